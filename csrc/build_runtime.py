@@ -1,0 +1,34 @@
+"""cffi build script for pycompile's C runtime (run once by setup.py at install time)."""
+import os
+import re
+
+from cffi import FFI
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def header_cdef() -> str:
+    """The cffi-readable part of the runtime header, between the CDEF markers."""
+    with open(os.path.join(HERE, "pycompile_rt.h")) as f:
+        text = f.read()
+    body = text.split("/* CDEF-BEGIN */")[1].split("/* CDEF-END */")[0]
+    return re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+
+
+ffibuilder = FFI()
+ffibuilder.cdef(header_cdef() + """
+extern "Python" void pc_py_print_tensor(const void *, int, int, const int64_t *);
+extern "Python" void pc_py_print_str(const char *);
+extern "Python" void pc_py_print_scalar(double, int);
+""")
+with open(os.path.join(HERE, "runtime.c")) as f:
+    runtime_source = f.read()
+ffibuilder.set_source(
+    "pycompile._rt",
+    runtime_source,
+    include_dirs=[HERE],
+    extra_compile_args=["-O2", "-std=c99"],
+)
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=True)

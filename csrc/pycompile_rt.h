@@ -1,0 +1,41 @@
+/* pycompile runtime ABI: the one place where the contract between Python, the runtime and
+ * generated C is written down. cffi reads the part between the CDEF markers, so that part
+ * stays inside cffi's C subset (no macros with expressions, no includes). */
+#ifndef PYCOMPILE_RT_H
+#define PYCOMPILE_RT_H
+#include <stdint.h>
+
+/* CDEF-BEGIN */
+#define PC_RT_ABI_VERSION 1
+
+/* dtype codes; pycompile.common.dtype reads these numbers from here through cffi. */
+enum pc_dtype {
+    PC_BOOL = 0, PC_INT8 = 1, PC_INT16 = 2, PC_INT32 = 3, PC_INT64 = 4,
+    PC_UINT8 = 5, PC_UINT16 = 6, PC_UINT32 = 7, PC_UINT64 = 8,
+    PC_FLOAT16 = 9, PC_FLOAT32 = 10, PC_FLOAT64 = 11
+};
+
+/* Bits of the emulated NPU float-status register (the Ascend-style device). */
+enum pc_status_bits { PC_STATUS_OVERFLOW = 1, PC_STATUS_INVALID = 2 };
+
+/* Function table handed to every generated module at load time (pc_module_init). */
+typedef struct pc_api {
+    int abi_version;
+    int (*num_threads)(void);
+    void (*status_raise)(int bits);
+    int (*status_get)(void);
+    void (*status_clear)(void);
+    void (*print_tensor)(const void *data, int dtype, int ndim, const int64_t *shape);
+    void (*print_str)(const char *text);
+    void (*print_scalar)(double value, int dtype);
+} pc_api;
+
+const pc_api *pc_get_api(void);
+void pc_set_num_threads(int n);
+int pc_get_num_threads(void);
+int pc_status_get(void);
+void pc_status_clear(void);
+void pc_status_raise(int bits);
+/* CDEF-END */
+
+#endif

@@ -1,0 +1,39 @@
+/* The hand-written runtime: state that outlives one generated module (thread count, the
+ * emulated float-status register) and the bridges from generated code back into Python
+ * (Print). Generated code reaches all of it through the pc_api table. */
+#include "pycompile_rt.h"
+
+/* Defined by cffi (extern "Python" in build_runtime.py); they format and write through
+ * Python's sys.stdout so compiled Print interleaves with Python's own print calls. */
+static void pc_py_print_tensor(const void *data, int dtype, int ndim, const int64_t *shape);
+static void pc_py_print_str(const char *text);
+static void pc_py_print_scalar(double value, int dtype);
+
+static int g_num_threads = 1;
+static volatile int g_float_status = 0;
+
+void pc_set_num_threads(int n) { g_num_threads = n > 0 ? n : 1; }
+int pc_get_num_threads(void) { return g_num_threads; }
+int pc_status_get(void) { return g_float_status; }
+void pc_status_clear(void) { g_float_status = 0; }
+void pc_status_raise(int bits) { if (bits) __atomic_or_fetch(&g_float_status, bits, __ATOMIC_RELAXED); }
+
+static void print_tensor(const void *data, int dtype, int ndim, const int64_t *shape)
+{
+    pc_py_print_tensor(data, dtype, ndim, shape);
+}
+static void print_str(const char *text) { pc_py_print_str(text); }
+static void print_scalar(double value, int dtype) { pc_py_print_scalar(value, dtype); }
+
+static const pc_api g_api = {
+    PC_RT_ABI_VERSION,
+    pc_get_num_threads,
+    pc_status_raise,
+    pc_status_get,
+    pc_status_clear,
+    print_tensor,
+    print_str,
+    print_scalar,
+};
+
+const pc_api *pc_get_api(void) { return &g_api; }

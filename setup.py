@@ -1,0 +1,26 @@
+"""Build hook: compiles the hand-written C runtime in csrc/ once, at install time, through cffi,
+and installs csrc/'s headers with the package (generated model code includes them).
+
+Generated model code never goes through setuptools; it is compiled with `cc` by
+pycompile.backend and handed a pointer to this runtime's API table at load time.
+"""
+import glob
+import os
+import shutil
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class build_py_with_headers(build_py):
+    def run(self):
+        super().run()
+        dest = os.path.join(self.build_lib, "pycompile", "include")
+        os.makedirs(dest, exist_ok=True)
+        for header in glob.glob(os.path.join(HERE, "csrc", "*.h")):
+            shutil.copy(header, dest)
+
+
+setup(cffi_modules=["csrc/build_runtime.py:ffibuilder"], cmdclass={"build_py": build_py_with_headers})

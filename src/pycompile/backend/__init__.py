@@ -1,0 +1,1 @@
+"""Devices, the C toolchain, and the compile caches. Owns every file, process and cache."""

@@ -1,0 +1,146 @@
+"""Global context: `set_context` / `get_context` / `set_device`, shaped like MindSpore's.
+
+Keys (MindSpore names): mode (GRAPH_MODE=0, PYNATIVE_MODE=1), device_target, device_id,
+enable_compile_cache, compile_cache_path, save_graphs, save_graphs_path, runtime_num_threads
+(threads used by compiled kernels and BLAS; default: every core), jit_level (accepted, unused).
+
+Environment variables read at first use (the context wins over them, as the spec says):
+MS_COMPILER_CACHE_ENABLE, MS_COMPILER_CACHE_PATH, MS_DEV_SAVE_GRAPHS, MS_DEV_SIDE_EFFECT_LOAD_ELIM,
+PYCOMPILE_NUM_THREADS. Every debug knob pycompile reads is listed in `pycompile.common.knobs`.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+GRAPH_MODE = 0
+PYNATIVE_MODE = 1
+
+_DEFAULTS: dict[str, Any] = {
+    "mode": PYNATIVE_MODE,
+    "device_target": "CPU",
+    "device_id": 0,
+    "enable_compile_cache": None,     # None: follow MS_COMPILER_CACHE_ENABLE
+    "compile_cache_path": None,       # None: follow MS_COMPILER_CACHE_PATH
+    "save_graphs": None,              # None: follow MS_DEV_SAVE_GRAPHS
+    "save_graphs_path": ".",
+    "runtime_num_threads": None,      # None: PYCOMPILE_NUM_THREADS or every core
+    "jit_level": "O1",
+    "max_call_depth": 1000,
+    "pynative_synchronize": False,
+}
+
+_ctx: dict[str, Any] = dict(_DEFAULTS)
+_listeners: list = []
+
+
+def _check(key: str, value):
+    where = "For 'context.set_context'"
+    if key == "mode":
+        if value not in (GRAPH_MODE, PYNATIVE_MODE) or isinstance(value, bool):
+            raise ValueError(f"{where}, the argument 'mode' should be context.GRAPH_MODE (0) or "
+                             f"context.PYNATIVE_MODE (1), but got {value}.")
+    elif key == "device_target":
+        from pycompile.backend import devices
+        if not isinstance(value, str) or value not in devices.available():
+            raise ValueError(f"{where}, the argument 'device_target' must be one of "
+                             f"{devices.available()}, but got {value!r}.")
+    elif key in ("enable_compile_cache", "pynative_synchronize"):
+        if not isinstance(value, bool):
+            raise ValueError(f"{where}, the argument '{key}' must be a bool, but got {value!r}.")
+    elif key == "save_graphs":
+        if not isinstance(value, (bool, int)) or (not isinstance(value, bool) and value not in (0, 1, 2, 3)):
+            raise ValueError(f"{where}, the argument 'save_graphs' must be a bool or 0-3, but got {value!r}.")
+    elif key in ("compile_cache_path", "save_graphs_path"):
+        if not isinstance(value, (str, os.PathLike)):
+            raise ValueError(f"{where}, the argument '{key}' must be a path string, but got {value!r}.")
+    elif key in ("runtime_num_threads", "device_id", "max_call_depth"):
+        if not isinstance(value, int) or isinstance(value, bool) or value < (1 if key != "device_id" else 0):
+            raise ValueError(f"{where}, the argument '{key}' must be a positive int, but got {value!r}.")
+    elif key == "jit_level":
+        if value not in ("O0", "O1", "O2"):
+            raise ValueError(f"{where}, the argument 'jit_level' must be 'O0', 'O1' or 'O2', but got {value!r}.")
+
+
+def set_context(**kwargs) -> None:
+    """Set global options; an unknown key or a bad value raises ValueError naming it."""
+    for key, value in kwargs.items():
+        if key not in _DEFAULTS:
+            raise ValueError(f"For 'context.set_context', the keyword argument {key} is not recognized! "
+                             f"Valid keys: {', '.join(sorted(_DEFAULTS))}.")
+        _check(key, value)
+    for key, value in kwargs.items():
+        _ctx[key] = os.fspath(value) if key.endswith("_path") else value
+    for fn in _listeners:
+        fn(kwargs)
+
+
+def get_context(key: str):
+    if key not in _DEFAULTS:
+        raise ValueError(f"For 'context.get_context', the argument {key} is not recognized! "
+                         f"Valid keys: {', '.join(sorted(_DEFAULTS))}.")
+    return _ctx[key]
+
+
+def set_device(device_target: str, device_id: int | None = None) -> None:
+    """MindSpore 2.5+ spelling of set_context(device_target=..., device_id=...)."""
+    kwargs: dict[str, Any] = {"device_target": device_target}
+    if device_id is not None:
+        kwargs["device_id"] = device_id
+    set_context(**kwargs)
+
+
+def on_change(fn) -> None:
+    """Register fn(changed: dict) called after every set_context (the backend uses it)."""
+    _listeners.append(fn)
+
+
+def reset() -> None:
+    """Back to defaults (tests use this)."""
+    _ctx.clear()
+    _ctx.update(_DEFAULTS)
+    for fn in _listeners:
+        fn(dict(_DEFAULTS))
+
+
+def _env_flag(name: str) -> bool | None:
+    v = os.environ.get(name)
+    if v is None or v == "":
+        return None
+    return v.strip().lower() not in ("0", "false", "off", "no")
+
+
+def compile_cache_settings() -> tuple[bool, str]:
+    """(enabled, path): the context wins over MS_COMPILER_CACHE_ENABLE / MS_COMPILER_CACHE_PATH."""
+    enabled = _ctx["enable_compile_cache"]
+    if enabled is None:
+        enabled = bool(_env_flag("MS_COMPILER_CACHE_ENABLE"))
+    path = _ctx["compile_cache_path"] or os.environ.get("MS_COMPILER_CACHE_PATH") or os.path.join(
+        os.path.expanduser("~"), ".cache", "pycompile")
+    return enabled, path
+
+
+def save_graphs_settings() -> tuple[int, str]:
+    """(level, path): save_graphs in the context wins over MS_DEV_SAVE_GRAPHS."""
+    level = _ctx["save_graphs"]
+    if level is None:
+        env = os.environ.get("MS_DEV_SAVE_GRAPHS", "")
+        level = int(env) if env.isdigit() else (1 if _env_flag("MS_DEV_SAVE_GRAPHS") else 0)
+    path = os.environ.get("MS_DEV_SAVE_GRAPHS_PATH") if _ctx["save_graphs_path"] == "." else None
+    return int(level), path or _ctx["save_graphs_path"]
+
+
+def num_threads() -> int:
+    n = _ctx["runtime_num_threads"]
+    if n is None:
+        env = os.environ.get("PYCOMPILE_NUM_THREADS", "")
+        n = int(env) if env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
+    return n
+
+
+def load_elim_level() -> int:
+    """MS_DEV_SIDE_EFFECT_LOAD_ELIM: 0, 1 (default), 2 or 3."""
+    v = os.environ.get("MS_DEV_SIDE_EFFECT_LOAD_ELIM", "1").strip() or "1"
+    if v not in ("0", "1", "2", "3"):
+        raise ValueError(f"MS_DEV_SIDE_EFFECT_LOAD_ELIM must be 0, 1, 2 or 3, but got {v!r}")
+    return int(v)

@@ -1,0 +1,172 @@
+"""Data types with MindSpore's names (`pycompile.float32` prints as `Float32`) and the
+type-promotion rules of MindSpore 2.10, checked against its CPU wheel:
+
+* tensor with tensor: bool < ints < floats; within a kind the wider one wins
+  (int32 + int64 -> int64, float16 + float32 -> float32);
+* tensor with a Python scalar: a scalar never widens a tensor of the same or a higher kind
+  (int32 + 2 -> int32, float16 * 2 -> float16, int32 + True -> int32); an int or bool tensor
+  with a Python float gives float32, a bool tensor with a Python int gives int64;
+* true division of integers gives float32.
+
+The numeric dtype codes come from the runtime header (csrc/pycompile_rt.h) through cffi, so
+Python and generated C cannot disagree on them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pycompile._rt import lib as _rtlib
+
+
+class DType:
+    """A tensor element type. Compare with `==`; print shows MindSpore's name."""
+
+    __slots__ = ("name", "np", "kind", "code", "itemsize", "ctype")
+
+    def __init__(self, name: str, np_dtype, kind: str, code: int, ctype: str):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.kind = kind          # 'b' bool, 'i' signed, 'u' unsigned, 'f' float
+        self.code = code
+        self.itemsize = self.np.itemsize
+        self.ctype = ctype        # C storage type used by generated code
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "f"
+
+    @property
+    def is_int(self) -> bool:
+        return self.kind in "iu"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.kind == "b"
+
+
+bool_ = DType("Bool", np.bool_, "b", _rtlib.PC_BOOL, "_Bool")
+int8 = DType("Int8", np.int8, "i", _rtlib.PC_INT8, "int8_t")
+int16 = DType("Int16", np.int16, "i", _rtlib.PC_INT16, "int16_t")
+int32 = DType("Int32", np.int32, "i", _rtlib.PC_INT32, "int32_t")
+int64 = DType("Int64", np.int64, "i", _rtlib.PC_INT64, "int64_t")
+uint8 = DType("UInt8", np.uint8, "u", _rtlib.PC_UINT8, "uint8_t")
+uint16 = DType("UInt16", np.uint16, "u", _rtlib.PC_UINT16, "uint16_t")
+uint32 = DType("UInt32", np.uint32, "u", _rtlib.PC_UINT32, "uint32_t")
+uint64 = DType("UInt64", np.uint64, "u", _rtlib.PC_UINT64, "uint64_t")
+float16 = DType("Float16", np.float16, "f", _rtlib.PC_FLOAT16, "_Float16")
+float32 = DType("Float32", np.float32, "f", _rtlib.PC_FLOAT32, "float")
+float64 = DType("Float64", np.float64, "f", _rtlib.PC_FLOAT64, "double")
+
+# MindSpore spellings that are aliases of the above.
+half = float16
+single = float32
+double = float64
+int_ = int32
+uint = uint32
+float_ = float32
+
+ALL = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64)
+_BY_NP = {d.np: d for d in ALL}
+_BY_NAME = {d.name: d for d in ALL}
+_BY_CODE = {d.code: d for d in ALL}
+
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}
+
+
+def _by_name(name: str) -> DType:
+    return _BY_NAME[name]
+
+
+def from_code(code: int) -> DType:
+    return _BY_CODE[code]
+
+
+def from_numpy(np_dtype) -> DType:
+    """The DType of a NumPy dtype; raises TypeError for types pycompile has no name for."""
+    d = np.dtype(np_dtype)
+    try:
+        return _BY_NP[d]
+    except KeyError:
+        raise TypeError(f"pycompile has no dtype for NumPy type {d}") from None
+
+
+def to_dtype(obj) -> DType:
+    """Accept a DType, a NumPy dtype / type, or a dtype name ('float32')."""
+    if isinstance(obj, DType):
+        return obj
+    if isinstance(obj, str) and obj in _PY_NAMES:
+        return _PY_NAMES[obj]
+    if obj is bool:
+        return bool_
+    if obj is int:
+        return int64
+    if obj is float:
+        return float32
+    try:
+        return from_numpy(obj)
+    except TypeError:
+        raise TypeError(f"expected a pycompile dtype such as pycompile.float32, got {obj!r}") from None
+
+
+_PY_NAMES = {
+    "bool": bool_, "bool_": bool_, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
+    "uint8": uint8, "uint16": uint16, "uint32": uint32, "uint64": uint64,
+    "float16": float16, "float32": float32, "float64": float64,
+}
+
+
+def promote(a: DType, b: DType) -> DType:
+    """Result dtype of a binary op on two tensors."""
+    if a is b:
+        return a
+    ra, rb = _KIND_RANK[a.kind], _KIND_RANK[b.kind]
+    if ra != rb:
+        return a if ra > rb else b
+    return from_numpy(np.promote_types(a.np, b.np))
+
+
+def scalar_kind(value) -> str:
+    """'bool', 'int' or 'float' for a Python (or NumPy) scalar."""
+    if isinstance(value, (bool, np.bool_)):
+        return "bool"
+    if isinstance(value, (int, np.integer)):
+        return "int"
+    if isinstance(value, (float, np.floating)):
+        return "float"
+    raise TypeError(f"not a number: {value!r}")
+
+
+_SCALAR_RANK = {"bool": 0, "int": 1, "float": 2}
+SCALAR_DEFAULT = {"bool": bool_, "int": int64, "float": float32}
+
+
+def promote_scalar(t: DType, kind: str) -> DType:
+    """Result dtype of a tensor of dtype `t` combined with a Python scalar of `kind`."""
+    if _SCALAR_RANK[kind] <= _KIND_RANK[t.kind]:
+        return t
+    return SCALAR_DEFAULT[kind]
+
+
+def promote_scalar_kinds(a: str, b: str) -> str:
+    """Python's own rule for two scalars: bool < int < float."""
+    return a if _SCALAR_RANK[a] >= _SCALAR_RANK[b] else b
+
+
+def kind_of_dtype(d: DType) -> str:
+    return {"b": "bool", "i": "int", "u": "int", "f": "float"}[d.kind]
+
+
+# MindSpore groups, used by isinstance-style checks in user code.
+number_type = (int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64)
+int_type = (int8, int16, int32, int64)
+uint_type = (uint8, uint16, uint32, uint64)
+float_type = (float16, float32, float64)

@@ -1,0 +1,170 @@
+"""nn.Cell: the building block of models, as in MindSpore.
+
+Assigning a Parameter or a Cell to an attribute registers it. Parameter names are prefixed
+with the attribute path when a Cell is assigned into another ("fc.weight", "seq.0.bias"),
+as MindSpore does. Calling a Cell runs `construct`: eagerly in PYNATIVE_MODE, compiled in
+GRAPH_MODE or when `construct` is decorated with `@jit`.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from pycompile.common import context
+from pycompile.common.abstract import Symbolic
+from pycompile.common.parameter import Parameter, ParameterTuple
+
+
+class Cell:
+    """Base class of layers and models: subclasses define `construct`."""
+
+    def __init__(self, auto_prefix: bool = True, flags=None):
+        object.__setattr__(self, "_params", OrderedDict())
+        object.__setattr__(self, "_cells", OrderedDict())
+        object.__setattr__(self, "_auto_prefix", auto_prefix)
+        object.__setattr__(self, "training", False)
+        object.__setattr__(self, "_compiled", None)
+        object.__setattr__(self, "_input_signature", None)
+        object.__setattr__(self, "_attr_version", 0)
+
+    # -- registration ------------------------------------------------------------------------------
+    def __setattr__(self, name: str, value) -> None:
+        if "_params" not in self.__dict__:
+            raise AttributeError(f"{type(self).__name__}: call super().__init__() before assigning attributes")
+        params, cells = self.__dict__["_params"], self.__dict__["_cells"]
+        params.pop(name, None)
+        cells.pop(name, None)
+        if isinstance(value, Parameter):
+            if value.name is None:
+                value.name = name
+            params[name] = value
+        elif isinstance(value, Cell):
+            if self._auto_prefix and value is not self:
+                value._prefix_parameter_names(name)
+            cells[name] = value
+        elif isinstance(value, ParameterTuple):
+            for i, p in enumerate(value):
+                if p.name is None:
+                    p.name = f"{name}.{i}"
+        object.__setattr__(self, name, value)
+        # attributes that change after construction are part of what compiled code depends on
+        object.__setattr__(self, "_attr_version", self.__dict__.get("_attr_version", 0) + 1)
+
+    def __delattr__(self, name: str) -> None:
+        self._params.pop(name, None)
+        self._cells.pop(name, None)
+        object.__delattr__(self, name)
+
+    def _prefix_parameter_names(self, prefix: str) -> None:
+        for p in self.get_parameters():
+            p.name = f"{prefix}.{p.name}" if p.name else prefix
+
+    def insert_param_to_cell(self, param_name: str, param: Parameter, check_name_contain_dot=True):
+        setattr(self, param_name, param)
+
+    def insert_child_to_cell(self, child_name: str, child_cell: "Cell"):
+        setattr(self, child_name, child_cell)
+
+    # -- traversal ---------------------------------------------------------------------------------
+    def parameters_and_names(self, name_prefix: str = "", expand: bool = True):
+        seen = set()
+        for cell_name, cell in self.cells_and_names(name_prefix) if expand else [(name_prefix, self)]:
+            for pname, p in cell._params.items():
+                if id(p) in seen:
+                    continue
+                seen.add(id(p))
+                yield (p.name or (f"{cell_name}.{pname}" if cell_name else pname)), p
+
+    def get_parameters(self, expand: bool = True):
+        for _, p in self.parameters_and_names(expand=expand):
+            yield p
+
+    def trainable_params(self, recurse: bool = True) -> list:
+        return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse: bool = True) -> list:
+        return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
+
+    def cells_and_names(self, cell_name: str = "", _seen=None):
+        seen = set() if _seen is None else _seen
+        if id(self) in seen:
+            return
+        seen.add(id(self))
+        yield cell_name, self
+        for name, cell in self._cells.items():
+            child = f"{cell_name}.{name}" if cell_name else name
+            yield from cell.cells_and_names(child, seen)
+
+    def cells(self):
+        return list(self._cells.values())
+
+    def name_cells(self) -> "OrderedDict[str, Cell]":
+        return OrderedDict(self._cells)
+
+    # -- modes -----------------------------------------------------------------------------------
+    def set_train(self, mode: bool = True) -> "Cell":
+        for _, cell in self.cells_and_names():
+            object.__setattr__(cell, "training", mode)
+            object.__setattr__(cell, "_attr_version", cell.__dict__.get("_attr_version", 0) + 1)
+        return self
+
+    def set_grad(self, requires_grad: bool = True) -> "Cell":
+        return self
+
+    def set_inputs(self, *inputs) -> None:
+        """Declare the input signature (Tensors, possibly with shapes only) for compiling
+        ahead of the first call, e.g. by the `pycompile` command."""
+        object.__setattr__(self, "_input_signature", inputs)
+
+    def get_inputs(self):
+        return self._input_signature
+
+    # -- calling ---------------------------------------------------------------------------------
+    def construct(self, *args, **kwargs):
+        raise TypeError(f"{type(self).__name__} must define construct(self, ...)")
+
+    def __call__(self, *args, **kwargs):
+        sym = _first_symbolic(args)
+        if sym is not None:
+            # inside a graph being built: let the frontend inline this Cell
+            return sym._builder.call_cell(self, args, kwargs)
+        if context.get_context("mode") == context.GRAPH_MODE and not _is_jit(self.construct):
+            from pycompile.compiler.api import compile_cell_call
+            return compile_cell_call(self, args, kwargs)
+        return self.construct(*args, **kwargs)
+
+    # -- printing ----------------------------------------------------------------------------------
+    def extend_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        head = type(self).__name__
+        extra = self.extend_repr()
+        if not self._cells:
+            return f"{head}({extra})"
+        lines = [f"{head}("]
+        if extra:
+            lines.append(f"  {extra}")
+        for name, cell in self._cells.items():
+            child = repr(cell).replace("\n", "\n  ")
+            lines.append(f"  ({name}): {child}")
+        lines.append(")")
+        return "\n".join(lines)
+
+    @property
+    def cls_name(self) -> str:
+        return type(self).__name__
+
+
+def _first_symbolic(args):
+    for a in args:
+        if isinstance(a, Symbolic):
+            return a
+        if isinstance(a, (tuple, list)):
+            s = _first_symbolic(a)
+            if s is not None:
+                return s
+    return None
+
+
+def _is_jit(fn) -> bool:
+    return getattr(fn, "_pycompile_jit", False) or getattr(getattr(fn, "__func__", None), "_pycompile_jit", False)

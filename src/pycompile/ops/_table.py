@@ -1,0 +1,233 @@
+"""The op table: one `OpDef` per primitive holding everything every stage needs.
+
+* `infer(types, **attrs)`: output abstract type from input types (frontend, verifier, PyNative);
+  it is where user errors are caught and named ("For 'Add', ...").
+* `eager(*values, **attrs)`: NumPy implementation (PyNative, constant folding, test oracle).
+* `lower`: how codegen emits it (see `compiler.codegen`): an `Elementwise` C expression,
+  or the name of a loop template / runtime call.
+* `grad`, `batch`: autodiff and vmap rules, written with other ops of this table.
+
+`apply(op, inputs, attrs)` is the only way an op runs: it infers, then either hands the call to
+the builder of a tracer among the inputs (graph mode) or runs `eager` (PyNative).
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleType, type_of
+
+
+class Effect(enum.Enum):
+    PURE = "pure"
+    MEM = "memory"      # writes a Parameter (Assign, optimizer updates)
+    IO = "io"           # Print
+    STATUS = "status"   # reads/writes the float-status register (ordered with Depend)
+
+
+@dataclass(frozen=True, eq=False)
+class OpDef:
+    name: str
+    inputs: tuple
+    infer: Callable
+    eager: Callable
+    kind: str = "elementwise"        # elementwise | reduce | layout | matmul | effect | create | special
+    attrs: dict = field(default_factory=dict)
+    effect: Effect = Effect.PURE
+    lower: Any = None
+    grad: Any = None
+    batch: Any = None
+    variadic: bool = False           # last input is a tuple of tensors (Concat, Stack, AddN)
+    doc: str = ""
+
+    def __repr__(self) -> str:
+        return f"<op {self.name}>"
+
+
+OPS: dict[str, OpDef] = {}
+
+
+def defop(name: str, inputs, *, infer, eager, **kw) -> OpDef:
+    """Declare an op. Each name is declared exactly once."""
+    if name in OPS:
+        raise ValueError(f"op {name} declared twice")
+    op = OpDef(name=name, inputs=tuple(inputs), infer=infer, eager=eager, **kw)
+    OPS[name] = op
+    return op
+
+
+class OpError(Exception):
+    """Mixin marker for errors raised by `infer` (so the frontend can add the user's line)."""
+
+
+class OpTypeError(TypeError, OpError):
+    pass
+
+
+class OpValueError(ValueError, OpError):
+    pass
+
+
+def fmt_shape(shape) -> str:
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+def describe(t) -> str:
+    if isinstance(t, TensorType):
+        return f"Tensor[{t.dtype}]{fmt_shape(t.shape)}"
+    if isinstance(t, ScalarType):
+        return {"bool": "bool", "int": "int", "float": "float"}[t.kind]
+    return str(t)
+
+
+def _symbolic_in(inputs) -> Symbolic | None:
+    for x in inputs:
+        if isinstance(x, Symbolic):
+            return x
+        if isinstance(x, (tuple, list)):
+            for y in x:
+                if isinstance(y, Symbolic):
+                    return y
+    return None
+
+
+def input_types(op: OpDef, inputs) -> list:
+    types = []
+    for i, x in enumerate(inputs):
+        if op.variadic and i == len(inputs) - 1 and isinstance(x, (tuple, list)):
+            types.append(TupleType(tuple(_type_or_error(op, y) for y in x)))
+        else:
+            types.append(_type_or_error(op, x))
+    return types
+
+
+def _type_or_error(op: OpDef, x):
+    try:
+        return type_of(x)
+    except TypeError:
+        raise OpTypeError(
+            f"For '{op.name}', the inputs must be Tensors or numbers, but got {type(x).__name__}"
+        ) from None
+
+
+def apply(op: OpDef, inputs, attrs: dict | None = None):
+    """Run `op` on `inputs` (Tensors, tracers, Python numbers) with compile-time `attrs`."""
+    attrs = attrs or {}
+    if len(inputs) != len(op.inputs):
+        raise OpTypeError(
+            f"For '{op.name}', expected {len(op.inputs)} inputs ({', '.join(op.inputs)}), "
+            f"but got {len(inputs)}")
+    types = input_types(op, inputs)
+    out_type = op.infer(types, **attrs)
+    sym = _symbolic_in(inputs)
+    if sym is not None:
+        return sym._builder.emit(op, list(inputs), attrs, out_type)
+    return run_eager(op, inputs, attrs, out_type)
+
+
+def run_eager(op: OpDef, inputs, attrs: dict, out_type):
+    from pycompile.common.tensor import Tensor
+
+    values = []
+    for i, x in enumerate(inputs):
+        if op.variadic and i == len(inputs) - 1 and isinstance(x, (tuple, list)):
+            values.append([_value(y) for y in x])
+        else:
+            values.append(_value(x))
+    out = op.eager(*values, **attrs)
+    return wrap_result(out, out_type, Tensor)
+
+
+def _value(x):
+    data = getattr(x, "_data", None)
+    return data if data is not None else x
+
+
+def wrap_result(out, out_type, tensor_cls):
+    if isinstance(out_type, TensorType):
+        arr = np.asarray(out, dtype=out_type.dtype.np)
+        if arr.shape != out_type.shape:
+            arr = arr.reshape(out_type.shape)
+        return tensor_cls._wrap(arr)
+    if isinstance(out_type, ScalarType):
+        return {"bool": bool, "int": int, "float": float}[out_type.kind](out)
+    if isinstance(out_type, TupleType):
+        return tuple(wrap_result(o, t, tensor_cls) for o, t in zip(out, out_type.elems))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared infer helpers
+
+
+def broadcast_shapes(op_name: str, *shapes) -> tuple:
+    """NumPy/MindSpore broadcasting with MindSpore's error text."""
+    ndim = max((len(s) for s in shapes), default=0)
+    out = []
+    for axis in range(ndim):
+        dim = 1
+        for s in shapes:
+            k = axis - (ndim - len(s))
+            if k < 0:
+                continue
+            d = s[k]
+            if d == 1:
+                continue
+            if dim != 1 and d != dim:
+                names = " and ".join(f"input{i + 1}.shape = {fmt_shape(s)}" for i, s in enumerate(shapes))
+                raise OpValueError(
+                    f"For '{op_name}', the shapes of the inputs can not broadcast: dimension "
+                    f"{axis - ndim} has sizes {dim} and {d}; got {names}")
+            dim = d
+        out.append(dim)
+    return tuple(out)
+
+
+def tensor_arg(op_name: str, t, what: str = "x") -> TensorType:
+    if not isinstance(t, TensorType):
+        raise OpTypeError(f"For '{op_name}', '{what}' must be a Tensor, but got {describe(t)}")
+    return t
+
+
+def norm_axis(op_name: str, axis: int, ndim: int, extra: int = 0) -> int:
+    """Normalize a possibly negative axis for a rank-`ndim` tensor (extra: Stack/ExpandDims)."""
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise OpTypeError(f"For '{op_name}', 'axis' must be an int, but got {type(axis).__name__}")
+    n = ndim + extra
+    if not -n <= axis < max(n, 1):
+        raise OpValueError(
+            f"For '{op_name}', 'axis' must be in range [{-n}, {n}), but got {axis}")
+    return int(axis) % n if n else 0
+
+
+def norm_axes(op_name: str, axis, ndim: int) -> tuple:
+    """Reduction axes: None or () means all; returns a sorted tuple of distinct axes."""
+    if axis is None or axis == ():
+        return tuple(range(ndim))
+    if isinstance(axis, (list, tuple)):
+        axes = tuple(norm_axis(op_name, a, ndim) for a in axis)
+    else:
+        axes = (norm_axis(op_name, axis, ndim),)
+    if len(set(axes)) != len(axes):
+        raise OpValueError(f"For '{op_name}', 'axis' has duplicate entries: {axis}")
+    return tuple(sorted(axes))
+
+
+def result_dtype(types) -> mstype.DType | str:
+    """Promoted dtype of elementwise inputs; a scalar kind string if all inputs are scalars."""
+    tensor_dt = None
+    scalar_kind = None
+    for t in types:
+        if isinstance(t, TensorType):
+            tensor_dt = t.dtype if tensor_dt is None else mstype.promote(tensor_dt, t.dtype)
+        elif isinstance(t, ScalarType):
+            scalar_kind = t.kind if scalar_kind is None else mstype.promote_scalar_kinds(scalar_kind, t.kind)
+    if tensor_dt is None:
+        return scalar_kind
+    if scalar_kind is None:
+        return tensor_dt
+    return mstype.promote_scalar(tensor_dt, scalar_kind)

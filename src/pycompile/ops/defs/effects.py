@@ -1,0 +1,151 @@
+"""Ops with effects and the structural ops of MindSpore's side-effect IR.
+
+Assign writes a Parameter (memory effect), Print writes to stdout (IO effect), the NPU
+float-status ops read / clear the emulated status register of the Ascend-style device
+(status effect; ordered by Depend, as on MindSpore). Load / UpdateState / Depend / MakeTuple /
+TensorMove are how graphs order and preserve those effects (see spec: "Dependency Control").
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import RefType, TensorType, TupleType
+from pycompile.ops._table import Effect, OpTypeError, OpValueError, defop, describe
+
+
+def _assign_infer(types):
+    ref, value = types
+    target = ref.tensor if isinstance(ref, RefType) else ref
+    if not isinstance(target, TensorType):
+        raise OpTypeError(f"For 'Assign', 'variable' must be a Parameter, but got {describe(ref)}")
+    if isinstance(value, TensorType) and value.shape != target.shape and value.size != target.size:
+        raise OpValueError(
+            f"For 'Assign', 'value' must have the shape of 'variable' {list(target.shape)}, "
+            f"but got {list(value.shape)}")
+    return target
+
+
+def _assign_eager(ref, value):
+    # `ref` is the Parameter's own NumPy buffer: write in place so that every holder of the
+    # Parameter (PyNative code, compiled executables) sees the new value.
+    ref[...] = np.asarray(value).reshape(ref.shape)
+    return ref
+
+
+Assign = defop("Assign", ("variable", "value"), infer=_assign_infer, eager=_assign_eager,
+               kind="effect", effect=Effect.MEM, lower="assign")
+
+Load = defop("Load", ("variable",), infer=lambda types: types[0].tensor if isinstance(types[0], RefType) else types[0],
+             eager=lambda ref: ref, kind="effect", lower="load",
+             doc="read a Parameter at the point of the memory state given as last input")
+
+TensorMove = defop("TensorMove", ("x",), infer=lambda types: types[0], eager=lambda x: np.array(x, copy=True),
+                   kind="layout", lower="copy", doc="a real copy that keeps a loaded value alive")
+
+
+def _depend_infer(types):
+    return types[0]
+
+
+Depend = defop("Depend", ("value", "expr"), infer=_depend_infer, eager=lambda value, expr: value,
+               kind="effect", lower="depend",
+               doc="returns `value`, executed after `expr`")
+
+UpdateState = defop("UpdateState", ("state", "expr"), infer=lambda types: types[0],
+                    eager=lambda state, expr: state, kind="effect", lower="none")
+
+MakeTuple = defop("MakeTuple", ("elems",), infer=lambda types: types[0], variadic=True,
+                  eager=lambda elems: tuple(elems), kind="effect", lower="none")
+
+
+def _addn_infer(types):
+    elems = types[0].elems if isinstance(types[0], TupleType) else ()
+    if not elems:
+        raise OpTypeError("For 'AddN', the input must be a non-empty tuple of Tensors")
+    first = elems[0]
+    for t in elems[1:]:
+        if t != first:
+            raise OpTypeError(f"For 'AddN', all inputs must have the same shape and dtype, but got "
+                              f"{describe(first)} and {describe(t)}")
+    return first
+
+
+AddN = defop("AddN", ("inputs",), infer=_addn_infer, variadic=True,
+             eager=lambda xs: np.sum(np.stack([np.asarray(x) for x in xs]), axis=0).astype(np.asarray(xs[0]).dtype),
+             kind="reduce", lower="addn")
+
+
+def _print_infer(types, format=()):
+    return TensorType(mstype.int32, ())
+
+
+def _print_eager(values, format=()):
+    from pycompile.common import _format
+    lines = []
+    for kind, v in format:
+        if kind == "str":
+            lines.append(v)
+        else:
+            arr = np.asarray(values[v])
+            lines.append(_format.tensor_repr(arr, mstype.from_numpy(arr.dtype).name))
+    print("\n".join(lines), flush=True)
+    return np.zeros((), np.int32)
+
+
+Print = defop("Print", ("inputs",), attrs={"format": ()}, infer=_print_infer, variadic=True,
+              eager=_print_eager, kind="effect", effect=Effect.IO, lower="print",
+              doc="print strings and tensors in program order")
+
+# ---- the emulated NPU float-status register (Ascend-style device) ------------------------------
+FLOAT_STATUS_SHAPE = (8,)
+
+
+def _status_device(op_name: str):
+    """The current device, which must emulate the float-status register."""
+    from pycompile.backend import devices
+    dev = devices.current()
+    if not dev.float_status:
+        raise RuntimeError(
+            f"For '{op_name}', the float-status operators need the Ascend device, but the current device "
+            f"is {dev.name}. Use set_context(device_target='Ascend') (pycompile's Ascend-style stub runs on the "
+            f"CPU), or check values portably with ops.isfinite / ops.all_finite.")
+    return dev
+
+
+def _status_infer(name):
+    def infer(types):
+        _status_device(name)
+        return TensorType(mstype.float32, FLOAT_STATUS_SHAPE)
+    return infer
+
+
+def _status_alloc():
+    return np.zeros(FLOAT_STATUS_SHAPE, np.float32)
+
+
+def _status_clear(addr):
+    from pycompile._rt import lib
+    lib.pc_status_clear()
+    return np.zeros(FLOAT_STATUS_SHAPE, np.float32)
+
+
+def _status_get(addr):
+    from pycompile._rt import lib
+    return status_vector(lib.pc_status_get())
+
+
+def status_vector(bits: int) -> np.ndarray:
+    """The status tensor for register bits: element 0 overflow, element 1 invalid (NaN)."""
+    out = np.zeros(FLOAT_STATUS_SHAPE, np.float32)
+    out[0] = float(bits & 1)
+    out[1] = float((bits >> 1) & 1)
+    return out
+
+
+NPUAllocFloatStatus = defop("NPUAllocFloatStatus", (), infer=_status_infer("NPUAllocFloatStatus"),
+                            eager=_status_alloc, kind="effect", effect=Effect.STATUS, lower="status_alloc")
+NPUClearFloatStatus = defop("NPUClearFloatStatus", ("addr",), infer=_status_infer("NPUClearFloatStatus"),
+                            eager=_status_clear, kind="effect", effect=Effect.STATUS, lower="status_clear")
+NPUGetFloatStatus = defop("NPUGetFloatStatus", ("addr",), infer=_status_infer("NPUGetFloatStatus"),
+                          eager=_status_get, kind="effect", effect=Effect.STATUS, lower="status_get")

@@ -1,0 +1,150 @@
+"""Reductions and normalizations: sum / mean / max / min / all / any / argmax, softmax,
+log_softmax, LayerNorm. `lower` names the codegen loop template (compiler/codegen/kernels.py).
+
+Dtype rules follow MindSpore 2.10: summing bool or integers gives int64; mean of integers stays
+in the input dtype (truncated); argmax gives int64.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import TensorType
+from pycompile.ops._table import (OpTypeError, OpValueError, defop, describe, norm_axes,
+                                  norm_axis, tensor_arg)
+
+
+def reduced_shape(shape: tuple, axes: tuple, keep_dims: bool) -> tuple:
+    if keep_dims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def _reduce_infer(name: str, out_dtype):
+    def infer(types, axis=None, keep_dims=False):
+        x = tensor_arg(name, types[0])
+        axes = norm_axes(name, axis, x.ndim)
+        if name in ("ReduceMax", "ReduceMin") and x.size == 0:
+            raise OpValueError(f"For '{name}', cannot reduce an empty tensor of shape {list(x.shape)}")
+        return TensorType(out_dtype(x.dtype), reduced_shape(x.shape, axes, keep_dims))
+    return infer
+
+
+def _sum_dtype(dt):
+    return mstype.int64 if dt.kind in "biu" else dt
+
+
+def _np_axes(x, axis):
+    return None if axis is None or axis == () else axis
+
+
+def _mean(x, axis=None, keep_dims=False):
+    ax = _np_axes(x, axis)
+    if x.dtype.kind in "iub":
+        return np.trunc(np.mean(x, axis=ax, keepdims=keep_dims, dtype=np.float64)).astype(x.dtype)
+    return np.mean(x, axis=ax, keepdims=keep_dims, dtype=np.float32 if x.dtype == np.float16 else None)
+
+
+ReduceSum = defop("ReduceSum", ("x",), attrs={"axis": None, "keep_dims": False},
+                  infer=_reduce_infer("ReduceSum", _sum_dtype), kind="reduce", lower="reduce",
+                  eager=lambda x, axis=None, keep_dims=False: np.sum(
+                      x, axis=_np_axes(x, axis), keepdims=keep_dims,
+                      dtype=np.int64 if x.dtype.kind in "biu" else (np.float32 if x.dtype == np.float16 else None)))
+ReduceMean = defop("ReduceMean", ("x",), attrs={"axis": None, "keep_dims": False},
+                   infer=_reduce_infer("ReduceMean", lambda dt: dt), kind="reduce", lower="reduce",
+                   eager=_mean)
+ReduceMax = defop("ReduceMax", ("x",), attrs={"axis": None, "keep_dims": False},
+                  infer=_reduce_infer("ReduceMax", lambda dt: dt), kind="reduce", lower="reduce",
+                  eager=lambda x, axis=None, keep_dims=False: np.max(x, axis=_np_axes(x, axis), keepdims=keep_dims))
+ReduceMin = defop("ReduceMin", ("x",), attrs={"axis": None, "keep_dims": False},
+                  infer=_reduce_infer("ReduceMin", lambda dt: dt), kind="reduce", lower="reduce",
+                  eager=lambda x, axis=None, keep_dims=False: np.min(x, axis=_np_axes(x, axis), keepdims=keep_dims))
+ReduceAll = defop("ReduceAll", ("x",), attrs={"axis": None, "keep_dims": False},
+                  infer=_reduce_infer("ReduceAll", lambda dt: mstype.bool_), kind="reduce", lower="reduce",
+                  eager=lambda x, axis=None, keep_dims=False: np.all(x, axis=_np_axes(x, axis), keepdims=keep_dims))
+ReduceAny = defop("ReduceAny", ("x",), attrs={"axis": None, "keep_dims": False},
+                  infer=_reduce_infer("ReduceAny", lambda dt: mstype.bool_), kind="reduce", lower="reduce",
+                  eager=lambda x, axis=None, keep_dims=False: np.any(x, axis=_np_axes(x, axis), keepdims=keep_dims))
+
+# Combine rule of each reduction, read by codegen: (C init expression, C update, finalize)
+REDUCE_RULES = {
+    "ReduceSum": "sum", "ReduceMean": "mean", "ReduceMax": "max", "ReduceMin": "min",
+    "ReduceAll": "all", "ReduceAny": "any",
+}
+
+
+def _argmax_infer(types, axis=None, keep_dims=False):
+    x = tensor_arg("Argmax", types[0])
+    if x.size == 0:
+        raise OpValueError(f"For 'Argmax', cannot take argmax of an empty tensor of shape {list(x.shape)}")
+    if axis is None:
+        return TensorType(mstype.int64, (1,) * x.ndim if keep_dims else ())
+    ax = norm_axis("Argmax", axis, x.ndim)
+    return TensorType(mstype.int64, reduced_shape(x.shape, (ax,), keep_dims))
+
+
+def _argmax(x, axis=None, keep_dims=False):
+    return np.argmax(x, axis=axis, keepdims=keep_dims)
+
+
+Argmax = defop("Argmax", ("x",), attrs={"axis": None, "keep_dims": False}, infer=_argmax_infer,
+               eager=_argmax, kind="reduce", lower="argmax")
+
+
+def _softmax_infer(name):
+    def infer(types, axis=-1):
+        x = tensor_arg(name, types[0])
+        if not x.dtype.is_float:
+            raise OpTypeError(f"For '{name}', the input must be a float tensor, but got {describe(x)}")
+        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+        for a in axes:
+            norm_axis(name, a, max(x.ndim, 1))
+        return x
+    return infer
+
+
+def _softmax(x, axis=-1):
+    m = np.max(x, axis=axis, keepdims=True)
+    e = np.exp(x - m)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def _log_softmax(x, axis=-1):
+    m = np.max(x, axis=axis, keepdims=True)
+    s = x - m
+    return s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
+
+
+Softmax = defop("Softmax", ("x",), attrs={"axis": -1}, infer=_softmax_infer("Softmax"),
+                eager=_softmax, kind="reduce", lower="softmax")
+LogSoftmax = defop("LogSoftmax", ("x",), attrs={"axis": -1}, infer=_softmax_infer("LogSoftmax"),
+                   eager=_log_softmax, kind="reduce", lower="log_softmax")
+
+
+def _layernorm_infer(types, begin_norm_axis=-1, begin_params_axis=-1, epsilon=1e-7):
+    x, gamma, beta = (tensor_arg("LayerNorm", t, n) for t, n in zip(types, ("x", "gamma", "beta")))
+    if not x.dtype.is_float:
+        raise OpTypeError(f"For 'LayerNorm', the input must be a float tensor, but got {describe(x)}")
+    ax = norm_axis("LayerNorm", begin_norm_axis, x.ndim)
+    pax = norm_axis("LayerNorm", begin_params_axis, x.ndim)
+    if gamma.shape != x.shape[pax:] or beta.shape != x.shape[pax:]:
+        raise OpValueError(
+            f"For 'LayerNorm', gamma and beta must have shape {list(x.shape[pax:])} (x.shape[{pax}:]), "
+            f"but got {list(gamma.shape)} and {list(beta.shape)}")
+    del ax
+    return x
+
+
+def _layernorm(x, gamma, beta, begin_norm_axis=-1, begin_params_axis=-1, epsilon=1e-7):
+    ax = begin_norm_axis % x.ndim
+    axes = tuple(range(ax, x.ndim))
+    xf = x.astype(np.float32) if x.dtype == np.float16 else x
+    mean = xf.mean(axis=axes, keepdims=True)
+    var = ((xf - mean) ** 2).mean(axis=axes, keepdims=True)
+    y = (xf - mean) / np.sqrt(var + epsilon)
+    return y * gamma + beta
+
+
+LayerNorm = defop("LayerNorm", ("x", "gamma", "beta"),
+                  attrs={"begin_norm_axis": -1, "begin_params_axis": -1, "epsilon": 1e-7},
+                  infer=_layernorm_infer, eager=_layernorm, kind="reduce", lower="layernorm")

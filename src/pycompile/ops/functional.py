@@ -1,0 +1,489 @@
+"""Functional ops (`pycompile.ops.add`, `ops.select`, `ops.stack`, ...): thin views of the op
+table. Each argument that must be known at compile time (an axis, a shape, a dtype) becomes an
+attribute; the rest are inputs. Everything here runs eagerly on Tensors and builds IR when
+given graph tracers (see `_table.apply`).
+"""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import Symbolic, TensorType, type_of
+from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply, norm_axis
+from pycompile.ops.defs import array, effects, elementwise, reduce  # noqa: F401  (declares the ops)
+
+_op = OPS
+
+
+def _t(name):
+    return OPS[name]
+
+
+# ---- arithmetic ----------------------------------------------------------------------------------
+def add(input, other): return apply(_op["Add"], [input, other])
+def sub(input, other): return apply(_op["Sub"], [input, other])
+def mul(input, other): return apply(_op["Mul"], [input, other])
+def div(input, other, rounding_mode=None):
+    if rounding_mode is None:
+        return apply(_op["RealDiv"], [input, other])
+    if rounding_mode == "floor":
+        return apply(_op["FloorDiv"], [input, other])
+    if rounding_mode == "trunc":
+        q = apply(_op["RealDiv"], [input, other])
+        return cast(select(less(q, 0), neg(floor(neg(q))), floor(q)), _dtype_of(input, other))
+    raise OpValueError(f"For 'div', rounding_mode must be None, 'floor' or 'trunc', but got {rounding_mode!r}")
+
+
+def _dtype_of(*xs):
+    from pycompile.ops._table import result_dtype
+    dt = result_dtype([type_of(x) for x in xs])
+    return ScalarDefault.get(dt, dt)
+
+
+ScalarDefault = {"bool": mstype.bool_, "int": mstype.int64, "float": mstype.float32}
+
+true_divide = div
+def floor_divide(input, other): return apply(_op["FloorDiv"], [input, other])
+def floor_div(input, other): return apply(_op["FloorDiv"], [input, other])
+def remainder(input, other): return apply(_op["FloorMod"], [input, other])
+floor_mod = remainder
+def pow(input, exponent): return apply(_op["Pow"], [input, exponent])
+def neg(input): return apply(_op["Neg"], [input])
+negative = neg
+def abs(input): return apply(_op["Abs"], [input])
+absolute = abs
+def square(input): return apply(_op["Square"], [input])
+def exp(input): return apply(_op["Exp"], [input])
+def log(input): return apply(_op["Log"], [input])
+def sqrt(input): return apply(_op["Sqrt"], [input])
+def rsqrt(input): return apply(_op["Rsqrt"], [input])
+def sin(input): return apply(_op["Sin"], [input])
+def cos(input): return apply(_op["Cos"], [input])
+def tanh(input): return apply(_op["Tanh"], [input])
+def erf(input): return apply(_op["Erf"], [input])
+def reciprocal(input): return apply(_op["Reciprocal"], [input])
+def floor(input): return apply(_op["Floor"], [input])
+def sigmoid(input): return apply(_op["Sigmoid"], [input])
+def relu(input): return apply(_op["ReLU"], [input])
+def hardswish(x): return apply(_op["HSwish"], [x])
+hswish = hardswish
+def hardsigmoid(input): return apply(_op["HSigmoid"], [input])
+
+
+def gelu(input_x, approximate="none"):
+    """GeLU; approximate='none' (erf, MindSpore's default for ops.gelu) or 'tanh'."""
+    if approximate == "tanh":
+        return apply(_op["GeLU"], [input_x])
+    if approximate == "none":
+        return apply(_op["GeLUErf"], [input_x])
+    raise OpValueError(f"For 'gelu', approximate must be 'none' or 'tanh', but got {approximate!r}")
+
+
+def maximum(input, other): return apply(_op["Maximum"], [input, other])
+def minimum(input, other): return apply(_op["Minimum"], [input, other])
+
+
+def clamp(input, min=None, max=None):
+    if min is None and max is None:
+        raise OpValueError("For 'clamp', at least one of min and max must be given")
+    out = input
+    if min is not None:
+        out = maximum(out, min)
+    if max is not None:
+        out = minimum(out, max)
+    return out
+
+
+clip = clamp
+
+
+# ---- comparison and logic ------------------------------------------------------------------------
+def equal(input, other): return apply(_op["Equal"], [input, other])
+def ne(input, other): return apply(_op["NotEqual"], [input, other])
+not_equal = ne
+def less(input, other): return apply(_op["Less"], [input, other])
+lt = less
+def less_equal(input, other): return apply(_op["LessEqual"], [input, other])
+le = less_equal
+def greater(input, other): return apply(_op["Greater"], [input, other])
+gt = greater
+def greater_equal(input, other): return apply(_op["GreaterEqual"], [input, other])
+ge = greater_equal
+def logical_and(input, other): return apply(_op["LogicalAnd"], [input, other])
+def logical_or(input, other): return apply(_op["LogicalOr"], [input, other])
+def logical_not(input): return apply(_op["LogicalNot"], [input])
+def isfinite(input): return apply(_op["IsFinite"], [input])
+
+
+def bitwise_not(input):
+    raise OpTypeError(f"For 'bitwise_not', only bool tensors are supported (as logical not); got {type_of(input)}")
+
+
+def all_finite(*inputs):
+    """True (a bool 0-d Tensor) when every element of every input is finite: the portable
+    overflow check (the float-status ops need the Ascend device)."""
+    if len(inputs) == 1 and isinstance(inputs[0], (tuple, list)):
+        inputs = tuple(inputs[0])
+    result = None
+    for x in inputs:
+        ok = all(isfinite(x))
+        result = ok if result is None else logical_and(result, ok)
+    return result
+
+
+def select(cond, x, y):
+    """cond ? x : y, elementwise with broadcasting (MindSpore's ops.select)."""
+    return apply(_op["Select"], [cond, x, y])
+
+
+def where(condition, x=None, y=None):
+    if x is None or y is None:
+        raise OpValueError("For 'where', x and y are required (the one-argument form has a data-dependent shape)")
+    return apply(_op["Select"], [condition, x, y])
+
+
+def cast(input, dtype):
+    return apply(_op["Cast"], [input], {"dtype": mstype.to_dtype(dtype)})
+
+
+# ---- reductions ----------------------------------------------------------------------------------
+def _axis_attr(axis):
+    if axis is None:
+        return None
+    if isinstance(axis, list):
+        return tuple(axis)
+    if isinstance(axis, (Symbolic,)) or hasattr(axis, "_data"):
+        raise OpTypeError("'axis' must be an int or a tuple of ints known at compile time")
+    return axis
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    out = apply(_op["ReduceSum"], [input], {"axis": _axis_attr(dim), "keep_dims": builtins.bool(keepdim)})
+    return cast(out, dtype) if dtype is not None else out
+
+
+def mean(input, axis=None, keep_dims=False):
+    return apply(_op["ReduceMean"], [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keep_dims)})
+
+
+def amax(input, axis=None, keepdims=False):
+    return apply(_op["ReduceMax"], [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keepdims)})
+
+
+def amin(input, axis=None, keepdims=False):
+    return apply(_op["ReduceMin"], [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keepdims)})
+
+
+def all(input, axis=None, keep_dims=False):
+    return apply(_op["ReduceAll"], [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keep_dims)})
+
+
+def any(input, axis=None, keep_dims=False):
+    return apply(_op["ReduceAny"], [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keep_dims)})
+
+
+def argmax(input, dim=None, keepdim=False):
+    return apply(_op["Argmax"], [input], {"axis": dim, "keep_dims": builtins.bool(keepdim)})
+
+
+def softmax(input, axis=-1):
+    return apply(_op["Softmax"], [input], {"axis": axis})
+
+
+def log_softmax(logits, axis=-1):
+    return apply(_op["LogSoftmax"], [logits], {"axis": axis})
+
+
+def layer_norm(x, gamma, beta, begin_norm_axis=-1, begin_params_axis=-1, epsilon=1e-7):
+    return apply(_op["LayerNorm"], [x, gamma, beta],
+                 {"begin_norm_axis": begin_norm_axis, "begin_params_axis": begin_params_axis, "epsilon": epsilon})
+
+
+def addn(x):
+    return apply(_op["AddN"], [tuple(x)])
+
+
+# ---- layout ------------------------------------------------------------------------------------
+def _static_shape(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    if isinstance(shape, (tuple, list)):
+        for d in shape:
+            if not isinstance(d, (int, np.integer)) or isinstance(d, builtins.bool):
+                raise OpTypeError(f"a shape must be a tuple of ints known at compile time, but got {shape!r}")
+        return tuple(int(d) for d in shape)
+    raise OpTypeError(f"a shape must be a tuple of ints known at compile time, but got {shape!r}")
+
+
+def reshape(input, shape):
+    return apply(_op["Reshape"], [input], {"shape": _static_shape(shape)})
+
+
+def flatten(input, order="C", *, start_dim=1, end_dim=-1):
+    """MindSpore's ops.flatten: keeps dims before start_dim (default 1: the batch)."""
+    shape = type_of(input).shape
+    if not shape:
+        return reshape(input, (1,))
+    nd = len(shape)
+    s, e = start_dim % nd, end_dim % nd
+    if s > e:
+        raise OpValueError(f"For 'flatten', start_dim {start_dim} must not be after end_dim {end_dim}")
+    mid = 1
+    for d in shape[s:e + 1]:
+        mid *= d
+    return reshape(input, shape[:s] + (mid,) + shape[e + 1:])
+
+
+def transpose(input, input_perm=None):
+    return apply(_op["Transpose"], [input], {"perm": tuple(input_perm) if input_perm is not None else None})
+
+
+permute = transpose
+
+
+def swapaxes(input, axis0, axis1):
+    nd = len(type_of(input).shape)
+    perm = list(range(nd))
+    a, b = norm_axis("swapaxes", axis0, nd), norm_axis("swapaxes", axis1, nd)
+    perm[a], perm[b] = perm[b], perm[a]
+    return transpose(input, tuple(perm))
+
+
+def expand_dims(input_x, axis):
+    shape = type_of(input_x).shape
+    ax = norm_axis("ExpandDims", axis, len(shape), extra=1)
+    return reshape(input_x, shape[:ax] + (1,) + shape[ax:])
+
+
+unsqueeze = expand_dims
+
+
+def squeeze(input, axis=None):
+    shape = type_of(input).shape
+    if axis is None:
+        return reshape(input, tuple(d for d in shape if d != 1))
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    axes = {norm_axis("Squeeze", a, len(shape)) for a in axes}
+    for a in axes:
+        if shape[a] != 1:
+            raise OpValueError(f"For 'Squeeze', cannot squeeze axis {a} of size {shape[a]} (shape {list(shape)})")
+    return reshape(input, tuple(d for i, d in enumerate(shape) if i not in axes))
+
+
+def broadcast_to(input, shape):
+    return apply(_op["BroadcastTo"], [input], {"shape": _static_shape(shape)})
+
+
+def tile(input, dims):
+    shape = type_of(input).shape
+    dims = _static_shape(dims)
+    if len(dims) < len(shape):
+        dims = (1,) * (len(shape) - len(dims)) + dims
+    shape = (1,) * (len(dims) - len(shape)) + tuple(shape)
+    x = reshape(input, tuple(v for d in shape for v in (1, d)))
+    x = broadcast_to(x, tuple(v for r, d in zip(dims, shape) for v in (r, d)))
+    return reshape(x, tuple(r * d for r, d in zip(dims, shape)))
+
+
+def concat(tensors, axis=0):
+    return apply(_op["Concat"], [tuple(tensors)], {"axis": axis})
+
+
+cat = concat
+
+
+def stack(tensors, axis=0):
+    return apply(_op["Stack"], [tuple(tensors)], {"axis": axis})
+
+
+def gather(input_params, input_indices, axis, batch_dims=0):
+    if batch_dims:
+        raise OpValueError("For 'gather', batch_dims other than 0 is not supported")
+    return apply(_op["Gather"], [input_params, input_indices], {"axis": axis})
+
+
+def matmul(input, other):
+    """NumPy-style matmul: 1-D operands are promoted and the added axis removed, >2-D batch."""
+    a, b = type_of(input), type_of(other)
+    if not isinstance(a, TensorType) or not isinstance(b, TensorType):
+        raise OpTypeError("For 'matmul', both inputs must be Tensors")
+    if a.ndim == 0 or b.ndim == 0:
+        raise OpValueError("For 'matmul', inputs must not be 0-d; use mul")
+    x = reshape(input, (1,) + a.shape) if a.ndim == 1 else input
+    y = reshape(other, b.shape + (1,)) if b.ndim == 1 else other
+    xs, ys = type_of(x).shape, type_of(y).shape
+    if len(xs) == 2 and len(ys) == 2:
+        out = apply(_op["MatMul"], [x, y])
+    else:
+        out = apply(_op["BatchMatMul"], [x, y])
+    shape = type_of(out).shape
+    if a.ndim == 1:
+        shape = shape[:-2] + shape[-1:]
+    if b.ndim == 1:
+        shape = shape[:-1]
+    return reshape(out, shape) if shape != type_of(out).shape else out
+
+
+def mm(input, mat2):
+    return apply(_op["MatMul"], [input, mat2])
+
+
+def bmm(input_x, mat2):
+    return apply(_op["BatchMatMul"], [input_x, mat2])
+
+
+def dense(input, weight, bias=None):
+    """input @ weight.T + bias (MindSpore's ops.dense)."""
+    shape = type_of(input).shape
+    x2 = reshape(input, (-1, shape[-1])) if len(shape) != 2 else input
+    out = apply(_op["MatMul"], [x2, weight], {"transpose_a": False, "transpose_b": True})
+    if bias is not None:
+        out = add(out, bias)
+    if len(shape) != 2:
+        out = reshape(out, shape[:-1] + (type_of(weight).shape[0],))
+    return out
+
+
+# ---- creation ----------------------------------------------------------------------------------
+def fill(type, shape, value):
+    return apply(_op["Fill"], [], {"shape": _static_shape(shape), "value": value, "dtype": mstype.to_dtype(type)})
+
+
+def full(size, fill_value, *, dtype=None):
+    if dtype is None:
+        dtype = mstype.SCALAR_DEFAULT[mstype.scalar_kind(fill_value)]
+    return fill(dtype, size, fill_value)
+
+
+def zeros(size, dtype=None):
+    return fill(dtype or mstype.float32, size, 0)
+
+
+def ones(size, dtype=None):
+    return fill(dtype or mstype.float32, size, 1)
+
+
+def zeros_like(input, *, dtype=None):
+    t = type_of(input)
+    return fill(dtype or t.dtype, t.shape, 0)
+
+
+def ones_like(input, *, dtype=None):
+    t = type_of(input)
+    return fill(dtype or t.dtype, t.shape, 1)
+
+
+def full_like(input, fill_value, *, dtype=None):
+    t = type_of(input)
+    return fill(dtype or t.dtype, t.shape, fill_value)
+
+
+# ---- indexing ------------------------------------------------------------------------------------
+def getitem(x, index):
+    """x[index] for ints, slices, None, Ellipsis and (one) integer tensor or list (a gather)."""
+    t = type_of(x)
+    if not isinstance(index, tuple):
+        index = (index,)
+    n_ellipsis = builtins.sum(1 for i in index if i is Ellipsis)
+    if n_ellipsis > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = builtins.sum(1 for i in index if i is not None and i is not Ellipsis)
+    if consumed > t.ndim:
+        raise IndexError(f"too many indices for a tensor of dimension {t.ndim}")
+    expanded = []
+    for i in index:
+        if i is Ellipsis:
+            expanded.extend([slice(None)] * (t.ndim - consumed))
+        else:
+            expanded.append(i)
+    if not n_ellipsis:
+        expanded.extend([slice(None)] * (t.ndim - consumed))
+
+    begin, end, strides = [], [], []
+    final_shape = []          # shape after the whole subscript
+    gather_at = None          # (axis in the sliced tensor, index value)
+    dim = 0
+    for i in expanded:
+        if i is None:
+            final_shape.append(1)
+            continue
+        size = t.shape[dim]
+        if isinstance(i, slice):
+            start, stop, step = _static_slice(i, size)
+            begin.append(start), end.append(stop), strides.append(step)
+            final_shape.append(len(range(start, stop, step)))
+        elif _is_index_tensor(i):
+            if gather_at is not None:
+                raise IndexError("only one tensor index per subscript is supported")
+            idx = _as_tensor(i) if isinstance(i, list) else i
+            gather_at = (dim, idx)
+            begin.append(0), end.append(size), strides.append(1)
+            final_shape.extend(type_of(idx).shape)
+        else:
+            k = _static_int(i)
+            if not -size <= k < size:
+                raise IndexError(f"index {k} is out of bounds for axis {dim} with size {size}")
+            k %= size
+            begin.append(k), end.append(k + 1), strides.append(1)
+        dim += 1
+
+    out = x
+    if (begin, end, strides) != ([0] * t.ndim, list(t.shape), [1] * t.ndim):
+        out = apply(_op["StridedSlice"], [x], {"begin": tuple(begin), "end": tuple(end), "strides": tuple(strides)})
+    if gather_at is not None:
+        out = gather(out, gather_at[1], gather_at[0])
+    if tuple(final_shape) != type_of(out).shape:
+        out = reshape(out, tuple(final_shape))
+    return out
+
+
+def _as_tensor(v):
+    from pycompile.common.tensor import Tensor
+    return Tensor(v, mstype.int64)
+
+
+def _is_index_tensor(i) -> builtins.bool:
+    if isinstance(i, list):
+        return True
+    if isinstance(i, (builtins.bool,)):
+        return False
+    t = getattr(i, "_abstract", None)
+    return isinstance(t, TensorType) and (t.ndim > 0 or isinstance(i, Symbolic))
+
+
+def _static_int(i) -> int:
+    if isinstance(i, (int, np.integer)) and not isinstance(i, builtins.bool):
+        return int(i)
+    t = getattr(i, "_abstract", None)
+    if isinstance(t, TensorType) and t.ndim == 0 and hasattr(i, "_data"):
+        return int(i._data)
+    raise IndexError(f"tensor indices must be ints, slices, None, Ellipsis or integer tensors, got {i!r}")
+
+
+def _static_slice(s: slice, size: int):
+    for v in (s.start, s.stop, s.step):
+        if v is not None and not isinstance(v, (int, np.integer)):
+            raise IndexError(f"slice bounds must be ints known at compile time, got {s!r}")
+    start, stop, step = s.indices(size)
+    return start, stop, step
+
+
+# ---- effects -----------------------------------------------------------------------------------
+def assign(variable, value):
+    """Write `value` into the Parameter `variable` (in place); returns the Parameter."""
+    return apply(_op["Assign"], [variable, value])
+
+
+def depend(value, expr):
+    """Returns `value`; in graphs, whatever consumes it runs after `expr`."""
+    return apply(_op["Depend"], [value, expr])
+
+
+def tensor_move(x):
+    return apply(_op["TensorMove"], [x])
+
+
+__all__ = [n for n, v in list(globals().items())
+           if not n.startswith("_") and callable(v) and getattr(v, "__module__", None) == __name__]

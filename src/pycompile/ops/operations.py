@@ -1,0 +1,298 @@
+"""Class-form primitives, as MindSpore spells them: `ops.Add()(x, y)`, `ops.HSwish()(x)`,
+`ops.ReduceSum(keep_dims=True)(x, axis)`, `ops.Depend()(x, y)`, `ops.Print()(...)`.
+
+Each is a small Primitive subclass calling the functional view (`ops.functional`), so class and
+functional forms cannot disagree. Instances are plain Python objects: the graph frontend calls
+them like any library callable, with tracers as arguments.
+"""
+from __future__ import annotations
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import Symbolic
+from pycompile.ops import functional as F
+from pycompile.ops._table import OPS, OpTypeError, apply
+
+
+class Primitive:
+    """Base of class-form ops. `name` is the MindSpore primitive name."""
+
+    def __init__(self, name: str | None = None):
+        self.name = name or type(self).__name__
+        self.attrs: dict = {}
+
+    def add_prim_attr(self, name, value):
+        self.attrs[name] = value
+        return self
+
+    def __repr__(self) -> str:
+        return f"Prim[{self.name}]"
+
+
+def _simple(name: str, fn, doc: str = ""):
+    """A Primitive whose call is exactly the functional `fn` (no constructor attributes)."""
+    cls = type(name, (Primitive,), {
+        "__call__": lambda self, *args: fn(*args),
+        "__doc__": doc or f"Class form of ops.{fn.__name__}.",
+    })
+    return cls
+
+
+Add = _simple("Add", F.add)
+Sub = _simple("Sub", F.sub)
+Mul = _simple("Mul", F.mul)
+RealDiv = _simple("RealDiv", F.div)
+Div = _simple("Div", F.div)
+FloorDiv = _simple("FloorDiv", F.floor_divide)
+FloorMod = _simple("FloorMod", F.remainder)
+Mod = _simple("Mod", F.remainder)
+Pow = _simple("Pow", F.pow)
+Neg = _simple("Neg", F.neg)
+Abs = _simple("Abs", F.abs)
+Square = _simple("Square", F.square)
+Exp = _simple("Exp", F.exp)
+Log = _simple("Log", F.log)
+Sqrt = _simple("Sqrt", F.sqrt)
+Rsqrt = _simple("Rsqrt", F.rsqrt)
+Sin = _simple("Sin", F.sin)
+Cos = _simple("Cos", F.cos)
+Tanh = _simple("Tanh", F.tanh)
+Erf = _simple("Erf", F.erf)
+Reciprocal = _simple("Reciprocal", F.reciprocal)
+Floor = _simple("Floor", F.floor)
+Sigmoid = _simple("Sigmoid", F.sigmoid)
+ReLU = _simple("ReLU", F.relu)
+HSwish = _simple("HSwish", F.hardswish)
+HSigmoid = _simple("HSigmoid", F.hardsigmoid)
+Maximum = _simple("Maximum", F.maximum)
+Minimum = _simple("Minimum", F.minimum)
+Equal = _simple("Equal", F.equal)
+NotEqual = _simple("NotEqual", F.ne)
+Less = _simple("Less", F.less)
+LessEqual = _simple("LessEqual", F.less_equal)
+Greater = _simple("Greater", F.greater)
+GreaterEqual = _simple("GreaterEqual", F.greater_equal)
+LogicalAnd = _simple("LogicalAnd", F.logical_and)
+LogicalOr = _simple("LogicalOr", F.logical_or)
+LogicalNot = _simple("LogicalNot", F.logical_not)
+IsFinite = _simple("IsFinite", F.isfinite)
+Select = _simple("Select", F.select)
+Cast = _simple("Cast", F.cast)
+Reshape = _simple("Reshape", F.reshape)
+Transpose = _simple("Transpose", F.transpose)
+ExpandDims = _simple("ExpandDims", F.expand_dims)
+Gather = _simple("Gather", F.gather)
+ZerosLike = _simple("ZerosLike", F.zeros_like)
+OnesLike = _simple("OnesLike", F.ones_like)
+AddN = _simple("AddN", F.addn)
+Assign = _simple("Assign", F.assign)
+Depend = _simple("Depend", F.depend)
+TensorMove = _simple("TensorMove", F.tensor_move)
+Tile = _simple("Tile", F.tile)
+
+
+class GeLU(Primitive):
+    """MindSpore's GeLU primitive (tanh approximation)."""
+
+    def __call__(self, x):
+        return F.gelu(x, approximate="tanh")
+
+
+class _Reduce(Primitive):
+    _fn = None
+
+    def __init__(self, keep_dims: bool = False):
+        super().__init__()
+        if not isinstance(keep_dims, bool):
+            raise OpTypeError(f"For '{self.name}', 'keep_dims' must be a bool, but got {keep_dims!r}")
+        self.keep_dims = keep_dims
+
+    def __call__(self, x, axis=()):
+        return type(self)._fn(x, axis if axis != () else None, self.keep_dims)
+
+
+class ReduceSum(_Reduce):
+    _fn = staticmethod(lambda x, axis, keep: F.sum(x, axis, keep))
+
+
+class ReduceMean(_Reduce):
+    _fn = staticmethod(F.mean)
+
+
+class ReduceMax(_Reduce):
+    _fn = staticmethod(F.amax)
+
+
+class ReduceMin(_Reduce):
+    _fn = staticmethod(F.amin)
+
+
+class ReduceAll(_Reduce):
+    _fn = staticmethod(F.all)
+
+
+class ReduceAny(_Reduce):
+    _fn = staticmethod(F.any)
+
+
+class Argmax(Primitive):
+    def __init__(self, axis: int = -1, output_type=mstype.int32):
+        super().__init__()
+        self.axis, self.output_type = axis, output_type
+
+    def __call__(self, x):
+        return F.cast(F.argmax(x, self.axis), self.output_type)
+
+
+class Softmax(Primitive):
+    def __init__(self, axis=-1):
+        super().__init__()
+        self.axis = axis
+
+    def __call__(self, x):
+        return F.softmax(x, self.axis)
+
+
+class LogSoftmax(Primitive):
+    def __init__(self, axis=-1):
+        super().__init__()
+        self.axis = axis
+
+    def __call__(self, x):
+        return F.log_softmax(x, self.axis)
+
+
+class Squeeze(Primitive):
+    def __init__(self, axis=()):
+        super().__init__()
+        self.axis = axis
+
+    def __call__(self, x):
+        return F.squeeze(x, self.axis if self.axis != () else None)
+
+
+class Concat(Primitive):
+    def __init__(self, axis=0):
+        super().__init__()
+        self.axis = axis
+
+    def __call__(self, x):
+        return F.concat(x, self.axis)
+
+
+class Stack(Primitive):
+    def __init__(self, axis=0):
+        super().__init__()
+        self.axis = axis
+
+    def __call__(self, x):
+        return F.stack(x, self.axis)
+
+
+class BroadcastTo(Primitive):
+    def __init__(self, shape):
+        super().__init__()
+        self.shape = tuple(shape)
+
+    def __call__(self, x):
+        return F.broadcast_to(x, self.shape)
+
+
+class MatMul(Primitive):
+    def __init__(self, transpose_a=False, transpose_b=False):
+        super().__init__()
+        self.transpose_a, self.transpose_b = transpose_a, transpose_b
+
+    def __call__(self, x, y):
+        return apply(OPS["MatMul"], [x, y], {"transpose_a": self.transpose_a, "transpose_b": self.transpose_b})
+
+
+class BatchMatMul(Primitive):
+    def __init__(self, transpose_a=False, transpose_b=False):
+        super().__init__()
+        self.transpose_a, self.transpose_b = transpose_a, transpose_b
+
+    def __call__(self, x, y):
+        return apply(OPS["BatchMatMul"], [x, y], {"transpose_a": self.transpose_a, "transpose_b": self.transpose_b})
+
+
+class BiasAdd(Primitive):
+    def __call__(self, x, bias):
+        return F.add(x, bias)
+
+
+class Shape(Primitive):
+    def __call__(self, x):
+        return x.shape
+
+
+class Fill(Primitive):
+    def __call__(self, type, shape, value):
+        return F.fill(type, shape, value)
+
+
+class Zeros(Primitive):
+    def __call__(self, size, type=mstype.float32):
+        return F.zeros(size, type)
+
+
+class Ones(Primitive):
+    def __call__(self, size, type=mstype.float32):
+        return F.ones(size, type)
+
+
+class Print(Primitive):
+    """Print strings, numbers and tensors. In PyNative mode each argument prints on its own
+    line in MindSpore's eager format (`repr` for tensors); in graph code it becomes the Print
+    op, which prints MindSpore's graph format in program order."""
+
+    def __call__(self, *args):
+        return print_values(args)
+
+
+def print_values(args):
+    """Shared by ops.Print and by `print(...)` inside graph code."""
+    parts, tensors = [], []
+    for a in args:
+        if isinstance(a, str):
+            parts.append(("str", a))
+        elif isinstance(a, Symbolic) or hasattr(a, "_data"):
+            parts.append(("tensor", len(tensors)))
+            tensors.append(a)
+        elif isinstance(a, (bool, int, float)):
+            parts.append(("str", str(a)))
+        elif isinstance(a, (tuple, list)):
+            parts.append(("str", str(a)))
+        else:
+            raise OpTypeError(f"For 'Print', arguments must be strings, numbers or Tensors, got {type(a).__name__}")
+    return apply(OPS["Print"], [tuple(tensors)], {"format": tuple(parts)})
+
+
+class NPUAllocFloatStatus(Primitive):
+    """Allocate the float-status tensor (8 float32). Ascend device only."""
+
+    def __call__(self):
+        return apply(OPS["NPUAllocFloatStatus"], [])
+
+
+class NPUClearFloatStatus(Primitive):
+    """Clear the float-status register. Ascend device only; order it with Depend."""
+
+    def __call__(self, addr):
+        return apply(OPS["NPUClearFloatStatus"], [addr])
+
+
+class NPUGetFloatStatus(Primitive):
+    """Read the float-status register: all zeros unless a float kernel overflowed or made a
+    NaN / Inf since the last clear. Ascend device only; order it with Depend."""
+
+    def __call__(self, addr):
+        return apply(OPS["NPUGetFloatStatus"], [addr])
+
+
+class Identity(Primitive):
+    def __call__(self, x):
+        return x
+
+
+__all__ = [n for n, v in list(globals().items())
+           if not n.startswith("_") and isinstance(v, type) and issubclass(v, Primitive)] + ["print_values"]
