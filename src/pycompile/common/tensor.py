@@ -51,7 +51,9 @@ class TensorMethods:
         return self.shape[0]
 
     def __iter__(self):
-        for i in range(len(self)):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d tensor")
+        for i in range(self.shape[0]):
             yield self[i]
 
     # -- arithmetic ------------------------------------------------------------------------------
@@ -75,10 +77,12 @@ class TensorMethods:
     def __pos__(self): return self
     def __abs__(self): return F.abs(self)
     def __invert__(self): return F.logical_not(self) if self.dtype.is_bool else F.bitwise_not(self)
-    def __and__(self, o): return F.logical_and(self, o)
-    def __rand__(self, o): return F.logical_and(o, self)
-    def __or__(self, o): return F.logical_or(self, o)
-    def __ror__(self, o): return F.logical_or(o, self)
+    def __and__(self, o): return F.bitwise_and(self, o)
+    def __rand__(self, o): return F.bitwise_and(o, self)
+    def __or__(self, o): return F.bitwise_or(self, o)
+    def __ror__(self, o): return F.bitwise_or(o, self)
+    def __xor__(self, o): return F.bitwise_xor(self, o)
+    def __rxor__(self, o): return F.bitwise_xor(o, self)
 
     # -- comparisons -----------------------------------------------------------------------------
     def __eq__(self, o): return F.equal(self, o)
@@ -162,28 +166,36 @@ def _infer_default_dtype(data) -> mstype.DType:
 
 
 def _to_array(data, dtype) -> np.ndarray:
+    """A fresh C-contiguous array. An explicit dtype converts as C does (Tensor(-1, uint8) is 255,
+    Tensor(2.9, int32) is 2), as MindSpore does."""
     if isinstance(data, Tensor):
-        arr = data._data
-        return np.array(arr, dtype=dtype.np if dtype else arr.dtype, copy=True)
+        return np.array(data._data, dtype=dtype.np if dtype else data._data.dtype, copy=True)
     if isinstance(data, np.ndarray):
         if dtype is None:
             dtype = mstype.from_numpy(data.dtype)
-        return np.array(data, dtype=dtype.np, copy=True, order="C")
+        return np.array(data, copy=True, order="C").astype(dtype.np, copy=False)
     if isinstance(data, (list, tuple)):
-        flat = [x.asnumpy() if isinstance(x, Tensor) else x for x in data] if any(
-            isinstance(x, Tensor) for x in data) else data
+        if any(isinstance(x, Tensor) for x in data):
+            data = [x.asnumpy() if isinstance(x, Tensor) else x for x in data]
+        try:
+            arr = np.array(data)
+        except ValueError:
+            arr = None
+        if arr is None or arr.dtype == object or arr.dtype.kind not in "biuf":
+            raise TypeError(f"For 'Tensor', the input_data {data!r} must be a (nested) list of numbers "
+                            f"with a regular shape")
         if dtype is None:
-            dtype = _infer_default_dtype(flat)
-        return np.array(flat, dtype=dtype.np, order="C")
-    if isinstance(data, (numbers.Number, np.generic)):
+            dtype = _infer_default_dtype(arr) if arr.size else mstype.float32
+        return np.ascontiguousarray(arr.astype(dtype.np))
+    if isinstance(data, (numbers.Number, np.generic)) and not isinstance(data, complex):
         if dtype is None:
             if isinstance(data, np.generic):
                 dtype = mstype.from_numpy(data.dtype)
             else:
                 dtype = {"bool": mstype.bool_, "int": mstype.int64, "float": mstype.float32}[mstype.scalar_kind(data)]
-        return np.array(data, dtype=dtype.np)
-    raise TypeError(f"Tensor data must be a number, list, tuple, numpy array or Tensor, "
-                    f"but got {type(data).__name__}")
+        return np.array(data).astype(dtype.np)
+    raise TypeError(f"For 'Tensor', the type of 'input_data' should be a number, list, tuple, numpy array or "
+                    f"Tensor, but got {type(data).__name__}")
 
 
 class Tensor(TensorMethods):
@@ -200,7 +212,7 @@ class Tensor(TensorMethods):
         dt = mstype.to_dtype(dtype) if dtype is not None else None
         if input_data is None:
             if shape is None:
-                raise ValueError("Tensor needs input_data, or shape and dtype with an init")
+                raise TypeError("For 'Tensor', 'input_data' is required unless 'shape' and 'dtype' are given")
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
             dt = dt or mstype.float32
             if init is None:

@@ -2,7 +2,8 @@
 
 `MultitypeFuncGraph(name)` holds overloads registered by type names: "Tensor", "Number",
 "Bool", "String", "Tuple", "List", "None" (and MindSpore's aliases "Int", "Float"). A call picks
-the overload whose names match the arguments' types; no match raises TypeError naming them.
+the overload whose names match the arguments' types; no match raises ValueError naming them
+(the error type MindSpore raises).
 
 `HyperMap(fn)` applies fn elementwise over tuples / lists (recursively for nested sequences);
 `HyperMap()` takes fn as the first call argument. Inside graph code the compiler inlines the
@@ -75,7 +76,7 @@ class MultitypeFuncGraph:
         return deco
 
     def resolve(self, args):
-        """The overload for these arguments, or TypeError naming their types."""
+        """The overload for these arguments, or ValueError naming their types."""
         names = tuple(type_name(a) for a in args)
         best, best_score = None, -1
         for sig, fn in self.entries:
@@ -84,8 +85,8 @@ class MultitypeFuncGraph:
                 best, best_score = fn, s
         if best is None:
             known = "; ".join("(" + ", ".join(s) + ")" for s, _ in self.entries) or "none"
-            raise TypeError(f"For 'MultitypeFuncGraph' {self.name!r}, no overload matches the argument types "
-                            f"({', '.join(names)}); registered: {known}")
+            raise ValueError(f"For 'MultitypeFuncGraph' {self.name!r}, no overload matches the argument types "
+                             f"({', '.join(names)}); registered: {known}")
         return best
 
     def __call__(self, *args):

@@ -115,10 +115,18 @@ def logical_and(input, other): return apply(_op["LogicalAnd"], [input, other])
 def logical_or(input, other): return apply(_op["LogicalOr"], [input, other])
 def logical_not(input): return apply(_op["LogicalNot"], [input])
 def isfinite(input): return apply(_op["IsFinite"], [input])
+def bitwise_and(input, other): return apply(_op["BitwiseAnd"], [input, other])
+def bitwise_or(input, other): return apply(_op["BitwiseOr"], [input, other])
+def bitwise_xor(input, other): return apply(_op["BitwiseXor"], [input, other])
 
 
 def bitwise_not(input):
-    raise OpTypeError(f"For 'bitwise_not', only bool tensors are supported (as logical not); got {type_of(input)}")
+    """`~x` for a bool tensor (a logical not). Integer inputs are refused: MindSpore's `~` on an
+    int tensor is a logical not too, NumPy's a bitwise one, and pycompile will not guess."""
+    t = type_of(input)
+    if isinstance(t, TensorType) and t.dtype.is_bool:
+        return logical_not(input)
+    raise OpTypeError(f"For 'bitwise_not', only bool tensors are supported (as a logical not), but got {t}")
 
 
 def all_finite(*inputs):
@@ -145,7 +153,12 @@ def where(condition, x=None, y=None):
 
 
 def cast(input, dtype):
-    return apply(_op["Cast"], [input], {"dtype": mstype.to_dtype(dtype)})
+    try:
+        dt = mstype.to_dtype(dtype)
+    except TypeError:
+        raise OpTypeError(f"For 'Cast', 'dtype' must be a pycompile dtype such as pycompile.float32, "
+                          f"but got {dtype!r}") from None
+    return apply(_op["Cast"], [input], {"dtype": dt})
 
 
 # ---- reductions ----------------------------------------------------------------------------------
@@ -160,8 +173,14 @@ def _axis_attr(axis):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
-    out = apply(_op["ReduceSum"], [input], {"axis": _axis_attr(dim), "keep_dims": builtins.bool(keepdim)})
-    return cast(out, dtype) if dtype is not None else out
+    """MindSpore's ops.sum: bool and integer inputs sum in int64 unless `dtype` says otherwise
+    (the ReduceSum primitive itself keeps the input dtype)."""
+    t = getattr(input, "_abstract", None)
+    if dtype is not None:
+        input = cast(input, dtype)
+    elif isinstance(t, TensorType) and t.dtype.kind in "biu" and t.dtype is not mstype.int64:
+        input = cast(input, mstype.int64)
+    return apply(_op["ReduceSum"], [input], {"axis": _axis_attr(dim), "keep_dims": builtins.bool(keepdim)})
 
 
 def mean(input, axis=None, keep_dims=False):
@@ -279,6 +298,8 @@ def broadcast_to(input, shape):
 def tile(input, dims):
     shape = type_of(input).shape
     dims = _static_shape(dims)
+    if builtins.any(d < 0 for d in dims):
+        raise OpValueError(f"For 'Tile', 'dims' must not contain negative numbers, but got {list(dims)}")
     if len(dims) < len(shape):
         dims = (1,) * (len(shape) - len(dims)) + dims
     shape = (1,) * (len(dims) - len(shape)) + tuple(shape)
@@ -414,6 +435,9 @@ def getitem(x, index):
             start, stop, step = _static_slice(i, size)
             begin.append(start), end.append(stop), strides.append(step)
             final_shape.append(len(range(start, stop, step)))
+        elif _is_bool_index(i):
+            raise IndexError("boolean mask indices are not supported: the result's shape would depend on the "
+                             "data; use ops.select (or ops.where) to keep the shape")
         elif _is_index_tensor(i):
             if gather_at is not None:
                 raise IndexError("only one tensor index per subscript is supported")
@@ -442,6 +466,13 @@ def getitem(x, index):
 def _as_tensor(v):
     from pycompile.common.tensor import Tensor
     return Tensor(v, mstype.int64)
+
+
+def _is_bool_index(i) -> builtins.bool:
+    t = getattr(i, "_abstract", None)
+    if isinstance(t, TensorType):
+        return t.dtype.is_bool
+    return isinstance(i, list) and builtins.any(isinstance(v, (builtins.bool, np.bool_)) for v in i)
 
 
 def _is_index_tensor(i) -> builtins.bool:

@@ -7,6 +7,8 @@ them like any library callable, with tracers as arguments.
 """
 from __future__ import annotations
 
+import inspect
+
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic
 from pycompile.ops import functional as F
@@ -30,11 +32,16 @@ class Primitive:
 
 def _simple(name: str, fn, doc: str = ""):
     """A Primitive whose call is exactly the functional `fn` (no constructor attributes)."""
-    cls = type(name, (Primitive,), {
-        "__call__": lambda self, *args: fn(*args),
-        "__doc__": doc or f"Class form of ops.{fn.__name__}.",
-    })
-    return cls
+    sig = inspect.signature(fn)
+
+    def __call__(self, *args):
+        try:
+            sig.bind(*args)
+        except TypeError as e:
+            raise OpTypeError(f"For '{name}', {e}".replace(f"{fn.__name__}()", "the call")) from None
+        return fn(*args)
+
+    return type(name, (Primitive,), {"__call__": __call__, "__doc__": doc or f"Class form of ops.{fn.__name__}."})
 
 
 Add = _simple("Add", F.add)
@@ -75,6 +82,9 @@ LogicalAnd = _simple("LogicalAnd", F.logical_and)
 LogicalOr = _simple("LogicalOr", F.logical_or)
 LogicalNot = _simple("LogicalNot", F.logical_not)
 IsFinite = _simple("IsFinite", F.isfinite)
+BitwiseAnd = _simple("BitwiseAnd", F.bitwise_and)
+BitwiseOr = _simple("BitwiseOr", F.bitwise_or)
+BitwiseXor = _simple("BitwiseXor", F.bitwise_xor)
 Select = _simple("Select", F.select)
 Cast = _simple("Cast", F.cast)
 Reshape = _simple("Reshape", F.reshape)
@@ -111,7 +121,9 @@ class _Reduce(Primitive):
 
 
 class ReduceSum(_Reduce):
-    _fn = staticmethod(lambda x, axis, keep: F.sum(x, axis, keep))
+    """The primitive keeps the input dtype (int32 in, int32 out), unlike ops.sum."""
+    _fn = staticmethod(lambda x, axis, keep: apply(OPS["ReduceSum"], [x], {"axis": F._axis_attr(axis),
+                                                                          "keep_dims": keep}))
 
 
 class ReduceMean(_Reduce):

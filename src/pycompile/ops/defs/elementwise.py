@@ -6,6 +6,9 @@ Type rules (`out`):
   float    promoted, ints and bool become float32     div, exp, sigmoid ...
   bool     bool result, computed in the promoted type  comparisons
   logical  bool result, inputs read as bool            logical_and ...
+
+`allow` names the kinds an op computes in (the promoted dtype decides): Sub / Neg / Pow refuse
+bool, the Bitwise ops refuse floats.
 """
 from __future__ import annotations
 
@@ -68,14 +71,15 @@ def _out_bool(name, types):
 
 
 def _check_kinds(name: str, types, allow: str):
-    """allow: which dtype kinds the op accepts, e.g. 'iuf' (no bool), 'f'."""
-    for t in types:
-        kind = t.dtype.kind if isinstance(t, TensorType) else {"bool": "b", "int": "i", "float": "f"}[t.kind]
-        if kind not in allow:
-            names = {"b": "bool", "i": "int", "u": "int", "f": "float"}
-            ok = "/".join(sorted({names[k] for k in allow}))
-            raise OpTypeError(
-                f"For '{name}', the input must be a {ok} tensor, but got {describe(t)}")
+    """allow: which kinds the op computes in, e.g. 'iuf' (no bool). The promoted type decides,
+    so a bool tensor minus a Python int (computed in int64) is fine, bool minus bool is not."""
+    dt = result_dtype(types)
+    kind = {"bool": "b", "int": "i", "float": "f"}[dt] if isinstance(dt, str) else dt.kind
+    if kind not in allow:
+        names = {"b": "bool", "i": "int", "u": "int", "f": "float"}
+        ok = " or ".join(sorted({names[k] for k in allow}))
+        got = " and ".join(describe(t) for t in types)
+        raise OpTypeError(f"For '{name}', the inputs must be {ok} (after type promotion), but got {got}")
 
 
 def make_infer(name: str, out_rule, allow: str):
@@ -109,10 +113,30 @@ _OUT = {"same": (_out_same, _compute_same), "float": (_out_float, _compute_same)
         "bool": (_out_bool, _compute_promoted), "logical": (_out_bool, _compute_bool)}
 
 
+def value_type(v):
+    """Abstract type of an eager value: a NumPy array / scalar is a tensor, a Python number a scalar."""
+    if isinstance(v, (np.ndarray, np.generic)):
+        return TensorType(mstype.from_numpy(v.dtype), np.shape(v))
+    return ScalarType(mstype.scalar_kind(v))
+
+
+def _eager_in_compute_type(np_fn, infer, compute):
+    """Convert every input to the compute dtype first, as generated C does: otherwise NumPy picks
+    its own (exp of a bool array would be computed in float16)."""
+    def eager(*values, **attrs):
+        types = [value_type(v) for v in values]
+        dt = compute(types, infer(types))
+        args = [np.asarray(v, dtype=dt.np) for v in values]
+        with np.errstate(all="ignore"):   # x / 0 is inf, as in C and MindSpore; no NumPy warning
+            return np_fn(*args, **attrs)
+    return eager
+
+
 def elementwise(name: str, inputs, eager, expr, *, out: str = "same", allow: str = "biuf",
                 attrs=None, doc: str = ""):
     out_rule, compute = _OUT[out]
-    return defop(name, inputs, infer=make_infer(name, out_rule, allow), eager=eager,
+    infer = make_infer(name, out_rule, allow)
+    return defop(name, inputs, infer=infer, eager=_eager_in_compute_type(eager, infer, compute),
                  kind="elementwise", lower=Elementwise(expr, compute), attrs=attrs or {}, doc=doc)
 
 
@@ -174,6 +198,9 @@ GreaterEqual = elementwise("GreaterEqual", ("x", "y"), np.greater_equal,
 LogicalAnd = elementwise("LogicalAnd", ("x", "y"), np.logical_and, lambda a, ct: f"({a[0]} && {a[1]})", out="logical")
 LogicalOr = elementwise("LogicalOr", ("x", "y"), np.logical_or, lambda a, ct: f"({a[0]} || {a[1]})", out="logical")
 LogicalNot = elementwise("LogicalNot", ("x",), np.logical_not, lambda a, ct: f"(!{a[0]})", out="logical")
+BitwiseAnd = elementwise("BitwiseAnd", ("x", "y"), np.bitwise_and, lambda a, ct: f"({a[0]} & {a[1]})", allow="biu")
+BitwiseOr = elementwise("BitwiseOr", ("x", "y"), np.bitwise_or, lambda a, ct: f"({a[0]} | {a[1]})", allow="biu")
+BitwiseXor = elementwise("BitwiseXor", ("x", "y"), np.bitwise_xor, lambda a, ct: f"({a[0]} ^ {a[1]})", allow="biu")
 IsFinite = elementwise("IsFinite", ("x",), np.isfinite,
                        lambda a, ct: f"isfinite({a[0]})" if _is_float(ct) else "1", out="bool")
 
@@ -181,7 +208,7 @@ IsFinite = elementwise("IsFinite", ("x",), np.isfinite,
 Neg = elementwise("Neg", ("x",), np.negative, lambda a, ct: f"(-{a[0]})", allow="iuf")
 Abs = elementwise("Abs", ("x",), np.abs,
                   lambda a, ct: f"{fm('fabs', ct)}({a[0]})" if _is_float(ct)
-                  else f"({a[0]} < 0 ? -{a[0]} : {a[0]})", allow="iuf")
+                  else f"({a[0]} < 0 ? -{a[0]} : {a[0]})")
 Square = elementwise("Square", ("x",), np.square, lambda a, ct: f"({a[0]} * {a[0]})", allow="iuf")
 
 
@@ -204,7 +231,7 @@ Floor = _float_unary("Floor", np.floor, lambda a, ct: f"{fm('floor', ct)}({a[0]}
 Sigmoid = _float_unary("Sigmoid", lambda x: 1 / (1 + np.exp(-x)),
                        lambda a, ct: f"({lit(1, ct)} / ({lit(1, ct)} + {fm('exp', ct)}(-{a[0]})))")
 ReLU = elementwise("ReLU", ("x",), lambda x: np.where(x > 0, x, np.zeros((), x.dtype)),
-                   lambda a, ct: f"({a[0]} > 0 ? {a[0]} : 0)", allow="iuf")
+                   lambda a, ct: f"({a[0]} > 0 ? {a[0]} : 0)")
 HSwish = _float_unary("HSwish", lambda x: x * np.clip(x + 3, 0, 6) / 6,
                       lambda a, ct: (f"({a[0]} * pc_clamp_{ct}({a[0]} + {lit(3, ct)}, "
                                      f"{lit(0, ct)}, {lit(6, ct)}) / {lit(6, ct)})"))

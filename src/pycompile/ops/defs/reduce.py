@@ -1,8 +1,11 @@
 """Reductions and normalizations: sum / mean / max / min / all / any / argmax, softmax,
 log_softmax, LayerNorm. `lower` names the codegen loop template (compiler/codegen/kernels.py).
 
-Dtype rules follow MindSpore 2.10: summing bool or integers gives int64; mean of integers stays
-in the input dtype (truncated); argmax gives int64.
+Dtype rules follow MindSpore 2.10: the ReduceSum primitive keeps the input dtype (a bool sum is
+an "any"; `ops.sum` / `Tensor.sum` cast bool and integers to int64 first, as MindSpore's SumExt
+does); mean of integers stays in the input dtype (truncated), of bools is an error; argmax gives
+int64. Max / min / argmax (and an integer mean) over a zero-length axis have no answer and raise;
+a float mean over one is NaN.
 """
 from __future__ import annotations
 
@@ -20,39 +23,44 @@ def reduced_shape(shape: tuple, axes: tuple, keep_dims: bool) -> tuple:
     return tuple(d for i, d in enumerate(shape) if i not in axes)
 
 
-def _reduce_infer(name: str, out_dtype):
+def _reduce_infer(name: str, out_dtype, allow_bool: bool = True):
     def infer(types, axis=None, keep_dims=False):
         x = tensor_arg(name, types[0])
         axes = norm_axes(name, axis, x.ndim)
-        if name in ("ReduceMax", "ReduceMin") and x.size == 0:
-            raise OpValueError(f"For '{name}', cannot reduce an empty tensor of shape {list(x.shape)}")
+        if not allow_bool and x.dtype.is_bool:
+            raise OpTypeError(f"For '{name}', bool tensors are not supported, but got {describe(x)}")
+        empty = any(x.shape[a] == 0 for a in axes)
+        if empty and (name in ("ReduceMax", "ReduceMin") or (name == "ReduceMean" and not x.dtype.is_float)):
+            raise OpValueError(f"For '{name}', cannot reduce over a zero-length axis of shape {list(x.shape)}")
         return TensorType(out_dtype(x.dtype), reduced_shape(x.shape, axes, keep_dims))
     return infer
-
-
-def _sum_dtype(dt):
-    return mstype.int64 if dt.kind in "biu" else dt
 
 
 def _np_axes(x, axis):
     return None if axis is None or axis == () else axis
 
 
+def _sum(x, axis=None, keep_dims=False):
+    # float16 accumulates in float32 (as the generated C does); integers wrap in their own type
+    acc = np.float32 if x.dtype == np.float16 else x.dtype
+    return np.sum(x, axis=_np_axes(x, axis), keepdims=keep_dims, dtype=acc)
+
+
 def _mean(x, axis=None, keep_dims=False):
     ax = _np_axes(x, axis)
+    if x.size == 0:     # a float mean over a zero-length axis is NaN (integers are refused by infer)
+        return np.full(np.sum(x, axis=ax, keepdims=keep_dims).shape, np.nan, x.dtype)
     if x.dtype.kind in "iub":
         return np.trunc(np.mean(x, axis=ax, keepdims=keep_dims, dtype=np.float64)).astype(x.dtype)
     return np.mean(x, axis=ax, keepdims=keep_dims, dtype=np.float32 if x.dtype == np.float16 else None)
 
 
 ReduceSum = defop("ReduceSum", ("x",), attrs={"axis": None, "keep_dims": False},
-                  infer=_reduce_infer("ReduceSum", _sum_dtype), kind="reduce", lower="reduce",
-                  eager=lambda x, axis=None, keep_dims=False: np.sum(
-                      x, axis=_np_axes(x, axis), keepdims=keep_dims,
-                      dtype=np.int64 if x.dtype.kind in "biu" else (np.float32 if x.dtype == np.float16 else None)))
+                  infer=_reduce_infer("ReduceSum", lambda dt: dt), kind="reduce", lower="reduce",
+                  eager=_sum)
 ReduceMean = defop("ReduceMean", ("x",), attrs={"axis": None, "keep_dims": False},
-                   infer=_reduce_infer("ReduceMean", lambda dt: dt), kind="reduce", lower="reduce",
-                   eager=_mean)
+                   infer=_reduce_infer("ReduceMean", lambda dt: dt, allow_bool=False), kind="reduce",
+                   lower="reduce", eager=_mean)
 ReduceMax = defop("ReduceMax", ("x",), attrs={"axis": None, "keep_dims": False},
                   infer=_reduce_infer("ReduceMax", lambda dt: dt), kind="reduce", lower="reduce",
                   eager=lambda x, axis=None, keep_dims=False: np.max(x, axis=_np_axes(x, axis), keepdims=keep_dims))
@@ -75,11 +83,13 @@ REDUCE_RULES = {
 
 def _argmax_infer(types, axis=None, keep_dims=False):
     x = tensor_arg("Argmax", types[0])
-    if x.size == 0:
-        raise OpValueError(f"For 'Argmax', cannot take argmax of an empty tensor of shape {list(x.shape)}")
     if axis is None:
+        if x.size == 0:
+            raise OpValueError(f"For 'Argmax', cannot take the argmax of an empty tensor of shape {list(x.shape)}")
         return TensorType(mstype.int64, (1,) * x.ndim if keep_dims else ())
     ax = norm_axis("Argmax", axis, x.ndim)
+    if x.shape[ax] == 0:
+        raise OpValueError(f"For 'Argmax', cannot take the argmax over a zero-length axis of shape {list(x.shape)}")
     return TensorType(mstype.int64, reduced_shape(x.shape, (ax,), keep_dims))
 
 
