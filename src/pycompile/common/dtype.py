@@ -92,17 +92,19 @@ def from_code(code: int) -> DType:
 
 def from_numpy(np_dtype) -> DType:
     """The DType of a NumPy dtype; raises TypeError for types pycompile has no name for."""
-    d = np.dtype(np_dtype)
     try:
+        d = np.dtype(np_dtype)
         return _BY_NP[d]
     except KeyError:
-        raise TypeError(f"pycompile has no dtype for NumPy type {d}") from None
+        raise TypeError(f"pycompile has no dtype for NumPy type {np_dtype!r}") from None
 
 
 def to_dtype(obj) -> DType:
     """Accept a DType, a NumPy dtype / type, or a dtype name ('float32')."""
     if isinstance(obj, DType):
         return obj
+    if obj is None:     # np.dtype(None) would silently mean float64
+        raise TypeError("expected a pycompile dtype such as pycompile.float32, got None")
     if isinstance(obj, str) and obj in _PY_NAMES:
         return _PY_NAMES[obj]
     if obj is bool:
@@ -113,7 +115,7 @@ def to_dtype(obj) -> DType:
         return float32
     try:
         return from_numpy(obj)
-    except TypeError:
+    except (TypeError, ValueError):
         raise TypeError(f"expected a pycompile dtype such as pycompile.float32, got {obj!r}") from None
 
 

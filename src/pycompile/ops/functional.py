@@ -21,6 +21,36 @@ def _t(name):
     return OPS[name]
 
 
+def _tensor_type(name: str, x, what: str = "input") -> TensorType:
+    """The TensorType of a Tensor (or tracer) argument, or a TypeError naming the op."""
+    t = getattr(x, "_abstract", None)
+    if not isinstance(t, TensorType):
+        raise OpTypeError(f"For '{name}', '{what}' must be a Tensor, but got {type(x).__name__}")
+    return t
+
+
+def _dtype_arg(name: str, dtype) -> mstype.DType:
+    try:
+        return mstype.to_dtype(dtype)
+    except TypeError:
+        raise OpTypeError(f"For '{name}', 'dtype' must be a pycompile dtype such as pycompile.float32, "
+                          f"but got {dtype!r}") from None
+
+
+def _tensor_seq(name: str, tensors) -> tuple:
+    if not isinstance(tensors, (tuple, list)):
+        raise OpTypeError(f"For '{name}', the input must be a tuple or list of Tensors, "
+                          f"but got {type(tensors).__name__}")
+    return tuple(tensors)
+
+
+def _int_tuple(name: str, what: str, value) -> tuple:
+    if isinstance(value, (tuple, list)) and builtins.all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, builtins.bool) for v in value):
+        return tuple(int(v) for v in value)
+    raise OpTypeError(f"For '{name}', '{what}' must be a tuple of ints, but got {value!r}")
+
+
 # ---- arithmetic ----------------------------------------------------------------------------------
 def add(input, other): return apply(_op["Add"], [input, other])
 def sub(input, other): return apply(_op["Sub"], [input, other])
@@ -123,8 +153,8 @@ def bitwise_xor(input, other): return apply(_op["BitwiseXor"], [input, other])
 def bitwise_not(input):
     """`~x` for a bool tensor (a logical not). Integer inputs are refused: MindSpore's `~` on an
     int tensor is a logical not too, NumPy's a bitwise one, and pycompile will not guess."""
-    t = type_of(input)
-    if isinstance(t, TensorType) and t.dtype.is_bool:
+    t = _tensor_type("bitwise_not", input)
+    if t.dtype.is_bool:
         return logical_not(input)
     raise OpTypeError(f"For 'bitwise_not', only bool tensors are supported (as a logical not), but got {t}")
 
@@ -153,12 +183,7 @@ def where(condition, x=None, y=None):
 
 
 def cast(input, dtype):
-    try:
-        dt = mstype.to_dtype(dtype)
-    except TypeError:
-        raise OpTypeError(f"For 'Cast', 'dtype' must be a pycompile dtype such as pycompile.float32, "
-                          f"but got {dtype!r}") from None
-    return apply(_op["Cast"], [input], {"dtype": dt})
+    return apply(_op["Cast"], [input], {"dtype": _dtype_arg("Cast", dtype)})
 
 
 # ---- reductions ----------------------------------------------------------------------------------
@@ -208,11 +233,11 @@ def argmax(input, dim=None, keepdim=False):
 
 
 def softmax(input, axis=-1):
-    return apply(_op["Softmax"], [input], {"axis": axis})
+    return apply(_op["Softmax"], [input], {"axis": tuple(axis) if isinstance(axis, list) else axis})
 
 
 def log_softmax(logits, axis=-1):
-    return apply(_op["LogSoftmax"], [logits], {"axis": axis})
+    return apply(_op["LogSoftmax"], [logits], {"axis": tuple(axis) if isinstance(axis, list) else axis})
 
 
 def layer_norm(x, gamma, beta, begin_norm_axis=-1, begin_params_axis=-1, epsilon=1e-7):
@@ -221,7 +246,7 @@ def layer_norm(x, gamma, beta, begin_norm_axis=-1, begin_params_axis=-1, epsilon
 
 
 def addn(x):
-    return apply(_op["AddN"], [tuple(x)])
+    return apply(_op["AddN"], [_tensor_seq("AddN", x)])
 
 
 # ---- layout ------------------------------------------------------------------------------------
@@ -242,7 +267,7 @@ def reshape(input, shape):
 
 def flatten(input, order="C", *, start_dim=1, end_dim=-1):
     """MindSpore's ops.flatten: keeps dims before start_dim (default 1: the batch)."""
-    shape = type_of(input).shape
+    shape = _tensor_type("flatten", input).shape
     if not shape:
         return reshape(input, (1,))
     nd = len(shape)
@@ -256,14 +281,15 @@ def flatten(input, order="C", *, start_dim=1, end_dim=-1):
 
 
 def transpose(input, input_perm=None):
-    return apply(_op["Transpose"], [input], {"perm": tuple(input_perm) if input_perm is not None else None})
+    perm = _int_tuple("Transpose", "input_perm", input_perm) if input_perm is not None else None
+    return apply(_op["Transpose"], [input], {"perm": perm})
 
 
 permute = transpose
 
 
 def swapaxes(input, axis0, axis1):
-    nd = len(type_of(input).shape)
+    nd = _tensor_type("swapaxes", input).ndim
     perm = list(range(nd))
     a, b = norm_axis("swapaxes", axis0, nd), norm_axis("swapaxes", axis1, nd)
     perm[a], perm[b] = perm[b], perm[a]
@@ -271,7 +297,7 @@ def swapaxes(input, axis0, axis1):
 
 
 def expand_dims(input_x, axis):
-    shape = type_of(input_x).shape
+    shape = _tensor_type("ExpandDims", input_x, "input_x").shape
     ax = norm_axis("ExpandDims", axis, len(shape), extra=1)
     return reshape(input_x, shape[:ax] + (1,) + shape[ax:])
 
@@ -280,7 +306,7 @@ unsqueeze = expand_dims
 
 
 def squeeze(input, axis=None):
-    shape = type_of(input).shape
+    shape = _tensor_type("Squeeze", input).shape
     if axis is None:
         return reshape(input, tuple(d for d in shape if d != 1))
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
@@ -296,7 +322,7 @@ def broadcast_to(input, shape):
 
 
 def tile(input, dims):
-    shape = type_of(input).shape
+    shape = _tensor_type("Tile", input).shape
     dims = _static_shape(dims)
     if builtins.any(d < 0 for d in dims):
         raise OpValueError(f"For 'Tile', 'dims' must not contain negative numbers, but got {list(dims)}")
@@ -309,14 +335,14 @@ def tile(input, dims):
 
 
 def concat(tensors, axis=0):
-    return apply(_op["Concat"], [tuple(tensors)], {"axis": axis})
+    return apply(_op["Concat"], [_tensor_seq("Concat", tensors)], {"axis": axis})
 
 
 cat = concat
 
 
 def stack(tensors, axis=0):
-    return apply(_op["Stack"], [tuple(tensors)], {"axis": axis})
+    return apply(_op["Stack"], [_tensor_seq("Stack", tensors)], {"axis": axis})
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):
@@ -327,11 +353,10 @@ def gather(input_params, input_indices, axis, batch_dims=0):
 
 def matmul(input, other):
     """NumPy-style matmul: 1-D operands are promoted and the added axis removed, >2-D batch."""
-    a, b = type_of(input), type_of(other)
-    if not isinstance(a, TensorType) or not isinstance(b, TensorType):
-        raise OpTypeError("For 'matmul', both inputs must be Tensors")
+    a, b = _tensor_type("matmul", input), _tensor_type("matmul", other, "other")
     if a.ndim == 0 or b.ndim == 0:
-        raise OpValueError("For 'matmul', inputs must not be 0-d; use mul")
+        raise OpValueError(f"For 'matmul', inputs must not be 0-d; use mul (got shapes {list(a.shape)} "
+                           f"and {list(b.shape)})")
     x = reshape(input, (1,) + a.shape) if a.ndim == 1 else input
     y = reshape(other, b.shape + (1,)) if b.ndim == 1 else other
     xs, ys = type_of(x).shape, type_of(y).shape
@@ -357,23 +382,29 @@ def bmm(input_x, mat2):
 
 def dense(input, weight, bias=None):
     """input @ weight.T + bias (MindSpore's ops.dense)."""
-    shape = type_of(input).shape
+    shape = _tensor_type("dense", input).shape
+    wshape = _tensor_type("dense", weight, "weight").shape
+    if not shape or len(wshape) != 2:
+        raise OpValueError(f"For 'dense', 'input' must be at least 1-D and 'weight' 2-D, but got shapes "
+                           f"{list(shape)} and {list(wshape)}")
     x2 = reshape(input, (-1, shape[-1])) if len(shape) != 2 else input
     out = apply(_op["MatMul"], [x2, weight], {"transpose_a": False, "transpose_b": True})
     if bias is not None:
         out = add(out, bias)
     if len(shape) != 2:
-        out = reshape(out, shape[:-1] + (type_of(weight).shape[0],))
+        out = reshape(out, shape[:-1] + (wshape[0],))
     return out
 
 
 # ---- creation ----------------------------------------------------------------------------------
 def fill(type, shape, value):
-    return apply(_op["Fill"], [], {"shape": _static_shape(shape), "value": value, "dtype": mstype.to_dtype(type)})
+    return apply(_op["Fill"], [], {"shape": _static_shape(shape), "value": value, "dtype": _dtype_arg("Fill", type)})
 
 
 def full(size, fill_value, *, dtype=None):
     if dtype is None:
+        if not isinstance(fill_value, (builtins.bool, int, float, np.generic)):
+            raise OpTypeError(f"For 'Fill', 'fill_value' must be a number, but got {fill_value!r}")
         dtype = mstype.SCALAR_DEFAULT[mstype.scalar_kind(fill_value)]
     return fill(dtype, size, fill_value)
 
@@ -387,24 +418,24 @@ def ones(size, dtype=None):
 
 
 def zeros_like(input, *, dtype=None):
-    t = type_of(input)
+    t = _tensor_type("ZerosLike", input)
     return fill(dtype or t.dtype, t.shape, 0)
 
 
 def ones_like(input, *, dtype=None):
-    t = type_of(input)
+    t = _tensor_type("OnesLike", input)
     return fill(dtype or t.dtype, t.shape, 1)
 
 
 def full_like(input, fill_value, *, dtype=None):
-    t = type_of(input)
+    t = _tensor_type("full_like", input)
     return fill(dtype or t.dtype, t.shape, fill_value)
 
 
 # ---- indexing ------------------------------------------------------------------------------------
 def getitem(x, index):
     """x[index] for ints, slices, None, Ellipsis and (one) integer tensor or list (a gather)."""
-    t = type_of(x)
+    t = _tensor_type("getitem", x)
     if not isinstance(index, tuple):
         index = (index,)
     n_ellipsis = builtins.sum(1 for i in index if i is Ellipsis)

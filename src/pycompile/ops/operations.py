@@ -116,7 +116,10 @@ class _Reduce(Primitive):
             raise OpTypeError(f"For '{self.name}', 'keep_dims' must be a bool, but got {keep_dims!r}")
         self.keep_dims = keep_dims
 
-    def __call__(self, x, axis=()):
+    def __call__(self, *args):
+        if not 1 <= len(args) <= 2:
+            raise OpTypeError(f"For '{self.name}', expected the arguments (x, axis=()), but got {len(args)}")
+        x, axis = args if len(args) == 2 else (args[0], ())
         return type(self)._fn(x, axis if axis != () else None, self.keep_dims)
 
 
@@ -234,7 +237,7 @@ class BiasAdd(Primitive):
 
 class Shape(Primitive):
     def __call__(self, x):
-        return x.shape
+        return F._tensor_type("Shape", x).shape
 
 
 class Fill(Primitive):

@@ -69,10 +69,13 @@ Transpose = defop("Transpose", ("x",), attrs={"perm": None}, infer=_transpose_in
 
 # ---- broadcast --------------------------------------------------------------------------------
 def _broadcast_to_infer(types, shape):
+    """-1 in the target keeps the input's size, and only where the input has that dimension."""
     x = tensor_arg("BroadcastTo", types[0])
     shape = tuple(int(d) for d in shape)
-    full = tuple(x.shape[i - (len(shape) - x.ndim)] if d == -1 else d for i, d in enumerate(shape))
-    if len(shape) < x.ndim or broadcast_shapes("BroadcastTo", x.shape, full) != full:
+    lead = len(shape) - x.ndim
+    bad = lead < 0 or any(d < -1 or (d == -1 and i < lead) for i, d in enumerate(shape))
+    full = shape if bad else tuple(x.shape[i - lead] if d == -1 else d for i, d in enumerate(shape))
+    if bad or broadcast_shapes("BroadcastTo", x.shape, full) != full:
         raise OpValueError(f"For 'BroadcastTo', cannot broadcast shape {list(x.shape)} to {list(shape)}")
     return TensorType(x.dtype, full)
 
@@ -182,6 +185,8 @@ Gather = defop("Gather", ("input_params", "input_indices"), attrs={"axis": 0}, i
 
 # ---- creation ---------------------------------------------------------------------------------
 def _fill_infer(types, shape, value, dtype):
+    if not isinstance(value, (bool, int, float, np.generic)):
+        raise OpTypeError(f"For 'Fill', the fill value must be a number, but got {type(value).__name__}")
     shape = tuple(int(d) for d in shape)
     if any(d < 0 for d in shape):
         raise OpValueError(f"For 'Fill', dimensions must be >= 0, but got {list(shape)}")

@@ -29,7 +29,8 @@ def _assign_infer(types):
 def _assign_eager(ref, value):
     # `ref` is the Parameter's own NumPy buffer: write in place so that every holder of the
     # Parameter (PyNative code, compiled executables) sees the new value.
-    ref[...] = np.asarray(value).reshape(ref.shape)
+    value = np.asarray(value)
+    ref[...] = value.reshape(ref.shape) if value.size == ref.size else value   # a Python number fills
     return ref
 
 

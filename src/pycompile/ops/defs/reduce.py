@@ -114,12 +114,16 @@ def _softmax_infer(name):
 
 
 def _softmax(x, axis=-1):
+    if x.size == 0:
+        return x.copy()
     m = np.max(x, axis=axis, keepdims=True)
     e = np.exp(x - m)
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
 def _log_softmax(x, axis=-1):
+    if x.size == 0:
+        return x.copy()
     m = np.max(x, axis=axis, keepdims=True)
     s = x - m
     return s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
