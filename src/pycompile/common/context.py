@@ -32,31 +32,49 @@ _DEFAULTS: dict[str, Any] = {
 
 _ctx: dict[str, Any] = dict(_DEFAULTS)
 _listeners: list = []
+_generation = [0]          # bumped by every set_context: part of compiled-code cache keys
+
+
+def generation() -> int:
+    return _generation[0]
+
+
+def _require_type(key: str, value, types, what: str) -> None:
+    if not isinstance(value, types):
+        raise TypeError(f"For 'context.set_context', the parameter '{key}' must be {what}, "
+                        f"but got {type(value).__name__}: {value!r}.")
 
 
 def _check(key: str, value):
+    """A value of the wrong type raises TypeError, a bad value ValueError (as in MindSpore)."""
     where = "For 'context.set_context'"
     if key == "mode":
+        _require_type(key, value, int, "an int")
         if value not in (GRAPH_MODE, PYNATIVE_MODE) or isinstance(value, bool):
             raise ValueError(f"{where}, the argument 'mode' should be context.GRAPH_MODE (0) or "
                              f"context.PYNATIVE_MODE (1), but got {value}.")
     elif key == "device_target":
         from pycompile.backend import devices
-        if not isinstance(value, str) or value not in devices.available():
+        _require_type(key, value, str, "a str")
+        if value not in devices.available():
             raise ValueError(f"{where}, the argument 'device_target' must be one of "
                              f"{devices.available()}, but got {value!r}.")
     elif key in ("enable_compile_cache", "pynative_synchronize"):
-        if not isinstance(value, bool):
-            raise ValueError(f"{where}, the argument '{key}' must be a bool, but got {value!r}.")
+        _require_type(key, value, bool, "a bool")
     elif key == "save_graphs":
-        if not isinstance(value, (bool, int)) or (not isinstance(value, bool) and value not in (0, 1, 2, 3)):
+        _require_type(key, value, (bool, int), "a bool or an int")
+        if not isinstance(value, bool) and value not in (0, 1, 2, 3):
             raise ValueError(f"{where}, the argument 'save_graphs' must be a bool or 0-3, but got {value!r}.")
     elif key in ("compile_cache_path", "save_graphs_path"):
-        if not isinstance(value, (str, os.PathLike)):
-            raise ValueError(f"{where}, the argument '{key}' must be a path string, but got {value!r}.")
+        _require_type(key, value, (str, os.PathLike), "a path string")
     elif key in ("runtime_num_threads", "device_id", "max_call_depth"):
-        if not isinstance(value, int) or isinstance(value, bool) or value < (1 if key != "device_id" else 0):
-            raise ValueError(f"{where}, the argument '{key}' must be a positive int, but got {value!r}.")
+        _require_type(key, value, int, "an int")
+        if isinstance(value, bool):
+            raise TypeError(f"{where}, the parameter '{key}' must be an int, but got bool: {value!r}.")
+        if key == "device_id" and not 0 <= value <= 4095:
+            raise ValueError(f"{where}, the argument 'device_id' must be in range [0, 4095], but got {value}.")
+        if key != "device_id" and value < 1:
+            raise ValueError(f"{where}, the argument '{key}' must be greater than 0, but got {value}.")
     elif key == "jit_level":
         if value not in ("O0", "O1", "O2"):
             raise ValueError(f"{where}, the argument 'jit_level' must be 'O0', 'O1' or 'O2', but got {value!r}.")
@@ -71,6 +89,7 @@ def set_context(**kwargs) -> None:
         _check(key, value)
     for key, value in kwargs.items():
         _ctx[key] = os.fspath(value) if key.endswith("_path") else value
+    _generation[0] += 1
     for fn in _listeners:
         fn(kwargs)
 
@@ -99,6 +118,7 @@ def reset() -> None:
     """Back to defaults (tests use this)."""
     _ctx.clear()
     _ctx.update(_DEFAULTS)
+    _generation[0] += 1
     for fn in _listeners:
         fn(dict(_DEFAULTS))
 

@@ -2,34 +2,55 @@
 and ParameterTuple."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
+from pycompile.common import dtype as mstype
 from pycompile.common.tensor import Tensor
+
+
+_unnamed = itertools.count(1)
 
 
 class Parameter(Tensor):
     """A Tensor owned by a Cell. Its NumPy buffer is the one compiled executables read and
     `ops.assign` writes, in place: there is no copy-in / copy-out per call.
 
-    `name` defaults to None and is set from the attribute name when assigned to a Cell;
-    Cells prefix it with their attribute path ("fc.weight")."""
+    Without `name` it is called 'Parameter#<n>' until assigned to a Cell attribute, whose name
+    it then takes; Cells name it by its attribute path ("fc.weight"), as MindSpore does.
+    As in MindSpore, a Python int gives an Int32 Parameter and a Python bool is refused."""
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True):
-        from pycompile.common.initializer import Initializer, initializer
+        from pycompile.common.initializer import Initializer
         if isinstance(default_input, Initializer):
             raise TypeError("Parameter needs data; use initializer(init, shape, dtype)")
+        if isinstance(default_input, bool):
+            raise ValueError("Parameter data can not be `bool`")
         if isinstance(default_input, Tensor):
             data = default_input._data
-        elif isinstance(default_input, (int, float, bool, list, tuple, np.ndarray, np.generic)):
+        elif isinstance(default_input, int):
+            data = Tensor(default_input, mstype.int32)._data
+        elif isinstance(default_input, (float, list, tuple, np.ndarray, np.generic)):
             data = Tensor(default_input)._data
         else:
-            raise TypeError(f"Parameter data must be a Tensor, number or array, got {type(default_input).__name__}")
-        del initializer
+            raise TypeError(f"The type of the argument 'default_input' must be a Tensor, int, float, list or "
+                            f"numpy.ndarray, but got {type(default_input).__name__}")
         self._data = np.array(data, copy=True, order="C")
-        self.name = name
-        self.requires_grad = requires_grad
         self._explicit_name = name is not None
+        self.name = name if name is not None else f"Parameter#{next(_unnamed)}"
+        self.requires_grad = requires_grad
+
+    @property
+    def name(self) -> str:
+        return self.__dict__["_name"]
+
+    @name.setter
+    def name(self, value) -> None:
+        if not isinstance(value, str):
+            raise ValueError(f"The type of the Parameter's name should be 'string', but got {type(value).__name__}")
+        self.__dict__["_name"] = value
 
     def set_data(self, data, slice_shape=False) -> "Parameter":
         """Replace the value. Same shape and dtype: written into the existing buffer, so compiled
@@ -65,11 +86,16 @@ class Parameter(Tensor):
     __str__ = __repr__
 
     def __reduce__(self):
-        return (_rebuild_parameter, (self._data, self.name, self.requires_grad))
+        return (_rebuild_parameter, (self._data, self.name, self.requires_grad, self._explicit_name))
+
+    def __deepcopy__(self, memo):
+        return _rebuild_parameter(self._data.copy(), self.name, self.requires_grad, self._explicit_name)
 
 
-def _rebuild_parameter(data, name, requires_grad):
-    return Parameter(Tensor._wrap(data), name=name, requires_grad=requires_grad)
+def _rebuild_parameter(data, name, requires_grad, explicit_name=True):
+    p = Parameter(Tensor._wrap(data), name=name, requires_grad=requires_grad)
+    p._explicit_name = explicit_name
+    return p
 
 
 class ParameterTuple(tuple):
@@ -79,10 +105,13 @@ class ParameterTuple(tuple):
         items = tuple(iterable)
         for p in items:
             if not isinstance(p, Parameter):
-                raise TypeError(f"ParameterTuple holds Parameters, got {type(p).__name__}")
-        names = [p.name for p in items if p.name is not None]
-        if len(names) != len(set(names)):
-            raise ValueError(f"ParameterTuple has duplicate names: {names}")
+                raise TypeError(f"For 'ParameterTuple', every item must be a Parameter, but got {type(p).__name__}")
+        seen = set()
+        for p in items:
+            if p.name in seen:
+                raise ValueError(f"For 'ParameterTuple', the name {p.name!r} of {p!r} already exists; "
+                                 f"Parameters in a ParameterTuple need unique names")
+            seen.add(p.name)
         return super().__new__(cls, items)
 
     def clone(self, prefix: str, init="same") -> "ParameterTuple":

@@ -85,8 +85,9 @@ class TensorMethods:
     def __rxor__(self, o): return F.bitwise_xor(o, self)
 
     # -- comparisons -----------------------------------------------------------------------------
-    def __eq__(self, o): return F.equal(self, o)
-    def __ne__(self, o): return F.ne(self, o)
+    # `t == None` is False (as in MindSpore), so `x in [None, ...]` and default checks work
+    def __eq__(self, o): return False if o is None else F.equal(self, o)
+    def __ne__(self, o): return True if o is None else F.ne(self, o)
     def __lt__(self, o): return F.less(self, o)
     def __le__(self, o): return F.less_equal(self, o)
     def __gt__(self, o): return F.greater(self, o)
@@ -258,6 +259,14 @@ class Tensor(TensorMethods):
     @property
     def nbytes(self) -> int:
         return self._data.nbytes
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def strides(self) -> tuple:
+        return self._data.strides
 
     def asnumpy(self) -> np.ndarray:
         """A copy of the data as a NumPy array."""

@@ -34,8 +34,10 @@ class Cell:
         params.pop(name, None)
         cells.pop(name, None)
         if isinstance(value, Parameter):
-            if value.name is None:
+            if not value._explicit_name:
+                # an unnamed Parameter takes the name of the first attribute it is assigned to
                 value.name = name
+                value._explicit_name = True
             params[name] = value
         elif isinstance(value, Cell):
             if self._auto_prefix and value is not self:
@@ -43,7 +45,7 @@ class Cell:
             cells[name] = value
         elif isinstance(value, ParameterTuple):
             for i, p in enumerate(value):
-                if p.name is None:
+                if not p._explicit_name:
                     p.name = f"{name}.{i}"
         object.__setattr__(self, name, value)
         # attributes that change after construction are part of what compiled code depends on
@@ -55,24 +57,45 @@ class Cell:
         object.__delattr__(self, name)
 
     def _prefix_parameter_names(self, prefix: str) -> None:
-        for p in self.get_parameters():
-            p.name = f"{prefix}.{p.name}" if p.name else prefix
+        """Name every Parameter by its attribute path under `prefix`, as MindSpore does: a Cell
+        moved to another attribute is renamed ('b.weight'), not prefixed twice ('b.a.weight')."""
+        for path, p in self.parameters_and_names():
+            p.name = f"{prefix}.{path}"
 
     def insert_param_to_cell(self, param_name: str, param: Parameter, check_name_contain_dot=True):
+        if check_name_contain_dot and "." in param_name:
+            raise KeyError(f"For 'insert_param_to_cell', the argument 'param_name' should not contain '.', "
+                           f"but got {param_name!r}")
+        if not isinstance(param, Parameter):
+            raise TypeError(f"For 'insert_param_to_cell', the argument 'param' must be a Parameter, "
+                            f"but got {type(param).__name__}")
         setattr(self, param_name, param)
 
     def insert_child_to_cell(self, child_name: str, child_cell: "Cell"):
-        setattr(self, child_name, child_cell)
+        """Register a sub-Cell. Unlike attribute assignment, its Parameters keep their names
+        (MindSpore does the same); parameters_and_names still reports the full path."""
+        if not isinstance(child_name, str) or "." in child_name or not child_name:
+            raise KeyError(f"For 'insert_child_to_cell', the argument 'child_name' must be a non-empty "
+                           f"string without '.', but got {child_name!r}")
+        if not isinstance(child_cell, Cell):
+            raise TypeError(f"For 'insert_child_to_cell', the argument 'child_cell' must be a Cell, "
+                            f"but got {type(child_cell).__name__}")
+        self._cells.pop(child_name, None)
+        self._params.pop(child_name, None)
+        self._cells[child_name] = child_cell
+        object.__setattr__(self, child_name, child_cell)
+        object.__setattr__(self, "_attr_version", self.__dict__.get("_attr_version", 0) + 1)
 
     # -- traversal ---------------------------------------------------------------------------------
     def parameters_and_names(self, name_prefix: str = "", expand: bool = True):
+        """(attribute path, Parameter) pairs, each Parameter once, e.g. ('seq.0.weight', p)."""
         seen = set()
         for cell_name, cell in self.cells_and_names(name_prefix) if expand else [(name_prefix, self)]:
             for pname, p in cell._params.items():
                 if id(p) in seen:
                     continue
                 seen.add(id(p))
-                yield (p.name or (f"{cell_name}.{pname}" if cell_name else pname)), p
+                yield (f"{cell_name}.{pname}" if cell_name else pname), p
 
     def get_parameters(self, expand: bool = True):
         for _, p in self.parameters_and_names(expand=expand):
@@ -120,7 +143,7 @@ class Cell:
 
     # -- calling ---------------------------------------------------------------------------------
     def construct(self, *args, **kwargs):
-        raise TypeError(f"{type(self).__name__} must define construct(self, ...)")
+        raise AttributeError(f"For '{type(self).__name__}', the method 'construct' is not defined.")
 
     def __call__(self, *args, **kwargs):
         sym = _first_symbolic(args)
@@ -128,7 +151,7 @@ class Cell:
             # inside a graph being built: let the frontend inline this Cell
             return sym._builder.call_cell(self, args, kwargs)
         if context.get_context("mode") == context.GRAPH_MODE and not _is_jit(self.construct):
-            from pycompile.compiler.api import compile_cell_call
+            from pycompile.common.api import compile_cell_call
             return compile_cell_call(self, args, kwargs)
         return self.construct(*args, **kwargs)
 

@@ -45,7 +45,7 @@ class GELU(Cell):
         return ops.gelu(x, approximate="tanh" if self.approximate else "none")
 
     def extend_repr(self):
-        return "" if self.approximate else "approximate=False"
+        return ""   # MindSpore prints GELU() for both forms
 
 
 class HSwish(Cell):
@@ -138,7 +138,9 @@ class Dense(Cell):
         return x
 
     def extend_repr(self):
-        s = f"input_channels={self.in_channels}, output_channels={self.out_channels}, has_bias={self.has_bias}"
+        s = f"input_channels={self.in_channels}, output_channels={self.out_channels}"
+        if self.has_bias:
+            s += f", has_bias={self.has_bias}"
         if self.activation is not None:
             s += f", activation={self.activation}"
         return s
@@ -222,6 +224,14 @@ class Embedding(Cell):
 
 
 # ---- containers ---------------------------------------------------------------------------------
+def _valid_index(n: int, index, owner: str) -> int:
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise TypeError(f"For '{owner}', the type of 'index' must be int or slice, but got {type(index).__name__}")
+    if not -n <= index < n:
+        raise IndexError(f"For '{owner}', the value of 'index' must be a number in range [{-n}, {n}), but got {index}.")
+    return index
+
+
 class SequentialCell(Cell):
     """Cells applied in order. Takes Cells as arguments, a list of Cells, or an OrderedDict."""
 
@@ -239,10 +249,10 @@ class SequentialCell(Cell):
             setattr(self, str(name), cell)
 
     def __getitem__(self, index):
-        cells = list(self._cells.values())
         if isinstance(index, slice):
-            return SequentialCell(cells[index])
-        return cells[index]
+            # MindSpore keeps the original keys: SequentialCell(a, b, c)[1:] holds (1) and (2)
+            return SequentialCell(OrderedDict(list(self._cells.items())[index]))
+        return list(self._cells.values())[_valid_index(len(self), index, "SequentialCell")]
 
     def __len__(self):
         return len(self._cells)
@@ -290,7 +300,7 @@ class CellList(Cell):
         cells = list(self._cells.values())
         if isinstance(index, slice):
             return CellList(cells[index])
-        return cells[index]
+        return cells[_valid_index(len(cells), index, "CellList")]
 
     def __len__(self):
         return len(self._cells)

@@ -133,13 +133,27 @@ def run_eager(op: OpDef, inputs, attrs: dict, out_type):
     from pycompile.common.tensor import Tensor
 
     values = []
+    types = input_types(op, inputs)
     for i, x in enumerate(inputs):
         if op.variadic and i == len(inputs) - 1 and isinstance(x, (tuple, list)):
             values.append([_value(y) for y in x])
         else:
             values.append(_value(x))
-    out = op.eager(*values, **attrs)
+    out = eager_values(op, values, attrs, types, out_type)
     return wrap_result(out, out_type, Tensor)
+
+
+def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
+    """Run op.eager on raw values (NumPy arrays, Python numbers). Elementwise inputs are first
+    converted to the op's compute dtype, as generated code does."""
+    if op.eager is None:
+        raise OpTypeError(f"For '{op.name}', there is no eager implementation")
+    lower = op.lower
+    if op.kind == "elementwise" and lower is not None and hasattr(lower, "compute"):
+        cdt = lower.compute(types, out_type)
+        values = [np.asarray(v).astype(cdt.np, copy=False) if not isinstance(v, list) else v for v in values]
+    with np.errstate(all="ignore"):
+        return op.eager(*values, **attrs)
 
 
 def _value(x):

@@ -525,10 +525,17 @@ def _static_int(i) -> int:
 
 
 def _static_slice(s: slice, size: int):
+    bounds = []
     for v in (s.start, s.stop, s.step):
         if v is not None and not isinstance(v, (int, np.integer)):
-            raise IndexError(f"slice bounds must be ints known at compile time, got {s!r}")
-    start, stop, step = s.indices(size)
+            t = getattr(v, "_abstract", None)
+            if not (isinstance(t, TensorType) and t.ndim == 0 and t.dtype.is_int and hasattr(v, "_data")):
+                raise IndexError(f"slice bounds must be ints known at compile time, got {s!r}")
+            v = int(v._data)     # a concrete 0-d integer Tensor (PyNative)
+        bounds.append(v)
+    if bounds[2] == 0:
+        raise IndexError("slice step cannot be zero")
+    start, stop, step = slice(*bounds).indices(size)
     return start, stop, step
 
 

@@ -1,0 +1,70 @@
+/* Helpers for generated code: scalar functions whose C spelling is not one expression.
+ * Everything is static inline so kernels stay vectorizable and no symbol is exported.
+ * Semantics match the NumPy eager implementations (tests compare them):
+ *   integer floor division / modulo round toward -inf; division by zero gives 0;
+ *   negative integer powers give 0 except for bases 1 and -1. */
+#ifndef PYCOMPILE_KERNELS_H
+#define PYCOMPILE_KERNELS_H
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+#include "pycompile_rt.h"
+
+#define PC_INT_HELPERS(T)                                                              \
+    static inline T pc_floordiv_##T(T a, T b) {                                        \
+        if (b == 0) return 0;                                                          \
+        T q = a / b;                                                                   \
+        if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;                              \
+        return q;                                                                      \
+    }                                                                                  \
+    static inline T pc_mod_##T(T a, T b) {                                             \
+        if (b == 0) return 0;                                                          \
+        T r = a % b;                                                                   \
+        if (r != 0 && ((r < 0) != (b < 0))) r += b;                                    \
+        return r;                                                                      \
+    }                                                                                  \
+    static inline T pc_ipow_##T(T base, T e) {                                         \
+        if (e < 0) return base == 1 ? 1 : (base == (T)-1 ? ((e & 1) ? (T)-1 : 1) : 0); \
+        T r = 1;                                                                       \
+        while (e) { if (e & 1) r *= base; base *= base; e >>= 1; }                     \
+        return r;                                                                      \
+    }                                                                                  \
+    static inline T pc_clamp_##T(T x, T lo, T hi) { return x < lo ? lo : (x > hi ? hi : x); }
+
+#define PC_UINT_HELPERS(T)                                                             \
+    static inline T pc_floordiv_##T(T a, T b) { return b == 0 ? 0 : a / b; }           \
+    static inline T pc_mod_##T(T a, T b) { return b == 0 ? 0 : a % b; }                \
+    static inline T pc_ipow_##T(T base, T e) {                                         \
+        T r = 1;                                                                       \
+        while (e) { if (e & 1) r *= base; base *= base; e >>= 1; }                     \
+        return r;                                                                      \
+    }                                                                                  \
+    static inline T pc_clamp_##T(T x, T lo, T hi) { return x < lo ? lo : (x > hi ? hi : x); }
+
+PC_INT_HELPERS(int8_t)
+PC_INT_HELPERS(int16_t)
+PC_INT_HELPERS(int32_t)
+PC_INT_HELPERS(int64_t)
+PC_UINT_HELPERS(uint8_t)
+PC_UINT_HELPERS(uint16_t)
+PC_UINT_HELPERS(uint32_t)
+PC_UINT_HELPERS(uint64_t)
+
+static inline float pc_fmod_floor_float(float a, float b) {
+    float r = fmodf(a, b);
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+static inline double pc_fmod_floor_double(double a, double b) {
+    double r = fmod(a, b);
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+static inline float pc_clamp_float(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
+static inline double pc_clamp_double(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
+
+/* Runtime error codes returned by pc_entry; Python maps (code - PC_ERR_BASE) to a message. */
+#define PC_ERR_BASE 1000
+
+#endif

@@ -1,0 +1,80 @@
+"""A compiled specialization: the loaded shared object and its calling convention.
+
+pc_entry(void **args) takes, in order: graph inputs, Parameters (their live buffers: no copy),
+output buffers, large constants, the arena. The Python side of a call is the hot path: one
+prebuilt pointer array, no allocation beyond the outputs.
+"""
+from __future__ import annotations
+
+import numpy as np
+from cffi import FFI
+
+from pycompile.backend import runtime
+
+_ffi = FFI()
+_ffi.cdef("int pc_module_init(const void *api); int pc_entry(void **args);")
+_from_buffer = _ffi.from_buffer
+
+
+class RuntimeFault(RuntimeError):
+    pass
+
+
+class Executable:
+    def __init__(self, so_path: str, n_inputs: int, refs: list, out_types: list, const_args: list,
+                 arena_size: int, errors: list):
+        self.so_path = so_path
+        self.lib = _ffi.dlopen(so_path)
+        self.lib.pc_module_init(_ffi.cast("const void *", runtime.api_address()))
+        self.n_inputs = n_inputs
+        self.refs = refs
+        self.out_specs = [(t.shape, t.dtype.np) for t in out_types]
+        self.const_args = [np.ascontiguousarray(c) for c in const_args]
+        self.arena = np.empty(max(arena_size, 64) + 64, np.uint8)
+        self.errors = errors
+        n = n_inputs + len(refs) + len(out_types) + len(const_args) + 1
+        self.args = _ffi.new("void *[]", n)
+        base = n_inputs + len(refs) + len(out_types)
+        self._keep = [_from_buffer(c) for c in self.const_args]
+        for k, c in enumerate(self._keep):
+            self.args[base + k] = c
+        aligned = (-self.arena.ctypes.data) % 64
+        self._arena_buf = _from_buffer(self.arena[aligned:])
+        self.args[n - 1] = self._arena_buf
+        self.ref_shapes = [r._data.shape for r in refs]
+        self._entry = self.lib.pc_entry
+
+    def __call__(self, arrays: list) -> list:
+        args = self.args
+        keep = []
+        k = 0
+        for a in arrays:
+            if not a.flags.c_contiguous:
+                a = np.ascontiguousarray(a)
+            b = _from_buffer(a)
+            keep.append(b)
+            args[k] = b
+            k += 1
+        for r in self.refs:
+            b = _from_buffer(r._data)
+            keep.append(b)
+            args[k] = b
+            k += 1
+        outs = []
+        for shape, dt in self.out_specs:
+            o = np.empty(shape, dt)
+            b = _from_buffer(o)
+            keep.append(b)
+            args[k] = b
+            k += 1
+            outs.append(o)
+        rc = self._entry(args)
+        if rc != 0:
+            self._raise(rc)
+        return outs
+
+    def _raise(self, rc: int):
+        code = rc - 1000
+        if 0 <= code < len(self.errors):
+            raise IndexError(self.errors[code])
+        raise RuntimeFault(f"compiled code returned error {rc}")

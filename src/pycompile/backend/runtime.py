@@ -1,0 +1,52 @@
+"""The bridge to the C runtime (pycompile._rt): its API table for generated modules, the thread
+count, and the Python side of Print (so compiled prints go through sys.stdout, in order with
+Python's own prints, in MindSpore's graph-mode format)."""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from pycompile._rt import ffi as rt_ffi
+from pycompile._rt import lib as rt_lib
+from pycompile.common import _format
+from pycompile.common import dtype as mstype
+from pycompile.common import context
+
+
+@rt_ffi.def_extern()
+def pc_py_print_tensor(data, dtype_code, ndim, shape):
+    dt = mstype.from_code(dtype_code)
+    shp = tuple(int(shape[i]) for i in range(ndim))
+    n = int(np.prod(shp, dtype=np.int64)) if shp else 1
+    arr = np.frombuffer(rt_ffi.buffer(data, n * dt.itemsize), dtype=dt.np).reshape(shp).copy()
+    sys.stdout.write(_format.print_form(arr, dt.name) + "\n")
+
+
+@rt_ffi.def_extern()
+def pc_py_print_str(text):
+    sys.stdout.write(rt_ffi.string(text).decode("utf-8", "replace") + "\n")
+
+
+@rt_ffi.def_extern()
+def pc_py_print_scalar(value, dtype_code):
+    dt = mstype.from_code(dtype_code)
+    if dt.kind == "b":
+        text = str(int(bool(value)))
+    elif dt.kind in "iu":
+        text = str(int(value))
+    else:
+        text = repr(float(value))
+    sys.stdout.write(text + "\n")
+
+
+def api_address() -> int:
+    return int(rt_ffi.cast("uintptr_t", rt_lib.pc_get_api()))
+
+
+def sync_threads(changed=None) -> None:
+    rt_lib.pc_set_num_threads(context.num_threads())
+
+
+sync_threads()
+context.on_change(sync_threads)

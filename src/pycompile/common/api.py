@@ -1,0 +1,152 @@
+"""The decorators and entry points of graph mode: `jit`, `pycompile.inspect`, and the call path
+of Cells in GRAPH_MODE (mirrors mindspore.common.api).
+
+Each call is specialized on its signature: the (shape, dtype) of every Tensor argument and the
+value of every Python number / string / tuple of constants. The first call with a signature
+compiles; later calls look the executable up in a dict and run it.
+"""
+from __future__ import annotations
+
+import functools
+import os
+
+from pycompile.common import context
+from pycompile.common.parameter import Parameter
+from pycompile.common.tensor import Tensor
+
+
+def _key(a):
+    t = type(a)
+    if t is Tensor:
+        d = a._data
+        return (d.dtype, d.shape)
+    if t is int or t is float or t is bool or t is str or a is None:
+        return (t, a)
+    if t is tuple or t is list:
+        return (t, tuple(_key(x) for x in a))
+    if isinstance(a, Parameter):
+        return ("param", id(a), a._data.shape, a._data.dtype)
+    if isinstance(a, Tensor):
+        d = a._data
+        return (d.dtype, d.shape)
+    if t is dict:
+        return (t, tuple((k, _key(v)) for k, v in a.items()))
+    return ("obj", id(a))
+
+
+def _config_key():
+    return (context.generation(), os.environ.get("MS_DEV_SIDE_EFFECT_LOAD_ELIM"),
+            os.environ.get("PYCOMPILE_OPT_LEVEL"))
+
+
+def _signature(args, kwargs):
+    key = tuple(_key(a) for a in args)
+    if kwargs:
+        key += tuple((k, _key(v)) for k, v in sorted(kwargs.items()))
+    return key
+
+
+def _compile_or_get(cache: dict, fn, args, kwargs, self_obj, name, extra=()):
+    key = (_signature(args, kwargs), extra, _config_key())
+    compiled = cache.get(key)
+    if compiled is None:
+        from pycompile.backend.pipeline import compile_call
+        from pycompile.errors import CompileError
+        try:
+            compiled = compile_call(fn, args, kwargs, self_obj=self_obj, name=name)
+        except CompileError as e:
+            raise e.with_traceback(None) from None
+        cache[key] = compiled
+    return compiled
+
+
+class JitFunction:
+    """A function compiled per call signature (`@jit` / `jit(fn)`). Used on a Cell's
+    `construct`, it compiles per Cell instance."""
+
+    _pycompile_jit = True
+
+    def __init__(self, fn, input_signature=None):
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.input_signature = input_signature
+        self._cache: dict = {}
+
+    def __call__(self, *args, **kwargs):
+        compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__)
+        return compiled.run(args, kwargs)
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        return BoundJit(self, obj)
+
+    def compiled(self, *args, **kwargs):
+        """The compile report for this signature (compiling if needed)."""
+        return _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__).report
+
+
+class BoundJit:
+    """`jit` on a method, bound to an instance: one cache per instance."""
+
+    _pycompile_jit = True
+
+    def __init__(self, jf: JitFunction, obj):
+        self.jf = jf
+        self.obj = obj
+        self.__wrapped__ = jf.fn
+        self.__name__ = jf.fn.__name__
+
+    def _cache(self) -> dict:
+        caches = self.obj.__dict__.setdefault("_pycompile_jit_caches", {})
+        return caches.setdefault(id(self.jf), {})
+
+    def _name(self) -> str:
+        return f"{type(self.obj).__name__}_{self.jf.fn.__name__}"
+
+    def __call__(self, *args, **kwargs):
+        extra = getattr(self.obj, "_attr_version", 0)
+        compiled = _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra)
+        return compiled.run(args, kwargs)
+
+    def compiled(self, *args, **kwargs):
+        extra = getattr(self.obj, "_attr_version", 0)
+        return _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra).report
+
+
+def jit(function=None, *, input_signature=None, mode="PSJit", jit_config=None, **kwargs):
+    """Compile a function (or a Cell's construct) to native code. `@jit`, `@jit(...)` and
+    `jit(fn)` all work, in GRAPH_MODE and PYNATIVE_MODE alike. The options MindSpore accepts
+    (mode, jit_config, backend, ...) are accepted and do not change the result."""
+    def wrap(fn):
+        if isinstance(fn, type):
+            raise TypeError("jit decorates functions and methods, not classes; use @jit_class for classes")
+        if isinstance(fn, (JitFunction, BoundJit)):
+            return fn
+        return JitFunction(fn, input_signature)
+    if function is not None:
+        return wrap(function)
+    return wrap
+
+
+def compile_cell_call(cell, args, kwargs):
+    """GRAPH_MODE: compile `cell.construct` for this signature (cached on the instance)."""
+    cache = cell.__dict__.setdefault("_pycompile_graph_cache", {})
+    construct = type(cell).construct
+    compiled = _compile_or_get(cache, construct, args, kwargs, cell, f"{type(cell).__name__}_construct",
+                               cell._attr_version)
+    return compiled.run(args, kwargs)
+
+
+def inspect(fn_or_cell, *args, **kwargs):
+    """Compile `fn_or_cell` for these arguments (or reuse the compiled specialization) and return
+    its CompileReport: .ir_before / .ir_after (MindSpore's text form), .c_source, .pass_stats,
+    .times (trace, passes, codegen, cc, load), .temp_bytes, .copied_bytes, .summary()."""
+    from pycompile.nn.cell import Cell
+    if isinstance(fn_or_cell, Cell):
+        cache = fn_or_cell.__dict__.setdefault("_pycompile_graph_cache", {})
+        return _compile_or_get(cache, type(fn_or_cell).construct, args, kwargs, fn_or_cell,
+                               f"{type(fn_or_cell).__name__}_construct", fn_or_cell._attr_version).report
+    if isinstance(fn_or_cell, (JitFunction, BoundJit)):
+        return fn_or_cell.compiled(*args, **kwargs)
+    return jit(fn_or_cell).compiled(*args, **kwargs)

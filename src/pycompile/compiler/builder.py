@@ -1,0 +1,188 @@
+"""Graph building: the tracer values (`Sym`) and the `Builder` that appends IR nodes.
+
+A `Sym` stands for a runtime value inside a graph being built. It has every Tensor operator
+and method (they come from `TensorMethods`), so library code - `ops.*`, Tensor methods, the
+constructs of pycompile.nn layers - runs unchanged on it and, through `_table.apply`, calls
+`Builder.emit` instead of NumPy.
+
+Effects follow MindSpore's IR: reading a Parameter is `Load(param, U)` followed by
+`U' = UpdateState(U, load)`; `Assign(param, value, U)` and `Print(..., U)` are each followed by
+an UpdateState. The Builder owns the current `U`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import (RefType, ScalarType, Symbolic, TensorType, TupleType, U_TYPE)
+from pycompile.common.parameter import Parameter
+from pycompile.common.tensor import Tensor, TensorMethods
+from pycompile.compiler import ir
+from pycompile.ops._table import OPS, Effect, OpDef
+
+
+class NeedsConstant(Exception):
+    """A runtime value was used where Python needs a compile-time one (bool(), int(), an
+    index into a tuple, range()). Loops catch it and unroll; otherwise it is a user error."""
+
+
+class Sym(TensorMethods, Symbolic):
+    """A runtime value in a graph: a tensor (TensorType) or a Python number (ScalarType)."""
+
+    __slots__ = ("_value", "_builder")
+
+    def __init__(self, value: ir.Value, builder: "Builder"):
+        self._value = value
+        self._builder = builder
+
+    @property
+    def _abstract(self):
+        return self._value.type
+
+    def __bool__(self):
+        raise NeedsConstant("the truth value of a graph tensor is only known at run time")
+
+    def __index__(self):
+        raise NeedsConstant("a graph value cannot be used as a Python index or size")
+
+    def __int__(self):
+        raise NeedsConstant("int() of a graph value is only known at run time")
+
+    def __float__(self):
+        raise NeedsConstant("float() of a graph value is only known at run time")
+
+    def __len__(self):
+        t = self._value.type
+        if isinstance(t, TensorType) and t.shape:
+            return t.shape[0]
+        raise TypeError("len() of a 0-d tensor")
+
+    def __repr__(self) -> str:
+        return f"<graph value {ir.type_str(self._value.type)}>"
+
+    __hash__ = object.__hash__
+
+    def asnumpy(self):
+        raise NeedsConstant("asnumpy() of a graph value is only known at run time; return it instead")
+
+
+class Builder:
+    """Appends nodes to the block being built; converts op arguments to IR values."""
+
+    def __init__(self, frontend):
+        self.frontend = frontend
+        self._stack: list[list] = [[]]
+        self.u: ir.Value = ir.U
+        self.ref_params: dict[int, ir.Param] = {}
+        self.ref_order: list[ir.Param] = []
+        self.loc: ir.Loc | None = None
+
+    # -- blocks ------------------------------------------------------------------------------------
+    def push_block(self) -> None:
+        self._stack.append([])
+
+    def pop_block(self) -> list:
+        return self._stack.pop()
+
+    @property
+    def nodes(self) -> list:
+        return self._stack[-1]
+
+    def add(self, op, inputs, out_type, attrs=None, blocks=()) -> ir.Node:
+        n = ir.Node(op=op, inputs=tuple(inputs), type=out_type, attrs=dict(attrs or {}),
+                    blocks=tuple(blocks), loc=self.loc)
+        self._stack[-1].append(n)
+        return n
+
+    def sym(self, v: ir.Value):
+        """Wrap an IR value for Python code: tensors and scalars as Sym, tuples unpacked."""
+        t = v.type
+        if isinstance(t, TupleType):
+            return tuple(self.sym(self.add(ir.GETITEM, (v,), e, {"index": i})) for i, e in enumerate(t.elems))
+        return Sym(v, self)
+
+    # -- values ------------------------------------------------------------------------------------
+    def ref_param(self, p: Parameter) -> ir.Param:
+        ref = self.ref_params.get(id(p))
+        if ref is None:
+            t = TensorType(mstype.from_numpy(p._data.dtype), p._data.shape)
+            ref = ir.Param(name=_ident(p.name or "param"), type=RefType(t), ref=p)
+            self.ref_params[id(p)] = ref
+            self.ref_order.append(ref)
+        return ref
+
+    def load(self, p: Parameter) -> ir.Node:
+        ref = self.ref_param(p)
+        n = self.add(OPS["Load"], (ref, self.u), ref.type.tensor)
+        self.u = self.add(OPS["UpdateState"], (self.u, n), U_TYPE)
+        return n
+
+    def value(self, x) -> ir.Value:
+        """The IR value of an op argument."""
+        if isinstance(x, Sym):
+            return x._value
+        if isinstance(x, Parameter):
+            return self.load(x)
+        if isinstance(x, Tensor):
+            return ir.Const.tensor(x._data.copy())
+        if isinstance(x, (bool, int, float, np.number, np.bool_)):
+            return ir.Const.scalar(x)
+        if isinstance(x, ir.Value):
+            return x
+        raise TypeError(f"cannot use a {type(x).__name__} as an op argument in graph code")
+
+    # -- ops -------------------------------------------------------------------------------------
+    def emit(self, op: OpDef, inputs: list, attrs: dict, out_type):
+        """Called by `_table.apply` when an argument is a Sym."""
+        if op.effect is Effect.MEM:
+            return self._emit_assign(op, inputs, attrs, out_type)
+        if op.effect is Effect.IO:
+            return self.emit_print(inputs[0], attrs)
+        vals = []
+        for i, x in enumerate(inputs):
+            if op.variadic and i == len(inputs) - 1 and isinstance(x, (tuple, list)):
+                vals.extend(self.value(y) for y in x)
+            else:
+                vals.append(self.value(x))
+        if op.name == "Depend":
+            vals = [vals[0], *self._flat_values(inputs[1])]
+        n = self.add(op, vals, out_type, attrs)
+        return self.sym(n)
+
+    def _flat_values(self, x) -> list:
+        if isinstance(x, (tuple, list)):
+            out = []
+            for y in x:
+                out.extend(self._flat_values(y))
+            return out
+        if isinstance(x, (Sym, Parameter, Tensor)):
+            return [self.value(x)]
+        return []
+
+    def _emit_assign(self, op, inputs, attrs, out_type):
+        target, value = inputs
+        if not isinstance(target, Parameter):
+            raise TypeError("For 'Assign', the first argument must be a Parameter (e.g. self.weight)")
+        ref = self.ref_param(target)
+        v = self.value(value)
+        n = self.add(op, (ref, v, self.u), out_type, attrs)
+        self.u = self.add(OPS["UpdateState"], (self.u, n), U_TYPE)
+        return self.sym(n)
+
+    def emit_print(self, values, attrs):
+        vals = [self.value(v) for v in values]
+        n = self.add(OPS["Print"], (*vals, self.u), TensorType(mstype.int32, ()), attrs)
+        self.u = self.add(OPS["UpdateState"], (self.u, n), U_TYPE)
+        return self.sym(n)
+
+    def call_cell(self, cell, args, kwargs):
+        """A Cell called with graph values (from library code such as SequentialCell)."""
+        return self.frontend.call_value(cell, list(args), dict(kwargs or {}))
+
+
+def _ident(name: str) -> str:
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+
+
+def scalar_type_of(v) -> ScalarType:
+    return ScalarType(mstype.scalar_kind(v))

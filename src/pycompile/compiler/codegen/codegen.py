@@ -1,0 +1,544 @@
+"""C code generation: one translation unit per specialization.
+
+    int pc_module_init(const void *api)    receives the runtime's function table
+    int pc_entry(void **args)              args = graph inputs, Parameters, outputs,
+                                           large constants, arena; returns 0 or an error code
+
+Every graph becomes straight-line C with native if / for / while; elementwise nodes and fused
+groups become tiled kernels (elementwise.py), other ops loop templates (kernels.py). A comment
+with the user's source line sits above the statements it produced.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
+from pycompile.compiler import ir
+from pycompile.compiler.codegen import ctypes_ as C
+from pycompile.compiler.codegen import kernels as K
+from pycompile.compiler.codegen.elementwise import KernelEmitter, KInput
+from pycompile.compiler.codegen.memory import VIEW_OPS, Plan, plan_graph
+from pycompile.compiler.codegen.writer import CWriter
+from pycompile.ops._table import OpDef
+from pycompile.ops.defs.reduce import REDUCE_RULES
+
+
+@dataclass
+class CModule:
+    source: str
+    plan: Plan
+    n_args: int
+    errors: list = field(default_factory=list)      # message per runtime error code
+    uses_blas: bool = False
+    c_lines: int = 0
+
+
+class CodeGen:
+    def __init__(self, graph: ir.Graph, float_status: bool = False):
+        self.g = graph
+        self.plan = plan_graph(graph)
+        self.defs = CWriter()
+        self.body = CWriter()
+        self.names: dict = {}
+        self.errors: list = []
+        self.uses_blas = False
+        self.float_status = float_status
+        self.statics: list = []
+        self.last_loc = None
+        self.getitems: dict = {}
+
+    # ---- names of values ----------------------------------------------------------------------
+    def ptr(self, v) -> str:
+        """C pointer expression of a tensor value."""
+        if isinstance(v, ir.Const):
+            s = self.plan.of(v)
+            if s.kind == "static":
+                self._static(v, s)
+                return s.name
+            return self.const_arg(v)
+        name = self.names.get(id(v))
+        if name is not None:
+            return name
+        s = self.plan.storage.get(id(v))
+        if s is None:
+            raise RuntimeError(f"no storage for {v}")
+        return self.storage_expr(s, v)
+
+    def storage_expr(self, s, v) -> str:
+        t = v.type.tensor if isinstance(v.type, RefType) else v.type
+        st = C.storage(t.dtype)
+        if s.kind == "arg":
+            return f"(({st} *)args[{s.index}])"
+        if s.kind == "slot":
+            return f"(({st} *)(arena + {s.offset}))"
+        if s.kind == "dyn":
+            return f"(({st} *){s.name})"
+        if s.kind == "alias":
+            return f"(({st} *){self.ptr(s.base)})"
+        if s.kind == "static":
+            return s.name
+        raise RuntimeError(f"value {v} has storage {s.kind}")
+
+    def const_arg(self, c: ir.Const) -> str:
+        k = self.plan.const_index[id(c)]
+        idx = len(self.g.params) + len(self.g.outputs) + k
+        return f"(({C.storage(c.type.dtype)} *)args[{idx}])"
+
+    def _static(self, c: ir.Const, s):
+        if id(c) in self.statics:
+            return
+        self.statics.append(id(c))
+        arr = np.asarray(c.value).reshape(-1)
+        ct = C.storage(c.type.dtype)
+        vals = ", ".join(C.literal(x.item(), "double" if ct in ("float", "_Float16") else ct)
+                         if ct not in ("float", "_Float16") else C.literal(x.item(), "float") for x in arr) or "0"
+        self.defs.line(f"static {ct} {s.name}[{max(arr.size, 1)}] = {{{vals}}};")
+
+    def scalar(self, v) -> str:
+        if isinstance(v, ir.Const):
+            return C.literal(v.value, C.value_ctype(v.type))
+        return self.names[id(v)]
+
+    def declare_ptr(self, w: CWriter, v, expr: str | None = None):
+        t = v.type
+        st = C.storage(t.dtype)
+        name = f"v{v.uid}"
+        w.line(f"{st} *const {name} = {expr if expr is not None else self.storage_expr(self.plan.of(v), v)};")
+        self.names[id(v)] = name
+        return name
+
+    # ---- module -------------------------------------------------------------------------------------
+    def generate(self) -> CModule:
+        g = self.g
+        w = self.body
+        n_args = len(g.params) + len(g.outputs) + len(self.plan.const_args) + 1
+        w.line("int pc_entry(void **args)")
+        with w.block(""):
+            w.line(f"char *const arena = (char *)args[{n_args - 1}];")
+            w.line("const int nt = RT->num_threads();")
+            w.line("(void)arena; (void)nt;")
+            for k, p in enumerate(g.params):
+                t = p.type.tensor if isinstance(p.type, RefType) else p.type
+                self.names[id(p)] = f"p{k}"
+                w.line(f"{C.storage(t.dtype)} *const p{k} = ({C.storage(t.dtype)} *)args[{k}];  "
+                       f"/* {'Parameter ' + p.ref.name if p.ref is not None and p.ref.name else p.name} */")
+            self.emit_block(w, g.body)
+            base = len(g.params)
+            for k, v in enumerate(g.outputs):
+                self.store_output(w, v, base + k)
+            w.line("return 0;")
+        head = [f"/* generated by pycompile for @{g.name} */",
+                "#include \"pycompile_kernels.h\""]
+        if self.uses_blas:
+            head.append("#include <cblas.h>")
+        head += ["static const pc_api *RT;",
+                 "static int32_t PC_PRINT_RESULT[1];",
+                 "int pc_module_init(const void *api) { RT = (const pc_api *)api; return PC_RT_ABI_VERSION; }",
+                 ""]
+        source = "\n".join(head) + "\n" + self.defs.text() + "\n" + w.text()
+        return CModule(source=source, plan=self.plan, n_args=n_args, errors=self.errors, uses_blas=self.uses_blas,
+                       c_lines=source.count("\n"))
+
+    def store_output(self, w, v, index):
+        t = v.type
+        if isinstance(v, ir.Const) and isinstance(t, ScalarType):
+            w.line(f"*({C.scalar_ctype(t)} *)args[{index}] = {self.scalar(v)};")
+            return
+        if isinstance(t, ScalarType):
+            w.line(f"*({C.scalar_ctype(t)} *)args[{index}] = {self.scalar(v)};")
+            return
+        s = self.plan.storage.get(id(v))
+        if s is not None and s.kind == "arg" and s.index == index:
+            return
+        if t.nbytes:
+            w.line(f"memcpy(args[{index}], {self.ptr(v)}, {t.nbytes});")
+
+    # ---- blocks -----------------------------------------------------------------------------------
+    def emit_block(self, w: CWriter, block: ir.Block):
+        for n in block.nodes:
+            if n.op is ir.GETITEM:
+                self.getitems.setdefault(id(n.inputs[0]), {})[n.attrs["index"]] = n
+        for n in block.nodes:
+            self.comment(w, n)
+            self.emit_node(w, n)
+
+    def comment(self, w, n):
+        loc = n.loc
+        if loc is None or n.op is ir.GETITEM:
+            return
+        key = (loc.file, loc.line)
+        if key == self.last_loc:
+            return
+        self.last_loc = key
+        src = loc.source.strip().replace("*/", "* /")
+        w.line(f"/* {os.path.basename(loc.file)}:{loc.line}: {src} */")
+
+    def emit_node(self, w: CWriter, n: ir.Node):
+        op = n.op
+        if op is ir.IF:
+            return self.emit_if(w, n)
+        if op is ir.FOR:
+            return self.emit_for(w, n)
+        if op is ir.WHILE:
+            return self.emit_while(w, n)
+        if op is ir.GETITEM:
+            return self.emit_getitem(w, n)
+        if op is ir.FUSED:
+            return self.emit_fused(w, n)
+        if not isinstance(op, OpDef):
+            raise RuntimeError(f"codegen cannot emit {op}")
+        if isinstance(n.type, (MonadType, TupleType)) and op.name in ("UpdateState", "MakeTuple"):
+            return
+        if op.kind == "elementwise":
+            if isinstance(n.type, ScalarType):
+                return self.emit_scalar(w, n)
+            return self.emit_lone_kernel(w, n)
+        handler = getattr(self, "op_" + op.name, None)
+        if handler is None:
+            raise RuntimeError(f"codegen has no lowering for {op.name}")
+        return handler(w, n)
+
+    # ---- scalars and elementwise ---------------------------------------------------------------------
+    def emit_scalar(self, w, n):
+        lower = n.op.lower
+        in_types = [i.type for i in n.inputs]
+        cdt = lower.compute(in_types, n.type)
+        ct = C.compute(cdt)
+        args = []
+        for v in n.inputs:
+            a = self.scalar(v)
+            args.append(a if C.value_ctype(v.type) == ct else f"(({ct})({a}))")
+        out_ct = C.scalar_ctype(n.type)
+        name = f"s{n.uid}"
+        w.line(f"const {out_ct} {name} = ({out_ct})({lower.c(args, ct)});")
+        self.names[id(n)] = name
+
+    def _kinputs(self, values) -> list:
+        out = []
+        for v in values:
+            if isinstance(v.type, ScalarType):
+                out.append(KInput(v, self.scalar(v)))
+            else:
+                out.append(KInput(v, self.ptr(v)))
+        return out
+
+    def emit_lone_kernel(self, w, n):
+        inputs = []
+        for v in n.inputs:
+            if isinstance(v, ir.Const) and isinstance(v.type, ScalarType):
+                continue
+            if all(v is not x for x in inputs):
+                inputs.append(v)
+        block = ir.Block(tuple(inputs), (n,), (n,))
+        out = self.declare_ptr(w, n)
+        if n.type.size == 0:
+            return
+        em = KernelEmitter(f"k{n.uid}", n.type.shape, block, self._kinputs(inputs), [n], [out])
+        w.line(em.emit(self.defs))
+
+    def emit_fused(self, w, n):
+        block = n.blocks[0]
+        outs = self.getitems.get(id(n), {})
+        results, ptrs = [], []
+        for k, r in enumerate(block.results):
+            g = outs.get(k)
+            if g is None:
+                continue
+            results.append(r)
+            ptrs.append(self.declare_ptr(w, g))
+        if not results or n.attrs["shape"] and int(np.prod(n.attrs["shape"])) == 0:
+            return
+        em = KernelEmitter(f"k{n.uid}", n.attrs["shape"], ir.Block(block.params, block.nodes, tuple(results)),
+                           self._kinputs(n.inputs), results, ptrs)
+        w.line(em.emit(self.defs))
+
+    # ---- structures ---------------------------------------------------------------------------------
+    def cond_expr(self, v) -> str:
+        if isinstance(v.type, ScalarType) or isinstance(v, ir.Const) and not isinstance(v.type, TensorType):
+            return self.scalar(v)
+        return f"({self.ptr(v)}[0] != 0)"
+
+    def emit_getitem(self, w, n):
+        parent = n.inputs[0]
+        k = n.attrs["index"]
+        if id(n) in self.names:
+            return
+        if isinstance(n.type, ScalarType):
+            self.names[id(n)] = f"r{parent.uid}_{k}"
+            return
+        if isinstance(n.type, (MonadType, TupleType)):
+            return
+        if parent.op in (ir.FOR, ir.WHILE):
+            self.names[id(n)] = f"L{parent.uid}_cur{k}"
+            return
+        self.declare_ptr(w, n)
+
+    def _result_into(self, w, r, target_storage, target_expr, t):
+        """Copy a block result into its parent's place unless it was computed there."""
+        if isinstance(t, ScalarType):
+            w.line(f"{target_expr} = {self.scalar(r)};")
+            return
+        s = self.plan.storage.get(id(r))
+        if s is target_storage:
+            return
+        if t.nbytes:
+            w.line(f"memcpy({target_expr}, {self.ptr(r)}, {t.nbytes});")
+
+    def emit_if(self, w, n):
+        outs = self.getitems.get(id(n), {})
+        places = []
+        for k, t in enumerate(n.type.elems):
+            if isinstance(t, ScalarType):
+                w.line(f"{C.scalar_ctype(t)} r{n.uid}_{k};")
+                places.append((None, f"r{n.uid}_{k}"))
+            elif isinstance(t, TensorType):
+                g = outs.get(k)
+                s = self.plan.of(g) if g is not None else None
+                places.append((s, self.storage_expr(s, g) if s is not None else None))
+            else:
+                places.append((None, None))
+        with w.block(f"if ({self.cond_expr(n.inputs[0])})"):
+            self._branch(w, n.blocks[0], n.type.elems, places)
+        with w.block("else"):
+            self._branch(w, n.blocks[1], n.type.elems, places)
+
+    def _branch(self, w, block, types, places):
+        self.last_loc = None
+        self.emit_block(w, block)
+        for r, t, (s, expr) in zip(block.results, types, places):
+            if expr is None:
+                continue
+            self._result_into(w, r, s, expr, t)
+
+    def _loop_setup(self, w, n, carried, inits):
+        info = self.plan.loops[id(n)]
+        for k, (prm, init) in enumerate(zip(carried, inits)):
+            t = prm.type
+            if isinstance(t, TensorType):
+                cur, nxt, s0, s1 = info[k]
+                st = C.storage(t.dtype)
+                w.line(f"{st} *{cur.name} = {self.ptr(init)};")
+                w.line(f"{st} *{nxt.name} = ({st} *)(arena + {s0.offset});")
+                self.names[id(prm)] = cur.name
+            elif isinstance(t, ScalarType):
+                name = f"L{n.uid}_cur{k}"
+                w.line(f"{C.scalar_ctype(t)} {name} = {self.scalar(init)};")
+                self.names[id(prm)] = name
+        return info
+
+    def _loop_update(self, w, n, body, carried, info, lead):
+        results = body.results[:len(carried)]
+        # copies first (they read current values), then scalars, then pointer swaps
+        for k, (prm, r) in enumerate(zip(carried, results)):
+            t = prm.type
+            if isinstance(t, TensorType) and r is not prm:
+                cur, nxt, s0, s1 = info[k]
+                self._result_into(w, r, nxt, nxt.name, t)
+        for k, (prm, r) in enumerate(zip(carried, results)):
+            if isinstance(prm.type, ScalarType) and r is not prm:
+                w.line(f"const {C.scalar_ctype(prm.type)} n{n.uid}_{k} = {self.scalar(r)};")
+        for k, (prm, r) in enumerate(zip(carried, results)):
+            if isinstance(prm.type, ScalarType) and r is not prm:
+                w.line(f"L{n.uid}_cur{k} = n{n.uid}_{k};")
+            elif isinstance(prm.type, TensorType) and r is not prm:
+                cur, nxt, s0, s1 = info[k]
+                st = C.storage(prm.type.dtype)
+                w.line(f"{cur.name} = {nxt.name}; {nxt.name} = ({cur.name} == ({st} *)(arena + {s0.offset})) ? "
+                       f"({st} *)(arena + {s1.offset}) : ({st} *)(arena + {s0.offset});")
+
+    def emit_for(self, w, n):
+        body = n.blocks[0]
+        start, stop, step = n.inputs[:3]
+        carried = body.params[1:]
+        info = self._loop_setup(w, n, carried, n.inputs[3:])
+        idx = f"i{n.uid}"
+        self.names[id(body.params[0])] = idx
+        step_v = step.value if isinstance(step, ir.Const) else None
+        cmp = ">" if step_v is not None and step_v < 0 else "<"
+        with w.block(f"for (int64_t {idx} = {self.scalar(start)}; {idx} {cmp} {self.scalar(stop)}; "
+                     f"{idx} += {self.scalar(step)})"):
+            self.last_loc = None
+            self.emit_block(w, body)
+            self._loop_update(w, n, body, carried, info, 1)
+            flags = [f"L{n.uid}_cur{k}" for k in n.attrs.get("exit_flags", ())]
+            if flags:
+                w.line(f"if ({' || '.join(flags)}) break;")
+        self._name_loop_outputs(n, carried)
+
+    def emit_while(self, w, n):
+        cond, body = n.blocks
+        carried = body.params
+        info = self._loop_setup(w, n, carried, n.inputs)
+        for prm_c, prm_b in zip(cond.params, carried):
+            if id(prm_b) in self.names:
+                self.names[id(prm_c)] = self.names[id(prm_b)]
+        with w.block("for (;;)"):
+            self.last_loc = None
+            self.emit_block(w, cond)
+            w.line(f"if (!({self.cond_expr(cond.results[0])})) break;")
+            self.emit_block(w, body)
+            self._loop_update(w, n, body, carried, info, 0)
+        self._name_loop_outputs(n, carried)
+
+    def _name_loop_outputs(self, n, carried):
+        for k, g in self.getitems.get(id(n), {}).items():
+            if k < len(carried):
+                self.names[id(g)] = f"L{n.uid}_cur{k}"
+
+    # ---- op templates --------------------------------------------------------------------------------
+    def _view(self, w, n):
+        self.declare_ptr(w, n, f"({C.storage(n.type.dtype)} *){self.ptr(n.inputs[0])}")
+
+    op_Reshape = op_Load = op_Depend = _view
+
+    def op_Assign(self, w, n):
+        ref, value = n.inputs[0], n.inputs[1]
+        t = ref.type.tensor
+        dst = self.ptr(ref)
+        if isinstance(value.type, ScalarType):
+            with w.block(f"for (long j = 0; j < {t.size}L; ++j)"):
+                w.line(f"{dst}[j] = ({C.storage(t.dtype)})({self.scalar(value)});")
+        elif value.type.dtype is t.dtype and value.type.size == t.size:
+            w.line(f"if ((void *){dst} != (void *){self.ptr(value)}) memcpy({dst}, {self.ptr(value)}, {t.nbytes});")
+        else:
+            n_src = value.type.size
+            with w.block(f"for (long j = 0; j < {t.size}L; ++j)"):
+                w.line(f"{dst}[j] = ({C.storage(t.dtype)}){self.ptr(value)}[{'j' if n_src == t.size else '0'}];")
+        self.declare_ptr(w, n, f"({C.storage(t.dtype)} *){dst}")
+
+    def op_TensorMove(self, w, n):
+        out = self.declare_ptr(w, n)
+        w.line(f"memcpy({out}, {self.ptr(n.inputs[0])}, {n.type.nbytes});")
+
+    def op_Print(self, w, n):
+        values = n.inputs[:-1]
+        for kind, v in n.attrs["format"]:
+            if kind == "str":
+                w.line(f"RT->print_str({_c_string(v)});")
+                continue
+            x = values[v]
+            if isinstance(x.type, ScalarType):
+                w.line(f"RT->print_scalar((double)({self.scalar(x)}), {x.type.dtype.code});")
+            else:
+                shape = ", ".join(f"{d}" for d in x.type.shape) or "0"
+                w.line(f"{{ static const int64_t shp[] = {{{shape}}}; "
+                       f"RT->print_tensor({self.ptr(x)}, {x.type.dtype.code}, {x.type.ndim}, shp); }}")
+        self.names[id(n)] = "PC_PRINT_RESULT"
+
+    def op_Transpose(self, w, n):
+        out = self.declare_ptr(w, n)
+        x = n.inputs[0]
+        from pycompile.ops.defs.array import norm_perm
+        K.transpose(w, self.ptr(x), x.type, out, norm_perm("Transpose", n.attrs["perm"], x.type.ndim))
+
+    def op_StridedSlice(self, w, n):
+        out = self.declare_ptr(w, n)
+        x = n.inputs[0]
+        K.strided_slice(w, self.ptr(x), x.type, out, n.type, n.attrs["begin"], n.attrs["end"], n.attrs["strides"])
+
+    def _concat(self, w, n, stack: bool):
+        out = self.declare_ptr(w, n)
+        axis = n.attrs.get("axis", 0)
+        xs = n.inputs
+        nd = n.type.ndim
+        axis %= nd
+        types = [x.type if not stack else TensorType(x.type.dtype, x.type.shape[:axis] + (1,) + x.type.shape[axis:])
+                 for x in xs]
+        K.concat(w, [self.ptr(x) for x in xs], types, out, n.type, axis, stack)
+
+    def op_Concat(self, w, n):
+        self._concat(w, n, False)
+
+    def op_Stack(self, w, n):
+        self._concat(w, n, True)
+
+    def op_Gather(self, w, n):
+        out = self.declare_ptr(w, n)
+        x, idx = n.inputs
+        axis = n.attrs.get("axis", 0) % x.type.ndim
+        code = len(self.errors)
+        loc = f" at {n.loc}" if n.loc else ""
+        self.errors.append(f"For 'Gather', an index is out of range for axis {axis} with size "
+                           f"{x.type.shape[axis]}{loc}")
+        if isinstance(idx.type, ScalarType):
+            K.gather(w, self.ptr(x), x.type, f"({self.scalar(idx)})", TensorType(mstype.int64, ()), out, axis, code)
+        else:
+            K.gather(w, self.ptr(x), x.type, self.ptr(idx), idx.type, out, axis, code)
+
+    def _reduce(self, w, n):
+        out = self.declare_ptr(w, n)
+        x = n.inputs[0]
+        from pycompile.ops._table import norm_axes
+        axes = norm_axes(n.op.name, n.attrs.get("axis"), x.type.ndim)
+        K.reduce(w, REDUCE_RULES[n.op.name], self.ptr(x), x.type, out, n.type, axes)
+
+    op_ReduceSum = op_ReduceMean = op_ReduceMax = op_ReduceMin = op_ReduceAll = op_ReduceAny = _reduce
+
+    def op_Argmax(self, w, n):
+        out = self.declare_ptr(w, n)
+        x = n.inputs[0]
+        axis = n.attrs.get("axis")
+        K.argmax(w, self.ptr(x), x.type, out, n.type, None if axis is None else axis % x.type.ndim)
+
+    def op_Softmax(self, w, n):
+        out = self.declare_ptr(w, n)
+        x = n.inputs[0]
+        K.softmax(w, self.ptr(x), x.type, out, n.attrs.get("axis", -1), log=False)
+
+    def op_LogSoftmax(self, w, n):
+        out = self.declare_ptr(w, n)
+        x = n.inputs[0]
+        K.softmax(w, self.ptr(x), x.type, out, n.attrs.get("axis", -1), log=True)
+
+    def op_LayerNorm(self, w, n):
+        out = self.declare_ptr(w, n)
+        x, gamma, beta = n.inputs
+        K.layernorm(w, self.ptr(x), x.type, self.ptr(gamma), self.ptr(beta), gamma.type, out,
+                    n.attrs.get("begin_norm_axis", -1), n.attrs.get("epsilon", 1e-7))
+
+    def _gemm(self, w, n):
+        out = self.declare_ptr(w, n)
+        a, b = n.inputs
+        if n.type.dtype in (mstype.float32, mstype.float64) and a.type.dtype is n.type.dtype \
+                and b.type.dtype is n.type.dtype:
+            self.uses_blas = True
+        K.gemm(w, self.ptr(a), a.type, self.ptr(b), b.type, out, n.type,
+               n.attrs.get("transpose_a", False), n.attrs.get("transpose_b", False))
+
+    op_MatMul = op_BatchMatMul = _gemm
+
+    def op_NPUAllocFloatStatus(self, w, n):
+        out = self.declare_ptr(w, n)
+        w.line(f"memset({out}, 0, {n.type.nbytes});")
+
+    def op_NPUClearFloatStatus(self, w, n):
+        out = self.declare_ptr(w, n)
+        w.line("RT->status_clear();")
+        w.line(f"memset({out}, 0, {n.type.nbytes});")
+
+    def op_NPUGetFloatStatus(self, w, n):
+        out = self.declare_ptr(w, n)
+        w.line(f"{{ const int bits = RT->status_get(); memset({out}, 0, {n.type.nbytes}); "
+               f"{out}[0] = (float)(bits & 1); {out}[1] = (float)((bits >> 1) & 1); }}")
+
+
+def _c_string(s: str) -> str:
+    out = ['"']
+    for ch in s.encode("utf-8"):
+        c = chr(ch)
+        if c in '"\\':
+            out.append("\\" + c)
+        elif 32 <= ch < 127:
+            out.append(c)
+        else:
+            out.append(f"\\{ch:03o}")
+    out.append('"')
+    return "".join(out)
+
+
+def generate(graph: ir.Graph, float_status: bool = False) -> CModule:
+    return CodeGen(graph, float_status).generate()

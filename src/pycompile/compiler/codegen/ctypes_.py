@@ -1,0 +1,45 @@
+"""C types of pycompile dtypes: storage type, and the type arithmetic is done in (float16 is
+stored as _Float16 and computed in float)."""
+from __future__ import annotations
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import ScalarType, TensorType
+
+
+def storage(dt: mstype.DType) -> str:
+    return dt.ctype
+
+
+def compute(dt: mstype.DType) -> str:
+    return "float" if dt is mstype.float16 else dt.ctype
+
+
+def scalar_ctype(t: ScalarType) -> str:
+    return {"bool": "_Bool", "int": "int64_t", "float": "double"}[t.kind]
+
+
+def value_ctype(t) -> str:
+    """C type a single element of this value is held in, in registers."""
+    if isinstance(t, ScalarType):
+        return scalar_ctype(t)
+    if isinstance(t, TensorType):
+        return compute(t.dtype)
+    raise TypeError(f"no C element type for {t}")
+
+
+def literal(v, ctype: str) -> str:
+    if ctype in ("float", "double"):
+        f = float(v)
+        if f != f:
+            return "NAN" if ctype == "double" else "NAN"
+        if f in (float("inf"), float("-inf")):
+            return ("-" if f < 0 else "") + ("INFINITY")
+        text = repr(f)
+        return text + ("f" if ctype == "float" else "")
+    if ctype == "_Bool":
+        return "1" if v else "0"
+    if ctype in ("int64_t",):
+        return f"INT64_C({int(v)})"
+    if ctype == "uint64_t":
+        return f"UINT64_C({int(v)})"
+    return str(int(v))

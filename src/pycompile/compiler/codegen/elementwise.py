@@ -1,0 +1,374 @@
+"""Fused elementwise kernels.
+
+A kernel computes a group of elementwise nodes (a `Fused` node's block, or one lone node) over
+one output shape. The output shape is collapsed to (outer..., inner) using each input's
+broadcast strides; the inner dimension is cut into tiles of TILE elements. Each tile runs a
+`static inline` tile function whose loops have the constant trip count TILE for every full
+tile, so the C compiler unrolls and vectorizes them; the last partial tile calls the same
+function with a variable count. Tiles are split across threads when there are enough of them.
+
+Inside a tile, consecutive elementwise nodes form one loop over the tile's elements with
+every intermediate in a register. A `For` node inside the group (an elementwise loop such as
+`out = t + out` repeated 200 times) runs over tile arrays: its carried values stay in TILE-wide
+arrays the compiler keeps in vector registers, and the loop over iterations sits outside the
+loop over elements - the loop order that makes a dependent chain of adds run at full width.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pycompile.common.abstract import ScalarType, TensorType
+from pycompile.compiler import ir
+from pycompile.compiler.codegen import ctypes_ as C
+from pycompile.compiler.codegen.writer import CWriter
+from pycompile.ops._table import OpDef
+
+TILE = 256                 # elements per tile for straight-line kernels
+LOOP_TILE_BYTES = 256      # bytes per carried array in tiles that hold a loop (4 AVX-512 registers)
+PARALLEL_MIN = 1 << 15     # elements before a kernel is split across threads
+
+
+@dataclass
+class KInput:
+    value: object            # IR value (tensor or scalar)
+    cexpr: str               # C expression of its pointer (tensors) or value (scalars)
+
+
+def _strides(shape, full):
+    """Element strides of `shape` broadcast against `full` (0 where broadcast)."""
+    nd = len(full)
+    shape = (1,) * (nd - len(shape)) + tuple(shape)
+    out, acc = [0] * nd, 1
+    for d in range(nd - 1, -1, -1):
+        out[d] = 0 if shape[d] == 1 and full[d] != 1 else acc
+        acc *= shape[d]
+    return out
+
+
+def collapse(full, stride_lists):
+    """Merge adjacent dimensions where every operand is contiguous (or broadcast) across them."""
+    dims = [d for d in full]
+    strides = [list(s) for s in stride_lists]
+    i = len(dims) - 2
+    while i >= 0:
+        ok = all(s[i] == s[i + 1] * dims[i + 1] for s in strides)
+        if ok:
+            dims[i] *= dims[i + 1]
+            del dims[i + 1]
+            for s in strides:
+                s[i] = s[i + 1]
+                del s[i + 1]
+        i -= 1
+    if not dims:
+        dims = [1]
+        strides = [[0] for _ in strides]
+    return dims, strides
+
+
+class KernelEmitter:
+    """Emits one elementwise kernel: a tile function and a driver function."""
+
+    def __init__(self, name: str, shape: tuple, block: ir.Block, inputs: list, outputs: list, out_ptrs: list):
+        self.name = name
+        self.shape = tuple(shape)
+        self.block = block               # params correspond to inputs
+        self.inputs = inputs             # KInput per block param
+        self.outputs = outputs           # IR values (block results) to store
+        self.out_ptrs = out_ptrs         # C pointer expressions of the outputs
+        self.tmp = 0
+
+    # ---- public -------------------------------------------------------------------------------------
+    def emit(self, defs: CWriter) -> str:
+        """Writes the kernel's functions into `defs`; returns the call statement."""
+        full = self.shape if self.shape else (1,)
+        tensor_in = [k for k, i in enumerate(self.inputs) if isinstance(i.value.type, TensorType)]
+        stride_lists = [_strides(self.inputs[k].value.type.shape, full) for k in tensor_in]
+        stride_lists += [_strides(full, full) for _ in self.outputs]
+        dims, strides = collapse(full, stride_lists)
+        in_strides = dict(zip(tensor_in, strides[:len(tensor_in)]))
+        inner = dims[-1]
+        outer = dims[:-1]
+        total = 1
+        for d in dims:
+            total *= d
+        has_loop = any(n.op is ir.FOR for n in self.block.nodes)
+        tile = TILE
+        if has_loop:
+            widest = max([_itemsize(v.type) for v in self.outputs] + [4])
+            tile = max(LOOP_TILE_BYTES // widest, 8)
+        tile = min(tile, _pow2_ceil(inner))
+        self.tile = tile
+        self._emit_tile_fn(defs, in_strides)
+        self._emit_driver(defs, dims, in_strides, tile, total)
+        args = [i.cexpr for i in self.inputs] + list(self.out_ptrs) + ["nt"]
+        return f"{self.name}({', '.join(args)});"
+
+    # ---- tile function ----------------------------------------------------------------------------
+    def _params(self, with_n: bool) -> list:
+        ps = []
+        for k, i in enumerate(self.inputs):
+            t = i.value.type
+            if isinstance(t, TensorType):
+                ps.append(f"const {C.storage(t.dtype)} *restrict in{k}")
+            else:
+                ps.append(f"const {C.scalar_ctype(t)} in{k}")
+        for k, v in enumerate(self.outputs):
+            ps.append(f"{C.storage(v.type.dtype)} *restrict out{k}")
+        if with_n:
+            ps.append("const long n")
+        return ps
+
+    def _emit_tile_fn(self, w: CWriter, in_strides):
+        self.in_inner = {k: s[-1] for k, s in in_strides.items()}
+        w.line(f"static inline __attribute__((always_inline)) void {self.name}_tile({', '.join(self._params(True))})")
+        with w.block(""):
+            env = {}
+            for k, (prm, inp) in enumerate(zip(self.block.params, self.inputs)):
+                t = inp.value.type
+                if isinstance(t, ScalarType):
+                    env[id(prm)] = ("scalar", f"in{k}", C.scalar_ctype(t))
+                elif self.in_inner[k] == 0:
+                    w.line(f"const {C.compute(t.dtype)} b{k} = ({C.compute(t.dtype)})in{k}[0];")
+                    env[id(prm)] = ("scalar", f"b{k}", C.compute(t.dtype))
+                else:
+                    env[id(prm)] = ("ptr", f"in{k}", C.compute(t.dtype))
+            self._emit_phases(w, self.block.nodes, env, self.outputs,
+                              [(f"out{k}", v) for k, v in enumerate(self.outputs)])
+
+    def _emit_phases(self, w: CWriter, nodes, env, result_values, stores):
+        """Emit nodes as phases; values needed across phases live in tile arrays."""
+        phases, cur = [], []
+        for n in nodes:
+            if n.op is ir.FOR:
+                if cur:
+                    phases.append(("ew", cur))
+                    cur = []
+                phases.append(("for", n))
+            elif n.op is ir.GETITEM:
+                phases.append(("get", n))
+            else:
+                cur.append(n)
+        if cur:
+            phases.append(("ew", cur))
+        # which values must outlive their phase
+        needed_later = set()
+        for i, (kind, item) in enumerate(phases):
+            later_inputs = set()
+            for kind2, item2 in phases[i + 1:]:
+                for m in (item2 if kind2 == "ew" else [item2]):
+                    for v in m.inputs:
+                        later_inputs.add(id(v))
+                    for b in m.blocks:
+                        for mm in ir.iter_nodes(b):
+                            for v in mm.inputs:
+                                later_inputs.add(id(v))
+                        for r in b.results:
+                            later_inputs.add(id(r))
+            for m in (item if kind == "ew" else []):
+                if id(m) in later_inputs:
+                    needed_later.add(id(m))
+        final_stores = {id(v): name for name, v in stores}
+        for kind, item in phases:
+            if kind == "ew":
+                self._emit_ew_phase(w, item, env, needed_later, final_stores)
+            elif kind == "for":
+                self._emit_for(w, item, env)
+            else:
+                parent = item.inputs[0]
+                env[id(item)] = env[("for", id(parent), item.attrs["index"])]
+        # stores of values not produced in the last elementwise phase (params, loop outputs)
+        pending = [(name, v) for name, v in stores if ("stored", id(v), name) not in env]
+        if pending:
+            with w.block("for (long j = 0; j < n; ++j)"):
+                for name, v in pending:
+                    w.line(f"{name}[j] = {self._store_expr(self._read(env, v), v.type)};")
+
+    def _read(self, env, v) -> str:
+        if isinstance(v, ir.Const):
+            return C.literal(v.value, C.value_ctype(v.type)) if isinstance(v.type, ScalarType) else \
+                self._const_tensor_elem(v)
+        kind, name, _ = env[id(v)]
+        if kind == "scalar":
+            return name
+        return f"{name}[j]"
+
+    def _const_tensor_elem(self, c: ir.Const) -> str:
+        import numpy as np
+        arr = np.asarray(c.value)
+        if arr.size == 1:
+            return C.literal(arr.reshape(-1)[0].item(), C.compute(c.type.dtype))
+        raise RuntimeError("a non-scalar constant reached an elementwise kernel as an inline value")
+
+    def _store_expr(self, expr: str, t) -> str:
+        st = C.storage(t.dtype)
+        return f"({st})({expr})" if st != C.compute(t.dtype) or st == "_Bool" else expr
+
+    def _emit_ew_phase(self, w, members, env, needed_later, final_stores):
+        arrays = []
+        for m in members:
+            if id(m) in needed_later:
+                ct = C.compute(m.type.dtype)
+                w.line(f"{ct} t{m.uid}[{self.tile}];")
+                arrays.append(m)
+        with w.block("for (long j = 0; j < n; ++j)"):
+            for m in members:
+                expr = self._member_expr(m, env)
+                ct = C.value_ctype(m.type)
+                w.line(f"const {ct} v{m.uid} = {expr};")
+                env[id(m)] = ("scalar", f"v{m.uid}", ct)
+            for m in arrays:
+                w.line(f"t{m.uid}[j] = v{m.uid};")
+            for m in members:
+                if id(m) in final_stores:
+                    name = final_stores[id(m)]
+                    w.line(f"{name}[j] = {self._store_expr(f'v{m.uid}', m.type)};")
+                    env[("stored", id(m), name)] = True
+        for m in arrays:
+            env[id(m)] = ("ptr", f"t{m.uid}", C.value_ctype(m.type))
+        for m in members:
+            if id(m) not in needed_later and env[id(m)][0] == "scalar" and env[id(m)][1] == f"v{m.uid}":
+                env[id(m)] = ("dead", f"v{m.uid}", "")
+
+    def _member_expr(self, m: ir.Node, env) -> str:
+        op: OpDef = m.op
+        lower = op.lower
+        in_types = [i.type for i in m.inputs]
+        out_t = m.type
+        cdt = lower.compute(in_types, out_t)
+        ct = C.compute(cdt)
+        args = []
+        for v in m.inputs:
+            a = self._read(env, v)
+            vt = C.value_ctype(v.type)
+            args.append(a if vt == ct else f"(({ct})({a}))")
+        expr = lower.c(args, ct)
+        out_ct = C.value_ctype(out_t)
+        if out_ct != ct:
+            expr = f"(({out_ct})({expr}))"
+        if isinstance(out_t, TensorType) and out_t.dtype.name == "Float16":
+            expr = f"((float)(_Float16)({expr}))"
+        return expr
+
+    def _emit_for(self, w, n: ir.Node, env):
+        body = n.blocks[0]
+        start, stop, step = (i.value for i in n.inputs[:3])
+        inits = n.inputs[3:]
+        carried = body.params[1:]
+        idx = body.params[0]
+        names = []
+        for k, (prm, init) in enumerate(zip(carried, inits)):
+            if isinstance(prm.type, TensorType):
+                ct = C.compute(prm.type.dtype)
+                name = f"c{n.uid}_{k}"
+                w.line(f"{ct} {name}[{self.tile}];")
+                with w.block("for (long j = 0; j < n; ++j)"):
+                    w.line(f"{name}[j] = {self._read(env, init)};")
+                names.append(name)
+                env[id(prm)] = ("ptr", name, ct)
+            else:
+                names.append(None)
+                env[id(prm)] = ("scalar", self._read(env, init), C.value_ctype(prm.type))
+        cmp = "<" if step > 0 else ">"
+        with w.block(f"for (int64_t it{n.uid} = {start}; it{n.uid} {cmp} {stop}; it{n.uid} += {step})"):
+            env[id(idx)] = ("scalar", f"it{n.uid}", "int64_t")
+            single_phase = all(m.op is not ir.FOR and m.op is not ir.GETITEM for m in body.nodes)
+            if single_phase:
+                with w.block("for (long j = 0; j < n; ++j)"):
+                    for m in body.nodes:
+                        expr = self._member_expr(m, env)
+                        ct = C.value_ctype(m.type)
+                        w.line(f"const {ct} v{m.uid} = {expr};")
+                        env[id(m)] = ("scalar", f"v{m.uid}", ct)
+                    # read every result before writing any carried array (they are read above)
+                    for k, (name, r) in enumerate(zip(names, body.results)):
+                        if name is not None:
+                            w.line(f"const {C.value_ctype(r.type)} r{n.uid}_{k} = {self._read(env, r)};")
+                    for k, name in enumerate(names):
+                        if name is not None:
+                            w.line(f"{name}[j] = r{n.uid}_{k};")
+            else:
+                self._emit_phases(w, body.nodes, env, [], [])
+                for k, (name, r) in enumerate(zip(names, body.results)):
+                    if name is not None:
+                        w.line(f"{C.value_ctype(r.type)} n{n.uid}_{k}[{self.tile}];")
+                        with w.block("for (long j = 0; j < n; ++j)"):
+                            w.line(f"n{n.uid}_{k}[j] = {self._read(env, r)};")
+                for k, name in enumerate(names):
+                    if name is not None:
+                        w.line(f"memcpy({name}, n{n.uid}_{k}, sizeof({name}));")
+        for k, name in enumerate(names):
+            if name is not None:
+                env[("for", id(n), k)] = ("ptr", name, C.value_ctype(carried[k].type))
+
+    # ---- driver -------------------------------------------------------------------------------------
+    def _emit_driver(self, w: CWriter, dims, in_strides, tile, total):
+        params = self._params(False) + ["const int nt"]
+        inner = dims[-1]
+        outer = dims[:-1]
+        tiles_per_row = (inner + tile - 1) // tile
+        ntiles = tiles_per_row
+        for d in outer:
+            ntiles *= d
+        w.line(f"static void {self.name}({', '.join(params)})")
+        with w.block(""):
+            if ntiles == 1:
+                args = self._call_args({}, "0", tile_n=str(inner))
+                w.line(f"{self.name}_tile({args});")
+                return
+            par = total >= PARALLEL_MIN and ntiles >= 2
+            if par:
+                w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
+            else:
+                w.line("(void)nt;")
+            with w.block(f"for (long t = 0; t < {ntiles}L; ++t)"):
+                w.line(f"const long j0 = (t % {tiles_per_row}L) * {tile}L;")
+                w.line(f"long o = t / {tiles_per_row}L;")
+                offs = {k: [] for k in list(in_strides) + [f"o{k}" for k in range(len(self.outputs))]}
+                # multi-index over the outer dims, innermost first
+                for d in range(len(outer) - 1, -1, -1):
+                    w.line(f"const long i{d} = o % {outer[d]}L; o /= {outer[d]}L;")
+                    for k, s in in_strides.items():
+                        if s[d]:
+                            offs[k].append(f"i{d} * {s[d]}L")
+                    out_stride = 1
+                    for dd in dims[d + 1:]:
+                        out_stride *= dd
+                    for k in range(len(self.outputs)):
+                        offs[f"o{k}"].append(f"i{d} * {out_stride}L")
+                w.line("(void)o;")
+                w.line(f"const long nn = {inner}L - j0 < {tile}L ? {inner}L - j0 : {tile}L;")
+                base = {k: (" + ".join(v) if v else "0") for k, v in offs.items()}
+                full = self._call_args(base, "j0", tile_n=str(tile))
+                part = self._call_args(base, "j0", tile_n="nn")
+                if inner % tile == 0:
+                    w.line(f"{self.name}_tile({full});")
+                else:
+                    w.line(f"if (nn == {tile}L) {self.name}_tile({full}); else {self.name}_tile({part});")
+
+    def _call_args(self, base, j0, tile_n):
+        args = []
+        for k, i in enumerate(self.inputs):
+            if isinstance(i.value.type, TensorType):
+                b = base.get(k, "0")
+                inner = self.in_inner[k]
+                off = f"{b}" + (f" + {j0}" if inner and j0 != "0" else "")
+                args.append(f"in{k} + ({off})" if off != "0" else f"in{k}")
+            else:
+                args.append(f"in{k}")
+        for k in range(len(self.outputs)):
+            b = base.get(f"o{k}", "0")
+            off = f"{b}" + (f" + {j0}" if j0 != "0" else "")
+            args.append(f"out{k} + ({off})" if off != "0" else f"out{k}")
+        args.append(tile_n)
+        return ", ".join(args)
+
+
+def _itemsize(t) -> int:
+    return t.dtype.itemsize if isinstance(t, TensorType) else 8
+
+
+def _pow2_ceil(n: int) -> int:
+    p = 1
+    while p < n:
+        p *= 2
+    return max(p, 1)

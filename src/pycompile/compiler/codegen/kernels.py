@@ -1,0 +1,350 @@
+"""Loop templates for ops that are not elementwise: reductions, softmax / log_softmax,
+LayerNorm, transpose, slicing, concat / stack, gather, and matrix products through OpenBLAS.
+
+Each template writes C statements for one node into the function body. `x` / `out` are C
+pointer expressions of the input / output storage; shapes are static, so every loop bound is a
+literal. Large outer loops are split across threads (OpenMP).
+"""
+from __future__ import annotations
+
+import math
+
+from pycompile.common import dtype as mstype
+from pycompile.compiler import ir
+from pycompile.compiler.codegen import ctypes_ as C
+from pycompile.compiler.codegen.writer import CWriter
+from pycompile.ops.defs.reduce import reduced_shape
+
+PARALLEL_MIN = 1 << 15
+
+
+def _prod(xs) -> int:
+    return math.prod(xs) if xs else 1
+
+
+def _omp(w: CWriter, work: int, outer: int):
+    if work >= PARALLEL_MIN and outer >= 2:
+        w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
+
+
+def split_axes(shape, axes):
+    """(A, R, B) if the axes are one contiguous run, else None."""
+    axes = sorted(axes)
+    if not axes:
+        return _prod(shape), 1, 1
+    if axes != list(range(axes[0], axes[-1] + 1)):
+        return None
+    return _prod(shape[:axes[0]]), _prod(shape[axes[0]:axes[-1] + 1]), _prod(shape[axes[-1] + 1:])
+
+
+_ACC = {"sum": None, "mean": None, "max": None, "min": None, "all": "_Bool", "any": "_Bool"}
+
+
+def acc_type(rule: str, dt: mstype.DType) -> str:
+    if rule in ("all", "any"):
+        return "_Bool"
+    if rule in ("sum", "mean"):
+        if dt.kind in "biu":
+            return "int64_t" if rule == "sum" else "double"
+        return "double" if dt is mstype.float64 else "float"
+    return C.compute(dt)
+
+
+def _init(rule, at, x_first):
+    return {"sum": "0", "mean": "0", "all": "1", "any": "0"}.get(rule, x_first)
+
+
+def _combine(rule, acc, v):
+    return {
+        "sum": f"{acc} += {v};", "mean": f"{acc} += {v};",
+        "max": f"if ({v} > {acc} || {v} != {v}) {acc} = {v};",
+        "min": f"if ({v} < {acc} || {v} != {v}) {acc} = {v};",
+        "all": f"{acc} = {acc} && ({v} != 0);", "any": f"{acc} = {acc} || ({v} != 0);",
+    }[rule]
+
+
+def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes):
+    """out = reduce(x) over `axes` (any set; non-contiguous sets loop over all dims)."""
+    shape = xt.shape
+    at = acc_type(rule, xt.dtype)
+    oc = C.storage(ot.dtype)
+    count = _prod([shape[a] for a in axes]) or 1
+    fin = (lambda a: f"({oc})({a} / {count})") if rule == "mean" else (lambda a: f"({oc})({a})")
+    split = split_axes(shape, axes)
+    simd = "#pragma omp simd reduction(+:acc)" if rule in ("sum", "mean") else ""
+    if split is None:
+        _reduce_general(w, rule, x, xt, out, ot, axes, at, fin)
+        return
+    A, R, B = split
+    if R == 0 or _prod(shape) == 0:
+        with w.block(f"for (long i = 0; i < {_prod(ot.shape)}L; ++i)"):
+            w.line(f"{out}[i] = ({oc})({_init(rule, at, '0')});")
+        return
+    if B == 1:
+        _omp(w, A * R, A)
+        with w.block(f"for (long a = 0; a < {A}L; ++a)"):
+            w.line(f"const {C.storage(xt.dtype)} *xa = {x} + a * {R}L;")
+            w.line(f"{at} acc = {_init(rule, at, f'({at})xa[0]')};")
+            if simd:
+                w.line(simd)
+            with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                w.line(_combine(rule, "acc", f"({at})xa[r]"))
+            w.line(f"{out}[a] = {fin('acc')};")
+        return
+    _omp(w, A * R * B, A)
+    with w.block(f"for (long a = 0; a < {A}L; ++a)"):
+        w.line(f"const {C.storage(xt.dtype)} *xa = {x} + a * {R * B}L;")
+        w.line(f"{at} *acc = ({at} *)malloc(sizeof({at}) * {B}L);")
+        with w.block(f"for (long b = 0; b < {B}L; ++b)"):
+            w.line(f"acc[b] = {_init(rule, at, f'({at})xa[b]')};")
+        with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+            w.line(f"const {C.storage(xt.dtype)} *xr = xa + r * {B}L;")
+            with w.block(f"for (long b = 0; b < {B}L; ++b)"):
+                w.line(_combine(rule, "acc[b]", f"({at})xr[b]"))
+        with w.block(f"for (long b = 0; b < {B}L; ++b)"):
+            w.line(f"{out}[a * {B}L + b] = {fin('acc[b]')};")
+        w.line("free(acc);")
+
+
+def _reduce_general(w, rule, x, xt, out, ot, axes, at, fin):
+    shape = xt.shape
+    nd = len(shape)
+    kept = [d for d in range(nd) if d not in axes]
+    strides = [_prod(shape[d + 1:]) for d in range(nd)]
+    n_out = _prod([shape[d] for d in kept])
+    n_red = _prod([shape[d] for d in axes])
+    with w.block(f"for (long o = 0; o < {n_out}L; ++o)"):
+        w.line("long rem = o, base = 0;")
+        for d in reversed(kept):
+            w.line(f"base += (rem % {shape[d]}L) * {strides[d]}L; rem /= {shape[d]}L;")
+        w.line(f"{at} acc = 0; int first = 1;")
+        with w.block(f"for (long r = 0; r < {n_red}L; ++r)"):
+            w.line("long rr = r, off = base;")
+            for d in reversed(axes):
+                w.line(f"off += (rr % {shape[d]}L) * {strides[d]}L; rr /= {shape[d]}L;")
+            w.line(f"const {at} v = ({at}){x}[off];")
+            w.line(f"if (first) {{ acc = {_init(rule, at, 'v')}; first = 0; }}")
+            w.line(_combine(rule, "acc", "v"))
+        w.line(f"{out}[o] = {fin('acc')};")
+
+
+def argmax(w, x, xt, out, ot, axis):
+    shape = xt.shape
+    if axis is None:
+        A, R, B = 1, _prod(shape), 1
+    else:
+        A, R, B = _prod(shape[:axis]), shape[axis], _prod(shape[axis + 1:])
+    ct = C.compute(xt.dtype)
+    with w.block(f"for (long a = 0; a < {A}L; ++a)"):
+        with w.block(f"for (long b = 0; b < {B}L; ++b)"):
+            w.line(f"const {C.storage(xt.dtype)} *xa = {x} + a * {R * B}L + b;")
+            w.line(f"{ct} best = ({ct})xa[0]; int64_t bi = 0;")
+            with w.block(f"for (long r = 1; r < {R}L; ++r)"):
+                w.line(f"const {ct} v = ({ct})xa[r * {B}L];")
+                w.line("if (v > best || (v != v && best == best)) { best = v; bi = r; }")
+            w.line(f"{out}[a * {B}L + b] = bi;")
+
+
+def softmax(w, x, xt, out, axis: int, log: bool):
+    shape = xt.shape
+    axis %= max(len(shape), 1)
+    A, R, B = _prod(shape[:axis]), shape[axis] if shape else 1, _prod(shape[axis + 1:])
+    ct = C.compute(xt.dtype)
+    st = C.storage(xt.dtype)
+    ex = "exp" if ct == "double" else "expf"
+    lg = "log" if ct == "double" else "logf"
+    _omp(w, A * R * B, A * B)
+    with w.block(f"for (long ab = 0; ab < {A * B}L; ++ab)"):
+        w.line(f"const long a = ab / {B}L, b = ab % {B}L;")
+        w.line(f"const {st} *xa = {x} + a * {R * B}L + b;")
+        w.line(f"{st} *oa = {out} + a * {R * B}L + b;")
+        w.line(f"{ct} m = ({ct})xa[0];")
+        with w.block(f"for (long r = 1; r < {R}L; ++r)"):
+            w.line(f"const {ct} v = ({ct})xa[r * {B}L]; if (v > m) m = v;")
+        w.line(f"{ct} s = 0;")
+        with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+            if log:
+                w.line(f"s += {ex}(({ct})xa[r * {B}L] - m);")
+            else:
+                w.line(f"const {ct} e = {ex}(({ct})xa[r * {B}L] - m); s += e; oa[r * {B}L] = ({st})e;")
+        if log:
+            w.line(f"const {ct} ls = {lg}(s);")
+            with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                w.line(f"oa[r * {B}L] = ({st})(({ct})xa[r * {B}L] - m - ls);")
+        else:
+            w.line(f"const {ct} inv = ({ct})1 / s;")
+            with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                w.line(f"oa[r * {B}L] = ({st})(({ct})oa[r * {B}L] * inv);")
+
+
+def layernorm(w, x, xt, gamma, beta, gt, out, begin_norm_axis: int, epsilon: float):
+    shape = xt.shape
+    ax = begin_norm_axis % len(shape)
+    rows, cols = _prod(shape[:ax]), _prod(shape[ax:])
+    g = _prod(gt.shape)
+    ct = "double" if xt.dtype is mstype.float64 else "float"
+    st = C.storage(xt.dtype)
+    sq = "sqrt" if ct == "double" else "sqrtf"
+    gidx = "c" if g == cols else f"(r * {cols}L + c) % {g}L"
+    _omp(w, rows * cols, rows)
+    with w.block(f"for (long r = 0; r < {rows}L; ++r)"):
+        w.line(f"const {st} *xr = {x} + r * {cols}L;")
+        w.line(f"{st} *orow = {out} + r * {cols}L;")
+        w.line(f"{ct} mean = 0;")
+        w.line("#pragma omp simd reduction(+:mean)")
+        with w.block(f"for (long c = 0; c < {cols}L; ++c)"):
+            w.line(f"mean += ({ct})xr[c];")
+        w.line(f"mean /= {cols};")
+        w.line(f"{ct} var = 0;")
+        w.line("#pragma omp simd reduction(+:var)")
+        with w.block(f"for (long c = 0; c < {cols}L; ++c)"):
+            w.line(f"const {ct} d = ({ct})xr[c] - mean; var += d * d;")
+        w.line(f"var /= {cols};")
+        w.line(f"const {ct} inv = ({ct})1 / {sq}(var + ({ct}){epsilon!r});")
+        with w.block(f"for (long c = 0; c < {cols}L; ++c)"):
+            w.line(f"orow[c] = ({st})((({ct})xr[c] - mean) * inv * ({ct}){gamma}[{gidx}] + ({ct}){beta}[{gidx}]);")
+
+
+def transpose(w, x, xt, out, perm):
+    shape = xt.shape
+    nd = len(shape)
+    out_shape = [shape[p] for p in perm]
+    in_strides = [_prod(shape[d + 1:]) for d in range(nd)]
+    # merge output dims that stay adjacent and in order in the input
+    dims, strides = [], []
+    for k, p in enumerate(perm):
+        if dims and perm[k - 1] == p - 1:
+            dims[-1] *= out_shape[k]
+            strides[-1] = in_strides[p]
+        else:
+            dims.append(out_shape[k])
+            strides.append(in_strides[p])
+    total = _prod(out_shape)
+    if len(dims) == 2 and strides[-1] != 1:
+        # 2-D transpose: blocked for cache locality
+        R, Cn = dims
+        s0, s1 = strides
+        _omp(w, total, R // 32 + 1)
+        with w.block(f"for (long i0 = 0; i0 < {R}L; i0 += 32)"):
+            with w.block(f"for (long j0 = 0; j0 < {Cn}L; j0 += 32)"):
+                with w.block(f"for (long i = i0; i < i0 + 32 && i < {R}L; ++i)"):
+                    with w.block(f"for (long j = j0; j < j0 + 32 && j < {Cn}L; ++j)"):
+                        w.line(f"{out}[i * {Cn}L + j] = {x}[i * {s0}L + j * {s1}L];")
+        return
+    _omp(w, total, dims[0])
+    with w.block(f"for (long o = 0; o < {_prod(dims[:-1])}L; ++o)"):
+        w.line("long rem = o, off = 0;")
+        for d in range(len(dims) - 2, -1, -1):
+            w.line(f"off += (rem % {dims[d]}L) * {strides[d]}L; rem /= {dims[d]}L;")
+        inner, s = dims[-1], strides[-1]
+        with w.block(f"for (long i = 0; i < {inner}L; ++i)"):
+            w.line(f"{out}[o * {inner}L + i] = {x}[off + i * {s}L];")
+
+
+def strided_slice(w, x, xt, out, ot, begin, end, strides):
+    shape = xt.shape
+    nd = len(shape)
+    in_strides = [_prod(shape[d + 1:]) for d in range(nd)]
+    oshape = ot.shape
+    if _prod(oshape) == 0:
+        return
+    base = sum(b * s for b, s in zip(begin, in_strides))
+    inner = oshape[-1] if nd else 1
+    contiguous = nd and strides[-1] == 1
+    with w.block(f"for (long o = 0; o < {_prod(oshape[:-1])}L; ++o)"):
+        w.line(f"long rem = o, off = {base}L;")
+        for d in range(nd - 2, -1, -1):
+            w.line(f"off += (rem % {oshape[d]}L) * {strides[d] * in_strides[d]}L; rem /= {oshape[d]}L;")
+        if contiguous:
+            w.line(f"memcpy({out} + o * {inner}L, {x} + off, sizeof(*{out}) * {inner}L);")
+        else:
+            with w.block(f"for (long i = 0; i < {inner}L; ++i)"):
+                w.line(f"{out}[o * {inner}L + i] = {x}[off + i * {strides[-1] * in_strides[-1]}L];")
+
+
+def concat(w, xs, xts, out, ot, axis: int, stack: bool):
+    """xs: C pointers of the inputs; Stack is Concat with a size-1 axis per input."""
+    oshape = ot.shape
+    outer = _prod(oshape[:axis])
+    total_axis = _prod(oshape[axis:])
+    pos = 0
+    for x, t in zip(xs, xts):
+        chunk = _prod(t.shape[axis:]) if not stack else _prod(t.shape[axis:])
+        if chunk == 0:
+            continue
+        conv = C.storage(ot.dtype) != C.storage(t.dtype)
+        with w.block(f"for (long o = 0; o < {outer}L; ++o)"):
+            if conv:
+                with w.block(f"for (long i = 0; i < {chunk}L; ++i)"):
+                    w.line(f"{out}[o * {total_axis}L + {pos}L + i] = ({C.storage(ot.dtype)}){x}[o * {chunk}L + i];")
+            else:
+                w.line(f"memcpy({out} + o * {total_axis}L + {pos}L, {x} + o * {chunk}L, sizeof(*{out}) * {chunk}L);")
+        pos += chunk
+
+
+def gather(w, x, xt, idx, it, out, axis: int, err_code: int):
+    shape = xt.shape
+    outer, n, inner = _prod(shape[:axis]), shape[axis], _prod(shape[axis + 1:])
+    m = _prod(it.shape)
+    scalar_idx = isinstance(idx, str) and idx.startswith("(")
+    with w.block(f"for (long o = 0; o < {outer}L; ++o)"):
+        with w.block(f"for (long k = 0; k < {m}L; ++k)"):
+            w.line(f"int64_t ix = (int64_t){idx if scalar_idx else idx + '[k]'};")
+            w.line(f"if (ix < 0) ix += {n}L;")
+            w.line(f"if (ix < 0 || ix >= {n}L) return PC_ERR_BASE + {err_code};")
+            w.line(f"memcpy({out} + (o * {m}L + k) * {inner}L, {x} + (o * {n}L + ix) * {inner}L, "
+                   f"sizeof(*{out}) * {inner}L);")
+
+
+def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, batch_shape=None):
+    """out = op(a) @ op(b), batched over leading dims (with broadcasting)."""
+    dt = ot.dtype
+    ash, bsh, osh = at.shape, bt.shape, ot.shape
+    M, N = osh[-2], osh[-1]
+    K = ash[-2] if ta else ash[-1]
+    lda, ldb = ash[-1], bsh[-1]
+    batch = osh[:-2]
+    nb = _prod(batch)
+    a_mat, b_mat, o_mat = ash[-2] * ash[-1], bsh[-2] * bsh[-1], M * N
+
+    def batch_off(shape, mat):
+        # element offset of matrix `bi` in an operand broadcast over `batch`
+        bs = (1,) * (len(batch) - len(shape[:-2])) + tuple(shape[:-2])
+        terms, stride = [], mat
+        parts = []
+        for d in range(len(batch) - 1, -1, -1):
+            parts.append((d, bs[d], stride))
+            stride *= bs[d]
+        for d, size, st in parts:
+            if size != 1:
+                sub = _prod(batch[d + 1:])
+                terms.append(f"((bi / {sub}L) % {batch[d]}L) * {st}L")
+        return " + ".join(terms) or "0"
+
+    aoff, boff = batch_off(ash, a_mat), batch_off(bsh, b_mat)
+    use_blas = dt in (mstype.float32, mstype.float64) and at.dtype is dt and bt.dtype is dt
+    with w.block(f"for (long bi = 0; bi < {nb}L; ++bi)"):
+        w.line(f"const {C.storage(at.dtype)} *A = {a} + ({aoff});")
+        w.line(f"const {C.storage(bt.dtype)} *B = {b} + ({boff});")
+        w.line(f"{C.storage(dt)} *O = {out} + bi * {o_mat}L;")
+        if K == 0:
+            w.line(f"memset(O, 0, sizeof(*O) * {o_mat}L);")
+            return
+        if use_blas:
+            fn = "scipy_cblas_sgemm" if dt is mstype.float32 else "scipy_cblas_dgemm"
+            w.line(f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
+                   f"{'CblasTrans' if tb else 'CblasNoTrans'}, {M}, {N}, {K}, 1.0, A, {lda}, B, {ldb}, 0.0, O, {N});")
+        else:
+            acc = "double" if dt.kind == "f" and dt is mstype.float64 else ("float" if dt.kind == "f" else "int64_t")
+            ai = "A[k * {lda}L + i]" if ta else "A[i * {lda}L + k]"
+            bj = "B[j * {ldb}L + k]" if tb else "B[k * {ldb}L + j]"
+            with w.block(f"for (long i = 0; i < {M}L; ++i)"):
+                with w.block(f"for (long j = 0; j < {N}L; ++j)"):
+                    w.line(f"{acc} s = 0;")
+                    with w.block(f"for (long k = 0; k < {K}L; ++k)"):
+                        w.line(f"s += ({acc}){ai.format(lda=lda)} * ({acc}){bj.format(ldb=ldb)};")
+                    w.line(f"O[i * {N}L + j] = ({C.storage(dt)})s;")
+
+
+__all__ = ["reduce", "argmax", "softmax", "layernorm", "transpose", "strided_slice", "concat", "gather",
+           "gemm", "reduced_shape", "ir"]

@@ -1,0 +1,340 @@
+"""Buffer planning: where every tensor value lives, and arena reuse by liveness.
+
+Storage kinds (one `Storage` object may be shared by several values that are never live with
+different contents at once, e.g. the result of each `If` branch and the If's output):
+  arg      pointer argument: graph input, Parameter, output, or a large constant
+  slot     region of the per-executable arena, reused once every value in it is dead
+  alias    the memory of another value (Reshape, Load, Depend, Assign's result)
+  dyn      pointer variable of a loop: `cur` (carried, read) or `nxt` (where the body writes)
+  local    C scalar variable (Python-number values)
+  static   small constant emitted as a static C array
+  none     monads and tuples
+
+Parents choose where their results go before children are planned: a graph output is written
+straight into the output buffer, an `If` branch result into the If's output slot, a loop body
+result into the loop's `nxt` buffer. Where that is impossible (the result is a view, an input,
+or already placed) codegen copies, which it detects by comparing Storage objects.
+
+Liveness runs over the program linearized in schedule order. A value read inside a loop but
+defined before it stays live until the loop ends; a node's outputs never share memory with its
+inputs (no kernel works in place by accident).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
+from pycompile.compiler import ir
+
+ALIGN = 64
+STATIC_CONST_LIMIT = 64          # elements; larger constants are passed in as arguments
+VIEW_OPS = frozenset({"Reshape", "Load", "Depend", "Assign"})
+
+
+@dataclass(eq=False)
+class Storage:
+    kind: str
+    index: int = -1              # arg index
+    offset: int = -1             # arena offset
+    nbytes: int = 0
+    base: object = None          # alias: the value whose memory this is
+    name: str = ""               # dyn / static name
+
+
+@dataclass
+class Plan:
+    storage: dict = field(default_factory=dict)      # id(value) -> Storage
+    arena_size: int = 0
+    const_args: list = field(default_factory=list)   # np arrays passed as trailing arguments
+    const_index: dict = field(default_factory=dict)  # id(const) -> position in const_args
+    loops: dict = field(default_factory=dict)        # id(loop node) -> [(cur, nxt, s0, s1) | None]
+    n_inputs: int = 0
+    n_refs: int = 0
+    n_outputs: int = 0
+
+    def of(self, v) -> Storage:
+        return self.storage[id(v)]
+
+
+def nbytes(t) -> int:
+    if isinstance(t, RefType):
+        t = t.tensor
+    return t.nbytes if isinstance(t, TensorType) else 0
+
+
+class Planner:
+    def __init__(self, graph: ir.Graph):
+        self.g = graph
+        self.plan = Plan()
+        self.requested: dict = {}
+        self.getitems: dict = {}       # id(structure node) -> {index: getitem node}
+        self.pos = 0
+        self.defs: dict = {}
+        self.last: dict = {}
+        self.loop_frames: list = []
+
+    # -- 1. arguments ------------------------------------------------------------------------------------
+    def arguments(self):
+        p, g = self.plan, self.g
+        for k, prm in enumerate(g.params):
+            p.storage[id(prm)] = Storage("arg", index=k)
+            if isinstance(prm.type, RefType):
+                p.n_refs += 1
+            else:
+                p.n_inputs += 1
+        p.n_outputs = len(g.outputs)
+        base = len(g.params)
+        top_nodes = {id(n) for n in g.body.nodes}
+        for k, v in enumerate(g.outputs):
+            if id(v) in top_nodes and self._eligible(v) and id(v) not in self.requested:
+                self.requested[id(v)] = Storage("arg", index=base + k)
+
+    # -- 2. storage kinds, top-down ----------------------------------------------------------------------
+    def _eligible(self, v) -> bool:
+        """Can this value be computed straight into a place its parent chooses?"""
+        if not isinstance(v, ir.Node) or not isinstance(v.type, TensorType) or v.type.size == 0:
+            return False
+        if v.op is ir.GETITEM:
+            parent = v.inputs[0]
+            return isinstance(parent, ir.Node) and parent.op is not ir.FOR and parent.op is not ir.WHILE
+        return v.op.name not in VIEW_OPS and v.op.name != "Print" and not v.blocks
+
+    def const(self, c: ir.Const) -> Storage:
+        s = self.plan.storage.get(id(c))
+        if s is None:
+            t = c.type
+            if isinstance(t, TensorType):
+                if t.size <= STATIC_CONST_LIMIT:
+                    s = Storage("static", name=f"K{c.uid}")
+                else:
+                    self.plan.const_index[id(c)] = len(self.plan.const_args)
+                    self.plan.const_args.append(np.ascontiguousarray(c.value))
+                    s = Storage("arg", index=-1, name=f"C{c.uid}")
+            elif isinstance(t, ScalarType):
+                s = Storage("local")
+            else:
+                s = Storage("none")
+            self.plan.storage[id(c)] = s
+        return s
+
+    def assign_block(self, block: ir.Block):
+        p = self.plan
+        for n in block.nodes:
+            if n.op is ir.GETITEM:
+                self.getitems.setdefault(id(n.inputs[0]), {})[n.attrs["index"]] = n
+        for n in block.nodes:
+            for i in n.inputs:
+                if isinstance(i, ir.Const):
+                    self.const(i)
+            self.assign_node(n)
+        for r in block.results:
+            if isinstance(r, ir.Const):
+                self.const(r)
+        del p
+
+    def assign_node(self, n: ir.Node):
+        p = self.plan
+        t = n.type
+        req = self.requested.pop(id(n), None)
+        if n.op is ir.IF:
+            self._plan_if(n)
+        elif n.op in (ir.FOR, ir.WHILE):
+            self._plan_loop(n)
+        elif n.blocks:
+            for b in n.blocks:            # fused kernels: members live in registers
+                for m in b.nodes:
+                    p.storage[id(m)] = Storage("none")
+                    for i in m.inputs:
+                        if isinstance(i, ir.Const):
+                            self.const(i)
+        if id(n) in p.storage and n.op is ir.GETITEM:
+            return                        # placed by its structure (_plan_if / _plan_loop)
+        if isinstance(t, (MonadType, TupleType)):
+            p.storage[id(n)] = Storage("none")
+        elif isinstance(t, ScalarType):
+            p.storage[id(n)] = Storage("local")
+        elif n.op is ir.GETITEM:
+            p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
+        elif n.op.name in VIEW_OPS:
+            p.storage[id(n)] = Storage("alias", base=n.inputs[0])
+        elif n.op.name == "Print":
+            p.storage[id(n)] = Storage("static", name="PC_PRINT_RESULT")
+        else:
+            p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
+
+    def _plan_if(self, n: ir.Node):
+        p = self.plan
+        outs = self.getitems.get(id(n), {})
+        places = []
+        for k, t in enumerate(n.type.elems):
+            g = outs.get(k)
+            if isinstance(t, TensorType):
+                s = self.requested.pop(id(g), None) if g is not None else None
+                s = s or Storage("slot", nbytes=nbytes(t))
+                if g is not None:
+                    p.storage[id(g)] = s
+            else:
+                s = None
+                if g is not None:
+                    p.storage[id(g)] = Storage("local") if isinstance(t, ScalarType) else Storage("none")
+            places.append(s)
+        for b in n.blocks:
+            mine = {id(m) for m in b.nodes}
+            for k, r in enumerate(b.results):
+                s = places[k]
+                if s is not None and id(r) in mine and self._eligible(r) and id(r) not in self.requested:
+                    self.requested[id(r)] = s
+            self.assign_block(b)
+
+    def _plan_loop(self, n: ir.Node):
+        p = self.plan
+        body = n.blocks[-1]
+        lead = 1 if n.op is ir.FOR else 0
+        carried = body.params[lead:]
+        outs = self.getitems.get(id(n), {})
+        info = []
+        mine = {id(m) for m in body.nodes}
+        for k, prm in enumerate(carried):
+            t = prm.type
+            g = outs.get(k)
+            if isinstance(t, TensorType):
+                cur = Storage("dyn", name=f"L{n.uid}_cur{k}")
+                nxt = Storage("dyn", name=f"L{n.uid}_nxt{k}")
+                s0 = Storage("slot", nbytes=nbytes(t))
+                s1 = Storage("slot", nbytes=nbytes(t))
+                p.storage[id(prm)] = cur
+                if g is not None:
+                    p.storage[id(g)] = cur
+                r = body.results[k]
+                if id(r) in mine and self._eligible(r) and id(r) not in self.requested:
+                    self.requested[id(r)] = nxt
+                info.append((cur, nxt, s0, s1))
+            else:
+                p.storage[id(prm)] = Storage("local") if isinstance(t, ScalarType) else Storage("none")
+                if g is not None:
+                    p.storage[id(g)] = Storage("local") if isinstance(t, ScalarType) else Storage("none")
+                info.append(None)
+        if lead:
+            p.storage[id(body.params[0])] = Storage("local")
+        if n.op is ir.WHILE:
+            cond = n.blocks[0]
+            for k, prm in enumerate(cond.params):
+                p.storage[id(prm)] = p.storage[id(carried[k])]
+        p.loops[id(n)] = info
+        for b in n.blocks:
+            self.assign_block(b)
+
+    # -- 3. liveness ---------------------------------------------------------------------------------------
+    def _use(self, v, at):
+        if isinstance(v, (ir.Const, tuple)):
+            return
+        self.last[id(v)] = max(self.last.get(id(v), -1), at)
+        for start, used in self.loop_frames:
+            if self.defs.get(id(v), 1 << 60) < start:
+                used.append(v)
+
+    def walk(self, block: ir.Block):
+        for n in block.nodes:
+            self.pos += 1
+            here = self.pos
+            self.defs[id(n)] = here
+            if n.op is ir.GETITEM and isinstance(n.inputs[0], ir.Node):
+                self.defs[id(n)] = self.defs[id(n.inputs[0])]
+            for i in n.inputs:
+                self._use(i, here)
+            if n.blocks:
+                is_loop = n.op in (ir.FOR, ir.WHILE)
+                frame = (here, [])
+                if is_loop:
+                    self.loop_frames.append(frame)
+                for b in n.blocks:
+                    for prm in b.params:
+                        self.defs[id(prm)] = here
+                    self.walk(b)
+                self.pos += 1
+                end = self.pos
+                if is_loop:
+                    self.loop_frames.pop()
+                    for v in frame[1]:
+                        self._use(v, end)
+                for i in n.inputs:
+                    self._use(i, end)
+                self.ends[id(n)] = end
+        self.pos += 1
+        for r in block.results:
+            self._use(r, self.pos)
+
+    # -- 4. arena --------------------------------------------------------------------------------------------
+    def allocate(self):
+        p = self.plan
+        spans: dict = {}
+
+        def span(s: Storage, start: int, end: int):
+            cur = spans.get(id(s))
+            spans[id(s)] = (s, min(start, cur[1]) if cur else start, max(end, cur[2]) if cur else end)
+
+        def owner(v):
+            s = p.storage.get(id(v))
+            while s is not None and s.kind == "alias":
+                v = s.base
+                s = p.storage.get(id(v))
+            return v, s
+
+        # aliases keep their owner alive
+        for vid, s in list(p.storage.items()):
+            if s.kind == "alias" and vid in self.last:
+                v, so = owner(s.base)
+                if so is not None:
+                    self.last[id(v)] = max(self.last.get(id(v), -1), self.last[vid])
+        for vid, s in p.storage.items():
+            if s.kind != "slot":
+                continue
+            start = self.defs.get(vid, 0)
+            span(s, start, max(self.last.get(vid, start), start))
+        for lid, info in p.loops.items():
+            start, end = self.defs[lid], self.ends[lid]
+            last_out = end
+            for k, e in enumerate(info):
+                if e is None:
+                    continue
+                cur, nxt, s0, s1 = e
+                for vid, s in p.storage.items():
+                    if s is cur:
+                        last_out = max(last_out, self.last.get(vid, end))
+                span(s0, start, last_out)
+                span(s1, start, last_out)
+        items = sorted(spans.values(), key=lambda x: (x[1], -x[0].nbytes))
+        free: list = []
+        active: list = []
+        top = 0
+        for s, start, end in items:
+            keep = []
+            for a in active:
+                (free if a[0] < start else keep).append(a[1:] if a[0] < start else a)
+            active = keep
+            need = max((s.nbytes + ALIGN - 1) // ALIGN * ALIGN, ALIGN)
+            best = None
+            for i, (off, size) in enumerate(free):
+                if size >= need and (best is None or size < free[best][1]):
+                    best = i
+            if best is not None:
+                off, size = free.pop(best)
+                if size > need:
+                    free.append((off + need, size - need))
+            else:
+                off, top = top, top + need
+            s.offset = off
+            active.append((end, off, need))
+        p.arena_size = top
+
+
+def plan_graph(graph: ir.Graph) -> Plan:
+    pl = Planner(graph)
+    pl.ends = {}
+    pl.arguments()
+    pl.assign_block(graph.body)
+    pl.walk(graph.body)
+    pl.allocate()
+    return pl.plan

@@ -1,0 +1,721 @@
+"""Control flow for the frontend: runtime `if`, loops that stay loops, and early exits.
+
+Python values flow through the interpreter's environment; only leaves that are graph values
+(`Sym`) become IR. Where Python control flow depends on a graph value:
+
+* `if` traces both branches into blocks and merges the environments: every variable that
+  differs becomes a result of the `If` node (a Python number against a tensor is lifted to a
+  constant of the tensor's type).
+* `for i in range(n)` traces the body once with the carried variables as block parameters and
+  emits one `For` node. If a carried variable changes type in the first iteration (the spec's
+  `out = 0` becoming a tensor) that iteration is peeled and the rest stays a loop. Python numbers
+  that change in the body are lifted to runtime scalars. If the body needs a compile-time index
+  (`self.blocks[i]`, a list that grows) the loop is unrolled instead.
+* `while` with a graph condition becomes a `While` node; with a constant condition it runs at
+  compile time.
+* `break`, `continue` and `return` under a graph condition set flag variables; the rest of the
+  block runs under `if not flag`, and loops test the flags.
+"""
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import MonadType, ScalarType, TensorType, TupleType, U_TYPE
+from pycompile.common.tensor import Tensor
+from pycompile.compiler import ir
+from pycompile.compiler.builder import NeedsConstant, Sym
+from pycompile.errors import CompileError
+from pycompile.ops import functional as F
+
+NORMAL, BREAK, CONTINUE, RETURN, MAYBE = "normal", "break", "continue", "return", "maybe"
+BRK, CNT, RET, RETVAL = "__brk__", "__cnt__", "__ret__", "__retval__"
+FLAGS = (BRK, CNT, RET)
+UNROLL_LIMIT = 4096
+
+
+class _Undefined:
+    """A variable assigned in only one branch of a runtime `if`; using it is an error."""
+
+    def __init__(self, name: str, loc):
+        self.name, self.loc = name, loc
+
+    def __repr__(self):
+        return f"<undefined {self.name}>"
+
+
+class _Unset:
+    def __repr__(self):
+        return "<unset>"
+
+
+UNSET = _Unset()
+
+
+class LoopRetry(Exception):
+    """The traced loop body does not fit the loop's carried types; `kind` says how to retry."""
+
+    def __init__(self, kind: str, names=()):
+        super().__init__(kind)
+        self.kind, self.names = kind, set(names)
+
+
+# ---- pytrees of Python values ----------------------------------------------------------------------
+
+def flatten(v):
+    """(leaves, tree) of nested tuples / lists; other values are leaves."""
+    if isinstance(v, tuple) and not hasattr(v, "_fields"):
+        parts = [flatten(x) for x in v]
+        return [l for p in parts for l in p[0]], ("tuple", tuple(p[1] for p in parts))
+    if isinstance(v, list):
+        parts = [flatten(x) for x in v]
+        return [l for p in parts for l in p[0]], ("list", tuple(p[1] for p in parts))
+    return [v], None
+
+
+def unflatten(tree, leaves):
+    it = iter(leaves)
+
+    def build(t):
+        if t is None:
+            return next(it)
+        kind, kids = t
+        items = [build(k) for k in kids]
+        return tuple(items) if kind == "tuple" else items
+    return build(tree)
+
+
+def snapshot(env: dict) -> dict:
+    """Copy an environment so that list mutation in one trace cannot leak into another."""
+    out = {}
+    for k, v in env.items():
+        out[k] = _copy_containers(v)
+    return out
+
+
+def _copy_containers(v):
+    if isinstance(v, list):
+        return [_copy_containers(x) for x in v]
+    if isinstance(v, tuple) and not hasattr(v, "_fields") and any(isinstance(x, (list, tuple)) for x in v):
+        return tuple(_copy_containers(x) for x in v)
+    if isinstance(v, dict):
+        return {k: _copy_containers(x) for k, x in v.items()}
+    return v
+
+
+def is_graph(v) -> bool:
+    return isinstance(v, Sym)
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (bool, int, float, np.number, np.bool_)) and not isinstance(v, Tensor)
+
+
+def assigned_names(stmts) -> set:
+    """Names a block of statements may assign (not descending into nested defs)."""
+    names = set()
+
+    class V(ast.NodeVisitor):
+        def visit_Name(self, node):
+            if isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+
+        def visit_FunctionDef(self, node):
+            names.add(node.name)
+
+        def visit_Lambda(self, node):
+            pass
+
+    for s in stmts:
+        V().visit(s)
+    return names
+
+
+class ControlFlow:
+    """Mixin of the frontend Interpreter: needs `self.builder`, `self.exec_stmts`, `self.error`."""
+
+    # ---- conditions -------------------------------------------------------------------------------
+    def cond_value(self, v, node):
+        """Python bool for a compile-time condition, or an IR value (bool scalar / size-1 tensor)."""
+        if isinstance(v, Sym):
+            t = v._value.type
+            if isinstance(t, TensorType) and t.size != 1:
+                raise self.error(node, f"The truth value of a Tensor with {t.size} elements (shape "
+                                       f"{list(t.shape)}) is ambiguous in an `if` / `while` condition",
+                                 "reduce it first, e.g. `if (x > 0).all():` or `if x.sum() > 0:`, or use ops.select")
+            return v._value
+        if isinstance(v, _Undefined):
+            raise self.undefined(v, node)
+        try:
+            return bool(v)
+        except NeedsConstant:
+            raise
+        except Exception as e:
+            raise self.error(node, f"cannot use {type(v).__name__} as a condition: {e}")
+
+    def not_flags(self, frame):
+        """IR / Python value of `not (break or continue or return)` for the current frame."""
+        result = True
+        for f in FLAGS:
+            v = frame.env.get(f, False)
+            if isinstance(v, Sym):
+                nv = F.logical_not(v)
+                result = nv if result is True else F.logical_and(result, nv)
+            elif v:
+                return False
+        return result
+
+    def run_guarded(self, frame, fn, node):
+        """Run fn() only if no exit flag is set; returns the flow status."""
+        guard = self.not_flags(frame)
+        if guard is True:
+            return fn()
+        if guard is False:
+            return NORMAL
+        return self.runtime_if(frame, guard._value if isinstance(guard, Sym) else guard, fn, lambda: NORMAL, node)
+
+    # ---- runtime if -----------------------------------------------------------------------------------
+    def runtime_if(self, frame, cond: ir.Value, then_fn, else_fn, node):
+        b = self.builder
+        env0, u0 = frame.env, b.u
+        branches = []
+        for fn in (then_fn, else_fn):
+            b.push_block()
+            frame.env = snapshot(env0)
+            b.u = u0
+            status = fn()
+            branches.append((status, frame.env, b.u, b.pop_block()))
+        (st1, env1, u1, nodes1), (st2, env2, u2, nodes2) = branches
+        loc = b.loc
+        merged, res1, res2, slots = {}, [], [], []
+        for name in list(dict.fromkeys(list(env1) + list(env2))):
+            v1, v2 = env1.get(name, None), env2.get(name, None)
+            if name not in env1 or name not in env2:
+                if name == RETVAL:
+                    v1 = env1.get(name, UNSET)
+                    v2 = env2.get(name, UNSET)
+                else:
+                    merged[name] = _Undefined(name, loc)
+                    continue
+            if v1 is v2:
+                merged[name] = v1
+                continue
+            if name == RETVAL and (v1 is UNSET or v2 is UNSET):
+                present = v2 if v1 is UNSET else v1
+                v1 = _placeholder_like(present) if v1 is UNSET else v1
+                v2 = _placeholder_like(present) if v2 is UNSET else v2
+            merged[name] = self._merge_value(name, v1, v2, nodes1, nodes2, res1, res2, slots, node)
+        has_u = u1 is not u0 or u2 is not u0
+        if has_u:
+            res1.append(u1)
+            res2.append(u2)
+        if not res1:
+            # nothing flows out: keep the branches only if they have effects (they do not here)
+            frame.env = merged
+            return self._merge_status(st1, st2)
+        then_block = ir.Block((), tuple(nodes1), tuple(res1))
+        else_block = ir.Block((), tuple(nodes2), tuple(res2))
+        types = tuple(v.type for v in res1)
+        n = b.add(ir.IF, (cond,), TupleType(types), blocks=(then_block, else_block))
+        outs = [b.add(ir.GETITEM, (n,), t, {"index": i}) for i, t in enumerate(types)]
+        if has_u:
+            b.u = outs.pop()
+        for (name, tree, leaf_slots, leaves) in slots:
+            final = [Sym(outs[s], b) if s is not None else lv for s, lv in zip(leaf_slots, leaves)]
+            merged[name] = unflatten(tree, final)
+        frame.env = merged
+        return self._merge_status(st1, st2)
+
+    @staticmethod
+    def _merge_status(a, b):
+        if a == b:
+            return a
+        return MAYBE if (a != NORMAL or b != NORMAL) else NORMAL
+
+    def _merge_value(self, name, v1, v2, nodes1, nodes2, res1, res2, slots, node):
+        l1, t1 = flatten(v1)
+        l2, t2 = flatten(v2)
+        if t1 != t2 or len(l1) != len(l2):
+            raise self.error(node, f"variable '{_pretty(name)}' has a different structure in the two branches "
+                                   f"of this `if` ({_describe(v1)} vs {_describe(v2)})",
+                             "give it the same tuple / list shape in both branches")
+        leaf_slots, leaves = [], []
+        for a, c in zip(l1, l2):
+            if a is c or (_is_number(a) and _is_number(c) and type(a) is type(c) and a == c) or (
+                    a is None and c is None) or (isinstance(a, str) and a == c):
+                leaf_slots.append(None)
+                leaves.append(a)
+                continue
+            va, vc = self._unify(name, a, c, nodes1, nodes2, node)
+            leaf_slots.append(len(res1))
+            leaves.append(None)
+            res1.append(va)
+            res2.append(vc)
+        slots.append((name, t1, leaf_slots, leaves))
+        return None
+
+    def _unify(self, name, a, c, nodes1, nodes2, node):
+        """IR values for a pair of differing leaves, with one common type."""
+        ta, tc = _leaf_type(a), _leaf_type(c)
+        if ta is None or tc is None:
+            raise self.error(node, f"variable '{_pretty(name)}' is {_describe(a)} in one branch and {_describe(c)} "
+                                   f"in the other; only tensors and numbers can differ between branches of an `if` "
+                                   f"on a tensor value")
+        target = _common_type(ta, tc)
+        if target is None:
+            raise self.error(node, f"variable '{_pretty(name)}' has type {_describe(a)} in one branch and "
+                                   f"{_describe(c)} in the other",
+                             "make both branches produce the same shape and dtype")
+        return (self._convert_in(a, target, nodes1), self._convert_in(c, target, nodes2))
+
+    def _convert_in(self, v, target, nodes):
+        """v as an IR value of type `target`, emitting conversions into the branch's node list."""
+        if isinstance(v, Sym):
+            t = v._value.type
+            if t == target:
+                return v._value
+            b = self.builder
+            b._stack.append(nodes)
+            try:
+                if isinstance(target, ScalarType):
+                    zero = {"int": 0, "float": 0.0}.get(target.kind)
+                    return (F.add(v, zero) if zero is not None else v)._value
+                out = v
+                if isinstance(t, ScalarType) or t.dtype != target.dtype:
+                    out = F.cast(out, target.dtype)
+                if out.shape != target.shape:
+                    out = F.broadcast_to(out, target.shape)
+                return out._value
+            finally:
+                b._stack.pop()
+        if isinstance(target, MonadType):
+            return v
+        arr = v._data if isinstance(v, Tensor) else np.asarray(v)
+        if isinstance(target, ScalarType):
+            return ir.Const.scalar({"bool": bool, "int": int, "float": float}[target.kind](arr.item()))
+        return ir.Const.tensor(np.broadcast_to(arr.astype(target.dtype.np), target.shape).copy())
+
+    # ---- for over range ---------------------------------------------------------------------------
+    def exec_for_range(self, frame, node, rng: range):
+        target = node.target
+        n = len(rng)
+        if n == 0:
+            return self.exec_stmts(frame, node.orelse)
+        body = node.body
+        carried = (assigned_names(body) | {BRK, CNT, RET, RETVAL}) - {_target_name(target)}
+        start = 0
+        peeled = 0
+        lift: set = set()
+        while start < n:
+            if n - start == 1:
+                return self._unrolled_range(frame, node, rng, start)
+            attempt_env = frame.env
+            try:
+                status = self._try_loop(frame, node, rng, start, carried, lift)
+                return self._after_loop(frame, node, status)
+            except LoopRetry as r:
+                frame.env = attempt_env
+                if r.kind == "lift" and not r.names <= lift:
+                    lift |= r.names
+                    continue
+                if r.kind in ("peel", "lift") and peeled < 2:
+                    st = self._one_iteration(frame, node, rng[start])
+                    peeled += 1
+                    start += 1
+                    if st in (BREAK, RETURN):
+                        return RETURN if st == RETURN else NORMAL
+                    if st == MAYBE:
+                        return self._guarded_rest(frame, node, rng, start)
+                    continue
+                return self._unrolled_range(frame, node, rng, start)
+            except NeedsConstant:
+                frame.env = attempt_env
+                return self._unrolled_range(frame, node, rng, start)
+        return NORMAL
+
+    def _one_iteration(self, frame, node, index):
+        self.assign_target(frame, node.target, index)
+        frame.env[CNT] = False
+        st = self.exec_stmts(frame, node.body)
+        frame.env[CNT] = False
+        return NORMAL if st == CONTINUE else st
+
+    def _unrolled_range(self, frame, node, rng, start):
+        if len(rng) - start > UNROLL_LIMIT:
+            raise self.error(node, f"this loop must be unrolled ({len(rng) - start} iterations) because its body "
+                                   f"needs the index at compile time, which exceeds the limit of {UNROLL_LIMIT}",
+                             "avoid indexing Python tuples/lists with the loop index, or use a smaller range")
+        return self.exec_unrolled(frame, node, [rng[i] for i in range(start, len(rng))])
+
+    def _guarded_rest(self, frame, node, rng, start):
+        return self.exec_unrolled(frame, node, [rng[i] for i in range(start, len(rng))], guarded=True)
+
+    def exec_unrolled(self, frame, node, items, guarded=False):
+        """Run the body once per item at compile time (loops over tuples, CellLists, zip ...).
+        After an iteration that may have exited (a runtime break / return), the remaining ones
+        run under `if not flag`."""
+        if len(items) > UNROLL_LIMIT:
+            raise self.error(node, f"loop over {len(items)} items exceeds the unroll limit of {UNROLL_LIMIT}")
+        saved_brk = frame.env.get(BRK, False)
+        frame.env[BRK] = False
+        maybe = guarded
+        for item in items:
+            if maybe:
+                st = self.run_guarded(frame, lambda item=item: self._one_iteration(frame, node, item), node)
+            else:
+                st = self._one_iteration(frame, node, item)
+            if st == BREAK:
+                frame.env[BRK] = saved_brk
+                return NORMAL
+            if st == RETURN:
+                return RETURN
+            if st == MAYBE:
+                maybe = True
+        st = self._after_loop(frame, node, NORMAL)
+        frame.env[BRK] = saved_brk
+        return st
+
+    def _try_loop(self, frame, node, rng, start, carried, lift):
+        b = self.builder
+        env0, u0 = frame.env, b.u
+        index = ir.Param(name=_target_name(node.target) or "i", type=ScalarType("int"))
+        params, inits, body_env = [], [], snapshot(env0)
+        plan = {}
+        for name in carried:
+            if name not in env0:
+                continue
+            v = env0[name]
+            if isinstance(v, _Undefined):
+                continue
+            leaves, tree = flatten(v)
+            new_leaves, kinds = [], []
+            for leaf in leaves:
+                p = self._carry_param(name, leaf, name in lift)
+                if p is None:
+                    new_leaves.append(leaf)
+                    kinds.append(None)
+                else:
+                    params.append(p)
+                    inits.append(self._init_value(leaf, p.type))
+                    new_leaves.append(Sym(p, b))
+                    kinds.append(p)
+            plan[name] = (tree, kinds, leaves)
+            body_env[name] = unflatten(tree, new_leaves)
+        u_param = ir.Param(name="U", type=U_TYPE)
+        b.push_block()
+        frame.env = body_env
+        b.u = u_param
+        try:
+            self.assign_target(frame, node.target, Sym(index, b))
+            frame.env[CNT] = False
+            status = self.exec_stmts(frame, node.body)
+            frame.env[CNT] = False
+        except BaseException:
+            b.pop_block()
+            b.u = u0
+            frame.env = env0
+            raise
+        body_nodes = b.pop_block()
+        env1, u1 = frame.env, b.u
+        frame.env, b.u = env0, u0
+        if status in (BREAK, RETURN):
+            raise LoopRetry("peel")
+        results = self._loop_results(env0, env1, plan, body_nodes, node, skip=_target_names(node.target))
+        results.append(u1)
+        body = ir.Block((index, *params, u_param), tuple(body_nodes), tuple(results))
+        types = tuple(p.type for p in params) + (U_TYPE,)
+        loop = b.add(ir.FOR, (ir.Const.scalar(rng[start]), ir.Const.scalar(rng.stop), ir.Const.scalar(rng.step),
+                              *inits, u0), TupleType(types), {"exit_flags": self._exit_flag_slots(params)},
+                     blocks=(body,))
+        outs = [b.add(ir.GETITEM, (loop,), t, {"index": i}) for i, t in enumerate(types)]
+        b.u = outs.pop()
+        self._rebind(frame, env0, plan, outs)
+        return status
+
+    def _exit_flag_slots(self, params) -> tuple:
+        """Positions (in the carried list) of break / return flags the loop must test."""
+        return tuple(i for i, p in enumerate(params) if p.name in (BRK, RET))
+
+    def _carry_param(self, name, leaf, lift: bool):
+        if isinstance(leaf, Sym):
+            return ir.Param(name=_pname(name), type=leaf._value.type)
+        if lift and _is_number(leaf):
+            return ir.Param(name=_pname(name), type=ScalarType(mstype.scalar_kind(leaf)))
+        if lift and isinstance(leaf, Tensor):
+            return ir.Param(name=_pname(name), type=leaf._abstract)
+        return None
+
+    def _init_value(self, leaf, t):
+        if isinstance(leaf, Sym):
+            return leaf._value
+        return self.builder.value(leaf) if isinstance(leaf, Tensor) else ir.Const.scalar(leaf)
+
+    def _loop_results(self, env0, env1, plan, body_nodes, node, skip=()) -> list:
+        """Results of the body in carried order; raises LoopRetry when the types do not fit."""
+        new_names = [k for k in env1 if k not in env0 and k not in (BRK, CNT, RET, RETVAL)
+                     and not k.startswith("__") and k not in skip]
+        if new_names:
+            raise LoopRetry("peel", new_names)
+        results, lift = [], set()
+        for name, (tree, kinds, old_leaves) in plan.items():
+            v = env1.get(name)
+            if isinstance(v, _Undefined):
+                raise LoopRetry("peel", [name])
+            leaves, tree1 = flatten(v)
+            if tree1 != tree or len(leaves) != len(kinds):
+                raise LoopRetry("unroll", [name])
+            for leaf, p, old in zip(leaves, kinds, old_leaves):
+                if p is None:
+                    if leaf is old or (_is_number(leaf) and _is_number(old) and type(leaf) is type(old) and leaf == old):
+                        continue
+                    if _is_number(old) and (_is_number(leaf) or _scalar_sym(leaf)):
+                        lift.add(name)
+                        continue
+                    if isinstance(old, Tensor) and isinstance(leaf, (Sym, Tensor)) and _leaf_type(leaf) == old._abstract:
+                        lift.add(name)
+                        continue
+                    raise LoopRetry("peel" if isinstance(leaf, Sym) else "unroll", [name])
+                # a carried graph value: the body must give back the same type
+                lt = _leaf_type(leaf)
+                if lt == p.type:
+                    results.append(leaf._value if isinstance(leaf, Sym) else self._convert_in(leaf, p.type, body_nodes))
+                elif lt is not None and _is_number(leaf) and isinstance(p.type, (ScalarType, TensorType)):
+                    results.append(self._convert_in(leaf, p.type, body_nodes))
+                elif isinstance(leaf, Sym) and isinstance(p.type, ScalarType) and isinstance(lt, ScalarType):
+                    raise LoopRetry("unroll", [name])
+                else:
+                    raise LoopRetry("peel", [name])
+        if lift:
+            raise LoopRetry("lift", lift)
+        return results
+
+    def _rebind(self, frame, env0, plan, outs):
+        env = dict(env0)
+        k = 0
+        for name, (tree, kinds, old_leaves) in plan.items():
+            leaves = []
+            for p, old in zip(kinds, old_leaves):
+                if p is None:
+                    leaves.append(old)
+                else:
+                    leaves.append(Sym(outs[k], self.builder))
+                    k += 1
+            env[name] = unflatten(tree, leaves)
+        frame.env = env
+
+    def _after_loop(self, frame, node, status):
+        brk = frame.env.get(BRK, False)
+        frame.env[BRK] = False
+        frame.env[CNT] = False
+        if node.orelse:
+            if isinstance(brk, Sym):
+                return self.runtime_if(frame, F.logical_not(brk)._value,
+                                       lambda: self.exec_stmts(frame, node.orelse), lambda: NORMAL, node)
+            if not brk:
+                return self.exec_stmts(frame, node.orelse)
+        return MAYBE if isinstance(frame.env.get(RET), Sym) else NORMAL
+
+    # ---- while --------------------------------------------------------------------------------------
+    def exec_while(self, frame, node):
+        iterations = 0
+        saved_brk = frame.env.get(BRK, False)
+        frame.env[BRK] = False
+        while True:
+            cond = self.cond_value(self.eval(frame, node.test), node.test)
+            if not isinstance(cond, bool):
+                return self._runtime_while(frame, node, saved_brk)
+            if not cond:
+                break
+            iterations += 1
+            if iterations > UNROLL_LIMIT:
+                raise self.error(node, f"this while loop has a compile-time condition and ran {UNROLL_LIMIT} "
+                                       f"iterations at compile time without ending",
+                                 "make the condition depend on a tensor, or bound the loop")
+            frame.env[CNT] = False
+            st = self.exec_stmts(frame, node.body)
+            frame.env[CNT] = False
+            if st == BREAK:
+                frame.env[BRK] = saved_brk
+                return NORMAL
+            if st == RETURN:
+                return RETURN
+            if st == MAYBE:
+                return self._runtime_while(frame, node, saved_brk)
+        if node.orelse:
+            st = self.exec_stmts(frame, node.orelse)
+            if st != NORMAL:
+                return st
+        frame.env[BRK] = saved_brk
+        return NORMAL
+
+    def _runtime_while(self, frame, node, saved_brk):
+        carried = assigned_names(node.body) | {BRK, CNT, RET, RETVAL}
+        lift: set = set()
+        for _ in range(4):
+            env0 = frame.env
+            try:
+                self._try_while(frame, node, carried, lift)
+                frame.env[BRK] = saved_brk
+                frame.env[CNT] = False
+                if node.orelse:
+                    raise self.error(node, "`while ... else` with a tensor condition is not supported",
+                                     "move the else block after the loop")
+                return MAYBE if isinstance(frame.env.get(RET), Sym) else NORMAL
+            except LoopRetry as r:
+                frame.env = env0
+                if r.kind == "lift" and not r.names <= lift:
+                    lift |= r.names
+                    continue
+                names = ", ".join(sorted(_pretty(n) for n in r.names))
+                raise self.error(node, f"variable(s) {names} change type or structure inside this while loop, "
+                                       f"whose condition is a tensor value",
+                                 "give them their final type (e.g. a Tensor of the right shape and dtype) "
+                                 "before the loop")
+        raise self.error(node, "could not build this while loop")
+
+    def _try_while(self, frame, node, carried, lift):
+        b = self.builder
+        env0, u0 = frame.env, b.u
+        params, inits, plan = [], [], {}
+        body_env = snapshot(env0)
+        for name in carried:
+            if name not in env0 or isinstance(env0[name], _Undefined):
+                continue
+            leaves, tree = flatten(env0[name])
+            kinds, new_leaves = [], []
+            for leaf in leaves:
+                p = self._carry_param(name, leaf, name in lift)
+                kinds.append(p)
+                if p is None:
+                    new_leaves.append(leaf)
+                else:
+                    params.append(p)
+                    inits.append(self._init_value(leaf, p.type))
+                    new_leaves.append(Sym(p, b))
+            plan[name] = (tree, kinds, leaves)
+            body_env[name] = unflatten(tree, new_leaves)
+        u_param = ir.Param(name="U", type=U_TYPE)
+
+        def param_env():
+            env = snapshot(body_env)
+            return env
+
+        # condition block: not (break or return) and test
+        b.push_block()
+        frame.env = param_env()
+        b.u = u_param
+        try:
+            test = self.eval(frame, node.test)
+            guard = self.not_flags(frame)
+            cond = test if guard is True else F.logical_and(guard, test if isinstance(test, Sym) else bool(test))
+            cond_v = self.cond_value(cond, node.test)
+            if isinstance(cond_v, bool):
+                cond_v = ir.Const.scalar(cond_v)
+        finally:
+            cond_nodes = b.pop_block()
+        cond_block = ir.Block((), tuple(cond_nodes), (cond_v,))
+        # body block
+        b.push_block()
+        frame.env = param_env()
+        b.u = u_param
+        try:
+            frame.env[CNT] = False
+            status = self.exec_stmts(frame, node.body)
+            frame.env[CNT] = False
+        except BaseException:
+            b.pop_block()
+            frame.env, b.u = env0, u0
+            raise
+        body_nodes = b.pop_block()
+        env1, u1 = frame.env, b.u
+        frame.env, b.u = env0, u0
+        if status in (BREAK, RETURN):
+            raise LoopRetry("unroll", ["break"])
+        results = self._loop_results(env0, env1, plan, body_nodes, node)
+        results.append(u1)
+        all_params = (*params, u_param)
+        cond_block = ir.Block(all_params, cond_block.nodes, cond_block.results)
+        body = ir.Block(all_params, tuple(body_nodes), tuple(results))
+        types = tuple(p.type for p in params) + (U_TYPE,)
+        loop = b.add(ir.WHILE, (*inits, u0), TupleType(types), blocks=(cond_block, body))
+        outs = [b.add(ir.GETITEM, (loop,), t, {"index": i}) for i, t in enumerate(types)]
+        b.u = outs.pop()
+        self._rebind(frame, env0, plan, outs)
+        return NORMAL
+
+
+# ---- helpers -----------------------------------------------------------------------------------------
+
+def _target_names(t) -> set:
+    return {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+def _target_name(t) -> str | None:
+    return t.id if isinstance(t, ast.Name) else None
+
+
+def _pname(name: str) -> str:
+    return name.strip("_") or "v"
+
+
+def _pretty(name: str) -> str:
+    return {BRK: "(break flag)", CNT: "(continue flag)", RET: "(return flag)", RETVAL: "(return value)"}.get(name, name)
+
+
+def _scalar_sym(v) -> bool:
+    return isinstance(v, Sym) and isinstance(v._value.type, ScalarType)
+
+
+def _leaf_type(v):
+    if isinstance(v, Sym):
+        return v._value.type
+    if isinstance(v, Tensor):
+        return v._abstract
+    if _is_number(v):
+        return ScalarType(mstype.scalar_kind(v))
+    if isinstance(v, ir.Value) and isinstance(v.type, MonadType):
+        return v.type
+    return None
+
+
+def _common_type(a, b):
+    if a == b:
+        return a
+    if isinstance(a, ScalarType) and isinstance(b, ScalarType):
+        return ScalarType(mstype.promote_scalar_kinds(a.kind, b.kind))
+    if isinstance(a, TensorType) and isinstance(b, ScalarType):
+        return a
+    if isinstance(b, TensorType) and isinstance(a, ScalarType):
+        return b
+    return None
+
+
+def _placeholder_like(v):
+    """A value of v's structure and types standing in for 'no return value yet'."""
+    leaves, tree = flatten(v)
+    out = []
+    for leaf in leaves:
+        t = _leaf_type(leaf)
+        if isinstance(t, TensorType):
+            out.append(Tensor._wrap(np.zeros(t.shape, t.dtype.np)))
+        elif isinstance(t, ScalarType):
+            out.append({"bool": False, "int": 0, "float": 0.0}[t.kind])
+        else:
+            out.append(leaf)
+    return unflatten(tree, out)
+
+
+def _describe(v) -> str:
+    if isinstance(v, Sym):
+        return ir.type_str(v._value.type)
+    if isinstance(v, Tensor):
+        return ir.type_str(v._abstract)
+    if isinstance(v, (tuple, list)):
+        return f"a {type(v).__name__} of {len(v)}"
+    return f"{type(v).__name__} {v!r}"[:60]
+
+
+__all__ = ["ControlFlow", "NORMAL", "BREAK", "CONTINUE", "RETURN", "MAYBE", "BRK", "CNT", "RET", "RETVAL",
+           "UNSET", "flatten", "unflatten", "snapshot"]

@@ -1,0 +1,988 @@
+"""The frontend: one AST visitor that builds IR while it walks `construct` / `@jit` code.
+
+It is a partial evaluator. Python values that are known when compiling (numbers, tuples,
+Cells, jit_class instances, constant Tensors) are computed in Python; runtime values are
+`Sym` tracers whose operations append IR nodes. User functions, methods and Cells are inlined
+by walking their source; pycompile's own library code (ops, nn layers) runs directly on
+tracers. Control flow on runtime values goes through `control.ControlFlow`.
+
+Anything without a graph meaning raises `CompileError` with the user's file:line:col, the
+source line, a caret and a hint.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import functools
+import inspect
+import linecache
+import operator
+import textwrap
+import types
+from dataclasses import dataclass
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import ScalarType, Symbolic, TensorType
+from pycompile.common.parameter import Parameter
+from pycompile.common.tensor import Tensor, TensorMethods
+from pycompile.compiler import ir
+from pycompile.compiler.builder import Builder, NeedsConstant, Sym
+from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
+                                        ControlFlow, LoopRetry, _Undefined, flatten)
+from pycompile.errors import CompileError, wrap_user_error
+from pycompile.ops import functional as F
+from pycompile.ops._table import OpError
+from pycompile.ops.composite import HyperMap, MultitypeFuncGraph, hyper_map
+from pycompile.ops.operations import Print, Primitive
+
+_BINOPS = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+    ast.MatMult: operator.matmul, ast.BitAnd: operator.and_, ast.BitOr: operator.or_,
+    ast.BitXor: operator.xor, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
+}
+_CMPOPS = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+}
+_UNSUPPORTED_HINTS = {
+    "Try": "exceptions cannot be caught in graph code; check values before the call, or move the "
+           "try block outside construct / the @jit function",
+    "With": "move the with block outside construct / the @jit function",
+    "AsyncWith": "move the with block outside construct / the @jit function",
+    "Import": "import at module level and refer to the module here",
+    "ImportFrom": "import at module level and refer to the name here",
+    "Global": "pass the value as an argument, or read it as a module-level constant",
+    "Nonlocal": "return the new value instead of rebinding an outer variable",
+    "ClassDef": "define classes at module level (use @jit_class for classes used in graph code)",
+    "AsyncFunctionDef": "coroutines cannot be compiled; define a plain function",
+    "AsyncFor": "coroutines cannot be compiled",
+    "Match": "use if / elif instead of match",
+    "TryStar": "exceptions cannot be caught in graph code",
+    "Yield": "generators cannot be compiled; build a tuple or list instead",
+    "YieldFrom": "generators cannot be compiled; build a tuple or list instead",
+    "Await": "coroutines cannot be compiled",
+    "NamedExpr": "assign the value in its own statement",
+}
+
+
+def is_library(fn) -> bool:
+    mod = getattr(fn, "__module__", None) or ""
+    return mod == "pycompile" or mod.startswith("pycompile.")
+
+
+# ---- source of user functions -------------------------------------------------------------------
+
+@dataclass
+class ParsedFunc:
+    node: ast.AST              # FunctionDef or Lambda
+    file: str
+    line0: int                 # file line of the parsed text's line 1, minus 1
+    col0: int                  # columns removed by dedent
+    globals: dict
+    closure: dict
+    name: str
+    sig: inspect.Signature | None
+
+
+_PARSE_CACHE: dict = {}
+
+
+def unwrap(fn):
+    """The Python function behind jit wrappers / functools.wraps."""
+    seen = 0
+    while hasattr(fn, "__wrapped__") and seen < 10:
+        fn = fn.__wrapped__
+        seen += 1
+    return fn
+
+
+def parse_function(fn) -> ParsedFunc:
+    fn = unwrap(fn)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        raise CompileError(f"cannot compile {fn!r}: it is not a Python function")
+    closure = {}
+    if fn.__closure__:
+        for name, cell in zip(code.co_freevars, fn.__closure__):
+            try:
+                closure[name] = cell.cell_contents
+            except ValueError:
+                pass
+    cached = _PARSE_CACHE.get(code)
+    if cached is not None:
+        node, file, line0, col0, sig = cached
+        return ParsedFunc(node, file, line0, col0, fn.__globals__, closure, fn.__name__, sig)
+    try:
+        lines, start = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        raise CompileError(f"cannot find the source code of '{fn.__qualname__}': graph code must be defined "
+                           f"in a file (not typed at an interactive prompt or built with exec)") from None
+    file = inspect.getsourcefile(fn) or code.co_filename
+    text = "".join(lines)
+    col0 = len(lines[0]) - len(lines[0].lstrip())
+    line0 = start - 1
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except SyntaxError:
+        tree = ast.parse("if 1:\n" + text)
+        line0 -= 1
+        col0 = 0
+    node = _find_def(tree, fn, code, line0)
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        sig = None
+    _PARSE_CACHE[code] = (node, file, line0, col0, sig)
+    return ParsedFunc(node, file, line0, col0, fn.__globals__, closure, fn.__name__, sig)
+
+
+def _find_def(tree, fn, code, line0):
+    want = code.co_firstlineno - line0
+    if fn.__name__ == "<lambda>":
+        lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)]
+        for n in lambdas:
+            if n.lineno == want or len(lambdas) == 1:
+                return n
+        if lambdas:
+            return lambdas[0]
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__:
+            return n
+    raise CompileError(f"cannot find the definition of '{fn.__qualname__}' in its source")
+
+
+class Frame:
+    """One function being inlined: its variables and where its source lives."""
+
+    def __init__(self, pf: ParsedFunc, env: dict, parent: "Frame | None" = None):
+        self.pf = pf
+        self.env = env
+        self.parent = parent
+        self.first_arg = None
+
+
+class GraphClosure:
+    """A nested def or lambda created inside graph code; calls inline it."""
+
+    def __init__(self, node, frame: Frame):
+        self.node = node
+        self.frame = frame
+        self.__name__ = getattr(node, "name", "<lambda>")
+
+
+# ---- the interpreter -------------------------------------------------------------------------------
+
+class Interpreter(ControlFlow):
+    def __init__(self, max_depth: int = 1000):
+        self.builder = Builder(self)
+        self.frame: Frame | None = None
+        self.depth = 0
+        self.max_depth = max_depth
+
+    # -- errors and locations ----------------------------------------------------------------------------
+    def loc(self, node) -> ir.Loc | None:
+        f = self.frame
+        if f is None or not hasattr(node, "lineno"):
+            return None
+        line = f.pf.line0 + node.lineno
+        col = f.pf.col0 + node.col_offset
+        return ir.Loc(f.pf.file, line, col, linecache.getline(f.pf.file, line), f.pf.name)
+
+    def error(self, node, msg: str, hint: str = "") -> CompileError:
+        return CompileError(msg, self.loc(node), hint)
+
+    def undefined(self, v: _Undefined, node) -> CompileError:
+        where = f" at line {v.loc.line}" if v.loc else ""
+        return self.error(node, f"variable '{v.name}' is assigned in only one branch of the `if`{where} "
+                                f"whose condition is a tensor value",
+                          "assign it before the if, or in both branches")
+
+    # -- functions -----------------------------------------------------------------------------------
+    def inline(self, fn, args: list, kwargs: dict):
+        """Walk a user function's source with these arguments; returns its Python return value."""
+        pf = parse_function(fn)
+        if not isinstance(pf.node, (ast.FunctionDef, ast.Lambda)):
+            raise CompileError(f"cannot compile '{pf.name}'")
+        env = self._bind(pf, fn, args, kwargs)
+        frame = Frame(pf, env)
+        if args:
+            frame.first_arg = args[0]
+        return self._run_frame(frame, pf.node)
+
+    def _bind(self, pf, fn, args, kwargs) -> dict:
+        sig = pf.sig
+        if sig is None:
+            raise CompileError(f"cannot read the signature of '{pf.name}'")
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise CompileTypeErrorAt(f"{pf.name}(): {e}", self.loc_of_call()) from None
+        bound.apply_defaults()
+        return dict(bound.arguments)
+
+    def loc_of_call(self):
+        return self.builder.loc
+
+    def _run_frame(self, frame: Frame, node):
+        if self.depth >= self.max_depth:
+            raise CompileError(f"call depth exceeds {self.max_depth} while inlining '{frame.pf.name}' "
+                               f"(recursion on a value known only at run time?)", self.builder.loc)
+        prev, prev_loc = self.frame, self.builder.loc
+        self.frame = frame
+        self.depth += 1
+        frame.env[RET] = False
+        frame.env[RETVAL] = UNSET
+        try:
+            if isinstance(node, ast.Lambda):
+                return self.eval(frame, node.body)
+            status = self.exec_stmts(frame, node.body)
+        finally:
+            self.depth -= 1
+            self.frame = prev
+            self.builder.loc = prev_loc
+        value = frame.env.get(RETVAL, UNSET)
+        if status == RETURN or frame.env.get(RET) is True or isinstance(frame.env.get(RET), Sym):
+            return None if value is UNSET else value
+        return None
+
+    def call_closure(self, clo: GraphClosure, args, kwargs):
+        node = clo.node
+        fn_args = node.args
+        env = {}
+        params = [a.arg for a in fn_args.posonlyargs + fn_args.args]
+        defaults = [self.eval(clo.frame, d) for d in fn_args.defaults]
+        bound_defaults = dict(zip(params[len(params) - len(defaults):], defaults))
+        if len(args) > len(params) and not fn_args.vararg:
+            raise CompileTypeErrorAt(f"{clo.__name__}() takes {len(params)} arguments but {len(args)} were given",
+                                     self.builder.loc)
+        for name, v in zip(params, args):
+            env[name] = v
+        if fn_args.vararg:
+            env[fn_args.vararg.arg] = tuple(args[len(params):])
+        for k, v in kwargs.items():
+            env[k] = v
+        for name in params:
+            if name not in env:
+                if name not in bound_defaults:
+                    raise CompileTypeErrorAt(f"{clo.__name__}() missing argument '{name}'", self.builder.loc)
+                env[name] = bound_defaults[name]
+        frame = Frame(clo.frame.pf, env, parent=clo.frame)
+        return self._run_frame(frame, node)
+
+    # -- calls ---------------------------------------------------------------------------------------
+    def call_value(self, fn, args: list, kwargs: dict):
+        from pycompile.nn.cell import Cell
+        if isinstance(fn, Sym):
+            raise TypeError("a tensor is not callable")
+        if isinstance(fn, GraphClosure):
+            return self.call_closure(fn, args, kwargs)
+        if isinstance(fn, Cell):
+            construct = unwrap(type(fn).construct)
+            if is_library(construct):
+                return construct(fn, *args, **kwargs)
+            return self.inline(construct, [fn, *args], kwargs)
+        handler = _BUILTINS.get(id(fn))
+        if handler is not None and fn is _BUILTIN_OBJS[id(fn)]:
+            return handler(self, args, kwargs)
+        if isinstance(fn, Print):
+            return self.builder.emit_print(*_print_inputs(args))
+        if isinstance(fn, MultitypeFuncGraph):
+            return self.call_value(fn.resolve(args), args, kwargs)
+        if isinstance(fn, HyperMap):
+            f, seqs = (args[0], args[1:]) if fn.ops is None else (fn.ops, args)
+            return hyper_map(f, list(seqs), fn.reverse, call=lambda g, a: self.call_value(g, list(a), {}))
+        if isinstance(fn, types.MethodType):
+            func = unwrap(fn.__func__)
+            if is_library(func) or not isinstance(func, types.FunctionType):
+                return fn(*args, **kwargs)
+            return self.inline(func, [fn.__self__, *args], kwargs)
+        if getattr(fn, "_pycompile_jit", False):
+            return self.inline(unwrap(fn), args, kwargs)
+        if isinstance(fn, functools.partial):
+            return self.call_value(fn.func, [*fn.args, *args], {**fn.keywords, **kwargs})
+        if isinstance(fn, types.FunctionType):
+            if is_library(fn):
+                return fn(*args, **kwargs)
+            return self.inline(fn, args, kwargs)
+        if isinstance(fn, type):
+            return self._instantiate(fn, args, kwargs)
+        if isinstance(fn, Primitive) or is_library(type(fn)):
+            return fn(*args, **kwargs)
+        call = getattr(type(fn), "__call__", None)
+        if call is not None and isinstance(call, types.FunctionType) and not is_library(call) \
+                and type(fn).__module__ != "builtins":
+            return self.inline(call, [fn, *args], kwargs)
+        if _has_graph(args) or _has_graph(list(kwargs.values())):
+            raise TypeError(f"'{getattr(fn, '__name__', type(fn).__name__)}' cannot take graph tensors: only "
+                            f"pycompile ops and user functions can; use pycompile.ops instead")
+        return fn(*args, **kwargs)
+
+    def _instantiate(self, cls, args, kwargs):
+        if cls is Tensor and args and isinstance(args[0], Sym):
+            dt = kwargs.get("dtype", args[1] if len(args) > 1 else None)
+            return F.cast(args[0], dt) if dt is not None else args[0]
+        for i, a in enumerate(list(args) + list(kwargs.values())):
+            if _has_graph([a]):
+                raise TypeError(f"creating a {cls.__name__} inside graph code needs arguments known at compile "
+                                f"time, but argument {i + 1} is a tensor computed at run time")
+        return cls(*args, **kwargs)
+
+    # -- statements ------------------------------------------------------------------------------------
+    def exec_stmts(self, frame: Frame, stmts) -> str:
+        for i, stmt in enumerate(stmts):
+            st = self.exec_stmt(frame, stmt)
+            if st == NORMAL:
+                continue
+            if st == MAYBE:
+                rest = stmts[i + 1:]
+                if rest:
+                    self.run_guarded(frame, lambda: self.exec_stmts(frame, rest), rest[0])
+                return MAYBE
+            return st
+        return NORMAL
+
+    def exec_stmt(self, frame: Frame, stmt) -> str:
+        self.builder.loc = self.loc(stmt)
+        handler = getattr(self, "stmt_" + type(stmt).__name__, None)
+        if handler is None:
+            name = type(stmt).__name__
+            raise self.error(stmt, f"Unsupported statement '{name}' in graph code.",
+                             _UNSUPPORTED_HINTS.get(name, "rewrite it with the supported Python subset"))
+        try:
+            return handler(frame, stmt)
+        except (CompileError, NeedsConstant, LoopRetry):
+            raise
+        except (OpError, TypeError, ValueError, IndexError, AttributeError, KeyError, ZeroDivisionError) as e:
+            raise wrap_user_error(e, self.loc(stmt)) from None
+
+    def stmt_Expr(self, frame, s):
+        self.eval(frame, s.value)
+        return NORMAL
+
+    def stmt_Pass(self, frame, s):
+        return NORMAL
+
+    def stmt_Assign(self, frame, s):
+        value = self.eval(frame, s.value)
+        for t in s.targets:
+            self.assign_target(frame, t, value)
+        return NORMAL
+
+    def stmt_AnnAssign(self, frame, s):
+        if s.value is not None:
+            self.assign_target(frame, s.target, self.eval(frame, s.value))
+        return NORMAL
+
+    def stmt_AugAssign(self, frame, s):
+        cur = self.eval(frame, _as_load(s.target))
+        rhs = self.eval(frame, s.value)
+        fn = _BINOPS[type(s.op)]
+        if isinstance(cur, (list, dict)) and not _has_graph([cur]) or isinstance(cur, list):
+            inplace = {ast.Add: operator.iadd, ast.Mult: operator.imul}.get(type(s.op), fn)
+            value = inplace(cur, rhs)
+        else:
+            value = self.binop(fn, cur, rhs, s)
+        self.assign_target(frame, s.target, value)
+        return NORMAL
+
+    def stmt_Return(self, frame, s):
+        value = self.eval(frame, s.value) if s.value is not None else None
+        frame.env[RET] = True
+        frame.env[RETVAL] = value
+        return RETURN
+
+    def stmt_Break(self, frame, s):
+        frame.env[BRK] = True
+        return BREAK
+
+    def stmt_Continue(self, frame, s):
+        frame.env[CNT] = True
+        return CONTINUE
+
+    def stmt_If(self, frame, s):
+        cond = self.cond_value(self.eval(frame, s.test), s.test)
+        if isinstance(cond, bool):
+            return self.exec_stmts(frame, s.body if cond else s.orelse)
+        return self.runtime_if(frame, cond, lambda: self.exec_stmts(frame, s.body),
+                               lambda: self.exec_stmts(frame, s.orelse), s)
+
+    def stmt_For(self, frame, s):
+        it = self.eval(frame, s.iter)
+        if isinstance(it, range):
+            return self.exec_for_range(frame, s, it)
+        if isinstance(it, Sym):
+            if not isinstance(it._value.type, TensorType) or not it.shape:
+                raise self.error(s.iter, "cannot iterate over a 0-d tensor or a runtime number")
+            items = [it[i] for i in range(it.shape[0])]
+        else:
+            try:
+                items = list(it)
+            except TypeError as e:
+                raise self.error(s.iter, f"cannot iterate over {type(it).__name__}: {e}")
+        return self.exec_unrolled(frame, s, items)
+
+    def stmt_While(self, frame, s):
+        return self.exec_while(frame, s)
+
+    def stmt_FunctionDef(self, frame, s):
+        frame.env[s.name] = GraphClosure(s, frame)
+        return NORMAL
+
+    def stmt_Assert(self, frame, s):
+        v = self.eval(frame, s.test)
+        if isinstance(v, Sym):
+            raise self.error(s, "assert on a tensor value computed at run time is not supported",
+                             "assert on shapes / Python values, or check the result outside graph code")
+        if not v:
+            msg = self.eval(frame, s.msg) if s.msg is not None else ""
+            raise self.error(s, f"AssertionError: {msg}")
+        return NORMAL
+
+    def stmt_Raise(self, frame, s):
+        exc = self.eval(frame, s.exc) if s.exc is not None else RuntimeError("raise")
+        if isinstance(exc, type):
+            exc = exc()
+        if len(self.builder._stack) > 1:
+            raise self.error(s, "raise under a condition known only at run time is not supported",
+                             "check the condition outside graph code")
+        raise self.error(s, f"{type(exc).__name__}: {exc}")
+
+    def stmt_Delete(self, frame, s):
+        for t in s.targets:
+            if not isinstance(t, ast.Name):
+                raise self.error(t, "only `del name` is supported in graph code")
+            frame.env.pop(t.id, None)
+        return NORMAL
+
+    # -- assignment targets ------------------------------------------------------------------------------
+    def assign_target(self, frame, t, value):
+        if isinstance(t, ast.Name):
+            frame.env[t.id] = value
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            self._unpack(frame, t, value)
+        elif isinstance(t, ast.Subscript):
+            obj = self.eval(frame, t.value)
+            idx = self.eval(frame, t.slice)
+            if isinstance(obj, (list, dict)):
+                obj[idx] = value
+            else:
+                raise self.error(t, f"item assignment on {_kind(obj)} is not supported in graph code",
+                                 "build a new tensor with ops.select / ops.concat, or use a list")
+        elif isinstance(t, ast.Attribute):
+            obj = self.eval(frame, t.value)
+            raise self.error(t, f"assigning attribute '{t.attr}' of {_kind(obj)} inside graph code is not supported",
+                             "keep the value in a local variable; to update a Parameter use ops.assign")
+        elif isinstance(t, ast.Starred):
+            raise self.error(t, "a starred target must be inside a tuple")
+        else:
+            raise self.error(t, f"cannot assign to {type(t).__name__}")
+
+    def _unpack(self, frame, t, value):
+        if isinstance(value, Sym):
+            items = [value[i] for i in range(len(value))]
+        else:
+            try:
+                items = list(value)
+            except TypeError:
+                raise self.error(t, f"cannot unpack {_kind(value)}") from None
+        stars = [i for i, e in enumerate(t.elts) if isinstance(e, ast.Starred)]
+        if stars:
+            k = stars[0]
+            n_after = len(t.elts) - k - 1
+            if len(items) < len(t.elts) - 1:
+                raise self.error(t, f"not enough values to unpack (expected at least {len(t.elts) - 1}, got {len(items)})")
+            head, mid, tail = items[:k], items[k:len(items) - n_after], items[len(items) - n_after:]
+            for e, v in zip(t.elts[:k], head):
+                self.assign_target(frame, e, v)
+            self.assign_target(frame, t.elts[k].value, list(mid))
+            for e, v in zip(t.elts[k + 1:], tail):
+                self.assign_target(frame, e, v)
+            return
+        if len(items) != len(t.elts):
+            raise self.error(t, f"cannot unpack {len(items)} values into {len(t.elts)} names")
+        for e, v in zip(t.elts, items):
+            self.assign_target(frame, e, v)
+
+    # -- expressions ---------------------------------------------------------------------------------
+    def eval(self, frame: Frame, e):
+        handler = getattr(self, "expr_" + type(e).__name__, None)
+        if handler is None:
+            name = type(e).__name__
+            raise self.error(e, f"Unsupported expression '{name}' in graph code.",
+                             _UNSUPPORTED_HINTS.get(name, "rewrite it with the supported Python subset"))
+        prev = self.builder.loc
+        self.builder.loc = self.loc(e) or prev
+        try:
+            return handler(frame, e)
+        except (CompileError, LoopRetry):
+            raise
+        except NeedsConstant as nc:
+            if isinstance(nc, NeedsConstantAt):
+                raise
+            raise NeedsConstantAt(str(nc), self.loc(e)) from None
+        except (OpError, TypeError, ValueError, IndexError, AttributeError, KeyError, ZeroDivisionError) as ex:
+            raise wrap_user_error(ex, self.loc(e)) from None
+        finally:
+            self.builder.loc = prev
+
+    def expr_Constant(self, frame, e):
+        return e.value
+
+    def expr_Name(self, frame, e):
+        name = e.id
+        f = frame
+        while f is not None:
+            if name in f.env:
+                v = f.env[name]
+                if isinstance(v, _Undefined):
+                    raise self.undefined(v, e)
+                return v
+            if name in f.pf.closure:
+                return f.pf.closure[name]
+            f = f.parent
+        g = frame.pf.globals
+        if name in g:
+            return g[name]
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        raise self.error(e, f"name '{name}' is not defined")
+
+    def expr_Attribute(self, frame, e):
+        obj = self.eval(frame, e.value)
+        try:
+            return getattr(obj, e.attr)
+        except AttributeError:
+            raise self.error(e, f"'{_kind(obj)}' has no attribute '{e.attr}'") from None
+
+    def expr_Subscript(self, frame, e):
+        obj = self.eval(frame, e.value)
+        idx = self.eval(frame, e.slice)
+        if isinstance(idx, Sym) and not isinstance(obj, (Sym, Tensor)):
+            raise NeedsConstant(f"indexing a {type(obj).__name__} needs an index known at compile time")
+        return obj[idx]
+
+    def expr_Slice(self, frame, e):
+        return slice(*(self.eval(frame, x) if x is not None else None for x in (e.lower, e.upper, e.step)))
+
+    def expr_Tuple(self, frame, e):
+        return tuple(self._elements(frame, e.elts))
+
+    def expr_List(self, frame, e):
+        return list(self._elements(frame, e.elts))
+
+    def expr_Set(self, frame, e):
+        return set(self._elements(frame, e.elts))
+
+    def expr_Dict(self, frame, e):
+        out = {}
+        for k, v in zip(e.keys, e.values):
+            if k is None:
+                out.update(self.eval(frame, v))
+            else:
+                out[self.eval(frame, k)] = self.eval(frame, v)
+        return out
+
+    def _elements(self, frame, elts):
+        out = []
+        for x in elts:
+            if isinstance(x, ast.Starred):
+                v = self.eval(frame, x.value)
+                out.extend([v[i] for i in range(len(v))] if isinstance(v, Sym) else list(v))
+            else:
+                out.append(self.eval(frame, x))
+        return out
+
+    def binop(self, fn, a, b, node):
+        if isinstance(a, _Undefined):
+            raise self.undefined(a, node)
+        return fn(a, b)
+
+    def expr_BinOp(self, frame, e):
+        return self.binop(_BINOPS[type(e.op)], self.eval(frame, e.left), self.eval(frame, e.right), e)
+
+    def expr_UnaryOp(self, frame, e):
+        v = self.eval(frame, e.operand)
+        if isinstance(e.op, ast.Not):
+            return F.logical_not(_to_bool(v)) if isinstance(v, Sym) else not v
+        if isinstance(e.op, ast.USub):
+            return -v
+        if isinstance(e.op, ast.UAdd):
+            return +v
+        return ~v
+
+    def expr_BoolOp(self, frame, e):
+        is_and = isinstance(e.op, ast.And)
+        result = self.eval(frame, e.values[0])
+        for expr in e.values[1:]:
+            if isinstance(result, Sym):
+                rhs = self.eval(frame, expr)
+                fn = F.logical_and if is_and else F.logical_or
+                result = fn(_to_bool(result), _to_bool(rhs) if isinstance(rhs, Sym) else bool(rhs))
+                continue
+            if bool(result) != is_and:
+                return result
+            result = self.eval(frame, expr)
+        return result
+
+    def expr_Compare(self, frame, e):
+        left = self.eval(frame, e.left)
+        result = None
+        for op, comp in zip(e.ops, e.comparators):
+            right = self.eval(frame, comp)
+            if isinstance(op, (ast.Is, ast.IsNot)) and (isinstance(left, Sym) or isinstance(right, Sym)):
+                r = (left is right) == isinstance(op, ast.Is)
+            else:
+                r = _CMPOPS[type(op)](left, right)
+            if result is None:
+                result = r
+            elif isinstance(result, Sym) or isinstance(r, Sym):
+                result = F.logical_and(result, r)
+            else:
+                result = result and r
+            if result is False:
+                return False
+            left = right
+        return result
+
+    def expr_IfExp(self, frame, e):
+        cond = self.cond_value(self.eval(frame, e.test), e.test)
+        if isinstance(cond, bool):
+            return self.eval(frame, e.body if cond else e.orelse)
+        key = "__ifexp__"
+
+        def branch(expr):
+            def run():
+                frame.env[key] = self.eval(frame, expr)
+                return NORMAL
+            return run
+        self.runtime_if(frame, cond, branch(e.body), branch(e.orelse), e)
+        return frame.env.pop(key)
+
+    def expr_Call(self, frame, e):
+        fn = self.eval(frame, e.func)
+        args = self._elements(frame, e.args)
+        kwargs = {}
+        for kw in e.keywords:
+            v = self.eval(frame, kw.value)
+            if kw.arg is None:
+                kwargs.update(v)
+            else:
+                kwargs[kw.arg] = v
+        if fn is super and not args:
+            return super(frame.pf.closure.get("__class__") or type(frame.first_arg).__mro__[1], frame.first_arg)
+        return self.call_value(fn, args, kwargs)
+
+    def expr_Lambda(self, frame, e):
+        return GraphClosure(e, frame)
+
+    def expr_JoinedStr(self, frame, e):
+        parts = []
+        for v in e.values:
+            parts.append(str(self.eval(frame, v)))
+        return "".join(parts)
+
+    def expr_FormattedValue(self, frame, e):
+        v = self.eval(frame, e.value)
+        if isinstance(v, Sym):
+            raise self.error(e, "a tensor computed at run time cannot be formatted into a string",
+                             "print it with print(...) instead")
+        spec = self.eval(frame, e.format_spec) if e.format_spec is not None else ""
+        if e.conversion == ord("r"):
+            v = repr(v)
+        elif e.conversion == ord("s"):
+            v = str(v)
+        return format(v, spec)
+
+    def expr_ListComp(self, frame, e):
+        return self._comprehension(frame, e, lambda: self.eval(frame, e.elt), list)
+
+    def expr_GeneratorExp(self, frame, e):
+        return self._comprehension(frame, e, lambda: self.eval(frame, e.elt), tuple)
+
+    def expr_SetComp(self, frame, e):
+        return self._comprehension(frame, e, lambda: self.eval(frame, e.elt), set)
+
+    def expr_DictComp(self, frame, e):
+        pairs = self._comprehension(frame, e, lambda: (self.eval(frame, e.key), self.eval(frame, e.value)), list)
+        return dict(pairs)
+
+    def _comprehension(self, frame, e, elt, kind):
+        saved = dict(frame.env)
+        out = []
+
+        def gen(k):
+            if k == len(e.generators):
+                out.append(elt())
+                return
+            g = e.generators[k]
+            it = self.eval(frame, g.iter)
+            items = [it[i] for i in range(len(it))] if isinstance(it, Sym) else list(it)
+            for item in items:
+                self.assign_target(frame, g.target, item)
+                ok = True
+                for cond in g.ifs:
+                    c = self.cond_value(self.eval(frame, cond), cond)
+                    if not isinstance(c, bool):
+                        raise self.error(cond, "a comprehension filter must be known at compile time")
+                    ok = ok and c
+                if ok:
+                    gen(k + 1)
+        try:
+            gen(0)
+        finally:
+            frame.env = saved
+        return kind(out)
+
+
+class NeedsConstantAt(NeedsConstant):
+    def __init__(self, msg, loc):
+        super().__init__(msg)
+        self.loc = loc
+
+
+class CompileTypeErrorAt(CompileError, TypeError):
+    def __init__(self, msg, loc):
+        super().__init__(msg, loc)
+
+
+def _as_load(t):
+    t2 = ast.parse(ast.unparse(t), mode="eval").body
+    ast.copy_location(t2, t)
+    for a, b in zip(ast.walk(t2), ast.walk(t)):
+        ast.copy_location(a, b)
+    return t2
+
+
+def _to_bool(v):
+    if isinstance(v, Sym):
+        t = v._value.type
+        if isinstance(t, TensorType) and t.dtype.is_bool:
+            return v
+        if isinstance(t, ScalarType) and t.kind == "bool":
+            return v
+        return F.ne(v, 0)
+    return bool(v)
+
+
+def _has_graph(values) -> bool:
+    for v in values:
+        if isinstance(v, Symbolic):
+            return True
+        if isinstance(v, (tuple, list)) and _has_graph(v):
+            return True
+        if isinstance(v, dict) and _has_graph(list(v.values())):
+            return True
+    return False
+
+
+def _kind(v) -> str:
+    if isinstance(v, Sym):
+        return "a graph tensor" if isinstance(v._value.type, TensorType) else "a runtime number"
+    if isinstance(v, Tensor):
+        return "a Tensor"
+    return type(v).__name__
+
+
+def _print_inputs(args):
+    parts, tensors = [], []
+    for a in args:
+        if isinstance(a, str):
+            parts.append(("str", a))
+        elif isinstance(a, (Sym, Tensor)):
+            parts.append(("tensor", len(tensors)))
+            tensors.append(a)
+        else:
+            parts.append(("str", str(a)))
+    return tensors, {"format": tuple(parts)}
+
+
+# ---- builtins with graph meaning ------------------------------------------------------------------------
+
+def _b_print(interp, args, kwargs):
+    return interp.builder.emit_print(*_print_inputs(args))
+
+
+def _b_isinstance(interp, args, kwargs):
+    x, cls = args
+    if isinstance(x, Sym):
+        classes = cls if isinstance(cls, tuple) else (cls,)
+        t = x._value.type
+        if isinstance(t, TensorType):
+            return any(isinstance(c, type) and (issubclass(Tensor, c) or c is TensorMethods) for c in classes)
+        py = {"bool": bool, "int": int, "float": float}[t.kind]
+        return any(isinstance(c, type) and issubclass(py, c) for c in classes)
+    return isinstance(x, cls)
+
+
+def _b_type(interp, args, kwargs):
+    if len(args) == 1 and isinstance(args[0], Sym):
+        t = args[0]._value.type
+        return Tensor if isinstance(t, TensorType) else {"bool": bool, "int": int, "float": float}[t.kind]
+    return type(*args)
+
+
+def _b_len(interp, args, kwargs):
+    return len(args[0])
+
+
+def _b_abs(interp, args, kwargs):
+    return F.abs(args[0]) if isinstance(args[0], Sym) else abs(args[0])
+
+
+def _b_minmax(pyfn, opfn):
+    def handler(interp, args, kwargs):
+        items = list(args[0]) if len(args) == 1 else list(args)
+        if any(isinstance(a, Sym) for a in items) and not kwargs:
+            out = items[0]
+            for x in items[1:]:
+                out = opfn(out, x)
+            return out
+        return pyfn(*args, **kwargs)
+    return handler
+
+
+def _b_tuple(kind):
+    def handler(interp, args, kwargs):
+        if not args:
+            return kind()
+        v = args[0]
+        if isinstance(v, Sym):
+            return kind(v[i] for i in range(len(v)))
+        return kind(v)
+    return handler
+
+
+def _b_number(pytype):
+    def handler(interp, args, kwargs):
+        if args and isinstance(args[0], Sym):
+            raise NeedsConstant(f"{pytype.__name__}() of a tensor computed at run time")
+        return pytype(*args, **kwargs)
+    return handler
+
+
+def _b_map(interp, args, kwargs):
+    fn, iters = args[0], args[1:]
+    return [interp.call_value(fn, list(items), {}) for items in zip(*iters)]
+
+
+def _b_filter(interp, args, kwargs):
+    fn, it = args
+    return [x for x in it if (interp.call_value(fn, [x], {}) if fn is not None else x)]
+
+
+def _b_getattr(interp, args, kwargs):
+    return getattr(*args)
+
+
+def _b_hasattr(interp, args, kwargs):
+    return hasattr(*args)
+
+
+def _b_sum(interp, args, kwargs):
+    items = list(args[0])
+    start = args[1] if len(args) > 1 else kwargs.get("start", 0)
+    out = start
+    for x in items:
+        out = out + x
+    return out
+
+
+def _b_all_any(pyfn):
+    def handler(interp, args, kwargs):
+        items = list(args[0])
+        if any(isinstance(x, Sym) for x in items):
+            raise NeedsConstant(f"{pyfn.__name__}() over tensors computed at run time")
+        return pyfn(items)
+    return handler
+
+
+def _b_range(interp, args, kwargs):
+    return range(*[operator.index(a) if not isinstance(a, Sym) else a.__index__() for a in args])
+
+
+_BUILTIN_TABLE = {
+    print: _b_print, isinstance: _b_isinstance, type: _b_type, len: _b_len, abs: _b_abs,
+    max: _b_minmax(max, F.maximum), min: _b_minmax(min, F.minimum), tuple: _b_tuple(tuple),
+    list: _b_tuple(list), int: _b_number(int), float: _b_number(float), bool: _b_number(bool),
+    map: _b_map, filter: _b_filter, getattr: _b_getattr, hasattr: _b_hasattr, sum: _b_sum,
+    all: _b_all_any(all), any: _b_all_any(any), range: _b_range,
+}
+_BUILTINS = {id(k): v for k, v in _BUILTIN_TABLE.items()}
+_BUILTIN_OBJS = {id(k): k for k in _BUILTIN_TABLE}
+
+
+# ---- entry ---------------------------------------------------------------------------------------------
+
+@dataclass
+class TraceResult:
+    graph: ir.Graph
+    refs: list                 # the Parameters behind the graph's RefType params, in order
+    input_paths: list          # for each graph input: path into the call's args
+
+
+def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str | None = None) -> TraceResult:
+    """Build the graph of calling `fn(*args)` (a method when self_obj is given)."""
+    interp = Interpreter()
+    b = interp.builder
+    pf = parse_function(fn)
+    names = _arg_names(pf, len(args), skip_self=self_obj is not None)
+    inputs, paths = [], []
+
+    def lift(x, label, path):
+        if isinstance(x, Parameter):
+            return x
+        if isinstance(x, Tensor):
+            p = ir.Param(name=label, type=x._abstract)
+            inputs.append(p)
+            paths.append(path)
+            return Sym(p, b)
+        if isinstance(x, (tuple, list)):
+            return type(x)(lift(v, f"{label}{i}", path + (i,)) for i, v in enumerate(x))
+        return x
+
+    call_args = [lift(a, names[i], (i,)) for i, a in enumerate(args)]
+    call_kwargs = {k: lift(v, k, (k,)) for k, v in (kwargs or {}).items()}
+    full = [self_obj, *call_args] if self_obj is not None else call_args
+    try:
+        result = interp.inline(fn, full, call_kwargs)
+    except NeedsConstantAt as nc:
+        raise CompileError(str(nc), nc.loc, "this needs a value known at compile time (a Python number, "
+                                           "a shape); tensors are only known when the graph runs") from None
+    except NeedsConstant as nc:
+        raise CompileError(str(nc), b.loc) from None
+    leaves, tree = flatten(result)
+    outputs, out_tree_leaves = [], []
+    for leaf in leaves:
+        if isinstance(leaf, Sym):
+            out_tree_leaves.append(("out", len(outputs)))
+            outputs.append(leaf._value)
+        elif isinstance(leaf, Tensor) and not isinstance(leaf, Parameter):
+            out_tree_leaves.append(("const", leaf))
+        elif isinstance(leaf, Parameter):
+            out_tree_leaves.append(("out", len(outputs)))
+            outputs.append(b.load(leaf))
+        else:
+            out_tree_leaves.append(("const", leaf))
+    graph_name = name or pf.name
+    body = ir.Block((), tuple(b.nodes), (*outputs, b.u))
+    graph = ir.Graph(graph_name, (*inputs, *b.ref_order), body, out_tree=(tree, out_tree_leaves), loc=None)
+    return TraceResult(graph, [p.ref for p in b.ref_order], paths)
+
+
+def _arg_names(pf: ParsedFunc, n: int, skip_self: bool) -> list:
+    names = []
+    node = pf.node
+    if isinstance(node, (ast.FunctionDef, ast.Lambda)):
+        a = node.args
+        params = [x.arg for x in a.posonlyargs + a.args]
+        if skip_self and params:
+            params = params[1:]
+        names = params[:n]
+        if len(names) < n:
+            base = a.vararg.arg if a.vararg else "arg"
+            names += [f"{base}{i}" for i in range(n - len(names))]
+    return names or [f"arg{i}" for i in range(n)]

@@ -1,0 +1,247 @@
+"""Elementwise fusion: chains of elementwise nodes over one shape become one `Fused` node,
+which codegen emits as a single tiled loop nest (compiler/codegen/elementwise.py).
+
+Grouping starts from the last elementwise node of a block and absorbs producers that have the
+group's shape. A producer joins only if every user outside the group comes after the group's
+position (the group runs where its last member was), so moving work later can never create a
+cycle or run a consumer before its producer; such a producer becomes an extra output. An
+effect-free `For` loop whose body is elementwise over the group's shape joins as a whole:
+codegen then runs the iterations inside each tile (the loop order that makes W1 fast).
+
+Guarantees: the schedule stays topological; effects (Assign, Print, UpdateState) never join a
+group; a group reads a Parameter at the group's position, which is why `load_elim` runs first.
+"""
+from __future__ import annotations
+
+from pycompile.common.abstract import MonadType, ScalarType, TensorType, TupleType
+from pycompile.compiler import ir
+from pycompile.compiler.passes._rewrite import Rewriter
+from pycompile.ops._table import Effect, OpDef
+
+
+def _ew(n, shape=None) -> bool:
+    if not isinstance(n, ir.Node) or not isinstance(n.op, OpDef):
+        return False
+    if n.op.kind != "elementwise" or n.op.effect is not Effect.PURE or n.blocks:
+        return False
+    if not isinstance(n.type, TensorType) or n.type.size == 0:
+        return False
+    return shape is None or n.type.shape == shape
+
+
+def _loop_fusable(n, shape) -> bool:
+    """An effect-free For whose body is elementwise over `shape` (its index may be used)."""
+    if not isinstance(n, ir.Node) or n.op is not ir.FOR or n.attrs.get("exit_flags"):
+        return False
+    if not all(isinstance(i, ir.Const) for i in n.inputs[:3]):
+        return False
+    body = n.blocks[0]
+    carried = body.params[1:]
+    if not carried or not isinstance(carried[-1].type, MonadType) or body.results[-1] is not carried[-1]:
+        return False
+    for p in carried[:-1]:
+        if not isinstance(p.type, TensorType) or p.type.shape != shape:
+            return False
+    for m in body.nodes:
+        if _ew(m, shape):
+            continue
+        if isinstance(m.op, OpDef) and m.op.kind == "elementwise" and isinstance(m.type, ScalarType):
+            continue
+        return False
+    return True
+
+
+def _getitem_parent(n):
+    if isinstance(n, ir.Node) and n.op is ir.GETITEM and isinstance(n.inputs[0], ir.Node):
+        return n.inputs[0]
+    return None
+
+
+class _Users:
+    def __init__(self, block: ir.Block):
+        self.of: dict = {}
+        for n in block.nodes:
+            for i in n.inputs:
+                self.of.setdefault(id(i), []).append(n)
+            for b in n.blocks:
+                for m in ir.iter_nodes(b):
+                    for i in m.inputs:
+                        self.of.setdefault(id(i), []).append(n)
+                for r in b.results:
+                    self.of.setdefault(id(r), []).append(n)
+        self.results = {id(r) for r in block.results}
+
+    def get(self, v):
+        return self.of.get(id(v), [])
+
+
+def _strip_u(loop: ir.Node) -> ir.Node:
+    """The loop without its memory-state carried value (it has no effects)."""
+    body = loop.blocks[0]
+    nb = ir.Block(body.params[:-1], body.nodes, body.results[:-1])
+    t = TupleType(loop.type.elems[:-1])
+    return ir.Node(op=ir.FOR, inputs=loop.inputs[:-1], type=t, attrs=loop.attrs, blocks=(nb,), loc=loop.loc,
+                   uid=loop.uid)
+
+
+def _group_block(block: ir.Block) -> ir.Block:
+    nodes = list(block.nodes)
+    pos = {id(n): i for i, n in enumerate(nodes)}
+    users = _Users(block)
+    grouped: set = set()
+    groups = []
+    for root in reversed(nodes):
+        if id(root) in grouped:
+            continue
+        parent = _getitem_parent(root)
+        if _ew(root):
+            shape = root.type.shape
+        elif parent is not None and parent.op is ir.FOR and isinstance(root.type, TensorType) \
+                and _loop_fusable(parent, root.type.shape):
+            shape = root.type.shape
+        else:
+            continue
+        members = {id(root): root}
+        root_pos = pos[id(root)]
+
+        def can_join(p) -> bool:
+            if id(p) not in pos or id(p) in grouped or id(p) in members:
+                return False
+            for u in users.get(p):
+                if id(u) not in members and pos.get(id(u), 1 << 30) <= root_pos:
+                    return False
+            return True
+
+        changed = True
+        while changed:
+            changed = False
+            for m in list(members.values()):
+                cands = list(m.inputs)
+                if m.op is ir.FOR:
+                    # its initial values, and outer values its body reads
+                    cands = list(m.inputs[3:])
+                    for x in ir.iter_nodes(m.blocks[0]):
+                        cands.extend(x.inputs)
+                for i in cands:
+                    if _ew(i, shape) and can_join(i):
+                        members[id(i)] = i
+                        changed = True
+                        continue
+                    loop = _getitem_parent(i)
+                    if loop is not None and loop.op is ir.FOR and id(loop) not in members \
+                            and _loop_fusable(loop, shape) and can_join(loop):
+                        outs = [u for u in users.get(loop)]
+                        ok = all(u.op is ir.GETITEM for u in outs)
+                        ok = ok and all(isinstance(u.type, TensorType) or not users.get(u) for u in outs)
+                        ok = ok and all(can_join(u) or id(u) in members for u in outs if isinstance(u.type, TensorType))
+                        if ok:
+                            members[id(loop)] = loop
+                            for u in outs:
+                                members[id(u)] = u
+                            changed = True
+            if parent is not None and id(parent) not in members:
+                members[id(parent)] = parent
+                for u in users.get(parent):
+                    if u.op is ir.GETITEM and (isinstance(u.type, TensorType) or not users.get(u)):
+                        members[id(u)] = u
+                changed = True
+        n_ops = sum(1 for m in members.values() if m.op is not ir.GETITEM)
+        if n_ops < 2 and not any(m.op is ir.FOR for m in members.values()):
+            continue
+        grouped.update(members)
+        groups.append((root, shape, members))
+    if not groups:
+        return block
+    return _build(block, nodes, pos, users, groups)
+
+
+def _build(block, nodes, pos, users, groups):
+    replace: dict = {}       # id(root) -> [Fused, GetItems...]
+    dropped: set = set()
+    remap: dict = {}
+    for root, shape, members in groups:
+        order = sorted(members.values(), key=lambda m: pos[id(m)])
+        inside = set(members)
+        for m in order:
+            if m.op is ir.FOR:
+                for b in m.blocks:
+                    inside.update(id(p) for p in b.params)
+                    inside.update(id(x) for x in ir.iter_nodes(b))
+        ext, seen = [], set()
+
+        def note(v):
+            if id(v) in inside or id(v) in seen:
+                return
+            if isinstance(v, ir.Const) and not isinstance(v.type, TensorType):
+                return
+            if isinstance(v.type, MonadType):
+                return
+            seen.add(id(v))
+            ext.append(v)
+        for m in order:
+            ins = m.inputs[:-1] if m.op is ir.FOR else m.inputs
+            for i in ins:
+                note(i)
+            for b in m.blocks:
+                for x in ir.iter_nodes(b):
+                    for i in x.inputs:
+                        note(i)
+                for r in b.results:
+                    note(r)
+        params = [ir.Param(name=f"in{k}", type=v.type) for k, v in enumerate(ext)]
+        rw = Rewriter()
+        for v, p in zip(ext, params):
+            rw.map[v] = p
+        rw._out.append([])
+        for m in order:
+            if m.op is ir.FOR:
+                m2 = _strip_u(m)
+                new_inputs = tuple(rw.get(i) for i in m2.inputs)
+                new_blocks = tuple(rw.block(b) for b in m2.blocks)
+                rw.map[m] = rw.emit(ir.Node(op=ir.FOR, inputs=new_inputs, type=m2.type, attrs=m2.attrs,
+                                            blocks=new_blocks, loc=m.loc))
+            elif m.op is ir.GETITEM and isinstance(m.type, MonadType):
+                continue                 # the stripped loop has no memory state
+            elif m.op is ir.GETITEM:
+                rw.map[m] = rw.emit(ir.Node(op=ir.GETITEM, inputs=(rw.get(m.inputs[0]),), type=m.type,
+                                            attrs=m.attrs, loc=m.loc))
+            else:
+                rw.map[m] = rw.emit(rw.rebuild(m, tuple(rw.get(i) for i in m.inputs), ()))
+        body_nodes = rw._out.pop()
+        outputs = []
+        for m in order:
+            if m.op is ir.FOR or not isinstance(m.type, TensorType):
+                continue
+            external = [u for u in users.get(m) if id(u) not in members] or id(m) in users.results
+            if external or m is root:
+                outputs.append(m)
+        fblock = ir.Block(tuple(params), tuple(body_nodes), tuple(rw.get(m) for m in outputs))
+        fused = ir.Node(op=ir.FUSED, inputs=tuple(ext), type=TupleType(tuple(m.type for m in outputs)),
+                        attrs={"shape": shape}, blocks=(fblock,), loc=root.loc)
+        gets = [ir.Node(op=ir.GETITEM, inputs=(fused,), type=m.type, attrs={"index": k}, loc=m.loc)
+                for k, m in enumerate(outputs)]
+        for m, g in zip(outputs, gets):
+            remap[m] = g
+        replace[id(root)] = [fused, *gets]
+        dropped.update(k for k in members if k != id(root))
+    new_nodes = []
+    for n in nodes:
+        if id(n) in replace:
+            new_nodes.extend(replace[id(n)])
+        elif id(n) not in dropped:
+            new_nodes.append(n)
+    fix = Rewriter()
+    fix.map.update(remap)
+    fixed = ir.Block(block.params, tuple(new_nodes), block.results)
+    # rewrite users of the replaced members (Fused nodes themselves reference outer values only)
+    return fix.block(fixed)
+
+
+class Fusion(Rewriter):
+    def block(self, b: ir.Block) -> ir.Block:
+        b2 = super().block(b)
+        return _group_block(b2)
+
+
+def fusion(graph: ir.Graph) -> ir.Graph:
+    return Fusion().run(graph)

@@ -1,0 +1,119 @@
+"""Algebraic simplification: local rewrites from one rule table.
+
+Each rule sees a node with its (already simplified) inputs and returns a replacement value or
+None. A rule may only return a value of exactly the node's type, so rewrites never change
+dtypes or shapes (`int32 + 0.0` is float32 and is left alone).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pycompile.common.abstract import MonadType, TensorType
+from pycompile.compiler import ir
+from pycompile.compiler.passes._rewrite import Rewriter
+from pycompile.ops._table import OPS, OpDef
+
+
+def _is_const(v, x) -> bool:
+    if not isinstance(v, ir.Const):
+        return False
+    val = v.value
+    if isinstance(val, np.ndarray):
+        return val.size > 0 and bool(np.all(val == x))
+    return isinstance(val, (int, float)) and not isinstance(val, bool) and val == x
+
+
+def _same(n, v):
+    return v if v is not None and v.type == n.type else None
+
+
+def _r_add(n, a, b):
+    return _same(n, a) if _is_const(b, 0) else _same(n, b) if _is_const(a, 0) else None
+
+
+def _r_sub(n, a, b):
+    return _same(n, a) if _is_const(b, 0) else None
+
+
+def _r_mul(n, a, b):
+    return _same(n, a) if _is_const(b, 1) else _same(n, b) if _is_const(a, 1) else None
+
+
+def _r_div(n, a, b):
+    return _same(n, a) if _is_const(b, 1) else None
+
+
+def _r_neg(n, a):
+    return a.inputs[0] if ir.is_op(a, "Neg") and a.inputs[0].type == n.type else None
+
+
+def _r_not(n, a):
+    return a.inputs[0] if ir.is_op(a, "LogicalNot") and a.inputs[0].type == n.type else None
+
+
+def _r_cast(n, a):
+    return a if a.type == n.type else None
+
+
+def _r_reshape(n, a):
+    if a.type == n.type:
+        return a
+    return None
+
+
+def _r_transpose(n, a):
+    perm = n.attrs.get("perm")
+    if perm is not None and tuple(perm) == tuple(range(len(perm))):
+        return _same(n, a)
+    return None
+
+
+def _r_select(n, c, a, b):
+    if isinstance(c, ir.Const):
+        v = np.asarray(c.value)
+        if v.size and np.all(v):
+            return _same(n, a)
+        if v.size and not np.any(v):
+            return _same(n, b)
+    if a is b:
+        return _same(n, a)
+    return None
+
+
+RULES = {
+    "Add": _r_add, "Sub": _r_sub, "Mul": _r_mul, "RealDiv": _r_div, "Neg": _r_neg,
+    "LogicalNot": _r_not, "Cast": _r_cast, "Reshape": _r_reshape, "Transpose": _r_transpose,
+    "Select": _r_select,
+}
+
+
+class Simplify(Rewriter):
+    def visit(self, n, inputs, blocks):
+        op = n.op
+        if isinstance(op, OpDef):
+            rule = RULES.get(op.name)
+            if rule is not None:
+                out = rule(n, *inputs)
+                if out is not None:
+                    return out
+            if op.name == "Reshape" and ir.is_op(inputs[0], "Reshape"):
+                inner = inputs[0].inputs[0]
+                if inner.type == n.type:
+                    return inner
+                return self.emit(ir.Node(op=OPS["Reshape"], inputs=(inner,), type=n.type, attrs=n.attrs, loc=n.loc))
+        if op is ir.GETITEM and isinstance(inputs[0], ir.Node) and inputs[0].op in (ir.FOR, ir.WHILE):
+            # a loop's memory state passes through unchanged when its body has no effects
+            loop, k = inputs[0], n.attrs["index"]
+            if isinstance(n.type, MonadType):
+                body = loop.blocks[-1]
+                n_lead = 1 if loop.op is ir.FOR else 0
+                if body.results[k] is body.params[k + n_lead]:
+                    return loop.inputs[(3 if loop.op is ir.FOR else 0) + k]
+        return super().visit(n, inputs, blocks)
+
+
+def simplify(graph: ir.Graph) -> ir.Graph:
+    return Simplify().run(graph)
+
+
+__all__ = ["simplify", "RULES", "TensorType"]

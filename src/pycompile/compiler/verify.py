@@ -1,0 +1,92 @@
+"""The IR verifier, run after every pass in tests (PYCOMPILE_VERIFY=1 or `verify=True`).
+
+Checks: every input is defined before its use in the same or an enclosing block (or is a graph
+/ block parameter or a constant); op nodes' types equal what their table `infer` gives now;
+structural nodes have blocks whose parameters and results agree with their carried types.
+"""
+from __future__ import annotations
+
+from pycompile.common.abstract import MonadType, TupleType
+from pycompile.compiler import ir
+from pycompile.ops._table import OpDef
+
+
+class VerifyError(AssertionError):
+    pass
+
+
+_NO_INFER = {"UpdateState", "MakeTuple", "Depend", "Load", "Assign", "Print", "Fill"}
+
+
+def verify(graph: ir.Graph, where: str = "") -> None:
+    scope = [{id(p) for p in graph.params}]
+    _block(graph.body, scope, where or graph.name)
+
+
+def _fail(where, n, msg):
+    raise VerifyError(f"[{where}] {n.op.name if isinstance(n, ir.Node) else n}: {msg}")
+
+
+def _defined(v, scope) -> bool:
+    if isinstance(v, ir.Const):
+        return True
+    return any(id(v) in s for s in scope)
+
+
+def _block(b: ir.Block, scope, where):
+    scope.append({id(p) for p in b.params})
+    for n in b.nodes:
+        for i in n.inputs:
+            if not _defined(i, scope):
+                _fail(where, n, f"input {i!r:.60} is used before it is defined")
+        for blk in n.blocks:
+            _block(blk, scope, where)
+        _check_node(n, where)
+        scope[-1].add(id(n))
+    for r in b.results:
+        if not _defined(r, scope):
+            _fail(where, r, "block result is not defined in scope")
+    scope.pop()
+
+
+def _check_node(n: ir.Node, where):
+    op = n.op
+    if isinstance(op, OpDef) and op.name not in _NO_INFER and op.kind != "effect":
+        types = [i.type for i in n.inputs if not isinstance(i.type, MonadType)]
+        if op.variadic:
+            k = len(op.inputs) - 1
+            types = types[:k] + [TupleType(tuple(types[k:]))]
+        try:
+            t = op.infer(types, **n.attrs)
+        except Exception as e:
+            _fail(where, n, f"infer fails on its own inputs: {e}")
+        if t != n.type:
+            _fail(where, n, f"type {n.type} but infer gives {t}")
+    elif op is ir.IF:
+        for blk in n.blocks:
+            got = tuple(r.type for r in blk.results)
+            if got != n.type.elems:
+                _fail(where, n, f"branch results {got} do not match {n.type.elems}")
+    elif op is ir.FOR:
+        body = n.blocks[0]
+        carried = tuple(p.type for p in body.params[1:])
+        if carried != n.type.elems or tuple(r.type for r in body.results) != carried:
+            _fail(where, n, "carried types, body results and loop type disagree")
+        inits = tuple(i.type for i in n.inputs[3:])
+        if inits != carried:
+            _fail(where, n, f"initial values {inits} do not match carried {carried}")
+    elif op is ir.WHILE:
+        cond, body = n.blocks
+        carried = tuple(p.type for p in body.params)
+        if tuple(r.type for r in body.results) != carried or tuple(i.type for i in n.inputs) != carried:
+            _fail(where, n, "carried types disagree")
+    elif op is ir.GETITEM:
+        parent = n.inputs[0]
+        if not isinstance(parent.type, TupleType) or parent.type.elems[n.attrs["index"]] != n.type:
+            _fail(where, n, "component type mismatch")
+    elif op is ir.FUSED:
+        blk = n.blocks[0]
+        if len(blk.params) != len(n.inputs):
+            _fail(where, n, "fused block parameters do not match inputs")
+        if tuple(r.type for r in blk.results) != n.type.elems:
+            _fail(where, n, "fused results do not match its type")

@@ -1,0 +1,71 @@
+"""Errors a user can cause while compiling, each naming their file, line and column.
+
+`CompileError` subclasses RuntimeError, the exception MindSpore raises for unsupported graph
+syntax ("Unsupported statement 'Try'"). Type and shape errors found while compiling keep their
+kind as well: `CompileTypeError` is both a CompileError and a TypeError, and so on, so code
+catching MindSpore's exception types keeps working.
+
+The message reads:
+
+    model.py:12:8: Unsupported statement 'Try' in graph code.
+        try:
+        ^
+    hint: move the try block out of construct / the @jit function ...
+"""
+from __future__ import annotations
+
+
+class CompileError(RuntimeError):
+    """Graph code that pycompile cannot compile; the message points at the user's line."""
+
+    def __init__(self, message: str, loc=None, hint: str = ""):
+        self.msg = message
+        self.loc = loc
+        self.hint = hint
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        lines = []
+        loc = self.loc
+        if loc is not None:
+            lines.append(f"{loc.file}:{loc.line}:{loc.col}: {self.msg}")
+            if loc.source:
+                text = loc.source.rstrip("\n")
+                stripped = text.lstrip()
+                indent = len(text) - len(stripped)
+                lines.append("    " + stripped)
+                lines.append("    " + " " * max(loc.col - indent, 0) + "^")
+        else:
+            lines.append(self.msg)
+        if self.hint:
+            lines.append(f"hint: {self.hint}")
+        return "\n".join(lines)
+
+    def __reduce__(self):
+        return (type(self), (self.msg, self.loc, self.hint))
+
+
+class CompileTypeError(CompileError, TypeError):
+    pass
+
+
+class CompileValueError(CompileError, ValueError):
+    pass
+
+
+class CompileIndexError(CompileError, IndexError):
+    pass
+
+
+def wrap_user_error(exc: BaseException, loc, hint: str = "") -> CompileError:
+    """A CompileError of the same kind as `exc` (TypeError -> CompileTypeError ...)."""
+    if isinstance(exc, CompileError):
+        return exc
+    msg = str(exc) or type(exc).__name__
+    if isinstance(exc, TypeError):
+        return CompileTypeError(msg, loc, hint)
+    if isinstance(exc, IndexError):
+        return CompileIndexError(msg, loc, hint)
+    if isinstance(exc, ValueError):
+        return CompileValueError(msg, loc, hint)
+    return CompileError(f"{type(exc).__name__}: {msg}", loc, hint)

@@ -1,0 +1,105 @@
+"""set_context / get_context / set_device, with MindSpore 2.10's error types and messages."""
+import pytest
+
+import pycompile as ms
+from pycompile.common import context
+
+
+def test_modes():
+    assert ms.GRAPH_MODE == 0 and ms.PYNATIVE_MODE == 1
+    assert ms.get_context("mode") == ms.PYNATIVE_MODE
+    ms.set_context(mode=ms.GRAPH_MODE)
+    assert ms.get_context("mode") == 0
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert ms.get_context("mode") == 1
+
+
+@pytest.mark.parametrize("key, value", [
+    ("device_target", "CPU"), ("device_target", "Ascend"), ("device_id", 3), ("enable_compile_cache", True),
+    ("compile_cache_path", "/tmp/pc-cache"), ("save_graphs", 2), ("save_graphs", True),
+    ("save_graphs_path", "/tmp/pc-graphs"), ("runtime_num_threads", 2), ("jit_level", "O0"),
+    ("max_call_depth", 50), ("pynative_synchronize", True),
+])
+def test_set_then_get_each_key(key, value):
+    ms.set_context(**{key: value})
+    assert ms.get_context(key) == value
+
+
+def test_path_like_values_are_stored_as_strings(tmp_path):
+    ms.set_context(compile_cache_path=tmp_path)
+    assert ms.get_context("compile_cache_path") == str(tmp_path)
+
+
+def test_defaults():
+    assert ms.get_context("device_target") == "CPU"
+    assert ms.get_context("device_id") == 0
+    assert ms.get_context("save_graphs_path") == "."
+    assert ms.get_context("max_call_depth") == 1000
+    assert ms.get_context("pynative_synchronize") is False
+
+
+def test_set_several_keys_at_once_and_reset():
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
+    assert (ms.get_context("mode"), ms.get_context("device_target")) == (0, "Ascend")
+    context.reset()
+    assert (ms.get_context("mode"), ms.get_context("device_target")) == (1, "CPU")
+
+
+def test_set_device():
+    ms.set_device("Ascend")
+    assert ms.get_context("device_target") == "Ascend"
+    ms.set_device("CPU", 0)
+    assert ms.get_context("device_target") == "CPU" and ms.get_context("device_id") == 0
+    with pytest.raises(ValueError, match="'device_target'.*'TPU'"):
+        ms.set_device("TPU")
+
+
+@pytest.mark.parametrize("kwargs, exc, pattern", [
+    # MindSpore 2.10: "For 'context.set_context', the keyword argument foo is not recognized! ..."
+    ({"foo": 1}, ValueError, r"For 'context.set_context', the keyword argument foo is not recognized!"),
+    # "... the argument 'mode' should be context.GRAPH_MODE (0) or context.PYNATIVE_MODE (1), but got 5."
+    ({"mode": 5}, ValueError,
+     r"For 'context.set_context', the argument 'mode' should be context.GRAPH_MODE \(0\) or "
+     r"context.PYNATIVE_MODE \(1\), but got 5."),
+    ({"mode": True}, ValueError, r"'mode'.*True"),
+    ({"mode": "graph"}, TypeError, r"'mode' must be an int.*'graph'"),
+    # "... the argument 'device_target' must be one of [...], but got TPU."
+    ({"device_target": "TPU"}, ValueError, r"For 'context.set_context', the argument 'device_target' must be one "
+                                           r"of \['CPU', 'Ascend'\], but got 'TPU'."),
+    ({"device_target": "cpu"}, ValueError, r"'device_target'.*'cpu'"),
+    ({"device_target": 1}, TypeError, r"'device_target' must be a str"),
+    ({"device_id": -1}, ValueError, r"'device_id' must be in range \[0, 4095\], but got -1"),
+    ({"max_call_depth": 0}, ValueError, r"'max_call_depth' must be greater than 0, but got 0"),
+    ({"runtime_num_threads": True}, TypeError, r"'runtime_num_threads' must be an int"),
+    ({"enable_compile_cache": 1}, TypeError, r"'enable_compile_cache' must be a bool"),
+    ({"save_graphs": "x"}, TypeError, r"'save_graphs' must be a bool or an int"),
+    ({"save_graphs": 7}, ValueError, r"'save_graphs'.*0-3.*7"),
+    ({"compile_cache_path": 3}, TypeError, r"'compile_cache_path' must be a path"),
+    ({"jit_level": "O5"}, ValueError, r"'jit_level'.*'O5'"),
+])
+def test_bad_settings(kwargs, exc, pattern):
+    before = {k: ms.get_context(k) for k in ("mode", "device_target", "device_id")}
+    with pytest.raises(exc, match=pattern):
+        ms.set_context(**kwargs)
+    assert {k: ms.get_context(k) for k in before} == before
+
+
+def test_a_bad_key_sets_nothing():
+    with pytest.raises(ValueError):
+        ms.set_context(mode=ms.GRAPH_MODE, foo=1)
+    assert ms.get_context("mode") == ms.PYNATIVE_MODE
+
+
+def test_get_context_unknown_key():
+    with pytest.raises(ValueError, match="For 'context.get_context', the argument foo is not recognized!"):
+        ms.get_context("foo")
+
+
+def test_listeners_see_changes():
+    seen = []
+    context.on_change(seen.append)
+    try:
+        ms.set_context(device_target="Ascend")
+    finally:
+        context._listeners.remove(seen.append)
+    assert seen == [{"device_target": "Ascend"}]
