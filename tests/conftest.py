@@ -1,5 +1,10 @@
-"""Shared fixtures: every test starts from the default context and a fixed seed."""
+"""Shared fixtures: every test starts from the default context and a fixed seed; the IR
+verifier runs after every compiler pass."""
+import os
+
 import pytest
+
+os.environ.setdefault("PYCOMPILE_VERIFY", "1")
 
 import pycompile as ms
 from pycompile.common import context
