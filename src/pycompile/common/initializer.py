@@ -77,12 +77,16 @@ class Normal(Initializer):
 
 
 class TruncatedNormal(Initializer):
+    """Normal(mean, sigma) redrawn outside [a, b]; a and b are absolute bounds, as in MindSpore."""
+
     def __init__(self, sigma=0.01, mean=0.0, a=-2.0, b=2.0):
+        if not a < b:
+            raise ValueError(f"For 'TruncatedNormal', 'a' must be less than 'b', but got a={a}, b={b}")
         self.sigma, self.mean, self.a, self.b = sigma, mean, a, b
 
     def __call__(self, shape):
         out = _rng.normal(self.mean, self.sigma, size=shape)
-        lo, hi = self.mean + self.a * self.sigma, self.mean + self.b * self.sigma
+        lo, hi = self.a, self.b
         bad = (out < lo) | (out > hi)
         while np.any(bad):
             out[bad] = _rng.normal(self.mean, self.sigma, size=int(bad.sum()))
@@ -154,17 +158,20 @@ def initializer(init, shape, dtype=mstype.float32) -> Tensor:
     dt = mstype.to_dtype(dtype)
     if isinstance(init, Tensor):
         if tuple(init.shape) != shape:
-            raise ValueError(f"initializer: the Tensor's shape {list(init.shape)} does not match {list(shape)}")
+            raise ValueError(f"For 'initializer', the shape of the 'init' argument should be the same as the "
+                             f"argument 'shape', but got {list(init.shape)} and {list(shape)}")
         return Tensor._wrap(init._data.astype(dt.np, copy=True))
     if isinstance(init, str):
         key = init.lower()
         if key not in _NAMES:
-            raise ValueError(f"initializer: unknown name {init!r}; known: {', '.join(sorted(_NAMES))}")
+            raise ValueError(f"For 'initializer', the class corresponding to {init!r} was not found; "
+                             f"known: {', '.join(sorted(_NAMES))}")
         init = _NAMES[key]()
     elif isinstance(init, (int, float)) and not isinstance(init, bool):
         init = Constant(init)
     elif isinstance(init, type) and issubclass(init, Initializer):
         init = init()
     if not isinstance(init, Initializer):
-        raise TypeError(f"initializer: expected an Initializer, a name, a number or a Tensor, got {init!r}")
+        raise TypeError(f"For 'initializer', 'init' must be an Initializer, a name, a number or a Tensor, "
+                        f"but got {init!r}")
     return Tensor._wrap(np.ascontiguousarray(np.asarray(init(shape)).astype(dt.np)))
