@@ -3,7 +3,13 @@
 Write MindSpore code and change one line: `import pycompile as ms`. Cells and functions run
 eagerly on NumPy (PYNATIVE_MODE) or are compiled to C (GRAPH_MODE, `@jit`).
 """
-from pycompile._version import __version__  # noqa: F401
+import os as _os
+
+# Idle OpenMP workers of compiled kernels must sleep, not spin: spinning workers starve the
+# BLAS threads on the same cores (20x slower MLPs on 2 cores). Users can still override it.
+_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from pycompile._version import __version__  # noqa: F401,E402
 from pycompile.common import dtype  # noqa: F401
 from pycompile.common.context import (GRAPH_MODE, PYNATIVE_MODE, get_context, set_context,  # noqa: F401
                                       set_device)

@@ -1,0 +1,101 @@
+"""pycompile benchmarks (workloads of ../shared/BENCH.md), measured side by side in one process.
+
+    python bench/run.py            # every workload
+    python bench/run.py W1 W8      # some of them
+    python bench/run.py --quick    # fewer repeats
+
+Each figure is the median of repeated timings after a warm-up; the ratio is compiled time /
+NumPy-eager time (lower is better). Cold compile times run in a fresh subprocess with empty
+caches. Machine facts (cores, CPU) are printed first: ratios hold across machines, absolute
+times do not.
+"""
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import workloads as W  # noqa: E402
+
+
+def timeit(fn, min_time=0.2, repeats=7, warmup=2):
+    for _ in range(warmup):
+        fn()
+    # calibrate the number of calls per sample
+    n = 1
+    while True:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        dt = time.perf_counter() - t0
+        if dt >= min_time / repeats or n >= 1 << 20:
+            break
+        n *= 4
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        samples.append((time.perf_counter() - t0) / n)
+    return statistics.median(samples)
+
+
+def fmt(t: float) -> str:
+    if t < 1e-3:
+        return f"{t * 1e6:.2f} µs"
+    if t < 1:
+        return f"{t * 1e3:.2f} ms"
+    return f"{t:.2f} s"
+
+
+def cold(workload: str) -> float:
+    """First-call time of a workload in a fresh process with empty caches."""
+    code = f"import sys; sys.path.insert(0, {HERE!r}); import workloads as W; print(W.cold_{workload}())"
+    env = dict(os.environ, MS_COMPILER_CACHE_ENABLE="0")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def machine() -> str:
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    import pycompile
+    return (f"{os.cpu_count()} cores, {cpu}; Python {platform.python_version()}, NumPy {np.__version__}, "
+            f"pycompile {pycompile.__version__}, threads {pycompile.get_context('runtime_num_threads') or os.cpu_count()}")
+
+
+def main(argv):
+    quick = "--quick" in argv
+    names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS)
+    repeats = 3 if quick else 7
+    print(f"# {machine()}")
+    print(f"{'workload':<26} {'pycompile':>12} {'NumPy eager':>12} {'ratio':>8}   notes")
+    for name in names:
+        for case in W.WORKLOADS[name]():
+            label, compiled, numpy_fn, note = case
+            tc = timeit(compiled, repeats=repeats)
+            tn = timeit(numpy_fn, repeats=repeats)
+            print(f"{label:<26} {fmt(tc):>12} {fmt(tn):>12} {tc / tn:7.3f}x   {note}", flush=True)
+        if hasattr(W, f"cold_{name}"):
+            t = cold(name)
+            print(f"{name + ' cold first call':<26} {fmt(t):>12} {'':>12} {'':>8}   fresh process, empty caches",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
