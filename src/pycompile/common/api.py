@@ -150,3 +150,54 @@ def inspect(fn_or_cell, *args, **kwargs):
     if isinstance(fn_or_cell, (JitFunction, BoundJit)):
         return fn_or_cell.compiled(*args, **kwargs)
     return jit(fn_or_cell).compiled(*args, **kwargs)
+
+
+def lazy_inline(fn=None, *, policy=None):
+    """Decorator for a Cell's `__init__`: records the constructor arguments as
+    `cell_init_args`, the identity MindSpore uses to let instances with equal arguments share
+    one compiled subgraph. `@lazy_inline` and `@lazy_inline(policy="front")` both work.
+
+    Instances whose `cell_init_args` are equal (and whose attributes were not changed after
+    `__init__`) are candidates for subgraph reuse; compiling without reuse inlines them, which
+    is MindSpore's behaviour when MS_DEV_CELL_REUSE is not set."""
+    if policy not in (None, "front"):
+        raise ValueError(f"lazy_inline: policy must be None or 'front', but got {policy!r}")
+
+    def deco(init):
+        if getattr(init, "__name__", "") != "__init__":
+            raise TypeError("lazy_inline decorates a Cell's __init__ method")
+
+        @functools.wraps(init)
+        def wrapper(self, *args, **kwargs):
+            init(self, *args, **kwargs)
+            # the outermost decorated __init__ of an instance wins (subclass calling super().__init__)
+            if "cell_init_args" not in self.__dict__ or type(self).__init__ is wrapper:
+                object.__setattr__(self, "cell_init_args",
+                                   _init_args_key(type(self), args, kwargs))
+                object.__setattr__(self, "_lazy_inline_policy", policy)
+                object.__setattr__(self, "_lazy_inline_version", getattr(self, "_attr_version", 0))
+        wrapper._pycompile_lazy_inline = True
+        return wrapper
+    if fn is not None:
+        return deco(fn)
+    return deco
+
+
+def _init_args_key(cls, args, kwargs) -> str:
+    """MindSpore's cell_init_args: class name and the values of the __init__ arguments."""
+    def fmt(v):
+        if isinstance(v, Tensor):
+            return f"Tensor(shape={list(v.shape)}, dtype={v.dtype}, id={id(v)})"
+        if isinstance(v, (int, float, bool, str, type(None))):
+            return repr(v)
+        if isinstance(v, (tuple, list)):
+            return type(v).__name__ + "(" + ", ".join(fmt(x) for x in v) + ")"
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{k!r}: {fmt(x)}" for k, x in sorted(v.items())) + "}"
+        attrs = getattr(v, "__dict__", None)
+        if attrs is not None and not callable(v):
+            return type(v).__name__ + "(" + ", ".join(f"{k}={fmt(x)}" for k, x in sorted(attrs.items())
+                                                      if not k.startswith("_")) + ")"
+        return f"{type(v).__name__}@{id(v)}"
+    parts = [fmt(a) for a in args] + [f"{k}={fmt(v)}" for k, v in sorted(kwargs.items())]
+    return f"{cls.__name__}({', '.join(parts)})"
