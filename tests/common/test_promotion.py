@@ -141,3 +141,25 @@ def test_ops_refuse_bool_where_mindspore_does():
                lambda: Tensor([True]) % Tensor([True])):
         with pytest.raises(TypeError, match=r"For '(Sub|Neg|Square|Pow|FloorMod)'.*Bool"):
             fn()
+
+
+@pytest.mark.parametrize("unsigned, signed", [(ms.uint16, ms.int16), (ms.uint32, ms.int32), (ms.uint64, ms.int64),
+                                              (ms.uint16, ms.int8)])
+def test_wide_unsigned_does_not_mix_with_signed(unsigned, signed):
+    # MindSpore 2.10: "Type implicit conversion between Int16 and UInt16 is not supported."
+    # (NumPy would give int32, or float64 for uint64 + int64)
+    a, b = Tensor([1], unsigned), Tensor([1], signed)
+    for fn, name in ((lambda: a + b, "Add"), (lambda: ops.maximum(b, a), "Maximum"),
+                     (lambda: ops.concat((a, b)), "Concat"), (lambda: ops.select(Tensor([True]), a, b), "Select")):
+        with pytest.raises(TypeError, match=f"For '{name}', type implicit conversion between .*not supported"):
+            fn()
+    assert (Tensor([1], ms.uint8) + Tensor([1], ms.int8)).dtype == ms.int16
+    assert (a + 1).dtype == unsigned and (a + a).dtype == unsigned
+
+
+def test_python_ints_wrap_in_the_tensor_dtype_without_warnings():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = Tensor(np.array([1], np.int8)) + 300      # MindSpore 2.10: [45]
+    assert out.dtype == ms.int8 and out.asnumpy().tolist() == [45]

@@ -6,7 +6,8 @@ type-promotion rules of MindSpore 2.10, checked against its CPU wheel:
 * tensor with a Python scalar: a scalar never widens a tensor of the same or a higher kind
   (int32 + 2 -> int32, float16 * 2 -> float16, int32 + True -> int32); an int or bool tensor
   with a Python float gives float32, a bool tensor with a Python int gives int64;
-* true division of integers gives float32.
+* true division of integers gives float32;
+* uint16 / uint32 / uint64 do not mix with signed integers (TypeError), uint8 + int8 is int16.
 
 The numeric dtype codes come from the runtime header (csrc/pycompile_rt.h) through cffi, so
 Python and generated C cannot disagree on them.
@@ -126,13 +127,21 @@ _PY_NAMES = {
 }
 
 
+class PromotionError(TypeError):
+    """Two dtypes with no implicit common type (infer functions add the op's name)."""
+
+
 def promote(a: DType, b: DType) -> DType:
-    """Result dtype of a binary op on two tensors."""
+    """Result dtype of a binary op on two tensors. Like MindSpore, an unsigned type wider than
+    8 bits does not mix with a signed one (NumPy would pick a wider type, or float64)."""
     if a is b:
         return a
     ra, rb = _KIND_RANK[a.kind], _KIND_RANK[b.kind]
     if ra != rb:
         return a if ra > rb else b
+    unsigned = a if a.kind == "u" else b
+    if {a.kind, b.kind} == {"i", "u"} and unsigned.itemsize > 1:
+        raise PromotionError(f"type implicit conversion between {a} and {b} is not supported")
     return from_numpy(np.promote_types(a.np, b.np))
 
 

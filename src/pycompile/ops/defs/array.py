@@ -87,6 +87,13 @@ BroadcastTo = defop("BroadcastTo", ("x",), attrs={"shape": ()}, infer=_broadcast
 
 
 # ---- concat / stack --------------------------------------------------------------------------
+def _promote(op_name: str, a, b):
+    try:
+        return mstype.promote(a, b)
+    except mstype.PromotionError as e:
+        raise OpTypeError(f"For '{op_name}', {e}") from None
+
+
 def _seq_types(op_name: str, tup) -> list:
     if not isinstance(tup, TupleType) or not tup.elems:
         raise OpTypeError(f"For '{op_name}', the input must be a non-empty tuple or list of Tensors")
@@ -103,7 +110,7 @@ def _concat_infer(types, axis=0):
     ax = norm_axis("Concat", axis, ndim)
     dt = ts[0].dtype
     for t in ts[1:]:
-        dt = mstype.promote(dt, t.dtype)
+        dt = _promote("Concat", dt, t.dtype)
         if t.ndim != ndim or any(a != b for i, (a, b) in enumerate(zip(t.shape, ts[0].shape)) if i != ax):
             raise OpValueError(
                 f"For 'Concat', all tensors must have the same shape except on axis {ax}, but got "
@@ -122,7 +129,7 @@ def _stack_infer(types, axis=0):
     ax = norm_axis("Stack", axis, ts[0].ndim, extra=1)
     dt = ts[0].dtype
     for t in ts[1:]:
-        dt = mstype.promote(dt, t.dtype)
+        dt = _promote("Stack", dt, t.dtype)
         if t.shape != ts[0].shape:
             raise OpValueError("For 'Stack', all tensors must have the same shape, but got "
                                + ", ".join(fmt_shape(u.shape) for u in ts))
@@ -202,7 +209,7 @@ Fill = defop("Fill", (), attrs={"shape": (), "value": 0, "dtype": mstype.float32
 def _mm_dtype(name, a, b):
     if a.dtype.is_bool or b.dtype.is_bool:
         raise OpTypeError(f"For '{name}', bool tensors are not supported, got {describe(a)} and {describe(b)}")
-    return mstype.promote(a.dtype, b.dtype)
+    return _promote(name, a.dtype, b.dtype)
 
 
 def _matmul_infer(types, transpose_a=False, transpose_b=False):

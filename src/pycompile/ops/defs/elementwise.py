@@ -87,7 +87,10 @@ def make_infer(name: str, out_rule, allow: str):
         for t in types:
             if not isinstance(t, (TensorType, ScalarType)):
                 raise OpTypeError(f"For '{name}', inputs must be Tensors or numbers, but got {describe(t)}")
-        _check_kinds(name, types, allow)
+        try:
+            _check_kinds(name, types, allow)
+        except mstype.PromotionError as e:
+            raise OpTypeError(f"For '{name}', {e}: got {' and '.join(describe(t) for t in types)}") from None
         dt = out_rule(name, types)
         if isinstance(dt, str):
             return ScalarType(dt)
@@ -126,8 +129,8 @@ def _eager_in_compute_type(np_fn, infer, compute):
     def eager(*values, **attrs):
         types = [value_type(v) for v in values]
         dt = compute(types, infer(types))
-        args = [np.asarray(v, dtype=dt.np) for v in values]
-        with np.errstate(all="ignore"):   # x / 0 is inf, as in C and MindSpore; no NumPy warning
+        with np.errstate(all="ignore"):   # x / 0 is inf, int8 + 300 wraps, as in C; no NumPy warning
+            args = [np.asarray(v).astype(dt.np, copy=False) for v in values]
             return np_fn(*args, **attrs)
     return eager
 
@@ -259,6 +262,13 @@ GeLUErf = _float_unary(
 
 # ---- select and cast --------------------------------------------------------------------------
 def _select_infer(types):
+    try:
+        return _select_type(types)
+    except mstype.PromotionError as e:
+        raise OpTypeError(f"For 'Select', {e}: got {' and '.join(describe(t) for t in types)}") from None
+
+
+def _select_type(types):
     cond, x, y = types
     for t, what in ((cond, "cond"),):
         if isinstance(t, TensorType) and not t.dtype.is_bool:
