@@ -57,6 +57,15 @@ class CompileIndexError(CompileError, IndexError):
     pass
 
 
+class CompileNameError(CompileError, NameError):
+    pass
+
+
+class CompileUnboundLocalError(CompileNameError, UnboundLocalError):
+    """A variable assigned in only one branch of a runtime `if`, then used (MindSpore raises
+    UnboundLocalError for it too)."""
+
+
 def wrap_user_error(exc: BaseException, loc, hint: str = "") -> CompileError:
     """A CompileError of the same kind as `exc` (TypeError -> CompileTypeError ...)."""
     if isinstance(exc, CompileError):
@@ -68,4 +77,6 @@ def wrap_user_error(exc: BaseException, loc, hint: str = "") -> CompileError:
         return CompileIndexError(msg, loc, hint)
     if isinstance(exc, ValueError):
         return CompileValueError(msg, loc, hint)
+    if type(exc) is RuntimeError:
+        return CompileError(msg, loc, hint)
     return CompileError(f"{type(exc).__name__}: {msg}", loc, hint)

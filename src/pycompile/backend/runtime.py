@@ -46,6 +46,9 @@ def api_address() -> int:
 
 def sync_threads(changed=None) -> None:
     rt_lib.pc_set_num_threads(context.num_threads())
+    from pycompile.backend import devices
+    from pycompile.ops import _table
+    _table.STATUS_TRACKING[0] = devices.current().float_status
 
 
 sync_threads()

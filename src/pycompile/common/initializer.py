@@ -174,4 +174,4 @@ def initializer(init, shape, dtype=mstype.float32) -> Tensor:
     if not isinstance(init, Initializer):
         raise TypeError(f"For 'initializer', 'init' must be an Initializer, a name, a number or a Tensor, "
                         f"but got {init!r}")
-    return Tensor._wrap(np.ascontiguousarray(np.asarray(init(shape)).astype(dt.np)))
+    return Tensor._wrap(np.array(init(shape), dtype=dt.np, order="C"))

@@ -187,7 +187,7 @@ def _to_array(data, dtype) -> np.ndarray:
                             f"with a regular shape")
         if dtype is None:
             dtype = _infer_default_dtype(arr) if arr.size else mstype.float32
-        return np.ascontiguousarray(arr.astype(dtype.np))
+        return np.array(arr, dtype=dtype.np, order="C")
     if isinstance(data, (numbers.Number, np.generic)) and not isinstance(data, complex):
         if dtype is None:
             if isinstance(data, np.generic):

@@ -164,7 +164,12 @@ class Builder:
         if not isinstance(target, Parameter):
             raise TypeError("For 'Assign', the first argument must be a Parameter (e.g. self.weight)")
         ref = self.ref_param(target)
-        v = self.value(value)
+        if isinstance(value, (bool, int, float, np.number, np.bool_)):
+            # MindSpore converts a Python number to a tensor of the Parameter's type
+            t = ref.type.tensor
+            v = ir.Const.tensor(np.full(t.shape, value, dtype=t.dtype.np))
+        else:
+            v = self.value(value)
         n = self.add(op, (ref, v, self.u), out_type, attrs)
         self.u = self.add(OPS["UpdateState"], (self.u, n), U_TYPE)
         return self.sym(n)

@@ -31,9 +31,10 @@ from pycompile.compiler import ir
 from pycompile.compiler.builder import Builder, NeedsConstant, Sym
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
                                         ControlFlow, LoopRetry, _Undefined, flatten)
-from pycompile.errors import CompileError, wrap_user_error
+from pycompile.errors import (CompileError, CompileNameError, CompileUnboundLocalError, CompileValueError,
+                              wrap_user_error)
 from pycompile.ops import functional as F
-from pycompile.ops._table import OpError
+from pycompile.ops._table import TRACING, OpError
 from pycompile.ops.composite import HyperMap, MultitypeFuncGraph, hyper_map
 from pycompile.ops.operations import Print, Primitive
 
@@ -112,9 +113,14 @@ def parse_function(fn) -> ParsedFunc:
                 closure[name] = cell.cell_contents
             except ValueError:
                 pass
+    try:
+        # not cached with the code: functions sharing code (lambdas made in a loop) differ in defaults
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        sig = None
     cached = _PARSE_CACHE.get(code)
     if cached is not None:
-        node, file, line0, col0, sig = cached
+        node, file, line0, col0 = cached
         return ParsedFunc(node, file, line0, col0, fn.__globals__, closure, fn.__name__, sig)
     try:
         lines, start = inspect.getsourcelines(fn)
@@ -131,28 +137,37 @@ def parse_function(fn) -> ParsedFunc:
         tree = ast.parse("if 1:\n" + text)
         line0 -= 1
         col0 = 0
-    node = _find_def(tree, fn, code, line0)
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        sig = None
-    _PARSE_CACHE[code] = (node, file, line0, col0, sig)
+    node = _find_def(tree, fn, code, line0, col0)
+    _PARSE_CACHE[code] = (node, file, line0, col0)
     return ParsedFunc(node, file, line0, col0, fn.__globals__, closure, fn.__name__, sig)
 
 
-def _find_def(tree, fn, code, line0):
+def _find_def(tree, fn, code, line0, col0=0):
     want = code.co_firstlineno - line0
     if fn.__name__ == "<lambda>":
         lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)]
-        for n in lambdas:
-            if n.lineno == want or len(lambdas) == 1:
-                return n
-        if lambdas:
+        if len(lambdas) == 1:
             return lambdas[0]
+        on_line = [n for n in lambdas if n.lineno == want]
+        if len(on_line) > 1:
+            return _lambda_by_column(on_line, code, col0)
+        if on_line or lambdas:
+            return (on_line or lambdas)[0]
     for n in ast.walk(tree):
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__:
             return n
     raise CompileError(f"cannot find the definition of '{fn.__qualname__}' in its source")
+
+
+def _lambda_by_column(candidates, code, col0):
+    """Several lambdas start on one line (`f(lambda x: a(x), lambda x: b(x))`): the one whose body
+    holds the columns of the code object's instructions."""
+    cols = [c for line, _, c, _ in code.co_positions() if line == code.co_firstlineno and c is not None]
+
+    def hits(n):
+        lo, hi = n.body.col_offset + col0, n.body.end_col_offset + col0
+        return sum(1 for c in cols if lo <= c < hi) if n.body.end_lineno == n.lineno else 0
+    return max(candidates, key=hits)
 
 
 class Frame:
@@ -192,14 +207,14 @@ class Interpreter(ControlFlow):
         col = f.pf.col0 + node.col_offset
         return ir.Loc(f.pf.file, line, col, linecache.getline(f.pf.file, line), f.pf.name)
 
-    def error(self, node, msg: str, hint: str = "") -> CompileError:
-        return CompileError(msg, self.loc(node), hint)
+    def error(self, node, msg: str, hint: str = "", kind=CompileError) -> CompileError:
+        return kind(msg, self.loc(node), hint)
 
     def undefined(self, v: _Undefined, node) -> CompileError:
         where = f" at line {v.loc.line}" if v.loc else ""
         return self.error(node, f"variable '{v.name}' is assigned in only one branch of the `if`{where} "
                                 f"whose condition is a tensor value",
-                          "assign it before the if, or in both branches")
+                          "assign it before the if, or in both branches", kind=CompileUnboundLocalError)
 
     # -- functions -----------------------------------------------------------------------------------
     def inline(self, fn, args: list, kwargs: dict):
@@ -308,6 +323,9 @@ class Interpreter(ControlFlow):
             if is_library(fn):
                 return fn(*args, **kwargs)
             return self.inline(fn, args, kwargs)
+        if id(fn) in _CONTAINER_BUILTINS or (isinstance(fn, types.BuiltinMethodType)
+                                             and isinstance(fn.__self__, (list, dict, tuple))):
+            return fn(*args, **kwargs)
         if isinstance(fn, type):
             return self._instantiate(fn, args, kwargs)
         if isinstance(fn, Primitive) or is_library(type(fn)):
@@ -356,7 +374,8 @@ class Interpreter(ControlFlow):
             return handler(frame, stmt)
         except (CompileError, NeedsConstant, LoopRetry):
             raise
-        except (OpError, TypeError, ValueError, IndexError, AttributeError, KeyError, ZeroDivisionError) as e:
+        except (OpError, TypeError, ValueError, IndexError, AttributeError, KeyError, ZeroDivisionError,
+                RuntimeError) as e:
             raise wrap_user_error(e, self.loc(stmt)) from None
 
     def stmt_Expr(self, frame, s):
@@ -524,7 +543,8 @@ class Interpreter(ControlFlow):
             if isinstance(nc, NeedsConstantAt):
                 raise
             raise NeedsConstantAt(str(nc), self.loc(e)) from None
-        except (OpError, TypeError, ValueError, IndexError, AttributeError, KeyError, ZeroDivisionError) as ex:
+        except (OpError, TypeError, ValueError, IndexError, AttributeError, KeyError, ZeroDivisionError,
+                RuntimeError) as ex:
             raise wrap_user_error(ex, self.loc(e)) from None
         finally:
             self.builder.loc = prev
@@ -549,7 +569,8 @@ class Interpreter(ControlFlow):
             return g[name]
         if hasattr(builtins, name):
             return getattr(builtins, name)
-        raise self.error(e, f"name '{name}' is not defined")
+        raise self.error(e, f"name '{name}' is not defined", "define it before this line, or at module level",
+                         kind=CompileNameError)
 
     def expr_Attribute(self, frame, e):
         obj = self.eval(frame, e.value)
@@ -606,8 +627,13 @@ class Interpreter(ControlFlow):
 
     def expr_UnaryOp(self, frame, e):
         v = self.eval(frame, e.operand)
+        if isinstance(v, _Undefined):
+            raise self.undefined(v, e.operand)
         if isinstance(e.op, ast.Not):
-            return F.logical_not(_to_bool(v)) if isinstance(v, Sym) else not v
+            if isinstance(v, Sym):
+                self.cond_value(v, e.operand)       # one element, as Python's `not` needs
+                return F.logical_not(_to_bool(v))
+            return not v
         if isinstance(e.op, ast.USub):
             return -v
         if isinstance(e.op, ast.UAdd):
@@ -616,37 +642,63 @@ class Interpreter(ControlFlow):
 
     def expr_BoolOp(self, frame, e):
         is_and = isinstance(e.op, ast.And)
-        result = self.eval(frame, e.values[0])
-        for expr in e.values[1:]:
-            if isinstance(result, Sym):
-                rhs = self.eval(frame, expr)
-                fn = F.logical_and if is_and else F.logical_or
-                result = fn(_to_bool(result), _to_bool(rhs) if isinstance(rhs, Sym) else bool(rhs))
-                continue
-            if bool(result) != is_and:
-                return result
-            result = self.eval(frame, expr)
-        return result
+
+        def chain(k):
+            first = self.eval(frame, e.values[k])
+            if k == len(e.values) - 1:
+                return first
+            return self.short_circuit(frame, first, lambda: chain(k + 1), is_and, e.values[k + 1:], e.values[k])
+        return chain(0)
+
+    def short_circuit(self, frame, first, rest, is_and: bool, rest_exprs, node):
+        """Python's `first and rest()` / `first or rest()`: the value of one operand, not a bool.
+        On a runtime `first` this is a runtime if; two bool operands of one type (the common
+        `x > 0 and y > 0`) become LogicalAnd / LogicalOr instead of a branch."""
+        if isinstance(first, _Undefined):
+            raise self.undefined(first, node)
+        if not isinstance(first, Sym):
+            return rest() if bool(first) == is_and else first
+        cond = self.cond_value(first, node)
+        if _is_bool_sym(first) and not any(isinstance(n, ast.Call) for x in rest_exprs for n in ast.walk(x)):
+            b = self.builder
+            env0, u0 = frame.env, b.u
+            frame.env = dict(env0)
+            b.push_block()
+            try:
+                second = rest()
+            finally:
+                nodes = b.pop_block()
+                frame.env = env0
+            if b.u is u0 and isinstance(second, Sym) and second._value.type == first._value.type:
+                b.nodes.extend(nodes)
+                return (F.logical_and if is_and else F.logical_or)(first, second)
+            b.u = u0
+        key = f"__boolop_{id(node)}__"
+
+        def branch(fn):
+            def run():
+                frame.env[key] = fn()
+                return NORMAL
+            return run
+        then_fn, else_fn = (branch(rest), branch(lambda: first)) if is_and else (branch(lambda: first), branch(rest))
+        self.runtime_if(frame, cond, then_fn, else_fn, node)
+        return frame.env.pop(key)
 
     def expr_Compare(self, frame, e):
-        left = self.eval(frame, e.left)
-        result = None
-        for op, comp in zip(e.ops, e.comparators):
+        def chain(k, left):
+            op, comp = e.ops[k], e.comparators[k]
             right = self.eval(frame, comp)
+            if isinstance(left, _Undefined):
+                raise self.undefined(left, e)
             if isinstance(op, (ast.Is, ast.IsNot)) and (isinstance(left, Sym) or isinstance(right, Sym)):
                 r = (left is right) == isinstance(op, ast.Is)
             else:
                 r = _CMPOPS[type(op)](left, right)
-            if result is None:
-                result = r
-            elif isinstance(result, Sym) or isinstance(r, Sym):
-                result = F.logical_and(result, r)
-            else:
-                result = result and r
-            if result is False:
-                return False
-            left = right
-        return result
+            if k == len(e.ops) - 1:
+                return r
+            # `a < b < c` is `a < b and b < c`, with b evaluated once
+            return self.short_circuit(frame, r, lambda: chain(k + 1, right), True, e.comparators[k + 1:], e)
+        return chain(0, self.eval(frame, e.left))
 
     def expr_IfExp(self, frame, e):
         cond = self.cond_value(self.eval(frame, e.test), e.test)
@@ -768,6 +820,11 @@ def _to_bool(v):
     return bool(v)
 
 
+def _is_bool_sym(v) -> bool:
+    t = v._value.type
+    return (isinstance(t, TensorType) and t.dtype.is_bool) or (isinstance(t, ScalarType) and t.kind == "bool")
+
+
 def _has_graph(values) -> bool:
     for v in values:
         if isinstance(v, Symbolic):
@@ -837,6 +894,11 @@ def _b_minmax(pyfn, opfn):
     def handler(interp, args, kwargs):
         items = list(args[0]) if len(args) == 1 else list(args)
         if any(isinstance(a, Sym) for a in items) and not kwargs:
+            for a in items:
+                if isinstance(a, Sym) and getattr(a._value.type, "size", 1) != 1:
+                    # Python compares the arguments: a tensor of several elements has no truth value
+                    raise ValueError(f"{pyfn.__name__}() of tensors with {a.size} elements is ambiguous; use "
+                                     f"ops.{opfn.__name__} for an elementwise {pyfn.__name__}")
             out = items[0]
             for x in items[1:]:
                 out = opfn(out, x)
@@ -912,6 +974,8 @@ _BUILTIN_TABLE = {
     all: _b_all_any(all), any: _b_all_any(any), range: _b_range,
 }
 _BUILTINS = {id(k): v for k, v in _BUILTIN_TABLE.items()}
+# builtins that only arrange values (graph values pass through them untouched)
+_CONTAINER_BUILTINS = {id(f) for f in (zip, enumerate, reversed, sorted, dict, slice, iter, next, callable)}
 _BUILTIN_OBJS = {id(k): k for k in _BUILTIN_TABLE}
 
 
@@ -947,6 +1011,7 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
     call_args = [lift(a, names[i], (i,)) for i, a in enumerate(args)]
     call_kwargs = {k: lift(v, k, (k,)) for k, v in (kwargs or {}).items()}
     full = [self_obj, *call_args] if self_obj is not None else call_args
+    TRACING.append(b)
     try:
         result = interp.inline(fn, full, call_kwargs)
     except NeedsConstantAt as nc:
@@ -954,6 +1019,8 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
                                            "a shape); tensors are only known when the graph runs") from None
     except NeedsConstant as nc:
         raise CompileError(str(nc), b.loc) from None
+    finally:
+        TRACING.pop()
     leaves, tree = flatten(result)
     outputs, out_tree_leaves = [], []
     for leaf in leaves:

@@ -71,7 +71,9 @@ class Const(Value):
     @staticmethod
     def tensor(arr: np.ndarray) -> "Const":
         from pycompile.common import dtype as mstype
-        arr = np.ascontiguousarray(arr)
+        arr = np.asarray(arr)
+        if not arr.flags.c_contiguous:
+            arr = arr.copy(order="C")   # (np.ascontiguousarray would turn a 0-d array into 1-d)
         return Const(arr, TensorType(mstype.from_numpy(arr.dtype), arr.shape))
 
     @staticmethod

@@ -129,9 +129,27 @@ class _Printer:
                 line += f"  # {n.loc}"
             out.append(line)
         res = [self._ref(v) for v in block.results]
-        out.append(f"  Return({res[0]})" if len(res) == 1 else f"  Return(({', '.join(res)}))")
+        if block is self.graph.body:
+            out.extend(self._graph_return(block, len(block.nodes)))
+        else:
+            out.append(f"  Return({res[0]})" if len(res) == 1 else f"  Return(({', '.join(res)}))")
         out.append("}")
         return out
+
+    def _graph_return(self, block, k) -> list:
+        """MindSpore's tail: MakeTuple of several outputs, Depend on the final memory state."""
+        outs, u = block.results[:-1], block.results[-1]
+        lines = []
+        if len(outs) == 1:
+            value = self._ref(outs[0])
+        else:
+            lines.append(f"  %{k} = MakeTuple({', '.join(self._ref(v) for v in outs)})")
+            value, k = f"%{k}", k + 1
+        if u is not ir.U:
+            lines.append(f"  %{k} = Depend({value}, {self._ref(u)})")
+            value = f"%{k}"
+        lines.append(f"  Return({value})")
+        return lines
 
     def _ref(self, v) -> str:
         if isinstance(v, ir.Const):

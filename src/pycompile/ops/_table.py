@@ -126,7 +126,25 @@ def apply(op: OpDef, inputs, attrs: dict | None = None):
     sym = _symbolic_in(inputs)
     if sym is not None:
         return sym._builder.emit(op, list(inputs), attrs, out_type)
+    if TRACING and (op.effect is not Effect.PURE or _parameter_in(inputs)):
+        # inside graph code, effects (Assign, Print, the float-status ops) happen when the graph
+        # runs, never now; a Parameter read is a Load when the graph runs, not its value now
+        return TRACING[-1].emit(op, list(inputs), attrs, out_type)
     return run_eager(op, inputs, attrs, out_type)
+
+
+# Builders of the graphs being traced, innermost last (pushed by compiler.frontend.trace).
+TRACING: list = []
+
+
+def _parameter_in(inputs) -> bool:
+    from pycompile.common.parameter import Parameter
+    for x in inputs:
+        if isinstance(x, Parameter):
+            return True
+        if isinstance(x, (tuple, list)) and any(isinstance(y, Parameter) for y in x):
+            return True
+    return False
 
 
 def run_eager(op: OpDef, inputs, attrs: dict, out_type):
@@ -140,7 +158,21 @@ def run_eager(op: OpDef, inputs, attrs: dict, out_type):
         else:
             values.append(_value(x))
     out = eager_values(op, values, attrs, types, out_type)
+    if STATUS_TRACKING[0] and isinstance(out_type, TensorType) and out_type.dtype.is_float:
+        _record_status(np.asarray(out, dtype=out_type.dtype.np))
     return wrap_result(out, out_type, Tensor)
+
+
+# True while the current device emulates the NPU float-status register (set by the backend when
+# the device changes): eager float ops then record overflow / NaN there, as compiled kernels do.
+STATUS_TRACKING = [False]
+
+
+def _record_status(arr: np.ndarray) -> None:
+    if arr.size and not np.isfinite(arr).all():
+        from pycompile._rt import lib
+        lib.pc_status_raise((1 if np.isinf(arr).any() or np.isnan(arr).any() else 0)
+                            | (2 if np.isnan(arr).any() else 0))
 
 
 def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
@@ -149,10 +181,10 @@ def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
     if op.eager is None:
         raise OpTypeError(f"For '{op.name}', there is no eager implementation")
     lower = op.lower
-    if op.kind == "elementwise" and lower is not None and hasattr(lower, "compute"):
-        cdt = lower.compute(types, out_type)
-        values = [np.asarray(v).astype(cdt.np, copy=False) if not isinstance(v, list) else v for v in values]
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"):     # int8 + 300 wraps, as in C: no NumPy warning
+        if op.kind == "elementwise" and lower is not None and hasattr(lower, "compute"):
+            cdt = lower.compute(types, out_type)
+            values = [np.asarray(v).astype(cdt.np, copy=False) if not isinstance(v, list) else v for v in values]
         return op.eager(*values, **attrs)
 
 
@@ -222,6 +254,10 @@ def norm_axes(op_name: str, axis, ndim: int) -> tuple:
     """Reduction axes: None or () means all; returns a sorted tuple of distinct axes."""
     if axis is None or axis == ():
         return tuple(range(ndim))
+    if ndim == 0:       # a 0-d tensor accepts axis 0 / -1 (as MindSpore does): nothing to reduce
+        for a in axis if isinstance(axis, (list, tuple)) else (axis,):
+            norm_axis(op_name, a, 1)
+        return ()
     if isinstance(axis, (list, tuple)):
         axes = tuple(norm_axis(op_name, a, ndim) for a in axis)
     else:

@@ -200,7 +200,21 @@ class CodeGen:
         handler = getattr(self, "op_" + op.name, None)
         if handler is None:
             raise RuntimeError(f"codegen has no lowering for {op.name}")
-        return handler(w, n)
+        handler(w, n)
+        if self.float_status and op.kind in ("reduce", "matmul") and isinstance(n.type, TensorType) \
+                and n.type.dtype.is_float and n.type.size:
+            self._status_scan(w, n)
+
+    def _status_scan(self, w, n):
+        """Float status after a non-elementwise kernel: one vectorizable pass over its output."""
+        ptr = self.ptr(n)
+        conv = "(float)" if n.type.dtype.itemsize == 2 else ""
+        w.line("{ int st = 0;")
+        with w.indent():
+            with w.block(f"for (long j = 0; j < {n.type.size}L; ++j)"):
+                w.line(f"const {C.compute(n.type.dtype)} v = {conv}{ptr}[j];")
+                w.line("st |= ((v - v) != 0) | ((v != v) << 1);")
+            w.line("if (st) RT->status_raise(st); }")
 
     # ---- scalars and elementwise ---------------------------------------------------------------------
     def emit_scalar(self, w, n):
@@ -237,7 +251,8 @@ class CodeGen:
         out = self.declare_ptr(w, n)
         if n.type.size == 0:
             return
-        em = KernelEmitter(f"k{n.uid}", n.type.shape, block, self._kinputs(inputs), [n], [out])
+        em = KernelEmitter(f"k{n.uid}", n.type.shape, block, self._kinputs(inputs), [n], [out],
+                           float_status=self.float_status)
         w.line(em.emit(self.defs))
 
     def emit_fused(self, w, n):
@@ -253,7 +268,7 @@ class CodeGen:
         if not results or n.attrs["shape"] and int(np.prod(n.attrs["shape"])) == 0:
             return
         em = KernelEmitter(f"k{n.uid}", n.attrs["shape"], ir.Block(block.params, block.nodes, tuple(results)),
-                           self._kinputs(n.inputs), results, ptrs)
+                           self._kinputs(n.inputs), results, ptrs, float_status=self.float_status)
         w.line(em.emit(self.defs))
 
     # ---- structures ---------------------------------------------------------------------------------

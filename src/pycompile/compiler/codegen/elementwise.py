@@ -68,7 +68,9 @@ def collapse(full, stride_lists):
 class KernelEmitter:
     """Emits one elementwise kernel: a tile function and a driver function."""
 
-    def __init__(self, name: str, shape: tuple, block: ir.Block, inputs: list, outputs: list, out_ptrs: list):
+    def __init__(self, name: str, shape: tuple, block: ir.Block, inputs: list, outputs: list, out_ptrs: list,
+                 float_status: bool = False):
+        self.float_status = float_status      # record overflow / NaN into the status register
         self.name = name
         self.shape = tuple(shape)
         self.block = block               # params correspond to inputs
@@ -122,6 +124,8 @@ class KernelEmitter:
         self.in_inner = {k: s[-1] for k, s in in_strides.items()}
         w.line(f"static inline __attribute__((always_inline)) void {self.name}_tile({', '.join(self._params(True))})")
         with w.block(""):
+            if self.float_status:
+                w.line("int st = 0;  /* float status: non-finite results seen in this tile */")
             env = {}
             for k, (prm, inp) in enumerate(zip(self.block.params, self.inputs)):
                 t = inp.value.type
@@ -134,6 +138,8 @@ class KernelEmitter:
                     env[id(prm)] = ("ptr", f"in{k}", C.compute(t.dtype))
             self._emit_phases(w, self.block.nodes, env, self.outputs,
                               [(f"out{k}", v) for k, v in enumerate(self.outputs)])
+            if self.float_status:
+                w.line("if (st) RT->status_raise(st);")
 
     def _emit_phases(self, w: CWriter, nodes, env, result_values, stores):
         """Emit nodes as phases; values needed across phases live in tile arrays."""
@@ -182,6 +188,7 @@ class KernelEmitter:
             with w.block("for (long j = 0; j < n; ++j)"):
                 for name, v in pending:
                     w.line(f"{name}[j] = {self._store_expr(self._read(env, v), v.type)};")
+                    self._status(w, f"(float){name}[j]" if v.type.dtype.itemsize == 2 else f"{name}[j]", v.type)
 
     def _read(self, env, v) -> str:
         if isinstance(v, ir.Const):
@@ -222,12 +229,19 @@ class KernelEmitter:
                 if id(m) in final_stores:
                     name = final_stores[id(m)]
                     w.line(f"{name}[j] = {self._store_expr(f'v{m.uid}', m.type)};")
+                    self._status(w, f"v{m.uid}", m.type)
                     env[("stored", id(m), name)] = True
         for m in arrays:
             env[id(m)] = ("ptr", f"t{m.uid}", C.value_ctype(m.type))
         for m in members:
             if id(m) not in needed_later and env[id(m)][0] == "scalar" and env[id(m)][1] == f"v{m.uid}":
                 env[id(m)] = ("dead", f"v{m.uid}", "")
+
+    def _status(self, w, value: str, t) -> None:
+        """OR this element's overflow (bit 1) / NaN (bit 2) into `st`: integer ops only, so the
+        loop still vectorizes; the register is written once per tile."""
+        if self.float_status and isinstance(t, TensorType) and t.dtype.is_float:
+            w.line(f"st |= (({value} - {value}) != 0) | (({value} != {value}) << 1);")
 
     def _member_expr(self, m: ir.Node, env) -> str:
         op: OpDef = m.op
