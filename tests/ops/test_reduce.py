@@ -166,3 +166,18 @@ def test_reduce_bad_axes_and_dtypes_raise_naming_the_op():
         ops.softmax(x, 3)
     with pytest.raises(TypeError, match="For 'ReduceSum', 'keep_dims' must be a bool"):
         ops.ReduceSum(keep_dims=1)
+
+
+def test_reductions_of_0d_tensors_accept_axis_0_and_minus_1():
+    # MindSpore 2.10 accepts both and returns the value itself
+    for fn in (ops.sum, ops.mean, ops.amax, ops.amin):
+        for axis in (None, 0, -1, (0,)):
+            out = fn(Tensor(3.0), axis)
+            assert out.shape == () and out.asnumpy() == 3.0
+    assert ops.ReduceSum(keep_dims=True)(Tensor(2.0), 0).asnumpy() == 2.0
+    assert ops.all(Tensor(True), 0).asnumpy() == np.True_
+    assert ops.argmax(Tensor(3.0), 0).asnumpy() == 0 and ops.argmax(Tensor(3.0), 0).dtype == ms.int64
+    with pytest.raises(ValueError, match=r"For 'ReduceSum', 'axis' must be in range \[-1, 1\), but got 1"):
+        ops.sum(Tensor(1.0), 1)
+    with pytest.raises(ValueError, match=r"For 'Argmax', 'axis' must be in range \[-1, 1\)"):
+        ops.argmax(Tensor(1.0), 1)

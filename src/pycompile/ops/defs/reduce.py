@@ -37,7 +37,9 @@ def _reduce_infer(name: str, out_dtype, allow_bool: bool = True):
 
 
 def _np_axes(x, axis):
-    return None if axis is None or axis == () else axis
+    if axis is None or axis == () or np.ndim(x) == 0:   # a 0-d tensor reduces to itself
+        return None
+    return tuple(axis) if isinstance(axis, list) else axis
 
 
 def _sum(x, axis=None, keep_dims=False):
@@ -87,6 +89,9 @@ def _argmax_infer(types, axis=None, keep_dims=False):
         if x.size == 0:
             raise OpValueError(f"For 'Argmax', cannot take the argmax of an empty tensor of shape {list(x.shape)}")
         return TensorType(mstype.int64, (1,) * x.ndim if keep_dims else ())
+    if x.ndim == 0:
+        norm_axis("Argmax", axis, 1)
+        return TensorType(mstype.int64, ())
     ax = norm_axis("Argmax", axis, x.ndim)
     if x.shape[ax] == 0:
         raise OpValueError(f"For 'Argmax', cannot take the argmax over a zero-length axis of shape {list(x.shape)}")
@@ -94,7 +99,7 @@ def _argmax_infer(types, axis=None, keep_dims=False):
 
 
 def _argmax(x, axis=None, keep_dims=False):
-    return np.argmax(x, axis=axis, keepdims=keep_dims)
+    return np.argmax(x, axis=None if np.ndim(x) == 0 else axis, keepdims=keep_dims)
 
 
 Argmax = defop("Argmax", ("x",), attrs={"axis": None, "keep_dims": False}, infer=_argmax_infer,
