@@ -130,3 +130,10 @@ def test_parameter_tuple():
         ParameterTuple([1, 2])
     with pytest.raises(ValueError, match="'a' .*already exists"):
         ParameterTuple([p, Parameter(Tensor(1.0), name="a")])
+
+
+def test_set_data_rejects_non_numbers():
+    p = Parameter(Tensor([1.0, 2.0]), name="w")
+    with pytest.raises(TypeError, match="For 'Tensor'.*str"):
+        p.set_data("ab")
+    np.testing.assert_array_equal(p.asnumpy(), [1.0, 2.0])

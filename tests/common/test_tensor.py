@@ -280,3 +280,29 @@ def test_chained_indexing_and_empty_results():
     check(Tensor(np.arange(10))[8:2:-3], np.arange(10)[8:2:-3])
     check(Tensor(np.zeros((0, 3)))[:, 1], np.zeros((0,)))
     check(Tensor(np.arange(5, dtype=np.int32))[Tensor(2)], np.array(2, np.int32), ms.int32)
+
+
+def test_setitem_converts_like_c_and_reports_bad_values():
+    x = Tensor([1, 2, 3], ms.int32)
+    x[0] = 2.7
+    x[1:] = Tensor([5.0, 6.0])
+    check(x, [2, 5, 6], ms.int32)
+    y = Tensor(np.zeros((2, 3), np.float32))
+    y[:, 1] = [7, 8]
+    check(y, [[0, 7, 0], [0, 8, 0]], ms.float32)
+    with pytest.raises(TypeError, match="For 'Tensor'.*str"):
+        x[0] = "s"
+    with pytest.raises(ValueError, match=r"For 'setitem'.*\[2\].*\[3\]"):
+        x[:] = Tensor([1, 2])
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[5] = 1
+
+
+def test_set_data_and_assign_value():
+    t = Tensor([1.0, 2.0])
+    assert t.set_data(Tensor([1, 2, 3], ms.int32)) is t
+    check(t, [1, 2, 3], ms.int32)
+    t.assign_value([4.0])
+    check(t, [4.0], ms.float32)
+    with pytest.raises(TypeError, match="For 'Tensor'"):
+        t.set_data("abc")

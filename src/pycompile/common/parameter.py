@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.tensor import Tensor
+from pycompile.common.tensor import Tensor, _to_array
 
 
 _unnamed = itertools.count(1)
@@ -55,9 +55,10 @@ class Parameter(Tensor):
     def set_data(self, data, slice_shape=False) -> "Parameter":
         """Replace the value. Same shape and dtype: written into the existing buffer, so compiled
         code keeps reading the live value; otherwise the buffer is replaced."""
-        arr = data._data if isinstance(data, Tensor) else np.asarray(data)
+        arr = data._data if isinstance(data, Tensor) else _to_array(data, None)
         if arr.shape == self._data.shape:
-            self._data[...] = arr
+            with np.errstate(all="ignore"):
+                self._data[...] = arr
         else:
             self._data = np.array(arr, dtype=self._data.dtype, copy=True, order="C")
         return self

@@ -307,11 +307,19 @@ class Tensor(TensorMethods):
         return int(self.item())
 
     def __setitem__(self, index, value):
+        """In-place write (PyNative only). The value is converted to this tensor's dtype as C
+        converts (t[0] = 2.7 on an int tensor stores 2)."""
         if isinstance(index, Tensor):
             index = index._data
         elif isinstance(index, tuple):
             index = tuple(i._data if isinstance(i, Tensor) else i for i in index)
-        self._data[index] = value._data if isinstance(value, Tensor) else value
+        arr = value._data if isinstance(value, Tensor) else _to_array(value, self.dtype)
+        try:
+            with np.errstate(all="ignore"):
+                self._data[index] = arr
+        except ValueError:
+            raise ValueError(f"For 'setitem', cannot assign a value of shape {list(arr.shape)} to the selection "
+                             f"{index!r} of a tensor of shape {list(self.shape)}") from None
 
     def __repr__(self) -> str:
         return _format.tensor_repr(self._data, self.dtype.name)
@@ -331,8 +339,8 @@ class Tensor(TensorMethods):
         return Tensor._wrap(self._data.copy())
 
     def set_data(self, data) -> "Tensor":
-        arr = data._data if isinstance(data, Tensor) else np.asarray(data)
-        self._data = np.array(arr, dtype=arr.dtype, copy=True, order="C")
+        """Replace the value (shape and dtype follow `data`)."""
+        self._data = _to_array(data, None)
         return self
 
     def assign_value(self, value) -> "Tensor":

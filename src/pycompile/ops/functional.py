@@ -271,7 +271,9 @@ def flatten(input, order="C", *, start_dim=1, end_dim=-1):
     if not shape:
         return reshape(input, (1,))
     nd = len(shape)
-    s, e = start_dim % nd, end_dim % nd
+    if nd == 1 and start_dim == 1 and end_dim == -1:
+        return input      # MindSpore: the default start_dim of a 1-D tensor leaves it as it is
+    s, e = norm_axis("flatten", start_dim, nd), norm_axis("flatten", end_dim, nd)
     if s > e:
         raise OpValueError(f"For 'flatten', start_dim {start_dim} must not be after end_dim {end_dim}")
     mid = 1
