@@ -27,7 +27,7 @@ from pycompile.common.abstract import MonadType, ScalarType, TensorType, TupleTy
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir
 from pycompile.compiler.builder import NeedsConstant, Sym
-from pycompile.errors import CompileError
+from pycompile.errors import CompileError, CompileValueError
 from pycompile.ops import functional as F
 
 NORMAL, BREAK, CONTINUE, RETURN, MAYBE = "normal", "break", "continue", "return", "maybe"
@@ -143,8 +143,10 @@ class ControlFlow:
             t = v._value.type
             if isinstance(t, TensorType) and t.size != 1:
                 raise self.error(node, f"The truth value of a Tensor with {t.size} elements (shape "
-                                       f"{list(t.shape)}) is ambiguous in an `if` / `while` condition",
-                                 "reduce it first, e.g. `if (x > 0).all():` or `if x.sum() > 0:`, or use ops.select")
+                                       f"{list(t.shape)}) is ambiguous: a condition (`if`, `while`, `and`, "
+                                       f"`or`, `not`) needs a tensor with one element",
+                                 "reduce it first, e.g. `if (x > 0).all():` or `if x.sum() > 0:`, or use ops.select",
+                                 kind=CompileValueError)
             return v._value
         if isinstance(v, _Undefined):
             raise self.undefined(v, node)
