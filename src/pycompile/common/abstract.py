@@ -83,9 +83,12 @@ IO_TYPE = MonadType("IO")
 
 
 class Symbolic:
-    """Base of values that exist only inside a graph being built (see compiler.tracer)."""
+    """Base of values that exist only inside a transformation: graph tracers (level 0) and
+    vmap's batch tracers (level >= 1). An op with such an argument hands the call to the
+    `_builder` of the highest-level one."""
 
     __slots__ = ()
+    _level = 0
 
 
 def type_of(x) -> Any:

@@ -183,10 +183,15 @@ class Frame:
 class GraphClosure:
     """A nested def or lambda created inside graph code; calls inline it."""
 
-    def __init__(self, node, frame: Frame):
+    def __init__(self, node, frame: Frame, interp: "Interpreter"):
         self.node = node
         self.frame = frame
+        self.interp = interp
         self.__name__ = getattr(node, "name", "<lambda>")
+
+    def __call__(self, *args, **kwargs):
+        """Called from library code (vmap, HyperMap ...): still inlined by the interpreter."""
+        return self.interp.call_closure(self, list(args), kwargs)
 
 
 # ---- the interpreter -------------------------------------------------------------------------------
@@ -448,7 +453,7 @@ class Interpreter(ControlFlow):
         return self.exec_while(frame, s)
 
     def stmt_FunctionDef(self, frame, s):
-        frame.env[s.name] = GraphClosure(s, frame)
+        frame.env[s.name] = GraphClosure(s, frame, self)
         return NORMAL
 
     def stmt_Assert(self, frame, s):
@@ -729,7 +734,7 @@ class Interpreter(ControlFlow):
         return self.call_value(fn, args, kwargs)
 
     def expr_Lambda(self, frame, e):
-        return GraphClosure(e, frame)
+        return GraphClosure(e, frame, self)
 
     def expr_JoinedStr(self, frame, e):
         parts = []

@@ -2,6 +2,7 @@
 mindspore.ops (`ops.add`, `ops.Add()`, `ops.HyperMap`, `ops.functional`, `ops.operations`)."""
 from pycompile.ops import _table, composite, functional, operations  # noqa: F401
 from pycompile.ops._table import OPS, Effect, OpDef, apply  # noqa: F401
+from pycompile.ops.batching import vmap  # noqa: F401
 from pycompile.ops.composite import HyperMap, Map, MultitypeFuncGraph  # noqa: F401
 from pycompile.ops.functional import *  # noqa: F401,F403
 from pycompile.ops.functional import abs, all, any, pow, sum  # noqa: F401  (shadow builtins on purpose)

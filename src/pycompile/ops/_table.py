@@ -55,6 +55,10 @@ def defop(name: str, inputs, *, infer, eager, **kw) -> OpDef:
     """Declare an op. Each name is declared exactly once."""
     if name in OPS:
         raise ValueError(f"op {name} declared twice")
+    if "batch" not in kw:
+        # vmap rule (ops/batching.py): elementwise and reductions have general rules; any other
+        # op is mapped by looping over the batch and stacking unless it names a rule
+        kw["batch"] = {"elementwise": "elementwise", "reduce": "reduce"}.get(kw.get("kind", "elementwise"), "loop")
     op = OpDef(name=name, inputs=tuple(inputs), infer=infer, eager=eager, **kw)
     OPS[name] = op
     return op
@@ -85,14 +89,14 @@ def describe(t) -> str:
 
 
 def _symbolic_in(inputs) -> Symbolic | None:
+    """The tracer that handles this call: the innermost transformation (highest `_level`:
+    a vmap inside a jit sees its batch tracers before the graph's)."""
+    best = None
     for x in inputs:
-        if isinstance(x, Symbolic):
-            return x
-        if isinstance(x, (tuple, list)):
-            for y in x:
-                if isinstance(y, Symbolic):
-                    return y
-    return None
+        for y in (x if isinstance(x, (tuple, list)) else (x,)):
+            if isinstance(y, Symbolic) and (best is None or y._level > best._level):
+                best = y
+    return best
 
 
 def input_types(op: OpDef, inputs) -> list:

@@ -523,6 +523,9 @@ def _static_int(i) -> int:
     t = getattr(i, "_abstract", None)
     if isinstance(t, TensorType) and t.ndim == 0 and hasattr(i, "_data"):
         return int(i._data)
+    if isinstance(i, Symbolic):
+        # a value known only at run time: the tracer says so (graph loops then unroll)
+        return int(i.__index__())
     raise IndexError(f"tensor indices must be ints, slices, None, Ellipsis or integer tensors, got {i!r}")
 
 

@@ -45,7 +45,7 @@ def _reshape_infer(types, shape):
 
 Reshape = defop("Reshape", ("x",), attrs={"shape": ()}, infer=_reshape_infer,
                 eager=lambda x, shape: np.reshape(x, resolve_shape("Reshape", x.shape, shape)),
-                kind="layout", lower="view")
+                kind="layout", lower="view", batch="reshape")
 
 
 # ---- transpose ----------------------------------------------------------------------------------
@@ -64,7 +64,7 @@ def _transpose_infer(types, perm):
 
 Transpose = defop("Transpose", ("x",), attrs={"perm": None}, infer=_transpose_infer,
                   eager=lambda x, perm: np.transpose(x, norm_perm("Transpose", perm, x.ndim)),
-                  kind="layout", lower="transpose")
+                  kind="layout", lower="transpose", batch="transpose")
 
 
 # ---- broadcast --------------------------------------------------------------------------------
@@ -83,7 +83,7 @@ def _broadcast_to_infer(types, shape):
 BroadcastTo = defop("BroadcastTo", ("x",), attrs={"shape": ()}, infer=_broadcast_to_infer,
                     eager=lambda x, shape: np.broadcast_to(
                         x, _broadcast_to_infer([TensorType(mstype.from_numpy(x.dtype), x.shape)], shape).shape).copy(),
-                    kind="layout", lower="broadcast")
+                    kind="layout", lower="broadcast", batch="broadcast_to")
 
 
 # ---- concat / stack --------------------------------------------------------------------------
@@ -121,7 +121,8 @@ def _concat_infer(types, axis=0):
 
 
 Concat = defop("Concat", ("tensors",), attrs={"axis": 0}, infer=_concat_infer, variadic=True,
-               eager=lambda xs, axis=0: np.concatenate(xs, axis=axis), kind="layout", lower="concat")
+               eager=lambda xs, axis=0: np.concatenate(xs, axis=axis), kind="layout", lower="concat",
+               batch="concat")
 
 
 def _stack_infer(types, axis=0):
@@ -139,7 +140,8 @@ def _stack_infer(types, axis=0):
 
 
 Stack = defop("Stack", ("tensors",), attrs={"axis": 0}, infer=_stack_infer, variadic=True,
-              eager=lambda xs, axis=0: np.stack(xs, axis=axis), kind="layout", lower="concat")
+              eager=lambda xs, axis=0: np.stack(xs, axis=axis), kind="layout", lower="concat",
+              batch="concat")
 
 
 # ---- slicing ----------------------------------------------------------------------------------
@@ -159,7 +161,8 @@ def _slice_eager(x, begin, end, strides):
 # begin/end/strides are normalized by the indexing front (ops.functional.getitem): every dimension
 # listed, begin in range, end possibly -1 meaning "before index 0" for negative strides.
 StridedSlice = defop("StridedSlice", ("x",), attrs={"begin": (), "end": (), "strides": ()},
-                     infer=_slice_infer, eager=_slice_eager, kind="layout", lower="slice")
+                     infer=_slice_infer, eager=_slice_eager, kind="layout", lower="slice",
+                     batch="slice")
 
 
 def _gather_infer(types, axis=0):
@@ -187,7 +190,7 @@ def _gather(x, idx, axis=0):
 
 
 Gather = defop("Gather", ("input_params", "input_indices"), attrs={"axis": 0}, infer=_gather_infer,
-               eager=_gather, kind="layout", lower="gather")
+               eager=_gather, kind="layout", lower="gather", batch="gather")
 
 
 # ---- creation ---------------------------------------------------------------------------------
@@ -237,7 +240,8 @@ def _matmul(a, b, transpose_a=False, transpose_b=False):
 
 
 MatMul = defop("MatMul", ("x", "y"), attrs={"transpose_a": False, "transpose_b": False},
-               infer=_matmul_infer, eager=_matmul, kind="matmul", lower="gemm")
+               infer=_matmul_infer, eager=_matmul, kind="matmul", lower="gemm",
+               batch="matmul")
 
 
 def _bmm_infer(types, transpose_a=False, transpose_b=False):
@@ -263,4 +267,5 @@ def _bmm(a, b, transpose_a=False, transpose_b=False):
 
 
 BatchMatMul = defop("BatchMatMul", ("x", "y"), attrs={"transpose_a": False, "transpose_b": False},
-                    infer=_bmm_infer, eager=_bmm, kind="matmul", lower="gemm")
+                    infer=_bmm_infer, eager=_bmm, kind="matmul", lower="gemm",
+                    batch="matmul")

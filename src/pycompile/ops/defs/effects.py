@@ -50,7 +50,7 @@ def _depend_infer(types):
 
 
 Depend = defop("Depend", ("value", "expr"), infer=_depend_infer, eager=lambda value, expr: value,
-               kind="effect", lower="depend",
+               kind="effect", lower="depend", batch="depend",
                doc="returns `value`, executed after `expr`")
 
 UpdateState = defop("UpdateState", ("state", "expr"), infer=lambda types: types[0],
@@ -74,7 +74,7 @@ def _addn_infer(types):
 
 AddN = defop("AddN", ("inputs",), infer=_addn_infer, variadic=True,
              eager=lambda xs: np.sum(np.stack([np.asarray(x) for x in xs]), axis=0).astype(np.asarray(xs[0]).dtype),
-             kind="reduce", lower="addn")
+             kind="reduce", lower="addn", batch="loop")
 
 
 def _print_infer(types, format=()):

@@ -103,7 +103,7 @@ def _argmax(x, axis=None, keep_dims=False):
 
 
 Argmax = defop("Argmax", ("x",), attrs={"axis": None, "keep_dims": False}, infer=_argmax_infer,
-               eager=_argmax, kind="reduce", lower="argmax")
+               eager=_argmax, kind="reduce", lower="argmax", batch="argmax")
 
 
 def _softmax_infer(name):
@@ -135,9 +135,10 @@ def _log_softmax(x, axis=-1):
 
 
 Softmax = defop("Softmax", ("x",), attrs={"axis": -1}, infer=_softmax_infer("Softmax"),
-                eager=_softmax, kind="reduce", lower="softmax")
+                eager=_softmax, kind="reduce", lower="softmax", batch="softmax")
 LogSoftmax = defop("LogSoftmax", ("x",), attrs={"axis": -1}, infer=_softmax_infer("LogSoftmax"),
-                   eager=_log_softmax, kind="reduce", lower="log_softmax")
+                   eager=_log_softmax, kind="reduce", lower="log_softmax",
+                   batch="softmax")
 
 
 def _layernorm_infer(types, begin_norm_axis=-1, begin_params_axis=-1, epsilon=1e-7):
@@ -166,4 +167,5 @@ def _layernorm(x, gamma, beta, begin_norm_axis=-1, begin_params_axis=-1, epsilon
 
 LayerNorm = defop("LayerNorm", ("x", "gamma", "beta"),
                   attrs={"begin_norm_axis": -1, "begin_params_axis": -1, "epsilon": 1e-7},
-                  infer=_layernorm_infer, eager=_layernorm, kind="reduce", lower="layernorm")
+                  infer=_layernorm_infer, eager=_layernorm, kind="reduce", lower="layernorm",
+                  batch="layernorm")

@@ -1,0 +1,349 @@
+"""vmap: automatic batching by a batching interpreter (the JAX design).
+
+`vmap(fn, in_axes, out_axes)(*args)` calls `fn` with `BatchTracer`s standing for one example
+of each batched argument. Every op reaches `_table.apply`, which hands it to the tracer; the
+tracer applies the op's batch rule (named by the op table's `batch` slot) to the batched
+values. Those values are Tensors in PyNative mode and graph tracers inside `@jit`, so one
+implementation serves both. Python control flow that depends on a batched value is an error,
+as in JAX; `fn` runs as plain Python on tracers.
+
+Rules (name -> function(op, args, attrs, size) -> (value, batch_dim)):
+  elementwise  batched operands get the batch axis in front, padded to the example rank
+  reduce / softmax / argmax / layernorm / transpose / reshape / slice / concat / gather /
+               matmul / broadcast_to / depend    axes shifted past the batch axis
+  loop         any other op: slice each example, apply the op, stack the results
+"""
+from __future__ import annotations
+
+import itertools
+
+from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleType, type_of
+from pycompile.common.tensor import TensorMethods
+from pycompile.ops import functional as F
+from pycompile.ops._table import OPS, OpValueError, apply, norm_axes, norm_axis
+
+_levels = itertools.count(1)
+
+
+class BatchTrace:
+    def __init__(self, size: int):
+        self.size = size
+        self.level = next(_levels) + 1000
+
+
+class BatchTracer(TensorMethods, Symbolic):
+    """One example of a batched value: `val` holds the whole batch with the batch on `bdim`."""
+
+    __slots__ = ("val", "bdim", "trace")
+
+    def __init__(self, val, bdim: int, trace: BatchTrace):
+        self.val, self.bdim, self.trace = val, bdim, trace
+
+    @property
+    def _level(self):
+        return self.trace.level
+
+    @property
+    def _builder(self):
+        return self
+
+    @property
+    def _abstract(self):
+        t = type_of(self.val)
+        shape = t.shape[:self.bdim] + t.shape[self.bdim + 1:]
+        return TensorType(t.dtype, shape)
+
+    def __bool__(self):
+        raise TypeError("vmap: Python control flow cannot depend on a batched value; use ops.select")
+
+    def __repr__(self):
+        return f"<batched {self._abstract} over {self.trace.size}>"
+
+    __hash__ = object.__hash__
+
+    def emit(self, op, inputs, attrs, out_type):
+        args = []
+        for x in inputs:
+            if op.variadic and isinstance(x, (tuple, list)):
+                args.append([self._unpack(y) for y in x])
+            else:
+                args.append(self._unpack(x))
+        rule = RULES.get(op.batch, _loop)
+        val, bdim = rule(op, args, attrs, self.trace.size)
+        return self._wrap(val, bdim)
+
+    def _unpack(self, x):
+        if isinstance(x, BatchTracer) and x.trace is self.trace:
+            return (x.val, x.bdim)
+        return (x, None)
+
+    def _wrap(self, val, bdim):
+        if isinstance(val, tuple):
+            return tuple(self._wrap(v, bdim) for v in val)
+        if bdim is None:
+            return val
+        return BatchTracer(val, bdim, self.trace)
+
+
+# ---- helpers ---------------------------------------------------------------------------------------
+
+def _ndim(v) -> int:
+    t = type_of(v)
+    return len(t.shape) if isinstance(t, TensorType) else 0
+
+
+def to_front(v, bdim):
+    """The batched value with its batch axis first."""
+    if bdim is None or bdim == 0:
+        return v
+    nd = _ndim(v)
+    perm = (bdim,) + tuple(i for i in range(nd) if i != bdim)
+    return F.transpose(v, perm)
+
+
+def _broadcast_batch(v, size):
+    """An unbatched value repeated along a new leading batch axis."""
+    t = type_of(v)
+    if isinstance(t, ScalarType):
+        v = F.cast(v, F.ScalarDefault[t.kind])
+        t = type_of(v)
+    return F.broadcast_to(F.expand_dims(v, 0), (size,) + t.shape)
+
+
+def _pad_examples(args, rank):
+    """Batched operands with the batch axis first and example rank raised to `rank`."""
+    vals = []
+    for v, b in args:
+        if b is None:
+            vals.append(v)
+            continue
+        v = to_front(v, b)
+        example_rank = _ndim(v) - 1
+        if example_rank < rank:
+            shape = type_of(v).shape
+            v = F.reshape(v, (shape[0],) + (1,) * (rank - example_rank) + shape[1:])
+        vals.append(v)
+    return vals
+
+
+# ---- rules -----------------------------------------------------------------------------------------
+
+def _example_rank(args) -> int:
+    ranks = [(_ndim(v) - (1 if b is not None else 0)) for v, b in args]
+    return max(ranks) if ranks else 0
+
+
+def _elementwise(op, args, attrs, size):
+    return apply(op, _pad_examples(args, _example_rank(args)), attrs), 0
+
+
+def _reduce(op, args, attrs, size):
+    (v, b), = args
+    v = to_front(v, b)
+    rank = _ndim(v) - 1
+    if rank == 0:                      # a 0-d example: map it one by one
+        return _loop(op, args, attrs, size)
+    axes = norm_axes(op.name, attrs.get("axis"), rank)
+    return apply(op, [v], dict(attrs, axis=tuple(a + 1 for a in axes))), 0
+
+
+def _argmax(op, args, attrs, size):
+    (v, b), = args
+    v = to_front(v, b)
+    axis = attrs.get("axis")
+    if axis is None:
+        v = F.reshape(v, (size, -1))
+        return apply(op, [v], dict(attrs, axis=1)), 0
+    return apply(op, [v], dict(attrs, axis=norm_axis(op.name, axis, _ndim(v) - 1) + 1)), 0
+
+
+def _softmax(op, args, attrs, size):
+    (v, b), = args
+    v = to_front(v, b)
+    rank = _ndim(v) - 1
+    axis = attrs.get("axis", -1)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    shifted = tuple(norm_axis(op.name, a, rank) + 1 for a in axes)
+    return apply(op, [v], dict(attrs, axis=shifted if isinstance(axis, (tuple, list)) else shifted[0])), 0
+
+
+def _layernorm(op, args, attrs, size):
+    (x, bx), (g, bg), (be, bb) = args
+    if bg is not None or bb is not None:
+        return _loop(op, args, attrs, size)
+    x = to_front(x, bx)
+    rank = _ndim(x) - 1
+    new = dict(attrs, begin_norm_axis=norm_axis(op.name, attrs.get("begin_norm_axis", -1), rank) + 1,
+               begin_params_axis=norm_axis(op.name, attrs.get("begin_params_axis", -1), rank) + 1)
+    return apply(op, [x, g, be], new), 0
+
+
+def _transpose(op, args, attrs, size):
+    (v, b), = args
+    v = to_front(v, b)
+    rank = _ndim(v) - 1
+    perm = attrs.get("perm")
+    perm = tuple(reversed(range(rank))) if perm is None else tuple(int(p) % rank for p in perm)
+    return apply(op, [v], dict(attrs, perm=(0,) + tuple(p + 1 for p in perm))), 0
+
+
+def _reshape(op, args, attrs, size):
+    (v, b), = args
+    v = to_front(v, b)
+    from pycompile.ops.defs.array import resolve_shape
+    example = type_of(v).shape[1:]
+    shape = resolve_shape("Reshape", example, attrs["shape"])
+    return apply(op, [v], dict(attrs, shape=(size,) + shape)), 0
+
+
+def _slice(op, args, attrs, size):
+    (v, b), = args
+    v = to_front(v, b)
+    return apply(op, [v], dict(attrs, begin=(0,) + tuple(attrs["begin"]), end=(size,) + tuple(attrs["end"]),
+                               strides=(1,) + tuple(attrs["strides"]))), 0
+
+
+def _broadcast_to(op, args, attrs, size):
+    (v, b), = args
+    v = to_front(v, b)
+    shape = tuple(attrs["shape"])
+    example = type_of(v).shape[1:]
+    v = F.reshape(v, (size,) + (1,) * (len(shape) - len(example)) + example)
+    return apply(op, [v], dict(attrs, shape=(size,) + shape)), 0
+
+
+def _concat(op, args, attrs, size):
+    (items,) = args
+    vals = [to_front(v, b) if b is not None else _broadcast_batch(v, size) for v, b in items]
+    rank = _ndim(vals[0]) - 1
+    extra = 1 if op.name == "Stack" else 0
+    axis = norm_axis(op.name, attrs.get("axis", 0), rank, extra=extra) + 1
+    return apply(op, [tuple(vals)], dict(attrs, axis=axis)), 0
+
+
+def _gather(op, args, attrs, size):
+    (x, bx), (idx, bi) = args
+    if bi is not None:
+        return _loop(op, args, attrs, size)
+    x = to_front(x, bx)
+    axis = norm_axis(op.name, attrs.get("axis", 0), _ndim(x) - 1) + 1
+    return apply(op, [x, idx], dict(attrs, axis=axis)), 0
+
+
+def _matmul(op, args, attrs, size):
+    # a batch of matrix products is a BatchMatMul; unbatched operands broadcast over the batch
+    x, y = _pad_examples(args, _example_rank(args))
+    return apply(OPS["BatchMatMul"], [x, y], attrs), 0
+
+
+def _depend(op, args, attrs, size):
+    (v, b) = args[0]
+    rest = [a[0] for a in args[1:]]
+    return apply(op, [v, *rest], attrs), b
+
+
+def _loop(op, args, attrs, size):
+    """Correct for every op: apply it to each example and stack the results."""
+    outs = []
+    for i in range(size):
+        ex = []
+        for a in args:
+            if isinstance(a, list):
+                ex.append(tuple(F.getitem(v, _take(b, i, _ndim(v))) if b is not None else v for v, b in a))
+            else:
+                v, b = a
+                ex.append(F.getitem(v, _take(b, i, _ndim(v))) if b is not None else v)
+        outs.append(apply(op, ex, attrs))
+    if isinstance(outs[0], tuple):
+        return tuple(F.stack([o[k] for o in outs]) for k in range(len(outs[0]))), 0
+    return F.stack(outs), 0
+
+
+def _take(bdim, i, nd):
+    return tuple([slice(None)] * bdim + [i])
+
+
+RULES = {
+    "elementwise": _elementwise, "reduce": _reduce, "argmax": _argmax, "softmax": _softmax,
+    "layernorm": _layernorm, "transpose": _transpose, "reshape": _reshape, "slice": _slice,
+    "broadcast_to": _broadcast_to, "concat": _concat, "gather": _gather, "matmul": _matmul,
+    "depend": _depend, "loop": _loop,
+}
+
+
+# ---- the transform ---------------------------------------------------------------------------------
+
+def _flat_axes(in_axes, args):
+    if isinstance(in_axes, int) or in_axes is None:
+        return [in_axes] * len(args)
+    if isinstance(in_axes, (tuple, list)):
+        if len(in_axes) != len(args):
+            raise ValueError(f"vmap: in_axes has {len(in_axes)} entries but the function got {len(args)} arguments")
+        return list(in_axes)
+    raise TypeError(f"vmap: in_axes must be an int, None, or a tuple of them, got {in_axes!r}")
+
+
+def _batch_args(args, axes, trace):
+    out = []
+    for a, ax in zip(args, axes):
+        if ax is None:
+            out.append(a)
+        elif isinstance(a, (tuple, list)):
+            sub = ax if isinstance(ax, (tuple, list)) else [ax] * len(a)
+            out.append(type(a)(_batch_args(a, sub, trace)))
+        else:
+            nd = _ndim(a)
+            if not -nd <= ax < max(nd, 1) or nd == 0:
+                raise OpValueError(f"vmap: in_axes {ax} is out of range for an argument of rank {nd}")
+            out.append(BatchTracer(a, ax % nd, trace))
+    return out
+
+
+def _batch_size(args, axes):
+    sizes = set()
+    for a, ax in zip(args, axes):
+        if ax is None:
+            continue
+        if isinstance(a, (tuple, list)):
+            sizes |= _batch_size(a, ax if isinstance(ax, (tuple, list)) else [ax] * len(a))
+        else:
+            t = type_of(a)
+            if not isinstance(t, TensorType) or not t.shape:
+                raise OpValueError("vmap: a batched argument must be a tensor with at least one dimension")
+            sizes.add(t.shape[ax % len(t.shape)])
+    return sizes
+
+
+def _unbatch(out, trace, out_axes):
+    if isinstance(out, (tuple, list)):
+        axes = out_axes if isinstance(out_axes, (tuple, list)) else [out_axes] * len(out)
+        return type(out)(_unbatch(o, trace, a) for o, a in zip(out, axes))
+    if isinstance(out, BatchTracer) and out.trace is trace:
+        v = to_front(out.val, out.bdim)
+    else:
+        v = _broadcast_batch(out, trace.size)
+    if out_axes in (0, None):
+        return v
+    nd = _ndim(v)
+    axis = out_axes % nd
+    perm = list(range(1, nd))
+    perm.insert(axis, 0)
+    return F.transpose(v, tuple(perm))
+
+
+def vmap(fn, in_axes=0, out_axes=0):
+    """Vectorize `fn` over the `in_axes` axis of its arguments (MindSpore's / JAX's vmap)."""
+    def batched(*args):
+        axes = _flat_axes(in_axes, args)
+        sizes = _batch_size(args, axes)
+        if len(sizes) != 1:
+            raise OpValueError(f"vmap: batched arguments must have one batch size, got {sorted(sizes) or 'none'}")
+        trace = BatchTrace(sizes.pop())
+        out = fn(*_batch_args(list(args), axes, trace))
+        return _unbatch(out, trace, out_axes)
+    batched.__name__ = f"vmap({getattr(fn, '__name__', 'fn')})"
+    batched.__wrapped_vmap__ = fn
+    return batched
+
+
+__all__ = ["vmap", "BatchTracer", "RULES", "TupleType"]
