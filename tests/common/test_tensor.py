@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import pycompile as ms
-from pycompile import Tensor, ops
+from pycompile import Tensor
 
 X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
 

@@ -5,7 +5,6 @@ from collections import OrderedDict
 import numpy as np
 import pytest
 
-import pycompile as ms
 from pycompile import Parameter, ParameterTuple, Tensor, nn
 
 
