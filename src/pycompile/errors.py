@@ -18,16 +18,21 @@ from __future__ import annotations
 class CompileError(RuntimeError):
     """Graph code that pycompile cannot compile; the message points at the user's line."""
 
-    def __init__(self, message: str, loc=None, hint: str = ""):
+    def __init__(self, message: str, loc=None, hint: str = "", message_first: bool = False):
         self.msg = message
         self.loc = loc
         self.hint = hint
+        self.message_first = message_first
         super().__init__(self.render())
 
     def render(self) -> str:
         lines = []
         loc = self.loc
-        if loc is not None:
+        if loc is not None and self.message_first:
+            # errors whose text MindSpore documents keep it as their first line
+            lines.append(self.msg)
+            lines.append(f"  at {loc.file}:{loc.line}:{loc.col}")
+        elif loc is not None:
             lines.append(f"{loc.file}:{loc.line}:{loc.col}: {self.msg}")
             if loc.source:
                 text = loc.source.rstrip("\n")
@@ -42,7 +47,7 @@ class CompileError(RuntimeError):
         return "\n".join(lines)
 
     def __reduce__(self):
-        return (type(self), (self.msg, self.loc, self.hint))
+        return (type(self), (self.msg, self.loc, self.hint, self.message_first))
 
 
 class CompileTypeError(CompileError, TypeError):
@@ -66,11 +71,23 @@ class CompileUnboundLocalError(CompileNameError, UnboundLocalError):
     UnboundLocalError for it too)."""
 
 
+class DocumentedError(Exception):
+    """Mixin for errors whose message is MindSpore's documented text: when wrapped with the
+    user's location the message stays the first line."""
+
+
+class MsClassCallError(DocumentedError, ValueError):
+    pass
+
+
 def wrap_user_error(exc: BaseException, loc, hint: str = "") -> CompileError:
     """A CompileError of the same kind as `exc` (TypeError -> CompileTypeError ...)."""
     if isinstance(exc, CompileError):
         return exc
     msg = str(exc) or type(exc).__name__
+    if isinstance(exc, DocumentedError):
+        kind = CompileValueError if isinstance(exc, ValueError) else CompileTypeError
+        return kind(msg, loc, hint, message_first=True)
     if isinstance(exc, TypeError):
         return CompileTypeError(msg, loc, hint)
     if isinstance(exc, IndexError):

@@ -3,17 +3,22 @@
 pc_entry(void **args) takes, in order: graph inputs, Parameters (their live buffers: no copy),
 output buffers, large constants, the arena. The Python side of a call is the hot path: one
 prebuilt pointer array, no allocation beyond the outputs.
+
+The module is loaded through the runtime's compiled FFI (`_cffi_backend.load_library` and C types
+parsed by cffi's built-in parser), not a `cffi.FFI().cdef`: that would import pycparser (~20 ms),
+which a compile-cache hit cannot afford.
 """
 from __future__ import annotations
 
+import _cffi_backend
 import numpy as np
-from cffi import FFI
 
+from pycompile._rt import ffi as _ffi
 from pycompile.backend import runtime
 
-_ffi = FFI()
-_ffi.cdef("int pc_module_init(const void *api); int pc_entry(void **args);")
 _from_buffer = _ffi.from_buffer
+_INIT_T = _ffi.typeof("int(*)(const void *)")
+_ENTRY_T = _ffi.typeof("int(*)(void **)")
 
 
 class RuntimeFault(RuntimeError):
@@ -24,8 +29,8 @@ class Executable:
     def __init__(self, so_path: str, n_inputs: int, refs: list, out_types: list, const_args: list,
                  arena_size: int, errors: list):
         self.so_path = so_path
-        self.lib = _ffi.dlopen(so_path)
-        self.lib.pc_module_init(_ffi.cast("const void *", runtime.api_address()))
+        self.lib = _cffi_backend.load_library(so_path)
+        self.lib.load_function(_INIT_T, "pc_module_init")(_ffi.cast("const void *", runtime.api_address()))
         self.n_inputs = n_inputs
         self.refs = refs
         self.out_specs = [(t.shape, t.dtype.np) for t in out_types]
@@ -42,7 +47,7 @@ class Executable:
         self._arena_buf = _from_buffer(self.arena[aligned:])
         self.args[n - 1] = self._arena_buf
         self.ref_shapes = [r._data.shape for r in refs]
-        self._entry = self.lib.pc_entry
+        self._entry = self.lib.load_function(_ENTRY_T, "pc_entry")
 
     def __call__(self, arrays: list) -> list:
         args = self.args

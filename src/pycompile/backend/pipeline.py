@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import atexit
 import os
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass, field
 
@@ -18,11 +16,9 @@ import numpy as np
 from pycompile.common import context
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.common.tensor import Tensor
-from pycompile.compiler import ir
-from pycompile.compiler.codegen.codegen import generate
-from pycompile.compiler.frontend import trace
-from pycompile.compiler.passes import run_pipeline
-from pycompile.compiler.printer import print_graph
+
+# The compiler (frontend, passes, codegen, printer) is imported where it is used: a compile-cache
+# hit builds a Compiled and a CompileReport from disk and must not pay for importing it.
 
 
 @dataclass
@@ -43,10 +39,12 @@ class CompileReport:
 
     @property
     def ir_before(self) -> str:
+        from pycompile.compiler.printer import print_graph
         return print_graph(self.graph_before)
 
     @property
     def ir_after(self) -> str:
+        from pycompile.compiler.printer import print_graph
         return print_graph(self.graph_after)
 
     @property
@@ -106,6 +104,8 @@ _WORKDIR: list = []
 
 def workdir() -> str:
     if not _WORKDIR:
+        import shutil
+        import tempfile
         d = tempfile.mkdtemp(prefix="pycompile-")
         _WORKDIR.append(d)
         atexit.register(shutil.rmtree, d, True)
@@ -118,7 +118,8 @@ def options() -> dict:
             "opt_level": int(os.environ.get("PYCOMPILE_OPT_LEVEL", "3"))}
 
 
-def _copied_bytes(graph: ir.Graph) -> int:
+def _copied_bytes(graph) -> int:
+    from pycompile.compiler import ir
     total = 0
 
     def walk(block, mult):
@@ -139,6 +140,10 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
                  opts: dict | None = None) -> Compiled:
     from pycompile.backend import toolchain
     from pycompile.backend.executable import Executable
+    from pycompile.compiler import ir
+    from pycompile.compiler.codegen.codegen import generate
+    from pycompile.compiler.frontend import trace
+    from pycompile.compiler.passes import run_pipeline
     opts = opts or options()
     times = {}
     t = time.perf_counter()

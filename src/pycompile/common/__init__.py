@@ -8,4 +8,4 @@ from pycompile.common import initializer  # noqa: F401
 from pycompile.common.initializer import get_seed, set_seed  # noqa: F401
 from pycompile.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from pycompile.common.tensor import Tensor, is_tensor, tensor  # noqa: F401
-from pycompile.common.api import jit, lazy_inline  # noqa: F401,E402
+from pycompile.common.api import jit, jit_class, lazy_inline  # noqa: F401,E402

@@ -201,3 +201,21 @@ def _init_args_key(cls, args, kwargs) -> str:
         return f"{type(v).__name__}@{id(v)}"
     parts = [fmt(a) for a in args] + [f"{k}={fmt(v)}" for k, v in sorted(kwargs.items())]
     return f"{cls.__name__}({', '.join(parts)})"
+
+
+def jit_class(cls):
+    """Mark a user class (not a Cell) so its instances and methods compile into graph code.
+
+    In PyNative mode it changes nothing. In graph code, attributes of instances (class and
+    `__init__` attributes alike) are read at compile time, methods are inlined, calling an
+    instance runs `__call__`, and instances can be created with constant arguments. Subclasses
+    of a jit_class are jit_classes. (pycompile inlines the methods of undecorated user classes
+    too; MindSpore runs those in its Python fallback instead.)"""
+    from pycompile.nn.cell import Cell
+    if not isinstance(cls, type):
+        raise TypeError(f"Decorator jit_class can only be used for class type, but got {cls!r}.")
+    if issubclass(cls, Cell):
+        raise TypeError(f"Decorator jit_class is used for user-defined classes and cannot be used for "
+                        f"nn.Cell: {cls.__name__}<>.")
+    cls.__ms_class__ = True
+    return cls

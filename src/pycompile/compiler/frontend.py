@@ -31,7 +31,7 @@ from pycompile.compiler import ir
 from pycompile.compiler.builder import Builder, NeedsConstant, Sym
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
                                         ControlFlow, LoopRetry, _Undefined, flatten)
-from pycompile.errors import (CompileError, CompileNameError, CompileUnboundLocalError, CompileValueError,
+from pycompile.errors import (CompileError, MsClassCallError, CompileNameError, CompileUnboundLocalError, CompileValueError,
                               wrap_user_error)
 from pycompile.ops import functional as F
 from pycompile.ops._table import TRACING, OpError
@@ -196,8 +196,16 @@ class GraphClosure:
 
 # ---- the interpreter -------------------------------------------------------------------------------
 
+# Recorders of what a trace reads at compile time: every user function parsed, every global and
+# attribute read. backend/cache.py pushes one while it compiles, so that a compile-cache entry can
+# list what it depends on. A recorder has .function(fn), .global_read(globals, name) and
+# .attribute(obj, name, value); it never raises.
+DEPS: list = []
+
+
 class Interpreter(ControlFlow):
     def __init__(self, max_depth: int = 1000):
+        self.deps = DEPS[-1] if DEPS else None
         self.builder = Builder(self)
         self.frame: Frame | None = None
         self.depth = 0
@@ -225,6 +233,8 @@ class Interpreter(ControlFlow):
     def inline(self, fn, args: list, kwargs: dict):
         """Walk a user function's source with these arguments; returns its Python return value."""
         pf = parse_function(fn)
+        if self.deps is not None:
+            self.deps.function(fn)
         if not isinstance(pf.node, (ast.FunctionDef, ast.Lambda)):
             raise CompileError(f"cannot compile '{pf.name}'")
         env = self._bind(pf, fn, args, kwargs)
@@ -254,7 +264,8 @@ class Interpreter(ControlFlow):
         prev, prev_loc = self.frame, self.builder.loc
         self.frame = frame
         self.depth += 1
-        frame.env[RET] = False
+        # exit flags are always defined, so both branches of a runtime `if` agree on them
+        frame.env[RET] = frame.env[BRK] = frame.env[CNT] = False
         frame.env[RETVAL] = UNSET
         try:
             if isinstance(node, ast.Lambda):
@@ -339,6 +350,9 @@ class Interpreter(ControlFlow):
         if call is not None and isinstance(call, types.FunctionType) and not is_library(call) \
                 and type(fn).__module__ != "builtins":
             return self.inline(call, [fn, *args], kwargs)
+        if getattr(type(fn), "__ms_class__", False):
+            raise MsClassCallError(f"MsClassObject: '{type(fn).__name__}' has no __call__ function, "
+                                   f"please check the code.")
         if _has_graph(args) or _has_graph(list(kwargs.values())):
             raise TypeError(f"'{getattr(fn, '__name__', type(fn).__name__)}' cannot take graph tensors: only "
                             f"pycompile ops and user functions can; use pycompile.ops instead")
@@ -348,10 +362,12 @@ class Interpreter(ControlFlow):
         if cls is Tensor and args and isinstance(args[0], Sym):
             dt = kwargs.get("dtype", args[1] if len(args) > 1 else None)
             return F.cast(args[0], dt) if dt is not None else args[0]
-        for i, a in enumerate(list(args) + list(kwargs.values())):
-            if _has_graph([a]):
-                raise TypeError(f"creating a {cls.__name__} inside graph code needs arguments known at compile "
-                                f"time, but argument {i + 1} is a tensor computed at run time")
+        if _has_graph(list(args) + list(kwargs.values())):
+            names = _param_names(cls, args, kwargs)
+            bad = [n for n, v in names if _has_graph([v])]
+            raise TypeError(f"creating a {cls.__name__} inside graph code needs constructor arguments known at "
+                            f"compile time, but argument '{bad[0]}' is a tensor computed at run time; create the "
+                            f"instance in __init__ or pass Python values")
         return cls(*args, **kwargs)
 
     # -- statements ------------------------------------------------------------------------------------
@@ -570,6 +586,8 @@ class Interpreter(ControlFlow):
                 return f.pf.closure[name]
             f = f.parent
         g = frame.pf.globals
+        if self.deps is not None:
+            self.deps.global_read(g, name)
         if name in g:
             return g[name]
         if hasattr(builtins, name):
@@ -580,9 +598,12 @@ class Interpreter(ControlFlow):
     def expr_Attribute(self, frame, e):
         obj = self.eval(frame, e.value)
         try:
-            return getattr(obj, e.attr)
+            value = getattr(obj, e.attr)
         except AttributeError:
             raise self.error(e, f"'{_kind(obj)}' has no attribute '{e.attr}'") from None
+        if self.deps is not None:
+            self.deps.attribute(obj, e.attr, value)
+        return value
 
     def expr_Subscript(self, frame, e):
         obj = self.eval(frame, e.value)
@@ -806,6 +827,15 @@ class CompileTypeErrorAt(CompileError, TypeError):
         super().__init__(msg, loc)
 
 
+def _param_names(cls, args, kwargs) -> list:
+    """[(parameter name, value)] of a constructor call, by the class's __init__ signature."""
+    try:
+        bound = inspect.signature(cls).bind(*args, **kwargs)
+        return list(bound.arguments.items())
+    except (TypeError, ValueError):
+        return [(f"#{i + 1}", v) for i, v in enumerate(args)] + list(kwargs.items())
+
+
 def _as_load(t):
     t2 = ast.parse(ast.unparse(t), mode="eval").body
     ast.copy_location(t2, t)
@@ -942,7 +972,10 @@ def _b_filter(interp, args, kwargs):
 
 
 def _b_getattr(interp, args, kwargs):
-    return getattr(*args)
+    value = getattr(*args)
+    if interp.deps is not None and len(args) >= 2:
+        interp.deps.attribute(args[0], args[1], value)
+    return value
 
 
 def _b_hasattr(interp, args, kwargs):

@@ -116,30 +116,12 @@ _OUT = {"same": (_out_same, _compute_same), "float": (_out_float, _compute_same)
         "bool": (_out_bool, _compute_promoted), "logical": (_out_bool, _compute_bool)}
 
 
-def value_type(v):
-    """Abstract type of an eager value: a NumPy array / scalar is a tensor, a Python number a scalar."""
-    if isinstance(v, (np.ndarray, np.generic)):
-        return TensorType(mstype.from_numpy(v.dtype), np.shape(v))
-    return ScalarType(mstype.scalar_kind(v))
-
-
-def _eager_in_compute_type(np_fn, infer, compute):
-    """Convert every input to the compute dtype first, as generated C does: otherwise NumPy picks
-    its own (exp of a bool array would be computed in float16)."""
-    def eager(*values, **attrs):
-        types = [value_type(v) for v in values]
-        dt = compute(types, infer(types))
-        with np.errstate(all="ignore"):   # x / 0 is inf, int8 + 300 wraps, as in C; no NumPy warning
-            args = [np.asarray(v).astype(dt.np, copy=False) for v in values]
-            return np_fn(*args, **attrs)
-    return eager
-
-
 def elementwise(name: str, inputs, eager, expr, *, out: str = "same", allow: str = "biuf",
                 attrs=None, doc: str = ""):
     out_rule, compute = _OUT[out]
     infer = make_infer(name, out_rule, allow)
-    return defop(name, inputs, infer=infer, eager=_eager_in_compute_type(eager, infer, compute),
+    # `eager` gets its inputs already converted to the compute dtype (ops._table.eager_values)
+    return defop(name, inputs, infer=infer, eager=eager,
                  kind="elementwise", lower=Elementwise(expr, compute), attrs=attrs or {}, doc=doc)
 
 
