@@ -51,15 +51,13 @@ PC_UINT_HELPERS(uint16_t)
 PC_UINT_HELPERS(uint32_t)
 PC_UINT_HELPERS(uint64_t)
 
-static inline float pc_fmod_floor_float(float a, float b) {
-    float r = fmodf(a, b);
-    if (r != 0 && ((r < 0) != (b < 0))) r += b;
-    return r;
-}
-static inline double pc_fmod_floor_double(double a, double b) {
-    double r = fmod(a, b);
-    if (r != 0 && ((r < 0) != (b < 0))) r += b;
-    return r;
+/* Float floor division and modulo as MindSpore computes them: in double, floor(a / b) and
+ * a - floor(a / b) * b (so 1.0f // 0.1f is 9, -2.5 // inf is -0.0 and a mod inf is NaN). */
+static inline double pc_floordiv_double(double a, double b) { return floor(a / b); }
+static inline float pc_floordiv_float(float a, float b) { return (float)floor((double)a / (double)b); }
+static inline double pc_mod_double(double a, double b) { return a - floor(a / b) * b; }
+static inline float pc_mod_float(float a, float b) {
+    return (float)((double)a - floor((double)a / (double)b) * (double)b);
 }
 static inline float pc_clamp_float(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
 static inline double pc_clamp_double(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }

@@ -135,14 +135,28 @@ Sub = elementwise("Sub", ("x", "y"), np.subtract, lambda a, ct: f"({a[0]} - {a[1
 Mul = elementwise("Mul", ("x", "y"), np.multiply, lambda a, ct: f"({a[0]} * {a[1]})")
 RealDiv = elementwise("RealDiv", ("x", "y"), lambda x, y: np.true_divide(x, y),
                       lambda a, ct: f"({a[0]} / {a[1]})", out="float")
+
+
+def _float_floor_div(x, y):
+    # MindSpore's float FloorDiv is floor(x / y) computed in double (1.0 // 0.1 in float32 is 9,
+    # -2.5 // inf is -0.0); NumPy's floor_divide differs on both
+    return np.floor(x.astype(np.float64) / y.astype(np.float64)).astype(x.dtype)
+
+
+def _float_floor_mod(x, y):
+    # MindSpore's float FloorMod is x - floor(x / y) * y computed in double (x mod inf is NaN)
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    return (x64 - np.floor(x64 / y64) * y64).astype(x.dtype)
+
+
 FloorDiv = elementwise(
-    "FloorDiv", ("x", "y"), np.floor_divide,
-    lambda a, ct: (f"{fm('floor', ct)}({a[0]} / {a[1]})" if _is_float(ct)
-                   else f"pc_floordiv_{ct}({a[0]}, {a[1]})"), allow="iuf")
+    "FloorDiv", ("x", "y"),
+    lambda x, y: _float_floor_div(x, y) if x.dtype.kind == "f" else np.floor_divide(x, y),
+    lambda a, ct: f"pc_floordiv_{ct}({a[0]}, {a[1]})", allow="iuf")
 FloorMod = elementwise(
-    "FloorMod", ("x", "y"), np.mod,
-    lambda a, ct: (f"pc_fmod_floor_{ct}({a[0]}, {a[1]})" if _is_float(ct)
-                   else f"pc_mod_{ct}({a[0]}, {a[1]})"), allow="iuf")
+    "FloorMod", ("x", "y"),
+    lambda x, y: _float_floor_mod(x, y) if x.dtype.kind == "f" else np.mod(x, y),
+    lambda a, ct: f"pc_mod_{ct}({a[0]}, {a[1]})", allow="iuf")
 Pow = elementwise(
     "Pow", ("x", "y"), lambda x, y: np.power(x, y) if not np.issubdtype(np.result_type(x), np.integer)
     else _int_pow(x, y),
