@@ -36,6 +36,8 @@ class CompileReport:
     copied_bytes: int                # bytes copied per call by TensorMove (Load preservation)
     so_path: str
     cache: str = "miss"              # miss | disk | memory
+    const_args: list = field(default_factory=list)     # large constants, passed after the outputs
+    runtime_errors: list = field(default_factory=list)  # message of pc_entry's error code 1000 + k
 
     @property
     def ir_before(self) -> str:
@@ -170,7 +172,8 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
     times["load"] = time.perf_counter() - t
     report = CompileReport(graph.name, traced.graph, graph, mod.source, stats, times,
                            ir.count_nodes(traced.graph), ir.count_nodes(graph), mod.c_lines,
-                           mod.plan.arena_size, _copied_bytes(graph), so_path)
+                           mod.plan.arena_size, _copied_bytes(graph), so_path,
+                           const_args=mod.plan.const_args, runtime_errors=mod.errors)
     compiled = Compiled(exe, traced.input_paths, graph.out_tree, report,
                         simple_inputs=all(len(p) == 1 and isinstance(p[0], int) for p in traced.input_paths))
     compiled.scalar_out = [isinstance(v.type, ScalarType) for v in graph.outputs]
