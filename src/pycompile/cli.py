@@ -1,32 +1,46 @@
-"""The `pycompile` command: compile the models in a Python file to native code.
+"""pycompile: compile the @jit functions and Cells of a Python model file to native code and
+print a summary table (`python -m pycompile` is the same command).
 
-    pycompile MODEL.py [--entry NAME] [--input NAME=DTYPE[D0,D1,...]] [--emit ir,c,so] [-o DIR]
-                       [--check] [--bench N] [--opt-level 0-3] [--device CPU|Ascend] [-q|-v]
+The file is imported as a module (its `if __name__ == "__main__":` block does not run); each
+entry with known inputs is compiled through the API behind `pycompile.inspect`.
 
-The file is imported (as a module: its `if __name__ == "__main__":` block does not run), its
-entries are found, each entry with known inputs is compiled through the same API as
-`pycompile.inspect`, and a summary table is printed.
+entries (--entry takes the variable or class name):
+  - module-level @jit functions defined in the file
+  - module-level Cell instances (model = Network())
+  - Cell classes defined in the file whose __init__ needs no arguments: one instance is created
+    (after set_seed(0)) unless the file holds an instance of the class, another entry uses the
+    class as a sub-Cell, or the class does not define construct
 
-Entries (the name `--entry` takes is the variable or class name):
-  * module-level `@jit` functions defined in the file;
-  * module-level Cell instances (`model = Network()`);
-  * Cell subclasses defined in the file whose `__init__` needs no arguments: the command creates
-    one instance (after `set_seed(0)`) — unless the file already holds an instance of that class,
-    or the class is used as a sub-Cell of another entry, or it does not define `construct`.
+inputs of an entry, first found wins:
+  1. --input NAME=DTYPE[D0,D1,...] for the entry chosen with --entry
+  2. Cell.set_inputs(...) or jit(input_signature=...) in the file: Tensors with shapes and dtypes,
+     as in MindSpore, e.g. Tensor(shape=[64, 1, 28, 28], dtype=ms.float32)
+  3. --input, for an entry whose required parameters it names all
+  4. example_inputs() in the file, returning a tuple of arguments (used for every entry it fits)
+     or a dict {entry name: tuple of arguments}
+  5. none, for a construct or function without parameters
+  Other entries are listed as skipped, with the reason. DTYPE is bool, int8, int16, int32, int64,
+  uint8, uint16, uint32, uint64, float16, float32 or float64; [] is a 0-d tensor.
 
-Inputs of an entry, first found wins:
-  1. `--input NAME=DTYPE[SHAPE]` on the command line, when they name every required parameter of
-     the entry (`construct`'s parameters after self, or the `@jit` function's);
-  2. `Cell.set_inputs(...)` or `jit(input_signature=...)` in the file (Tensors, as in MindSpore:
-     `Tensor(shape=[64, 1, 28, 28], dtype=ms.float32)`);
-  3. an `example_inputs()` function in the file, returning either the argument tuple (used for
-     every entry it fits) or a dict {entry name: argument tuple}.
-An entry with no known inputs is listed as skipped, with the reason.
+files (--emit ir,c,so -o DIR; -o alone emits all three):
+  NAME.ir, NAME.frontend.ir   the IR after / before optimization
+  NAME.c                      the generated C, with the model's source lines as comments
+  NAME.so, NAME.json          the shared object and its manifest: pc_entry's arguments in order
+                              (kind, name, dtype, shape, nbytes), the arena size and the pc_api
+                              table to pass to pc_module_init, so a C program can call it
+  NAME.bin, pycompile_rt.h    the Parameters' and large constants' bytes; the runtime header
 
-Exit codes: 0 success; 1 an entry failed to compile or check (the others are still reported), or
-the model file failed to import; 2 usage errors (bad options, missing file, bad --input,
-unwritable output directory). Errors point at the model's file:line; `--traceback` shows
-pycompile's traceback as well.
+exit codes: 0 success; 1 an entry failed to compile or check (the others are still reported),
+or the file failed to import; 2 usage error (bad option, missing file, bad --input, unwritable
+output directory). Errors point at the model's file:line; --traceback adds pycompile's own.
+
+examples:
+  pycompile examples/network.py                     compile, print the summary table
+  pycompile examples/network.py --check --bench 20  compare with PyNative; time 20 calls of each
+  pycompile model.py --entry Net --input x=float32[64,1,28,28]
+  pycompile model.py --input ids=int32[4,64] --input mask=bool[4,64]
+  pycompile examples/gpt_blocks.py --emit ir,c,so -o out/
+  python -m pycompile examples/jit_class_sample.py -v --opt-level 1
 """
 from __future__ import annotations
 
@@ -45,35 +59,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pycompile.backend.export import KINDS, export
+from pycompile.common import context
 from pycompile.common.initializer import set_seed
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
-
-EXAMPLES = """\
-examples:
-  pycompile examples/network.py                       compile every entry, print the summary
-  pycompile examples/network.py --check --bench 20    compare with PyNative, time 20 calls
-  pycompile model.py --entry Net --input x=float32[64,1,28,28]
-  pycompile model.py --input ids=int32[4,64] --input mask=bool[4,64]
-  pycompile examples/gpt_blocks.py --emit ir,c,so -o out/
-                      writes out/GPT.ir, out/GPT.frontend.ir, out/GPT.c, out/GPT.so, and
-                      out/GPT.json: the manifest of the .so's C arguments (with .bin files
-                      holding Parameters and large constants, and pycompile_rt.h)
-  python -m pycompile examples/jit_class_sample.py -v
-
-entries: module-level @jit functions, module-level Cell instances, and Cell classes defined in
-the file whose __init__ needs no arguments (instantiated once after set_seed(0), unless the file
-holds an instance, another entry uses the class as a sub-Cell, or it has no construct).
-
-inputs, first found wins: --input (when it names every required parameter of the entry);
-set_inputs(...) / jit(input_signature=...) in the file; example_inputs() in the file (a tuple of
-arguments, or a dict {entry name: tuple}). Entries without inputs are listed as skipped.
---input takes NAME=DTYPE[D0,D1,...]: DTYPE one of bool, int8, int16, int32, int64, uint8,
-uint16, uint32, uint64, float16, float32, float64; [] is a 0-d tensor.
-
-exit codes: 0 success, 1 an entry failed to compile or check (or the file failed to import),
-2 usage error.
-"""
 
 
 class UsageError(Exception):
@@ -95,9 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     from pycompile import __version__
     from pycompile.backend import devices
     p = _Parser(prog="pycompile", formatter_class=argparse.RawDescriptionHelpFormatter,
-                description="Compile the @jit functions and Cells of a Python model file to native "
-                            "code (C via cc) and print a summary.",
-                epilog=EXAMPLES)
+                description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 2)[2])
     p.add_argument("model", metavar="MODEL.py", help="the Python file holding the model")
     p.add_argument("--entry", metavar="NAME", help="compile only this entry (variable or class name)")
     p.add_argument("--input", metavar="NAME=DTYPE[SHAPE]", action="append", default=[],
@@ -290,17 +277,7 @@ def discover(module) -> list[Entry]:
             entries.append(Entry(name, "cell", obj, _signature_params(_construct_fn(obj), True)))
         elif (isinstance(obj, type) and issubclass(obj, Cell) and obj.__module__ == module.__name__
               and obj not in instance_types and obj.construct is not Cell.construct):
-            if not _needs_no_args(obj):
-                entries.append(Entry(name, "cell", obj, from_class=True, skip="__init__ needs arguments; create an instance "
-                                                           "at module level (and call set_inputs on it)"))
-                continue
-            try:
-                cell = obj()
-            except Exception as e:  # noqa: BLE001 - the user's constructor failed
-                entries.append(Entry(name, "cell", obj, from_class=True, error=f"creating {name}(): {render_exception(e)}"))
-                continue
-            entries.append(Entry(name, "cell", cell, _signature_params(_construct_fn(cell), True),
-                                 from_class=True))
+            entries.append(_instantiate(name, obj))
     # a class used as a sub-Cell of another entry is compiled as part of it, not on its own
     used = set()
     for e in entries:
@@ -308,6 +285,18 @@ def discover(module) -> list[Entry]:
             used.update(type(c) for n, c in e.target.cells_and_names() if n)
     return [e for e in entries
             if not (e.from_class and (e.target if isinstance(e.target, type) else type(e.target)) in used)]
+
+
+def _instantiate(name: str, cls) -> Entry:
+    """The entry of a Cell class the command creates an instance of (or why it cannot)."""
+    if not _needs_no_args(cls):
+        return Entry(name, "cell", cls, from_class=True,
+                     skip="__init__ needs arguments; create an instance at module level (and call set_inputs on it)")
+    try:
+        cell = cls()
+    except Exception as e:  # noqa: BLE001 - the user's constructor failed; reported as this entry's error
+        return Entry(name, "cell", cls, from_class=True, error=f"creating {name}(): {render_exception(e)}")
+    return Entry(name, "cell", cell, _signature_params(_construct_fn(cell), True), from_class=True)
 
 
 def resolve_inputs(entries: list[Entry], module, cli_inputs: dict, chosen: bool) -> None:
@@ -495,51 +484,73 @@ def _leaves(value) -> list:
 _RTOL = {2: 1e-2, 4: 1e-4, 8: 1e-9}
 
 
-def compare(got: list, want: list) -> tuple[float, float, str]:
-    """(max abs error, tolerance, problem) of compiled `got` against PyNative `want`."""
+def compare(got: list, want: list) -> tuple[float, str]:
+    """(max abs error, what is wrong or "") of compiled `got` against PyNative `want`. Floats
+    pass within a relative tolerance of the output's magnitude; other dtypes must be equal."""
     if len(got) != len(want):
-        return float("inf"), 0.0, f"{len(got)} outputs, PyNative returned {len(want)}"
-    err, tol = 0.0, 0.0
+        return float("inf"), f"{len(got)} outputs, PyNative returned {len(want)}"
+    err = 0.0
     for k, (g, w) in enumerate(zip(got, want)):
-        if not isinstance(w, np.ndarray):
-            if g != w:
-                return float("inf"), 0.0, f"output {k}: {g!r} != {w!r}"
+        if not isinstance(w, np.ndarray) or not isinstance(g, np.ndarray):
+            if type(g) is not type(w) or not (g is w or g == w):
+                return float("inf"), f"output {k}: {g!r}, PyNative {w!r}"
             continue
-        if g.shape != w.shape:
-            return float("inf"), 0.0, f"output {k}: shape {g.shape}, PyNative {w.shape}"
+        if g.shape != w.shape or g.dtype != w.dtype:
+            return float("inf"), f"output {k}: {g.dtype}{list(g.shape)}, PyNative {w.dtype}{list(w.shape)}"
         if w.size == 0:
             continue
-        if w.dtype.kind == "f":
-            rtol = _RTOL.get(w.dtype.itemsize, 1e-4)
-            w64, g64 = w.astype(np.float64), g.astype(np.float64)
-            same = (np.isnan(w64) & np.isnan(g64)) | (w64 == g64)
-            diff = np.where(same, 0.0, np.abs(g64 - w64))
-            finite = np.abs(w64[np.isfinite(w64)])
-            t = rtol * max(1.0, float(finite.max()) if finite.size else 1.0)
-        else:
-            diff = np.abs(g.astype(np.float64) - w.astype(np.float64))
-            t = 0.0
+        w64, g64 = w.astype(np.float64), g.astype(np.float64)
+        same = (np.isnan(w64) & np.isnan(g64)) | (w64 == g64)
+        diff = np.where(same, 0.0, np.abs(g64 - w64))
         e = float(np.nan_to_num(diff, nan=np.inf).max())
-        err, tol = max(err, e), max(tol, t)
-        if e > t:
-            return err, tol, f"output {k}: max abs error {e:.3g} exceeds tolerance {t:.3g}"
-    return err, tol, ""
+        err = max(err, e)
+        tol = 0.0
+        if w.dtype.kind == "f":
+            finite = np.abs(w64[np.isfinite(w64)])
+            tol = _RTOL.get(w.dtype.itemsize, 1e-4) * max(1.0, float(finite.max()) if finite.size else 1.0)
+        if e > tol:
+            return err, f"output {k}: max abs error {e:.3g} exceeds tolerance {tol:.3g}"
+    return err, ""
+
+
+def _parameters(e: Entry) -> list:
+    """The Parameters the compiled entry reads or writes."""
+    graph = getattr(e.report, "graph_after", None)
+    if graph is not None:
+        return [p.ref for p in graph.params if p.ref is not None]
+    return list(e.target.get_parameters()) if e.kind == "cell" else []
+
+
+class _Restore:
+    """Puts the Parameters' values back on exit: --check and --bench leave the model unchanged
+    (a graph that assigns Parameters would otherwise drift from run to run)."""
+
+    def __init__(self, params):
+        self.params = params
+        self.saved = [p._data.copy() for p in params]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.restore()
+
+    def restore(self):
+        for p, v in zip(self.params, self.saved):
+            np.copyto(p._data, v)
 
 
 def check_entry(e: Entry, rng) -> None:
-    """Compiled vs PyNative on random inputs; Parameters written by the graph are compared too
-    and restored in between, so both runs start from the same state."""
-    refs = [p.ref for p in e.report.graph_before.params if p.ref is not None]
-    saved = [r._data.copy() for r in refs]
+    """Compiled vs PyNative on the same random inputs, both starting from the same Parameter
+    values; the Parameters' values after the call are compared too."""
+    params = _parameters(e)
     args = random_like(e.args, rng)
-    got = _leaves(run_compiled(e, _copy_args(args))) + [r._data.copy() for r in refs]
-    for r, s in zip(refs, saved):
-        np.copyto(r._data, s)
-    set_seed(0)
-    want = _leaves(run_eager(e, _copy_args(args))) + [r._data.copy() for r in refs]
-    for r, s in zip(refs, saved):
-        np.copyto(r._data, s)
-    err, tol, problem = compare(got, want)
+    with _Restore(params) as state:
+        got = _leaves(run_compiled(e, _copy_args(args))) + [p._data.copy() for p in params]
+        state.restore()
+        set_seed(0)
+        want = _leaves(run_eager(e, _copy_args(args))) + [p._data.copy() for p in params]
+    err, problem = compare(got, want)
     if problem:
         e.error = f"--check failed: {problem}"
         e.check = f"FAILED (max err {err:.2g})"
@@ -550,12 +561,13 @@ def check_entry(e: Entry, rng) -> None:
 def bench_entry(e: Entry, n: int, rng) -> None:
     args = random_like(e.args, rng)
     times = {}
-    for label, run in (("compiled", run_compiled), ("pynative", run_eager)):
-        run(e, args)                            # warm-up
-        t0 = time.perf_counter()
-        for _ in range(n):
-            run(e, args)
-        times[label] = (time.perf_counter() - t0) / n
+    with _Restore(_parameters(e)):
+        for label, run in (("compiled", run_compiled), ("pynative", run_eager)):
+            run(e, args)                            # warm-up
+            t0 = time.perf_counter()
+            for _ in range(n):
+                run(e, args)
+            times[label] = (time.perf_counter() - t0) / n
     ratio = times["pynative"] / times["compiled"] if times["compiled"] > 0 else float("inf")
     e.bench = (f"{times['compiled'] * 1e3:.3f} ms/call compiled, {times['pynative'] * 1e3:.3f} ms/call "
                f"PyNative ({ratio:.1f}x) over {n} calls")
@@ -564,13 +576,14 @@ def bench_entry(e: Entry, n: int, rng) -> None:
 # ---- emitting -----------------------------------------------------------------------------------
 
 def prepare_output_dir(path: str) -> str:
+    """Create `path` if needed and make sure files can be written there; its absolute path."""
     try:
         os.makedirs(path, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path, prefix=".pycompile-probe-"):
             pass
     except OSError as e:
         raise UsageError(f"cannot write to output directory {path!r}: {e.strerror or e}") from None
-    return path
+    return os.path.abspath(path)
 
 
 # ---- reporting -----------------------------------------------------------------------------------
@@ -662,15 +675,14 @@ def _main(argv) -> int:
 
     if opts.opt_level is not None:
         os.environ["PYCOMPILE_OPT_LEVEL"] = str(opts.opt_level)
-    import pycompile as ms
     set_seed(0)
     module = load_module(model)
     # one context change before any compile: PyNative for the reference runs (compiled runs go
     # through the compile API directly, whatever the mode), and the device asked for
-    ctx = {"mode": ms.PYNATIVE_MODE}
+    ctx = {"mode": context.PYNATIVE_MODE}
     if opts.device:
         ctx["device_target"] = opts.device
-    ms.set_context(**ctx)
+    context.set_context(**ctx)
 
     entries = discover(module)
     if opts.entry is not None:
@@ -701,15 +713,11 @@ def _main(argv) -> int:
                 bench_entry(e, opts.bench, rng)
             if kinds and not e.failed:
                 e.files = export(e.report, e.name, kinds, out_dir)
-        except OSError as exc:
-            if kinds and exc.filename and os.path.abspath(str(exc.filename)).startswith(os.path.abspath(out_dir)):
-                e.error = f"cannot write {exc.filename}: {exc.strerror}"
-            else:
-                e.error = render_exception(exc)
-            _maybe_tb(opts, exc)
         except Exception as exc:  # noqa: BLE001 - reported per entry; the others still run
-            e.error = render_exception(exc)
-            _maybe_tb(opts, exc)
+            writing = isinstance(exc, OSError) and kinds and str(exc.filename or "").startswith(out_dir)
+            e.error = f"cannot write {exc.filename}: {exc.strerror}" if writing else render_exception(exc)
+            if opts.traceback:
+                traceback.print_exception(exc, file=sys.stderr)
     return _report(entries, opts)
 
 
@@ -721,11 +729,6 @@ def _check_cli_names(entries, cli_inputs) -> None:
             raise UsageError(f"--input {name}: no entry has a parameter named {name!r} (entries: {sigs or 'none'})")
 
 
-def _maybe_tb(opts, exc) -> None:
-    if opts.traceback:
-        traceback.print_exception(exc, file=sys.stderr)
-
-
 def _report(entries: list[Entry], opts) -> int:
     failed = [e for e in entries if e.failed]
     if not opts.quiet:
@@ -734,6 +737,7 @@ def _report(entries: list[Entry], opts) -> int:
             if e.bench:
                 print(f"bench {e.name}: {e.bench}")
             if opts.verbose and e.report is not None:
+                print(f"{e.name}: inputs from {e.inputs_from}")
                 print(e.report.summary())
             if opts.verbose and e.files:
                 print(f"{e.name}: wrote " + ", ".join(_display(f) for f in e.files))
