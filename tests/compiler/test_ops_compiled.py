@@ -7,6 +7,10 @@ One C module per dtype (see opcheck.Group): the checks of a dtype are compiled t
 """
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -302,3 +306,26 @@ def test_compiled_and_eager_agree_on_tensor_and_scalar_results():
     out = f(Tensor(np.array(2.5, F32)), 3)
     assert isinstance(out[0], Tensor) and out[0].shape == () and float(out[0].asnumpy()) == 3.5
     assert out[1] == 7 and isinstance(out[1], int)
+
+
+def test_dropping_compiled_functions_that_ran_threads_does_not_crash(tmp_path):
+    """A compiled module that ran OpenMP threads is garbage collected right after its call: the
+    OpenMP runtime must stay loaded under its worker threads (it used to be unmapped with the
+    last module using it, and the process died of a segfault some of the time)."""
+    script = tmp_path / "drop.py"
+    script.write_text(textwrap.dedent("""
+        import gc
+        import numpy as np
+        import pycompile as ms
+
+        def f(x):
+            return ms.ops.sum(x * 2, 1)
+
+        x = ms.Tensor(np.ones((200003, 3), np.int32))
+        for i in range(6):
+            assert int(ms.jit(f)(x).asnumpy()[0]) == 6
+            gc.collect()
+        print("done")
+    """))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "done" in proc.stdout, proc.stderr[-2000:]

@@ -15,8 +15,11 @@ from pycompile.errors import CompileError
 
 # -fwrapv: integer arithmetic wraps around as in NumPy / MindSpore (signed overflow is otherwise
 # undefined in C, and the optimizer folds `x + 1 > x` to true)
+# -Wl,-z,nodelete: a module is never unmapped, even when its executable is garbage collected:
+# unloading the last module that uses OpenMP unmaps libgomp under its still-spinning worker
+# threads, which then crash the process
 BASE_FLAGS = ["-O3", "-march=native", "-std=gnu11", "-fPIC", "-shared", "-fopenmp",
-              "-fno-math-errno", "-fno-trapping-math", "-fwrapv", "-w"]
+              "-fno-math-errno", "-fno-trapping-math", "-fwrapv", "-Wl,-z,nodelete", "-w"]
 
 
 class ToolchainError(CompileError):

@@ -77,8 +77,10 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes):
         return
     A, R, B = split
     if R == 0 or _prod(shape) == 0:
+        # nothing to reduce: the identity of the rule; a mean over nothing is 0 / 0 = NaN
+        empty = "NAN" if rule == "mean" else _init(rule, at, "0")
         with w.block(f"for (long i = 0; i < {_prod(ot.shape)}L; ++i)"):
-            w.line(f"{out}[i] = ({oc})({_init(rule, at, '0')});")
+            w.line(f"{out}[i] = ({oc})({empty});")
         return
     if B == 1:
         _omp(w, A * R, A)
