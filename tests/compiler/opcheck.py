@@ -11,7 +11,6 @@ tests), never from pycompile.
 """
 from __future__ import annotations
 
-import functools
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -71,9 +70,20 @@ class Group:
     def ids(self) -> list:
         return [c.name for c in self.checks]
 
-    @functools.cached_property
+    @property
     def result(self):
-        """(compiled outputs per check, op names of the traced graph, CompileReport)."""
+        """(compiled outputs per check, op names of the traced graph, CompileReport). A failure
+        to compile is remembered too: every check of the group reports it without recompiling."""
+        if not hasattr(self, "_result"):
+            try:
+                self._result = self._compile()
+            except Exception as e:      # noqa: BLE001  (re-raised by every check of the group)
+                self._result = e
+        if isinstance(self._result, Exception):
+            raise self._result
+        return self._result
+
+    def _compile(self):
         checks = self.checks
         n = len(checks)
 

@@ -23,7 +23,7 @@ from pycompile.compiler.codegen import kernels as K
 from pycompile.compiler.codegen.elementwise import KernelEmitter, KInput
 from pycompile.compiler.codegen.memory import VIEW_OPS, Plan, plan_graph
 from pycompile.compiler.codegen.writer import CWriter
-from pycompile.ops._table import OpDef
+from pycompile.ops._table import OPS, OpDef
 from pycompile.ops.defs.reduce import REDUCE_RULES
 
 
@@ -454,6 +454,31 @@ class CodeGen:
         out = self.declare_ptr(w, n)
         x = n.inputs[0]
         K.strided_slice(w, self.ptr(x), x.type, out, n.type, n.attrs["begin"], n.attrs["end"], n.attrs["strides"])
+
+    def op_BroadcastTo(self, w, n):
+        out = self.declare_ptr(w, n)
+        x = n.inputs[0]
+        K.broadcast(w, self.ptr(x), x.type, out, n.type)
+
+    def op_AddN(self, w, n):
+        """x0 + x1 + ... as one elementwise kernel: a chain of the table's Add over the inputs."""
+        xs = n.inputs
+        add = OPS["Add"]
+        acc = xs[0]
+        nodes = []
+        for x in xs[1:]:
+            acc = ir.Node(op=add, inputs=(acc, x), type=n.type, loc=n.loc)
+            nodes.append(acc)
+        out = self.declare_ptr(w, n)
+        if len(xs) == 1:
+            w.line(f"memcpy({out}, {self.ptr(xs[0])}, {n.type.nbytes});")
+            return
+        if n.type.size == 0:
+            return
+        params = tuple(dict.fromkeys(xs))          # an input given twice is read once
+        em = KernelEmitter(f"k{n.uid}", n.type.shape, ir.Block(params, tuple(nodes), (acc,)),
+                           self._kinputs(params), [acc], [out])
+        w.line(em.emit(self.defs))
 
     def _concat(self, w, n, stack: bool):
         out = self.declare_ptr(w, n)

@@ -191,7 +191,7 @@ class KernelEmitter:
                     self._status(w, f"(float){name}[j]" if v.type.dtype.itemsize == 2 else f"{name}[j]", v.type)
 
     def _read(self, env, v) -> str:
-        if isinstance(v, ir.Const):
+        if isinstance(v, ir.Const) and id(v) not in env:     # a constant tensor input is a pointer
             return C.literal(v.value, C.value_ctype(v.type)) if isinstance(v.type, ScalarType) else \
                 self._const_tensor_elem(v)
         kind, name, _ = env[id(v)]

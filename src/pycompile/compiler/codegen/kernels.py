@@ -264,6 +264,29 @@ def strided_slice(w, x, xt, out, ot, begin, end, strides):
                 w.line(f"{out}[o * {inner}L + i] = {x}[off + i * {strides[-1] * in_strides[-1]}L];")
 
 
+def broadcast(w, x, xt, out, ot):
+    """out = x broadcast to out's shape (BroadcastTo, Tile): over the dims collapsed as in
+    elementwise kernels, each inner row is a memcpy (the input runs along it) or a fill."""
+    from pycompile.compiler.codegen.elementwise import _strides, collapse
+    total = _prod(ot.shape)
+    if total == 0:
+        return
+    full = ot.shape or (1,)
+    dims, (s_in, _) = collapse(full, [_strides(xt.shape, full), _strides(full, full)])
+    inner, outer = dims[-1], dims[:-1]
+    _omp(w, total, _prod(outer))
+    with w.block(f"for (long o = 0; o < {_prod(outer)}L; ++o)"):
+        w.line("long rem = o, off = 0; (void)rem;")
+        for d in range(len(outer) - 1, -1, -1):
+            w.line((f"off += (rem % {outer[d]}L) * {s_in[d]}L; " if s_in[d] else "") + f"rem /= {outer[d]}L;")
+        if s_in[-1]:
+            w.line(f"memcpy({out} + o * {inner}L, {x} + off, sizeof(*{out}) * {inner}L);")
+        else:
+            w.line(f"const {C.storage(xt.dtype)} v = {x}[off];")
+            with w.block(f"for (long i = 0; i < {inner}L; ++i)"):
+                w.line(f"{out}[o * {inner}L + i] = v;")
+
+
 def concat(w, xs, xts, out, ot, axis: int, stack: bool):
     """xs: C pointers of the inputs; Stack is Concat with a size-1 axis per input."""
     oshape = ot.shape
@@ -348,5 +371,5 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, batch_shape=None):
                     w.line(f"O[i * {N}L + j] = ({C.storage(dt)})s;")
 
 
-__all__ = ["reduce", "argmax", "softmax", "layernorm", "transpose", "strided_slice", "concat", "gather",
+__all__ = ["reduce", "argmax", "softmax", "layernorm", "transpose", "strided_slice", "broadcast", "concat", "gather",
            "gemm", "reduced_shape", "ir"]
