@@ -57,3 +57,11 @@ def col_of(fn, text: str) -> int:
         if text in line:
             return line.index(text)
     raise AssertionError(f"{text!r} not in the source of {fn.__name__}")
+
+
+def check_many(fn, *arg_sets, rtol=1e-5, atol=1e-6):
+    """check() for several argument tuples through one jit function (one compile per signature)."""
+    jf = ms.jit(fn)
+    for args in arg_sets:
+        assert_same(jf(*args), fn(*args), rtol, atol)
+    return jf

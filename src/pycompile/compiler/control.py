@@ -27,7 +27,7 @@ from pycompile.common.abstract import MonadType, ScalarType, TensorType, TupleTy
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir
 from pycompile.compiler.builder import NeedsConstant, Sym
-from pycompile.errors import CompileError, CompileValueError
+from pycompile.errors import CompileError, CompileTypeError, CompileValueError
 from pycompile.ops import functional as F
 
 NORMAL, BREAK, CONTINUE, RETURN, MAYBE = "normal", "break", "continue", "return", "maybe"
@@ -57,9 +57,9 @@ UNSET = _Unset()
 class LoopRetry(Exception):
     """The traced loop body does not fit the loop's carried types; `kind` says how to retry."""
 
-    def __init__(self, kind: str, names=()):
+    def __init__(self, kind: str, names=(), value=None):
         super().__init__(kind)
-        self.kind, self.names = kind, set(names)
+        self.kind, self.names, self.value = kind, set(names), value
 
 
 # ---- pytrees of Python values ----------------------------------------------------------------------
@@ -133,6 +133,31 @@ def assigned_names(stmts) -> set:
     return names
 
 
+def has_break(stmts) -> bool:
+    """Whether a loop body has a `break` of its own (not one of a nested loop)."""
+    def visit(node) -> bool:
+        if isinstance(node, ast.Break):
+            return True
+        if isinstance(node, (ast.For, ast.While)):
+            return any(visit(s) for s in node.orelse)
+        if isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
+            return False
+        return any(visit(c) for c in ast.iter_child_nodes(node))
+    return any(visit(s) for s in stmts)
+
+
+def mutable_names(env: dict) -> set:
+    """Names holding lists / dicts: a loop body can change them without assigning the name
+    (`outs.append(y)`), so loops carry them and unroll when their structure changes."""
+    return {k for k, v in env.items() if _has_container(v)}
+
+
+def _has_container(v) -> bool:
+    if isinstance(v, (list, dict)):
+        return True
+    return isinstance(v, tuple) and any(_has_container(x) for x in v)
+
+
 class ControlFlow:
     """Mixin of the frontend Interpreter: needs `self.builder`, `self.exec_stmts`, `self.error`."""
 
@@ -176,10 +201,14 @@ class ControlFlow:
             return fn()
         if guard is False:
             return NORMAL
-        return self.runtime_if(frame, guard._value if isinstance(guard, Sym) else guard, fn, lambda: NORMAL, node)
+        return self.runtime_if(frame, guard._value if isinstance(guard, Sym) else guard, fn, lambda: NORMAL, node,
+                               skip_else=True)
 
     # ---- runtime if -----------------------------------------------------------------------------------
-    def runtime_if(self, frame, cond: ir.Value, then_fn, else_fn, node):
+    def runtime_if(self, frame, cond: ir.Value, then_fn, else_fn, node, skip_else=False):
+        """Trace both branches and merge their environments. With `skip_else` the else branch is
+        the path of a taken break / continue / return, on which code after the `if` never runs:
+        names the then-branch defines stay defined (a placeholder fills the else side)."""
         b = self.builder
         env0, u0 = frame.env, b.u
         branches = []
@@ -194,7 +223,16 @@ class ControlFlow:
         merged, res1, res2, slots = {}, [], [], []
         for name in list(dict.fromkeys(list(env1) + list(env2))):
             v1, v2 = env1.get(name, None), env2.get(name, None)
-            if name not in env1 or name not in env2:
+            if skip_else and name in env1 and (name not in env2 or isinstance(v2, _Undefined)) \
+                    and not isinstance(v1, _Undefined):
+                if not any(isinstance(leaf, Sym) for leaf in flatten(v1)[0]):
+                    merged[name] = v1
+                    continue
+                v2 = _placeholder_like(v1)
+            elif isinstance(v1, _Undefined) or isinstance(v2, _Undefined):
+                merged[name] = v1 if isinstance(v1, _Undefined) else v2
+                continue
+            elif name not in env1 or name not in env2:
                 if name == RETVAL:
                     v1 = env1.get(name, UNSET)
                     v2 = env2.get(name, UNSET)
@@ -242,7 +280,7 @@ class ControlFlow:
         if t1 != t2 or len(l1) != len(l2):
             raise self.error(node, f"variable '{_pretty(name)}' has a different structure in the two branches "
                                    f"of this `if` ({_describe(v1)} vs {_describe(v2)})",
-                             "give it the same tuple / list shape in both branches")
+                             "give it the same tuple / list shape in both branches", kind=CompileTypeError)
         leaf_slots, leaves = [], []
         for a, c in zip(l1, l2):
             if a is c or (_is_number(a) and _is_number(c) and type(a) is type(c) and a == c) or (
@@ -264,12 +302,12 @@ class ControlFlow:
         if ta is None or tc is None:
             raise self.error(node, f"variable '{_pretty(name)}' is {_describe(a)} in one branch and {_describe(c)} "
                                    f"in the other; only tensors and numbers can differ between branches of an `if` "
-                                   f"on a tensor value")
+                                   f"on a tensor value", kind=CompileTypeError)
         target = _common_type(ta, tc)
         if target is None:
             raise self.error(node, f"variable '{_pretty(name)}' has type {_describe(a)} in one branch and "
                                    f"{_describe(c)} in the other",
-                             "make both branches produce the same shape and dtype")
+                             "make both branches produce the same shape and dtype", kind=CompileTypeError)
         return (self._convert_in(a, target, nodes1), self._convert_in(c, target, nodes2))
 
     def _convert_in(self, v, target, nodes):
@@ -306,7 +344,13 @@ class ControlFlow:
         if n == 0:
             return self.exec_stmts(frame, node.orelse)
         body = node.body
-        carried = (assigned_names(body) | {BRK, CNT, RET, RETVAL}) - {_target_name(target)}
+        name = _target_name(target)
+        carried = (assigned_names(body) | mutable_names(frame.env) | {BRK, CNT, RET, RETVAL}) - {name}
+        # after the loop the target holds the last index: rng[-1] unless a `break` can stop the
+        # loop early, in which case the index is carried out of the loop
+        can_break = name is not None and has_break(body)
+        if can_break:
+            carried.add(name)
         start = 0
         peeled = 0
         lift: set = set()
@@ -315,19 +359,31 @@ class ControlFlow:
                 return self._unrolled_range(frame, node, rng, start)
             attempt_env = frame.env
             try:
+                if can_break:
+                    frame.env = dict(frame.env)
+                    frame.env[name] = rng[start]
                 status = self._try_loop(frame, node, rng, start, carried, lift)
+                if not can_break:
+                    self.assign_target(frame, target, rng[-1])
                 return self._after_loop(frame, node, status)
             except LoopRetry as r:
                 frame.env = attempt_env
                 if r.kind == "lift" and not r.names <= lift:
                     lift |= r.names
                     continue
-                if r.kind in ("peel", "lift") and peeled < 2:
+                if r.kind == "retval" and RETVAL not in lift:
+                    frame.env = self._with_retval_placeholder(attempt_env, r.value)
+                    lift.add(RETVAL)
+                    continue
+                if r.kind in ("peel", "lift", "retval") and peeled < 2:
                     st = self._one_iteration(frame, node, rng[start])
                     peeled += 1
                     start += 1
-                    if st in (BREAK, RETURN):
-                        return RETURN if st == RETURN else NORMAL
+                    if st == BREAK:
+                        frame.env[BRK] = False
+                        return NORMAL
+                    if st == RETURN:
+                        return RETURN
                     if st == MAYBE:
                         return self._guarded_rest(frame, node, rng, start)
                     continue
@@ -384,9 +440,9 @@ class ControlFlow:
         env0, u0 = frame.env, b.u
         index = ir.Param(name=_target_name(node.target) or "i", type=ScalarType("int"))
         params, inits, body_env = [], [], snapshot(env0)
-        plan = {}
-        for name in carried:
-            if name not in env0:
+        plan, owners = {}, []
+        for name in env0:           # in definition order, so the IR is the same in every process
+            if name not in carried:
                 continue
             v = env0[name]
             if isinstance(v, _Undefined):
@@ -400,6 +456,7 @@ class ControlFlow:
                     kinds.append(None)
                 else:
                     params.append(p)
+                    owners.append(name)
                     inits.append(self._init_value(leaf, p.type))
                     new_leaves.append(Sym(p, b))
                     kinds.append(p)
@@ -429,16 +486,12 @@ class ControlFlow:
         body = ir.Block((index, *params, u_param), tuple(body_nodes), tuple(results))
         types = tuple(p.type for p in params) + (U_TYPE,)
         loop = b.add(ir.FOR, (ir.Const.scalar(rng[start]), ir.Const.scalar(rng.stop), ir.Const.scalar(rng.step),
-                              *inits, u0), TupleType(types), {"exit_flags": self._exit_flag_slots(params)},
+                              *inits, u0), TupleType(types), {"exit_flags": _exit_flag_slots(owners)},
                      blocks=(body,))
         outs = [b.add(ir.GETITEM, (loop,), t, {"index": i}) for i, t in enumerate(types)]
         b.u = outs.pop()
         self._rebind(frame, env0, plan, outs)
         return status
-
-    def _exit_flag_slots(self, params) -> tuple:
-        """Positions (in the carried list) of break / return flags the loop must test."""
-        return tuple(i for i, p in enumerate(params) if p.name in (BRK, RET))
 
     def _carry_param(self, name, leaf, lift: bool):
         if isinstance(leaf, Sym):
@@ -460,6 +513,9 @@ class ControlFlow:
                      and not k.startswith("__") and k not in skip]
         if new_names:
             raise LoopRetry("peel", new_names)
+        if env0.get(RETVAL, UNSET) is UNSET and env1.get(RETVAL, UNSET) is not UNSET and RETVAL in plan:
+            # a `return` under a runtime condition: carry a placeholder of the returned type
+            raise LoopRetry("retval", [RETVAL], env1[RETVAL])
         results, lift = [], set()
         for name, (tree, kinds, old_leaves) in plan.items():
             v = env1.get(name)
@@ -508,16 +564,18 @@ class ControlFlow:
         frame.env = env
 
     def _after_loop(self, frame, node, status):
-        brk = frame.env.get(BRK, False)
-        frame.env[BRK] = False
+        """Consume the loop's break flag; run `else:` if the loop neither broke nor returned."""
         frame.env[CNT] = False
+        st = NORMAL
         if node.orelse:
-            if isinstance(brk, Sym):
-                return self.runtime_if(frame, F.logical_not(brk)._value,
-                                       lambda: self.exec_stmts(frame, node.orelse), lambda: NORMAL, node)
-            if not brk:
+            def orelse():
+                frame.env[BRK] = False
                 return self.exec_stmts(frame, node.orelse)
-        return MAYBE if isinstance(frame.env.get(RET), Sym) else NORMAL
+            st = self.run_guarded(frame, orelse, node)
+        frame.env[BRK] = False
+        if st == NORMAL and isinstance(frame.env.get(RET), Sym):
+            st = MAYBE
+        return st
 
     # ---- while --------------------------------------------------------------------------------------
     def exec_while(self, frame, node):
@@ -553,37 +611,43 @@ class ControlFlow:
         return NORMAL
 
     def _runtime_while(self, frame, node, saved_brk):
-        carried = assigned_names(node.body) | {BRK, CNT, RET, RETVAL}
+        carried = assigned_names(node.body) | mutable_names(frame.env) | {BRK, CNT, RET, RETVAL}
         lift: set = set()
-        for _ in range(4):
+        for _ in range(6):
             env0 = frame.env
             try:
                 self._try_while(frame, node, carried, lift)
-                frame.env[BRK] = saved_brk
-                frame.env[CNT] = False
-                if node.orelse:
-                    raise self.error(node, "`while ... else` with a tensor condition is not supported",
-                                     "move the else block after the loop")
-                return MAYBE if isinstance(frame.env.get(RET), Sym) else NORMAL
             except LoopRetry as r:
                 frame.env = env0
                 if r.kind == "lift" and not r.names <= lift:
                     lift |= r.names
+                    continue
+                if r.kind == "retval" and RETVAL not in lift:
+                    frame.env = self._with_retval_placeholder(env0, r.value)
+                    lift.add(RETVAL)
                     continue
                 names = ", ".join(sorted(_pretty(n) for n in r.names))
                 raise self.error(node, f"variable(s) {names} change type or structure inside this while loop, "
                                        f"whose condition is a tensor value",
                                  "give them their final type (e.g. a Tensor of the right shape and dtype) "
                                  "before the loop")
+            status = self._after_loop(frame, node, NORMAL)
+            frame.env[BRK] = saved_brk
+            return status
         raise self.error(node, "could not build this while loop")
+
+    def _with_retval_placeholder(self, env, value):
+        env = dict(env)
+        env[RETVAL] = _placeholder_like(value)
+        return env
 
     def _try_while(self, frame, node, carried, lift):
         b = self.builder
         env0, u0 = frame.env, b.u
         params, inits, plan = [], [], {}
         body_env = snapshot(env0)
-        for name in carried:
-            if name not in env0 or isinstance(env0[name], _Undefined):
+        for name in env0:
+            if name not in carried or isinstance(env0[name], _Undefined):
                 continue
             leaves, tree = flatten(env0[name])
             kinds, new_leaves = [], []
@@ -650,6 +714,12 @@ class ControlFlow:
 
 # ---- helpers -----------------------------------------------------------------------------------------
 
+def _exit_flag_slots(owners) -> tuple:
+    """Positions (in the carried list) of the break / return flags the loop tests after each
+    iteration."""
+    return tuple(i for i, name in enumerate(owners) if name in (BRK, RET))
+
+
 def _target_names(t) -> set:
     return {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
 
@@ -663,6 +733,8 @@ def _pname(name: str) -> str:
 
 
 def _pretty(name: str) -> str:
+    if name.startswith(("__ifexp", "__boolop")):
+        return "(value of this expression)"
     return {BRK: "(break flag)", CNT: "(continue flag)", RET: "(return flag)", RETVAL: "(return value)"}.get(name, name)
 
 

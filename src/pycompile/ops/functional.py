@@ -10,7 +10,7 @@ import builtins
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.abstract import Symbolic, TensorType, type_of
+from pycompile.common.abstract import ScalarType, Symbolic, TensorType, type_of
 from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply, norm_axis
 from pycompile.ops.defs import array, effects, elementwise, reduce  # noqa: F401  (declares the ops)
 
@@ -477,7 +477,7 @@ def getitem(x, index):
             idx = _as_tensor(i) if isinstance(i, list) else i
             gather_at = (dim, idx)
             begin.append(0), end.append(size), strides.append(1)
-            final_shape.extend(type_of(idx).shape)
+            final_shape.extend(getattr(type_of(idx), "shape", ()))
         else:
             k = _static_int(i)
             if not -size <= k < size:
@@ -514,6 +514,8 @@ def _is_index_tensor(i) -> builtins.bool:
     if isinstance(i, (builtins.bool,)):
         return False
     t = getattr(i, "_abstract", None)
+    if isinstance(i, Symbolic) and isinstance(t, ScalarType) and t.kind == "int":
+        return True     # a runtime int (a loop index): a gather, so the loop stays a loop
     return isinstance(t, TensorType) and (t.ndim > 0 or isinstance(i, Symbolic))
 
 
