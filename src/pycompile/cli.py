@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pycompile.backend.export import KINDS, export
+from pycompile.backend.export import KINDS, ExportError, export
 from pycompile.common import context
 from pycompile.common.initializer import set_seed
 
@@ -515,9 +515,8 @@ def compare(got: list, want: list) -> tuple[float, str]:
 
 def _parameters(e: Entry) -> list:
     """The Parameters the compiled entry reads or writes."""
-    graph = getattr(e.report, "graph_after", None)
-    if graph is not None:
-        return [p.ref for p in graph.params if p.ref is not None]
+    if e.report.refs:
+        return list(e.report.refs)
     return list(e.target.get_parameters()) if e.kind == "cell" else []
 
 
@@ -713,6 +712,8 @@ def _main(argv) -> int:
                 bench_entry(e, opts.bench, rng)
             if kinds and not e.failed:
                 e.files = export(e.report, e.name, kinds, out_dir)
+        except ExportError as exc:
+            e.error = f"--emit: {exc}"
         except Exception as exc:  # noqa: BLE001 - reported per entry; the others still run
             writing = isinstance(exc, OSError) and kinds and str(exc.filename or "").startswith(out_dir)
             e.error = f"cannot write {exc.filename}: {exc.strerror}" if writing else render_exception(exc)

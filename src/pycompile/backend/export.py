@@ -28,6 +28,10 @@ MANIFEST_FORMAT = "pycompile-manifest/1"
 KINDS = ("ir", "c", "so")
 ALIGN = 64
 
+class ExportError(RuntimeError):
+    """The report lacks what a file needs (say, a compile-cache hit without the argument layout)."""
+
+
 API_FIELDS = {
     "abi_version": "must equal api.abi_version",
     "num_threads": "threads compiled kernels may use (OpenMP); return 1 to run single-threaded",
@@ -60,15 +64,6 @@ def runtime_header() -> str | None:
     return None
 
 
-def _dtype_shape(t):
-    from pycompile.common.abstract import RefType, ScalarType
-    if isinstance(t, RefType):
-        t = t.tensor
-    if isinstance(t, ScalarType):
-        return t.dtype, ()
-    return t.dtype, tuple(t.shape)
-
-
 def _record(index: int, kind: str, name: str, dt, shape) -> dict:
     n = 1
     for d in shape:
@@ -81,19 +76,15 @@ def arg_layout(report) -> tuple[list, list]:
     """pc_entry's arguments as manifest records, and the arrays behind parameters and constants
     as (record, array) pairs."""
     from pycompile.common import dtype as mstype
-    g = report.graph_after
+    if not report.arg_specs:
+        raise ExportError(f"the compile report of {report.name} does not record pc_entry's arguments "
+                         f"(a compile-cache entry written before they were recorded?)")
     args, blobs = [], []
-    for p in g.params:
-        dt, shape = _dtype_shape(p.type)
-        if p.ref is None:
-            args.append(_record(len(args), "input", p.name, dt, shape))
-        else:
-            args.append(_record(len(args), "parameter", p.ref.name or p.name, dt, shape))
-            blobs.append((args[-1], p.ref._data))
-    outs = g.outputs
-    for k, v in enumerate(outs):
-        dt, shape = _dtype_shape(v.type)
-        args.append(_record(len(args), "output", "output" if len(outs) == 1 else f"output{k}", dt, shape))
+    refs = iter(report.refs)
+    for kind, name, dtype_name, shape in report.arg_specs:
+        args.append(_record(len(args), kind, name, mstype._by_name(dtype_name), shape))
+        if kind == "parameter":
+            blobs.append((args[-1], next(refs)._data))
     for k, c in enumerate(report.const_args):
         args.append(_record(len(args), "constant", f"const{k}", mstype.from_numpy(c.dtype), c.shape))
         blobs.append((args[-1], c))

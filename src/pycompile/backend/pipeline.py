@@ -38,6 +38,10 @@ class CompileReport:
     cache: str = "miss"              # miss | disk | memory
     const_args: list = field(default_factory=list)     # large constants, passed after the outputs
     runtime_errors: list = field(default_factory=list)  # message of pc_entry's error code 1000 + k
+    # pc_entry's inputs, Parameters and outputs in order, as plain data (kind, name, dtype name,
+    # shape), and the Parameters themselves: what `pycompile --emit so` writes into its manifest
+    arg_specs: list = field(default_factory=list)
+    refs: list = field(default_factory=list)
 
     @property
     def ir_before(self) -> str:
@@ -173,12 +177,27 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
     report = CompileReport(graph.name, traced.graph, graph, mod.source, stats, times,
                            ir.count_nodes(traced.graph), ir.count_nodes(graph), mod.c_lines,
                            mod.plan.arena_size, _copied_bytes(graph), so_path,
-                           const_args=mod.plan.const_args, runtime_errors=mod.errors)
+                           const_args=mod.plan.const_args, runtime_errors=mod.errors,
+                           arg_specs=_arg_specs(graph), refs=list(traced.refs))
     compiled = Compiled(exe, traced.input_paths, graph.out_tree, report,
                         simple_inputs=all(len(p) == 1 and isinstance(p[0], int) for p in traced.input_paths))
     compiled.scalar_out = [isinstance(v.type, ScalarType) for v in graph.outputs]
     _save_graphs(report)
     return compiled
+
+
+def _arg_specs(graph) -> list:
+    """(kind, name, dtype name, shape) of pc_entry's inputs, Parameters and outputs."""
+    specs = []
+    for p in graph.params:
+        t = p.type.tensor if p.ref is not None else _out_type(p)
+        name = p.name if p.ref is None else (p.ref.name or p.name)
+        specs.append(("input" if p.ref is None else "parameter", name, t, p))
+    for k, v in enumerate(graph.outputs):
+        specs.append(("output", "output" if len(graph.outputs) == 1 else f"output{k}", _out_type(v), v))
+    if not all(isinstance(t, TensorType) for _, _, t, _ in specs):
+        return []       # a layout plain data cannot describe: no manifest rather than no compile
+    return [(kind, name, t.dtype.name, tuple(t.shape)) for kind, name, t, _ in specs]
 
 
 def _out_type(v) -> TensorType:
