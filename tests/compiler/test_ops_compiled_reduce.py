@@ -8,7 +8,8 @@ import pytest
 
 from opcheck import BOOL, DTYPES, F16, F32, F64, I32, I64, TOL_REDUCE, Check, Group, dtname, op_specs, params
 
-from pycompile import ops
+import pycompile as ms
+from pycompile import Tensor, ops
 
 # (shape, pycompile axis, NumPy axis, keep_dims)
 AXES = [((2, 3, 4), None, None, False), ((2, 3, 4), 1, 1, False), ((2, 3, 4), -1, -1, True),
@@ -160,6 +161,10 @@ def norm_checks(dtype) -> list:
     checks.append(Check("LogSoftmax large and -inf", ("LogSoftmax",), lambda v: ops.log_softmax(v, 1), (big,),
                         _softmax_ref(1, True), tol=TOL_REDUCE))
     checks.append(Check("Softmax class", ("Softmax",), ops.Softmax(0), (x,), _softmax_ref(0, False), tol=TOL_REDUCE))
+    checks.append(Check("Softmax class axis (1,)", ("Softmax",), ops.Softmax((1,)), (x,), _softmax_ref(1, False),
+                        tol=TOL_REDUCE))
+    checks.append(Check("log_softmax axis [-1]", ("LogSoftmax",), lambda v: ops.log_softmax(v, [-1]), (x,),
+                        _softmax_ref(-1, True), tol=TOL_REDUCE))
     checks.append(Check("LogSoftmax class", ("LogSoftmax",), ops.LogSoftmax(1), (x,), _softmax_ref(1, True),
                         tol=TOL_REDUCE))
     for norm_axis, params_axis, eps in ((1, 1, 1e-5), (-1, -1, 1e-7), (2, 1, 1e-5), (1, 2, 1e-3), (0, 0, 1e-5)):
@@ -178,6 +183,15 @@ NORM = [Group(f"norm_{dtname(dt)}", norm_checks(dt)) for dt in (F16, F32, F64)]
 @pytest.mark.parametrize("group, name", params(NORM))
 def test_softmax_layernorm_compiled(group, name):
     group.run(name)
+
+
+def test_softmax_of_several_axes_is_refused_eagerly_and_compiled():
+    """MindSpore's CPU Softmax takes one axis (an int or a tuple of one int)."""
+    x = Tensor(op_specs.sample(F32, (2, 3)))
+    with pytest.raises(ValueError, match="For 'Softmax'"):
+        ops.Softmax((0, 1))(x)
+    with pytest.raises(ValueError, match="For 'LogSoftmax'"):
+        ms.jit(lambda v: ops.log_softmax(v, (0, 1)))(x)
 
 
 def test_reduce_groups_cover_every_reduction_and_dtype():

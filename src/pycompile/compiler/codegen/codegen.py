@@ -21,10 +21,10 @@ from pycompile.compiler import ir
 from pycompile.compiler.codegen import ctypes_ as C
 from pycompile.compiler.codegen import kernels as K
 from pycompile.compiler.codegen.elementwise import KernelEmitter, KInput
-from pycompile.compiler.codegen.memory import VIEW_OPS, Plan, plan_graph
+from pycompile.compiler.codegen.memory import Plan, plan_graph
 from pycompile.compiler.codegen.writer import CWriter
 from pycompile.ops._table import OPS, OpDef
-from pycompile.ops.defs.reduce import REDUCE_RULES
+from pycompile.ops.defs.reduce import REDUCE_RULES, softmax_axis
 
 
 @dataclass
@@ -191,7 +191,7 @@ class CodeGen:
             return self.emit_fused(w, n)
         if not isinstance(op, OpDef):
             raise RuntimeError(f"codegen cannot emit {op}")
-        if isinstance(n.type, (MonadType, TupleType)) and op.name in ("UpdateState", "MakeTuple"):
+        if op.lower == "none":          # UpdateState, MakeTuple: ordering only, no code
             return
         if op.kind == "elementwise":
             if isinstance(n.type, ScalarType):
@@ -527,12 +527,11 @@ class CodeGen:
     def op_Softmax(self, w, n):
         out = self.declare_ptr(w, n)
         x = n.inputs[0]
-        K.softmax(w, self.ptr(x), x.type, out, n.attrs.get("axis", -1), log=False)
+        axis = softmax_axis(n.op.name, n.attrs.get("axis", -1), x.type.ndim)
+        if x.type.size:
+            K.softmax(w, self.ptr(x), x.type, out, axis, log=n.op.lower == "log_softmax")
 
-    def op_LogSoftmax(self, w, n):
-        out = self.declare_ptr(w, n)
-        x = n.inputs[0]
-        K.softmax(w, self.ptr(x), x.type, out, n.attrs.get("axis", -1), log=True)
+    op_LogSoftmax = op_Softmax
 
     def op_LayerNorm(self, w, n):
         out = self.declare_ptr(w, n)

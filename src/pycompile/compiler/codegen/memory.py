@@ -30,7 +30,12 @@ from pycompile.compiler import ir
 
 ALIGN = 64
 STATIC_CONST_LIMIT = 64          # elements; larger constants are passed in as arguments
-VIEW_OPS = frozenset({"Reshape", "Load", "Depend", "Assign"})
+# lowerings (the op table's `lower`) whose result is the memory of the op's first input
+VIEW_LOWERINGS = frozenset({"view", "load", "depend", "assign"})
+
+
+def _lower(op):
+    return getattr(op, "lower", None)       # structural ops (If, For, Fused...) have none
 
 
 @dataclass(eq=False)
@@ -99,7 +104,7 @@ class Planner:
         if v.op is ir.GETITEM:
             parent = v.inputs[0]
             return isinstance(parent, ir.Node) and parent.op is not ir.FOR and parent.op is not ir.WHILE
-        return v.op.name not in VIEW_OPS and v.op.name != "Print" and not v.blocks
+        return _lower(v.op) not in VIEW_LOWERINGS and _lower(v.op) != "print" and not v.blocks
 
     def const(self, c: ir.Const) -> Storage:
         s = self.plan.storage.get(id(c))
@@ -157,9 +162,9 @@ class Planner:
             p.storage[id(n)] = Storage("local")
         elif n.op is ir.GETITEM:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
-        elif n.op.name in VIEW_OPS:
+        elif _lower(n.op) in VIEW_LOWERINGS:
             p.storage[id(n)] = Storage("alias", base=n.inputs[0])
-        elif n.op.name == "Print":
+        elif _lower(n.op) == "print":
             p.storage[id(n)] = Storage("static", name="PC_PRINT_RESULT")
         else:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))

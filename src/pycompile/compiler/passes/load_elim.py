@@ -61,7 +61,7 @@ def _reorder_block(block: ir.Block, assigned: set) -> tuple[ir.Block, set]:
             continue
         ref = n.inputs[0]
         nxt = next((m for m in nodes[i + 1:] if ir.is_op(m, "Assign") and m.inputs[0] is ref), None)
-        readers = _readers(nodes, n)
+        readers = _readers(nodes, n, block.results)
         if any(r is None for r in readers):          # used by a result or a nested block
             need_copy.add(id(n))
             continue
@@ -71,10 +71,12 @@ def _reorder_block(block: ir.Block, assigned: set) -> tuple[ir.Block, set]:
             extra.setdefault(id(nxt), []).extend(readers)
         else:
             need_copy.add(id(n))
-    # loads inside nested blocks of a loop that assigns the same Parameter: copy conservatively
+    # loads inside nested blocks of a loop that assigns the same Parameter, or of an If branch
+    # when the Parameter is assigned anywhere (the branch result outlives later Assigns): copy
+    # conservatively
     for n in nodes:
-        if n.op in (ir.FOR, ir.WHILE):
-            inner_assigned = set().union(*[_assigned_refs(b) for b in n.blocks])
+        if n.op in (ir.FOR, ir.WHILE, ir.IF):
+            inner_assigned = assigned if n.op is ir.IF else set().union(*[_assigned_refs(b) for b in n.blocks])
             for b in n.blocks:
                 for m in ir.iter_nodes(b):
                     if ir.is_op(m, "Load") and id(m.inputs[0]) in inner_assigned:
@@ -96,13 +98,15 @@ def _reorder_block(block: ir.Block, assigned: set) -> tuple[ir.Block, set]:
     return ir.Block(block.params, tuple(out), tuple(rw.get(r) for r in block.results)), need_new
 
 
-def _readers(nodes, load):
+def _readers(nodes, load, results=()):
     """Nodes of this block that read the loaded buffer (through views); None for a use this
     block cannot order (a block result or a nested block)."""
     out, frontier = [], [load]
     seen = {id(load)}
     while frontier:
         v = frontier.pop()
+        if any(r is v for r in results):
+            out.append(None)
         for m in nodes:
             if any(i is v for i in m.inputs):
                 if ir.is_op(m, "UpdateState"):

@@ -106,14 +106,22 @@ Argmax = defop("Argmax", ("x",), attrs={"axis": None, "keep_dims": False}, infer
                eager=_argmax, kind="reduce", lower="argmax", batch="argmax")
 
 
+def softmax_axis(name: str, axis, ndim: int) -> int:
+    """The one axis of Softmax / LogSoftmax, normalized: an int or a tuple of one int (MindSpore's
+    CPU kernels refuse several axes)."""
+    if isinstance(axis, (tuple, list)):
+        if len(axis) != 1:
+            raise OpValueError(f"For '{name}', 'axis' must be an int or a tuple of one int, but got {axis!r}")
+        axis = axis[0]
+    return norm_axis(name, axis, max(ndim, 1))
+
+
 def _softmax_infer(name):
     def infer(types, axis=-1):
         x = tensor_arg(name, types[0])
         if not x.dtype.is_float:
             raise OpTypeError(f"For '{name}', the input must be a float tensor, but got {describe(x)}")
-        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-        for a in axes:
-            norm_axis(name, a, max(x.ndim, 1))
+        softmax_axis(name, axis, x.ndim)
         return x
     return infer
 
