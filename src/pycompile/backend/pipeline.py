@@ -94,8 +94,16 @@ class Compiled:
                 values.append(v)
         if tree is None:
             return values[0]
-        from pycompile.compiler.control import unflatten
-        return unflatten(tree, values)
+        return _unflatten(tree, iter(values))
+
+
+def _unflatten(tree, leaves):
+    """control.unflatten without importing the compiler (a cache hit never loads it)."""
+    if tree is None:
+        return next(leaves)
+    kind, kids = tree
+    items = [_unflatten(k, leaves) for k in kids]
+    return tuple(items) if kind == "tuple" else items
 
 
 def _at_path(args, kwargs, path):

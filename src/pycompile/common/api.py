@@ -50,10 +50,15 @@ def _compile_or_get(cache: dict, fn, args, kwargs, self_obj, name, extra=()):
     key = (_signature(args, kwargs), extra, _config_key())
     compiled = cache.get(key)
     if compiled is None:
-        from pycompile.backend.pipeline import compile_call
         from pycompile.errors import CompileError
+        cache_enabled, cache_path = context.compile_cache_settings()
         try:
-            compiled = compile_call(fn, args, kwargs, self_obj=self_obj, name=name)
+            if cache_enabled:
+                from pycompile.backend.cache import compile_cached
+                compiled = compile_cached(fn, args, kwargs, self_obj=self_obj, name=name, root=cache_path)
+            else:
+                from pycompile.backend.pipeline import compile_call
+                compiled = compile_call(fn, args, kwargs, self_obj=self_obj, name=name)
         except CompileError as e:
             raise e.with_traceback(None) from None
         cache[key] = compiled

@@ -7,6 +7,12 @@ enable_compile_cache, compile_cache_path, save_graphs, save_graphs_path, runtime
 Environment variables read at first use (the context wins over them, as the spec says):
 MS_COMPILER_CACHE_ENABLE, MS_COMPILER_CACHE_PATH, MS_DEV_SAVE_GRAPHS, MS_DEV_SIDE_EFFECT_LOAD_ELIM,
 PYCOMPILE_NUM_THREADS. Every debug knob pycompile reads is listed in `pycompile.common.knobs`.
+
+The compile cache (enable_compile_cache / MS_COMPILER_CACHE_ENABLE; the directory is
+compile_cache_path / MS_COMPILER_CACHE_PATH, default ~/.cache/pycompile) is described in
+pycompile/backend/cache.py. PYCOMPILE_CACHE_EXPLAIN=1 prints to stderr why each compile missed it
+(which part of the key changed: a source, a global, the signature, the compiler flags...);
+PYCOMPILE_CACHE_EXPLAIN=2 also reports hits.
 """
 from __future__ import annotations
 
