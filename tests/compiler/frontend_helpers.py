@@ -1,6 +1,7 @@
 """Shared checks for compiled-vs-eager tests: run a function eagerly (PyNative: plain Python
 on NumPy-backed Tensors) and compiled with `ms.jit`, and compare the results leaf by leaf."""
 import inspect
+import linecache
 import os
 
 import numpy as np
@@ -65,3 +66,20 @@ def check_many(fn, *arg_sets, rtol=1e-5, atol=1e-6):
     for args in arg_sets:
         assert_same(jf(*args), fn(*args), rtol, atol)
     return jf
+
+
+def assert_points_at(msg: str, fn, text: str, col_text: str | None = None):
+    """The error message starts at `<file>:<line>:<col>:` of the first line of fn containing `text`
+    (col of `col_text` in it, default `text`), quotes that line and puts a caret under col."""
+    line = line_of(fn, text)
+    src = linecache.getline(inspect.getsourcefile(fn), line).rstrip("\n")
+    col = src.index(col_text or text)
+    head = f"{inspect.getsourcefile(fn)}:{line}:{col}: "
+    assert msg.startswith(head), f"expected the message to start with {head!r}:\n{msg}"
+    lines = msg.splitlines()
+    stripped = src.lstrip()
+    assert "    " + stripped in lines, f"source line not quoted:\n{msg}"
+    i = lines.index("    " + stripped)
+    caret = "    " + " " * (col - (len(src) - len(stripped))) + "^"
+    assert lines[i + 1] == caret, f"caret not under column {col}:\n{msg}"
+    assert PKG_DIR not in msg and "pycompile/" not in msg, f"a pycompile file leaks into:\n{msg}"

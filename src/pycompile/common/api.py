@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 import os
 
+import numpy as np
+
 from pycompile.common import context
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
@@ -31,7 +33,25 @@ def _key(a):
         return (d.dtype, d.shape)
     if t is dict:
         return (t, tuple((k, _key(v)) for k, v in a.items()))
-    return ("obj", id(a))
+    if isinstance(a, (np.number, np.bool_)):
+        return (t, a.item())
+    return ("obj", _Ident(a))
+
+
+class _Ident:
+    """An argument keyed by identity. It holds the object, so its id cannot be reused by another
+    object while the compiled code that baked it in is cached."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __hash__(self):
+        return id(self.obj)
+
+    def __eq__(self, other):
+        return isinstance(other, _Ident) and other.obj is self.obj
 
 
 def _config_key():
