@@ -85,6 +85,7 @@ def wrap_user_error(exc: BaseException, loc, hint: str = "") -> CompileError:
     if isinstance(exc, CompileError):
         return exc
     msg = str(exc) or type(exc).__name__
+    hint = hint or getattr(exc, "hint", "")
     if isinstance(exc, DocumentedError):
         kind = CompileValueError if isinstance(exc, ValueError) else CompileTypeError
         return kind(msg, loc, hint, message_first=True)
@@ -97,3 +98,26 @@ def wrap_user_error(exc: BaseException, loc, hint: str = "") -> CompileError:
     if type(exc) is RuntimeError:
         return CompileError(msg, loc, hint)
     return CompileError(f"{type(exc).__name__}: {msg}", loc, hint)
+
+
+_RAISED_KINDS: dict = {}
+
+
+def raised_error(exc: BaseException, loc) -> CompileError:
+    """The CompileError for a `raise` that graph code executes at compile time: also an instance
+    of the raised class, so `except ValueError` (or the user's own exception class) catches it."""
+    cls = type(exc)
+    for base, kind in ((TypeError, CompileTypeError), (ValueError, CompileValueError),
+                       (IndexError, CompileIndexError), (NameError, CompileNameError)):
+        if cls is base:
+            return kind(f"{cls.__name__}: {exc}", loc)
+    kind = _RAISED_KINDS.get(cls)
+    if kind is None:
+        try:
+            kind = type(f"Compile{cls.__name__}", (CompileError, cls), {"__module__": cls.__module__})
+        except TypeError:           # an exception class that cannot be mixed in (layout conflict)
+            kind = CompileError
+        _RAISED_KINDS[cls] = kind
+    err = kind.__new__(kind)
+    CompileError.__init__(err, f"{cls.__name__}: {exc}", loc)
+    return err

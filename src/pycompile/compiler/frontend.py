@@ -31,8 +31,8 @@ from pycompile.compiler import ir
 from pycompile.compiler.builder import Builder, NeedsConstant, Sym
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
                                         ControlFlow, LoopRetry, _Undefined, flatten)
-from pycompile.errors import (CompileError, MsClassCallError, CompileNameError, CompileUnboundLocalError, CompileValueError,
-                              wrap_user_error)
+from pycompile.errors import (CompileError, CompileNameError, CompileTypeError, CompileUnboundLocalError,
+                              CompileValueError, MsClassCallError, raised_error, wrap_user_error)
 from pycompile.ops import functional as F
 from pycompile.ops._table import TRACING, OpError
 from pycompile.ops.composite import HyperMap, MultitypeFuncGraph, hyper_map
@@ -250,7 +250,9 @@ class Interpreter(ControlFlow):
         try:
             bound = sig.bind(*args, **kwargs)
         except TypeError as e:
-            raise CompileTypeErrorAt(f"{pf.name}(): {e}", self.loc_of_call()) from None
+            raise CompileTypeError(f"{pf.name}(): {e}", self.loc_of_call(),
+                                   f"'{pf.name}' is defined at {pf.file}:{_def_line(pf)} as "
+                                   f"{pf.name}{_shown_signature(pf, fn)}") from None
         bound.apply_defaults()
         return dict(bound.arguments)
 
@@ -288,8 +290,8 @@ class Interpreter(ControlFlow):
         defaults = [self.eval(clo.frame, d) for d in fn_args.defaults]
         bound_defaults = dict(zip(params[len(params) - len(defaults):], defaults))
         if len(args) > len(params) and not fn_args.vararg:
-            raise CompileTypeErrorAt(f"{clo.__name__}() takes {len(params)} arguments but {len(args)} were given",
-                                     self.builder.loc)
+            raise CompileTypeError(f"{clo.__name__}() takes {len(params)} arguments but {len(args)} were given",
+                                   self.builder.loc, _closure_hint(clo))
         for name, v in zip(params, args):
             env[name] = v
         if fn_args.vararg:
@@ -299,7 +301,8 @@ class Interpreter(ControlFlow):
         for name in params:
             if name not in env:
                 if name not in bound_defaults:
-                    raise CompileTypeErrorAt(f"{clo.__name__}() missing argument '{name}'", self.builder.loc)
+                    raise CompileTypeError(f"{clo.__name__}() missing argument '{name}'", self.builder.loc,
+                                           _closure_hint(clo))
                 env[name] = bound_defaults[name]
         frame = Frame(clo.frame.pf, env, parent=clo.frame)
         return self._run_frame(frame, node)
@@ -354,8 +357,7 @@ class Interpreter(ControlFlow):
             raise MsClassCallError(f"MsClassObject: '{type(fn).__name__}' has no __call__ function, "
                                    f"please check the code.")
         if _has_graph(args) or _has_graph(list(kwargs.values())):
-            raise TypeError(f"'{getattr(fn, '__name__', type(fn).__name__)}' cannot take graph tensors: only "
-                            f"pycompile ops and user functions can; use pycompile.ops instead")
+            raise _foreign_call_error(fn)
         return fn(*args, **kwargs)
 
     def _instantiate(self, cls, args, kwargs):
@@ -489,7 +491,10 @@ class Interpreter(ControlFlow):
         if len(self.builder._stack) > 1:
             raise self.error(s, "raise under a condition known only at run time is not supported",
                              "check the condition outside graph code")
-        raise self.error(s, f"{type(exc).__name__}: {exc}")
+        if not isinstance(exc, BaseException):
+            raise self.error(s, f"exceptions must derive from BaseException, not {type(exc).__name__}",
+                             kind=CompileTypeError)
+        raise raised_error(exc, self.loc(s))
 
     def stmt_Delete(self, frame, s):
         for t in s.targets:
@@ -543,7 +548,9 @@ class Interpreter(ControlFlow):
                 self.assign_target(frame, e, v)
             return
         if len(items) != len(t.elts):
-            raise self.error(t, f"cannot unpack {len(items)} values into {len(t.elts)} names")
+            raise self.error(t, f"cannot unpack {len(items)} values into {len(t.elts)} names",
+                             "make the number of names match the number of values (or use a starred name)",
+                             kind=CompileValueError)
         for e, v in zip(t.elts, items):
             self.assign_target(frame, e, v)
 
@@ -600,7 +607,9 @@ class Interpreter(ControlFlow):
         try:
             value = getattr(obj, e.attr)
         except AttributeError:
-            raise self.error(e, f"'{_kind(obj)}' has no attribute '{e.attr}'") from None
+            hint = ("see the Tensor methods pycompile supports (pycompile.Tensor), or use the pycompile.ops function"
+                    if isinstance(obj, (Sym, Tensor)) else "check the name, or set the attribute before compiling")
+            raise self.error(e, f"{_kind(obj)} has no attribute '{e.attr}'", hint) from None
         if self.deps is not None:
             self.deps.attribute(obj, e.attr, value)
         return value
@@ -766,7 +775,7 @@ class Interpreter(ControlFlow):
     def expr_FormattedValue(self, frame, e):
         v = self.eval(frame, e.value)
         if isinstance(v, Sym):
-            raise self.error(e, "a tensor computed at run time cannot be formatted into a string",
+            raise self.error(e.value, "a tensor computed at run time cannot be formatted into a string",
                              "print it with print(...) instead")
         spec = self.eval(frame, e.format_spec) if e.format_spec is not None else ""
         if e.conversion == ord("r"):
@@ -822,9 +831,33 @@ class NeedsConstantAt(NeedsConstant):
         self.loc = loc
 
 
-class CompileTypeErrorAt(CompileError, TypeError):
-    def __init__(self, msg, loc):
-        super().__init__(msg, loc)
+def _def_line(pf) -> int:
+    node = pf.node
+    return pf.line0 + (node.decorator_list[0].lineno if getattr(node, "decorator_list", None) else node.lineno)
+
+
+def _shown_signature(pf, fn) -> str:
+    return str(pf.sig) if pf.sig is not None else "(...)"
+
+
+def _closure_hint(clo) -> str:
+    pf = clo.frame.pf
+    return f"'{clo.__name__}' is defined at {pf.file}:{pf.line0 + clo.node.lineno} as " \
+           f"{clo.__name__}({ast.unparse(clo.node.args)})"
+
+
+def _foreign_call_error(fn) -> TypeError:
+    """A call of a function pycompile cannot compile (NumPy, math, a C extension) with graph values."""
+    name = getattr(fn, "__name__", type(fn).__name__)
+    mod = getattr(fn, "__module__", None) or type(fn).__module__ or ""
+    lib = mod.split(".")[0]
+    where = f"'{lib}.{name}'" if lib and lib != "builtins" else f"'{name}'"
+    err = TypeError(f"{where} cannot take a tensor of the graph: it would run now, at compile time, when tensor "
+                    f"values are not known yet")
+    ops_name = name if hasattr(F, name) else None
+    err.hint = (f"use ops.{ops_name} instead" if ops_name else "use the pycompile.ops function that does this") + \
+        ", or call it outside construct / the @jit function"
+    return err
 
 
 def _param_names(cls, args, kwargs) -> list:
