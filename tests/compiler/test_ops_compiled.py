@@ -18,6 +18,7 @@ from opcheck import BOOL, DTYPES, F16, F32, F64, I32, I64, Check, Group, dtname,
 
 import pycompile as ms
 from pycompile import Tensor, ops
+from pycompile.compiler import ir
 from pycompile.ops import OPS
 
 UNARY_SHAPES = [(), (1,), (7, 13), (0, 3), (3, 1, 5)]
@@ -211,6 +212,19 @@ def _int_checks() -> list:
         Check("int32 + int64 -> int64", ("Add",), ops.add, (ints, divs.astype(I64)), lambda a, b: a + b),
         Check("bool * float64", ("Mul",), ops.mul, (ints > 0, divs.astype(F64)), lambda a, b: a * b),
         Check("float16 + float32", ("Add",), ops.add, (ints.astype(F16), divs.astype(F32)), lambda a, b: a + b),
+        # float16 math converts its other operands to float16 first (as NumPy / MindSpore do)
+        Check("float16 < 0.1", ("Less",), lambda v: v < 0.1, (np.array([0.1, 0.2, -1], F16),),
+              lambda v: v < F16(0.1)),
+        Check("float16 == 0.1", ("Equal",), lambda v: v == 0.1, (np.array([0.1, 0.2, -1], F16),),
+              lambda v: v == F16(0.1)),
+        Check("int32 + float16 rounds the int", ("Add",), ops.add,
+              (np.array([2049, 4097, -2049], I32), np.array([0.1, 1.0, 0.0], F16)),
+              lambda a, b: a.astype(F16) + b),
+        Check("Select float16 from int32 and 0.1", ("Select",), lambda c, a: ops.select(c, ops.cast(a, ms.float16), 0.1),
+              (np.array([True, False]), np.array([2049, 1], I32)),
+              lambda c, a: np.where(c, a.astype(F16), F16(0.1))),
+        Check("Cast float64 -> float16 rounds once", ("Cast",), lambda v: ops.cast(v, ms.float16),
+              (np.array([1.0 + 2.0 ** -11 + 2.0 ** -40, 65519.0, 1e-8], F64),), lambda v: v.astype(F16)),
         Check("int8 + int8 wraps", ("Add",), ops.add, (np.array([127, -128], np.int8), np.array([1, -1], np.int8)),
               lambda a, b: a + b),
         Check("uint8 Sub wraps", ("Sub",), ops.sub, (np.array([0, 200], np.uint8), np.array([1, 100], np.uint8)),
@@ -267,6 +281,8 @@ LARGE = Group("ew_large", [
            op_specs.sample(F32, (1,), seed=3)), _chain_ref, tol={np.dtype(F32): (1e-5, 1e-5)}),
     Check("Add broadcast rows 1000003", ("Add",), ops.add,
           (op_specs.sample(F64, (_N, 1), seed=4), op_specs.sample(F64, (3,), seed=5)), np.add),
+    Check("Mul column broadcast (3, 100003)", ("Mul",), ops.mul,
+          (op_specs.sample(I32, (3, 100003), seed=8), op_specs.sample(I32, (3, 1), seed=9)), np.multiply),
     Check("Less float16 1000003", ("Less",), ops.less,
           (op_specs.sample(F16, (_N,), seed=6), op_specs.sample(F16, (), seed=7)), np.less),
 ])
@@ -329,3 +345,24 @@ def test_dropping_compiled_functions_that_ran_threads_does_not_crash(tmp_path):
     """))
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "done" in proc.stdout, proc.stderr[-2000:]
+
+
+def test_elementwise_ops_on_runtime_python_numbers():
+    """A loop index is a Python int at run time: //, %, /, **, comparisons and mixed int / float
+    arithmetic on it follow Python's rules, as in the eager run."""
+    def f(x):
+        for i in range(-50, 50):
+            x = x + (i // 7) + (i % 7) * 0.5 - i / 4 + (i ** 2) * 0.001 - i + (i // 3.5) + (i % 2.5) \
+                + (i // -7) + (i % -7) + (i > 3) + 2 ** (i % 5) + (i * 1.5) ** 2
+        return x
+
+    expected = 0.0
+    for i in range(-50, 50):
+        expected += (i // 7) + (i % 7) * 0.5 - i / 4 + (i ** 2) * 0.001 - i + (i // 3.5) + (i % 2.5) \
+            + (i // -7) + (i % -7) + (i > 3) + 2 ** (i % 5) + (i * 1.5) ** 2
+    x = Tensor(np.zeros(2, F64))
+    jf = ms.jit(f)
+    got = jf(x)
+    assert "For" in {n.op.name for n in ir.iter_nodes(ms.inspect(jf, x).graph_after.body)}   # a real loop
+    np.testing.assert_allclose(got.asnumpy(), expected, rtol=1e-12)
+    np.testing.assert_allclose(f(x).asnumpy(), expected, rtol=1e-12)

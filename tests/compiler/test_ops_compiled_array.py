@@ -60,6 +60,9 @@ def layout_checks(dtype) -> list:
         Check("transpose 33x40", ("Transpose",), lambda v: ops.transpose(v, (1, 0)), (big,), lambda v: v.T),
         Check("Transpose class empty", ("Transpose",), lambda v: ops.Transpose()(v, (1, 0)), (_a(dtype, 0, 3),),
               lambda v: v.T),
+        Check("transpose 1-D", ("Transpose",), lambda v: ops.transpose(v, (0,)), (_a(dtype, 5),), lambda v: v),
+        Check("transpose 0-d", ("Transpose",), lambda v: ops.transpose(v, ()), (_a(dtype),), lambda v: v),
+        Check("transpose (0,1) identity", ("Transpose",), lambda v: ops.transpose(v, (0, 1)), (big,), lambda v: v),
         Check("swapaxes", ("Transpose",), lambda v: ops.swapaxes(v, 0, -1), (x,), lambda v: np.swapaxes(v, 0, -1)),
         Check("expand_dims -1", ("Reshape",), lambda v: ops.expand_dims(v, -1), (x,), lambda v: v[..., None]),
         Check("ExpandDims class 0", ("Reshape",), lambda v: ops.ExpandDims()(v, 0), (x,), lambda v: v[None]),
@@ -136,6 +139,12 @@ def concat_checks(dtype) -> list:
         Check(f"stack with {dtname(other)}", ("Stack",), lambda a, b: ops.stack((a, b)), (x[:, :2].copy(), w),
               lambda a, b: np.stack((a, b)).astype(promoted)),
         Check("depend", ("Depend",), lambda a, b: ops.depend(a, b), (x, y), lambda a, b: a),
+        Check("concat one", ("Concat",), lambda a: ops.concat((a,), 1), (x,), lambda a: a),
+        Check("stack 0-d", ("Stack",), lambda a, b: ops.stack((a, b)), (x[0, 0], z[1, 2]),
+              lambda a, b: np.stack((a, b))),
+        Check("stack one", ("Stack",), lambda a: ops.stack([a], 1), (x,), lambda a: a[:, None]),
+        Check("x[...] 0-d", (), lambda a: a[...], (x[0, 0],), lambda a: a),
+        Check("x[()] 0-d", (), lambda a: a[()], (x[0, 0],), lambda a: a),
     ]
 
 

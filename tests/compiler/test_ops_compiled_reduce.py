@@ -78,6 +78,18 @@ def test_reduction_compiled(group, name):
     group.run(name)
 
 
+def _softmax_ref(axis, log):
+    def ref(x):
+        if x.size == 0:
+            return x.copy()
+        x64 = x.astype(F64)
+        s = x64 - np.max(x64, axis=axis, keepdims=True)
+        e = np.exp(s)
+        out = s - np.log(e.sum(axis=axis, keepdims=True)) if log else e / e.sum(axis=axis, keepdims=True)
+        return out.astype(x.dtype)
+    return ref
+
+
 # ---- NaN, large and float16 accumulation -------------------------------------------------------------
 def _nan_checks(dtype) -> list:
     x = op_specs.sample(dtype, (3, 4), seed=40)
@@ -103,6 +115,14 @@ SPECIAL = Group("reduce_special", _nan_checks(F32) + _nan_checks(F64) + _nan_che
     Check("ReduceMax 1000003", ("ReduceMax",), lambda v: ops.amax(v, 0), (_POS,), lambda v: np.max(v)),
     Check("ReduceSum int32 rows 1000003", ("ReduceSum",), lambda v: ops.sum(v, 1),
           (op_specs.sample(I32, (_N, 3), seed=2),), lambda v: np.sum(v.astype(I64), 1)),
+    Check("ReduceSum columns (1000, 301)", ("ReduceSum",), lambda v: ops.sum(v, 0),
+          (op_specs.sample(F64, (1000, 301), seed=3),), lambda v: np.sum(v, 0), tol=TOL_REDUCE),
+    Check("ReduceMax axes (0, 2) (40, 30, 50)", ("ReduceMax",), lambda v: ops.amax(v, (0, 2), True),
+          (op_specs.sample(F32, (40, 30, 50), seed=4),), lambda v: np.max(v, (0, 2), keepdims=True)),
+    Check("Argmax axis 0 (1000, 301)", ("Argmax",), lambda v: ops.argmax(v, 0),
+          (op_specs.sample(F32, (1000, 301), seed=5),), lambda v: np.argmax(v, 0).astype(I64)),
+    Check("Softmax (301, 1000)", ("Softmax",), lambda v: ops.softmax(v, 0),
+          (op_specs.sample(F32, (301, 1000), seed=6),), _softmax_ref(0, False), tol=TOL_REDUCE),
     Check("ReduceSum int32 wraps (class form)", ("ReduceSum",), lambda v: ops.ReduceSum()(v, 0),
           (np.array([2 ** 31 - 1, 1, 5], I32),), lambda v: np.sum(v, dtype=I32)),
     Check("ReduceSum float16 accumulates in float32", ("ReduceSum",), lambda v: ops.sum(v, 0),
@@ -120,18 +140,6 @@ def test_reduction_special_compiled(group, name):
 
 
 # ---- softmax, log_softmax, LayerNorm ----------------------------------------------------------------
-def _softmax_ref(axis, log):
-    def ref(x):
-        if x.size == 0:
-            return x.copy()
-        x64 = x.astype(F64)
-        s = x64 - np.max(x64, axis=axis, keepdims=True)
-        e = np.exp(s)
-        out = s - np.log(e.sum(axis=axis, keepdims=True)) if log else e / e.sum(axis=axis, keepdims=True)
-        return out.astype(x.dtype)
-    return ref
-
-
 def _layer_norm_ref(begin_norm_axis, eps):
     def ref(x, gamma, beta):
         axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))

@@ -250,9 +250,15 @@ class KernelEmitter:
         out_t = m.type
         cdt = lower.compute(in_types, out_t)
         ct = C.compute(cdt)
+        half = getattr(cdt, "name", "") == "Float16"
         args = []
         for v in m.inputs:
             a = self._read(env, v)
+            if half and not (isinstance(v.type, TensorType) and v.type.dtype.name == "Float16"):
+                # float16 math runs in float on float16 values: round other operands (an int
+                # tensor, a Python number) to float16 first, as NumPy / MindSpore convert them
+                args.append(f"((float)(_Float16)({a}))")
+                continue
             vt = C.value_ctype(v.type)
             args.append(a if vt == ct else f"(({ct})({a}))")
         expr = lower.c(args, ct)
