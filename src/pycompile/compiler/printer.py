@@ -60,7 +60,7 @@ def _attr_text(node: ir.Node) -> str:
     defaults = getattr(op, "attrs", {}) or {}
     items = []
     for k, v in node.attrs.items():
-        if k in defaults and defaults[k] == v:
+        if k in defaults and defaults[k] == v or (k == "exit_flags" and not v):
             continue
         if k in ("format",):
             v = tuple(x[1] if x[0] == "str" else f"%{x[1]}" for x in v)
@@ -111,7 +111,9 @@ class _Printer:
                 label = {"If": ("true", "false")[j] if j < 2 else str(j),
                          "For": "for_body", "While": ("while_cond", "while_body")[j] if j < 2 else str(j)}
                 tag = label.get(n.op.name, n.op.name.lower())
-                self._collect(b, f"{self.graph.name}_{tag}_{n.uid}")
+                # numbered in printing order, not by node ids: the same graph prints the same text
+                # however many graphs were built before it
+                self._collect(b, f"{self.graph.name}_{tag}_{len(self.subgraphs)}")
 
     def _block(self, name: str, block: ir.Block, first_param: int) -> list:
         for i, p in enumerate(block.params, first_param + 1):
