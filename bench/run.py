@@ -6,8 +6,9 @@
 
 Each figure is the median of repeated timings after a warm-up; the ratio is compiled time /
 NumPy-eager time (lower is better). Cold compile times run in a fresh subprocess with empty
-caches. Machine facts (cores, CPU) are printed first: ratios hold across machines, absolute
-times do not.
+caches. W7 runs W1 (N=1) in a fresh process with an empty compile-cache directory, then in a
+second fresh process reusing it, and prints both first-call times and their ratio. Machine facts
+(cores, CPU) are printed first: ratios hold across machines, absolute times do not.
 """
 from __future__ import annotations
 
@@ -64,6 +65,47 @@ def cold(workload: str) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+def cache_first_call(cache_dir: str):
+    """(first-call seconds, cache status, whole-process seconds) of W1 (N=1) in a fresh process
+    with the compile cache at cache_dir."""
+    code = (f"import sys; sys.path.insert(0, {HERE!r}); import workloads as W; "
+            f"t, c = W.first_call_W7(); print(t, c)")
+    env = dict(os.environ, MS_COMPILER_CACHE_ENABLE="1", MS_COMPILER_CACHE_PATH=cache_dir)
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    wall = time.perf_counter() - t0
+    t, status = out.stdout.strip().splitlines()[-1].split()
+    return float(t), status, wall
+
+
+def w7(repeats: int) -> None:
+    """W7: first call of W1 (N=1) in a fresh process, cache cold (empty directory) vs warm (the
+    same directory again); medians over `repeats` pairs."""
+    import shutil
+    import tempfile
+    cold_t, warm_t, cold_wall, warm_wall = [], [], [], []
+    for _ in range(repeats):
+        d = tempfile.mkdtemp(prefix="pycompile-w7-")
+        try:
+            t, status, wall = cache_first_call(d)
+            assert status == "miss", status
+            cold_t.append(t)
+            cold_wall.append(wall)
+            t, status, wall = cache_first_call(d)
+            assert status == "disk", status
+            warm_t.append(t)
+            warm_wall.append(wall)
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+    c, w = statistics.median(cold_t), statistics.median(warm_t)
+    print(f"{'W7 first call, cold':<26} {fmt(c):>12} {'':>12} {'':>8}   fresh process, empty cache directory",
+          flush=True)
+    print(f"{'W7 first call, warm':<26} {fmt(w):>12} {'':>12} {c / w:7.1f}x   fresh process, cache hit "
+          f"(ratio: cold / warm; MindSpore ~10x)", flush=True)
+    print(f"{'W7 whole process':<26} {fmt(statistics.median(cold_wall)):>12} "
+          f"{fmt(statistics.median(warm_wall)):>12} {'':>8}   cold | warm, interpreter start to exit", flush=True)
+
+
 def machine() -> str:
     cpu = platform.processor() or ""
     try:
@@ -86,6 +128,9 @@ def main(argv):
     print(f"# {machine()}")
     print(f"{'workload':<26} {'pycompile':>12} {'NumPy eager':>12} {'ratio':>8}   notes")
     for name in names:
+        if name == "W7":
+            w7(3 if quick else 7)
+            continue
         for case in W.WORKLOADS[name]():
             label, compiled, numpy_fn, note = case
             tc = timeit(compiled, repeats=repeats)

@@ -140,6 +140,70 @@ def bench_W4():
     return cases
 
 
+# ---- W6: a stack of GPT-like blocks (examples/gpt_blocks.py) ---------------------------------------
+def _gpt_module():
+    import importlib.util
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "gpt_blocks.py")
+    spec = importlib.util.spec_from_file_location("gpt_blocks", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def gpt_numpy(model):
+    """The same network in NumPy eager, reading the model's weights once."""
+    def dense(d):
+        return d.weight.asnumpy().T.copy(), d.bias.asnumpy()
+
+    def ln(cell):
+        return cell.gamma.asnumpy(), cell.beta.asnumpy(), cell.epsilon
+
+    blocks = []
+    for b in model.blocks:
+        a = b.attn
+        blocks.append((ln(b.ln1), [dense(a.query), dense(a.key), dense(a.value), dense(a.proj)],
+                       a.scale, a.mask.asnumpy(), ln(b.ln2), dense(b.mlp.up), dense(b.mlp.down)))
+    final = ln(model.ln_f)
+    c = np.float32(np.sqrt(2 / np.pi))
+
+    def layernorm(x, p):
+        g, be, eps = p
+        m = x.mean(-1, keepdims=True)
+        v = ((x - m) ** 2).mean(-1, keepdims=True)
+        return (x - m) / np.sqrt(v + np.float32(eps)) * g + be
+
+    def run(x):
+        for ln1, (q, k, v, o), scale, mask, ln2, up, down in blocks:
+            h = layernorm(x, ln1)
+            qq, kk, vv = h @ q[0] + q[1], h @ k[0] + k[1], h @ v[0] + v[1]
+            s = qq @ kk.transpose(0, 2, 1) * np.float32(scale) + mask
+            s = np.exp(s - s.max(-1, keepdims=True))
+            p = s / s.sum(-1, keepdims=True)
+            x = x + ((p @ vv) @ o[0] + o[1])
+            h = layernorm(x, ln2) @ up[0] + up[1]
+            h = 0.5 * h * (1 + np.tanh(c * (h + np.float32(0.044715) * h * h * h)))
+            x = x + (h @ down[0] + down[1])
+        return layernorm(x, final)
+    return run
+
+
+def bench_W6():
+    gpt = _gpt_module()
+    cases = []
+    for layers in (4, 12):
+        ms.set_seed(0)
+        model = gpt.GPT(num_layers=layers)
+        (x,) = gpt.example_inputs()
+        ref = gpt_numpy(model)
+        xn = x.asnumpy()
+        compiled = ms.jit(lambda t, m=model: m(t))
+        _check(compiled(x), ref(xn), rtol=2e-3)
+        cases.append((f"W6 GPT L={layers}", lambda x=x, f=compiled: f(x), lambda xn=xn: ref(xn),
+                      "LayerNorm, attention, MLP"))
+    return cases
+
+
 # ---- W8: per-call overhead ----------------------------------------------------------------------------
 @ms.jit
 def add_one(x):
@@ -153,4 +217,19 @@ def bench_W8():
     return [("W8 x + 1 (1 element)", lambda: add_one(tx), lambda: x + 1, "dispatch overhead")]
 
 
-WORKLOADS = {"W1": bench_W1, "W2": bench_W2, "W4": bench_W4, "W8": bench_W8}
+# ---- W7: compile cache, cold vs warm first call of W1 (N=1) in fresh processes ----------------------
+def first_call_W7():
+    """(seconds, cache status) of W1's first call; run.py sets MS_COMPILER_CACHE_ENABLE / _PATH."""
+    x, y = ms.Tensor([1.0], ms.float32), ms.Tensor([2.0], ms.float32)
+    t0 = time.perf_counter()
+    out = w1(x, y)
+    t = time.perf_counter() - t0
+    _check(out, w1_numpy(np.float32([1.0]), np.float32([2.0])), rtol=1e-3)
+    return t, w1.compiled(x, y).cache
+
+
+def bench_W7():
+    return []      # no steady-state case: run.py measures first calls in fresh processes
+
+
+WORKLOADS = {"W1": bench_W1, "W2": bench_W2, "W4": bench_W4, "W6": bench_W6, "W7": bench_W7, "W8": bench_W8}

@@ -87,7 +87,9 @@ import warnings
 import numpy as np
 
 from pycompile._version import __version__
-from pycompile.backend import pipeline
+from pycompile.backend import pipeline, toolchain
+from pycompile.backend.devices import current as current_device
+from pycompile.backend.executable import Executable
 from pycompile.backend.pipeline import CompileReport, Compiled
 from pycompile.common import context
 from pycompile.common import dtype as mstype
@@ -487,7 +489,6 @@ class DepsRecorder:
 @functools.lru_cache(maxsize=None)
 def _installation() -> str:
     """pycompile's version and a fingerprint (path, size, mtime) of its files and C headers."""
-    from pycompile.backend import toolchain
     here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     rows = []
     roots = [here]
@@ -573,7 +574,6 @@ def _compiler(store: "Store") -> str:
         memo = {}
     ident = memo.get(memo_key)
     if not isinstance(ident, str):
-        from pycompile.backend import toolchain
         full = toolchain.compiler_identity()
         ident = " | ".join(full.split(" | ")[:2])
         memo[memo_key] = ident
@@ -593,6 +593,8 @@ def _sig(v):
         return f"Parameter({v.name}, {v._data.dtype}{list(v._data.shape)})"
     if isinstance(v, Tensor):
         return f"Tensor({v._data.dtype}{list(v._data.shape)})"
+    if isinstance(v, (np.number, np.bool_)):
+        return f"{v.dtype}({v.item()!r})"
     if t is tuple or t is list:
         inner = ", ".join(_sig(x) for x in v)
         return f"({inner},)" if t is tuple else f"[{inner}]"
@@ -610,8 +612,6 @@ class LookupKey:
     """The key computable before tracing: components (name -> text) and its hash."""
 
     def __init__(self, fn, args, kwargs, self_obj, name, store: "Store"):
-        from pycompile.backend import toolchain
-        from pycompile.backend.devices import current
         f = fn
         for _ in range(10):
             if not hasattr(f, "__wrapped__"):
@@ -626,7 +626,7 @@ class LookupKey:
         self.source_text = _entry_source(f)
         fpr = Fingerprinter()
         opts = dict(pipeline.options())
-        opts["device"] = current().name
+        opts["device"] = current_device().name
         sig = "(" + ", ".join([_sig(a) for a in args] + [f"{k}={_sig(v)}" for k, v in sorted(kwargs.items())]) + ")"
         self.components = {
             "format": str(FORMAT),
@@ -1230,7 +1230,6 @@ _LOADS = [0]
 
 def _load_entry(meta: dict, store: Store, self_obj, args, kwargs):
     """A Compiled from a verified entry, or (None, reason) when its dependencies do not hold."""
-    from pycompile.backend.executable import Executable
     t0 = time.perf_counter()
     reason = _check_deps(meta["deps"])
     if reason is not None:
@@ -1301,7 +1300,11 @@ def compile_cached(fn, args: tuple, kwargs: dict, self_obj=None, name: str | Non
         compiled = pipeline.compile_call(fn, args, kwargs, self_obj=self_obj, name=name)
         _finish_miss(compiled, f"not cacheable: {e}", getattr(fn, "__qualname__", repr(fn)))
         return compiled
-    compiled, reason = _lookup(store, key, self_obj, args, kwargs or {})
+    try:
+        compiled, reason = _lookup(store, key, self_obj, args, kwargs or {})
+    except Exception as e:        # a cache that fails must not fail the program: compile instead
+        _warn(f"looking up {key.qualname} failed ({type(e).__name__}: {e}); compiling it")
+        compiled, reason = None, f"lookup failed: {type(e).__name__}: {e}"
     if compiled is not None:
         rep = compiled.report
         rep.times = {"key": time.perf_counter() - t0 - sum(rep.times.values()), **rep.times}
@@ -1328,12 +1331,13 @@ def compile_cached(fn, args: tuple, kwargs: dict, self_obj=None, name: str | Non
         reason = f"{reason}; not cacheable: {recorder.problem}"
     else:
         try:
+            os.makedirs(store.blobs, mode=0o700, exist_ok=True)     # removed while we compiled?
             meta = _entry_meta(key, compiled, recorder, store, self_obj, args, kwargs or {})
             store.write_entry(key, meta)
         except Uncacheable as e:
             reason = f"{reason}; not cacheable: {e}"
-        except OSError as e:
-            _warn(f"could not write an entry for {key.qualname} in {store.dir}: {e}")
+        except Exception as e:    # OSError, or a value the entry cannot hold: the program goes on
+            _warn(f"could not write an entry for {key.qualname} in {store.dir}: {type(e).__name__}: {e}")
     _finish_miss(compiled, reason, key.qualname)
     return compiled
 
@@ -1363,6 +1367,10 @@ def _lookup(store: Store, key: LookupKey, self_obj, args, kwargs):
             compiled, why = _load_entry(meta, store, self_obj, args, kwargs)
         except FileNotFoundError:
             continue                      # replaced or removed by another process meanwhile
+        except OSError as e:
+            _warn(f"cannot read entry {path}: {e}")
+            reason = reason or f"entry {entry} could not be read ({e})"
+            continue
         except (CorruptEntry, KeyError, TypeError, ValueError, IndexError) as e:
             msg = str(e) if isinstance(e, CorruptEntry) else f"its metadata is malformed ({type(e).__name__}: {e})"
             _warn(f"entry {entry} of {key.qualname} in {os.path.dirname(path)} is unusable: {msg}; rebuilding it")
@@ -1375,7 +1383,7 @@ def _lookup(store: Store, key: LookupKey, self_obj, args, kwargs):
                             store.read_blob(ref)
                         except CorruptEntry:
                             _unlink(p)
-                except Exception:
+                except (CorruptEntry, KeyError, TypeError, AttributeError):
                     pass
             reason = reason or f"entry {entry} was unusable ({msg})"
             continue
