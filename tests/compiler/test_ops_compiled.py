@@ -113,7 +113,16 @@ def select_checks(dtype) -> list:
         Check("Select scalar y", ("Select",), lambda c, x: ops.select(c, x, s), (c2, y),
               lambda c, x: np.where(c, x, np.array(s, dtype))),
         Check("Select class", ("Select",), ops.Select(), (c2, y, y[::-1].copy()), np.where),
+        Check("Select Python bool cond", ("Select",), lambda x, y: ops.select(False, x, y), (x, y),
+              lambda x, y: np.where(False, x, y)),
+        Check("Select two Python numbers", ("Select",), lambda c: ops.select(c, s, s), (c2,),
+              lambda c: np.where(c, s, s).astype(_scalar_result(dtype))),
     ]
+
+
+def _scalar_result(dtype):
+    """Select(cond, s, s) of two Python numbers: MindSpore's default dtype of the number's kind."""
+    return {"b": BOOL, "i": I64, "f": F32}[np.dtype(dtype).kind]
 
 
 def cast_checks(dtype) -> list:
@@ -366,3 +375,16 @@ def test_elementwise_ops_on_runtime_python_numbers():
     assert "For" in {n.op.name for n in ir.iter_nodes(ms.inspect(jf, x).graph_after.body)}   # a real loop
     np.testing.assert_allclose(got.asnumpy(), expected, rtol=1e-12)
     np.testing.assert_allclose(f(x).asnumpy(), expected, rtol=1e-12)
+
+
+_TABLE = [("sub", lambda v: v - 1), ("mul",
+          lambda v: v * 10)]
+_PAIR = (lambda v: v + 2, lambda v: v * 5)
+
+
+def test_lambdas_of_spec_tables_compile():
+    """Op-spec tables are lists of lambdas: two on one line, or one on a line that closes the
+    table's brackets (its lines do not parse alone), each compile to their own body."""
+    x = Tensor(np.ones(2, F32))
+    got = [ms.jit(f)(x).asnumpy()[0] for f in _PAIR + tuple(f for _, f in _TABLE)]
+    assert got == [3.0, 5.0, 0.0, 10.0]

@@ -134,8 +134,14 @@ def parse_function(fn) -> ParsedFunc:
     try:
         tree = ast.parse(textwrap.dedent(text))
     except SyntaxError:
-        tree = ast.parse("if 1:\n" + text)
-        line0 -= 1
+        try:
+            tree = ast.parse("if 1:\n" + text)
+            line0 -= 1
+        except SyntaxError:
+            # a lambda inside a longer expression (`f(x, lambda v: v + 1)])`): its lines do not
+            # parse alone; the whole file does
+            tree = ast.parse("".join(linecache.getlines(file)))
+            line0 = 0
         col0 = 0
     node = _find_def(tree, fn, code, line0, col0)
     _PARSE_CACHE[code] = (node, file, line0, col0)
@@ -188,6 +194,24 @@ class GraphClosure:
         self.frame = frame
         self.interp = interp
         self.__name__ = getattr(node, "name", "<lambda>")
+        self.sig = self._signature(node.args, lambda e: interp.eval(frame, e))
+
+    @staticmethod
+    def _signature(a: ast.arguments, evaluate) -> inspect.Signature:
+        """The def's signature, its defaults evaluated now (when the def runs), as Python does."""
+        P = inspect.Parameter
+        positional = [(x, P.POSITIONAL_ONLY) for x in a.posonlyargs] + [(x, P.POSITIONAL_OR_KEYWORD) for x in a.args]
+        defaults = [evaluate(d) for d in a.defaults]
+        first_default = len(positional) - len(defaults)
+        params = [P(x.arg, kind, default=defaults[i - first_default] if i >= first_default else P.empty)
+                  for i, (x, kind) in enumerate(positional)]
+        if a.vararg:
+            params.append(P(a.vararg.arg, P.VAR_POSITIONAL))
+        for x, d in zip(a.kwonlyargs, a.kw_defaults):
+            params.append(P(x.arg, P.KEYWORD_ONLY, default=P.empty if d is None else evaluate(d)))
+        if a.kwarg:
+            params.append(P(a.kwarg.arg, P.VAR_KEYWORD))
+        return inspect.Signature(params)
 
     def __call__(self, *args, **kwargs):
         """Called from library code (vmap, HyperMap ...): still inlined by the interpreter."""
@@ -283,29 +307,13 @@ class Interpreter(ControlFlow):
         return None
 
     def call_closure(self, clo: GraphClosure, args, kwargs):
-        node = clo.node
-        fn_args = node.args
-        env = {}
-        params = [a.arg for a in fn_args.posonlyargs + fn_args.args]
-        defaults = [self.eval(clo.frame, d) for d in fn_args.defaults]
-        bound_defaults = dict(zip(params[len(params) - len(defaults):], defaults))
-        if len(args) > len(params) and not fn_args.vararg:
-            raise CompileTypeError(f"{clo.__name__}() takes {len(params)} arguments but {len(args)} were given",
-                                   self.builder.loc, _closure_hint(clo))
-        for name, v in zip(params, args):
-            env[name] = v
-        if fn_args.vararg:
-            env[fn_args.vararg.arg] = tuple(args[len(params):])
-        for k, v in kwargs.items():
-            env[k] = v
-        for name in params:
-            if name not in env:
-                if name not in bound_defaults:
-                    raise CompileTypeError(f"{clo.__name__}() missing argument '{name}'", self.builder.loc,
-                                           _closure_hint(clo))
-                env[name] = bound_defaults[name]
-        frame = Frame(clo.frame.pf, env, parent=clo.frame)
-        return self._run_frame(frame, node)
+        try:
+            bound = clo.sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise CompileTypeError(f"{clo.__name__}(): {e}", self.builder.loc, _closure_hint(clo)) from None
+        bound.apply_defaults()
+        frame = Frame(clo.frame.pf, dict(bound.arguments), parent=clo.frame)
+        return self._run_frame(frame, clo.node)
 
     # -- calls ---------------------------------------------------------------------------------------
     def call_value(self, fn, args: list, kwargs: dict):
@@ -471,6 +479,9 @@ class Interpreter(ControlFlow):
         return self.exec_while(frame, s)
 
     def stmt_FunctionDef(self, frame, s):
+        if s.decorator_list:
+            raise self.error(s.decorator_list[0], "decorators on a function defined inside graph code are not "
+                                                  "supported", "define the decorated function at module level")
         frame.env[s.name] = GraphClosure(s, frame, self)
         return NORMAL
 
