@@ -229,7 +229,8 @@ def _int_checks() -> list:
         Check("int32 + float16 rounds the int", ("Add",), ops.add,
               (np.array([2049, 4097, -2049], I32), np.array([0.1, 1.0, 0.0], F16)),
               lambda a, b: a.astype(F16) + b),
-        Check("Select float16 from int32 and 0.1", ("Select",), lambda c, a: ops.select(c, ops.cast(a, ms.float16), 0.1),
+        Check("Select float16 from int32 and 0.1", ("Select",),
+              lambda c, a: ops.select(c, ops.cast(a, ms.float16), 0.1),
               (np.array([True, False]), np.array([2049, 1], I32)),
               lambda c, a: np.where(c, a.astype(F16), F16(0.1))),
         Check("Cast float64 -> float16 rounds once", ("Cast",), lambda v: ops.cast(v, ms.float16),
@@ -257,7 +258,33 @@ def _floor_rounding_checks() -> list:
     ]
 
 
-MISC = [Group("ew_special", _special_checks(F32) + _special_checks(F64) + _special_checks(F16)
+def _small_int_checks() -> list:
+    """int8 / uint8 / int16 (MindSpore dtypes NumPy shares): arithmetic wraps in the type."""
+    checks = []
+    for dt in (np.int8, np.uint8, np.int16):
+        info = np.iinfo(dt)
+        x = np.array([info.min, info.max, 7, 0, 100 if info.min == 0 else -7], dt)
+        y = np.array([1, 3, 2, 5, 9], dt)
+        name = dtname(dt)
+        checks += [
+            Check(f"{name} Add", ("Add",), ops.add, (x, y), np.add),
+            Check(f"{name} Sub", ("Sub",), ops.sub, (x, y), np.subtract),
+            Check(f"{name} Mul", ("Mul",), ops.mul, (x, y), np.multiply),
+            Check(f"{name} Neg", ("Neg",), ops.neg, (x,), np.negative),
+            Check(f"{name} Abs", ("Abs",), ops.abs, (x,), np.abs),
+            Check(f"{name} FloorDiv", ("FloorDiv",), ops.floor_divide, (x, y), np.floor_divide),
+            Check(f"{name} FloorMod", ("FloorMod",), ops.remainder, (x, y), np.mod),
+            Check(f"{name} Maximum", ("Maximum",), ops.maximum, (x, y), np.maximum),
+            Check(f"{name} Less", ("Less",), ops.less, (x, y), np.less),
+            Check(f"{name} BitwiseXor", ("BitwiseXor",), ops.bitwise_xor, (x, y), np.bitwise_xor),
+            Check(f"{name} Cast float32", ("Cast",), lambda v: ops.cast(v, ms.float32), (x,), lambda v: v.astype(F32)),
+            Check(f"{name} Sum", ("ReduceSum",), lambda v: ops.ReduceSum()(v, 0), (x,), lambda v, dt=dt: np.sum(v, dtype=dt)),
+        ]
+    return checks
+
+
+MISC = [Group("ew_small_ints", _small_int_checks()),
+        Group("ew_special", _special_checks(F32) + _special_checks(F64) + _special_checks(F16)
               + _floor_rounding_checks()),
         Group("ew_ints", _int_checks())]
 
