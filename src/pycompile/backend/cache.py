@@ -68,6 +68,14 @@ cache directory must belong to the user: one that belongs to someone else (or a 
 parent owned by someone else, without the sticky bit) is refused with a warning, one of ours that
 other users can read or write is set back to 0700 with a warning.
 
+Cost of a hit: computing the lookup key (stats of pycompile's files, the entry function's source
+lines, fingerprints), reading and verifying the entry and its payloads, checking the recorded
+dependencies, dlopen: 1-3 ms for the spec's sample, against 60-300 ms for a cold compile. The
+cache code is imported when the cache is switched on (runtime.prefetch_compile_cache, on
+set_context or at import with MS_COMPILER_CACHE_ENABLE=1), not inside the first call. On a hit
+report.times holds key / check / load instead of trace / passes / codegen / cc, and
+report.graph_before / graph_after are rebuilt by tracing again if someone asks for them.
+
 A lookup key keeps its 8 newest entries; payload files no entry names any more are not collected
 (delete the directory to reclaim the space).
 """
@@ -513,7 +521,8 @@ def _installation() -> str:
                     rows.append(f"{e.path}:{st.st_size}:{st.st_mtime_ns}")
     rows.sort()
     py = ".".join(map(str, sys.version_info[:3]))
-    return f"pycompile {__version__}, Python {py}, NumPy {np.__version__}, files {_sha(chr(10).join(rows).encode())[:16]}"
+    files = _sha("\n".join(rows).encode())[:16]
+    return f"pycompile {__version__}, Python {py}, NumPy {np.__version__}, files {files}"
 
 
 @functools.lru_cache(maxsize=None)
