@@ -38,6 +38,8 @@ INDEXING = [
     ("[:, -1:-4:-1]", (slice(None), slice(-1, -4, -1))),
     ("[1:3, 1::2, ::-1]", (slice(1, 3), slice(1, None, 2), slice(None, None, -1))),
     ("[::-2, ::-1, ::-3]", (slice(None, None, -2), slice(None, None, -1), slice(None, None, -3))),
+    ("[-4::-3] empty", slice(-4, None, -3)),       # starts "before index 0": empty
+    ("[1, 5:0:-1, -9:]", (1, slice(5, 0, -1), slice(-9, None))),
 ]
 
 

@@ -543,6 +543,8 @@ def _static_slice(s: slice, size: int):
     if bounds[2] == 0:
         raise IndexError("slice step cannot be zero")
     start, stop, step = slice(*bounds).indices(size)
+    if not len(range(start, stop, step)):
+        return 0, 0, 1          # empty: slice(-4, None, -3).indices(2) starts at -1, "before index 0"
     return start, stop, step
 
 
