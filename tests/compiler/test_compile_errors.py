@@ -198,6 +198,19 @@ def str_format_tensor(x):
     return x
 
 
+def runtime_recursion(x):
+    if x.sum() > 100:
+        return x
+    return runtime_recursion(x * 2)
+
+
+def nested_decorator(x):
+    @staticmethod
+    def inner(v):
+        return v
+    return inner(x)
+
+
 class SetsAttribute(nn.Cell):
     def __init__(self):
         super().__init__()
@@ -260,6 +273,9 @@ CASES = [
     (undefined_attribute, (X,), (CompileError,), "return x.no_such_method()", "x.no_such_method",
      ["no_such_method"]),
     (str_format_tensor, (X,), (CompileError,), 'print(f"value {x}")', "x}", ["string"]),
+    (runtime_recursion, (X,), (CompileError,), "return runtime_recursion(x * 2)", "runtime_recursion(",
+     ["runtime_recursion", "nest too deeply"]),
+    (nested_decorator, (X,), (CompileError,), "@staticmethod", "staticmethod", ["decorator"]),
 ]
 
 

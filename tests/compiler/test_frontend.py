@@ -174,6 +174,29 @@ def test_closure_constants_and_global_tensor():
     check(make_closure(-1.0, 3.0), t([1.0, 2.0]))
 
 
+def factorial_scale(n, x):
+    if n <= 1:
+        return x
+    return factorial_scale(n - 1, x * n)       # recursion on a Python number ends at compile time
+
+
+def defaults_and_recursion(x):
+    fns = [lambda v, k=k: v * k for k in range(3)]     # defaults are evaluated when the lambda is made
+
+    def kw(v, *, scale=2, **extra):
+        return v * scale + extra.get("shift", 0)
+
+    def pos_only(a, b=1, /, *rest):
+        return a - b + len(rest)
+
+    return [f(x) for f in fns], kw(x), kw(x, scale=3, shift=1), pos_only(x), pos_only(x, 2, 0, 0), \
+        factorial_scale(4, x)
+
+
+def test_nested_function_defaults_keyword_only_and_constant_recursion():
+    check(defaults_and_recursion, t([1.0, -2.0]))
+
+
 def ops_calls(x, y):
     a = ops.add(x, y)
     b = ops.Mul()(x, y)

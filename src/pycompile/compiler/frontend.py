@@ -297,6 +297,10 @@ class Interpreter(ControlFlow):
             if isinstance(node, ast.Lambda):
                 return self.eval(frame, node.body)
             status = self.exec_stmts(frame, node.body)
+        except RecursionError as e:
+            if getattr(e, "pc_call", None) is None:     # the innermost call: where the user sees it
+                e.pc_call = (frame.pf.name, prev_loc)
+            raise
         finally:
             self.depth -= 1
             self.frame = prev
@@ -403,7 +407,7 @@ class Interpreter(ControlFlow):
                              _UNSUPPORTED_HINTS.get(name, "rewrite it with the supported Python subset"))
         try:
             return handler(frame, stmt)
-        except (CompileError, NeedsConstant, LoopRetry):
+        except (CompileError, NeedsConstant, LoopRetry, RecursionError):
             raise
         except (OpError, TypeError, ValueError, IndexError, AttributeError, KeyError, ZeroDivisionError,
                 RuntimeError) as e:
@@ -576,7 +580,7 @@ class Interpreter(ControlFlow):
         self.builder.loc = self.loc(e) or prev
         try:
             return handler(frame, e)
-        except (CompileError, LoopRetry):
+        except (CompileError, LoopRetry, RecursionError):
             raise
         except NeedsConstant as nc:
             if isinstance(nc, NeedsConstantAt):
@@ -1101,6 +1105,12 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
                                            "a shape); tensors are only known when the graph runs") from None
     except NeedsConstant as nc:
         raise CompileError(str(nc), b.loc) from None
+    except RecursionError as e:
+        name, loc = getattr(e, "pc_call", None) or (pf.name, b.loc)
+        raise CompileError(f"calls nest too deeply while inlining '{name}': every call is inlined, so a recursion "
+                           f"must end at compile time", loc,
+                           "make the recursion depend on Python values (a counter, a shape), not on tensor "
+                           "values; or write it as a while loop") from None
     finally:
         TRACING.pop()
     leaves, tree = flatten(result)
