@@ -6,7 +6,7 @@ structural nodes have blocks whose parameters and results agree with their carri
 """
 from __future__ import annotations
 
-from pycompile.common.abstract import MonadType, TupleType
+from pycompile.common.abstract import MonadType, ScalarType, TensorType, TupleType
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
 
@@ -19,8 +19,12 @@ _NO_INFER = {"UpdateState", "MakeTuple", "Depend", "Load", "Assign", "Print", "F
 
 
 def verify(graph: ir.Graph, where: str = "") -> None:
+    where = where or graph.name
     scope = [{id(p) for p in graph.params}]
-    _block(graph.body, scope, where or graph.name)
+    _block(graph.body, scope, where, set())
+    results = graph.body.results
+    if not results or not isinstance(results[-1].type, MonadType):
+        _fail(where, graph.name, "the graph body's last result must be the final memory state U")
 
 
 def _fail(where, n, msg):
@@ -33,14 +37,20 @@ def _defined(v, scope) -> bool:
     return any(id(v) in s for s in scope)
 
 
-def _block(b: ir.Block, scope, where):
+def _block(b: ir.Block, scope, where, seen: set):
+    for p in b.params:      # (a While's two blocks may share their parameters: they are siblings)
+        if _defined(p, scope):
+            _fail(where, p, "a block parameter shadows a value of an enclosing block")
     scope.append({id(p) for p in b.params})
     for n in b.nodes:
+        if id(n) in seen:
+            _fail(where, n, "the node appears twice in the graph (a node belongs to one block)")
+        seen.add(id(n))
         for i in n.inputs:
             if not _defined(i, scope):
                 _fail(where, n, f"input {i!r:.60} is used before it is defined")
         for blk in n.blocks:
-            _block(blk, scope, where)
+            _block(blk, scope, where, seen)
         _check_node(n, where)
         scope[-1].add(id(n))
     for r in b.results:
@@ -63,6 +73,11 @@ def _check_node(n: ir.Node, where):
         if t != n.type:
             _fail(where, n, f"type {n.type} but infer gives {t}")
     elif op is ir.IF:
+        cond = n.inputs[0].type
+        if not (isinstance(cond, ScalarType) or isinstance(cond, TensorType) and cond.size == 1):
+            _fail(where, n, f"condition must be a scalar or a one-element tensor, not {cond}")
+        if len(n.blocks) != 2 or any(blk.params for blk in n.blocks):
+            _fail(where, n, "an If has two blocks without parameters")
         for blk in n.blocks:
             got = tuple(r.type for r in blk.results)
             if got != n.type.elems:
@@ -75,6 +90,10 @@ def _check_node(n: ir.Node, where):
         inits = tuple(i.type for i in n.inputs[3:])
         if inits != carried:
             _fail(where, n, f"initial values {inits} do not match carried {carried}")
+        for k in n.attrs.get("exit_flags", ()):
+            if not 0 <= k < len(carried) or carried[k] not in (ScalarType("bool"), ScalarType("int")) and not (
+                    isinstance(carried[k], TensorType) and carried[k].size == 1):
+                _fail(where, n, f"exit flag {k} is not a carried flag value")
     elif op is ir.WHILE:
         cond, body = n.blocks
         carried = tuple(p.type for p in body.params)
@@ -82,7 +101,9 @@ def _check_node(n: ir.Node, where):
             _fail(where, n, "carried types disagree")
     elif op is ir.GETITEM:
         parent = n.inputs[0]
-        if not isinstance(parent.type, TupleType) or parent.type.elems[n.attrs["index"]] != n.type:
+        k = n.attrs.get("index")
+        if not isinstance(parent.type, TupleType) or not isinstance(k, int) or not 0 <= k < len(parent.type.elems) \
+                or parent.type.elems[k] != n.type:
             _fail(where, n, "component type mismatch")
     elif op is ir.FUSED:
         blk = n.blocks[0]
