@@ -175,6 +175,14 @@ def branch_shape_mismatch(x):
     return y
 
 
+def branch_float_into_int_tensor(x):
+    if x.sum() > 0:
+        y = 0.5                     # would silently become 0 as an int tensor
+    else:
+        y = x
+    return y
+
+
 def unpack_mismatch(x):
     a, b = (x, x, x)
     return a + b
@@ -266,6 +274,8 @@ CASES = [
     (lambda_wrong_args, (X,), (CompileError, TypeError), "return f(x, x)", "f(x, x)", ["argument"]),
     (branch_dtype_mismatch, (X,), (CompileError, TypeError), "if x.sum() > 0:", "if", ["'y'", "Int32", "Float32"]),
     (branch_shape_mismatch, (X,), (CompileError, TypeError), "if x.sum() > 0:", "if", ["'y'", "(2)", "()"]),
+    (branch_float_into_int_tensor, (X.astype(np.int32),), (CompileError, TypeError), "if x.sum() > 0:", "if",
+     ["'y'", "0.5", "Int32"]),
     (unpack_mismatch, (X,), (CompileError,), "a, b = (x, x, x)", "a, b", ["3", "2"]),
     (tuple_index_with_tensor, (X,), (CompileError,), "return x * table[", "table[", ["compile time"]),
     (bad_op_argument, (X,), (CompileError, ValueError), "return ops.reshape(x, (5, 7))", "ops.reshape",

@@ -100,6 +100,23 @@ def test_runtime_if_on_single_element_tensor_and_constant():
     check(scalar_tensor_condition, t([1.5]), 1)
 
 
+def mixed_number_kinds(x):
+    acc = 0
+    for i in range(4):
+        if x[0] > i:
+            acc = acc + 1           # int in one branch, float in the other: a float
+        else:
+            acc = acc + 0.5
+    flag = False
+    if x[1] > 2:
+        flag = 1                    # a bool and an int: an int
+    return acc, flag, x + flag
+
+
+def test_python_numbers_of_different_kinds_merge_like_python():
+    check_many(mixed_number_kinds, (t([2, 3], np.int32),), (t([0, 1], np.int32),))
+
+
 # ---- for -------------------------------------------------------------------------------------------------
 
 class AddK(nn.Cell):

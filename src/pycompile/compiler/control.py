@@ -539,7 +539,7 @@ class ControlFlow:
                 lt = _leaf_type(leaf)
                 if lt == p.type:
                     results.append(leaf._value if isinstance(leaf, Sym) else self._convert_in(leaf, p.type, body_nodes))
-                elif lt is not None and _is_number(leaf) and isinstance(p.type, (ScalarType, TensorType)):
+                elif lt is not None and _is_number(leaf) and _common_type(lt, p.type) == p.type:
                     results.append(self._convert_in(leaf, p.type, body_nodes))
                 elif isinstance(leaf, Sym) and isinstance(p.type, ScalarType) and isinstance(lt, ScalarType):
                     raise LoopRetry("unroll", [name])
@@ -759,10 +759,13 @@ def _common_type(a, b):
         return a
     if isinstance(a, ScalarType) and isinstance(b, ScalarType):
         return ScalarType(mstype.promote_scalar_kinds(a.kind, b.kind))
-    if isinstance(a, TensorType) and isinstance(b, ScalarType):
-        return a
     if isinstance(b, TensorType) and isinstance(a, ScalarType):
-        return b
+        a, b = b, a
+    if isinstance(a, TensorType) and isinstance(b, ScalarType):
+        # a number becomes a tensor of the other branch's type only if no value changes kind
+        # (0.5 into an int tensor would silently become 0)
+        fits = {"bool": True, "int": not a.dtype.is_bool, "float": a.dtype.is_float}[b.kind]
+        return a if fits else None
     return None
 
 
