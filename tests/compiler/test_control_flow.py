@@ -2,7 +2,7 @@
 break / continue / early return, compared with running the same function eagerly."""
 import numpy as np
 
-from frontend_helpers import check, check_many, t
+from frontend_helpers import assert_same, check, check_many, t
 
 import pycompile as ms
 from pycompile import Tensor, nn, ops
@@ -502,3 +502,96 @@ def return_in_runtime_while(x):
 
 def test_return_inside_runtime_while():
     check_many(return_in_runtime_while, (t([2.0, 3.0]),), (t([5.0, 3.0]),), (t([0.0, 0.0]),))
+
+
+# ---- effects under control flow ---------------------------------------------------------------------------
+
+class AssignsUnderControlFlow(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.p = ms.Parameter(Tensor(np.zeros(2, np.float32)), name="p")
+        self.q = ms.Parameter(Tensor(np.ones(2, np.float32)), name="q")
+
+    def construct(self, x):
+        if x.sum() > 0:
+            ops.assign(self.p, self.p + x)
+        else:
+            ops.assign(self.p, self.p - 1)
+        for i in range(3):
+            if x[0] > i:
+                ops.assign(self.p, self.p * 2)
+        seen = self.p + 0                  # read between writes: the value at this point
+        n = x
+        while n.sum() < 10:
+            ops.assign(self.p, self.p + 1)
+            n = n + 1
+        out = x
+        for i in range(4):
+            for j in range(3):
+                if out.sum() > 20 + j:
+                    break
+                out = out + self.q
+            if out.sum() > 30:
+                break
+            ops.assign(self.q, self.q + 1)
+        return seen, self.p + 0, n, out, self.q * 1
+
+
+def test_parameter_assignments_in_runtime_branches_and_loops_match_pynative():
+    for values in ([1.0, 2.0], [-3.0, 0.5], [3.0, 4.0]):
+        x = t(values)
+        eager, graph = AssignsUnderControlFlow(), AssignsUnderControlFlow()
+        expected = [eager(x), eager(x)]            # twice: the second call starts from updated Parameters
+        ms.set_context(mode=ms.GRAPH_MODE)
+        got = [graph(x), graph(x)]
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+        assert_same(got, expected)
+        assert_same(graph.p.value(), eager.p.value())
+        assert_same(graph.q.value(), eager.q.value())
+
+
+def prints_under_control_flow(x):
+    for i in range(3):
+        if x[i] > 0:
+            print("pos")
+        else:
+            print("neg")
+            continue
+        print("after")
+    while x.sum() < 10:
+        print("grow")
+        x = x + 3
+    if x[0] > 100:
+        print("never")
+    return x
+
+
+def test_prints_under_runtime_control_flow_follow_python_order(capsys):
+    jf = ms.jit(prints_under_control_flow)
+    for values in ([1.0, -2.0, 3.0], [-1.0, -2.0, -3.0], [5.0, 5.0, 5.0]):
+        x = t(values)
+        prints_under_control_flow(x)
+        expected = capsys.readouterr().out
+        jf(x)
+        assert capsys.readouterr().out == expected
+
+
+def rows_loop(x, w):
+    acc = w * 0
+    for row in x:                   # the first axis: a For whose target is a gathered row
+        acc = acc + row * w
+    total = x[0, 0] * 0
+    for a, b in x:
+        if a > b:
+            break
+        total = total + a - b
+    return acc, total, row
+
+
+def test_loop_over_tensor_rows_stays_a_loop():
+    x = t(np.arange(12, dtype=np.float32).reshape(6, 2) - 5)
+    w = t([0.5, 2.0])
+    report = ms.inspect(rows_loop, x, w)
+    assert structural_ops(report.graph_before).count("For") == 2
+    check(rows_loop, x, w)
+    check(rows_loop, t([[1.0, 2.0], [3.0, 1.0], [0.0, 5.0]]), w)

@@ -338,7 +338,9 @@ class ControlFlow:
         return ir.Const.tensor(np.broadcast_to(arr.astype(target.dtype.np), target.shape).copy())
 
     # ---- for over range ---------------------------------------------------------------------------
-    def exec_for_range(self, frame, node, rng: range):
+    def exec_for_range(self, frame, node, rng: range, item=None):
+        """`for target in rng`; with `item`, the target is item(index) instead (a tensor's row)."""
+        at = item or (lambda i: i)
         target = node.target
         n = len(rng)
         if n == 0:
@@ -356,15 +358,15 @@ class ControlFlow:
         lift: set = set()
         while start < n:
             if n - start == 1:
-                return self._unrolled_range(frame, node, rng, start)
+                return self._unrolled_range(frame, node, rng, start, at)
             attempt_env = frame.env
             try:
                 if can_break:
                     frame.env = dict(frame.env)
-                    frame.env[name] = rng[start]
-                status = self._try_loop(frame, node, rng, start, carried, lift)
+                    frame.env[name] = at(rng[start])
+                status = self._try_loop(frame, node, rng, start, carried, lift, at)
                 if not can_break:
-                    self.assign_target(frame, target, rng[-1])
+                    self.assign_target(frame, target, at(rng[-1]))
                 return self._after_loop(frame, node, status)
             except LoopRetry as r:
                 frame.env = attempt_env
@@ -376,7 +378,7 @@ class ControlFlow:
                     lift.add(RETVAL)
                     continue
                 if r.kind in ("peel", "lift", "retval") and peeled < 2:
-                    st = self._one_iteration(frame, node, rng[start])
+                    st = self._one_iteration(frame, node, at(rng[start]))
                     peeled += 1
                     start += 1
                     if st == BREAK:
@@ -385,12 +387,12 @@ class ControlFlow:
                     if st == RETURN:
                         return RETURN
                     if st == MAYBE:
-                        return self._guarded_rest(frame, node, rng, start)
+                        return self._guarded_rest(frame, node, rng, start, at)
                     continue
-                return self._unrolled_range(frame, node, rng, start)
+                return self._unrolled_range(frame, node, rng, start, at)
             except NeedsConstant:
                 frame.env = attempt_env
-                return self._unrolled_range(frame, node, rng, start)
+                return self._unrolled_range(frame, node, rng, start, at)
         return NORMAL
 
     def _one_iteration(self, frame, node, index):
@@ -400,15 +402,15 @@ class ControlFlow:
         frame.env[CNT] = False
         return NORMAL if st == CONTINUE else st
 
-    def _unrolled_range(self, frame, node, rng, start):
+    def _unrolled_range(self, frame, node, rng, start, at):
         if len(rng) - start > UNROLL_LIMIT:
             raise self.error(node, f"this loop must be unrolled ({len(rng) - start} iterations) because its body "
                                    f"needs the index at compile time, which exceeds the limit of {UNROLL_LIMIT}",
                              "avoid indexing Python tuples/lists with the loop index, or use a smaller range")
-        return self.exec_unrolled(frame, node, [rng[i] for i in range(start, len(rng))])
+        return self.exec_unrolled(frame, node, [at(rng[i]) for i in range(start, len(rng))])
 
-    def _guarded_rest(self, frame, node, rng, start):
-        return self.exec_unrolled(frame, node, [rng[i] for i in range(start, len(rng))], guarded=True)
+    def _guarded_rest(self, frame, node, rng, start, at):
+        return self.exec_unrolled(frame, node, [at(rng[i]) for i in range(start, len(rng))], guarded=True)
 
     def exec_unrolled(self, frame, node, items, guarded=False):
         """Run the body once per item at compile time (loops over tuples, CellLists, zip ...).
@@ -435,7 +437,7 @@ class ControlFlow:
         frame.env[BRK] = saved_brk
         return st
 
-    def _try_loop(self, frame, node, rng, start, carried, lift):
+    def _try_loop(self, frame, node, rng, start, carried, lift, at):
         b = self.builder
         env0, u0 = frame.env, b.u
         index = ir.Param(name=_target_name(node.target) or "i", type=ScalarType("int"))
@@ -467,7 +469,7 @@ class ControlFlow:
         frame.env = body_env
         b.u = u_param
         try:
-            self.assign_target(frame, node.target, Sym(index, b))
+            self.assign_target(frame, node.target, at(Sym(index, b)))
             frame.env[CNT] = False
             status = self.exec_stmts(frame, node.body)
             frame.env[CNT] = False

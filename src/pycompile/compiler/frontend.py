@@ -471,12 +471,12 @@ class Interpreter(ControlFlow):
         if isinstance(it, Sym):
             if not isinstance(it._value.type, TensorType) or not it.shape:
                 raise self.error(s.iter, "cannot iterate over a 0-d tensor or a runtime number")
-            items = [it[i] for i in range(it.shape[0])]
-        else:
-            try:
-                items = list(it)
-            except TypeError as e:
-                raise self.error(s.iter, f"cannot iterate over {type(it).__name__}: {e}")
+            # a loop over the index whose target is the row: it stays a loop (rows are gathered)
+            return self.exec_for_range(frame, s, range(it.shape[0]), item=lambda i: it[i])
+        try:
+            items = list(it)
+        except TypeError as e:
+            raise self.error(s.iter, f"cannot iterate over {type(it).__name__}: {e}")
         return self.exec_unrolled(frame, s, items)
 
     def stmt_While(self, frame, s):
