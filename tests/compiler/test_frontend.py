@@ -340,6 +340,7 @@ def printing(x, y):
     z = x + y
     print(z)
     print("count", 3)
+    print(True, 2.5, 3.0, [1, 2], ((1, 2), 3), 1e-05, 123456789.0)
     return z
 
 
@@ -362,6 +363,7 @@ def test_print_order_and_format_match_mindspore(capsys):
                    "Tensor(shape=[2], dtype=Float32, value=[ 4.00000000e+00  6.00000000e+00])\n"
                    "count\n"
                    "3\n"
+                   "1\n2.5\n3\n(1, 2)\n1\n2\n3\n1e-05\n1.23457e+08\n"
                    "after\n")
     # a second call prints again (prints are effects, never folded or cached)
     f(x, y)

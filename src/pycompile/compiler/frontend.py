@@ -928,16 +928,43 @@ def _kind(v) -> str:
 
 
 def _print_inputs(args):
+    """print()'s arguments as MindSpore's graph-mode Print shows them: each on its own line,
+    tensors formatted when the graph runs, constants as MindSpore writes them (bools as 1 / 0,
+    floats like C++'s `%g`, a list as a tuple, the items of a nested tuple one per line)."""
     parts, tensors = [], []
-    for a in args:
+
+    def add(a, top):
         if isinstance(a, str):
             parts.append(("str", a))
         elif isinstance(a, (Sym, Tensor)):
             parts.append(("tensor", len(tensors)))
             tensors.append(a)
+        elif isinstance(a, (tuple, list)) and not hasattr(a, "_fields"):
+            if not top or any(isinstance(x, (tuple, list, Sym, Tensor)) for x in a):
+                for x in a:
+                    add(x, False)
+            else:
+                parts.append(("str", _print_tuple_text(a)))
         else:
-            parts.append(("str", str(a)))
+            parts.append(("str", _print_scalar_text(a)))
+
+    for a in args:
+        add(a, True)
     return tensors, {"format": tuple(parts)}
+
+
+def _print_scalar_text(v) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "1" if v else "0"
+    if isinstance(v, (float, np.floating)):
+        return format(float(v), "g")
+    return str(v)
+
+
+def _print_tuple_text(items) -> str:
+    if any(isinstance(x, (float, np.floating)) for x in items):
+        return "(" + ", ".join(f"{float(x): .8e}" for x in items) + ")"
+    return "(" + ", ".join(_print_scalar_text(x) for x in items) + ")"
 
 
 # ---- builtins with graph meaning ------------------------------------------------------------------------
