@@ -200,12 +200,18 @@ def lazy_inline(fn=None, *, policy=None):
                 object.__setattr__(self, "cell_init_args",
                                    _init_args_key(type(self), args, kwargs))
                 object.__setattr__(self, "_lazy_inline_policy", policy)
-                object.__setattr__(self, "_lazy_inline_version", getattr(self, "_attr_version", 0))
+                object.__setattr__(self, "_lazy_inline_version", subtree_version(self))
         wrapper._pycompile_lazy_inline = True
         return wrapper
     if fn is not None:
         return deco(fn)
     return deco
+
+
+def subtree_version(cell) -> int:
+    """Changes whenever an attribute of the Cell or of one of its sub-Cells is assigned: a
+    lazy_inline Cell whose version moved after __init__ no longer matches its cell_init_args."""
+    return sum(c.__dict__.get("_attr_version", 0) for _, c in cell.cells_and_names())
 
 
 def _init_args_key(cls, args, kwargs) -> str:

@@ -27,7 +27,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor, TensorMethods
-from pycompile.compiler import ir
+from pycompile.compiler import ir, lazy
 from pycompile.compiler.builder import Builder, NeedsConstant, Sym
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
                                         ControlFlow, LoopRetry, _Undefined, flatten)
@@ -231,6 +231,8 @@ class Interpreter(ControlFlow):
     def __init__(self, max_depth: int = 1000):
         self.deps = DEPS[-1] if DEPS else None
         self.builder = Builder(self)
+        self.lazy_graphs: dict = {}        # lazy_inline subgraphs traced so far (compiler/lazy.py)
+        self.inside_lazy = False
         self.frame: Frame | None = None
         self.depth = 0
         self.max_depth = max_depth
@@ -249,6 +251,10 @@ class Interpreter(ControlFlow):
 
     def undefined(self, v: _Undefined, node) -> CompileError:
         where = f" at line {v.loc.line}" if v.loc else ""
+        if v.where == "while":
+            return self.error(node, f"variable '{v.name}' is first assigned inside the `while` loop{where} whose "
+                                    f"condition is a tensor value, so it is not defined after the loop",
+                              "assign it before the loop", kind=CompileUnboundLocalError)
         return self.error(node, f"variable '{v.name}' is assigned in only one branch of the `if`{where} "
                                 f"whose condition is a tensor value",
                           "assign it before the if, or in both branches", kind=CompileUnboundLocalError)
@@ -327,6 +333,10 @@ class Interpreter(ControlFlow):
         if isinstance(fn, GraphClosure):
             return self.call_closure(fn, args, kwargs)
         if isinstance(fn, Cell):
+            if lazy.eligible(self, fn):
+                shared = lazy.call(self, fn, args, kwargs)
+                if shared is not lazy.INLINE:
+                    return shared
             construct = unwrap(type(fn).construct)
             if is_library(construct):
                 return construct(fn, *args, **kwargs)
@@ -1140,6 +1150,13 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
                            "values; or write it as a while loop") from None
     finally:
         TRACING.pop()
+    graph = finish_graph(b, name or pf.name, inputs, result)
+    return TraceResult(graph, [p.ref for p in b.ref_order], paths)
+
+
+def finish_graph(b: Builder, name: str, inputs: list, result) -> ir.Graph:
+    """The graph a builder built, returning `result` (any Python value): graph values become
+    outputs, everything else is kept in `out_tree` to rebuild the Python return value."""
     leaves, tree = flatten(result)
     outputs, out_tree_leaves = [], []
     for leaf in leaves:
@@ -1153,10 +1170,8 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
             outputs.append(b.load(leaf))
         else:
             out_tree_leaves.append(("const", leaf))
-    graph_name = name or pf.name
     body = ir.Block((), tuple(b.nodes), (*outputs, b.u))
-    graph = ir.Graph(graph_name, (*inputs, *b.ref_order), body, out_tree=(tree, out_tree_leaves), loc=None)
-    return TraceResult(graph, [p.ref for p in b.ref_order], paths)
+    return ir.Graph(name, (*inputs, *b.ref_order), body, out_tree=(tree, out_tree_leaves), loc=None)
 
 
 def _arg_names(pf: ParsedFunc, n: int, skip_self: bool) -> list:

@@ -12,6 +12,9 @@ Structural ops hold nested blocks (MindSpore shows them as subgraphs):
   While(*init)        blocks (cond(*carried) -> (bool,), body(*carried) -> new carried)
   GetItem(tuple)      attrs {'index': i}: component of an If / For / While / Fused result
   Fused(*inputs)      block(*inputs) -> outputs: elementwise nodes that become one kernel
+  Call(*args, U)      attrs {'graph': Graph}: run a shared subgraph (one C function for every
+                      lazy_inline instance with equal cell_init_args); args = the subgraph's
+                      params (tensors, then the instance's Parameters); result = (*outputs, U)
 
 Blocks see every value defined in enclosing blocks (lexical scoping). Every node carries the
 source location of the user's line that produced it.
@@ -122,7 +125,8 @@ FOR = Structural("For")
 WHILE = Structural("While")
 GETITEM = Structural("GetItem", kind="tuple")
 FUSED = Structural("Fused", kind="fusion")   # one elementwise kernel: block(params = inputs), attrs {'shape'}
-STRUCTURAL = (IF, FOR, WHILE, GETITEM, FUSED)
+CALL = Structural("Call", kind="call")       # a shared subgraph (lazy_inline): attrs {'graph': Graph}
+STRUCTURAL = (IF, FOR, WHILE, GETITEM, FUSED, CALL)
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -166,7 +170,32 @@ def iter_nodes(block: Block):
 
 
 def count_nodes(graph: Graph) -> int:
-    return sum(1 for _ in iter_nodes(graph.body))
+    """Nodes of the graph and, once each, of the subgraphs it calls."""
+    seen: set = set()
+
+    def count(g: Graph) -> int:
+        total = 0
+        for n in iter_nodes(g.body):
+            total += 1
+            if n.op is CALL and id(n.attrs["graph"]) not in seen:
+                seen.add(id(n.attrs["graph"]))
+                total += count(n.attrs["graph"])
+        return total
+    return count(graph)
+
+
+def subgraphs(graph: Graph) -> list:
+    """The distinct subgraphs a graph calls, callees before callers."""
+    out, seen = [], set()
+
+    def visit(g):
+        for n in iter_nodes(g.body):
+            if n.op is CALL and id(n.attrs["graph"]) not in seen:
+                seen.add(id(n.attrs["graph"]))
+                visit(n.attrs["graph"])
+                out.append(n.attrs["graph"])
+    visit(graph)
+    return out
 
 
 def tensor_type(v: Value) -> TensorType | None:

@@ -60,7 +60,7 @@ def _attr_text(node: ir.Node) -> str:
     defaults = getattr(op, "attrs", {}) or {}
     items = []
     for k, v in node.attrs.items():
-        if k in defaults and defaults[k] == v or (k == "exit_flags" and not v):
+        if k in defaults and defaults[k] == v or (k == "exit_flags" and not v) or k == "graph":
             continue
         if k in ("format",):
             v = tuple(x[1] if x[0] == "str" else f"%{x[1]}" for x in v)
@@ -78,6 +78,8 @@ class _Printer:
         self.param_names: dict[int, str] = {}
         self.node_names: dict[int, tuple] = {}
         self.current = ""
+        self.graph_heads: dict[int, tuple] = {id(graph.body): ()}   # graph bodies -> their params
+        self.callees: dict[int, str] = {}
 
     def run(self) -> str:
         g = self.graph
@@ -99,7 +101,8 @@ class _Printer:
         for name, block in self.subgraphs:
             lines.append("")
             lines.extend(self._block(name, block, n_params))
-            n_params += len(block.params)
+            n_params += len(block.params) + (len(self.graph_heads.get(id(block), ()))
+                                             if block is not g.body else 0)
         return "\n".join(lines) + "\n"
 
     def _collect(self, block: ir.Block, name: str):
@@ -107,6 +110,12 @@ class _Printer:
         self.subgraphs.append((name, block))
         for k, n in enumerate(block.nodes):
             self.node_names[id(n)] = (name, f"%{k}")
+            if n.op is ir.CALL and id(n.attrs["graph"]) not in self.callees:
+                # a shared subgraph (lazy_inline): printed once, with its own parameters
+                callee = n.attrs["graph"]
+                self.callees[id(callee)] = callee.name
+                self.graph_heads[id(callee.body)] = callee.params
+                self._collect(callee.body, callee.name)
             for j, b in enumerate(n.blocks):
                 label = {"If": ("true", "false")[j] if j < 2 else str(j),
                          "For": "for_body", "While": ("while_cond", "while_body")[j] if j < 2 else str(j)}
@@ -116,14 +125,18 @@ class _Printer:
                 self._collect(b, f"{self.graph.name}_{tag}_{len(self.subgraphs)}")
 
     def _block(self, name: str, block: ir.Block, first_param: int) -> list:
-        for i, p in enumerate(block.params, first_param + 1):
+        params = block.params + tuple(self.graph_heads.get(id(block), ())) if block is not self.graph.body \
+            else block.params
+        for i, p in enumerate(params, first_param + 1):
             self.param_names[id(p)] = f"%para{i}_{p.name}"
         self.current = name
-        head = ", ".join(self.param_names[id(p)] for p in block.params)
+        head = ", ".join(self.param_names[id(p)] for p in params)
         out = [f"subgraph @{name}({head}) {{"]
         for n in block.nodes:
             args = [self._ref(v) for v in n.inputs]
             args += [f"@{self.sub_names[id(b)]}" for b in n.blocks]
+            if n.op is ir.CALL:
+                args.append(f"@{self.callees[id(n.attrs['graph'])]}")
             line = f"  {self.node_names[id(n)][1]} = {n.op.name}({', '.join(args)}){_attr_text(n)}"
             if self.show_types:
                 line += f"  : {ir.type_str(n.type)}"
@@ -131,7 +144,7 @@ class _Printer:
                 line += f"  # {n.loc}"
             out.append(line)
         res = [self._ref(v) for v in block.results]
-        if block is self.graph.body:
+        if id(block) in self.graph_heads:
             out.extend(self._graph_return(block, len(block.nodes)))
         else:
             out.append(f"  Return({res[0]})" if len(res) == 1 else f"  Return(({', '.join(res)}))")

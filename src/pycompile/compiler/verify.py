@@ -111,3 +111,10 @@ def _check_node(n: ir.Node, where):
             _fail(where, n, "fused block parameters do not match inputs")
         if tuple(r.type for r in blk.results) != n.type.elems:
             _fail(where, n, "fused results do not match its type")
+    elif op is ir.CALL:
+        callee = n.attrs["graph"]
+        if tuple(p.type for p in callee.params) != tuple(i.type for i in n.inputs[:-1]):
+            _fail(where, n, "arguments do not match the subgraph's parameters")
+        if tuple(r.type for r in callee.body.results) != n.type.elems:
+            _fail(where, n, "results do not match the subgraph's outputs and memory state")
+        verify(callee, f"{where}/@{callee.name}")

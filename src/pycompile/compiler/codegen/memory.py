@@ -55,6 +55,7 @@ class Plan:
     const_args: list = field(default_factory=list)   # np arrays passed as trailing arguments
     const_index: dict = field(default_factory=dict)  # id(const) -> position in const_args
     loops: dict = field(default_factory=dict)        # id(loop node) -> [(cur, nxt, s0, s1) | None]
+    scratch: dict = field(default_factory=dict)      # id(Call node) -> arena region for the subgraph
     n_inputs: int = 0
     n_refs: int = 0
     n_outputs: int = 0
@@ -70,8 +71,9 @@ def nbytes(t) -> int:
 
 
 class Planner:
-    def __init__(self, graph: ir.Graph):
+    def __init__(self, graph: ir.Graph, sub_arena: dict | None = None):
         self.g = graph
+        self.sub_arena = sub_arena or {}   # id(subgraph) -> arena bytes its own plan needs
         self.plan = Plan()
         self.requested: dict = {}
         self.getitems: dict = {}       # id(structure node) -> {index: getitem node}
@@ -79,6 +81,7 @@ class Planner:
         self.defs: dict = {}
         self.last: dict = {}
         self.loop_frames: list = []
+        self.while_inits: dict = {}    # id(While) -> its initial values
 
     # -- 1. arguments ------------------------------------------------------------------------------------
     def arguments(self):
@@ -154,6 +157,8 @@ class Planner:
                     for i in m.inputs:
                         if isinstance(i, ir.Const):
                             self.const(i)
+        if n.op is ir.CALL:
+            p.scratch[id(n)] = Storage("slot", nbytes=self.sub_arena.get(id(n.attrs["graph"]), 0))
         if id(n) in p.storage and n.op is ir.GETITEM:
             return                        # placed by its structure (_plan_if / _plan_loop)
         if isinstance(t, (MonadType, TupleType)):
@@ -227,6 +232,7 @@ class Planner:
             cond = n.blocks[0]
             for k, prm in enumerate(cond.params):
                 p.storage[id(prm)] = p.storage[id(carried[k])]
+            self.while_inits[id(n)] = n.inputs
         p.loops[id(n)] = info
         for b in n.blocks:
             self.assign_block(b)
@@ -287,6 +293,14 @@ class Planner:
                 s = p.storage.get(id(v))
             return v, s
 
+        # a While that runs no iteration returns its initial tensors: they live as long as its outputs
+        for lid, inits in self.while_inits.items():
+            end = self.ends[lid]
+            for e, init in zip(p.loops[lid], inits):
+                if e is None or isinstance(init, ir.Const):
+                    continue
+                last_out = max([self.last.get(vid, end) for vid, s in p.storage.items() if s is e[0]] + [end])
+                self.last[id(init)] = max(self.last.get(id(init), -1), last_out)
         # aliases keep their owner alive
         for vid, s in list(p.storage.items()):
             if s.kind == "alias" and vid in self.last:
@@ -298,6 +312,8 @@ class Planner:
                 continue
             start = self.defs.get(vid, 0)
             span(s, start, max(self.last.get(vid, start), start))
+        for nid, s in p.scratch.items():
+            span(s, self.defs[nid], self.defs[nid])
         for lid, info in p.loops.items():
             start, end = self.defs[lid], self.ends[lid]
             last_out = end
@@ -335,8 +351,8 @@ class Planner:
         p.arena_size = top
 
 
-def plan_graph(graph: ir.Graph) -> Plan:
-    pl = Planner(graph)
+def plan_graph(graph: ir.Graph, sub_arena: dict | None = None) -> Plan:
+    pl = Planner(graph, sub_arena)
     pl.ends = {}
     pl.arguments()
     pl.assign_block(graph.body)

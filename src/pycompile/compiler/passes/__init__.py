@@ -18,6 +18,7 @@ from pycompile.compiler.passes.fusion import fusion
 from pycompile.compiler.passes.licm import licm
 from pycompile.compiler.passes.load_elim import load_elim
 from pycompile.compiler.passes.simplify import simplify
+from pycompile.compiler.passes.subgraphs import optimize_subgraphs
 from pycompile.compiler.verify import verify as verify_graph
 
 
@@ -33,8 +34,15 @@ def _load_elim(graph, options):
     return load_elim(graph, options.get("load_elim", 1))
 
 
+def _subgraphs(graph, options):
+    # each shared subgraph runs this same pipeline once (the Call nodes then point at it)
+    return optimize_subgraphs(graph, lambda g: run_pipeline(g, options.get("opt_level", 3),
+                                                            options.get("verify", False), options)[0])
+
+
 # (name, function, minimum opt level)
 PIPELINE = [
+    ("subgraphs", _subgraphs, 0),
     ("fold", lambda g, o: fold(g), 1),
     ("simplify", lambda g, o: simplify(g), 1),
     ("cse", lambda g, o: cse(g), 1),
@@ -52,7 +60,7 @@ PIPELINE = [
 
 def run_pipeline(graph: ir.Graph, opt_level: int = 3, verify: bool = False, options: dict | None = None):
     """Returns (optimized graph, [PassStat])."""
-    options = options or {}
+    options = dict(options or {}, opt_level=opt_level, verify=verify)
     stats = []
     if verify:
         verify_graph(graph, "frontend")
