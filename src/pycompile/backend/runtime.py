@@ -64,3 +64,4 @@ sync_threads()
 context.on_change(sync_threads)
 prefetch_compile_cache()
 context.on_change(prefetch_compile_cache)
+

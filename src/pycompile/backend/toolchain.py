@@ -22,6 +22,25 @@ BASE_FLAGS = ["-O3", "-march=native", "-std=gnu11", "-fPIC", "-shared", "-fopenm
               "-fno-math-errno", "-fno-trapping-math", "-fwrapv", "-Wl,-z,nodelete", "-w"]
 
 
+def _libmvec() -> bool:
+    """glibc's vector math library (x86-64 glibc >= 2.35 has every function we declare)."""
+    import ctypes.util
+    import platform
+    try:
+        version = os.confstr("CS_GNU_LIBC_VERSION") or ""
+    except (ValueError, OSError):
+        version = ""
+    parts = version.split()[-1].split(".") if version.startswith("glibc") else []
+    new_enough = len(parts) >= 2 and (int(parts[0]), int(parts[1])) >= (2, 35)
+    return platform.machine() in ("x86_64", "AMD64") and new_enough and ctypes.util.find_library("mvec") is not None
+
+
+# kernels calling exp / tanh / log ... vectorize through libmvec where it exists
+HAVE_LIBMVEC = _libmvec()
+if HAVE_LIBMVEC:
+    BASE_FLAGS.append("-DPC_HAVE_LIBMVEC")
+
+
 class ToolchainError(CompileError):
     pass
 
@@ -85,7 +104,7 @@ def compile_shared(c_path: str, so_path: str, uses_blas: bool) -> None:
     if uses_blas:
         inc, lib = blas_paths()
         cmd += [f"-I{inc}"]
-    cmd += ["-o", so_path, c_path, "-lm"]
+    cmd += ["-o", so_path, c_path, "-lm"] + (["-lmvec"] if HAVE_LIBMVEC else [])
     if uses_blas:
         inc, lib = blas_paths()
         cmd += [f"-L{lib}", "-lscipy_openblas", f"-Wl,-rpath,{lib}"]

@@ -21,7 +21,7 @@ from pycompile.compiler import ir
 from pycompile.compiler.codegen import ctypes_ as C
 from pycompile.compiler.codegen import kernels as K
 from pycompile.compiler.codegen.elementwise import KernelEmitter, KInput
-from pycompile.compiler.codegen.memory import Plan, plan_graph
+from pycompile.compiler.codegen.memory import Plan, gemm_destination, plan_graph
 from pycompile.compiler.codegen.writer import CWriter
 from pycompile.ops._table import OPS, OpDef
 from pycompile.ops.defs.reduce import REDUCE_RULES, softmax_axis
@@ -179,9 +179,12 @@ class CodeGen:
                 "#include \"pycompile_kernels.h\""]
         if self.uses_blas:
             head.append("#include <cblas.h>")
+        # OpenBLAS runs one thread per call: generated code splits products across the cores
+        # itself (kernels.gemm), so BLAS threads would only oversubscribe them
+        pin = " scipy_openblas_set_num_threads(1);" if self.uses_blas else ""
         head += ["static const pc_api *RT;",
                  "static int32_t PC_PRINT_RESULT[1];",
-                 "int pc_module_init(const void *api) { RT = (const pc_api *)api; return PC_RT_ABI_VERSION; }",
+                 f"int pc_module_init(const void *api) {{ RT = (const pc_api *)api;{pin} return PC_RT_ABI_VERSION; }}",
                  ""]
         source = "\n".join(head) + "\n" + self.defs.text() + "\n" + self.body.text()
         return CModule(source=source, plan=self.plan, n_args=n_args, errors=self.errors, uses_blas=self.uses_blas,
@@ -303,6 +306,9 @@ class CodeGen:
 
     def emit_fused(self, w, n):
         block = n.blocks[0]
+        gemm, kind, k = gemm_destination(block, set(self.getitems.get(id(n), {})))
+        if gemm is not None:
+            return self.emit_fused_gemm(w, n, gemm, kind, k)
         outs = self.getitems.get(id(n), {})
         results, ptrs = [], []
         for k, r in enumerate(block.results):
@@ -348,6 +354,43 @@ class CodeGen:
         items.append(f"(arena + {scratch.offset})")
         w.line(f"{{ void *sa[{len(items)}] = {{{', '.join(f'(void *){x}' for x in items)}}};")
         w.line(f"  const int rc = {name}(sa); if (rc) return rc; }}")
+
+    def emit_fused_gemm(self, w, n, gemm, kind, k_dest):
+        """A matrix product and its epilogue: each row chunk's product, then the epilogue on it."""
+        block = n.blocks[0]
+        outs = self.getitems.get(id(n), {})
+        outer = {id(p): v for p, v in zip(block.params, n.inputs)}
+        results, ptrs = [], []
+        for k, r in enumerate(block.results):
+            g = outs.get(k)
+            if g is not None:
+                results.append((k, r))
+                ptrs.append(self.declare_ptr(w, g))
+        if kind in ("output", "alias"):
+            dest = ptrs[[k for k, _ in results].index(k_dest)]
+        else:
+            dest = self.storage_expr(self.plan.of(gemm), gemm)
+        epi_nodes = tuple(m for m in block.nodes if m is not gemm)
+        epi = [(r, p) for (k, r), p in zip(results, ptrs) if r is not gemm]
+        epilogue = None
+        if epi_nodes and epi:
+            used = {id(i) for m in epi_nodes for i in m.inputs}
+            params = [p for p in block.params if id(p) in used]
+            kin = self._kinputs([outer[id(p)] for p in params]) + [KInput(gemm, dest)]
+            inplace = {}
+            if kind == "alias":      # the epilogue reads the product from the output it overwrites
+                inplace = {len(kin) - 1: [r for r, _ in epi].index(block.results[k_dest])}
+            em = KernelEmitter(f"k{n.uid}", n.attrs["shape"],
+                               ir.Block(tuple(params) + (gemm,), epi_nodes, tuple(r for r, _ in epi)),
+                               kin, [r for r, _ in epi], [p for _, p in epi], float_status=self.float_status,
+                               inplace=inplace)
+            fname = em.emit_rows(self.defs)
+            head = ", ".join([i.cexpr for k, i in enumerate(kin) if k not in inplace] + [p for _, p in epi])
+            epilogue = lambda r0, r1: f"{fname}({head}, {r0}, {r1});"
+        a, b = (outer[id(x)] if id(x) in outer else x for x in gemm.inputs)
+        self.uses_blas = True
+        K.gemm(w, self.ptr(a), a.type, self.ptr(b), b.type, dest, gemm.type,
+               gemm.attrs.get("transpose_a", False), gemm.attrs.get("transpose_b", False), epilogue)
 
     # ---- structures ---------------------------------------------------------------------------------
     def cond_expr(self, v) -> str:

@@ -69,8 +69,11 @@ class KernelEmitter:
     """Emits one elementwise kernel: a tile function and a driver function."""
 
     def __init__(self, name: str, shape: tuple, block: ir.Block, inputs: list, outputs: list, out_ptrs: list,
-                 float_status: bool = False):
+                 float_status: bool = False, inplace: dict | None = None):
         self.float_status = float_status      # record overflow / NaN into the status register
+        # {input index: output index}: that input is read through the output's pointer (the
+        # kernel runs in place); passing one buffer twice would defeat `restrict`
+        self.inplace = inplace or {}
         self.name = name
         self.shape = tuple(shape)
         self.block = block               # params correspond to inputs
@@ -105,11 +108,43 @@ class KernelEmitter:
         args = [i.cexpr for i in self.inputs] + list(self.out_ptrs) + ["nt"]
         return f"{self.name}({', '.join(args)});"
 
+    def emit_rows(self, defs: CWriter) -> str:
+        """A GEMM epilogue: `name_rows(ptrs..., r0, r1)` computes rows [r0, r1) of an output
+        viewed as (rows, N). Each input is full-size, the same for every row, or one value per
+        row (see fusion.epilogue_pattern). Returns the function's name."""
+        shape = self.shape
+        n = shape[-1] if shape else 1
+        rows = 1
+        for d in shape[:-1]:
+            rows *= d
+        in_strides = {}
+        for k, i in enumerate(self.inputs):
+            t = i.value.type
+            if not isinstance(t, TensorType) or k in self.inplace:
+                continue
+            row_stride, inner = epilogue_strides(t.shape, shape)
+            in_strides[k] = [row_stride, inner]
+        # one call per row over the whole row: an epilogue holds no tile arrays, and a short
+        # loop over tiles would be unrolled by GCC into consecutive inner loops it then refuses
+        # to vectorize
+        self.tile = n
+        self._emit_tile_fn(defs, in_strides)
+        params = self._params(False) + ["const long r0", "const long r1"]
+        defs.line(f"static void {self.name}_rows({', '.join(params)})")
+        with defs.block(""):
+            with defs.block("for (long r = r0; r < r1; ++r)"):
+                base = {k: f"r * {rs}L" if rs else "0" for k, (rs, _) in in_strides.items()}
+                base.update({f"o{k}": f"r * {n}L" for k in range(len(self.outputs))})
+                defs.line(f"{self.name}_tile({self._call_args(base, '0', tile_n=str(n))});")
+        return f"{self.name}_rows"
+
     # ---- tile function ----------------------------------------------------------------------------
     def _params(self, with_n: bool) -> list:
         ps = []
         for k, i in enumerate(self.inputs):
             t = i.value.type
+            if k in self.inplace:
+                continue
             if isinstance(t, TensorType):
                 ps.append(f"const {C.storage(t.dtype)} *restrict in{k}")
             else:
@@ -129,6 +164,9 @@ class KernelEmitter:
             env = {}
             for k, (prm, inp) in enumerate(zip(self.block.params, self.inputs)):
                 t = inp.value.type
+                if k in self.inplace:
+                    env[id(prm)] = ("ptr", f"out{self.inplace[k]}", C.compute(t.dtype))
+                    continue
                 if isinstance(t, ScalarType):
                     env[id(prm)] = ("scalar", f"in{k}", C.scalar_ctype(t))
                 elif self.in_inner[k] == 0:
@@ -368,6 +406,8 @@ class KernelEmitter:
     def _call_args(self, base, j0, tile_n):
         args = []
         for k, i in enumerate(self.inputs):
+            if k in self.inplace:
+                continue
             if isinstance(i.value.type, TensorType):
                 b = base.get(k, "0")
                 inner = self.in_inner[k]
@@ -381,6 +421,21 @@ class KernelEmitter:
             args.append(f"out{k} + ({off})" if off != "0" else f"out{k}")
         args.append(tile_n)
         return ", ".join(args)
+
+
+def epilogue_strides(in_shape, out_shape):
+    """(row stride, inner stride) of an epilogue input in the (rows, N) view of `out_shape`, or
+    None if the input varies over the row dimensions other than as a whole."""
+    nd = len(out_shape)
+    shape = (1,) * (nd - len(in_shape)) + tuple(in_shape)
+    lead, last = shape[:-1] if nd else (), shape[-1] if nd else 1
+    n = out_shape[-1] if nd else 1
+    inner = 0 if last == 1 and n != 1 else 1
+    if all(d == 1 for d in lead):
+        return 0, inner
+    if tuple(lead) == tuple(out_shape[:-1]):
+        return (n if inner else 1), inner
+    return None
 
 
 def _itemsize(t) -> int:

@@ -321,8 +321,14 @@ def gather(w, x, xt, idx, it, out, axis: int, err_code: int):
                    f"sizeof(*{out}) * {inner}L);")
 
 
-def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, batch_shape=None):
-    """out = op(a) @ op(b), batched over leading dims (with broadcasting)."""
+def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
+    """out = op(a) @ op(b), batched over leading dims (with broadcasting).
+
+    The work is split into (matrix, row chunk) units run in parallel, each a single-threaded
+    BLAS call (OpenBLAS itself runs one thread: pycompile owns the cores, so BLAS and generated
+    loops never oversubscribe them). `epilogue(r0, r1)` - a C call over global output rows - runs
+    right after a unit's product, on rows still in that core's cache: bias, activation,
+    residual and cast in one pass over the tile."""
     dt = ot.dtype
     ash, bsh, osh = at.shape, bt.shape, ot.shape
     M, N = osh[-2], osh[-1]
@@ -346,29 +352,47 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, batch_shape=None):
                 terms.append(f"((bi / {sub}L) % {batch[d]}L) * {st}L")
         return " + ".join(terms) or "0"
 
+    if nb == 0 or M == 0 or N == 0:
+        return
     aoff, boff = batch_off(ash, a_mat), batch_off(bsh, b_mat)
     use_blas = dt in (mstype.float32, mstype.float64) and at.dtype is dt and bt.dtype is dt
-    with w.block(f"for (long bi = 0; bi < {nb}L; ++bi)"):
-        w.line(f"const {C.storage(at.dtype)} *A = {a} + ({aoff});")
-        w.line(f"const {C.storage(bt.dtype)} *B = {b} + ({boff});")
-        w.line(f"{C.storage(dt)} *O = {out} + bi * {o_mat}L;")
-        if K == 0:
-            w.line(f"memset(O, 0, sizeof(*O) * {o_mat}L);")
-            return
-        if use_blas:
-            fn = "scipy_cblas_sgemm" if dt is mstype.float32 else "scipy_cblas_dgemm"
-            w.line(f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
-                   f"{'CblasTrans' if tb else 'CblasNoTrans'}, {M}, {N}, {K}, 1.0, A, {lda}, B, {ldb}, 0.0, O, {N});")
-        else:
-            acc = "double" if dt.kind == "f" and dt is mstype.float64 else ("float" if dt.kind == "f" else "int64_t")
-            ai = "A[k * {lda}L + i]" if ta else "A[i * {lda}L + k]"
-            bj = "B[j * {ldb}L + k]" if tb else "B[k * {ldb}L + j]"
-            with w.block(f"for (long i = 0; i < {M}L; ++i)"):
-                with w.block(f"for (long j = 0; j < {N}L; ++j)"):
-                    w.line(f"{acc} s = 0;")
-                    with w.block(f"for (long k = 0; k < {K}L; ++k)"):
-                        w.line(f"s += ({acc}){ai.format(lda=lda)} * ({acc}){bj.format(ldb=ldb)};")
-                    w.line(f"O[i * {N}L + j] = ({C.storage(dt)})s;")
+    flops = 2 * nb * M * N * max(K, 1)
+    w.line("{")
+    with w.indent():
+        # units: every matrix of the batch, each cut into row chunks when there are few matrices
+        w.line(f"const long cpb = {nb}L >= 2L * nt ? 1L : ({M}L / 16L < (long)nt ? ({M}L / 16L > 0 ? {M}L / 16L : 1L) "
+               f": (long)nt);")
+        w.line(f"const long rows = ({M}L + cpb - 1) / cpb;")
+        if flops >= PARALLEL_MIN * 8:
+            w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
+        with w.block(f"for (long u = 0; u < {nb}L * cpb; ++u)"):
+            w.line("const long bi = u / cpb, r0 = (u % cpb) * rows;")
+            w.line(f"const long r1 = r0 + rows < {M}L ? r0 + rows : {M}L;")
+            w.line("if (r0 >= r1) continue;")
+            w.line(f"const {C.storage(at.dtype)} *A = {a} + ({aoff});")
+            w.line(f"const {C.storage(bt.dtype)} *B = {b} + ({boff});")
+            w.line(f"{C.storage(dt)} *O = {out} + bi * {o_mat}L;")
+            if K == 0:
+                w.line(f"memset(O + r0 * {N}L, 0, sizeof(*O) * (r1 - r0) * {N}L);")
+            elif use_blas:
+                fn = "scipy_cblas_sgemm" if dt is mstype.float32 else "scipy_cblas_dgemm"
+                a_rows = "A + r0" if ta else f"A + r0 * {lda}L"
+                w.line(f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
+                       f"{'CblasTrans' if tb else 'CblasNoTrans'}, (int)(r1 - r0), {N}, {K}, 1.0, {a_rows}, {lda}, "
+                       f"B, {ldb}, 0.0, O + r0 * {N}L, {N});")
+            else:
+                acc = "double" if dt is mstype.float64 else ("float" if dt.kind == "f" else "int64_t")
+                ai = f"A[k * {lda}L + i]" if ta else f"A[i * {lda}L + k]"
+                bj = f"B[j * {ldb}L + k]" if tb else f"B[k * {ldb}L + j]"
+                with w.block("for (long i = r0; i < r1; ++i)"):
+                    with w.block(f"for (long j = 0; j < {N}L; ++j)"):
+                        w.line(f"{acc} s = 0;")
+                        with w.block(f"for (long k = 0; k < {K}L; ++k)"):
+                            w.line(f"s += ({acc}){ai} * ({acc}){bj};")
+                        w.line(f"O[i * {N}L + j] = ({C.storage(dt)})s;")
+            if epilogue is not None:
+                w.line(epilogue(f"bi * {M}L + r0", f"bi * {M}L + r1"))
+    w.line("}")
 
 
 __all__ = ["reduce", "argmax", "softmax", "layernorm", "transpose", "strided_slice", "broadcast", "concat", "gather",

@@ -81,7 +81,7 @@ class Planner:
         self.defs: dict = {}
         self.last: dict = {}
         self.loop_frames: list = []
-        self.while_inits: dict = {}    # id(While) -> its initial values
+        self.loop_inits: dict = {}     # id(loop) -> initial values its outputs may still be
 
     # -- 1. arguments ------------------------------------------------------------------------------------
     def arguments(self):
@@ -157,6 +157,10 @@ class Planner:
                     for i in m.inputs:
                         if isinstance(i, ir.Const):
                             self.const(i)
+            if n.op is ir.FUSED:
+                gemm, kind, _ = gemm_destination(n.blocks[0], set(self.getitems.get(id(n), {})))
+                if kind == "temp":        # the product feeds the epilogue from a temporary
+                    p.storage[id(gemm)] = Storage("slot", nbytes=nbytes(gemm.type))
         if n.op is ir.CALL:
             p.scratch[id(n)] = Storage("slot", nbytes=self.sub_arena.get(id(n.attrs["graph"]), 0))
         if id(n) in p.storage and n.op is ir.GETITEM:
@@ -232,7 +236,10 @@ class Planner:
             cond = n.blocks[0]
             for k, prm in enumerate(cond.params):
                 p.storage[id(prm)] = p.storage[id(carried[k])]
-            self.while_inits[id(n)] = n.inputs
+            self.loop_inits[id(n)] = n.inputs
+        else:       # a For runs its body, but a carried value the body passes through stays its init
+            self.loop_inits[id(n)] = tuple(init if r is prm else None for init, r, prm in
+                                           zip(n.inputs[3:], body.results, carried))
         p.loops[id(n)] = info
         for b in n.blocks:
             self.assign_block(b)
@@ -294,13 +301,19 @@ class Planner:
             return v, s
 
         # a While that runs no iteration returns its initial tensors: they live as long as its outputs
-        for lid, inits in self.while_inits.items():
-            end = self.ends[lid]
-            for e, init in zip(p.loops[lid], inits):
-                if e is None or isinstance(init, ir.Const):
-                    continue
-                last_out = max([self.last.get(vid, end) for vid, s in p.storage.items() if s is e[0]] + [end])
-                self.last[id(init)] = max(self.last.get(id(init), -1), last_out)
+        # (to a fixpoint: the output of one loop can be the initial value of another)
+        changed = bool(self.loop_inits)
+        while changed:
+            changed = False
+            for lid, inits in self.loop_inits.items():
+                end = self.ends[lid]
+                for e, init in zip(p.loops[lid], inits):
+                    if e is None or init is None or isinstance(init, ir.Const):
+                        continue
+                    last_out = max([self.last.get(vid, end) for vid, s in p.storage.items() if s is e[0]] + [end])
+                    if last_out > self.last.get(id(init), -1):
+                        self.last[id(init)] = last_out
+                        changed = True
         # aliases keep their owner alive
         for vid, s in list(p.storage.items()):
             if s.kind == "alias" and vid in self.last:
@@ -349,6 +362,23 @@ class Planner:
             s.offset = off
             active.append((end, off, need))
         p.arena_size = top
+
+
+def gemm_destination(block: ir.Block, used: set):
+    """(GEMM node, kind, k) for a fused block headed by a matrix product: kind 'output' when the
+    product is the block's result k, 'alias' when used result k has the product's type (the
+    epilogue then runs in place on the product), 'temp' otherwise; (None, None, None) without
+    a GEMM. `used`: indices of results the caller reads."""
+    gemm = next((m for m in block.nodes if getattr(m.op, "kind", "") == "matmul"), None)
+    if gemm is None:
+        return None, None, None
+    for k, r in enumerate(block.results):
+        if r is gemm and k in used:
+            return gemm, "output", k
+    for k, r in enumerate(block.results):
+        if k in used and r is not gemm and r.type == gemm.type:
+            return gemm, "alias", k
+    return gemm, "temp", None
 
 
 def plan_graph(graph: ir.Graph, sub_arena: dict | None = None) -> Plan:

@@ -51,6 +51,33 @@ def _loop_fusable(n, shape) -> bool:
     return True
 
 
+def _gemm_head(n, shape) -> bool:
+    """A float matrix product BLAS computes, with the group's shape: it can head a group whose
+    other members become its epilogue (compiler/codegen/kernels.gemm)."""
+    if not isinstance(n, ir.Node) or not isinstance(n.op, OpDef) or n.op.kind != "matmul":
+        return False
+    t = n.type
+    return (isinstance(t, TensorType) and t.shape == shape and t.size > 0 and t.dtype.name in ("Float32", "Float64")
+            and all(isinstance(i.type, TensorType) and i.type.dtype is t.dtype for i in n.inputs))
+
+
+def _epilogue_ok(members, shape) -> bool:
+    """Every value the epilogue reads from outside has a layout the row-chunk driver handles."""
+    from pycompile.compiler.codegen.elementwise import epilogue_strides
+    inside = set(members)
+    for m in members.values():
+        if _gemm_head(m, shape):
+            continue
+        if m.op is ir.FOR or m.op is ir.GETITEM:
+            return False                       # loops are not run inside GEMM epilogues
+        for i in m.inputs:
+            if id(i) in inside or not isinstance(i.type, TensorType):
+                continue
+            if epilogue_strides(i.type.shape, shape) is None:
+                return False
+    return True
+
+
 def _getitem_parent(n):
     if isinstance(n, ir.Node) and n.op is ir.GETITEM and isinstance(n.inputs[0], ir.Node):
         return n.inputs[0]
@@ -104,8 +131,10 @@ def _group_block(block: ir.Block) -> ir.Block:
         members = {id(root): root}
         root_pos = pos[id(root)]
 
+        gemm_inputs: set = set()      # values the group's GEMM reads: they cannot join
+
         def can_join(p) -> bool:
-            if id(p) not in pos or id(p) in grouped or id(p) in members:
+            if id(p) not in pos or id(p) in grouped or id(p) in members or id(p) in gemm_inputs:
                 return False
             for u in users.get(p):
                 if id(u) not in members and pos.get(id(u), 1 << 30) <= root_pos:
@@ -127,6 +156,12 @@ def _group_block(block: ir.Block) -> ir.Block:
                         members[id(i)] = i
                         changed = True
                         continue
+                    if _gemm_head(i, shape) and not gemm_inputs and can_join(i) \
+                            and not any(id(x) in members for x in i.inputs):
+                        members[id(i)] = i            # the group's epilogue runs on its row chunks
+                        gemm_inputs.update(id(x) for x in i.inputs)
+                        changed = True
+                        continue
                     loop = _getitem_parent(i)
                     if loop is not None and loop.op is ir.FOR and id(loop) not in members \
                             and _loop_fusable(loop, shape) and can_join(loop):
@@ -145,6 +180,10 @@ def _group_block(block: ir.Block) -> ir.Block:
                     if u.op is ir.GETITEM and (isinstance(u.type, TensorType) or not users.get(u)):
                         members[id(u)] = u
                 changed = True
+        if gemm_inputs and not _epilogue_ok(members, shape):
+            members = {k: m for k, m in members.items() if not _gemm_head(m, shape)}
+            if id(root) not in members:
+                continue
         n_ops = sum(1 for m in members.values() if m.op is not ir.GETITEM)
         if n_ops < 2 and not any(m.op is ir.FOR for m in members.values()):
             continue

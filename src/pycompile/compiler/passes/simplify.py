@@ -80,6 +80,30 @@ def _r_select(n, c, a, b):
     return None
 
 
+def _swaps_last_two(v) -> bool:
+    """A Transpose exchanging the last two axes and keeping the others in place."""
+    if not ir.is_op(v, "Transpose"):
+        return False
+    nd = len(v.inputs[0].type.shape)
+    perm = v.attrs.get("perm")
+    perm = tuple(reversed(range(nd))) if perm is None else tuple(p % nd for p in perm)
+    return nd >= 2 and perm == tuple(range(nd - 2)) + (nd - 1, nd - 2)
+
+
+def _fold_transposes(n, inputs):
+    """MatMul(x, Transpose(w)) -> MatMul(x, w, transpose_b=True): BLAS reads the operand
+    transposed instead of a copy being made."""
+    attrs = dict(n.attrs)
+    new = list(inputs)
+    for i, flag in ((0, "transpose_a"), (1, "transpose_b")):
+        if _swaps_last_two(inputs[i]):
+            new[i] = inputs[i].inputs[0]
+            attrs[flag] = not attrs.get(flag, False)
+    if new == list(inputs):
+        return None
+    return ir.Node(op=n.op, inputs=tuple(new), type=n.type, attrs=attrs, loc=n.loc)
+
+
 RULES = {
     "Add": _r_add, "Sub": _r_sub, "Mul": _r_mul, "RealDiv": _r_div, "Neg": _r_neg,
     "LogicalNot": _r_not, "Cast": _r_cast, "Reshape": _r_reshape, "Transpose": _r_transpose,
@@ -90,6 +114,10 @@ RULES = {
 class Simplify(Rewriter):
     def visit(self, n, inputs, blocks):
         op = n.op
+        if isinstance(op, OpDef) and op.kind == "matmul":
+            folded = _fold_transposes(n, inputs)
+            if folded is not None:
+                return self.emit(folded)
         if isinstance(op, OpDef):
             rule = RULES.get(op.name)
             if rule is not None:
