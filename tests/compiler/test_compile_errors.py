@@ -142,6 +142,13 @@ def one_branch_only(x):
     return y + 1
 
 
+def defined_in_while_body(x):
+    while x.sum() < 10:
+        x = x + 1
+        last = x * 2
+    return last
+
+
 def helper2(a, b):
     return a + b
 
@@ -268,6 +275,8 @@ CASES = [
      ["not_defined_anywhere"]),
     (one_branch_only, (X,), (CompileError, NameError, UnboundLocalError), "return y + 1", "y",
      ["'y'", "only one branch"]),
+    (defined_in_while_body, (X,), (CompileError, UnboundLocalError), "return last", "last",
+     ["'last'", "while"]),
     (wrong_arg_count, (X,), (CompileError, TypeError), "return helper2(x)", "helper2(x)", ["helper2", "b"]),
     (too_many_args, (X,), (CompileError, TypeError), "return helper2(x, x, x)", "helper2(x, x, x)",
      ["helper2", "argument"]),

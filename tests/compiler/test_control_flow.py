@@ -595,3 +595,64 @@ def test_loop_over_tensor_rows_stays_a_loop():
     assert structural_ops(report.graph_before).count("For") == 2
     check(rows_loop, x, w)
     check(rows_loop, t([[1.0, 2.0], [3.0, 1.0], [0.0, 5.0]]), w)
+
+
+# ---- found by differential fuzzing (random programs, eager vs compiled) ----------------------------------------
+
+def while_zero_iterations_keeps_its_input(x):
+    b = x - 1.0
+    while b.sum() < -100:           # runs no iteration: the loop's output is its initial buffer
+        b = b + 1.0
+    a = b * -1.0                    # must not be computed into that buffer
+    if a[1] > -2:
+        return a, b
+    return a, b
+
+
+def chained_whiles_in_branches(x):
+    a = x + 0.5
+    b = x - 1.0
+    ag = a
+    while ag.sum() < 4:
+        ag = ops.abs(ag) + 1.0
+        if a[0] < a[1]:
+            b = a * 1.5
+    if a.sum() > 5:
+        bg = b
+        while bg.sum() < 8:
+            bg = ops.abs(bg) + 1.0
+    else:
+        while ag.sum() < 2:         # its initial values are the outputs of the first While
+            ag = ops.abs(ag) + 1.0
+            bg = b
+            while bg.sum() < 2:
+                bg = ops.abs(bg) + 1.0
+                b = a - 1
+        a = a + 0.5
+    return b + 2.0, b, a
+
+
+def test_while_outputs_alias_their_inputs_until_last_use():
+    check_many(while_zero_iterations_keeps_its_input, (t([1.0, 2.0]),), (t([-200.0, 2.0]),))
+    check_many(chained_whiles_in_branches, (t([1.0, 2.0]),), (t([-3.0, 0.5]),), (t([4.0, -1.0]),))
+
+
+def while_body_temporaries_and_break_first_time(x, n):
+    total = x * 0
+    ag = x
+    while ag.sum() < 6:
+        step = ag * 0.5             # a temporary of the body: not carried, not used after the loop
+        for i in range(2):          # so is an inner loop's target
+            total = total + step + i
+        ag = ops.abs(ag) + 1.0
+    bg = x
+    while bg.sum() < 5:
+        bg = bg + 1.0
+        if n > 0:
+            break                   # always breaks: the loop runs at most once
+    return total, ag, bg
+
+
+def test_while_with_body_temporaries_and_a_body_that_always_breaks():
+    check_many(while_body_temporaries_and_break_first_time, (t([1.0, 2.0]), 1), (t([-3.0, 0.5]), 1),
+               (t([4.0, 5.0]), 1))

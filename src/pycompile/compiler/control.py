@@ -37,10 +37,11 @@ UNROLL_LIMIT = 4096
 
 
 class _Undefined:
-    """A variable assigned in only one branch of a runtime `if`; using it is an error."""
+    """A variable assigned in only one branch of a runtime `if` (where='if'), or first assigned
+    in the body of a `while` on a tensor value (where='while'); using it is an error."""
 
-    def __init__(self, name: str, loc):
-        self.name, self.loc = name, loc
+    def __init__(self, name: str, loc, where: str = "if"):
+        self.name, self.loc, self.where = name, loc, where
 
     def __repr__(self):
         return f"<undefined {self.name}>"
@@ -628,6 +629,8 @@ class ControlFlow:
                     frame.env = self._with_retval_placeholder(env0, r.value)
                     lift.add(RETVAL)
                     continue
+                if r.kind == "once":
+                    return self._while_once(frame, node, saved_brk)
                 names = ", ".join(sorted(_pretty(n) for n in r.names))
                 raise self.error(node, f"variable(s) {names} change type or structure inside this while loop, "
                                        f"whose condition is a tensor value",
@@ -637,6 +640,25 @@ class ControlFlow:
             frame.env[BRK] = saved_brk
             return status
         raise self.error(node, "could not build this while loop")
+
+    def _while_once(self, frame, node, saved_brk):
+        """A `while` whose body always ends in break / return runs it at most once: an `if`."""
+        cond = self.cond_value(self.eval(frame, node.test), node.test)
+
+        def body():
+            frame.env[CNT] = False
+            st = self.exec_stmts(frame, node.body)
+            frame.env[BRK] = frame.env[CNT] = False
+            return NORMAL if st == BREAK else st
+
+        def orelse():
+            return self.exec_stmts(frame, node.orelse) if node.orelse else NORMAL
+        if isinstance(cond, bool):
+            st = body() if cond else orelse()
+        else:
+            st = self.runtime_if(frame, cond, body, orelse, node)
+        frame.env[BRK] = saved_brk
+        return st
 
     def _with_retval_placeholder(self, env, value):
         env = dict(env)
@@ -700,8 +722,10 @@ class ControlFlow:
         env1, u1 = frame.env, b.u
         frame.env, b.u = env0, u0
         if status in (BREAK, RETURN):
-            raise LoopRetry("unroll", ["break"])
-        results = self._loop_results(env0, env1, plan, body_nodes, node)
+            raise LoopRetry("once")
+        # names the body defines are its temporaries: not carried, not usable after the loop
+        local = {k for k in env1 if k not in env0 and k not in (BRK, CNT, RET, RETVAL) and not k.startswith("__")}
+        results = self._loop_results(env0, env1, plan, body_nodes, node, skip=local)
         results.append(u1)
         all_params = (*params, u_param)
         cond_block = ir.Block(all_params, cond_block.nodes, cond_block.results)
@@ -711,6 +735,8 @@ class ControlFlow:
         outs = [b.add(ir.GETITEM, (loop,), t, {"index": i}) for i, t in enumerate(types)]
         b.u = outs.pop()
         self._rebind(frame, env0, plan, outs)
+        for k in local:
+            frame.env[k] = _Undefined(k, b.loc, "while")
         return NORMAL
 
 
