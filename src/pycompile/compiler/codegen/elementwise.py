@@ -117,13 +117,14 @@ class KernelEmitter:
         rows = 1
         for d in shape[:-1]:
             rows *= d
-        in_strides = {}
+        in_strides, periods = {}, {}
         for k, i in enumerate(self.inputs):
             t = i.value.type
             if not isinstance(t, TensorType) or k in self.inplace:
                 continue
-            row_stride, inner = epilogue_strides(t.shape, shape)
+            row_stride, inner, period = epilogue_strides(t.shape, shape)
             in_strides[k] = [row_stride, inner]
+            periods[k] = period
         # one call per row over the whole row: an epilogue holds no tile arrays, and a short
         # loop over tiles would be unrolled by GCC into consecutive inner loops it then refuses
         # to vectorize
@@ -133,7 +134,8 @@ class KernelEmitter:
         defs.line(f"static void {self.name}_rows({', '.join(params)})")
         with defs.block(""):
             with defs.block("for (long r = r0; r < r1; ++r)"):
-                base = {k: f"r * {rs}L" if rs else "0" for k, (rs, _) in in_strides.items()}
+                base = {k: ((f"r * {rs}L" if periods[k] >= rows else f"(r % {periods[k]}L) * {rs}L") if rs else "0")
+                        for k, (rs, _) in in_strides.items()}
                 base.update({f"o{k}": f"r * {n}L" for k in range(len(self.outputs))})
                 defs.line(f"{self.name}_tile({self._call_args(base, '0', tile_n=str(n))});")
         return f"{self.name}_rows"
@@ -424,17 +426,26 @@ class KernelEmitter:
 
 
 def epilogue_strides(in_shape, out_shape):
-    """(row stride, inner stride) of an epilogue input in the (rows, N) view of `out_shape`, or
-    None if the input varies over the row dimensions other than as a whole."""
+    """(row stride, inner stride, row period) of an epilogue input in the (rows, N) view of
+    `out_shape`: row r reads at ((r % period) * row stride). None if the input varies over the
+    row dimensions in another way. period covers inputs that repeat over leading batch
+    dimensions, e.g. a (seq, seq) attention mask added to (batch, seq, seq) scores."""
     nd = len(out_shape)
     shape = (1,) * (nd - len(in_shape)) + tuple(in_shape)
     lead, last = shape[:-1] if nd else (), shape[-1] if nd else 1
+    out_lead = tuple(out_shape[:-1])
     n = out_shape[-1] if nd else 1
     inner = 0 if last == 1 and n != 1 else 1
+    stride = n if inner else 1
     if all(d == 1 for d in lead):
-        return 0, inner
-    if tuple(lead) == tuple(out_shape[:-1]):
-        return (n if inner else 1), inner
+        return 0, inner, 1
+    for k in range(len(lead)):
+        # leading dims of 1, then exactly the output's trailing row dims
+        if all(d == 1 for d in lead[:k]) and tuple(lead[k:]) == out_lead[k:]:
+            period = 1
+            for d in out_lead[k:]:
+                period *= d
+            return stride, inner, period
     return None
 
 

@@ -156,6 +156,33 @@ def softmax(w, x, xt, out, axis: int, log: bool):
     ex = "exp" if ct == "double" else "expf"
     lg = "log" if ct == "double" else "logf"
     _omp(w, A * R * B, A * B)
+    if B == 1:
+        # contiguous rows: three simd loops (max, exp and sum, scale), each vectorized
+        with w.block(f"for (long a = 0; a < {A}L; ++a)"):
+            w.line(f"const {st} *xa = {x} + a * {R}L;")
+            w.line(f"{st} *oa = {out} + a * {R}L;")
+            w.line(f"{ct} m = ({ct})xa[0];")
+            w.line("#pragma omp simd reduction(max:m)")
+            with w.block(f"for (long r = 1; r < {R}L; ++r)"):
+                w.line(f"const {ct} v = ({ct})xa[r]; m = v > m ? v : m;")
+            w.line(f"{ct} s = 0;")
+            w.line("#pragma omp simd reduction(+:s)")
+            with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                if log:
+                    w.line(f"s += {ex}(({ct})xa[r] - m);")
+                else:
+                    w.line(f"const {ct} e = {ex}(({ct})xa[r] - m); s += e; oa[r] = ({st})e;")
+            if log:
+                w.line(f"const {ct} ls = {lg}(s);")
+                w.line("#pragma omp simd")
+                with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                    w.line(f"oa[r] = ({st})(({ct})xa[r] - m - ls);")
+            else:
+                w.line(f"const {ct} inv = ({ct})1 / s;")
+                w.line("#pragma omp simd")
+                with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                    w.line(f"oa[r] = ({st})(({ct})oa[r] * inv);")
+        return
     with w.block(f"for (long ab = 0; ab < {A * B}L; ++ab)"):
         w.line(f"const long a = ab / {B}L, b = ab % {B}L;")
         w.line(f"const {st} *xa = {x} + a * {R * B}L + b;")
