@@ -1,0 +1,99 @@
+"""GEMM epilogue fusion (issue 4): a matrix product and the bias / activation / residual / cast
+after it run as one kernel per row chunk, and match NumPy on odd shapes and both BLAS dtypes."""
+import math
+
+import numpy as np
+import pytest
+
+import pycompile as ms
+from pycompile import Tensor, ops
+from pycompile.compiler import ir
+
+
+def np_gelu(x):
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+ACTIVATIONS = {
+    "relu": (ops.relu, lambda x: np.maximum(x, 0)),
+    "gelu": (lambda x: ops.gelu(x, "tanh"), np_gelu),
+    "sigmoid": (ops.sigmoid, lambda x: 1 / (1 + np.exp(-x))),
+    "tanh": (ops.tanh, np.tanh),
+    "hswish": (ops.hardswish, lambda x: x * np.clip(x + 3, 0, 6) / 6),
+}
+
+
+def dense_block(x, w, b, r):
+    """Dense + every activation + residual, and a cast: each output is one fused group."""
+    h = ops.MatMul(transpose_b=True)(x, w) + b
+    outs = [ACTIVATIONS[k][0](h) + r for k in ACTIVATIONS]
+    return tuple(outs) + ((ops.matmul(x, w.T) * 2).astype(ms.float16),)
+
+
+def dense_ref(x, w, b, r):
+    h = x @ w.T + b
+    return tuple(ACTIVATIONS[k][1](h) + r for k in ACTIVATIONS) + ((x @ w.T * 2).astype(np.float16),)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("m,k,n", [(1, 1, 1), (7, 5, 13), (64, 32, 128), (131, 17, 1), (0, 8, 3)])
+def test_fused_epilogues_match_numpy(dtype, m, k, n):
+    rng = np.random.default_rng(m * 100 + n)
+    x, w = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((n, k)).astype(dtype)
+    b, r = rng.standard_normal(n).astype(dtype), rng.standard_normal((m, n)).astype(dtype)
+    f = ms.jit(dense_block)
+    outs = f(Tensor(x), Tensor(w), Tensor(b), Tensor(r))
+    tol = 2e-5 if dtype == np.float32 else 1e-12
+    for got, want in zip(outs, dense_ref(x, w, b, r)):
+        assert got.shape == want.shape
+        if want.dtype == np.float16:
+            np.testing.assert_allclose(got.asnumpy().astype(np.float32), want.astype(np.float32), rtol=2e-3, atol=2e-3)
+        else:
+            np.testing.assert_allclose(got.asnumpy(), want, rtol=tol * 10, atol=tol * 10)
+
+
+def test_products_head_their_epilogues():
+    rng = np.random.default_rng(0)
+    args = [Tensor(rng.standard_normal(s).astype(np.float32)) for s in ((16, 8), (32, 8), (32,), (16, 32))]
+    graph = ms.inspect(ms.jit(dense_block), *args).graph_after
+    fused = [n for n in graph.body.nodes if n.op is ir.FUSED]
+    heads = [n for n in fused if any(getattr(m.op, "kind", "") == "matmul" for m in n.blocks[0].nodes)]
+    # every product here has an epilogue, so no product runs on its own; CSE shares the five
+    # identical `x @ w.T + b`, so two products remain: that one (it also exports its result to
+    # the other activations) and the one feeding the float16 cast
+    assert not [n for n in graph.body.nodes if getattr(n.op, "kind", "") == "matmul"]
+    assert len(heads) == 2
+    # `w.T` became MatMul's transpose flag, not a Transpose copy
+    assert not [n for n in ir.iter_nodes(graph.body) if n.op.name == "Transpose"]
+
+
+def test_batched_product_with_broadcast_mask_and_threads():
+    rng = np.random.default_rng(1)
+    q, k = rng.standard_normal((3, 37, 16)).astype(np.float32), rng.standard_normal((3, 37, 16)).astype(np.float32)
+    mask = np.triu(np.full((37, 37), -1e9, np.float32), 1)
+
+    @ms.jit
+    def att(q, k, mask):
+        return ops.softmax(ops.BatchMatMul(transpose_b=True)(q, k) * 0.25 + mask)
+
+    s = q @ k.transpose(0, 2, 1) * np.float32(0.25) + mask
+    e = np.exp(s - s.max(-1, keepdims=True))
+    want = e / e.sum(-1, keepdims=True)
+    for threads in (1, 2, 3):
+        ms.set_context(runtime_num_threads=threads)
+        np.testing.assert_allclose(att(Tensor(q), Tensor(k), Tensor(mask)).asnumpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_unfused_integer_and_float16_products_still_match():
+    rng = np.random.default_rng(2)
+    a, b = rng.integers(-5, 5, (9, 4)).astype(np.int32), rng.integers(-5, 5, (4, 6)).astype(np.int32)
+    h, g = rng.standard_normal((9, 4)).astype(np.float16), rng.standard_normal((4, 6)).astype(np.float16)
+
+    @ms.jit
+    def f(a, b, h, g):
+        return ops.relu(ops.matmul(a, b) + 1), ops.matmul(h, g) + 1
+
+    ia, hf = f(Tensor(a), Tensor(b), Tensor(h), Tensor(g))
+    np.testing.assert_array_equal(ia.asnumpy(), np.maximum(a @ b + 1, 0))
+    np.testing.assert_allclose(hf.asnumpy().astype(np.float32),
+                               (h.astype(np.float32) @ g.astype(np.float32) + 1), rtol=5e-3, atol=5e-3)
