@@ -106,6 +106,18 @@ def w7(repeats: int) -> None:
           f"{fmt(statistics.median(warm_wall)):>12} {'':>8}   cold | warm, interpreter start to exit", flush=True)
 
 
+_GEMM_RATE: list = []
+
+
+def numpy_gemm_gflops() -> float:
+    """The machine's float32 matmul rate through NumPy (1024^3), the reference for GEMM work."""
+    if not _GEMM_RATE:
+        a = np.random.default_rng(0).standard_normal((1024, 1024)).astype(np.float32)
+        t = timeit(lambda: a @ a, repeats=5)
+        _GEMM_RATE.append(2 * 1024 ** 3 / t / 1e9)
+    return _GEMM_RATE[0]
+
+
 def machine() -> str:
     cpu = platform.processor() or ""
     try:
@@ -117,8 +129,10 @@ def machine() -> str:
     except OSError:
         pass
     import pycompile
+    from pycompile.common import context
     return (f"{os.cpu_count()} cores, {cpu}; Python {platform.python_version()}, NumPy {np.__version__}, "
-            f"pycompile {pycompile.__version__}, threads {pycompile.get_context('runtime_num_threads') or os.cpu_count()}")
+            f"pycompile {pycompile.__version__}, threads {context.num_threads()}, "
+            f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
 
 
 def main(argv):
@@ -135,6 +149,9 @@ def main(argv):
             label, compiled, numpy_fn, note = case
             tc = timeit(compiled, repeats=repeats)
             tn = timeit(numpy_fn, repeats=repeats)
+            if isinstance(note, tuple):      # ("gemm", flops): the matrix products' rate, all time counted
+                note = (f"GEMM work {note[1] / tc / 1e9:.1f} GFLOP/s (NumPy matmul here: "
+                        f"{numpy_gemm_gflops():.0f} GFLOP/s)")
             print(f"{label:<26} {fmt(tc):>12} {fmt(tn):>12} {tc / tn:7.3f}x   {note}", flush=True)
         if hasattr(W, f"cold_{name}"):
             t = cold(name)
