@@ -118,6 +118,23 @@ def numpy_gemm_gflops() -> float:
     return _GEMM_RATE[0]
 
 
+def w6_compile(layers):
+    """W6 compile time with and without lazy_inline, each in a fresh process."""
+    def run(n, reuse):
+        code = f"import sys, json; sys.path.insert(0, {HERE!r}); import workloads as W; print(json.dumps(W.compile_W6({n})))"
+        env = dict(os.environ, MS_COMPILER_CACHE_ENABLE="0", MS_DEV_CELL_REUSE="1" if reuse else "0")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+        import json
+        return json.loads(out.stdout.strip().splitlines()[-1])
+    print(f"{'# compile time':<26} {'lazy_inline':>12} {'inlined':>12} {'ratio':>8}")
+    for n in layers:
+        lazy, flat = run(n, True), run(n, False)
+        print(f"{'W6 compile L=' + str(n):<26} {fmt(lazy['seconds']):>12} {fmt(flat['seconds']):>12} "
+              f"{lazy['seconds'] / flat['seconds']:7.3f}x   lazy_inline vs inlined: {lazy['nodes']} vs {flat['nodes']} "
+              f"nodes, {lazy['c_lines']} vs {flat['c_lines']} C lines, {lazy['functions']} block function; "
+              f"inlined {1e3 * flat['seconds'] / flat['nodes']:.2f} ms/node", flush=True)
+
+
 def machine() -> str:
     cpu = platform.processor() or ""
     try:
@@ -137,13 +154,16 @@ def machine() -> str:
 
 def main(argv):
     quick = "--quick" in argv
-    names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS)
+    names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS) + ["W6c"]
     repeats = 3 if quick else 7
     print(f"# {machine()}")
     print(f"{'workload':<26} {'pycompile':>12} {'NumPy eager':>12} {'ratio':>8}   notes")
     for name in names:
         if name == "W7":
             w7(3 if quick else 7)
+            continue
+        if name == "W6c":
+            w6_compile((4, 12) if quick else (4, 12, 24))
             continue
         for case in W.WORKLOADS[name]():
             label, compiled, numpy_fn, note = case

@@ -207,6 +207,17 @@ def bench_W6():
     return cases
 
 
+def compile_W6(layers: int) -> dict:
+    """Compile the GPT stack once in this (fresh) process: stage times and node counts."""
+    gpt = _gpt_module()
+    ms.set_seed(0)
+    model = gpt.GPT(num_layers=layers)
+    (x,) = gpt.example_inputs()
+    report = ms.inspect(model, x)
+    return {"seconds": report.compile_seconds, "nodes": report.nodes_before, "c_lines": report.c_lines,
+            "cc": report.times["cc"], "functions": report.c_source.count("static int sub")}
+
+
 # ---- W8: per-call overhead ----------------------------------------------------------------------------
 @ms.jit
 def add_one(x):
