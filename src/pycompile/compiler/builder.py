@@ -138,6 +138,10 @@ class Builder:
             return self._emit_assign(op, inputs, attrs, out_type)
         if op.effect is Effect.IO:
             return self.emit_print(inputs[0], attrs)
+        if op.name == "Pow" and out_type == ScalarType("int") and isinstance(inputs[1], Sym):
+            # Python's int ** int is a float when the exponent is negative: the exponent must be
+            # known when compiling (a loop whose index is the exponent is unrolled)
+            raise NeedsConstant("int ** int needs its exponent at compile time (a negative one gives a float)")
         vals = []
         for i, x in enumerate(inputs):
             if op.variadic and i == len(inputs) - 1 and isinstance(x, (tuple, list)):
