@@ -656,3 +656,32 @@ def while_body_temporaries_and_break_first_time(x, n):
 def test_while_with_body_temporaries_and_a_body_that_always_breaks():
     check_many(while_body_temporaries_and_break_first_time, (t([1.0, 2.0]), 1), (t([-3.0, 0.5]), 1),
                (t([4.0, 5.0]), 1))
+
+
+def break_in_peeled_iteration(x):
+    a = x
+    for i in range(4):
+        a = a + 1
+        tmp = a * 2                 # a new name: the first iteration is peeled
+        if tmp[1] == 6:
+            break                   # ... and may break at run time: the rest runs under `not break`
+    return a
+
+
+def invariant_in_nested_while(x):
+    a = x * 1.0
+    b = x - 1.0
+    bg = b
+    while bg.sum() < 5:
+        bg = ops.abs(bg) + 1.0
+        ag = a
+        while ag.sum() < 2:
+            ag = ops.abs(ag) + 1.0
+            a = ops.maximum(x, x * 0.5)     # loop-invariant, hoisted: a result of a doubly nested block
+            b = a * -1.0
+    return a, b
+
+
+def test_break_in_a_peeled_iteration_and_invariants_of_nested_loops():
+    check_many(break_in_peeled_iteration, (t([1.0, 2.0]),), (t([0.0, 0.0]),), (t([0.0, 1.0]),))
+    check_many(invariant_in_nested_while, (t([1.0, 2.0]),), (t([-3.0, -2.0]),), (t([-0.5, 0.0]),))

@@ -419,8 +419,12 @@ class ControlFlow:
         run under `if not flag`."""
         if len(items) > UNROLL_LIMIT:
             raise self.error(node, f"loop over {len(items)} items exceeds the unroll limit of {UNROLL_LIMIT}")
-        saved_brk = frame.env.get(BRK, False)
-        frame.env[BRK] = False
+        if not guarded:
+            # a loop of its own: its break flag starts clear. (Guarded, this continues a loop whose
+            # peeled first iteration may have set the flag at run time: keep it.) Code only runs
+            # while the enclosing loops' flags are clear, so clearing the flag after the loop is
+            # right for them too.
+            frame.env[BRK] = False
         maybe = guarded
         for item in items:
             if maybe:
@@ -428,15 +432,13 @@ class ControlFlow:
             else:
                 st = self._one_iteration(frame, node, item)
             if st == BREAK:
-                frame.env[BRK] = saved_brk
+                frame.env[BRK] = False
                 return NORMAL
             if st == RETURN:
                 return RETURN
             if st == MAYBE:
                 maybe = True
-        st = self._after_loop(frame, node, NORMAL)
-        frame.env[BRK] = saved_brk
-        return st
+        return self._after_loop(frame, node, NORMAL)
 
     def _try_loop(self, frame, node, rng, start, carried, lift, at):
         b = self.builder

@@ -94,12 +94,20 @@ class _Users:
                 for m in ir.iter_nodes(b):
                     for i in m.inputs:
                         self.of.setdefault(id(i), []).append(n)
-                for r in b.results:
-                    self.of.setdefault(id(r), []).append(n)
+                for blk in _blocks_in(b):      # results of every nested block, not only the first level
+                    for r in blk.results:
+                        self.of.setdefault(id(r), []).append(n)
         self.results = {id(r) for r in block.results}
 
     def get(self, v):
         return self.of.get(id(v), [])
+
+
+def _blocks_in(block: ir.Block):
+    yield block
+    for n in block.nodes:
+        for b in n.blocks:
+            yield from _blocks_in(b)
 
 
 def _strip_u(loop: ir.Node) -> ir.Node:
@@ -225,8 +233,9 @@ def _build(block, nodes, pos, users, groups):
                 for x in ir.iter_nodes(b):
                     for i in x.inputs:
                         note(i)
-                for r in b.results:
-                    note(r)
+                for blk in _blocks_in(b):
+                    for r in blk.results:
+                        note(r)
         params = [ir.Param(name=f"in{k}", type=v.type) for k, v in enumerate(ext)]
         rw = Rewriter()
         for v, p in zip(ext, params):
