@@ -343,6 +343,7 @@ class ControlFlow:
         """`for target in rng`; with `item`, the target is item(index) instead (a tensor's row)."""
         at = item or (lambda i: i)
         target = node.target
+        frame.env[CNT] = False      # code runs only while enclosing loops did not `continue`
         n = len(rng)
         if n == 0:
             return self.exec_stmts(frame, node.orelse)
@@ -586,7 +587,7 @@ class ControlFlow:
     def exec_while(self, frame, node):
         iterations = 0
         saved_brk = frame.env.get(BRK, False)
-        frame.env[BRK] = False
+        frame.env[BRK] = frame.env[CNT] = False
         while True:
             cond = self.cond_value(self.eval(frame, node.test), node.test)
             if not isinstance(cond, bool):
