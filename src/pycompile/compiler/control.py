@@ -27,7 +27,7 @@ from pycompile.common.abstract import MonadType, ScalarType, TensorType, TupleTy
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir
 from pycompile.compiler.builder import NeedsConstant, Sym
-from pycompile.errors import CompileError, CompileTypeError, CompileValueError
+from pycompile.errors import CompileTypeError, CompileValueError
 from pycompile.ops import functional as F
 
 NORMAL, BREAK, CONTINUE, RETURN, MAYBE = "normal", "break", "continue", "return", "maybe"

@@ -17,20 +17,18 @@ import functools
 import inspect
 import linecache
 import operator
-import textwrap
 import types
 from dataclasses import dataclass
 
-import numpy as np
-
-from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType
 from pycompile.common.parameter import Parameter
-from pycompile.common.tensor import Tensor, TensorMethods
+from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir, lazy
 from pycompile.compiler.builder import Builder, NeedsConstant, Sym
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
                                         ControlFlow, LoopRetry, _Undefined, flatten)
+from pycompile.compiler.pybuiltins import BUILTIN_OBJS, BUILTINS, CONTAINER_BUILTINS, print_inputs
+from pycompile.compiler.source import ParsedFunc, is_library, parse_function, unwrap  # noqa: F401  (re-exported)
 from pycompile.errors import (CompileError, CompileNameError, CompileTypeError, CompileUnboundLocalError,
                               CompileValueError, MsClassCallError, raised_error, wrap_user_error)
 from pycompile.ops import functional as F
@@ -68,112 +66,6 @@ _UNSUPPORTED_HINTS = {
     "Await": "coroutines cannot be compiled",
     "NamedExpr": "assign the value in its own statement",
 }
-
-
-def is_library(fn) -> bool:
-    mod = getattr(fn, "__module__", None) or ""
-    return mod == "pycompile" or mod.startswith("pycompile.")
-
-
-# ---- source of user functions -------------------------------------------------------------------
-
-@dataclass
-class ParsedFunc:
-    node: ast.AST              # FunctionDef or Lambda
-    file: str
-    line0: int                 # file line of the parsed text's line 1, minus 1
-    col0: int                  # columns removed by dedent
-    globals: dict
-    closure: dict
-    name: str
-    sig: inspect.Signature | None
-
-
-_PARSE_CACHE: dict = {}
-
-
-def unwrap(fn):
-    """The Python function behind jit wrappers / functools.wraps."""
-    seen = 0
-    while hasattr(fn, "__wrapped__") and seen < 10:
-        fn = fn.__wrapped__
-        seen += 1
-    return fn
-
-
-def parse_function(fn) -> ParsedFunc:
-    fn = unwrap(fn)
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        raise CompileError(f"cannot compile {fn!r}: it is not a Python function")
-    closure = {}
-    if fn.__closure__:
-        for name, cell in zip(code.co_freevars, fn.__closure__):
-            try:
-                closure[name] = cell.cell_contents
-            except ValueError:
-                pass
-    try:
-        # not cached with the code: functions sharing code (lambdas made in a loop) differ in defaults
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        sig = None
-    cached = _PARSE_CACHE.get(code)
-    if cached is not None:
-        node, file, line0, col0 = cached
-        return ParsedFunc(node, file, line0, col0, fn.__globals__, closure, fn.__name__, sig)
-    try:
-        lines, start = inspect.getsourcelines(fn)
-    except (OSError, TypeError):
-        raise CompileError(f"cannot find the source code of '{fn.__qualname__}': graph code must be defined "
-                           f"in a file (not typed at an interactive prompt or built with exec)") from None
-    file = inspect.getsourcefile(fn) or code.co_filename
-    text = "".join(lines)
-    col0 = len(lines[0]) - len(lines[0].lstrip())
-    line0 = start - 1
-    try:
-        tree = ast.parse(textwrap.dedent(text))
-    except SyntaxError:
-        try:
-            tree = ast.parse("if 1:\n" + text)
-            line0 -= 1
-        except SyntaxError:
-            # a lambda inside a longer expression (`f(x, lambda v: v + 1)])`): its lines do not
-            # parse alone; the whole file does
-            tree = ast.parse("".join(linecache.getlines(file)))
-            line0 = 0
-        col0 = 0
-    node = _find_def(tree, fn, code, line0, col0)
-    _PARSE_CACHE[code] = (node, file, line0, col0)
-    return ParsedFunc(node, file, line0, col0, fn.__globals__, closure, fn.__name__, sig)
-
-
-def _find_def(tree, fn, code, line0, col0=0):
-    want = code.co_firstlineno - line0
-    if fn.__name__ == "<lambda>":
-        lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)]
-        if len(lambdas) == 1:
-            return lambdas[0]
-        on_line = [n for n in lambdas if n.lineno == want]
-        if len(on_line) > 1:
-            return _lambda_by_column(on_line, code, col0)
-        if on_line or lambdas:
-            return (on_line or lambdas)[0]
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__:
-            return n
-    raise CompileError(f"cannot find the definition of '{fn.__qualname__}' in its source")
-
-
-def _lambda_by_column(candidates, code, col0):
-    """Several lambdas start on one line (`f(lambda x: a(x), lambda x: b(x))`): the one whose body
-    holds the columns of the code object's instructions."""
-    cols = [c for line, _, c, _ in code.co_positions() if line == code.co_firstlineno and c is not None]
-
-    def hits(n):
-        lo, hi = n.body.col_offset + col0, n.body.end_col_offset + col0
-        return sum(1 for c in cols if lo <= c < hi) if n.body.end_lineno == n.lineno else 0
-    return max(candidates, key=hits)
 
 
 class Frame:
@@ -341,11 +233,11 @@ class Interpreter(ControlFlow):
             if is_library(construct):
                 return construct(fn, *args, **kwargs)
             return self.inline(construct, [fn, *args], kwargs)
-        handler = _BUILTINS.get(id(fn))
-        if handler is not None and fn is _BUILTIN_OBJS[id(fn)]:
+        handler = BUILTINS.get(id(fn))
+        if handler is not None and fn is BUILTIN_OBJS[id(fn)]:
             return handler(self, args, kwargs)
         if isinstance(fn, Print):
-            return self.builder.emit_print(*_print_inputs(args))
+            return self.builder.emit_print(*print_inputs(args))
         if isinstance(fn, MultitypeFuncGraph):
             return self.call_value(fn.resolve(args), args, kwargs)
         if isinstance(fn, HyperMap):
@@ -364,7 +256,7 @@ class Interpreter(ControlFlow):
             if is_library(fn):
                 return fn(*args, **kwargs)
             return self.inline(fn, args, kwargs)
-        if id(fn) in _CONTAINER_BUILTINS or (isinstance(fn, types.BuiltinMethodType)
+        if id(fn) in CONTAINER_BUILTINS or (isinstance(fn, types.BuiltinMethodType)
                                              and isinstance(fn.__self__, (list, dict, tuple))):
             return fn(*args, **kwargs)
         if isinstance(fn, type):
@@ -935,171 +827,6 @@ def _kind(v) -> str:
     if isinstance(v, Tensor):
         return "a Tensor"
     return type(v).__name__
-
-
-def _print_inputs(args):
-    """print()'s arguments as MindSpore's graph-mode Print shows them: each on its own line,
-    tensors formatted when the graph runs, constants as MindSpore writes them (bools as 1 / 0,
-    floats like C++'s `%g`, a list as a tuple, the items of a nested tuple one per line)."""
-    parts, tensors = [], []
-
-    def add(a, top):
-        if isinstance(a, str):
-            parts.append(("str", a))
-        elif isinstance(a, (Sym, Tensor)):
-            parts.append(("tensor", len(tensors)))
-            tensors.append(a)
-        elif isinstance(a, (tuple, list)) and not hasattr(a, "_fields"):
-            if not top or any(isinstance(x, (tuple, list, Sym, Tensor)) for x in a):
-                for x in a:
-                    add(x, False)
-            else:
-                parts.append(("str", _print_tuple_text(a)))
-        else:
-            parts.append(("str", _print_scalar_text(a)))
-
-    for a in args:
-        add(a, True)
-    return tensors, {"format": tuple(parts)}
-
-
-def _print_scalar_text(v) -> str:
-    if isinstance(v, (bool, np.bool_)):
-        return "1" if v else "0"
-    if isinstance(v, (float, np.floating)):
-        return format(float(v), "g")
-    return str(v)
-
-
-def _print_tuple_text(items) -> str:
-    if any(isinstance(x, (float, np.floating)) for x in items):
-        return "(" + ", ".join(f"{float(x): .8e}" for x in items) + ")"
-    return "(" + ", ".join(_print_scalar_text(x) for x in items) + ")"
-
-
-# ---- builtins with graph meaning ------------------------------------------------------------------------
-
-def _b_print(interp, args, kwargs):
-    return interp.builder.emit_print(*_print_inputs(args))
-
-
-def _b_isinstance(interp, args, kwargs):
-    x, cls = args
-    if isinstance(x, Sym):
-        classes = cls if isinstance(cls, tuple) else (cls,)
-        t = x._value.type
-        if isinstance(t, TensorType):
-            return any(isinstance(c, type) and (issubclass(Tensor, c) or c is TensorMethods) for c in classes)
-        py = {"bool": bool, "int": int, "float": float}[t.kind]
-        return any(isinstance(c, type) and issubclass(py, c) for c in classes)
-    return isinstance(x, cls)
-
-
-def _b_type(interp, args, kwargs):
-    if len(args) == 1 and isinstance(args[0], Sym):
-        t = args[0]._value.type
-        return Tensor if isinstance(t, TensorType) else {"bool": bool, "int": int, "float": float}[t.kind]
-    return type(*args)
-
-
-def _b_len(interp, args, kwargs):
-    return len(args[0])
-
-
-def _b_abs(interp, args, kwargs):
-    return F.abs(args[0]) if isinstance(args[0], Sym) else abs(args[0])
-
-
-def _b_minmax(pyfn, opfn):
-    def handler(interp, args, kwargs):
-        items = list(args[0]) if len(args) == 1 else list(args)
-        if any(isinstance(a, Sym) for a in items) and not kwargs:
-            for a in items:
-                if isinstance(a, Sym) and getattr(a._value.type, "size", 1) != 1:
-                    # Python compares the arguments: a tensor of several elements has no truth value
-                    raise ValueError(f"{pyfn.__name__}() of tensors with {a.size} elements is ambiguous; use "
-                                     f"ops.{opfn.__name__} for an elementwise {pyfn.__name__}")
-            out = items[0]
-            for x in items[1:]:
-                out = opfn(out, x)
-            return out
-        return pyfn(*args, **kwargs)
-    return handler
-
-
-def _b_tuple(kind):
-    def handler(interp, args, kwargs):
-        if not args:
-            return kind()
-        v = args[0]
-        if isinstance(v, Sym):
-            return kind(v[i] for i in range(len(v)))
-        return kind(v)
-    return handler
-
-
-def _b_number(pytype):
-    def handler(interp, args, kwargs):
-        if args and isinstance(args[0], Sym):
-            raise NeedsConstant(f"{pytype.__name__}() of a tensor computed at run time")
-        return pytype(*args, **kwargs)
-    return handler
-
-
-def _b_map(interp, args, kwargs):
-    fn, iters = args[0], args[1:]
-    return [interp.call_value(fn, list(items), {}) for items in zip(*iters)]
-
-
-def _b_filter(interp, args, kwargs):
-    fn, it = args
-    return [x for x in it if (interp.call_value(fn, [x], {}) if fn is not None else x)]
-
-
-def _b_getattr(interp, args, kwargs):
-    value = getattr(*args)
-    if interp.deps is not None and len(args) >= 2:
-        interp.deps.attribute(args[0], args[1], value)
-    return value
-
-
-def _b_hasattr(interp, args, kwargs):
-    return hasattr(*args)
-
-
-def _b_sum(interp, args, kwargs):
-    items = list(args[0])
-    start = args[1] if len(args) > 1 else kwargs.get("start", 0)
-    out = start
-    for x in items:
-        out = out + x
-    return out
-
-
-def _b_all_any(pyfn):
-    def handler(interp, args, kwargs):
-        items = list(args[0])
-        if any(isinstance(x, Sym) for x in items):
-            raise NeedsConstant(f"{pyfn.__name__}() over tensors computed at run time")
-        return pyfn(items)
-    return handler
-
-
-def _b_range(interp, args, kwargs):
-    return range(*[operator.index(a) if not isinstance(a, Sym) else a.__index__() for a in args])
-
-
-_BUILTIN_TABLE = {
-    print: _b_print, isinstance: _b_isinstance, type: _b_type, len: _b_len, abs: _b_abs,
-    max: _b_minmax(max, F.maximum), min: _b_minmax(min, F.minimum), tuple: _b_tuple(tuple),
-    list: _b_tuple(list), int: _b_number(int), float: _b_number(float), bool: _b_number(bool),
-    map: _b_map, filter: _b_filter, getattr: _b_getattr, hasattr: _b_hasattr, sum: _b_sum,
-    all: _b_all_any(all), any: _b_all_any(any), range: _b_range,
-}
-_BUILTINS = {id(k): v for k, v in _BUILTIN_TABLE.items()}
-# builtins that only arrange values (graph values pass through them untouched)
-_CONTAINER_BUILTINS = {id(f) for f in (zip, enumerate, reversed, sorted, dict, slice, iter, next, callable)}
-_BUILTIN_OBJS = {id(k): k for k in _BUILTIN_TABLE}
 
 
 # ---- entry ---------------------------------------------------------------------------------------------
