@@ -162,3 +162,13 @@ def test_matmul_shape_error_names_the_op_and_shapes():
     assert f"{__file__}:{line_of(mm, 'return ops.matmul')}:" in msg
     assert "MatMul" in msg or "matmul" in msg
     assert "3" in msg and "4" in msg
+
+
+def test_inspect_of_a_plain_function_reuses_its_specializations(compiles):
+    x = t([1.0, 2.0])
+    first = ms.inspect(scale_add, x, 2)
+    assert ms.inspect(scale_add, x, 2) is first
+    assert ms.inspect(scale_add, t([5.0, 6.0]), 2) is first
+    assert len(compiles) == 1
+    assert ms.inspect(scale_add, x, 3) is not first
+    assert len(compiles) == 2
