@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import os
-import weakref
 
 import numpy as np
 
@@ -175,18 +174,16 @@ def inspect(fn_or_cell, *args, **kwargs):
                                f"{type(fn_or_cell).__name__}_construct", fn_or_cell._attr_version).report
     if isinstance(fn_or_cell, (JitFunction, BoundJit)):
         return fn_or_cell.compiled(*args, **kwargs)
-    try:
-        jf = _INSPECTED.get(fn_or_cell)
-    except TypeError:               # not weakly referenceable: compile without keeping it
-        return jit(fn_or_cell).compiled(*args, **kwargs)
-    if jf is None:
-        jf = _INSPECTED[fn_or_cell] = jit(fn_or_cell)
+    # a plain function keeps its compiled specializations on itself (a cycle the GC collects with
+    # the function), so a second inspect() of the same signature reuses the first
+    jf = getattr(fn_or_cell, "_pycompile_inspected", None)
+    if not isinstance(jf, JitFunction):
+        jf = jit(fn_or_cell)
+        try:
+            fn_or_cell._pycompile_inspected = jf
+        except (AttributeError, TypeError):     # a builtin or a slotted callable: not kept
+            pass
     return jf.compiled(*args, **kwargs)
-
-
-# plain functions given to inspect(), with their compiled specializations (so a second
-# inspect() of the same function and signature reuses the first)
-_INSPECTED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def lazy_inline(fn=None, *, policy=None):
