@@ -5,16 +5,20 @@ Python values flow through the interpreter's environment; only leaves that are g
 
 * `if` traces both branches into blocks and merges the environments: every variable that
   differs becomes a result of the `If` node (a Python number against a tensor is lifted to a
-  constant of the tensor's type).
+  constant of the tensor's type when its kind fits: 0.5 never becomes an int tensor).
 * `for i in range(n)` traces the body once with the carried variables as block parameters and
   emits one `For` node. If a carried variable changes type in the first iteration (the spec's
   `out = 0` becoming a tensor) that iteration is peeled and the rest stays a loop. Python numbers
   that change in the body are lifted to runtime scalars. If the body needs a compile-time index
-  (`self.blocks[i]`, a list that grows) the loop is unrolled instead.
+  (`self.blocks[i]`, a list that grows) the loop is unrolled instead. `for row in tensor` is
+  the same loop over the first axis, the target a gathered row. After the loop the target
+  holds its last value (carried out of the loop when a `break` may end it early).
 * `while` with a graph condition becomes a `While` node; with a constant condition it runs at
-  compile time.
+  compile time. Names its body defines are temporaries (not carried; an error if used after
+  the loop); a body that always breaks or returns makes it an `if`.
 * `break`, `continue` and `return` under a graph condition set flag variables; the rest of the
-  block runs under `if not flag`, and loops test the flags.
+  block runs under `if not flag`, and loops test the flags. A `return` inside a loop carries
+  its value out (a placeholder of the returned type until it happens).
 """
 from __future__ import annotations
 
@@ -372,12 +376,7 @@ class ControlFlow:
                 return self._after_loop(frame, node, status)
             except LoopRetry as r:
                 frame.env = attempt_env
-                if r.kind == "lift" and not r.names <= lift:
-                    lift |= r.names
-                    continue
-                if r.kind == "retval" and RETVAL not in lift:
-                    frame.env = self._with_retval_placeholder(attempt_env, r.value)
-                    lift.add(RETVAL)
+                if self._widen(frame, attempt_env, r, lift):
                     continue
                 if r.kind in ("peel", "lift", "retval") and peeled < 2:
                     st = self._one_iteration(frame, node, at(rng[start]))
@@ -396,6 +395,18 @@ class ControlFlow:
                 frame.env = attempt_env
                 return self._unrolled_range(frame, node, rng, start, at)
         return NORMAL
+
+    def _widen(self, frame, env0, r: LoopRetry, lift: set) -> bool:
+        """A retry that asks for more runtime values: Python numbers lifted to runtime scalars,
+        or a placeholder for a return value set inside the loop. True: build the loop again."""
+        if r.kind == "lift" and not r.names <= lift:
+            lift |= r.names
+            return True
+        if r.kind == "retval" and RETVAL not in lift:
+            frame.env = self._with_retval_placeholder(env0, r.value)
+            lift.add(RETVAL)
+            return True
+        return False
 
     def _one_iteration(self, frame, node, index):
         self.assign_target(frame, node.target, index)
@@ -625,12 +636,7 @@ class ControlFlow:
                 self._try_while(frame, node, carried, lift)
             except LoopRetry as r:
                 frame.env = env0
-                if r.kind == "lift" and not r.names <= lift:
-                    lift |= r.names
-                    continue
-                if r.kind == "retval" and RETVAL not in lift:
-                    frame.env = self._with_retval_placeholder(env0, r.value)
-                    lift.add(RETVAL)
+                if self._widen(frame, env0, r, lift):
                     continue
                 if r.kind == "once":
                     return self._while_once(frame, node, saved_brk)
