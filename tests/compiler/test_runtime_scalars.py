@@ -28,3 +28,16 @@ def test_int_floor_div_and_mod_of_a_runtime_index_stay_a_loop():
     report = ms.inspect(index_arithmetic, Tensor(x))
     np.testing.assert_allclose(ms.jit(index_arithmetic)(Tensor(x)).asnumpy(), index_arithmetic(x), rtol=1e-6)
     assert any(n.op.name == "For" for n in report.graph_before.body.nodes)
+
+
+def nonneg_powers(x):
+    for i in range(40):
+        x = x + 2 ** (i % 5) + 3 ** i * 0
+    return x
+
+
+def test_int_power_with_a_nonnegative_runtime_exponent_stays_a_loop():
+    x = Tensor(np.float64(1.0))
+    assert float(ms.jit(nonneg_powers)(x).asnumpy()) == nonneg_powers(1.0)
+    report = ms.inspect(nonneg_powers, x)
+    assert any(n.op.name == "For" for n in report.graph_before.body.nodes)

@@ -75,6 +75,7 @@ class Builder:
         self.u: ir.Value = ir.U
         self.ref_params: dict[int, ir.Param] = {}
         self.ref_order: list[ir.Param] = []
+        self.nonneg: set = set()        # ids of runtime int values known to be >= 0
         self.loc: ir.Loc | None = None
 
     # -- blocks ------------------------------------------------------------------------------------
@@ -138,9 +139,10 @@ class Builder:
             return self._emit_assign(op, inputs, attrs, out_type)
         if op.effect is Effect.IO:
             return self.emit_print(inputs[0], attrs)
-        if op.name == "Pow" and out_type == ScalarType("int") and isinstance(inputs[1], Sym):
-            # Python's int ** int is a float when the exponent is negative: the exponent must be
-            # known when compiling (a loop whose index is the exponent is unrolled)
+        if op.name == "Pow" and out_type == ScalarType("int") and isinstance(inputs[1], Sym) \
+                and not self.is_nonneg(inputs[1]._value):
+            # Python's int ** int is a float when the exponent is negative: unless the exponent is
+            # known to be >= 0, it must be known when compiling (such a loop is unrolled)
             raise NeedsConstant("int ** int needs its exponent at compile time (a negative one gives a float)")
         vals = []
         for i, x in enumerate(inputs):
@@ -152,6 +154,18 @@ class Builder:
             vals = [vals[0], *self._flat_values(inputs[1])]
         n = self.add(op, vals, out_type, attrs)
         return self.sym(n)
+
+    def is_nonneg(self, v) -> bool:
+        """A runtime int known to be >= 0: a loop index counting up from >= 0, a constant >= 0,
+        or `a % c` with a constant c > 0 (Python's modulo takes the divisor's sign)."""
+        if isinstance(v, ir.Const):
+            return not isinstance(v.value, float) and v.value >= 0
+        if id(v) in self.nonneg:
+            return True
+        if ir.is_op(v, "FloorMod"):
+            c = v.inputs[1]
+            return isinstance(c, ir.Const) and isinstance(c.value, (int, float)) and c.value > 0
+        return False
 
     def _flat_values(self, x) -> list:
         if isinstance(x, (tuple, list)):

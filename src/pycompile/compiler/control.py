@@ -456,6 +456,8 @@ class ControlFlow:
         b = self.builder
         env0, u0 = frame.env, b.u
         index = ir.Param(name=_target_name(node.target) or "i", type=ScalarType("int"))
+        if rng.step > 0 and rng[start] >= 0:
+            self.builder.nonneg.add(id(index))      # lets `2 ** i` stay an int power in the loop
         params, inits, body_env = [], [], snapshot(env0)
         plan, owners = {}, []
         for name in env0:           # in definition order, so the IR is the same in every process
