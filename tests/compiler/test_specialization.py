@@ -172,3 +172,24 @@ def test_inspect_of_a_plain_function_reuses_its_specializations(compiles):
     assert len(compiles) == 1
     assert ms.inspect(scale_add, x, 3) is not first
     assert len(compiles) == 2
+
+
+def test_jit_of_a_bound_method_compiles_with_its_instance():
+    import numpy as np
+
+    import pycompile as ms
+    from pycompile import Parameter, Tensor, nn
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(Tensor(np.array([2.0], np.float32)), name="w")
+
+        def construct(self, x):
+            return x * self.w
+
+    net = Net()
+    f = ms.jit(net.construct)
+    np.testing.assert_array_equal(f(Tensor(np.array([3.0], np.float32))).asnumpy(), [6.0])
+    net.w.set_data(Tensor(np.array([5.0], np.float32)))
+    np.testing.assert_array_equal(f(Tensor(np.array([3.0], np.float32))).asnumpy(), [15.0])

@@ -8,6 +8,7 @@ compiles; later calls look the executable up in a dict and run it.
 from __future__ import annotations
 
 import functools
+import inspect as inspect_mod
 import os
 
 import numpy as np
@@ -148,6 +149,9 @@ def jit(function=None, *, input_signature=None, mode="PSJit", jit_config=None, *
             raise TypeError("jit decorates functions and methods, not classes; use @jit_class for classes")
         if isinstance(fn, (JitFunction, BoundJit)):
             return fn
+        if inspect_mod.ismethod(fn):
+            # jit(net.construct): compile the method with its instance as `self`
+            return BoundJit(JitFunction(fn.__func__, input_signature), fn.__self__)
         return JitFunction(fn, input_signature)
     if function is not None:
         return wrap(function)
