@@ -5,9 +5,11 @@ eagerly on NumPy (PYNATIVE_MODE) or are compiled to C (GRAPH_MODE, `@jit`).
 """
 import os as _os
 
-# Idle OpenMP workers of compiled kernels must sleep, not spin: spinning workers starve the
-# BLAS threads on the same cores (20x slower MLPs on 2 cores). Users can still override it.
-_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# Idle OpenMP workers of compiled kernels spin briefly, then sleep: a GPT block runs ~20 short
+# parallel regions, and waking sleeping workers for each (OMP_WAIT_POLICY=PASSIVE) made two
+# threads slower than one; spinning for long starves other thread pools in the process (NumPy's
+# OpenBLAS: 20x slower MLPs). Users can still override it.
+_os.environ.setdefault("GOMP_SPINCOUNT", "20000")
 
 from pycompile._version import __version__  # noqa: F401,E402
 from pycompile.common import dtype  # noqa: F401
