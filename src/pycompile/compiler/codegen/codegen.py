@@ -309,6 +309,10 @@ class CodeGen:
         gemm, kind, k = gemm_destination(block, set(self.getitems.get(id(n), {})))
         if gemm is not None:
             return self.emit_fused_gemm(w, n, gemm, kind, k)
+        reduction = block.results[-1] if block.results and getattr(block.results[-1].op, "kind", "") == "reduce" \
+            else None
+        if reduction is not None and reduction in block.nodes:
+            return self.emit_fused_reduction(w, n, reduction)
         outs = self.getitems.get(id(n), {})
         results, ptrs = [], []
         for k, r in enumerate(block.results):
@@ -354,6 +358,29 @@ class CodeGen:
         items.append(f"(arena + {scratch.offset})")
         w.line(f"{{ void *sa[{len(items)}] = {{{', '.join(f'(void *){x}' for x in items)}}};")
         w.line(f"  const int rc = {name}(sa); if (rc) return rc; }}")
+
+    def emit_fused_reduction(self, w, n, red):
+        """A reduction whose input's producers are fused: it reads that input through an inline
+        function computing it at each index (one pass over the producers' inputs, no temporary)."""
+        block = n.blocks[0]
+        outer = {id(p): v for p, v in zip(block.params, n.inputs)}
+        g = self.getitems.get(id(n), {}).get(len(block.results) - 1)
+        if g is None:
+            return
+        x = red.inputs[0]
+        prologue = tuple(m for m in block.nodes if m is not red)
+        used = {id(i) for m in prologue for i in m.inputs}
+        params = [p for p in block.params if id(p) in used]
+        kin = self._kinputs([outer[id(p)] for p in params])
+        em = KernelEmitter(f"k{n.uid}", x.type.shape, ir.Block(tuple(params), prologue, (x,)), kin, [x], [])
+        fname = em.emit_point(self.defs)
+        head = ", ".join(i.cexpr for i in kin)
+        load = (lambda idx: f"{fname}({head}, {idx})") if head else (lambda idx: f"{fname}({idx})")
+        # the reduction's other inputs (LayerNorm's gamma / beta) are outside values
+        self.fused_load = (red, load, {id(p): outer[id(p)] for p in block.params})
+        self.names[id(red)] = self.declare_ptr(w, g)
+        getattr(self, "op_" + red.op.name)(w, red)
+        self.fused_load = None
 
     def emit_fused_gemm(self, w, n, gemm, kind, k_dest):
         """A matrix product and its epilogue: each row chunk's product, then the epilogue on it."""
@@ -630,12 +657,29 @@ class CodeGen:
         else:
             K.gather(w, self.ptr(x), x.type, self.ptr(idx), idx.type, out, axis, code)
 
+    fused_load = None          # (reduction node, loader, {param id: outer value}) inside a prologue group
+
+    def _out(self, w, n) -> str:
+        """The output pointer of a template's node (already declared when it ends a fused group)."""
+        if self.fused_load is not None and self.fused_load[0] is n:
+            return self.names[id(n)]
+        return self.declare_ptr(w, n)
+
+    def _in(self, n, k: int):
+        """Input k of a template's node: a pointer, or the fused prologue's loader for input 0."""
+        fl = self.fused_load
+        if fl is not None and fl[0] is n:
+            if k == 0:
+                return fl[1]
+            return self.ptr(fl[2].get(id(n.inputs[k]), n.inputs[k]))
+        return self.ptr(n.inputs[k])
+
     def _reduce(self, w, n):
-        out = self.declare_ptr(w, n)
+        out = self._out(w, n)
         x = n.inputs[0]
         from pycompile.ops._table import norm_axes
         axes = norm_axes(n.op.name, n.attrs.get("axis"), x.type.ndim)
-        K.reduce(w, REDUCE_RULES[n.op.name], self.ptr(x), x.type, out, n.type, axes)
+        K.reduce(w, REDUCE_RULES[n.op.name], self._in(n, 0), x.type, out, n.type, axes)
 
     op_ReduceSum = op_ReduceMean = op_ReduceMax = op_ReduceMin = op_ReduceAll = op_ReduceAny = _reduce
 
@@ -646,18 +690,18 @@ class CodeGen:
         K.argmax(w, self.ptr(x), x.type, out, n.type, None if axis is None else axis % x.type.ndim)
 
     def op_Softmax(self, w, n):
-        out = self.declare_ptr(w, n)
+        out = self._out(w, n)
         x = n.inputs[0]
         axis = softmax_axis(n.op.name, n.attrs.get("axis", -1), x.type.ndim)
         if x.type.size:
-            K.softmax(w, self.ptr(x), x.type, out, axis, log=n.op.lower == "log_softmax")
+            K.softmax(w, self._in(n, 0), x.type, out, axis, log=n.op.lower == "log_softmax")
 
     op_LogSoftmax = op_Softmax
 
     def op_LayerNorm(self, w, n):
-        out = self.declare_ptr(w, n)
+        out = self._out(w, n)
         x, gamma, beta = n.inputs
-        K.layernorm(w, self.ptr(x), x.type, self.ptr(gamma), self.ptr(beta), gamma.type, out,
+        K.layernorm(w, self._in(n, 0), x.type, self._in(n, 1), self._in(n, 2), gamma.type, out,
                     n.attrs.get("begin_norm_axis", -1), n.attrs.get("epsilon", 1e-7))
 
     def _gemm(self, w, n):

@@ -108,6 +108,41 @@ class KernelEmitter:
         args = [i.cexpr for i in self.inputs] + list(self.out_ptrs) + ["nt"]
         return f"{self.name}({', '.join(args)});"
 
+    def emit_point(self, defs: CWriter) -> str:
+        """A reduction prologue: `name_at(inputs..., i)` returns the block's result at flat index i
+        of `shape` (inputs broadcast by index arithmetic). Inlined into the reduction's loops,
+        which stay vectorizable. Returns the function's name."""
+        target = self.outputs[0]
+        full = self.shape if self.shape else (1,)
+        ct = C.value_ctype(target.type)
+        params = self._params(False)[:len([k for k in range(len(self.inputs)) if k not in self.inplace])]
+        params.append("const long i")
+        defs.line(f"static inline __attribute__((always_inline)) {ct} {self.name}_at({', '.join(params)})")
+        with defs.block(""):
+            env = {}
+            for k, (prm, inp) in enumerate(zip(self.block.params, self.inputs)):
+                t = inp.value.type
+                if isinstance(t, ScalarType):
+                    env[id(prm)] = ("scalar", f"in{k}", C.scalar_ctype(t))
+                    continue
+                dims, (strides, _) = collapse(full, [_strides(t.shape, full), _strides(full, full)])
+                terms, inner = [], 1
+                for d in range(len(dims) - 1, -1, -1):
+                    if strides[d]:
+                        idx = "i" if inner == 1 and d == 0 else (f"(i / {inner}L)" if d == 0 else
+                                                               f"((i / {inner}L) % {dims[d]}L)" if inner > 1
+                                                               else f"(i % {dims[d]}L)")
+                        terms.append(idx if strides[d] == 1 else f"{idx} * {strides[d]}L")
+                    inner *= dims[d]
+                offset = " + ".join(terms) or "0"
+                env[id(prm)] = ("scalar", f"(({C.compute(t.dtype)})in{k}[{offset}])", C.compute(t.dtype))
+            for m in self.block.nodes:
+                w_ct = C.value_ctype(m.type)
+                defs.line(f"const {w_ct} v{m.uid} = {self._member_expr(m, env)};")
+                env[id(m)] = ("scalar", f"v{m.uid}", w_ct)
+            defs.line(f"return {self._read(env, target)};")
+        return f"{self.name}_at"
+
     def emit_rows(self, defs: CWriter) -> str:
         """A GEMM epilogue: `name_rows(ptrs..., r0, r1)` computes rows [r0, r1) of an output
         viewed as (rows, N). Each input is full-size, the same for every row, or one value per

@@ -22,6 +22,13 @@ def _prod(xs) -> int:
     return math.prod(xs) if xs else 1
 
 
+def _ld(x, index: str) -> str:
+    """Read element `index` (flat, in the input's shape) of a template's input: `x` is a C
+    pointer, or - when elementwise producers were fused into the reduction - a function that
+    returns the C expression computing that element."""
+    return x(index) if callable(x) else f"{x}[{index}]"
+
+
 def _omp(w: CWriter, work: int, outer: int):
     if work >= PARALLEL_MIN and outer >= 2:
         w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
@@ -85,24 +92,23 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes):
     if B == 1:
         _omp(w, A * R, A)
         with w.block(f"for (long a = 0; a < {A}L; ++a)"):
-            w.line(f"const {C.storage(xt.dtype)} *xa = {x} + a * {R}L;")
-            w.line(f"{at} acc = {_init(rule, at, f'({at})xa[0]')};")
+            w.line(f"{at} acc = {_init(rule, at, f'({at})' + _ld(x, f'a * {R}L'))};")
             if simd:
                 w.line(simd)
             with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                w.line(_combine(rule, "acc", f"({at})xa[r]"))
+                w.line(f"const {at} v = ({at}){_ld(x, f'a * {R}L + r')};")
+                w.line(_combine(rule, "acc", "v"))
             w.line(f"{out}[a] = {fin('acc')};")
         return
     _omp(w, A * R * B, A)
     with w.block(f"for (long a = 0; a < {A}L; ++a)"):
-        w.line(f"const {C.storage(xt.dtype)} *xa = {x} + a * {R * B}L;")
         w.line(f"{at} *acc = ({at} *)malloc(sizeof({at}) * {B}L);")
         with w.block(f"for (long b = 0; b < {B}L; ++b)"):
-            w.line(f"acc[b] = {_init(rule, at, f'({at})xa[b]')};")
+            w.line(f"acc[b] = {_init(rule, at, f'({at})' + _ld(x, f'a * {R * B}L + b'))};")
         with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-            w.line(f"const {C.storage(xt.dtype)} *xr = xa + r * {B}L;")
             with w.block(f"for (long b = 0; b < {B}L; ++b)"):
-                w.line(_combine(rule, "acc[b]", f"({at})xr[b]"))
+                w.line(f"const {at} v = ({at}){_ld(x, f'a * {R * B}L + r * {B}L + b')};")
+                w.line(_combine(rule, "acc[b]", "v"))
         with w.block(f"for (long b = 0; b < {B}L; ++b)"):
             w.line(f"{out}[a * {B}L + b] = {fin('acc[b]')};")
         w.line("free(acc);")
@@ -124,7 +130,7 @@ def _reduce_general(w, rule, x, xt, out, ot, axes, at, fin):
             w.line("long rr = r, off = base;")
             for d in reversed(axes):
                 w.line(f"off += (rr % {shape[d]}L) * {strides[d]}L; rr /= {shape[d]}L;")
-            w.line(f"const {at} v = ({at}){x}[off];")
+            w.line(f"const {at} v = ({at}){_ld(x, 'off')};")
             w.line(f"if (first) {{ acc = {_init(rule, at, 'v')}; first = 0; }}")
             w.line(_combine(rule, "acc", "v"))
         w.line(f"{out}[o] = {fin('acc')};")
@@ -159,24 +165,23 @@ def softmax(w, x, xt, out, axis: int, log: bool):
     if B == 1:
         # contiguous rows: three simd loops (max, exp and sum, scale), each vectorized
         with w.block(f"for (long a = 0; a < {A}L; ++a)"):
-            w.line(f"const {st} *xa = {x} + a * {R}L;")
             w.line(f"{st} *oa = {out} + a * {R}L;")
-            w.line(f"{ct} m = ({ct})xa[0];")
+            w.line(f"{ct} m = ({ct}){_ld(x, f'a * {R}L')};")
             w.line("#pragma omp simd reduction(max:m)")
             with w.block(f"for (long r = 1; r < {R}L; ++r)"):
-                w.line(f"const {ct} v = ({ct})xa[r]; m = v > m ? v : m;")
+                w.line(f"const {ct} v = ({ct}){_ld(x, f'a * {R}L + r')}; m = v > m ? v : m;")
             w.line(f"{ct} s = 0;")
             w.line("#pragma omp simd reduction(+:s)")
             with w.block(f"for (long r = 0; r < {R}L; ++r)"):
                 if log:
-                    w.line(f"s += {ex}(({ct})xa[r] - m);")
+                    w.line(f"s += {ex}(({ct}){_ld(x, f'a * {R}L + r')} - m);")
                 else:
-                    w.line(f"const {ct} e = {ex}(({ct})xa[r] - m); s += e; oa[r] = ({st})e;")
+                    w.line(f"const {ct} e = {ex}(({ct}){_ld(x, f'a * {R}L + r')} - m); s += e; oa[r] = ({st})e;")
             if log:
                 w.line(f"const {ct} ls = {lg}(s);")
                 w.line("#pragma omp simd")
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                    w.line(f"oa[r] = ({st})(({ct})xa[r] - m - ls);")
+                    w.line(f"oa[r] = ({st})(({ct}){_ld(x, f'a * {R}L + r')} - m - ls);")
             else:
                 w.line(f"const {ct} inv = ({ct})1 / s;")
                 w.line("#pragma omp simd")
@@ -185,21 +190,20 @@ def softmax(w, x, xt, out, axis: int, log: bool):
         return
     with w.block(f"for (long ab = 0; ab < {A * B}L; ++ab)"):
         w.line(f"const long a = ab / {B}L, b = ab % {B}L;")
-        w.line(f"const {st} *xa = {x} + a * {R * B}L + b;")
         w.line(f"{st} *oa = {out} + a * {R * B}L + b;")
-        w.line(f"{ct} m = ({ct})xa[0];")
+        w.line(f"{ct} m = ({ct}){_ld(x, f'a * {R * B}L + b')};")
         with w.block(f"for (long r = 1; r < {R}L; ++r)"):
-            w.line(f"const {ct} v = ({ct})xa[r * {B}L]; if (v > m) m = v;")
+            w.line(f"const {ct} v = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')}; if (v > m) m = v;")
         w.line(f"{ct} s = 0;")
         with w.block(f"for (long r = 0; r < {R}L; ++r)"):
             if log:
-                w.line(f"s += {ex}(({ct})xa[r * {B}L] - m);")
+                w.line(f"s += {ex}(({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m);")
             else:
-                w.line(f"const {ct} e = {ex}(({ct})xa[r * {B}L] - m); s += e; oa[r * {B}L] = ({st})e;")
+                w.line(f"const {ct} e = {ex}(({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m); s += e; oa[r * {B}L] = ({st})e;")
         if log:
             w.line(f"const {ct} ls = {lg}(s);")
             with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                w.line(f"oa[r * {B}L] = ({st})(({ct})xa[r * {B}L] - m - ls);")
+                w.line(f"oa[r * {B}L] = ({st})(({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m - ls);")
         else:
             w.line(f"const {ct} inv = ({ct})1 / s;")
             with w.block(f"for (long r = 0; r < {R}L; ++r)"):
@@ -217,21 +221,20 @@ def layernorm(w, x, xt, gamma, beta, gt, out, begin_norm_axis: int, epsilon: flo
     gidx = "c" if g == cols else f"(r * {cols}L + c) % {g}L"
     _omp(w, rows * cols, rows)
     with w.block(f"for (long r = 0; r < {rows}L; ++r)"):
-        w.line(f"const {st} *xr = {x} + r * {cols}L;")
         w.line(f"{st} *orow = {out} + r * {cols}L;")
         w.line(f"{ct} mean = 0;")
         w.line("#pragma omp simd reduction(+:mean)")
         with w.block(f"for (long c = 0; c < {cols}L; ++c)"):
-            w.line(f"mean += ({ct})xr[c];")
+            w.line(f"mean += ({ct}){_ld(x, f'r * {cols}L + c')};")
         w.line(f"mean /= {cols};")
         w.line(f"{ct} var = 0;")
         w.line("#pragma omp simd reduction(+:var)")
         with w.block(f"for (long c = 0; c < {cols}L; ++c)"):
-            w.line(f"const {ct} d = ({ct})xr[c] - mean; var += d * d;")
+            w.line(f"const {ct} d = ({ct}){_ld(x, f'r * {cols}L + c')} - mean; var += d * d;")
         w.line(f"var /= {cols};")
         w.line(f"const {ct} inv = ({ct})1 / {sq}(var + ({ct}){epsilon!r});")
         with w.block(f"for (long c = 0; c < {cols}L; ++c)"):
-            w.line(f"orow[c] = ({st})((({ct})xr[c] - mean) * inv * ({ct}){gamma}[{gidx}] + ({ct}){beta}[{gidx}]);")
+            w.line(f"orow[c] = ({st})((({ct}){_ld(x, f'r * {cols}L + c')} - mean) * inv * ({ct}){gamma}[{gidx}] + ({ct}){beta}[{gidx}]);")
 
 
 def transpose(w, x, xt, out, perm):

@@ -13,6 +13,8 @@ group; a group reads a Parameter at the group's position, which is why `load_eli
 """
 from __future__ import annotations
 
+import re
+
 from pycompile.common.abstract import MonadType, ScalarType, TensorType, TupleType
 from pycompile.compiler import ir
 from pycompile.compiler.passes._rewrite import Rewriter
@@ -49,6 +51,28 @@ def _loop_fusable(n, shape) -> bool:
             continue
         return False
     return True
+
+
+REDUCTION_LOWERINGS = ("reduce", "softmax", "log_softmax", "layernorm")
+MULTI_PASS = ("softmax", "log_softmax", "layernorm")     # these templates read their input 2-3 times
+_TRANSCENDENTAL = re.compile(r"\b(exp|log|sin|cos|tan|tanh|erf|pow|atan2?|expm1|log1p)f?\(")
+
+
+def _cheap(n) -> bool:
+    """An elementwise node whose C expression calls no transcendental function: recomputing it on
+    each pass of a multi-pass reduction costs less than storing and re-reading a temporary."""
+    lower = getattr(n.op, "lower", None)
+    if not hasattr(lower, "c"):
+        return False
+    return _TRANSCENDENTAL.search(lower.c(["a", "b", "c"], "float")) is None
+
+
+def _reduction_root(n) -> bool:
+    """A reduction whose input can be computed by fused elementwise producers (a prologue):
+    codegen's reduction templates read that input through an inline expression."""
+    return (isinstance(n, ir.Node) and isinstance(n.op, OpDef) and n.op.kind == "reduce"
+            and n.op.lower in REDUCTION_LOWERINGS and isinstance(n.inputs[0].type, TensorType)
+            and n.inputs[0].type.size > 0 and isinstance(n.type, TensorType))
 
 
 def _gemm_head(n, shape) -> bool:
@@ -129,11 +153,14 @@ def _group_block(block: ir.Block) -> ir.Block:
         if id(root) in grouped:
             continue
         parent = _getitem_parent(root)
+        reduction = _reduction_root(root)
         if _ew(root):
             shape = root.type.shape
         elif parent is not None and parent.op is ir.FOR and isinstance(root.type, TensorType) \
                 and _loop_fusable(parent, root.type.shape):
             shape = root.type.shape
+        elif reduction:
+            shape = root.inputs[0].type.shape      # the prologue runs over the reduction's input
         else:
             continue
         members = {id(root): root}
@@ -145,8 +172,12 @@ def _group_block(block: ir.Block) -> ir.Block:
             if id(p) not in pos or id(p) in grouped or id(p) in members or id(p) in gemm_inputs:
                 return False
             for u in users.get(p):
-                if id(u) not in members and pos.get(id(u), 1 << 30) <= root_pos:
-                    return False
+                if id(u) not in members and (reduction or pos.get(id(u), 1 << 30) <= root_pos):
+                    return False        # a reduction's prologue is computed inline, never stored
+            if reduction and id(p) in users.results:
+                return False
+            if reduction and root.op.lower in MULTI_PASS and not _cheap(p):
+                return False
             return True
 
         changed = True
@@ -154,6 +185,8 @@ def _group_block(block: ir.Block) -> ir.Block:
             changed = False
             for m in list(members.values()):
                 cands = list(m.inputs)
+                if m is root and reduction:
+                    cands = [m.inputs[0]]              # only the reduced input has a prologue
                 if m.op is ir.FOR:
                     # its initial values, and outer values its body reads
                     cands = list(m.inputs[3:])
@@ -164,14 +197,14 @@ def _group_block(block: ir.Block) -> ir.Block:
                         members[id(i)] = i
                         changed = True
                         continue
-                    if _gemm_head(i, shape) and not gemm_inputs and can_join(i) \
+                    if not reduction and _gemm_head(i, shape) and not gemm_inputs and can_join(i) \
                             and not any(id(x) in members for x in i.inputs):
                         members[id(i)] = i            # the group's epilogue runs on its row chunks
                         gemm_inputs.update(id(x) for x in i.inputs)
                         changed = True
                         continue
                     loop = _getitem_parent(i)
-                    if loop is not None and loop.op is ir.FOR and id(loop) not in members \
+                    if not reduction and loop is not None and loop.op is ir.FOR and id(loop) not in members \
                             and _loop_fusable(loop, shape) and can_join(loop):
                         outs = [u for u in users.get(loop)]
                         ok = all(u.op is ir.GETITEM for u in outs)
