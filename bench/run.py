@@ -7,7 +7,8 @@
 Each figure is the median of repeated timings after a warm-up; the ratio is compiled time /
 NumPy-eager time (lower is better). Cold compile times run in a fresh subprocess with empty
 caches. W7 runs W1 (N=1) in a fresh process with an empty compile-cache directory, then in a
-second fresh process reusing it, and prints both first-call times and their ratio. Machine facts
+second fresh process reusing it, and prints both first-call times and their ratio. Where JAX is
+installed (it is not a dependency), W4 and W6 also run under jax.jit on the same inputs. Machine facts
 (cores, CPU) are printed first: ratios hold across machines, absolute times do not.
 """
 from __future__ import annotations
@@ -166,13 +167,19 @@ def main(argv):
             w6_compile((4, 12) if quick else (4, 12, 24))
             continue
         for case in W.WORKLOADS[name]():
-            label, compiled, numpy_fn, note = case
+            label, compiled, numpy_fn, note = case[:4]
+            peers = case[4] if len(case) > 4 else {}
             tc = timeit(compiled, repeats=repeats)
             tn = timeit(numpy_fn, repeats=repeats)
             if isinstance(note, tuple):      # ("gemm", flops): the matrix products' rate, all time counted
                 note = (f"GEMM work {note[1] / tc / 1e9:.1f} GFLOP/s (NumPy matmul here: "
                         f"{numpy_gemm_gflops():.0f} GFLOP/s)")
             print(f"{label:<26} {fmt(tc):>12} {fmt(tn):>12} {tc / tn:7.3f}x   {note}", flush=True)
+            for peer, fn in peers.items():
+                if fn is not None:          # a peer measured in the same process, same inputs
+                    tp = timeit(fn, repeats=repeats)
+                    print(f"{'  ' + peer + ' (peer)':<26} {fmt(tp):>12} {'':>12} {tp / tn:7.3f}x   "
+                          f"pycompile / {peer}: {tc / tp:.2f}x", flush=True)
         if hasattr(W, f"cold_{name}"):
             t = cold(name)
             print(f"{name + ' cold first call':<26} {fmt(t):>12} {'':>12} {'':>8}   fresh process, empty caches",

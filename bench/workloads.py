@@ -1,5 +1,6 @@
 """Workload definitions (../shared/BENCH.md). Each entry returns cases
-(label, compiled_callable, numpy_eager_callable, note); results are checked equal first."""
+(label, compiled_callable, numpy_eager_callable, note[, peers]); results are checked equal first.
+`peers` maps a peer's name to a callable running the same work (None when it is not installed)."""
 from __future__ import annotations
 
 import time
@@ -114,15 +115,20 @@ class MLP(nn.Cell):
         return self.dense_relu_sequential(self.flatten(x))
 
 
-def mlp_numpy(weights):
-    (w1, b1), (w2, b2), (w3, b3) = weights
+def mlp_forward(xp, weights):
+    """W4's MLP over an array module `xp` (NumPy eager, or jax.numpy for the JAX peer)."""
+    (w1, b1), (w2, b2), (w3, b3) = [(xp.asarray(w), xp.asarray(b)) for w, b in weights]
 
     def run(x):
         h = x.reshape(x.shape[0], -1)
-        h = np.maximum(h @ w1.T + b1, 0)
-        h = np.maximum(h @ w2.T + b2, 0)
+        h = xp.maximum(h @ w1.T + b1, 0)
+        h = xp.maximum(h @ w2.T + b2, 0)
         return h @ w3.T + b3
     return run
+
+
+def mlp_numpy(weights):
+    return mlp_forward(np, weights)
 
 
 def bench_W4():
@@ -137,7 +143,8 @@ def bench_W4():
         tx = ms.Tensor(x)
         _check(model(tx), ref(x), rtol=1e-3)
         flops = 2 * b * (784 * 512 + 512 * 512 + 512 * 10)
-        cases.append((f"W4 MLP B={b}", lambda tx=tx: model(tx), lambda x=x: ref(x), ("gemm", flops)))
+        cases.append((f"W4 MLP B={b}", lambda tx=tx: model(tx), lambda x=x: ref(x), ("gemm", flops),
+                      {"JAX": jax_peer(mlp_forward, weights, x)}))
     return cases
 
 
@@ -152,8 +159,8 @@ def _gpt_module():
     return mod
 
 
-def gpt_numpy(model):
-    """The same network in NumPy eager, reading the model's weights once."""
+def gpt_weights(model):
+    """The model's weights as NumPy arrays, read once: (blocks, final LayerNorm)."""
     def dense(d):
         return d.weight.asnumpy().T.copy(), d.bias.asnumpy()
 
@@ -165,28 +172,50 @@ def gpt_numpy(model):
         a = b.attn
         blocks.append((ln(b.ln1), [dense(a.query), dense(a.key), dense(a.value), dense(a.proj)],
                        a.scale, a.mask.asnumpy(), ln(b.ln2), dense(b.mlp.up), dense(b.mlp.down)))
-    final = ln(model.ln_f)
+    return blocks, ln(model.ln_f)
+
+
+def gpt_forward(xp, weights):
+    """The same network over an array module `xp` (NumPy eager, or jax.numpy for the JAX peer)."""
+    blocks, final = weights
     c = np.float32(np.sqrt(2 / np.pi))
 
     def layernorm(x, p):
         g, be, eps = p
         m = x.mean(-1, keepdims=True)
         v = ((x - m) ** 2).mean(-1, keepdims=True)
-        return (x - m) / np.sqrt(v + np.float32(eps)) * g + be
+        return (x - m) / xp.sqrt(v + np.float32(eps)) * g + be
 
     def run(x):
         for ln1, (q, k, v, o), scale, mask, ln2, up, down in blocks:
             h = layernorm(x, ln1)
             qq, kk, vv = h @ q[0] + q[1], h @ k[0] + k[1], h @ v[0] + v[1]
             s = qq @ kk.transpose(0, 2, 1) * np.float32(scale) + mask
-            s = np.exp(s - s.max(-1, keepdims=True))
+            s = xp.exp(s - s.max(-1, keepdims=True))
             p = s / s.sum(-1, keepdims=True)
             x = x + ((p @ vv) @ o[0] + o[1])
             h = layernorm(x, ln2) @ up[0] + up[1]
-            h = 0.5 * h * (1 + np.tanh(c * (h + np.float32(0.044715) * h * h * h)))
+            h = 0.5 * h * (1 + xp.tanh(c * (h + np.float32(0.044715) * h * h * h)))
             x = x + (h @ down[0] + down[1])
         return layernorm(x, final)
     return run
+
+
+def gpt_numpy(model):
+    return gpt_forward(np, gpt_weights(model))
+
+
+def jax_peer(forward, weights, x):
+    """A peer: the same forward under jax.jit (CPU), when JAX is installed; else None."""
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        return None
+    f = jax.jit(forward(jnp, weights))
+    xj = jnp.asarray(x)
+    _check(np.asarray(f(xj)), forward(np, weights)(x), rtol=2e-3)
+    return lambda: f(xj).block_until_ready()
 
 
 def bench_W6():
@@ -196,14 +225,15 @@ def bench_W6():
         ms.set_seed(0)
         model = gpt.GPT(num_layers=layers)
         (x,) = gpt.example_inputs()
-        ref = gpt_numpy(model)
+        weights = gpt_weights(model)
+        ref = gpt_forward(np, weights)
         xn = x.asnumpy()
         compiled = ms.jit(lambda t, m=model: m(t))
         _check(compiled(x), ref(xn), rtol=2e-3)
         b, s_, d, ff = 4, 64, 128, 512
         per_block = 2 * b * s_ * d * d * 4 + 2 * 2 * b * s_ * s_ * d + 2 * 2 * b * s_ * d * ff
-        cases.append((f"W6 GPT L={layers}", lambda x=x, f=compiled: f(x), lambda xn=xn: ref(xn),
-                      ("gemm", per_block * layers)))
+        cases.append((f"W6 GPT L={layers}", lambda x=x, f=compiled: f(x), lambda xn=xn, r=ref: r(xn),
+                      ("gemm", per_block * layers), {"JAX": jax_peer(gpt_forward, weights, xn)}))
     return cases
 
 
