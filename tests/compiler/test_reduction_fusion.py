@@ -101,3 +101,22 @@ def test_multi_pass_templates_do_not_recompute_transcendentals():
     sm, s = ms.jit(f)(Tensor(a), Tensor(b))
     np.testing.assert_allclose(sm.asnumpy(), softmax(np.exp(a) * b), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(s.asnumpy(), (np.exp(b) * a).sum(1), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_softmax_of_masked_scores_is_exactly_zero_and_nan_propagates(dtype):
+    # masked scores (-1e9) take exp's flush-to-zero branch; the row's NaN still reaches exp
+    s = np.array([[0.5, -1e9, 1.0, -1e9], [1.0, np.nan, 0.0, 2.0], [-80.0, 0.0, -90.0, -1e30]], dtype)
+
+    @ms.jit
+    def f(s):
+        return ops.softmax(s), ops.log_softmax(s)
+
+    p, lp = f(Tensor(s))
+    want = softmax(s)
+    np.testing.assert_array_equal(p.asnumpy()[0] == 0, [False, True, False, True])
+    np.testing.assert_allclose(p.asnumpy()[[0, 2]], want[[0, 2]], rtol=1e-6, atol=1e-30)
+    assert np.isnan(p.asnumpy()[1]).all() and np.isnan(lp.asnumpy()[1]).all()
+    np.testing.assert_allclose(lp.asnumpy()[[0, 2]], (s - s.max(-1, keepdims=True)
+                               - np.log(np.exp(s - s.max(-1, keepdims=True)).sum(-1, keepdims=True)))[[0, 2]],
+                               rtol=1e-6)

@@ -159,9 +159,16 @@ def softmax(w, x, xt, out, axis: int, log: bool):
     A, R, B = _prod(shape[:axis]), shape[axis] if shape else 1, _prod(shape[axis + 1:])
     ct = C.compute(xt.dtype)
     st = C.storage(xt.dtype)
-    ex = "exp" if ct == "double" else "expf"
     lg = "log" if ct == "double" else "logf"
-    _omp(w, A * R * B, A * B)
+
+    def ex(v):
+        # exp of v - m <= 0; results below the smallest normal number flush to 0, which keeps
+        # libmvec's vector exp off its scalar slow path (masked scores of -1e9 would take it
+        # for every lane); the inner clamp is written so NaN still reaches exp
+        lim = "-708.0" if ct == "double" else "-87.0f"
+        return f"({v} < {lim} ? ({ct})0 : {'exp' if ct == 'double' else 'expf'}({v} < {lim} ? {lim} : {v}))"
+    # three passes and an exp per element: worth a thread sooner than a plain loop
+    _omp(w, 4 * A * R * B, A * B)
     if B == 1:
         # contiguous rows: three simd loops (max, exp and sum, scale), each vectorized
         with w.block(f"for (long a = 0; a < {A}L; ++a)"):
@@ -174,9 +181,9 @@ def softmax(w, x, xt, out, axis: int, log: bool):
             w.line("#pragma omp simd reduction(+:s)")
             with w.block(f"for (long r = 0; r < {R}L; ++r)"):
                 if log:
-                    w.line(f"s += {ex}(({ct}){_ld(x, f'a * {R}L + r')} - m);")
+                    w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m; s += {ex('d')};")
                 else:
-                    w.line(f"const {ct} e = {ex}(({ct}){_ld(x, f'a * {R}L + r')} - m); s += e; oa[r] = ({st})e;")
+                    w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m, e = {ex('d')}; s += e; oa[r] = ({st})e;")
             if log:
                 w.line(f"const {ct} ls = {lg}(s);")
                 w.line("#pragma omp simd")
@@ -197,9 +204,10 @@ def softmax(w, x, xt, out, axis: int, log: bool):
         w.line(f"{ct} s = 0;")
         with w.block(f"for (long r = 0; r < {R}L; ++r)"):
             if log:
-                w.line(f"s += {ex}(({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m);")
+                w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m; s += {ex('d')};")
             else:
-                w.line(f"const {ct} e = {ex}(({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m); s += e; oa[r * {B}L] = ({st})e;")
+                w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m, e = {ex('d')}; "
+                       f"s += e; oa[r * {B}L] = ({st})e;")
         if log:
             w.line(f"const {ct} ls = {lg}(s);")
             with w.block(f"for (long r = 0; r < {R}L; ++r)"):
