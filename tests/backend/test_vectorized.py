@@ -79,3 +79,34 @@ def test_every_tile_loop_is_vectorized(fn, args, tmp_path):
     missed = [start for start, end in loops if not any(start <= v <= end for v in vectorized)]
     src = report.c_source.splitlines()
     assert not missed, "not vectorized:\n" + "\n".join(f"{n}: {src[n - 1]}" for n in missed)
+
+
+def _simd_loops(source: str) -> list:
+    """(first, last line) of every loop the templates mark `#pragma omp simd` (reductions,
+    softmax, LayerNorm), including those reading a fused prologue through a `k*_at` function."""
+    lines, out = source.splitlines(), []
+    for no, line in enumerate(lines, 1):
+        if line.strip().startswith("#pragma omp simd") and lines[no].strip().startswith("for ("):
+            indent = len(lines[no]) - len(lines[no].lstrip())
+            end = next(k for k in range(no + 1, len(lines) + 1)
+                       if lines[k - 1].startswith(" " * indent + "}") and len(lines[k - 1]) - len(lines[k - 1].lstrip()) == indent)
+            out.append((no + 1, end))
+    return out
+
+
+def row_reductions(a, b, g, be):
+    x = a * b
+    return (x - ops.mean(x, -1, True), ops.softmax(a * 0.5 + b) * b, ops.log_softmax(a - b),
+            ops.layer_norm(a + b, g, be) * 2, ops.sum(ops.abs(a - b), -1), ops.amax(a * b, -1, True) + a)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_reduction_template_loops_are_vectorized(dtype, tmp_path):
+    args = [np.ones((48, 70), dtype), np.ones((48, 70), dtype), np.ones(70, dtype), np.ones(70, dtype)]
+    report = ms.inspect(row_reductions, *[Tensor(a) for a in args])
+    loops = _simd_loops(report.c_source)
+    assert len(loops) >= 8, "expected the templates' simd loops in the generated C"
+    vectorized = _vectorized_lines(report.c_source, tmp_path)
+    missed = [start for start, end in loops if not any(start <= v <= end for v in vectorized)]
+    src = report.c_source.splitlines()
+    assert not missed, "not vectorized:\n" + "\n".join(f"{n}: {src[n - 1]}" for n in missed)

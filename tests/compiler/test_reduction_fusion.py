@@ -120,3 +120,99 @@ def test_softmax_of_masked_scores_is_exactly_zero_and_nan_propagates(dtype):
     np.testing.assert_allclose(lp.asnumpy()[[0, 2]], (s - s.max(-1, keepdims=True)
                                - np.log(np.exp(s - s.max(-1, keepdims=True)).sum(-1, keepdims=True)))[[0, 2]],
                                rtol=1e-6)
+
+
+# ---- consumers: a row reduction heads a group, its elementwise users run on each chunk of rows ---
+
+def consumers(a, b, row, g, be):
+    x = a * b
+    m = ops.amax(a, -1, True)
+    return (x - ops.mean(x, -1, True),                            # x is stored: head and epilogue read it
+            a / ops.sum(ops.abs(a + b), -1, keepdim=True),        # prologue |a + b|, epilogue a / s
+            ops.softmax(a * 0.5 + row) * b,                       # the epilogue runs in place on softmax
+            -ops.log_softmax(a) * b,
+            ops.layer_norm(a + b, g, be) * 2 + a,
+            a - m, m,                                             # the head's value is also a result
+            ops.select(ops.all(a > -1, -1, True), a, b))
+
+
+def consumers_reference(a, b, row, g, be):
+    x = a * b
+    m = a.max(-1, keepdims=True)
+    return (x - x.mean(-1, keepdims=True), a / np.abs(a + b).sum(-1, keepdims=True),
+            softmax(a * 0.5 + row) * b, -np.log(softmax(a)) * b, layernorm(a + b, g, be) * 2 + a,
+            a - m, m, np.where((a > -1).all(-1, keepdims=True), a, b))
+
+
+def _consumer_args(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    a, b = (rng.standard_normal(shape).astype(dtype) for _ in range(2))
+    n = shape[-1]
+    row, g, be = (rng.standard_normal(n).astype(dtype) for _ in range(3))
+    return a, b, row, g, be
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(1, 1), (5, 7), (3, 4, 33), (64, 513)])
+def test_reduction_consumers_match_numpy(dtype, shape):
+    args = _consumer_args(shape, dtype)
+    outs = ms.jit(consumers)(*[Tensor(v) for v in args])
+    tol = 2e-5 if dtype == np.float32 else 1e-12
+    for k, (got, want) in enumerate(zip(outs, consumers_reference(*args))):
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=tol, atol=tol, err_msg=f"output {k}")
+
+
+def test_every_consumer_group_is_headed_by_its_reduction():
+    args = [Tensor(v) for v in _consumer_args((5, 7), np.float32)]
+    g = ms.inspect(consumers, *args).graph_after
+    heads = []
+    for n in g.body.nodes:
+        if n.op is not ir.FUSED:
+            continue
+        body = n.blocks[0]
+        reds = [m for m in body.nodes if getattr(m.op, "kind", "") == "reduce"]
+        if reds:
+            # the reduction is read by elementwise members of the same kernel
+            assert any(reds[0] in m.inputs for m in body.nodes), [m.op.name for m in body.nodes]
+            heads.append(reds[0].op.name)
+    assert sorted(heads) == sorted(["ReduceMean", "ReduceSum", "Softmax", "LogSoftmax", "LayerNorm",
+                                    "ReduceMax", "ReduceAll"])
+    # nothing is left as a lone reduction
+    assert not [n for n in g.body.nodes if getattr(n.op, "kind", "") == "reduce"]
+
+
+def test_consumer_chunks_over_threads():
+    # 300 rows of 130: several chunks of rows, run on 1, 2 and 3 threads
+    args = _consumer_args((300, 130), np.float32, seed=5)
+    want = consumers_reference(*args)
+    f = ms.jit(consumers)
+    for threads in (1, 2, 3):               # the test fixture resets the context afterwards
+        ms.set_context(runtime_num_threads=threads)
+        for k, (got, w) in enumerate(zip(f(*[Tensor(v) for v in args]), want)):
+            np.testing.assert_allclose(got.asnumpy(), w, rtol=2e-5, atol=2e-5, err_msg=f"{threads} threads, {k}")
+
+
+def test_reductions_that_cannot_head_stay_correct():
+    # without keep_dims a (5,) sum broadcasts over the *columns* of a (5, 5) input: row r of the
+    # result reads every row's sum, so it is not a row head; axis 0 reductions neither
+    a = np.arange(25, dtype=np.float32).reshape(5, 5) / 7
+
+    @ms.jit
+    def f(a):
+        return a - ops.sum(a, -1), a * ops.amax(a, 0, True), a - ops.mean(a)
+
+    got = f(Tensor(a))
+    for x, want in zip(got, (a - a.sum(-1), a * a.max(0, keepdims=True), a - a.mean())):
+        np.testing.assert_allclose(x.asnumpy(), want, rtol=1e-6)
+
+
+def test_int_row_sum_consumer():
+    a = np.arange(-6, 18, dtype=np.int32).reshape(4, 6)
+
+    @ms.jit
+    def f(a):
+        return a * 3 - ops.sum(a, -1, keepdim=True)
+
+    got = f(Tensor(a))
+    assert got.dtype == ms.int64
+    np.testing.assert_array_equal(got.asnumpy(), a * 3 - a.sum(-1, keepdims=True, dtype=np.int64))

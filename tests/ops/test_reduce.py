@@ -181,3 +181,40 @@ def test_reductions_of_0d_tensors_accept_axis_0_and_minus_1():
         ops.sum(Tensor(1.0), 1)
     with pytest.raises(ValueError, match=r"For 'Argmax', 'axis' must be in range \[-1, 1\)"):
         ops.argmax(Tensor(1.0), 1)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_max_min_over_rows_propagate_nan_and_inf(dtype):
+    # the row max / min is a vector reduction with a NaN flag beside it: NaN anywhere in a row
+    # (first, middle, last lane) wins, +-inf are ordinary values, as in NumPy and PyNative
+    x = np.arange(6 * 37, dtype=np.float32).reshape(6, 37).astype(dtype) - 50
+    x[0, 0] = np.nan
+    x[1, 18] = np.nan
+    x[2, 36] = np.nan
+    x[3, 5] = np.inf
+    x[4, 7] = -np.inf
+    x[5, :] = -np.inf
+
+    @ms.jit
+    def f(x):
+        return ops.amax(x, -1), ops.amin(x, -1, True)
+
+    mx, mn = f(Tensor(x))
+    np.testing.assert_array_equal(mx.asnumpy(), x.max(-1))
+    np.testing.assert_array_equal(mn.asnumpy(), x.min(-1, keepdims=True))
+    eager = ops.amax(Tensor(x), -1)
+    np.testing.assert_array_equal(eager.asnumpy(), x.max(-1))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint8])
+def test_int_row_max_min(dtype):
+    info = np.iinfo(dtype)
+    x = np.random.default_rng(0).integers(info.min, info.max, (5, 33), dtype=dtype, endpoint=True)
+
+    @ms.jit
+    def f(x):
+        return ops.amax(x, -1), ops.amin(x, -1)
+
+    mx, mn = f(Tensor(x))
+    np.testing.assert_array_equal(mx.asnumpy(), x.max(-1))
+    np.testing.assert_array_equal(mn.asnumpy(), x.min(-1))

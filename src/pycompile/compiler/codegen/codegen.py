@@ -21,7 +21,7 @@ from pycompile.compiler import ir
 from pycompile.compiler.codegen import ctypes_ as C
 from pycompile.compiler.codegen import kernels as K
 from pycompile.compiler.codegen.elementwise import KernelEmitter, KInput
-from pycompile.compiler.codegen.memory import Plan, gemm_destination, plan_graph
+from pycompile.compiler.codegen.memory import Plan, head_destination, plan_graph
 from pycompile.compiler.codegen.writer import CWriter
 from pycompile.ops._table import OPS, OpDef
 from pycompile.ops.defs.reduce import REDUCE_RULES, softmax_axis
@@ -47,6 +47,19 @@ class _Module:
     subs: dict = field(default_factory=dict)      # id(subgraph) -> (C name, Plan, const offset)
     sub_consts: list = field(default_factory=list)
     scratch: dict = field(default_factory=dict)   # id(subgraph) -> arena bytes a call needs
+
+
+def _ancestors(node, block: ir.Block) -> set:
+    """ids of the block's nodes that `node` reads, directly or through others."""
+    inside = {id(m): m for m in block.nodes}
+    seen: set = set()
+    todo = list(node.inputs)
+    while todo:
+        v = todo.pop()
+        if id(v) in inside and id(v) not in seen:
+            seen.add(id(v))
+            todo.extend(v.inputs)
+    return seen
 
 
 class CodeGen:
@@ -306,9 +319,9 @@ class CodeGen:
 
     def emit_fused(self, w, n):
         block = n.blocks[0]
-        gemm, kind, k = gemm_destination(block, set(self.getitems.get(id(n), {})))
-        if gemm is not None:
-            return self.emit_fused_gemm(w, n, gemm, kind, k)
+        head, kind, k = head_destination(block, set(self.getitems.get(id(n), {})))
+        if head is not None:
+            return self.emit_fused_head(w, n, head, kind, k)
         reduction = block.results[-1] if block.results and getattr(block.results[-1].op, "kind", "") == "reduce" \
             else None
         if reduction is not None and reduction in block.nodes:
@@ -368,22 +381,16 @@ class CodeGen:
         if g is None:
             return
         x = red.inputs[0]
-        prologue = tuple(m for m in block.nodes if m is not red)
-        used = {id(i) for m in prologue for i in m.inputs}
-        params = [p for p in block.params if id(p) in used]
-        kin = self._kinputs([outer[id(p)] for p in params])
-        em = KernelEmitter(f"k{n.uid}", x.type.shape, ir.Block(tuple(params), prologue, (x,)), kin, [x], [])
-        fname = em.emit_point(self.defs)
-        head = ", ".join(i.cexpr for i in kin)
-        load = (lambda idx: f"{fname}({head}, {idx})") if head else (lambda idx: f"{fname}({idx})")
+        load = self._prologue_loader(n, tuple(m for m in block.nodes if m is not red), x)
         # the reduction's other inputs (LayerNorm's gamma / beta) are outside values
-        self.fused_load = (red, load, {id(p): outer[id(p)] for p in block.params})
+        self.fused_load = (red, load, outer)
         self.names[id(red)] = self.declare_ptr(w, g)
         getattr(self, "op_" + red.op.name)(w, red)
         self.fused_load = None
 
-    def emit_fused_gemm(self, w, n, gemm, kind, k_dest):
-        """A matrix product and its epilogue: each row chunk's product, then the epilogue on it."""
+    def emit_fused_head(self, w, n, head, kind, k_dest):
+        """A head - a matrix product, or a reduction over rows - and its epilogue: each chunk of
+        rows is computed, then the epilogue runs on those rows while they are in cache."""
         block = n.blocks[0]
         outs = self.getitems.get(id(n), {})
         outer = {id(p): v for p, v in zip(block.params, n.inputs)}
@@ -396,28 +403,65 @@ class CodeGen:
         if kind in ("output", "alias"):
             dest = ptrs[[k for k, _ in results].index(k_dest)]
         else:
-            dest = self.storage_expr(self.plan.of(gemm), gemm)
-        epi_nodes = tuple(m for m in block.nodes if m is not gemm)
-        epi = [(r, p) for (k, r), p in zip(results, ptrs) if r is not gemm]
+            dest = self.storage_expr(self.plan.of(head), head)
+        feeds = _ancestors(head, block)            # a reduction's prologue, computed inline
+        epi_nodes = tuple(m for m in block.nodes if m is not head and id(m) not in feeds)
+        epi = [(r, p) for (k, r), p in zip(results, ptrs) if r is not head]
         epilogue = None
         if epi_nodes and epi:
             used = {id(i) for m in epi_nodes for i in m.inputs}
             params = [p for p in block.params if id(p) in used]
-            kin = self._kinputs([outer[id(p)] for p in params]) + [KInput(gemm, dest)]
+            kin = self._kinputs([outer[id(p)] for p in params]) + [KInput(head, dest)]
             inplace = {}
-            if kind == "alias":      # the epilogue reads the product from the output it overwrites
+            if kind == "alias":      # the epilogue reads the head's value from the output it overwrites
                 inplace = {len(kin) - 1: [r for r, _ in epi].index(block.results[k_dest])}
             em = KernelEmitter(f"k{n.uid}", n.attrs["shape"],
-                               ir.Block(tuple(params) + (gemm,), epi_nodes, tuple(r for r, _ in epi)),
+                               ir.Block(tuple(params) + (head,), epi_nodes, tuple(r for r, _ in epi)),
                                kin, [r for r, _ in epi], [p for _, p in epi], float_status=self.float_status,
                                inplace=inplace)
             fname = em.emit_rows(self.defs)
-            head = ", ".join([i.cexpr for k, i in enumerate(kin) if k not in inplace] + [p for _, p in epi])
-            epilogue = lambda r0, r1: f"{fname}({head}, {r0}, {r1});"
-        a, b = (outer[id(x)] if id(x) in outer else x for x in gemm.inputs)
-        self.uses_blas = True
-        K.gemm(w, self.ptr(a), a.type, self.ptr(b), b.type, dest, gemm.type,
-               gemm.attrs.get("transpose_a", False), gemm.attrs.get("transpose_b", False), epilogue)
+            call = ", ".join([i.cexpr for k, i in enumerate(kin) if k not in inplace] + [p for _, p in epi])
+            epilogue = lambda r0, r1: f"{fname}({call}, {r0}, {r1});"
+        if head.op.kind == "matmul":
+            a, b = (outer[id(x)] if id(x) in outer else x for x in head.inputs)
+            self.uses_blas = True
+            K.gemm(w, self.ptr(a), a.type, self.ptr(b), b.type, dest, head.type,
+                   head.attrs.get("transpose_a", False), head.attrs.get("transpose_b", False), epilogue)
+            return
+        # a row reduction: its template over each chunk of rows, reading its input through the
+        # fused prologue (or from memory), then the epilogue on the same rows
+        x = head.inputs[0]
+        if feeds:
+            prologue = tuple(m for m in block.nodes if id(m) in feeds)
+            load = self._prologue_loader(n, prologue, x)
+        else:
+            load = self.ptr(outer.get(id(x), x))
+        shape = x.type.shape
+        n_rows, row_len = x.type.size // max(shape[-1], 1), shape[-1]
+        passes = 4 if head.op.lower != "reduce" else 1
+
+        def body(r0, r1):
+            self.fused_load = (head, load, outer)
+            self.head_rows = (r0, r1)
+            self.names[id(head)] = dest
+            getattr(self, "op_" + head.op.name)(w, head)
+            self.fused_load = self.head_rows = None
+            if epilogue is not None:
+                w.line(epilogue(r0, r1))
+        K.row_chunks(w, n_rows, row_len, passes * x.type.size, body)
+
+    def _prologue_loader(self, n, prologue, x):
+        """A C function computing the fused value `x` at a flat index from the group's inputs:
+        returns a loader for the reduction templates (kernels._ld)."""
+        block = n.blocks[0]
+        outer = {id(p): v for p, v in zip(block.params, n.inputs)}
+        used = {id(i) for m in prologue for i in m.inputs}
+        params = [p for p in block.params if id(p) in used]
+        kin = self._kinputs([outer[id(p)] for p in params])
+        em = KernelEmitter(f"k{n.uid}", x.type.shape, ir.Block(tuple(params), prologue, (x,)), kin, [x], [])
+        fname = em.emit_point(self.defs)
+        head = ", ".join(i.cexpr for i in kin)
+        return (lambda idx: f"{fname}({head}, {idx})") if head else (lambda idx: f"{fname}({idx})")
 
     # ---- structures ---------------------------------------------------------------------------------
     def cond_expr(self, v) -> str:
@@ -657,13 +701,18 @@ class CodeGen:
         else:
             K.gather(w, self.ptr(x), x.type, self.ptr(idx), idx.type, out, axis, code)
 
-    fused_load = None          # (reduction node, loader, {param id: outer value}) inside a prologue group
+    fused_load = None          # (reduction node, loader, {param id: outer value}) inside a fused group
+    head_rows = None           # (r0, r1): a row-chunk driver runs the reduction template on those rows
 
     def _out(self, w, n) -> str:
         """The output pointer of a template's node (already declared when it ends a fused group)."""
         if self.fused_load is not None and self.fused_load[0] is n:
             return self.names[id(n)]
         return self.declare_ptr(w, n)
+
+    def _rows(self, n):
+        """The row range a template of node n runs over (None: all rows)."""
+        return self.head_rows if self.fused_load is not None and self.fused_load[0] is n else None
 
     def _in(self, n, k: int):
         """Input k of a template's node: a pointer, or the fused prologue's loader for input 0."""
@@ -679,7 +728,7 @@ class CodeGen:
         x = n.inputs[0]
         from pycompile.ops._table import norm_axes
         axes = norm_axes(n.op.name, n.attrs.get("axis"), x.type.ndim)
-        K.reduce(w, REDUCE_RULES[n.op.name], self._in(n, 0), x.type, out, n.type, axes)
+        K.reduce(w, REDUCE_RULES[n.op.name], self._in(n, 0), x.type, out, n.type, axes, rows=self._rows(n))
 
     op_ReduceSum = op_ReduceMean = op_ReduceMax = op_ReduceMin = op_ReduceAll = op_ReduceAny = _reduce
 
@@ -694,7 +743,7 @@ class CodeGen:
         x = n.inputs[0]
         axis = softmax_axis(n.op.name, n.attrs.get("axis", -1), x.type.ndim)
         if x.type.size:
-            K.softmax(w, self._in(n, 0), x.type, out, axis, log=n.op.lower == "log_softmax")
+            K.softmax(w, self._in(n, 0), x.type, out, axis, log=n.op.lower == "log_softmax", rows=self._rows(n))
 
     op_LogSoftmax = op_Softmax
 
@@ -702,7 +751,7 @@ class CodeGen:
         out = self._out(w, n)
         x, gamma, beta = n.inputs
         K.layernorm(w, self._in(n, 0), x.type, self._in(n, 1), self._in(n, 2), gamma.type, out,
-                    n.attrs.get("begin_norm_axis", -1), n.attrs.get("epsilon", 1e-7))
+                    n.attrs.get("begin_norm_axis", -1), n.attrs.get("epsilon", 1e-7), rows=self._rows(n))
 
     def _gemm(self, w, n):
         out = self.declare_ptr(w, n)

@@ -158,9 +158,9 @@ class Planner:
                         if isinstance(i, ir.Const):
                             self.const(i)
             if n.op is ir.FUSED:
-                gemm, kind, _ = gemm_destination(n.blocks[0], set(self.getitems.get(id(n), {})))
-                if kind == "temp":        # the product feeds the epilogue from a temporary
-                    p.storage[id(gemm)] = Storage("slot", nbytes=nbytes(gemm.type))
+                head, kind, _ = head_destination(n.blocks[0], set(self.getitems.get(id(n), {})))
+                if kind == "temp":        # the head's value feeds the epilogue from a temporary
+                    p.storage[id(head)] = Storage("slot", nbytes=nbytes(head.type))
         if n.op is ir.CALL:
             p.scratch[id(n)] = Storage("slot", nbytes=self.sub_arena.get(id(n.attrs["graph"]), 0))
         if id(n) in p.storage and n.op is ir.GETITEM:
@@ -364,21 +364,34 @@ class Planner:
         p.arena_size = top
 
 
-def gemm_destination(block: ir.Block, used: set):
-    """(GEMM node, kind, k) for a fused block headed by a matrix product: kind 'output' when the
-    product is the block's result k, 'alias' when used result k has the product's type (the
-    epilogue then runs in place on the product), 'temp' otherwise; (None, None, None) without
-    a GEMM. `used`: indices of results the caller reads."""
-    gemm = next((m for m in block.nodes if getattr(m.op, "kind", "") == "matmul"), None)
-    if gemm is None:
+def fused_head(block: ir.Block):
+    """The head of a fused block: its matrix product, or a row reduction with elementwise
+    consumers in the block (passes/fusion._row_head); None otherwise. A reduction whose only
+    fused members are its producers is not a head: it ends its block."""
+    for m in block.nodes:
+        if getattr(m.op, "kind", "") == "matmul":
+            return m
+    for m in block.nodes:
+        if getattr(m.op, "kind", "") == "reduce" and any(m in x.inputs for x in block.nodes):
+            return m
+    return None
+
+
+def head_destination(block: ir.Block, used: set):
+    """(head, kind, k) for a fused block with a head (fused_head): kind 'output' when the head's
+    value is the block's result k, 'alias' when used result k has the head's type (the epilogue
+    then runs in place on it), 'temp' otherwise; (None, None, None) without a head. `used`:
+    indices of results the caller reads."""
+    head = fused_head(block)
+    if head is None:
         return None, None, None
     for k, r in enumerate(block.results):
-        if r is gemm and k in used:
-            return gemm, "output", k
+        if r is head and k in used:
+            return head, "output", k
     for k, r in enumerate(block.results):
-        if k in used and r is not gemm and r.type == gemm.type:
-            return gemm, "alias", k
-    return gemm, "temp", None
+        if k in used and r is not head and r.type == head.type:
+            return head, "alias", k
+    return head, "temp", None
 
 
 def plan_graph(graph: ir.Graph, sub_arena: dict | None = None) -> Plan:

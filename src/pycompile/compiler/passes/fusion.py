@@ -75,6 +75,48 @@ def _reduction_root(n) -> bool:
             and n.inputs[0].type.size > 0 and isinstance(n.type, TensorType))
 
 
+def _row_head(n, shape) -> bool:
+    """A reduction over the last axis of a `shape` input that yields one value (sum / mean / max
+    / min / all / any with keep_dims) or one row (softmax, log_softmax, LayerNorm) per row of
+    the (rows, shape[-1]) view: it can head a group whose elementwise consumers run on each
+    chunk of rows right after the chunk is reduced (codegen.emit_fused_head)."""
+    if not _reduction_root(n) or not shape or n.inputs[0].type.shape != shape:
+        return False
+    nd = len(shape)
+    lower = n.op.lower
+    if lower == "reduce":
+        from pycompile.ops._table import norm_axes
+        return (tuple(norm_axes(n.op.name, n.attrs.get("axis"), nd)) == (nd - 1,)
+                and n.type.shape == tuple(shape[:-1]) + (1,))
+    if n.type.shape != shape:
+        return False
+    if lower in ("softmax", "log_softmax"):
+        from pycompile.ops.defs.reduce import softmax_axis
+        return softmax_axis(n.op.name, n.attrs.get("axis", -1), nd) == nd - 1
+    return lower == "layernorm" and n.attrs.get("begin_norm_axis", -1) % nd == nd - 1
+
+
+def _prologue(head, members, users, pos, grouped) -> dict:
+    """The elementwise producers only `head` reads (transitively) that can be computed inline
+    where it reads its input: none of them is stored. Multi-pass templates take only cheap ones."""
+    shape = head.inputs[0].type.shape
+    pro: dict = {}
+    todo = [head.inputs[0]]
+    while todo:
+        p = todo.pop()
+        if not _ew(p, shape) or id(p) in members or id(p) in pro or id(p) in grouped or id(p) not in pos:
+            continue
+        if id(p) in users.results or any(u is not head and id(u) not in pro for u in users.get(p)):
+            continue
+        if head.op.lower in MULTI_PASS and not _cheap(p):
+            continue
+        pro[id(p)] = p
+        todo.extend(p.inputs)
+        # a producer met earlier may now have all its users inside: look at it again
+        todo.extend(q for q in pro.values() for q in q.inputs)
+    return pro
+
+
 def _gemm_head(n, shape) -> bool:
     """A float matrix product BLAS computes, with the group's shape: it can head a group whose
     other members become its epilogue (compiler/codegen/kernels.gemm)."""
@@ -90,7 +132,7 @@ def _epilogue_ok(members, shape) -> bool:
     from pycompile.compiler.codegen.elementwise import epilogue_strides
     inside = set(members)
     for m in members.values():
-        if _gemm_head(m, shape):
+        if _gemm_head(m, shape) or _row_head(m, shape):
             continue
         if m.op is ir.FOR or m.op is ir.GETITEM:
             return False                       # loops are not run inside GEMM epilogues
@@ -166,7 +208,8 @@ def _group_block(block: ir.Block) -> ir.Block:
         members = {id(root): root}
         root_pos = pos[id(root)]
 
-        gemm_inputs: set = set()      # values the group's GEMM reads: they cannot join
+        gemm_inputs: set = set()      # values the group's head (GEMM / row reduction) reads: they cannot join
+        head = None
 
         def can_join(p) -> bool:
             if id(p) not in pos or id(p) in grouped or id(p) in members or id(p) in gemm_inputs:
@@ -197,10 +240,11 @@ def _group_block(block: ir.Block) -> ir.Block:
                         members[id(i)] = i
                         changed = True
                         continue
-                    if not reduction and _gemm_head(i, shape) and not gemm_inputs and can_join(i) \
-                            and not any(id(x) in members for x in i.inputs):
+                    if not reduction and (_gemm_head(i, shape) or _row_head(i, shape)) and not gemm_inputs \
+                            and can_join(i) and not any(id(x) in members for x in i.inputs):
                         members[id(i)] = i            # the group's epilogue runs on its row chunks
                         gemm_inputs.update(id(x) for x in i.inputs)
+                        head = i
                         changed = True
                         continue
                     loop = _getitem_parent(i)
@@ -221,10 +265,13 @@ def _group_block(block: ir.Block) -> ir.Block:
                     if u.op is ir.GETITEM and (isinstance(u.type, TensorType) or not users.get(u)):
                         members[id(u)] = u
                 changed = True
-        if gemm_inputs and not _epilogue_ok(members, shape):
-            members = {k: m for k, m in members.items() if not _gemm_head(m, shape)}
+        if head is not None and not _epilogue_ok(members, shape):
+            members = {k: m for k, m in members.items() if m is not head}
+            head = None
             if id(root) not in members:
                 continue
+        if head is not None and head.op.kind == "reduce":
+            members.update(_prologue(head, members, users, pos, grouped))
         n_ops = sum(1 for m in members.values() if m.op is not ir.GETITEM)
         if n_ops < 2 and not any(m.op is ir.FOR for m in members.values()):
             continue
