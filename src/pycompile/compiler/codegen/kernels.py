@@ -210,14 +210,15 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
     st = C.storage(xt.dtype)
     lg = "log" if ct == "double" else "logf"
 
-    def ex(v):
-        # exp of v - m <= 0; results below the smallest normal number flush to 0, which keeps
-        # libmvec's vector exp off its scalar slow path (masked scores of -1e9 would take it
-        # for every lane); the inner clamp is written so NaN still reaches exp
-        lim = "-708.0" if ct == "double" else "-87.0f"
-        return f"({v} < {lim} ? ({ct})0 : {'exp' if ct == 'double' else 'expf'}({v} < {lim} ? {lim} : {v}))"
+    ex = "exp" if ct == "double" else "expf"
+    lim = "-708.0" if ct == "double" else "-87.0f"
+
+    def ex_flush(v):
+        # exp(v) for v = x - max <= 0, flushing results below the smallest normal number to 0
+        # (see the clamp pass below); NaN still reaches exp
+        return f"({v} < {lim} ? ({ct})0 : {ex}({v} < {lim} ? {lim} : {v}))"
     if B == 1:
-        # contiguous rows: three simd loops (max, exp and sum, scale), each vectorized; three
+        # contiguous rows: simd loops (max; clamp; exp and sum; scale), each vectorized; these
         # passes and an exp per element are worth a thread sooner than a plain loop
         with _row_loop(w, "a", A, 4 * A * R, rows):
             w.line(f"{st} *oa = {out} + a * {R}L;")
@@ -226,12 +227,24 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
             with w.block(f"for (long r = 1; r < {R}L; ++r)"):
                 w.line(f"const {ct} v = ({ct}){_ld(x, f'a * {R}L + r')}; m = v > m ? v : m;")
             w.line(f"{ct} s = 0;")
-            w.line("#pragma omp simd reduction(+:s)")
-            with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                if log:
-                    w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m; s += {ex('d')};")
-                else:
-                    w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m, e = {ex('d')}; s += e; oa[r] = ({st})e;")
+            if st == ct:
+                # x - m clamped to `lim` goes through the output row first: the vector exp then
+                # never sees a masked score (-1e9, -inf), which would send every such lane to
+                # libm's scalar underflow path. (Clamping inside the exp loop does not work:
+                # GCC rewrites exp(c ? lim : d) to c ? exp(lim) : exp(d).) Lanes at `lim`
+                # become exactly 0.
+                w.line("#pragma omp simd")
+                with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                    w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m; oa[r] = d < {lim} ? {lim} : d;")
+                w.line("#pragma omp simd reduction(+:s)")
+                with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                    w.line(f"const {ct} d = oa[r], e = d <= {lim} ? ({ct})0 : {ex}(d); s += e;"
+                           + ("" if log else " oa[r] = e;"))
+            else:
+                # float16 storage cannot hold x - m exactly: one pass, scalar code anyway
+                with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                    w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m, e = {ex_flush('d')}; s += e;"
+                           + ("" if log else f" oa[r] = ({st})e;"))
             if log:
                 w.line(f"const {ct} ls = {lg}(s);")
                 w.line("#pragma omp simd")
@@ -254,9 +267,9 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
         w.line(f"{ct} s = 0;")
         with w.block(f"for (long r = 0; r < {R}L; ++r)"):
             if log:
-                w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m; s += {ex('d')};")
+                w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m; s += {ex_flush('d')};")
             else:
-                w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m, e = {ex('d')}; "
+                w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m, e = {ex_flush('d')}; "
                        f"s += e; oa[r * {B}L] = ({st})e;")
         if log:
             w.line(f"const {ct} ls = {lg}(s);")
