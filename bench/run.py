@@ -29,6 +29,10 @@ import workloads as W  # noqa: E402
 
 
 def timeit(fn, min_time=0.2, repeats=7, warmup=2):
+    # NumPy's OpenBLAS threads spin for ~0.1 s after a call (2^28 cycles), and OpenMP's after a
+    # parallel region: start each measurement once the previous one's workers have gone to sleep,
+    # so neither side is timed against the other's spinning threads
+    time.sleep(0.3)
     for _ in range(warmup):
         fn()
     # calibrate the number of calls per sample

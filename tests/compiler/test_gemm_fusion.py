@@ -97,3 +97,29 @@ def test_unfused_integer_and_float16_products_still_match():
     np.testing.assert_array_equal(ia.asnumpy(), np.maximum(a @ b + 1, 0))
     np.testing.assert_allclose(hf.asnumpy().astype(np.float32),
                                (h.astype(np.float32) @ g.astype(np.float32) + 1), rtol=5e-3, atol=5e-3)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("m,k,n", [(1, 2048, 128), (7, 300, 131), (64, 256, 128), (33, 513, 600)])
+def test_few_rows_split_by_columns(dtype, m, k, n):
+    """A product with few rows and a long inner dimension is split by columns across threads;
+    its epilogue then runs by rows. Both transpose flags, 1-3 threads (uneven column chunks)."""
+    rng = np.random.default_rng(m + n)
+    x, w = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((k, n)).astype(dtype)
+    b, r = rng.standard_normal(n).astype(dtype), rng.standard_normal((m, n)).astype(dtype)
+
+    @ms.jit
+    def f(x, w, wt, xt, b, r):
+        return (ops.gelu(ops.matmul(x, w) + b, "tanh") + r, ops.MatMul(transpose_b=True)(x, wt),
+                ops.MatMul(transpose_a=True, transpose_b=True)(xt, wt) * 2)
+
+    h = x @ w
+    want = (np_gelu(h + b) + r, h, h * 2)
+    tol = 1e-4 if dtype == np.float32 else 1e-11
+    for threads in (1, 2, 3):
+        ms.set_context(runtime_num_threads=threads)
+        outs = f(Tensor(x), Tensor(w), Tensor(w.T.copy()), Tensor(x.T.copy()), Tensor(b), Tensor(r))
+        for got, ref in zip(outs, want):
+            np.testing.assert_allclose(got.asnumpy(), ref, rtol=tol, atol=tol * 10)
+    src = ms.inspect(f, Tensor(x), Tensor(w), Tensor(w.T.copy()), Tensor(x.T.copy()), Tensor(b), Tensor(r)).c_source
+    assert "(int)(c1 - c0)" in src
