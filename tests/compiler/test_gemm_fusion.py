@@ -123,3 +123,54 @@ def test_few_rows_split_by_columns(dtype, m, k, n):
             np.testing.assert_allclose(got.asnumpy(), ref, rtol=tol, atol=tol * 10)
     src = ms.inspect(f, Tensor(x), Tensor(w), Tensor(w.T.copy()), Tensor(x.T.copy()), Tensor(b), Tensor(r)).c_source
     assert "(int)(c1 - c0)" in src
+
+
+def test_dense_on_3d_input_heads_activation_and_residual():
+    """nn.Dense on (B, S, C) reshapes to 2-D for the product and back: the reshape back sinks
+    below the elementwise chain, so bias, GELU and the residual run in the product's epilogue."""
+    from pycompile import nn
+
+    class MLP(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.up, self.act, self.down = nn.Dense(16, 48), nn.GELU(), nn.Dense(48, 16)
+
+        def construct(self, x):
+            return x + self.down(self.act(self.up(x)))
+
+    ms.set_seed(3)
+    net = MLP()
+    x = np.random.default_rng(3).standard_normal((2, 5, 16)).astype(np.float32)
+    f = ms.jit(lambda t: net(t))
+    got = f(Tensor(x)).asnumpy()
+    w1, b1 = net.up.weight.asnumpy(), net.up.bias.asnumpy()
+    w2, b2 = net.down.weight.asnumpy(), net.down.bias.asnumpy()
+    want = x + (np_gelu(x @ w1.T + b1) @ w2.T + b2)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    graph = ms.inspect(f, Tensor(x)).graph_after
+    nodes = list(graph.body.nodes)
+    fused = [n for n in nodes if n.op is ir.FUSED]
+    # two groups, each a product heading its whole epilogue; nothing elementwise outside them
+    assert len(fused) == 2
+    assert all(any(getattr(m.op, "kind", "") == "matmul" for m in n.blocks[0].nodes) for n in fused)
+    names = {m.op.name for n in fused for m in n.blocks[0].nodes}
+    assert {"GeLU", "Add"} <= names
+    assert not [n for n in nodes if getattr(n.op, "kind", "") == "elementwise"]
+
+
+@pytest.mark.parametrize("other_shape", [(2, 5, 16), (16,), (1, 1, 16), (1, 16), (), (1,), (2, 1, 16), (5, 16)])
+def test_reshape_sinking_keeps_broadcasting(other_shape):
+    """op(Reshape(y), z) sinks the reshape only when z has the result's shape or broadcasts along
+    rows; other broadcasts ((2, 1, 16): per batch; (5, 16): per position) keep the reshape.
+    Either way the value is NumPy's."""
+    rng = np.random.default_rng(len(other_shape))
+    a, w = rng.standard_normal((10, 8)).astype(np.float32), rng.standard_normal((16, 8)).astype(np.float32)
+    z = rng.standard_normal(other_shape).astype(np.float32)
+
+    @ms.jit
+    def f(a, w, z):
+        h = ops.reshape(ops.MatMul(transpose_b=True)(a, w), (2, 5, 16))
+        return ops.tanh(h * z) - z
+
+    want = np.tanh((a @ w.T).reshape(2, 5, 16) * z) - z
+    np.testing.assert_allclose(f(Tensor(a), Tensor(w), Tensor(z)).asnumpy(), want, rtol=1e-5, atol=1e-6)

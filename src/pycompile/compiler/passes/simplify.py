@@ -11,7 +11,7 @@ import numpy as np
 from pycompile.common.abstract import MonadType, TensorType
 from pycompile.compiler import ir
 from pycompile.compiler.passes._rewrite import Rewriter
-from pycompile.ops._table import OPS, OpDef
+from pycompile.ops._table import OPS, Effect, OpDef
 
 
 def _is_const(v, x) -> bool:
@@ -104,6 +104,52 @@ def _fold_transposes(n, inputs):
     return ir.Node(op=n.op, inputs=tuple(new), type=n.type, attrs=attrs, loc=n.loc)
 
 
+def _row_broadcast(t, width: int) -> bool:
+    """A tensor type that broadcasts along every axis but the last (a bias, a scale, a scalar)."""
+    return all(d == 1 for d in t.shape[:-1]) and (not t.shape or t.shape[-1] in (1, width))
+
+
+def _sink_reshape(n, inputs):
+    """op(Reshape(y), z) -> Reshape(op(y, z')) for an elementwise op, when the Reshape only splits
+    the leading axes of y (Dense's (256, 128) -> (4, 64, 128)) and every other operand has the
+    result's shape (z' is z viewed flat the same way) or broadcasts along rows only. The product
+    that made y then heads a group with the whole elementwise chain after it (bias, activation,
+    residual), instead of the chain stopping at the Reshape. Reshapes are views: nothing is copied.
+    Only splitting reshapes sink, so the flattening views made for z' never sink back."""
+    out = n.type
+    if not isinstance(out, TensorType) or n.op.effect is not Effect.PURE or n.blocks:
+        return None
+    src = None
+    for v in inputs:
+        if ir.is_op(v, "Reshape") and v.type.shape == out.shape:
+            y = v.inputs[0].type
+            if isinstance(y, TensorType) and y.ndim < out.ndim and y.shape and y.shape[-1] == out.shape[-1]:
+                src = y.shape
+                break
+    if src is None:
+        return None
+    new = []
+    for v in inputs:
+        t = v.type
+        if not isinstance(t, TensorType):
+            new.append(v)
+        elif ir.is_op(v, "Reshape") and t.shape == out.shape and v.inputs[0].type.shape == src:
+            new.append(v.inputs[0])
+        elif t.shape == out.shape:
+            new.append(_view(v, src))
+        elif t.ndim <= out.ndim and _row_broadcast(t, out.shape[-1]):
+            new.append(v if t.ndim <= len(src) else _view(v, t.shape[-len(src):]))
+        else:
+            return None
+    flat = TensorType(out.dtype, src)
+    return ir.Node(op=n.op, inputs=tuple(new), type=flat, attrs=n.attrs, loc=n.loc), out
+
+
+def _view(v, shape):
+    return ir.Node(op=OPS["Reshape"], inputs=(v,), type=TensorType(v.type.dtype, tuple(shape)),
+                   attrs={"shape": tuple(shape)}, loc=getattr(v, "loc", None))
+
+
 RULES = {
     "Add": _r_add, "Sub": _r_sub, "Mul": _r_mul, "RealDiv": _r_div, "Neg": _r_neg,
     "LogicalNot": _r_not, "Cast": _r_cast, "Reshape": _r_reshape, "Transpose": _r_transpose,
@@ -118,6 +164,16 @@ class Simplify(Rewriter):
             folded = _fold_transposes(n, inputs)
             if folded is not None:
                 return self.emit(folded)
+        if isinstance(op, OpDef) and op.kind == "elementwise":
+            sunk = _sink_reshape(n, inputs)
+            if sunk is not None:
+                flat, out = sunk
+                for m in flat.inputs:
+                    if ir.is_op(m, "Reshape") and all(m is not i for i in inputs):
+                        self.emit(m)
+                self.emit(flat)
+                return self.emit(ir.Node(op=OPS["Reshape"], inputs=(flat,), type=out,
+                                         attrs={"shape": tuple(out.shape)}, loc=n.loc))
         if isinstance(op, OpDef):
             rule = RULES.get(op.name)
             if rule is not None:
