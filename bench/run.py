@@ -4,8 +4,11 @@
     python bench/run.py W1 W8      # some of them
     python bench/run.py --quick    # fewer repeats
 
-Each figure is the median of repeated timings after a warm-up; the ratio is compiled time /
-NumPy-eager time (lower is better). Cold compile times run in a fresh subprocess with empty
+Each workload's implementations (pycompile, NumPy eager, peers) are timed in interleaved
+rounds, one block of calls each per round, with a 0.3 s pause before each block so that no
+runtime's spinning worker threads overlap another's timing. Times are medians over rounds; a
+ratio is the median over rounds of the two times in the same round (lower is better), which
+keeps slow drifts of a shared machine out of it. Cold compile times run in a fresh subprocess with empty
 caches. W7 runs W1 (N=1) in a fresh process with an empty compile-cache directory, then in a
 second fresh process reusing it, and prints both first-call times and their ratio. Where JAX is
 installed (it is not a dependency), W4 and W6 also run under jax.jit on the same inputs. Machine facts
@@ -28,30 +31,53 @@ sys.path.insert(0, HERE)
 import workloads as W  # noqa: E402
 
 
-def timeit(fn, min_time=0.2, repeats=7, warmup=2):
-    # NumPy's OpenBLAS threads spin for ~0.1 s after a call (2^28 cycles), and OpenMP's after a
-    # parallel region: start each measurement once the previous one's workers have gone to sleep,
-    # so neither side is timed against the other's spinning threads
-    time.sleep(0.3)
-    for _ in range(warmup):
-        fn()
-    # calibrate the number of calls per sample
+def _calibrate(fn, min_time):
+    """Calls per timed block so that one block lasts at least `min_time`."""
     n = 1
     while True:
         t0 = time.perf_counter()
         for _ in range(n):
             fn()
-        dt = time.perf_counter() - t0
-        if dt >= min_time / repeats or n >= 1 << 20:
-            break
+        if time.perf_counter() - t0 >= min_time or n >= 1 << 20:
+            return n
         n *= 4
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(n):
+
+
+def _block(fn, n):
+    # NumPy's OpenBLAS threads spin for ~0.1 s after a call (2^28 cycles), and OpenMP's after a
+    # parallel region: each block starts once the previous block's workers have gone to sleep,
+    # so no side is timed against another's spinning threads
+    time.sleep(0.3)
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter() - t0) / n
+
+
+def timeit(fn, min_time=0.2, repeats=7, warmup=2):
+    """Median seconds per call of `fn` over `repeats` blocks."""
+    return timed_rounds([fn], min_time / repeats, repeats, warmup)[0][0]
+
+
+def timed_rounds(fns, block_time, rounds, warmup=2):
+    """Time several functions in interleaved rounds - one block of each per round - so slow
+    drifts of a shared machine (another VM on the host) hit them alike. Returns, per function,
+    (median seconds per call, its per-round times)."""
+    counts = []
+    for fn in fns:
+        for _ in range(warmup):
             fn()
-        samples.append((time.perf_counter() - t0) / n)
-    return statistics.median(samples)
+        counts.append(_calibrate(fn, block_time))
+    times = [[] for _ in fns]
+    for _ in range(rounds):
+        for k, fn in enumerate(fns):
+            times[k].append(_block(fn, counts[k]))
+    return [(statistics.median(ts), ts) for ts in times]
+
+
+def ratio(a, b) -> float:
+    """Median over rounds of a's time / b's time in the same round."""
+    return statistics.median(x / y for x, y in zip(a, b))
 
 
 def fmt(t: float) -> str:
@@ -160,7 +186,7 @@ def machine() -> str:
 def main(argv):
     quick = "--quick" in argv
     names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS) + ["W6c"]
-    repeats = 3 if quick else 7
+    repeats = 3 if quick else 9
     print(f"# {machine()}")
     print(f"{'workload':<26} {'pycompile':>12} {'NumPy eager':>12} {'ratio':>8}   notes")
     for name in names:
@@ -173,17 +199,15 @@ def main(argv):
         for case in W.WORKLOADS[name]():
             label, compiled, numpy_fn, note = case[:4]
             peers = case[4] if len(case) > 4 else {}
-            tc = timeit(compiled, repeats=repeats)
-            tn = timeit(numpy_fn, repeats=repeats)
+            peers = {k: v for k, v in peers.items() if v is not None}   # measured in the same rounds
+            (tc, rc), (tn, rn), *tp = timed_rounds([compiled, numpy_fn, *peers.values()], 0.1, repeats)
             if isinstance(note, tuple):      # ("gemm", flops): the matrix products' rate, all time counted
                 note = (f"GEMM work {note[1] / tc / 1e9:.1f} GFLOP/s (NumPy matmul here: "
                         f"{numpy_gemm_gflops():.0f} GFLOP/s)")
-            print(f"{label:<26} {fmt(tc):>12} {fmt(tn):>12} {tc / tn:7.3f}x   {note}", flush=True)
-            for peer, fn in peers.items():
-                if fn is not None:          # a peer measured in the same process, same inputs
-                    tp = timeit(fn, repeats=repeats)
-                    print(f"{'  ' + peer + ' (peer)':<26} {fmt(tp):>12} {'':>12} {tp / tn:7.3f}x   "
-                          f"pycompile / {peer}: {tc / tp:.2f}x", flush=True)
+            print(f"{label:<26} {fmt(tc):>12} {fmt(tn):>12} {ratio(rc, rn):7.3f}x   {note}", flush=True)
+            for peer, (t, rp) in zip(peers, tp):
+                print(f"{'  ' + peer + ' (peer)':<26} {fmt(t):>12} {'':>12} {ratio(rp, rn):7.3f}x   "
+                      f"pycompile / {peer}: {ratio(rc, rp):.2f}x", flush=True)
         if hasattr(W, f"cold_{name}"):
             t = cold(name)
             print(f"{name + ' cold first call':<26} {fmt(t):>12} {'':>12} {'':>8}   fresh process, empty caches",
