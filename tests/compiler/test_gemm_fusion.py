@@ -174,3 +174,31 @@ def test_reshape_sinking_keeps_broadcasting(other_shape):
 
     want = np.tanh((a @ w.T).reshape(2, 5, 16) * z) - z
     np.testing.assert_allclose(f(Tensor(a), Tensor(w), Tensor(z)).asnumpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_output_view_is_computed_in_place():
+    """A graph output that is a Reshape (or Depend) of a computed value: the value is written
+    straight into the output buffer, so the generated C copies nothing. Two outputs viewing one
+    value still get their own buffers."""
+    rng = np.random.default_rng(4)
+    a, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((12, 8), (6, 8), (6,)))
+
+    @ms.jit
+    def one(a, w, b):
+        return ops.reshape(ops.relu(ops.MatMul(transpose_b=True)(a, w) + b), (3, 4, 6))
+
+    @ms.jit
+    def two(a, w, b):
+        h = ops.MatMul(transpose_b=True)(a, w) + b
+        return ops.reshape(h, (3, 4, 6)), ops.depend(h, a), ops.reshape(h, (72,))
+
+    h = a @ w.T + b
+    args = (Tensor(a), Tensor(w), Tensor(b))
+    np.testing.assert_allclose(one(*args).asnumpy(), np.maximum(h, 0).reshape(3, 4, 6), rtol=1e-5, atol=1e-6)
+    assert "memcpy(args" not in ms.inspect(one, *args).c_source
+    outs = two(*args)
+    for got, want in zip(outs, (h.reshape(3, 4, 6), h, h.reshape(72))):
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-6)
+    bufs = [o._data for o in outs]
+    assert not any(np.shares_memory(x, y) for i, x in enumerate(bufs) for y in bufs[i + 1:])
+    assert ms.inspect(two, *args).c_source.count("memcpy(args") == 2

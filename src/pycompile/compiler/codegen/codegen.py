@@ -212,6 +212,8 @@ class CodeGen:
             w.line(f"*({C.scalar_ctype(t)} *)args[{index}] = {self.scalar(v)};")
             return
         s = self.plan.storage.get(id(v))
+        while s is not None and s.kind == "alias":
+            s = self.plan.storage.get(id(s.base))
         if s is not None and s.kind == "arg" and s.index == index:
             return
         if t.nbytes:

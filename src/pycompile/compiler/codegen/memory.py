@@ -96,6 +96,10 @@ class Planner:
         base = len(g.params)
         top_nodes = {id(n) for n in g.body.nodes}
         for k, v in enumerate(g.outputs):
+            # an output that is a view (Reshape, Depend) of a node: that node is computed straight
+            # into the output buffer, so returning the view copies nothing
+            while isinstance(v, ir.Node) and id(v) in top_nodes and _lower(v.op) in ("view", "depend"):
+                v = v.inputs[0]
             if id(v) in top_nodes and self._eligible(v) and id(v) not in self.requested:
                 self.requested[id(v)] = Storage("arg", index=base + k)
 
