@@ -27,6 +27,55 @@ PC_SIMD float powf(float, float); PC_SIMD double pow(double, double);
 #undef PC_SIMD
 #endif
 
+/* float16 <-> float by integer bit operations. GCC 12 converts _Float16 one element at a time
+ * (without AVX512-FP16 it has no vector form), which keeps any loop touching float16 scalar;
+ * these spell the same conversions in integer and float32 arithmetic the vectorizer handles.
+ * Exact: every float16 converts to its float; float -> float16 rounds to nearest even, overflows
+ * to infinity, keeps subnormals, and keeps NaN a NaN (tests check all 65536 values). Generated
+ * code reads and writes float16 storage through pc_half_bits, a uint16_t that may alias. */
+typedef uint16_t __attribute__((may_alias)) pc_half_bits;
+
+static inline float pc_bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t pc_f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+static inline float pc_h2f(uint16_t h) {
+    /* the magnitude bits moved into a float's place are the value times 2^-112, for normal and
+     * subnormal float16 alike; infinities and NaNs take the float exponent instead */
+    const uint32_t mag = (uint32_t)(h & 0x7fffu) << 13;
+    const uint32_t scaled = pc_f32_bits(pc_bits_f32(mag) * 0x1p112f);
+    const uint32_t bits = (h & 0x7c00u) == 0x7c00u ? (0x7f800000u | mag) : scaled;
+    return pc_bits_f32(bits | ((uint32_t)(h & 0x8000u) << 16));
+}
+
+static inline uint16_t pc_f2h(float f) {
+    const uint32_t u = pc_f32_bits(f);
+    const uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    /* |f| >= 2^-14: a normal float16 - round the 13 dropped mantissa bits to even - or, when
+     * that reaches 2^16, infinity */
+    const uint32_t r = a + 0xfffu + ((a >> 13) & 1u);
+    const uint32_t normal = r >= 0x47800000u ? 0x7c00u : (r >> 13) - (112u << 10);
+    /* below: float16 subnormals are multiples of 2^-24, the ulp of floats in [0.5, 1), so
+     * adding 0.5 rounds to even and the low bits of the sum are the float16 bits */
+    const uint32_t sub = pc_f32_bits(pc_bits_f32(a) + 0.5f) - 0x3f000000u;
+    uint32_t h = a >= 0x38800000u ? normal : sub;
+    h = a == 0x7f800000u ? 0x7c00u : h;
+    h = a > 0x7f800000u ? 0x7e00u : h;
+    return (uint16_t)(h | sign);
+}
+
+/* a float rounded to the nearest float16 value (what storing and reloading a float16 gives),
+ * without going through the 16-bit form: the same roundings as pc_f2h on the float's own bits */
+static inline float pc_round_h(float f) {
+    const uint32_t u = pc_f32_bits(f);
+    const uint32_t sign = u & 0x80000000u, a = u & 0x7fffffffu;
+    const uint32_t r = (a + 0xfffu + ((a >> 13) & 1u)) & 0xffffe000u;
+    const uint32_t normal = r >= 0x47800000u ? 0x7f800000u : r;
+    const uint32_t sub = pc_f32_bits((pc_bits_f32(a) + 0.5f) - 0.5f);
+    uint32_t m = a >= 0x38800000u ? normal : sub;
+    m = a > 0x7f800000u ? a : m;
+    return pc_bits_f32(m | sign);
+}
+
 #define PC_INT_HELPERS(T)                                                              \
     static inline T pc_floordiv_##T(T a, T b) {                                        \
         if (b == 0) return 0;                                                          \

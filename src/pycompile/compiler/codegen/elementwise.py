@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.compiler import ir
 from pycompile.compiler.codegen import ctypes_ as C
@@ -135,7 +136,9 @@ class KernelEmitter:
                         terms.append(idx if strides[d] == 1 else f"{idx} * {strides[d]}L")
                     inner *= dims[d]
                 offset = " + ".join(terms) or "0"
-                env[id(prm)] = ("scalar", f"(({C.compute(t.dtype)})in{k}[{offset}])", C.compute(t.dtype))
+                load = (f"pc_h2f(((const pc_half_bits *)in{k})[{offset}])" if t.dtype is mstype.float16
+                        else f"(({C.compute(t.dtype)})in{k}[{offset}])")
+                env[id(prm)] = ("scalar", load, C.compute(t.dtype))
             for m in self.block.nodes:
                 w_ct = C.value_ctype(m.type)
                 defs.line(f"const {w_ct} v{m.uid} = {self._member_expr(m, env)};")
@@ -201,8 +204,9 @@ class KernelEmitter:
             env = {}
             for k, (prm, inp) in enumerate(zip(self.block.params, self.inputs)):
                 t = inp.value.type
+                ptr = "hptr" if isinstance(t, TensorType) and t.dtype is mstype.float16 else "ptr"
                 if k in self.inplace:
-                    env[id(prm)] = ("ptr", f"out{self.inplace[k]}", C.compute(t.dtype))
+                    env[id(prm)] = (ptr, f"out{self.inplace[k]}", C.compute(t.dtype))
                     continue
                 if isinstance(t, ScalarType):
                     env[id(prm)] = ("scalar", f"in{k}", C.scalar_ctype(t))
@@ -210,7 +214,7 @@ class KernelEmitter:
                     w.line(f"const {C.compute(t.dtype)} b{k} = ({C.compute(t.dtype)})in{k}[0];")
                     env[id(prm)] = ("scalar", f"b{k}", C.compute(t.dtype))
                 else:
-                    env[id(prm)] = ("ptr", f"in{k}", C.compute(t.dtype))
+                    env[id(prm)] = (ptr, f"in{k}", C.compute(t.dtype))
             self._emit_phases(w, self.block.nodes, env, self.outputs,
                               [(f"out{k}", v) for k, v in enumerate(self.outputs)])
             if self.float_status:
@@ -262,8 +266,13 @@ class KernelEmitter:
         if pending:
             with w.block("for (long j = 0; j < n; ++j)"):
                 for name, v in pending:
-                    w.line(f"{name}[j] = {self._store_expr(self._read(env, v), v.type)};")
-                    self._status(w, f"(float){name}[j]" if v.type.dtype.itemsize == 2 else f"{name}[j]", v.type)
+                    value = self._read(env, v)
+                    w.line(self._store(name, value, v.type))
+                    if v.type.dtype is mstype.float16:
+                        value = f"pc_h2f(((const pc_half_bits *){name})[j])"
+                    else:
+                        value = f"{name}[j]"
+                    self._status(w, value, v.type)
 
     def _read(self, env, v) -> str:
         if isinstance(v, ir.Const) and id(v) not in env:     # a constant tensor input is a pointer
@@ -272,6 +281,8 @@ class KernelEmitter:
         kind, name, _ = env[id(v)]
         if kind == "scalar":
             return name
+        if kind == "hptr":        # float16 storage, converted in vectorizable integer arithmetic
+            return f"pc_h2f(((const pc_half_bits *){name})[j])"
         return f"{name}[j]"
 
     def _const_tensor_elem(self, c: ir.Const) -> str:
@@ -280,6 +291,12 @@ class KernelEmitter:
         if arr.size == 1:
             return C.literal(arr.reshape(-1)[0].item(), C.compute(c.type.dtype))
         raise RuntimeError("a non-scalar constant reached an elementwise kernel as an inline value")
+
+    def _store(self, name: str, expr: str, t) -> str:
+        """The statement writing element j of output `name`."""
+        if t.dtype is mstype.float16:
+            return f"((pc_half_bits *){name})[j] = pc_f2h({expr});"
+        return f"{name}[j] = {self._store_expr(expr, t)};"
 
     def _store_expr(self, expr: str, t) -> str:
         st = C.storage(t.dtype)
@@ -303,7 +320,7 @@ class KernelEmitter:
             for m in members:
                 if id(m) in final_stores:
                     name = final_stores[id(m)]
-                    w.line(f"{name}[j] = {self._store_expr(f'v{m.uid}', m.type)};")
+                    w.line(self._store(name, f"v{m.uid}", m.type))
                     self._status(w, f"v{m.uid}", m.type)
                     env[("stored", id(m), name)] = True
         for m in arrays:
@@ -329,10 +346,12 @@ class KernelEmitter:
         args = []
         for v in m.inputs:
             a = self._read(env, v)
-            if half and not (isinstance(v.type, TensorType) and v.type.dtype.name == "Float16"):
+            is_bool = (v.type.dtype is mstype.bool_ if isinstance(v.type, TensorType)
+                       else getattr(v.type, "kind", "") == "bool")
+            if half and not is_bool and not (isinstance(v.type, TensorType) and v.type.dtype.name == "Float16"):
                 # float16 math runs in float on float16 values: round other operands (an int
                 # tensor, a Python number) to float16 first, as NumPy / MindSpore convert them
-                args.append(f"((float)(_Float16)({a}))")
+                args.append(f"pc_round_h({a})")
                 continue
             vt = C.value_ctype(v.type)
             args.append(a if vt == ct else f"(({ct})({a}))")
@@ -340,8 +359,8 @@ class KernelEmitter:
         out_ct = C.value_ctype(out_t)
         if out_ct != ct:
             expr = f"(({out_ct})({expr}))"
-        if isinstance(out_t, TensorType) and out_t.dtype.name == "Float16":
-            expr = f"((float)(_Float16)({expr}))"
+        if isinstance(out_t, TensorType) and out_t.dtype.name == "Float16" and op.name not in _EXACT:
+            expr = f"pc_round_h({expr})"
         return expr
 
     def _emit_for(self, w, n: ir.Node, env):
@@ -482,6 +501,11 @@ def epilogue_strides(in_shape, out_shape):
                 period *= d
             return stride, inner, period
     return None
+
+
+# ops whose result is one of their operands (or an integer below 2^11 of one): on float16
+# values it is a float16 value already, so float16 kernels skip the rounding step after them
+_EXACT = frozenset({"Maximum", "Minimum", "ReLU", "Neg", "Abs", "Select", "Floor"})
 
 
 def _itemsize(t) -> int:
