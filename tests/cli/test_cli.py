@@ -167,6 +167,13 @@ def test_emit_writes_ir_c_so_and_a_manifest_a_c_program_can_use(tmp_path):
     want = np.maximum(x @ stored(w_arg).T + stored(b_arg), 0) + stored(const_arg)
     np.testing.assert_allclose(got.reshape(6, 16), want, rtol=1e-5, atol=1e-5)
 
+    # the manifest's build command, run in the output directory, rebuilds net.so from net.c
+    assert "libgomp.so.1" in m["build"]["runtime_libraries"]
+    (out_dir / "net.so").unlink()
+    subprocess.run(m["build"]["command"], shell=True, cwd=out_dir, check=True)
+    rebuilt = _call_from_c(tmp_path, out_dir, m, tmp_path / "x.bin")
+    np.testing.assert_array_equal(rebuilt, got)
+
 
 def _call_from_c(tmp_path, out_dir, m, input_file):
     """Load the .so with dlopen from a C program written from the manifest alone; one input."""

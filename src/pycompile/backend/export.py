@@ -13,12 +13,15 @@ The manifest ("format": "pycompile-manifest/1") lists pc_entry's arguments in or
 `dtype_code` (enum pc_dtype), `ctype`, `shape`, `nbytes`; parameters and constants add `file`
 and `offset` (where their bytes are in NAME.bin); the arena has `alignment`. `api` describes the
 `pc_api` table the caller passes to pc_module_init (a C program fills its own; see `fields`), and
-`errors` gives the message of each runtime error code (pc_entry returns 1000 + k).
+`errors` gives the message of each runtime error code (pc_entry returns 1000 + k). When the C is
+written too, `build.command` rebuilds NAME.so from NAME.c (run it in the output directory, which
+then also holds pycompile_kernels.h) and `build.runtime_libraries` lists what the .so loads.
 """
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import sys
 
@@ -97,7 +100,9 @@ def manifest(report, name: str, args: list, files: dict) -> dict:
     from pycompile import __version__
     from pycompile._rt import lib as rt_lib
     from pycompile.common import dtype as mstype
+    from pycompile.backend import toolchain
     header = runtime_header()
+    uses_blas = "#include <cblas.h>" in report.c_source
     return {
         "format": MANIFEST_FORMAT,
         "pycompile_version": __version__,
@@ -112,7 +117,10 @@ def manifest(report, name: str, args: list, files: dict) -> dict:
         "args": args,
         "arena_bytes": args[-1]["nbytes"],
         "errors": list(report.runtime_errors),
-        "uses_blas": "#include <cblas.h>" in report.c_source,
+        "uses_blas": uses_blas,
+        # rebuilding NAME.so from NAME.c: run in the output directory (it holds the headers)
+        "build": {"command": shlex.join(toolchain.build_command(files["c"], files["so"], uses_blas, headers=(".",))),
+                  "runtime_libraries": toolchain.runtime_libraries(uses_blas)} if files.get("c") else None,
         "api": {"header": os.path.basename(header) if header else None, "struct": "pc_api",
                 "abi_version": int(rt_lib.PC_RT_ABI_VERSION), "fields": API_FIELDS,
                 "dtype_codes": {d.np.name: d.code for d in mstype.ALL}},
@@ -157,7 +165,9 @@ def export(report, name: str, kinds, out_dir: str) -> list[str]:
             written.append(stem + ".bin")
         header = runtime_header()
         if header:
-            shutil.copyfile(header, os.path.join(out_dir, os.path.basename(header)))
-            written.append(os.path.join(out_dir, os.path.basename(header)))
+            # pycompile_rt.h for callers; with the C, also the kernels header NAME.c includes
+            for h in [header] + ([os.path.join(os.path.dirname(header), "pycompile_kernels.h")] if "c" in kinds else []):
+                shutil.copyfile(h, os.path.join(out_dir, os.path.basename(h)))
+                written.append(os.path.join(out_dir, os.path.basename(h)))
         text(stem + ".json", dump_manifest(manifest(report, name, args, files)))
     return written

@@ -96,10 +96,11 @@ def compiler_identity() -> str:
     return f"{find_cc()} | {first} | {' '.join(BASE_FLAGS)}"
 
 
-def compile_shared(c_path: str, so_path: str, uses_blas: bool) -> None:
-    import subprocess
+def build_command(c_path: str, so_path: str, uses_blas: bool, headers: tuple | None = None) -> list:
+    """The compiler command that turns generated C into a shared object (`headers`: the
+    directories holding pycompile's headers; the installed ones by default)."""
     cmd = [find_cc(), *BASE_FLAGS]
-    for d in include_dirs():
+    for d in include_dirs() if headers is None else headers:
         cmd.append(f"-I{d}")
     if uses_blas:
         inc, lib = blas_paths()
@@ -108,6 +109,21 @@ def compile_shared(c_path: str, so_path: str, uses_blas: bool) -> None:
     if uses_blas:
         inc, lib = blas_paths()
         cmd += [f"-L{lib}", "-lscipy_openblas", f"-Wl,-rpath,{lib}"]
+    return cmd
+
+
+def runtime_libraries(uses_blas: bool) -> list:
+    """Shared libraries a compiled module loads besides libc: OpenMP's runtime, libm / libmvec,
+    and OpenBLAS (found through the rpath the build command sets) when it calls BLAS."""
+    libs = ["libgomp.so.1", "libm.so.6"] + (["libmvec.so.1"] if HAVE_LIBMVEC else [])
+    if uses_blas:
+        libs.append(os.path.join(blas_paths()[1], "libscipy_openblas.so"))
+    return libs
+
+
+def compile_shared(c_path: str, so_path: str, uses_blas: bool) -> None:
+    import subprocess
+    cmd = build_command(c_path, so_path, uses_blas)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         msg = proc.stderr.strip().splitlines()
