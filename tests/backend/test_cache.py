@@ -195,6 +195,43 @@ def test_missing_payload_warns_and_is_rebuilt(tmp_path):
     assert _compile(chain, (x, y), tmp_path).report.cache == "disk"
 
 
+def test_payloads_no_entry_names_are_collected(tmp_path):
+    x, y = _xy()
+    _compile(chain, (x, y), tmp_path)
+    blobs = os.path.join(str(tmp_path), cache.SUBDIR, "blobs")
+    named = set(os.listdir(blobs))
+    assert any(n.endswith(".so") for n in named)
+    old, fresh = os.path.join(blobs, "a" * 64 + ".so"), os.path.join(blobs, "b" * 64 + ".npy")
+    for p in (old, fresh):
+        with open(p, "wb") as f:
+            f.write(b"orphan")
+    os.utime(old, (time.time() - 2 * cache.GC_GRACE_SECONDS,) * 2)
+    store = cache.open_store(str(tmp_path))
+    assert store.collect(cache.GC_GRACE_SECONDS) == 1          # the young orphan is kept
+    assert set(os.listdir(blobs)) == named | {os.path.basename(fresh)}
+    assert cache.collect(str(tmp_path)) == 1                   # by hand: no age limit
+    assert set(os.listdir(blobs)) == named
+    hit = _compile(chain, (x, y), tmp_path)                    # what entries name still loads
+    assert hit.report.cache == "disk"
+    _check_chain(hit)
+
+
+def test_evicting_entries_collects_their_old_payloads(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "MAX_ENTRIES_PER_KEY", 1)
+    monkeypatch.setattr(cache, "GC_GRACE_SECONDS", 0)
+    store = cache.open_store(str(tmp_path))
+
+    class Key:
+        fn_dir, digest = "f-0", "0" * 16
+    one, two = store.put_blob(b"one", ".so"), store.put_blob(b"two", ".so")
+    first = store.write_entry(Key, {"deps": {"v": 1}, "refs_digest": "", "so": one})
+    os.utime(first, (1, 1))                                    # the older entry
+    store.write_entry(Key, {"deps": {"v": 2}, "refs_digest": "", "so": two})
+    assert not os.path.exists(first)
+    blobs = set(os.listdir(os.path.join(str(tmp_path), cache.SUBDIR, "blobs")))
+    assert two["sha"] + ".so" in blobs and one["sha"] + ".so" not in blobs
+
+
 def test_changed_global_misses_with_an_explanation_and_old_entry_still_hits(tmp_path, monkeypatch):
     x, y = _xy()
     _compile(chain, (x, y), tmp_path)

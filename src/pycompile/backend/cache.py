@@ -76,8 +76,10 @@ set_context or at import with MS_COMPILER_CACHE_ENABLE=1), not inside the first 
 report.times holds key / check / load instead of trace / passes / codegen / cc, and
 report.graph_before / graph_after are rebuilt by tracing again if someone asks for them.
 
-A lookup key keeps its 8 newest entries; payload files no entry names any more are not collected
-(delete the directory to reclaim the space).
+A lookup key keeps its 8 newest entries. When older ones are evicted, the payloads no entry names
+any more are deleted if they are more than an hour old (a process between writing its payloads
+and its entry keeps them; a payload reused by a new compile has its time refreshed);
+`cache.collect(path)` does the same at once, with no age limit.
 """
 from __future__ import annotations
 
@@ -109,6 +111,7 @@ FORMAT = 1
 SUBDIR = f"pycompile-v{FORMAT}"
 MAGIC = b"pycompile-cache-entry"
 MAX_ENTRIES_PER_KEY = 8
+GC_GRACE_SECONDS = 3600            # payloads younger than this are never collected
 
 
 class CompileCacheWarning(UserWarning):
@@ -813,6 +816,11 @@ class Store:
             ok = False
         if not ok:
             _atomic_write(path, data)
+        else:
+            try:
+                os.utime(path)           # in use again: a collection running now keeps it
+            except OSError:
+                pass
         return {"sha": sha, "size": len(data), "ext": ext}
 
     def blob_path(self, ref: dict) -> str:
@@ -894,9 +902,67 @@ class Store:
         entry_id = _sha(json.dumps(meta["deps"], sort_keys=True).encode() + meta["refs_digest"].encode())[:32]
         path = os.path.join(d, entry_id + ".entry")
         _atomic_write(path, MAGIC + b" " + _sha(body).encode() + b" " + str(len(body)).encode() + b"\n" + body)
-        for old in self.entries(d)[MAX_ENTRIES_PER_KEY:]:
+        evicted = self.entries(d)[MAX_ENTRIES_PER_KEY:]
+        for old in evicted:
             _unlink(old)
+        if evicted:
+            self.collect(GC_GRACE_SECONDS)
         return path
+
+    # -- collecting payloads -------------------------------------------------------------------------
+    def collect(self, grace: float = 0.0) -> int:
+        """Delete the payloads no entry names, if older than `grace` seconds (a process that has
+        written its payloads but not yet its entry keeps them); returns how many. Runs when
+        entries are evicted; `pycompile.backend.cache.collect(path)` runs it by hand."""
+        named, unreadable = set(), False
+        for root, dirs, files in os.walk(self.dir):
+            dirs[:] = [d for d in dirs if os.path.join(root, d) != self.blobs]
+            for f in files:
+                if not f.endswith(".entry") or f.startswith("."):
+                    continue
+                try:
+                    named.update(_blob_names(self.read_entry(os.path.join(root, f))))
+                except CorruptEntry:
+                    continue             # rebuilt when next used; its payloads go with it
+                except OSError:
+                    unreadable = True
+        if unreadable:
+            return 0                     # an entry we could not read may name any payload
+        now, removed = time.time(), 0
+        for e in os.scandir(self.blobs):
+            if e.name in named or e.name.startswith("."):
+                continue
+            try:
+                if now - e.stat().st_mtime >= grace:
+                    os.unlink(e.path)
+                    removed += 1
+            except OSError:
+                pass
+        return removed
+
+
+def _blob_names(meta) -> set:
+    """File names of the payloads an entry's metadata refers to (dicts with sha / size / ext)."""
+    out, stack = set(), [meta]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if isinstance(v.get("sha"), str) and v.get("ext") in (".so", ".npy", ".json"):
+                out.add(v["sha"] + v["ext"])
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return out
+
+
+def collect(path: str | None = None) -> int:
+    """Delete the payloads of the compile cache at `path` (default: the configured one) that no
+    entry names any more; returns how many files were removed."""
+    if path is None:
+        from pycompile.common import context
+        path = context.compile_cache_settings()[1]
+    store = open_store(path)
+    return store.collect() if store is not None else 0
 
 
 # ---- checking an entry ---------------------------------------------------------------------------------
