@@ -2,7 +2,9 @@
 column, whole), softmax, log_softmax, LayerNorm and matrix products, with values reused by
 several consumers and returned from the middle of chains - the cases that decide what a fused
 group may hold (prologues, epilogues, heads, extra outputs). Compiled float64 results must equal
-PyNative's. A longer run: `python tests/compiler/test_fuzz_fusion.py 0 300`."""
+PyNative's. A longer run: `python tests/compiler/test_fuzz_fusion.py 0 300`.
+The generator also views values as (1, R, C) (Reshapes that fusion sinks) and, with C = 300 and
+few rows, makes products that are split by columns."""
 import importlib.util
 import pathlib
 import random
@@ -17,9 +19,12 @@ from pycompile import Tensor
 
 
 class Gen:
-    """A straight-line program over a, b: (R, C), row: (C,), col: (R, 1), w: (C, C)."""
+    """A straight-line program over a, b: (R, C), row: (C,), col: (R, 1), w: (C, C). Values of
+    kind T are (1, R, C) views: Reshapes that split a leading axis, which fusion sinks below
+    elementwise ops (as it does for nn.Dense on 3-D inputs)."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, rows: int, cols: int):
+        self.R, self.C = rows, cols
         self.r = random.Random(seed)
         self.vals = [("a", "RC"), ("b", "RC"), ("row", "C"), ("col", "R1")]
         self.lines: list = []
@@ -36,6 +41,8 @@ class Gen:
 
     @staticmethod
     def bshape(k1, k2):
+        if "T" in (k1, k2):
+            return "T"
         if "RC" in (k1, k2) or {k1, k2} == {"C", "R1"}:
             return "RC"
         if k1 == k2:
@@ -45,12 +52,19 @@ class Gen:
     def step(self):
         r = self.r
         c = r.random()
+        if c < 0.08:
+            x, k = self.pick("RC T")
+            if k == "RC":
+                self.emit(f"ops.reshape({x}, (1, {self.R}, {self.C}))", "T")
+            else:
+                self.emit(f"ops.reshape({x}, ({self.R}, {self.C}))", "RC")
+            return
         if c < 0.35:
-            (x, kx), (y, ky) = self.pick(), self.pick()
+            (x, kx), (y, ky) = self.pick("RC C R1 11 T"), self.pick()
             op = r.choice(["{} + {}", "{} - {}", "{} * {}", "ops.maximum({}, {})", "ops.minimum({}, {})"])
             self.emit(op.format(x, y), self.bshape(kx, ky))
         elif c < 0.5:
-            x, k = self.pick()
+            x, k = self.pick("RC C R1 11 T")
             op = r.choice(["ops.abs({})", "ops.tanh({})", "ops.exp(-ops.abs({}))", "{} * 0.5", "ops.relu({})",
                            "ops.sigmoid({})", "ops.square(ops.tanh({}))"])
             self.emit(op.format(x), k)
@@ -74,7 +88,13 @@ class Gen:
             self.emit(fn.format(x), "RC")
         else:
             x, _ = self.pick("RC")
-            self.emit(f"ops.tanh(ops.matmul({x}, w) * 0.1)" if r.random() < 0.5 else f"ops.matmul({x}, w) + row", "RC")
+            c2 = r.random()
+            if c2 < 0.35:
+                self.emit(f"ops.tanh(ops.matmul({x}, w) * 0.1)", "RC")
+            elif c2 < 0.7:
+                self.emit(f"ops.matmul({x}, w) + row", "RC")
+            else:           # a product viewed as (1, R, C): its epilogue continues past the view
+                self.emit(f"ops.reshape(ops.matmul({x}, w), (1, {self.R}, {self.C}))", "T")
 
     def program(self) -> str:
         for _ in range(self.r.randint(3, 12)):
@@ -86,19 +106,20 @@ class Gen:
 
 
 def shapes(seed: int):
+    # C = 300 with few rows: products split by columns across threads
     r = random.Random(seed * 7 + 1)
-    return r.choice([1, 3, 7, 33, 300]), r.choice([1, 2, 5, 16, 130])
+    return r.choice([1, 3, 7, 33, 300]), r.choice([1, 2, 5, 16, 130, 300])
 
 
 def run_case(seed: int, tmp_path: pathlib.Path):
-    src = Gen(seed).program()
+    R, C = shapes(seed)
+    src = Gen(seed, R, C).program()
     path = tmp_path / f"fuzz_fusion_{seed}.py"      # graph code is read from its source file
     path.write_text("from pycompile import ops\n\n\n" + src)
     spec = importlib.util.spec_from_file_location(path.stem, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     prog = mod.prog
-    R, C = shapes(seed)
     rng = np.random.default_rng(seed)
     args = [rng.standard_normal(s) for s in ((R, C), (R, C), (C,), (R, 1), (C, C))]
     eager = prog(*[Tensor(v) for v in args])
