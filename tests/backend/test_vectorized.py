@@ -103,7 +103,7 @@ def row_reductions(a, b, g, be):
             ops.layer_norm(a + b, g, be) * 2, ops.sum(ops.abs(a - b), -1), ops.amax(a * b, -1, True) + a)
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
 def test_reduction_template_loops_are_vectorized(dtype, tmp_path):
     args = [np.ones((48, 70), dtype), np.ones((48, 70), dtype), np.ones(70, dtype), np.ones(70, dtype)]
     report = ms.inspect(row_reductions, *[Tensor(a) for a in args])

@@ -96,3 +96,37 @@ def test_header_conversions_directly(tmp_path):
     with np.errstate(over="ignore"):
         _same(h, x.astype(np.float16))
     _same(np.frombuffer(raw[2 * x.size:], np.float32), ALL_HALVES.astype(np.float32))
+
+
+def test_float16_reduction_templates_match_float32_math():
+    """Row reductions, softmax, log_softmax and LayerNorm on float16 read and write through the
+    same bit conversions (their loops vectorize): each equals the float32 computation rounded
+    to float16, within float16's rounding; masked (-inf) scores give exactly 0; NaN propagates."""
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((37, 70)) * 3).astype(np.float16)
+    x[5, 10:] = -np.inf                    # a masked row tail
+    x[7, 3] = np.nan
+    g = (rng.standard_normal(70) * 0.5 + 1).astype(np.float16)
+    b = rng.standard_normal(70).astype(np.float16)
+
+    @ms.jit
+    def f(x, g, b):
+        return (ops.softmax(x), ops.log_softmax(x), ops.layer_norm(x, g, b), ops.sum(x, -1),
+                ops.amax(x, -1), ops.mean(x, -1, True))
+
+    xf, gf, bf = x.astype(np.float32), g.astype(np.float32), b.astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        m = xf.max(-1, keepdims=True)
+        e = np.exp(xf - m)
+        s = e.sum(-1, keepdims=True)
+        mean = xf.mean(-1, keepdims=True)
+        var = ((xf - mean) ** 2).mean(-1, keepdims=True)
+        want = (e / s, xf - m - np.log(s), (xf - mean) / np.sqrt(var + 1e-5) * gf + bf, xf.sum(-1), xf.max(-1), mean)
+    got = f(Tensor(x), Tensor(g), Tensor(b))
+    for k, (o, w) in enumerate(zip(got, want)):
+        o = o.asnumpy()
+        assert o.dtype == np.float16 and o.shape == w.shape, k
+        np.testing.assert_array_equal(np.isnan(o), np.isnan(w), err_msg=str(k))
+        ok = ~np.isnan(w)
+        np.testing.assert_allclose(o[ok].astype(np.float32), w[ok], rtol=4e-3, atol=4e-3, err_msg=str(k))
+    assert (got[0].asnumpy()[5, 10:] == 0).all()

@@ -29,6 +29,29 @@ def _ld(x, index: str) -> str:
     return x(index) if callable(x) else f"{x}[{index}]"
 
 
+def _rd(ptr: str, idx: str, dt) -> str:
+    """Element `idx` of a storage pointer, as its compute type. float16 goes through pc_h2f
+    (integer bit operations): GCC 12 converts _Float16 one element at a time, so a loop with a
+    plain cast would stay scalar."""
+    if dt is mstype.float16:
+        return f"pc_h2f(((const pc_half_bits *)({ptr}))[{idx}])"
+    return f"{ptr}[{idx}]"
+
+
+def _wr(ptr: str, idx: str, expr: str, dt) -> str:
+    """The statement storing `expr` (compute type) at element `idx` of a storage pointer."""
+    if dt is mstype.float16:
+        return f"((pc_half_bits *)({ptr}))[{idx}] = pc_f2h({expr});"
+    return f"{ptr}[{idx}] = ({C.storage(dt)})({expr});"
+
+
+def _loader(x, xt):
+    """A template's input reader for _ld: float16 pointers read through pc_h2f."""
+    if callable(x) or xt.dtype is not mstype.float16:
+        return x
+    return lambda idx: _rd(x, idx, xt.dtype)
+
+
 def _omp(w: CWriter, work: int, outer: int):
     if work >= PARALLEL_MIN and outer >= 2:
         w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
@@ -111,6 +134,7 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes, rows=None):
     """out = reduce(x) over `axes` (any set; non-contiguous sets loop over all dims). `rows`:
     (r0, r1) C expressions - only those rows of a last-axis reduction (see row_chunks)."""
     shape = xt.shape
+    x = _loader(x, xt)
     at = acc_type(rule, xt.dtype)
     oc = C.storage(ot.dtype)
     count = _prod([shape[a] for a in axes]) or 1
@@ -204,6 +228,8 @@ def argmax(w, x, xt, out, ot, axis):
 
 def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
     shape = xt.shape
+    x = _loader(x, xt)
+    dt = xt.dtype
     axis %= max(len(shape), 1)
     A, R, B = _prod(shape[:axis]), shape[axis] if shape else 1, _prod(shape[axis + 1:])
     ct = C.compute(xt.dtype)
@@ -241,20 +267,21 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
                     w.line(f"const {ct} d = oa[r], e = d <= {lim} ? ({ct})0 : {ex}(d); s += e;"
                            + ("" if log else " oa[r] = e;"))
             else:
-                # float16 storage cannot hold x - m exactly: one pass, scalar code anyway
+                # float16 storage cannot hold x - m exactly: exp and sum in one pass
+                w.line("#pragma omp simd reduction(+:s)")
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
                     w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m, e = {ex_flush('d')}; s += e;"
-                           + ("" if log else f" oa[r] = ({st})e;"))
+                           + ("" if log else " " + _wr("oa", "r", "e", dt)))
             if log:
                 w.line(f"const {ct} ls = {lg}(s);")
                 w.line("#pragma omp simd")
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                    w.line(f"oa[r] = ({st})(({ct}){_ld(x, f'a * {R}L + r')} - m - ls);")
+                    w.line(_wr("oa", "r", f"({ct}){_ld(x, f'a * {R}L + r')} - m - ls", dt))
             else:
                 w.line(f"const {ct} inv = ({ct})1 / s;")
                 w.line("#pragma omp simd")
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                    w.line(f"oa[r] = ({st})(({ct})oa[r] * inv);")
+                    w.line(_wr("oa", "r", f"({ct}){_rd('oa', 'r', dt)} * inv", dt))
         return
     assert rows is None, "row chunks need a last-axis softmax"
     _omp(w, 4 * A * R * B, A * B)
@@ -270,19 +297,20 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
                 w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m; s += {ex_flush('d')};")
             else:
                 w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m, e = {ex_flush('d')}; "
-                       f"s += e; oa[r * {B}L] = ({st})e;")
+                       f"s += e; " + _wr("oa", f"r * {B}L", "e", dt))
         if log:
             w.line(f"const {ct} ls = {lg}(s);")
             with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                w.line(f"oa[r * {B}L] = ({st})(({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m - ls);")
+                w.line(_wr("oa", f"r * {B}L", f"({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m - ls", dt))
         else:
             w.line(f"const {ct} inv = ({ct})1 / s;")
             with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                w.line(f"oa[r * {B}L] = ({st})(({ct})oa[r * {B}L] * inv);")
+                w.line(_wr("oa", f"r * {B}L", f"({ct}){_rd('oa', f'r * {B}L', dt)} * inv", dt))
 
 
 def layernorm(w, x, xt, gamma, beta, gt, out, begin_norm_axis: int, epsilon: float, rows=None):
     shape = xt.shape
+    x = _loader(x, xt)
     ax = begin_norm_axis % len(shape)
     n_rows, cols = _prod(shape[:ax]), _prod(shape[ax:])
     g = _prod(gt.shape)
@@ -304,7 +332,8 @@ def layernorm(w, x, xt, gamma, beta, gt, out, begin_norm_axis: int, epsilon: flo
         w.line(f"var /= {cols};")
         w.line(f"const {ct} inv = ({ct})1 / {sq}(var + ({ct}){epsilon!r});")
         with w.block(f"for (long c = 0; c < {cols}L; ++c)"):
-            w.line(f"orow[c] = ({st})((({ct}){_ld(x, f'r * {cols}L + c')} - mean) * inv * ({ct}){gamma}[{gidx}] + ({ct}){beta}[{gidx}]);")
+            w.line(_wr("orow", "c", f"(({ct}){_ld(x, f'r * {cols}L + c')} - mean) * inv * "
+                       f"({ct}){_rd(gamma, gidx, gt.dtype)} + ({ct}){_rd(beta, gidx, gt.dtype)}", xt.dtype))
 
 
 def transpose(w, x, xt, out, perm):
