@@ -216,3 +216,46 @@ def test_int_row_sum_consumer():
     got = f(Tensor(a))
     assert got.dtype == ms.int64
     np.testing.assert_array_equal(got.asnumpy(), a * 3 - a.sum(-1, keepdims=True, dtype=np.int64))
+
+
+def rms_norm(x, g):
+    return x / ops.sqrt(ops.mean(x * x, -1, True) + 1e-6) * g
+
+
+def layer_norm_by_hand(x, g, b):
+    m = ops.mean(x, -1, True)
+    d = x - m
+    return d / ops.sqrt(ops.mean(d * d, -1, True) + 1e-5) * g + b
+
+
+def per_row_value_also_returned(x):
+    s = ops.sqrt(ops.sum(x * x, -1, True) + 1.0)
+    return x / s, s * 2
+
+
+def _kernels(fn, *args):
+    graph = ms.inspect(fn, *args).graph_after
+    return [n for n in graph.body.nodes if n.op is ir.FUSED or getattr(n.op, "kind", "") in ("reduce", "elementwise")]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_per_row_ops_between_a_reduction_and_its_consumers_join_its_group(dtype):
+    """`x / ops.sqrt(mean(x * x) + eps)`: the per-row `sqrt(. + eps)` is computed inside the
+    reduction's group, so RMSNorm is one kernel and a hand-written LayerNorm two (was 3 and 4)."""
+    rng = np.random.default_rng(5)
+    x, g, b = rng.standard_normal((37, 70)).astype(dtype), rng.standard_normal(70).astype(dtype), \
+        rng.standard_normal(70).astype(dtype)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    want = x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * g
+    np.testing.assert_allclose(ms.jit(rms_norm)(Tensor(x), Tensor(g)).asnumpy(), want, rtol=tol, atol=tol)
+    assert len(_kernels(rms_norm, Tensor(x), Tensor(g))) == 1
+    d = x - x.mean(-1, keepdims=True)
+    want = d / np.sqrt((d * d).mean(-1, keepdims=True) + 1e-5) * g + b
+    got = ms.jit(layer_norm_by_hand)(Tensor(x), Tensor(g), Tensor(b)).asnumpy()
+    np.testing.assert_allclose(got, want, rtol=tol * 10, atol=tol * 10)
+    assert len(_kernels(layer_norm_by_hand, Tensor(x), Tensor(g), Tensor(b))) == 2
+    # a per-row value that is also returned is stored, not only computed inline
+    q, s = ms.jit(per_row_value_also_returned)(Tensor(x))
+    s_want = np.sqrt((x * x).sum(-1, keepdims=True) + 1)
+    np.testing.assert_allclose(s.asnumpy(), s_want * 2, rtol=tol, atol=tol)
+    np.testing.assert_allclose(q.asnumpy(), x / s_want, rtol=tol, atol=tol)

@@ -117,6 +117,14 @@ def _prologue(head, members, users, pos, grouped) -> dict:
     return pro
 
 
+def _per_row(n, shape) -> bool:
+    """A cheap elementwise node over one value per row of `shape` ((..., 1) where shape is
+    (..., C)): a group over `shape` computes it inline where it is broadcast."""
+    return (len(shape) >= 1 and shape[-1] > 1 and _ew(n, tuple(shape[:-1]) + (1,)) and _cheap(n)
+            and all(not isinstance(i.type, TensorType) or i.type.shape == n.type.shape or i.type.size == 1
+                    for i in n.inputs))
+
+
 def _gemm_head(n, shape) -> bool:
     """A float matrix product BLAS computes, with the group's shape: it can head a group whose
     other members become its epilogue (compiler/codegen/kernels.gemm)."""
@@ -237,6 +245,14 @@ def _group_block(block: ir.Block) -> ir.Block:
                         cands.extend(x.inputs)
                 for i in cands:
                     if _ew(i, shape) and can_join(i):
+                        members[id(i)] = i
+                        changed = True
+                        continue
+                    if not reduction and _per_row(i, shape) and can_join(i) and id(i) not in users.results \
+                            and all(id(u) in members for u in users.get(i)):
+                        # one value per row (`ops.sqrt(var + eps)` after a row mean): recomputed
+                        # for each element it broadcasts to, which costs less than a kernel of its
+                        # own, and lets the reduction before it head this group
                         members[id(i)] = i
                         changed = True
                         continue
