@@ -505,8 +505,8 @@ def _installation() -> str:
     roots = [here]
     try:
         roots += list(toolchain.include_dirs())
-    except Exception:
-        pass
+    except toolchain.ToolchainError:
+        pass                      # headers missing: the compile itself reports it
     for root in roots:
         stack = [root]
         while stack:

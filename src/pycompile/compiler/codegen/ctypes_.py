@@ -14,6 +14,23 @@ def compute(dt: mstype.DType) -> str:
     return "float" if dt is mstype.float16 else dt.ctype
 
 
+def load(ptr: str, idx: str, dt: mstype.DType) -> str:
+    """Element `idx` of storage pointer `ptr`, as its compute type. float16 goes through pc_h2f
+    (integer bit operations): GCC 12 converts _Float16 one element at a time, so a loop with a
+    plain cast would stay scalar."""
+    if dt is mstype.float16:
+        return f"pc_h2f(((const pc_half_bits *)({ptr}))[{idx}])"
+    return f"{ptr}[{idx}]"
+
+
+def store(ptr: str, idx: str, expr: str, dt: mstype.DType) -> str:
+    """The statement storing `expr` (compute type) at element `idx` of storage pointer `ptr`."""
+    if dt is mstype.float16:
+        return f"((pc_half_bits *)({ptr}))[{idx}] = pc_f2h({expr});"
+    st = storage(dt)
+    return f"{ptr}[{idx}] = {expr};" if st == compute(dt) and st != "_Bool" else f"{ptr}[{idx}] = ({st})({expr});"
+
+
 def scalar_ctype(t: ScalarType) -> str:
     return {"bool": "_Bool", "int": "int64_t", "float": "double"}[t.kind]
 

@@ -136,9 +136,8 @@ class KernelEmitter:
                         terms.append(idx if strides[d] == 1 else f"{idx} * {strides[d]}L")
                     inner *= dims[d]
                 offset = " + ".join(terms) or "0"
-                load = (f"pc_h2f(((const pc_half_bits *)in{k})[{offset}])" if t.dtype is mstype.float16
-                        else f"(({C.compute(t.dtype)})in{k}[{offset}])")
-                env[id(prm)] = ("scalar", load, C.compute(t.dtype))
+                env[id(prm)] = ("scalar", f"(({C.compute(t.dtype)}){C.load(f'in{k}', offset, t.dtype)})",
+                                C.compute(t.dtype))
             for m in self.block.nodes:
                 w_ct = C.value_ctype(m.type)
                 defs.line(f"const {w_ct} v{m.uid} = {self._member_expr(m, env)};")
@@ -267,12 +266,8 @@ class KernelEmitter:
             with w.block("for (long j = 0; j < n; ++j)"):
                 for name, v in pending:
                     value = self._read(env, v)
-                    w.line(self._store(name, value, v.type))
-                    if v.type.dtype is mstype.float16:
-                        value = f"pc_h2f(((const pc_half_bits *){name})[j])"
-                    else:
-                        value = f"{name}[j]"
-                    self._status(w, value, v.type)
+                    w.line(C.store(name, "j", value, v.type.dtype))
+                    self._status(w, C.load(name, "j", v.type.dtype), v.type)
 
     def _read(self, env, v) -> str:
         if isinstance(v, ir.Const) and id(v) not in env:     # a constant tensor input is a pointer
@@ -282,7 +277,7 @@ class KernelEmitter:
         if kind == "scalar":
             return name
         if kind == "hptr":        # float16 storage, converted in vectorizable integer arithmetic
-            return f"pc_h2f(((const pc_half_bits *){name})[j])"
+            return C.load(name, "j", mstype.float16)
         return f"{name}[j]"
 
     def _const_tensor_elem(self, c: ir.Const) -> str:
@@ -292,15 +287,6 @@ class KernelEmitter:
             return C.literal(arr.reshape(-1)[0].item(), C.compute(c.type.dtype))
         raise RuntimeError("a non-scalar constant reached an elementwise kernel as an inline value")
 
-    def _store(self, name: str, expr: str, t) -> str:
-        """The statement writing element j of output `name`."""
-        if t.dtype is mstype.float16:
-            return f"((pc_half_bits *){name})[j] = pc_f2h({expr});"
-        return f"{name}[j] = {self._store_expr(expr, t)};"
-
-    def _store_expr(self, expr: str, t) -> str:
-        st = C.storage(t.dtype)
-        return f"({st})({expr})" if st != C.compute(t.dtype) or st == "_Bool" else expr
 
     def _emit_ew_phase(self, w, members, env, needed_later, final_stores):
         arrays = []
@@ -320,7 +306,7 @@ class KernelEmitter:
             for m in members:
                 if id(m) in final_stores:
                     name = final_stores[id(m)]
-                    w.line(self._store(name, f"v{m.uid}", m.type))
+                    w.line(C.store(name, "j", f"v{m.uid}", m.type.dtype))
                     self._status(w, f"v{m.uid}", m.type)
                     env[("stored", id(m), name)] = True
         for m in arrays:
@@ -359,7 +345,7 @@ class KernelEmitter:
         out_ct = C.value_ctype(out_t)
         if out_ct != ct:
             expr = f"(({out_ct})({expr}))"
-        if isinstance(out_t, TensorType) and out_t.dtype.name == "Float16" and op.name not in _EXACT:
+        if isinstance(out_t, TensorType) and out_t.dtype.name == "Float16" and not getattr(lower, "exact", False):
             expr = f"pc_round_h({expr})"
         return expr
 
@@ -501,11 +487,6 @@ def epilogue_strides(in_shape, out_shape):
                 period *= d
             return stride, inner, period
     return None
-
-
-# ops whose result is one of their operands (or an integer below 2^11 of one): on float16
-# values it is a float16 value already, so float16 kernels skip the rounding step after them
-_EXACT = frozenset({"Maximum", "Minimum", "ReLU", "Neg", "Abs", "Select", "Floor"})
 
 
 def _itemsize(t) -> int:

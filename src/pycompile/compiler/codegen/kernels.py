@@ -29,27 +29,11 @@ def _ld(x, index: str) -> str:
     return x(index) if callable(x) else f"{x}[{index}]"
 
 
-def _rd(ptr: str, idx: str, dt) -> str:
-    """Element `idx` of a storage pointer, as its compute type. float16 goes through pc_h2f
-    (integer bit operations): GCC 12 converts _Float16 one element at a time, so a loop with a
-    plain cast would stay scalar."""
-    if dt is mstype.float16:
-        return f"pc_h2f(((const pc_half_bits *)({ptr}))[{idx}])"
-    return f"{ptr}[{idx}]"
-
-
-def _wr(ptr: str, idx: str, expr: str, dt) -> str:
-    """The statement storing `expr` (compute type) at element `idx` of a storage pointer."""
-    if dt is mstype.float16:
-        return f"((pc_half_bits *)({ptr}))[{idx}] = pc_f2h({expr});"
-    return f"{ptr}[{idx}] = ({C.storage(dt)})({expr});"
-
-
 def _loader(x, xt):
     """A template's input reader for _ld: float16 pointers read through pc_h2f."""
     if callable(x) or xt.dtype is not mstype.float16:
         return x
-    return lambda idx: _rd(x, idx, xt.dtype)
+    return lambda idx: C.load(x, idx, xt.dtype)
 
 
 def _omp(w: CWriter, work: int, outer: int):
@@ -271,17 +255,17 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
                 w.line("#pragma omp simd reduction(+:s)")
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
                     w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m, e = {ex_flush('d')}; s += e;"
-                           + ("" if log else " " + _wr("oa", "r", "e", dt)))
+                           + ("" if log else " " + C.store("oa", "r", "e", dt)))
             if log:
                 w.line(f"const {ct} ls = {lg}(s);")
                 w.line("#pragma omp simd")
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                    w.line(_wr("oa", "r", f"({ct}){_ld(x, f'a * {R}L + r')} - m - ls", dt))
+                    w.line(C.store("oa", "r", f"({ct}){_ld(x, f'a * {R}L + r')} - m - ls", dt))
             else:
                 w.line(f"const {ct} inv = ({ct})1 / s;")
                 w.line("#pragma omp simd")
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                    w.line(_wr("oa", "r", f"({ct}){_rd('oa', 'r', dt)} * inv", dt))
+                    w.line(C.store("oa", "r", f"({ct}){C.load('oa', 'r', dt)} * inv", dt))
         return
     assert rows is None, "row chunks need a last-axis softmax"
     _omp(w, 4 * A * R * B, A * B)
@@ -297,15 +281,15 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
                 w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m; s += {ex_flush('d')};")
             else:
                 w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m, e = {ex_flush('d')}; "
-                       f"s += e; " + _wr("oa", f"r * {B}L", "e", dt))
+                       f"s += e; " + C.store("oa", f"r * {B}L", "e", dt))
         if log:
             w.line(f"const {ct} ls = {lg}(s);")
             with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                w.line(_wr("oa", f"r * {B}L", f"({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m - ls", dt))
+                w.line(C.store("oa", f"r * {B}L", f"({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m - ls", dt))
         else:
             w.line(f"const {ct} inv = ({ct})1 / s;")
             with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                w.line(_wr("oa", f"r * {B}L", f"({ct}){_rd('oa', f'r * {B}L', dt)} * inv", dt))
+                w.line(C.store("oa", f"r * {B}L", f"({ct}){C.load('oa', f'r * {B}L', dt)} * inv", dt))
 
 
 def layernorm(w, x, xt, gamma, beta, gt, out, begin_norm_axis: int, epsilon: float, rows=None):
@@ -332,8 +316,8 @@ def layernorm(w, x, xt, gamma, beta, gt, out, begin_norm_axis: int, epsilon: flo
         w.line(f"var /= {cols};")
         w.line(f"const {ct} inv = ({ct})1 / {sq}(var + ({ct}){epsilon!r});")
         with w.block(f"for (long c = 0; c < {cols}L; ++c)"):
-            w.line(_wr("orow", "c", f"(({ct}){_ld(x, f'r * {cols}L + c')} - mean) * inv * "
-                       f"({ct}){_rd(gamma, gidx, gt.dtype)} + ({ct}){_rd(beta, gidx, gt.dtype)}", xt.dtype))
+            w.line(C.store("orow", "c", f"(({ct}){_ld(x, f'r * {cols}L + c')} - mean) * inv * "
+                       f"({ct}){C.load(gamma, gidx, gt.dtype)} + ({ct}){C.load(beta, gidx, gt.dtype)}", xt.dtype))
 
 
 def transpose(w, x, xt, out, perm):
@@ -485,6 +469,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
         return
     aoff, boff = batch_off(ash, a_mat), batch_off(bsh, b_mat)
     use_blas = dt in (mstype.float32, mstype.float64) and at.dtype is dt and bt.dtype is dt
+    fn = "scipy_cblas_sgemm" if dt is mstype.float32 else "scipy_cblas_dgemm"
     flops = 2 * nb * M * N * max(K, 1)
     w.line("{")
     with w.indent():
@@ -493,7 +478,6 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
             # few rows: split the columns instead, so each core packs only its share of op(b)
             # (with rows split, every core would pack all of it); the epilogue then runs by rows
             # after the products, in the same parallel region
-            fn = "scipy_cblas_sgemm" if dt is mstype.float32 else "scipy_cblas_dgemm"
             w.line(f"const long cw = (({N}L + nt - 1) / nt + 15L) & ~15L;")
             w.line(f"if (nt > 1 && cw < {N}L) {{")
             with w.indent():
@@ -533,7 +517,6 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
             if K == 0:
                 w.line(f"memset(O + r0 * {N}L, 0, sizeof(*O) * (r1 - r0) * {N}L);")
             elif use_blas:
-                fn = "scipy_cblas_sgemm" if dt is mstype.float32 else "scipy_cblas_dgemm"
                 a_rows = "A + r0" if ta else f"A + r0 * {lda}L"
                 w.line(f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
                        f"{'CblasTrans' if tb else 'CblasNoTrans'}, (int)(r1 - r0), {N}, {K}, 1.0, {a_rows}, {lda}, "

@@ -32,6 +32,9 @@ class Elementwise:
 
     expr: Callable[[list, str], str]
     compute: Callable
+    # the result is one of the operands (or an integer no larger than one): on float16 values it
+    # is a float16 value already, so float16 kernels skip rounding it
+    exact: bool = False
 
     def c(self, args: list, ctype: str) -> str:
         return self.expr(args, ctype)
@@ -117,12 +120,12 @@ _OUT = {"same": (_out_same, _compute_same), "float": (_out_float, _compute_same)
 
 
 def elementwise(name: str, inputs, eager, expr, *, out: str = "same", allow: str = "biuf",
-                attrs=None, doc: str = ""):
+                attrs=None, doc: str = "", exact: bool = False):
     out_rule, compute = _OUT[out]
     infer = make_infer(name, out_rule, allow)
     # `eager` gets its inputs already converted to the compute dtype (ops._table.eager_values)
     return defop(name, inputs, infer=infer, eager=eager,
-                 kind="elementwise", lower=Elementwise(expr, compute), attrs=attrs or {}, doc=doc)
+                 kind="elementwise", lower=Elementwise(expr, compute, exact), attrs=attrs or {}, doc=doc)
 
 
 def _is_float(ct: str) -> bool:
@@ -165,11 +168,11 @@ Pow = elementwise(
 Maximum = elementwise(
     "Maximum", ("x", "y"), np.maximum,
     lambda a, ct: (f"(({a[0]} > {a[1]} || {a[0]} != {a[0]}) ? {a[0]} : {a[1]})" if _is_float(ct)
-                   else f"({a[0]} > {a[1]} ? {a[0]} : {a[1]})"))
+                   else f"({a[0]} > {a[1]} ? {a[0]} : {a[1]})"), exact=True)
 Minimum = elementwise(
     "Minimum", ("x", "y"), np.minimum,
     lambda a, ct: (f"(({a[0]} < {a[1]} || {a[0]} != {a[0]}) ? {a[0]} : {a[1]})" if _is_float(ct)
-                   else f"({a[0]} < {a[1]} ? {a[0]} : {a[1]})"))
+                   else f"({a[0]} < {a[1]} ? {a[0]} : {a[1]})"), exact=True)
 
 
 def _int_pow(x, y):
@@ -204,15 +207,15 @@ IsFinite = elementwise("IsFinite", ("x",), np.isfinite,
                        lambda a, ct: f"isfinite({a[0]})" if _is_float(ct) else "1", out="bool")
 
 # ---- unary ----------------------------------------------------------------------------------
-Neg = elementwise("Neg", ("x",), np.negative, lambda a, ct: f"(-{a[0]})", allow="iuf")
+Neg = elementwise("Neg", ("x",), np.negative, lambda a, ct: f"(-{a[0]})", allow="iuf", exact=True)
 Abs = elementwise("Abs", ("x",), np.abs,
                   lambda a, ct: f"{fm('fabs', ct)}({a[0]})" if _is_float(ct)
-                  else f"({a[0]} < 0 ? -{a[0]} : {a[0]})")
+                  else f"({a[0]} < 0 ? -{a[0]} : {a[0]})", exact=True)
 Square = elementwise("Square", ("x",), np.square, lambda a, ct: f"({a[0]} * {a[0]})", allow="iuf")
 
 
-def _float_unary(name: str, np_fn, expr):
-    return elementwise(name, ("x",), np_fn, expr, out="float")
+def _float_unary(name: str, np_fn, expr, exact: bool = False):
+    return elementwise(name, ("x",), np_fn, expr, out="float", exact=exact)
 
 
 Exp = _float_unary("Exp", np.exp, lambda a, ct: f"{fm('exp', ct)}({a[0]})")
@@ -226,11 +229,11 @@ Tanh = _float_unary("Tanh", np.tanh, lambda a, ct: f"{fm('tanh', ct)}({a[0]})")
 Erf = _float_unary("Erf", np.vectorize(math.erf, otypes=[np.float64]),
                    lambda a, ct: f"{fm('erf', ct)}({a[0]})")
 Reciprocal = _float_unary("Reciprocal", lambda x: 1 / x, lambda a, ct: f"({lit(1, ct)} / {a[0]})")
-Floor = _float_unary("Floor", np.floor, lambda a, ct: f"{fm('floor', ct)}({a[0]})")
+Floor = _float_unary("Floor", np.floor, lambda a, ct: f"{fm('floor', ct)}({a[0]})", exact=True)
 Sigmoid = _float_unary("Sigmoid", lambda x: 1 / (1 + np.exp(-x)),
                        lambda a, ct: f"({lit(1, ct)} / ({lit(1, ct)} + {fm('exp', ct)}(-{a[0]})))")
 ReLU = elementwise("ReLU", ("x",), lambda x: np.where(x > 0, x, np.zeros((), x.dtype)),
-                   lambda a, ct: f"({a[0]} > 0 ? {a[0]} : 0)")
+                   lambda a, ct: f"({a[0]} > 0 ? {a[0]} : 0)", exact=True)
 HSwish = _float_unary("HSwish", lambda x: x * np.clip(x + 3, 0, 6) / 6,
                       lambda a, ct: (f"({a[0]} * pc_clamp_{ct}({a[0]} + {lit(3, ct)}, "
                                      f"{lit(0, ct)}, {lit(6, ct)}) / {lit(6, ct)})"))
@@ -286,7 +289,7 @@ def _select_compute(types, out):
 
 Select = defop("Select", ("cond", "x", "y"), infer=_select_infer,
                eager=lambda c, x, y: np.where(c, x, y), kind="elementwise",
-               lower=Elementwise(lambda a, ct: f"({a[0]} ? {a[1]} : {a[2]})", _select_compute),
+               lower=Elementwise(lambda a, ct: f"({a[0]} ? {a[1]} : {a[2]})", _select_compute, exact=True),
                doc="cond ? x : y, broadcast")
 
 
