@@ -6,7 +6,9 @@
 
 Each workload's implementations (pycompile, NumPy eager, peers) are timed in interleaved
 rounds, one block of calls each per round, with a 0.3 s pause before each block so that no
-runtime's spinning worker threads overlap another's timing. Times are medians over rounds; a
+runtime's spinning worker threads overlap another's timing, and one untimed call after it (steady
+state: the pause lets threads sleep and caches go cold, which would count against whichever side
+has the shorter block). Times are medians over rounds; a
 ratio is the median over rounds of the two times in the same round (lower is better), which
 keeps slow drifts of a shared machine out of it. Cold compile times run in a fresh subprocess with empty
 caches. W7 runs W1 (N=1) in a fresh process with an empty compile-cache directory, then in a
@@ -48,6 +50,7 @@ def _block(fn, n):
     # parallel region: each block starts once the previous block's workers have gone to sleep,
     # so no side is timed against another's spinning threads
     time.sleep(0.3)
+    fn()        # untimed: wakes this side's sleeping threads and refills the caches the pause lost
     t0 = time.perf_counter()
     for _ in range(n):
         fn()
@@ -141,11 +144,17 @@ _GEMM_RATE: list = []
 
 
 def numpy_gemm_gflops() -> float:
-    """The machine's float32 matmul rate through NumPy (1024^3), the reference for GEMM work."""
+    """The machine's float32 matmul peak through NumPy: the best of 7 2048^3 products, the
+    reference rate for GEMM work and its roofline."""
     if not _GEMM_RATE:
-        a = np.random.default_rng(0).standard_normal((1024, 1024)).astype(np.float32)
-        t = timeit(lambda: a @ a, repeats=5)
-        _GEMM_RATE.append(2 * 1024 ** 3 / t / 1e9)
+        a = np.random.default_rng(0).standard_normal((2048, 2048)).astype(np.float32)
+        a @ a
+        best = float("inf")
+        for _ in range(7):
+            t0 = time.perf_counter()
+            a @ a
+            best = min(best, time.perf_counter() - t0)
+        _GEMM_RATE.append(2 * 2048 ** 3 / best / 1e9)
     return _GEMM_RATE[0]
 
 
@@ -202,8 +211,10 @@ def main(argv):
             peers = {k: v for k, v in peers.items() if v is not None}   # measured in the same rounds
             (tc, rc), (tn, rn), *tp = timed_rounds([compiled, numpy_fn, *peers.values()], 0.1, repeats)
             if isinstance(note, tuple):      # ("gemm", flops): the matrix products' rate, all time counted
-                note = (f"GEMM work {note[1] / tc / 1e9:.1f} GFLOP/s (NumPy matmul here: "
-                        f"{numpy_gemm_gflops():.0f} GFLOP/s)")
+                rate = numpy_gemm_gflops()
+                # the roofline: the products alone at the machine's matmul rate, everything else free
+                note = (f"GEMM work {note[1] / tc / 1e9:.1f} GFLOP/s (NumPy matmul peak here: {rate:.0f} GFLOP/s; "
+                        f"products alone at that peak: {note[1] / rate / 1e9 / tn:.2f}x NumPy)")
             print(f"{label:<26} {fmt(tc):>12} {fmt(tn):>12} {ratio(rc, rn):7.3f}x   {note}", flush=True)
             for peer, (t, rp) in zip(peers, tp):
                 print(f"{'  ' + peer + ' (peer)':<26} {fmt(t):>12} {'':>12} {ratio(rp, rn):7.3f}x   "
