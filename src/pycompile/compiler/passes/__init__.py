@@ -15,6 +15,7 @@ from pycompile.compiler.passes.cse import cse
 from pycompile.compiler.passes.dce import dce
 from pycompile.compiler.passes.fold import fold
 from pycompile.compiler.passes.fusion import fusion
+from pycompile.compiler.passes.layout import layout
 from pycompile.compiler.passes.licm import licm
 from pycompile.compiler.passes.load_elim import load_elim
 from pycompile.compiler.passes.simplify import simplify
@@ -53,6 +54,7 @@ PIPELINE = [
     ("simplify_after_licm", lambda g, o: simplify(g), 1),
     ("dce_after_simplify", lambda g, o: dce(g), 0),
     ("load_elim", _load_elim, 0),
+    ("layout", lambda g, o: layout(g), 2),
     ("fusion", lambda g, o: fusion(g), 2),
     ("dce_final", lambda g, o: dce(g), 0),
 ]
