@@ -1459,7 +1459,7 @@ def _lookup(store: Store, key: LookupKey, self_obj, args, kwargs):
                         except CorruptEntry:
                             _unlink(p)
                 except (CorruptEntry, KeyError, TypeError, AttributeError):
-                    pass
+                    pass              # best effort: the entry is already gone and gets rebuilt
             reason = reason or f"entry {entry} was unusable ({msg})"
             continue
         if compiled is not None:
