@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import pycompile as ms
+from pycompile.ops._table import Kind
 from pycompile import Tensor, ops
 from pycompile.compiler import ir
 
@@ -57,11 +58,11 @@ def test_products_head_their_epilogues():
     args = [Tensor(rng.standard_normal(s).astype(np.float32)) for s in ((16, 8), (32, 8), (32,), (16, 32))]
     graph = ms.inspect(ms.jit(dense_block), *args).graph_after
     fused = [n for n in graph.body.nodes if n.op is ir.FUSED]
-    heads = [n for n in fused if any(getattr(m.op, "kind", "") == "matmul" for m in n.blocks[0].nodes)]
+    heads = [n for n in fused if any(getattr(m.op, "kind", None) is Kind.MATMUL for m in n.blocks[0].nodes)]
     # every product here has an epilogue, so no product runs on its own; CSE shares the five
     # identical `x @ w.T + b`, so two products remain: that one (it also exports its result to
     # the other activations) and the one feeding the float16 cast
-    assert not [n for n in graph.body.nodes if getattr(n.op, "kind", "") == "matmul"]
+    assert not [n for n in graph.body.nodes if getattr(n.op, "kind", None) is Kind.MATMUL]
     assert len(heads) == 2
     # `w.T` became MatMul's transpose flag, not a Transpose copy
     assert not [n for n in ir.iter_nodes(graph.body) if n.op.name == "Transpose"]
@@ -152,10 +153,10 @@ def test_dense_on_3d_input_heads_activation_and_residual():
     fused = [n for n in nodes if n.op is ir.FUSED]
     # two groups, each a product heading its whole epilogue; nothing elementwise outside them
     assert len(fused) == 2
-    assert all(any(getattr(m.op, "kind", "") == "matmul" for m in n.blocks[0].nodes) for n in fused)
+    assert all(any(getattr(m.op, "kind", None) is Kind.MATMUL for m in n.blocks[0].nodes) for n in fused)
     names = {m.op.name for n in fused for m in n.blocks[0].nodes}
     assert {"GeLU", "Add"} <= names
-    assert not [n for n in nodes if getattr(n.op, "kind", "") == "elementwise"]
+    assert not [n for n in nodes if getattr(n.op, "kind", None) is Kind.ELEMENTWISE]
 
 
 @pytest.mark.parametrize("other_shape", [(2, 5, 16), (16,), (1, 1, 16), (1, 16), (), (1,), (2, 1, 16), (5, 16)])

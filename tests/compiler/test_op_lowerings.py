@@ -1,8 +1,11 @@
-"""Every op of the table can be compiled (needs no C compiler): it has `infer` and `eager`, and
-codegen has a lowering for it - an `Elementwise` C expression that renders for every dtype the op
-accepts, or an `op_<Name>` method of CodeGen, or a table lowering that documents why no code is
-emitted. And every op is compiled by some test of the test_ops_compiled*.py files."""
+"""Every op of the table can be compiled (needs no C compiler): it has `infer` and `eager` and a
+typed lowering the C renderer has a rendering for - an elementwise C expression (keyed by the op)
+that renders for every dtype the op accepts, a loop template registered under its name, or a
+lowering kind the renderer emits itself (views, copies, effects, BLAS). And every op is compiled
+by some test of the test_ops_compiled*.py files."""
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -11,19 +14,19 @@ from opcheck import DTYPES, op_specs
 
 import pycompile as ms
 from pycompile import Tensor, ops
+from pycompile.backend.c.codegen import CodeGen
 from pycompile.common.abstract import TensorType
-from pycompile.compiler.codegen import ctypes_ as C
-from pycompile.compiler.codegen.codegen import CodeGen
 from pycompile.compiler.frontend import trace
 from pycompile.ops import OPS
-from pycompile.ops._table import OpError
-from pycompile.ops.defs.elementwise import Elementwise
+from pycompile.ops import prims as P
+from pycompile.ops._table import Kind, OpError
+from pycompile.ops.c import ctypes_ as C
+from pycompile.ops.c.elementwise import EXPR
+from pycompile.ops.c.templates import TEMPLATES
+from pycompile.ops.lowering import Constant, Elementwise, Ordering, Template
 
-# table lowerings that emit no code of their own, and why
-NO_CODE = {
-    "none": "ordering only (UpdateState, MakeTuple): the node carries no data",
-    "const": "no inputs: the call runs when the graph is traced and reaches codegen as a constant",
-}
+# a C math call that is expensive enough not to be recomputed on each pass of a template
+_TRANSCENDENTAL = re.compile(r"\b(exp|log|sin|cos|tan|tanh|erf|pow|atan2?|expm1|log1p)f?\(")
 
 
 def _accepted_input_types(op):
@@ -31,9 +34,9 @@ def _accepted_input_types(op):
     for dt in DTYPES:
         t = TensorType(op_specs.ms_dtype(dt), (2, 3))
         types = [t] * len(op.inputs)
-        if op.name == "Select":
+        if op is P.Select:
             types[0] = TensorType(ms.bool_, (2, 3))
-        attrs = {"dtype": ms.float32} if op.name == "Cast" else {}
+        attrs = {"dtype": ms.float32} if op is P.Cast else {}
         try:
             yield types, op.infer(types, **attrs)
         except (TypeError, OpError):
@@ -45,20 +48,28 @@ def test_op_has_infer_eager_and_a_lowering(name):
     op = OPS[name]
     assert callable(op.infer), f"{name} has no infer"
     assert callable(op.eager), f"{name} has no eager implementation"
-    if op.kind == "elementwise":
-        assert isinstance(op.lower, Elementwise), f"{name} is elementwise but its lowering is {op.lower!r}"
+    lower = op.lower
+    if op.kind is Kind.ELEMENTWISE:
+        assert isinstance(lower, Elementwise), f"{name} is elementwise but its lowering is {lower!r}"
+        assert op in EXPR, f"{name} has no C expression in pycompile/ops/c/elementwise.py"
         accepted = list(_accepted_input_types(op))
         assert accepted, f"{name} accepts no dtype"
         for types, out in accepted:
-            ct = C.compute(op.lower.compute(types, out))
-            expr = op.lower.c([f"a{k}" for k in range(len(types))], ct)
-            assert isinstance(expr, str) and "a0" in expr or name == "IsFinite", (name, ct, expr)
-    elif op.lower in NO_CODE:
-        if op.lower == "const":
-            assert op.inputs == (), f"{name}: only an op without inputs can be a trace-time constant"
+            ct = C.compute(lower.compute(types, out))
+            expr = EXPR[op]([f"a{k}" for k in range(len(types))], ct)
+            assert isinstance(expr, str) and "a0" in expr or op is P.IsFinite, (name, ct, expr)
+        # the declared cost fact fusion reads agrees with the C the renderer emits
+        rendered = EXPR[op]([f"a{k}" for k in range(len(op.inputs))], "float")
+        assert lower.transcendental == bool(_TRANSCENDENTAL.search(rendered)), \
+            f"{name}: transcendental={lower.transcendental} but its C is {rendered}"
+    elif isinstance(lower, Template):
+        assert lower.name in TEMPLATES, f"{name}: no renderer for template {lower.name!r} in pycompile/ops/c"
+    elif isinstance(lower, Constant):
+        assert op.inputs == (), f"{name}: only an op without inputs can be a trace-time constant"
+    elif isinstance(lower, Ordering):
+        assert not lower.emits_code
     else:
-        assert callable(getattr(CodeGen, f"op_{name}", None)), \
-            f"codegen has no lowering for {name} (lower={op.lower!r}): add CodeGen.op_{name}"
+        assert type(lower) in CodeGen.RENDER, f"codegen has no renderer for {name}'s {type(lower).__name__}"
 
 
 def test_trace_time_constants_never_reach_codegen():
@@ -70,7 +81,7 @@ def test_trace_time_constants_never_reach_codegen():
     names = {n.op.name for n in _nodes(graph.body)}
     assert "Fill" not in names and "Add" in names
     for name, op in OPS.items():
-        if op.lower == "const":
+        if isinstance(op.lower, Constant):
             assert name not in names
 
 
@@ -89,7 +100,7 @@ def test_every_op_is_compiled_by_a_test():
     groups = ew.ELEMENTWISE + ew.MISC + [ew.LARGE] + red.REDUCE + [red.SPECIAL] + red.NORM \
         + arr.LAYOUT + arr.MATMUL + [arr.CREATION]
     covered = {o for g in groups for c in g.checks for o in c.ops} | eff.EFFECT_OPS
-    covered |= {name for name, op in OPS.items() if op.lower == "const"}     # see the test above
+    covered |= {name for name, op in OPS.items() if isinstance(op.lower, Constant)}     # see the test above
     missing = sorted(set(OPS) - covered)
     assert not missing, f"ops no compiled test runs: {missing}"
     unknown = sorted(covered - set(OPS))

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import pycompile as ms
+from pycompile.ops._table import Kind
 from pycompile import Tensor, ops
 from pycompile.compiler import ir
 
@@ -61,14 +62,14 @@ def test_every_reduction_holds_its_producers():
     args = [Tensor(rng.standard_normal(s).astype(np.float32)) for s in ((4, 6), (4, 6), (6,), (4, 1), (6,), (6,))]
     g = ms.inspect(unshared, *args).graph_after
     # nothing elementwise is left outside a group, and every group ends in its reduction
-    assert not [n for n in g.body.nodes if getattr(n.op, "kind", "") in ("elementwise", "reduce")]
+    assert not [n for n in g.body.nodes if getattr(n.op, "kind", None) in (Kind.ELEMENTWISE, Kind.REDUCE)]
     fused = [n for n in g.body.nodes if n.op is ir.FUSED]
     assert len(fused) == 6
-    assert all(f.blocks[0].results[-1].op.kind == "reduce" for f in fused)
+    assert all(f.blocks[0].results[-1].op.kind is Kind.REDUCE for f in fused)
     # in `graph`, CSE shares `a - b` and `a * b` between two reductions each: those two values
     # are computed once and stored, the rest is still fused
     g2 = ms.inspect(graph, *args).graph_after
-    loose = [n.op.name for n in g2.body.nodes if getattr(n.op, "kind", "") == "elementwise"]
+    loose = [n.op.name for n in g2.body.nodes if getattr(n.op, "kind", None) is Kind.ELEMENTWISE]
     assert sorted(loose) == ["Mul", "Sub"]
 
 
@@ -170,7 +171,7 @@ def test_every_consumer_group_is_headed_by_its_reduction():
         if n.op is not ir.FUSED:
             continue
         body = n.blocks[0]
-        reds = [m for m in body.nodes if getattr(m.op, "kind", "") == "reduce"]
+        reds = [m for m in body.nodes if getattr(m.op, "kind", None) is Kind.REDUCE]
         if reds:
             # the reduction is read by elementwise members of the same kernel
             assert any(reds[0] in m.inputs for m in body.nodes), [m.op.name for m in body.nodes]
@@ -178,7 +179,7 @@ def test_every_consumer_group_is_headed_by_its_reduction():
     assert sorted(heads) == sorted(["ReduceMean", "ReduceSum", "Softmax", "LogSoftmax", "LayerNorm",
                                     "ReduceMax", "ReduceAll"])
     # nothing is left as a lone reduction
-    assert not [n for n in g.body.nodes if getattr(n.op, "kind", "") == "reduce"]
+    assert not [n for n in g.body.nodes if getattr(n.op, "kind", None) is Kind.REDUCE]
 
 
 def test_consumer_chunks_over_threads():
@@ -235,7 +236,7 @@ def per_row_value_also_returned(x):
 
 def _kernels(fn, *args):
     graph = ms.inspect(fn, *args).graph_after
-    return [n for n in graph.body.nodes if n.op is ir.FUSED or getattr(n.op, "kind", "") in ("reduce", "elementwise")]
+    return [n for n in graph.body.nodes if n.op is ir.FUSED or getattr(n.op, "kind", None) in (Kind.REDUCE, Kind.ELEMENTWISE)]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

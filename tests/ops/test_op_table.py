@@ -9,7 +9,9 @@ import pytest
 from op_specs import BINARY, CASES, REDUCTIONS, UNARY, assert_close
 
 from pycompile import Tensor, ops
-from pycompile.ops import OPS, functional, operations
+from pycompile.ops import OPS, functional, operations, prims
+from pycompile.ops._table import Kind
+from pycompile.ops.lowering import Lowering
 
 
 def _case_ops(case):
@@ -69,8 +71,9 @@ def test_table_rows_are_complete(name):
     op = OPS[name]
     assert op.name == name
     assert callable(op.infer) and callable(op.eager)
-    assert op.lower is not None, f"{name} has no lowering"
-    assert op.kind in ("elementwise", "reduce", "layout", "matmul", "effect", "create", "special")
+    assert isinstance(op.lower, Lowering), f"{name} has no typed lowering"
+    assert isinstance(op.kind, Kind)
+    assert getattr(prims, name) is op, f"{name} is missing from pycompile.ops.prims"
     assert isinstance(op.inputs, tuple)
     for attr in op.attrs:
         assert attr in inspect.signature(op.infer).parameters, f"{name}: attr {attr} unknown to infer"
@@ -81,3 +84,9 @@ def test_primitive_base_class():
     assert p.name == "Add" and repr(p) == "Prim[Add]"
     assert p.add_prim_attr("primitive_target", "CPU") is p
     assert p.attrs == {"primitive_target": "CPU"}
+
+
+def test_prims_holds_only_table_ops():
+    """`pycompile.ops.prims` is the table as module attributes: nothing more, nothing less."""
+    exported = {n for n in dir(prims) if not n.startswith("_") and isinstance(getattr(prims, n), type(OPS["Add"]))}
+    assert exported == set(OPS)

@@ -134,12 +134,14 @@ def options() -> dict:
 
 def _copied_bytes(graph) -> int:
     from pycompile.compiler import ir
+    from pycompile.ops._table import OpDef
+    from pycompile.ops.lowering import Copy
     total = 0
 
     def walk(block, mult):
         nonlocal total
         for n in block.nodes:
-            if ir.is_op(n, "TensorMove"):
+            if isinstance(n.op, OpDef) and isinstance(n.op.lower, Copy):
                 total += n.type.nbytes * mult
             for b in n.blocks:
                 trips = 1
@@ -155,7 +157,7 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
     from pycompile.backend import toolchain
     from pycompile.backend.executable import Executable
     from pycompile.compiler import ir
-    from pycompile.compiler.codegen.codegen import generate
+    from pycompile.backend.c.codegen import generate
     from pycompile.compiler.frontend import trace
     from pycompile.compiler.passes import run_pipeline
     opts = opts or options()

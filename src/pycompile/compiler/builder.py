@@ -18,7 +18,8 @@ from pycompile.common.abstract import (RefType, ScalarType, Symbolic, TensorType
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.compiler import ir
-from pycompile.ops._table import OPS, Effect, OpDef
+from pycompile.ops import prims as P
+from pycompile.ops._table import Effect, OpDef
 
 
 class NeedsConstant(Exception):
@@ -114,8 +115,8 @@ class Builder:
 
     def load(self, p: Parameter) -> ir.Node:
         ref = self.ref_param(p)
-        n = self.add(OPS["Load"], (ref, self.u), ref.type.tensor)
-        self.u = self.add(OPS["UpdateState"], (self.u, n), U_TYPE)
+        n = self.add(P.Load, (ref, self.u), ref.type.tensor)
+        self.u = self.add(P.UpdateState, (self.u, n), U_TYPE)
         return n
 
     def value(self, x) -> ir.Value:
@@ -139,7 +140,7 @@ class Builder:
             return self._emit_assign(op, inputs, attrs, out_type)
         if op.effect is Effect.IO:
             return self.emit_print(inputs[0], attrs)
-        if op.name == "Pow" and out_type == ScalarType("int") and isinstance(inputs[1], Sym) \
+        if op is P.Pow and out_type == ScalarType("int") and isinstance(inputs[1], Sym) \
                 and not self.is_nonneg(inputs[1]._value):
             # Python's int ** int is a float when the exponent is negative: unless the exponent is
             # known to be >= 0, it must be known when compiling (such a loop is unrolled)
@@ -150,7 +151,7 @@ class Builder:
                 vals.extend(self.value(y) for y in x)
             else:
                 vals.append(self.value(x))
-        if op.name == "Depend":
+        if op is P.Depend:
             vals = [vals[0], *self._flat_values(inputs[1])]
         n = self.add(op, vals, out_type, attrs)
         return self.sym(n)
@@ -162,7 +163,7 @@ class Builder:
             return not isinstance(v.value, float) and v.value >= 0
         if id(v) in self.nonneg:
             return True
-        if ir.is_op(v, "FloorMod"):
+        if ir.is_op(v, P.FloorMod):
             c = v.inputs[1]
             return isinstance(c, ir.Const) and isinstance(c.value, (int, float)) and c.value > 0
         return False
@@ -189,13 +190,13 @@ class Builder:
         else:
             v = self.value(value)
         n = self.add(op, (ref, v, self.u), out_type, attrs)
-        self.u = self.add(OPS["UpdateState"], (self.u, n), U_TYPE)
+        self.u = self.add(P.UpdateState, (self.u, n), U_TYPE)
         return self.sym(n)
 
     def emit_print(self, values, attrs):
         vals = [self.value(v) for v in values]
-        n = self.add(OPS["Print"], (*vals, self.u), TensorType(mstype.int32, ()), attrs)
-        self.u = self.add(OPS["UpdateState"], (self.u, n), U_TYPE)
+        n = self.add(P.Print, (*vals, self.u), TensorType(mstype.int32, ()), attrs)
+        self.u = self.add(P.UpdateState, (self.u, n), U_TYPE)
         return self.sym(n)
 
     def call_cell(self, cell, args, kwargs):

@@ -153,8 +153,9 @@ class Graph:
 
 # ---- helpers ------------------------------------------------------------------------------------
 
-def is_op(v: Value, name: str) -> bool:
-    return isinstance(v, Node) and v.op.name == name
+def is_op(v: Value, op) -> bool:
+    """v is a node of op `op` (an OpDef or a Structural op object)."""
+    return isinstance(v, Node) and v.op is op
 
 
 def is_structural(n: Node) -> bool:

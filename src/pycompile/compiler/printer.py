@@ -117,9 +117,9 @@ class _Printer:
                 self.graph_heads[id(callee.body)] = callee.params
                 self._collect(callee.body, callee.name)
             for j, b in enumerate(n.blocks):
-                label = {"If": ("true", "false")[j] if j < 2 else str(j),
-                         "For": "for_body", "While": ("while_cond", "while_body")[j] if j < 2 else str(j)}
-                tag = label.get(n.op.name, n.op.name.lower())
+                label = {ir.IF: ("true", "false")[j] if j < 2 else str(j),
+                         ir.FOR: "for_body", ir.WHILE: ("while_cond", "while_body")[j] if j < 2 else str(j)}
+                tag = label.get(n.op, n.op.name.lower())
                 # numbered in printing order, not by node ids: the same graph prints the same text
                 # however many graphs were built before it
                 self._collect(b, f"{self.graph.name}_{tag}_{len(self.subgraphs)}")

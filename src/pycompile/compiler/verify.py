@@ -15,9 +15,6 @@ class VerifyError(AssertionError):
     pass
 
 
-_NO_INFER = {"UpdateState", "MakeTuple", "Depend", "Load", "Assign", "Print", "Fill"}
-
-
 def verify(graph: ir.Graph, where: str = "") -> None:
     where = where or graph.name
     scope = [{id(p) for p in graph.params}]
@@ -61,7 +58,7 @@ def _block(b: ir.Block, scope, where, seen: set):
 
 def _check_node(n: ir.Node, where):
     op = n.op
-    if isinstance(op, OpDef) and op.name not in _NO_INFER and op.kind != "effect":
+    if isinstance(op, OpDef) and op.check_infer:
         types = [i.type for i in n.inputs if not isinstance(i.type, MonadType)]
         if op.variadic:
             k = len(op.inputs) - 1

@@ -3,9 +3,11 @@
 * `infer(types, **attrs)`: output abstract type from input types (frontend, verifier, PyNative);
   it is where user errors are caught and named ("For 'Add', ...").
 * `eager(*values, **attrs)`: NumPy implementation (PyNative, constant folding, test oracle).
-* `lower`: how codegen emits it (see `compiler.codegen`): an `Elementwise` C expression,
-  or the name of a loop template / runtime call.
+* `lower`: a typed lowering (`ops.lowering`): an elementwise expression, a loop template, a BLAS
+  call, a view, a copy, an effect; the C text for it lives with the C renderer (`ops.c`).
 * `grad`, `batch`: autodiff and vmap rules, written with other ops of this table.
+* typed facts the passes read instead of keeping lists of op names: `cse`, `movable`,
+  `speculatable`, `check_infer` (see OpDef).
 
 `apply(op, inputs, attrs)` is the only way an op runs: it infers, then either hands the call to
 the builder of a tracer among the inputs (graph mode) or runs `eager` (PyNative).
@@ -20,6 +22,17 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleType, type_of
+from pycompile.ops.lowering import Elementwise, Lowering
+
+
+class Kind(enum.Enum):
+    """What an op does to data, as the passes see it."""
+    ELEMENTWISE = "elementwise"
+    REDUCE = "reduce"
+    LAYOUT = "layout"
+    MATMUL = "matmul"
+    EFFECT = "effect"
+    CREATE = "create"
 
 
 class Effect(enum.Enum):
@@ -31,17 +44,32 @@ class Effect(enum.Enum):
 
 @dataclass(frozen=True, eq=False)
 class OpDef:
+    """One primitive. Identity is the object: passes compare `n.op is Reshape`.
+
+    cse          two nodes with equal inputs and attributes may be merged (False for
+                 UpdateState / MakeTuple / TensorMove: each one orders or copies on its own)
+    movable      loop-invariant code motion may hoist it (False for Load and the ordering ops)
+    speculatable it can run where the program would not run it without failing (False for
+                 Gather, which raises on an out-of-range index): hoisting out of a `while`
+                 body that may run zero times needs it
+    check_infer  the verifier re-runs `infer` on the node's inputs (False where graph inputs
+                 differ from the user-facing ones: Fill's folded attributes)
+    """
     name: str
     inputs: tuple
     infer: Callable
     eager: Callable
-    kind: str = "elementwise"        # elementwise | reduce | layout | matmul | effect | create | special
+    kind: Kind = Kind.ELEMENTWISE
     attrs: dict = field(default_factory=dict)
     effect: Effect = Effect.PURE
-    lower: Any = None
+    lower: Lowering | None = None
     grad: Any = None
     batch: Any = None
     variadic: bool = False           # last input is a tuple of tensors (Concat, Stack, AddN)
+    cse: bool = True
+    movable: bool = True
+    speculatable: bool = True
+    check_infer: bool = True
     doc: str = ""
 
     def __repr__(self) -> str:
@@ -55,10 +83,17 @@ def defop(name: str, inputs, *, infer, eager, **kw) -> OpDef:
     """Declare an op. Each name is declared exactly once."""
     if name in OPS:
         raise ValueError(f"op {name} declared twice")
+    kind = kw.setdefault("kind", Kind.ELEMENTWISE)
+    if not isinstance(kind, Kind):
+        raise TypeError(f"op {name}: kind must be a Kind, got {kind!r}")
+    if not isinstance(kw.get("lower"), Lowering):
+        raise TypeError(f"op {name}: lower must be a Lowering, got {kw.get('lower')!r}")
     if "batch" not in kw:
         # vmap rule (ops/batching.py): elementwise and reductions have general rules; any other
         # op is mapped by looping over the batch and stacking unless it names a rule
-        kw["batch"] = {"elementwise": "elementwise", "reduce": "reduce"}.get(kw.get("kind", "elementwise"), "loop")
+        kw["batch"] = {Kind.ELEMENTWISE: "elementwise", Kind.REDUCE: "reduce"}.get(kind, "loop")
+    if kind is Kind.EFFECT:
+        kw.setdefault("check_infer", False)
     op = OpDef(name=name, inputs=tuple(inputs), infer=infer, eager=eager, **kw)
     OPS[name] = op
     return op
@@ -186,7 +221,7 @@ def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
         raise OpTypeError(f"For '{op.name}', there is no eager implementation")
     lower = op.lower
     with np.errstate(all="ignore"):     # int8 + 300 wraps, as in C: no NumPy warning
-        if op.kind == "elementwise" and lower is not None and hasattr(lower, "compute"):
+        if isinstance(lower, Elementwise):
             cdt = lower.compute(types, out_type)
             values = [np.asarray(v).astype(cdt.np, copy=False) if not isinstance(v, list) else v for v in values]
         return op.eager(*values, **attrs)

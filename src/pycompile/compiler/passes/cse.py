@@ -1,7 +1,8 @@
 """Common-subexpression elimination. Two pure nodes with the same op, inputs and attributes
 are one value; a node in a nested block reuses an equal node of an enclosing block. Effects
-(Assign, Print, the float-status ops) and control flow are never merged; `Load` is, when it
-reads the same Parameter at the same memory state."""
+(Assign, Print, the float-status ops), ops whose row says `cse=False` (UpdateState, MakeTuple,
+TensorMove) and control flow are never merged; `Load` is, when it reads the same Parameter at
+the same memory state."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,8 +10,6 @@ import numpy as np
 from pycompile.compiler import ir
 from pycompile.compiler.passes._rewrite import Rewriter
 from pycompile.ops._table import Effect, OpDef
-
-_NO_CSE = {"UpdateState", "TensorMove", "Assign", "Print", "MakeTuple"}
 
 
 def _key_part(v):
@@ -49,9 +48,9 @@ class CSE(Rewriter):
         op = n.op
         if blocks or not isinstance(op, (OpDef,)) and op is not ir.GETITEM:
             return super().visit(n, inputs, blocks)
-        if isinstance(op, OpDef) and (op.effect is not Effect.PURE or op.name in _NO_CSE):
+        if isinstance(op, OpDef) and (op.effect is not Effect.PURE or not op.cse):
             return super().visit(n, inputs, blocks)
-        key = (op.name, tuple(_key_part(i) for i in inputs), _freeze(n.attrs))
+        key = (id(op), tuple(_key_part(i) for i in inputs), _freeze(n.attrs))
         for scope in reversed(self.scopes):
             hit = scope.get(key)
             if hit is not None and hit.type == n.type:

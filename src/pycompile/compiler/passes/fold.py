@@ -12,7 +12,7 @@ import numpy as np
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.compiler import ir
 from pycompile.compiler.passes._rewrite import Rewriter
-from pycompile.ops._table import Effect, OpDef, eager_values
+from pycompile.ops._table import Effect, Kind, OpDef, eager_values
 
 FOLD_LIMIT = 1 << 16
 
@@ -36,7 +36,7 @@ class Fold(Rewriter):
                 self.emit(node)
             self.tuples[n] = taken.results
             return n
-        if isinstance(op, OpDef) and op.effect is Effect.PURE and op.kind not in ("effect",) \
+        if isinstance(op, OpDef) and op.effect is Effect.PURE and op.kind is not Kind.EFFECT \
                 and op.eager is not None and inputs and all(isinstance(i, ir.Const) for i in inputs) \
                 and isinstance(n.type, (TensorType, ScalarType)):
             if isinstance(n.type, TensorType) and n.type.nbytes > FOLD_LIMIT:

@@ -13,18 +13,18 @@ group; a group reads a Parameter at the group's position, which is why `load_eli
 """
 from __future__ import annotations
 
-import re
-
+from pycompile.common import dtype as mstype
 from pycompile.common.abstract import MonadType, ScalarType, TensorType, TupleType
 from pycompile.compiler import ir
 from pycompile.compiler.passes._rewrite import Rewriter
-from pycompile.ops._table import Effect, OpDef
+from pycompile.ops._table import Effect, Kind, OpDef
+from pycompile.ops.lowering import Blas, Elementwise, Template
 
 
 def _ew(n, shape=None) -> bool:
     if not isinstance(n, ir.Node) or not isinstance(n.op, OpDef):
         return False
-    if n.op.kind != "elementwise" or n.op.effect is not Effect.PURE or n.blocks:
+    if n.op.kind is not Kind.ELEMENTWISE or n.op.effect is not Effect.PURE or n.blocks:
         return False
     if not isinstance(n.type, TensorType) or n.type.size == 0:
         return False
@@ -47,31 +47,28 @@ def _loop_fusable(n, shape) -> bool:
     for m in body.nodes:
         if _ew(m, shape):
             continue
-        if isinstance(m.op, OpDef) and m.op.kind == "elementwise" and isinstance(m.type, ScalarType):
+        if isinstance(m.op, OpDef) and m.op.kind is Kind.ELEMENTWISE and isinstance(m.type, ScalarType):
             continue
         return False
     return True
 
 
-REDUCTION_LOWERINGS = ("reduce", "softmax", "log_softmax", "layernorm")
-MULTI_PASS = ("softmax", "log_softmax", "layernorm")     # these templates read their input 2-3 times
-_TRANSCENDENTAL = re.compile(r"\b(exp|log|sin|cos|tan|tanh|erf|pow|atan2?|expm1|log1p)f?\(")
-
-
 def _cheap(n) -> bool:
-    """An elementwise node whose C expression calls no transcendental function: recomputing it on
-    each pass of a multi-pass reduction costs less than storing and re-reading a temporary."""
+    """An elementwise node that calls no transcendental function: recomputing it on each pass
+    of a multi-pass reduction costs less than storing and re-reading a temporary."""
     lower = getattr(n.op, "lower", None)
-    if not hasattr(lower, "c"):
-        return False
-    return _TRANSCENDENTAL.search(lower.c(["a", "b", "c"], "float")) is None
+    return isinstance(lower, Elementwise) and not lower.transcendental
+
+
+def _multi_pass(n) -> bool:
+    return n.op.lower.passes > 1
 
 
 def _reduction_root(n) -> bool:
     """A reduction whose input can be computed by fused elementwise producers (a prologue):
     codegen's reduction templates read that input through an inline expression."""
-    return (isinstance(n, ir.Node) and isinstance(n.op, OpDef) and n.op.kind == "reduce"
-            and n.op.lower in REDUCTION_LOWERINGS and isinstance(n.inputs[0].type, TensorType)
+    return (isinstance(n, ir.Node) and isinstance(n.op, OpDef) and isinstance(n.op.lower, Template)
+            and n.op.lower.prologue and isinstance(n.inputs[0].type, TensorType)
             and n.inputs[0].type.size > 0 and isinstance(n.type, TensorType))
 
 
@@ -82,18 +79,8 @@ def _row_head(n, shape) -> bool:
     chunk of rows right after the chunk is reduced (codegen.emit_fused_head)."""
     if not _reduction_root(n) or not shape or n.inputs[0].type.shape != shape:
         return False
-    nd = len(shape)
-    lower = n.op.lower
-    if lower == "reduce":
-        from pycompile.ops._table import norm_axes
-        return (tuple(norm_axes(n.op.name, n.attrs.get("axis"), nd)) == (nd - 1,)
-                and n.type.shape == tuple(shape[:-1]) + (1,))
-    if n.type.shape != shape:
-        return False
-    if lower in ("softmax", "log_softmax"):
-        from pycompile.ops.defs.reduce import softmax_axis
-        return softmax_axis(n.op.name, n.attrs.get("axis", -1), nd) == nd - 1
-    return lower == "layernorm" and n.attrs.get("begin_norm_axis", -1) % nd == nd - 1
+    per_row = n.op.lower.per_row
+    return per_row is not None and per_row(n.attrs, shape, n.type.shape)
 
 
 def _prologue(head, members, users, pos, grouped) -> dict:
@@ -108,7 +95,7 @@ def _prologue(head, members, users, pos, grouped) -> dict:
             continue
         if id(p) in users.results or any(u is not head and id(u) not in pro for u in users.get(p)):
             continue
-        if head.op.lower in MULTI_PASS and not _cheap(p):
+        if _multi_pass(head) and not _cheap(p):
             continue
         pro[id(p)] = p
         todo.extend(p.inputs)
@@ -128,16 +115,39 @@ def _per_row(n, shape) -> bool:
 def _gemm_head(n, shape) -> bool:
     """A float matrix product BLAS computes, with the group's shape: it can head a group whose
     other members become its epilogue (compiler/codegen/kernels.gemm)."""
-    if not isinstance(n, ir.Node) or not isinstance(n.op, OpDef) or n.op.kind != "matmul":
+    if not isinstance(n, ir.Node) or not isinstance(n.op, OpDef) or not isinstance(n.op.lower, Blas):
         return False
     t = n.type
-    return (isinstance(t, TensorType) and t.shape == shape and t.size > 0 and t.dtype.name in ("Float32", "Float64")
+    return (isinstance(t, TensorType) and t.shape == shape and t.size > 0 and t.dtype in (mstype.float32, mstype.float64)
             and all(isinstance(i.type, TensorType) and i.type.dtype is t.dtype for i in n.inputs))
+
+
+def epilogue_strides(in_shape, out_shape):
+    """(row stride, inner stride, row period) of an epilogue input in the (rows, N) view of
+    `out_shape`: row r reads at ((r % period) * row stride). None if the input varies over the
+    row dimensions in another way. period covers inputs that repeat over leading batch
+    dimensions, e.g. a (seq, seq) attention mask added to (batch, seq, seq) scores."""
+    nd = len(out_shape)
+    shape = (1,) * (nd - len(in_shape)) + tuple(in_shape)
+    lead, last = shape[:-1] if nd else (), shape[-1] if nd else 1
+    out_lead = tuple(out_shape[:-1])
+    n = out_shape[-1] if nd else 1
+    inner = 0 if last == 1 and n != 1 else 1
+    stride = n if inner else 1
+    if all(d == 1 for d in lead):
+        return 0, inner, 1
+    for k in range(len(lead)):
+        # leading dims of 1, then exactly the output's trailing row dims
+        if all(d == 1 for d in lead[:k]) and tuple(lead[k:]) == out_lead[k:]:
+            period = 1
+            for d in out_lead[k:]:
+                period *= d
+            return stride, inner, period
+    return None
 
 
 def _epilogue_ok(members, shape) -> bool:
     """Every value the epilogue reads from outside has a layout the row-chunk driver handles."""
-    from pycompile.compiler.codegen.elementwise import epilogue_strides
     inside = set(members)
     for m in members.values():
         if _gemm_head(m, shape) or _row_head(m, shape):
@@ -227,7 +237,7 @@ def _group_block(block: ir.Block) -> ir.Block:
                     return False        # a reduction's prologue is computed inline, never stored
             if reduction and id(p) in users.results:
                 return False
-            if reduction and root.op.lower in MULTI_PASS and not _cheap(p):
+            if reduction and _multi_pass(root) and not _cheap(p):
                 return False
             return True
 
@@ -286,7 +296,7 @@ def _group_block(block: ir.Block) -> ir.Block:
             head = None
             if id(root) not in members:
                 continue
-        if head is not None and head.op.kind == "reduce":
+        if head is not None and isinstance(head.op.lower, Template):
             members.update(_prologue(head, members, users, pos, grouped))
         n_ops = sum(1 for m in members.values() if m.op is not ir.GETITEM)
         if n_ops < 2 and not any(m.op is ir.FOR for m in members.values()):

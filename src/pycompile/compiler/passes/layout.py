@@ -24,7 +24,9 @@ from __future__ import annotations
 from pycompile.common.abstract import TensorType
 from pycompile.compiler import ir
 from pycompile.compiler.passes._rewrite import Rewriter, uses
-from pycompile.ops._table import OPS, Effect, OpDef
+from pycompile.common import dtype as mstype
+from pycompile.ops import prims as P
+from pycompile.ops._table import Effect, Kind, OpDef
 
 MAX_ROWS = 64
 MIN_DIM = 64
@@ -35,8 +37,8 @@ def _flags(n, flags):
 
 
 def _is_matmul(n) -> bool:
-    return isinstance(n, ir.Node) and n.op.name == "MatMul" and isinstance(n.type, TensorType) \
-        and n.type.ndim == 2 and n.type.dtype.name in ("Float32", "Float64") \
+    return isinstance(n, ir.Node) and n.op is P.MatMul and isinstance(n.type, TensorType) \
+        and n.type.ndim == 2 and n.type.dtype in (mstype.float32, mstype.float64) \
         and all(isinstance(i.type, TensorType) and i.type.ndim == 2 for i in n.inputs)
 
 
@@ -102,7 +104,7 @@ class _Plan:
                     break
                 u = us[0][0]
                 if any(x is not u for x, _ in us) or not (
-                        isinstance(u.op, OpDef) and u.op.kind == "elementwise" and u.op.effect is Effect.PURE
+                        isinstance(u.op, OpDef) and u.op.kind is Kind.ELEMENTWISE and u.op.effect is Effect.PURE
                         and not u.blocks and u.type.shape == n.type.shape
                         and all(i is v or _side_operand(i, cols) for i in u.inputs)):
                     break
@@ -135,7 +137,7 @@ class _Apply(Rewriter):
                 if isinstance(old, ir.Node) and (old in plan.transposed or old in plan.chain):
                     new.append(i)
                 elif isinstance(i.type, TensorType) and i.type.shape and i.type.shape[-1] == cols and cols > 1:
-                    new.append(self.emit(ir.Node(op=OPS["Reshape"], inputs=(i,), type=TensorType(i.type.dtype, (cols, 1)),
+                    new.append(self.emit(ir.Node(op=P.Reshape, inputs=(i,), type=TensorType(i.type.dtype, (cols, 1)),
                                                  attrs={"shape": (cols, 1)}, loc=n.loc)))
                 else:
                     new.append(i)

@@ -4,22 +4,21 @@ together, and inner loops' invariants can climb several levels).
 
 `For` loops always run at least once here (empty ranges never become loops), so hoisting
 cannot evaluate something the program would not. `While` bodies may run zero times: only
-elementwise and layout work (no Gather, which could index out of range) moves out of them.
+cheap elementwise and layout work that cannot fail (the row's `speculatable`: not Gather, which
+could index out of range) moves out of them.
 """
 from __future__ import annotations
 
 from pycompile.compiler import ir
 from pycompile.compiler.passes._rewrite import Rewriter
-from pycompile.ops._table import Effect, OpDef
+from pycompile.ops._table import Effect, Kind, OpDef
 
 
 def _movable(n: ir.Node, in_while: bool) -> bool:
     op = n.op
-    if not isinstance(op, OpDef) or n.blocks or op.effect is not Effect.PURE:
+    if not isinstance(op, OpDef) or n.blocks or op.effect is not Effect.PURE or not op.movable:
         return False
-    if op.name in ("Load", "UpdateState", "Depend", "TensorMove", "MakeTuple"):
-        return False
-    if in_while and op.kind not in ("elementwise", "layout") or in_while and op.name == "Gather":
+    if in_while and (op.kind not in (Kind.ELEMENTWISE, Kind.LAYOUT) or not op.speculatable):
         return False
     return True
 

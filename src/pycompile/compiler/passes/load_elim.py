@@ -14,14 +14,14 @@ from __future__ import annotations
 from pycompile.common.abstract import U_TYPE, TensorType
 from pycompile.compiler import ir
 from pycompile.compiler.passes._rewrite import Rewriter
-from pycompile.ops._table import OPS
+from pycompile.ops import prims as P
 
 
 def _assigned_refs(block: ir.Block) -> set:
-    return {id(n.inputs[0]) for n in ir.iter_nodes(block) if ir.is_op(n, "Assign")}
+    return {id(n.inputs[0]) for n in ir.iter_nodes(block) if ir.is_op(n, P.Assign)}
 
 
-_VIEWS = ("Reshape", "Depend")
+_VIEWS = (P.Reshape, P.Depend)
 
 
 class _LoadCopies(Rewriter):
@@ -33,12 +33,12 @@ class _LoadCopies(Rewriter):
         self.select = select
 
     def visit(self, n, inputs, blocks):
-        if ir.is_op(n, "Load") and self.select(n):
+        if ir.is_op(n, P.Load) and self.select(n):
             load = self.emit(self.rebuild(n, inputs, blocks))
-            mv = self.emit(ir.Node(op=OPS["TensorMove"], inputs=(load,), type=n.type, loc=n.loc))
+            mv = self.emit(ir.Node(op=P.TensorMove, inputs=(load,), type=n.type, loc=n.loc))
             self.moved[id(n)] = mv
             return mv
-        if ir.is_op(n, "UpdateState") and len(inputs) == 2 and id(n.inputs[1]) in self.moved:
+        if ir.is_op(n, P.UpdateState) and len(inputs) == 2 and id(n.inputs[1]) in self.moved:
             # UpdateState(U, Load) orders the load itself, then the copy stands for it
             load_copy = self.moved[id(n.inputs[1])]
             return self.emit(ir.Node(op=n.op, inputs=(inputs[0], load_copy), type=n.type, loc=n.loc))
@@ -57,10 +57,10 @@ def _reorder_block(block: ir.Block, assigned: set) -> tuple[ir.Block, set]:
     need_copy: set = set()
     extra: dict = {}          # id(assign) -> readers to order before it
     for i, n in enumerate(nodes):
-        if not ir.is_op(n, "Load") or id(n.inputs[0]) not in assigned:
+        if not ir.is_op(n, P.Load) or id(n.inputs[0]) not in assigned:
             continue
         ref = n.inputs[0]
-        nxt = next((m for m in nodes[i + 1:] if ir.is_op(m, "Assign") and m.inputs[0] is ref), None)
+        nxt = next((m for m in nodes[i + 1:] if ir.is_op(m, P.Assign) and m.inputs[0] is ref), None)
         readers = _readers(nodes, n, block.results)
         if any(r is None for r in readers):          # used by a result or a nested block
             need_copy.add(id(n))
@@ -79,7 +79,7 @@ def _reorder_block(block: ir.Block, assigned: set) -> tuple[ir.Block, set]:
             inner_assigned = assigned if n.op is ir.IF else set().union(*[_assigned_refs(b) for b in n.blocks])
             for b in n.blocks:
                 for m in ir.iter_nodes(b):
-                    if ir.is_op(m, "Load") and id(m.inputs[0]) in inner_assigned:
+                    if ir.is_op(m, P.Load) and id(m.inputs[0]) in inner_assigned:
                         need_copy.add(id(m))
     if not extra:
         return block, need_copy
@@ -88,7 +88,7 @@ def _reorder_block(block: ir.Block, assigned: set) -> tuple[ir.Block, set]:
     for n in nodes:
         ins = tuple(rw.get(i) for i in n.inputs)
         if id(n) in extra:
-            state = rw.emit(ir.Node(op=OPS["UpdateState"], inputs=(ins[2], *[rw.get(r) for r in extra[id(n)]]),
+            state = rw.emit(ir.Node(op=P.UpdateState, inputs=(ins[2], *[rw.get(r) for r in extra[id(n)]]),
                                     type=U_TYPE, loc=n.loc))
             ins = (ins[0], ins[1], state)
         rw.map[n] = rw.emit(rw.rebuild(n, ins, n.blocks))
@@ -109,9 +109,9 @@ def _readers(nodes, load, results=()):
             out.append(None)
         for m in nodes:
             if any(i is v for i in m.inputs):
-                if ir.is_op(m, "UpdateState"):
+                if ir.is_op(m, P.UpdateState):
                     continue
-                if getattr(m.op, "name", "") in _VIEWS:
+                if m.op in _VIEWS:
                     if id(m) not in seen:
                         seen.add(id(m))
                         frontier.append(m)

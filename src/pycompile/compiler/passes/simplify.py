@@ -11,7 +11,8 @@ import numpy as np
 from pycompile.common.abstract import MonadType, TensorType
 from pycompile.compiler import ir
 from pycompile.compiler.passes._rewrite import Rewriter
-from pycompile.ops._table import OPS, Effect, OpDef
+from pycompile.ops import prims as P
+from pycompile.ops._table import Effect, Kind, OpDef
 
 
 def _is_const(v, x) -> bool:
@@ -44,11 +45,11 @@ def _r_div(n, a, b):
 
 
 def _r_neg(n, a):
-    return a.inputs[0] if ir.is_op(a, "Neg") and a.inputs[0].type == n.type else None
+    return a.inputs[0] if ir.is_op(a, P.Neg) and a.inputs[0].type == n.type else None
 
 
 def _r_not(n, a):
-    return a.inputs[0] if ir.is_op(a, "LogicalNot") and a.inputs[0].type == n.type else None
+    return a.inputs[0] if ir.is_op(a, P.LogicalNot) and a.inputs[0].type == n.type else None
 
 
 def _r_cast(n, a):
@@ -82,7 +83,7 @@ def _r_select(n, c, a, b):
 
 def _swaps_last_two(v) -> bool:
     """A Transpose exchanging the last two axes and keeping the others in place."""
-    if not ir.is_op(v, "Transpose"):
+    if not ir.is_op(v, P.Transpose):
         return False
     nd = len(v.inputs[0].type.shape)
     perm = v.attrs.get("perm")
@@ -121,7 +122,7 @@ def _sink_reshape(n, inputs):
         return None
     src = None
     for v in inputs:
-        if ir.is_op(v, "Reshape") and v.type.shape == out.shape:
+        if ir.is_op(v, P.Reshape) and v.type.shape == out.shape:
             y = v.inputs[0].type
             if isinstance(y, TensorType) and y.ndim < out.ndim and y.shape and y.shape[-1] == out.shape[-1]:
                 src = y.shape
@@ -133,7 +134,7 @@ def _sink_reshape(n, inputs):
         t = v.type
         if not isinstance(t, TensorType):
             new.append(v)
-        elif ir.is_op(v, "Reshape") and t.shape == out.shape and v.inputs[0].type.shape == src:
+        elif ir.is_op(v, P.Reshape) and t.shape == out.shape and v.inputs[0].type.shape == src:
             new.append(v.inputs[0])
         elif t.shape == out.shape:
             new.append(_view(v, src))
@@ -146,45 +147,56 @@ def _sink_reshape(n, inputs):
 
 
 def _view(v, shape):
-    return ir.Node(op=OPS["Reshape"], inputs=(v,), type=TensorType(v.type.dtype, tuple(shape)),
+    return ir.Node(op=P.Reshape, inputs=(v,), type=TensorType(v.type.dtype, tuple(shape)),
                    attrs={"shape": tuple(shape)}, loc=getattr(v, "loc", None))
 
 
+def _r_reshape_of_reshape(n, a):
+    """Reshape(Reshape(x)) -> Reshape(x), or x itself when the shapes agree."""
+    if not ir.is_op(a, P.Reshape):
+        return None
+    inner = a.inputs[0]
+    if inner.type == n.type:
+        return inner
+    return New(ir.Node(op=P.Reshape, inputs=(inner,), type=n.type, attrs=n.attrs, loc=n.loc))
+
+
+class New:
+    """A rule's replacement that is a node it built (the pass emits it into the block)."""
+
+    def __init__(self, node: ir.Node):
+        self.node = node
+
+
+# op -> rules tried in order; each returns an existing value, a New node, or None
 RULES = {
-    "Add": _r_add, "Sub": _r_sub, "Mul": _r_mul, "RealDiv": _r_div, "Neg": _r_neg,
-    "LogicalNot": _r_not, "Cast": _r_cast, "Reshape": _r_reshape, "Transpose": _r_transpose,
-    "Select": _r_select,
+    P.Add: (_r_add,), P.Sub: (_r_sub,), P.Mul: (_r_mul,), P.RealDiv: (_r_div,), P.Neg: (_r_neg,),
+    P.LogicalNot: (_r_not,), P.Cast: (_r_cast,), P.Reshape: (_r_reshape, _r_reshape_of_reshape),
+    P.Transpose: (_r_transpose,), P.Select: (_r_select,),
 }
 
 
 class Simplify(Rewriter):
     def visit(self, n, inputs, blocks):
         op = n.op
-        if isinstance(op, OpDef) and op.kind == "matmul":
+        if isinstance(op, OpDef) and op.kind is Kind.MATMUL:
             folded = _fold_transposes(n, inputs)
             if folded is not None:
                 return self.emit(folded)
-        if isinstance(op, OpDef) and op.kind == "elementwise":
+        if isinstance(op, OpDef) and op.kind is Kind.ELEMENTWISE:
             sunk = _sink_reshape(n, inputs)
             if sunk is not None:
                 flat, out = sunk
                 for m in flat.inputs:
-                    if ir.is_op(m, "Reshape") and all(m is not i for i in inputs):
+                    if ir.is_op(m, P.Reshape) and all(m is not i for i in inputs):
                         self.emit(m)
                 self.emit(flat)
-                return self.emit(ir.Node(op=OPS["Reshape"], inputs=(flat,), type=out,
+                return self.emit(ir.Node(op=P.Reshape, inputs=(flat,), type=out,
                                          attrs={"shape": tuple(out.shape)}, loc=n.loc))
-        if isinstance(op, OpDef):
-            rule = RULES.get(op.name)
-            if rule is not None:
-                out = rule(n, *inputs)
-                if out is not None:
-                    return out
-            if op.name == "Reshape" and ir.is_op(inputs[0], "Reshape"):
-                inner = inputs[0].inputs[0]
-                if inner.type == n.type:
-                    return inner
-                return self.emit(ir.Node(op=OPS["Reshape"], inputs=(inner,), type=n.type, attrs=n.attrs, loc=n.loc))
+        for rule in RULES.get(op, ()):
+            out = rule(n, *inputs)
+            if out is not None:
+                return self.emit(out.node) if isinstance(out, New) else out
         if op is ir.GETITEM and isinstance(inputs[0], ir.Node) and inputs[0].op in (ir.FOR, ir.WHILE):
             # a loop's memory state passes through unchanged when its body has no effects
             loop, k = inputs[0], n.attrs["index"]
@@ -200,4 +212,4 @@ def simplify(graph: ir.Graph) -> ir.Graph:
     return Simplify().run(graph)
 
 
-__all__ = ["simplify", "RULES", "TensorType"]
+__all__ = ["simplify", "RULES"]

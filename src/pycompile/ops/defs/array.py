@@ -10,8 +10,9 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, TensorType, TupleType
-from pycompile.ops._table import (OpTypeError, OpValueError, broadcast_shapes, defop, describe,
+from pycompile.ops._table import (OpDef, Kind, OpTypeError, OpValueError, broadcast_shapes, defop, describe,
                                   fmt_shape, norm_axis, tensor_arg)
+from pycompile.ops.lowering import Blas, Constant, Template, View
 
 
 # ---- reshape ------------------------------------------------------------------------------------
@@ -45,7 +46,7 @@ def _reshape_infer(types, shape):
 
 Reshape = defop("Reshape", ("x",), attrs={"shape": ()}, infer=_reshape_infer,
                 eager=lambda x, shape: np.reshape(x, resolve_shape("Reshape", x.shape, shape)),
-                kind="layout", lower="view", batch="reshape")
+                kind=Kind.LAYOUT, lower=View(), batch="reshape")
 
 
 # ---- transpose ----------------------------------------------------------------------------------
@@ -64,7 +65,7 @@ def _transpose_infer(types, perm):
 
 Transpose = defop("Transpose", ("x",), attrs={"perm": None}, infer=_transpose_infer,
                   eager=lambda x, perm: np.transpose(x, norm_perm("Transpose", perm, x.ndim)),
-                  kind="layout", lower="transpose", batch="transpose")
+                  kind=Kind.LAYOUT, lower=Template("transpose", moves_data=True), batch="transpose")
 
 
 # ---- broadcast --------------------------------------------------------------------------------
@@ -83,7 +84,7 @@ def _broadcast_to_infer(types, shape):
 BroadcastTo = defop("BroadcastTo", ("x",), attrs={"shape": ()}, infer=_broadcast_to_infer,
                     eager=lambda x, shape: np.broadcast_to(
                         x, _broadcast_to_infer([TensorType(mstype.from_numpy(x.dtype), x.shape)], shape).shape).copy(),
-                    kind="layout", lower="broadcast", batch="broadcast_to")
+                    kind=Kind.LAYOUT, lower=Template("broadcast", moves_data=True), batch="broadcast_to")
 
 
 # ---- concat / stack --------------------------------------------------------------------------
@@ -121,7 +122,8 @@ def _concat_infer(types, axis=0):
 
 
 Concat = defop("Concat", ("tensors",), attrs={"axis": 0}, infer=_concat_infer, variadic=True,
-               eager=lambda xs, axis=0: np.concatenate(xs, axis=axis), kind="layout", lower="concat",
+               eager=lambda xs, axis=0: np.concatenate(xs, axis=axis), kind=Kind.LAYOUT,
+               lower=Template("concat", moves_data=True),
                batch="concat")
 
 
@@ -140,7 +142,8 @@ def _stack_infer(types, axis=0):
 
 
 Stack = defop("Stack", ("tensors",), attrs={"axis": 0}, infer=_stack_infer, variadic=True,
-              eager=lambda xs, axis=0: np.stack(xs, axis=axis), kind="layout", lower="concat",
+              eager=lambda xs, axis=0: np.stack(xs, axis=axis), kind=Kind.LAYOUT,
+              lower=Template("concat", rule="stack", moves_data=True),
               batch="concat")
 
 
@@ -161,7 +164,8 @@ def _slice_eager(x, begin, end, strides):
 # begin/end/strides are normalized by the indexing front (ops.functional.getitem): every dimension
 # listed, begin in range, end possibly -1 meaning "before index 0" for negative strides.
 StridedSlice = defop("StridedSlice", ("x",), attrs={"begin": (), "end": (), "strides": ()},
-                     infer=_slice_infer, eager=_slice_eager, kind="layout", lower="slice",
+                     infer=_slice_infer, eager=_slice_eager, kind=Kind.LAYOUT,
+                     lower=Template("slice", moves_data=True),
                      batch="slice")
 
 
@@ -189,8 +193,10 @@ def _gather(x, idx, axis=0):
     return np.take(x, idx, axis=ax)
 
 
+# an out-of-range index raises: never hoisted where the program might not have run it
 Gather = defop("Gather", ("input_params", "input_indices"), attrs={"axis": 0}, infer=_gather_infer,
-               eager=_gather, kind="layout", lower="gather", batch="gather")
+               eager=_gather, kind=Kind.LAYOUT, lower=Template("gather", moves_data=True), batch="gather",
+               speculatable=False)
 
 
 # ---- creation ---------------------------------------------------------------------------------
@@ -205,7 +211,7 @@ def _fill_infer(types, shape, value, dtype):
 
 Fill = defop("Fill", (), attrs={"shape": (), "value": 0, "dtype": mstype.float32}, infer=_fill_infer,
              eager=lambda shape, value, dtype: np.full(tuple(shape), value, dtype=mstype.to_dtype(dtype).np),
-             kind="create", lower="const")
+             kind=Kind.CREATE, lower=Constant(), check_infer=False)
 
 
 # ---- matrix products --------------------------------------------------------------------------
@@ -240,7 +246,7 @@ def _matmul(a, b, transpose_a=False, transpose_b=False):
 
 
 MatMul = defop("MatMul", ("x", "y"), attrs={"transpose_a": False, "transpose_b": False},
-               infer=_matmul_infer, eager=_matmul, kind="matmul", lower="gemm",
+               infer=_matmul_infer, eager=_matmul, kind=Kind.MATMUL, lower=Blas(),
                batch="matmul")
 
 
@@ -267,5 +273,9 @@ def _bmm(a, b, transpose_a=False, transpose_b=False):
 
 
 BatchMatMul = defop("BatchMatMul", ("x", "y"), attrs={"transpose_a": False, "transpose_b": False},
-                    infer=_bmm_infer, eager=_bmm, kind="matmul", lower="gemm",
+                    infer=_bmm_infer, eager=_bmm, kind=Kind.MATMUL, lower=Blas(),
                     batch="matmul")
+
+
+# the ops this module declares (what `pycompile.ops.prims` re-exports)
+__all__ = [_n for _n, _v in list(globals().items()) if isinstance(_v, OpDef)]

@@ -11,7 +11,8 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import RefType, TensorType, TupleType
-from pycompile.ops._table import Effect, OpTypeError, OpValueError, defop, describe
+from pycompile.ops._table import Effect, Kind, OpDef, OpTypeError, OpValueError, defop, describe
+from pycompile.ops.lowering import Copy, EffectCode, Ordering, Template, View
 
 
 def _assign_infer(types):
@@ -35,14 +36,15 @@ def _assign_eager(ref, value):
 
 
 Assign = defop("Assign", ("variable", "value"), infer=_assign_infer, eager=_assign_eager,
-               kind="effect", effect=Effect.MEM, lower="assign")
+               kind=Kind.EFFECT, effect=Effect.MEM, lower=EffectCode("assign", alias=True))
 
 Load = defop("Load", ("variable",), infer=lambda types: types[0].tensor if isinstance(types[0], RefType) else types[0],
-             eager=lambda ref: ref, kind="effect", lower="load",
+             eager=lambda ref: ref, kind=Kind.EFFECT, lower=View(), movable=False,
              doc="read a Parameter at the point of the memory state given as last input")
 
 TensorMove = defop("TensorMove", ("x",), infer=lambda types: types[0], eager=lambda x: np.array(x, copy=True),
-                   kind="layout", lower="copy", doc="a real copy that keeps a loaded value alive")
+                   kind=Kind.LAYOUT, lower=Copy(), cse=False, movable=False,
+                   doc="a real copy that keeps a loaded value alive")
 
 
 def _depend_infer(types):
@@ -50,14 +52,16 @@ def _depend_infer(types):
 
 
 Depend = defop("Depend", ("value", "expr"), infer=_depend_infer, eager=lambda value, expr: value,
-               kind="effect", lower="depend", batch="depend",
+               kind=Kind.EFFECT, lower=View(), batch="depend", movable=False,
                doc="returns `value`, executed after `expr`")
 
 UpdateState = defop("UpdateState", ("state", "expr"), infer=lambda types: types[0],
-                    eager=lambda state, expr: state, kind="effect", lower="none")
+                    eager=lambda state, expr: state, kind=Kind.EFFECT, lower=Ordering(), cse=False,
+                    movable=False)
 
 MakeTuple = defop("MakeTuple", ("elems",), infer=lambda types: types[0], variadic=True,
-                  eager=lambda elems: tuple(elems), kind="effect", lower="none")
+                  eager=lambda elems: tuple(elems), kind=Kind.EFFECT, lower=Ordering(), cse=False,
+                  movable=False)
 
 
 def _addn_infer(types):
@@ -74,7 +78,7 @@ def _addn_infer(types):
 
 AddN = defop("AddN", ("inputs",), infer=_addn_infer, variadic=True,
              eager=lambda xs: np.sum(np.stack([np.asarray(x) for x in xs]), axis=0).astype(np.asarray(xs[0]).dtype),
-             kind="reduce", lower="addn", batch="loop")
+             kind=Kind.REDUCE, lower=Template("addn"), batch="loop")
 
 
 def _print_infer(types, format=()):
@@ -95,7 +99,7 @@ def _print_eager(values, format=()):
 
 
 Print = defop("Print", ("inputs",), attrs={"format": ()}, infer=_print_infer, variadic=True,
-              eager=_print_eager, kind="effect", effect=Effect.IO, lower="print",
+              eager=_print_eager, kind=Kind.EFFECT, effect=Effect.IO, lower=EffectCode("print"),
               doc="print strings and tensors in program order")
 
 # ---- the emulated NPU float-status register (Ascend-style device) ------------------------------
@@ -145,8 +149,15 @@ def status_vector(bits: int) -> np.ndarray:
 
 
 NPUAllocFloatStatus = defop("NPUAllocFloatStatus", (), infer=_status_infer("NPUAllocFloatStatus"),
-                            eager=_status_alloc, kind="effect", effect=Effect.STATUS, lower="status_alloc")
+                            eager=_status_alloc, kind=Kind.EFFECT, effect=Effect.STATUS,
+                            lower=EffectCode("status_alloc"))
 NPUClearFloatStatus = defop("NPUClearFloatStatus", ("addr",), infer=_status_infer("NPUClearFloatStatus"),
-                            eager=_status_clear, kind="effect", effect=Effect.STATUS, lower="status_clear")
+                            eager=_status_clear, kind=Kind.EFFECT, effect=Effect.STATUS,
+                            lower=EffectCode("status_clear"))
 NPUGetFloatStatus = defop("NPUGetFloatStatus", ("addr",), infer=_status_infer("NPUGetFloatStatus"),
-                          eager=_status_get, kind="effect", effect=Effect.STATUS, lower="status_get")
+                          eager=_status_get, kind=Kind.EFFECT, effect=Effect.STATUS,
+                          lower=EffectCode("status_get"))
+
+
+# the ops this module declares (what `pycompile.ops.prims` re-exports)
+__all__ = [_n for _n, _v in list(globals().items()) if isinstance(_v, OpDef)]

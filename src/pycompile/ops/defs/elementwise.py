@@ -1,5 +1,6 @@
-"""Elementwise ops: one row each, with the NumPy `eager`, the C expression codegen fuses, and
-the type rule. Inputs broadcast; Python scalars follow `dtype.promote_scalar`.
+"""Elementwise ops: one row each, with the NumPy `eager`, the type rule and the facts fusion
+needs (`transcendental`, `exact`); their C expressions are in `pycompile.ops.c.elementwise`.
+Inputs broadcast; Python scalars follow `dtype.promote_scalar`.
 
 Type rules (`out`):
   same     promoted input dtype                       add, mul, maximum, neg ...
@@ -13,45 +14,14 @@ bool, the Bitwise ops refuse floats.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, TensorType
-from pycompile.ops._table import (OpTypeError, broadcast_shapes, defop, describe,
+from pycompile.ops._table import (OpDef, Kind, OpTypeError, broadcast_shapes, defop, describe,
                                   result_dtype)
-
-
-@dataclass(frozen=True)
-class Elementwise:
-    """Lowering of an elementwise op: `expr(args, ctype)` is a C expression over the already
-    converted argument names, in compute type `ctype` ('float', 'double', 'int32_t', ...).
-    `compute(types, out)` is the dtype inputs are converted to first (eager does the same)."""
-
-    expr: Callable[[list, str], str]
-    compute: Callable
-    # the result is one of the operands (or an integer no larger than one): on float16 values it
-    # is a float16 value already, so float16 kernels skip rounding it
-    exact: bool = False
-
-    def c(self, args: list, ctype: str) -> str:
-        return self.expr(args, ctype)
-
-
-def fm(name: str, ctype: str) -> str:
-    """C math function for the compute type: expf for float, exp for double."""
-    return name + "f" if ctype == "float" else name
-
-
-def lit(value: float, ctype: str) -> str:
-    """A C literal of the compute type."""
-    if ctype == "float":
-        return repr(float(value)) + "f"
-    if ctype == "double":
-        return repr(float(value))
-    return str(int(value))
+from pycompile.ops.lowering import Elementwise
 
 
 def _dt(x) -> mstype.DType:
@@ -119,25 +89,20 @@ _OUT = {"same": (_out_same, _compute_same), "float": (_out_float, _compute_same)
         "bool": (_out_bool, _compute_promoted), "logical": (_out_bool, _compute_bool)}
 
 
-def elementwise(name: str, inputs, eager, expr, *, out: str = "same", allow: str = "biuf",
-                attrs=None, doc: str = "", exact: bool = False):
+def elementwise(name: str, inputs, eager, *, out: str = "same", allow: str = "biuf", attrs=None,
+                doc: str = "", exact: bool = False, transcendental: bool = False):
     out_rule, compute = _OUT[out]
     infer = make_infer(name, out_rule, allow)
     # `eager` gets its inputs already converted to the compute dtype (ops._table.eager_values)
-    return defop(name, inputs, infer=infer, eager=eager,
-                 kind="elementwise", lower=Elementwise(expr, compute, exact), attrs=attrs or {}, doc=doc)
-
-
-def _is_float(ct: str) -> bool:
-    return ct in ("float", "double")
+    return defop(name, inputs, infer=infer, eager=eager, kind=Kind.ELEMENTWISE,
+                 lower=Elementwise(compute, exact, transcendental), attrs=attrs or {}, doc=doc)
 
 
 # ---- binary arithmetic ------------------------------------------------------------------------
-Add = elementwise("Add", ("x", "y"), np.add, lambda a, ct: f"({a[0]} + {a[1]})")
-Sub = elementwise("Sub", ("x", "y"), np.subtract, lambda a, ct: f"({a[0]} - {a[1]})", allow="iuf")
-Mul = elementwise("Mul", ("x", "y"), np.multiply, lambda a, ct: f"({a[0]} * {a[1]})")
-RealDiv = elementwise("RealDiv", ("x", "y"), lambda x, y: np.true_divide(x, y),
-                      lambda a, ct: f"({a[0]} / {a[1]})", out="float")
+Add = elementwise("Add", ("x", "y"), np.add)
+Sub = elementwise("Sub", ("x", "y"), np.subtract, allow="iuf")
+Mul = elementwise("Mul", ("x", "y"), np.multiply)
+RealDiv = elementwise("RealDiv", ("x", "y"), lambda x, y: np.true_divide(x, y), out="float")
 
 
 def _float_floor_div(x, y):
@@ -154,25 +119,15 @@ def _float_floor_mod(x, y):
 
 FloorDiv = elementwise(
     "FloorDiv", ("x", "y"),
-    lambda x, y: _float_floor_div(x, y) if x.dtype.kind == "f" else np.floor_divide(x, y),
-    lambda a, ct: f"pc_floordiv_{ct}({a[0]}, {a[1]})", allow="iuf")
+    lambda x, y: _float_floor_div(x, y) if x.dtype.kind == "f" else np.floor_divide(x, y), allow="iuf")
 FloorMod = elementwise(
     "FloorMod", ("x", "y"),
-    lambda x, y: _float_floor_mod(x, y) if x.dtype.kind == "f" else np.mod(x, y),
-    lambda a, ct: f"pc_mod_{ct}({a[0]}, {a[1]})", allow="iuf")
+    lambda x, y: _float_floor_mod(x, y) if x.dtype.kind == "f" else np.mod(x, y), allow="iuf")
 Pow = elementwise(
     "Pow", ("x", "y"), lambda x, y: np.power(x, y) if not np.issubdtype(np.result_type(x), np.integer)
-    else _int_pow(x, y),
-    lambda a, ct: (f"{fm('pow', ct)}({a[0]}, {a[1]})" if _is_float(ct)
-                   else f"pc_ipow_{ct}({a[0]}, {a[1]})"), allow="iuf")
-Maximum = elementwise(
-    "Maximum", ("x", "y"), np.maximum,
-    lambda a, ct: (f"(({a[0]} > {a[1]} || {a[0]} != {a[0]}) ? {a[0]} : {a[1]})" if _is_float(ct)
-                   else f"({a[0]} > {a[1]} ? {a[0]} : {a[1]})"), exact=True)
-Minimum = elementwise(
-    "Minimum", ("x", "y"), np.minimum,
-    lambda a, ct: (f"(({a[0]} < {a[1]} || {a[0]} != {a[0]}) ? {a[0]} : {a[1]})" if _is_float(ct)
-                   else f"({a[0]} < {a[1]} ? {a[0]} : {a[1]})"), exact=True)
+    else _int_pow(x, y), allow="iuf", transcendental=True)
+Maximum = elementwise("Maximum", ("x", "y"), np.maximum, exact=True)
+Minimum = elementwise("Minimum", ("x", "y"), np.minimum, exact=True)
 
 
 def _int_pow(x, y):
@@ -190,73 +145,58 @@ def _int_pow(x, y):
 
 
 # ---- comparisons and logic ------------------------------------------------------------------
-Equal = elementwise("Equal", ("x", "y"), np.equal, lambda a, ct: f"({a[0]} == {a[1]})", out="bool")
-NotEqual = elementwise("NotEqual", ("x", "y"), np.not_equal, lambda a, ct: f"({a[0]} != {a[1]})", out="bool")
-Less = elementwise("Less", ("x", "y"), np.less, lambda a, ct: f"({a[0]} < {a[1]})", out="bool")
-LessEqual = elementwise("LessEqual", ("x", "y"), np.less_equal, lambda a, ct: f"({a[0]} <= {a[1]})", out="bool")
-Greater = elementwise("Greater", ("x", "y"), np.greater, lambda a, ct: f"({a[0]} > {a[1]})", out="bool")
-GreaterEqual = elementwise("GreaterEqual", ("x", "y"), np.greater_equal,
-                           lambda a, ct: f"({a[0]} >= {a[1]})", out="bool")
-LogicalAnd = elementwise("LogicalAnd", ("x", "y"), np.logical_and, lambda a, ct: f"({a[0]} && {a[1]})", out="logical")
-LogicalOr = elementwise("LogicalOr", ("x", "y"), np.logical_or, lambda a, ct: f"({a[0]} || {a[1]})", out="logical")
-LogicalNot = elementwise("LogicalNot", ("x",), np.logical_not, lambda a, ct: f"(!{a[0]})", out="logical")
-BitwiseAnd = elementwise("BitwiseAnd", ("x", "y"), np.bitwise_and, lambda a, ct: f"({a[0]} & {a[1]})", allow="biu")
-BitwiseOr = elementwise("BitwiseOr", ("x", "y"), np.bitwise_or, lambda a, ct: f"({a[0]} | {a[1]})", allow="biu")
-BitwiseXor = elementwise("BitwiseXor", ("x", "y"), np.bitwise_xor, lambda a, ct: f"({a[0]} ^ {a[1]})", allow="biu")
-IsFinite = elementwise("IsFinite", ("x",), np.isfinite,
-                       lambda a, ct: f"isfinite({a[0]})" if _is_float(ct) else "1", out="bool")
+Equal = elementwise("Equal", ("x", "y"), np.equal, out="bool")
+NotEqual = elementwise("NotEqual", ("x", "y"), np.not_equal, out="bool")
+Less = elementwise("Less", ("x", "y"), np.less, out="bool")
+LessEqual = elementwise("LessEqual", ("x", "y"), np.less_equal, out="bool")
+Greater = elementwise("Greater", ("x", "y"), np.greater, out="bool")
+GreaterEqual = elementwise("GreaterEqual", ("x", "y"), np.greater_equal, out="bool")
+LogicalAnd = elementwise("LogicalAnd", ("x", "y"), np.logical_and, out="logical")
+LogicalOr = elementwise("LogicalOr", ("x", "y"), np.logical_or, out="logical")
+LogicalNot = elementwise("LogicalNot", ("x",), np.logical_not, out="logical")
+BitwiseAnd = elementwise("BitwiseAnd", ("x", "y"), np.bitwise_and, allow="biu")
+BitwiseOr = elementwise("BitwiseOr", ("x", "y"), np.bitwise_or, allow="biu")
+BitwiseXor = elementwise("BitwiseXor", ("x", "y"), np.bitwise_xor, allow="biu")
+IsFinite = elementwise("IsFinite", ("x",), np.isfinite, out="bool")
 
 # ---- unary ----------------------------------------------------------------------------------
-Neg = elementwise("Neg", ("x",), np.negative, lambda a, ct: f"(-{a[0]})", allow="iuf", exact=True)
-Abs = elementwise("Abs", ("x",), np.abs,
-                  lambda a, ct: f"{fm('fabs', ct)}({a[0]})" if _is_float(ct)
-                  else f"({a[0]} < 0 ? -{a[0]} : {a[0]})", exact=True)
-Square = elementwise("Square", ("x",), np.square, lambda a, ct: f"({a[0]} * {a[0]})", allow="iuf")
+Neg = elementwise("Neg", ("x",), np.negative, allow="iuf", exact=True)
+Abs = elementwise("Abs", ("x",), np.abs, exact=True)
+Square = elementwise("Square", ("x",), np.square, allow="iuf")
 
 
-def _float_unary(name: str, np_fn, expr, exact: bool = False):
-    return elementwise(name, ("x",), np_fn, expr, out="float", exact=exact)
+def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = False):
+    return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental)
 
 
-Exp = _float_unary("Exp", np.exp, lambda a, ct: f"{fm('exp', ct)}({a[0]})")
-Log = _float_unary("Log", np.log, lambda a, ct: f"{fm('log', ct)}({a[0]})")
-Sqrt = _float_unary("Sqrt", np.sqrt, lambda a, ct: f"{fm('sqrt', ct)}({a[0]})")
-Rsqrt = _float_unary("Rsqrt", lambda x: 1 / np.sqrt(x),
-                     lambda a, ct: f"({lit(1, ct)} / {fm('sqrt', ct)}({a[0]}))")
-Sin = _float_unary("Sin", np.sin, lambda a, ct: f"{fm('sin', ct)}({a[0]})")
-Cos = _float_unary("Cos", np.cos, lambda a, ct: f"{fm('cos', ct)}({a[0]})")
-Tanh = _float_unary("Tanh", np.tanh, lambda a, ct: f"{fm('tanh', ct)}({a[0]})")
-Erf = _float_unary("Erf", np.vectorize(math.erf, otypes=[np.float64]),
-                   lambda a, ct: f"{fm('erf', ct)}({a[0]})")
-Reciprocal = _float_unary("Reciprocal", lambda x: 1 / x, lambda a, ct: f"({lit(1, ct)} / {a[0]})")
-Floor = _float_unary("Floor", np.floor, lambda a, ct: f"{fm('floor', ct)}({a[0]})", exact=True)
-Sigmoid = _float_unary("Sigmoid", lambda x: 1 / (1 + np.exp(-x)),
-                       lambda a, ct: f"({lit(1, ct)} / ({lit(1, ct)} + {fm('exp', ct)}(-{a[0]})))")
-ReLU = elementwise("ReLU", ("x",), lambda x: np.where(x > 0, x, np.zeros((), x.dtype)),
-                   lambda a, ct: f"({a[0]} > 0 ? {a[0]} : 0)", exact=True)
-HSwish = _float_unary("HSwish", lambda x: x * np.clip(x + 3, 0, 6) / 6,
-                      lambda a, ct: (f"({a[0]} * pc_clamp_{ct}({a[0]} + {lit(3, ct)}, "
-                                     f"{lit(0, ct)}, {lit(6, ct)}) / {lit(6, ct)})"))
-HSigmoid = _float_unary("HSigmoid", lambda x: np.clip(x + 3, 0, 6) / 6,
-                        lambda a, ct: (f"(pc_clamp_{ct}({a[0]} + {lit(3, ct)}, {lit(0, ct)}, "
-                                       f"{lit(6, ct)}) / {lit(6, ct)})"))
+Exp = _float_unary("Exp", np.exp, transcendental=True)
+Log = _float_unary("Log", np.log, transcendental=True)
+Sqrt = _float_unary("Sqrt", np.sqrt)
+Rsqrt = _float_unary("Rsqrt", lambda x: 1 / np.sqrt(x))
+Sin = _float_unary("Sin", np.sin, transcendental=True)
+Cos = _float_unary("Cos", np.cos, transcendental=True)
+Tanh = _float_unary("Tanh", np.tanh, transcendental=True)
+Erf = _float_unary("Erf", np.vectorize(math.erf, otypes=[np.float64]), transcendental=True)
+Reciprocal = _float_unary("Reciprocal", lambda x: 1 / x)
+Floor = _float_unary("Floor", np.floor, exact=True)
+Sigmoid = _float_unary("Sigmoid", lambda x: 1 / (1 + np.exp(-x)), transcendental=True)
+ReLU = elementwise("ReLU", ("x",), lambda x: np.where(x > 0, x, np.zeros((), x.dtype)), exact=True)
+HSwish = _float_unary("HSwish", lambda x: x * np.clip(x + 3, 0, 6) / 6)
+HSigmoid = _float_unary("HSigmoid", lambda x: np.clip(x + 3, 0, 6) / 6)
 
-_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 GeLU = _float_unary(
     "GeLU",
-    lambda x: 0.5 * x * (1 + np.tanh(x.dtype.type(_SQRT_2_OVER_PI) * (x + x.dtype.type(0.044715) * x * x * x))),
-    lambda a, ct: (f"({lit(0.5, ct)} * {a[0]} * ({lit(1, ct)} + {fm('tanh', ct)}({lit(_SQRT_2_OVER_PI, ct)} * "
-                   f"({a[0]} + {lit(0.044715, ct)} * {a[0]} * {a[0]} * {a[0]}))))"))
+    lambda x: 0.5 * x * (1 + np.tanh(x.dtype.type(SQRT_2_OVER_PI) * (x + x.dtype.type(0.044715) * x * x * x))),
+    transcendental=True)
 
 
 def _erf_np(x):
     return np.vectorize(math.erf, otypes=[np.float64])(x).astype(x.dtype)
 
 
-GeLUErf = _float_unary(
-    "GeLUErf", lambda x: 0.5 * x * (1 + _erf_np(x / x.dtype.type(math.sqrt(2)))),
-    lambda a, ct: (f"({lit(0.5, ct)} * {a[0]} * ({lit(1, ct)} + {fm('erf', ct)}({a[0]} * "
-                   f"{lit(1 / math.sqrt(2), ct)})))"))
+GeLUErf = _float_unary("GeLUErf", lambda x: 0.5 * x * (1 + _erf_np(x / x.dtype.type(math.sqrt(2)))),
+                       transcendental=True)
 
 
 # ---- select and cast --------------------------------------------------------------------------
@@ -288,9 +228,8 @@ def _select_compute(types, out):
 
 
 Select = defop("Select", ("cond", "x", "y"), infer=_select_infer,
-               eager=lambda c, x, y: np.where(c, x, y), kind="elementwise",
-               lower=Elementwise(lambda a, ct: f"({a[0]} ? {a[1]} : {a[2]})", _select_compute, exact=True),
-               doc="cond ? x : y, broadcast")
+               eager=lambda c, x, y: np.where(c, x, y), kind=Kind.ELEMENTWISE,
+               lower=Elementwise(_select_compute, exact=True), doc="cond ? x : y, broadcast")
 
 
 def _cast_infer(types, dtype):
@@ -304,6 +243,8 @@ def _cast_infer(types, dtype):
 
 Cast = defop("Cast", ("x",), attrs={"dtype": None}, infer=_cast_infer,
              eager=lambda x, dtype: np.asarray(x).astype(mstype.to_dtype(dtype).np),
-             kind="elementwise",
-             lower=Elementwise(lambda a, ct: f"(({ct})({a[0]}))", lambda types, out: out.dtype),
-             doc="convert to dtype")
+             kind=Kind.ELEMENTWISE, lower=Elementwise(lambda types, out: out.dtype), doc="convert to dtype")
+
+
+# the ops this module declares (what `pycompile.ops.prims` re-exports)
+__all__ = [_n for _n, _v in list(globals().items()) if isinstance(_v, OpDef)]

@@ -1,5 +1,7 @@
 """Reductions and normalizations: sum / mean / max / min / all / any / argmax, softmax,
-log_softmax, LayerNorm. `lower` names the codegen loop template (compiler/codegen/kernels.py).
+log_softmax, LayerNorm. Each lowers to a loop template (`Template`; its C is in
+pycompile/ops/c/reduce.py) that fused elementwise producers can feed inline (`prologue`) and,
+over the last axis, that can head a group of per-row consumers (`per_row`).
 
 Dtype rules follow MindSpore 2.10: the ReduceSum primitive keeps the input dtype (a bool sum is
 an "any"; `ops.sum` / `Tensor.sum` cast bool and integers to int64 first, as MindSpore's SumExt
@@ -13,8 +15,9 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType
-from pycompile.ops._table import (OpTypeError, OpValueError, defop, describe, norm_axes,
+from pycompile.ops._table import (OpDef, Kind, OpTypeError, OpValueError, defop, describe, norm_axes,
                                   norm_axis, tensor_arg)
+from pycompile.ops.lowering import Template
 
 
 def reduced_shape(shape: tuple, axes: tuple, keep_dims: bool) -> tuple:
@@ -57,30 +60,33 @@ def _mean(x, axis=None, keep_dims=False):
     return np.mean(x, axis=ax, keepdims=keep_dims, dtype=np.float32 if x.dtype == np.float16 else None)
 
 
-ReduceSum = defop("ReduceSum", ("x",), attrs={"axis": None, "keep_dims": False},
-                  infer=_reduce_infer("ReduceSum", lambda dt: dt), kind="reduce", lower="reduce",
-                  eager=_sum)
-ReduceMean = defop("ReduceMean", ("x",), attrs={"axis": None, "keep_dims": False},
-                   infer=_reduce_infer("ReduceMean", lambda dt: dt, allow_bool=False), kind="reduce",
-                   lower="reduce", eager=_mean)
-ReduceMax = defop("ReduceMax", ("x",), attrs={"axis": None, "keep_dims": False},
-                  infer=_reduce_infer("ReduceMax", lambda dt: dt), kind="reduce", lower="reduce",
-                  eager=lambda x, axis=None, keep_dims=False: np.max(x, axis=_np_axes(x, axis), keepdims=keep_dims))
-ReduceMin = defop("ReduceMin", ("x",), attrs={"axis": None, "keep_dims": False},
-                  infer=_reduce_infer("ReduceMin", lambda dt: dt), kind="reduce", lower="reduce",
-                  eager=lambda x, axis=None, keep_dims=False: np.min(x, axis=_np_axes(x, axis), keepdims=keep_dims))
-ReduceAll = defop("ReduceAll", ("x",), attrs={"axis": None, "keep_dims": False},
-                  infer=_reduce_infer("ReduceAll", lambda dt: mstype.bool_), kind="reduce", lower="reduce",
-                  eager=lambda x, axis=None, keep_dims=False: np.all(x, axis=_np_axes(x, axis), keepdims=keep_dims))
-ReduceAny = defop("ReduceAny", ("x",), attrs={"axis": None, "keep_dims": False},
-                  infer=_reduce_infer("ReduceAny", lambda dt: mstype.bool_), kind="reduce", lower="reduce",
-                  eager=lambda x, axis=None, keep_dims=False: np.any(x, axis=_np_axes(x, axis), keepdims=keep_dims))
+def _reduces_last_axis(attrs, in_shape, out_shape) -> bool:
+    """One value per row: the last axis only, with keep_dims."""
+    nd = len(in_shape)
+    return (nd >= 1 and tuple(norm_axes("reduce", attrs.get("axis"), nd)) == (nd - 1,)
+            and tuple(out_shape) == tuple(in_shape[:-1]) + (1,))
 
-# Combine rule of each reduction, read by codegen: (C init expression, C update, finalize)
-REDUCE_RULES = {
-    "ReduceSum": "sum", "ReduceMean": "mean", "ReduceMax": "max", "ReduceMin": "min",
-    "ReduceAll": "all", "ReduceAny": "any",
-}
+
+def _reduce(rule: str) -> Template:
+    return Template("reduce", prologue=True, per_row=_reduces_last_axis, rule=rule)
+
+
+def _reduction(name: str, rule: str, out_dtype, eager, allow_bool: bool = True):
+    return defop(name, ("x",), attrs={"axis": None, "keep_dims": False},
+                 infer=_reduce_infer(name, out_dtype, allow_bool), kind=Kind.REDUCE, lower=_reduce(rule),
+                 eager=eager)
+
+
+ReduceSum = _reduction("ReduceSum", "sum", lambda dt: dt, _sum)
+ReduceMean = _reduction("ReduceMean", "mean", lambda dt: dt, _mean, allow_bool=False)
+ReduceMax = _reduction("ReduceMax", "max", lambda dt: dt,
+                       lambda x, axis=None, keep_dims=False: np.max(x, axis=_np_axes(x, axis), keepdims=keep_dims))
+ReduceMin = _reduction("ReduceMin", "min", lambda dt: dt,
+                       lambda x, axis=None, keep_dims=False: np.min(x, axis=_np_axes(x, axis), keepdims=keep_dims))
+ReduceAll = _reduction("ReduceAll", "all", lambda dt: mstype.bool_,
+                       lambda x, axis=None, keep_dims=False: np.all(x, axis=_np_axes(x, axis), keepdims=keep_dims))
+ReduceAny = _reduction("ReduceAny", "any", lambda dt: mstype.bool_,
+                       lambda x, axis=None, keep_dims=False: np.any(x, axis=_np_axes(x, axis), keepdims=keep_dims))
 
 
 def _argmax_infer(types, axis=None, keep_dims=False):
@@ -103,7 +109,7 @@ def _argmax(x, axis=None, keep_dims=False):
 
 
 Argmax = defop("Argmax", ("x",), attrs={"axis": None, "keep_dims": False}, infer=_argmax_infer,
-               eager=_argmax, kind="reduce", lower="argmax", batch="argmax")
+               eager=_argmax, kind=Kind.REDUCE, lower=Template("argmax"), batch="argmax")
 
 
 def softmax_axis(name: str, axis, ndim: int) -> int:
@@ -142,11 +148,18 @@ def _log_softmax(x, axis=-1):
     return s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
 
 
+def _softmax_last_axis(attrs, in_shape, out_shape) -> bool:
+    nd = len(in_shape)
+    return nd >= 1 and softmax_axis("Softmax", attrs.get("axis", -1), nd) == nd - 1
+
+
+# softmax reads its input three times (max, sum of exp, normalize)
 Softmax = defop("Softmax", ("x",), attrs={"axis": -1}, infer=_softmax_infer("Softmax"),
-                eager=_softmax, kind="reduce", lower="softmax", batch="softmax")
+                eager=_softmax, kind=Kind.REDUCE, batch="softmax",
+                lower=Template("softmax", passes=3, prologue=True, per_row=_softmax_last_axis))
 LogSoftmax = defop("LogSoftmax", ("x",), attrs={"axis": -1}, infer=_softmax_infer("LogSoftmax"),
-                   eager=_log_softmax, kind="reduce", lower="log_softmax",
-                   batch="softmax")
+                   eager=_log_softmax, kind=Kind.REDUCE, batch="softmax",
+                   lower=Template("softmax", passes=3, prologue=True, per_row=_softmax_last_axis, rule="log"))
 
 
 def _layernorm_infer(types, begin_norm_axis=-1, begin_params_axis=-1, epsilon=1e-7):
@@ -173,7 +186,16 @@ def _layernorm(x, gamma, beta, begin_norm_axis=-1, begin_params_axis=-1, epsilon
     return y * gamma + beta
 
 
+def _layernorm_last_axis(attrs, in_shape, out_shape) -> bool:
+    nd = len(in_shape)
+    return nd >= 1 and attrs.get("begin_norm_axis", -1) % nd == nd - 1
+
+
 LayerNorm = defop("LayerNorm", ("x", "gamma", "beta"),
                   attrs={"begin_norm_axis": -1, "begin_params_axis": -1, "epsilon": 1e-7},
-                  infer=_layernorm_infer, eager=_layernorm, kind="reduce", lower="layernorm",
-                  batch="layernorm")
+                  infer=_layernorm_infer, eager=_layernorm, kind=Kind.REDUCE, batch="layernorm",
+                  lower=Template("layernorm", passes=3, prologue=True, per_row=_layernorm_last_axis))
+
+
+# the ops this module declares (what `pycompile.ops.prims` re-exports)
+__all__ = [_n for _n, _v in list(globals().items()) if isinstance(_v, OpDef)]

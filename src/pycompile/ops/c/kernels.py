@@ -10,10 +10,9 @@ from __future__ import annotations
 import math
 
 from pycompile.common import dtype as mstype
-from pycompile.compiler import ir
-from pycompile.compiler.codegen import ctypes_ as C
-from pycompile.compiler.codegen.writer import CWriter
-from pycompile.ops.defs.reduce import reduced_shape
+from pycompile.ops.c import ctypes_ as C
+from pycompile.ops.c.shapes import collapse, strides
+from pycompile.ops.c.writer import CWriter
 
 PARALLEL_MIN = 1 << 15
 
@@ -380,12 +379,11 @@ def strided_slice(w, x, xt, out, ot, begin, end, strides):
 def broadcast(w, x, xt, out, ot):
     """out = x broadcast to out's shape (BroadcastTo, Tile): over the dims collapsed as in
     elementwise kernels, each inner row is a memcpy (the input runs along it) or a fill."""
-    from pycompile.compiler.codegen.elementwise import _strides, collapse
     total = _prod(ot.shape)
     if total == 0:
         return
     full = ot.shape or (1,)
-    dims, (s_in, _) = collapse(full, [_strides(xt.shape, full), _strides(full, full)])
+    dims, (s_in, _) = collapse(full, [strides(xt.shape, full), strides(full, full)])
     inner, outer = dims[-1], dims[:-1]
     _omp(w, total, _prod(outer))
     with w.block(f"for (long o = 0; o < {_prod(outer)}L; ++o)"):
@@ -548,4 +546,4 @@ def _split_columns(M: int, N: int, K: int) -> bool:
 
 
 __all__ = ["reduce", "argmax", "softmax", "layernorm", "transpose", "strided_slice", "broadcast", "concat", "gather",
-           "gemm", "reduced_shape", "ir"]
+           "gemm", "row_chunks"]

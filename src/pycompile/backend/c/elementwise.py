@@ -20,9 +20,13 @@ from dataclasses import dataclass
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.compiler import ir
-from pycompile.compiler.codegen import ctypes_ as C
-from pycompile.compiler.codegen.writer import CWriter
+from pycompile.compiler.passes.fusion import epilogue_strides
 from pycompile.ops._table import OpDef
+from pycompile.ops.c import ctypes_ as C
+from pycompile.ops.c.elementwise import expr as c_expr
+from pycompile.ops.c.shapes import collapse
+from pycompile.ops.c.shapes import strides as _strides
+from pycompile.ops.c.writer import CWriter
 
 TILE = 256                 # elements per tile for straight-line kernels
 LOOP_TILE_BYTES = 256      # bytes per carried array in tiles that hold a loop (4 AVX-512 registers)
@@ -33,37 +37,6 @@ PARALLEL_MIN = 1 << 15     # elements before a kernel is split across threads
 class KInput:
     value: object            # IR value (tensor or scalar)
     cexpr: str               # C expression of its pointer (tensors) or value (scalars)
-
-
-def _strides(shape, full):
-    """Element strides of `shape` broadcast against `full` (0 where broadcast)."""
-    nd = len(full)
-    shape = (1,) * (nd - len(shape)) + tuple(shape)
-    out, acc = [0] * nd, 1
-    for d in range(nd - 1, -1, -1):
-        out[d] = 0 if shape[d] == 1 and full[d] != 1 else acc
-        acc *= shape[d]
-    return out
-
-
-def collapse(full, stride_lists):
-    """Merge adjacent dimensions where every operand is contiguous (or broadcast) across them."""
-    dims = [d for d in full]
-    strides = [list(s) for s in stride_lists]
-    i = len(dims) - 2
-    while i >= 0:
-        ok = all(s[i] == s[i + 1] * dims[i + 1] for s in strides)
-        if ok:
-            dims[i] *= dims[i + 1]
-            del dims[i + 1]
-            for s in strides:
-                s[i] = s[i + 1]
-                del s[i + 1]
-        i -= 1
-    if not dims:
-        dims = [1]
-        strides = [[0] for _ in strides]
-    return dims, strides
 
 
 class KernelEmitter:
@@ -341,11 +314,11 @@ class KernelEmitter:
                 continue
             vt = C.value_ctype(v.type)
             args.append(a if vt == ct else f"(({ct})({a}))")
-        expr = lower.c(args, ct)
+        expr = c_expr(op, args, ct)
         out_ct = C.value_ctype(out_t)
         if out_ct != ct:
             expr = f"(({out_ct})({expr}))"
-        if isinstance(out_t, TensorType) and out_t.dtype.name == "Float16" and not getattr(lower, "exact", False):
+        if isinstance(out_t, TensorType) and out_t.dtype is mstype.float16 and not lower.exact:
             expr = f"pc_round_h({expr})"
         return expr
 
@@ -463,30 +436,6 @@ class KernelEmitter:
             args.append(f"out{k} + ({off})" if off != "0" else f"out{k}")
         args.append(tile_n)
         return ", ".join(args)
-
-
-def epilogue_strides(in_shape, out_shape):
-    """(row stride, inner stride, row period) of an epilogue input in the (rows, N) view of
-    `out_shape`: row r reads at ((r % period) * row stride). None if the input varies over the
-    row dimensions in another way. period covers inputs that repeat over leading batch
-    dimensions, e.g. a (seq, seq) attention mask added to (batch, seq, seq) scores."""
-    nd = len(out_shape)
-    shape = (1,) * (nd - len(in_shape)) + tuple(in_shape)
-    lead, last = shape[:-1] if nd else (), shape[-1] if nd else 1
-    out_lead = tuple(out_shape[:-1])
-    n = out_shape[-1] if nd else 1
-    inner = 0 if last == 1 and n != 1 else 1
-    stride = n if inner else 1
-    if all(d == 1 for d in lead):
-        return 0, inner, 1
-    for k in range(len(lead)):
-        # leading dims of 1, then exactly the output's trailing row dims
-        if all(d == 1 for d in lead[:k]) and tuple(lead[k:]) == out_lead[k:]:
-            period = 1
-            for d in out_lead[k:]:
-                period *= d
-            return stride, inner, period
-    return None
 
 
 def _itemsize(t) -> int:

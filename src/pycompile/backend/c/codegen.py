@@ -15,16 +15,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pycompile.common import dtype as mstype
 from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
+from pycompile.backend.c.elementwise import KernelEmitter, KInput
+from pycompile.backend.c.memory import Plan, head_destination, plan_graph
 from pycompile.compiler import ir
-from pycompile.compiler.codegen import ctypes_ as C
-from pycompile.compiler.codegen import kernels as K
-from pycompile.compiler.codegen.elementwise import KernelEmitter, KInput
-from pycompile.compiler.codegen.memory import Plan, head_destination, plan_graph
-from pycompile.compiler.codegen.writer import CWriter
-from pycompile.ops._table import OPS, OpDef
-from pycompile.ops.defs.reduce import REDUCE_RULES, softmax_axis
+from pycompile.ops._table import OpDef
+from pycompile.ops.c import ctypes_ as C
+from pycompile.ops.c import kernels as K
+from pycompile.ops.c import templates
+from pycompile.ops.c.elementwise import expr as c_expr
+from pycompile.ops.c.writer import CWriter
+from pycompile.ops.lowering import (Blas, Constant, Copy, EffectCode, Elementwise, Ordering, Status, Template,
+                                    View)
 
 
 @dataclass
@@ -93,6 +95,9 @@ class CodeGen:
     @uses_blas.setter
     def uses_blas(self, v: bool) -> None:
         self.mod.uses_blas = self.mod.uses_blas or v
+
+    def kernel_name(self, n) -> str:
+        return f"k{n.uid}"
 
     # ---- names of values ----------------------------------------------------------------------
     def ptr(self, v) -> str:
@@ -255,23 +260,30 @@ class CodeGen:
             return self.emit_call(w, n)
         if not isinstance(op, OpDef):
             raise RuntimeError(f"codegen cannot emit {op}")
-        if op.lower == "none":          # UpdateState, MakeTuple: ordering only, no code
+        lower = op.lower
+        if not lower.emits_code:        # UpdateState, MakeTuple: ordering only, no code
             return
-        if op.kind == "elementwise":
+        if isinstance(lower, Elementwise):
             if isinstance(n.type, ScalarType):
                 return self.emit_scalar(w, n)
-            return self.emit_lone_kernel(w, n)
-        handler = getattr(self, "op_" + op.name, None)
-        if handler is None:
-            raise RuntimeError(f"codegen has no lowering for {op.name}")
-        handler(w, n)
-        if self.float_status and op.kind in ("reduce", "matmul") and isinstance(n.type, TensorType) \
-                and n.type.dtype.is_float and n.type.size:
-            self._status_scan(w, n)
+            return self.emit_lone_kernel(w, n)      # records float status inline
+        render = self.RENDER.get(type(lower))
+        if render is None:
+            raise RuntimeError(f"codegen has no renderer for {op.name} ({type(lower).__name__})")
+        self._w = w
+        render(self, w, n)
+        self.record_status(w, n, self.ptr(n) if isinstance(n.type, TensorType) else None)
 
-    def _status_scan(self, w, n):
+    def record_status(self, w, n, ptr) -> None:
+        """The one place non-elementwise kernels record float status (Ascend device): a node
+        whose lowering creates values (Status.SCAN) gets one pass over its float output."""
+        if not self.float_status or n.op.lower.status is not Status.SCAN or ptr is None:
+            return
+        if isinstance(n.type, TensorType) and n.type.dtype.is_float and n.type.size:
+            self._status_scan(w, n, ptr)
+
+    def _status_scan(self, w, n, ptr):
         """Float status after a non-elementwise kernel: one vectorizable pass over its output."""
-        ptr = self.ptr(n)
         conv = "(float)" if n.type.dtype.itemsize == 2 else ""
         w.line("{ int st = 0;")
         with w.indent():
@@ -292,7 +304,7 @@ class CodeGen:
             args.append(a if C.value_ctype(v.type) == ct else f"(({ct})({a}))")
         out_ct = C.scalar_ctype(n.type)
         name = f"s{n.uid}"
-        w.line(f"const {out_ct} {name} = ({out_ct})({lower.c(args, ct)});")
+        w.line(f"const {out_ct} {name} = ({out_ct})({c_expr(n.op, args, ct)});")
         self.names[id(n)] = name
 
     def _kinputs(self, values) -> list:
@@ -315,7 +327,7 @@ class CodeGen:
         out = self.declare_ptr(w, n)
         if n.type.size == 0:
             return
-        em = KernelEmitter(f"k{n.uid}", n.type.shape, block, self._kinputs(inputs), [n], [out],
+        em = KernelEmitter(self.kernel_name(n), n.type.shape, block, self._kinputs(inputs), [n], [out],
                            float_status=self.float_status)
         w.line(em.emit(self.defs))
 
@@ -324,8 +336,9 @@ class CodeGen:
         head, kind, k = head_destination(block, set(self.getitems.get(id(n), {})))
         if head is not None:
             return self.emit_fused_head(w, n, head, kind, k)
-        reduction = block.results[-1] if block.results and getattr(block.results[-1].op, "kind", "") == "reduce" \
-            else None
+        last = block.results[-1] if block.results else None
+        reduction = last if isinstance(getattr(last, "op", None), OpDef) and isinstance(last.op.lower, Template) \
+            and last.op.lower.prologue else None
         if reduction is not None and reduction in block.nodes:
             return self.emit_fused_reduction(w, n, reduction)
         outs = self.getitems.get(id(n), {})
@@ -338,7 +351,7 @@ class CodeGen:
             ptrs.append(self.declare_ptr(w, g))
         if not results or n.attrs["shape"] and int(np.prod(n.attrs["shape"])) == 0:
             return
-        em = KernelEmitter(f"k{n.uid}", n.attrs["shape"], ir.Block(block.params, block.nodes, tuple(results)),
+        em = KernelEmitter(self.kernel_name(n), n.attrs["shape"], ir.Block(block.params, block.nodes, tuple(results)),
                            self._kinputs(n.inputs), results, ptrs, float_status=self.float_status)
         w.line(em.emit(self.defs))
 
@@ -387,8 +400,10 @@ class CodeGen:
         # the reduction's other inputs (LayerNorm's gamma / beta) are outside values
         self.fused_load = (red, load, outer)
         self.names[id(red)] = self.declare_ptr(w, g)
-        getattr(self, "op_" + red.op.name)(w, red)
+        self._w = w
+        templates.render(self, w, red)
         self.fused_load = None
+        self.record_status(w, red, self.names[id(red)])
 
     def emit_fused_head(self, w, n, head, kind, k_dest):
         """A head - a matrix product, or a reduction over rows - and its epilogue: each chunk of
@@ -417,18 +432,20 @@ class CodeGen:
             inplace = {}
             if kind == "alias":      # the epilogue reads the head's value from the output it overwrites
                 inplace = {len(kin) - 1: [r for r, _ in epi].index(block.results[k_dest])}
-            em = KernelEmitter(f"k{n.uid}", n.attrs["shape"],
+            em = KernelEmitter(self.kernel_name(n), n.attrs["shape"],
                                ir.Block(tuple(params) + (head,), epi_nodes, tuple(r for r, _ in epi)),
                                kin, [r for r, _ in epi], [p for _, p in epi], float_status=self.float_status,
                                inplace=inplace)
             fname = em.emit_rows(self.defs)
             call = ", ".join([i.cexpr for k, i in enumerate(kin) if k not in inplace] + [p for _, p in epi])
             epilogue = lambda r0, r1: f"{fname}({call}, {r0}, {r1});"
-        if head.op.kind == "matmul":
+        # the head's own values are scanned for float status unless the epilogue overwrote them
+        # in place (its results, scanned as they are stored, carry any overflow on)
+        scan = dest if kind != "alias" else None
+        if isinstance(head.op.lower, Blas):
             a, b = (outer[id(x)] if id(x) in outer else x for x in head.inputs)
-            self.uses_blas = True
-            K.gemm(w, self.ptr(a), a.type, self.ptr(b), b.type, dest, head.type,
-                   head.attrs.get("transpose_a", False), head.attrs.get("transpose_b", False), epilogue)
+            templates.render_blas(self, w, head, a, b, dest, epilogue)
+            self.record_status(w, head, scan)
             return
         # a row reduction: its template over each chunk of rows, reading its input through the
         # fused prologue (or from memory), then the epilogue on the same rows
@@ -440,17 +457,19 @@ class CodeGen:
             load = self.ptr(outer.get(id(x), x))
         shape = x.type.shape
         n_rows, row_len = x.type.size // max(shape[-1], 1), shape[-1]
-        passes = 4 if head.op.lower != "reduce" else 1
+        passes = head.op.lower.passes + (1 if head.op.lower.passes > 1 else 0)   # reads, and the write
 
         def body(r0, r1):
             self.fused_load = (head, load, outer)
             self.head_rows = (r0, r1)
             self.names[id(head)] = dest
-            getattr(self, "op_" + head.op.name)(w, head)
+            self._w = w
+            templates.render(self, w, head)
             self.fused_load = self.head_rows = None
             if epilogue is not None:
                 w.line(epilogue(r0, r1))
         K.row_chunks(w, n_rows, row_len, passes * x.type.size, body)
+        self.record_status(w, head, scan)
 
     def _prologue_loader(self, n, prologue, x):
         """A C function computing the fused value `x` at a flat index from the group's inputs:
@@ -460,7 +479,7 @@ class CodeGen:
         used = {id(i) for m in prologue for i in m.inputs}
         params = [p for p in block.params if id(p) in used]
         kin = self._kinputs([outer[id(p)] for p in params])
-        em = KernelEmitter(f"k{n.uid}", x.type.shape, ir.Block(tuple(params), prologue, (x,)), kin, [x], [])
+        em = KernelEmitter(self.kernel_name(n), x.type.shape, ir.Block(tuple(params), prologue, (x,)), kin, [x], [])
         fname = em.emit_point(self.defs)
         head = ", ".join(i.cexpr for i in kin)
         return (lambda idx: f"{fname}({head}, {idx})") if head else (lambda idx: f"{fname}({idx})")
@@ -598,13 +617,29 @@ class CodeGen:
             if k < len(carried):
                 self.names[id(g)] = f"L{n.uid}_cur{k}"
 
-    # ---- op templates --------------------------------------------------------------------------------
-    def _view(self, w, n):
+    # ---- renderers by lowering kind --------------------------------------------------------------
+    def _render_view(self, w, n):
         self.declare_ptr(w, n, f"({C.storage(n.type.dtype)} *){self.ptr(n.inputs[0])}")
 
-    op_Reshape = op_Load = op_Depend = _view
+    def _render_copy(self, w, n):
+        out = self.declare_ptr(w, n)
+        w.line(f"memcpy({out}, {self.ptr(n.inputs[0])}, {n.type.nbytes});")
 
-    def op_Assign(self, w, n):
+    def _render_template(self, w, n):
+        self._declare_out(w, n)
+        templates.render(self, w, n)
+
+    def _render_blas(self, w, n):
+        self._declare_out(w, n)
+        templates.render_blas(self, w, n)
+
+    def _render_constant(self, w, n):
+        raise RuntimeError(f"{n.op.name} should have been folded to a constant before codegen")
+
+    def _render_effect(self, w, n):
+        self.EFFECTS[n.op.lower.name](self, w, n)
+
+    def _effect_assign(self, w, n):
         ref, value = n.inputs[0], n.inputs[1]
         t = ref.type.tensor
         dst = self.ptr(ref)
@@ -619,11 +654,7 @@ class CodeGen:
                 w.line(f"{dst}[j] = ({C.storage(t.dtype)}){self.ptr(value)}[{'j' if n_src == t.size else '0'}];")
         self.declare_ptr(w, n, f"({C.storage(t.dtype)} *){dst}")
 
-    def op_TensorMove(self, w, n):
-        out = self.declare_ptr(w, n)
-        w.line(f"memcpy({out}, {self.ptr(n.inputs[0])}, {n.type.nbytes});")
-
-    def op_Print(self, w, n):
+    def _effect_print(self, w, n):
         values = n.inputs[:-1]
         for kind, v in n.attrs["format"]:
             if kind == "str":
@@ -638,86 +669,40 @@ class CodeGen:
                        f"RT->print_tensor({self.ptr(x)}, {x.type.dtype.code}, {x.type.ndim}, shp); }}")
         self.names[id(n)] = "PC_PRINT_RESULT"
 
-    def op_Transpose(self, w, n):
+    def _effect_status_alloc(self, w, n):
         out = self.declare_ptr(w, n)
-        x = n.inputs[0]
-        from pycompile.ops.defs.array import norm_perm
-        K.transpose(w, self.ptr(x), x.type, out, norm_perm("Transpose", n.attrs["perm"], x.type.ndim))
+        w.line(f"memset({out}, 0, {n.type.nbytes});")
 
-    def op_StridedSlice(self, w, n):
+    def _effect_status_clear(self, w, n):
         out = self.declare_ptr(w, n)
-        x = n.inputs[0]
-        K.strided_slice(w, self.ptr(x), x.type, out, n.type, n.attrs["begin"], n.attrs["end"], n.attrs["strides"])
+        w.line("RT->status_clear();")
+        w.line(f"memset({out}, 0, {n.type.nbytes});")
 
-    def op_BroadcastTo(self, w, n):
+    def _effect_status_get(self, w, n):
         out = self.declare_ptr(w, n)
-        x = n.inputs[0]
-        K.broadcast(w, self.ptr(x), x.type, out, n.type)
+        w.line(f"{{ const int bits = RT->status_get(); memset({out}, 0, {n.type.nbytes}); "
+               f"{out}[0] = (float)(bits & 1); {out}[1] = (float)((bits >> 1) & 1); }}")
 
-    def op_AddN(self, w, n):
-        """x0 + x1 + ... as one elementwise kernel: a chain of the table's Add over the inputs."""
-        xs = n.inputs
-        add = OPS["Add"]
-        acc = xs[0]
-        nodes = []
-        for x in xs[1:]:
-            acc = ir.Node(op=add, inputs=(acc, x), type=n.type, loc=n.loc)
-            nodes.append(acc)
-        out = self.declare_ptr(w, n)
-        if len(xs) == 1:
-            w.line(f"memcpy({out}, {self.ptr(xs[0])}, {n.type.nbytes});")
-            return
-        if n.type.size == 0:
-            return
-        params = tuple(dict.fromkeys(xs))          # an input given twice is read once
-        em = KernelEmitter(f"k{n.uid}", n.type.shape, ir.Block(params, tuple(nodes), (acc,)),
-                           self._kinputs(params), [acc], [out])
-        w.line(em.emit(self.defs))
+    RENDER = {View: _render_view, Copy: _render_copy, Template: _render_template, Blas: _render_blas,
+              Constant: _render_constant, EffectCode: _render_effect}
+    EFFECTS = {"assign": _effect_assign, "print": _effect_print, "status_alloc": _effect_status_alloc,
+               "status_clear": _effect_status_clear, "status_get": _effect_status_get}
 
-    def _concat(self, w, n, stack: bool):
-        out = self.declare_ptr(w, n)
-        axis = n.attrs.get("axis", 0)
-        xs = n.inputs
-        nd = n.type.ndim
-        axis %= nd
-        types = [x.type if not stack else TensorType(x.type.dtype, x.type.shape[:axis] + (1,) + x.type.shape[axis:])
-                 for x in xs]
-        K.concat(w, [self.ptr(x) for x in xs], types, out, n.type, axis, stack)
+    # ---- the context templates render in (see pycompile/ops/c/templates.py) -----------------------
+    fused_load = None          # (template node, loader, {param id: outer value}) inside a fused group
+    head_rows = None           # (r0, r1): a row-chunk driver runs the template on those rows
 
-    def op_Concat(self, w, n):
-        self._concat(w, n, False)
+    def _declare_out(self, w, n) -> None:
+        if id(n) not in self.names:
+            self.declare_ptr(w, n)
 
-    def op_Stack(self, w, n):
-        self._concat(w, n, True)
+    def out(self, n) -> str:
+        return self.names[id(n)]
 
-    def op_Gather(self, w, n):
-        out = self.declare_ptr(w, n)
-        x, idx = n.inputs
-        axis = n.attrs.get("axis", 0) % x.type.ndim
-        code = len(self.errors)
-        loc = f" at {n.loc}" if n.loc else ""
-        self.errors.append(f"For 'Gather', an index is out of range for axis {axis} with size "
-                           f"{x.type.shape[axis]}{loc}")
-        if isinstance(idx.type, ScalarType):
-            K.gather(w, self.ptr(x), x.type, f"({self.scalar(idx)})", TensorType(mstype.int64, ()), out, axis, code)
-        else:
-            K.gather(w, self.ptr(x), x.type, self.ptr(idx), idx.type, out, axis, code)
-
-    fused_load = None          # (reduction node, loader, {param id: outer value}) inside a fused group
-    head_rows = None           # (r0, r1): a row-chunk driver runs the reduction template on those rows
-
-    def _out(self, w, n) -> str:
-        """The output pointer of a template's node (already declared when it ends a fused group)."""
-        if self.fused_load is not None and self.fused_load[0] is n:
-            return self.names[id(n)]
-        return self.declare_ptr(w, n)
-
-    def _rows(self, n):
-        """The row range a template of node n runs over (None: all rows)."""
+    def rows(self, n):
         return self.head_rows if self.fused_load is not None and self.fused_load[0] is n else None
 
-    def _in(self, n, k: int):
-        """Input k of a template's node: a pointer, or the fused prologue's loader for input 0."""
+    def input(self, n, k: int):
         fl = self.fused_load
         if fl is not None and fl[0] is n:
             if k == 0:
@@ -725,60 +710,31 @@ class CodeGen:
             return self.ptr(fl[2].get(id(n.inputs[k]), n.inputs[k]))
         return self.ptr(n.inputs[k])
 
-    def _reduce(self, w, n):
-        out = self._out(w, n)
-        x = n.inputs[0]
-        from pycompile.ops._table import norm_axes
-        axes = norm_axes(n.op.name, n.attrs.get("axis"), x.type.ndim)
-        K.reduce(w, REDUCE_RULES[n.op.name], self._in(n, 0), x.type, out, n.type, axes, rows=self._rows(n))
+    def runtime_error(self, message: str) -> int:
+        self.errors.append(message)
+        return len(self.errors) - 1
 
-    op_ReduceSum = op_ReduceMean = op_ReduceMax = op_ReduceMin = op_ReduceAll = op_ReduceAny = _reduce
+    def use_blas(self) -> None:
+        self.uses_blas = True
 
-    def op_Argmax(self, w, n):
-        out = self.declare_ptr(w, n)
-        x = n.inputs[0]
-        axis = n.attrs.get("axis")
-        K.argmax(w, self.ptr(x), x.type, out, n.type, None if axis is None else axis % x.type.ndim)
-
-    def op_Softmax(self, w, n):
-        out = self._out(w, n)
-        x = n.inputs[0]
-        axis = softmax_axis(n.op.name, n.attrs.get("axis", -1), x.type.ndim)
-        if x.type.size:
-            K.softmax(w, self._in(n, 0), x.type, out, axis, log=n.op.lower == "log_softmax", rows=self._rows(n))
-
-    op_LogSoftmax = op_Softmax
-
-    def op_LayerNorm(self, w, n):
-        out = self._out(w, n)
-        x, gamma, beta = n.inputs
-        K.layernorm(w, self._in(n, 0), x.type, self._in(n, 1), self._in(n, 2), gamma.type, out,
-                    n.attrs.get("begin_norm_axis", -1), n.attrs.get("epsilon", 1e-7), rows=self._rows(n))
-
-    def _gemm(self, w, n):
-        out = self.declare_ptr(w, n)
-        a, b = n.inputs
-        if n.type.dtype in (mstype.float32, mstype.float64) and a.type.dtype is n.type.dtype \
-                and b.type.dtype is n.type.dtype:
-            self.uses_blas = True
-        K.gemm(w, self.ptr(a), a.type, self.ptr(b), b.type, out, n.type,
-               n.attrs.get("transpose_a", False), n.attrs.get("transpose_b", False))
-
-    op_MatMul = op_BatchMatMul = _gemm
-
-    def op_NPUAllocFloatStatus(self, w, n):
-        out = self.declare_ptr(w, n)
-        w.line(f"memset({out}, 0, {n.type.nbytes});")
-
-    def op_NPUClearFloatStatus(self, w, n):
-        out = self.declare_ptr(w, n)
-        w.line("RT->status_clear();")
-        w.line(f"memset({out}, 0, {n.type.nbytes});")
-
-    def op_NPUGetFloatStatus(self, w, n):
-        out = self.declare_ptr(w, n)
-        w.line(f"{{ const int bits = RT->status_get(); memset({out}, 0, {n.type.nbytes}); "
-               f"{out}[0] = (float)(bits & 1); {out}[1] = (float)((bits >> 1) & 1); }}")
+    def elementwise_chain(self, n, op) -> None:
+        """n's output = op(op(x0, x1), x2) ... over n's inputs, as one elementwise kernel."""
+        xs = n.inputs
+        out = self.out(n)
+        if len(xs) == 1:
+            w = self._w
+            w.line(f"memcpy({out}, {self.ptr(xs[0])}, {n.type.nbytes});")
+            return
+        acc, nodes = xs[0], []
+        for x in xs[1:]:
+            acc = ir.Node(op=op, inputs=(acc, x), type=n.type, loc=n.loc)
+            nodes.append(acc)
+        if n.type.size == 0:
+            return
+        params = tuple(dict.fromkeys(xs))          # an input given twice is read once
+        em = KernelEmitter(self.kernel_name(n), n.type.shape, ir.Block(params, tuple(nodes), (acc,)),
+                           self._kinputs(params), [acc], [out])
+        self._w.line(em.emit(self.defs))
 
 
 def _c_string(s: str) -> str:

@@ -27,15 +27,24 @@ import numpy as np
 
 from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
 from pycompile.compiler import ir
+from pycompile.ops.lowering import Blas, EffectCode, Template, View
 
 ALIGN = 64
 STATIC_CONST_LIMIT = 64          # elements; larger constants are passed in as arguments
-# lowerings (the op table's `lower`) whose result is the memory of the op's first input
-VIEW_LOWERINGS = frozenset({"view", "load", "depend", "assign"})
 
 
 def _lower(op):
     return getattr(op, "lower", None)       # structural ops (If, For, Fused...) have none
+
+
+def _aliases(op) -> bool:
+    """The op's result is the memory of its first input (views, Load, Depend, Assign)."""
+    lower = _lower(op)
+    return lower is not None and lower.aliases_input
+
+
+def _is_print(op) -> bool:
+    return isinstance(_lower(op), EffectCode) and op.lower.name == "print"
 
 
 @dataclass(eq=False)
@@ -98,7 +107,7 @@ class Planner:
         for k, v in enumerate(g.outputs):
             # an output that is a view (Reshape, Depend) of a node: that node is computed straight
             # into the output buffer, so returning the view copies nothing
-            while isinstance(v, ir.Node) and id(v) in top_nodes and _lower(v.op) in ("view", "depend"):
+            while isinstance(v, ir.Node) and id(v) in top_nodes and isinstance(_lower(v.op), View):
                 v = v.inputs[0]
             if id(v) in top_nodes and self._eligible(v) and id(v) not in self.requested:
                 self.requested[id(v)] = Storage("arg", index=base + k)
@@ -111,7 +120,7 @@ class Planner:
         if v.op is ir.GETITEM:
             parent = v.inputs[0]
             return isinstance(parent, ir.Node) and parent.op is not ir.FOR and parent.op is not ir.WHILE
-        return _lower(v.op) not in VIEW_LOWERINGS and _lower(v.op) != "print" and not v.blocks
+        return not _aliases(v.op) and not _is_print(v.op) and not v.blocks
 
     def const(self, c: ir.Const) -> Storage:
         s = self.plan.storage.get(id(c))
@@ -175,9 +184,9 @@ class Planner:
             p.storage[id(n)] = Storage("local")
         elif n.op is ir.GETITEM:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
-        elif _lower(n.op) in VIEW_LOWERINGS:
+        elif _aliases(n.op):
             p.storage[id(n)] = Storage("alias", base=n.inputs[0])
-        elif _lower(n.op) == "print":
+        elif _is_print(n.op):
             p.storage[id(n)] = Storage("static", name="PC_PRINT_RESULT")
         else:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
@@ -373,10 +382,10 @@ def fused_head(block: ir.Block):
     consumers in the block (passes/fusion._row_head); None otherwise. A reduction whose only
     fused members are its producers is not a head: it ends its block."""
     for m in block.nodes:
-        if getattr(m.op, "kind", "") == "matmul":
+        if isinstance(_lower(m.op), Blas):
             return m
     for m in block.nodes:
-        if getattr(m.op, "kind", "") == "reduce" and any(m in x.inputs for x in block.nodes):
+        if isinstance(_lower(m.op), Template) and any(m in x.inputs for x in block.nodes):
             return m
     return None
 

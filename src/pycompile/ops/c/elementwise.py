@@ -1,0 +1,108 @@
+"""The C expression of every elementwise op, keyed by the op object.
+
+`EXPR[op](args, ct)` is a C expression over the already converted argument expressions `args`,
+computed in C type `ct` ('float', 'double', 'int32_t', ...). Kernels inline these expressions
+into their loops, so a chain of elementwise ops fuses with no temporaries (the renderer:
+pycompile/backend/c/elementwise.py). Transcendental functions name the C math function of the
+compute type (expf for float), which glibc's libmvec vectorizes.
+"""
+from __future__ import annotations
+
+import math
+
+from pycompile.ops.defs import elementwise as E
+
+
+def fm(name: str, ctype: str) -> str:
+    """C math function for the compute type: expf for float, exp for double."""
+    return name + "f" if ctype == "float" else name
+
+
+def lit(value: float, ctype: str) -> str:
+    """A C literal of the compute type."""
+    if ctype == "float":
+        return repr(float(value)) + "f"
+    if ctype == "double":
+        return repr(float(value))
+    return str(int(value))
+
+
+def _is_float(ct: str) -> bool:
+    return ct in ("float", "double")
+
+
+def _max(a, ct):
+    if _is_float(ct):       # NaN propagates (NumPy's maximum)
+        return f"(({a[0]} > {a[1]} || {a[0]} != {a[0]}) ? {a[0]} : {a[1]})"
+    return f"({a[0]} > {a[1]} ? {a[0]} : {a[1]})"
+
+
+def _min(a, ct):
+    if _is_float(ct):
+        return f"(({a[0]} < {a[1]} || {a[0]} != {a[0]}) ? {a[0]} : {a[1]})"
+    return f"({a[0]} < {a[1]} ? {a[0]} : {a[1]})"
+
+
+def _gelu_tanh(a, ct):
+    x = a[0]
+    inner = f"{lit(E.SQRT_2_OVER_PI, ct)} * ({x} + {lit(0.044715, ct)} * {x} * {x} * {x})"
+    return f"({lit(0.5, ct)} * {x} * ({lit(1, ct)} + {fm('tanh', ct)}({inner})))"
+
+
+def _gelu_erf(a, ct):
+    return (f"({lit(0.5, ct)} * {a[0]} * ({lit(1, ct)} + {fm('erf', ct)}({a[0]} * "
+            f"{lit(1 / math.sqrt(2), ct)})))")
+
+
+EXPR = {
+    E.Add: lambda a, ct: f"({a[0]} + {a[1]})",
+    E.Sub: lambda a, ct: f"({a[0]} - {a[1]})",
+    E.Mul: lambda a, ct: f"({a[0]} * {a[1]})",
+    E.RealDiv: lambda a, ct: f"({a[0]} / {a[1]})",
+    E.FloorDiv: lambda a, ct: f"pc_floordiv_{ct}({a[0]}, {a[1]})",
+    E.FloorMod: lambda a, ct: f"pc_mod_{ct}({a[0]}, {a[1]})",
+    E.Pow: lambda a, ct: (f"{fm('pow', ct)}({a[0]}, {a[1]})" if _is_float(ct)
+                          else f"pc_ipow_{ct}({a[0]}, {a[1]})"),
+    E.Maximum: _max,
+    E.Minimum: _min,
+    E.Equal: lambda a, ct: f"({a[0]} == {a[1]})",
+    E.NotEqual: lambda a, ct: f"({a[0]} != {a[1]})",
+    E.Less: lambda a, ct: f"({a[0]} < {a[1]})",
+    E.LessEqual: lambda a, ct: f"({a[0]} <= {a[1]})",
+    E.Greater: lambda a, ct: f"({a[0]} > {a[1]})",
+    E.GreaterEqual: lambda a, ct: f"({a[0]} >= {a[1]})",
+    E.LogicalAnd: lambda a, ct: f"({a[0]} && {a[1]})",
+    E.LogicalOr: lambda a, ct: f"({a[0]} || {a[1]})",
+    E.LogicalNot: lambda a, ct: f"(!{a[0]})",
+    E.BitwiseAnd: lambda a, ct: f"({a[0]} & {a[1]})",
+    E.BitwiseOr: lambda a, ct: f"({a[0]} | {a[1]})",
+    E.BitwiseXor: lambda a, ct: f"({a[0]} ^ {a[1]})",
+    E.IsFinite: lambda a, ct: f"isfinite({a[0]})" if _is_float(ct) else "1",
+    E.Neg: lambda a, ct: f"(-{a[0]})",
+    E.Abs: lambda a, ct: f"{fm('fabs', ct)}({a[0]})" if _is_float(ct) else f"({a[0]} < 0 ? -{a[0]} : {a[0]})",
+    E.Square: lambda a, ct: f"({a[0]} * {a[0]})",
+    E.Exp: lambda a, ct: f"{fm('exp', ct)}({a[0]})",
+    E.Log: lambda a, ct: f"{fm('log', ct)}({a[0]})",
+    E.Sqrt: lambda a, ct: f"{fm('sqrt', ct)}({a[0]})",
+    E.Rsqrt: lambda a, ct: f"({lit(1, ct)} / {fm('sqrt', ct)}({a[0]}))",
+    E.Sin: lambda a, ct: f"{fm('sin', ct)}({a[0]})",
+    E.Cos: lambda a, ct: f"{fm('cos', ct)}({a[0]})",
+    E.Tanh: lambda a, ct: f"{fm('tanh', ct)}({a[0]})",
+    E.Erf: lambda a, ct: f"{fm('erf', ct)}({a[0]})",
+    E.Reciprocal: lambda a, ct: f"({lit(1, ct)} / {a[0]})",
+    E.Floor: lambda a, ct: f"{fm('floor', ct)}({a[0]})",
+    E.Sigmoid: lambda a, ct: f"({lit(1, ct)} / ({lit(1, ct)} + {fm('exp', ct)}(-{a[0]})))",
+    E.ReLU: lambda a, ct: f"({a[0]} > 0 ? {a[0]} : 0)",
+    E.HSwish: lambda a, ct: (f"({a[0]} * pc_clamp_{ct}({a[0]} + {lit(3, ct)}, {lit(0, ct)}, {lit(6, ct)}) "
+                             f"/ {lit(6, ct)})"),
+    E.HSigmoid: lambda a, ct: f"(pc_clamp_{ct}({a[0]} + {lit(3, ct)}, {lit(0, ct)}, {lit(6, ct)}) / {lit(6, ct)})",
+    E.GeLU: _gelu_tanh,
+    E.GeLUErf: _gelu_erf,
+    E.Select: lambda a, ct: f"({a[0]} ? {a[1]} : {a[2]})",
+    E.Cast: lambda a, ct: f"(({ct})({a[0]}))",
+}
+
+
+def expr(op, args: list, ctype: str) -> str:
+    """The C expression of elementwise `op` over `args` in compute type `ctype`."""
+    return EXPR[op](args, ctype)

@@ -1,0 +1,12 @@
+"""Every op of the table as a module attribute, so passes and renderers name ops as objects:
+
+    from pycompile.ops import prims as P
+    if n.op is P.Reshape: ...
+
+A misspelled name fails when the module that uses it is imported (module-level references) or
+at its first use, never silently as a string comparison that is always false.
+"""
+from pycompile.ops.defs.array import *  # noqa: F401,F403
+from pycompile.ops.defs.effects import *  # noqa: F401,F403
+from pycompile.ops.defs.elementwise import *  # noqa: F401,F403
+from pycompile.ops.defs.reduce import *  # noqa: F401,F403
