@@ -262,7 +262,7 @@ def _needs_no_args(cls) -> bool:
 
 def discover(module) -> list[Entry]:
     """The module's entries in definition order (see the module docstring for the rules)."""
-    from pycompile.common.api import JitFunction
+    from pycompile.api import JitFunction
     from pycompile.nn.cell import Cell
     path = os.path.abspath(module.__file__)
     items = [(k, v) for k, v in vars(module).items() if not k.startswith("_")]
@@ -409,14 +409,14 @@ def compile_entry(e: Entry):
         return e.target.compiled(*e.args)
     if _is_jit_construct(e.target):
         return e.target.construct.compiled(*e.args)
-    from pycompile.common.api import inspect as pc_inspect
+    from pycompile.api import inspect as pc_inspect
     return pc_inspect(e.target, *e.args)
 
 
 def run_compiled(e: Entry, args):
     if e.kind == "jit" or _is_jit_construct(e.target):
         return e.target(*args)
-    from pycompile.common.api import compile_cell_call
+    from pycompile.api import compile_cell_call
     return compile_cell_call(e.target, args, {})
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pycompile.common import context
+
 
 @dataclass(frozen=True)
 class Device:
@@ -24,6 +26,7 @@ _REGISTRY: dict[str, Device] = {}
 
 def register(device: Device) -> Device:
     _REGISTRY[device.name] = device
+    context.register_device_target(device.name)
     return device
 
 
@@ -44,5 +47,4 @@ def get(name: str) -> Device:
 
 
 def current() -> Device:
-    from pycompile.common.context import get_context
-    return get(get_context("device_target"))
+    return get(context.get_context("device_target"))

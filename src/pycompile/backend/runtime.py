@@ -51,17 +51,6 @@ def sync_threads(changed=None) -> None:
     _table.STATUS_TRACKING[0] = devices.current().float_status
 
 
-
-def prefetch_compile_cache(changed=None) -> None:
-    """With the compile cache switched on (set_context or MS_COMPILER_CACHE_ENABLE), load the cache
-    code and the JSON codec now, as MindSpore sets its cache up in set_context, rather than inside
-    the first compiled call, which a cache hit should make take a couple of milliseconds."""
-    if context.compile_cache_settings()[0]:
-        import pycompile.backend.cache  # noqa: F401
-
-
 sync_threads()
 context.on_change(sync_threads)
-prefetch_compile_cache()
-context.on_change(prefetch_compile_cache)
 

@@ -8,4 +8,5 @@ from pycompile.common import initializer  # noqa: F401
 from pycompile.common.initializer import get_seed, set_seed  # noqa: F401
 from pycompile.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from pycompile.common.tensor import Tensor, is_tensor, tensor  # noqa: F401
-from pycompile.common.api import jit, jit_class, lazy_inline  # noqa: F401,E402
+# jit, jit_class and lazy_inline (MindSpore exports them from mindspore.common) are set on this
+# package by pycompile.api, the layer above: common never imports upward

@@ -37,6 +37,7 @@ _DEFAULTS: dict[str, Any] = {
 }
 
 _ctx: dict[str, Any] = dict(_DEFAULTS)
+_DEVICE_TARGETS: list = []      # filled by pycompile.backend.devices.register
 _listeners: list = []
 _generation = [0]          # bumped by every set_context: part of compiled-code cache keys
 
@@ -60,11 +61,10 @@ def _check(key: str, value):
             raise ValueError(f"{where}, the argument 'mode' should be context.GRAPH_MODE (0) or "
                              f"context.PYNATIVE_MODE (1), but got {value}.")
     elif key == "device_target":
-        from pycompile.backend import devices
         _require_type(key, value, str, "a str")
-        if value not in devices.available():
+        if value not in _DEVICE_TARGETS:
             raise ValueError(f"{where}, the argument 'device_target' must be one of "
-                             f"{devices.available()}, but got {value!r}.")
+                             f"{_DEVICE_TARGETS}, but got {value!r}.")
     elif key in ("enable_compile_cache", "pynative_synchronize"):
         _require_type(key, value, bool, "a bool")
     elif key == "save_graphs":
@@ -113,6 +113,12 @@ def set_device(device_target: str, device_id: int | None = None) -> None:
     if device_id is not None:
         kwargs["device_id"] = device_id
     set_context(**kwargs)
+
+
+def register_device_target(name: str) -> None:
+    """Make `name` a valid device_target (called by the backend as it registers each device)."""
+    if name not in _DEVICE_TARGETS:
+        _DEVICE_TARGETS.append(name)
 
 
 def on_change(fn) -> None:

@@ -18,6 +18,7 @@ from pycompile.common.abstract import (RefType, ScalarType, Symbolic, TensorType
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.compiler import ir
+from pycompile.compiler.pytree import flatten
 from pycompile.ops import prims as P
 from pycompile.ops._table import Effect, OpDef
 
@@ -202,6 +203,26 @@ class Builder:
     def call_cell(self, cell, args, kwargs):
         """A Cell called with graph values (from library code such as SequentialCell)."""
         return self.frontend.call_value(cell, list(args), dict(kwargs or {}))
+
+
+def finish_graph(b: "Builder", name: str, inputs: list, result) -> ir.Graph:
+    """The graph a builder built, returning `result` (any Python value): graph values become
+    outputs, everything else is kept in `out_tree` to rebuild the Python return value."""
+    leaves, tree = flatten(result)
+    outputs, out_tree_leaves = [], []
+    for leaf in leaves:
+        if isinstance(leaf, Sym):
+            out_tree_leaves.append(("out", len(outputs)))
+            outputs.append(leaf._value)
+        elif isinstance(leaf, Tensor) and not isinstance(leaf, Parameter):
+            out_tree_leaves.append(("const", leaf))
+        elif isinstance(leaf, Parameter):
+            out_tree_leaves.append(("out", len(outputs)))
+            outputs.append(b.load(leaf))
+        else:
+            out_tree_leaves.append(("const", leaf))
+    body = ir.Block((), tuple(b.nodes), (*outputs, b.u))
+    return ir.Graph(name, (*inputs, *b.ref_order), body, out_tree=(tree, out_tree_leaves), loc=None)
 
 
 def _ident(name: str) -> str:

@@ -31,6 +31,7 @@ from pycompile.common.abstract import MonadType, ScalarType, TensorType, TupleTy
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir
 from pycompile.compiler.builder import NeedsConstant, Sym
+from pycompile.compiler.pytree import flatten, unflatten
 from pycompile.errors import CompileTypeError, CompileValueError
 from pycompile.ops import functional as F
 
@@ -65,31 +66,6 @@ class LoopRetry(Exception):
     def __init__(self, kind: str, names=(), value=None):
         super().__init__(kind)
         self.kind, self.names, self.value = kind, set(names), value
-
-
-# ---- pytrees of Python values ----------------------------------------------------------------------
-
-def flatten(v):
-    """(leaves, tree) of nested tuples / lists; other values are leaves."""
-    if isinstance(v, tuple) and not hasattr(v, "_fields"):
-        parts = [flatten(x) for x in v]
-        return [l for p in parts for l in p[0]], ("tuple", tuple(p[1] for p in parts))
-    if isinstance(v, list):
-        parts = [flatten(x) for x in v]
-        return [l for p in parts for l in p[0]], ("list", tuple(p[1] for p in parts))
-    return [v], None
-
-
-def unflatten(tree, leaves):
-    it = iter(leaves)
-
-    def build(t):
-        if t is None:
-            return next(it)
-        kind, kids = t
-        items = [build(k) for k in kids]
-        return tuple(items) if kind == "tuple" else items
-    return build(tree)
 
 
 def snapshot(env: dict) -> dict:

@@ -25,8 +25,9 @@ from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir, lazy
 from pycompile.compiler.builder import Builder, NeedsConstant, Sym
+from pycompile.compiler.builder import finish_graph
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
-                                        ControlFlow, LoopRetry, _Undefined, flatten)
+                                        ControlFlow, LoopRetry, _Undefined)
 from pycompile.compiler.pybuiltins import BUILTIN_OBJS, BUILTINS, CONTAINER_BUILTINS, print_inputs
 from pycompile.compiler.source import ParsedFunc, is_library, parse_function, unwrap  # noqa: F401  (re-exported)
 from pycompile.errors import (CompileError, CompileNameError, CompileTypeError, CompileUnboundLocalError,
@@ -879,26 +880,6 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
         TRACING.pop()
     graph = finish_graph(b, name or pf.name, inputs, result)
     return TraceResult(graph, [p.ref for p in b.ref_order], paths)
-
-
-def finish_graph(b: Builder, name: str, inputs: list, result) -> ir.Graph:
-    """The graph a builder built, returning `result` (any Python value): graph values become
-    outputs, everything else is kept in `out_tree` to rebuild the Python return value."""
-    leaves, tree = flatten(result)
-    outputs, out_tree_leaves = [], []
-    for leaf in leaves:
-        if isinstance(leaf, Sym):
-            out_tree_leaves.append(("out", len(outputs)))
-            outputs.append(leaf._value)
-        elif isinstance(leaf, Tensor) and not isinstance(leaf, Parameter):
-            out_tree_leaves.append(("const", leaf))
-        elif isinstance(leaf, Parameter):
-            out_tree_leaves.append(("out", len(outputs)))
-            outputs.append(b.load(leaf))
-        else:
-            out_tree_leaves.append(("const", leaf))
-    body = ir.Block((), tuple(b.nodes), (*outputs, b.u))
-    return ir.Graph(name, (*inputs, *b.ref_order), body, out_tree=(tree, out_tree_leaves), loc=None)
 
 
 def _arg_names(pf: ParsedFunc, n: int, skip_self: bool) -> list:

@@ -19,9 +19,13 @@ from __future__ import annotations
 import os
 
 from pycompile.common.abstract import TensorType, TupleType
-from pycompile.common.api import subtree_version
+from pycompile.nn.decorators import subtree_version
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir
+from pycompile.compiler.builder import Sym, finish_graph
+from pycompile.compiler.pytree import unflatten
+from pycompile.compiler.source import unwrap
+from pycompile.ops._table import TRACING
 
 INLINE = object()          # call() result meaning "not shareable here: inline this call"
 
@@ -45,7 +49,6 @@ def _relative_params(cell) -> dict:
 
 
 def _arg_key(a):
-    from pycompile.compiler.builder import Sym
     if isinstance(a, Sym):
         t = a._value.type
         return ("t", t) if isinstance(t, TensorType) else None
@@ -60,7 +63,6 @@ def _arg_key(a):
 
 def call(interp, cell, args: list, kwargs: dict):
     """A Call of the shared subgraph for this Cell, or INLINE when it cannot be shared."""
-    from pycompile.compiler.builder import Sym
     if kwargs:
         return INLINE
     keys = [_arg_key(a) for a in args]
@@ -86,7 +88,6 @@ def call(interp, cell, args: list, kwargs: dict):
     node = b.add(ir.CALL, (*inputs, b.u), TupleType(types), {"graph": graph})
     outs = [b.add(ir.GETITEM, (node,), t, {"index": i}) for i, t in enumerate(types)]
     b.u = outs[-1]
-    from pycompile.compiler.control import unflatten
     tree, leaves = graph.out_tree
     values = [Sym(outs[v], b) if kind == "out" else v for kind, v in leaves]
     return values[0] if tree is None else unflatten(tree, values)
@@ -94,10 +95,7 @@ def call(interp, cell, args: list, kwargs: dict):
 
 def _trace(interp, cell, args):
     """Trace the Cell's construct as its own graph (inner lazy_inline Cells are inlined)."""
-    from pycompile.compiler.builder import Sym
-    from pycompile.compiler.frontend import Interpreter, finish_graph, unwrap
-    from pycompile.ops._table import TRACING
-    sub = Interpreter(max_depth=interp.max_depth)
+    sub = type(interp)(max_depth=interp.max_depth)
     sub.inside_lazy = True
     b = sub.builder
     params, call_args = [], []

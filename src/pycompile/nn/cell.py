@@ -151,8 +151,7 @@ class Cell:
             # inside a graph being built: let the frontend inline this Cell
             return sym._builder.call_cell(self, args, kwargs)
         if context.get_context("mode") == context.GRAPH_MODE and not _is_jit(self.construct):
-            from pycompile.common.api import compile_cell_call
-            return compile_cell_call(self, args, kwargs)
+            return _GRAPH_CALL[0](self, args, kwargs)
         return self.construct(*args, **kwargs)
 
     # -- printing ----------------------------------------------------------------------------------
@@ -176,6 +175,16 @@ class Cell:
     @property
     def cls_name(self) -> str:
         return type(self).__name__
+
+
+# How a Cell call compiles in GRAPH_MODE: set by pycompile.api (the layer that owns compiling);
+# nn never imports the compiler
+_GRAPH_CALL: list = [None]
+
+
+def set_graph_call(fn) -> None:
+    """Install fn(cell, args, kwargs) as the GRAPH_MODE call path of every Cell."""
+    _GRAPH_CALL[0] = fn
 
 
 def _first_symbolic(args):

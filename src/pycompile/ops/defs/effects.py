@@ -11,7 +11,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import RefType, TensorType, TupleType
-from pycompile.ops._table import Effect, Kind, OpDef, OpTypeError, OpValueError, defop, describe
+from pycompile.ops._table import STATUS_TRACKING, Effect, Kind, OpDef, OpTypeError, OpValueError, defop, describe
 from pycompile.ops.lowering import Copy, EffectCode, Ordering, Template, View
 
 
@@ -106,16 +106,15 @@ Print = defop("Print", ("inputs",), attrs={"format": ()}, infer=_print_infer, va
 FLOAT_STATUS_SHAPE = (8,)
 
 
-def _status_device(op_name: str):
-    """The current device, which must emulate the float-status register."""
-    from pycompile.backend import devices
-    dev = devices.current()
-    if not dev.float_status:
+def _status_device(op_name: str) -> None:
+    """The current device must emulate the float-status register (the backend keeps
+    STATUS_TRACKING in step with the device_target)."""
+    if not STATUS_TRACKING[0]:
+        from pycompile.common.context import get_context
         raise RuntimeError(
             f"For '{op_name}', the float-status operators need the Ascend device, but the current device "
-            f"is {dev.name}. Use set_context(device_target='Ascend') (pycompile's Ascend-style stub runs on the "
-            f"CPU), or check values portably with ops.isfinite / ops.all_finite.")
-    return dev
+            f"is {get_context('device_target')}. Use set_context(device_target='Ascend') (pycompile's Ascend-style "
+            f"stub runs on the CPU), or check values portably with ops.isfinite / ops.all_finite.")
 
 
 def _status_infer(name):
