@@ -1,1 +1,4 @@
-"""Devices, the C toolchain, and the compile caches. Owns every file, process and cache."""
+"""Devices, the C toolchain, and the compile caches. Owns every file, process and cache.
+
+Importing the package registers every device (one module each)."""
+from pycompile.backend import ascend, cpu  # noqa: F401

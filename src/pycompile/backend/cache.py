@@ -97,9 +97,8 @@ import warnings
 import numpy as np
 
 from pycompile._version import __version__
-from pycompile.backend import pipeline, toolchain
+from pycompile.backend import devices, pipeline, toolchain
 from pycompile.backend.devices import current as current_device
-from pycompile.backend.executable import Executable
 from pycompile.backend.pipeline import CompileReport, Compiled
 from pycompile.common import context
 from pycompile.common import dtype as mstype
@@ -1328,7 +1327,9 @@ def _load_entry(meta: dict, store: Store, self_obj, args, kwargs):
     try:
         os.symlink(os.path.basename(so_path), link)
         try:
-            exe = Executable(link, lay["n_inputs"], refs, out_types, consts, lay["arena_size"], lay["errors"])
+            exe = devices.current().load(link, dict(n_inputs=lay["n_inputs"], refs=refs, out_types=out_types,
+                                                    const_args=consts, arena_size=lay["arena_size"],
+                                                    errors=lay["errors"]))
         finally:
             _unlink(link)
     except OSError as e:

@@ -1,24 +1,43 @@
 """The device registry: `set_context(device_target=...)` / `set_device(...)` choose one.
 
-A device is one object implementing this small interface:
-  name           the target name users pass
-  float_status   True when it emulates the NPU float-status register (NPU*FloatStatus ops work,
-                 and compiled float kernels record overflow / NaN / Inf into it)
-  cflags         extra C compiler flags for kernels built for it
-Both devices run the generated C on this machine's CPU; `Ascend` is an emulation stub.
+A device is one object implementing this interface; adding a device is adding one module that
+defines it and calls `register` (and one import line in pycompile/backend/__init__.py):
+
+  name            the target name users pass
+  float_status    True when it emulates the NPU float-status register (NPU*FloatStatus ops work,
+                  and compiled float kernels record overflow / NaN / Inf into it)
+  description     one line for `available()` listings
+  render(graph)   target code for an optimized graph (a module object with .source and .plan)
+  build(module, path_stem) -> path of the loadable artefact
+  load(path, layout) -> a callable executable (see backend/executable.py)
+  identity()      what about the device's toolchain goes into compile-cache keys
+
+The passes and the IR know nothing of the target: the pipeline hands the device a graph.
 """
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from pycompile.common import context
 
 
-@dataclass(frozen=True)
 class Device:
-    name: str
+    name: str = ""
     float_status: bool = False
     description: str = ""
+
+    def render(self, graph):
+        raise NotImplementedError
+
+    def build(self, module, stem: str) -> str:
+        raise NotImplementedError
+
+    def load(self, path: str, layout: dict):
+        raise NotImplementedError
+
+    def identity(self) -> str:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<device {self.name}>"
 
 
 _REGISTRY: dict[str, Device] = {}
@@ -28,11 +47,6 @@ def register(device: Device) -> Device:
     _REGISTRY[device.name] = device
     context.register_device_target(device.name)
     return device
-
-
-CPU = register(Device("CPU", float_status=False, description="native C on this machine's cores"))
-ASCEND = register(Device("Ascend", float_status=True,
-                         description="stub: runs the CPU code and emulates the NPU float-status register"))
 
 
 def available() -> list[str]:

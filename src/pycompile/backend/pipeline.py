@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pycompile.backend import devices
 from pycompile.common import context
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.common.tensor import Tensor
@@ -127,7 +128,6 @@ def workdir() -> str:
 
 
 def options() -> dict:
-    from pycompile.backend import devices
     return {"load_elim": context.load_elim_level(), "float_status": devices.current().float_status,
             "opt_level": int(os.environ.get("PYCOMPILE_OPT_LEVEL", "3"))}
 
@@ -154,10 +154,7 @@ def _copied_bytes(graph) -> int:
 
 def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None = None,
                  opts: dict | None = None) -> Compiled:
-    from pycompile.backend import toolchain
-    from pycompile.backend.executable import Executable
     from pycompile.compiler import ir
-    from pycompile.backend.c.codegen import generate
     from pycompile.compiler.frontend import trace
     from pycompile.compiler.passes import run_pipeline
     opts = opts or options()
@@ -170,19 +167,18 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
     graph, stats = run_pipeline(traced.graph, opt_level=opts["opt_level"], verify=verify, options=opts)
     times["passes"] = time.perf_counter() - t
     t = time.perf_counter()
-    mod = generate(graph, float_status=opts["float_status"])
+    device = devices.current()
+    mod = device.render(graph)
     times["codegen"] = time.perf_counter() - t
-    base = os.path.join(workdir(), f"{_safe(graph.name)}_{abs(hash((id(traced), time.time_ns()))):x}")
-    c_path, so_path = base + ".c", base + ".so"
-    with open(c_path, "w") as f:
-        f.write(mod.source)
+    stem = os.path.join(workdir(), f"{_safe(graph.name)}_{abs(hash((id(traced), time.time_ns()))):x}")
     t = time.perf_counter()
-    toolchain.compile_shared(c_path, so_path, mod.uses_blas)
+    so_path = device.build(mod, stem)
     times["cc"] = time.perf_counter() - t
     t = time.perf_counter()
     out_types = [_out_type(v) for v in graph.outputs]
-    exe = Executable(so_path, len([p for p in graph.params if p.ref is None]), traced.refs, out_types,
-                     mod.plan.const_args, mod.plan.arena_size, mod.errors)
+    exe = device.load(so_path, dict(n_inputs=len([p for p in graph.params if p.ref is None]), refs=traced.refs,
+                                    out_types=out_types, const_args=mod.plan.const_args,
+                                    arena_size=mod.plan.arena_size, errors=mod.errors))
     times["load"] = time.perf_counter() - t
     report = CompileReport(graph.name, traced.graph, graph, mod.source, stats, times,
                            ir.count_nodes(traced.graph), ir.count_nodes(graph), mod.c_lines,
