@@ -83,9 +83,9 @@ IO_TYPE = MonadType("IO")
 
 
 class Symbolic:
-    """Base of values that exist only inside a transformation: graph tracers (level 0) and
-    vmap's batch tracers (level >= 1). An op with such an argument hands the call to the
-    `_builder` of the highest-level one."""
+    """Base of values that exist only inside a transformation: graph tracers, vmap's batch
+    tracers, autodiff's. Each has `_tracer` (its `pycompile.ops.tracing.Tracer`); an op with such
+    an argument hands the call to the tracer of the one with the highest `_level`."""
 
     __slots__ = ()
     _level = 0

@@ -21,6 +21,7 @@ from pycompile.compiler import ir
 from pycompile.compiler.pytree import flatten
 from pycompile.ops import prims as P
 from pycompile.ops._table import Effect, OpDef
+from pycompile.ops.tracing import Tracer
 
 
 class NeedsConstant(Exception):
@@ -31,11 +32,11 @@ class NeedsConstant(Exception):
 class Sym(TensorMethods, Symbolic):
     """A runtime value in a graph: a tensor (TensorType) or a Python number (ScalarType)."""
 
-    __slots__ = ("_value", "_builder")
+    __slots__ = ("_value", "_tracer")
 
     def __init__(self, value: ir.Value, builder: "Builder"):
         self._value = value
-        self._builder = builder
+        self._tracer = builder
 
     @property
     def _abstract(self):
@@ -68,8 +69,13 @@ class Sym(TensorMethods, Symbolic):
         raise NeedsConstant("asnumpy() of a graph value is only known at run time; return it instead")
 
 
-class Builder:
-    """Appends nodes to the block being built; converts op arguments to IR values."""
+class Builder(Tracer):
+    """Appends nodes to the block being built; converts op arguments to IR values. It is the
+    tracer of graph values (`Sym`): ops on them, and effects and Parameter reads met while it is
+    active (`captures`), become IR nodes."""
+
+    level = 0
+    captures = True
 
     def __init__(self, frontend):
         self.frontend = frontend

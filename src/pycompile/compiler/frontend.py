@@ -33,7 +33,8 @@ from pycompile.compiler.source import ParsedFunc, is_library, parse_function, un
 from pycompile.errors import (CompileError, CompileNameError, CompileTypeError, CompileUnboundLocalError,
                               CompileValueError, MsClassCallError, raised_error, wrap_user_error)
 from pycompile.ops import functional as F
-from pycompile.ops._table import TRACING, OpError
+from pycompile.ops._table import OpError
+from pycompile.ops.tracing import tracing
 from pycompile.ops.composite import HyperMap, MultitypeFuncGraph, hyper_map
 from pycompile.ops.operations import Print, Primitive
 
@@ -862,9 +863,9 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
     call_args = [lift(a, names[i], (i,)) for i, a in enumerate(args)]
     call_kwargs = {k: lift(v, k, (k,)) for k, v in (kwargs or {}).items()}
     full = [self_obj, *call_args] if self_obj is not None else call_args
-    TRACING.append(b)
     try:
-        result = interp.inline(fn, full, call_kwargs)
+        with tracing(b):
+            result = interp.inline(fn, full, call_kwargs)
     except NeedsConstantAt as nc:
         raise CompileError(str(nc), nc.loc, "this needs a value known at compile time (a Python number, "
                                            "a shape); tensors are only known when the graph runs") from None
@@ -876,8 +877,6 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
                            f"must end at compile time", loc,
                            "make the recursion depend on Python values (a counter, a shape), not on tensor "
                            "values; or write it as a while loop") from None
-    finally:
-        TRACING.pop()
     graph = finish_graph(b, name or pf.name, inputs, result)
     return TraceResult(graph, [p.ref for p in b.ref_order], paths)
 

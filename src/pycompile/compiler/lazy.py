@@ -25,7 +25,7 @@ from pycompile.compiler import ir
 from pycompile.compiler.builder import Sym, finish_graph
 from pycompile.compiler.pytree import unflatten
 from pycompile.compiler.source import unwrap
-from pycompile.ops._table import TRACING
+from pycompile.ops.tracing import tracing
 
 INLINE = object()          # call() result meaning "not shareable here: inline this call"
 
@@ -107,11 +107,8 @@ def _trace(interp, cell, args):
         else:
             call_args.append(a)
     b.loc = interp.builder.loc
-    TRACING.append(b)
-    try:
+    with tracing(b):
         result = sub.inline(unwrap(type(cell).construct), [cell, *call_args], {})
-    finally:
-        TRACING.pop()
     graph = finish_graph(b, f"{type(cell).__name__}_construct", params, result)
     inverse = {id(p): path for path, p in _relative_params(cell).items()}
     ref_paths = [(inverse.get(id(r.ref)), r.ref) for r in b.ref_order]

@@ -149,7 +149,7 @@ class Cell:
         sym = _first_symbolic(args)
         if sym is not None:
             # inside a graph being built: let the frontend inline this Cell
-            return sym._builder.call_cell(self, args, kwargs)
+            return sym._tracer.call_cell(self, args, kwargs)
         if context.get_context("mode") == context.GRAPH_MODE and not _is_jit(self.construct):
             return _GRAPH_CALL[0](self, args, kwargs)
         return self.construct(*args, **kwargs)

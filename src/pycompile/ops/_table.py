@@ -22,6 +22,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleType, type_of
+from pycompile.ops import tracing
 from pycompile.ops.lowering import Elementwise, Lowering
 
 
@@ -164,16 +165,14 @@ def apply(op: OpDef, inputs, attrs: dict | None = None):
     out_type = op.infer(types, **attrs)
     sym = _symbolic_in(inputs)
     if sym is not None:
-        return sym._builder.emit(op, list(inputs), attrs, out_type)
-    if TRACING and (op.effect is not Effect.PURE or _parameter_in(inputs)):
+        return sym._tracer.emit(op, list(inputs), attrs, out_type)
+    if op.effect is not Effect.PURE or _parameter_in(inputs):
         # inside graph code, effects (Assign, Print, the float-status ops) happen when the graph
         # runs, never now; a Parameter read is a Load when the graph runs, not its value now
-        return TRACING[-1].emit(op, list(inputs), attrs, out_type)
+        graph = tracing.capturing()
+        if graph is not None:
+            return graph.emit(op, list(inputs), attrs, out_type)
     return run_eager(op, inputs, attrs, out_type)
-
-
-# Builders of the graphs being traced, innermost last (pushed by compiler.frontend.trace).
-TRACING: list = []
 
 
 def _parameter_in(inputs) -> bool:

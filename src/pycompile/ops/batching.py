@@ -20,15 +20,50 @@ import itertools
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleType, type_of
 from pycompile.common.tensor import TensorMethods
 from pycompile.ops import functional as F
+from pycompile.ops import tracing
 from pycompile.ops._table import OPS, OpValueError, apply, norm_axes, norm_axis
+from pycompile.ops.tracing import Tracer
 
 _levels = itertools.count(1)
 
 
-class BatchTrace:
+class BatchTrace(Tracer):
+    """One vmap: the tracer of its BatchTracers, active while the mapped function runs."""
+
     def __init__(self, size: int):
         self.size = size
         self.level = next(_levels) + 1000
+
+    def emit(self, op, inputs, attrs, out_type):
+        args = []
+        for x in inputs:
+            if op.variadic and isinstance(x, (tuple, list)):
+                args.append([self._unpack(y) for y in x])
+            else:
+                args.append(self._unpack(x))
+        rule = RULES.get(op.batch, _loop)
+        val, bdim = rule(op, args, attrs, self.size)
+        return self._wrap(val, bdim)
+
+    def call_cell(self, cell, args, kwargs):
+        """A Cell called with batched values: inside a graph being built, the frontend walks its
+        construct (ops on the batched values still come here); eagerly, construct just runs."""
+        outer = tracing.outer_of(self)
+        if outer is not None:
+            return outer.call_cell(cell, args, kwargs)
+        return cell.construct(*args, **(kwargs or {}))
+
+    def _unpack(self, x):
+        if isinstance(x, BatchTracer) and x.trace is self:
+            return (x.val, x.bdim)
+        return (x, None)
+
+    def _wrap(self, val, bdim):
+        if isinstance(val, tuple):
+            return tuple(self._wrap(v, bdim) for v in val)
+        if bdim is None:
+            return val
+        return BatchTracer(val, bdim, self)
 
 
 class BatchTracer(TensorMethods, Symbolic):
@@ -44,8 +79,8 @@ class BatchTracer(TensorMethods, Symbolic):
         return self.trace.level
 
     @property
-    def _builder(self):
-        return self
+    def _tracer(self):
+        return self.trace
 
     @property
     def _abstract(self):
@@ -60,29 +95,6 @@ class BatchTracer(TensorMethods, Symbolic):
         return f"<batched {self._abstract} over {self.trace.size}>"
 
     __hash__ = object.__hash__
-
-    def emit(self, op, inputs, attrs, out_type):
-        args = []
-        for x in inputs:
-            if op.variadic and isinstance(x, (tuple, list)):
-                args.append([self._unpack(y) for y in x])
-            else:
-                args.append(self._unpack(x))
-        rule = RULES.get(op.batch, _loop)
-        val, bdim = rule(op, args, attrs, self.trace.size)
-        return self._wrap(val, bdim)
-
-    def _unpack(self, x):
-        if isinstance(x, BatchTracer) and x.trace is self.trace:
-            return (x.val, x.bdim)
-        return (x, None)
-
-    def _wrap(self, val, bdim):
-        if isinstance(val, tuple):
-            return tuple(self._wrap(v, bdim) for v in val)
-        if bdim is None:
-            return val
-        return BatchTracer(val, bdim, self.trace)
 
 
 # ---- helpers ---------------------------------------------------------------------------------------
@@ -339,7 +351,8 @@ def vmap(fn, in_axes=0, out_axes=0):
         if len(sizes) != 1:
             raise OpValueError(f"vmap: batched arguments must have one batch size, got {sorted(sizes) or 'none'}")
         trace = BatchTrace(sizes.pop())
-        out = fn(*_batch_args(list(args), axes, trace))
+        with tracing.tracing(trace):
+            out = fn(*_batch_args(list(args), axes, trace))
         return _unbatch(out, trace, out_axes)
     batched.__name__ = f"vmap({getattr(fn, '__name__', 'fn')})"
     batched.__wrapped_vmap__ = fn

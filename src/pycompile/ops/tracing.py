@@ -1,0 +1,66 @@
+"""One interface for everything that intercepts ops: a `Tracer`.
+
+The compiler's graph builder, vmap's batching trace and autodiff each implement it:
+
+  emit(op, inputs, attrs, out_type)  an op applied to values of this tracer (or, for a graph
+                                     builder, an effect or a Parameter read met while tracing)
+  call_cell(cell, args, kwargs)      a Cell called with values of this tracer
+  level                              when an op sees values of several tracers, the highest
+                                     level (the innermost transformation) handles it
+
+A tracer is *active* inside `with tracing(t):` - the scope of a sub-trace. Active tracers live
+in a context variable (one stack per thread / task), not a module global. `ops._table.apply`
+sends an op to the tracer of its highest-level traced argument (`Symbolic._tracer`); an op with
+no traced argument that must not run now (an effect, a Parameter read) goes to the innermost
+active tracer that `captures` them - a graph being built.
+"""
+from __future__ import annotations
+
+import contextvars
+from contextlib import contextmanager
+
+
+class Tracer:
+    level: int = 0
+    captures = False     # effects and Parameter reads met while active are emitted here, not run
+
+    def emit(self, op, inputs, attrs, out_type):
+        raise NotImplementedError
+
+    def call_cell(self, cell, args, kwargs):
+        raise NotImplementedError
+
+
+_ACTIVE: contextvars.ContextVar = contextvars.ContextVar("pycompile_active_tracers", default=())
+
+
+@contextmanager
+def tracing(tracer: Tracer):
+    """Run a block with `tracer` active (a sub-trace: a graph being built, a vmap, a grad)."""
+    token = _ACTIVE.set(_ACTIVE.get() + (tracer,))
+    try:
+        yield tracer
+    finally:
+        _ACTIVE.reset(token)
+
+
+def active() -> tuple:
+    """The active tracers, outermost first."""
+    return _ACTIVE.get()
+
+
+def capturing() -> Tracer | None:
+    """The innermost active tracer that captures effects (the graph being built), if any."""
+    for t in reversed(_ACTIVE.get()):
+        if t.captures:
+            return t
+    return None
+
+
+def outer_of(tracer: Tracer) -> Tracer | None:
+    """The active tracer just outside `tracer` (None if it is outermost or not active)."""
+    stack = _ACTIVE.get()
+    for k in range(len(stack) - 1, 0, -1):
+        if stack[k] is tracer:
+            return stack[k - 1]
+    return None
