@@ -18,6 +18,7 @@ which Python's json module reads back as float('nan') / float('inf').
 import json
 import os
 import platform
+import re
 import sys
 import traceback
 
@@ -79,9 +80,11 @@ def encode(obj):
 
 
 def first_line(msg):
+    """First non-empty line of an error message, stripped; memory addresses (which change
+    from run to run) are replaced by 0xADDR."""
     for line in str(msg).splitlines():
         if line.strip():
-            return line.strip()
+            return re.sub(r"0x[0-9a-fA-F]{6,}", "0xADDR", line.strip())
     return ""
 
 
