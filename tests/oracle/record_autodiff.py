@@ -12,7 +12,8 @@ encoded result in each execution mode:
     graph_cell  GRAPH_MODE context, the call is made inside a Cell's construct
 
 "agree" says whether all modes gave the same encoding (floats compared with
-rtol=atol=1e-6); cases where they differ are also listed in "disagreements".
+rtol=atol=1e-6); cases where they differ are also listed in "disagreements".  A mode whose
+result equals the pynative one (within that tolerance) is written {"same_as": "pynative"}.
 """
 import inspect
 import json
@@ -1324,6 +1325,9 @@ def main():
         entry["results"] = results
         vals = list(results.values())
         entry["agree"] = all(rc.same(vals[0], v) for v in vals[1:])
+        for mode in list(results)[1:]:
+            if rc.same(results["pynative"], results[mode]):
+                results[mode] = {"same_as": "pynative"}
         if not entry["agree"]:
             disagreements.append(c["name"])
         cases.append(entry)

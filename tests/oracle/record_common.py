@@ -80,11 +80,14 @@ def encode(obj):
 
 
 def first_line(msg):
-    """First non-empty line of an error message, stripped; memory addresses (which change
-    from run to run) are replaced by 0xADDR."""
+    """First meaningful line of an error message, stripped: empty lines, separator lines
+    ("-----") and MindSpore's section headers ("- Kernel select failed:") are skipped;
+    memory addresses (which change from run to run) are replaced by 0xADDR."""
     for line in str(msg).splitlines():
-        if line.strip():
-            return re.sub(r"0x[0-9a-fA-F]{6,}", "0xADDR", line.strip())
+        s = line.strip()
+        if not s or re.fullmatch(r"[-=_*#\s]+", s) or re.fullmatch(r"- .*:", s):
+            continue
+        return re.sub(r"0x[0-9a-fA-F]{6,}", "0xADDR", s)
     return ""
 
 
