@@ -1258,22 +1258,31 @@ import json, sys
 sys.path.insert(0, {here!r})
 import record_common as rc
 out = {{}}
+pnet = ForwardNet()
+out["forward_pynative"] = rc.capture(lambda: pnet(x))
+out["forward_pynative_weight_after"] = rc.encode(pnet.weight)
 fnet = ForwardNet()
-out["forward"] = rc.capture(lambda: ForwardNet()(x))
 out["grads"] = rc.capture(lambda: BackwardNet(fnet)(x))
 out["weight_after"] = rc.encode(fnet.weight)
+mindspore.set_context(mode=mindspore.GRAPH_MODE)
+gnet = ForwardNet()
+out["forward_graph"] = rc.capture(lambda: gnet(x))
+out["forward_graph_weight_after"] = rc.encode(gnet.weight)
+out["forward_graph_x2"] = rc.capture(lambda: gnet(mindspore.tensor(np.array(2), mindspore.int32)))
 print("@@RESULT@@" + json.dumps(out))
 '''
 
 
 def run_spec_sample():
     res = {"source": SPEC_SAMPLE,
-           "driver": "fnet = ForwardNet(); forward = ForwardNet()(x); "
-                     "grads = BackwardNet(fnet)(x); weight_after = fnet.weight",
+           "driver": "pnet = ForwardNet(); forward_pynative = pnet(x) (PyNative); "
+                     "fnet = ForwardNet(); grads = BackwardNet(fnet)(x); weight_after = fnet.weight; then "
+                     "set_context(mode=GRAPH_MODE); gnet = ForwardNet(); forward_graph = gnet(x); "
+                     "forward_graph_x2 = gnet(tensor(2, int32)) (second call on the same net)",
            "inputs": {"x": rc.tensor_spec(np.array(1, np.int32))},
            "results": {}}
     script = SPEC_SAMPLE + SPEC_DRIVER.format(here=HERE)
-    for val in (None, "0", "1", "2"):
+    for val in (None, "0", "1", "2", "3"):
         env = dict(os.environ)
         env.pop("MS_DEV_SIDE_EFFECT_LOAD_ELIM", None)
         if val is not None:
