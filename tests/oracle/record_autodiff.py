@@ -112,9 +112,11 @@ NET_SOURCES = "\n".join(textwrap.dedent(inspect.getsource(c)) for c in (Net, Los
 CASES = []
 
 
-def case(name, desc, modes=MODES):
+def case(name, desc, modes=MODES, config=None):
+    """config: for cases made by a factory, the factory's arguments (repr strings), since
+    the recorded source refers to them by name."""
     def deco(f):
-        CASES.append({"name": name, "desc": desc, "fn": f, "modes": modes})
+        CASES.append({"name": name, "desc": desc, "fn": f, "modes": modes, "config": config})
         return f
     return deco
 
@@ -157,16 +159,20 @@ for _kw, _nm in [({}, "default"), ({"get_all": True}, "get_all"),
                  ({"get_all": True, "get_by_list": True}, "get_all_get_by_list")]:
     case(f"GradOperation_{_nm}",
          f"ops.GradOperation(**{_kw})(net[, ParameterTuple(net.trainable_params())])(x, y); "
-         "Net returns a (2,2) tensor, implicit sens = ones")(_gradop_case(_kw))
+         "Net returns a (2,2) tensor, implicit sens = ones",
+         config={"kw": repr(_kw), "sens": "False"})(_gradop_case(_kw))
 
 case("GradOperation_sens_param",
-     "ops.GradOperation(sens_param=True)(net)(x, y, sens) with sens (2,2)")(
+     "ops.GradOperation(sens_param=True)(net)(x, y, sens) with sens (2,2)",
+     config={"kw": "{'sens_param': True}", "sens": "True"})(
     _gradop_case({"sens_param": True}, sens=True))
 case("GradOperation_get_all_sens_param",
-     "ops.GradOperation(get_all=True, sens_param=True)(net)(x, y, sens)")(
+     "ops.GradOperation(get_all=True, sens_param=True)(net)(x, y, sens)",
+     config={"kw": "{'get_all': True, 'sens_param': True}", "sens": "True"})(
     _gradop_case({"get_all": True, "sens_param": True}, sens=True))
 case("GradOperation_get_all_get_by_list_sens_param",
-     "ops.GradOperation(get_all=True, get_by_list=True, sens_param=True)(net, params)(x, y, sens)")(
+     "ops.GradOperation(get_all=True, get_by_list=True, sens_param=True)(net, params)(x, y, sens)",
+     config={"kw": "{'get_all': True, 'get_by_list': True, 'sens_param': True}", "sens": "True"})(
     _gradop_case({"get_all": True, "get_by_list": True, "sens_param": True}, sens=True))
 
 
@@ -289,7 +295,9 @@ for _vag in (False, True):
                 (f", weights={_wk}" if _wk else "") + ")"
             case(_nm.replace(" ", ""),
                  f"{_nm}(x, y); weights given as {_wk or 'None'} of the net's w, b"
-                 if _wk else f"{_nm}(x, y)")(_fgrad_case(_NETS[_netname], _kw, _wk, _vag))
+                 if _wk else f"{_nm}(x, y)",
+                 config={"netcls": _netname, "kw": repr(_kw), "weights_kind": repr(_wk), "vag": repr(_vag)})(
+                _fgrad_case(_NETS[_netname], _kw, _wk, _vag))
     for _netname in ("AuxNet", "Aux2Net"):
         for _kw, _wk in [({"grad_position": 0, "has_aux": True}, None),
                          ({"grad_position": (0, 1), "has_aux": True}, None),
@@ -300,7 +308,8 @@ for _vag in (False, True):
                          ({"grad_position": None, "has_aux": False}, "ParameterTuple")]:
             _nm = f"ms.{_api}({_netname}, " + ", ".join(f"{k}={v!r}" for k, v in _kw.items()) + \
                 (f", weights={_wk}" if _wk else "") + ")"
-            case(_nm.replace(" ", ""), f"{_nm}(x, y); {_netname} returns a tuple (loss, aux...)")(
+            case(_nm.replace(" ", ""), f"{_nm}(x, y); {_netname} returns a tuple (loss, aux...)",
+                 config={"netcls": _netname, "kw": repr(_kw), "weights_kind": repr(_wk), "vag": repr(_vag)})(
                 _fgrad_case(_NETS[_netname], _kw, _wk, _vag))
 
 
@@ -1313,6 +1322,8 @@ def main():
         "graph_cell": "ms.set_context(mode=GRAPH_MODE); a Cell whose construct(*args) returns body(*args)",
     }
     out["common_definitions"] = NET_SOURCES
+    out["factory_sources"] = {"_gradop_case": textwrap.dedent(inspect.getsource(_gradop_case)),
+                              "_fgrad_case": textwrap.dedent(inspect.getsource(_fgrad_case))}
     out["common_inputs"] = {"x": rc.tensor_spec(X), "y": rc.tensor_spec(Y), "w": rc.tensor_spec(W),
                             "b": rc.tensor_spec(B), "sens": rc.tensor_spec(SENS)}
     cases = []
@@ -1323,6 +1334,9 @@ def main():
             continue
         entry = {"name": c["name"], "desc": c["desc"],
                  "source": textwrap.dedent(inspect.getsource(c["fn"]))}
+        if c["config"]:
+            entry["config"] = c["config"]
+            entry["factory"] = "_gradop_case" if c["name"].startswith("GradOperation_") else "_fgrad_case"
         results = {}
         for mode in c["modes"]:
             set_mode(mode)
