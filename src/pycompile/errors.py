@@ -1,4 +1,5 @@
-"""Errors a user can cause while compiling, each naming their file, line and column.
+"""Errors a user can cause while compiling, each naming their file, line and column; and the
+one error a user can't cause, `InternalCompilerError`.
 
 `CompileError` subclasses RuntimeError, the exception MindSpore raises for unsupported graph
 syntax ("Unsupported statement 'Try'"). Type and shape errors found while compiling keep their
@@ -78,6 +79,35 @@ class DocumentedError(Exception):
 
 class MsClassCallError(DocumentedError, ValueError):
     pass
+
+
+class UserError(Exception):
+    """Mixin for errors pycompile raises on purpose about the user's program (a tensor called as
+    a function, a non-Parameter given to Assign): never mistaken for an internal failure."""
+
+
+def _user_kind(base: type) -> type:
+    """A UserError that is a `base` and carries its name: `type(e).__name__` is what MindSpore
+    raises ('TypeError', 'KeyError' ...), as users' code and tests check it."""
+    return type(base.__name__, (UserError, base), {"__module__": __name__, "__doc__": f"A deliberate {base.__name__}."})
+
+
+GraphTypeError = _user_kind(TypeError)
+GraphValueError = _user_kind(ValueError)
+UserKeyError = _user_kind(KeyError)
+UserAttributeError = _user_kind(AttributeError)
+
+
+class InternalCompilerError(RuntimeError):
+    """A failure inside pycompile itself while compiling (a bug, not the user's mistake). The
+    original exception is chained as __cause__, with its traceback into pycompile."""
+
+    def __init__(self, exc: BaseException, what: str = "", loc=None):
+        where = f" (while compiling the code at {loc.file}:{loc.line})" if loc is not None else ""
+        self.original = exc
+        super().__init__(f"internal error in pycompile{' during ' + what if what else ''}{where}: "
+                         f"{type(exc).__name__}: {exc}\nThis is a bug in pycompile, not in your code; please "
+                         f"report it with the traceback above.")
 
 
 def wrap_user_error(exc: BaseException, loc, hint: str = "") -> CompileError:

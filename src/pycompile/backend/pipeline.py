@@ -7,6 +7,7 @@ the C source, per-pass timings and node counts, and the memory one call uses.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from pycompile.backend import devices
 from pycompile.common import context
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.common.tensor import Tensor
+from pycompile.errors import CompileError, InternalCompilerError
 
 # The compiler (frontend, passes, codegen, printer) is imported where it is used: a compile-cache
 # hit builds a Compiled and a CompileReport from disk and must not pay for importing it.
@@ -160,25 +162,30 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
     opts = opts or options()
     times = {}
     t = time.perf_counter()
-    traced = trace(fn, args, kwargs, self_obj=self_obj, name=name)
+    with _stage("tracing"):
+        traced = trace(fn, args, kwargs, self_obj=self_obj, name=name)
     times["trace"] = time.perf_counter() - t
     verify = os.environ.get("PYCOMPILE_VERIFY", "") not in ("", "0")
     t = time.perf_counter()
-    graph, stats = run_pipeline(traced.graph, opt_level=opts["opt_level"], verify=verify, options=opts)
+    with _stage("optimization"):
+        graph, stats = run_pipeline(traced.graph, opt_level=opts["opt_level"], verify=verify, options=opts)
     times["passes"] = time.perf_counter() - t
     t = time.perf_counter()
     device = devices.current()
-    mod = device.render(graph)
+    with _stage("code generation"):
+        mod = device.render(graph)
     times["codegen"] = time.perf_counter() - t
     stem = os.path.join(workdir(), f"{_safe(graph.name)}_{abs(hash((id(traced), time.time_ns()))):x}")
     t = time.perf_counter()
-    so_path = device.build(mod, stem)
+    with _stage("building"):
+        so_path = device.build(mod, stem)
     times["cc"] = time.perf_counter() - t
     t = time.perf_counter()
     out_types = [_out_type(v) for v in graph.outputs]
-    exe = device.load(so_path, dict(n_inputs=len([p for p in graph.params if p.ref is None]), refs=traced.refs,
-                                    out_types=out_types, const_args=mod.plan.const_args,
-                                    arena_size=mod.plan.arena_size, errors=mod.errors))
+    with _stage("loading"):
+        exe = device.load(so_path, dict(n_inputs=len([p for p in graph.params if p.ref is None]), refs=traced.refs,
+                                        out_types=out_types, const_args=mod.plan.const_args,
+                                        arena_size=mod.plan.arena_size, errors=mod.errors))
     times["load"] = time.perf_counter() - t
     report = CompileReport(graph.name, traced.graph, graph, mod.source, stats, times,
                            ir.count_nodes(traced.graph), ir.count_nodes(graph), mod.c_lines,
@@ -190,6 +197,18 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
     compiled.scalar_out = [isinstance(v.type, ScalarType) for v in graph.outputs]
     _save_graphs(report)
     return compiled
+
+
+@contextlib.contextmanager
+def _stage(what: str):
+    """Errors about the user's program (CompileError) pass; anything else raised by pycompile in
+    this stage is an internal error, with the original chained."""
+    try:
+        yield
+    except (CompileError, InternalCompilerError):
+        raise
+    except Exception as e:
+        raise InternalCompilerError(e, what) from e
 
 
 def _arg_specs(graph) -> list:

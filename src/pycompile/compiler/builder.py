@@ -19,6 +19,7 @@ from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.compiler import ir
 from pycompile.compiler.pytree import flatten
+from pycompile.errors import GraphTypeError
 from pycompile.ops import prims as P
 from pycompile.ops._table import Effect, OpDef
 from pycompile.ops.tracing import Tracer
@@ -58,7 +59,7 @@ class Sym(TensorMethods, Symbolic):
         t = self._value.type
         if isinstance(t, TensorType) and t.shape:
             return t.shape[0]
-        raise TypeError("len() of a 0-d tensor")
+        raise GraphTypeError("len() of a 0-d tensor")
 
     def __repr__(self) -> str:
         return f"<graph value {ir.type_str(self._value.type)}>"
@@ -138,7 +139,7 @@ class Builder(Tracer):
             return ir.Const.scalar(x)
         if isinstance(x, ir.Value):
             return x
-        raise TypeError(f"cannot use a {type(x).__name__} as an op argument in graph code")
+        raise GraphTypeError(f"cannot use a {type(x).__name__} as an op argument in graph code")
 
     # -- ops -------------------------------------------------------------------------------------
     def emit(self, op: OpDef, inputs: list, attrs: dict, out_type):
@@ -188,7 +189,7 @@ class Builder(Tracer):
     def _emit_assign(self, op, inputs, attrs, out_type):
         target, value = inputs
         if not isinstance(target, Parameter):
-            raise TypeError("For 'Assign', the first argument must be a Parameter (e.g. self.weight)")
+            raise GraphTypeError("For 'Assign', the first argument must be a Parameter (e.g. self.weight)")
         ref = self.ref_param(target)
         if isinstance(value, (bool, int, float, np.number, np.bool_)):
             # MindSpore converts a Python number to a tensor of the Parameter's type

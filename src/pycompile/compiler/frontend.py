@@ -25,13 +25,15 @@ from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir, lazy
 from pycompile.compiler.builder import Builder, NeedsConstant, Sym
+from pycompile.compiler.blame import USER_SITES, is_user_error, user_site
 from pycompile.compiler.builder import finish_graph
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
                                         ControlFlow, LoopRetry, _Undefined)
 from pycompile.compiler.pybuiltins import BUILTIN_OBJS, BUILTINS, CONTAINER_BUILTINS, print_inputs
 from pycompile.compiler.source import ParsedFunc, is_library, parse_function, unwrap  # noqa: F401  (re-exported)
 from pycompile.errors import (CompileError, CompileNameError, CompileTypeError, CompileUnboundLocalError,
-                              CompileValueError, MsClassCallError, raised_error, wrap_user_error)
+                              CompileValueError, GraphTypeError, InternalCompilerError, MsClassCallError,
+                              raised_error, wrap_user_error)
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpError
 from pycompile.ops.tracing import tracing
@@ -49,6 +51,9 @@ _CMPOPS = {
     ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
     ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
 }
+for _f in _CMPOPS.values():
+    if hasattr(_f, "__code__"):     # `in` / `not in` run user values' __contains__ from here
+        USER_SITES.add(_f.__code__)
 _UNSUPPORTED_HINTS = {
     "Try": "exceptions cannot be caught in graph code; check values before the call, or move the "
            "try block outside construct / the @jit function",
@@ -143,6 +148,17 @@ class Interpreter(ControlFlow):
     def error(self, node, msg: str, hint: str = "", kind=CompileError) -> CompileError:
         return kind(msg, self.loc(node), hint)
 
+    def blame(self, exc: Exception, node) -> Exception:
+        """The error to raise for `exc` met at `node`: a user error at the user's line, or an
+        internal error with `exc` chained (compiler/blame.py decides)."""
+        if is_user_error(exc):
+            err = wrap_user_error(exc, self.loc(node))
+            err.__cause__, err.__suppress_context__ = None, True
+            return err
+        err = InternalCompilerError(exc, "tracing", self.loc(node))
+        err.__cause__ = exc
+        return err
+
     def undefined(self, v: _Undefined, node) -> CompileError:
         where = f" at line {v.loc.line}" if v.loc else ""
         if v.where == "while":
@@ -220,10 +236,11 @@ class Interpreter(ControlFlow):
         return self._run_frame(frame, clo.node)
 
     # -- calls ---------------------------------------------------------------------------------------
+    @user_site
     def call_value(self, fn, args: list, kwargs: dict):
         from pycompile.nn.cell import Cell
         if isinstance(fn, Sym):
-            raise TypeError("a tensor is not callable")
+            raise GraphTypeError("a tensor is not callable")
         if isinstance(fn, GraphClosure):
             return self.call_closure(fn, args, kwargs)
         if isinstance(fn, Cell):
@@ -276,6 +293,7 @@ class Interpreter(ControlFlow):
             raise _foreign_call_error(fn)
         return fn(*args, **kwargs)
 
+    @user_site
     def _instantiate(self, cls, args, kwargs):
         if cls is Tensor and args and isinstance(args[0], Sym):
             dt = kwargs.get("dtype", args[1] if len(args) > 1 else None)
@@ -283,7 +301,7 @@ class Interpreter(ControlFlow):
         if _has_graph(list(args) + list(kwargs.values())):
             names = _param_names(cls, args, kwargs)
             bad = [n for n, v in names if _has_graph([v])]
-            raise TypeError(f"creating a {cls.__name__} inside graph code needs constructor arguments known at "
+            raise GraphTypeError(f"creating a {cls.__name__} inside graph code needs constructor arguments known at "
                             f"compile time, but argument '{bad[0]}' is a tensor computed at run time; create the "
                             f"instance in __init__ or pass Python values")
         return cls(*args, **kwargs)
@@ -311,11 +329,10 @@ class Interpreter(ControlFlow):
                              _UNSUPPORTED_HINTS.get(name, "rewrite it with the supported Python subset"))
         try:
             return handler(frame, stmt)
-        except (CompileError, NeedsConstant, LoopRetry, RecursionError):
+        except (CompileError, NeedsConstant, LoopRetry, RecursionError, InternalCompilerError):
             raise
-        except (OpError, TypeError, ValueError, IndexError, AttributeError, KeyError, ZeroDivisionError,
-                RuntimeError) as e:
-            raise wrap_user_error(e, self.loc(stmt)) from None
+        except Exception as e:
+            raise self.blame(e, stmt)
 
     def stmt_Expr(self, frame, s):
         self.eval(frame, s.value)
@@ -335,6 +352,7 @@ class Interpreter(ControlFlow):
             self.assign_target(frame, s.target, self.eval(frame, s.value))
         return NORMAL
 
+    @user_site
     def stmt_AugAssign(self, frame, s):
         cur = self.eval(frame, _as_load(s.target))
         rhs = self.eval(frame, s.value)
@@ -393,6 +411,7 @@ class Interpreter(ControlFlow):
         frame.env[s.name] = GraphClosure(s, frame, self)
         return NORMAL
 
+    @user_site
     def stmt_Assert(self, frame, s):
         v = self.eval(frame, s.test)
         if isinstance(v, Sym):
@@ -403,6 +422,7 @@ class Interpreter(ControlFlow):
             raise self.error(s, f"AssertionError: {msg}")
         return NORMAL
 
+    @user_site
     def stmt_Raise(self, frame, s):
         exc = self.eval(frame, s.exc) if s.exc is not None else RuntimeError("raise")
         if isinstance(exc, type):
@@ -423,6 +443,7 @@ class Interpreter(ControlFlow):
         return NORMAL
 
     # -- assignment targets ------------------------------------------------------------------------------
+    @user_site
     def assign_target(self, frame, t, value):
         if isinstance(t, ast.Name):
             frame.env[t.id] = value
@@ -445,6 +466,7 @@ class Interpreter(ControlFlow):
         else:
             raise self.error(t, f"cannot assign to {type(t).__name__}")
 
+    @user_site
     def _unpack(self, frame, t, value):
         if isinstance(value, Sym):
             items = [value[i] for i in range(len(value))]
@@ -490,9 +512,10 @@ class Interpreter(ControlFlow):
             if isinstance(nc, NeedsConstantAt):
                 raise
             raise NeedsConstantAt(str(nc), self.loc(e)) from None
-        except (OpError, TypeError, ValueError, IndexError, AttributeError, KeyError, ZeroDivisionError,
-                RuntimeError) as ex:
-            raise wrap_user_error(ex, self.loc(e)) from None
+        except InternalCompilerError:
+            raise
+        except Exception as ex:
+            raise self.blame(ex, e)
         finally:
             self.builder.loc = prev
 
@@ -521,6 +544,7 @@ class Interpreter(ControlFlow):
         raise self.error(e, f"name '{name}' is not defined", "define it before this line, or at module level",
                          kind=CompileNameError)
 
+    @user_site
     def expr_Attribute(self, frame, e):
         obj = self.eval(frame, e.value)
         try:
@@ -533,6 +557,7 @@ class Interpreter(ControlFlow):
             self.deps.attribute(obj, e.attr, value)
         return value
 
+    @user_site
     def expr_Subscript(self, frame, e):
         obj = self.eval(frame, e.value)
         idx = self.eval(frame, e.slice)
@@ -540,6 +565,7 @@ class Interpreter(ControlFlow):
             raise NeedsConstant(f"indexing a {type(obj).__name__} needs an index known at compile time")
         return obj[idx]
 
+    @user_site
     def expr_Slice(self, frame, e):
         return slice(*(self.eval(frame, x) if x is not None else None for x in (e.lower, e.upper, e.step)))
 
@@ -549,9 +575,11 @@ class Interpreter(ControlFlow):
     def expr_List(self, frame, e):
         return list(self._elements(frame, e.elts))
 
+    @user_site
     def expr_Set(self, frame, e):
         return set(self._elements(frame, e.elts))
 
+    @user_site
     def expr_Dict(self, frame, e):
         out = {}
         for k, v in zip(e.keys, e.values):
@@ -561,6 +589,7 @@ class Interpreter(ControlFlow):
                 out[self.eval(frame, k)] = self.eval(frame, v)
         return out
 
+    @user_site
     def _elements(self, frame, elts):
         out = []
         for x in elts:
@@ -571,6 +600,7 @@ class Interpreter(ControlFlow):
                 out.append(self.eval(frame, x))
         return out
 
+    @user_site
     def binop(self, fn, a, b, node):
         if isinstance(a, _Undefined):
             raise self.undefined(a, node)
@@ -579,6 +609,7 @@ class Interpreter(ControlFlow):
     def expr_BinOp(self, frame, e):
         return self.binop(_BINOPS[type(e.op)], self.eval(frame, e.left), self.eval(frame, e.right), e)
 
+    @user_site
     def expr_UnaryOp(self, frame, e):
         v = self.eval(frame, e.operand)
         if isinstance(v, _Undefined):
@@ -638,6 +669,7 @@ class Interpreter(ControlFlow):
         self.runtime_if(frame, cond, then_fn, else_fn, node)
         return frame.env.pop(key)
 
+    @user_site
     def expr_Compare(self, frame, e):
         def chain(k, left):
             op, comp = e.ops[k], e.comparators[k]
@@ -668,6 +700,7 @@ class Interpreter(ControlFlow):
         self.runtime_if(frame, cond, branch(e.body), branch(e.orelse), e)
         return frame.env.pop(key)
 
+    @user_site
     def expr_Call(self, frame, e):
         fn = self.eval(frame, e.func)
         args = self._elements(frame, e.args)
@@ -685,12 +718,14 @@ class Interpreter(ControlFlow):
     def expr_Lambda(self, frame, e):
         return GraphClosure(e, frame, self)
 
+    @user_site
     def expr_JoinedStr(self, frame, e):
         parts = []
         for v in e.values:
             parts.append(str(self.eval(frame, v)))
         return "".join(parts)
 
+    @user_site
     def expr_FormattedValue(self, frame, e):
         v = self.eval(frame, e.value)
         if isinstance(v, Sym):
@@ -720,6 +755,7 @@ class Interpreter(ControlFlow):
         saved = dict(frame.env)
         out = []
 
+        @user_site
         def gen(k):
             if k == len(e.generators):
                 out.append(elt())
@@ -765,13 +801,13 @@ def _closure_hint(clo) -> str:
            f"{clo.__name__}({ast.unparse(clo.node.args)})"
 
 
-def _foreign_call_error(fn) -> TypeError:
+def _foreign_call_error(fn) -> GraphTypeError:
     """A call of a function pycompile cannot compile (NumPy, math, a C extension) with graph values."""
     name = getattr(fn, "__name__", type(fn).__name__)
     mod = getattr(fn, "__module__", None) or type(fn).__module__ or ""
     lib = mod.split(".")[0]
     where = f"'{lib}.{name}'" if lib and lib != "builtins" else f"'{name}'"
-    err = TypeError(f"{where} cannot take a tensor of the graph: it would run now, at compile time, when tensor "
+    err = GraphTypeError(f"{where} cannot take a tensor of the graph: it would run now, at compile time, when tensor "
                     f"values are not known yet")
     ops_name = name if hasattr(F, name) else None
     err.hint = (f"use ops.{ops_name} instead" if ops_name else "use the pycompile.ops function that does this") + \

@@ -9,6 +9,8 @@ import numpy as np
 from pycompile.common.abstract import TensorType
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.compiler.builder import NeedsConstant, Sym
+from pycompile.compiler.blame import USER_SITES
+from pycompile.errors import GraphValueError
 from pycompile.ops import functional as F
 
 
@@ -90,8 +92,8 @@ def _b_minmax(pyfn, opfn):
             for a in items:
                 if isinstance(a, Sym) and getattr(a._value.type, "size", 1) != 1:
                     # Python compares the arguments: a tensor of several elements has no truth value
-                    raise ValueError(f"{pyfn.__name__}() of tensors with {a.size} elements is ambiguous; use "
-                                     f"ops.{opfn.__name__} for an elementwise {pyfn.__name__}")
+                    raise GraphValueError(f"{pyfn.__name__}() of tensors with {a.size} elements is ambiguous; "
+                                          f"use ops.{opfn.__name__} for an elementwise {pyfn.__name__}")
             out = items[0]
             for x in items[1:]:
                 out = opfn(out, x)
@@ -170,6 +172,8 @@ BUILTIN_TABLE = {
     all: _b_all_any(all), any: _b_all_any(any), range: _b_range,
 }
 BUILTINS = {id(k): v for k, v in BUILTIN_TABLE.items()}
+for _handler in BUILTIN_TABLE.values():     # each runs a builtin on the user's values
+    USER_SITES.add(_handler.__code__)
 # builtins that only arrange values (graph values pass through them untouched)
 CONTAINER_BUILTINS = {id(f) for f in (zip, enumerate, reversed, sorted, dict, slice, iter, next, callable)}
 BUILTIN_OBJS = {id(k): k for k in BUILTIN_TABLE}

@@ -12,6 +12,7 @@ from collections import OrderedDict
 from pycompile.common import context
 from pycompile.common.abstract import Symbolic
 from pycompile.common.parameter import Parameter, ParameterTuple
+from pycompile.errors import UserAttributeError, UserKeyError
 
 
 class Cell:
@@ -29,7 +30,7 @@ class Cell:
     # -- registration ------------------------------------------------------------------------------
     def __setattr__(self, name: str, value) -> None:
         if "_params" not in self.__dict__:
-            raise AttributeError(f"{type(self).__name__}: call super().__init__() before assigning attributes")
+            raise UserAttributeError(f"{type(self).__name__}: call super().__init__() before assigning attributes")
         params, cells = self.__dict__["_params"], self.__dict__["_cells"]
         params.pop(name, None)
         cells.pop(name, None)
@@ -64,7 +65,7 @@ class Cell:
 
     def insert_param_to_cell(self, param_name: str, param: Parameter, check_name_contain_dot=True):
         if check_name_contain_dot and "." in param_name:
-            raise KeyError(f"For 'insert_param_to_cell', the argument 'param_name' should not contain '.', "
+            raise UserKeyError(f"For 'insert_param_to_cell', the argument 'param_name' should not contain '.', "
                            f"but got {param_name!r}")
         if not isinstance(param, Parameter):
             raise TypeError(f"For 'insert_param_to_cell', the argument 'param' must be a Parameter, "
@@ -75,7 +76,7 @@ class Cell:
         """Register a sub-Cell. Unlike attribute assignment, its Parameters keep their names
         (MindSpore does the same); parameters_and_names still reports the full path."""
         if not isinstance(child_name, str) or "." in child_name or not child_name:
-            raise KeyError(f"For 'insert_child_to_cell', the argument 'child_name' must be a non-empty "
+            raise UserKeyError(f"For 'insert_child_to_cell', the argument 'child_name' must be a non-empty "
                            f"string without '.', but got {child_name!r}")
         if not isinstance(child_cell, Cell):
             raise TypeError(f"For 'insert_child_to_cell', the argument 'child_cell' must be a Cell, "
@@ -143,7 +144,7 @@ class Cell:
 
     # -- calling ---------------------------------------------------------------------------------
     def construct(self, *args, **kwargs):
-        raise AttributeError(f"For '{type(self).__name__}', the method 'construct' is not defined.")
+        raise UserAttributeError(f"For '{type(self).__name__}', the method 'construct' is not defined.")
 
     def __call__(self, *args, **kwargs):
         sym = _first_symbolic(args)

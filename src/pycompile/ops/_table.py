@@ -112,6 +112,10 @@ class OpValueError(ValueError, OpError):
     pass
 
 
+class OpRuntimeError(RuntimeError, OpError):
+    pass
+
+
 def fmt_shape(shape) -> str:
     return "[" + ", ".join(str(d) for d in shape) + "]"
 

@@ -11,7 +11,8 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import RefType, TensorType, TupleType
-from pycompile.ops._table import STATUS_TRACKING, Effect, Kind, OpDef, OpTypeError, OpValueError, defop, describe
+from pycompile.ops._table import (STATUS_TRACKING, Effect, Kind, OpDef, OpRuntimeError, OpTypeError, OpValueError,
+                                  defop, describe)
 from pycompile.ops.lowering import Copy, EffectCode, Ordering, Template, View
 
 
@@ -111,7 +112,7 @@ def _status_device(op_name: str) -> None:
     STATUS_TRACKING in step with the device_target)."""
     if not STATUS_TRACKING[0]:
         from pycompile.common.context import get_context
-        raise RuntimeError(
+        raise OpRuntimeError(
             f"For '{op_name}', the float-status operators need the Ascend device, but the current device "
             f"is {get_context('device_target')}. Use set_context(device_target='Ascend') (pycompile's Ascend-style "
             f"stub runs on the CPU), or check values portably with ops.isfinite / ops.all_finite.")
