@@ -25,3 +25,4 @@ from pycompile.ops.batching import vmap  # noqa: F401,E402
 from pycompile.common.api import inspect, jit, jit_class, lazy_inline  # noqa: F401,E402
 from pycompile.errors import CompileError  # noqa: F401,E402
 from pycompile.backend import runtime as _runtime  # noqa: F401,E402  (thread count, Print, float status)
+from pycompile.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: F401,E402
