@@ -26,3 +26,7 @@ from pycompile.common.api import inspect, jit, jit_class, lazy_inline  # noqa: F
 from pycompile.errors import CompileError  # noqa: F401,E402
 from pycompile.backend import runtime as _runtime  # noqa: F401,E402  (thread count, Print, float status)
 from pycompile.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: F401,E402
+from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric,  # noqa: F401,E402
+                                  Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
+                                  TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)
+from pycompile import train  # noqa: F401,E402
