@@ -30,3 +30,5 @@ from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta
                                   Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                   TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)
 from pycompile import train  # noqa: F401,E402
+from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping, History, LambdaCallback,  # noqa: F401,E402
+                                      LearningRateScheduler, LossMonitor, ModelCheckpoint, RunContext, TimeMonitor)

@@ -4,3 +4,6 @@ from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta
                                   Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
                                   get_metric_fn, get_metrics, names, rearrange_inputs)
 from pycompile.train import metrics  # noqa: F401,E402
+from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping, History, LambdaCallback,  # noqa: F401
+                                      LearningRateScheduler, LossMonitor, ModelCheckpoint, ProgressBar, RunContext,
+                                      TimeMonitor)
