@@ -17,7 +17,7 @@ from pycompile.common.context import (GRAPH_MODE, PYNATIVE_MODE, get_context, se
                                       set_device)
 from pycompile.common.dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16,  # noqa: F401
                                     int32, int64, int_, single, uint, uint8, uint16, uint32, uint64)
-from pycompile.common.initializer import get_seed, set_seed  # noqa: F401
+from pycompile.common.seed import get_seed, set_seed  # noqa: F401
 from pycompile.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from pycompile.common.tensor import Tensor, is_tensor, tensor  # noqa: F401
 from pycompile import nn, ops  # noqa: F401,E402
