@@ -29,6 +29,15 @@ from pycompile.train.serialization import load_checkpoint, load_param_into_net, 
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric,  # noqa: F401,E402
                                   Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                   TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)
+from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping, History,  # noqa: F401,E402
+                                      LambdaCallback, LearningRateScheduler, LossMonitor, ModelCheckpoint,
+                                      RunContext, TimeMonitor)
 from pycompile import train  # noqa: F401,E402
-from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping, History, LambdaCallback,  # noqa: F401,E402
-                                      LearningRateScheduler, LossMonitor, ModelCheckpoint, RunContext, TimeMonitor)
+
+
+def __getattr__(name):
+    # `ms.dataset` as in MindSpore, imported on first use (import pycompile stays light)
+    if name == "dataset":
+        import pycompile.dataset
+        return pycompile.dataset
+    raise AttributeError(f"module 'pycompile' has no attribute {name!r}")

@@ -330,3 +330,11 @@ def test_sampler_and_iterable_sources():
     assert [int(r[0]) for r in d.create_tuple_iterator(output_numpy=True)] == [0, 1, 2, 3]
     d = ds.GeneratorDataset(range(3), ["x"], shuffle=False)
     assert d.get_dataset_size() == 3 and [int(r[0]) for r in d] == [0, 1, 2]
+
+
+def test_result_changing_options_are_refused_not_ignored():
+    d = ds.GeneratorDataset(dataset_cases.gen_rows, ["x", "y"], shuffle=False)
+    with pytest.raises(NotImplementedError, match="per_batch_map"):
+        d.batch(2, per_batch_map=lambda *cols: cols)
+    assert d.batch(2, python_multiprocessing=True).get_dataset_size() == 4     # performance-only: accepted
+    assert ms.dataset is ds

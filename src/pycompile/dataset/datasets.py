@@ -83,6 +83,7 @@ class Dataset:
     # -- operations ----------------------------------------------------------------------------
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
         """Stack `batch_size` consecutive rows into one (a new first axis in every column)."""
+        _refuse(kwargs, "batch", ("per_batch_map", "input_columns", "output_columns", "pad_info"))
         return BatchDataset(self, batch_size, drop_remainder)
 
     def shuffle(self, buffer_size):
@@ -93,6 +94,7 @@ class Dataset:
     def map(self, operations, input_columns=None, output_columns=None, num_parallel_workers=None, **kwargs):
         """Apply `operations` (a callable or a list applied in order) to `input_columns` (default:
         the first column), producing `output_columns` (default: the same names)."""
+        _refuse(kwargs, "map", ("column_order", "callbacks"))
         return MapDataset(self, operations, input_columns, output_columns)
 
     def repeat(self, count=None):
@@ -130,6 +132,13 @@ class Dataset:
 
 
 _INT32_MAX = 2147483647
+
+
+def _refuse(kwargs, op, unsupported):
+    """Options that change results must not be dropped silently; performance ones are accepted."""
+    for name in unsupported:
+        if kwargs.get(name) is not None:
+            raise NotImplementedError(f"pycompile's Dataset.{op} does not support '{name}'")
 
 
 def _check_int_range(value, name, low):

@@ -30,7 +30,6 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
-from pycompile.train import _checkpoint_pb as pb
 
 logger = logging.getLogger("pycompile.train")
 
@@ -42,6 +41,13 @@ _FLOATS = ("Float16", "Float32", "Float64", "BFloat16")
 _INTS = ("Int8", "Int16", "Int32", "Int64")
 
 _save_lock = threading.RLock()
+
+
+def _pb():
+    """The protobuf schema, imported on first use: `import pycompile` does not pay for protobuf."""
+    from pycompile.train import _checkpoint_pb
+    return _checkpoint_pb
+
 _async_threads: list[threading.Thread] = []
 _async_errors: list[BaseException] = []
 
@@ -65,7 +71,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     async_save = _check_async_save(async_save)
     _check_append_dict(append_dict)
     if enc_key is not None and not isinstance(enc_key, bytes):
-        raise TypeError(f"For 'save_checkpoint', the argument 'enc_key' must be bytes or None, but got {type(enc_key)}.")
+        raise TypeError(f"For 'save_checkpoint', the argument 'enc_key' must be bytes or None, "
+                        f"but got {type(enc_key)}.")
     if not isinstance(enc_mode, str):
         raise TypeError(f"For 'save_checkpoint', the argument 'enc_mode' must be str, but got {type(enc_mode)}.")
     if not isinstance(crc_check, bool):
@@ -195,7 +202,7 @@ def _ckpt_bytes(entries, crc_check: bool):
             parts = np.array_split(value, count) if count > 1 else [value]
             pieces = [(value.shape, type_name, part.tobytes()) for part in parts]
         for dims, type_name, content in pieces:
-            blob = pb.encode_entry(name, dims, type_name, content)
+            blob = _pb().encode_entry(name, dims, type_name, content)
             if crc_check:
                 crc = binascii.crc32(blob, crc)
             yield blob
@@ -300,7 +307,8 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     specify_prefix = _check_prefix(specify_prefix)
     filter_prefix = _check_prefix(filter_prefix)
     if dec_key is not None and not isinstance(dec_key, bytes):
-        raise TypeError(f"For 'load_checkpoint', the argument 'dec_key' must be bytes or None, but got {type(dec_key)}.")
+        raise TypeError(f"For 'load_checkpoint', the argument 'dec_key' must be bytes or None, "
+                        f"but got {type(dec_key)}.")
     for name, value in (("crc_check", crc_check), ("remove_redundancy", remove_redundancy)):
         if not isinstance(value, bool):
             raise TypeError(f"For 'load_checkpoint', the argument '{name}' must be bool, but got {type(value)}.")
@@ -347,7 +355,8 @@ def _check_prefix(prefix):
             raise TypeError(f"For 'load_checkpoint', when 'specify_prefix' or 'filter_prefix' is list or tuple, "
                             f"the element in it must be string, but got {type(p)} at index {index}.")
         if p == "":
-            raise ValueError("For 'load_checkpoint', the value of 'specify_prefix' or 'filter_prefix' can't include ''.")
+            raise ValueError("For 'load_checkpoint', the value of 'specify_prefix' or 'filter_prefix' "
+                             "can't include ''.")
     return prefixes
 
 
@@ -393,7 +402,7 @@ def _read_ckpt_message(path: str, crc_check: bool):
     elif crc_check:
         logger.warning("For 'load_checkpoint', the ckpt file do not contain the crc code, please check the file.")
     try:
-        return pb.decode(blob)
+        return _pb().decode(blob)
     except DecodeError as e:
         raise ValueError(f"Failed to read the checkpoint file {path}. The file may be corrupted, and the content "
                          f"cannot be parsed.") from e
@@ -436,7 +445,8 @@ def _decode_tensor(tag: str, dims: list, type_name: str, content: bytes):
         try:
             dt = mstype._BY_NAME[type_name]
         except KeyError:
-            raise ValueError(f"the entry {tag!r} has tensor type {type_name!r}, which pycompile does not know") from None
+            raise ValueError(f"the entry {tag!r} has tensor type {type_name!r}, "
+                             f"which pycompile does not know") from None
         expected = int(np.prod(dims, dtype=np.int64)) * dt.itemsize
         if len(content) != expected:
             raise ValueError(f"the entry {tag!r} holds {len(content)} bytes, but shape {tuple(dims)} of "
@@ -488,7 +498,8 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
             raise TypeError(f"For 'parameter_dict', the element in the argument 'parameter_dict' should be a "
                             f"'str' and 'Parameter' , but got {type(key)} and {type(value)}.")
     if not isinstance(strict_load, bool):
-        raise TypeError(f"For 'load_param_into_net', the argument 'strict_load' must be bool, but got {type(strict_load)}.")
+        raise TypeError(f"For 'load_param_into_net', the argument 'strict_load' must be bool, "
+                        f"but got {type(strict_load)}.")
 
     param_not_load, ckpt_not_load = [], list(parameter_dict)
     for _, param in net.parameters_and_names():
