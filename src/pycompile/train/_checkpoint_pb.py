@@ -63,7 +63,7 @@ def _schema() -> descriptor_pb2.FileDescriptorProto:
 
 
 _pool = descriptor_pool.DescriptorPool()
-_pool.Add(_schema())
+_pool.AddSerializedFile(_schema().SerializeToString())     # the call every protobuf backend has
 
 Checkpoint = message_factory.GetMessageClass(_pool.FindMessageTypeByName("Checkpoint"))
 TensorProto = message_factory.GetMessageClass(_pool.FindMessageTypeByName("TensorProto"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.dataset.transforms._base import RandomOperation, TensorOperation, as_array, eager_rng
+from pycompile.dataset.transforms._base import TensorOperation, as_array, eager_rng
 
 __all__ = ["TypeCast", "Compose", "OneHot"]
 
