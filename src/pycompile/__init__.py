@@ -17,7 +17,7 @@ from pycompile.common.context import (GRAPH_MODE, PYNATIVE_MODE, get_context, se
                                       set_device)
 from pycompile.common.dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16,  # noqa: F401
                                     int32, int64, int_, single, uint, uint8, uint16, uint32, uint64)
-from pycompile.common.initializer import get_seed, set_seed  # noqa: F401
+from pycompile.common.seed import get_seed, set_seed  # noqa: F401
 from pycompile.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from pycompile.common.tensor import Tensor, is_tensor, tensor  # noqa: F401
 from pycompile import nn, ops  # noqa: F401,E402
@@ -25,3 +25,19 @@ from pycompile.ops.batching import vmap  # noqa: F401,E402
 from pycompile.api import inspect, jit, jit_class, lazy_inline  # noqa: F401,E402
 from pycompile.errors import CompileError  # noqa: F401,E402
 from pycompile.backend import runtime as _runtime  # noqa: F401,E402  (thread count, Print, float status)
+from pycompile.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: F401,E402
+from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric,  # noqa: F401,E402
+                                  Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
+                                  TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)
+from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping, History,  # noqa: F401,E402
+                                      LambdaCallback, LearningRateScheduler, LossMonitor, ModelCheckpoint,
+                                      RunContext, TimeMonitor)
+from pycompile import train  # noqa: F401,E402
+
+
+def __getattr__(name):
+    # `ms.dataset` as in MindSpore, imported on first use (import pycompile stays light)
+    if name == "dataset":
+        import pycompile.dataset
+        return pycompile.dataset
+    raise AttributeError(f"module 'pycompile' has no attribute {name!r}")

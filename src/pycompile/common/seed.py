@@ -1,0 +1,26 @@
+"""`set_seed` / `get_seed` (mindspore.common.seed): one call seeds weight initializers and the
+data pipeline, as in MindSpore.
+
+The data pipeline registers itself here when it is imported (common/ must not import it) and
+reads a seed set before that import through get_seed().
+"""
+from __future__ import annotations
+
+from pycompile.common import initializer
+
+_listeners = []
+
+
+def set_seed(seed: int) -> None:
+    initializer.set_seed(seed)
+    for listener in _listeners:
+        listener(seed)
+
+
+def get_seed():
+    return initializer.get_seed()
+
+
+def add_seed_listener(listener) -> None:
+    """`listener(seed)` runs on every later set_seed."""
+    _listeners.append(listener)

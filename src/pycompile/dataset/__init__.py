@@ -1,0 +1,16 @@
+"""pycompile.dataset: data pipelines shaped like mindspore.dataset (`import pycompile.dataset as ds`).
+
+Sources: GeneratorDataset, NumpySlicesDataset, MnistDataset, Cifar10Dataset. Operations:
+batch, shuffle, map, repeat, take, skip, project, rename. Iterators run the pipeline in a
+background thread and yield pycompile Tensors. `config` holds the seed and prefetch size;
+`transforms` and `vision` hold the transforms for `map`.
+"""
+from pycompile.dataset import config  # noqa: F401
+from pycompile.dataset import transforms, vision  # noqa: F401
+from pycompile.dataset.datasets import Dataset  # noqa: F401
+from pycompile.dataset.iterators import DictIterator, TupleIterator  # noqa: F401
+from pycompile.dataset.sources import GeneratorDataset, NumpySlicesDataset  # noqa: F401
+from pycompile.dataset.vision_sources import Cifar10Dataset, MnistDataset  # noqa: F401
+
+__all__ = ["config", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
+           "Cifar10Dataset", "TupleIterator", "DictIterator"]

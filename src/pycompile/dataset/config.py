@@ -1,0 +1,73 @@
+"""mindspore.dataset.config: the data pipeline's global settings.
+
+The seed drives every random choice of the pipeline (shuffled sources, `shuffle()`, random
+transforms): a run with the same seed yields the same data, in the same order. MindSpore's own
+random stream is not reproduced. Like MindSpore, `set_seed` also seeds Python's `random` and
+NumPy's global generator, and `pycompile.set_seed` sets this seed too.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+_UINT32_MAX = 4294967295
+_INT32_MAX = 2147483647
+_DEFAULT_SEED = 5489             # std::mt19937's default seed, what MindSpore reports unset
+
+_state = {"seed": _DEFAULT_SEED, "prefetch_size": 16, "num_parallel_workers": 8}
+
+
+def set_seed(seed: int) -> None:
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError("seed isn't of type int.")
+    if seed < 0 or seed > _UINT32_MAX:
+        raise ValueError("seed given is not within the required range [0, UINT32_MAX(4294967295)].")
+    _state["seed"] = seed
+    random.seed(seed)
+    np.random.seed(seed)
+
+
+def get_seed() -> int:
+    return _state["seed"]
+
+
+def set_prefetch_size(size: int) -> None:
+    """Rows (or batches) each iterator's background thread may prepare ahead of the consumer."""
+    if not isinstance(size, int) or isinstance(size, bool):
+        raise TypeError("size isn't of type int.")
+    if size <= 0 or size > _INT32_MAX:
+        raise ValueError("size is not within the required range (0, INT32_MAX(2147483647)].")
+    _state["prefetch_size"] = size
+
+
+def get_prefetch_size() -> int:
+    return _state["prefetch_size"]
+
+
+def set_num_parallel_workers(num: int) -> None:
+    """Accepted for compatibility; pycompile's pipeline runs in one background thread."""
+    if not isinstance(num, int) or isinstance(num, bool):
+        raise TypeError("num isn't of type int.")
+    if num <= 0 or num > _INT32_MAX:
+        raise ValueError("Number of parallel workers given is not within the required range.")
+    _state["num_parallel_workers"] = num
+
+
+def get_num_parallel_workers() -> int:
+    return _state["num_parallel_workers"]
+
+
+def _follow_global_seed(seed: int) -> None:
+    """Called by pycompile.set_seed, as mindspore.set_seed sets the dataset seed."""
+    set_seed(seed)
+
+
+def _register() -> None:
+    from pycompile.common import seed as global_seed
+    global_seed.add_seed_listener(_follow_global_seed)
+    if global_seed.get_seed() is not None:        # set before this module was imported
+        _state["seed"] = global_seed.get_seed()
+
+
+_register()

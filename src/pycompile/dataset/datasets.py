@@ -1,0 +1,383 @@
+"""The Dataset base class and the pipeline operations (batch, shuffle, map, repeat, take, skip,
+project, rename), shaped like mindspore.dataset.
+
+A pipeline is a tree of nodes; each node turns its child's rows into its own. A row is a tuple of
+NumPy arrays, one per column. Nothing runs until an iterator is created: the iterator runs the
+pipeline in a background thread (see iterators.py).
+
+Randomness is explicit: a node's rows for epoch `e` come from `_rows(key, e)`, where `key`
+starts as `(seed,)` and grows by the child's position at each level, so every random choice
+(a shuffled source, `shuffle()`, a random transform) draws from a generator seeded by
+(seed, place in the tree, epoch) alone. A seeded run is reproducible; two epochs differ.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+
+import numpy as np
+
+
+def node_rng(key: tuple, epoch: int) -> np.random.Generator:
+    """The generator of the node at `key` for `epoch`: a hash of both, so no two places or epochs
+    share a stream (NumPy's SeedSequence would treat (s, 0) and (s, 0, 0) alike)."""
+    digest = hashlib.blake2b(repr((key, epoch)).encode(), digest_size=16).digest()
+    return np.random.default_rng(int.from_bytes(digest, "little"))
+
+
+class Dataset:
+    """Base of every dataset. Subclasses define `_rows(key, epoch)`, `get_col_names()` and
+    `_size()` (rows per epoch)."""
+
+    def __init__(self, children=()):
+        self.children = list(children)
+        self._cached_size = None
+
+    # -- what nodes define -------------------------------------------------------------------
+    def _rows(self, key: tuple, epoch: int):
+        raise NotImplementedError
+
+    def _size(self) -> int:
+        raise NotImplementedError
+
+    def get_col_names(self) -> list:
+        return self.children[0].get_col_names()
+
+    def _child_rows(self, key, epoch, index=0):
+        return self.children[index]._rows(key + (index,), epoch)
+
+    # -- information ---------------------------------------------------------------------------
+    def get_dataset_size(self) -> int:
+        """Rows (batches, after batch()) per epoch."""
+        if self._cached_size is None:
+            self._cached_size = self._size()
+        return self._cached_size
+
+    def get_batch_size(self) -> int:
+        for child in self.children:
+            return child.get_batch_size()
+        return 1
+
+    def get_repeat_count(self) -> int:
+        for child in self.children:
+            return child.get_repeat_count()
+        return 1
+
+    def _first_row(self):
+        from pycompile.dataset import config
+        rows = self._rows((config.get_seed(),), 0)
+        try:
+            return next(iter(rows))
+        finally:
+            close = getattr(rows, "close", None)
+            if close:
+                close()
+
+    def output_shapes(self) -> list:
+        return [list(a.shape) for a in self._first_row()]
+
+    def output_types(self) -> list:
+        return [a.dtype for a in self._first_row()]
+
+    # -- operations ----------------------------------------------------------------------------
+    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
+        """Stack `batch_size` consecutive rows into one (a new first axis in every column)."""
+        _refuse(kwargs, "batch", ("per_batch_map", "input_columns", "output_columns", "pad_info"))
+        return BatchDataset(self, batch_size, drop_remainder)
+
+    def shuffle(self, buffer_size):
+        """Shuffle within a sliding buffer of `buffer_size` rows (the whole epoch when it is at
+        least the dataset size)."""
+        return ShuffleDataset(self, buffer_size)
+
+    def map(self, operations, input_columns=None, output_columns=None, num_parallel_workers=None, **kwargs):
+        """Apply `operations` (a callable or a list applied in order) to `input_columns` (default:
+        the first column), producing `output_columns` (default: the same names)."""
+        _refuse(kwargs, "map", ("column_order", "callbacks"))
+        return MapDataset(self, operations, input_columns, output_columns)
+
+    def repeat(self, count=None):
+        """Run the pipeline `count` times per epoch (None or -1: forever)."""
+        return RepeatDataset(self, count)
+
+    def take(self, count=-1):
+        return TakeDataset(self, count)
+
+    def skip(self, count):
+        return SkipDataset(self, count)
+
+    def project(self, columns):
+        """Keep only `columns`, in that order."""
+        return ProjectDataset(self, columns)
+
+    def rename(self, input_columns, output_columns):
+        return RenameDataset(self, input_columns, output_columns)
+
+    # -- iteration -----------------------------------------------------------------------------
+    def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
+        """An iterator of lists, one value per column (pycompile Tensors, or NumPy arrays with
+        `output_numpy=True`). Each `for` loop over it is one epoch; `num_epochs=-1` allows any
+        number. Its `wait_time` tells how long the consumer waited for data."""
+        from pycompile.dataset.iterators import TupleIterator
+        return TupleIterator(self, columns, num_epochs, output_numpy, do_copy)
+
+    def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False):
+        """As create_tuple_iterator, yielding {column name: value}."""
+        from pycompile.dataset.iterators import DictIterator
+        return DictIterator(self, None, num_epochs, output_numpy, do_copy)
+
+    def __iter__(self):
+        return iter(self.create_tuple_iterator(num_epochs=1))
+
+
+_INT32_MAX = 2147483647
+
+
+def _refuse(kwargs, op, unsupported):
+    """Options that change results must not be dropped silently; performance ones are accepted."""
+    for name in unsupported:
+        if kwargs.get(name) is not None:
+            raise NotImplementedError(f"pycompile's Dataset.{op} does not support '{name}'")
+
+
+def _check_int_range(value, name, low):
+    """MindSpore's check and words for a count argument."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"Argument {name} with value {value!r} is not of type [<class 'int'>].")
+    if not low <= value <= _INT32_MAX:
+        raise ValueError(f"Input {name} is not within the required interval of [{low}, {_INT32_MAX}].")
+
+
+def _column_list(value, name) -> list:
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise TypeError(f"The argument '{name}' must be a str or a list of str, but got {value!r}.")
+    return list(value)
+
+
+class BatchDataset(Dataset):
+    def __init__(self, child, batch_size, drop_remainder=False):
+        super().__init__([child])
+        _check_int_range(batch_size, "batch_size", 1)
+        self.batch_size = batch_size
+        self.drop_remainder = bool(drop_remainder)
+
+    def get_batch_size(self):
+        return self.batch_size
+
+    def _size(self):
+        n = self.children[0].get_dataset_size()
+        return n // self.batch_size if self.drop_remainder else math.ceil(n / self.batch_size)
+
+    def _rows(self, key, epoch):
+        pending = []
+        for row in self._child_rows(key, epoch):
+            pending.append(row)
+            if len(pending) == self.batch_size:
+                yield self._stack(pending)
+                pending = []
+        if pending and not self.drop_remainder:
+            yield self._stack(pending)
+
+    def _stack(self, rows):
+        out = []
+        for col in range(len(rows[0])):
+            values = [r[col] for r in rows]
+            shape = values[0].shape
+            for v in values[1:]:
+                if v.shape != shape:
+                    raise RuntimeError(f"Inconsistent batch shapes, batch operation expects same shape for each data "
+                                       f"row, but got inconsistent shape in column {col}, expected shape for this "
+                                       f"column is:{list(shape)}, got shape:{list(v.shape)}")
+            out.append(np.stack(values))
+        return tuple(out)
+
+
+class ShuffleDataset(Dataset):
+    def __init__(self, child, buffer_size):
+        super().__init__([child])
+        _check_int_range(buffer_size, "buffer_size", 2)
+        self.buffer_size = buffer_size
+
+    def _size(self):
+        return self.children[0].get_dataset_size()
+
+    def _rows(self, key, epoch):
+        rng = node_rng(key, epoch)
+        buffer = []
+        for row in self._child_rows(key, epoch):
+            if len(buffer) < self.buffer_size:
+                buffer.append(row)
+                continue
+            i = int(rng.integers(self.buffer_size))
+            yield buffer[i]
+            buffer[i] = row
+        for i in rng.permutation(len(buffer)):
+            yield buffer[i]
+
+
+class MapDataset(Dataset):
+    """Column mapping as MindSpore 2.10 does it: with as many outputs as inputs, each output takes
+    its input's place; otherwise the outputs come first, then the untouched columns in order."""
+
+    def __init__(self, child, operations, input_columns=None, output_columns=None):
+        super().__init__([child])
+        ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
+        for op in ops:
+            if not callable(op):
+                raise TypeError(f"For 'map', every operation must be callable, but got {type(op).__name__}.")
+        self.operations = ops
+        names = child.get_col_names()
+        inputs = _column_list(input_columns, "input_columns") if input_columns is not None else names[:1]
+        outputs = _column_list(output_columns, "output_columns") if output_columns is not None else list(inputs)
+        for c in inputs:
+            if c not in names:
+                raise RuntimeError(f"For 'map', input column {c!r} is not a column of the dataset: {names}")
+        self._in_index = [names.index(c) for c in inputs]
+        if len(inputs) == len(outputs):
+            self._names = list(names)
+            for c, o in zip(inputs, outputs):
+                self._names[names.index(c)] = o
+            self._layout = None
+        else:
+            keep = [i for i, c in enumerate(names) if c not in inputs]
+            self._names = outputs + [names[i] for i in keep]
+            self._layout = keep
+        if len(set(self._names)) != len(self._names):
+            raise ValueError(f"For 'map', the resulting columns {self._names} repeat a name")
+        self._n_out = len(outputs)
+
+    def get_col_names(self):
+        return list(self._names)
+
+    def _size(self):
+        return self.children[0].get_dataset_size()
+
+    def _rows(self, key, epoch):
+        rng = node_rng(key, epoch)
+        for row in self._child_rows(key, epoch):
+            values = tuple(row[i] for i in self._in_index)
+            for op in self.operations:
+                values = _as_tuple(_apply(op, values, rng))
+            if len(values) != self._n_out:
+                raise RuntimeError(f"For 'map', the operations returned {len(values)} column(s), but "
+                                   f"output_columns names {self._n_out}.")
+            if self._layout is None:
+                out = list(row)
+                for i, v in zip(self._in_index, values):
+                    out[i] = v
+                yield tuple(out)
+            else:
+                yield values + tuple(row[i] for i in self._layout)
+
+
+def _apply(op, values, rng):
+    # Random transforms draw from the pipeline's generator, so a seeded run repeats itself.
+    random_apply = getattr(op, "_apply_random", None)
+    if random_apply is not None:
+        return random_apply(rng, *values)
+    return op(*values)
+
+
+def _as_tuple(result) -> tuple:
+    items = result if isinstance(result, tuple) else (result,)
+    return tuple(np.asarray(v) for v in items)
+
+
+class RepeatDataset(Dataset):
+    def __init__(self, child, count=None):
+        super().__init__([child])
+        count = -1 if count is None else count
+        if not isinstance(count, int) or isinstance(count, bool) or (count <= 0 and count != -1):
+            raise ValueError(f"For 'repeat', 'count' must be -1 (forever) or a positive int, but got {count!r}.")
+        self.count = count
+
+    def get_repeat_count(self):
+        return self.count
+
+    def _size(self):
+        n = self.children[0].get_dataset_size()
+        return n if self.count == -1 else n * self.count   # MindSpore reports one pass for forever
+
+    def _rows(self, key, epoch):
+        passes = itertools.count() if self.count == -1 else range(self.count)
+        for r in passes:
+            child_epoch = r if self.count == -1 else epoch * self.count + r
+            yield from self._child_rows(key, child_epoch)
+
+
+class TakeDataset(Dataset):
+    def __init__(self, child, count=-1):
+        super().__init__([child])
+        if not isinstance(count, int) or isinstance(count, bool) or (count <= 0 and count != -1):
+            raise ValueError(f"For 'take', 'count' must be -1 (all) or a positive int, but got {count!r}.")
+        self.count = count
+
+    def _size(self):
+        n = self.children[0].get_dataset_size()
+        return n if self.count == -1 else min(n, self.count)
+
+    def _rows(self, key, epoch):
+        rows = self._child_rows(key, epoch)
+        return rows if self.count == -1 else itertools.islice(rows, self.count)
+
+
+class SkipDataset(Dataset):
+    def __init__(self, child, count):
+        super().__init__([child])
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise ValueError(f"For 'skip', 'count' must be a non-negative int, but got {count!r}.")
+        self.count = count
+
+    def _size(self):
+        return max(self.children[0].get_dataset_size() - self.count, 0)
+
+    def _rows(self, key, epoch):
+        return itertools.islice(self._child_rows(key, epoch), self.count, None)
+
+
+class ProjectDataset(Dataset):
+    def __init__(self, child, columns):
+        super().__init__([child])
+        names = child.get_col_names()
+        self.columns = _column_list(columns, "columns")
+        for c in self.columns:
+            if c not in names:
+                raise RuntimeError(f"For 'project', column {c!r} is not a column of the dataset: {names}")
+        self._index = [names.index(c) for c in self.columns]
+
+    def get_col_names(self):
+        return list(self.columns)
+
+    def _size(self):
+        return self.children[0].get_dataset_size()
+
+    def _rows(self, key, epoch):
+        for row in self._child_rows(key, epoch):
+            yield tuple(row[i] for i in self._index)
+
+
+class RenameDataset(Dataset):
+    def __init__(self, child, input_columns, output_columns):
+        super().__init__([child])
+        inputs = _column_list(input_columns, "input_columns")
+        outputs = _column_list(output_columns, "output_columns")
+        names = child.get_col_names()
+        if len(inputs) != len(outputs):
+            raise ValueError("For 'rename', 'input_columns' and 'output_columns' must have the same length.")
+        for c in inputs:
+            if c not in names:
+                raise RuntimeError(f"For 'rename', column {c!r} is not a column of the dataset: {names}")
+        mapping = dict(zip(inputs, outputs))
+        self._names = [mapping.get(c, c) for c in names]
+
+    def get_col_names(self):
+        return list(self._names)
+
+    def _size(self):
+        return self.children[0].get_dataset_size()
+
+    def _rows(self, key, epoch):
+        return self._child_rows(key, epoch)

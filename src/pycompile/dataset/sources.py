@@ -1,0 +1,206 @@
+"""Sources: GeneratorDataset and NumpySlicesDataset, and the sampling every random-access source
+shares (shuffle, shards, num_samples).
+
+Sampling follows MindSpore's DistributedSampler: the (possibly shuffled) index order is extended
+cyclically to `ceil(n / num_shards) * num_shards` entries and shard k takes every
+num_shards-th entry starting at k, so every shard has the same number of rows and together they
+cover the data. The shuffle is seeded the same in every shard, so shards stay disjoint.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.dataset.datasets import Dataset, node_rng
+
+
+def _check_shards(num_shards, shard_id):
+    if num_shards is None and shard_id is None:
+        return
+    if num_shards is None or shard_id is None:
+        raise ValueError("num_shards and shard_id need to be passed in together.")
+    for value, name in ((num_shards, "num_shards"), (shard_id, "shard_id")):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"Argument {name} with value {value!r} is not of type [<class 'int'>].")
+    if num_shards <= 0:
+        raise ValueError(f"Input num_shards is not within the required interval of [1, 2147483647].")
+    if not 0 <= shard_id:
+        raise ValueError(f"Input shard_id is not within the required interval of [0, 2147483647].")
+    if shard_id >= num_shards:
+        raise ValueError("shard_id should be less than num_shards.")
+
+
+def _check_num_samples(num_samples):
+    if num_samples is not None and (not isinstance(num_samples, int) or isinstance(num_samples, bool)
+                                    or num_samples < 0):
+        raise ValueError(f"num_samples must be a non-negative int, but got {num_samples!r}.")
+
+
+class RandomAccessSource(Dataset):
+    """A source whose rows are read by index (`_length()`, `_get(i)`); shuffle=None means True."""
+
+    def __init__(self, num_samples=None, shuffle=None, num_shards=None, shard_id=None, sampler=None):
+        super().__init__()
+        _check_num_samples(num_samples)
+        _check_shards(num_shards, shard_id)
+        if sampler is not None and (shuffle is not None or num_shards is not None):
+            raise RuntimeError("sampler and shuffle / num_shards cannot be specified at the same time.")
+        if sampler is not None and not hasattr(sampler, "__iter__"):
+            raise TypeError("sampler must be an iterable of row indices.")
+        self.num_samples = num_samples
+        self.shuffle_flag = True if shuffle is None else bool(shuffle)
+        self.num_shards = num_shards
+        self.shard_id = shard_id
+        self.sampler = sampler
+
+    def _length(self) -> int:
+        raise NotImplementedError
+
+    def _get(self, index: int) -> tuple:
+        raise NotImplementedError
+
+    def _indices(self, key, epoch) -> np.ndarray:
+        if self.sampler is not None:
+            order = np.fromiter((int(i) for i in self.sampler), dtype=np.int64)
+        else:
+            n = self._length()
+            order = node_rng(key, epoch).permutation(n) if self.shuffle_flag else np.arange(n)
+            if self.num_shards:
+                per_shard = math.ceil(n / self.num_shards)
+                order = np.resize(order, per_shard * self.num_shards)[self.shard_id::self.num_shards]
+        if self.num_samples:
+            order = order[:self.num_samples]
+        return order
+
+    def _size(self):
+        if self.sampler is not None:
+            return len(self._indices((0,), 0))
+        n = self._length()
+        count = math.ceil(n / self.num_shards) if self.num_shards else n
+        return min(count, self.num_samples) if self.num_samples else count
+
+    def _rows(self, key, epoch):
+        for i in self._indices(key, epoch):
+            yield self._get(int(i))
+
+
+def _to_array(value, column_type=None) -> np.ndarray:
+    arr = np.asarray(value)
+    if arr.dtype == object:
+        raise TypeError(f"A dataset column must hold numbers, strings or NumPy arrays, but got {type(value).__name__}.")
+    if column_type is not None:
+        arr = arr.astype(column_type)
+    return arr
+
+
+def _np_type(t):
+    return t.np if isinstance(t, mstype.DType) else np.dtype(t)
+
+
+class GeneratorDataset(RandomAccessSource):
+    """Rows from Python: `source` is random-access (`__getitem__` and `__len__`: sampled, shuffled
+    by default, shardable), a generator function (called once per epoch) or an iterable
+    (iterated once per epoch). Each item is a tuple (one value per column) or a single value;
+    Python ints become int64 and floats float64, as NumPy makes them."""
+
+    def __init__(self, source, column_names=None, column_types=None, schema=None, num_samples=None,
+                 num_parallel_workers=1, shuffle=None, sampler=None, num_shards=None, shard_id=None,
+                 python_multiprocessing=True, max_rowsize=None, batch_sampler=None, collate_fn=None):
+        if schema is not None:
+            raise NotImplementedError("GeneratorDataset(schema=...) is not supported; pass column_names")
+        if column_names is None:
+            raise ValueError("Neither columns_names nor schema are provided.")
+        self._random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
+        if not self._random_access:
+            if num_shards is not None:
+                raise ValueError("num_shards is not supported if source does not have attribute '__getitem__'.")
+            if shuffle:
+                raise ValueError("shuffle is not supported if source does not have attribute '__getitem__'.")
+            if sampler is not None:
+                raise ValueError("sampler is not supported if source does not have attribute '__getitem__'.")
+            if not callable(source) and not hasattr(source, "__iter__"):
+                raise TypeError("Input source must be callable, iterable or random accessible, "
+                                f"but got {type(source).__name__}.")
+        super().__init__(num_samples, shuffle if self._random_access else False, num_shards, shard_id, sampler)
+        self.source = source
+        self.column_names = [column_names] if isinstance(column_names, str) else list(column_names)
+        self.column_types = [_np_type(t) for t in column_types] if column_types is not None else None
+
+    def get_col_names(self):
+        return list(self.column_names)
+
+    def _row(self, item) -> tuple:
+        values = item if isinstance(item, tuple) else (item,)
+        if len(values) != len(self.column_names):
+            raise RuntimeError(f"the source gave a row of {len(values)} column(s), but column_names names "
+                               f"{len(self.column_names)}: {self.column_names}")
+        types = self.column_types or [None] * len(values)
+        return tuple(_to_array(v, t) for v, t in zip(values, types))
+
+    def _length(self):
+        return len(self.source)
+
+    def _get(self, index):
+        return self._row(self.source[index])
+
+    def _rows(self, key, epoch):
+        if self._random_access:
+            yield from super()._rows(key, epoch)
+            return
+        items = self.source() if callable(self.source) else iter(self.source)
+        try:
+            for count, item in enumerate(items):
+                if self.num_samples and count >= self.num_samples:
+                    break
+                yield self._row(item)
+        finally:
+            close = getattr(items, "close", None)
+            if close:
+                close()
+
+    def _size(self):
+        if self._random_access:
+            return super()._size()
+        if hasattr(self.source, "__len__"):
+            n = len(self.source)
+        else:
+            # A generator has no length: run one epoch and count, as MindSpore does.
+            n = sum(1 for _ in self._rows((0,), 0))
+        return min(n, self.num_samples) if self.num_samples else n
+
+
+class NumpySlicesDataset(RandomAccessSource):
+    """Rows sliced along the first axis of in-memory data: a dict (one column per key), a tuple
+    (one column per element), or a list / array (one column)."""
+
+    def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None):
+        super().__init__(num_samples, shuffle, num_shards, shard_id, sampler)
+        if isinstance(data, dict):
+            names, columns = list(data), [np.asarray(v) for v in data.values()]
+        elif isinstance(data, tuple):
+            names, columns = None, [np.asarray(v) for v in data]
+        else:
+            names, columns = None, [np.asarray(data)]
+        if column_names is not None:
+            names = [column_names] if isinstance(column_names, str) else list(column_names)
+        if names is None:
+            names = [f"column_{i}" for i in range(len(columns))]
+        if len(names) != len(columns):
+            raise ValueError(f"column_names {names} do not match the {len(columns)} column(s) of the data.")
+        lengths = {len(c) if c.ndim else 0 for c in columns}
+        if len(lengths) != 1 or 0 in lengths:
+            raise ValueError("Every column of NumpySlicesDataset's data needs the same, non-zero first dimension.")
+        self.column_names = names
+        self.columns = columns
+
+    def get_col_names(self):
+        return list(self.column_names)
+
+    def _length(self):
+        return len(self.columns[0])
+
+    def _get(self, index):
+        return tuple(np.array(c[index]) for c in self.columns)

@@ -1,0 +1,72 @@
+"""Image resizing in NumPy, reproducing the OpenCV arithmetic MindSpore's Resize runs on, so
+results match MindSpore's bit for bit on uint8 images (checked against recorded outputs).
+
+Bilinear, as OpenCV's INTER_LINEAR does it:
+* source coordinate of output pixel d: (d + 0.5) * src / dst - 0.5, in float32;
+* columns clamp at the borders (weight 0 beyond them); rows do not clamp the weight, they clamp
+  the row index, so the first output rows blend row 0 with itself through the fixed-point path;
+* uint8: weights are 11-bit fixed point (round((1 - f) * 2048) and 2048 minus it); a row pass
+  gives 22-bit sums S, and a column pass combines two of them as
+  ((b0 * (S0 >> 4)) >> 16 + (b1 * (S1 >> 4)) >> 16 + 2) >> 2 - OpenCV's vectorized rounding;
+* float images: the same coordinates with float32 weights and arithmetic.
+
+Nearest: source index floor(d * src / dst), as OpenCV's INTER_NEAREST.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_SCALE = 2048        # 1 << 11, OpenCV's INTER_RESIZE_COEF_SCALE
+
+
+def _linear_taps(src: int, dst: int, clamp_weight: bool):
+    pos = ((np.arange(dst, dtype=np.float64) + 0.5) * (src / dst) - 0.5).astype(np.float32)
+    first = np.floor(pos).astype(np.int64)
+    frac = (pos - first).astype(np.float32)
+    if clamp_weight:
+        low, high = first < 0, first >= src - 1
+        frac[low | high] = 0
+        first[low] = 0
+        first[high] = src - 1
+    return np.clip(first, 0, src - 1), np.clip(first + 1, 0, src - 1), frac
+
+
+def resize_bilinear(img: np.ndarray, height: int, width: int) -> np.ndarray:
+    """HW or HWC image -> (height, width[, C]), same dtype."""
+    squeeze = img.ndim == 2
+    src = img[:, :, None] if squeeze else img
+    y0, y1, fy = _linear_taps(src.shape[0], height, clamp_weight=False)
+    x0, x1, fx = _linear_taps(src.shape[1], width, clamp_weight=True)
+    if src.dtype == np.uint8:
+        ax0 = np.rint((np.float32(1) - fx) * np.float32(_SCALE)).astype(np.int64)
+        by0 = np.rint((np.float32(1) - fy) * np.float32(_SCALE)).astype(np.int64)
+        ax1, by1 = _SCALE - ax0, _SCALE - by0
+        pixels = src.astype(np.int64)
+        rows = pixels[:, x0] * ax0[None, :, None] + pixels[:, x1] * ax1[None, :, None]
+        top = (by0[:, None, None] * (rows[y0] >> 4)) >> 16
+        bottom = (by1[:, None, None] * (rows[y1] >> 4)) >> 16
+        out = np.clip((top + bottom + 2) >> 2, 0, 255).astype(np.uint8)
+    else:
+        work = src.astype(np.float32)
+        ax1, by1 = fx, fy
+        ax0, by0 = np.float32(1) - fx, np.float32(1) - fy
+        rows = work[:, x0] * ax0[None, :, None] + work[:, x1] * ax1[None, :, None]
+        out = (rows[y0] * by0[:, None, None] + rows[y1] * by1[:, None, None]).astype(src.dtype)
+    return out[:, :, 0] if squeeze else out
+
+
+def resize_nearest(img: np.ndarray, height: int, width: int) -> np.ndarray:
+    ys = np.minimum(np.floor(np.arange(height) * (img.shape[0] / height)).astype(np.int64), img.shape[0] - 1)
+    xs = np.minimum(np.floor(np.arange(width) * (img.shape[1] / width)).astype(np.int64), img.shape[1] - 1)
+    return img[ys][:, xs]
+
+
+def output_size(shape, size) -> tuple:
+    """(height, width) for Resize's `size`: a pair, or an int for the shorter side (the longer
+    side scaled and truncated, as MindSpore does)."""
+    if isinstance(size, (tuple, list)):
+        return int(size[0]), int(size[1])
+    h, w = shape[0], shape[1]
+    if h <= w:
+        return size, int(w * size / h)
+    return int(h * size / w), size
