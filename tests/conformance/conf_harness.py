@@ -15,7 +15,7 @@ import math
 import sys
 import types
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -295,11 +295,6 @@ def load_records() -> dict:
             rec["file"], rec["mindspore"] = path.name, data["mindspore"]
             out[cid] = rec
     return out
-
-
-def decode_array(d: dict) -> np.ndarray:
-    dt = np.dtype(d["dtype"])
-    return _array(d["value"], dt, d["shape"])
 
 
 def _array(value, dt, shape):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 import conf_harness as H
@@ -281,9 +280,6 @@ def test_usage_weighted_presence(capsys):
             f"listed names of the table's families: {p['table_present']} / {p['table_total']} = "
             f"{100 * p['table_present'] / p['table_total']:.1f} % "
             f"({len(p['listed_implemented'])} names implemented)")
-    PRESENCE.append(line)
     with capsys.disabled():
         print("\n" + line)
 
-
-PRESENCE: list = []
