@@ -184,12 +184,16 @@ def _fn_kwargs(op, kw):
     return f
 
 
+# MindSpore's tanh inside tanhshrink is ~1e-5 (relative) off the exact value: x - tanh(x) up to 2.3e-5
+_TOL = {"tanhshrink": dict(tol={"Float32": (5e-5, 1e-5)}, note="MindSpore's tanhshrink is up to 2.3e-5 (relative) "
+                                                             "off the exact value")}
 for _fname, _cname, _kw in ACTIVATIONS:
     _op = api(ops, _fname)
-    add(f"{_fname}", f"ops.{_fname}", _fn_default(_op), [rnd(2, 3, 4, lo=-7.0, hi=7.0)])
+    _t = _TOL.get(_fname, {})
+    add(f"{_fname}", f"ops.{_fname}", _fn_default(_op), [rnd(2, 3, 4, lo=-7.0, hi=7.0)], **_t)
     add(f"{_fname}_f16", f"ops.{_fname}", _fn_default(_op), [rnd(3, 4, lo=-4.0, hi=4.0, dtype="float16")])
     if _cname is not None:
-        add(f"nn_{_cname}", f"nn.{_cname}", api(nn, _cname), [rnd(2, 3, 4, lo=-7.0, hi=7.0)], kind="cell")
+        add(f"nn_{_cname}", f"nn.{_cname}", api(nn, _cname), [rnd(2, 3, 4, lo=-7.0, hi=7.0)], kind="cell", **_t)
     if _kw and _fname != "hardtanh":
         # MindSpore's CPU elu only takes alpha=1.0 (ValueError otherwise)
         _err = dict(error=True) if _fname == "elu" else {}
