@@ -25,7 +25,7 @@ from pycompile.ops.c import kernels as K
 from pycompile.ops.c import templates
 from pycompile.ops.c.elementwise import expr as c_expr
 from pycompile.ops.c.writer import CWriter
-from pycompile.ops.lowering import (Blas, Constant, Copy, EffectCode, Elementwise, Ordering, Status, Template,
+from pycompile.ops.lowering import (Blas, Constant, Copy, EffectCode, Elementwise, Status, Template,
                                     View)
 
 
