@@ -1,0 +1,48 @@
+"""Gradient rules of the op table, keyed by the op object.
+
+A rule is registered for a differentiable op with `@defgrad(op)`:
+
+    @defgrad(P.Mul)
+    def _mul(g, out, x, y):
+        return g * y, g * x
+
+It receives the cotangent `g` of the op's output (a tuple for ops with several outputs), the
+forward output `out`, the op's inputs in order, and its attributes as keyword arguments; it
+returns one cotangent per input (None where the input gets no gradient: an index, a mask, an
+attribute-like tensor). Rules are written with `pycompile.ops.functional` (and other rules'
+ops), never NumPy: the same rule then runs eagerly on Tensors (PyNative autodiff) and on graph
+values when the compiler differentiates a graph, and it is differentiable itself.
+
+The autodiff transformation (pycompile/autodiff) takes care of what every rule would repeat:
+a cotangent whose shape is a broadcast of the input's is summed back to the input's shape, and
+it is cast to the input's dtype (an int input gets an int gradient, as in MindSpore). Python
+number inputs get none.
+
+Ops without a gradient say so with `nondiff(op, ...)` (comparisons, logic, argmax, random,
+effects). tests/ops/test_grad_rules.py walks the table and fails on an op with neither.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from pycompile.ops._table import OpDef
+
+NONDIFF = "nondiff"      # the grad slot of an op that has no gradient
+
+
+def defgrad(op: OpDef) -> Callable:
+    """Register the decorated function as `op`'s gradient rule."""
+    def register(rule: Callable) -> Callable:
+        if op.grad is not None:
+            raise ValueError(f"op {op.name} already has a gradient rule")
+        object.__setattr__(op, "grad", rule)
+        return rule
+    return register
+
+
+def nondiff(*ops: OpDef) -> None:
+    """Declare ops that have no gradient (their inputs get none through them)."""
+    for op in ops:
+        if op.grad is not None:
+            raise ValueError(f"op {op.name} already has a gradient rule")
+        object.__setattr__(op, "grad", NONDIFF)
