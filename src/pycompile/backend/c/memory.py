@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pycompile.backend.c.naming import nid
 from pycompile.common.abstract import MonadType, RefType, ScalarType, StackType, TensorType, TupleType
 from pycompile.compiler import ir
 from pycompile.ops.lowering import Blas, EffectCode, Template, View
@@ -133,11 +134,11 @@ class Planner:
             t = c.type
             if isinstance(t, TensorType):
                 if t.size <= STATIC_CONST_LIMIT:
-                    s = Storage("static", name=f"K{c.uid}")
+                    s = Storage("static", name=f"K{nid(c)}")
                 else:
                     self.plan.const_index[id(c)] = len(self.plan.const_args)
                     self.plan.const_args.append(np.ascontiguousarray(c.value))
-                    s = Storage("arg", index=-1, name=f"C{c.uid}")
+                    s = Storage("arg", index=-1, name=f"C{nid(c)}")
             elif isinstance(t, ScalarType):
                 s = Storage("local")
             else:
@@ -232,8 +233,8 @@ class Planner:
             t = prm.type
             g = outs.get(k)
             if isinstance(t, TensorType):
-                cur = Storage("dyn", name=f"L{n.uid}_cur{k}")
-                nxt = Storage("dyn", name=f"L{n.uid}_nxt{k}")
+                cur = Storage("dyn", name=f"L{nid(n)}_cur{k}")
+                nxt = Storage("dyn", name=f"L{nid(n)}_nxt{k}")
                 s0 = Storage("slot", nbytes=nbytes(t))
                 s1 = Storage("slot", nbytes=nbytes(t))
                 p.storage[id(prm)] = cur
