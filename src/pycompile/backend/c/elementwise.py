@@ -308,7 +308,7 @@ class KernelEmitter:
             a = self._read(env, v)
             is_bool = (v.type.dtype is mstype.bool_ if isinstance(v.type, TensorType)
                        else getattr(v.type, "kind", "") == "bool")
-            if half and not is_bool and not (isinstance(v.type, TensorType) and v.type.dtype.name == "Float16"):
+            if half and not is_bool and not (isinstance(v.type, TensorType) and v.type.dtype is mstype.float16):
                 # float16 math runs in float on float16 values: round other operands (an int
                 # tensor, a Python number) to float16 first, as NumPy / MindSpore convert them
                 args.append(f"pc_round_h({a})")

@@ -44,8 +44,10 @@ def _aliases(op) -> bool:
     return lower is not None and lower.aliases_input
 
 
-def _is_print(op) -> bool:
-    return isinstance(_lower(op), EffectCode) and op.lower.name == "print"
+def _static_result(op) -> str:
+    """The C static an effect's result lives in (Print's unit tensor), or ''."""
+    lower = _lower(op)
+    return lower.static_result if isinstance(lower, EffectCode) else ""
 
 
 @dataclass(eq=False)
@@ -126,7 +128,7 @@ class Planner:
         if v.op is ir.GETITEM:
             parent = v.inputs[0]
             return isinstance(parent, ir.Node) and parent.op is not ir.FOR and parent.op is not ir.WHILE
-        return not _aliases(v.op) and not _is_print(v.op) and not v.blocks
+        return not _aliases(v.op) and not _static_result(v.op) and not v.blocks
 
     def const(self, c: ir.Const) -> Storage:
         s = self.plan.storage.get(id(c))
@@ -192,8 +194,8 @@ class Planner:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
         elif _aliases(n.op):
             p.storage[id(n)] = Storage("alias", base=n.inputs[0])
-        elif _is_print(n.op):
-            p.storage[id(n)] = Storage("static", name="PC_PRINT_RESULT")
+        elif _static_result(n.op):
+            p.storage[id(n)] = Storage("static", name=_static_result(n.op))
         else:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
 
