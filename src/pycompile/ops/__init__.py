@@ -8,5 +8,14 @@ from pycompile.ops.functional import *  # noqa: F401,F403
 from pycompile.ops.functional import abs, all, any, pow, sum  # noqa: F401  (shadow builtins on purpose)
 from pycompile.ops.operations import *  # noqa: F401,F403
 from pycompile.ops.operations import Primitive  # noqa: F401
+# the everyday surface: functional and class forms, Tensor methods (after tensor_methods: they
+# replace its max / min / argmax with MindSpore's overloads)
+from pycompile.ops import tensor_methods_everyday  # noqa: F401,E402
+from pycompile.ops.function_array import *  # noqa: F401,F403,E402
+from pycompile.ops.function_array import range, slice  # noqa: F401,E402  (shadow builtins on purpose)
+from pycompile.ops.function_index import *  # noqa: F401,F403,E402
+from pycompile.ops.function_math import *  # noqa: F401,F403,E402
+from pycompile.ops.function_math import max, min, round  # noqa: F401,E402  (shadow builtins on purpose)
+from pycompile.ops.operations_everyday import *  # noqa: F401,F403,E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]
