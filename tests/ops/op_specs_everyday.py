@@ -26,7 +26,7 @@ def _erfc(x):
 
 
 def _sign(x):
-    return np.where(np.isnan(x), x, np.sign(x)) if x.dtype.kind == "f" else np.sign(x)
+    return np.where(np.isnan(x), 0, np.sign(x)).astype(x.dtype)      # MindSpore: sign(NaN) is 0
 
 
 def _fmod(x, y):

@@ -169,14 +169,24 @@ def _value_as(t: TensorType, value, shape):
 
 
 # ---- Parameters -----------------------------------------------------------------------------------------
+def _same_rank(name: str, variable, value) -> TensorType:
+    """AssignAdd / AssignSub take a value of the Parameter's rank (a Python number is rank 0)."""
+    t = F._tensor_type(name, variable, "variable")
+    rank = type_of(value).ndim if _is_tensor(value) else 0
+    if rank != t.ndim:
+        raise OpValueError(f"For '{name}','value' must have the same rank as 'variable'. But got 'value' rank: "
+                           f"{rank}, 'variable' rank: {t.ndim}.")
+    return t
+
+
 def assign_add(variable, value):
     """variable += value, in place (a Parameter); returns the Parameter."""
-    t = F._tensor_type("AssignAdd", variable, "variable")
+    t = _same_rank("AssignAdd", variable, value)
     return F.assign(variable, F.cast(F.add(variable, value), t.dtype))
 
 
 def assign_sub(variable, value):
-    t = F._tensor_type("AssignSub", variable, "variable")
+    t = _same_rank("AssignSub", variable, value)
     return F.assign(variable, F.cast(F.sub(variable, value), t.dtype))
 
 

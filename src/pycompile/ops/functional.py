@@ -486,7 +486,7 @@ def getitem(x, index):
 
     begin, end, strides = [], [], []
     final_shape = []          # shape after the whole subscript
-    gather_at = None          # (axis in the sliced tensor, index value)
+    gathers = []              # (axis in the sliced tensor, index value)
     dim = 0
     for i in expanded:
         if i is None:
@@ -501,10 +501,11 @@ def getitem(x, index):
             raise IndexError("boolean mask indices are not supported: the result's shape would depend on the "
                              "data; use ops.select (or ops.where) to keep the shape")
         elif _is_index_tensor(i):
-            if gather_at is not None:
-                raise IndexError("only one tensor index per subscript is supported")
             idx = _as_tensor(i) if isinstance(i, list) else i
-            gather_at = (dim, idx)
+            gathers.append((dim, idx))
+            if len(gathers) > 1 and builtins.any(getattr(type_of(g), "shape", ()) != () for _, g in gathers):
+                raise IndexError("only one tensor index per subscript is supported (or several 0-d ones, "
+                                 "such as loop indices)")
             begin.append(0), end.append(size), strides.append(1)
             final_shape.extend(getattr(type_of(idx), "shape", ()))
         else:
@@ -518,8 +519,8 @@ def getitem(x, index):
     out = x
     if (begin, end, strides) != ([0] * t.ndim, list(t.shape), [1] * t.ndim):
         out = apply(_op["StridedSlice"], [x], {"begin": tuple(begin), "end": tuple(end), "strides": tuple(strides)})
-    if gather_at is not None:
-        out = gather(out, gather_at[1], gather_at[0])
+    for axis, idx in reversed(gathers):       # from the last: each 0-d index removes its axis
+        out = gather(out, idx, axis)
     if tuple(final_shape) != type_of(out).shape:
         out = reshape(out, tuple(final_shape))
     return out

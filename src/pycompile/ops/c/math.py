@@ -26,10 +26,7 @@ def _mod(a, ct):
 
 
 def _sign(a, ct):
-    x = a[0]
-    if _is_float(ct):
-        return f"({x} != {x} ? {x} : ({ct})(({x} > 0) - ({x} < 0)))"
-    return f"({ct})(({x} > 0) - ({x} < 0))"
+    return f"({ct})(({a[0]} > 0) - ({a[0]} < 0))"        # -0.0 and NaN give 0, as in MindSpore
 
 
 EXPR.update({

@@ -51,12 +51,10 @@ Round = elementwise("Round", ("x",), lambda x: np.rint(x) if x.dtype.kind == "f"
 
 
 def _sign(x):
-    if x.dtype.kind == "f":
-        return np.where(np.isnan(x), x, (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype))
-    return np.sign(x).astype(x.dtype)
+    return (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
 
 
-# Sign(-0.0) is 0 (MindSpore), NaN stays NaN
+# Sign(-0.0) and Sign(NaN) are 0, as MindSpore's
 Sign = elementwise("Sign", ("x",), _sign, allow="iuf", exact=True)
 
 
