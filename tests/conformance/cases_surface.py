@@ -170,3 +170,19 @@ def tensor_triangles_round(x, y):
       reason="the output's shape depends on the mask's values")
 def tensor_masked_select(x, m):
     return x.masked_select(m)
+
+
+@case("Tensor.erf", "Tensor.erfc", "Tensor.sin", "Tensor.cos", "Tensor.tan", "Tensor.sinh", "Tensor.cosh", "Tensor.asin",
+      "Tensor.acos", "Tensor.atan", "Tensor.asinh", "Tensor.acosh", "Tensor.atanh", "Tensor.arcsin", "Tensor.arccos",
+      "Tensor.arctan", "Tensor.arcsinh", "Tensor.arccosh", "Tensor.arctanh", inputs=[rnd(2, 3, lo=-0.9, hi=0.9)])
+def tensor_trig(x):
+    return (x.erf(), x.erfc(), x.sin(), x.cos(), x.tan(), x.sinh(), x.cosh(), x.asin(), x.acos(), x.atan(), x.asinh(),
+            (x + 2).acosh(), x.atanh(), x.arcsin(), x.arccos(), x.arctan(), x.arcsinh(), (x + 2).arccosh(), x.arctanh())
+
+
+@case("Tensor.arctan2", "Tensor.floor", "Tensor.trunc", "Tensor.fmod", "Tensor.inv", "Tensor.gather_nd",
+      "Tensor.baddbmm", inputs=[rnd(3, 4, lo=-3.0, hi=3.0), rnd(4, lo=0.5, hi=2.0), np.array([[1, 2], [0, 3]], np.int32),
+                                rnd(2, 3, 4), rnd(2, 4, 5)])
+def tensor_more_math(x, y, i, a, b):
+    return (x.arctan2(y), x.floor(), x.trunc(), x.fmod(y), y.inv(), x.gather_nd(i),
+            ops.zeros((2, 3, 5), ms.float32).baddbmm(a, b), ops.ones((2, 3, 5), ms.float32).baddbmm(a, b, beta=0.5, alpha=2.0))

@@ -82,14 +82,18 @@ def tuple_to_array(input_x):
     """A 1-D tensor of a tuple of Python numbers: Int32 for ints, Float32 when any is a float."""
     if not isinstance(input_x, (tuple, list)) or not input_x:
         raise OpTypeError(f"For 'TupleToArray', the input must be a non-empty tuple of numbers, but got {input_x!r}")
-    vals = []
+    kinds = []
     for v in input_x:
-        if not isinstance(v, (int, float, np.integer, np.floating)) or isinstance(v, builtins.bool):
-            raise OpTypeError(f"For 'TupleToArray', the input must be a tuple of numbers known when compiling, "
-                              f"but got {input_x!r}")
-        vals.append(v)
-    is_float = builtins.any(isinstance(v, (float, np.floating)) for v in vals)
-    return _const(np.array(vals, np.float32 if is_float else np.int32))
+        if isinstance(v, Symbolic) and isinstance(v._abstract, ScalarType) and v._abstract.kind != "bool":
+            kinds.append(v._abstract.kind)          # a number known at run time
+        elif isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, builtins.bool):
+            kinds.append("float" if isinstance(v, (float, np.floating)) else "int")
+        else:
+            raise OpTypeError(f"For 'TupleToArray', the input must be a tuple of numbers, but got {input_x!r}")
+    dt = mstype.float32 if "float" in kinds else mstype.int32
+    if builtins.any(isinstance(v, Symbolic) for v in input_x):
+        return F.stack([F.cast(v, dt) for v in input_x])
+    return _const(np.array(input_x, dt.np))
 
 
 def scalar_to_tensor(input_x, dtype=mstype.float32):

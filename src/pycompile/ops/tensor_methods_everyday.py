@@ -70,6 +70,26 @@ class _EverydayMethods:
     def round(self, decimals=0): return M.round(self, decimals=decimals)
     def atan2(self, other): return M.atan2(self, other)
     def nan_to_num(self, nan=None, posinf=None, neginf=None): return M.nan_to_num(self, nan, posinf, neginf)
+    def erf(self): return F.erf(self)
+    def erfc(self): return M.erfc(self)
+    def sin(self): return F.sin(self)
+    def cos(self): return F.cos(self)
+    def tan(self): return M.tan(self)
+    def sinh(self): return M.sinh(self)
+    def cosh(self): return M.cosh(self)
+    def asin(self): return M.asin(self)
+    def acos(self): return M.acos(self)
+    def atan(self): return M.atan(self)
+    def asinh(self): return M.asinh(self)
+    def acosh(self): return M.acosh(self)
+    def atanh(self): return M.atanh(self)
+    arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+    def arctan2(self, other): return M.atan2(self, other)
+    def floor(self): return F.floor(self)
+    def trunc(self): return M.trunc(self)
+    def fmod(self, other): return M.fmod(self, other)
+    def inv(self): return M.inv(self)
+    def baddbmm(self, batch1, batch2, *, beta=1, alpha=1): return M.baddbmm(self, batch1, batch2, beta, alpha)
     def conj(self): return self
     def value(self): return self
     def inner(self, other): return M.inner(self, other)
@@ -123,6 +143,7 @@ class _EverydayMethods:
 
     def masked_select(self, mask): return X.masked_select(self, mask)
     def gather_elements(self, dim, index): return X.gather_elements(self, dim, index)
+    def gather_nd(self, indices): return X.gather_nd(self, indices)
 
     def index_select(self, axis=_UNSET, index=_UNSET, dim=_UNSET):
         return X.index_select(self, _pick("index_select", axis, dim, 0), index)

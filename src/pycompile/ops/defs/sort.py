@@ -48,9 +48,9 @@ def _scan(ufunc, identity):
 
 _SCAN_ATTRS = {"axis": 0, "exclusive": False, "reverse": False}
 CumSum = defop("CumSum", ("x",), attrs=dict(_SCAN_ATTRS), infer=_scan_infer("CumSum"), eager=_scan(np.add, 0),
-               kind=Kind.REDUCE, lower=Template("scan", rule="sum"), batch="loop")
+               kind=Kind.REDUCE, lower=Template("scan", rule="sum"), batch="argmax")
 CumProd = defop("CumProd", ("x",), attrs=dict(_SCAN_ATTRS), infer=_scan_infer("CumProd"),
-                eager=_scan(np.multiply, 1), kind=Kind.REDUCE, lower=Template("scan", rule="prod"), batch="loop")
+                eager=_scan(np.multiply, 1), kind=Kind.REDUCE, lower=Template("scan", rule="prod"), batch="argmax")
 
 
 # ---- sorting -----------------------------------------------------------------------------------------
@@ -84,7 +84,7 @@ def _argsort(x, axis=-1, descending=False):
 
 
 Argsort = defop("Argsort", ("x",), attrs={"axis": -1, "descending": False}, infer=_argsort_infer, eager=_argsort,
-                kind=Kind.LAYOUT, lower=Template("sort"), batch="loop")
+                kind=Kind.LAYOUT, lower=Template("sort"), batch="argmax")
 
 
 def _topk_infer(types, k=1, axis=-1, largest=True):
@@ -108,7 +108,7 @@ def _topk(x, k=1, axis=-1, largest=True):
 
 
 TopKIndices = defop("TopKIndices", ("x",), attrs={"k": 1, "axis": -1, "largest": True}, infer=_topk_infer,
-                    eager=_topk, kind=Kind.LAYOUT, lower=Template("sort", rule="topk"), batch="loop")
+                    eager=_topk, kind=Kind.LAYOUT, lower=Template("sort", rule="topk"), batch="argmax")
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)
