@@ -34,6 +34,9 @@ from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping,
                                       LambdaCallback, LearningRateScheduler, LossMonitor, ModelCheckpoint,
                                       RunContext, TimeMonitor)
 from pycompile import train  # noqa: F401,E402
+from pycompile import amp  # noqa: F401,E402
+from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
+                                                LossScaleManager)
 
 
 def __getattr__(name):

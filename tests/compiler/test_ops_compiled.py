@@ -172,7 +172,7 @@ def _special_checks(dtype) -> list:
               ("RealDiv", ops.div, np.true_divide), ("FloorDiv", ops.floor_divide, _floor_div_ms),
               ("FloorMod", ops.remainder, _floor_mod_ms), ("LogicalAnd", ops.logical_and, np.logical_and)]
     unary = [("IsFinite", ops.isfinite, np.isfinite), ("Abs", ops.abs, np.abs), ("Neg", ops.neg, np.negative),
-             ("Floor", ops.floor, np.floor), ("Exp", ops.exp, np.exp), ("Sqrt", ops.sqrt, np.sqrt),
+             ("Floor", ops.floor, np.floor), ("Ceil", ops.ceil, np.ceil), ("Exp", ops.exp, np.exp), ("Sqrt", ops.sqrt, np.sqrt),
              ("Log", ops.log, np.log), ("Tanh", ops.tanh, np.tanh), ("Sigmoid", ops.sigmoid,
                                                                    lambda v: 1 / (1 + np.exp(-v))),
              ("LogicalNot", ops.logical_not, np.logical_not)]

@@ -245,3 +245,21 @@ def clip_by_norm_cell():
 @cell("nn.ClipByNorm", inputs=[rnd(3, 4), np.array(0.5, np.float32)])
 def clip_by_norm_axis():
     return nn.ClipByNorm(axis=1)
+
+
+class PlainSGD(nn.Optimizer):
+    """A user's own optimizer on the nn.Optimizer base: get_lr(), the Parameters, assign."""
+
+    def __init__(self, params, learning_rate):
+        super().__init__(learning_rate, params)
+
+    def construct(self, gradients):
+        lr = self.get_lr()
+        for p, g in zip(self.parameters, gradients):
+            ops.assign(p, p - lr * g)
+        return True
+
+
+@cell("nn.Optimizer", "nn.TrainOneStepCell", "nn.WithLossCell", "nn.MSELoss", "nn.Dense", inputs=[rnd(4, 3), rnd(4, 2)])
+def train_custom_optimizer():
+    return TrainSteps(lambda p: PlainSGD(p, 0.1))

@@ -142,6 +142,7 @@ UNARY = [
     Elementwise("Reciprocal", ops.reciprocal, lambda x: 1 / x.astype(np.float64), out="float",
                 domain=("nonzero",), cls=ops.Reciprocal),
     Elementwise("Floor", ops.floor, np.floor, out="float", cls=ops.Floor),
+    Elementwise("Ceil", ops.ceil, np.ceil, out="float", cls=ops.Ceil),
     Elementwise("Sigmoid", ops.sigmoid, lambda x: 1 / (1 + np.exp(-x.astype(np.float64))), out="float",
                 cls=ops.Sigmoid),
     Elementwise("ReLU", ops.relu, lambda x: np.where(x > 0, x, 0).astype(x.dtype), cls=ops.ReLU),

@@ -8,3 +8,12 @@ from pycompile.nn.loss import L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWith
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric, Precision,  # noqa: F401
                                   Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
                                   get_metric_fn, names, rearrange_inputs)
+from pycompile.nn.learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR, InverseDecayLR,  # noqa: F401
+                                                 LearningRateSchedule, NaturalExpDecayLR, PolynomialDecayLR,
+                                                 WarmUpLR)
+from pycompile.nn.dynamic_lr import (cosine_decay_lr, exponential_decay_lr, inverse_decay_lr,  # noqa: F401
+                                     natural_exp_decay_lr, piecewise_constant_lr, polynomial_decay_lr, warmup_lr)
+from pycompile.nn.optim import (FTRL, SGD, AdaMax, Adadelta, Adagrad, Adam, AdamWeightDecay, LazyAdam,  # noqa: F401
+                                Momentum, Optimizer, ProximalAdagrad, RMSProp)
+from pycompile.nn.wrap import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell, TrainOneStepCell,  # noqa: F401
+                               TrainOneStepWithLossScaleCell, WithEvalCell, WithGradCell, WithLossCell)

@@ -12,6 +12,7 @@ from collections import OrderedDict
 from pycompile.common import context
 from pycompile.common.abstract import Symbolic
 from pycompile.common.parameter import Parameter, ParameterTuple
+from pycompile.ops import tracing
 from pycompile.errors import UserAttributeError, UserKeyError
 
 
@@ -34,6 +35,8 @@ class Cell:
         params, cells = self.__dict__["_params"], self.__dict__["_cells"]
         params.pop(name, None)
         cells.pop(name, None)
+        for key in self.__dict__.setdefault("_tuple_params", {}).pop(name, ()):
+            params.pop(key, None)
         if isinstance(value, Parameter):
             if not value._explicit_name:
                 # an unnamed Parameter takes the name of the first attribute it is assigned to
@@ -45,9 +48,17 @@ class Cell:
                 value._prefix_parameter_names(name)
             cells[name] = value
         elif isinstance(value, ParameterTuple):
+            # each Parameter is registered under its own name, as MindSpore does: an optimizer's
+            # `moments = params.clone("moments")` lists 'moments.w' in parameters_and_names
+            keys = []
             for i, p in enumerate(value):
                 if not p._explicit_name:
                     p.name = f"{name}.{i}"
+                    p._explicit_name = True
+                if p.name not in params:
+                    params[p.name] = p
+                    keys.append(p.name)
+            self.__dict__["_tuple_params"][name] = keys
         object.__setattr__(self, name, value)
         # attributes that change after construction are part of what compiled code depends on
         object.__setattr__(self, "_attr_version", self.__dict__.get("_attr_version", 0) + 1)
@@ -151,6 +162,12 @@ class Cell:
         if sym is not None:
             # inside a graph being built: let the frontend inline this Cell
             return sym._tracer.call_cell(self, args, kwargs)
+        graph = tracing.capturing()
+        if graph is not None:
+            # called from library code while a graph is built, with no graph value among the
+            # arguments (an optimizer's schedule called with its global_step Parameter): still
+            # part of that graph, not a separate call run once while tracing
+            return graph.call_cell(self, args, kwargs)
         if context.get_context("mode") == context.GRAPH_MODE and not _is_jit(self.construct):
             return _GRAPH_CALL[0](self, args, kwargs)
         return self.construct(*args, **kwargs)

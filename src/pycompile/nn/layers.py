@@ -272,8 +272,8 @@ class SequentialCell(Cell):
 class CellList(Cell):
     """A list of Cells; index and iterate it in construct (loops over it are unrolled)."""
 
-    def __init__(self, *args):
-        super().__init__()
+    def __init__(self, *args, auto_prefix: bool = True):
+        super().__init__(auto_prefix=auto_prefix)
         cells = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
         for cell in cells:
             self.append(cell)

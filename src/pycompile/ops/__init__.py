@@ -20,5 +20,6 @@ from pycompile.ops.function_index import *  # noqa: F401,F403,E402
 from pycompile.ops.function_math import *  # noqa: F401,F403,E402
 from pycompile.ops.function_math import max, min, round  # noqa: F401,E402  (shadow builtins on purpose)
 from pycompile.ops.operations_everyday import *  # noqa: F401,F403,E402
+from pycompile.ops.function_clip import *  # noqa: F401,F403,E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]

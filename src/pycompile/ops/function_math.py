@@ -85,20 +85,6 @@ def nan_to_num(input, nan=None, posinf=None, neginf=None):
     return F.select(isnan(input), nan, out)
 
 
-def clip_by_value(x, clip_value_min=None, clip_value_max=None):
-    """x clipped to [min, max] (numbers or broadcast tensors), in x's dtype."""
-    if clip_value_min is None and clip_value_max is None:
-        raise OpValueError("For 'clip_by_value', at least one of 'clip_value_min' and 'clip_value_max' must be given")
-    t = F._tensor_type("clip_by_value", x, "x")
-    out = x
-    if clip_value_min is not None:
-        out = F.maximum(out, clip_value_min)
-    if clip_value_max is not None:
-        out = F.minimum(out, clip_value_max)
-    return out if type_of(out).dtype is t.dtype else F.cast(out, t.dtype)
-
-
-# ---- reductions ------------------------------------------------------------------------------------
 def _axis_or_all(axis):
     return None if axis == () else F._axis_attr(axis)
 

@@ -112,6 +112,7 @@ def tanh(input): return apply(_op["Tanh"], [input])
 def erf(input): return apply(_op["Erf"], [input])
 def reciprocal(input): return apply(_op["Reciprocal"], [input])
 def floor(input): return apply(_op["Floor"], [input])
+def ceil(input): return apply(_op["Ceil"], [input])
 def sigmoid(input): return apply(_op["Sigmoid"], [input])
 def relu(input): return apply(_op["ReLU"], [input])
 def hardswish(x): return apply(_op["HSwish"], [x])
@@ -585,7 +586,15 @@ def assign(variable, value):
 
 
 def depend(value, expr):
-    """Returns `value`; in graphs, whatever consumes it runs after `expr`."""
+    """Returns `value`; in graphs, whatever consumes it runs after `expr`. `expr` may be a tuple
+    or list (of tensors, nested): `value` then waits for each (as MindSpore's depend accepts any
+    expression); Python numbers, bools and None order nothing."""
+    if isinstance(expr, (tuple, list)):
+        for e in expr:
+            value = depend(value, e)
+        return value
+    if expr is None or isinstance(expr, (bool, str)):
+        return value
     return apply(_op["Depend"], [value, expr])
 
 

@@ -86,6 +86,7 @@ class _EverydayMethods:
     arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
     def arctan2(self, other): return M.atan2(self, other)
     def floor(self): return F.floor(self)
+    def ceil(self): return F.ceil(self)
     def trunc(self): return M.trunc(self)
     def fmod(self, other): return M.fmod(self, other)
     def inv(self): return M.inv(self)

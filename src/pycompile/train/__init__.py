@@ -7,3 +7,5 @@ from pycompile.train import metrics  # noqa: F401,E402
 from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping, History, LambdaCallback,  # noqa: F401
                                       LearningRateScheduler, LossMonitor, ModelCheckpoint, ProgressBar, RunContext,
                                       TimeMonitor)
+from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
+                                                LossScaleManager)

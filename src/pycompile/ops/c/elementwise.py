@@ -91,6 +91,7 @@ EXPR = {
     E.Erf: lambda a, ct: f"{fm('erf', ct)}({a[0]})",
     E.Reciprocal: lambda a, ct: f"({lit(1, ct)} / {a[0]})",
     E.Floor: lambda a, ct: f"{fm('floor', ct)}({a[0]})",
+    E.Ceil: lambda a, ct: f"{fm('ceil', ct)}({a[0]})",
     E.Sigmoid: lambda a, ct: f"({lit(1, ct)} / ({lit(1, ct)} + {fm('exp', ct)}(-{a[0]})))",
     E.ReLU: lambda a, ct: f"({a[0]} > 0 ? {a[0]} : 0)",
     E.HSwish: lambda a, ct: (f"({a[0]} * pc_clamp_{ct}({a[0]} + {lit(3, ct)}, {lit(0, ct)}, {lit(6, ct)}) "

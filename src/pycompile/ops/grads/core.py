@@ -17,7 +17,7 @@ from pycompile.ops.grads import defgrad, nondiff
 
 nondiff(P.Equal, P.NotEqual, P.Less, P.LessEqual, P.Greater, P.GreaterEqual, P.LogicalAnd, P.LogicalOr,
         P.LogicalNot, P.BitwiseAnd, P.BitwiseOr, P.BitwiseXor, P.IsFinite, P.ReduceAll, P.ReduceAny, P.Argmax,
-        P.Fill, P.FloorDiv, P.Floor, P.StopGradient,
+        P.Fill, P.FloorDiv, P.Floor, P.Ceil, P.StopGradient,
         P.Assign, P.UpdateState, P.MakeTuple, P.Print,
         P.NPUAllocFloatStatus, P.NPUClearFloatStatus, P.NPUGetFloatStatus,
         P.StackNew, P.StackPush, P.StackGet, P.StackLen, P.StackFree)
