@@ -34,6 +34,9 @@ KNOWN_DIFFERENCES: dict[str, tuple[str, str]] = {
                                                "(returns x unchanged); pycompile raises ValueError"),
     "gather_out_of_range": ("eager compiled", "MindSpore raises RuntimeError for an out-of-range Gather index; "
                                               "pycompile IndexError"),
+    "cross_entropy_label_out_of_range": ("eager compiled", "MindSpore raises RuntimeError for a class index out of "
+                                                           "range (from GatherD); pycompile's check is a Gather, "
+                                                           "which raises IndexError (see gather_out_of_range)"),
     "matmul_inner_mismatch": ("eager compiled", "MindSpore 2.10's ops.matmul (MatMulExt) raises RuntimeError for "
                                                 "mismatched inner dimensions (ops.MatMul: ValueError); pycompile ValueError"),
     "cls_BiasAdd": ("eager compiled", "MindSpore's BiasAdd (data_format NCHW) adds the bias along axis 1; pycompile "
@@ -64,7 +67,7 @@ SELECTED = [c for c in CASES if all(implemented(n) for n in c.names) and c.id in
 
 # MindSpore errors that say its CPU build has no kernel for an op / dtype: not a behaviour to copy
 _NO_KERNEL = ("kernelmod", "does not support this kernel data type", "kernel select failed",
-              "is not supported on this device")
+              "is not supported on this device", "unregistered")
 
 
 def _no_kernel(enc) -> bool:

@@ -451,3 +451,5 @@ CASES = [
     Case("NPU float status", ("NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"), _npu_status,
          lambda: np.zeros(8, F32), (), (ops.NPUAllocFloatStatus, ops.NPUClearFloatStatus, ops.NPUGetFloatStatus)),
 ]
+
+import op_specs_activation  # noqa: E402,F401  (appends the activation rows' specs to UNARY / CASES)

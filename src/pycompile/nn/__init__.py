@@ -7,3 +7,9 @@ from pycompile.nn.loss import L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWith
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric, Precision,  # noqa: F401
                                   Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
                                   get_metric_fn, names, rearrange_inputs)
+from pycompile.nn.activation import (CELU, ELU, GLU, Hardtanh, LeakyReLU, LogSigmoid, Mish, PReLU, ReLU6,  # noqa: F401
+                                     SeLU, SiLU, Softmin, Softsign, Tanhshrink)
+from pycompile.nn.losses import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss,  # noqa: F401
+                                 DiceLoss, FocalLoss, HuberLoss, KLDivLoss, MAELoss, MarginRankingLoss,
+                                 MultiLabelSoftMarginLoss, NLLLoss, RMSELoss, SmoothL1Loss, SoftMarginLoss,
+                                 TripletMarginLoss)
