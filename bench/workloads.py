@@ -276,4 +276,7 @@ def bench_W7():
     return []      # no steady-state case: run.py measures first calls in fresh processes
 
 
-WORKLOADS = {"W1": bench_W1, "W2": bench_W2, "W4": bench_W4, "W6": bench_W6, "W7": bench_W7, "W8": bench_W8}
+from w11 import bench_W11  # noqa: E402  (in its own module)
+
+WORKLOADS = {"W1": bench_W1, "W2": bench_W2, "W4": bench_W4, "W6": bench_W6, "W7": bench_W7, "W8": bench_W8,
+             "W11": bench_W11}

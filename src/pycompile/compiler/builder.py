@@ -211,6 +211,13 @@ class Builder(Tracer):
         """A Cell called with graph values (from library code such as SequentialCell)."""
         return self.frontend.call_value(cell, list(args), dict(kwargs or {}))
 
+    walks_code = True
+
+    def walk(self, fn, args, kwargs):
+        """Library code asking for `fn` to be traced as graph code, its loops kept as loops
+        (ops.tracing.walk_as_graph_code: the recurrent layers' time loop)."""
+        return self.frontend.inline(fn, list(args), dict(kwargs))
+
 
 def finish_graph(b: "Builder", name: str, inputs: list, result) -> ir.Graph:
     """The graph a builder built, returning `result` (any Python value): graph values become

@@ -13,3 +13,9 @@ from pycompile.nn.losses import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss
                                  DiceLoss, FocalLoss, HuberLoss, KLDivLoss, MAELoss, MarginRankingLoss,
                                  MultiLabelSoftMarginLoss, NLLLoss, RMSELoss, SmoothL1Loss, SoftMarginLoss,
                                  TripletMarginLoss)
+from pycompile.nn.rnn import GRU, LSTM, RNN  # noqa: F401
+from pycompile.nn.rnn_cells import GRUCell, LSTMCell, RNNCell  # noqa: F401
+from pycompile.nn.embedding import EmbeddingLookup  # noqa: F401
+from pycompile.nn.attention import MultiheadAttention  # noqa: F401
+from pycompile.nn.transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer,  # noqa: F401
+                                      TransformerEncoder, TransformerEncoderLayer)

@@ -1,0 +1,133 @@
+"""W11 (../shared/BENCH.md): an LSTM language model - embedding 128, hidden 256, 2 layers,
+sequence 64, batch 32 - forward (the training step follows once autodiff is on main).
+
+BENCH.md does not fix the vocabulary; it is 1000 here, so that the work is the recurrence (the
+workload "stresses recurrent loops, batched gate GEMMs"): per call 2 x 64 recurrent products of
+(32 x 256) x (256 x 1024), the input projections (2048 x 128 and 2048 x 256, each x 1024) and
+the decoder (2048 x 256 x 1000): 4.8 GFLOP in all.
+
+Peers, in the same rounds: torch eager (nn.LSTM on oneDNN / ATen's fused CPU kernel) and
+torch.compile (Inductor) of the same module with the same weights, when torch is installed."""
+from __future__ import annotations
+
+import numpy as np
+
+import pycompile as ms
+from pycompile import nn
+
+VOCAB, EMBED, HIDDEN, LAYERS, SEQ, BATCH = 1000, 128, 256, 2, 64, 32
+
+
+class LSTMLanguageModel(nn.Cell):
+    """As MindSpore model code writes it: Embedding -> LSTM -> Dense over every position."""
+
+    def __init__(self, vocab=VOCAB, embed=EMBED, hidden=HIDDEN, layers=LAYERS):
+        super().__init__()
+        self.embedding = nn.Embedding(vocab, embed)
+        self.lstm = nn.LSTM(embed, hidden, num_layers=layers)
+        self.decoder = nn.Dense(hidden, vocab)
+
+    def construct(self, tokens):
+        x = self.embedding(tokens)              # (S, B, E)
+        y, _ = self.lstm(x)                     # (S, B, H)
+        return self.decoder(y)                  # (S, B, V)
+
+
+def weights(model) -> dict:
+    return {name: p.asnumpy() for name, p in model.parameters_and_names()}
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def numpy_forward(w: dict):
+    """The same model in NumPy, one op at a time (the eager baseline)."""
+    def run(tokens):
+        x = w["embedding.embedding_table"][tokens]
+        for layer in range(LAYERS):
+            wi, wh = w[f"lstm.weight_ih_l{layer}"], w[f"lstm.weight_hh_l{layer}"]
+            b = w[f"lstm.bias_ih_l{layer}"] + w[f"lstm.bias_hh_l{layer}"]
+            s, bsz, _ = x.shape
+            xw = (x.reshape(s * bsz, -1) @ wi.T + b).reshape(s, bsz, -1)
+            h = np.zeros((bsz, HIDDEN), np.float32)
+            c = np.zeros((bsz, HIDDEN), np.float32)
+            ys = []
+            for t in range(s):
+                g = xw[t] + h @ wh.T
+                i, f = _sigmoid(g[:, :HIDDEN]), _sigmoid(g[:, HIDDEN:2 * HIDDEN])
+                gg, o = np.tanh(g[:, 2 * HIDDEN:3 * HIDDEN]), _sigmoid(g[:, 3 * HIDDEN:])
+                c = f * c + i * gg
+                h = o * np.tanh(c)
+                ys.append(h)
+            x = np.stack(ys)
+        return x @ w["decoder.weight"].T + w["decoder.bias"]
+    return run
+
+
+def torch_module(w: dict):
+    """torch.nn modules holding the same weights (None when torch is not installed)."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    torch.set_num_threads(2)
+
+    class LM(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embedding = torch.nn.Embedding(VOCAB, EMBED)
+            self.lstm = torch.nn.LSTM(EMBED, HIDDEN, LAYERS)
+            self.decoder = torch.nn.Linear(HIDDEN, VOCAB)
+
+        def forward(self, tokens):
+            y, _ = self.lstm(self.embedding(tokens))
+            return self.decoder(y)
+
+    m = LM().eval()
+    with torch.no_grad():
+        m.embedding.weight.copy_(torch.from_numpy(w["embedding.embedding_table"]))
+        for name, p in m.lstm.named_parameters():
+            p.copy_(torch.from_numpy(w["lstm." + name]))
+        m.decoder.weight.copy_(torch.from_numpy(w["decoder.weight"]))
+        m.decoder.bias.copy_(torch.from_numpy(w["decoder.bias"]))
+    return m
+
+
+def torch_peers(w: dict, tokens: np.ndarray, check) -> dict:
+    m = torch_module(w)
+    if m is None:
+        return {"torch eager": None, "torch.compile": None}
+    import torch
+    tt = torch.from_numpy(tokens.astype(np.int64))
+    compiled = torch.compile(m)
+
+    def run(f):
+        def call():
+            with torch.no_grad():
+                return f(tt)
+        return call
+    for f in (m, compiled):
+        check(run(f)().numpy())
+    return {"torch eager": run(m), "torch.compile": run(compiled)}
+
+
+def bench_W11():
+    ms.set_seed(0)
+    model = LSTMLanguageModel()
+    tokens = np.random.default_rng(0).integers(0, VOCAB, size=(SEQ, BATCH)).astype(np.int32)
+    tt = ms.Tensor(tokens)
+    compiled = ms.jit(lambda t: model(t))
+    ref = numpy_forward(weights(model))
+    expected = ref(tokens)
+
+    def check(got):
+        got = got.asnumpy() if hasattr(got, "asnumpy") else got
+        np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-4)
+    check(compiled(tt))
+    flops = 2 * SEQ * BATCH * (4 * HIDDEN * (EMBED + HIDDEN) + 4 * HIDDEN * 2 * HIDDEN + HIDDEN * VOCAB)
+    return [("W11 LSTM LM forward", lambda: compiled(tt), lambda: ref(tokens), ("gemm", flops),
+             torch_peers(weights(model), tokens, check))]
+
+
+__all__ = ["bench_W11", "LSTMLanguageModel"]
