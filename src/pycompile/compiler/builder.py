@@ -211,6 +211,11 @@ class Builder(Tracer):
         """A Cell called with graph values (from library code such as SequentialCell)."""
         return self.frontend.call_value(cell, list(args), dict(kwargs or {}))
 
+    def differentiate(self, gradfn, args, kwargs):
+        """A gradient function (ms.grad, GradOperation ...) called in graph code: the frontend
+        traces it and differentiates the IR (compiler/autodiff.py)."""
+        return self.frontend.differentiate(gradfn, args, kwargs)
+
     walks_code = True
 
     def walk(self, fn, args, kwargs):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pycompile.common.abstract import Symbolic, TensorType
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
-from pycompile.compiler import ir, lazy
+from pycompile.compiler import autodiff, ir, lazy
 from pycompile.compiler.blame import is_user_error, user_site
 from pycompile.compiler.builder import Builder, NeedsConstant, Sym, finish_graph
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
@@ -128,6 +128,9 @@ class Interpreter(ControlFlow, Loops, Expressions):
         line = f.pf.line0 + node.lineno
         col = f.pf.col0 + node.col_offset
         return ir.Loc(f.pf.file, line, col, linecache.getline(f.pf.file, line), f.pf.name)
+
+    def differentiate(self, gradfn, args, kwargs):
+        return autodiff.differentiate(self, gradfn, list(args), dict(kwargs or {}))
 
     def unsupported_hint(self, node_kind: str) -> str:
         return _UNSUPPORTED_HINTS.get(node_kind, "rewrite it with the supported Python subset")

@@ -11,3 +11,5 @@ from pycompile.ops.defs.array import *  # noqa: F401,F403
 from pycompile.ops.defs.effects import *  # noqa: F401,F403
 from pycompile.ops.defs.elementwise import *  # noqa: F401,F403
 from pycompile.ops.defs.reduce import *  # noqa: F401,F403
+from pycompile.ops.defs.backprop import *  # noqa: F401,F403
+from pycompile.ops.defs.stack import *  # noqa: F401,F403

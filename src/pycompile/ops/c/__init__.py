@@ -1,4 +1,4 @@
 """The C renderings of the op table: elementwise expressions keyed by op (elementwise.py), loop
 templates keyed by template name (templates.py, and one module per op family). Importing the
 package registers them all; the C renderer (pycompile/backend/c) imports it."""
-from pycompile.ops.c import activation, elementwise, templates  # noqa: F401
+from pycompile.ops.c import activation, backprop, elementwise, templates  # noqa: F401
