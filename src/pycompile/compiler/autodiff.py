@@ -74,10 +74,31 @@ def differentiate(interp, gradfn, args, kwargs):
     # 2. backward
     session.keep = {id(v) for v in sources.values()} | {id(r) for r in wrefs if r is not None}
     seeds = _seeds(gradfn.differentiated(out, graph=True), sens, b)
+    backward_start = len(b.nodes)
     cts = Backprop(b, session).run(forward, seeds)
+    interp.saved_bytes += _saved_bytes(forward, b.nodes[backward_start:], session)
     pos_grads = [(i, _grad(cts, sources[i], b)) for i in positions if i in sources]
     w_grads = [(w, _grad(cts, r, b) if r is not None else _zeros_like(w, b)) for w, r in zip(weights, wrefs)]
     return gradfn.assemble(out, pos_grads, w_grads)
+
+
+def _saved_bytes(forward, backward, session) -> int:
+    """Bytes the backward keeps of the forward: the forward tensors it reads, and one item per
+    saved iteration of each loop with a trip count known when compiling (a While's depends on
+    the run)."""
+    fwd = {id(n): n for n in forward}
+    read = {}
+    for n in backward:
+        for m in [n, *(x for blk in n.blocks for x in ir.iter_nodes(blk))]:
+            for v in m.inputs:
+                if id(v) in fwd and isinstance(v.type, TensorType) and m.op is not P.StackGet:
+                    read[id(v)] = v.type.nbytes
+    total = sum(read.values())
+    for loop, stacks in session.stacks.values():
+        if loop.op is ir.FOR and all(isinstance(i, ir.Const) for i in loop.inputs[:3]):
+            trips = len(range(*(i.value for i in loop.inputs[:3])))
+            total += trips * sum(s.type.elem.nbytes for s in stacks if isinstance(s.type.elem, TensorType))
+    return total
 
 
 def _tensor_like(x) -> bool:
