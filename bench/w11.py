@@ -11,6 +11,8 @@ Peers, in the same rounds: torch eager (nn.LSTM on oneDNN / ATen's fused CPU ker
 torch.compile (Inductor) of the same module with the same weights, when torch is installed."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 import pycompile as ms
@@ -139,7 +141,8 @@ def torch_module(w: dict):
         import torch
     except ImportError:
         return None
-    torch.set_num_threads(2)
+    # 2 threads as every side here, or one when the run is pinned to one core (README)
+    torch.set_num_threads(int(os.environ.get("PYCOMPILE_NUM_THREADS", "2")))
 
     class LM(torch.nn.Module):
         def __init__(self):
