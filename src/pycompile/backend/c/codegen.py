@@ -17,6 +17,7 @@ import numpy as np
 
 from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
+from pycompile.backend.c.naming import nid, numbering
 from pycompile.backend.c.memory import Plan, head_destination, plan_graph
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
@@ -97,7 +98,7 @@ class CodeGen:
         self.mod.uses_blas = self.mod.uses_blas or v
 
     def kernel_name(self, n) -> str:
-        return f"k{n.uid}"
+        return f"k{nid(n)}"
 
     # ---- names of values ----------------------------------------------------------------------
     def ptr(self, v) -> str:
@@ -154,7 +155,7 @@ class CodeGen:
     def declare_ptr(self, w: CWriter, v, expr: str | None = None):
         t = v.type
         st = C.storage(t.dtype)
-        name = f"v{v.uid}"
+        name = f"v{nid(v)}"
         w.line(f"{st} *const {name} = {expr if expr is not None else self.storage_expr(self.plan.of(v), v)};")
         self.names[id(v)] = name
         return name
@@ -303,7 +304,7 @@ class CodeGen:
             a = self.scalar(v)
             args.append(a if C.value_ctype(v.type) == ct else f"(({ct})({a}))")
         out_ct = C.scalar_ctype(n.type)
-        name = f"s{n.uid}"
+        name = f"s{nid(n)}"
         w.line(f"const {out_ct} {name} = ({out_ct})({c_expr(n.op, args, ct)});")
         self.names[id(n)] = name
 
@@ -369,7 +370,7 @@ class CodeGen:
             t = v.type
             g = outs.get(k)
             if isinstance(t, ScalarType):
-                local = f"r{n.uid}_{k}"
+                local = f"r{nid(n)}_{k}"
                 w.line(f"{C.scalar_ctype(t)} {local} = 0;")
                 if g is not None:
                     self.names[id(g)] = local
@@ -496,12 +497,12 @@ class CodeGen:
         if id(n) in self.names:
             return
         if isinstance(n.type, ScalarType):
-            self.names[id(n)] = f"r{parent.uid}_{k}"
+            self.names[id(n)] = f"r{nid(parent)}_{k}"
             return
         if isinstance(n.type, (MonadType, TupleType)):
             return
         if parent.op in (ir.FOR, ir.WHILE):
-            self.names[id(n)] = f"L{parent.uid}_cur{k}"
+            self.names[id(n)] = f"L{nid(parent)}_cur{k}"
             return
         self.declare_ptr(w, n)
 
@@ -521,8 +522,8 @@ class CodeGen:
         places = []
         for k, t in enumerate(n.type.elems):
             if isinstance(t, ScalarType):
-                w.line(f"{C.scalar_ctype(t)} r{n.uid}_{k};")
-                places.append((None, f"r{n.uid}_{k}"))
+                w.line(f"{C.scalar_ctype(t)} r{nid(n)}_{k};")
+                places.append((None, f"r{nid(n)}_{k}"))
             elif isinstance(t, TensorType):
                 g = outs.get(k)
                 s = self.plan.of(g) if g is not None else None
@@ -553,7 +554,7 @@ class CodeGen:
                 w.line(f"{st} *{nxt.name} = ({st} *)(arena + {s0.offset});")
                 self.names[id(prm)] = cur.name
             elif isinstance(t, ScalarType):
-                name = f"L{n.uid}_cur{k}"
+                name = f"L{nid(n)}_cur{k}"
                 w.line(f"{C.scalar_ctype(t)} {name} = {self.scalar(init)};")
                 self.names[id(prm)] = name
         return info
@@ -568,10 +569,10 @@ class CodeGen:
                 self._result_into(w, r, nxt, nxt.name, t)
         for k, (prm, r) in enumerate(zip(carried, results)):
             if isinstance(prm.type, ScalarType) and r is not prm:
-                w.line(f"const {C.scalar_ctype(prm.type)} n{n.uid}_{k} = {self.scalar(r)};")
+                w.line(f"const {C.scalar_ctype(prm.type)} n{nid(n)}_{k} = {self.scalar(r)};")
         for k, (prm, r) in enumerate(zip(carried, results)):
             if isinstance(prm.type, ScalarType) and r is not prm:
-                w.line(f"L{n.uid}_cur{k} = n{n.uid}_{k};")
+                w.line(f"L{nid(n)}_cur{k} = n{nid(n)}_{k};")
             elif isinstance(prm.type, TensorType) and r is not prm:
                 cur, nxt, s0, s1 = info[k]
                 st = C.storage(prm.type.dtype)
@@ -583,7 +584,7 @@ class CodeGen:
         start, stop, step = n.inputs[:3]
         carried = body.params[1:]
         info = self._loop_setup(w, n, carried, n.inputs[3:])
-        idx = f"i{n.uid}"
+        idx = f"i{nid(n)}"
         self.names[id(body.params[0])] = idx
         step_v = step.value if isinstance(step, ir.Const) else None
         cmp = ">" if step_v is not None and step_v < 0 else "<"
@@ -592,7 +593,7 @@ class CodeGen:
             self.last_loc = None
             self.emit_block(w, body)
             self._loop_update(w, n, body, carried, info, 1)
-            flags = [f"L{n.uid}_cur{k}" for k in n.attrs.get("exit_flags", ())]
+            flags = [f"L{nid(n)}_cur{k}" for k in n.attrs.get("exit_flags", ())]
             if flags:
                 w.line(f"if ({' || '.join(flags)}) break;")
         self._name_loop_outputs(n, carried)
@@ -615,7 +616,7 @@ class CodeGen:
     def _name_loop_outputs(self, n, carried):
         for k, g in self.getitems.get(id(n), {}).items():
             if k < len(carried):
-                self.names[id(g)] = f"L{n.uid}_cur{k}"
+                self.names[id(g)] = f"L{nid(n)}_cur{k}"
 
     # ---- renderers by lowering kind --------------------------------------------------------------
     def _render_view(self, w, n):
@@ -704,8 +705,8 @@ class CodeGen:
         if isinstance(elem, TensorType):
             src = self.ptr(value)
         else:
-            w.line(f"const {ct} sv{n.uid} = {self.scalar(value)};")
-            src = f"&sv{n.uid}"
+            w.line(f"const {ct} sv{nid(n)} = {self.scalar(value)};")
+            src = f"&sv{nid(n)}"
         w.line(f"if (pc_stack_push({self.stack_ptr(stack)}, {src}, {size})) return PC_ERR_BASE + {code};")
 
     def _effect_stack_get(self, w, n):
@@ -715,12 +716,12 @@ class CodeGen:
         if isinstance(elem, TensorType):
             self.declare_ptr(w, n, f"({ct} *){at}")
         else:
-            w.line(f"const {ct} s{n.uid} = *({ct} *){at};")
-            self.names[id(n)] = f"s{n.uid}"
+            w.line(f"const {ct} s{nid(n)} = *({ct} *){at};")
+            self.names[id(n)] = f"s{nid(n)}"
 
     def _effect_stack_len(self, w, n):
-        w.line(f"const int64_t s{n.uid} = {self.stack_ptr(n.inputs[0])}->len;")
-        self.names[id(n)] = f"s{n.uid}"
+        w.line(f"const int64_t s{nid(n)} = {self.stack_ptr(n.inputs[0])}->len;")
+        self.names[id(n)] = f"s{nid(n)}"
 
     def _effect_stack_free(self, w, n):
         w.line(f"pc_stack_free({self.stack_ptr(n.inputs[0])});")
@@ -805,4 +806,5 @@ def _spare_bytes(graph: ir.Graph) -> int:
 
 
 def generate(graph: ir.Graph, float_status: bool = False) -> CModule:
-    return CodeGen(graph, float_status).generate()
+    with numbering():
+        return CodeGen(graph, float_status).generate()

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pycompile.backend.c.naming import nid
 from pycompile.common.abstract import MonadType, RefType, ScalarType, StackType, TensorType, TupleType
 from pycompile.compiler import ir
 from pycompile.ops.lowering import Blas, EffectCode, Template, View
@@ -43,8 +44,10 @@ def _aliases(op) -> bool:
     return lower is not None and lower.aliases_input
 
 
-def _is_print(op) -> bool:
-    return isinstance(_lower(op), EffectCode) and op.lower.name == "print"
+def _static_result(op) -> str:
+    """The C static an effect's result lives in (Print's unit tensor), or ''."""
+    lower = _lower(op)
+    return lower.static_result if isinstance(lower, EffectCode) else ""
 
 
 @dataclass(eq=False)
@@ -125,7 +128,7 @@ class Planner:
         if v.op is ir.GETITEM:
             parent = v.inputs[0]
             return isinstance(parent, ir.Node) and parent.op is not ir.FOR and parent.op is not ir.WHILE
-        return not _aliases(v.op) and not _is_print(v.op) and not v.blocks
+        return not _aliases(v.op) and not _static_result(v.op) and not v.blocks
 
     def const(self, c: ir.Const) -> Storage:
         s = self.plan.storage.get(id(c))
@@ -133,11 +136,11 @@ class Planner:
             t = c.type
             if isinstance(t, TensorType):
                 if t.size <= STATIC_CONST_LIMIT:
-                    s = Storage("static", name=f"K{c.uid}")
+                    s = Storage("static", name=f"K{nid(c)}")
                 else:
                     self.plan.const_index[id(c)] = len(self.plan.const_args)
                     self.plan.const_args.append(np.ascontiguousarray(c.value))
-                    s = Storage("arg", index=-1, name=f"C{c.uid}")
+                    s = Storage("arg", index=-1, name=f"C{nid(c)}")
             elif isinstance(t, ScalarType):
                 s = Storage("local")
             else:
@@ -191,8 +194,8 @@ class Planner:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
         elif _aliases(n.op):
             p.storage[id(n)] = Storage("alias", base=n.inputs[0])
-        elif _is_print(n.op):
-            p.storage[id(n)] = Storage("static", name="PC_PRINT_RESULT")
+        elif _static_result(n.op):
+            p.storage[id(n)] = Storage("static", name=_static_result(n.op))
         else:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
 
@@ -232,8 +235,8 @@ class Planner:
             t = prm.type
             g = outs.get(k)
             if isinstance(t, TensorType):
-                cur = Storage("dyn", name=f"L{n.uid}_cur{k}")
-                nxt = Storage("dyn", name=f"L{n.uid}_nxt{k}")
+                cur = Storage("dyn", name=f"L{nid(n)}_cur{k}")
+                nxt = Storage("dyn", name=f"L{nid(n)}_nxt{k}")
                 s0 = Storage("slot", nbytes=nbytes(t))
                 s1 = Storage("slot", nbytes=nbytes(t))
                 p.storage[id(prm)] = cur
