@@ -281,5 +281,10 @@ def bench_W5():
     return run()
 
 
+def bench_W11():
+    from w11 import bench_W11 as run
+    return run()
+
+
 WORKLOADS = {"W1": bench_W1, "W2": bench_W2, "W4": bench_W4, "W5": bench_W5, "W6": bench_W6, "W7": bench_W7,
-             "W8": bench_W8}
+             "W8": bench_W8, "W11": bench_W11}

@@ -24,6 +24,8 @@ PC_SIMD float sinf(float);   PC_SIMD double sin(double);
 PC_SIMD float cosf(float);   PC_SIMD double cos(double);
 PC_SIMD float erff(float);   PC_SIMD double erf(double);
 PC_SIMD float powf(float, float); PC_SIMD double pow(double, double);
+PC_SIMD float expm1f(float); PC_SIMD double expm1(double);
+PC_SIMD float log1pf(float); PC_SIMD double log1p(double);
 #undef PC_SIMD
 #endif
 

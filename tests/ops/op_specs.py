@@ -492,3 +492,4 @@ UNARY_NAMES |= {s.op for s in _everyday.UNARY}
 BINARY += _everyday.BINARY
 REDUCTIONS += _everyday.REDUCTIONS
 CASES += _everyday.CASES
+import op_specs_activation  # noqa: E402,F401  (appends the activation rows' specs to UNARY / CASES)

@@ -216,6 +216,13 @@ class Builder(Tracer):
         traces it and differentiates the IR (compiler/autodiff.py)."""
         return self.frontend.differentiate(gradfn, args, kwargs)
 
+    walks_code = True
+
+    def walk(self, fn, args, kwargs):
+        """Library code asking for `fn` to be traced as graph code, its loops kept as loops
+        (ops.tracing.walk_as_graph_code: the recurrent layers' time loop)."""
+        return self.frontend.inline(fn, list(args), dict(kwargs))
+
 
 def finish_graph(b: "Builder", name: str, inputs: list, result) -> ir.Graph:
     """The graph a builder built, returning `result` (any Python value): graph values become

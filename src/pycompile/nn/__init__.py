@@ -17,3 +17,15 @@ from pycompile.nn.optim import (FTRL, SGD, AdaMax, Adadelta, Adagrad, Adam, Adam
                                 Momentum, Optimizer, ProximalAdagrad, RMSProp)
 from pycompile.nn.wrap import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell, TrainOneStepCell,  # noqa: F401
                                TrainOneStepWithLossScaleCell, WithEvalCell, WithGradCell, WithLossCell)
+from pycompile.nn.activation import (CELU, ELU, GLU, Hardtanh, LeakyReLU, LogSigmoid, Mish, PReLU, ReLU6,  # noqa: F401
+                                     SeLU, SiLU, Softmin, Softsign, Tanhshrink)
+from pycompile.nn.losses import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss,  # noqa: F401
+                                 DiceLoss, FocalLoss, HuberLoss, KLDivLoss, MAELoss, MarginRankingLoss,
+                                 MultiLabelSoftMarginLoss, NLLLoss, RMSELoss, SmoothL1Loss, SoftMarginLoss,
+                                 TripletMarginLoss)
+from pycompile.nn.rnn import GRU, LSTM, RNN  # noqa: F401
+from pycompile.nn.rnn_cells import GRUCell, LSTMCell, RNNCell  # noqa: F401
+from pycompile.nn.embedding import EmbeddingLookup  # noqa: F401
+from pycompile.nn.attention import MultiheadAttention  # noqa: F401
+from pycompile.nn.transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer,  # noqa: F401
+                                      TransformerEncoder, TransformerEncoderLayer)

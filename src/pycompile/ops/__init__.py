@@ -3,6 +3,7 @@ mindspore.ops (`ops.add`, `ops.Add()`, `ops.HyperMap`, `ops.functional`, `ops.op
 from pycompile.ops import _table, composite, functional, operations, tensor_methods  # noqa: F401
 from pycompile.ops.grads import core as _grad_rules  # noqa: F401  (registers the gradient rules)
 from pycompile.ops.grads import everyday as _grad_rules_everyday  # noqa: F401
+from pycompile.ops.grads import activation as _grads_activation  # noqa: F401  (the activation rows' rules)
 from pycompile.ops.autodiff import GradOperation, grad, stop_gradient, value_and_grad  # noqa: F401
 from pycompile.ops._table import OPS, Effect, OpDef, apply  # noqa: F401
 from pycompile.ops.batching import vmap  # noqa: F401
@@ -21,5 +22,8 @@ from pycompile.ops.function_math import *  # noqa: F401,F403,E402
 from pycompile.ops.function_math import max, min, round  # noqa: F401,E402  (shadow builtins on purpose)
 from pycompile.ops.operations_everyday import *  # noqa: F401,F403,E402
 from pycompile.ops.function_clip import *  # noqa: F401,F403,E402
+from pycompile.ops.function_activation import *  # noqa: F401,F403
+from pycompile.ops.function_loss import *  # noqa: F401,F403
+from pycompile.ops.operations_nn import *  # noqa: F401,F403
 
 __all__ = [n for n in dir() if not n.startswith("_")]

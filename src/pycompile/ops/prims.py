@@ -6,6 +6,7 @@
 A misspelled name fails when the module that uses it is imported (module-level references) or
 at its first use, never silently as a string comparison that is always false.
 """
+from pycompile.ops.defs.activation import *  # noqa: F401,F403
 from pycompile.ops.defs.array import *  # noqa: F401,F403
 from pycompile.ops.defs.effects import *  # noqa: F401,F403
 from pycompile.ops.defs.elementwise import *  # noqa: F401,F403

@@ -24,12 +24,39 @@ from contextlib import contextmanager
 class Tracer:
     level: int = 0
     captures = False     # effects and Parameter reads met while active are emitted here, not run
+    walks_code = False   # can walk a library function as graph code (see `walk_as_graph_code`)
 
     def emit(self, op, inputs, attrs, out_type):
         raise NotImplementedError
 
     def call_cell(self, cell, args, kwargs):
         raise NotImplementedError
+
+    def walk(self, fn, args, kwargs):
+        """Trace `fn` by walking its source, as user code is traced (a graph builder only)."""
+        raise NotImplementedError
+
+
+def walk_as_graph_code(fn, args, kwargs=None):
+    """Library code runs directly on tracer values, so a Python loop in it is unrolled into the
+    graph. A library function whose `for` over a range must stay one loop in compiled code (the
+    time loop of the recurrent layers) is passed here: when `args` hold values of a graph being
+    built, the graph's builder walks `fn`'s source as it walks user code, and its loop becomes a
+    `For` node. Returns (True, result), or (False, None) when nothing in `args` belongs to a
+    graph builder (PyNative, vmap): the caller then runs its eager form."""
+    from pycompile.common.abstract import Symbolic
+    for x in _leaves(args):
+        if isinstance(x, Symbolic) and getattr(x._tracer, "walks_code", False):
+            return True, x._tracer.walk(fn, list(args), dict(kwargs or {}))
+    return False, None
+
+
+def _leaves(xs):
+    for x in xs:
+        if isinstance(x, (tuple, list)):
+            yield from _leaves(x)
+        else:
+            yield x
 
 
 _ACTIVE: contextvars.ContextVar = contextvars.ContextVar("pycompile_active_tracers", default=())

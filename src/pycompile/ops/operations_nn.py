@@ -1,0 +1,71 @@
+"""Class forms of the activations and losses (`ops.Softplus()(x)`, `ops.SmoothL1Loss(beta,
+reduction)(x, y)`, `ops.KLDivLoss('sum')(x, y)` ...), each calling the functional form so the two
+cannot disagree."""
+from __future__ import annotations
+
+from pycompile.ops import function_activation as FA
+from pycompile.ops import function_loss as FL
+from pycompile.ops.operations import Primitive, _simple
+
+Softplus = _simple("Softplus", lambda x: FA.softplus(x))
+ReLU6 = _simple("ReLU6", FA.relu6)
+SeLU = _simple("SeLU", FA.selu)
+Mish = _simple("Mish", FA.mish)
+Softsign = _simple("Softsign", FA.softsign)
+PReLU = _simple("PReLU", FA.prelu)
+SigmoidCrossEntropyWithLogits = _simple("SigmoidCrossEntropyWithLogits", FL.sigmoid_cross_entropy_with_logits)
+L2Loss = _simple("L2Loss", FL.l2_loss)
+
+
+class Elu(Primitive):
+    """MindSpore's CPU Elu takes only alpha = 1.0 (checked when called, as MindSpore does)."""
+
+    def __init__(self, alpha=1.0):
+        super().__init__()
+        self.alpha = alpha
+
+    def __call__(self, x):
+        return FA.elu(x, self.alpha)
+
+
+class CeLU(Primitive):
+    def __init__(self, alpha=1.0):
+        super().__init__()
+        self.alpha = alpha
+
+    def __call__(self, x):
+        return FA.celu(x, self.alpha)
+
+
+class SmoothL1Loss(Primitive):
+    def __init__(self, beta=1.0, reduction="none"):
+        super().__init__()
+        FL.check_reduction("SmoothL1Loss", reduction)
+        self.beta, self.reduction = beta, reduction
+
+    def __call__(self, logits, labels):
+        return FL.smooth_l1_loss(logits, labels, self.beta, self.reduction)
+
+
+class KLDivLoss(Primitive):
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        FL.check_reduction("KLDivLoss", reduction, ("none", "mean", "batchmean", "sum"))
+        self.reduction = reduction
+
+    def __call__(self, logits, labels):
+        return FL.kl_div(logits, labels, self.reduction)
+
+
+class BinaryCrossEntropy(Primitive):
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        FL.check_reduction("BinaryCrossEntropy", reduction)
+        self.reduction = reduction
+
+    def __call__(self, logits, labels, weight=None):
+        return FL.binary_cross_entropy(logits, labels, weight, self.reduction)
+
+
+__all__ = ["Softplus", "ReLU6", "SeLU", "Mish", "Softsign", "PReLU", "SigmoidCrossEntropyWithLogits", "L2Loss",
+           "Elu", "CeLU", "SmoothL1Loss", "KLDivLoss", "BinaryCrossEntropy"]
