@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* CDEF-BEGIN */
-#define PC_RT_ABI_VERSION 1
+#define PC_RT_ABI_VERSION 2
 
 /* dtype codes; pycompile.common.dtype reads these numbers from here through cffi. */
 enum pc_dtype {
@@ -26,7 +26,7 @@ typedef struct pc_api {
     int (*status_get)(void);
     void (*status_clear)(void);
     void (*print_tensor)(const void *data, int dtype, int ndim, const int64_t *shape);
-    void (*print_str)(const char *text);
+    void (*print_str)(const char *text, int64_t nbytes);   /* may hold NUL bytes */
     void (*print_scalar)(double value, int dtype);
 } pc_api;
 

@@ -135,7 +135,8 @@ def _out_type(v) -> TensorType:
 
 
 def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)[:60] or "graph"
+    from pycompile.backend.c.text import file_stem
+    return file_stem(name)
 
 
 _SAVE_COUNT = [0]

@@ -313,7 +313,7 @@ def layernorm(w, x, xt, gamma, beta, gt, out, begin_norm_axis: int, epsilon: flo
         with w.block(f"for (long c = 0; c < {cols}L; ++c)"):
             w.line(f"const {ct} d = ({ct}){_ld(x, f'r * {cols}L + c')} - mean; var += d * d;")
         w.line(f"var /= {cols};")
-        w.line(f"const {ct} inv = ({ct})1 / {sq}(var + ({ct}){epsilon!r});")
+        w.line(f"const {ct} inv = ({ct})1 / {sq}(var + {C.literal(float(epsilon), ct)});")
         with w.block(f"for (long c = 0; c < {cols}L; ++c)"):
             w.line(C.store("orow", "c", f"(({ct}){_ld(x, f'r * {cols}L + c')} - mean) * inv * "
                        f"({ct}){C.load(gamma, gidx, gt.dtype)} + ({ct}){C.load(beta, gidx, gt.dtype)}", xt.dtype))
