@@ -237,8 +237,19 @@ def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
     with np.errstate(all="ignore"):     # int8 + 300 wraps, as in C: no NumPy warning
         if isinstance(lower, Elementwise):
             cdt = lower.compute(types, out_type)
-            values = [np.asarray(v).astype(cdt.np, copy=False) if not isinstance(v, list) else v for v in values]
+            values = [convert(v, cdt.np) if not isinstance(v, list) else v for v in values]
         return op.eager(*values, **attrs)
+
+
+def convert(v, to: np.dtype) -> np.ndarray:
+    """`v` as an array of dtype `to`, as generated code converts it (pc_<float>_to_<int> in
+    pycompile_kernels.h). NumPy's own float -> uint32 result for NaN and out-of-range values
+    depends on the array's length (its SIMD and scalar loops differ); both sides use its scalar
+    loop's: through int64."""
+    a = np.asarray(v)
+    if a.dtype.kind == "f" and to == np.uint32:
+        return a.astype(np.int64).astype(np.uint32)
+    return a.astype(to, copy=False)
 
 
 def _value(x):

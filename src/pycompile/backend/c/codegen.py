@@ -303,10 +303,10 @@ class CodeGen:
         args = []
         for v in n.inputs:
             a = self.scalar(v)
-            args.append(a if C.value_ctype(v.type) == ct else f"(({ct})({a}))")
+            args.append(C.convert(a, C.value_ctype(v.type), ct))
         out_ct = C.scalar_ctype(n.type)
         name = f"s{nid(n)}"
-        w.line(f"const {out_ct} {name} = ({out_ct})({c_expr(n.op, args, ct)});")
+        w.line(f"const {out_ct} {name} = {C.convert(c_expr(n.op, args, ct), ct, out_ct)};")
         self.names[id(n)] = name
 
     def _kinputs(self, values) -> list:
@@ -647,13 +647,14 @@ class CodeGen:
         dst = self.ptr(ref)
         if isinstance(value.type, ScalarType):
             with w.block(f"for (long j = 0; j < {t.size}L; ++j)"):
-                w.line(f"{dst}[j] = ({C.storage(t.dtype)})({self.scalar(value)});")
+                w.line(f"{dst}[j] = {C.convert(self.scalar(value), C.value_ctype(value.type), C.storage(t.dtype))};")
         elif value.type.dtype is t.dtype and value.type.size == t.size:
             w.line(f"if ((void *){dst} != (void *){self.ptr(value)}) memcpy({dst}, {self.ptr(value)}, {t.nbytes});")
         else:
             n_src = value.type.size
             with w.block(f"for (long j = 0; j < {t.size}L; ++j)"):
-                w.line(f"{dst}[j] = ({C.storage(t.dtype)}){self.ptr(value)}[{'j' if n_src == t.size else '0'}];")
+                src = C.load(self.ptr(value), 'j' if n_src == t.size else '0', value.type.dtype)
+                w.line(C.store(dst, "j", C.convert(src, C.compute(value.type.dtype), C.compute(t.dtype)), t.dtype))
         self.declare_ptr(w, n, f"({C.storage(t.dtype)} *){dst}")
 
     def _effect_print(self, w, n):

@@ -121,7 +121,7 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes, rows=None):
     at = acc_type(rule, xt.dtype)
     oc = C.storage(ot.dtype)
     count = _prod([shape[a] for a in axes]) or 1
-    fin = (lambda a: f"({oc})({a} / {count})") if rule == "mean" else (lambda a: f"({oc})({a})")
+    fin = (lambda a: C.convert(f"({a} / {count})", at, oc)) if rule == "mean" else (lambda a: C.convert(a, at, oc))
     split = split_axes(shape, axes)
     simd = "#pragma omp simd reduction(+:acc)" if rule in ("sum", "mean") else ""
     if split is None:
@@ -132,7 +132,7 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes, rows=None):
         # nothing to reduce: the identity of the rule; a mean over nothing is 0 / 0 = NaN
         empty = "NAN" if rule == "mean" else _init(rule, at, "0")
         with w.block(f"for (long i = 0; i < {_prod(ot.shape)}L; ++i)"):
-            w.line(f"{out}[i] = ({oc})({empty});")
+            w.line(f"{out}[i] = {C.convert(empty, at if rule == 'mean' else oc, oc)};")
         return
     if B == 1:
         with _row_loop(w, "a", A, A * R, rows):
