@@ -20,7 +20,7 @@ from pycompile.common import knobs
 # unloading the last module that uses OpenMP unmaps libgomp under its still-spinning worker
 # threads, which then crash the process
 BASE_FLAGS = ["-O3", "-march=native", "-std=gnu11", "-fPIC", "-shared", "-fopenmp",
-              "-fno-math-errno", "-fno-trapping-math", "-fwrapv", "-Wl,-z,nodelete", "-w"]
+              "-fno-math-errno", "-fno-tree-slp-vectorize", "-fwrapv", "-Wl,-z,nodelete", "-w"]
 
 
 def _libmvec() -> bool:
