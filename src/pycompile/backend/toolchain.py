@@ -14,13 +14,30 @@ import sys
 from pycompile.errors import CompileError
 from pycompile.common import knobs
 
-# -fwrapv: integer arithmetic wraps around as in NumPy / MindSpore (signed overflow is otherwise
-# undefined in C, and the optimizer folds `x + 1 > x` to true)
+
+def optimization_flags() -> list:
+    """How generated C is optimized: correct first, fast second. Each flag has a test in
+    tests/backend/test_compiler_flags.py that fails if it is changed back.
+
+    -O3, but -fno-tree-slp-vectorize: GCC 12.2's basic-block (SLP) vectorizer drops the
+      float64 -> float32 -> float64 round trip of a constant-length loop (`x - (double)(float)x`
+      is 0 in some lanes; -O2 has the bug too). Loop vectorization, which every generated tile,
+      reduction and softmax loop relies on, is unaffected: W1, W4 and W6 get the same vectorized
+      loops (`-fopt-info-vec`), only the OpenMP argument-struct setup is no longer SLP'd.
+    no -fno-trapping-math: with it, GCC 12 rewrites (float)(int32_t)x as trunc(x), which gives
+      -0.0 for x in (-1, 0) (1 / t = -inf where NumPy gives +inf) and keeps out-of-range values
+      NumPy maps to INT_MIN; conditional float code still vectorizes without it.
+    -fno-math-errno: libm calls need not set errno, so they vectorize (libmvec) and inline.
+    -fwrapv: signed integer arithmetic wraps as in NumPy / MindSpore (otherwise undefined in C,
+      and the optimizer folds `x + 1 > x` to true)."""
+    return ["-O3", "-fno-tree-slp-vectorize", "-fno-math-errno", "-fwrapv"]
+
+
 # -Wl,-z,nodelete: a module is never unmapped, even when its executable is garbage collected:
 # unloading the last module that uses OpenMP unmaps libgomp under its still-spinning worker
 # threads, which then crash the process
-BASE_FLAGS = ["-O3", "-march=native", "-std=gnu11", "-fPIC", "-shared", "-fopenmp",
-              "-fno-math-errno", "-fno-tree-slp-vectorize", "-fwrapv", "-Wl,-z,nodelete", "-w"]
+BASE_FLAGS = optimization_flags() + ["-march=native", "-std=gnu11", "-fPIC", "-shared", "-fopenmp",
+                                     "-Wl,-z,nodelete", "-w"]
 
 
 def _libmvec() -> bool:
