@@ -89,7 +89,11 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
                     scalar_out=[isinstance(v.type, ScalarType) for v in graph.outputs],
                     arena_size=mod.plan.arena_size, errors=mod.errors, const_args=mod.plan.const_args)
     with _stage("loading"):
-        exe = device.load(so_path, layout.executable_args(traced.refs))
+        try:
+            exe = device.load(so_path, layout.executable_args(traced.refs))
+        except OSError as e:
+            from pycompile.backend.toolchain import ToolchainError, load_problem
+            raise ToolchainError(f"the compiled module {so_path} cannot be loaded: {load_problem(e)}") from None
     times["load"] = time.perf_counter() - t
     report = CompileReport(graph.name, stats, times, ir.count_nodes(traced.graph), ir.count_nodes(graph),
                            mod.c_lines, mod.plan.arena_size, _copied_bytes(graph), so_path,
@@ -107,7 +111,7 @@ def _stage(what: str):
     this stage is an internal error, with the original chained."""
     try:
         yield
-    except (CompileError, InternalCompilerError):
+    except (CompileError, InternalCompilerError, MemoryError):
         raise
     except Exception as e:
         raise InternalCompilerError(e, what) from e

@@ -107,7 +107,8 @@ def compiler_identity() -> str:
     """What goes into cache keys: the compiler's version line and the flags."""
     import subprocess
     try:
-        out = subprocess.run([find_cc(), "--version"], capture_output=True, text=True, timeout=30).stdout
+        out = subprocess.run([find_cc(), "--version"], capture_output=True, timeout=30).stdout
+        out = out.decode("utf-8", "replace")
         first = out.splitlines()[0] if out else ""
     except (OSError, subprocess.SubprocessError):
         first = "unknown"
@@ -140,15 +141,124 @@ def runtime_libraries(uses_blas: bool) -> list:
 
 
 def compile_shared(c_path: str, so_path: str, uses_blas: bool) -> None:
-    import subprocess
+    """Build `so_path` from `c_path`. Every way this can fail is a ToolchainError naming its
+    cause: the generated C rejected (a pycompile bug: the C file is kept), the compiler killed,
+    crashing or out of disk, a library the link needs missing, no answer within
+    PYCOMPILE_CC_TIMEOUT seconds, or a compiler that reports success without writing a shared
+    object."""
     cmd = build_command(c_path, so_path, uses_blas)
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        msg = proc.stderr.strip().splitlines()
-        tail = "\n".join(msg[-20:])
-        raise ToolchainError(
-            f"the C compiler failed on generated code (this is a pycompile bug; please report it).\n"
-            f"C file: {c_path}\ncommand: {' '.join(cmd)}\n{tail}")
+    timeout = knobs.get("PYCOMPILE_CC_TIMEOUT")
+    code, output = run_compiler(cmd, timeout)
+    where = f"C file: {c_path}\ncommand: {_shell(cmd)}"
+    if code is None:
+        raise ToolchainError(f"the C compiler did not finish within {timeout:g} s and was stopped (raise "
+                             f"PYCOMPILE_CC_TIMEOUT for very large graphs).\n{where}")
+    if code != 0:
+        raise ToolchainError(f"{failure_cause(code, output, c_path)}\n{where}\n{_tail(output)}")
+    problem = shared_object_problem(so_path)
+    if problem:
+        raise ToolchainError(f"the C compiler exited successfully but {problem}; check CC ({cmd[0]}).\n{where}"
+                             + (f"\n{_tail(output)}" if output.strip() else ""))
+
+
+def run_compiler(cmd: list, timeout: float | None) -> tuple:
+    """(exit code or None on timeout, output). Output is decoded leniently: a compiler speaking
+    another locale's encoding must not turn its error into a UnicodeDecodeError. The compiler
+    runs in its own process group, so a timeout also stops cc1 / as / ld under the driver."""
+    import signal
+    import subprocess
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    except OSError as e:
+        raise ToolchainError(f"the C compiler could not be started: {e}; command: {_shell(cmd)}") from None
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        proc.communicate()
+        return None, ""
+    except BaseException:             # Ctrl-C while compiling: do not leave the compiler running
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        proc.wait()
+        raise
+    return proc.returncode, out.decode("utf-8", "replace")
+
+
+def failure_cause(code: int, output: str, c_path: str) -> str:
+    """Who is to blame for a failed compile, in one sentence."""
+    import signal
+    low = output.lower()
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return (f"the C compiler was killed by {name}"
+                + (" (out of memory?)" if -code == signal.SIGKILL else "") + "; nothing was wrong with your program")
+    if "no space left on device" in low:
+        return "the C compiler ran out of disk space (its temporary directory or the output's)"
+    if "internal compiler error" in low or "please submit a full bug report" in low:
+        return "the C compiler crashed (an internal compiler error: a bug in the C compiler)"
+    missing = [line.split("cannot find ", 1)[1].split(":")[0].strip() for line in output.splitlines()
+               if "cannot find -l" in line]
+    if missing:
+        hint = (" (scipy-openblas32's library: reinstall pycompile with `pip install .`)"
+                if any("openblas" in m for m in missing) else "")
+        return f"the linker cannot find the library {', '.join(missing)}{hint}"
+    headers = [line.split("fatal error:", 1)[1].split(":")[0].strip() for line in output.splitlines()
+               if "fatal error:" in line and "no such file" in line.lower()]
+    if headers:
+        return (f"a header file is missing: {', '.join(headers)} (pycompile's headers and scipy-openblas32's "
+                f"come with `pip install .`; the C library's with the compiler)")
+    if "cannot execute" in low or "not found" in low and os.path.basename(c_path) not in output:
+        return "the C compiler could not run one of its own programs (is the compiler installed completely?)"
+    if os.path.basename(c_path) in output:
+        return "the C compiler rejected the generated code (this is a pycompile bug; please report it with the C file)"
+    return "the C compiler failed"
+
+
+def shared_object_problem(path: str) -> str | None:
+    """Why `path` is not a shared object the loader can use, or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(18)
+    except OSError:
+        return f"wrote no {os.path.basename(path)}"
+    if len(head) < 18 or head[:4] != b"\x7fELF":
+        return f"{os.path.basename(path)} is not an ELF object ({len(head)} bytes read)" if sys.platform.startswith(
+            "linux") else None
+    if int.from_bytes(head[16:18], sys.byteorder) != 3:      # e_type ET_DYN
+        return f"{os.path.basename(path)} is not a shared object"
+    return None
+
+
+def load_problem(error: OSError) -> str:
+    """What the dynamic loader's error about a compiled module means."""
+    msg = str(error)
+    if "cannot open shared object file" in msg:
+        # cffi: "cannot load library '/tmp/x.so': libfoo.so: cannot open shared object file: ..."
+        lib = msg.split(": cannot open shared object file")[0].rsplit(": ", 1)[-1].strip()
+        hint = (" (scipy-openblas32's library: reinstall pycompile with `pip install .`)" if "openblas" in msg else
+                " (OpenMP's runtime: install libgomp, part of gcc)" if "gomp" in msg else "")
+        return f"a library it needs is missing: {lib}{hint}"
+    if "undefined symbol" in msg:
+        return f"a symbol it needs is missing ({msg.split('undefined symbol:')[-1].strip()}): a library of another version?"
+    return msg
+
+
+def _shell(cmd: list) -> str:
+    import shlex
+    return shlex.join(cmd)
+
+
+def _tail(output: str, lines: int = 20) -> str:
+    return "\n".join(output.strip().splitlines()[-lines:])
 
 
 def platform_tag() -> str:

@@ -45,6 +45,21 @@ def _level(v: str):
     return 2 if v == "2" else 1
 
 
+def _seconds(name: str):
+    def parse(v: str):
+        v = v.strip()
+        if v == "":
+            return None
+        try:
+            t = float(v)
+        except ValueError:
+            t = -1.0
+        if not t > 0:
+            raise ValueError(f"{name} must be a positive number of seconds, but got {v!r}")
+        return t
+    return parse
+
+
 def _text(v: str):
     return v if v != "" else None
 
@@ -79,6 +94,8 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("MS_COMPILER_CACHE_PATH", None, _text,
          "the on-disk cache's directory (default ~/.cache/pycompile)"),
     Knob("CC", "cc", lambda v: v.strip() or None, "the C compiler (default cc)"),
+    Knob("PYCOMPILE_CC_TIMEOUT", 600.0, _seconds("PYCOMPILE_CC_TIMEOUT"),
+         "seconds one C compiler run may take before it is stopped (default 600)"),
 )}
 
 
