@@ -2,6 +2,7 @@
  * emulated float-status register) and the bridges from generated code back into Python
  * (Print). Generated code reaches all of it through the pc_api table. */
 #include "pycompile_rt.h"
+#include "interrupt.c"
 
 /* Defined by cffi (extern "Python" in build_runtime.py); they format and write through
  * Python's sys.stdout so compiled Print interleaves with Python's own print calls. */
@@ -34,6 +35,7 @@ static const pc_api g_api = {
     print_tensor,
     print_str,
     print_scalar,
+    &g_interrupted,
 };
 
 const pc_api *pc_get_api(void) { return &g_api; }

@@ -22,13 +22,51 @@ _WORKDIR: list = []
 
 
 def workdir() -> str:
+    """This process's build directory, `pycompile-<pid>-*` in the temporary directory (removed at
+    exit). A process killed mid-compile cannot remove its own: the first compile of the next
+    process removes those whose process is gone. Recreated if something removed it meanwhile."""
     if not _WORKDIR:
         import shutil
         import tempfile
-        d = tempfile.mkdtemp(prefix="pycompile-")
+        remove_stale_workdirs(tempfile.gettempdir())
+        d = tempfile.mkdtemp(prefix=f"pycompile-{os.getpid()}-")
         _WORKDIR.append(d)
         atexit.register(shutil.rmtree, d, True)
+    elif not os.path.isdir(_WORKDIR[0]):
+        os.makedirs(_WORKDIR[0], mode=0o700, exist_ok=True)
     return _WORKDIR[0]
+
+
+def remove_stale_workdirs(tmp: str) -> list:
+    """Remove the build directories of this user's pycompile processes that no longer run;
+    returns their paths. A directory counts as stale only when its pid is dead and nothing in it
+    changed for a minute (another pid namespace sharing /tmp may run a live one)."""
+    import re
+    import shutil
+    removed = []
+    try:
+        names = os.listdir(tmp)
+    except OSError:
+        return removed
+    now = time.time()
+    for name in names:
+        m = re.fullmatch(r"pycompile-(\d+)-\w+", name)
+        if m is None or int(m.group(1)) == os.getpid():
+            continue
+        path = os.path.join(tmp, name)
+        try:
+            st = os.lstat(path)
+            if not os.path.isdir(path) or os.path.islink(path) or st.st_uid != os.getuid() or now - st.st_mtime < 60:
+                continue
+            os.kill(int(m.group(1)), 0)
+            continue                          # the process is alive
+        except ProcessLookupError:
+            pass
+        except (PermissionError, OSError):
+            continue                          # alive under another user, or unreadable
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
+    return removed
 
 
 def options() -> dict:

@@ -19,6 +19,7 @@ from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
 from pycompile.backend.c import text
 from pycompile.backend.c.naming import nid, numbering
+from pycompile.backend.c.split import split_function
 from pycompile.backend.c.memory import Plan, head_destination, plan_graph
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
@@ -180,11 +181,17 @@ class CodeGen:
                 what = 'Parameter ' + p.ref.name if p.ref is not None and p.ref.name else p.name
                 w.line(f"{C.storage(t.dtype)} *const p{k} = ({C.storage(t.dtype)} *)args[{k}];  "
                        f"/* {text.comment(what)} */")
+            if not static:
+                w.line("*PC_INTR = 0;      /* a Ctrl-C from before this call is not for its loops */")
             self.emit_block(w, g.body)
             base = len(g.params)
             for k, v in enumerate(g.outputs):
                 self.store_output(w, v, base + k)
             w.line("return 0;")
+        split = split_function(w.lines, name, static)       # very long: parts, so cc stays linear
+        if split is not None:
+            parts, w.lines = split
+            self.defs.lines.extend(parts)
         if static:
             self.defs.lines.extend(w.lines)
             self.defs.line("")
@@ -203,9 +210,14 @@ class CodeGen:
         # OpenBLAS runs one thread per call: generated code splits products across the cores
         # itself (kernels.gemm), so BLAS threads would only oversubscribe them
         pin = " scipy_openblas_set_num_threads(1);" if self.uses_blas else ""
+        # PC_INTR: the runtime's SIGINT flag (csrc/interrupt.c), read at loop back-edges; a C
+        # caller whose table leaves `interrupted` NULL gets a flag that never rises
         head += ["static const pc_api *RT;",
                  "static int32_t PC_PRINT_RESULT[1];",
-                 f"int pc_module_init(const void *api) {{ RT = (const pc_api *)api;{pin} return PC_RT_ABI_VERSION; }}",
+                 "static volatile int pc_never_interrupted;",
+                 "static volatile int *PC_INTR = &pc_never_interrupted;",
+                 f"int pc_module_init(const void *api) {{ RT = (const pc_api *)api;{pin} "
+                 f"if (RT->interrupted) PC_INTR = RT->interrupted; return PC_RT_ABI_VERSION; }}",
                  ""]
         source = "\n".join(head) + "\n" + self.defs.text() + "\n" + self.body.text()
         return CModule(source=source, plan=self.plan, n_args=n_args, errors=self.errors, uses_blas=self.uses_blas,
@@ -591,6 +603,7 @@ class CodeGen:
         cmp = ">" if step_v is not None and step_v < 0 else "<"
         with w.block(f"for (int64_t {idx} = {self.scalar(start)}; {idx} {cmp} {self.scalar(stop)}; "
                      f"{idx} += {self.scalar(step)})"):
+            w.line("if (*PC_INTR) return PC_ERR_INTERRUPTED;")
             self.last_loc = None
             self.emit_block(w, body)
             self._loop_update(w, n, body, carried, info, 1)
@@ -607,6 +620,7 @@ class CodeGen:
             if id(prm_b) in self.names:
                 self.names[id(prm_c)] = self.names[id(prm_b)]
         with w.block("for (;;)"):
+            w.line("if (*PC_INTR) return PC_ERR_INTERRUPTED;")
             self.last_loc = None
             self.emit_block(w, cond)
             w.line(f"if (!({self.cond_expr(cond.results[0])})) break;")
