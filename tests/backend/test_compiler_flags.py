@@ -3,7 +3,10 @@ was a silent wrong result with GCC 12.2 (Debian 12's compiler) under the flags p
 
 * -fno-trapping-math let GCC rewrite (float)(int32_t)x as trunc(x): -0.0 for x in (-1, 0);
 * the basic-block (SLP) vectorizer at -O3 (and -O2) dropped a constant-length loop's float64 ->
-  float32 -> float64 round trip, so `x - cast(cast(x, float32), float64)` was 0 in some lanes.
+  float32 -> float64 round trip, so `x - cast(cast(x, float32), float64)` was 0 in some lanes;
+* contraction of a product and a sum into one fused multiply-add (GNU C's default) rounded a
+  value differently where it was recomputed: LayerNorm of a constant row of squares was not beta
+  (the differential fuzzer, tests/compiler/fuzz_ops.py, found it).
 
 The C snippets are built with exactly the flags generated code gets (toolchain.build_command)."""
 import ctypes
@@ -20,6 +23,7 @@ float round_trip_int32(float x) { return (float)(int32_t)x; }
 void narrow_widen_2(const double *restrict x, double *restrict out) {
     for (long j = 0; j < 2; ++j) { const float f = (float)x[j]; out[j] = x[j] - (double)f; }
 }
+double multiply_add(double a, double b, double c) { return a * b + c; }
 void narrow_widen_7(const double *restrict x, double *restrict out) {
     for (long j = 0; j < 7; ++j) { const float f = (float)x[j]; out[j] = x[j] - (double)f; }
 }
@@ -33,6 +37,8 @@ def _library(tmp_path):
     lib = ctypes.CDLL(str(so))
     lib.round_trip_int32.restype = ctypes.c_float
     lib.round_trip_int32.argtypes = [ctypes.c_float]
+    lib.multiply_add.restype = ctypes.c_double
+    lib.multiply_add.argtypes = [ctypes.c_double] * 3
     return lib
 
 
@@ -63,3 +69,19 @@ def test_compiled_float32_rounding_residual_matches_pynative_at_every_short_leng
     for n in (2, 3, 6, 7, 10, 20, 23):
         a = Tensor(rng.standard_normal(n))
         np.testing.assert_array_equal(jf(a).asnumpy(), _residual(a).asnumpy(), err_msg=f"n={n}")
+
+
+def test_product_and_sum_round_separately(tmp_path):
+    a = 1 + 2.0 ** -27                       # a * a = 1 + 2^-26 + 2^-54: the 2^-54 rounds away
+    assert _library(tmp_path).multiply_add(a, a, -(1 + 2.0 ** -26)) == 0.0     # a fused one keeps it
+
+
+def _layer_norm_of_squares(x, g, b):
+    return ops.layer_norm(ops.square(x * 1.5), g, b)
+
+
+def test_layer_norm_of_a_constant_row_is_beta():
+    x = Tensor(np.full((3, 4), 1 + 2.0 ** -27) * np.array([[1.0], [3.0], [0.7]]))
+    g, b = Tensor(np.full(4, 1.5)), Tensor(np.full(4, 0.25))
+    np.testing.assert_array_equal(ms.jit(_layer_norm_of_squares)(x, g, b).asnumpy(), np.full((3, 4), 0.25))
+    np.testing.assert_array_equal(_layer_norm_of_squares(x, g, b).asnumpy(), np.full((3, 4), 0.25))

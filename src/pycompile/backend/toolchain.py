@@ -27,10 +27,15 @@ def optimization_flags() -> list:
     no -fno-trapping-math: with it, GCC 12 rewrites (float)(int32_t)x as trunc(x), which gives
       -0.0 for x in (-1, 0) (1 / t = -inf where NumPy gives +inf) and keeps out-of-range values
       NumPy maps to INT_MIN; conditional float code still vectorizes without it.
+    -ffp-contract=off: no fused multiply-add where the program has a product and a sum; GCC's
+      default for GNU C contracts them, so a value computed twice (a fused producer each pass of
+      LayerNorm reads) could round differently each time: x - mean(x) of a constant row was not 0,
+      and LayerNorm gave beta + noise * 3000 * gamma. Each op now rounds as in NumPy; per-call
+      CPU time of W1, W4 and W6 changed by -3..+1 % (noise).
     -fno-math-errno: libm calls need not set errno, so they vectorize (libmvec) and inline.
     -fwrapv: signed integer arithmetic wraps as in NumPy / MindSpore (otherwise undefined in C,
       and the optimizer folds `x + 1 > x` to true)."""
-    return ["-O3", "-fno-tree-slp-vectorize", "-fno-math-errno", "-fwrapv"]
+    return ["-O3", "-fno-tree-slp-vectorize", "-ffp-contract=off", "-fno-math-errno", "-fwrapv"]
 
 
 # -Wl,-z,nodelete: a module is never unmapped, even when its executable is garbage collected:
