@@ -45,6 +45,23 @@ BASE_FLAGS = optimization_flags() + ["-march=native", "-std=gnu11", "-fPIC", "-s
                                      "-Wl,-z,nodelete", "-w"]
 
 
+def sanitizer_flags() -> list:
+    """PYCOMPILE_SANITIZE=address,undefined: generated C checked by AddressSanitizer and UBSan
+    (out-of-bounds accesses, use after free, undefined behaviour including float -> int
+    conversions out of range). ASan's runtime must be loaded before Python starts - see
+    docs/RELIABILITY.md; UBSan's is linked in."""
+    names = knobs.get("PYCOMPILE_SANITIZE") or ()
+    if not names:
+        return []
+    kinds = ",".join(["address"] * ("address" in names) + ["undefined,float-cast-overflow"] * ("undefined" in names))
+    return [f"-fsanitize={kinds}", "-fno-omit-frame-pointer", "-g"]
+
+
+def flags() -> list:
+    """Every flag generated C is built with (part of the compile cache's key)."""
+    return BASE_FLAGS + sanitizer_flags()
+
+
 def _libmvec() -> bool:
     """glibc's vector math library (x86-64 glibc >= 2.35 has every function we declare)."""
     import ctypes.util
@@ -117,13 +134,13 @@ def compiler_identity() -> str:
         first = out.splitlines()[0] if out else ""
     except (OSError, subprocess.SubprocessError):
         first = "unknown"
-    return f"{find_cc()} | {first} | {' '.join(BASE_FLAGS)}"
+    return f"{find_cc()} | {first} | {' '.join(BASE_FLAGS)}"     # sanitizers: see flags()
 
 
 def build_command(c_path: str, so_path: str, uses_blas: bool, headers: tuple | None = None) -> list:
     """The compiler command that turns generated C into a shared object (`headers`: the
     directories holding pycompile's headers; the installed ones by default)."""
-    cmd = [find_cc(), *BASE_FLAGS]
+    cmd = [find_cc(), *flags()]
     for d in include_dirs() if headers is None else headers:
         cmd.append(f"-I{d}")
     if uses_blas:

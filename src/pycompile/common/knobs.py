@@ -60,6 +60,14 @@ def _seconds(name: str):
     return parse
 
 
+def _sanitizers(v: str):
+    names = tuple(n.strip() for n in v.split(",") if n.strip())
+    bad = [n for n in names if n not in ("address", "undefined")]
+    if bad:
+        raise ValueError(f"PYCOMPILE_SANITIZE takes address and / or undefined, but got {v!r}")
+    return names or None
+
+
 def _text(v: str):
     return v if v != "" else None
 
@@ -96,6 +104,11 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("CC", "cc", lambda v: v.strip() or None, "the C compiler (default cc)"),
     Knob("PYCOMPILE_CC_TIMEOUT", 600.0, _seconds("PYCOMPILE_CC_TIMEOUT"),
          "seconds one C compiler run may take before it is stopped (default 600)"),
+    Knob("PYCOMPILE_SANITIZE", None, _sanitizers,
+         "address,undefined (or one of them): build generated C with those sanitizers "
+         "(see docs/RELIABILITY.md for running Python with the ASan runtime)"),
+    Knob("PYCOMPILE_FUZZ_EXAMPLES", 300, _int_in(1, 10 ** 9, "PYCOMPILE_FUZZ_EXAMPLES"),
+         "how many random programs tests/compiler/test_fuzz_ops.py runs (a soak: 10000)"),
 )}
 
 
