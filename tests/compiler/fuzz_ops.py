@@ -507,7 +507,7 @@ def differentiable(case: Case) -> bool:
     return case.float64_only and all(np.isfinite(a).all() for _, a in case.inputs)
 
 
-def grad_batch(seeds, directory) -> dict:
+def grad_batch(seeds, directory, stats: dict | None = None) -> dict:
     """Gradients of the float64 programs of `seeds` (their float outputs weighted by random
     tensors), compiled together: they must equal PyNative's. Programs PyNative cannot
     differentiate (an op without a gradient rule) are skipped. Returns {seed: failure}."""
@@ -534,6 +534,8 @@ def grad_batch(seeds, directory) -> dict:
         keep.append((c, want))
     if not keep:
         return {}
+    if stats is not None:
+        stats["gradients compared"] = stats.get("gradients compared", 0) + len(keep)
 
     def all_grads(*flat):
         out, k = [], 0
@@ -741,16 +743,46 @@ def shrink(case, directory, check) -> Case:
     return case
 
 
-if __name__ == "__main__":      # python tests/compiler/fuzz_ops.py FIRST COUNT [BATCH]
+def soak(first: int, count: int, batch: int = 10, log=print) -> dict:
+    """Run programs [first, first + count): every program compiled vs PyNative, the float64
+    ones also vs NumPy and differentiated (compiled vs PyNative), every 25th against finite
+    differences. Returns the counts and the failures."""
     import pathlib
-    first, count = int(sys.argv[1]), int(sys.argv[2])
-    size = int(sys.argv[3]) if len(sys.argv) > 3 else 10
     d = pathlib.Path(tempfile.mkdtemp(prefix="fuzz-ops-"))
-    failed = {}
-    for s in range(first, first + count, size):
-        failed.update(run_batch(list(range(s, min(s + size, first + count))), d))
-        if (s - first) // size % 10 == 0:
-            print(f"{s - first + size} programs, {len(failed)} failed", flush=True)
-    for s, why in sorted(failed.items()):
-        print(f"seed {s}: {why}"[:2000])
-    print(f"{count} programs, {len(failed)} failed")
+    seeds = list(range(first, first + count))
+    counts = {"programs": count, "mismatches": 0, "crashes": 0, "float64 vs NumPy": 0, "NumPy mismatches": 0,
+              "gradients compared": 0, "gradient mismatches": 0, "finite differences": 0, "finite difference mismatches": 0}
+    failures = {}
+    for k in range(0, count, batch):
+        for s, why in run_batch(seeds[k:k + batch], d).items():
+            counts["crashes" if why.startswith("compiled run raised") else "mismatches"] += 1
+            failures[f"{s} forward"] = why
+        f64 = [s for s in seeds[k:k + batch] if s % 5 == 0]
+        for s, why in grad_batch(f64, d, counts).items():
+            counts["gradient mismatches"] += 1
+            failures[f"{s} gradient"] = why
+        for s in f64:
+            counts["float64 vs NumPy"] += 1
+            why = check_numpy(s, d)
+            if why:
+                counts["NumPy mismatches"] += 1
+                failures[f"{s} numpy"] = why
+            if s % 25 == 0:
+                counts["finite differences"] += 1
+                why = check_finite_differences(s, d)
+                if why:
+                    counts["finite difference mismatches"] += 1
+                    failures[f"{s} finite differences"] = why
+        if (k // batch) % 50 == 0:
+            log(f"{k + batch} programs: {counts}")
+    return {"counts": counts, "failures": failures}
+
+
+if __name__ == "__main__":      # python tests/compiler/fuzz_ops.py FIRST COUNT [BATCH]: a soak run
+    import json
+    first, count = int(sys.argv[1]), int(sys.argv[2])
+    result = soak(first, count, int(sys.argv[3]) if len(sys.argv) > 3 else 10,
+                  log=lambda m: print(m, flush=True))
+    for key, why in sorted(result["failures"].items()):
+        print(f"seed {key}: {why}"[:3000])
+    print(json.dumps(result["counts"]))

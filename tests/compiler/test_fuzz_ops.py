@@ -93,3 +93,23 @@ def test_gradient_through_an_op_of_a_comparison():
     got = ms.jit(g)(a0, a1)
     for w, c in zip(want, got):
         np.testing.assert_allclose(c.asnumpy(), w.asnumpy(), rtol=1e-12)
+
+
+def halving_loop_then_slice(a2):
+    """Found by grad_batch (seed 5) while the fix above was being written: a loop whose body
+    reads only its carried value and constants got a zero gradient (the values a reverse loop
+    reads back from its stack were taken for non-differentiable ones)."""
+    v14 = a2
+    for _ in range(4):
+        v14 = v14 * 0.5 + 1.0
+    v16 = v14[:, ::-1, -3]
+    return ops.concat((v16, v16), 0)
+
+
+def test_gradient_of_a_loop_that_reads_only_its_carried_value():
+    x = Tensor(np.random.default_rng(5).standard_normal((2, 3, 4)))
+    r = Tensor(np.random.default_rng(6).standard_normal((4, 3)))
+    g = ms.grad(lambda t: (halving_loop_then_slice(t) * r).sum())
+    want = g(x).asnumpy()
+    assert np.abs(want).max() > 0
+    np.testing.assert_allclose(ms.jit(g)(x).asnumpy(), want, rtol=1e-12)

@@ -309,7 +309,8 @@ class Backprop:
     def active(self, v) -> bool:
         """Whether `v` may depend on what is differentiated: not a constant, not the result of a
         non-differentiable op (a comparison, argmax ...), not computed only from such values.
-        Parameters, block parameters and control-flow results count as active."""
+        Parameters, block parameters, control-flow results and the carried values a reverse
+        loop reads back from its stack (StackGet) count as active."""
         todo = [v]
         while todo:
             x = todo[-1]
@@ -320,7 +321,7 @@ class Backprop:
                 self._active[id(x)] = False
             elif not (isinstance(x, ir.Node) and isinstance(x.op, OpDef)) or x.op.grad is None:
                 self._active[id(x)] = True
-            elif x.op.grad is NONDIFF:
+            elif x.op.grad is NONDIFF and x.op is not P.StackGet:    # a saved loop value is active
                 self._active[id(x)] = False
             else:
                 pending = [i for i in x.inputs if id(i) not in self._active]
