@@ -11,7 +11,8 @@ state: the pause lets threads sleep and caches go cold, which would count agains
 has the shorter block). Times are medians over rounds; a
 ratio is the median over rounds of the two times in the same round (lower is better), which
 keeps slow drifts of a shared machine out of it. Cold compile times run in a fresh subprocess with empty
-caches. W7 runs W1 (N=1) in a fresh process with an empty compile-cache directory, then in a
+caches. WL compiles programs of 1k, 5k and 10k ops (bench/large.py) in fresh processes and
+prints seconds per 1,000 ops. W7 runs W1 (N=1) in a fresh process with an empty compile-cache directory, then in a
 second fresh process reusing it, and prints both first-call times and their ratio. Where JAX is
 installed (it is not a dependency), W4 and W6 also run under jax.jit on the same inputs. Machine facts
 (cores, CPU) are printed first: ratios hold across machines, absolute times do not.
@@ -194,7 +195,7 @@ def machine() -> str:
 
 def main(argv):
     quick = "--quick" in argv
-    names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS) + ["W6c"]
+    names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS) + ["W6c", "WL"]
     repeats = 3 if quick else 9
     print(f"# {machine()}")
     print(f"{'workload':<26} {'pycompile':>12} {'NumPy eager':>12} {'ratio':>8}   notes")
@@ -204,6 +205,10 @@ def main(argv):
             continue
         if name == "W6c":
             w6_compile((4, 12) if quick else (4, 12, 24))
+            continue
+        if name == "WL":         # compile time of 1k / 5k / 10k-op programs (bench/large.py)
+            import large
+            large.run((1000, 5000) if quick else (1000, 5000, 10000))
             continue
         for case in W.WORKLOADS[name]():
             label, compiled, numpy_fn, note = case[:4]

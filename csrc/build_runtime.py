@@ -18,7 +18,7 @@ def header_cdef() -> str:
 ffibuilder = FFI()
 ffibuilder.cdef(header_cdef() + """
 extern "Python" void pc_py_print_tensor(const void *, int, int, const int64_t *);
-extern "Python" void pc_py_print_str(const char *);
+extern "Python" void pc_py_print_str(const char *, int64_t);
 extern "Python" void pc_py_print_scalar(double, int);
 """)
 with open(os.path.join(HERE, "runtime.c")) as f:

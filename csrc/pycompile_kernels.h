@@ -1,8 +1,11 @@
 /* Helpers for generated code: scalar functions whose C spelling is not one expression.
  * Everything is static inline so kernels stay vectorizable and no symbol is exported.
  * Semantics match the NumPy eager implementations (tests compare them):
- *   integer floor division / modulo round toward -inf; division by zero gives 0;
- *   negative integer powers give 0 except for bases 1 and -1. */
+ *   integer floor division / modulo round toward -inf; division by zero gives 0, and
+ *   MIN // -1 gives MIN and MIN % -1 gives 0 (the C operators trap: SIGFPE on x86);
+ *   negative integer powers give 0 except for bases 1 and -1;
+ *   float -> integer conversions give NumPy's values where C leaves them undefined.
+ * Signed overflow wraps (the toolchain passes -fwrapv), as in NumPy. */
 #ifndef PYCOMPILE_KERNELS_H
 #define PYCOMPILE_KERNELS_H
 #include <math.h>
@@ -81,12 +84,13 @@ static inline float pc_round_h(float f) {
 #define PC_INT_HELPERS(T)                                                              \
     static inline T pc_floordiv_##T(T a, T b) {                                        \
         if (b == 0) return 0;                                                          \
+        if (b == (T)-1) return (T)(0ull - (unsigned long long)a);  /* MIN // -1: MIN */ \
         T q = a / b;                                                                   \
         if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;                              \
         return q;                                                                      \
     }                                                                                  \
     static inline T pc_mod_##T(T a, T b) {                                             \
-        if (b == 0) return 0;                                                          \
+        if (b == 0 || b == (T)-1) return 0;           /* MIN % -1 traps in C; it is 0 */ \
         T r = a % b;                                                                   \
         if (r != 0 && ((r < 0) != (b < 0))) r += b;                                    \
         return r;                                                                      \
@@ -117,6 +121,39 @@ PC_UINT_HELPERS(uint8_t)
 PC_UINT_HELPERS(uint16_t)
 PC_UINT_HELPERS(uint32_t)
 PC_UINT_HELPERS(uint64_t)
+
+/* float -> integer conversions. C leaves NaN and out-of-range values undefined (and GCC folds
+ * on that assumption); these give what NumPy gives on x86-64 instead: int32 / int64 get their
+ * MIN ("integer indefinite"), int8 / int16 / uint8 / uint16 take the low bits of the int32
+ * result, uint32 the low bits of the int64 result, and uint64 converts values from 2^63 up by
+ * subtracting 2^63 first. The conversion itself only ever sees an in-range value and the
+ * choice is a select on integers, so loops calling these still vectorize and never trap. */
+#define PC_F2I(F, LO32, LO64)                                                                  \
+    static inline int32_t pc_##F##_to_int32_t(F x) {                                           \
+        const int ok = x > LO32 && x < (F)0x1p31;                                              \
+        const int32_t i = (int32_t)(ok ? x : (F)0);                                            \
+        return ok ? i : INT32_MIN;                                                             \
+    }                                                                                          \
+    static inline int64_t pc_##F##_to_int64_t(F x) {                                           \
+        const int ok = x > LO64 && x < (F)0x1p63;                                              \
+        const int64_t i = (int64_t)(ok ? x : (F)0);                                            \
+        return ok ? i : INT64_MIN;                                                             \
+    }                                                                                          \
+    static inline int8_t pc_##F##_to_int8_t(F x) { return (int8_t)pc_##F##_to_int32_t(x); }    \
+    static inline int16_t pc_##F##_to_int16_t(F x) { return (int16_t)pc_##F##_to_int32_t(x); } \
+    static inline uint8_t pc_##F##_to_uint8_t(F x) { return (uint8_t)pc_##F##_to_int32_t(x); } \
+    static inline uint16_t pc_##F##_to_uint16_t(F x) { return (uint16_t)pc_##F##_to_int32_t(x); } \
+    static inline uint32_t pc_##F##_to_uint32_t(F x) { return (uint32_t)pc_##F##_to_int64_t(x); } \
+    static inline uint64_t pc_##F##_to_uint64_t(F x) {                                         \
+        const int big = x >= (F)0x1p63;                                                        \
+        const uint64_t i = (uint64_t)pc_##F##_to_int64_t(big ? x - (F)0x1p63 : x);             \
+        return big ? i ^ 0x8000000000000000ull : i;                                            \
+    }
+
+/* LO: the largest value below the range whose truncation is out of range (-2^31 - 1 is exact
+ * in double; the float below -2^31 is -2^31 - 256) */
+PC_F2I(float, -2147483904.0f, -0x1.000002p63f)
+PC_F2I(double, -2147483649.0, -0x1.0000000000001p63)
 
 /* Float floor division and modulo as MindSpore computes them: in double, floor(a / b) and
  * a - floor(a / b) * b (so 1.0f // 0.1f is 9, -2.5 // inf is -0.0 and a mod inf is NaN). */

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* CDEF-BEGIN */
-#define PC_RT_ABI_VERSION 1
+#define PC_RT_ABI_VERSION 2
 
 /* dtype codes; pycompile.common.dtype reads these numbers from here through cffi. */
 enum pc_dtype {
@@ -26,9 +26,13 @@ typedef struct pc_api {
     int (*status_get)(void);
     void (*status_clear)(void);
     void (*print_tensor)(const void *data, int dtype, int ndim, const int64_t *shape);
-    void (*print_str)(const char *text);
+    void (*print_str)(const char *text, int64_t nbytes);   /* may hold NUL bytes */
     void (*print_scalar)(double value, int dtype);
+    volatile int *interrupted;      /* nonzero once SIGINT arrived: loops return PC_ERR_INTERRUPTED */
 } pc_api;
+
+/* pc_entry's result when a loop stopped at a pending SIGINT (runtime errors are 1000 + k) */
+#define PC_ERR_INTERRUPTED 900
 
 const pc_api *pc_get_api(void);
 void pc_set_num_threads(int n);
@@ -36,6 +40,8 @@ int pc_get_num_threads(void);
 int pc_status_get(void);
 void pc_status_clear(void);
 void pc_status_raise(int bits);
+int pc_watch_interrupts(void);
+void pc_clear_interrupt(void);
 /* CDEF-END */
 
 #endif

@@ -2,11 +2,12 @@
  * emulated float-status register) and the bridges from generated code back into Python
  * (Print). Generated code reaches all of it through the pc_api table. */
 #include "pycompile_rt.h"
+#include "interrupt.c"
 
 /* Defined by cffi (extern "Python" in build_runtime.py); they format and write through
  * Python's sys.stdout so compiled Print interleaves with Python's own print calls. */
 static void pc_py_print_tensor(const void *data, int dtype, int ndim, const int64_t *shape);
-static void pc_py_print_str(const char *text);
+static void pc_py_print_str(const char *text, int64_t nbytes);
 static void pc_py_print_scalar(double value, int dtype);
 
 static int g_num_threads = 1;
@@ -22,7 +23,7 @@ static void print_tensor(const void *data, int dtype, int ndim, const int64_t *s
 {
     pc_py_print_tensor(data, dtype, ndim, shape);
 }
-static void print_str(const char *text) { pc_py_print_str(text); }
+static void print_str(const char *text, int64_t nbytes) { pc_py_print_str(text, nbytes); }
 static void print_scalar(double value, int dtype) { pc_py_print_scalar(value, dtype); }
 
 static const pc_api g_api = {
@@ -34,6 +35,7 @@ static const pc_api g_api = {
     print_tensor,
     print_str,
     print_scalar,
+    &g_interrupted,
 };
 
 const pc_api *pc_get_api(void) { return &g_api; }

@@ -129,6 +129,13 @@ def parse_input(text: str):
         if not d.isdigit():
             raise UsageError(f"bad --input {text!r}: dimension {d!r} is not a non-negative integer; {_INPUT_FORM}")
         shape.append(int(d))
+    from pycompile.ops._table import MAX_BYTES
+    nbytes = dt.itemsize
+    for d in shape:
+        nbytes *= d
+    if nbytes > MAX_BYTES:
+        raise UsageError(f"bad --input {text!r}: the tensor would have {nbytes // dt.itemsize} elements "
+                         f"({nbytes} bytes), more than memory can address")
     return name, dt, tuple(shape)
 
 
@@ -356,13 +363,18 @@ def _ordered_cli_args(params, cli_inputs) -> tuple:
     for n, _ in params:
         if n not in cli_inputs:
             break           # keep positional order: stop at the first parameter not given
-        args.append(_zeros(*cli_inputs[n]))
+        args.append(_zeros(n, *cli_inputs[n]))
     return tuple(args)
 
 
-def _zeros(dt, shape):
+def _zeros(name, dt, shape):
     from pycompile.common.tensor import Tensor
-    return Tensor(np.zeros(shape, dt.np))
+    try:
+        return Tensor(np.zeros(shape, dt.np))
+    except MemoryError:
+        nbytes = int(np.prod(shape, dtype=object)) * dt.itemsize
+        raise UsageError(f"--input {name}: a {_np_name(dt)}{list(shape)} tensor needs {nbytes} bytes, more than "
+                         f"this machine can allocate") from None
 
 
 def _declared_inputs(e: Entry):

@@ -153,7 +153,7 @@ def test_emit_writes_ir_c_so_and_a_manifest_a_c_program_can_use(tmp_path):
     assert const_arg["shape"] == [6, 16] and const_arg["file"] == "net.bin"
     assert arena["alignment"] == 64 and arena["nbytes"] == m["arena_bytes"]
     assert m["api"]["header"] == "pycompile_rt.h" and m["api"]["struct"] == "pc_api"
-    assert m["api"]["abi_version"] == 1 and "num_threads" in m["api"]["fields"]
+    assert m["api"]["abi_version"] == 2 and "num_threads" in m["api"]["fields"]
 
     blob = (out_dir / "net.bin").read_bytes()
 
@@ -199,7 +199,7 @@ def _call_from_c(tmp_path, out_dir, m, input_file):
         static int status_get(void) { return status; }
         static void status_clear(void) { status = 0; }
         static void print_tensor(const void *d, int t, int n, const int64_t *s) { (void)d; (void)t; (void)n; (void)s; }
-        static void print_str(const char *s) { puts(s); }
+        static void print_str(const char *s, int64_t n) { fwrite(s, 1, (size_t)n, stdout); putchar(10); }
         static void print_scalar(double v, int t) { (void)t; printf("%g\\n", v); }
         static void load(void *dst, const char *path, long offset, size_t n) {
             FILE *f = fopen(path, "rb");

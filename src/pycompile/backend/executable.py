@@ -14,6 +14,7 @@ import _cffi_backend
 import numpy as np
 
 from pycompile._rt import ffi as _ffi
+from pycompile._rt import lib as _rt_lib
 from pycompile.backend import runtime
 
 _from_buffer = _ffi.from_buffer
@@ -23,6 +24,30 @@ _ENTRY_T = _ffi.typeof("int(*)(void **)")
 
 class RuntimeFault(RuntimeError):
     pass
+
+
+_INTERRUPTED = int(_rt_lib.PC_ERR_INTERRUPTED)
+
+
+def watch_interrupts() -> None:
+    """Let Ctrl-C stop compiled loops (csrc/interrupt.c) while Python's own SIGINT handler is in
+    place; a program that installed its own handler keeps it to itself."""
+    import signal
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        _rt_lib.pc_watch_interrupts()
+
+
+def _poll_signals() -> None:
+    """A Python call: the interpreter runs pending signal handlers on entering it."""
+
+
+def _interrupted():
+    """A compiled loop stopped at a pending SIGINT. Python's handler, which the runtime's passed
+    the signal to, raises KeyboardInterrupt at the next bytecode boundary; this is one. If it
+    does not (the compiled code ran outside the main thread), raise it here."""
+    _rt_lib.pc_clear_interrupt()
+    _poll_signals()
+    raise KeyboardInterrupt
 
 
 class Executable:
@@ -48,6 +73,7 @@ class Executable:
         self.args[n - 1] = self._arena_buf
         self.ref_shapes = [r._data.shape for r in refs]
         self._entry = self.lib.load_function(_ENTRY_T, "pc_entry")
+        watch_interrupts()
 
     def __call__(self, arrays: list) -> list:
         args = self.args
@@ -79,6 +105,8 @@ class Executable:
         return outs
 
     def _raise(self, rc: int):
+        if rc == _INTERRUPTED:
+            _interrupted()
         code = rc - 1000
         if 0 <= code < len(self.errors):
             # "RuntimeError: For 'Gather', ..." raises the class MindSpore raises; otherwise IndexError

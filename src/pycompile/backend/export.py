@@ -43,7 +43,7 @@ API_FIELDS = {
     "status_get": "return the float-status word",
     "status_clear": "set the float-status word to 0",
     "print_tensor": "Print of a tensor: (data, dtype code, ndim, shape)",
-    "print_str": "Print of a string",
+    "print_str": "Print of a string: (bytes, count); the bytes are UTF-8 and may include NUL",
     "print_scalar": "Print of a scalar: (value, dtype code)",
 }
 
@@ -135,7 +135,11 @@ def dump_manifest(m: dict) -> str:
 
 
 def export(report, name: str, kinds, out_dir: str) -> list[str]:
-    """Write the files of `kinds` (subset of KINDS) for `report` into out_dir; returns the paths."""
+    """Write the files of `kinds` (subset of KINDS) for `report` into out_dir; returns the paths.
+    The files are named after the entry with anything but letters, digits, `_`, `-`, `.`
+    replaced (a name is never a path out of out_dir)."""
+    from pycompile.backend.c.text import file_stem
+    entry, name = name, file_stem(name)
     stem = os.path.join(out_dir, name)
     written = []
 
@@ -169,5 +173,5 @@ def export(report, name: str, kinds, out_dir: str) -> list[str]:
             for h in [header] + ([os.path.join(os.path.dirname(header), "pycompile_kernels.h")] if "c" in kinds else []):
                 shutil.copyfile(h, os.path.join(out_dir, os.path.basename(h)))
                 written.append(os.path.join(out_dir, os.path.basename(h)))
-        text(stem + ".json", dump_manifest(manifest(report, name, args, files)))
+        text(stem + ".json", dump_manifest(manifest(report, entry, args, files)))
     return written

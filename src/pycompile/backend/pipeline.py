@@ -22,13 +22,51 @@ _WORKDIR: list = []
 
 
 def workdir() -> str:
+    """This process's build directory, `pycompile-<pid>-*` in the temporary directory (removed at
+    exit). A process killed mid-compile cannot remove its own: the first compile of the next
+    process removes those whose process is gone. Recreated if something removed it meanwhile."""
     if not _WORKDIR:
         import shutil
         import tempfile
-        d = tempfile.mkdtemp(prefix="pycompile-")
+        remove_stale_workdirs(tempfile.gettempdir())
+        d = tempfile.mkdtemp(prefix=f"pycompile-{os.getpid()}-")
         _WORKDIR.append(d)
         atexit.register(shutil.rmtree, d, True)
+    elif not os.path.isdir(_WORKDIR[0]):
+        os.makedirs(_WORKDIR[0], mode=0o700, exist_ok=True)
     return _WORKDIR[0]
+
+
+def remove_stale_workdirs(tmp: str) -> list:
+    """Remove the build directories of this user's pycompile processes that no longer run;
+    returns their paths. A directory counts as stale only when its pid is dead and nothing in it
+    changed for a minute (another pid namespace sharing /tmp may run a live one)."""
+    import re
+    import shutil
+    removed = []
+    try:
+        names = os.listdir(tmp)
+    except OSError:
+        return removed
+    now = time.time()
+    for name in names:
+        m = re.fullmatch(r"pycompile-(\d+)-\w+", name)
+        if m is None or int(m.group(1)) == os.getpid():
+            continue
+        path = os.path.join(tmp, name)
+        try:
+            st = os.lstat(path)
+            if not os.path.isdir(path) or os.path.islink(path) or st.st_uid != os.getuid() or now - st.st_mtime < 60:
+                continue
+            os.kill(int(m.group(1)), 0)
+            continue                          # the process is alive
+        except ProcessLookupError:
+            pass
+        except (PermissionError, OSError):
+            continue                          # alive under another user, or unreadable
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
+    return removed
 
 
 def options() -> dict:
@@ -89,7 +127,11 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
                     scalar_out=[isinstance(v.type, ScalarType) for v in graph.outputs],
                     arena_size=mod.plan.arena_size, errors=mod.errors, const_args=mod.plan.const_args)
     with _stage("loading"):
-        exe = device.load(so_path, layout.executable_args(traced.refs))
+        try:
+            exe = device.load(so_path, layout.executable_args(traced.refs))
+        except OSError as e:
+            from pycompile.backend.toolchain import ToolchainError, load_problem
+            raise ToolchainError(f"the compiled module {so_path} cannot be loaded: {load_problem(e)}") from None
     times["load"] = time.perf_counter() - t
     report = CompileReport(graph.name, stats, times, ir.count_nodes(traced.graph), ir.count_nodes(graph),
                            mod.c_lines, mod.plan.arena_size, _copied_bytes(graph), so_path,
@@ -107,7 +149,7 @@ def _stage(what: str):
     this stage is an internal error, with the original chained."""
     try:
         yield
-    except (CompileError, InternalCompilerError):
+    except (CompileError, InternalCompilerError, MemoryError):
         raise
     except Exception as e:
         raise InternalCompilerError(e, what) from e
@@ -135,7 +177,8 @@ def _out_type(v) -> TensorType:
 
 
 def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)[:60] or "graph"
+    from pycompile.backend.c.text import file_stem
+    return file_stem(name)
 
 
 _SAVE_COUNT = [0]

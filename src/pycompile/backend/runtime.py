@@ -24,8 +24,8 @@ def pc_py_print_tensor(data, dtype_code, ndim, shape):
 
 
 @rt_ffi.def_extern()
-def pc_py_print_str(text):
-    sys.stdout.write(rt_ffi.string(text).decode("utf-8", "replace") + "\n")
+def pc_py_print_str(text, nbytes):
+    sys.stdout.write(bytes(rt_ffi.buffer(text, nbytes)).decode("utf-8", "replace") + "\n")
 
 
 @rt_ffi.def_extern()

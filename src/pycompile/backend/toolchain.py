@@ -14,13 +14,52 @@ import sys
 from pycompile.errors import CompileError
 from pycompile.common import knobs
 
-# -fwrapv: integer arithmetic wraps around as in NumPy / MindSpore (signed overflow is otherwise
-# undefined in C, and the optimizer folds `x + 1 > x` to true)
+
+def optimization_flags() -> list:
+    """How generated C is optimized: correct first, fast second. Each flag has a test in
+    tests/backend/test_compiler_flags.py that fails if it is changed back.
+
+    -O3, but -fno-tree-slp-vectorize: GCC 12.2's basic-block (SLP) vectorizer drops the
+      float64 -> float32 -> float64 round trip of a constant-length loop (`x - (double)(float)x`
+      is 0 in some lanes; -O2 has the bug too). Loop vectorization, which every generated tile,
+      reduction and softmax loop relies on, is unaffected: W1, W4 and W6 get the same vectorized
+      loops (`-fopt-info-vec`), only the OpenMP argument-struct setup is no longer SLP'd.
+    no -fno-trapping-math: with it, GCC 12 rewrites (float)(int32_t)x as trunc(x), which gives
+      -0.0 for x in (-1, 0) (1 / t = -inf where NumPy gives +inf) and keeps out-of-range values
+      NumPy maps to INT_MIN; conditional float code still vectorizes without it.
+    -ffp-contract=off: no fused multiply-add where the program has a product and a sum; GCC's
+      default for GNU C contracts them, so a value computed twice (a fused producer each pass of
+      LayerNorm reads) could round differently each time: x - mean(x) of a constant row was not 0,
+      and LayerNorm gave beta + noise * 3000 * gamma. Each op now rounds as in NumPy; per-call
+      CPU time of W1, W4 and W6 changed by -3..+1 % (noise).
+    -fno-math-errno: libm calls need not set errno, so they vectorize (libmvec) and inline.
+    -fwrapv: signed integer arithmetic wraps as in NumPy / MindSpore (otherwise undefined in C,
+      and the optimizer folds `x + 1 > x` to true)."""
+    return ["-O3", "-fno-tree-slp-vectorize", "-ffp-contract=off", "-fno-math-errno", "-fwrapv"]
+
+
 # -Wl,-z,nodelete: a module is never unmapped, even when its executable is garbage collected:
 # unloading the last module that uses OpenMP unmaps libgomp under its still-spinning worker
 # threads, which then crash the process
-BASE_FLAGS = ["-O3", "-march=native", "-std=gnu11", "-fPIC", "-shared", "-fopenmp",
-              "-fno-math-errno", "-fno-trapping-math", "-fwrapv", "-Wl,-z,nodelete", "-w"]
+BASE_FLAGS = optimization_flags() + ["-march=native", "-std=gnu11", "-fPIC", "-shared", "-fopenmp",
+                                     "-Wl,-z,nodelete", "-w"]
+
+
+def sanitizer_flags() -> list:
+    """PYCOMPILE_SANITIZE=address,undefined: generated C checked by AddressSanitizer and UBSan
+    (out-of-bounds accesses, use after free, undefined behaviour including float -> int
+    conversions out of range). ASan's runtime must be loaded before Python starts - see
+    docs/RELIABILITY.md; UBSan's is linked in."""
+    names = knobs.get("PYCOMPILE_SANITIZE") or ()
+    if not names:
+        return []
+    kinds = ",".join(["address"] * ("address" in names) + ["undefined,float-cast-overflow"] * ("undefined" in names))
+    return [f"-fsanitize={kinds}", "-fno-omit-frame-pointer", "-g"]
+
+
+def flags() -> list:
+    """Every flag generated C is built with (part of the compile cache's key)."""
+    return BASE_FLAGS + sanitizer_flags()
 
 
 def _libmvec() -> bool:
@@ -90,17 +129,18 @@ def compiler_identity() -> str:
     """What goes into cache keys: the compiler's version line and the flags."""
     import subprocess
     try:
-        out = subprocess.run([find_cc(), "--version"], capture_output=True, text=True, timeout=30).stdout
+        out = subprocess.run([find_cc(), "--version"], capture_output=True, timeout=30).stdout
+        out = out.decode("utf-8", "replace")
         first = out.splitlines()[0] if out else ""
     except (OSError, subprocess.SubprocessError):
         first = "unknown"
-    return f"{find_cc()} | {first} | {' '.join(BASE_FLAGS)}"
+    return f"{find_cc()} | {first} | {' '.join(BASE_FLAGS)}"     # sanitizers: see flags()
 
 
 def build_command(c_path: str, so_path: str, uses_blas: bool, headers: tuple | None = None) -> list:
     """The compiler command that turns generated C into a shared object (`headers`: the
     directories holding pycompile's headers; the installed ones by default)."""
-    cmd = [find_cc(), *BASE_FLAGS]
+    cmd = [find_cc(), *flags()]
     for d in include_dirs() if headers is None else headers:
         cmd.append(f"-I{d}")
     if uses_blas:
@@ -123,15 +163,124 @@ def runtime_libraries(uses_blas: bool) -> list:
 
 
 def compile_shared(c_path: str, so_path: str, uses_blas: bool) -> None:
-    import subprocess
+    """Build `so_path` from `c_path`. Every way this can fail is a ToolchainError naming its
+    cause: the generated C rejected (a pycompile bug: the C file is kept), the compiler killed,
+    crashing or out of disk, a library the link needs missing, no answer within
+    PYCOMPILE_CC_TIMEOUT seconds, or a compiler that reports success without writing a shared
+    object."""
     cmd = build_command(c_path, so_path, uses_blas)
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        msg = proc.stderr.strip().splitlines()
-        tail = "\n".join(msg[-20:])
-        raise ToolchainError(
-            f"the C compiler failed on generated code (this is a pycompile bug; please report it).\n"
-            f"C file: {c_path}\ncommand: {' '.join(cmd)}\n{tail}")
+    timeout = knobs.get("PYCOMPILE_CC_TIMEOUT")
+    code, output = run_compiler(cmd, timeout)
+    where = f"C file: {c_path}\ncommand: {_shell(cmd)}"
+    if code is None:
+        raise ToolchainError(f"the C compiler did not finish within {timeout:g} s and was stopped (raise "
+                             f"PYCOMPILE_CC_TIMEOUT for very large graphs).\n{where}")
+    if code != 0:
+        raise ToolchainError(f"{failure_cause(code, output, c_path)}\n{where}\n{_tail(output)}")
+    problem = shared_object_problem(so_path)
+    if problem:
+        raise ToolchainError(f"the C compiler exited successfully but {problem}; check CC ({cmd[0]}).\n{where}"
+                             + (f"\n{_tail(output)}" if output.strip() else ""))
+
+
+def run_compiler(cmd: list, timeout: float | None) -> tuple:
+    """(exit code or None on timeout, output). Output is decoded leniently: a compiler speaking
+    another locale's encoding must not turn its error into a UnicodeDecodeError. The compiler
+    runs in its own process group, so a timeout also stops cc1 / as / ld under the driver."""
+    import signal
+    import subprocess
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    except OSError as e:
+        raise ToolchainError(f"the C compiler could not be started: {e}; command: {_shell(cmd)}") from None
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        proc.communicate()
+        return None, ""
+    except BaseException:             # Ctrl-C while compiling: do not leave the compiler running
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        proc.wait()
+        raise
+    return proc.returncode, out.decode("utf-8", "replace")
+
+
+def failure_cause(code: int, output: str, c_path: str) -> str:
+    """Who is to blame for a failed compile, in one sentence."""
+    import signal
+    low = output.lower()
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return (f"the C compiler was killed by {name}"
+                + (" (out of memory?)" if -code == signal.SIGKILL else "") + "; nothing was wrong with your program")
+    if "no space left on device" in low:
+        return "the C compiler ran out of disk space (its temporary directory or the output's)"
+    if "internal compiler error" in low or "please submit a full bug report" in low:
+        return "the C compiler crashed (an internal compiler error: a bug in the C compiler)"
+    missing = [line.split("cannot find ", 1)[1].split(":")[0].strip() for line in output.splitlines()
+               if "cannot find -l" in line]
+    if missing:
+        hint = (" (scipy-openblas32's library: reinstall pycompile with `pip install .`)"
+                if any("openblas" in m for m in missing) else "")
+        return f"the linker cannot find the library {', '.join(missing)}{hint}"
+    headers = [line.split("fatal error:", 1)[1].split(":")[0].strip() for line in output.splitlines()
+               if "fatal error:" in line and "no such file" in line.lower()]
+    if headers:
+        return (f"a header file is missing: {', '.join(headers)} (pycompile's headers and scipy-openblas32's "
+                f"come with `pip install .`; the C library's with the compiler)")
+    if "cannot execute" in low or "not found" in low and os.path.basename(c_path) not in output:
+        return "the C compiler could not run one of its own programs (is the compiler installed completely?)"
+    if os.path.basename(c_path) in output:
+        return "the C compiler rejected the generated code (this is a pycompile bug; please report it with the C file)"
+    return "the C compiler failed"
+
+
+def shared_object_problem(path: str) -> str | None:
+    """Why `path` is not a shared object the loader can use, or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(18)
+    except OSError:
+        return f"wrote no {os.path.basename(path)}"
+    if len(head) < 18 or head[:4] != b"\x7fELF":
+        return f"{os.path.basename(path)} is not an ELF object ({len(head)} bytes read)" if sys.platform.startswith(
+            "linux") else None
+    if int.from_bytes(head[16:18], sys.byteorder) != 3:      # e_type ET_DYN
+        return f"{os.path.basename(path)} is not a shared object"
+    return None
+
+
+def load_problem(error: OSError) -> str:
+    """What the dynamic loader's error about a compiled module means."""
+    msg = str(error)
+    if "cannot open shared object file" in msg:
+        # cffi: "cannot load library '/tmp/x.so': libfoo.so: cannot open shared object file: ..."
+        lib = msg.split(": cannot open shared object file")[0].rsplit(": ", 1)[-1].strip()
+        hint = (" (scipy-openblas32's library: reinstall pycompile with `pip install .`)" if "openblas" in msg else
+                " (OpenMP's runtime: install libgomp, part of gcc)" if "gomp" in msg else "")
+        return f"a library it needs is missing: {lib}{hint}"
+    if "undefined symbol" in msg:
+        return f"a symbol it needs is missing ({msg.split('undefined symbol:')[-1].strip()}): a library of another version?"
+    return msg
+
+
+def _shell(cmd: list) -> str:
+    import shlex
+    return shlex.join(cmd)
+
+
+def _tail(output: str, lines: int = 20) -> str:
+    return "\n".join(output.strip().splitlines()[-lines:])
 
 
 def platform_tag() -> str:

@@ -45,6 +45,29 @@ def _level(v: str):
     return 2 if v == "2" else 1
 
 
+def _seconds(name: str):
+    def parse(v: str):
+        v = v.strip()
+        if v == "":
+            return None
+        try:
+            t = float(v)
+        except ValueError:
+            t = -1.0
+        if not t > 0:
+            raise ValueError(f"{name} must be a positive number of seconds, but got {v!r}")
+        return t
+    return parse
+
+
+def _sanitizers(v: str):
+    names = tuple(n.strip() for n in v.split(",") if n.strip())
+    bad = [n for n in names if n not in ("address", "undefined")]
+    if bad:
+        raise ValueError(f"PYCOMPILE_SANITIZE takes address and / or undefined, but got {v!r}")
+    return names or None
+
+
 def _text(v: str):
     return v if v != "" else None
 
@@ -79,6 +102,13 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("MS_COMPILER_CACHE_PATH", None, _text,
          "the on-disk cache's directory (default ~/.cache/pycompile)"),
     Knob("CC", "cc", lambda v: v.strip() or None, "the C compiler (default cc)"),
+    Knob("PYCOMPILE_CC_TIMEOUT", 600.0, _seconds("PYCOMPILE_CC_TIMEOUT"),
+         "seconds one C compiler run may take before it is stopped (default 600)"),
+    Knob("PYCOMPILE_SANITIZE", None, _sanitizers,
+         "address,undefined (or one of them): build generated C with those sanitizers "
+         "(see docs/RELIABILITY.md for running Python with the ASan runtime)"),
+    Knob("PYCOMPILE_FUZZ_EXAMPLES", 300, _int_in(1, 10 ** 9, "PYCOMPILE_FUZZ_EXAMPLES"),
+         "how many random programs tests/compiler/test_fuzz_ops.py runs (a soak: 10000)"),
 )}
 
 

@@ -304,6 +304,33 @@ class Backprop:
 
     def __init__(self, b: Builder, session: Session):
         self.b, self.session = b, session
+        self._active: dict = {}
+
+    def active(self, v) -> bool:
+        """Whether `v` may depend on what is differentiated: not a constant, not the result of a
+        non-differentiable op (a comparison, argmax ...), not computed only from such values.
+        Parameters, block parameters, control-flow results and the carried values a reverse
+        loop reads back from its stack (StackGet) count as active."""
+        todo = [v]
+        while todo:
+            x = todo[-1]
+            if id(x) in self._active:
+                todo.pop()
+                continue
+            if isinstance(x, ir.Const):
+                self._active[id(x)] = False
+            elif not (isinstance(x, ir.Node) and isinstance(x.op, OpDef)) or x.op.grad is None:
+                self._active[id(x)] = True
+            elif x.op.grad is NONDIFF and x.op is not P.StackGet:    # a saved loop value is active
+                self._active[id(x)] = False
+            else:
+                pending = [i for i in x.inputs if id(i) not in self._active]
+                if pending:
+                    todo.extend(pending)
+                    continue
+                self._active[id(x)] = any(self._active[id(i)] for i in x.inputs)
+            todo.pop()
+        return self._active[id(v)]
 
     def add(self, cts: dict, v, c) -> None:
         """Accumulate cotangent `c` of value `v` (fitted to v's shape and dtype)."""
@@ -359,6 +386,10 @@ class Backprop:
             user = head + [tail]
         else:
             user = list(n.inputs[:k])
+        if not any(self.active(v) for x in user for v in (x if isinstance(x, list) else [x])):
+            # nothing differentiable flows in (say, Erf of a comparison's result): PyNative's tape
+            # never records such an op, and its rule need not accept the inputs' dtypes
+            return
         args = [[Sym(v, b) for v in x] if isinstance(x, list) else Sym(x, b) for x in user]
         b.loc = n.loc
         cin = op.grad(g, Sym(n, b), *args, **n.attrs)

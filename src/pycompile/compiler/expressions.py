@@ -110,6 +110,8 @@ class Expressions:
         idx = self.eval(frame, e.slice)
         if isinstance(idx, Sym) and not isinstance(obj, (Sym, Tensor)):
             raise NeedsConstant(f"indexing a {type(obj).__name__} needs an index known at compile time")
+        if self.deps is not None and not isinstance(obj, (Sym, Tensor, tuple, list, dict, str)):
+            self.deps.opaque(type(obj))     # a user __getitem__ runs as plain Python
         return obj[idx]
 
     @user_site

@@ -286,6 +286,8 @@ class Interpreter(ControlFlow, Loops, Expressions):
                                    f"please check the code.")
         if _has_graph(args) or _has_graph(list(kwargs.values())):
             raise _foreign_call_error(fn)
+        if self.deps is not None:
+            self.deps.opaque(fn)
         return fn(*args, **kwargs)
 
     @user_site
@@ -299,6 +301,8 @@ class Interpreter(ControlFlow, Loops, Expressions):
             raise GraphTypeError(f"creating a {cls.__name__} inside graph code needs constructor arguments known at "
                             f"compile time, but argument '{bad[0]}' is a tensor computed at run time; create the "
                             f"instance in __init__ or pass Python values")
+        if self.deps is not None:
+            self.deps.opaque(cls)           # its __init__ runs as plain Python: what it reads is a dependency
         return cls(*args, **kwargs)
 
     # -- statements ------------------------------------------------------------------------------------

@@ -98,8 +98,13 @@ def _find_def(tree, fn, code, line0, col0=0):
             return _lambda_by_column(on_line, code, col0)
         if on_line or lambdas:
             return (on_line or lambdas)[0]
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fn.__name__:
+    defs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for n in defs:
+        if n.name == fn.__name__:
+            return n
+    # a function renamed after its definition (`f.__name__ = ...`): the one its code starts at
+    for n in defs:
+        if want in [n.lineno] + [d.lineno for d in n.decorator_list]:
             return n
     raise CompileError(f"cannot find the definition of '{fn.__qualname__}' in its source")
 

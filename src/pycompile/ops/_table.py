@@ -178,6 +178,7 @@ def apply(op: OpDef, inputs, attrs: dict | None = None):
             f"but got {len(inputs)}")
     types = input_types(op, inputs)
     out_type = op.infer(types, **attrs)
+    check_size(op.name, out_type)
     sym = _symbolic_in(inputs)
     if sym is not None:
         return sym._tracer.emit(op, list(inputs), attrs, out_type)
@@ -188,6 +189,27 @@ def apply(op: OpDef, inputs, attrs: dict | None = None):
         if graph is not None:
             return graph.emit(op, list(inputs), attrs, out_type)
     return run_eager(op, inputs, attrs, out_type)
+
+
+MAX_BYTES = int(np.iinfo(np.intp).max)
+
+
+def check_size(op_name: str, t) -> None:
+    """A result too large for any memory (more bytes than an intp counts) is the user's error,
+    raised at their line: the C index arithmetic and NumPy's buffers would overflow."""
+    if isinstance(t, TupleType):
+        for e in t.elems:
+            check_size(op_name, e)
+        return
+    if not isinstance(t, TensorType):
+        return
+    n = 1
+    for d in t.shape:
+        n *= d
+    if n * t.dtype.itemsize > MAX_BYTES:
+        raise OpValueError(f"For '{op_name}', the result of shape {list(t.shape)} would have {n} elements "
+                           f"({n * t.dtype.itemsize} bytes of {t.dtype}): more than memory can address "
+                           f"(at most {MAX_BYTES} bytes)")
 
 
 def _parameter_in(inputs) -> bool:
@@ -237,8 +259,19 @@ def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
     with np.errstate(all="ignore"):     # int8 + 300 wraps, as in C: no NumPy warning
         if isinstance(lower, Elementwise):
             cdt = lower.compute(types, out_type)
-            values = [np.asarray(v).astype(cdt.np, copy=False) if not isinstance(v, list) else v for v in values]
+            values = [convert(v, cdt.np) if not isinstance(v, list) else v for v in values]
         return op.eager(*values, **attrs)
+
+
+def convert(v, to: np.dtype) -> np.ndarray:
+    """`v` as an array of dtype `to`, as generated code converts it (pc_<float>_to_<int> in
+    pycompile_kernels.h). NumPy's own float -> uint32 result for NaN and out-of-range values
+    depends on the array's length (its SIMD and scalar loops differ); both sides use its scalar
+    loop's: through int64."""
+    a = np.asarray(v)
+    if a.dtype.kind == "f" and to == np.uint32:
+        return a.astype(np.int64).astype(np.uint32)
+    return a.astype(to, copy=False)
 
 
 def _value(x):

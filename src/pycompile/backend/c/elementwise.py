@@ -313,12 +313,8 @@ class KernelEmitter:
                 # tensor, a Python number) to float16 first, as NumPy / MindSpore convert them
                 args.append(f"pc_round_h({a})")
                 continue
-            vt = C.value_ctype(v.type)
-            args.append(a if vt == ct else f"(({ct})({a}))")
-        expr = c_expr(op, args, ct)
-        out_ct = C.value_ctype(out_t)
-        if out_ct != ct:
-            expr = f"(({out_ct})({expr}))"
+            args.append(C.convert(a, C.value_ctype(v.type), ct))
+        expr = C.convert(c_expr(op, args, ct), ct, C.value_ctype(out_t))
         if isinstance(out_t, TensorType) and out_t.dtype is mstype.float16 and not lower.exact:
             expr = f"pc_round_h({expr})"
         return expr

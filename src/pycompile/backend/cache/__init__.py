@@ -37,7 +37,12 @@ An entry then records the *dependencies* the frontend discovered while tracing (
 `frontend.DEPS` recorder hooks): the source text of every user function parsed and of every user
 class whose instances or attributes were used (file, first line, hash of the block, plus a hash
 of each whole file as a fast path), and every global, module attribute and class attribute read,
-with a fingerprint of its value. A hit is valid only if every recorded dependency still matches
+with a fingerprint of its value. Code that runs as plain Python while tracing - the __init__ of a
+class created in graph code, a property getter, a user __getitem__ - is not seen by the frontend:
+every module global its functions name (and the attributes they name of user modules) is
+recorded, following the user functions and classes found there; such code that reads the
+environment, files, the clock or a random generator makes the call uncacheable (the reason says
+which). A hit is valid only if every recorded dependency still matches
 in the new process. Values are fingerprinted structurally (numbers by value, Tensors / arrays by
 content hash, functions by module, qualname, line and closure values, objects by class and
 attributes); a value that cannot be fingerprinted stably (an object whose repr is its address)

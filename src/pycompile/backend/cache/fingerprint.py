@@ -291,6 +291,7 @@ class DepsRecorder:
         self.reads: dict = {}            # ("global", module, name) / ("classattr", module, qualname, attr) -> hash
         self.roots: dict = {}            # (module, name) -> a Cell or Parameter read from a module
         self.problem: str | None = None  # why the entry cannot be cached
+        self._walked: dict = {}          # id -> object: what `opaque` has followed
 
     def _guard(self, f, *a):
         if self.problem is not None:
@@ -357,11 +358,130 @@ class DepsRecorder:
         if "<locals>" in cls.__qualname__:
             raise Uncacheable(f"class {cls.__qualname__} is defined inside a function")
         self.reads[key] = self.fp.hash(raw)
+        if isinstance(raw, (property, functools.cached_property)):
+            self._opaque(raw)           # its getter runs as plain Python
+
+    def opaque(self, obj) -> None:
+        """User code that runs as plain Python while tracing: a class instantiated in graph code
+        (its __init__), a property read, `obj[i]` on a user object. The frontend never sees
+        what it reads, so everything its code could read is recorded: every module global its
+        functions name (and the attributes they name of user modules), following the user
+        functions and classes found there. Code that reads what cannot be recorded (the
+        environment, files, eval) makes the call uncacheable."""
+        self._guard(self._opaque, obj)
+
+    def _opaque(self, obj):
+        todo, seen = [obj], self._walked
+        while todo:
+            v = todo.pop()
+            if id(v) in seen:
+                continue
+            seen[id(v)] = v
+            if len(seen) > _WALK_LIMIT:
+                raise Uncacheable(f"{_name(obj)} runs as plain Python while compiling and reaches more than "
+                                  f"{_WALK_LIMIT} functions and classes")
+            if isinstance(v, (staticmethod, classmethod)):
+                todo.append(v.__func__)
+            elif isinstance(v, property):
+                todo.extend(f for f in (v.fget, v.fset, v.fdel) if f is not None)
+            elif isinstance(v, functools.cached_property):
+                todo.append(v.func)
+            elif isinstance(v, functools.partial):
+                todo.append(v.func)
+            elif isinstance(v, types.MethodType):
+                todo.append(v.__func__)
+            elif isinstance(v, type):
+                if _user_code(v):
+                    self.fp.add_source(v)
+                    for k in v.__mro__:
+                        if k is not object and _user_code(k):
+                            todo.extend(k.__dict__.values())
+            elif isinstance(v, types.FunctionType):
+                if _user_code(v):
+                    self.fp.add_source(v)
+                    todo.extend(self._code_reads(v, obj))
+            elif _user_code(type(v)) and not isinstance(v, types.ModuleType):
+                todo.append(type(v))
+
+    def _code_reads(self, fn, root) -> list:
+        """Record the globals `fn`'s code names; return the user functions / classes among them."""
+        g = fn.__globals__
+        names = _code_names(fn.__code__)
+        found = []
+        for name in names:
+            if name in _UNRECORDABLE_BUILTINS and name not in g:
+                raise Uncacheable(f"{_name(root)} runs as plain Python while compiling and calls {name}(), "
+                                  f"whose result cannot be recorded")
+            if name in g:
+                self._global(g, name)
+                v = g[name]
+            else:
+                v = sys.modules.get(name)          # a module imported inside the function
+            if isinstance(v, types.ModuleType):
+                if v.__name__ in _UNRECORDABLE_MODULES and names & _UNRECORDABLE_MODULES[v.__name__]:
+                    raise Uncacheable(f"{_name(root)} runs as plain Python while compiling and reads "
+                                      f"{v.__name__}.{sorted(names & _UNRECORDABLE_MODULES[v.__name__])[0]}, "
+                                      f"which cannot be recorded")
+                if _user_code(v) and sys.modules.get(v.__name__) is v:
+                    for attr in sorted(names & v.__dict__.keys()):
+                        self._global(v.__dict__, attr)
+                        found.append(v.__dict__[attr])
+            else:
+                found.append(v)
+        if fn.__closure__:
+            for c in fn.__closure__:
+                try:
+                    found.append(c.cell_contents)
+                except ValueError:
+                    pass
+        return [v for v in found if isinstance(v, (type, types.FunctionType, property, staticmethod, classmethod,
+                                                   functools.partial))]
 
     def deps(self) -> dict:
         return {"files": dict(sorted(self.fp.files.items())),
                 "sources": sorted([list(k) + [v] for k, v in self.fp.sources.items()]),
                 "reads": sorted([list(k) + [v] for k, v in self.reads.items()])}
+
+
+_WALK_LIMIT = 5000
+
+# builtins and module attributes whose results a dependency record cannot capture
+_UNRECORDABLE_BUILTINS = frozenset({"eval", "exec", "open", "input", "globals", "vars", "locals", "__import__",
+                                    "compile"})
+_UNRECORDABLE_MODULES = {"os": frozenset({"environ", "getenv", "environb", "listdir", "scandir", "urandom"}),
+                         "random": frozenset({"random", "randint", "uniform", "choice", "gauss", "shuffle", "sample"}),
+                         "time": frozenset({"time", "time_ns", "perf_counter", "monotonic"}),
+                         "importlib": frozenset({"import_module", "reload"})}
+
+
+def _user_code(obj) -> bool:
+    """Whether `obj` (a function, class or module) is the user's code: not pycompile, NumPy,
+    cffi or the standard library (those are part of the key's versions)."""
+    mod = obj.__name__ if isinstance(obj, types.ModuleType) else getattr(obj, "__module__", None) or ""
+    if not isinstance(mod, str) or mod == "builtins" or mod.split(".")[0] in _SKIP_SOURCE_TOP \
+            or mod.split(".")[0] in sys.stdlib_module_names:
+        return False
+    if isinstance(obj, types.ModuleType):
+        path = getattr(obj, "__file__", None)
+    elif isinstance(obj, types.FunctionType):
+        path = obj.__code__.co_filename
+    else:
+        path = getattr(sys.modules.get(mod), "__file__", None)
+    return not (path and os.path.abspath(path).startswith(_STDLIB_DIR + os.sep))
+
+
+def _code_names(code) -> frozenset:
+    """Every global / attribute name a code object and the code nested in it mention."""
+    names, todo = set(), [code]
+    while todo:
+        c = todo.pop()
+        names.update(c.co_names)
+        todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    return frozenset(names)
+
+
+def _name(obj) -> str:
+    return getattr(obj, "__qualname__", None) or type(obj).__qualname__
 
 
 def _check_deps(deps: dict) -> str | None:

@@ -167,7 +167,7 @@ class LookupKey:
             "format": str(FORMAT),
             "pycompile": _installation(),
             "compiler": _compiler(store),
-            "flags": " ".join(toolchain.BASE_FLAGS),
+            "flags": " ".join(toolchain.flags()),
             "cpu": _cpu(),
             "options": json.dumps(opts, sort_keys=True),
             "function": f"{self.qualname} as {name}",

@@ -31,6 +31,20 @@ def store(ptr: str, idx: str, expr: str, dt: mstype.DType) -> str:
     return f"{ptr}[{idx}] = {expr};" if st == compute(dt) and st != "_Bool" else f"{ptr}[{idx}] = ({st})({expr});"
 
 
+_INT_CTYPES = frozenset({"int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t"})
+
+
+def convert(expr: str, src: str, dst: str) -> str:
+    """`expr` of C type `src` converted to C type `dst`. A float -> integer conversion goes
+    through pc_<src>_to_<dst> (pycompile_kernels.h): C leaves NaN and out-of-range values
+    undefined, NumPy gives fixed results."""
+    if src == dst:
+        return expr
+    if src in ("float", "double") and dst in _INT_CTYPES:
+        return f"pc_{src}_to_{dst}({expr})"
+    return f"(({dst})({expr}))"
+
+
 def scalar_ctype(t: ScalarType) -> str:
     return {"bool": "_Bool", "int": "int64_t", "float": "double"}[t.kind]
 
