@@ -1,4 +1,4 @@
-"""pycompile benchmarks (workloads of ../shared/BENCH.md), measured side by side in one process.
+"""pycompile benchmarks (workloads defined in bench/README.md), measured side by side in one process.
 
     python bench/run.py            # every workload
     python bench/run.py W1 W8      # some of them

@@ -9,7 +9,7 @@ MS_COMPILER_CACHE_ENABLE, MS_COMPILER_CACHE_PATH, MS_DEV_SAVE_GRAPHS, MS_DEV_SID
 PYCOMPILE_NUM_THREADS. Every debug knob pycompile reads is listed in `pycompile.common.knobs`.
 
 The compile cache (enable_compile_cache / MS_COMPILER_CACHE_ENABLE; the directory is
-compile_cache_path / MS_COMPILER_CACHE_PATH, default ~/.cache/pycompile) is described in
+compile_cache_path / MS_COMPILER_CACHE_PATH, default $XDG_CACHE_HOME/pycompile or ~/.cache/pycompile) is described in
 pycompile/backend/cache.py. PYCOMPILE_CACHE_EXPLAIN=1 prints to stderr why each compile missed it
 (which part of the key changed: a source, a global, the signature, the compiler flags...);
 PYCOMPILE_CACHE_EXPLAIN=2 also reports hits.
@@ -142,9 +142,17 @@ def compile_cache_settings() -> tuple[bool, str]:
     enabled = _ctx["enable_compile_cache"]
     if enabled is None:
         enabled = bool(knobs.get("MS_COMPILER_CACHE_ENABLE"))
-    path = _ctx["compile_cache_path"] or knobs.get("MS_COMPILER_CACHE_PATH") or os.path.join(
-        os.path.expanduser("~"), ".cache", "pycompile")
+    path = _ctx["compile_cache_path"] or knobs.get("MS_COMPILER_CACHE_PATH") or default_cache_dir()
     return enabled, path
+
+
+def default_cache_dir() -> str:
+    """$XDG_CACHE_HOME/pycompile, else ~/.cache/pycompile (the XDG base-directory spec: a
+    relative XDG_CACHE_HOME is invalid and ignored)."""
+    base = knobs.get("XDG_CACHE_HOME")
+    if not base or not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pycompile")
 
 
 def save_graphs_settings() -> tuple[int, str]:

@@ -77,7 +77,10 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("MS_COMPILER_CACHE_ENABLE", None, _flag,
          "1: keep compiled modules in the on-disk cache across processes"),
     Knob("MS_COMPILER_CACHE_PATH", None, _text,
-         "the on-disk cache's directory (default ~/.cache/pycompile)"),
+         "the on-disk cache's directory (default $XDG_CACHE_HOME/pycompile, else ~/.cache/pycompile)"),
+    Knob("XDG_CACHE_HOME", None, _text,
+         "the user's cache directory (freedesktop.org): the compile cache defaults to a pycompile "
+         "directory inside it"),
     Knob("CC", "cc", lambda v: v.strip() or None, "the C compiler (default cc)"),
 )}
 
