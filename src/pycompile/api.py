@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import functools
 import inspect as inspect_mod
+import time
 
 import numpy as np
 
 import pycompile.common as _common
 from pycompile.backend import pipeline
-from pycompile.common import context
+from pycompile import compile_log
+from pycompile.common import context, log
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.errors import CompileError
@@ -80,16 +82,33 @@ def _compile_or_get(cache: dict, fn, args, kwargs, self_obj, name, extra=()):
     key = (_signature(args, kwargs), extra, _config_key())
     compiled = cache.get(key)
     if compiled is None:
-        cache_enabled, cache_path = context.compile_cache_settings()
-        try:
+        compiled = _compile(cache, key, fn, args, kwargs, self_obj, name)
+    return compiled
+
+
+def _compile(cache: dict, key, fn, args, kwargs, self_obj, name):
+    """Compile one signature (a miss of the in-memory cache), logging it (common/log.py)."""
+    log.configure(context.get_context("log"))
+    bound = self_obj is not None
+    if isinstance(cache, compile_log.SpecCache):
+        compile_log.before_compile(cache, fn, key, name, bound)
+    cache_enabled, cache_path = context.compile_cache_settings()
+    t0 = time.perf_counter()
+    notice = compile_log.SlowNotice(lambda: f"{name}{compile_log.where(fn)} for "
+                                            f"({compile_log.describe_signature(fn, key, bound)})",
+                                    pipeline.current_stage)
+    try:
+        with notice:
             if cache_enabled:
                 from pycompile.backend.cache import compile_cached
                 compiled = compile_cached(fn, args, kwargs, self_obj=self_obj, name=name, root=cache_path)
             else:
                 compiled = pipeline.compile_call(fn, args, kwargs, self_obj=self_obj, name=name)
-        except CompileError as e:
-            raise e.with_traceback(None) from None
-        cache[key] = compiled
+    except CompileError as e:
+        raise e.with_traceback(None) from None
+    cache[key] = compiled
+    if isinstance(cache, compile_log.SpecCache):
+        compile_log.after_compile(cache, fn, key, name, bound, compiled, time.perf_counter() - t0)
     return compiled
 
 
@@ -103,7 +122,7 @@ class JitFunction:
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.input_signature = input_signature
-        self._cache: dict = {}
+        self._cache: dict = compile_log.SpecCache()
 
     def __call__(self, *args, **kwargs):
         compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__)
@@ -132,7 +151,10 @@ class BoundJit:
 
     def _cache(self) -> dict:
         caches = self.obj.__dict__.setdefault("_pycompile_jit_caches", {})
-        return caches.setdefault(id(self.jf), {})
+        cache = caches.get(id(self.jf))
+        if cache is None:
+            cache = caches[id(self.jf)] = compile_log.SpecCache()
+        return cache
 
     def _name(self) -> str:
         return f"{type(self.obj).__name__}_{self.jf.fn.__name__}"
@@ -178,9 +200,16 @@ def _callable_entry(target):
     return call
 
 
+def _graph_cache(cell) -> dict:
+    cache = cell.__dict__.get("_pycompile_graph_cache")
+    if cache is None:
+        cache = cell.__dict__["_pycompile_graph_cache"] = compile_log.SpecCache()
+    return cache
+
+
 def compile_cell_call(cell, args, kwargs):
     """GRAPH_MODE: compile `cell.construct` for this signature (cached on the instance)."""
-    cache = cell.__dict__.setdefault("_pycompile_graph_cache", {})
+    cache = _graph_cache(cell)
     construct = type(cell).construct
     compiled = _compile_or_get(cache, construct, args, kwargs, cell, f"{type(cell).__name__}_construct",
                                cell._attr_version)
@@ -192,7 +221,7 @@ def inspect(fn_or_cell, *args, **kwargs):
     its CompileReport: .ir_before / .ir_after (MindSpore's text form), .c_source, .pass_stats,
     .times (trace, passes, codegen, cc, load), .temp_bytes, .copied_bytes, .summary()."""
     if isinstance(fn_or_cell, Cell):
-        cache = fn_or_cell.__dict__.setdefault("_pycompile_graph_cache", {})
+        cache = _graph_cache(fn_or_cell)
         return _compile_or_get(cache, type(fn_or_cell).construct, args, kwargs, fn_or_cell,
                                f"{type(fn_or_cell).__name__}_construct", fn_or_cell._attr_version).report
     if isinstance(fn_or_cell, (JitFunction, BoundJit)):

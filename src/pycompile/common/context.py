@@ -2,7 +2,8 @@
 
 Keys (MindSpore names): mode (GRAPH_MODE=0, PYNATIVE_MODE=1), device_target, device_id,
 enable_compile_cache, compile_cache_path, save_graphs, save_graphs_path, runtime_num_threads
-(threads used by compiled kernels and BLAS; default: every core), jit_level (accepted, unused).
+(threads used by compiled kernels and BLAS; default: every core), jit_level (accepted, unused),
+and pycompile's own `log` (the channels of pycompile.common.log; wins over PYCOMPILE_LOG).
 
 Environment variables read at first use (the context wins over them, as the spec says):
 MS_COMPILER_CACHE_ENABLE, MS_COMPILER_CACHE_PATH, MS_DEV_SAVE_GRAPHS, MS_DEV_SIDE_EFFECT_LOAD_ELIM,
@@ -36,9 +37,12 @@ _DEFAULTS: dict[str, Any] = {
     "jit_level": "O1",
     "max_call_depth": 1000,
     "pynative_synchronize": False,
+    "log": None,                      # pycompile's log channels; None: follow PYCOMPILE_LOG
 }
 
 _ctx: dict[str, Any] = dict(_DEFAULTS)
+# keys that do not change generated code: setting only these keeps compiled specializations
+_NOT_IN_CODE = frozenset({"log"})
 _DEVICE_TARGETS: list = []      # filled by pycompile.backend.devices.register
 _listeners: list = []
 _generation = [0]          # bumped by every set_context: part of compiled-code cache keys
@@ -83,6 +87,12 @@ def _check(key: str, value):
             raise ValueError(f"{where}, the argument 'device_id' must be in range [0, 4095], but got {value}.")
         if key != "device_id" and value < 1:
             raise ValueError(f"{where}, the argument '{key}' must be greater than 0, but got {value}.")
+    elif key == "log":
+        from pycompile.common import log
+        if value is not None and not isinstance(value, (str, list, tuple, set, frozenset)):
+            raise TypeError(f"{where}, the parameter 'log' must be a str or a list of str, "
+                            f"but got {type(value).__name__}: {value!r}.")
+        log.parse(value)
     elif key == "jit_level":
         if value not in ("O0", "O1", "O2"):
             raise ValueError(f"{where}, the argument 'jit_level' must be 'O0', 'O1' or 'O2', but got {value!r}.")
@@ -97,7 +107,8 @@ def set_context(**kwargs) -> None:
         _check(key, value)
     for key, value in kwargs.items():
         _ctx[key] = os.fspath(value) if key.endswith("_path") else value
-    _generation[0] += 1
+    if not set(kwargs) <= _NOT_IN_CODE:
+        _generation[0] += 1
     for fn in _listeners:
         fn(kwargs)
 

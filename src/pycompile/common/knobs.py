@@ -81,6 +81,9 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("XDG_CACHE_HOME", None, _text,
          "the user's cache directory (freedesktop.org): the compile cache defaults to a pycompile "
          "directory inside it"),
+    Knob("PYCOMPILE_LOG", None, _text,
+         "log channels to switch on: compiles, recompiles, cache, output_code (comma-separated, "
+         "or all); set_context(log=...) wins"),
     Knob("CC", "cc", lambda v: v.strip() or None, "the C compiler (default cc)"),
 )}
 
