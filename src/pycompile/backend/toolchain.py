@@ -46,17 +46,124 @@ class ToolchainError(CompileError):
     pass
 
 
+# ---- the compiler as the user names it -------------------------------------------------------
+# $CC may carry arguments (CC="ccache gcc", CC="gcc -g", CC="clang --target=..."): it is split
+# as a shell splits it, the first word is the program, the rest go before pycompile's flags.
+
+def cc_words() -> tuple:
+    """$CC split into words (CC="ccache gcc" -> ("ccache", "gcc"))."""
+    return _split_cc(knobs.get("CC"))
+
+
 @functools.lru_cache(maxsize=None)
+def _split_cc(cc: str) -> tuple:
+    import shlex
+    try:
+        words = tuple(shlex.split(cc))
+    except ValueError as e:
+        raise ToolchainError(f"cannot parse CC={cc!r} as a command: {e}") from None
+    if not words:
+        raise ToolchainError("CC is set to an empty command")
+    return words
+
+
 def find_cc() -> str:
+    """The path of $CC's program (the first word)."""
+    return _find_program(cc_words()[0])
+
+
+@functools.lru_cache(maxsize=None)
+def _find_program(program: str) -> str:
     import shutil
-    cc = knobs.get("CC")
-    path = shutil.which(cc)
+    path = shutil.which(program)
     if path is None:
         raise ToolchainError(
-            f"pycompile needs a C compiler to compile graphs, but '{cc}' was not found on PATH. "
+            f"pycompile needs a C compiler to compile graphs, but '{program}' was not found on PATH. "
             f"Install gcc or clang (e.g. `apt install gcc`), or set CC to the compiler's path. "
             f"PyNative mode (set_context(mode=PYNATIVE_MODE)) works without one.")
     return path
+
+
+def cc_command() -> list:
+    """$CC as an argument list with its program resolved: [path, its own arguments...]."""
+    words = cc_words()
+    return [find_cc(), *words[1:]]
+
+
+# ---- OpenMP as the compiler has it --------------------------------------------------------------
+# Generated kernels use `#pragma omp parallel for` and `omp simd`. GCC has OpenMP; clang needs
+# libomp for -fopenmp (Debian's clang without libomp-dev fails at link time) but can use GCC's
+# libgomp through -fopenmp=libgomp; Apple clang has none. Each compiler starts with -fopenmp; a
+# build that fails is retried with the next spelling only when a two-line probe shows the
+# compiler rejects the current one, so a working compiler never pays for probing. Without any,
+# kernels run on one thread (the pragmas are ignored) and one warning says so.
+OPENMP_CHOICES = (("-fopenmp",), ("-fopenmp=libgomp",), ("-fopenmp-simd",), ())
+_OPENMP_CHOICE: dict = {}          # CC string -> index into OPENMP_CHOICES
+_PROBE_C = "int pc_probe(int n, float *x) {\n#pragma omp parallel for\n" \
+           "for (int i = 0; i < n; ++i) x[i] += 1;\nreturn 0; }\n"
+
+
+def openmp_flags() -> list:
+    return list(OPENMP_CHOICES[_OPENMP_CHOICE.get(knobs.get("CC"), 0)])
+
+
+def _with_openmp(flags) -> list:
+    """`flags` with -fopenmp replaced by what this compiler accepts."""
+    out = []
+    for f in flags:
+        out.extend(openmp_flags() if f == "-fopenmp" else [f])
+    return out
+
+
+def _accepts(flags) -> tuple:
+    """(does the compiler build and link a small OpenMP shared object with `flags`, its error)."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="pycompile-probe-") as d:
+        src = os.path.join(d, "probe.c")
+        with open(src, "w") as f:
+            f.write(_PROBE_C)
+        cmd = cc_command() + ["-O1", "-fPIC", "-shared", *flags, "-o", os.path.join(d, "probe.so"), src]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        except (OSError, subprocess.SubprocessError) as e:
+            return False, str(e)
+        return proc.returncode == 0, proc.stderr.strip()
+
+
+def _openmp_fallback() -> bool:
+    """After a failed build: when the compiler rejects its current OpenMP flags, move to the
+    first spelling it accepts (warning once when that means one thread) and return True, so the
+    build is retried; False when OpenMP is not the problem."""
+    cc = knobs.get("CC")
+    k = _OPENMP_CHOICE.get(cc, 0)
+    if not OPENMP_CHOICES[k]:
+        return False
+    ok, first_error = _accepts(OPENMP_CHOICES[k])
+    if ok or not _accepts(())[0]:
+        return False            # OpenMP is fine, or the compiler fails without it too
+    for j in range(k + 1, len(OPENMP_CHOICES)):
+        if not OPENMP_CHOICES[j] or _accepts(OPENMP_CHOICES[j])[0]:
+            break
+    _OPENMP_CHOICE[cc] = j
+    if "-fopenmp-simd" in OPENMP_CHOICES[j] or not OPENMP_CHOICES[j]:
+        from pycompile.common import log
+        reason = first_error.splitlines()[-1] if first_error else "rejected"
+        log.logger.warning(
+            "the C compiler (CC=%s) has no OpenMP: %s %s. Compiled kernels will run on one thread. "
+            "For multithreaded kernels install its OpenMP runtime (clang: libomp-dev / libomp) "
+            "or use gcc.", cc, " ".join(OPENMP_CHOICES[k]), reason)
+    return True
+
+
+def openmp_runtime() -> list:
+    """The OpenMP runtime library a compiled module loads (none in a serial build)."""
+    flags = openmp_flags()
+    if "-fopenmp=libgomp" in flags:
+        return ["libgomp.so.1"]
+    if "-fopenmp" in flags:
+        return ["libomp.so"] if "clang" in compiler_identity().lower() else ["libgomp.so.1"]
+    return []
 
 
 @functools.lru_cache(maxsize=None)
@@ -85,22 +192,28 @@ def blas_paths() -> tuple[str, str]:
     return sob.get_include_dir(), sob.get_lib_dir()
 
 
-@functools.lru_cache(maxsize=None)
 def compiler_identity() -> str:
-    """What goes into cache keys: the compiler's version line and the flags."""
+    """What goes into cache keys: $CC as written, the compiler's version line and the flags."""
+    return _identity(knobs.get("CC"))
+
+
+@functools.lru_cache(maxsize=None)
+def _identity(cc: str) -> str:
     import subprocess
     try:
-        out = subprocess.run([find_cc(), "--version"], capture_output=True, text=True, timeout=30).stdout
+        out = subprocess.run(cc_command() + ["--version"], capture_output=True, text=True, timeout=30).stdout
         first = out.splitlines()[0] if out else ""
     except (OSError, subprocess.SubprocessError):
         first = "unknown"
-    return f"{find_cc()} | {first} | {' '.join(BASE_FLAGS)}"
+    words = cc_words()
+    extra = f" {' '.join(words[1:])}" if len(words) > 1 else ""
+    return f"{find_cc()}{extra} | {first} | {' '.join(BASE_FLAGS)}"
 
 
 def build_command(c_path: str, so_path: str, uses_blas: bool, headers: tuple | None = None) -> list:
     """The compiler command that turns generated C into a shared object (`headers`: the
     directories holding pycompile's headers; the installed ones by default)."""
-    cmd = [find_cc(), *BASE_FLAGS]
+    cmd = [*cc_command(), *_with_openmp(BASE_FLAGS)]
     for d in include_dirs() if headers is None else headers:
         cmd.append(f"-I{d}")
     if uses_blas:
@@ -116,7 +229,7 @@ def build_command(c_path: str, so_path: str, uses_blas: bool, headers: tuple | N
 def runtime_libraries(uses_blas: bool) -> list:
     """Shared libraries a compiled module loads besides libc: OpenMP's runtime, libm / libmvec,
     and OpenBLAS (found through the rpath the build command sets) when it calls BLAS."""
-    libs = ["libgomp.so.1", "libm.so.6"] + (["libmvec.so.1"] if HAVE_LIBMVEC else [])
+    libs = openmp_runtime() + ["libm.so.6"] + (["libmvec.so.1"] if HAVE_LIBMVEC else [])
     if uses_blas:
         libs.append(os.path.join(blas_paths()[1], "libscipy_openblas.so"))
     return libs
@@ -126,12 +239,35 @@ def compile_shared(c_path: str, so_path: str, uses_blas: bool) -> None:
     import subprocess
     cmd = build_command(c_path, so_path, uses_blas)
     proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0 and _openmp_fallback():
+        cmd = build_command(c_path, so_path, uses_blas)
+        proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
-        msg = proc.stderr.strip().splitlines()
-        tail = "\n".join(msg[-20:])
-        raise ToolchainError(
-            f"the C compiler failed on generated code (this is a pycompile bug; please report it).\n"
-            f"C file: {c_path}\ncommand: {' '.join(cmd)}\n{tail}")
+        raise ToolchainError(_failure_message(cmd, c_path, proc.stderr))
+
+
+def _failure_message(cmd: list, c_path: str, stderr: str) -> str:
+    """The exact command, rerunnable after the process exits: the C file is copied out of the
+    compile's temporary directory (removed at exit) next to the system's temporary files."""
+    import shlex
+    kept = keep_source(c_path)
+    cmd = [kept if a == c_path else a for a in cmd]
+    tail = "\n".join(stderr.strip().splitlines()[-20:])
+    return (f"the C compiler failed on generated code (this is a pycompile bug; please report it).\n"
+            f"C file: {kept}\ncommand: {shlex.join(cmd)}\n{tail}")
+
+
+def keep_source(c_path: str) -> str:
+    """A copy of `c_path` that outlives this process (the original's directory does not)."""
+    import shutil
+    import tempfile
+    try:
+        fd, kept = tempfile.mkstemp(prefix="pycompile-failed-", suffix=".c")
+        os.close(fd)
+        shutil.copyfile(c_path, kept)
+        return kept
+    except OSError:
+        return c_path
 
 
 def platform_tag() -> str:

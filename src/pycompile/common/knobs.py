@@ -84,7 +84,8 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("PYCOMPILE_LOG", None, _text,
          "log channels to switch on: compiles, recompiles, cache, output_code (comma-separated, "
          "or all); set_context(log=...) wins"),
-    Knob("CC", "cc", lambda v: v.strip() or None, "the C compiler (default cc)"),
+    Knob("CC", "cc", lambda v: v.strip() or None,
+         "the C compiler command (default cc); split as a shell splits it: \"ccache gcc\", \"gcc -g\""),
 )}
 
 

@@ -143,6 +143,11 @@ class CodeGen:
         self.statics.append(id(c))
         arr = np.asarray(c.value).reshape(-1)
         ct = C.storage(c.type.dtype)
+        if arr.dtype == np.float16:
+            # the bits, so the table reads the same where _Float16 is only a uint16_t (clang < 15)
+            bits = ", ".join(f"0x{int(b):04x}" for b in arr.view(np.uint16)) or "0"
+            self.defs.line(f"static pc_half_bits {s.name}[{max(arr.size, 1)}] = {{{bits}}};")
+            return
         vals = ", ".join(C.literal(x.item(), "double" if ct in ("float", "_Float16") else ct)
                          if ct not in ("float", "_Float16") else C.literal(x.item(), "float") for x in arr) or "0"
         self.defs.line(f"static {ct} {s.name}[{max(arr.size, 1)}] = {{{vals}}};")
