@@ -680,14 +680,18 @@ class CodeGen:
         w.line(f"memset({out}, 0, {n.type.nbytes});")
 
     def _effect_status_clear(self, w, n):
-        out = self.declare_ptr(w, n)
+        # in place: the result is the memory of the status tensor it was given (MindSpore's op)
+        out = self.declare_ptr(w, n, self.ptr(n.inputs[0]))
         w.line("RT->status_clear();")
         w.line(f"memset({out}, 0, {n.type.nbytes});")
 
     def _effect_status_get(self, w, n):
-        out = self.declare_ptr(w, n)
+        # written into the status tensor it was given, which the result is (loss-scale code reads
+        # `init` after `get_status(init)`): overflow in element 0, invalid (NaN) in element 1
+        out = self.declare_ptr(w, n, self.ptr(n.inputs[0]))
+        dt = n.type.dtype
         w.line(f"{{ const int bits = RT->status_get(); memset({out}, 0, {n.type.nbytes}); "
-               f"{out}[0] = (float)(bits & 1); {out}[1] = (float)((bits >> 1) & 1); }}")
+               f"{C.store(out, '0', '(float)(bits & 1)', dt)} {C.store(out, '1', '(float)((bits >> 1) & 1)', dt)} }}")
 
     # ---- stacks of saved values (differentiated loops: pycompile/ops/defs/stack.py) -----------------
     def stack_ptr(self, v) -> str:
