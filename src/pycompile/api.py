@@ -17,7 +17,7 @@ import numpy as np
 
 import pycompile.common as _common
 from pycompile.backend import pipeline
-from pycompile import compile_log
+from pycompile import compile_log, jit_options
 from pycompile.common import context, log
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
@@ -118,10 +118,11 @@ class JitFunction:
 
     _pycompile_jit = True
 
-    def __init__(self, fn, input_signature=None):
+    def __init__(self, fn, input_signature=None, dynamic=0):
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.input_signature = input_signature
+        self.dynamic = dynamic
         self._cache: dict = compile_log.SpecCache()
 
     def __call__(self, *args, **kwargs):
@@ -169,10 +170,14 @@ class BoundJit:
         return _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra).report
 
 
-def jit(function=None, *, input_signature=None, mode="PSJit", jit_config=None, **kwargs):
+def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="",
+        **options):
     """Compile a function (or a Cell's construct) to native code. `@jit`, `@jit(...)` and
-    `jit(fn)` all work, in GRAPH_MODE and PYNATIVE_MODE alike. The options MindSpore accepts
-    (mode, jit_config, backend, ...) are accepted and do not change the result."""
+    `jit(fn)` all work, in GRAPH_MODE and PYNATIVE_MODE alike. The keywords are MindSpore
+    2.10's, checked as it checks them (jit_options.py); `dynamic=1`, or an `input_signature`
+    Tensor with a None dimension, compiles a varying leading (batch) dimension once."""
+    opts = jit_options.validate(capture_mode, jit_level, dynamic, fullgraph, backend, options)
+
     def wrap(fn):
         if isinstance(fn, type):
             raise TypeError("jit decorates functions and methods, not classes; use @jit_class for classes")
@@ -180,15 +185,15 @@ def jit(function=None, *, input_signature=None, mode="PSJit", jit_config=None, *
             return fn
         if inspect_mod.ismethod(fn):
             # jit(net.construct): compile the method with its instance as `self`
-            return BoundJit(JitFunction(fn.__func__, input_signature), fn.__self__)
+            return BoundJit(JitFunction(fn.__func__, opts.input_signature, opts.dynamic), fn.__self__)
         if not inspect_mod.isfunction(fn) and callable(fn):
             # a callable object (ms.grad(f), a functools.partial ...): compiled through a function
             # calling it, which the frontend walks like user code
             entry = _callable_entry(fn)
-            jf = JitFunction(entry, input_signature)
+            jf = JitFunction(entry, opts.input_signature, opts.dynamic)
             jf.__name__ = getattr(fn, "__name__", type(fn).__name__)
             return jf
-        return JitFunction(fn, input_signature)
+        return JitFunction(fn, opts.input_signature, opts.dynamic)
     if function is not None:
         return wrap(function)
     return wrap
