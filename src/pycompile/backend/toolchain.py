@@ -210,10 +210,12 @@ def _identity(cc: str) -> str:
     return f"{find_cc()}{extra} | {first} | {' '.join(BASE_FLAGS)}"
 
 
-def build_command(c_path: str, so_path: str, uses_blas: bool, headers: tuple | None = None) -> list:
+def build_command(c_path: str, so_path: str, uses_blas: bool, headers: tuple | None = None,
+                  target_cpu: str = "native", portable: bool = False) -> list:
     """The compiler command that turns generated C into a shared object (`headers`: the
-    directories holding pycompile's headers; the installed ones by default)."""
-    cmd = [*cc_command(), *_with_openmp(BASE_FLAGS)]
+    directories holding pycompile's headers; the installed ones by default). `target_cpu` and
+    `portable`: see `for_target` and `--portable` (backend/export.py)."""
+    cmd = [*cc_command(), *for_target(_with_openmp(BASE_FLAGS), target_cpu)]
     for d in include_dirs() if headers is None else headers:
         cmd.append(f"-I{d}")
     if uses_blas:
@@ -222,8 +224,67 @@ def build_command(c_path: str, so_path: str, uses_blas: bool, headers: tuple | N
     cmd += ["-o", so_path, c_path, "-lm"] + (["-lmvec"] if HAVE_LIBMVEC else [])
     if uses_blas:
         inc, lib = blas_paths()
-        cmd += [f"-L{lib}", "-lscipy_openblas", f"-Wl,-rpath,{lib}"]
+        cmd += [f"-L{lib}", "-lscipy_openblas"]
+    if portable:
+        # libraries copied beside the .so are found there, wherever the directory is moved
+        cmd += ["-Wl,-rpath,$ORIGIN"]
+    elif uses_blas:
+        cmd += [f"-Wl,-rpath,{lib}"]
     return cmd
+
+
+# ---- the CPU a build targets ---------------------------------------------------------------------
+# In-process builds target this machine (-march=native). An exported .so may target a named level
+# so it runs elsewhere: `generic` is the architecture's baseline (x86-64: SSE2; aarch64: armv8-a),
+# `x86-64-v2` / `-v3` (AVX2, FMA) / `-v4` (AVX-512) the x86-64 psABI levels, or any -march value
+# the compiler knows.
+_GENERIC = {"x86_64": "x86-64", "AMD64": "x86-64", "aarch64": "armv8-a", "arm64": "armv8-a"}
+
+
+def march(target_cpu: str) -> list:
+    """The -march (and -mtune) flags for a target CPU name."""
+    import platform
+    import re
+    if target_cpu == "native":
+        return ["-march=native"]
+    if target_cpu == "generic":
+        base = _GENERIC.get(platform.machine())
+        if base is None:
+            raise ToolchainError(f"no generic CPU level known for {platform.machine()}; name one (--target-cpu ARCH)")
+        return [f"-march={base}", "-mtune=generic"]
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.+-]*", target_cpu):
+        raise ToolchainError(f"bad target CPU {target_cpu!r}: expected native, generic, or a -march value "
+                             f"such as x86-64-v3")
+    return [f"-march={target_cpu}", "-mtune=generic"]
+
+
+def for_target(flags, target_cpu: str = "native") -> list:
+    """`flags` with -march=native replaced by the flags of `target_cpu`."""
+    if target_cpu == "native":
+        return list(flags)
+    out = []
+    for f in flags:
+        out.extend(march(target_cpu) if f == "-march=native" else [f])
+    return out
+
+
+def bundled_libraries(uses_blas: bool) -> list:
+    """Paths of the shared libraries a portable export copies beside its .so: everything it loads
+    that is not part of the C library (glibc's libm / libmvec are on every machine of the OS)."""
+    import subprocess
+    paths = []
+    for lib in openmp_runtime():
+        try:
+            out = subprocess.run(cc_command() + [f"-print-file-name={lib}"], capture_output=True, text=True,
+                                 timeout=60).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            out = ""
+        if not os.path.isabs(out) or not os.path.exists(out):
+            raise ToolchainError(f"cannot find {lib} (the OpenMP runtime) to copy for a portable export")
+        paths.append(os.path.realpath(out))
+    if uses_blas:
+        paths.append(os.path.join(blas_paths()[1], "libscipy_openblas.so"))
+    return paths
 
 
 def runtime_libraries(uses_blas: bool) -> list:
