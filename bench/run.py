@@ -3,6 +3,7 @@
     python bench/run.py            # every workload
     python bench/run.py W1 W8      # some of them
     python bench/run.py --quick    # fewer repeats
+    python bench/run.py Wc         # W4 / W6 with a busy process and after pauses (bench/contention.py)
 
 Each workload's implementations (pycompile, NumPy eager, peers) are timed in interleaved
 rounds, one block of calls each per round, with a 0.3 s pause before each block so that no
@@ -194,7 +195,7 @@ def machine() -> str:
 
 def main(argv):
     quick = "--quick" in argv
-    names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS) + ["W6c"]
+    names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS) + ["W6c", "Wc"]
     repeats = 3 if quick else 9
     print(f"# {machine()}")
     print(f"{'workload':<26} {'pycompile':>12} {'NumPy eager':>12} {'ratio':>8}   notes")
@@ -204,6 +205,10 @@ def main(argv):
             continue
         if name == "W6c":
             w6_compile((4, 12) if quick else (4, 12, 24))
+            continue
+        if name == "Wc":           # W4 / W6 under a busy process and after pauses (bench/contention.py)
+            import contention
+            contention.main(["--quick"] if quick else [])
             continue
         for case in W.WORKLOADS[name]():
             label, compiled, numpy_fn, note = case[:4]

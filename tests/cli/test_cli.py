@@ -154,7 +154,8 @@ def test_emit_writes_ir_c_so_and_a_manifest_a_c_program_can_use(tmp_path):
     assert const_arg["shape"] == [6, 16] and const_arg["file"] == "net.bin"
     assert arena["alignment"] == 64 and arena["nbytes"] == m["arena_bytes"]
     assert m["api"]["header"] == "pycompile_rt.h" and m["api"]["struct"] == "pc_api"
-    assert m["api"]["abi_version"] == 1 and "num_threads" in m["api"]["fields"]
+    assert m["api"]["abi_version"] == 2 and "num_threads" in m["api"]["fields"]
+    assert "parallel_for" in m["api"]["fields"]
 
     blob = (out_dir / "net.bin").read_bytes()
 
@@ -169,7 +170,8 @@ def test_emit_writes_ir_c_so_and_a_manifest_a_c_program_can_use(tmp_path):
     np.testing.assert_allclose(got.reshape(6, 16), want, rtol=1e-5, atol=1e-5)
 
     # the manifest's build command, run in the output directory, rebuilds net.so from net.c
-    assert "libgomp.so.1" in m["build"]["runtime_libraries"]
+    # no OpenMP runtime: parallel loops run on the pc_api table's parallel_for
+    assert not any("gomp" in lib or "libomp" in lib for lib in m["build"]["runtime_libraries"])
     (out_dir / "net.so").unlink()
     subprocess.run(m["build"]["command"], shell=True, cwd=out_dir, check=True)
     rebuilt = _call_from_c(tmp_path, out_dir, m, tmp_path / "x.bin")
@@ -231,6 +233,7 @@ def _call_from_c(tmp_path, out_dir, m, input_file):
         #include "pycompile_rt.h"
         static int status;
         static int num_threads(void) { return 1; }
+        static void parallel_for(pc_task_fn fn, void *ctx, long n) { fn(ctx, 0, n); }
         static void status_raise(int bits) { status |= bits; }
         static int status_get(void) { return status; }
         static void status_clear(void) { status = 0; }
@@ -248,7 +251,7 @@ def _call_from_c(tmp_path, out_dir, m, input_file):
             if (!lib) { fprintf(stderr, "%s\\n", dlerror()); return 4; }
             int (*init)(const void *) = (int (*)(const void *))dlsym(lib, "pc_module_init");
             int (*entry)(void **) = (int (*)(void **))dlsym(lib, "pc_entry");
-            static const pc_api api = {PC_RT_ABI_VERSION, num_threads, status_raise, status_get, status_clear,
+            static const pc_api api = {PC_RT_ABI_VERSION, num_threads, parallel_for, status_raise, status_get, status_clear,
                                        print_tensor, print_str, print_scalar};
             if (init(&api) != PC_RT_ABI_VERSION) return 5;
             void *args[NARGS];

@@ -19,7 +19,7 @@ then also holds pycompile_kernels.h) and `build.runtime_libraries` lists what th
 
 `--target-cpu LEVEL` builds the .so for a named CPU level instead of this machine's
 (`generic`, `x86-64-v3`, any -march value); `--portable` copies the libraries the .so loads besides
-glibc (OpenBLAS, the OpenMP runtime) beside it, found through an `$ORIGIN` rpath, so the directory
+glibc (OpenBLAS) beside it, found through an `$ORIGIN` rpath, so the directory
 runs on another machine of the same OS and architecture (`bundled_libraries` in the manifest).
 """
 from __future__ import annotations
@@ -42,7 +42,9 @@ class ExportError(RuntimeError):
 
 API_FIELDS = {
     "abi_version": "must equal api.abi_version",
-    "num_threads": "threads compiled kernels may use (OpenMP); return 1 to run single-threaded",
+    "num_threads": "threads compiled kernels may use; return 1 to run single-threaded",
+    "parallel_for": "run fn(ctx, lo, hi) over chunks covering [0, n) on any threads and return when all are "
+                    "done; a serial caller calls fn(ctx, 0, n)",
     "status_raise": "OR the bits (PC_STATUS_OVERFLOW=1, PC_STATUS_INVALID=2) into a float-status word; "
                     "called by code compiled for the Ascend device",
     "status_get": "return the float-status word",

@@ -90,16 +90,15 @@ def cc_command() -> list:
     return [find_cc(), *words[1:]]
 
 
-# ---- OpenMP as the compiler has it --------------------------------------------------------------
-# Generated kernels use `#pragma omp parallel for` and `omp simd`. GCC has OpenMP; clang needs
-# libomp for -fopenmp (Debian's clang without libomp-dev fails at link time) but can use GCC's
-# libgomp through -fopenmp=libgomp; Apple clang has none. Each compiler starts with -fopenmp; a
-# build that fails is retried with the next spelling only when a two-line probe shows the
-# compiler rejects the current one, so a working compiler never pays for probing. Without any,
-# kernels run on one thread (the pragmas are ignored) and one warning says so.
-OPENMP_CHOICES = (("-fopenmp",), ("-fopenmp=libgomp",), ("-fopenmp-simd",), ())
+# ---- OpenMP SIMD as the compiler has it ---------------------------------------------------------
+# Generated kernels need no OpenMP runtime: their parallel loops run on pycompile's own thread
+# pool (csrc/pool.c, reached through pc_api). They keep `#pragma omp simd` hints for the
+# vectorizer, which -fopenmp-simd enables without a runtime library (GCC, clang and Apple clang
+# have it). A compiler that rejects it (a build fails, and a two-line probe shows the flag is why)
+# builds without it, with one warning: the loops are then left to the auto-vectorizer alone.
+OPENMP_CHOICES = (("-fopenmp-simd",), ())
 _OPENMP_CHOICE: dict = {}          # CC string -> index into OPENMP_CHOICES
-_PROBE_C = "int pc_probe(int n, float *x) {\n#pragma omp parallel for\n" \
+_PROBE_C = "int pc_probe(int n, float *x) {\n#pragma omp simd\n" \
            "for (int i = 0; i < n; ++i) x[i] += 1;\nreturn 0; }\n"
 
 
@@ -133,8 +132,8 @@ def _accepts(flags) -> tuple:
 
 def _openmp_fallback() -> bool:
     """After a failed build: when the compiler rejects its current OpenMP flags, move to the
-    first spelling it accepts (warning once when that means one thread) and return True, so the
-    build is retried; False when OpenMP is not the problem."""
+    next choice it accepts (warning once) and return True, so the build is retried; False when
+    OpenMP is not the problem."""
     cc = knobs.get("CC")
     k = _OPENMP_CHOICE.get(cc, 0)
     if not OPENMP_CHOICES[k]:
@@ -146,23 +145,17 @@ def _openmp_fallback() -> bool:
         if not OPENMP_CHOICES[j] or _accepts(OPENMP_CHOICES[j])[0]:
             break
     _OPENMP_CHOICE[cc] = j
-    if "-fopenmp-simd" in OPENMP_CHOICES[j] or not OPENMP_CHOICES[j]:
-        from pycompile.common import log
-        reason = first_error.splitlines()[-1] if first_error else "rejected"
-        log.logger.warning(
-            "the C compiler (CC=%s) has no OpenMP: %s %s. Compiled kernels will run on one thread. "
-            "For multithreaded kernels install its OpenMP runtime (clang: libomp-dev / libomp) "
-            "or use gcc.", cc, " ".join(OPENMP_CHOICES[k]), reason)
+    from pycompile.common import log
+    reason = first_error.splitlines()[-1] if first_error else "rejected"
+    log.logger.warning(
+        "the C compiler (CC=%s) has no OpenMP SIMD: %s %s. Compiled kernels are built without it: "
+        "they still run on every core (pycompile's thread pool), with `omp simd` loops left to the "
+        "auto-vectorizer.", cc, " ".join(OPENMP_CHOICES[k]), reason)
     return True
 
 
 def openmp_runtime() -> list:
-    """The OpenMP runtime library a compiled module loads (none in a serial build)."""
-    flags = openmp_flags()
-    if "-fopenmp=libgomp" in flags:
-        return ["libgomp.so.1"]
-    if "-fopenmp" in flags:
-        return ["libomp.so"] if "clang" in compiler_identity().lower() else ["libgomp.so.1"]
+    """The OpenMP runtime library a compiled module loads: none (-fopenmp-simd needs none)."""
     return []
 
 

@@ -33,7 +33,7 @@ _DEFAULTS: dict[str, Any] = {
     "compile_cache_path": None,       # None: follow MS_COMPILER_CACHE_PATH
     "save_graphs": None,              # None: follow MS_DEV_SAVE_GRAPHS
     "save_graphs_path": ".",
-    "runtime_num_threads": None,      # None: PYCOMPILE_NUM_THREADS or every core
+    "runtime_num_threads": None,      # None: PYCOMPILE_NUM_THREADS, OMP_NUM_THREADS, available cores
     "jit_level": "O1",
     "max_call_depth": 1000,
     "pynative_synchronize": False,
@@ -177,10 +177,47 @@ def save_graphs_settings() -> tuple[int, str]:
 
 
 def num_threads() -> int:
+    """runtime_num_threads, else PYCOMPILE_NUM_THREADS, else OMP_NUM_THREADS, else the cores this
+    process may actually use (available_cores)."""
     n = _ctx["runtime_num_threads"]
     if n is None:
-        n = knobs.get("PYCOMPILE_NUM_THREADS") or os.cpu_count() or 1
+        n = knobs.get("PYCOMPILE_NUM_THREADS") or knobs.get("OMP_NUM_THREADS") or available_cores()
     return n
+
+
+def available_cores() -> int:
+    """The cores this process may use: its CPU affinity mask (taskset, a container's cpuset),
+    capped by a cgroup CPU quota (docker --cpus, Kubernetes limits), rounded up; not the cores of
+    the machine, which a thread team larger than the cores it can run on would wait for."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    quota = _cgroup_quota()
+    if quota is not None:
+        n = min(n, max(1, -(-quota[0] // quota[1])))
+    return max(n, 1)
+
+
+def _cgroup_quota():
+    """(quota, period) of this process's cgroup CPU limit, or None when unlimited / unknown."""
+    for path, parse in (("/sys/fs/cgroup/cpu.max", lambda t: t.split()),
+                        ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", None)):
+        try:
+            with open(path) as f:
+                text = f.read().strip()
+            if parse is not None:
+                q, p = parse(text)[:2]
+                if q != "max" and int(q) > 0:
+                    return int(q), int(p)
+                return None
+            q = int(text)
+            with open("/sys/fs/cgroup/cpu/cpu.cfs_period_us") as f:
+                p = int(f.read().strip())
+            return (q, p) if q > 0 and p > 0 else None
+        except (OSError, ValueError, IndexError):
+            continue
+    return None
 
 
 def load_elim_level() -> int:

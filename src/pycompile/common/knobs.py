@@ -37,6 +37,12 @@ def _positive_or_none(v: str):
     return int(v) if v.isdigit() and int(v) > 0 else None
 
 
+def _first_count(v: str):
+    """OMP_NUM_THREADS: '4' or a per-level list '4,2' -> 4 (the outermost level); else unset."""
+    first = v.split(",")[0].strip()
+    return int(first) if first.isdigit() and int(first) > 0 else None
+
+
 def _level(v: str):
     """PYCOMPILE_CACHE_EXPLAIN: off -> 0, '2' -> 2, anything else set -> 1."""
     v = v.strip().lower()
@@ -66,7 +72,10 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
          "1: print why the on-disk compile cache missed; 2: hits too"),
     Knob("PYCOMPILE_NUM_THREADS", None, _positive_or_none,
          "threads for compiled kernels when set_context(runtime_num_threads) is unset "
-         "(default: every core)"),
+         "(default: OMP_NUM_THREADS, else the cores this process may use)"),
+    Knob("OMP_NUM_THREADS", None, _first_count,
+         "threads for compiled kernels when neither runtime_num_threads nor PYCOMPILE_NUM_THREADS "
+         "is set (as torch and MindSpore users set it; the first number of a list)"),
     Knob("MS_DEV_SIDE_EFFECT_LOAD_ELIM", 1, _int_in(0, 3, "MS_DEV_SIDE_EFFECT_LOAD_ELIM"),
          "where loads of Parameters are copied, 0-3 as MindSpore defines (default 1)"),
     Knob("MS_DEV_CELL_REUSE", True, _flag,

@@ -18,6 +18,7 @@ import numpy as np
 from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
 from pycompile.backend.c.naming import nid, numbering
+from pycompile.backend.c.outline import outline
 from pycompile.backend.c.memory import Plan, head_destination, plan_graph
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
@@ -210,7 +211,8 @@ class CodeGen:
                  "static int32_t PC_PRINT_RESULT[1];",
                  f"int pc_module_init(const void *api) {{ RT = (const pc_api *)api;{pin} return PC_RT_ABI_VERSION; }}",
                  ""]
-        source = "\n".join(head) + "\n" + self.defs.text() + "\n" + self.body.text()
+        # parallel loops become functions the runtime's thread pool runs (outline.py)
+        source = outline("\n".join(head) + "\n" + self.defs.text() + "\n" + self.body.text())
         return CModule(source=source, plan=self.plan, n_args=n_args, errors=self.errors, uses_blas=self.uses_blas,
                        c_lines=source.count("\n"))
 

@@ -24,6 +24,7 @@ from pycompile.compiler import ir
 from pycompile.compiler.passes.fusion import epilogue_strides
 from pycompile.ops._table import OpDef
 from pycompile.ops.c import ctypes_ as C
+from pycompile.ops.c import kernels as K
 from pycompile.ops.c.elementwise import expr as c_expr
 from pycompile.ops.c.shapes import collapse
 from pycompile.ops.c.shapes import strides as _strides
@@ -391,7 +392,7 @@ class KernelEmitter:
                 return
             par = total >= PARALLEL_MIN and ntiles >= 2
             if par:
-                w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
+                w.line(K.PARALLEL_FOR)
             else:
                 w.line("(void)nt;")
             with w.block(f"for (long t = 0; t < {ntiles}L; ++t)"):
