@@ -78,7 +78,11 @@ def _signature(args, kwargs):
     return key
 
 
-def _compile_or_get(cache: dict, fn, args, kwargs, self_obj, name, extra=()):
+def _compile_or_get(cache: dict, fn, args, kwargs, self_obj, name, extra=(), dyn=None):
+    if dyn is not None:
+        compiled = _dynamic_or_none(cache, fn, args, kwargs, self_obj, name, extra, dyn)
+        if compiled is not None:
+            return compiled
     key = (_signature(args, kwargs), extra, _config_key())
     compiled = cache.get(key)
     if compiled is None:
@@ -86,8 +90,54 @@ def _compile_or_get(cache: dict, fn, args, kwargs, self_obj, name, extra=()):
     return compiled
 
 
-def _compile(cache: dict, key, fn, args, kwargs, self_obj, name):
-    """Compile one signature (a miss of the in-memory cache), logging it (common/log.py)."""
+# ---- a run-time batch size (jit(dynamic=1), a None leading dimension in an input signature) ------
+
+_STATIC = object()          # cached for a dynamic key whose graph needs a compile per batch size
+
+
+def dynamic_spec(input_signature=None, dynamic=0):
+    """None (static), "auto" (dynamic=1: the leading dimension shared by the Tensor arguments),
+    or the positions whose signature Tensor has a None leading dimension."""
+    if input_signature is not None:
+        sig = input_signature if isinstance(input_signature, (tuple, list)) else (input_signature,)
+        pos = tuple(k for k, t in enumerate(sig) if 0 in getattr(t, "dynamic_dims", ()))
+        if pos:
+            return pos
+    return "auto" if dynamic else None
+
+
+def _dynamic_positions(dyn, args):
+    tensors = [k for k, a in enumerate(args) if isinstance(a, Tensor) and not isinstance(a, Parameter)
+               and a._data.ndim >= 1]
+    if dyn == "auto":
+        if not tensors:
+            return ()
+        b = args[tensors[0]]._data.shape[0]
+        return tuple(k for k in tensors if args[k]._data.shape[0] == b)
+    return tuple(k for k in dyn if k in tensors)
+
+
+def _dynamic_or_none(cache, fn, args, kwargs, self_obj, name, extra, dyn):
+    """The executable compiled for any batch size of this call's dynamic arguments (compiling it
+    on the first call), or None when this call takes the per-shape path."""
+    pos = _dynamic_positions(dyn, args)
+    if not pos or kwargs:
+        return None
+    b = args[pos[0]]._data.shape[0]
+    if b < 1 or any(args[k]._data.shape[0] != b for k in pos):
+        return None
+    sig = tuple((a._data.dtype, (None,) + a._data.shape[1:]) if k in pos else _key(a) for k, a in enumerate(args))
+    key = (("dynamic",) + sig, extra, _config_key())
+    compiled = cache.get(key)
+    if compiled is None:
+        compiled = _compile(cache, key, fn, args, kwargs, self_obj, name, dynamic_positions=pos)
+    return None if compiled is _STATIC else compiled
+
+
+def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positions=None):
+    """Compile one signature (a miss of the in-memory cache), logging it (common/log.py).
+    `dynamic_positions`: compile for any leading dimension of those arguments (backend/dynamic.py);
+    a graph that cannot be is logged once and cached as _STATIC (each batch size compiles)."""
     log.configure(context.get_context("log"))
     bound = self_obj is not None
     if isinstance(cache, compile_log.SpecCache):
@@ -99,7 +149,18 @@ def _compile(cache: dict, key, fn, args, kwargs, self_obj, name):
                                     pipeline.current_stage)
     try:
         with notice:
-            if cache_enabled:
+            if dynamic_positions is not None:
+                from pycompile.backend import dynamic
+                try:
+                    compiled = dynamic.compile_dynamic(fn, args, kwargs, dynamic_positions, self_obj=self_obj, name=name)
+                except Exception as e:     # noqa: BLE001 - the per-shape compile reports real errors
+                    why = str(e).splitlines()[0] if isinstance(e, dynamic.DynamicUnsupported) else \
+                        f"{type(e).__name__} at a sample batch size: {str(e).splitlines()[0] if str(e) else ''}"
+                    log.logger.warning("%s%s cannot be compiled once for every batch size (%s); each batch "
+                                       "size compiles separately", name, compile_log.where(fn), why)
+                    cache[key] = _STATIC
+                    return _STATIC
+            elif cache_enabled:
                 from pycompile.backend.cache import compile_cached
                 compiled = compile_cached(fn, args, kwargs, self_obj=self_obj, name=name, root=cache_path)
             else:
@@ -123,10 +184,11 @@ class JitFunction:
         self.fn = fn
         self.input_signature = input_signature
         self.dynamic = dynamic
+        self.dyn = dynamic_spec(input_signature, dynamic)
         self._cache: dict = compile_log.SpecCache()
 
     def __call__(self, *args, **kwargs):
-        compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__)
+        compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__, (), self.dyn)
         return compiled.run(args, kwargs)
 
     def __get__(self, obj, owner=None):
@@ -136,7 +198,7 @@ class JitFunction:
 
     def compiled(self, *args, **kwargs):
         """The compile report for this signature (compiling if needed)."""
-        return _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__).report
+        return _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__, (), self.dyn).report
 
 
 class BoundJit:
@@ -162,12 +224,13 @@ class BoundJit:
 
     def __call__(self, *args, **kwargs):
         extra = getattr(self.obj, "_attr_version", 0)
-        compiled = _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra)
+        compiled = _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra, self.jf.dyn)
         return compiled.run(args, kwargs)
 
     def compiled(self, *args, **kwargs):
         extra = getattr(self.obj, "_attr_version", 0)
-        return _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra).report
+        return _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra,
+                               self.jf.dyn).report
 
 
 def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="",
@@ -217,7 +280,7 @@ def compile_cell_call(cell, args, kwargs):
     cache = _graph_cache(cell)
     construct = type(cell).construct
     compiled = _compile_or_get(cache, construct, args, kwargs, cell, f"{type(cell).__name__}_construct",
-                               cell._attr_version)
+                               cell._attr_version, dynamic_spec(cell._input_signature))
     return compiled.run(args, kwargs)
 
 

@@ -84,6 +84,8 @@ def _param_names(fn, n_args: int, bound: bool) -> list:
 
 def _named_parts(fn, sig: tuple, bound: bool) -> list:
     """[(argument name, key)] of a signature key (positional keys, then (name, key) keyword pairs)."""
+    if sig[:1] == ("dynamic",):          # a run-time batch size: (None, ...) shapes follow
+        sig = sig[1:]
     positional = [k for k in sig if not (isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], str)
                                          and k[0] not in ("param", "obj"))]
     keywords = sig[len(positional):]

@@ -102,13 +102,14 @@ def row_chunks(w: CWriter, n_rows: int, row_len: int, work: int, body):
             w.line(f"const long r0 = 0, r1 = {n_rows}L;")
             body("r0", "r1")
         else:
-            chunks = -(-n_rows // cap)
+            # counts computed in C from the row count, so they follow a run-time batch size too
+            w.line(f"const long nch = ({n_rows}L + {cap}L - 1) / {cap}L;")
             if par:
-                w.line(f"const long chunks = {chunks}L > (long)nt ? {chunks}L : (long)nt < {n_rows}L ? (long)nt : {n_rows}L;")
+                w.line(f"const long chunks = nch > (long)nt ? nch : (long)nt < {n_rows}L ? (long)nt : {n_rows}L;")
                 w.line(f"const long per = ({n_rows}L + chunks - 1) / chunks;")
                 w.line(PARALLEL_FOR)
             else:
-                w.line(f"const long chunks = {chunks}L, per = {-(-n_rows // chunks)}L;")
+                w.line(f"const long chunks = nch, per = ({n_rows}L + chunks - 1) / chunks;")
             with w.block("for (long ch = 0; ch < chunks; ++ch)"):
                 w.line(f"const long r0 = ch * per, r1 = r0 + per < {n_rows}L ? r0 + per : {n_rows}L;")
                 w.line("if (r0 >= r1) continue;")
