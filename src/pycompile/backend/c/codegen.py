@@ -19,7 +19,7 @@ from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
 from pycompile.backend.c.naming import nid, numbering
 from pycompile.backend.c.outline import outline
-from pycompile.backend.c.memory import Plan, head_destination, plan_graph
+from pycompile.backend.c.memory import Plan, _ancestors, head_destination, plan_graph
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
 from pycompile.ops.c import ctypes_ as C
@@ -51,19 +51,6 @@ class _Module:
     subs: dict = field(default_factory=dict)      # id(subgraph) -> (C name, Plan, const offset)
     sub_consts: list = field(default_factory=list)
     scratch: dict = field(default_factory=dict)   # id(subgraph) -> arena bytes a call needs
-
-
-def _ancestors(node, block: ir.Block) -> set:
-    """ids of the block's nodes that `node` reads, directly or through others."""
-    inside = {id(m): m for m in block.nodes}
-    seen: set = set()
-    todo = list(node.inputs)
-    while todo:
-        v = todo.pop()
-        if id(v) in inside and id(v) not in seen:
-            seen.add(id(v))
-            todo.extend(v.inputs)
-    return seen
 
 
 class CodeGen:
@@ -157,6 +144,28 @@ class CodeGen:
         if isinstance(v, ir.Const):
             return C.literal(v.value, C.value_ctype(v.type))
         return self.names[id(v)]
+
+    def _owner(self, v):
+        """The storage that holds v's bytes (through aliases: Loads, views, Depend)."""
+        s = self.plan.storage.get(id(v))
+        while s is not None and s.kind == "alias":
+            s = self.plan.storage.get(id(s.base))
+        return s
+
+    def _inplace(self, inputs, outputs) -> dict:
+        """{input index: output index} for kernel inputs that are the memory an output is written
+        to (memory.Planner._inplace_assigns placed the output there): the kernel reads them
+        through the output's pointer."""
+        outs = [self._owner(o) for o in outputs]
+        found = {}
+        for k, v in enumerate(inputs):
+            if not isinstance(v.type, TensorType) or isinstance(v, ir.Const):
+                continue
+            s = self._owner(v)
+            for j, o in enumerate(outs):
+                if s is not None and s is o and s.kind == "arg":
+                    found[k] = j
+        return found
 
     def declare_ptr(self, w: CWriter, v, expr: str | None = None):
         t = v.type
@@ -336,12 +345,13 @@ class CodeGen:
         if n.type.size == 0:
             return
         em = KernelEmitter(self.kernel_name(n), n.type.shape, block, self._kinputs(inputs), [n], [out],
-                           float_status=self.float_status)
+                           float_status=self.float_status, inplace=self._inplace(inputs, [n]))
         w.line(em.emit(self.defs))
 
     def emit_fused(self, w, n):
         block = n.blocks[0]
-        head, kind, k = head_destination(block, set(self.getitems.get(id(n), {})))
+        head, kind, k = head_destination(block, set(self.getitems.get(id(n), {})),
+                                         self.plan.inplace_results.get(id(n), ()))
         if head is not None:
             return self.emit_fused_head(w, n, head, kind, k)
         last = block.results[-1] if block.results else None
@@ -350,17 +360,19 @@ class CodeGen:
         if reduction is not None and reduction in block.nodes:
             return self.emit_fused_reduction(w, n, reduction)
         outs = self.getitems.get(id(n), {})
-        results, ptrs = [], []
+        results, ptrs, gets = [], [], []
         for k, r in enumerate(block.results):
             g = outs.get(k)
             if g is None:
                 continue
             results.append(r)
+            gets.append(g)
             ptrs.append(self.declare_ptr(w, g))
         if not results or n.attrs["shape"] and int(np.prod(n.attrs["shape"])) == 0:
             return
         em = KernelEmitter(self.kernel_name(n), n.attrs["shape"], ir.Block(block.params, block.nodes, tuple(results)),
-                           self._kinputs(n.inputs), results, ptrs, float_status=self.float_status)
+                           self._kinputs(n.inputs), results, ptrs, float_status=self.float_status,
+                           inplace=self._inplace(n.inputs, gets))
         w.line(em.emit(self.defs))
 
     def emit_call(self, w, n):
@@ -419,11 +431,12 @@ class CodeGen:
         block = n.blocks[0]
         outs = self.getitems.get(id(n), {})
         outer = {id(p): v for p, v in zip(block.params, n.inputs)}
-        results, ptrs = [], []
+        results, ptrs, gets = [], [], []
         for k, r in enumerate(block.results):
             g = outs.get(k)
             if g is not None:
                 results.append((k, r))
+                gets.append(g)
                 ptrs.append(self.declare_ptr(w, g))
         if kind in ("output", "alias"):
             dest = ptrs[[k for k, _ in results].index(k_dest)]
@@ -437,9 +450,11 @@ class CodeGen:
             used = {id(i) for m in epi_nodes for i in m.inputs}
             params = [p for p in block.params if id(p) in used]
             kin = self._kinputs([outer[id(p)] for p in params]) + [KInput(head, dest)]
-            inplace = {}
+            # inputs that are a Parameter the epilogue writes in place (an Assign's value)
+            epi_gets = [g for (k, r), g in zip(results, gets) if r is not head]
+            inplace = self._inplace([outer[id(p)] for p in params], epi_gets)
             if kind == "alias":      # the epilogue reads the head's value from the output it overwrites
-                inplace = {len(kin) - 1: [r for r, _ in epi].index(block.results[k_dest])}
+                inplace[len(kin) - 1] = [r for r, _ in epi].index(block.results[k_dest])
             em = KernelEmitter(self.kernel_name(n), n.attrs["shape"],
                                ir.Block(tuple(params) + (head,), epi_nodes, tuple(r for r, _ in epi)),
                                kin, [r for r, _ in epi], [p for _, p in epi], float_status=self.float_status,
@@ -655,7 +670,9 @@ class CodeGen:
             with w.block(f"for (long j = 0; j < {t.size}L; ++j)"):
                 w.line(f"{dst}[j] = ({C.storage(t.dtype)})({self.scalar(value)});")
         elif value.type.dtype is t.dtype and value.type.size == t.size:
-            w.line(f"if ((void *){dst} != (void *){self.ptr(value)}) memcpy({dst}, {self.ptr(value)}, {t.nbytes});")
+            if self._owner(value) is not self._owner(ref):    # else computed in place: nothing to do
+                w.line(f"if ((void *){dst} != (void *){self.ptr(value)}) memcpy({dst}, {self.ptr(value)}, "
+                       f"{t.nbytes});")
         else:
             n_src = value.type.size
             with w.block(f"for (long j = 0; j < {t.size}L; ++j)"):

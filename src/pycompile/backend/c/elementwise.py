@@ -87,7 +87,7 @@ class KernelEmitter:
         self.tile = tile
         self._emit_tile_fn(defs, in_strides)
         self._emit_driver(defs, dims, in_strides, tile, total)
-        args = [i.cexpr for i in self.inputs] + list(self.out_ptrs) + ["nt"]
+        args = [i.cexpr for k, i in enumerate(self.inputs) if k not in self.inplace] + list(self.out_ptrs) + ["nt"]
         return f"{self.name}({', '.join(args)});"
 
     def emit_point(self, defs: CWriter) -> str:

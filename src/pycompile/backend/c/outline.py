@@ -31,6 +31,11 @@ _KEYWORDS = _TYPES | {"const", "restrict", "static", "inline", "for", "if", "els
                       "break", "continue", "sizeof", "struct", "typedef", "volatile", "goto", "switch",
                       "case", "default", "__attribute__", "always_inline"}
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+# `parallel for` (optionally with an integer reduction), and `parallel { ...; for; loop; ... }`
+_PAR_FOR = re.compile(re.escape(PARALLEL_FOR) + r"(?: reduction\(([|+&]):([\w, ]+)\))?$")
+_PAR_REGION = "#pragma omp parallel num_threads(nt)"
+_OMP_FOR = "#pragma omp for schedule(static)"
+_REDUCE = {"|": ("0", "__atomic_fetch_or"), "+": ("0", "__atomic_fetch_add"), "&": ("~0", "__atomic_fetch_and")}
 _FOR = re.compile(r"^(\s*)for \(long (\w+) = 0; \2 < (.+); \+\+\2\) \{$")
 _FOR_DECL = re.compile(r"\bfor \(((?:const\s+)?(?:[A-Za-z_]\w*\s+)+)(\w+) = ")
 _FUNC = re.compile(r"^(?:static |inline |__attribute__\(\(always_inline\)\) )*[A-Za-z_][\w ]*?[\s*](\w+)\((.*)\) \{$")
@@ -134,18 +139,40 @@ def outline(source: str) -> str:
             out.append(line)
             k += 1
             continue
-        if line.strip() == PARALLEL_FOR and func_start is not None:
-            m = _FOR.match(lines[k + 1])
+        pf = _PAR_FOR.match(line.strip()) if func_start is not None else None
+        pr = line.strip() == _PAR_REGION and func_start is not None
+        if pf or pr:
+            setup, teardown, reductions = [], [], []
+            if pf:
+                start = k + 1
+                if pf.group(1):
+                    reductions = [(pf.group(1), v.strip()) for v in pf.group(2).split(",")]
+            else:
+                # `parallel { setup; for; loop; teardown }`: setup and teardown run once per chunk
+                region_indent = line[:len(line) - len(line.lstrip())]
+                if lines[k + 1] != region_indent + "{":
+                    raise OutlineError(f"a parallel region must open a block, got {lines[k + 1]!r}")
+                region_end = _block_end(lines, k + 1, region_indent)
+                start = next((j for j in range(k + 2, region_end) if lines[j].strip() == _OMP_FOR), None)
+                if start is None:
+                    raise OutlineError("a parallel region needs one `omp for` loop")
+                setup = lines[k + 2:start]
+                start += 1
+            m = _FOR.match(lines[start])
             if m is None:
-                raise OutlineError(f"a parallel loop must be `for (long V = 0; V < N; ++V) {{`, got {lines[k + 1]!r}")
+                raise OutlineError(f"a parallel loop must be `for (long V = 0; V < N; ++V) {{`, got {lines[start]!r}")
             indent, var, bound = m.groups()
-            end = _block_end(lines, k + 1, indent)
-            body = lines[k + 2:end]
+            end = _block_end(lines, start, indent)
+            body = lines[start + 1:end]
+            if pr:
+                teardown = lines[end + 1:region_end]
+                end = region_end
+                indent = region_indent
             r = len(regions)
             visible = {}
             for sc in scopes:
                 visible.update(sc)
-            defs, call = _region(r, indent, var, bound, body, visible)
+            defs, call = _region(r, indent, var, bound, body, visible, setup, teardown, reductions)
             regions.append(r)
             out[func_start:func_start] = defs
             func_start += len(defs)
@@ -181,8 +208,10 @@ def outline(source: str) -> str:
     return "\n".join(out)
 
 
-def _region(r: int, indent: str, var: str, bound: str, body: list, visible: dict):
-    code = _strip("\n".join(body))
+def _region(r: int, indent: str, var: str, bound: str, body: list, visible: dict, setup=(), teardown=(),
+            reductions=()):
+    code = _strip("\n".join(list(setup) + body + list(teardown)))
+    reduced = {v for _, v in reductions}
     local = set()
     for stmt in re.split(r"[;{}]", code):
         for name, _, _ in _declarators(stmt + ";"):
@@ -198,24 +227,41 @@ def _region(r: int, indent: str, var: str, bound: str, body: list, visible: dict
         if name in visible and name not in used:
             used.append(name)
     fields = []
+    for op, name in reductions:
+        if op not in _REDUCE or name not in visible or visible[name][1] or "*" in visible[name][0] \
+                or visible[name][0] in ("float", "double", "_Float16"):
+            raise OutlineError(f"parallel loop {r}: reduction({op}:{name}) is not an integer | + & reduction")
     for name in used:
+        if name in reduced:
+            continue
         ctype, is_array = visible[name]
         if is_array:
             raise OutlineError(f"parallel loop {r} reads the array {name!r}, which it cannot capture")
         if re.search(r"(?<![\w.>])" + re.escape(name) + r"\s*(?:[-+*/%&|^]?=(?!=)|\+\+|--)", code):
             raise OutlineError(f"parallel loop {r} assigns {name!r}, a variable of the enclosing function")
         fields.append((name, _field_type(ctype)))
+    # a reduction variable: each chunk reduces into its own copy, then into the caller's atomically
+    red_fields = [(f"pc_red_{name}", f"{_field_type(visible[name][0])} *") for _, name in reductions]
     fn, ty, cv = f"pc_r{r}", f"pc_r{r}_ctx", f"pc_c{r}"
-    defs = [f"typedef struct {{ {' '.join(f'{t} {n};' for n, t in fields) or 'char unused;'} }} {ty};",
+    all_fields = fields + red_fields
+    defs = [f"typedef struct {{ {' '.join(f'{t} {n};' for n, t in all_fields) or 'char unused;'} }} {ty};",
             f"static void {fn}(void *pc_arg, long pc_lo, long pc_hi) {{",
             f"    const {ty} *{cv} = (const {ty} *)pc_arg; (void){cv};"]
     defs += [f"    {t} const {n} = {cv}->{n};" if "*" not in t else f"    {t}const {n} = {cv}->{n};"
              for n, t in fields]
-    defs.append(f"    for (long {var} = pc_lo; {var} < pc_hi; ++{var}) {{")
+    defs += [f"    {_field_type(visible[name][0])} {name} = {_REDUCE[op][0]};" for op, name in reductions]
     dedent = len(indent)
-    defs += ["    " + ln[dedent:] if ln.startswith(indent) else ln for ln in body]
-    defs += ["    }", "}", ""]
-    init = ", ".join(n for n, _ in fields) or "0"
+
+    def shift(lines_):
+        return ["    " + ln[dedent:] if ln.startswith(indent) else ln for ln in lines_]
+    defs += shift(setup)
+    defs.append(f"    for (long {var} = pc_lo; {var} < pc_hi; ++{var}) {{")
+    defs += shift(body)
+    defs.append("    }")
+    defs += shift(teardown)
+    defs += [f"    {_REDUCE[op][1]}({cv}->pc_red_{name}, {name}, __ATOMIC_RELAXED);" for op, name in reductions]
+    defs += ["}", ""]
+    init = ", ".join([n for n, _ in fields] + [f"&{name}" for _, name in reductions]) or "0"
     call = [f"{indent}{{ const {ty} {cv} = {{{init}}};",
             f"{indent}  RT->parallel_for({fn}, (void *)&{cv}, (long)({bound})); }}"]
     return defs, call
