@@ -7,6 +7,8 @@ Three patterns, each measured with every implementation in the same run:
   pause  every call follows a 20 ms sleep (a training loop loading data in Python between steps, a
          server between requests): only the call is timed
   busy   back to back while another process keeps one core busy (a spinning Python loop)
+  numpy  every call follows a NumPy matrix product (256 x 256): NumPy's OpenBLAS threads keep
+         spinning ~0.1 s after it, on the cores the compiled call wants
 Implementations: pycompile with its default thread count, pycompile with one thread (the same
 compiled code, the runtime's thread count switched between blocks), torch eager and JAX jit
 where installed. Timed in interleaved rounds (one block of each per round), medians over rounds;
@@ -138,18 +140,24 @@ def threads(n):
 def _block(fn, n, pattern):
     """Seconds per call of `fn` over n calls in the pattern (after one untimed call)."""
     fn()
-    if pattern != "pause":
+    if pattern not in ("pause", "numpy"):
         t0 = time.perf_counter()
         for _ in range(n):
             fn()
         return (time.perf_counter() - t0) / n
     total = 0.0
     for _ in range(n):
-        time.sleep(PAUSE)
+        if pattern == "pause":
+            time.sleep(PAUSE)
+        else:
+            _NP_A @ _NP_A
         t0 = time.perf_counter()
         fn()
         total += time.perf_counter() - t0
     return total / n
+
+
+_NP_A = np.random.default_rng(0).standard_normal((256, 256)).astype(np.float32)
 
 
 def measure(impls: dict, pattern: str, rounds: int, calls: int):
@@ -182,7 +190,7 @@ def main(argv):
     for label, fn, _, peers in cases(names):
         impls = {"default": fn, "one": threads(1)(fn), **peers}
         for pattern in patterns:
-            calls = 20 if pattern == "pause" else max(10, int(0.05 / max(_probe(fn), 1e-5)))
+            calls = 20 if pattern in ("pause", "numpy") else max(10, int(0.05 / max(_probe(fn), 1e-5)))
             proc = busy_process() if pattern == "busy" else None
             try:
                 if proc is not None:

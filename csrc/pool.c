@@ -170,10 +170,13 @@ static void *worker(void *arg)
             cpu_relax();
             if (++spins % 64 != 0)
                 continue;
-            long idle = now_ns() - t0;
-            if (idle > PC_SPIN_NS && idle <= PC_YIELD_NS)
+            long now = now_ns(), idle = now - t0;
+            /* while loops run serially after a stall, a polling worker would only take CPU time
+             * from the caller and the process that caused the stall: sleep until woken */
+            int serial = now < atomic_load_explicit(&g_serial_until, memory_order_relaxed);
+            if (idle > PC_SPIN_NS && idle <= PC_YIELD_NS && !serial)
                 sched_yield();
-            else if (idle > PC_YIELD_NS) {
+            else if (idle > PC_YIELD_NS || serial) {
                 atomic_fetch_add(&g_sleepers, 1);
                 atomic_store(&g_wake_sent, 0);
                 sleep_until_changed(seen);
