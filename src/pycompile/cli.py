@@ -388,7 +388,10 @@ def _declared_inputs(e: Entry):
         return None
     if isinstance(sig, Tensor):
         sig = (sig,)
-    return tuple(sig), where
+    # a dimension known only at run time (None) is compiled and checked at size 1
+    sig = tuple(Tensor(np.zeros(tuple(1 if k in t.dynamic_dims else d for k, d in enumerate(t.shape)),
+                                t.asnumpy().dtype)) if getattr(t, "dynamic_dims", ()) else t for t in sig)
+    return sig, where
 
 
 def _fits(e: Entry, args) -> bool:
