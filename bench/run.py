@@ -1,8 +1,9 @@
-"""pycompile benchmarks (workloads of ../shared/BENCH.md), measured side by side in one process.
+"""pycompile benchmarks (workloads defined in bench/README.md), measured side by side in one process.
 
     python bench/run.py            # every workload
     python bench/run.py W1 W8      # some of them
     python bench/run.py --quick    # fewer repeats
+    python bench/run.py Wc         # W4 / W6 with a busy process and after pauses (bench/contention.py)
 
 Each workload's implementations (pycompile, NumPy eager, peers) are timed in interleaved
 rounds, one block of calls each per round, with a 0.3 s pause before each block so that no
@@ -195,7 +196,7 @@ def machine() -> str:
 
 def main(argv):
     quick = "--quick" in argv
-    names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS) + ["W6c", "WL"]
+    names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS) + ["W6c", "Wc", "WL"]
     repeats = 3 if quick else 9
     print(f"# {machine()}")
     print(f"{'workload':<26} {'pycompile':>12} {'NumPy eager':>12} {'ratio':>8}   notes")
@@ -209,6 +210,9 @@ def main(argv):
         if name == "WL":         # compile time of 1k / 5k / 10k-op programs (bench/large.py)
             import large
             large.run((1000, 5000) if quick else (1000, 5000, 10000))
+        if name == "Wc":           # W4 / W6 under a busy process and after pauses (bench/contention.py)
+            import contention
+            contention.main(["--quick"] if quick else [])
             continue
         for case in W.WORKLOADS[name]():
             label, compiled, numpy_fn, note = case[:4]

@@ -1,5 +1,5 @@
 """W5: the W4 MLP's training gradients - softmax cross-entropy over integer labels, the gradients
-of every weight, batch 64 (../shared/BENCH.md). Here without the optimizer update.
+of every weight, batch 64 (bench/README.md). Here without the optimizer update.
 
 Implementations timed side by side: pycompile compiled (`ms.jit` of `ms.value_and_grad`) against
 a hand-written NumPy backward (the baseline column), PyNative (the same value_and_grad eagerly),

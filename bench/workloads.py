@@ -1,4 +1,4 @@
-"""Workload definitions (../shared/BENCH.md). Each entry returns cases
+"""Workload definitions (bench/README.md). Each entry returns cases
 (label, compiled_callable, numpy_eager_callable, note[, peers]); results are checked equal first.
 `peers` maps a peer's name to a callable running the same work (None when it is not installed)."""
 from __future__ import annotations

@@ -26,8 +26,10 @@ with open(os.path.join(HERE, "runtime.c")) as f:
 ffibuilder.set_source(
     "pycompile._rt",
     runtime_source,
+    sources=[os.path.relpath(os.path.join(HERE, "pool.c"))],   # setuptools wants it relative
     include_dirs=[HERE],
-    extra_compile_args=["-O2", "-std=c99"],
+    extra_compile_args=["-O2", "-std=gnu11", "-pthread"],
+    libraries=["pthread"],
 )
 
 if __name__ == "__main__":

@@ -68,6 +68,28 @@ static inline uint16_t pc_f2h(float f) {
     return (uint16_t)(h | sign);
 }
 
+#if !defined(__FLT16_MAX__) && defined(__clang__)
+/* clang < 15 on x86-64 has no _Float16, only the storage type __fp16, whose conversions call
+ * these runtime helpers (compiler-rt's names, absent from libgcc): defined here, hidden, once
+ * per generated module, with the same exact conversions as above. */
+#define _Float16 __fp16
+__attribute__((visibility("hidden"))) float __gnu_h2f_ieee(uint16_t h) { return pc_h2f(h); }
+__attribute__((visibility("hidden"))) uint16_t __gnu_f2h_ieee(float f) { return pc_f2h(f); }
+__attribute__((visibility("hidden"))) float __extendhfsf2(uint16_t h) { return pc_h2f(h); }
+__attribute__((visibility("hidden"))) uint16_t __truncsfhf2(float f) { return pc_f2h(f); }
+/* double -> float16 in one rounding: to float rounding to odd (truncate, then set the last bit
+ * when inexact) keeps the float16 rounding of the float that of the double */
+__attribute__((visibility("hidden"))) uint16_t __truncdfhf2(double d) {
+    float f = (float)d;
+    if (f == f && (double)f != d && !__builtin_isinf(f)) {
+        if (__builtin_fabs((double)f) > __builtin_fabs(d))
+            f = __builtin_nextafterf(f, 0.0f);
+        f = pc_bits_f32(pc_f32_bits(f) | 1u);
+    }
+    return pc_f2h(f);
+}
+#endif
+
 /* a float rounded to the nearest float16 value (what storing and reloading a float16 gives),
  * without going through the 16-bit form: the same roundings as pc_f2h on the float's own bits */
 static inline float pc_round_h(float f) {

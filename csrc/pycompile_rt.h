@@ -18,10 +18,16 @@ enum pc_dtype {
 /* Bits of the emulated NPU float-status register (the Ascend-style device). */
 enum pc_status_bits { PC_STATUS_OVERFLOW = 1, PC_STATUS_INVALID = 2 };
 
+/* A parallel loop's body: iterations [lo, hi) of a loop over [0, n), with its captured values. */
+typedef void (*pc_task_fn)(void *ctx, long lo, long hi);
+
 /* Function table handed to every generated module at load time (pc_module_init). */
 typedef struct pc_api {
     int abi_version;
     int (*num_threads)(void);
+    /* run fn over [0, n) in chunks on the runtime's threads (csrc/pool.c); returns when all
+     * chunks are done. A C caller of an exported module may run it serially: fn(ctx, 0, n). */
+    void (*parallel_for)(pc_task_fn fn, void *ctx, long n);
     void (*status_raise)(int bits);
     int (*status_get)(void);
     void (*status_clear)(void);
@@ -36,6 +42,10 @@ typedef struct pc_api {
 
 const pc_api *pc_get_api(void);
 void pc_set_num_threads(int n);
+void pc_parallel_for(pc_task_fn fn, void *ctx, long n);
+/* the pool's counters, the first n of: loops run in parallel, loops run serially after a stall,
+ * stalls, chunks run by workers, ns the caller waited for workers' chunks, wake-ups, ns in them */
+void pc_pool_stats(long *out, int n);
 int pc_get_num_threads(void);
 int pc_status_get(void);
 void pc_status_clear(void);

@@ -1,6 +1,6 @@
-/* The hand-written runtime: state that outlives one generated module (thread count, the
- * emulated float-status register) and the bridges from generated code back into Python
- * (Print). Generated code reaches all of it through the pc_api table. */
+/* The hand-written runtime: state that outlives one generated module (the thread pool of
+ * pool.c, the emulated float-status register) and the bridges from generated code back into
+ * Python (Print). Generated code reaches all of it through the pc_api table. */
 #include "pycompile_rt.h"
 #include "interrupt.c"
 
@@ -10,11 +10,8 @@ static void pc_py_print_tensor(const void *data, int dtype, int ndim, const int6
 static void pc_py_print_str(const char *text, int64_t nbytes);
 static void pc_py_print_scalar(double value, int dtype);
 
-static int g_num_threads = 1;
 static volatile int g_float_status = 0;
 
-void pc_set_num_threads(int n) { g_num_threads = n > 0 ? n : 1; }
-int pc_get_num_threads(void) { return g_num_threads; }
 int pc_status_get(void) { return g_float_status; }
 void pc_status_clear(void) { g_float_status = 0; }
 void pc_status_raise(int bits) { if (bits) __atomic_or_fetch(&g_float_status, bits, __ATOMIC_RELAXED); }
@@ -29,6 +26,7 @@ static void print_scalar(double value, int dtype) { pc_py_print_scalar(value, dt
 static const pc_api g_api = {
     PC_RT_ABI_VERSION,
     pc_get_num_threads,
+    pc_parallel_for,
     pc_status_raise,
     pc_status_get,
     pc_status_clear,

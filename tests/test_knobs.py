@@ -9,9 +9,8 @@ from pycompile.common import context, knobs
 
 SRC = os.path.join(os.path.dirname(__file__), "..", "src", "pycompile")
 README = os.path.join(os.path.dirname(__file__), "..", "README.md")
-# variables that are not pycompile's knobs: the system's search path, and a default handed to
-# libgomp before it loads
-NOT_KNOBS = {"PATH", "GOMP_SPINCOUNT"}
+# variables that are not pycompile's knobs: the system's search path
+NOT_KNOBS = {"PATH"}
 
 
 def test_only_knobs_reads_the_environment():

@@ -3,14 +3,6 @@
 Write MindSpore code and change one line: `import pycompile as ms`. Cells and functions run
 eagerly on NumPy (PYNATIVE_MODE) or are compiled to C (GRAPH_MODE, `@jit`).
 """
-import os as _os
-
-# Idle OpenMP workers of compiled kernels spin briefly, then sleep: a GPT block runs ~20 short
-# parallel regions, and waking sleeping workers for each (OMP_WAIT_POLICY=PASSIVE) made two
-# threads slower than one; spinning for long starves other thread pools in the process (NumPy's
-# OpenBLAS: 20x slower MLPs). Users can still override it.
-_os.environ.setdefault("GOMP_SPINCOUNT", "20000")
-
 from pycompile._version import __version__  # noqa: F401,E402
 from pycompile.common import dtype  # noqa: F401
 from pycompile.common.context import (GRAPH_MODE, PYNATIVE_MODE, get_context, set_context,  # noqa: F401

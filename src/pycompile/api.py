@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import functools
 import inspect as inspect_mod
+import time
 
 import numpy as np
 
 import pycompile.common as _common
 from pycompile.backend import pipeline
-from pycompile.common import context
+from pycompile import compile_log, jit_options
+from pycompile.common import context, log
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.errors import CompileError
@@ -76,20 +78,98 @@ def _signature(args, kwargs):
     return key
 
 
-def _compile_or_get(cache: dict, fn, args, kwargs, self_obj, name, extra=()):
+def _compile_or_get(cache: dict, fn, args, kwargs, self_obj, name, extra=(), dyn=None):
+    if dyn is not None:
+        compiled = _dynamic_or_none(cache, fn, args, kwargs, self_obj, name, extra, dyn)
+        if compiled is not None:
+            return compiled
     key = (_signature(args, kwargs), extra, _config_key())
     compiled = cache.get(key)
     if compiled is None:
-        cache_enabled, cache_path = context.compile_cache_settings()
-        try:
-            if cache_enabled:
+        compiled = _compile(cache, key, fn, args, kwargs, self_obj, name)
+    return compiled
+
+
+# ---- a run-time batch size (jit(dynamic=1), a None leading dimension in an input signature) ------
+
+_STATIC = object()          # cached for a dynamic key whose graph needs a compile per batch size
+
+
+def dynamic_spec(input_signature=None, dynamic=0):
+    """None (static), "auto" (dynamic=1: the leading dimension shared by the Tensor arguments),
+    or the positions whose signature Tensor has a None leading dimension."""
+    if input_signature is not None:
+        sig = input_signature if isinstance(input_signature, (tuple, list)) else (input_signature,)
+        pos = tuple(k for k, t in enumerate(sig) if 0 in getattr(t, "dynamic_dims", ()))
+        if pos:
+            return pos
+    return "auto" if dynamic else None
+
+
+def _dynamic_positions(dyn, args):
+    tensors = [k for k, a in enumerate(args) if isinstance(a, Tensor) and not isinstance(a, Parameter)
+               and a._data.ndim >= 1]
+    if dyn == "auto":
+        if not tensors:
+            return ()
+        b = args[tensors[0]]._data.shape[0]
+        return tuple(k for k in tensors if args[k]._data.shape[0] == b)
+    return tuple(k for k in dyn if k in tensors)
+
+
+def _dynamic_or_none(cache, fn, args, kwargs, self_obj, name, extra, dyn):
+    """The executable compiled for any batch size of this call's dynamic arguments (compiling it
+    on the first call), or None when this call takes the per-shape path."""
+    pos = _dynamic_positions(dyn, args)
+    if not pos or kwargs:
+        return None
+    b = args[pos[0]]._data.shape[0]
+    if b < 1 or any(args[k]._data.shape[0] != b for k in pos):
+        return None
+    sig = tuple((a._data.dtype, (None,) + a._data.shape[1:]) if k in pos else _key(a) for k, a in enumerate(args))
+    key = (("dynamic",) + sig, extra, _config_key())
+    compiled = cache.get(key)
+    if compiled is None:
+        compiled = _compile(cache, key, fn, args, kwargs, self_obj, name, dynamic_positions=pos)
+    return None if compiled is _STATIC else compiled
+
+
+def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positions=None):
+    """Compile one signature (a miss of the in-memory cache), logging it (common/log.py).
+    `dynamic_positions`: compile for any leading dimension of those arguments (backend/dynamic.py);
+    a graph that cannot be is logged once and cached as _STATIC (each batch size compiles)."""
+    log.configure(context.get_context("log"))
+    bound = self_obj is not None
+    if isinstance(cache, compile_log.SpecCache):
+        compile_log.before_compile(cache, fn, key, name, bound)
+    cache_enabled, cache_path = context.compile_cache_settings()
+    t0 = time.perf_counter()
+    notice = compile_log.SlowNotice(lambda: f"{name}{compile_log.where(fn)} for "
+                                            f"({compile_log.describe_signature(fn, key, bound)})",
+                                    pipeline.current_stage)
+    try:
+        with notice:
+            if dynamic_positions is not None:
+                from pycompile.backend import dynamic
+                try:
+                    compiled = dynamic.compile_dynamic(fn, args, kwargs, dynamic_positions, self_obj=self_obj, name=name)
+                except Exception as e:     # noqa: BLE001 - the per-shape compile reports real errors
+                    why = str(e).splitlines()[0] if isinstance(e, dynamic.DynamicUnsupported) else \
+                        f"{type(e).__name__} at a sample batch size: {str(e).splitlines()[0] if str(e) else ''}"
+                    log.logger.warning("%s%s cannot be compiled once for every batch size (%s); each batch "
+                                       "size compiles separately", name, compile_log.where(fn), why)
+                    cache[key] = _STATIC
+                    return _STATIC
+            elif cache_enabled:
                 from pycompile.backend.cache import compile_cached
                 compiled = compile_cached(fn, args, kwargs, self_obj=self_obj, name=name, root=cache_path)
             else:
                 compiled = pipeline.compile_call(fn, args, kwargs, self_obj=self_obj, name=name)
-        except CompileError as e:
-            raise e.with_traceback(None) from None
-        cache[key] = compiled
+    except CompileError as e:
+        raise e.with_traceback(None) from None
+    cache[key] = compiled
+    if isinstance(cache, compile_log.SpecCache):
+        compile_log.after_compile(cache, fn, key, name, bound, compiled, time.perf_counter() - t0)
     return compiled
 
 
@@ -99,14 +179,16 @@ class JitFunction:
 
     _pycompile_jit = True
 
-    def __init__(self, fn, input_signature=None):
+    def __init__(self, fn, input_signature=None, dynamic=0):
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.input_signature = input_signature
-        self._cache: dict = {}
+        self.dynamic = dynamic
+        self.dyn = dynamic_spec(input_signature, dynamic)
+        self._cache: dict = compile_log.SpecCache()
 
     def __call__(self, *args, **kwargs):
-        compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__)
+        compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__, (), self.dyn)
         return compiled.run(args, kwargs)
 
     def __get__(self, obj, owner=None):
@@ -116,7 +198,7 @@ class JitFunction:
 
     def compiled(self, *args, **kwargs):
         """The compile report for this signature (compiling if needed)."""
-        return _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__).report
+        return _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__, (), self.dyn).report
 
 
 class BoundJit:
@@ -132,25 +214,33 @@ class BoundJit:
 
     def _cache(self) -> dict:
         caches = self.obj.__dict__.setdefault("_pycompile_jit_caches", {})
-        return caches.setdefault(id(self.jf), {})
+        cache = caches.get(id(self.jf))
+        if cache is None:
+            cache = caches[id(self.jf)] = compile_log.SpecCache()
+        return cache
 
     def _name(self) -> str:
         return f"{type(self.obj).__name__}_{self.jf.fn.__name__}"
 
     def __call__(self, *args, **kwargs):
         extra = getattr(self.obj, "_attr_version", 0)
-        compiled = _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra)
+        compiled = _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra, self.jf.dyn)
         return compiled.run(args, kwargs)
 
     def compiled(self, *args, **kwargs):
         extra = getattr(self.obj, "_attr_version", 0)
-        return _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra).report
+        return _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra,
+                               self.jf.dyn).report
 
 
-def jit(function=None, *, input_signature=None, mode="PSJit", jit_config=None, **kwargs):
+def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="",
+        **options):
     """Compile a function (or a Cell's construct) to native code. `@jit`, `@jit(...)` and
-    `jit(fn)` all work, in GRAPH_MODE and PYNATIVE_MODE alike. The options MindSpore accepts
-    (mode, jit_config, backend, ...) are accepted and do not change the result."""
+    `jit(fn)` all work, in GRAPH_MODE and PYNATIVE_MODE alike. The keywords are MindSpore
+    2.10's, checked as it checks them (jit_options.py); `dynamic=1`, or an `input_signature`
+    Tensor with a None dimension, compiles a varying leading (batch) dimension once."""
+    opts = jit_options.validate(capture_mode, jit_level, dynamic, fullgraph, backend, options)
+
     def wrap(fn):
         if isinstance(fn, type):
             raise TypeError("jit decorates functions and methods, not classes; use @jit_class for classes")
@@ -158,15 +248,15 @@ def jit(function=None, *, input_signature=None, mode="PSJit", jit_config=None, *
             return fn
         if inspect_mod.ismethod(fn):
             # jit(net.construct): compile the method with its instance as `self`
-            return BoundJit(JitFunction(fn.__func__, input_signature), fn.__self__)
+            return BoundJit(JitFunction(fn.__func__, opts.input_signature, opts.dynamic), fn.__self__)
         if not inspect_mod.isfunction(fn) and callable(fn):
             # a callable object (ms.grad(f), a functools.partial ...): compiled through a function
             # calling it, which the frontend walks like user code
             entry = _callable_entry(fn)
-            jf = JitFunction(entry, input_signature)
+            jf = JitFunction(entry, opts.input_signature, opts.dynamic)
             jf.__name__ = getattr(fn, "__name__", type(fn).__name__)
             return jf
-        return JitFunction(fn, input_signature)
+        return JitFunction(fn, opts.input_signature, opts.dynamic)
     if function is not None:
         return wrap(function)
     return wrap
@@ -178,12 +268,19 @@ def _callable_entry(target):
     return call
 
 
+def _graph_cache(cell) -> dict:
+    cache = cell.__dict__.get("_pycompile_graph_cache")
+    if cache is None:
+        cache = cell.__dict__["_pycompile_graph_cache"] = compile_log.SpecCache()
+    return cache
+
+
 def compile_cell_call(cell, args, kwargs):
     """GRAPH_MODE: compile `cell.construct` for this signature (cached on the instance)."""
-    cache = cell.__dict__.setdefault("_pycompile_graph_cache", {})
+    cache = _graph_cache(cell)
     construct = type(cell).construct
     compiled = _compile_or_get(cache, construct, args, kwargs, cell, f"{type(cell).__name__}_construct",
-                               cell._attr_version)
+                               cell._attr_version, dynamic_spec(cell._input_signature))
     return compiled.run(args, kwargs)
 
 
@@ -192,7 +289,7 @@ def inspect(fn_or_cell, *args, **kwargs):
     its CompileReport: .ir_before / .ir_after (MindSpore's text form), .c_source, .pass_stats,
     .times (trace, passes, codegen, cc, load), .temp_bytes, .copied_bytes, .summary()."""
     if isinstance(fn_or_cell, Cell):
-        cache = fn_or_cell.__dict__.setdefault("_pycompile_graph_cache", {})
+        cache = _graph_cache(fn_or_cell)
         return _compile_or_get(cache, type(fn_or_cell).construct, args, kwargs, fn_or_cell,
                                f"{type(fn_or_cell).__name__}_construct", fn_or_cell._attr_version).report
     if isinstance(fn_or_cell, (JitFunction, BoundJit)):

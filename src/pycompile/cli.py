@@ -29,6 +29,10 @@ files (--emit ir,c,so -o DIR; -o alone emits all three):
                               (kind, name, dtype, shape, nbytes), the arena size and the pc_api
                               table to pass to pc_module_init, so a C program can call it
   NAME.bin, pycompile_rt.h    the Parameters' and large constants' bytes; the runtime header
+  --target-cpu generic|x86-64-v3|...  build the .so for that CPU level instead of this machine's
+  --portable                  copy the libraries the .so loads (OpenBLAS, ...) beside it with an
+                              $ORIGIN rpath: the directory runs on another machine of the same
+                              OS and architecture
 
 exit codes: 0 success; 1 an entry failed to compile or check (the others are still reported),
 or the file failed to import; 2 usage error (bad option, missing file, bad --input, unwritable
@@ -40,6 +44,7 @@ examples:
   pycompile model.py --entry Net --input x=float32[64,1,28,28]
   pycompile model.py --input ids=int32[4,64] --input mask=bool[4,64]
   pycompile examples/gpt_blocks.py --emit ir,c,so -o out/
+  pycompile examples/network.py --emit so --target-cpu x86-64-v3 --portable -o dist/
   python -m pycompile examples/jit_class_sample.py -v --opt-level 1
 """
 from __future__ import annotations
@@ -91,6 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="an input of the entries, e.g. x=float32[64,1,28,28] (repeatable)")
     p.add_argument("--emit", metavar="KINDS", help="comma-separated: ir, c, so (with -o; -o alone emits all)")
     p.add_argument("-o", "--output-dir", metavar="DIR", help="where --emit writes (default: current directory)")
+    p.add_argument("--target-cpu", metavar="CPU", default="native",
+                   help="the CPU the emitted .so is built for: native (default), generic, x86-64-v3, "
+                        "or another -march value")
+    p.add_argument("--portable", action="store_true",
+                   help="copy the libraries the emitted .so loads (OpenBLAS ...) beside it, with an "
+                        "$ORIGIN rpath, so the output directory runs on another machine")
     p.add_argument("--check", action="store_true",
                    help="run compiled vs PyNative on random inputs and report the max error")
     p.add_argument("--bench", metavar="N", type=int, help="time N calls, compiled vs PyNative")
@@ -389,7 +400,10 @@ def _declared_inputs(e: Entry):
         return None
     if isinstance(sig, Tensor):
         sig = (sig,)
-    return tuple(sig), where
+    # a dimension known only at run time (None) is compiled and checked at size 1
+    sig = tuple(Tensor(np.zeros(tuple(1 if k in t.dynamic_dims else d for k, d in enumerate(t.shape)),
+                                t.asnumpy().dtype)) if getattr(t, "dynamic_dims", ()) else t for t in sig)
+    return sig, where
 
 
 def _fits(e: Entry, args) -> bool:
@@ -680,6 +694,8 @@ def _main(argv) -> int:
             raise UsageError(f"bad --emit {opts.emit!r}: expected a comma-separated list of {', '.join(KINDS)}")
     elif opts.output_dir is not None:
         kinds = set(KINDS)
+    if (opts.target_cpu != "native" or opts.portable) and "so" not in kinds:
+        raise UsageError("--target-cpu and --portable apply to the emitted .so: add --emit so (or -o DIR)")
     if opts.bench is not None and opts.bench < 1:
         raise UsageError(f"--bench N needs N >= 1, got {opts.bench}")
     out_dir = prepare_output_dir(opts.output_dir or ".") if kinds else None
@@ -723,7 +739,8 @@ def _main(argv) -> int:
             if opts.bench and not e.failed:
                 bench_entry(e, opts.bench, rng)
             if kinds and not e.failed:
-                e.files = export(e.report, e.name, kinds, out_dir)
+                e.files = export(e.report, e.name, kinds, out_dir, target_cpu=opts.target_cpu,
+                                 portable=opts.portable)
         except ExportError as exc:
             e.error = f"--emit: {exc}"
         except Exception as exc:  # noqa: BLE001 - reported per entry; the others still run

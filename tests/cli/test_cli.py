@@ -3,6 +3,7 @@ exit codes, the summary table, errors at the model's file:line, and the files --
 (including calling the emitted .so from a C program through the manifest alone)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -154,6 +155,7 @@ def test_emit_writes_ir_c_so_and_a_manifest_a_c_program_can_use(tmp_path):
     assert arena["alignment"] == 64 and arena["nbytes"] == m["arena_bytes"]
     assert m["api"]["header"] == "pycompile_rt.h" and m["api"]["struct"] == "pc_api"
     assert m["api"]["abi_version"] == 2 and "num_threads" in m["api"]["fields"]
+    assert "parallel_for" in m["api"]["fields"]
 
     blob = (out_dir / "net.bin").read_bytes()
 
@@ -168,11 +170,47 @@ def test_emit_writes_ir_c_so_and_a_manifest_a_c_program_can_use(tmp_path):
     np.testing.assert_allclose(got.reshape(6, 16), want, rtol=1e-5, atol=1e-5)
 
     # the manifest's build command, run in the output directory, rebuilds net.so from net.c
-    assert "libgomp.so.1" in m["build"]["runtime_libraries"]
+    # no OpenMP runtime: parallel loops run on the pc_api table's parallel_for
+    assert not any("gomp" in lib or "libomp" in lib for lib in m["build"]["runtime_libraries"])
     (out_dir / "net.so").unlink()
     subprocess.run(m["build"]["command"], shell=True, cwd=out_dir, check=True)
     rebuilt = _call_from_c(tmp_path, out_dir, m, tmp_path / "x.bin")
     np.testing.assert_array_equal(rebuilt, got)
+
+
+def test_portable_export_runs_from_a_copied_directory(tmp_path):
+    """--emit so --target-cpu generic --portable: the .so is built for the architecture's baseline
+    and the libraries it loads besides glibc are copied beside it with an $ORIGIN rpath; the
+    directory, copied elsewhere, is called from a C program built here and gives the same result."""
+    model = write(tmp_path, "model.py", MODEL)
+    out_dir = tmp_path / "out"
+    rc, out, err = run_cli(model, "--entry", "net", "--emit", "so", "--target-cpu", "generic", "--portable",
+                           "-o", out_dir)
+    assert rc == 0, err
+    shipped = tmp_path / "elsewhere" / "dist"
+    shutil.copytree(out_dir, shipped)
+    shutil.rmtree(out_dir)
+    m = json.loads((shipped / "net.json").read_text())
+    assert m["target_cpu"] == "generic" and m["portable"] is True
+    assert "libscipy_openblas.so" in m["bundled_libraries"]
+    for lib in m["bundled_libraries"]:
+        assert (shipped / lib).is_file()
+    dynamic = subprocess.run(["readelf", "-d", str(shipped / "net.so")], capture_output=True, text=True).stdout
+    runpaths = re.findall(r"\((?:RPATH|RUNPATH)\).*\[(.*)\]", dynamic)
+    assert runpaths == ["$ORIGIN"], dynamic
+    resolved = subprocess.run(["ldd", str(shipped / "net.so")], capture_output=True, text=True).stdout
+    assert f"libscipy_openblas.so => {shipped}/libscipy_openblas.so" in resolved, resolved
+
+    x = np.random.default_rng(0).standard_normal((6, 4)).astype(np.float32)
+    (tmp_path / "x.bin").write_bytes(x.tobytes())
+    got = _call_from_c(tmp_path, shipped, m, tmp_path / "x.bin").reshape(6, 16)
+    blob = (shipped / "net.bin").read_bytes()
+    w, b, c = (np.frombuffer(blob[a["offset"]:a["offset"] + a["nbytes"]], a["dtype"]).reshape(a["shape"])
+               for a in m["args"] if a["kind"] in ("parameter", "constant"))
+    np.testing.assert_allclose(got, np.maximum(x @ w.T + b, 0) + c, rtol=1e-5, atol=1e-5)
+
+    rc, out, err = run_cli(model, "--entry", "net", "--target-cpu", "x86-64-v3")
+    assert rc == 2 and "add --emit so" in err
 
 
 def _call_from_c(tmp_path, out_dir, m, input_file):
@@ -195,6 +233,7 @@ def _call_from_c(tmp_path, out_dir, m, input_file):
         #include "pycompile_rt.h"
         static int status;
         static int num_threads(void) { return 1; }
+        static void parallel_for(pc_task_fn fn, void *ctx, long n) { fn(ctx, 0, n); }
         static void status_raise(int bits) { status |= bits; }
         static int status_get(void) { return status; }
         static void status_clear(void) { status = 0; }
@@ -212,7 +251,7 @@ def _call_from_c(tmp_path, out_dir, m, input_file):
             if (!lib) { fprintf(stderr, "%s\\n", dlerror()); return 4; }
             int (*init)(const void *) = (int (*)(const void *))dlsym(lib, "pc_module_init");
             int (*entry)(void **) = (int (*)(void **))dlsym(lib, "pc_entry");
-            static const pc_api api = {PC_RT_ABI_VERSION, num_threads, status_raise, status_get, status_clear,
+            static const pc_api api = {PC_RT_ABI_VERSION, num_threads, parallel_for, status_raise, status_get, status_clear,
                                        print_tensor, print_str, print_scalar};
             if (init(&api) != PC_RT_ABI_VERSION) return 5;
             void *args[NARGS];

@@ -1,4 +1,6 @@
 """set_context / get_context / set_device, with MindSpore 2.10's error types and messages."""
+import os
+
 import pytest
 
 import pycompile as ms
@@ -103,3 +105,15 @@ def test_listeners_see_changes():
     finally:
         context._listeners.remove(seen.append)
     assert seen == [{"device_target": "Ascend"}]
+
+
+def test_default_cache_dir_follows_xdg_cache_home(tmp_path, monkeypatch):
+    monkeypatch.delenv("MS_COMPILER_CACHE_PATH", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert context.compile_cache_settings()[1] == os.path.join(str(tmp_path), "pycompile")
+    # unset or relative (invalid per the XDG spec): ~/.cache
+    for value in ("", "relative/dir"):
+        monkeypatch.setenv("XDG_CACHE_HOME", value)
+        assert context.compile_cache_settings()[1] == os.path.join(os.path.expanduser("~"), ".cache", "pycompile")
+    monkeypatch.setenv("MS_COMPILER_CACHE_PATH", str(tmp_path / "explicit"))
+    assert context.compile_cache_settings()[1] == str(tmp_path / "explicit")

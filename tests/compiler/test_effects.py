@@ -224,6 +224,41 @@ def test_ascend_float_status_sample(mode, capsys):
     assert status.asnumpy().any()
 
 
+class StatusInitNet(nn.Cell):
+    """The spec's sample returning `init` after the get, as loss-scale code reads it."""
+
+    def __init__(self):
+        super().__init__()
+        self.alloc_status = ops.NPUAllocFloatStatus()
+        self.get_status = ops.NPUGetFloatStatus()
+        self.clear_status = ops.NPUClearFloatStatus()
+
+    def construct(self, x):
+        init = self.alloc_status()
+        clear_status = self.clear_status(init)
+        x = ops.Depend()(x, clear_status)
+        res = ops.sub(x, ops.neg(x))
+        init = ops.Depend()(init, res)
+        get_status = self.get_status(init)
+        res = ops.Depend()(res, get_status)
+        return res, init, ops.ReduceSum()(ops.Depend()(init, get_status), (0,))
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_get_float_status_writes_the_status_into_init(mode):
+    """NPUGetFloatStatus updates the tensor NPUAllocFloatStatus made (MindSpore's op docs), in
+    both modes: `init` holds the overflow flag after the get and the next call clears it."""
+    ms.set_context(mode=mode, device_target="Ascend")
+    net = StatusInitNet()
+    res, init, total = net(Tensor(np.full((2, 3), 60000, np.float16)))
+    assert np.isinf(res.asnumpy()).all()
+    np.testing.assert_array_equal(init.asnumpy(), [1, 0, 0, 0, 0, 0, 0, 0])
+    assert init.dtype == ms.float32 and float(total.asnumpy()) == 1.0
+    res, init, total = net(Tensor(np.full((2, 3), 5, np.float16)))
+    np.testing.assert_array_equal(res.asnumpy(), np.full((2, 3), 10))
+    assert not init.asnumpy().any() and float(total.asnumpy()) == 0.0
+
+
 def test_status_is_cleared_and_ordered_by_depend():
     ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
     net = StatusNet()

@@ -93,6 +93,20 @@ def test_limitation_attribute_changed_after_init_is_inlined_not_wrong():
     assert len(_calls(report)) == 3         # the other three still share the subgraph
 
 
+@pytest.mark.parametrize("mode", [False, True])
+def test_set_train_after_building_keeps_one_shared_block(mode):
+    """set_train (either mode) is not an attribute change that breaks sharing: MindSpore keeps
+    one subgraph; the blocks' mode is part of the subgraph's key."""
+    net = Stack(4, 8)
+    net.set_train(mode)
+    x = Tensor(np.random.default_rng(4).standard_normal((2, 8)).astype(np.float32))
+    eager, out, report = _run(net, x)
+    np.testing.assert_allclose(out, eager, rtol=1e-5, atol=1e-6)
+    calls = _calls(report)
+    assert len(calls) == 4 and len({id(c.attrs["graph"]) for c in calls}) == 1
+    assert report.c_source.count("static int sub") == 1
+
+
 class Inner(nn.Cell):
     @common_lazy_inline
     def __init__(self, d):

@@ -16,6 +16,11 @@ and `offset` (where their bytes are in NAME.bin); the arena has `alignment`. `ap
 `errors` gives the message of each runtime error code (pc_entry returns 1000 + k). When the C is
 written too, `build.command` rebuilds NAME.so from NAME.c (run it in the output directory, which
 then also holds pycompile_kernels.h) and `build.runtime_libraries` lists what the .so loads.
+
+`--target-cpu LEVEL` builds the .so for a named CPU level instead of this machine's
+(`generic`, `x86-64-v3`, any -march value); `--portable` copies the libraries the .so loads besides
+glibc (OpenBLAS) beside it, found through an `$ORIGIN` rpath, so the directory
+runs on another machine of the same OS and architecture (`bundled_libraries` in the manifest).
 """
 from __future__ import annotations
 
@@ -37,7 +42,9 @@ class ExportError(RuntimeError):
 
 API_FIELDS = {
     "abi_version": "must equal api.abi_version",
-    "num_threads": "threads compiled kernels may use (OpenMP); return 1 to run single-threaded",
+    "num_threads": "threads compiled kernels may use; return 1 to run single-threaded",
+    "parallel_for": "run fn(ctx, lo, hi) over chunks covering [0, n) on any threads and return when all are "
+                    "done; a serial caller calls fn(ctx, 0, n)",
     "status_raise": "OR the bits (PC_STATUS_OVERFLOW=1, PC_STATUS_INVALID=2) into a float-status word; "
                     "called by code compiled for the Ascend device",
     "status_get": "return the float-status word",
@@ -119,7 +126,13 @@ def manifest(report, name: str, args: list, files: dict) -> dict:
         "errors": list(report.runtime_errors),
         "uses_blas": uses_blas,
         # rebuilding NAME.so from NAME.c: run in the output directory (it holds the headers)
-        "build": {"command": shlex.join(toolchain.build_command(files["c"], files["so"], uses_blas, headers=(".",))),
+        "target_cpu": files.get("target_cpu", "native"),
+        "portable": files.get("portable", False),
+        # libraries copied beside the .so (--portable), found through its $ORIGIN rpath
+        "bundled_libraries": files.get("bundled", []),
+        "build": {"command": shlex.join(toolchain.build_command(
+                      files["c"], files["so"], uses_blas, headers=(".",), target_cpu=files.get("target_cpu", "native"),
+                      portable=files.get("portable", False))),
                   "runtime_libraries": toolchain.runtime_libraries(uses_blas)} if files.get("c") else None,
         "api": {"header": os.path.basename(header) if header else None, "struct": "pc_api",
                 "abi_version": int(rt_lib.PC_RT_ABI_VERSION), "fields": API_FIELDS,
@@ -134,8 +147,49 @@ def dump_manifest(m: dict) -> str:
     return text[:-2] + ',\n  "args": [\n' + args + "\n  ]\n}\n"
 
 
-def export(report, name: str, kinds, out_dir: str) -> list[str]:
+def _soname(path: str) -> str:
+    """The name a library is loaded by (its DT_SONAME; the file name when it has none)."""
+    import subprocess
+    try:
+        out = subprocess.run(["readelf", "-d", path], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        out = ""
+    for line in out.splitlines():
+        if "(SONAME)" in line and "[" in line:
+            return line.split("[", 1)[1].split("]", 1)[0]
+    return os.path.basename(path)
+
+
+def _build_for(report, stem: str, target_cpu: str, portable: bool, out_dir: str) -> list[str]:
+    """Rebuild the .so from the report's C for another CPU level and / or as a portable
+    directory: the libraries it loads besides glibc copied beside it under their load names,
+    found through an $ORIGIN rpath. Returns the library files written."""
+    import tempfile
+    from pycompile.backend import toolchain
+    uses_blas = "#include <cblas.h>" in report.c_source
+    with tempfile.TemporaryDirectory(prefix="pycompile-export-") as d:
+        c_path = os.path.join(d, os.path.basename(stem) + ".c")
+        with open(c_path, "w") as f:
+            f.write(report.c_source)
+        import subprocess
+        cmd = toolchain.build_command(c_path, stem + ".so", uses_blas, target_cpu=target_cpu, portable=portable)
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise ExportError(f"building for --target-cpu {target_cpu} failed: "
+                              f"{' '.join(proc.stderr.strip().splitlines()[-3:])}\ncommand: {shlex.join(cmd)}")
+    libs = []
+    if portable:
+        for lib in toolchain.bundled_libraries(uses_blas):
+            dest = os.path.join(out_dir, _soname(lib))
+            shutil.copyfile(lib, dest)
+            os.chmod(dest, 0o755)
+            libs.append(dest)
+    return libs
+
+
+def export(report, name: str, kinds, out_dir: str, target_cpu: str = "native", portable: bool = False) -> list[str]:
     """Write the files of `kinds` (subset of KINDS) for `report` into out_dir; returns the paths.
+    `target_cpu` other than native, or `portable`, rebuild the .so for that (see _build_for).
     The files are named after the entry with anything but letters, digits, `_`, `-`, `.`
     replaced (a name is never a path out of out_dir)."""
     from pycompile.backend.c.text import file_stem
@@ -154,9 +208,16 @@ def export(report, name: str, kinds, out_dir: str) -> list[str]:
     if "c" in kinds:
         text(stem + ".c", report.c_source)
     if "so" in kinds:
-        shutil.copyfile(report.so_path, stem + ".so")
+        bundled = []
+        if target_cpu == "native" and not portable:
+            shutil.copyfile(report.so_path, stem + ".so")
+        else:
+            bundled = _build_for(report, stem, target_cpu, portable, out_dir)
         written.append(stem + ".so")
-        files = {"so": name + ".so", "c": name + ".c" if "c" in kinds else None}
+        written.extend(bundled)
+        files = {"so": name + ".so", "c": name + ".c" if "c" in kinds else None,
+                 "target_cpu": target_cpu, "portable": portable,
+                 "bundled": [os.path.basename(b) for b in bundled]}
         args, blobs = arg_layout(report)
         if blobs:
             files["bin"] = name + ".bin"

@@ -10,7 +10,7 @@ import time
 
 from pycompile.backend import devices
 from pycompile.backend.compiled import CompileReport, Compiled, Layout, TracedSources
-from pycompile.common import context, knobs
+from pycompile.common import context, knobs, log
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.errors import CompileError, InternalCompilerError
 
@@ -115,9 +115,11 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
     with _stage("code generation"):
         mod = device.render(graph)
     times["codegen"] = time.perf_counter() - t
+    if log.enabled(log.output_code):
+        log.output_code.info("generated C for %s (%d lines):\n%s", graph.name, mod.c_lines, mod.source)
     stem = os.path.join(workdir(), f"{_safe(graph.name)}_{abs(hash((id(traced), time.time_ns()))):x}")
     t = time.perf_counter()
-    with _stage("building"):
+    with _stage("building (the C compiler)"):
         so_path = device.build(mod, stem)
     times["cc"] = time.perf_counter() - t
     t = time.perf_counter()
@@ -143,16 +145,27 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
     return compiled
 
 
+_CURRENT_STAGE = [""]
+
+
+def current_stage() -> str:
+    """The stage a compile is in now (read by the slow-compile notice, from its timer thread)."""
+    return _CURRENT_STAGE[0]
+
+
 @contextlib.contextmanager
 def _stage(what: str):
     """Errors about the user's program (CompileError) pass; anything else raised by pycompile in
     this stage is an internal error, with the original chained."""
+    _CURRENT_STAGE[0] = what
     try:
         yield
     except (CompileError, InternalCompilerError, MemoryError):
         raise
     except Exception as e:
         raise InternalCompilerError(e, what) from e
+    finally:
+        _CURRENT_STAGE[0] = ""
 
 
 def _arg_specs(graph) -> list:

@@ -2,14 +2,15 @@
 
 Keys (MindSpore names): mode (GRAPH_MODE=0, PYNATIVE_MODE=1), device_target, device_id,
 enable_compile_cache, compile_cache_path, save_graphs, save_graphs_path, runtime_num_threads
-(threads used by compiled kernels and BLAS; default: every core), jit_level (accepted, unused).
+(threads used by compiled kernels and BLAS; default: every core), jit_level (accepted, unused),
+and pycompile's own `log` (the channels of pycompile.common.log; wins over PYCOMPILE_LOG).
 
 Environment variables read at first use (the context wins over them, as the spec says):
 MS_COMPILER_CACHE_ENABLE, MS_COMPILER_CACHE_PATH, MS_DEV_SAVE_GRAPHS, MS_DEV_SIDE_EFFECT_LOAD_ELIM,
 PYCOMPILE_NUM_THREADS. Every debug knob pycompile reads is listed in `pycompile.common.knobs`.
 
 The compile cache (enable_compile_cache / MS_COMPILER_CACHE_ENABLE; the directory is
-compile_cache_path / MS_COMPILER_CACHE_PATH, default ~/.cache/pycompile) is described in
+compile_cache_path / MS_COMPILER_CACHE_PATH, default $XDG_CACHE_HOME/pycompile or ~/.cache/pycompile) is described in
 pycompile/backend/cache.py. PYCOMPILE_CACHE_EXPLAIN=1 prints to stderr why each compile missed it
 (which part of the key changed: a source, a global, the signature, the compiler flags...);
 PYCOMPILE_CACHE_EXPLAIN=2 also reports hits.
@@ -32,13 +33,16 @@ _DEFAULTS: dict[str, Any] = {
     "compile_cache_path": None,       # None: follow MS_COMPILER_CACHE_PATH
     "save_graphs": None,              # None: follow MS_DEV_SAVE_GRAPHS
     "save_graphs_path": ".",
-    "runtime_num_threads": None,      # None: PYCOMPILE_NUM_THREADS or every core
+    "runtime_num_threads": None,      # None: PYCOMPILE_NUM_THREADS, OMP_NUM_THREADS, available cores
     "jit_level": "O1",
     "max_call_depth": 1000,
     "pynative_synchronize": False,
+    "log": None,                      # pycompile's log channels; None: follow PYCOMPILE_LOG
 }
 
 _ctx: dict[str, Any] = dict(_DEFAULTS)
+# keys that do not change generated code: setting only these keeps compiled specializations
+_NOT_IN_CODE = frozenset({"log"})
 _DEVICE_TARGETS: list = []      # filled by pycompile.backend.devices.register
 _listeners: list = []
 _generation = [0]          # bumped by every set_context: part of compiled-code cache keys
@@ -83,6 +87,12 @@ def _check(key: str, value):
             raise ValueError(f"{where}, the argument 'device_id' must be in range [0, 4095], but got {value}.")
         if key != "device_id" and value < 1:
             raise ValueError(f"{where}, the argument '{key}' must be greater than 0, but got {value}.")
+    elif key == "log":
+        from pycompile.common import log
+        if value is not None and not isinstance(value, (str, list, tuple, set, frozenset)):
+            raise TypeError(f"{where}, the parameter 'log' must be a str or a list of str, "
+                            f"but got {type(value).__name__}: {value!r}.")
+        log.parse(value)
     elif key == "jit_level":
         if value not in ("O0", "O1", "O2"):
             raise ValueError(f"{where}, the argument 'jit_level' must be 'O0', 'O1' or 'O2', but got {value!r}.")
@@ -97,7 +107,8 @@ def set_context(**kwargs) -> None:
         _check(key, value)
     for key, value in kwargs.items():
         _ctx[key] = os.fspath(value) if key.endswith("_path") else value
-    _generation[0] += 1
+    if not set(kwargs) <= _NOT_IN_CODE:
+        _generation[0] += 1
     for fn in _listeners:
         fn(kwargs)
 
@@ -142,9 +153,17 @@ def compile_cache_settings() -> tuple[bool, str]:
     enabled = _ctx["enable_compile_cache"]
     if enabled is None:
         enabled = bool(knobs.get("MS_COMPILER_CACHE_ENABLE"))
-    path = _ctx["compile_cache_path"] or knobs.get("MS_COMPILER_CACHE_PATH") or os.path.join(
-        os.path.expanduser("~"), ".cache", "pycompile")
+    path = _ctx["compile_cache_path"] or knobs.get("MS_COMPILER_CACHE_PATH") or default_cache_dir()
     return enabled, path
+
+
+def default_cache_dir() -> str:
+    """$XDG_CACHE_HOME/pycompile, else ~/.cache/pycompile (the XDG base-directory spec: a
+    relative XDG_CACHE_HOME is invalid and ignored)."""
+    base = knobs.get("XDG_CACHE_HOME")
+    if not base or not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pycompile")
 
 
 def save_graphs_settings() -> tuple[int, str]:
@@ -158,10 +177,47 @@ def save_graphs_settings() -> tuple[int, str]:
 
 
 def num_threads() -> int:
+    """runtime_num_threads, else PYCOMPILE_NUM_THREADS, else OMP_NUM_THREADS, else the cores this
+    process may actually use (available_cores)."""
     n = _ctx["runtime_num_threads"]
     if n is None:
-        n = knobs.get("PYCOMPILE_NUM_THREADS") or os.cpu_count() or 1
+        n = knobs.get("PYCOMPILE_NUM_THREADS") or knobs.get("OMP_NUM_THREADS") or available_cores()
     return n
+
+
+def available_cores() -> int:
+    """The cores this process may use: its CPU affinity mask (taskset, a container's cpuset),
+    capped by a cgroup CPU quota (docker --cpus, Kubernetes limits), rounded up; not the cores of
+    the machine, which a thread team larger than the cores it can run on would wait for."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    quota = _cgroup_quota()
+    if quota is not None:
+        n = min(n, max(1, -(-quota[0] // quota[1])))
+    return max(n, 1)
+
+
+def _cgroup_quota():
+    """(quota, period) of this process's cgroup CPU limit, or None when unlimited / unknown."""
+    for path, parse in (("/sys/fs/cgroup/cpu.max", lambda t: t.split()),
+                        ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", None)):
+        try:
+            with open(path) as f:
+                text = f.read().strip()
+            if parse is not None:
+                q, p = parse(text)[:2]
+                if q != "max" and int(q) > 0:
+                    return int(q), int(p)
+                return None
+            q = int(text)
+            with open("/sys/fs/cgroup/cpu/cpu.cfs_period_us") as f:
+                p = int(f.read().strip())
+            return (q, p) if q > 0 and p > 0 else None
+        except (OSError, ValueError, IndexError):
+            continue
+    return None
 
 
 def load_elim_level() -> int:

@@ -37,6 +37,12 @@ def _positive_or_none(v: str):
     return int(v) if v.isdigit() and int(v) > 0 else None
 
 
+def _first_count(v: str):
+    """OMP_NUM_THREADS: '4' or a per-level list '4,2' -> 4 (the outermost level); else unset."""
+    first = v.split(",")[0].strip()
+    return int(first) if first.isdigit() and int(first) > 0 else None
+
+
 def _level(v: str):
     """PYCOMPILE_CACHE_EXPLAIN: off -> 0, '2' -> 2, anything else set -> 1."""
     v = v.strip().lower()
@@ -89,7 +95,10 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
          "1: print why the on-disk compile cache missed; 2: hits too"),
     Knob("PYCOMPILE_NUM_THREADS", None, _positive_or_none,
          "threads for compiled kernels when set_context(runtime_num_threads) is unset "
-         "(default: every core)"),
+         "(default: OMP_NUM_THREADS, else the cores this process may use)"),
+    Knob("OMP_NUM_THREADS", None, _first_count,
+         "threads for compiled kernels when neither runtime_num_threads nor PYCOMPILE_NUM_THREADS "
+         "is set (as torch and MindSpore users set it; the first number of a list)"),
     Knob("MS_DEV_SIDE_EFFECT_LOAD_ELIM", 1, _int_in(0, 3, "MS_DEV_SIDE_EFFECT_LOAD_ELIM"),
          "where loads of Parameters are copied, 0-3 as MindSpore defines (default 1)"),
     Knob("MS_DEV_CELL_REUSE", True, _flag,
@@ -100,8 +109,15 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("MS_COMPILER_CACHE_ENABLE", None, _flag,
          "1: keep compiled modules in the on-disk cache across processes"),
     Knob("MS_COMPILER_CACHE_PATH", None, _text,
-         "the on-disk cache's directory (default ~/.cache/pycompile)"),
-    Knob("CC", "cc", lambda v: v.strip() or None, "the C compiler (default cc)"),
+         "the on-disk cache's directory (default $XDG_CACHE_HOME/pycompile, else ~/.cache/pycompile)"),
+    Knob("XDG_CACHE_HOME", None, _text,
+         "the user's cache directory (freedesktop.org): the compile cache defaults to a pycompile "
+         "directory inside it"),
+    Knob("PYCOMPILE_LOG", None, _text,
+         "log channels to switch on: compiles, recompiles, cache, output_code (comma-separated, "
+         "or all); set_context(log=...) wins"),
+    Knob("CC", "cc", lambda v: v.strip() or None,
+         "the C compiler command (default cc); split as a shell splits it: \"ccache gcc\", \"gcc -g\""),
     Knob("PYCOMPILE_CC_TIMEOUT", 600.0, _seconds("PYCOMPILE_CC_TIMEOUT"),
          "seconds one C compiler run may take before it is stopped (default 600)"),
     Knob("PYCOMPILE_SANITIZE", None, _sanitizers,

@@ -122,8 +122,13 @@ class Tensor(TensorMethods):
         if input_data is None:
             if shape is None:
                 raise TypeError("For 'Tensor', 'input_data' is required unless 'shape' and 'dtype' are given")
-            shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            shape = (shape,) if isinstance(shape, int) or shape is None else tuple(shape)
             dt = dt or mstype.float32
+            if any(d is None or d == -1 for d in shape):
+                # a placeholder for an input_signature / set_inputs: None (or -1) is a dimension
+                # known only at run time; the data is empty
+                self.dynamic_dims = tuple(k for k, d in enumerate(shape) if d is None or d == -1)
+                shape = tuple(0 if d is None or d == -1 else d for d in shape)
             if init is None:
                 arr = np.zeros(shape, dt.np)
             else:

@@ -137,9 +137,13 @@ class Cell:
 
     # -- modes -----------------------------------------------------------------------------------
     def set_train(self, mode: bool = True) -> "Cell":
+        # _attr_version makes compiled calls of the Cell recompile (construct may read
+        # self.training); _mode_version records that the bump was only a mode change, which
+        # keeps a lazy_inline Cell shareable (its subgraphs are keyed by the mode, as in MindSpore)
         for _, cell in self.cells_and_names():
             object.__setattr__(cell, "training", mode)
             object.__setattr__(cell, "_attr_version", cell.__dict__.get("_attr_version", 0) + 1)
+            object.__setattr__(cell, "_mode_version", cell.__dict__.get("_mode_version", 0) + 1)
         return self
 
     def set_grad(self, requires_grad: bool = True) -> "Cell":

@@ -41,8 +41,10 @@ def lazy_inline(fn=None, *, policy=None):
 
 def subtree_version(cell) -> int:
     """Changes whenever an attribute of the Cell or of one of its sub-Cells is assigned: a
-    lazy_inline Cell whose version moved after __init__ no longer matches its cell_init_args."""
-    return sum(c.__dict__.get("_attr_version", 0) for _, c in cell.cells_and_names())
+    lazy_inline Cell whose version moved after __init__ no longer matches its cell_init_args.
+    `set_train` does not count: the mode is part of the shared subgraph's key instead."""
+    return sum(c.__dict__.get("_attr_version", 0) - c.__dict__.get("_mode_version", 0)
+               for _, c in cell.cells_and_names())
 
 
 def _init_args_key(cls, args, kwargs) -> str:

@@ -19,6 +19,7 @@ from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
 from pycompile.backend.c import text
 from pycompile.backend.c.naming import nid, numbering
+from pycompile.backend.c.outline import outline
 from pycompile.backend.c.split import split_function
 from pycompile.backend.c.memory import Plan, _ancestors, head_destination, plan_graph
 from pycompile.compiler import ir
@@ -132,6 +133,11 @@ class CodeGen:
         self.statics.append(id(c))
         arr = np.asarray(c.value).reshape(-1)
         ct = C.storage(c.type.dtype)
+        if arr.dtype == np.float16:
+            # the bits, so the table reads the same where _Float16 is only a uint16_t (clang < 15)
+            bits = ", ".join(f"0x{int(b):04x}" for b in arr.view(np.uint16)) or "0"
+            self.defs.line(f"static pc_half_bits {s.name}[{max(arr.size, 1)}] = {{{bits}}};")
+            return
         vals = ", ".join(C.literal(x.item(), "double" if ct in ("float", "_Float16") else ct)
                          if ct not in ("float", "_Float16") else C.literal(x.item(), "float") for x in arr) or "0"
         self.defs.line(f"static {ct} {s.name}[{max(arr.size, 1)}] = {{{vals}}};")
@@ -228,7 +234,8 @@ class CodeGen:
                  f"int pc_module_init(const void *api) {{ RT = (const pc_api *)api;{pin} "
                  f"if (RT->interrupted) PC_INTR = RT->interrupted; return PC_RT_ABI_VERSION; }}",
                  ""]
-        source = "\n".join(head) + "\n" + self.defs.text() + "\n" + self.body.text()
+        # parallel loops become functions the runtime's thread pool runs (outline.py)
+        source = outline("\n".join(head) + "\n" + self.defs.text() + "\n" + self.body.text())
         return CModule(source=source, plan=self.plan, n_args=n_args, errors=self.errors, uses_blas=self.uses_blas,
                        c_lines=source.count("\n"))
 
@@ -708,14 +715,18 @@ class CodeGen:
         w.line(f"memset({out}, 0, {n.type.nbytes});")
 
     def _effect_status_clear(self, w, n):
-        out = self.declare_ptr(w, n)
+        # in place: the result is the memory of the status tensor it was given (MindSpore's op)
+        out = self.declare_ptr(w, n, self.ptr(n.inputs[0]))
         w.line("RT->status_clear();")
         w.line(f"memset({out}, 0, {n.type.nbytes});")
 
     def _effect_status_get(self, w, n):
-        out = self.declare_ptr(w, n)
+        # written into the status tensor it was given, which the result is (loss-scale code reads
+        # `init` after `get_status(init)`): overflow in element 0, invalid (NaN) in element 1
+        out = self.declare_ptr(w, n, self.ptr(n.inputs[0]))
+        dt = n.type.dtype
         w.line(f"{{ const int bits = RT->status_get(); memset({out}, 0, {n.type.nbytes}); "
-               f"{out}[0] = (float)(bits & 1); {out}[1] = (float)((bits >> 1) & 1); }}")
+               f"{C.store(out, '0', '(float)(bits & 1)', dt)} {C.store(out, '1', '(float)((bits >> 1) & 1)', dt)} }}")
 
     # ---- stacks of saved values (differentiated loops: pycompile/ops/defs/stack.py) -----------------
     def stack_ptr(self, v) -> str:

@@ -24,6 +24,8 @@ from pycompile.compiler import ir
 from pycompile.compiler.passes.fusion import epilogue_strides
 from pycompile.ops._table import OpDef
 from pycompile.ops.c import ctypes_ as C
+from pycompile.ops.c import kernels as K
+from pycompile.ops.c.shapes import KEEP_LEADING
 from pycompile.ops.c.elementwise import expr as c_expr
 from pycompile.ops.c.shapes import collapse
 from pycompile.ops.c.shapes import strides as _strides
@@ -65,6 +67,11 @@ class KernelEmitter:
         stride_lists = [_strides(self.inputs[k].value.type.shape, full) for k in tensor_in]
         stride_lists += [_strides(full, full) for _ in self.outputs]
         dims, strides = collapse(full, stride_lists)
+        if KEEP_LEADING[0] and len(dims) == 1 and dims[0] > 1:
+            # a run-time batch size (backend/dynamic.py): a 1-D kernel (one value per sample) loops
+            # over samples, one element each, so no tile count divides the batch size
+            dims = [dims[0], 1]
+            strides = [[st[0], 1 if st[0] else 0] for st in strides]
         in_strides = dict(zip(tensor_in, strides[:len(tensor_in)]))
         inner = dims[-1]
         outer = dims[:-1]
@@ -387,7 +394,7 @@ class KernelEmitter:
                 return
             par = total >= PARALLEL_MIN and ntiles >= 2
             if par:
-                w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
+                w.line(K.PARALLEL_FOR)
             else:
                 w.line("(void)nt;")
             with w.block(f"for (long t = 0; t < {ntiles}L; ++t)"):

@@ -6,7 +6,7 @@ Enabling it (the context wins over the environment, as MindSpore's spec says):
     set_context(enable_compile_cache=True, compile_cache_path="my_compile_cache")
     MS_COMPILER_CACHE_ENABLE=1 MS_COMPILER_CACHE_PATH=my_compile_cache python train.py
 
-The path defaults to ~/.cache/pycompile. PYCOMPILE_CACHE_EXPLAIN=1 prints to stderr why each
+The path defaults to $XDG_CACHE_HOME/pycompile (~/.cache/pycompile without it). PYCOMPILE_CACHE_EXPLAIN=1 prints to stderr why each
 compile missed the cache (which part of the key changed versus the closest entry of the same
 function); PYCOMPILE_CACHE_EXPLAIN=2 also reports hits. Every report carries the same text in
 `report.cache_reason` and `report.cache` is "disk" on a hit, "miss" otherwise.

@@ -15,7 +15,7 @@ from pycompile.backend.cache.fingerprint import DepsRecorder, _check_deps, _loca
 from pycompile.backend.cache.key import LookupKey, _closest
 from pycompile.backend.cache.store import CorruptEntry, Store, _unlink, open_store
 from pycompile.backend.compiled import (CompileReport, Compiled, Layout, NotPersistable, StoredSources)
-from pycompile.common import context
+from pycompile.common import context, log
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 
@@ -142,6 +142,7 @@ def compile_cached(fn, args: tuple, kwargs: dict, self_obj=None, name: str | Non
         rep.sources.retrace = _retracer(fn, args, kwargs or {}, self_obj, name)
         if _explain_level() >= 2:
             print(f"pycompile: compile cache hit for {key.qualname} ({key.where})", file=sys.stderr)
+        log.cache.info("compile cache hit for %s (%s) in %s", key.qualname, key.where, store.dir)
         pipeline._save_graphs(compiled.report)
         return compiled
     if reason is None:
@@ -177,6 +178,7 @@ def _finish_miss(compiled: Compiled, reason: str, qualname: str) -> None:
     compiled.report.cache_reason = reason
     if _explain_level():
         print(f"pycompile: compile cache miss for {qualname}: {reason}", file=sys.stderr)
+    log.cache.info("compile cache miss for %s: %s", qualname, reason)
 
 
 def _lookup(store: Store, key: LookupKey, self_obj, args, kwargs):

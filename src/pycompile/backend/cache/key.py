@@ -87,15 +87,25 @@ _CC_MEMO: dict = {}
 def _compiler(store: "Store") -> str:
     """The C compiler's path and version line, memoized by the binary's stat in toolchain.json."""
     cc = knobs.get("CC")
-    path = _which(cc)
-    if path is None:
-        return f"{cc} (not found)"
-    real = os.path.realpath(path)
     try:
-        st = os.stat(real)
-    except OSError:
+        words = toolchain.cc_words()
+    except toolchain.ToolchainError:
+        return f"{cc} (not a command)"
+    # every word of $CC that names an executable (CC="ccache gcc": both), by path and stat
+    stats = []
+    for word in words:
+        path = _which(word) if not word.startswith("-") else None
+        if path is None:
+            continue
+        real = os.path.realpath(path)
+        try:
+            st = os.stat(real)
+        except OSError:
+            continue
+        stats.append(f"{path}|{real}|{st.st_size}|{st.st_mtime_ns}")
+    if not stats or _which(words[0]) is None:
         return f"{cc} (not found)"
-    memo_key = f"{path}|{real}|{st.st_size}|{st.st_mtime_ns}"
+    memo_key = f"{cc}|" + "|".join(stats)
     ident = _CC_MEMO.get(memo_key)
     if ident is not None:
         return ident

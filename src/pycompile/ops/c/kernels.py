@@ -3,7 +3,7 @@ LayerNorm, transpose, slicing, concat / stack, gather, and matrix products throu
 
 Each template writes C statements for one node into the function body. `x` / `out` are C
 pointer expressions of the input / output storage; shapes are static, so every loop bound is a
-literal. Large outer loops are split across threads (OpenMP).
+literal. Large outer loops are split across threads (PARALLEL_FOR: the runtime's thread pool).
 """
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ from pycompile.ops.c.shapes import collapse, strides
 from pycompile.ops.c.writer import CWriter
 
 PARALLEL_MIN = 1 << 15
+# the line that marks `for (long V = 0; V < N; ++V) {` as a loop to split across threads: the
+# renderer's outline pass (backend/c/outline.py) turns each into a call of the runtime's pool
+PARALLEL_FOR = "#pragma omp parallel for num_threads(nt) schedule(static)"
 
 
 def _prod(xs) -> int:
@@ -37,7 +40,7 @@ def _loader(x, xt):
 
 def _omp(w: CWriter, work: int, outer: int):
     if work >= PARALLEL_MIN and outer >= 2:
-        w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
+        w.line(PARALLEL_FOR)
 
 
 def split_axes(shape, axes):
@@ -140,13 +143,14 @@ def row_chunks(w: CWriter, n_rows: int, row_len: int, work: int, body):
             w.line(f"const long r0 = 0, r1 = {n_rows}L;")
             body("r0", "r1")
         else:
-            chunks = -(-n_rows // cap)
+            # counts computed in C from the row count, so they follow a run-time batch size too
+            w.line(f"const long nch = ({n_rows}L + {cap}L - 1) / {cap}L;")
             if par:
-                w.line(f"const long chunks = {chunks}L > (long)nt ? {chunks}L : (long)nt < {n_rows}L ? (long)nt : {n_rows}L;")
+                w.line(f"const long chunks = nch > (long)nt ? nch : (long)nt < {n_rows}L ? (long)nt : {n_rows}L;")
                 w.line(f"const long per = ({n_rows}L + chunks - 1) / chunks;")
-                w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
+                w.line(PARALLEL_FOR)
             else:
-                w.line(f"const long chunks = {chunks}L, per = {-(-n_rows // chunks)}L;")
+                w.line(f"const long chunks = nch, per = ({n_rows}L + chunks - 1) / chunks;")
             with w.block("for (long ch = 0; ch < chunks; ++ch)"):
                 w.line(f"const long r0 = ch * per, r1 = r0 + per < {n_rows}L ? r0 + per : {n_rows}L;")
                 w.line("if (r0 >= r1) continue;")
@@ -523,24 +527,22 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
             w.line(f"const long cw = (({N}L + nt - 1) / nt + 15L) & ~15L;")
             w.line(f"if (nt > 1 && cw < {N}L) {{")
             with w.indent():
-                w.line("#pragma omp parallel num_threads(nt)")
-                w.line("{")
-                with w.indent():
-                    w.line("#pragma omp for schedule(static)")
-                    with w.block("for (long u = 0; u < (long)nt; ++u)"):
-                        w.line(f"const long c0 = u * cw, c1 = c0 + cw < {N}L ? c0 + cw : {N}L;")
-                        w.line("if (c0 < c1)")
-                        b_cols = f"{b} + c0 * {ldb}L" if tb else f"{b} + c0"
-                        w.line(f"    {fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
-                               f"{'CblasTrans' if tb else 'CblasNoTrans'}, {M}, (int)(c1 - c0), {K}, 1.0, {a}, {lda}, "
-                               f"{b_cols}, {ldb}, 0.0, {out} + c0, {N});")
-                    if epilogue is not None:
-                        w.line("#pragma omp for schedule(static)")
-                        with w.block("for (long u = 0; u < (long)nt; ++u)"):
-                            w.line(f"const long r0 = u * {M}L / nt, r1 = (u + 1) * {M}L / nt;")
-                            w.line("if (r0 < r1)")
-                            w.line("    " + epilogue("r0", "r1"))
-                w.line("}")
+                # two parallel loops: every column block's product, then the epilogue by rows
+                w.line("const long ncb = (long)nt;")
+                w.line(PARALLEL_FOR)
+                with w.block("for (long u = 0; u < ncb; ++u)"):
+                    w.line(f"const long c0 = u * cw, c1 = c0 + cw < {N}L ? c0 + cw : {N}L;")
+                    w.line("if (c0 < c1)")
+                    b_cols = f"{b} + c0 * {ldb}L" if tb else f"{b} + c0"
+                    w.line(f"    {fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
+                           f"{'CblasTrans' if tb else 'CblasNoTrans'}, {M}, (int)(c1 - c0), {K}, 1.0, {a}, {lda}, "
+                           f"{b_cols}, {ldb}, 0.0, {out} + c0, {N});")
+                if epilogue is not None:
+                    w.line(PARALLEL_FOR)
+                    with w.block("for (long u = 0; u < ncb; ++u)"):
+                        w.line(f"const long r0 = u * {M}L / ncb, r1 = (u + 1) * {M}L / ncb;")
+                        w.line("if (r0 < r1)")
+                        w.line("    " + epilogue("r0", "r1"))
             w.line("} else {")
             w.level += 1
         # units: every matrix of the batch, each cut into row chunks when there are few matrices
@@ -548,7 +550,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
                f": (long)nt);")
         w.line(f"const long rows = ({M}L + cpb - 1) / cpb;")
         if flops >= PARALLEL_MIN * 8:
-            w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
+            w.line(PARALLEL_FOR)
         with w.block(f"for (long u = 0; u < {nb}L * cpb; ++u)"):
             w.line("const long bi = u / cpb, r0 = (u % cpb) * rows;")
             w.line(f"const long r1 = r0 + rows < {M}L ? r0 + rows : {M}L;")

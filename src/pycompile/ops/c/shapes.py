@@ -13,12 +13,19 @@ def strides(shape, full):
     return out
 
 
+# True while a graph is rendered for a run-time leading (batch) dimension (backend/dynamic.py): the
+# leading dimension is then never merged into the next, so a kernel's innermost loop never spans
+# the batch and its tile count stays a multiple of the batch size (affine in it)
+KEEP_LEADING = [False]
+
+
 def collapse(full, stride_lists):
     """Merge adjacent dimensions where every operand is contiguous (or broadcast) across them."""
     dims = [d for d in full]
     strides = [list(s) for s in stride_lists]
     i = len(dims) - 2
-    while i >= 0:
+    stop = 1 if KEEP_LEADING[0] else 0
+    while i >= stop:
         ok = all(s[i] == s[i + 1] * dims[i + 1] for s in strides)
         if ok:
             dims[i] *= dims[i + 1]

@@ -125,6 +125,22 @@ def _status_infer(name):
     return infer
 
 
+def _status_update_infer(name):
+    """NPUClearFloatStatus / NPUGetFloatStatus write their input (the tensor NPUAllocFloatStatus
+    made) in place and return that memory, as MindSpore's loss-scale code expects: it reads
+    `init` after `get_status(init)`. Float16 or float32, any shape with at least 2 elements."""
+    def infer(types):
+        _status_device(name)
+        t = types[0]
+        if not isinstance(t, TensorType) or t.dtype not in (mstype.float16, mstype.float32):
+            raise OpTypeError(f"For '{name}', the input must be a float16 or float32 Tensor "
+                              f"(the output of NPUAllocFloatStatus), but got {t}")
+        if t.size < 2:
+            raise OpValueError(f"For '{name}', the status tensor needs at least 2 elements, but got shape {t.shape}")
+        return t
+    return infer
+
+
 def _status_alloc():
     return np.zeros(FLOAT_STATUS_SHAPE, np.float32)
 
@@ -132,12 +148,17 @@ def _status_alloc():
 def _status_clear(addr):
     from pycompile._rt import lib
     lib.pc_status_clear()
-    return np.zeros(FLOAT_STATUS_SHAPE, np.float32)
+    addr[...] = 0
+    return addr
 
 
 def _status_get(addr):
     from pycompile._rt import lib
-    return status_vector(lib.pc_status_get())
+    bits = lib.pc_status_get()
+    addr[...] = 0
+    flat = addr.reshape(-1)
+    flat[0], flat[1] = float(bits & 1), float((bits >> 1) & 1)
+    return addr
 
 
 def status_vector(bits: int) -> np.ndarray:
@@ -151,12 +172,12 @@ def status_vector(bits: int) -> np.ndarray:
 NPUAllocFloatStatus = defop("NPUAllocFloatStatus", (), infer=_status_infer("NPUAllocFloatStatus"),
                             eager=_status_alloc, kind=Kind.EFFECT, effect=Effect.STATUS,
                             lower=EffectCode("status_alloc"))
-NPUClearFloatStatus = defop("NPUClearFloatStatus", ("addr",), infer=_status_infer("NPUClearFloatStatus"),
+NPUClearFloatStatus = defop("NPUClearFloatStatus", ("addr",), infer=_status_update_infer("NPUClearFloatStatus"),
                             eager=_status_clear, kind=Kind.EFFECT, effect=Effect.STATUS,
-                            lower=EffectCode("status_clear"))
-NPUGetFloatStatus = defop("NPUGetFloatStatus", ("addr",), infer=_status_infer("NPUGetFloatStatus"),
+                            lower=EffectCode("status_clear", alias=True))
+NPUGetFloatStatus = defop("NPUGetFloatStatus", ("addr",), infer=_status_update_infer("NPUGetFloatStatus"),
                           eager=_status_get, kind=Kind.EFFECT, effect=Effect.STATUS,
-                          lower=EffectCode("status_get"))
+                          lower=EffectCode("status_get", alias=True))
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

@@ -1,0 +1,304 @@
+"""One executable for a run-time leading (batch) dimension: `jit(dynamic=1)`, or an
+`input_signature` / `Cell.set_inputs` Tensor whose first dimension is None.
+
+The graph is traced, optimized and rendered at three sample batch sizes (SAMPLES). Everything the
+compiler decides from shapes must come out the same at all three, and every number in the C that
+differs must be an affine a + b*B of the sample size: then the C is the same program for any B,
+with those numbers written as expressions of a run-time `pc_B` (set by `pc_set_dim` before each
+call). The memory planner places slots so their offsets are affine too (memory.AffineAllocator).
+When the three renderings differ in any other way (a decision taken from the batch size, a
+constant with the batch size in its values, a loop whose tile count divides it), the graph cannot
+be compiled this way: DynamicUnsupported says why, and the caller compiles each batch size.
+
+The samples are multiples of 64 (so every batch-scaled byte size is already 64-byte aligned and
+sizes stay affine through the planner's rounding), past the size thresholds of the product
+schedule (<= 64 rows, an inner dimension >= 256), and 5 x, 7 x and 11 x 64 so that no
+batch-dependent quantity is accidentally equal at all three. Kernels are all parallel loops
+while rendering (a parallel threshold would otherwise be crossed between samples). What runs at a small B was decided for large ones: correct
+(every loop bound and chunk count is computed in C), but a batch of 64 may miss the few-row
+product schedule a static compile would use.
+"""
+from __future__ import annotations
+
+import re
+import threading
+
+import _cffi_backend
+import numpy as np
+
+from pycompile.backend import devices, pipeline
+from pycompile.backend.compiled import CompileReport, Compiled, Layout, TracedSources
+from pycompile.common.abstract import TensorType
+from pycompile.common.tensor import Tensor
+
+SAMPLES = (320, 448, 704)
+
+_TOKEN = re.compile(r"[A-Za-z_]\w*|0[xX][0-9a-fA-F]+[uUlL]*|\d+\.\d*(?:[eE][+-]?\d+)?[fFlL]?|"
+                    r"\.\d+(?:[eE][+-]?\d+)?[fFlL]?|\d+[eE][+-]?\d+[fFlL]?|\d+[uUlL]*|\s+|.", re.S)
+_INT = re.compile(r"(\d+)([uUlL]*)$")
+
+
+class DynamicUnsupported(Exception):
+    """This graph cannot be compiled for a run-time batch size (the message says why)."""
+
+
+def _affine(values, samples=SAMPLES):
+    """(a, b) with values[k] == a + b * samples[k] for all k, integers; None if there is none."""
+    b, rem = divmod(values[1] - values[0], samples[1] - samples[0])
+    if rem:
+        return None
+    a = values[0] - b * samples[0]
+    return (a, b) if all(a + b * s == v for s, v in zip(samples, values)) else None
+
+
+def _expr(a: int, b: int) -> str:
+    if b == 0:
+        return str(a)
+    term = "pc_B" if b == 1 else f"{b}L * pc_B"
+    return f"({term})" if a == 0 else f"({a}L + {term})"
+
+
+def merge_sources(sources: list) -> str:
+    """The C of the three samples as one program of pc_B (see the module docstring)."""
+    toks = [_TOKEN.findall(s) for s in sources]
+    if len({len(t) for t in toks}) != 1:
+        import difflib
+        a, b = sources[0].splitlines(), sources[1].splitlines()
+        first = next((f"{x!r} / {y!r}" for x, y in zip(a, b) if _TOKEN.findall(x) != _TOKEN.findall(y)
+                      and len(_TOKEN.findall(x)) != len(_TOKEN.findall(y))), "")
+        del difflib
+        raise DynamicUnsupported(f"the generated code changes structure with the batch size ({first.strip()[:160]})")
+    out = []
+    for parts in zip(*toks):
+        if parts[0] == parts[1] == parts[2]:
+            out.append(parts[0])
+            continue
+        ms = [_INT.match(p) for p in parts]
+        if not all(ms) or len({m.group(2) for m in ms}) != 1:
+            inv = _inverse_literal(parts)
+            if inv is None:
+                raise DynamicUnsupported(f"the generated code differs with the batch size at {parts[0]!r}")
+            out.append(inv)
+            continue
+        fit = _affine([int(m.group(1)) for m in ms])
+        if fit is None:
+            raise DynamicUnsupported(f"a quantity of the generated code ({', '.join(parts)} at the three sample "
+                                     f"sizes) is not proportional to the batch size")
+        out.append(_expr(*fit))
+    text = "".join(out)
+    head = "static const pc_api *RT;"
+    if head not in text:
+        raise DynamicUnsupported("unexpected module head")
+    return text.replace(head, head + "\nstatic long pc_B = 1;\nvoid pc_set_dim(long b) { pc_B = b; }", 1)
+
+
+def _per_b(values, samples=SAMPLES):
+    """c when values[k] == c / samples[k] at every sample (to float32 rounding), else None: the
+    gradient of a mean over the batch scales by 1 / B."""
+    cs = [v * b for v, b in zip(values, samples)]
+    c = cs[0]
+    return c if c != 0 and all(abs(x - c) <= 1e-5 * abs(c) for x in cs) else None
+
+
+def _inverse_literal(parts):
+    """A float literal equal to c / B at each sample, written as that division of pc_B."""
+    m = [re.fullmatch(r"(-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)([fF]?)", p) for p in parts]
+    if not all(m) or len({x.group(2) for x in m}) != 1:
+        return None
+    c = _per_b([float(x.group(1)) for x in m])
+    if c is None:
+        return None
+    c = round(c, 6) if abs(round(c, 6) - c) <= 1e-6 * abs(c) else c
+    ct = "float" if m[0].group(2) else "double"
+    return f"(({ct})({c!r}) / ({ct})pc_B)"
+
+
+def _const_spec(arrays):
+    """How a large constant argument follows the batch size: ("array", a) when it does not,
+    ("fill", dims, dtype, v) / ("inverse", dims, dtype, c) for an array filled with one value
+    (v, or c / B) whose shape is affine in B; None otherwise."""
+    if all(a.shape == arrays[0].shape and np.array_equal(a, arrays[0]) for a in arrays):
+        return ("array", arrays[0])
+    if len({a.ndim for a in arrays}) != 1 or any(a.size == 0 or not (a == a.flat[0]).all() for a in arrays):
+        return None
+    dims = []
+    for ds in zip(*(a.shape for a in arrays)):
+        fit = _affine(list(ds))
+        if fit is None:
+            return None
+        dims.append(fit)
+    values = [float(a.flat[0]) for a in arrays]
+    if all(v == values[0] for v in values):
+        return ("fill", dims, arrays[0].dtype, values[0])
+    c = _per_b(values)
+    return None if c is None else ("inverse", dims, arrays[0].dtype, c)
+
+
+def _with_batch(args, kwargs, positions, b):
+    """The arguments with the leading dimension of the tensors at `positions` set to b (values are
+    never read by the tracer: uninitialized memory)."""
+    def sample(t):
+        return Tensor._wrap(np.empty((b,) + tuple(t.shape[1:]), t._data.dtype))
+    new = list(args)
+    for k in positions:
+        new[k] = sample(args[k])
+    return tuple(new), kwargs
+
+
+def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Compiled:
+    """Compile `fn` once for any leading dimension of the Tensor arguments at `positions`."""
+    from pycompile.backend.c import memory
+    from pycompile.compiler import ir
+    from pycompile.compiler.frontend import trace
+    from pycompile.compiler.passes import run_pipeline
+    from pycompile.ops.c import shapes
+    import time
+    opts = pipeline.options()
+    device = devices.current()
+    t0 = time.perf_counter()
+    samples = []
+    for b in SAMPLES:
+        sargs, skw = _with_batch(args, kwargs, positions, b)
+        with pipeline._stage("tracing"):
+            traced = trace(fn, sargs, skw, self_obj=self_obj, name=name)
+        with pipeline._stage("optimization"):
+            graph, stats = run_pipeline(traced.graph, opt_level=opts["opt_level"], verify=False, options=opts)
+        samples.append((traced, graph, stats))
+    t_traced = time.perf_counter()
+    from pycompile.backend.c import elementwise as ew_c
+    from pycompile.ops.c import kernels as k_c
+    thresholds = (k_c.PARALLEL_MIN, ew_c.PARALLEL_MIN)
+    try:
+        # decisions taken from the size must not change with the batch size: every kernel with two
+        # or more outer iterations is a parallel loop (the pool runs a short one on the caller)
+        k_c.PARALLEL_MIN = ew_c.PARALLEL_MIN = 1
+        shapes.KEEP_LEADING[0] = True
+        recorders = []
+        for _, graph, _ in samples:               # 1. the sizes of every slot at each sample
+            memory.DYNAMIC[0] = rec = memory.SizeRecorder()
+            with pipeline._stage("code generation"):
+                device.render(graph)
+            recorders.append(rec.plans)
+        if len({len(r) for r in recorders}) != 1 or any(len({len(p) for p in ps}) != 1 for ps in zip(*recorders)):
+            raise DynamicUnsupported("the memory plan changes structure with the batch size")
+        table = []
+        for plans in zip(*recorders):
+            row = []
+            for sizes in zip(*plans):
+                fit = _affine(list(sizes))
+                if fit is None or fit[1] < 0:
+                    raise DynamicUnsupported("a buffer's size is not proportional to the batch size")
+                row.append(fit)
+            table.append(row)
+        mods = []
+        for b, (_, graph, _) in zip(SAMPLES, samples):   # 2. the program at each sample, affine offsets
+            memory.DYNAMIC[0] = memory.AffineAllocator(table, b)
+            with pipeline._stage("code generation"):
+                mods.append(device.render(graph))
+    finally:
+        memory.DYNAMIC[0] = None
+        shapes.KEEP_LEADING[0] = False
+        k_c.PARALLEL_MIN, ew_c.PARALLEL_MIN = thresholds
+    t1 = time.perf_counter()
+    source = merge_sources([m.source for m in mods])
+    first = mods[0]
+    if any(m.errors != first.errors or m.uses_blas != first.uses_blas
+           or len(m.plan.const_args) != len(first.plan.const_args) for m in mods):
+        raise DynamicUnsupported("the graph's constants depend on the batch size")
+    consts = [_const_spec([np.asarray(m.plan.const_args[k]) for m in mods]) for k in range(len(first.plan.const_args))]
+    if any(c is None for c in consts):
+        raise DynamicUnsupported("a constant of the graph depends on the batch size in another way than its "
+                                 "shape or a 1 / batch factor")
+    arena = _affine([m.plan.arena_size for m in mods])
+    if arena is None:
+        raise DynamicUnsupported("the scratch memory is not proportional to the batch size")
+    traced, graph, stats = samples[0]
+    out_dims = []
+    for outs in zip(*(g.outputs for _, g, _ in samples)):
+        if not all(isinstance(v.type, TensorType) for v in outs):
+            raise DynamicUnsupported("an output is not a tensor")
+        dims = []
+        for ds in zip(*(v.type.shape for v in outs)):
+            fit = _affine(list(ds))
+            if fit is None:
+                raise DynamicUnsupported("an output's shape is not proportional to the batch size")
+            dims.append(fit)
+        out_dims.append(dims)
+    first.source = source
+    stem = pipeline.workdir() + f"/{pipeline._safe(graph.name)}_dyn_{abs(hash((id(traced), id(source)))):x}"
+    with pipeline._stage("building (the C compiler)"):
+        so_path = device.build(first, stem)
+    t2 = time.perf_counter()
+    tree, leaves = graph.out_tree
+    in_index = [k for k, p in enumerate(traced.input_paths) if len(p) == 1 and p[0] in positions]
+    if not in_index:
+        raise DynamicUnsupported("no graph input carries the batch dimension")
+    layout = Layout(n_inputs=len([p for p in graph.params if p.ref is None]), input_paths=traced.input_paths,
+                    out_tree=tree, leaves=leaves, out_types=[pipeline._out_type(v) for v in graph.outputs],
+                    scalar_out=[False for _ in graph.outputs], arena_size=first.plan.arena_size, errors=first.errors,
+                    const_args=first.plan.const_args)
+    exe = DynamicExecutable(so_path, layout, list(traced.refs), out_dims, arena, in_index[0], consts)
+    # three sample sizes traced, optimized and rendered twice each (sizes, then the program)
+    times = {"trace": t_traced - t0, "passes": 0.0, "codegen": t1 - t_traced, "cc": t2 - t1,
+             "load": time.perf_counter() - t2}
+    report = CompileReport(graph.name, stats, times, ir.count_nodes(traced.graph), ir.count_nodes(graph),
+                           source.count("\n"), first.plan.arena_size, 0, so_path,
+                           sources=TracedSources(traced.graph, graph, source), const_args=first.plan.const_args,
+                           runtime_errors=first.errors, refs=list(traced.refs))
+    report.dynamic = True
+    return Compiled(exe, layout, report)
+
+
+class DynamicExecutable:
+    """Calls a module compiled for a run-time batch size: output shapes and scratch memory for the
+    batch of each call, the size handed to the module through pc_set_dim. Calls are serialized
+    (the size is module state)."""
+
+    def __init__(self, so_path, layout, refs, out_dims, arena, batch_input, consts):
+        from pycompile._rt import ffi
+        from pycompile.backend import runtime
+        self._ffi = ffi
+        self.lib = _cffi_backend.load_library(so_path)
+        self.lib.load_function(ffi.typeof("int(*)(const void *)"), "pc_module_init")(
+            ffi.cast("const void *", runtime.api_address()))
+        self._entry = self.lib.load_function(ffi.typeof("int(*)(void **)"), "pc_entry")
+        self._set_dim = self.lib.load_function(ffi.typeof("void(*)(long)"), "pc_set_dim")
+        self.n_inputs = layout.n_inputs
+        self.refs = refs
+        self.out_specs = [(dims, t.dtype.np) for dims, t in zip(out_dims, layout.out_types)]
+        self.consts = [("array", np.ascontiguousarray(c[1])) if c[0] == "array" else c for c in consts]
+        self._const_cache: dict = {}
+        self.arena_ab = arena
+        self.batch_input = batch_input
+        self.errors = layout.errors
+        self._arena = np.empty(0, np.uint8)
+        self._lock = threading.Lock()
+
+    def __call__(self, arrays: list) -> list:
+        ffi = self._ffi
+        b = int(arrays[self.batch_input].shape[0])
+        keep = [np.ascontiguousarray(a) for a in arrays] + [r._data for r in self.refs]
+        outs = [np.empty(tuple(a + k * b for a, k in dims), dt) for dims, dt in self.out_specs]
+        consts = self._const_cache.get(b)
+        if consts is None:
+            consts = [c[1] if c[0] == "array" else
+                      np.full(tuple(a + k * b for a, k in c[1]), c[3] if c[0] == "fill" else c[3] / b, c[2])
+                      for c in self.consts]
+            if len(self._const_cache) > 8:
+                self._const_cache.clear()
+            self._const_cache[b] = consts
+        size = self.arena_ab[0] + self.arena_ab[1] * b
+        with self._lock:
+            if self._arena.size < size + 128:
+                self._arena = np.empty(size + 128, np.uint8)
+            aligned = (-self._arena.ctypes.data) % 64
+            bufs = [ffi.from_buffer(x) for x in keep + outs + consts] + [ffi.from_buffer(self._arena[aligned:])]
+            args = ffi.new("void *[]", bufs)
+            self._set_dim(b)
+            rc = self._entry(args)
+        if rc != 0:
+            code = rc - 1000
+            if 0 <= code < len(self.errors):
+                raise IndexError(self.errors[code])
+            raise RuntimeError(f"compiled code returned error {rc}")
+        return outs
