@@ -8,5 +8,9 @@ from pycompile.ops.functional import *  # noqa: F401,F403
 from pycompile.ops.functional import abs, all, any, pow, sum  # noqa: F401  (shadow builtins on purpose)
 from pycompile.ops.operations import *  # noqa: F401,F403
 from pycompile.ops.operations import Primitive  # noqa: F401
+from pycompile.ops.function_conv import *  # noqa: F401,F403
+from pycompile.ops.function_image import *  # noqa: F401,F403
+from pycompile.ops.function_random import *  # noqa: F401,F403
+from pycompile.ops.operations_cnn import *  # noqa: F401,F403
 
 __all__ = [n for n in dir() if not n.startswith("_")]

@@ -1,0 +1,247 @@
+"""Functional padding, resizing and normalization (`ops.pad`, `ops.interpolate` /
+`ops.upsample`, `ops.batch_norm`, `ops.group_norm`, `ops.instance_norm`) with MindSpore 2.10's
+signatures and defaults.
+
+Padding and resizing are per-axis resamplings with static tables (ops/defs/resample.py); a
+constant pad with a non-zero value adds the value where the pad goes. Group / instance norm are
+written with reductions over the last axis of an (N, G, -1) view and elementwise ops, so they
+fuse and differentiate like any such code.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.parameter import Parameter
+from pycompile.common.tensor import Tensor
+from pycompile.ops import functional as F
+from pycompile.ops._table import OpTypeError, OpValueError, apply
+from pycompile.ops.defs import norm as NM
+from pycompile.ops.defs import resample as RS
+
+
+def _ttype(name, x, what="input"):
+    return F._tensor_type(name, x, what)
+
+
+def resample(x, axis: int, index, weight):
+    return apply(RS.AxisResample, [x], {"axis": axis, "index": tuple(index), "weight": tuple(weight)})
+
+
+# ---- padding ---------------------------------------------------------------------------------------
+def pad_axes(name: str, x, pads: dict, mode: str, value=0.0):
+    """Pad (or crop, with negative amounts) axes {axis: (before, after)} in `mode`."""
+    t = _ttype(name, x)
+    out = x
+    mask = np.zeros(t.shape, bool)      # where the constant goes, in the padded shape
+    for axis, (b, a) in sorted(pads.items()):
+        if b == 0 and a == 0:
+            continue
+        n = mask.shape[axis]
+        if mode != "constant" and (n == 0 or (mode == "reflect" and max(b, a) >= n) or (mode == "symmetric" and max(b, a) > n)):
+            raise OpValueError(f"For '{name}', the padding of axis {axis} ({b}, {a}) must be smaller than the axis "
+                               f"size {n} in '{mode}' mode")
+        if n + b + a < 0:
+            raise OpValueError(f"For '{name}', the padding ({b}, {a}) would make axis {axis} of size {n} negative")
+        index, weight, is_pad = RS.pad_table(n, b, a, mode)
+        out = resample(out, axis, index, weight)
+        shape = [1] * t.ndim
+        shape[axis] = len(is_pad)
+        mask = np.take(mask, np.asarray(index[0], np.int64), axis=axis) | np.asarray(is_pad).reshape(shape)
+    if mode == "constant" and value and mask.any():
+        out = out + Tensor(np.where(mask, np.float64(value), 0.0).astype(t.dtype.np))
+    return out
+
+
+def pad(input_x, padding, mode="constant", value=None):
+    """torch-style: `padding` holds (before, after) pairs for the last axes, the last axis first;
+    negative amounts crop. Modes: constant, reflect, replicate, circular."""
+    t = _ttype("pad", input_x)
+    if not isinstance(padding, (tuple, list)) or len(padding) % 2 or len(padding) // 2 > t.ndim or \
+            any(not isinstance(p, (int, np.integer)) for p in padding):
+        raise OpValueError(f"For 'pad', 'padding' must be a tuple of an even number (at most {2 * t.ndim}) of ints, "
+                           f"but got {padding}")
+    modes = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "circular"}
+    if mode not in modes:
+        raise OpValueError(f"For 'pad', 'mode' must be one of {list(modes)}, but got {mode!r}")
+    if value is not None and mode != "constant":
+        raise OpValueError(f"For 'pad', 'value' is only used in 'constant' mode, but mode is {mode!r}")
+    pads = {t.ndim - 1 - i: (int(padding[2 * i]), int(padding[2 * i + 1])) for i in range(len(padding) // 2)}
+    if mode == "circular":
+        return _circular(input_x, pads)
+    return pad_axes("pad", input_x, pads, modes[mode], value or 0.0)
+
+
+def _circular(x, pads):
+    t = _ttype("pad", x)
+    out = x
+    for axis, (b, a) in sorted(pads.items()):
+        n = t.shape[axis]
+        idx = tuple((j % n) for j in range(-b, n + a))
+        out = resample(out, axis, (idx,), ((1.0,) * len(idx),))
+    return out
+
+
+def pad_pairs(name: str, x, paddings, mode: str = "constant", value=0.0):
+    """MindSpore's ops.Pad / nn.Pad: ((before, after), ...) for the leading axes."""
+    t = _ttype(name, x)
+    if not isinstance(paddings, (tuple, list)) or len(paddings) > t.ndim or \
+            any(not isinstance(p, (tuple, list)) or len(p) != 2 for p in paddings):
+        raise OpValueError(f"For '{name}', the dimension of 'paddings' must be (n, 2) with n <= {t.ndim}, "
+                           f"but got {paddings}")
+    return pad_axes(name, x, {i: (int(b), int(a)) for i, (b, a) in enumerate(paddings)}, mode, value)
+
+
+# ---- resizing ---------------------------------------------------------------------------------------
+_MODES = {"nearest": 0, "nearest-exact": 0, "linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2, "area": 0}
+
+
+def resize(x, sizes, mode: str, align_corners: bool = False, half_pixel: bool = False, scales=None):
+    """Resize the trailing len(sizes) axes: 'nearest' (floor(i * in / out), or with half-pixel
+    centres), 'linear' (align_corners or half-pixel centres)."""
+    t = _ttype("resize", x)
+    out = x
+    nsp = len(sizes)
+    for i, n_out in enumerate(sizes):
+        axis = t.ndim - nsp + i
+        n_in = t.shape[axis]
+        scale = None if scales is None else scales[i]
+        if n_in == n_out and scale in (None, 1.0):
+            continue
+        if mode == "nearest":
+            index, weight = RS.nearest_table(n_in, n_out, align_corners, half_pixel, scale)
+        else:
+            index, weight = RS.linear_table(n_in, n_out, align_corners, half_pixel, scale)
+        out = resample(out, axis, index, weight)
+    return out
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+    t = _ttype("interpolate", input)
+    if mode not in _MODES:
+        raise OpValueError(f"For 'interpolate', 'mode' must be one of {sorted(_MODES)}, but got {mode!r}")
+    nsp = t.ndim - 2
+    if nsp < 1:
+        raise OpValueError(f"For 'interpolate', the input must have at least 3 dimensions, but got {t.ndim}")
+    need = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}.get(mode)
+    if need is not None and nsp != need:
+        raise OpValueError(f"For 'interpolate', mode '{mode}' needs a {need + 2}D input, but got {t.ndim}D")
+    if (size is None) == (scale_factor is None):
+        raise OpValueError("For 'interpolate', exactly one of 'size' and 'scale_factor' must be given")
+    if align_corners is not None and mode in ("nearest", "nearest-exact", "area"):
+        raise OpValueError(f"For 'interpolate', 'align_corners' is only valid for linear modes, but got mode {mode!r}")
+    scales = None
+    if size is not None:
+        sizes = (size,) * nsp if isinstance(size, (int, np.integer)) else tuple(size)
+        if len(sizes) != nsp:
+            raise OpValueError(f"For 'interpolate', 'size' must have {nsp} elements, but got {size}")
+    else:
+        sf = (scale_factor,) * nsp if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
+        if len(sf) != nsp:
+            raise OpValueError(f"For 'interpolate', 'scale_factor' must have {nsp} elements, but got {scale_factor}")
+        sizes = tuple(int(math.floor(n * f)) for n, f in zip(t.shape[2:], sf))
+        if not recompute_scale_factor:
+            scales = tuple(float(f) for f in sf)
+    if any(s <= 0 for s in sizes):
+        raise OpValueError(f"For 'interpolate', the output size must be positive, but got {sizes}")
+    if mode == "area":
+        from pycompile.ops.function_conv import adaptive_pool
+        if nsp == 1:
+            return F.squeeze(adaptive_pool("avg", F.expand_dims(input, 2), (1,) + sizes), 2)
+        return adaptive_pool("avg", input, sizes)
+    if mode in ("nearest", "nearest-exact"):
+        return resize(input, sizes, "nearest", False, mode == "nearest-exact", scales)
+    return resize(input, sizes, "linear", bool(align_corners), not align_corners, scales)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+    return interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
+
+
+# ---- normalization ---------------------------------------------------------------------------------------
+def _channel_view(v, nd):
+    return F.reshape(v, (1, -1) + (1,) * (nd - 2))
+
+
+def batch_norm_eval(x, mean, variance, gamma, beta, eps):
+    """(x - mean) / sqrt(variance + eps) * gamma + beta, as x * scale + shift per channel: a
+    per-channel affine map that fuses into a producing convolution's epilogue."""
+    nd = _ttype("BatchNorm", x).ndim
+    scale = gamma * F.rsqrt(variance + eps)
+    shift = beta - mean * scale
+    return x * _channel_view(scale, nd) + _channel_view(shift, nd)
+
+
+def batch_norm_train(x, gamma, beta, eps, moving_mean=None, moving_variance=None, momentum=0.1):
+    """Normalize with the batch's statistics; update the moving statistics (Parameters) in place:
+    moving = (1 - momentum) * moving + momentum * batch, the variance unbiased (n / (n - 1))."""
+    y, mean, var = apply(NM.BatchNorm, [x, gamma, beta], {"epsilon": float(eps)})
+    if isinstance(moving_mean, Parameter):
+        t = _ttype("BatchNorm", x)
+        n = t.size // t.shape[1]
+        unbiased = var * (n / max(n - 1, 1))
+        F.assign(moving_mean, moving_mean * (1.0 - momentum) + mean * momentum)
+        F.assign(moving_variance, moving_variance * (1.0 - momentum) + unbiased * momentum)
+    return y
+
+
+def _check_channels(name, x, v, what):
+    t = _ttype(name, x)
+    vt = _ttype(name, v, what)
+    if vt.shape != (t.shape[1],):
+        raise OpValueError(f"For BatchNorm, {what}.shape[0] should be equal to input_x's channel dimension: "
+                           f"{t.shape[1]}, bug got {what}.shape[0]: {vt.shape[0] if vt.shape else vt.shape}.")
+
+
+def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1, eps=1e-05):
+    t = _ttype("batch_norm", input_x)
+    if t.ndim < 2:
+        raise OpValueError(f"For 'BatchNorm', the input must have at least 2 dimensions, but got {t.ndim}")
+    for v, what in ((weight, "scale"), (bias, "bias"), (running_mean, "mean"), (running_var, "variance")):
+        _check_channels("batch_norm", input_x, v, what)
+    if training:
+        return batch_norm_train(input_x, weight, bias, eps, running_mean, running_var, momentum)
+    return batch_norm_eval(input_x, running_mean, running_var, weight, bias, eps)
+
+
+def _group_stats_norm(x, groups: int, eps: float):
+    t = _ttype("group_norm", x)
+    n = t.shape[0]
+    v = F.reshape(x, (n, groups, -1))
+    mean = F.mean(v, -1, True)
+    d = v - mean
+    var = F.mean(d * d, -1, True)
+    return F.reshape(d * F.rsqrt(var + eps), t.shape)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    t = _ttype("group_norm", input)
+    if t.ndim < 2:
+        raise OpValueError(f"For 'group_norm', the input must have at least 2 dimensions, but got {t.ndim}")
+    if not t.dtype.is_float:
+        raise OpTypeError(f"For 'group_norm', the input must be a float tensor, but got {t.dtype}")
+    if not isinstance(num_groups, int) or num_groups <= 0 or t.shape[1] % num_groups:
+        raise OpValueError(f"For 'group_norm', the 'num_channels' must be divided by 'num_groups', but got "
+                           f"'num_channels': {t.shape[1]}, 'num_groups': {num_groups}.")
+    y = _group_stats_norm(input, num_groups, eps)
+    if weight is not None:
+        y = y * _channel_view(weight, t.ndim)
+    if bias is not None:
+        y = y + _channel_view(bias, t.ndim)
+    return y
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-05):
+    t = _ttype("instance_norm", input)
+    y = _group_stats_norm(input, t.shape[1], eps)
+    if weight is not None:
+        y = y * _channel_view(weight, t.ndim)
+    if bias is not None:
+        y = y + _channel_view(bias, t.ndim)
+    return y
+
+
+__all__ = ["pad", "interpolate", "upsample", "batch_norm", "group_norm", "instance_norm"]
