@@ -130,4 +130,7 @@ static inline double pc_clamp_double(double x, double lo, double hi) { return x 
 /* Runtime error codes returned by pc_entry; Python maps (code - PC_ERR_BASE) to a message. */
 #define PC_ERR_BASE 1000
 
+/* im2col / col2im, per-kernel scratch memory and the counter-based random generator */
+#include "pycompile_cnn.h"
+
 #endif

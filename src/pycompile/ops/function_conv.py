@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError, apply
@@ -84,7 +85,10 @@ def convolution(name, x, w, stride, dilation, pad_mode, pad, group):
     kernel = wt.shape[2:] if wt.ndim == nd else (1,) * sp
     pads = resolve_pads(name, pad_mode, pad, in_sp, kernel, stride, dilation)
     op = CV.CONV_OPS[nd][0]
-    return apply(op, [x, w], {"stride": stride, "dilation": dilation, "pads": pads, "group": int(group)})
+    attrs = {"stride": stride, "dilation": dilation, "pads": pads, "group": int(group)}
+    if xt.dtype is mstype.float16 and wt.dtype is mstype.float16:
+        return F.cast(apply(op, [F.cast(x, mstype.float32), F.cast(w, mstype.float32)], attrs), mstype.float16)
+    return apply(op, [x, w], attrs)
 
 
 def conv_backprop_input(name, dout, w, input_size, stride, dilation, pad_mode, pad, group):
@@ -97,8 +101,11 @@ def conv_backprop_input(name, dout, w, input_size, stride, dilation, pad_mode, p
     kernel = wt.shape[2:] if wt.ndim == nd else (1,) * sp
     pads = resolve_pads(name, pad_mode, pad, tuple(input_size[2:]), kernel, stride, dilation)
     op = CV.CONV_OPS[nd][1]
-    return apply(op, [dout, w], {"input_size": tuple(int(d) for d in input_size), "stride": stride,
-                                 "dilation": dilation, "pads": pads, "group": int(group)})
+    attrs = {"input_size": tuple(int(d) for d in input_size), "stride": stride, "dilation": dilation, "pads": pads,
+             "group": int(group)}
+    if _ttype(name, dout).dtype is mstype.float16 and wt.dtype is mstype.float16:
+        return F.cast(apply(op, [F.cast(dout, mstype.float32), F.cast(w, mstype.float32)], attrs), mstype.float16)
+    return apply(op, [dout, w], attrs)
 
 
 def _bias(name, out, bias, k, nd):
@@ -178,14 +185,32 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 
 # ---- pooling ------------------------------------------------------------------------------------------
+def in_f32(fn, x, *rest):
+    """Run fn on x computed in float32 when x is float16 (the kernels take float32 / float64),
+    casting float results back."""
+    t = _ttype("pool", x)
+    if t.dtype is not mstype.float16:
+        return fn(x, *rest)
+    out = fn(F.cast(x, mstype.float32), *rest)
+
+    def back(o):
+        return F.cast(o, mstype.float16) if _ttype("pool", o).dtype is mstype.float32 else o
+    return tuple(back(o) for o in out) if isinstance(out, tuple) else back(out)
+
+
 def pool(kind: str, x, kernel, stride, pads, dilation=None, ceil_mode=False, count_include_pad=True, divisor=0):
-    """MaxPool / AvgPool / MaxPoolWithArgmax of a 4-D or 5-D input, with normalized attributes."""
+    """MaxPool / AvgPool of a 4-D or 5-D input with normalized attributes; kind 'argmax' gives
+    (values, flat argmax within each channel's plane)."""
     attrs = {"kernel": tuple(kernel), "stride": tuple(stride), "pads": tuple(pads),
              "dilation": tuple(dilation or (1,) * len(kernel)), "ceil_mode": bool(ceil_mode)}
-    if kind == "avg":
-        attrs.update(count_include_pad=bool(count_include_pad), divisor=int(divisor or 0))
-        return apply(PL.AvgPool, [x], attrs)
-    return apply(PL.MaxPoolWithArgmax if kind == "argmax" else PL.MaxPool, [x], attrs)
+
+    def run(x):
+        if kind == "avg":
+            return apply(PL.AvgPool, [x], dict(attrs, count_include_pad=bool(count_include_pad),
+                                               divisor=int(divisor or 0)))
+        out = apply(PL.MaxPool, [x], attrs)
+        return (out, apply(PL.MaxPoolArgmax, [x], attrs)) if kind == "argmax" else out
+    return in_f32(run, x)
 
 
 def pool_pad_mode(name, kind, x, kernel, stride, pad_mode):
@@ -281,8 +306,13 @@ def adaptive_pool(kind: str, x, size):
     xt = _ttype("adaptive_pool", x)
     batched = xt.ndim == len(size) + 2
     xin = x if batched else F.expand_dims(x, 0)
-    op = PL.AdaptiveAvgPool if kind == "avg" else PL.AdaptiveMaxPool
-    out = apply(op, [xin], {"output_size": tuple(size)})
+    attrs = {"output_size": tuple(size)}
+
+    def run(x):
+        if kind == "avg":
+            return apply(PL.AdaptiveAvgPool, [x], attrs)
+        return apply(PL.AdaptiveMaxPool, [x], attrs), apply(PL.AdaptiveMaxPoolArgmax, [x], attrs)
+    out = in_f32(run, xin)
     if batched:
         return out
     return tuple(F.squeeze(o, 0) for o in out) if isinstance(out, tuple) else F.squeeze(out, 0)

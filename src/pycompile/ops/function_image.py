@@ -176,10 +176,17 @@ def batch_norm_eval(x, mean, variance, gamma, beta, eps):
 
 def batch_norm_train(x, gamma, beta, eps, moving_mean=None, moving_variance=None, momentum=0.1):
     """Normalize with the batch's statistics; update the moving statistics (Parameters) in place:
-    moving = (1 - momentum) * moving + momentum * batch, the variance unbiased (n / (n - 1))."""
-    y, mean, var = apply(NM.BatchNorm, [x, gamma, beta], {"epsilon": float(eps)})
+    moving = (1 - momentum) * moving + momentum * batch, the variance unbiased (n / (n - 1)), as
+    MindSpore's CPU kernel does."""
+    t = _ttype("BatchNorm", x)
+    xs = F.cast(x, mstype.float32) if t.dtype is mstype.float16 else x
+    stats = apply(NM.BatchNormStats, [xs])
+    mean, var = stats[0], stats[1]
+    if t.dtype is mstype.float16:
+        mean, var = F.cast(mean, mstype.float16), F.cast(var, mstype.float16)
+    scale = gamma * F.rsqrt(var + eps)
+    y = (x - _channel_view(mean, t.ndim)) * _channel_view(scale, t.ndim) + _channel_view(beta, t.ndim)
     if isinstance(moving_mean, Parameter):
-        t = _ttype("BatchNorm", x)
         n = t.size // t.shape[1]
         unbiased = var * (n / max(n - 1, 1))
         F.assign(moving_mean, moving_mean * (1.0 - momentum) + mean * momentum)

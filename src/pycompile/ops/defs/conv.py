@@ -40,9 +40,9 @@ def same_pads(in_sizes, kernel, stride, dilation) -> tuple:
 
 
 def _float_check(name, x):
-    if not x.dtype.is_float:
-        raise OpTypeError(f"For '{name}', the input must be a float tensor (float16, float32, float64), "
-                          f"but got {describe(x)}")
+    # float16 convolutions run in float32: the functional layer casts around the op
+    if x.dtype not in (mstype.float32, mstype.float64):
+        raise OpTypeError(f"For '{name}', the input must be a float32 or float64 tensor, but got {describe(x)}")
 
 
 def conv_out_shape(name: str, x: TensorType, w: TensorType, stride, dilation, pads, group) -> tuple:
@@ -242,6 +242,40 @@ Conv3DBackpropFilter = defop("Conv3DBackpropFilter", ("out_backprop", "input"),
                              lower=Template("conv_backprop_filter"))
 
 CONV_OPS = {4: (Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter), 5: (Conv3D, Conv3DBackpropInput, Conv3DBackpropFilter)}
+
+
+# ---- a convolution with its elementwise consumers (made by compiler/passes/conv_epilogue.py) -------------
+def run_program(program, acc, extras, dtype):
+    """The epilogue `program` on NumPy values: each step (op name, *args) applies a table op to
+    args ('acc',) the convolution, ('step', j) an earlier step, ('extra', k) an extra input,
+    ('const', v) a number; the last step is the result."""
+    from pycompile.ops._table import OPS
+    vals = []
+    for name, *args in program:
+        ins = []
+        for a in args:
+            v = {"acc": lambda: acc, "step": lambda: vals[a[1]], "extra": lambda: extras[a[1]],
+                 "const": lambda: a[1]}[a[0]]()
+            ins.append(np.asarray(v).astype(dtype) if not isinstance(v, (int, float)) else v)
+        vals.append(np.asarray(OPS[name].eager(*ins)).astype(dtype))
+    return vals[-1] if vals else acc
+
+
+def _fused_infer(types, stride=None, dilation=None, pads=None, group=1, program=(), fold_scale=False):
+    out = _conv_infer("Conv2D", types[0].ndim if isinstance(types[0], TensorType) else 4)(
+        types[:2], stride, dilation, pads, group)
+    return out
+
+
+def _fused_eager(x, w, extras, stride=None, dilation=None, pads=None, group=1, program=(), fold_scale=False):
+    acc = conv_eager(x, w, stride, dilation, pads, group)
+    return run_program(program, acc, [np.asarray(e) for e in extras], acc.dtype)
+
+
+# inputs: the convolution's two, then the epilogue's extra tensors
+FusedConv = defop("FusedConv", ("x", "w", "extras"), attrs=dict(_CONV_ATTRS, program=(), fold_scale=False),
+                  infer=_fused_infer, eager=_fused_eager, kind=Kind.REDUCE, batch="loop", variadic=True,
+                  lower=Template("conv"))
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

@@ -1,88 +1,44 @@
-"""Batch normalization with batch statistics (training mode) and its gradient.
+"""Batch statistics for batch normalization in training mode.
 
-`BatchNorm(x, gamma, beta)` normalizes over every axis but the channel axis 1 with the batch's
-own mean and (biased) variance and returns (y, mean, variance); nn.BatchNorm updates its moving
-statistics from those with Assign, as MindSpore's kernel does in place. In eval mode BatchNorm
-is a per-channel affine map the layers write with elementwise ops (x * scale + shift), so it
-fuses into a producing convolution's epilogue. `BatchNormGrad(dy, x, gamma)` recomputes the
-statistics and returns (dx, dgamma, dbeta). Both run as one template each (ops/c/norm.py):
-per channel, a pass for the sums, a pass for the output.
+`BatchNormStats(x)` returns a (2, C) tensor: the mean and the biased variance of each channel
+(axis 1) over every other axis, computed in one template (ops/c/norm.py: per channel a pass for
+the mean and a pass for the centred squares, vectorized along the contiguous spatial rows).
+The normalization itself - (x - mean) * gamma / sqrt(var + eps) + beta - and the moving
+statistics' update are written with elementwise ops and Assign by the functional layer
+(ops/function_image.py), so they fuse, and the backward of the whole batch norm follows from the
+rules of those ops and the one of this op (ops/grads/cnn.py).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from pycompile.common.abstract import TensorType, TupleType
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import TensorType
 from pycompile.ops._table import OpDef, Kind, OpTypeError, OpValueError, defop, describe, tensor_arg
 from pycompile.ops.lowering import Template
 
 
-def _axes(x):
-    return (0,) + tuple(range(2, x.ndim))
+def stat_axes(ndim: int) -> tuple:
+    return (0,) + tuple(range(2, ndim))
 
 
-def _check(name, x, gamma, beta):
+def _stats_infer(types):
+    x = tensor_arg("BatchNormStats", types[0])
     if x.ndim < 2:
-        raise OpValueError(f"For '{name}', the input must have at least 2 dimensions, but got {describe(x)}")
-    if not x.dtype.is_float:
-        raise OpTypeError(f"For '{name}', the input must be a float tensor, but got {describe(x)}")
-    c = x.shape[1]
-    for t, what in ((gamma, "scale"), (beta, "bias")):
-        if t.shape != (c,):
-            raise OpValueError(f"For BatchNorm, {what}.shape[0] should be equal to input_x's channel dimension: "
-                               f"{c}, bug got {what}.shape[0]: {t.shape[0] if t.shape else t.shape}.")
+        raise OpValueError(f"For 'BatchNorm', the input must have at least 2 dimensions, but got {describe(x)}")
+    if x.dtype not in (mstype.float32, mstype.float64):
+        raise OpTypeError(f"For 'BatchNormStats', the input must be a float32 or float64 tensor, but got {describe(x)}")
+    return TensorType(x.dtype, (2, x.shape[1]))
 
 
-def _bn_infer(types, epsilon=1e-5):
-    x, gamma, beta = (tensor_arg("BatchNorm", t, n) for t, n in zip(types, ("x", "scale", "bias")))
-    _check("BatchNorm", x, gamma, beta)
-    stat = TensorType(x.dtype, (x.shape[1],))
-    return TupleType((x, stat, stat))
-
-
-def _stats(x):
+def _stats_eager(x):
     xf = x.astype(np.float64)
-    mean = xf.mean(axis=_axes(x))
-    var = xf.var(axis=_axes(x))
-    return xf, mean, var
+    ax = stat_axes(x.ndim)
+    return np.stack([xf.mean(axis=ax), xf.var(axis=ax)]).astype(x.dtype)
 
 
-def _shape(v, x):
-    return v.reshape((1, -1) + (1,) * (x.ndim - 2))
-
-
-def _bn_eager(x, gamma, beta, epsilon=1e-5):
-    xf, mean, var = _stats(x)
-    inv = 1.0 / np.sqrt(var + epsilon)
-    y = (xf - _shape(mean, x)) * _shape(inv * gamma, x) + _shape(beta.astype(np.float64), x)
-    return y.astype(x.dtype), mean.astype(x.dtype), var.astype(x.dtype)
-
-
-def _bn_grad_infer(types, epsilon=1e-5):
-    dy, x, gamma = (tensor_arg("BatchNormGrad", t, n) for t, n in zip(types, ("dy", "x", "scale")))
-    _check("BatchNormGrad", x, gamma, gamma)
-    if dy.shape != x.shape:
-        raise OpValueError(f"For 'BatchNormGrad', dy must have the shape of x {list(x.shape)}, but got {list(dy.shape)}")
-    stat = TensorType(x.dtype, (x.shape[1],))
-    return TupleType((x, stat, stat))
-
-
-def _bn_grad_eager(dy, x, gamma, epsilon=1e-5):
-    xf, mean, var = _stats(x)
-    m = x.size // x.shape[1]
-    inv = 1.0 / np.sqrt(var + epsilon)
-    xhat = (xf - _shape(mean, x)) * _shape(inv, x)
-    d = dy.astype(np.float64)
-    dbeta = d.sum(axis=_axes(x))
-    dgamma = (d * xhat).sum(axis=_axes(x))
-    dx = _shape(gamma * inv / m, x) * (m * d - _shape(dbeta, x) - xhat * _shape(dgamma, x))
-    return dx.astype(x.dtype), dgamma.astype(x.dtype), dbeta.astype(x.dtype)
-
-
-BatchNorm = defop("BatchNorm", ("x", "scale", "bias"), attrs={"epsilon": 1e-5}, infer=_bn_infer, eager=_bn_eager,
-                  kind=Kind.REDUCE, batch="loop", lower=Template("batchnorm"))
-BatchNormGrad = defop("BatchNormGrad", ("dy", "x", "scale"), attrs={"epsilon": 1e-5}, infer=_bn_grad_infer,
-                      eager=_bn_grad_eager, kind=Kind.REDUCE, batch="loop", lower=Template("batchnorm_grad"))
+BatchNormStats = defop("BatchNormStats", ("x",), infer=_stats_infer, eager=_stats_eager, kind=Kind.REDUCE,
+                       batch="loop", lower=Template("batchnorm_stats"))
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

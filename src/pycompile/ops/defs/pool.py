@@ -19,7 +19,7 @@ import itertools
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.abstract import TensorType, TupleType
+from pycompile.common.abstract import TensorType
 from pycompile.ops._table import OpDef, Kind, OpTypeError, OpValueError, defop, describe, tensor_arg
 from pycompile.ops.lowering import Template
 
@@ -83,8 +83,9 @@ def _attrs(kernel, stride, pads, dilation=None, ceil_mode=False, **rest):
 def _check_input(name, x, sp):
     if x.ndim != sp + 2:
         raise OpValueError(f"For primitive[{name}], the length of input must be equal to {sp + 2} , but got {x.ndim}.")
-    if not x.dtype.is_float:
-        raise OpTypeError(f"For '{name}', the input must be a float tensor, but got {describe(x)}")
+    if x.dtype not in (mstype.float32, mstype.float64):
+        # float16 pools in float32: the functional layer casts around the op
+        raise OpTypeError(f"For '{name}', the input must be a float32 or float64 tensor, but got {describe(x)}")
 
 
 def _out_shape(name, x, attrs, adaptive=False):
@@ -164,7 +165,6 @@ def divisors(wins, divisor, dtype):
 def pool_grad_eager(dout, x_shape, mode, wins, argmax=None, divisor=0):
     """The cotangent of a pooling routed back: to each window's argmax (max) or spread over the
     window divided by its divisor (average)."""
-    sp = len(wins)
     ct = np.float32 if dout.dtype == np.float16 else dout.dtype
     nc = int(np.prod(x_shape[:2]))
     dx = np.zeros((nc, int(np.prod(x_shape[2:]))), ct)
@@ -172,6 +172,7 @@ def pool_grad_eager(dout, x_shape, mode, wins, argmax=None, divisor=0):
     if mode == "max":
         np.add.at(dx, (np.arange(nc)[:, None], argmax.reshape(nc, -1)), d)
         return dx.reshape(x_shape).astype(dout.dtype)
+    sp = len(wins)
     out_sp = [len(ws) for ws in wins]
     g = d.reshape((nc,) + tuple(out_sp)) / divisors(wins, divisor, ct)
     strides = [int(np.prod(x_shape[2 + i + 1:])) for i in range(sp)]
@@ -205,14 +206,14 @@ def _max_eager(x, **attrs):
     return pool_eager(x, "max", pool_windows(_attrs(**attrs), x.shape[2:]))[0]
 
 
-def _max_argmax_infer(types, kernel=(), stride=(), pads=(), dilation=(), ceil_mode=False):
-    x = tensor_arg("MaxPoolWithArgmax", types[0])
-    shape = _out_shape("MaxPoolWithArgmax", x, _attrs(kernel, stride, pads, dilation, ceil_mode))
-    return TupleType((TensorType(x.dtype, shape), TensorType(mstype.int64, shape)))
+def _argmax_infer(types, kernel=(), stride=(), pads=(), dilation=(), ceil_mode=False):
+    x = tensor_arg("MaxPoolArgmax", types[0])
+    shape = _out_shape("MaxPoolArgmax", x, _attrs(kernel, stride, pads, dilation, ceil_mode))
+    return TensorType(mstype.int64, shape)
 
 
-def _max_argmax_eager(x, **attrs):
-    return pool_eager(x, "max", pool_windows(_attrs(**attrs), x.shape[2:]))
+def _argmax_eager(x, **attrs):
+    return pool_eager(x, "max", pool_windows(_attrs(**attrs), x.shape[2:]))[1]
 
 
 def _avg_eager(x, divisor=0, **attrs):
@@ -246,18 +247,18 @@ def _avg_grad_eager(x, dout, divisor=0, **attrs):
     return pool_grad_eager(dout, x.shape, "avg", pool_windows(a, x.shape[2:]), divisor=divisor)
 
 
-def _adaptive_infer(name, with_argmax):
+def _adaptive_infer(name, argmax):
     def infer(types, output_size=()):
         x = tensor_arg(name, types[0])
         shape = _out_shape(name, x, {"output_size": tuple(output_size)}, adaptive=True)
-        t = TensorType(x.dtype, shape)
-        return TupleType((t, TensorType(mstype.int64, shape))) if with_argmax else t
+        return TensorType(mstype.int64 if argmax else x.dtype, shape)
     return infer
 
 
-def _adaptive_eager(mode):
+def _adaptive_eager(mode, argmax=False):
     def eager(x, output_size=()):
-        return pool_eager(x, mode, pool_windows({"output_size": output_size}, x.shape[2:], adaptive=True))
+        out = pool_eager(x, mode, pool_windows({"output_size": output_size}, x.shape[2:], adaptive=True))
+        return out[1 if argmax else 0] if mode == "max" else out
     return eager
 
 
@@ -272,9 +273,8 @@ def _adaptive_grad_eager(mode):
 
 MaxPool = defop("MaxPool", ("x",), attrs=dict(_POOL), infer=_max_infer, eager=_max_eager, kind=Kind.REDUCE,
                 batch="loop", lower=Template("pool", rule="max"))
-MaxPoolWithArgmax = defop("MaxPoolWithArgmax", ("x",), attrs=dict(_POOL), infer=_max_argmax_infer,
-                          eager=_max_argmax_eager, kind=Kind.REDUCE, batch="loop",
-                          lower=Template("pool", rule="argmax"))
+MaxPoolArgmax = defop("MaxPoolArgmax", ("x",), attrs=dict(_POOL), infer=_argmax_infer, eager=_argmax_eager,
+                      kind=Kind.REDUCE, batch="loop", lower=Template("pool", rule="argmax"))
 AvgPool = defop("AvgPool", ("x",), attrs=dict(_AVG), infer=_avg_infer, eager=_avg_eager, kind=Kind.REDUCE,
                 batch="loop", lower=Template("pool", rule="avg"))
 MaxPoolGrad = defop("MaxPoolGrad", ("x", "dout"), attrs=dict(_POOL), infer=_grad_infer("MaxPoolGrad"),
@@ -285,8 +285,11 @@ AdaptiveAvgPool = defop("AdaptiveAvgPool", ("x",), attrs={"output_size": ()},
                         infer=_adaptive_infer("AdaptiveAvgPool2D", False), eager=_adaptive_eager("avg"),
                         kind=Kind.REDUCE, batch="loop", lower=Template("pool", rule="adaptive_avg"))
 AdaptiveMaxPool = defop("AdaptiveMaxPool", ("x",), attrs={"output_size": ()},
-                        infer=_adaptive_infer("AdaptiveMaxPool2D", True), eager=_adaptive_eager("max"),
+                        infer=_adaptive_infer("AdaptiveMaxPool2D", False), eager=_adaptive_eager("max"),
                         kind=Kind.REDUCE, batch="loop", lower=Template("pool", rule="adaptive_max"))
+AdaptiveMaxPoolArgmax = defop("AdaptiveMaxPoolArgmax", ("x",), attrs={"output_size": ()},
+                              infer=_adaptive_infer("AdaptiveMaxPool2D", True), eager=_adaptive_eager("max", True),
+                              kind=Kind.REDUCE, batch="loop", lower=Template("pool", rule="adaptive_argmax"))
 AdaptiveAvgPoolGrad = defop("AdaptiveAvgPoolGrad", ("x", "dout"), attrs={"output_size": ()},
                             infer=_grad_infer("AdaptiveAvgPoolGrad"), eager=_adaptive_grad_eager("avg"),
                             kind=Kind.REDUCE, batch="loop", lower=Template("pool_grad", rule="adaptive_avg"))
