@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 
 from pycompile.compiler import ir
+from pycompile.compiler.passes.conv_epilogue import conv_epilogue
 from pycompile.compiler.passes.cse import cse
 from pycompile.compiler.passes.dce import dce
 from pycompile.compiler.passes.fold import fold
@@ -55,6 +56,7 @@ PIPELINE = [
     ("dce_after_simplify", lambda g, o: dce(g), 0),
     ("load_elim", _load_elim, 0),
     ("layout", lambda g, o: layout(g), 2),
+    ("conv_epilogue", lambda g, o: conv_epilogue(g), 2),
     ("fusion", lambda g, o: fusion(g), 2),
     ("dce_final", lambda g, o: dce(g), 0),
 ]
