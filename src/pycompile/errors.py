@@ -72,6 +72,15 @@ class CompileUnboundLocalError(CompileNameError, UnboundLocalError):
     UnboundLocalError for it too)."""
 
 
+# The class a user sees carries the name of the exception MindSpore raises (issue: a
+# `type(e).__name__` check in user code or tests must keep working): CompileTypeError is a
+# CompileError and a TypeError, and is called 'TypeError'
+for _cls, _name in ((CompileError, "RuntimeError"), (CompileTypeError, "TypeError"),
+                    (CompileValueError, "ValueError"), (CompileIndexError, "IndexError"),
+                    (CompileNameError, "NameError"), (CompileUnboundLocalError, "UnboundLocalError")):
+    _cls.__name__ = _cls.__qualname__ = _name
+
+
 class DocumentedError(Exception):
     """Mixin for errors whose message is MindSpore's documented text: when wrapped with the
     user's location the message stays the first line."""
@@ -79,6 +88,9 @@ class DocumentedError(Exception):
 
 class MsClassCallError(DocumentedError, ValueError):
     pass
+
+
+MsClassCallError.__name__ = MsClassCallError.__qualname__ = "ValueError"
 
 
 class UserError(Exception):
@@ -144,7 +156,7 @@ def raised_error(exc: BaseException, loc) -> CompileError:
     kind = _RAISED_KINDS.get(cls)
     if kind is None:
         try:
-            kind = type(f"Compile{cls.__name__}", (CompileError, cls), {"__module__": cls.__module__})
+            kind = type(cls.__name__, (CompileError, cls), {"__module__": cls.__module__})
         except TypeError:           # an exception class that cannot be mixed in (layout conflict)
             kind = CompileError
         _RAISED_KINDS[cls] = kind

@@ -117,6 +117,41 @@ def gather_checks(dtype) -> list:
     ]
 
 
+def backprop_checks(dtype) -> list:
+    """The ops gradients use to send a cotangent back: stop_gradient, and the scatters back from a
+    strided slice and a gather (repeated indices accumulate)."""
+    g = _a(dtype, 2, 3)
+    idx = np.array([3, 0, -1, 3], I32)          # 3 and -1 both reach row 3
+    gg = _a(dtype, 2, 4, 3, seed=1)
+
+    def slice_grad(v):
+        return ops.apply(ops.OPS["StridedSliceGrad"], [v], {"shape": (4, 7), "begin": (1, 6), "end": (4, -1),
+                                                           "strides": (2, -3)})
+
+    def slice_ref(v):
+        z = np.zeros((4, 7), v.dtype)
+        z[1:4:2, 6::-3] = v
+        return z
+
+    def gather_grad(v, i):
+        return ops.apply(ops.OPS["GatherGrad"], [v, i], {"shape": (2, 4, 3), "axis": 1})
+
+    def gather_ref(v, i):
+        z = np.zeros((2, 4, 3), v.dtype)
+        for a in range(2):
+            for b in range(len(i)):
+                z[a, int(i[b]) % 4] += v[a, b]
+        return z
+
+    checks = [
+        Check("StridedSliceGrad", ("StridedSliceGrad",), slice_grad, (_a(dtype, 2, 3),), slice_ref),
+        Check("stop_gradient", ("StopGradient",), lambda v: ops.stop_gradient(v)[1:], (g,), lambda v: v[1:]),
+    ]
+    if np.dtype(dtype).kind != "b":          # a bool scatter-add has no meaning
+        checks.append(Check("GatherGrad", ("GatherGrad",), gather_grad, (gg, idx), gather_ref))
+    return checks
+
+
 def concat_checks(dtype) -> list:
     x, y = _a(dtype, 2, 3), _a(dtype, 2, 5, seed=1)
     z = _a(dtype, 2, 3, seed=2)
@@ -160,6 +195,12 @@ def _promote(a, b):
 
 
 LAYOUT = [Group(f"layout_{dtname(dt)}", layout_checks(dt)) for dt in DTYPES]
+BACKPROP = [Group(f"backprop_{dtname(dt)}", backprop_checks(dt)) for dt in DTYPES]
+
+
+@pytest.mark.parametrize("group, name", params(BACKPROP))
+def test_backprop_ops_compiled(group, name):
+    group.run(name)
 
 
 @pytest.mark.parametrize("group, name", params(LAYOUT))

@@ -290,6 +290,22 @@ def _npu_status():
     return ops.NPUGetFloatStatus()(ops.depend(status, cleared))
 
 
+def _scatter_slice(g, shape, index):
+    z = np.zeros(shape, g.dtype)
+    z[index] = g
+    return z
+
+
+def _scatter_add(g, idx, shape, axis):
+    z = np.zeros(shape, g.dtype)
+    for pos in np.ndindex(*idx.shape):
+        k = int(idx[pos]) % shape[axis]
+        src = (slice(None),) * axis + pos
+        dst = (slice(None),) * axis + (k,)
+        z[dst] += g[src]
+    return z
+
+
 def _structural(name):
     return lambda *xs: ops.apply(ops.OPS[name], list(xs))
 
@@ -336,6 +352,16 @@ CASES = [
     Case("Gather class", "Gather", lambda x, i: ops.Gather()(x, i, 0), lambda x, i: np.take(x, i, 0),
          (_a(4, 3, dtype=I64), np.array([3, 3, 0], I64)), (ops.Gather,)),
     Case("Gather scalar index", "Gather", lambda x: ops.gather(x, 2, 0), lambda x: x[2], (_a(4, 3),), ()),
+    # what gradients use: stop_gradient and the scatters back from a slice / a gather
+    Case("stop_gradient", "StopGradient", lambda x: ops.stop_gradient(x) * 2, lambda x: x * 2, (_a(2, 3),),
+         (ops.stop_gradient,)),
+    Case("StridedSliceGrad", "StridedSliceGrad",
+         lambda g: ops.apply(ops.OPS["StridedSliceGrad"], [g], {"shape": (3, 5), "begin": (1, 4), "end": (3, -1),
+                                                               "strides": (1, -2)}),
+         lambda g: _scatter_slice(g, (3, 5), (slice(1, 3), slice(4, None, -2))), (_a(2, 3),), ()),
+    Case("GatherGrad repeated indices", "GatherGrad",
+         lambda g, i: ops.apply(ops.OPS["GatherGrad"], [g, i], {"shape": (2, 4), "axis": 1}),
+         lambda g, i: _scatter_add(g, i, (2, 4), 1), (_a(2, 2, 2), np.array([[3, 0], [-1, 3]], I32)), ()),
     # creation
     Case("fill", "Fill", lambda: ops.fill(ms.int32, (2, 3), 7), lambda: np.full((2, 3), 7, I32), (), (ops.fill,)),
     Case("Fill class", "Fill", lambda: ops.Fill()(ms.float16, (3,), 1.5), lambda: np.full(3, 1.5, F16), (),

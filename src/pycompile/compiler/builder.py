@@ -19,7 +19,7 @@ from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.compiler import ir
 from pycompile.compiler.pytree import flatten
-from pycompile.errors import GraphTypeError
+from pycompile.errors import CompileError, GraphTypeError
 from pycompile.ops import prims as P
 from pycompile.ops._table import Effect, OpDef
 from pycompile.ops.tracing import Tracer
@@ -210,6 +210,11 @@ class Builder(Tracer):
     def call_cell(self, cell, args, kwargs):
         """A Cell called with graph values (from library code such as SequentialCell)."""
         return self.frontend.call_value(cell, list(args), dict(kwargs or {}))
+
+    def differentiate(self, gradfn, args, kwargs):
+        """A gradient function (ms.grad, GradOperation ...) called in graph code."""
+        raise CompileError("gradients inside graph code (@jit / GRAPH_MODE) are not compiled yet; "
+                           "call the gradient function in PyNative mode", self.loc)
 
 
 def finish_graph(b: "Builder", name: str, inputs: list, result) -> ir.Graph:

@@ -116,6 +116,10 @@ class OpRuntimeError(RuntimeError, OpError):
     pass
 
 
+# a user sees MindSpore's class names: type(e).__name__ is 'TypeError', as MindSpore raises
+for _cls in (OpTypeError, OpValueError, OpRuntimeError):
+    _cls.__name__ = _cls.__qualname__ = _cls.__mro__[1].__name__
+
 def fmt_shape(shape) -> str:
     return "[" + ", ".join(str(d) for d in shape) + "]"
 

@@ -15,8 +15,6 @@ Rules (name -> function(op, args, attrs, size) -> (value, batch_dim)):
 """
 from __future__ import annotations
 
-import itertools
-
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleType, type_of
 from pycompile.common.tensor import TensorMethods
 from pycompile.ops import functional as F
@@ -24,7 +22,6 @@ from pycompile.ops import tracing
 from pycompile.ops._table import OPS, OpValueError, apply, norm_axes, norm_axis
 from pycompile.ops.tracing import Tracer
 
-_levels = itertools.count(1)
 
 
 class BatchTrace(Tracer):
@@ -32,7 +29,7 @@ class BatchTrace(Tracer):
 
     def __init__(self, size: int):
         self.size = size
-        self.level = next(_levels) + 1000
+        self.level = tracing.new_level()
 
     def emit(self, op, inputs, attrs, out_type):
         args = []

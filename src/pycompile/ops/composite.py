@@ -145,3 +145,7 @@ class Map(HyperMap):
         n = len(seqs[0]) if seqs else 0
         kind = list if seqs and isinstance(seqs[0], list) else tuple
         return kind(fn(*[a[i] if isinstance(a, (tuple, list)) else a for a in args]) for i in range(n))
+
+
+# MindSpore keeps GradOperation in mindspore.ops.composite (`C.GradOperation`)
+from pycompile.ops.autodiff.api import GradOperation  # noqa: E402,F401

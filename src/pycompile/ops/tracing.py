@@ -17,6 +17,7 @@ active tracer that `captures` them - a graph being built.
 from __future__ import annotations
 
 import contextvars
+import itertools
 from contextlib import contextmanager
 
 
@@ -32,6 +33,13 @@ class Tracer:
 
 
 _ACTIVE: contextvars.ContextVar = contextvars.ContextVar("pycompile_active_tracers", default=())
+_LEVELS = itertools.count(1)
+
+
+def new_level() -> int:
+    """A level above every tracer created before: a transformation entered later (nested
+    inside) handles an op before the ones around it."""
+    return next(_LEVELS)
 
 
 @contextmanager
@@ -40,6 +48,19 @@ def tracing(tracer: Tracer):
     token = _ACTIVE.set(_ACTIVE.get() + (tracer,))
     try:
         yield tracer
+    finally:
+        _ACTIVE.reset(token)
+
+
+@contextmanager
+def below(tracer: Tracer):
+    """Run a block with `tracer` and every tracer inside it inactive: how a tracer computes the
+    primal value of an op it records (the op then reaches the tracers around it, or runs)."""
+    stack = _ACTIVE.get()
+    k = next((i for i, t in enumerate(stack) if t is tracer), len(stack))
+    token = _ACTIVE.set(stack[:k])
+    try:
+        yield
     finally:
         _ACTIVE.reset(token)
 

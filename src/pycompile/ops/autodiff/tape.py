@@ -1,0 +1,225 @@
+"""Reverse-mode autodiff of PyNative code: a tape.
+
+While a differentiated function runs eagerly, a `GradTrace` is the active tracer of the values
+it watches: the positional arguments being differentiated become `GradTracer`s, and the
+Parameters being differentiated (the weights) are watched by identity. Every op applied to a
+watched value runs at once (the trace steps aside: `tracing.below`) and is recorded with its
+inputs and output; its result is watched in turn. `backward` then walks the records in reverse,
+calls each op's gradient rule (pycompile/ops/grads) on the recorded values, reduces every
+cotangent to its input's shape and dtype, and sums the cotangents each value receives.
+
+The rules run eagerly too, with this trace stepped aside, so an enclosing GradTrace records
+them: a grad of a grad works. vmap composes the same way (tracers of higher level handle ops
+first). Graph code is not differentiated here: inside @jit / GRAPH_MODE the compiler
+differentiates the traced graph instead (pycompile/compiler/autodiff.py), with the same rules.
+
+A Parameter read while recording is read at each use from its buffer, as MindSpore's PyNative
+mode does: a value assigned to it after a read is what that read's gradient sees.
+"""
+from __future__ import annotations
+
+from pycompile.common.abstract import ScalarType, Symbolic, TensorType, type_of
+from pycompile.common.parameter import Parameter
+from pycompile.common.tensor import TensorMethods
+from pycompile.ops import functional as F
+from pycompile.ops import prims as P
+from pycompile.ops import tracing
+from pycompile.ops._table import OpTypeError, apply
+from pycompile.ops.grads import NONDIFF
+
+
+class _Record:
+    """One recorded op: its primal inputs (a list inside for a variadic op), the source of each
+    watched input ((record or leaf, output index) or None), its attributes and its output."""
+
+    __slots__ = ("op", "inputs", "sources", "attrs", "out")
+
+    def __init__(self, op, inputs, sources, attrs, out):
+        self.op, self.inputs, self.sources, self.attrs, self.out = op, inputs, sources, attrs, out
+
+
+class Leaf:
+    """A value being differentiated: a positional argument or a weight."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+class GradTracer(TensorMethods, Symbolic):
+    """A watched value: `primal` is the value itself (a Tensor, or a tracer of an outer
+    transformation); `source` is where it came from on the tape."""
+
+    __slots__ = ("primal", "source", "trace")
+
+    def __init__(self, primal, source, trace: "GradTrace"):
+        self.primal, self.source, self.trace = primal, source, trace
+
+    @property
+    def _abstract(self):
+        return type_of(self.primal)
+
+    @property
+    def _level(self):
+        return self.trace.level
+
+    @property
+    def _tracer(self):
+        return self.trace
+
+    # PyNative code may look at values while it is differentiated: a look is not recorded
+    def __bool__(self):
+        return bool(self.primal)
+
+    def __int__(self):
+        return int(self.primal)
+
+    def __float__(self):
+        return float(self.primal)
+
+    def __index__(self):
+        return self.primal.__index__()
+
+    def asnumpy(self):
+        return self.primal.asnumpy()
+
+    def item(self, *index):
+        return self.primal.item(*index)
+
+    def tolist(self):
+        return self.primal.tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        return self.primal.__array__(dtype)
+
+    def __repr__(self):
+        return repr(self.primal)
+
+    def __str__(self):
+        return str(self.primal)
+
+    __hash__ = object.__hash__
+
+
+def _is_tensor(v) -> bool:
+    return isinstance(getattr(v, "_abstract", None), TensorType)
+
+
+class GradTrace(tracing.Tracer):
+    """One differentiation: the tape of the ops applied to its watched values."""
+
+    captures = True         # ops reading a watched Parameter reach this trace
+
+    def __init__(self):
+        self.level = tracing.new_level()
+        self.records: list = []
+        self.weights: dict = {}      # id(Parameter) -> Leaf
+
+    # ---- watching --------------------------------------------------------------------------------
+    def watch(self, value):
+        """`value` as a differentiated input: a GradTracer over a Leaf (non-tensors are returned
+        as they are: they get no gradient)."""
+        if not _is_tensor(value):
+            return value, None
+        leaf = Leaf(value)
+        return GradTracer(value, (leaf, None), self), leaf
+
+    def watch_weight(self, p: Parameter) -> Leaf:
+        leaf = self.weights.get(id(p))
+        if leaf is None:
+            leaf = self.weights[id(p)] = Leaf(p)
+        return leaf
+
+    # ---- recording -----------------------------------------------------------------------------
+    def _unwrap(self, x):
+        if isinstance(x, GradTracer) and x.trace is self:
+            return x.primal, x.source
+        if isinstance(x, Parameter) and id(x) in self.weights:
+            return x, (self.weights[id(x)], None)
+        return x, None
+
+    def emit(self, op, inputs, attrs, out_type):
+        primals, sources, watched = [], [], False
+        for k, x in enumerate(inputs):
+            if op.variadic and k == len(inputs) - 1 and isinstance(x, (tuple, list)):
+                pairs = [self._unwrap(y) for y in x]
+                primals.append([p for p, _ in pairs])
+                sources.append([s for _, s in pairs])
+                watched = watched or any(s is not None for _, s in pairs)
+            else:
+                p, s = self._unwrap(x)
+                primals.append(p)
+                sources.append(s)
+                watched = watched or s is not None
+        with tracing.below(self):
+            out = apply(op, primals, attrs)
+        if not watched or op.grad is NONDIFF:
+            return out
+        if op.grad is None:
+            raise OpTypeError(f"For '{op.name}', there is no gradient rule: it cannot be differentiated")
+        rec = _Record(op, primals, sources, attrs, out)
+        self.records.append(rec)
+        if isinstance(out, tuple):
+            return tuple(GradTracer(o, (rec, i), self) if _is_tensor(o) else o for i, o in enumerate(out))
+        return GradTracer(out, (rec, None), self) if _is_tensor(out) else out
+
+    def call_cell(self, cell, args, kwargs):
+        outer = tracing.outer_of(self)
+        if outer is not None:
+            return outer.call_cell(cell, args, kwargs)
+        return cell.construct(*args, **(kwargs or {}))
+
+    # ---- the backward pass ------------------------------------------------------------------------
+    def backward(self, seeds: list) -> dict:
+        """seeds: [(output value, cotangent)]. Returns {leaf: cotangent} of the leaves reached."""
+        cts: dict = {}
+
+        def add(source, c, like):
+            key = (id(source[0]), source[1])
+            c = fit(c, like)
+            prev = cts.get(key)
+            cts[key] = c if prev is None else F.add(prev, c)
+
+        for value, sens in seeds:
+            if isinstance(value, GradTracer) and value.trace is self:
+                add(value.source, sens, value.primal)
+        with tracing.below(self):
+            for rec in reversed(self.records):
+                outs = rec.out if isinstance(rec.out, tuple) else (rec.out,)
+                gs = [cts.pop((id(rec), i if isinstance(rec.out, tuple) else None), None) for i in range(len(outs))]
+                if all(g is None for g in gs):
+                    continue
+                gs = [g if g is not None else (F.zeros_like(o) if _is_tensor(o) else None) for g, o in zip(gs, outs)]
+                g = tuple(gs) if isinstance(rec.out, tuple) else gs[0]
+                cin = rec.op.grad(g, rec.out, *rec.inputs, **rec.attrs)
+                for src, primal, c in zip(rec.sources, rec.inputs, cin):
+                    if isinstance(src, list):           # a variadic input: one cotangent per item
+                        for s, p, cc in zip(src, primal, c or ()):
+                            if s is not None and cc is not None:
+                                add(s, cc, p)
+                    elif src is not None and c is not None:
+                        add(src, c, primal)
+        return {key[0]: c for key, c in cts.items()}
+
+
+def fit(c, like):
+    """Cotangent `c` reduced to the shape of `like` (summing broadcast axes) and cast to its dtype:
+    what every rule would otherwise repeat. An int input gets an int gradient, as in MindSpore."""
+    lt = type_of(like)
+    ct = type_of(c)
+    if not isinstance(lt, TensorType):
+        return c
+    if isinstance(ct, ScalarType):
+        c = F.fill(lt.dtype, lt.shape, c)
+        ct = type_of(c)
+    if ct.shape != lt.shape:
+        lead = len(ct.shape) - len(lt.shape)
+        axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(lt.shape)
+                                          if d == 1 and ct.shape[lead + i] != 1)
+        if axes:
+            c = apply(P.ReduceSum, [c], {"axis": axes, "keep_dims": False})
+        c = F.reshape(c, lt.shape)
+    if type_of(c).dtype is not lt.dtype:
+        c = F.cast(c, lt.dtype)
+    return c
