@@ -104,4 +104,6 @@ OTHER = [
                                        {"shape": (2, 4), "axis": 1}), [rnd(2, 3)], (0,)),
 ]
 
-SPECS = _elementwise_specs() + OTHER
+from grad_specs_cnn import CNN  # noqa: E402
+
+SPECS = _elementwise_specs() + OTHER + CNN

@@ -2,6 +2,7 @@
 mindspore.ops (`ops.add`, `ops.Add()`, `ops.HyperMap`, `ops.functional`, `ops.operations`)."""
 from pycompile.ops import _table, composite, functional, operations, tensor_methods  # noqa: F401
 from pycompile.ops.grads import core as _grad_rules  # noqa: F401  (registers the gradient rules)
+from pycompile.ops.grads import cnn as _cnn_grad_rules  # noqa: F401
 from pycompile.ops.autodiff import GradOperation, grad, stop_gradient, value_and_grad  # noqa: F401
 from pycompile.ops._table import OPS, Effect, OpDef, apply  # noqa: F401
 from pycompile.ops.batching import vmap  # noqa: F401

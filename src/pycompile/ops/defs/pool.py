@@ -232,6 +232,14 @@ def _grad_infer(name):
               divisor=0, output_size=()):
         x = tensor_arg(name, types[0])
         dout = tensor_arg(name, types[1], "dout")
+        if output_size:
+            want = _out_shape(name, x, {"output_size": tuple(output_size)}, adaptive=True)
+        else:
+            want = _out_shape(name, x, _attrs(kernel, stride, pads, dilation, ceil_mode,
+                                              count_include_pad=count_include_pad))
+        if dout.shape != want or dout.dtype is not x.dtype:
+            raise OpValueError(f"For '{name}', dout must be a {x.dtype} tensor of the pooled shape {list(want)}, "
+                               f"but got {describe(dout)}")
         return TensorType(dout.dtype, x.shape)
     return infer
 
