@@ -477,3 +477,7 @@ CASES = [
     Case("NPU float status", ("NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"), _npu_status,
          lambda: np.zeros(8, F32), (), (ops.NPUAllocFloatStatus, ops.NPUClearFloatStatus, ops.NPUGetFloatStatus)),
 ]
+
+from op_specs_cnn import CNN_CASES  # noqa: E402  (the CNN family's specs)
+
+CASES += CNN_CASES

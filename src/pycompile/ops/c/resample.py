@@ -66,7 +66,7 @@ def _resample_grad(ctx, w, n):
         _tables(w, name, index, weight, ct)
         w.line(f"memset({out}, 0, sizeof({st}) * {n.type.size}L);")
         # each outer slice is written by one thread only
-        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({outer >= 2 and g.type.size > 32768})")
+        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(outer >= 2 and g.type.size > 32768)})")
         with w.block(f"for (long o = 0; o < {outer}L; ++o)"):
             with w.block(f"for (long i = 0; i < {L}L; ++i)"):
                 w.line(f"const {st} *const src = {gp} + (o * {L}L + i) * {inner}L;")
