@@ -209,10 +209,12 @@ def _batchnorm_stats(ctx, w, n):
         with w.block(f"for (long i = 0; i < {N}L; ++i)"):
             w.line(f"const {st} *const r = {xp} + (i * {Cn}L + c) * {S}L;")
             w.line("#pragma omp simd reduction(+:s)")
-            w.line(f"for (long j = 0; j < {S}L; ++j) s += r[j];")
+            with w.block(f"for (long j = 0; j < {S}L; ++j)"):
+                w.line("s += r[j];")
         w.line(f"const double mean = s / {max(m, 1)}.0;")
         with w.block(f"for (long i = 0; i < {N}L; ++i)"):
             w.line(f"const {st} *const r = {xp} + (i * {Cn}L + c) * {S}L;")
             w.line("#pragma omp simd reduction(+:q)")
-            w.line(f"for (long j = 0; j < {S}L; ++j) {{ const double dv = r[j] - mean; q += dv * dv; }}")
+            with w.block(f"for (long j = 0; j < {S}L; ++j)"):
+                w.line("const double dv = r[j] - mean; q += dv * dv;")
         w.line(f"{out}[c] = ({st})mean; {out}[{Cn}L + c] = ({st})(q / {max(m, 1)}.0);")

@@ -38,6 +38,15 @@ def _resample(ctx, w, n):
     with scope(w):
         _tables(w, name, index, weight, ct)
         w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({n.type.size}L > 32768L)")
+        if inner == 1:
+            # the last axis: per row a gathering vector loop over the outputs
+            with w.block(f"for (long o = 0; o < {outer}L; ++o)"):
+                w.line(f"const {st} *const src = {xp} + o * {n_in}L; {st} *const dst = {out} + o * {L}L;")
+                total = " + ".join(f"{name}w{t}[i] * src[{name}i{t}[i]]" for t in taps)
+                w.line("#pragma omp simd")
+                with w.block(f"for (long i = 0; i < {L}L; ++i)"):
+                    w.line(f"dst[i] = ({st})({total});")
+            return
         with w.block(f"for (long oi = 0; oi < {outer * L}L; ++oi)"):
             w.line(f"const long o = oi / {L}L, i = oi % {L}L;")
             w.line(f"{st} *const dst = {out} + oi * {inner}L;")
@@ -46,7 +55,8 @@ def _resample(ctx, w, n):
                        f"const {ct} c{t} = {name}w{t}[i];")
             total = " + ".join(f"c{t} * s{t}[r]" for t in taps)
             w.line("#pragma omp simd")
-            w.line(f"for (long r = 0; r < {inner}L; ++r) dst[r] = ({st})({total});")
+            with w.block(f"for (long r = 0; r < {inner}L; ++r)"):
+                w.line(f"dst[r] = ({st})({total});")
 
 
 @template("resample_grad")
@@ -71,7 +81,10 @@ def _resample_grad(ctx, w, n):
             with w.block(f"for (long i = 0; i < {L}L; ++i)"):
                 w.line(f"const {st} *const src = {gp} + (o * {L}L + i) * {inner}L;")
                 for t in range(len(index)):
-                    w.line(f"{{ {st} *const d = {out} + (o * {size}L + {name}i{t}[i]) * {inner}L; "
-                           f"const {ct} c = {name}w{t}[i];")
-                    w.line("#pragma omp simd")
-                    w.line(f"  for (long r = 0; r < {inner}L; ++r) d[r] += ({st})(c * src[r]); }}")
+                    with scope(w):
+                        w.line(f"{st} *const d = {out} + (o * {size}L + {name}i{t}[i]) * {inner}L; "
+                               f"const {ct} c = {name}w{t}[i];")
+                        if inner > 1:
+                            w.line("#pragma omp simd")
+                        with w.block(f"for (long r = 0; r < {inner}L; ++r)"):
+                            w.line(f"d[r] += ({st})(c * src[r]);")
