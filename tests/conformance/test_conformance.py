@@ -64,7 +64,7 @@ def implemented(name: str) -> bool:
 SELECTED = [c for c in CASES if all(implemented(n) for n in c.names) and c.id in RECORDS]
 
 # MindSpore errors that say its CPU build has no kernel for an op / dtype: not a behaviour to copy
-_NO_KERNEL = ("kernelmod", "does not support this kernel data type", "kernel select failed",
+_NO_KERNEL = ("kernelmod", "does not support this kernel data type", "kernel select failed", "unregistered",
               "is not supported on this device")
 
 

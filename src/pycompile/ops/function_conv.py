@@ -379,9 +379,14 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
-    """col2im, the transpose of unfold: overlapping patches are summed."""
+    """col2im, the transpose of unfold: overlapping patches are summed. `output_size` is a
+    Tensor of two ints, as MindSpore 2.10's Col2Im requires (a constant when compiling)."""
     xt = _rank_check("fold", input, 3)
-    size = tuple_arg("fold", "output_size", output_size, 2)
+    data = getattr(output_size, "_data", None)
+    if data is None:
+        raise OpTypeError(f"For Primitive[Col2Im], the type of input argument[output_size] must be Tensor but got "
+                          f"{type(output_size).__name__}")
+    size = tuple_arg("fold", "output_size", tuple(int(v) for v in np.asarray(data).reshape(-1)), 2)
     k = tuple_arg("fold", "kernel_size", kernel_size, 2)
     d = tuple_arg("fold", "dilation", dilation, 2)
     s = tuple_arg("fold", "stride", stride, 2)

@@ -57,18 +57,34 @@ def pad_axes(name: str, x, pads: dict, mode: str, value=0.0):
 
 def pad(input_x, padding, mode="constant", value=None):
     """torch-style: `padding` holds (before, after) pairs for the last axes, the last axis first;
-    negative amounts crop. Modes: constant, reflect, replicate, circular."""
+    negative amounts crop. Modes: constant, reflect, replicate, circular; as in MindSpore, the
+    other modes pad exactly the axes after the batch and channel axes (or after the channel
+    axis of an unbatched input)."""
     t = _ttype("pad", input_x)
-    if not isinstance(padding, (tuple, list)) or len(padding) % 2 or len(padding) // 2 > t.ndim or \
-            any(not isinstance(p, (int, np.integer)) for p in padding):
-        raise OpValueError(f"For 'pad', 'padding' must be a tuple of an even number (at most {2 * t.ndim}) of ints, "
-                           f"but got {padding}")
+    if isinstance(padding, (tuple, list)) and not padding:
+        return input_x
+    if not isinstance(padding, (tuple, list)):
+        raise OpTypeError(f"For 'pad', the type of 'paddings' must be a tuple of int or list of int or a Tensor, "
+                          f"but got {type(padding)}.")
+    if len(padding) % 2:
+        raise OpValueError(f"For 'pad', the size of padding must be divisible by 2, but got {len(padding)}")
+    if any(not isinstance(p, (int, np.integer)) or isinstance(p, bool) for p in padding):
+        raise OpTypeError(f"For 'pad', the paddings value must be tuple of int or list of int, but got {padding}")
     modes = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "circular"}
     if mode not in modes:
         raise OpValueError(f"For 'pad', 'mode' must be one of {list(modes)}, but got {mode!r}")
-    if value is not None and mode != "constant":
-        raise OpValueError(f"For 'pad', 'value' is only used in 'constant' mode, but mode is {mode!r}")
-    pads = {t.ndim - 1 - i: (int(padding[2 * i]), int(padding[2 * i + 1])) for i in range(len(padding) // 2)}
+    k = len(padding) // 2
+    if mode != "constant":
+        if len(padding) > 6:
+            raise OpValueError(f"For 'pad', the padding must be less than or equal to 6, but got {len(padding)}.")
+        if value is not None:
+            raise OpValueError(f"For 'pad', the padding mode '{mode}' can not set value, but got value {value}.")
+        if k + 1 != t.ndim and k + 2 != t.ndim:
+            raise OpValueError(f"For primitive[PadV3], the input dims when padding's size equal {len(padding)} must "
+                               f"be equal to {k + 2}, but got {t.ndim}.")
+    if k > t.ndim:
+        raise OpValueError(f"For 'pad', the padding of {len(padding)} values is too long for a {t.ndim}-D input")
+    pads = {t.ndim - 1 - i: (int(padding[2 * i]), int(padding[2 * i + 1])) for i in range(k)}
     if mode == "circular":
         return _circular(input_x, pads)
     return pad_axes("pad", input_x, pads, modes[mode], value or 0.0)
@@ -95,7 +111,12 @@ def pad_pairs(name: str, x, paddings, mode: str = "constant", value=0.0):
 
 
 # ---- resizing ---------------------------------------------------------------------------------------
-_MODES = {"nearest": 0, "nearest-exact": 0, "linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2, "area": 0}
+# MindSpore 2.10's interpolate: per mode, the ranks it takes and which of align_corners /
+# scale_factor each allows (without recompute_scale_factor, scale_factor works only where listed)
+_SUPPORTED = {"nearest": {3: (), 4: (), 5: ("scale_factor",)}, "linear": {3: ("align_corners",)},
+              "bilinear": {4: ("align_corners",)}, "bicubic": {4: ("align_corners",)},
+              "area": {3: ("scale_factor",), 4: ("scale_factor",), 5: ("scale_factor",)},
+              "nearest-exact": {3: (), 4: ()}, "trilinear": {5: ("align_corners", "scale_factor")}}
 
 
 def resize(x, sizes, mode: str, align_corners: bool = False, half_pixel: bool = False, scales=None):
@@ -119,41 +140,65 @@ def resize(x, sizes, mode: str, align_corners: bool = False, half_pixel: bool = 
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+    """MindSpore's modes: nearest (floor(i * in / out)), nearest-exact (half-pixel centres),
+    linear / bilinear (align_corners, or half-pixel centres), area (adaptive average pooling);
+    trilinear and bicubic are not implemented."""
     t = _ttype("interpolate", input)
-    if mode not in _MODES:
-        raise OpValueError(f"For 'interpolate', 'mode' must be one of {sorted(_MODES)}, but got {mode!r}")
-    nsp = t.ndim - 2
-    if nsp < 1:
-        raise OpValueError(f"For 'interpolate', the input must have at least 3 dimensions, but got {t.ndim}")
-    need = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}.get(mode)
-    if need is not None and nsp != need:
-        raise OpValueError(f"For 'interpolate', mode '{mode}' needs a {need + 2}D input, but got {t.ndim}D")
-    if (size is None) == (scale_factor is None):
-        raise OpValueError("For 'interpolate', exactly one of 'size' and 'scale_factor' must be given")
-    if align_corners is not None and mode in ("nearest", "nearest-exact", "area"):
-        raise OpValueError(f"For 'interpolate', 'align_corners' is only valid for linear modes, but got mode {mode!r}")
-    scales = None
+    rank = t.ndim
+    if isinstance(size, list):
+        size = tuple(size)
+    if isinstance(scale_factor, list):
+        scale_factor = tuple(scale_factor)
+    if size is not None and scale_factor is not None:
+        raise OpValueError("For 'interpolate', 'size' and 'scale_factor' cannot be set simultaneously")
     if size is not None:
-        sizes = (size,) * nsp if isinstance(size, (int, np.integer)) else tuple(size)
-        if len(sizes) != nsp:
-            raise OpValueError(f"For 'interpolate', 'size' must have {nsp} elements, but got {size}")
+        if isinstance(size, tuple):
+            if len(size) != rank - 2:
+                raise OpValueError(f"For 'interpolate', 'input' and 'size' must have the same spatial dimensions, but "
+                                   f"got 'input' is {rank - 2}D, 'size' is {len(size)}D")
+        else:
+            size = (size,) * (rank - 2)
+        if any(not isinstance(v, (int, np.integer)) or v <= 0 for v in size):
+            raise OpValueError(f"For 'interpolate', 'size' must be positive ints, but got {size}")
+    elif scale_factor is not None:
+        if not isinstance(scale_factor, tuple):
+            scale_factor = (scale_factor,) * (rank - 2)
+        if len(scale_factor) != rank - 2 or any(not isinstance(v, (int, float)) or v <= 0 for v in scale_factor):
+            raise OpValueError(f"For 'interpolate', 'scale_factor' must be {rank - 2} positive floats, but got "
+                               f"{scale_factor}")
     else:
-        sf = (scale_factor,) * nsp if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
-        if len(sf) != nsp:
-            raise OpValueError(f"For 'interpolate', 'scale_factor' must have {nsp} elements, but got {scale_factor}")
-        sizes = tuple(int(math.floor(n * f)) for n, f in zip(t.shape[2:], sf))
-        if not recompute_scale_factor:
-            scales = tuple(float(f) for f in sf)
-    if any(s <= 0 for s in sizes):
-        raise OpValueError(f"For 'interpolate', the output size must be positive, but got {sizes}")
+        raise OpValueError("For 'interpolate', 'size' and 'scale_factor' cannot be both empty")
+    if not isinstance(mode, str) or mode not in _SUPPORTED:
+        raise OpValueError(f"For 'interpolate', 'mode' must be in '{list(_SUPPORTED)}', but got {mode}")
+    if rank not in _SUPPORTED[mode]:
+        raise OpValueError(f"For 'interpolate', {mode} only support '{list(_SUPPORTED[mode])}'D, but got {rank}D")
+    scales = None
+    if mode == "area" and size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor:
+        if size is not None:
+            raise OpValueError("For 'interpolate', it is incorrect to set 'recompute_scale_factor' to True after "
+                               "specifying an explicit 'size'.")
+        size = tuple(int(math.floor(n * f)) for n, f in zip(t.shape[2:], scale_factor))
+    elif scale_factor is not None:
+        if "scale_factor" not in _SUPPORTED[mode][rank]:
+            raise OpValueError(f"For 'interpolate', 'scale_factor' option cannot currently be set with the mode = "
+                               f"{mode} and dim = {rank}D.")
+        scales = tuple(float(f) for f in scale_factor)
+        size = tuple(int(math.floor(n * f)) for n, f in zip(t.shape[2:], scale_factor))
+    if align_corners is not None and "align_corners" not in _SUPPORTED[mode][rank]:
+        raise OpValueError(f"For 'interpolate', 'align_corners' option cannot currently be set with the mode = {mode}, "
+                           f"and dim = {rank}D")
+    if mode in ("bicubic", "trilinear"):
+        raise NotImplementedError(f"interpolate mode {mode!r} is not implemented in pycompile")
     if mode == "area":
         from pycompile.ops.function_conv import adaptive_pool
-        if nsp == 1:
-            return F.squeeze(adaptive_pool("avg", F.expand_dims(input, 2), (1,) + sizes), 2)
-        return adaptive_pool("avg", input, sizes)
+        if rank == 3:
+            return F.squeeze(adaptive_pool("avg", F.expand_dims(input, 2), (1,) + size), 2)
+        return adaptive_pool("avg", input, size)
     if mode in ("nearest", "nearest-exact"):
-        return resize(input, sizes, "nearest", False, mode == "nearest-exact", scales)
-    return resize(input, sizes, "linear", bool(align_corners), not align_corners, scales)
+        return resize(input, size, "nearest", False, mode == "nearest-exact", scales)
+    return resize(input, size, "linear", bool(align_corners), not align_corners, scales)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):

@@ -137,7 +137,9 @@ class ResizeNearestNeighbor(Primitive):
     def __call__(self, x):
         if F._tensor_type(self.name, x).ndim != 4:
             raise OpValueError(f"For '{self.name}', the input must be a 4-D tensor")
-        return FI.resize(x, self.size, "nearest", self.align_corners, self.half_pixel_centers)
+        # MindSpore 2.10's CPU kernel ignores half_pixel_centers here (it picks floor(i * in / out)
+        # either way); interpolate's 'nearest-exact' has half-pixel centres
+        return FI.resize(x, self.size, "nearest", self.align_corners, False)
 
 
 class ResizeBilinearV2(Primitive):
