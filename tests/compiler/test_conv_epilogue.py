@@ -11,7 +11,8 @@ import pycompile as ms
 from pycompile import Parameter, Tensor, nn, ops
 from pycompile.compiler import ir
 
-from op_specs_cnn import ref_conv
+from opcheck import op_specs  # noqa: F401  (puts tests/ops on the import path)
+from cnn_refs import ref_conv  # noqa: E402
 
 EPILOGUE_OPS = {"FusedConv"}
 rng = np.random.default_rng(3)

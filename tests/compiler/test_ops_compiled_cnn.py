@@ -1,5 +1,5 @@
 """The CNN family's ops compiled inside `@jit`, against their eager results and the NumPy
-references of tests/ops/op_specs_cnn.py: convolutions over a grid of strides, dilations, pads
+references of tests/ops/cnn_refs.py: convolutions over a grid of strides, dilations, pads
 and groups (both direct kernels and the im2col path), their backprop ops, pooling of every
 kind and its gradients, batch statistics, resampling and the random ops (compiled and eager
 draw the same numbers). Two C modules cover them all."""
@@ -10,7 +10,7 @@ import pytest
 
 from opcheck import F32, F64, Check, Group, params
 
-import op_specs_cnn as S
+import cnn_refs as S
 from test_conv_epilogue import EPILOGUE_OPS  # noqa: F401  (FusedConv: compiled by those tests)
 
 _TOL = {np.dtype(F32): (2e-5, 2e-5), np.dtype(F64): (1e-10, 1e-12), np.dtype(np.float16): (4e-3, 4e-3)}

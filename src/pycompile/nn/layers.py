@@ -176,8 +176,7 @@ class Dropout(Cell):
     def construct(self, x):
         if not self.training or self.p == 0:
             return x
-        from pycompile.ops.function_random import dropout
-        return dropout(x, self.p)
+        return ops.dropout(x, self.p)
 
     def extend_repr(self):
         return f"p={self.p}"
