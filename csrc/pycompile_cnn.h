@@ -14,6 +14,8 @@
  * narrower machines) */
 typedef float pc_v16f __attribute__((vector_size(64)));
 typedef double pc_v8d __attribute__((vector_size(64)));
+typedef int32_t pc_v16i __attribute__((vector_size(64)));
+typedef int64_t pc_v8l __attribute__((vector_size(64)));
 
 /* Scratch memory of one kernel of one module, per calling thread (static __thread pointers in
  * the generated code): grown on demand, kept between calls, so steady-state calls allocate

@@ -124,7 +124,7 @@ def cnn_kernels(x, w, dw, b):
     q = ops.avg_pool2d(x, 2, 1)
     s = ops.batch_norm(x, Tensor(np.zeros(16, np.float32)), Tensor(np.ones(16, np.float32)),
                        Tensor(np.ones(16, np.float32)), Tensor(np.zeros(16, np.float32)), training=True)
-    r = ops.interpolate(x, scale_factor=(2.0, 2.0), mode="bilinear")
+    r = ops.interpolate(x, size=(24, 80), mode="bilinear")
     return y, d, p, q, s, r
 
 

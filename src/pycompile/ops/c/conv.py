@@ -203,30 +203,86 @@ def _store_channel(w, epi: Epilogue, yrow: str, yidx: str, value_of, count: str,
         w.line(f"{yrow}[j] = ({st})({epi.apply(value_of('j'), f'{yidx} + j')});")
 
 
-def render_rows(w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue, name: str):
-    """Pixel-vectorized direct convolution: for each (image, output channel, output row), a row
-    accumulator gathers weight x input-row over (c, kh, kw) in vector loops along the row."""
+def _row_kernel(defs, name: str, g: Geometry, dt, nv: int, cs: int, rs: int) -> str:
+    """static inline void name(const T *x, const T *w, T *acc): nv vectors of consecutive
+    output pixels of one channel, summed over (c, kh, kw) in registers; x at the first pixel's
+    window, w at the channel's weights. Stride-2 rows are read as two vectors and shuffled."""
     st = C.storage(dt)
-    xp, cs, rs = _padded_input(w, g, x, st, name, 0)
+    lanes = _lanes(dt)
+    vt = "pc_v16f" if dt is mstype.float32 else "pc_v8d"
+    it = "pc_v16i" if dt is mstype.float32 else "pc_v8l"
+    defs.line(f"static inline __attribute__((always_inline)) void {name}(const {st} *restrict x, "
+              f"const {st} *restrict w, {st} *restrict acc)")
+    with scope(defs):
+        defs.line(" ".join(f"{vt} a{v} = {{0}};" for v in range(nv)))
+        if g.SW == 2:
+            defs.line(f"const {it} even = {{{', '.join(str(2 * i) for i in range(lanes))}}};")
+        with defs.block(f"for (long c = 0; c < {g.Cg}L; ++c)"):
+            defs.line(f"const {st} *const xc = x + c * {cs}L;")
+            with defs.block(f"for (long r = 0; r < {g.KH}L; ++r)"):
+                defs.line(f"const {st} *const xr = xc + r * {g.DH * rs}L;")
+                with defs.block(f"for (long s = 0; s < {g.KW}L; ++s)"):
+                    defs.line(f"const {st} wv = w[(c * {g.KH}L + r) * {g.KW}L + s];")
+                    defs.line(f"const {st} *const xs = xr + s * {g.DW}L;")
+                    for v in range(nv):
+                        base = f"xs + {v * lanes * g.SW}"
+                        if g.SW == 1:
+                            defs.line(f"{{ {vt} b; memcpy(&b, {base}, sizeof b); a{v} += wv * b; }}")
+                        elif g.SW == 2:
+                            defs.line(f"{{ {vt} lo, hi; memcpy(&lo, {base}, sizeof lo); memcpy(&hi, {base} + {lanes}, "
+                                      f"sizeof hi); a{v} += wv * __builtin_shuffle(lo, hi, even); }}")
+                        else:
+                            defs.line(f"{{ {vt} b; for (int l = 0; l < {lanes}; ++l) b[l] = {base}[l * {g.SW}]; "
+                                      f"a{v} += wv * b; }}")
+        for v in range(nv):
+            defs.line(f"memcpy(acc + {v * lanes}, &a{v}, sizeof a{v});")
+    defs.line("")
+    return name
+
+
+def render_rows(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue, name: str):
+    """Pixel-vectorized direct convolution: for each (image, output channel, output row), chunks
+    of up to 4 vectors of output pixels accumulate weight (broadcast) x input in registers over
+    (c, kh, kw); then the epilogue runs along the row. The input is read from a padded copy with
+    slack after it, so a chunk's last vector may read past its row."""
+    st = C.storage(dt)
+    lanes = _lanes(dt)
+    nv_row = -(-g.OW // lanes)
+    chunk = min(nv_row, 4)
+    slack = (chunk * lanes + 1) * g.SW + g.KW * g.DW
+    g2 = g
+    if not g.padded:
+        # a copy with slack (same geometry: pads of zero)
+        g2 = Geometry((g.N, g.C, g.H, g.W), (g.K, g.Cg, g.KH, g.KW), {"stride": (g.SH, g.SW), "dilation": (g.DH, g.DW),
+                                                                      "pads": (0, 0, 0, 0), "group": g.G})
+        g2.padded = True
+    xp, cs, rs = _padded_input(w, g2, x, st, name, slack)
+    kern = _row_kernel(ctx.defs, f"{name}_row", g, dt, chunk, cs, rs)
+    tail_nv = nv_row % chunk
+    kern_t = _row_kernel(ctx.defs, f"{name}_rowt", g, dt, tail_nv, cs, rs) if tail_nv else None
+    fold = "" if epi.folded is None else f" * {epi.extras[epi.folded][0]}[k]"
     units = g.N * g.K * g.OH
     par = " if (0)" if g.flops < PARALLEL_FLOPS else ""
+    if fold:
+        # per-channel scale folded into a scaled copy of the weights
+        w.line(f"static __thread void *{name}_wbuf; static __thread size_t {name}_wcap;")
+        w.line(f"{st} *const WS = ({st} *)pc_scratch(&{name}_wbuf, &{name}_wcap, sizeof({st}) * {g.K * g.Cg * g.KH * g.KW}L);")
+        with w.block(f"for (long k = 0; k < {g.K}L; ++k)"):
+            with w.block(f"for (long i = 0; i < {g.Cg * g.KH * g.KW}L; ++i)"):
+                w.line(f"WS[k * {g.Cg * g.KH * g.KW}L + i] = {wt}[k * {g.Cg * g.KH * g.KW}L + i]{fold};")
+        wt = "WS"
     w.line(f"#pragma omp parallel for num_threads(nt) schedule(static){par}")
     with w.block(f"for (long u = 0; u < {units}L; ++u)"):
         w.line(f"const long n = u / {g.K * g.OH}L, k = (u / {g.OH}L) % {g.K}L, oh = u % {g.OH}L;")
         w.line(f"const long cin = (k / {g.Kg}L) * {g.Cg}L;")
-        w.line(f"{st} acc[{g.OW}] __attribute__((aligned(64)));")
-        w.line("for (long j = 0; j < %dL; ++j) acc[j] = 0;" % g.OW)
-        with w.block(f"for (long c = 0; c < {g.Cg}L; ++c)"):
-            w.line(f"const {st} *const xc = {xp} + (n * {g.C}L + cin + c) * {cs}L + oh * {g.SH * rs}L;")
-            w.line(f"const {st} *const wk = {wt} + (k * {g.Cg}L + c) * {g.KH * g.KW}L;")
-            with w.block(f"for (long r = 0; r < {g.KH}L; ++r)"):
-                w.line(f"const {st} *const xr = xc + r * {g.DH * rs}L;")
-                with w.block(f"for (long s = 0; s < {g.KW}L; ++s)"):
-                    w.line(f"const {st} wv = wk[r * {g.KW}L + s]{'' if epi.folded is None else f' * {epi.extras[epi.folded][0]}[k]'};")
-                    w.line(f"const {st} *const xs = xr + s * {g.DW}L;")
-                    w.line("#pragma omp simd")
-                    with w.block(f"for (long j = 0; j < {g.OW}L; ++j)"):
-                        w.line(f"acc[j] += wv * xs[j * {g.SW}L];")
+        w.line(f"{st} acc[{nv_row * lanes}] __attribute__((aligned(64)));")
+        w.line(f"const {st} *const xrow = {xp} + (n * {g.C}L + cin) * {cs}L + oh * {g.SH * rs}L;")
+        w.line(f"const {st} *const wk = {wt} + k * {g.Cg * g.KH * g.KW}L;")
+        full = nv_row // chunk
+        with w.block(f"for (long b = 0; b < {full}L; ++b)"):
+            w.line(f"{kern}(xrow + b * {chunk * lanes * g.SW}L, wk, acc + b * {chunk * lanes}L);")
+        if kern_t:
+            w.line(f"{kern_t}(xrow + {full * chunk * lanes * g.SW}L, wk, acc + {full * chunk * lanes}L);")
         for line in epi.hoist("k"):
             w.line(line)
         w.line(f"{st} *const yr = {y} + ((n * {g.K}L + k) * {g.OH}L + oh) * {g.OW}L;")
@@ -394,7 +450,7 @@ def _conv(ctx, w, n):
         if g.sp == 3 or g.D != 1:
             render_gemm_forward(ctx, w, g, xp, wp, out, dt, epi, name)
         elif g.Kg * 2 < _lanes(dt):
-            render_rows(w, g, xp, wp, out, dt, epi, name)
+            render_rows(ctx, w, g, xp, wp, out, dt, epi, name)
         else:
             render_tiles(ctx, w, g, xp, wp, out, dt, epi, name)
     w.line("}")
