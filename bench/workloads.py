@@ -277,3 +277,8 @@ def bench_W7():
 
 
 WORKLOADS = {"W1": bench_W1, "W2": bench_W2, "W4": bench_W4, "W6": bench_W6, "W7": bench_W7, "W8": bench_W8}
+
+# ---- W9, W10: convolutional networks (workloads_cnn.py) -----------------------------------------------
+from workloads_cnn import WORKLOADS as _CNN_WORKLOADS  # noqa: E402
+
+WORKLOADS.update(_CNN_WORKLOADS)

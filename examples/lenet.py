@@ -2,17 +2,14 @@
 three Dense layers), on (64, 1, 32, 32) images - BENCH.md's W9.
 
     pycompile examples/lenet.py --check --bench 20     compile, compare with PyNative, time it
-    python examples/lenet.py                           run it, and one training step's loss
-
-The training step (`train_step`) is a `@jit` function computing the loss and its gradients
-with `ms.value_and_grad`; `Momentum` updates need MindSpore's optimizers (nn.Momentum).
+    python examples/lenet.py                           run it compiled and eagerly
 """
 import time
 
 import numpy as np
 
 import pycompile as ms
-from pycompile import Tensor, nn, ops
+from pycompile import Tensor, nn
 
 
 class LeNet5(nn.Cell):
@@ -38,12 +35,6 @@ class LeNet5(nn.Cell):
 
 def example_inputs():
     return (Tensor(np.random.default_rng(0).standard_normal((64, 1, 32, 32)).astype(np.float32)),)
-
-
-def loss_fn(net, x, labels):
-    logits = net(x)
-    return ops.mean(-ops.sum(ops.one_hot(labels, 10, Tensor(1.0), Tensor(0.0)) * ops.log_softmax(logits, -1), -1)) \
-        if hasattr(ops, "one_hot") else ops.mean(ops.square(logits))
 
 
 def main():

@@ -155,17 +155,23 @@ def _identity(ct):
 
 
 # ---- direct 2-D kernels -----------------------------------------------------------------------------------
+def _chunk(units: int) -> int:
+    """Units per dynamically scheduled chunk: ~32 chunks. Dynamic scheduling costs one atomic
+    add per chunk and keeps a thread that the OS took off its core (a shared machine) from
+    holding back its static share of the work until the end of the loop."""
+    return max(1, units // 32)
+
+
 def _lanes(dt) -> int:
     return 16 if dt is mstype.float32 else 8
 
 
 def choose_tiles(g: Geometry, lanes: int):
     """(KV, PX): channel vectors and pixels of a register tile (KV * PX accumulators <= 24).
-    Measured (README): 64 channels, 3x3: KV 4 x PX 6 (196 GFLOP/s) beats 2 x 14 (165) and
-    1 x 16 (121); a short reduction (ResNet's 7x7 over 3 channels) favours 2 x 12."""
+    Measured on one core (AVX-512), 8 x 64 x 56 x 56 3x3: KV 4 x PX 6 18.6-19.3 ms (96 GFLOP/s),
+    2 x 12 19.5-20.2, 3 x 8 27.1; ResNet's 7x7 / 2 over 3 channels: 4 x 6 20.3-21.2 ms,
+    1 x 16 23.7, 2 x 12 26.8-29.7, 2 x 14 39."""
     kv = max(1, min(4, -(-g.Kg // lanes)))
-    if g.Cg * g.RS < 256:
-        kv = min(kv, 2)
     px = {1: 16, 2: 12, 3: 8, 4: 6}[kv]
     return kv, min(px, g.OW)
 
@@ -271,7 +277,7 @@ def render_rows(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue,
             with w.block(f"for (long i = 0; i < {g.Cg * g.KH * g.KW}L; ++i)"):
                 w.line(f"WS[k * {g.Cg * g.KH * g.KW}L + i] = {wt}[k * {g.Cg * g.KH * g.KW}L + i]{fold};")
         wt = "WS"
-    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static){par}")
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}){par}")
     with w.block(f"for (long u = 0; u < {units}L; ++u)"):
         w.line(f"const long n = u / {g.K * g.OH}L, k = (u / {g.OH}L) % {g.K}L, oh = u % {g.OH}L;")
         w.line(f"const long cin = (k / {g.Kg}L) * {g.Cg}L;")
@@ -351,7 +357,7 @@ def render_tiles(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue
                            f"{wt}[(k * {g.Cg}L + c) * {g.KH * g.KW}L + rs]{scale} : ({st})0;")
     units = g.N * g.G * kb * g.OH
     par = " if (0)" if g.flops < PARALLEL_FLOPS else ""
-    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static){par}")
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}){par}")
     with w.block(f"for (long u = 0; u < {units}L; ++u)"):
         w.line(f"const long oh = u % {g.OH}L, b = (u / {g.OH}L) % {kb}L, gg = (u / {g.OH * kb}L) % {g.G}L, "
                f"n = u / {g.OH * kb * g.G}L;")

@@ -69,26 +69,35 @@ def _regular_max_avg(ctx, w, n, x, xt, out, rule):
         _table(w, f"{name}lo", lo)
         _table(w, f"{name}hi", hi)
         divisor = attrs.get("divisor", 0)
-        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({planes * OD * OH * OW * k[2]}L > 32768L)")
+        w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, 4) "
+               f"if ({planes * OD * OH * OW * k[2]}L > 32768L)")
         with w.block(f"for (long pr = 0; pr < {planes * OD * OH}L; ++pr)"):
             w.line(f"const long p = pr / {OD * OH}L, od = (pr / {OH}L) % {OD}L, oh = pr % {OH}L;")
-            w.line(f"{ct} acc[{OW}];")
+            # the window rows combined first (contiguous vector loops), then each output reads
+            # its kernel columns from that row: KW strided reads per output instead of KH * KW
             init = "-INFINITY" if rule == "max" else "0"
-            w.line(f"for (long ow = 0; ow < {OW}L; ++ow) acc[ow] = {init};")
+            w.line(f"{ct} t[{W}], acc[{OW}];")
+            with w.block(f"for (long iw = 0; iw < {W}L; ++iw)"):
+                w.line(f"t[iw] = {init};")
             with w.block(f"for (long jd = 0; jd < {name}c0[od]; ++jd)"):
                 w.line(f"const long id = {name}f0[od] + jd * {d[0]}L;")
                 with w.block(f"for (long jh = 0; jh < {name}c1[oh]; ++jh)"):
                     w.line(f"const long ih = {name}f1[oh] + jh * {d[1]}L;")
                     w.line(f"const long rb = ((p * {D}L + id) * {H}L + ih) * {W}L;")
-                    for j in range(k[2]):
-                        if lo[j] >= hi[j]:
-                            continue
-                        off = j * d[2] - pw
-                        w.line("#pragma omp simd")
-                        with w.block(f"for (long ow = {lo[j]}L; ow < {hi[j]}L; ++ow)"):
-                            w.line(f"const {ct} v = ({ct}){_ld(x, f'rb + ow * {s[2]}L + ({off}L)')};")
-                            w.line("acc[ow] = (v > acc[ow] || v != v) ? v : acc[ow];" if rule == "max"
-                                   else "acc[ow] += v;")
+                    w.line("#pragma omp simd")
+                    with w.block(f"for (long iw = 0; iw < {W}L; ++iw)"):
+                        w.line(f"const {ct} v = ({ct}){_ld(x, 'rb + iw')};")
+                        w.line("t[iw] = (v > t[iw] || v != v) ? v : t[iw];" if rule == "max" else "t[iw] += v;")
+            with w.block(f"for (long ow = 0; ow < {OW}L; ++ow)"):
+                w.line(f"acc[ow] = {init};")
+            for j in range(k[2]):
+                if lo[j] >= hi[j]:
+                    continue
+                off = j * d[2] - pw
+                w.line("#pragma omp simd")
+                with w.block(f"for (long ow = {lo[j]}L; ow < {hi[j]}L; ++ow)"):
+                    w.line(f"const {ct} v = t[ow * {s[2]}L + ({off}L)];")
+                    w.line("acc[ow] = (v > acc[ow] || v != v) ? v : acc[ow];" if rule == "max" else "acc[ow] += v;")
             w.line(f"{st} *const orow = {out} + pr * {OW}L;")
             if rule == "max":
                 w.line(f"for (long ow = 0; ow < {OW}L; ++ow) orow[ow] = ({st})acc[ow];")

@@ -1,0 +1,211 @@
+"""W9 (LeNet-5 on (64, 1, 32, 32): inference and a training step) and W10 (ResNet-18's first
+stage on (8, 3, 224, 224), eval mode) - BENCH.md - with peers measured in the same rounds:
+PyTorch eager (oneDNN), torch.compile (Inductor) and JAX jit, each on the same weights and
+inputs (results checked equal first). The "NumPy eager" column is pycompile's PyNative mode
+(every op one NumPy pass, the way an interpreter runs the model).
+
+The models are examples/lenet.py and examples/resnet_block.py. MindSpore's ResNet max-pool
+is pad_mode 'same' (for 112 -> 56: no padding before, one after), so the peers pad (0, 1).
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+import pycompile as ms
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "examples"))
+
+import lenet  # noqa: E402
+import resnet_block  # noqa: E402
+
+
+def _check(a, b, rtol=1e-3, atol=1e-3):
+    a = a.asnumpy() if hasattr(a, "asnumpy") else np.asarray(a)
+    np.testing.assert_allclose(a, np.asarray(b), rtol=rtol, atol=atol)
+
+
+def _weights(net) -> dict:
+    return {name: p.asnumpy() for name, p in net.parameters_and_names()}
+
+
+def conv_flops(net, x_shape) -> int:
+    """2 * MACs of every convolution and Dense layer of a forward pass (from the traced shapes)."""
+    from pycompile.compiler import ir
+    report = ms.inspect(ms.jit(net.construct), ms.Tensor(np.zeros(x_shape, np.float32)))
+    total = 0
+    for n in ir.iter_nodes(report.graph_before.body):
+        name = getattr(n.op, "name", "")
+        if name in ("Conv2D", "Conv3D"):
+            k = n.inputs[1].type.shape
+            total += 2 * int(np.prod(n.type.shape)) * int(np.prod(k[1:]))
+        elif name == "MatMul":
+            a = n.inputs[0].type.shape
+            total += 2 * int(np.prod(n.type.shape)) * a[0 if n.attrs.get("transpose_a") else 1]
+    return total
+
+
+# ---- peers --------------------------------------------------------------------------------------------
+def _torch():
+    try:
+        import torch
+    except ImportError:
+        return None
+    torch.set_num_threads(int(os.environ.get("PYCOMPILE_NUM_THREADS", os.cpu_count() or 1)))
+    return torch
+
+
+def _jax():
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        return None, None
+    return jax, jnp
+
+
+def _torch_lenet(torch, w):
+    import torch.nn.functional as F
+
+    def t(name):
+        return torch.from_numpy(w[name])
+
+    def fwd(x):
+        x = F.max_pool2d(F.relu(F.conv2d(x, t("conv1.weight"))), 2)
+        x = F.max_pool2d(F.relu(F.conv2d(x, t("conv2.weight"))), 2)
+        x = x.flatten(1)
+        x = F.relu(F.linear(x, t("fc1.weight"), t("fc1.bias")))
+        x = F.relu(F.linear(x, t("fc2.weight"), t("fc2.bias")))
+        return F.linear(x, t("fc3.weight"), t("fc3.bias"))
+    return fwd
+
+
+def _jax_lenet(jax, jnp, w):
+    def conv(x, k):
+        return jax.lax.conv_general_dilated(x, k, (1, 1), "VALID", dimension_numbers=("NCHW", "OIHW", "NCHW"))
+
+    def pool(x):
+        return jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
+
+    W = {k: jnp.asarray(v) for k, v in w.items()}
+
+    def fwd(x):
+        x = pool(jax.nn.relu(conv(x, W["conv1.weight"])))
+        x = pool(jax.nn.relu(conv(x, W["conv2.weight"])))
+        x = x.reshape(x.shape[0], -1)
+        x = jax.nn.relu(x @ W["fc1.weight"].T + W["fc1.bias"])
+        x = jax.nn.relu(x @ W["fc2.weight"].T + W["fc2.bias"])
+        return x @ W["fc3.weight"].T + W["fc3.bias"]
+    return jax.jit(fwd)
+
+
+def _peers(fwd_torch, fwd_jax, x, ref):
+    """{name: callable} of the peers that are installed, each checked against `ref`."""
+    peers = {}
+    torch = _torch()
+    if torch is not None:
+        xt = torch.from_numpy(x)
+        with torch.no_grad():
+            _check(fwd_torch(torch, xt).numpy(), ref)
+
+        def eager(f=fwd_torch, xt=xt):
+            with torch.no_grad():
+                return f(torch, xt)
+        peers["torch eager"] = eager
+        try:
+            compiled = torch.compile(lambda xt: fwd_torch(torch, xt))
+            with torch.no_grad():
+                _check(compiled(xt).numpy(), ref)
+
+            def tc(f=compiled, xt=xt):
+                with torch.no_grad():
+                    return f(xt)
+            peers["torch.compile"] = tc
+        except Exception as e:          # noqa: BLE001  (a peer that cannot compile is reported, not fatal)
+            print(f"# torch.compile failed: {type(e).__name__}: {e}", flush=True)
+    jax, jnp = _jax()
+    if jax is not None:
+        f = fwd_jax(jax, jnp)
+        xj = jnp.asarray(x)
+        _check(np.asarray(f(xj)), ref)
+        peers["JAX jit"] = lambda f=f, xj=xj: f(xj).block_until_ready()
+    return peers
+
+
+def bench_W9():
+    ms.set_seed(0)
+    net = lenet.LeNet5()
+    (x,) = lenet.example_inputs()
+    xn = x.asnumpy()
+    w = _weights(net)
+    compiled = ms.jit(net.construct)
+    ref = net.construct(x).asnumpy()                  # PyNative
+    _check(compiled(x), ref, 1e-4, 1e-5)
+    peers = _peers(lambda torch, xt: _torch_lenet(torch, w)(xt), lambda jax, jnp: _jax_lenet(jax, jnp, w), xn, ref)
+    flops = conv_flops(net, xn.shape)
+    return [("W9 LeNet5 inference", lambda: compiled(x), lambda: net.construct(x), ("gemm", flops), peers)]
+
+
+def _torch_stage(torch, w):
+    import torch.nn.functional as F
+
+    def t(name):
+        return torch.from_numpy(w[name])
+
+    def bn(x, p):
+        return F.batch_norm(x, t(p + ".moving_mean"), t(p + ".moving_variance"), t(p + ".gamma"), t(p + ".beta"),
+                            False, 0.0, 1e-5)
+
+    def block(x, p):
+        y = F.relu(bn(F.conv2d(x, t(p + ".conv1.weight"), padding=1), p + ".bn1"))
+        y = bn(F.conv2d(y, t(p + ".conv2.weight"), padding=1), p + ".bn2")
+        return F.relu(y + x)
+
+    def fwd(x):
+        x = F.relu(bn(F.conv2d(x, t("conv1.weight"), stride=2, padding=3), "bn1"))
+        x = F.max_pool2d(F.pad(x, (0, 1, 0, 1), value=float("-inf")), 3, 2)
+        return block(block(x, "layer1.0"), "layer1.1")
+    return fwd
+
+
+def _jax_stage(jax, jnp, w):
+    W = {k: jnp.asarray(v) for k, v in w.items()}
+
+    def conv(x, k, s, p):
+        return jax.lax.conv_general_dilated(x, k, (s, s), ((p, p), (p, p)),
+                                            dimension_numbers=("NCHW", "OIHW", "NCHW"))
+
+    def bn(x, p):
+        c = lambda v: W[p + v].reshape(1, -1, 1, 1)                                 # noqa: E731
+        return (x - c(".moving_mean")) / jnp.sqrt(c(".moving_variance") + 1e-5) * c(".gamma") + c(".beta")
+
+    def block(x, p):
+        y = jax.nn.relu(bn(conv(x, W[p + ".conv1.weight"], 1, 1), p + ".bn1"))
+        y = bn(conv(y, W[p + ".conv2.weight"], 1, 1), p + ".bn2")
+        return jax.nn.relu(y + x)
+
+    def fwd(x):
+        x = jax.nn.relu(bn(conv(x, W["conv1.weight"], 2, 3), "bn1"))
+        x = jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 1, 3, 3), (1, 1, 2, 2),
+                                  ((0, 0), (0, 0), (0, 1), (0, 1)))
+        return block(block(x, "layer1.0"), "layer1.1")
+    return jax.jit(fwd)
+
+
+def bench_W10():
+    net = resnet_block.model
+    (x,) = resnet_block.example_inputs()
+    xn = x.asnumpy()
+    w = _weights(net)
+    compiled = ms.jit(net.construct)
+    ref = net.construct(x).asnumpy()
+    _check(compiled(x), ref, 1e-4, 1e-4)
+    peers = _peers(lambda torch, xt: _torch_stage(torch, w)(xt), lambda jax, jnp: _jax_stage(jax, jnp, w), xn, ref)
+    flops = conv_flops(net, xn.shape)
+    return [("W10 ResNet-18 stage 1", lambda: compiled(x), lambda: net.construct(x), ("gemm", flops), peers)]
+
+
+WORKLOADS = {"W9": bench_W9, "W10": bench_W10}
