@@ -276,7 +276,13 @@ def bench_W7():
     return []      # no steady-state case: run.py measures first calls in fresh processes
 
 
-WORKLOADS = {"W1": bench_W1, "W2": bench_W2, "W4": bench_W4, "W6": bench_W6, "W7": bench_W7, "W8": bench_W8}
+def bench_W5():
+    from w5 import bench_W5 as run
+    return run()
+
+
+WORKLOADS = {"W1": bench_W1, "W2": bench_W2, "W4": bench_W4, "W5": bench_W5, "W6": bench_W6, "W7": bench_W7,
+             "W8": bench_W8}
 
 # ---- W9, W10: convolutional networks (workloads_cnn.py) -----------------------------------------------
 from workloads_cnn import WORKLOADS as _CNN_WORKLOADS  # noqa: E402

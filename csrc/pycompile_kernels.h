@@ -130,6 +130,33 @@ static inline double pc_clamp_double(double x, double lo, double hi) { return x 
 /* Runtime error codes returned by pc_entry; Python maps (code - PC_ERR_BASE) to a message. */
 #define PC_ERR_BASE 1000
 
+/* A growable stack of fixed-size items: the forward pass of a differentiated loop pushes the
+ * values each iteration starts from, and its backward pass reads them back in reverse order
+ * (pycompile/ops/defs/stack.py). The struct lives in the call's arena; the items in the heap,
+ * freed when the backward pass is done. */
+typedef struct { char *data; int64_t len, cap; } pc_stack;
+
+static inline void pc_stack_init(pc_stack *s) { s->data = 0; s->len = 0; s->cap = 0; }
+
+static inline int pc_stack_push(pc_stack *s, const void *item, size_t nbytes) {
+    if (s->len == s->cap) {
+        const int64_t cap = s->cap ? 2 * s->cap : 16;
+        void *grown = realloc(s->data, (size_t)cap * (nbytes ? nbytes : 1));
+        if (!grown) return -1;
+        s->data = (char *)grown;
+        s->cap = cap;
+    }
+    if (nbytes) memcpy(s->data + (size_t)s->len * nbytes, item, nbytes);
+    s->len++;
+    return 0;
+}
+
+static inline void *pc_stack_at(const pc_stack *s, int64_t k, size_t nbytes) {
+    return s->data + (size_t)k * nbytes;
+}
+
+static inline void pc_stack_free(pc_stack *s) { free(s->data); pc_stack_init(s); }
+
 /* im2col / col2im, per-kernel scratch memory and the counter-based random generator */
 #include "pycompile_cnn.h"
 

@@ -159,10 +159,23 @@ def jit(function=None, *, input_signature=None, mode="PSJit", jit_config=None, *
         if inspect_mod.ismethod(fn):
             # jit(net.construct): compile the method with its instance as `self`
             return BoundJit(JitFunction(fn.__func__, input_signature), fn.__self__)
+        if not inspect_mod.isfunction(fn) and callable(fn):
+            # a callable object (ms.grad(f), a functools.partial ...): compiled through a function
+            # calling it, which the frontend walks like user code
+            entry = _callable_entry(fn)
+            jf = JitFunction(entry, input_signature)
+            jf.__name__ = getattr(fn, "__name__", type(fn).__name__)
+            return jf
         return JitFunction(fn, input_signature)
     if function is not None:
         return wrap(function)
     return wrap
+
+
+def _callable_entry(target):
+    def call(*args, **kwargs):
+        return target(*args, **kwargs)
+    return call
 
 
 def compile_cell_call(cell, args, kwargs):

@@ -7,8 +7,10 @@ Each case's source refers to the recorder's module-level names (the input arrays
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -68,6 +70,20 @@ def runner(mode):
     return lambda body, *args: Wrap(body)(*args)
 
 
+_SOURCES = Path(tempfile.gettempdir()) / "pycompile-oracle-autodiff"
+
+
+def _compile(src: str, label: str):
+    """Compile recorded source from a real file: graph mode reads a function's source back
+    (inspect.getsource), which code built with a bare exec does not have."""
+    _SOURCES.mkdir(exist_ok=True)
+    src = textwrap.dedent(src)
+    path = _SOURCES / f"{label}_{hashlib.sha256(src.encode()).hexdigest()[:12]}.py"
+    if not path.exists():
+        path.write_text(src)
+    return compile(src, str(path), "exec")
+
+
 def _namespace() -> dict:
     ns = {"ms": ms, "ops": ops, "nn": nn, "Tensor": Tensor, "Parameter": Parameter,
           "ParameterTuple": ParameterTuple, "np": np, "T": T, "rc": _RC,
@@ -80,9 +96,9 @@ def _namespace() -> dict:
             return f
         return deco
     ns["case"] = case
-    exec(compile(DATA["common_definitions"], "<autodiff common>", "exec"), ns)
+    exec(_compile(DATA["common_definitions"], "common"), ns)
     for name, src in DATA["factory_sources"].items():
-        exec(compile(textwrap.dedent(src), f"<factory {name}>", "exec"), ns)
+        exec(_compile(src, name), ns)
     return ns
 
 
@@ -99,7 +115,7 @@ def case_thunk(c: dict, mode: str):
     run = runner(mode)
     if c["name"] in _FACTORY_ARGS:
         local = dict(NS, **_FACTORY_ARGS[c["name"]])
-        exec(compile(textwrap.dedent(c["source"]), f"<case {c['name']}>", "exec"), local)
+        exec(_compile(c["source"], "case"), local)
         make = local["f"]
     elif "factory" in c:
         config = {k: eval(v, NS) for k, v in c["config"].items()}
@@ -108,7 +124,7 @@ def case_thunk(c: dict, mode: str):
         local = dict(NS)
         found = local["CASES"] = {}
         local["case"] = lambda name, desc, modes=MODES, config=None: (lambda f: found.setdefault(name, f))
-        exec(compile(textwrap.dedent(c["source"]), f"<case {c['name']}>", "exec"), local)
+        exec(_compile(c["source"], "case"), local)
         make = local["CASES"][c["name"]]
     _, _, thunk = make(run)
     return thunk

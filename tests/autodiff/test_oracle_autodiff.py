@@ -33,3 +33,17 @@ def test_pynative(name):
     got = outcome(case_thunk(c, "pynative"))
     diffs = compare(expected(c, "pynative"), got)
     assert not diffs, f"{name}: {c['desc']}\n" + "\n".join(diffs)
+
+
+GRAPH = [(n, m) for n in PYNATIVE for m in ("graph_jit", "graph_cell")]
+
+
+@pytest.mark.parametrize("name, mode", GRAPH, ids=[f"{n}-{m}" for n, m in GRAPH])
+def test_graph(name, mode):
+    """The same cases compiled: the call made inside @jit, or inside a Cell's construct in
+    GRAPH_MODE (MindSpore's results per mode, where they differ from PyNative)."""
+    c = CASES[name]
+    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph_cell" else ms.PYNATIVE_MODE)
+    got = outcome(case_thunk(c, mode))
+    diffs = compare(expected(c, mode), got)
+    assert not diffs, f"{name} ({mode}): {c['desc']}\n" + "\n".join(diffs)

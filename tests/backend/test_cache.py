@@ -1,4 +1,4 @@
-"""The on-disk compile cache (backend/cache.py): the spec's sample cold then warm in fresh
+"""The on-disk compile cache (backend/cache/): the spec's sample cold then warm in fresh
 processes, corrupt / truncated / stale entries, changed sources and globals, concurrent compiles,
 context vs environment, directory permissions."""
 import glob
@@ -217,8 +217,8 @@ def test_payloads_no_entry_names_are_collected(tmp_path):
 
 
 def test_evicting_entries_collects_their_old_payloads(tmp_path, monkeypatch):
-    monkeypatch.setattr(cache, "MAX_ENTRIES_PER_KEY", 1)
-    monkeypatch.setattr(cache, "GC_GRACE_SECONDS", 0)
+    monkeypatch.setattr(cache.store, "MAX_ENTRIES_PER_KEY", 1)
+    monkeypatch.setattr(cache.store, "GC_GRACE_SECONDS", 0)
     store = cache.open_store(str(tmp_path))
 
     class Key:
@@ -385,7 +385,7 @@ end_time = time.time()
 print("Enable comile_cache cost time:", end_time - start_time)
 rep = func.compiled(x, y)
 compiler = [m for m in ("pycompile.compiler.frontend", "pycompile.compiler.passes",
-                        "pycompile.compiler.codegen.codegen") if m in sys.modules]
+                        "pycompile.backend.c.codegen") if m in sys.modules]
 print(json.dumps({"seconds": end_time - start_time, "cache": rep.cache, "out": out.asnumpy().tolist(),
                   "compiler_modules": compiler, "reason": rep.cache_reason}))
 '''

@@ -27,7 +27,6 @@ GROUP_SIZE = 16
 # fixed in pycompile: case id -> (modes, reason). Modes: "eager", "compiled" or "eager compiled".
 # The tests of these cases are expected to fail (strict: once fixed, remove the entry).
 KNOWN_DIFFERENCES: dict[str, tuple[str, str]] = {
-    "value_and_grad_weights": ("compiled", "gradients inside graph code: the compiled transformation is being built"),
     "add_bool_bool": ("eager compiled", "MindSpore raises TypeError for Bool + Bool; pycompile returns a Bool tensor"),
     "cls_Mod": ("eager compiled", "MindSpore's ops.Mod is the truncated remainder (C fmod: -4 mod 3 = -1); "
                                   "pycompile's is FloorMod (2)"),

@@ -22,7 +22,7 @@ def test_every_table_op_has_a_spec():
     covered = {s.op for s in UNARY + BINARY + REDUCTIONS}
     for case in CASES:
         covered |= _case_ops(case)
-    missing = sorted(set(OPS) - covered)
+    missing = sorted(n for n in set(OPS) - covered if not OPS[n].graph_only)
     assert not missing, f"ops without a NumPy-checked spec: {missing}"
     unknown = sorted(covered - set(OPS))
     assert not unknown, f"specs name ops that are not in the table: {unknown}"

@@ -1,119 +1,21 @@
-"""From a call to a native executable: trace -> passes -> C -> cc -> load, timed per stage.
-
-`Compiled` is one specialization (one call signature). `CompileReport` is what
-`pycompile.inspect` returns and what save_graphs writes: the IR before and after optimization,
-the C source, per-pass timings and node counts, and the memory one call uses.
-"""
+"""From a call to a native executable: trace -> passes -> render -> build -> load, timed per
+stage. The result is a `Compiled` (backend/compiled.py): the executable, its calling layout and
+the CompileReport `pycompile.inspect` returns and save_graphs writes."""
 from __future__ import annotations
 
 import atexit
 import contextlib
 import os
 import time
-from dataclasses import dataclass, field
-
-import numpy as np
 
 from pycompile.backend import devices
+from pycompile.backend.compiled import CompileReport, Compiled, Layout, TracedSources
 from pycompile.common import context
 from pycompile.common.abstract import ScalarType, TensorType
-from pycompile.common.tensor import Tensor
 from pycompile.errors import CompileError, InternalCompilerError
 
 # The compiler (frontend, passes, codegen, printer) is imported where it is used: a compile-cache
 # hit builds a Compiled and a CompileReport from disk and must not pay for importing it.
-
-
-@dataclass
-class CompileReport:
-    name: str
-    graph_before: ir.Graph
-    graph_after: ir.Graph
-    c_source: str
-    pass_stats: list
-    times: dict                      # stage -> seconds: trace, passes, codegen, cc, load
-    nodes_before: int
-    nodes_after: int
-    c_lines: int
-    temp_bytes: int                  # arena bytes one call uses for temporaries
-    copied_bytes: int                # bytes copied per call by TensorMove (Load preservation)
-    so_path: str
-    cache: str = "miss"              # miss | disk | memory
-    const_args: list = field(default_factory=list)     # large constants, passed after the outputs
-    runtime_errors: list = field(default_factory=list)  # message of pc_entry's error code 1000 + k
-    # pc_entry's inputs, Parameters and outputs in order, as plain data (kind, name, dtype name,
-    # shape), and the Parameters themselves: what `pycompile --emit so` writes into its manifest
-    arg_specs: list = field(default_factory=list)
-    refs: list = field(default_factory=list)
-
-    @property
-    def ir_before(self) -> str:
-        from pycompile.compiler.printer import print_graph
-        return print_graph(self.graph_before)
-
-    @property
-    def ir_after(self) -> str:
-        from pycompile.compiler.printer import print_graph
-        return print_graph(self.graph_after)
-
-    @property
-    def compile_seconds(self) -> float:
-        return sum(self.times.values())
-
-    def summary(self) -> str:
-        lines = [f"@{self.name}: {self.nodes_before} -> {self.nodes_after} nodes, {self.c_lines} C lines, "
-                 f"{self.temp_bytes} temp bytes, {self.copied_bytes} bytes copied per call ({self.cache})"]
-        for stage, s in self.times.items():
-            lines.append(f"  {stage:<10} {s * 1e3:8.2f} ms")
-        for st in self.pass_stats:
-            lines.append(f"    pass {st.name:<22} {st.seconds * 1e3:7.2f} ms  {st.nodes_before:5d} -> {st.nodes_after:5d}")
-        return "\n".join(lines)
-
-
-@dataclass
-class Compiled:
-    exe: object
-    input_paths: list
-    out_tree: tuple
-    report: CompileReport
-    simple_inputs: bool = field(default=False)
-
-    def run(self, args: tuple, kwargs: dict):
-        if self.simple_inputs:
-            arrays = [args[p[0]]._data for p in self.input_paths]
-        else:
-            arrays = [_at_path(args, kwargs, p)._data for p in self.input_paths]
-        outs = self.exe(arrays)
-        tree, leaves = self.out_tree
-        values = []
-        for kind, v in leaves:
-            if kind == "out":
-                o = outs[v]
-                values.append(o.item() if o.ndim == 0 and o.dtype.kind in "biuf" and self.scalar_out[v]
-                              else Tensor._wrap(o))
-            elif isinstance(v, Tensor):
-                values.append(Tensor._wrap(v._data.copy()))
-            else:
-                values.append(v)
-        if tree is None:
-            return values[0]
-        return _unflatten(tree, iter(values))
-
-
-def _unflatten(tree, leaves):
-    """control.unflatten without importing the compiler (a cache hit never loads it)."""
-    if tree is None:
-        return next(leaves)
-    kind, kids = tree
-    items = [_unflatten(k, leaves) for k in kids]
-    return tuple(items) if kind == "tuple" else items
-
-
-def _at_path(args, kwargs, path):
-    v = args[path[0]] if isinstance(path[0], int) else kwargs[path[0]]
-    for i in path[1:]:
-        v = v[i]
-    return v
 
 
 _WORKDIR: list = []
@@ -181,20 +83,20 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
         so_path = device.build(mod, stem)
     times["cc"] = time.perf_counter() - t
     t = time.perf_counter()
-    out_types = [_out_type(v) for v in graph.outputs]
+    tree, leaves = graph.out_tree
+    layout = Layout(n_inputs=len([p for p in graph.params if p.ref is None]), input_paths=traced.input_paths,
+                    out_tree=tree, leaves=leaves, out_types=[_out_type(v) for v in graph.outputs],
+                    scalar_out=[isinstance(v.type, ScalarType) for v in graph.outputs],
+                    arena_size=mod.plan.arena_size, errors=mod.errors, const_args=mod.plan.const_args)
     with _stage("loading"):
-        exe = device.load(so_path, dict(n_inputs=len([p for p in graph.params if p.ref is None]), refs=traced.refs,
-                                        out_types=out_types, const_args=mod.plan.const_args,
-                                        arena_size=mod.plan.arena_size, errors=mod.errors))
+        exe = device.load(so_path, layout.executable_args(traced.refs))
     times["load"] = time.perf_counter() - t
-    report = CompileReport(graph.name, traced.graph, graph, mod.source, stats, times,
-                           ir.count_nodes(traced.graph), ir.count_nodes(graph), mod.c_lines,
-                           mod.plan.arena_size, _copied_bytes(graph), so_path,
-                           const_args=mod.plan.const_args, runtime_errors=mod.errors,
-                           arg_specs=_arg_specs(graph), refs=list(traced.refs))
-    compiled = Compiled(exe, traced.input_paths, graph.out_tree, report,
-                        simple_inputs=all(len(p) == 1 and isinstance(p[0], int) for p in traced.input_paths))
-    compiled.scalar_out = [isinstance(v.type, ScalarType) for v in graph.outputs]
+    report = CompileReport(graph.name, stats, times, ir.count_nodes(traced.graph), ir.count_nodes(graph),
+                           mod.c_lines, mod.plan.arena_size, _copied_bytes(graph), so_path,
+                           sources=TracedSources(traced.graph, graph, mod.source), const_args=mod.plan.const_args,
+                           runtime_errors=mod.errors, arg_specs=_arg_specs(graph), refs=list(traced.refs),
+                           saved_bytes=traced.saved_bytes)
+    compiled = Compiled(exe, layout, report)
     _save_graphs(report)
     return compiled
 
@@ -254,4 +156,4 @@ def _save_graphs(report: CompileReport) -> None:
         f.write(report.c_source)
 
 
-__all__ = ["CompileReport", "Compiled", "compile_call", "options", "np"]
+__all__ = ["CompileReport", "Compiled", "compile_call", "options"]

@@ -78,6 +78,17 @@ class MonadType:
         return self.kind
 
 
+@dataclass(frozen=True, slots=True)
+class StackType:
+    """A growable stack of values of type `elem` (a TensorType or a ScalarType) that lives while
+    one call runs: the forward pass of a differentiated loop saves each iteration's values there
+    for the backward pass."""
+    elem: Any
+
+    def __str__(self) -> str:
+        return f"Stack[{self.elem}]"
+
+
 U_TYPE = MonadType("U")
 IO_TYPE = MonadType("IO")
 

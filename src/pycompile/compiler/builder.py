@@ -19,7 +19,7 @@ from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.compiler import ir
 from pycompile.compiler.pytree import flatten
-from pycompile.errors import CompileError, GraphTypeError
+from pycompile.errors import GraphTypeError
 from pycompile.ops import prims as P
 from pycompile.ops._table import Effect, OpDef
 from pycompile.ops.tracing import Tracer
@@ -212,9 +212,9 @@ class Builder(Tracer):
         return self.frontend.call_value(cell, list(args), dict(kwargs or {}))
 
     def differentiate(self, gradfn, args, kwargs):
-        """A gradient function (ms.grad, GradOperation ...) called in graph code."""
-        raise CompileError("gradients inside graph code (@jit / GRAPH_MODE) are not compiled yet; "
-                           "call the gradient function in PyNative mode", self.loc)
+        """A gradient function (ms.grad, GradOperation ...) called in graph code: the frontend
+        traces it and differentiates the IR (compiler/autodiff.py)."""
+        return self.frontend.differentiate(gradfn, args, kwargs)
 
 
 def finish_graph(b: "Builder", name: str, inputs: list, result) -> ir.Graph:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pycompile.common.abstract import Symbolic, TensorType
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
-from pycompile.compiler import ir, lazy
+from pycompile.compiler import autodiff, ir, lazy
 from pycompile.compiler.blame import is_user_error, user_site
 from pycompile.compiler.builder import Builder, NeedsConstant, Sym, finish_graph
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
@@ -115,6 +115,7 @@ class Interpreter(ControlFlow, Loops, Expressions):
         self.deps = DEPS[-1] if DEPS else None
         self.builder = Builder(self)
         self.lazy_graphs: dict = {}        # lazy_inline subgraphs traced so far (compiler/lazy.py)
+        self.saved_bytes = 0               # bytes of forward values its gradients keep (compiler/autodiff.py)
         self.inside_lazy = False
         self.frame: Frame | None = None
         self.depth = 0
@@ -128,6 +129,9 @@ class Interpreter(ControlFlow, Loops, Expressions):
         line = f.pf.line0 + node.lineno
         col = f.pf.col0 + node.col_offset
         return ir.Loc(f.pf.file, line, col, linecache.getline(f.pf.file, line), f.pf.name)
+
+    def differentiate(self, gradfn, args, kwargs):
+        return autodiff.differentiate(self, gradfn, list(args), dict(kwargs or {}))
 
     def unsupported_hint(self, node_kind: str) -> str:
         return _UNSUPPORTED_HINTS.get(node_kind, "rewrite it with the supported Python subset")
@@ -549,6 +553,7 @@ class TraceResult:
     graph: ir.Graph
     refs: list                 # the Parameters behind the graph's RefType params, in order
     input_paths: list          # for each graph input: path into the call's args
+    saved_bytes: int = 0       # forward values differentiated code keeps for its backward
 
 
 def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str | None = None) -> TraceResult:
@@ -589,7 +594,7 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
                            "make the recursion depend on Python values (a counter, a shape), not on tensor "
                            "values; or write it as a while loop") from None
     graph = finish_graph(b, name or pf.name, inputs, result)
-    return TraceResult(graph, [p.ref for p in b.ref_order], paths)
+    return TraceResult(graph, [p.ref for p in b.ref_order], paths, interp.saved_bytes)
 
 
 def _arg_names(pf: ParsedFunc, n: int, skip_self: bool) -> list:

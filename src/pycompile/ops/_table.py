@@ -55,6 +55,8 @@ class OpDef:
                  body that may run zero times needs it
     check_infer  the verifier re-runs `infer` on the node's inputs (False where graph inputs
                  differ from the user-facing ones: Fill's folded attributes)
+    graph_only   the op exists only inside compiled graphs, made by a transformation (the stacks
+                 of differentiated loops): it has no PyNative meaning
     """
     name: str
     inputs: tuple
@@ -71,6 +73,7 @@ class OpDef:
     movable: bool = True
     speculatable: bool = True
     check_infer: bool = True
+    graph_only: bool = False
     doc: str = ""
 
     def __repr__(self) -> str:
@@ -116,8 +119,12 @@ class OpRuntimeError(RuntimeError, OpError):
     pass
 
 
+class OpIndexError(IndexError, OpError):
+    pass
+
+
 # a user sees MindSpore's class names: type(e).__name__ is 'TypeError', as MindSpore raises
-for _cls in (OpTypeError, OpValueError, OpRuntimeError):
+for _cls in (OpTypeError, OpValueError, OpRuntimeError, OpIndexError):
     _cls.__name__ = _cls.__qualname__ = _cls.__mro__[1].__name__
 
 def fmt_shape(shape) -> str:

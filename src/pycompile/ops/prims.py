@@ -11,6 +11,7 @@ from pycompile.ops.defs.effects import *  # noqa: F401,F403
 from pycompile.ops.defs.elementwise import *  # noqa: F401,F403
 from pycompile.ops.defs.reduce import *  # noqa: F401,F403
 from pycompile.ops.defs.backprop import *  # noqa: F401,F403
+from pycompile.ops.defs.stack import *  # noqa: F401,F403
 from pycompile.ops.defs.conv import *  # noqa: F401,F403
 from pycompile.ops.defs.norm import *  # noqa: F401,F403
 from pycompile.ops.defs.pool import *  # noqa: F401,F403

@@ -683,10 +683,54 @@ class CodeGen:
         w.line(f"{{ const int bits = RT->status_get(); memset({out}, 0, {n.type.nbytes}); "
                f"{out}[0] = (float)(bits & 1); {out}[1] = (float)((bits >> 1) & 1); }}")
 
+    # ---- stacks of saved values (differentiated loops: pycompile/ops/defs/stack.py) -----------------
+    def stack_ptr(self, v) -> str:
+        return f"((pc_stack *)(arena + {self.plan.of(v).offset}))"
+
+    def _stack_item(self, n):
+        elem = n.inputs[0].type.elem
+        if isinstance(elem, TensorType):
+            return elem, C.storage(elem.dtype), elem.nbytes
+        ct = C.scalar_ctype(elem)
+        return elem, ct, f"sizeof({ct})"
+
+    def _effect_stack_new(self, w, n):
+        w.line(f"pc_stack_init({self.stack_ptr(n)});")
+
+    def _effect_stack_push(self, w, n):
+        stack, value = n.inputs[:2]
+        elem, ct, size = self._stack_item(n)
+        code = self.runtime_error("out of memory while saving the values a gradient needs")
+        if isinstance(elem, TensorType):
+            src = self.ptr(value)
+        else:
+            w.line(f"const {ct} sv{n.uid} = {self.scalar(value)};")
+            src = f"&sv{n.uid}"
+        w.line(f"if (pc_stack_push({self.stack_ptr(stack)}, {src}, {size})) return PC_ERR_BASE + {code};")
+
+    def _effect_stack_get(self, w, n):
+        stack, k = n.inputs[:2]
+        elem, ct, size = self._stack_item(n)
+        at = f"pc_stack_at({self.stack_ptr(stack)}, {self.scalar(k)}, {size})"
+        if isinstance(elem, TensorType):
+            self.declare_ptr(w, n, f"({ct} *){at}")
+        else:
+            w.line(f"const {ct} s{n.uid} = *({ct} *){at};")
+            self.names[id(n)] = f"s{n.uid}"
+
+    def _effect_stack_len(self, w, n):
+        w.line(f"const int64_t s{n.uid} = {self.stack_ptr(n.inputs[0])}->len;")
+        self.names[id(n)] = f"s{n.uid}"
+
+    def _effect_stack_free(self, w, n):
+        w.line(f"pc_stack_free({self.stack_ptr(n.inputs[0])});")
+
     RENDER = {View: _render_view, Copy: _render_copy, Template: _render_template, Blas: _render_blas,
               Constant: _render_constant, EffectCode: _render_effect}
     EFFECTS = {"assign": _effect_assign, "print": _effect_print, "status_alloc": _effect_status_alloc,
-               "status_clear": _effect_status_clear, "status_get": _effect_status_get}
+               "status_clear": _effect_status_clear, "status_get": _effect_status_get,
+               "stack_new": _effect_stack_new, "stack_push": _effect_stack_push, "stack_get": _effect_stack_get,
+               "stack_len": _effect_stack_len, "stack_free": _effect_stack_free}
 
     # ---- the context templates render in (see pycompile/ops/c/templates.py) -----------------------
     fused_load = None          # (template node, loader, {param id: outer value}) inside a fused group

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
+from pycompile.common.abstract import MonadType, RefType, ScalarType, StackType, TensorType, TupleType
 from pycompile.compiler import ir
 from pycompile.ops.lowering import Blas, EffectCode, Template, View
 
@@ -73,9 +73,14 @@ class Plan:
         return self.storage[id(v)]
 
 
+STACK_BYTES = 32                 # sizeof(pc_stack), rounded up
+
+
 def nbytes(t) -> int:
     if isinstance(t, RefType):
         t = t.tensor
+    if isinstance(t, StackType):
+        return STACK_BYTES
     return t.nbytes if isinstance(t, TensorType) else 0
 
 

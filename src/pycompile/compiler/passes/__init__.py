@@ -8,10 +8,9 @@ the test suite) the verifier runs after each pass.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-
 from pycompile.compiler import ir
 from pycompile.compiler.passes.conv_epilogue import conv_epilogue
+from pycompile.compiler.stats import PassStat
 from pycompile.compiler.passes.cse import cse
 from pycompile.compiler.passes.dce import dce
 from pycompile.compiler.passes.fold import fold
@@ -22,14 +21,6 @@ from pycompile.compiler.passes.load_elim import load_elim
 from pycompile.compiler.passes.simplify import simplify
 from pycompile.compiler.passes.subgraphs import optimize_subgraphs
 from pycompile.compiler.verify import verify as verify_graph
-
-
-@dataclass
-class PassStat:
-    name: str
-    seconds: float
-    nodes_before: int
-    nodes_after: int
 
 
 def _load_elim(graph, options):

@@ -44,7 +44,9 @@ def _hoist(block: ir.Block, in_while: bool) -> tuple[list, ir.Block]:
 class LICM(Rewriter):
     def visit(self, n, inputs, blocks):
         if n.op in (ir.FOR, ir.WHILE):
-            in_while = n.op is ir.WHILE
+            # a While, and a For whose trip count is only known at run time (a backward loop),
+            # may run zero times: only what cannot fail moves out of them
+            in_while = n.op is ir.WHILE or n.attrs.get("zero_trip", False)
             new_blocks = []
             for b in blocks:
                 hoisted, b2 = _hoist(b, in_while)

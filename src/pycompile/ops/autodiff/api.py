@@ -31,7 +31,7 @@ from pycompile.common.parameter import Parameter, ParameterTuple
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
 from pycompile.ops import tracing
-from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError, apply
+from pycompile.ops._table import OpIndexError, OpRuntimeError, OpTypeError, OpValueError, apply
 from pycompile.ops.autodiff.tape import GradTrace, GradTracer, fit
 
 
@@ -53,6 +53,7 @@ class GradFunction:
         self.positions = positions          # tuple of indices, "all", or None
         self.weights = weights              # list of Parameters / Tensors, or None
         self.single_weight = single_weight  # weights was one Parameter (or Tensor), not a sequence
+        self.weights_defaulted = False      # GradOperation(get_by_list=True)(cell) without weights
         self.style = style                  # "gradop" | "grad"
         self.has_aux, self.return_ids, self.sens_param, self.value = has_aux, return_ids, sens_param, value
         self.__name__ = f"grad({getattr(fn, '__name__', type(fn).__name__)})"
@@ -85,21 +86,35 @@ class GradFunction:
         return self.assemble(_strip(out, trace), pos_grads, w_grads)
 
     # ---- shared with the compiler -------------------------------------------------------------
-    def check_positions(self, n_args: int) -> list:
+    def check_positions(self, n_args: int, graph: bool = False) -> list:
+        """The differentiated positions. MindSpore raises IndexError for one out of range in graph
+        mode, RuntimeError in PyNative."""
         if self.positions == "all":
             return list(range(n_args))
         if self.positions is None:
             return []
         for i in self.positions:
             if i >= n_args:
-                raise OpRuntimeError(f"Position index {i} is exceed input size.")
+                raise (OpIndexError if graph else OpRuntimeError)(f"Position index {i} is exceed input size.")
         return list(self.positions)
 
-    def differentiated(self, out) -> list:
+    def check_weights(self, graph: bool) -> None:
+        """In graph code MindSpore refuses weights that are not Parameters, and a GradOperation
+        with get_by_list given no weights (PyNative takes the Cell's trainable parameters)."""
+        if not graph:
+            return
+        if self.weights_defaulted:
+            raise OpRuntimeError("For 'S_Prim_grad', the size of input should be 2, but got 1. Please check "
+                                 "inputs of the operator.")
+        if any(not isinstance(w, Parameter) for w in self.weights or ()):
+            raise OpRuntimeError("For 'grad', the weights must be Parameters in graph mode")
+
+    def differentiated(self, out, graph: bool = False) -> list:
         """The outputs the gradient is taken of."""
         if self.has_aux:
             if not isinstance(out, tuple) or len(out) < 2:
-                raise OpValueError("When has_aux is True, origin fn requires more than one outputs.")
+                raise (OpRuntimeError if graph else OpValueError)(
+                    "When has_aux is True, origin fn requires more than one outputs.")
             return [out[0]]
         return list(out) if isinstance(out, tuple) else [out]
 
@@ -248,8 +263,11 @@ class GradOperation:
         self.get_all, self.get_by_list, self.sens_param = get_all, get_by_list, sens_param
 
     def __call__(self, fn, weights=None):
-        if self.get_by_list and weights is None:
+        defaulted = self.get_by_list and weights is None
+        if defaulted:
             # MindSpore's PyNative mode takes a Cell's trainable parameters then
             weights = fn.trainable_params() if hasattr(fn, "trainable_params") else ()
-        return GradFunction(fn, "all" if self.get_all else (0,), _weights_list(weights) if self.get_by_list else None,
-                            style="gradop", sens_param=self.sens_param)
+        gf = GradFunction(fn, "all" if self.get_all else (0,), _weights_list(weights) if self.get_by_list else None,
+                          style="gradop", sens_param=self.sens_param)
+        gf.weights_defaulted = defaulted
+        return gf

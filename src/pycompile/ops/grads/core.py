@@ -19,7 +19,8 @@ nondiff(P.Equal, P.NotEqual, P.Less, P.LessEqual, P.Greater, P.GreaterEqual, P.L
         P.LogicalNot, P.BitwiseAnd, P.BitwiseOr, P.BitwiseXor, P.IsFinite, P.ReduceAll, P.ReduceAny, P.Argmax,
         P.Fill, P.FloorDiv, P.Floor, P.StopGradient,
         P.Assign, P.UpdateState, P.MakeTuple, P.Print,
-        P.NPUAllocFloatStatus, P.NPUClearFloatStatus, P.NPUGetFloatStatus)
+        P.NPUAllocFloatStatus, P.NPUClearFloatStatus, P.NPUGetFloatStatus,
+        P.StackNew, P.StackPush, P.StackGet, P.StackLen, P.StackFree)
 
 
 def _shape(v) -> tuple:

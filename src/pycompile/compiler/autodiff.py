@@ -1,0 +1,540 @@
+"""Reverse-mode autodiff of graph code, as a transformation of the typed IR being built.
+
+A gradient function (ms.grad, ms.value_and_grad, GradOperation) called in graph code reaches
+`differentiate` (through the builder's `differentiate`). The function is traced inline, like
+any call, into a segment of the current block; then:
+
+1. **Forward.** The segment is re-emitted with its loops *augmented*: each `For` / `While`
+   pushes the values it carries into a stack (`StackPush`, ops/defs/stack.py) at the start of
+   every iteration. Everything else is copied as it was (effects included, in order).
+2. **Backward.** The nodes are walked in reverse. An op's cotangent goes through its gradient
+   rule (pycompile/ops/grads: the same rules PyNative's tape runs), written with ops of the
+   table, so the backward is ordinary IR that the passes, fusion and memory planning treat
+   together with the forward. Cotangents summed over broadcast axes and cast to each input's
+   dtype (`tape.fit`). Structured control flow stays structured:
+   - the backward of an `If` is an `If` on the same condition; each branch recomputes its
+     forward branch (pure nodes only) and differentiates it;
+   - the backward of a loop is a `For` running over the saved iterations in reverse: each
+     iteration reads the carried values back from the stacks, recomputes the body (pure
+     nodes), differentiates it, and carries the cotangents of the carried values and the sums
+     of the cotangents of the values the body reads from outside. Its C does not grow with the
+     trip count; `break` / early return are covered because the stacks hold exactly the
+     iterations that ran;
+   - a lazy_inline `Call` gets one shared backward subgraph per callee (it recomputes the
+     callee's forward and differentiates it), called once per instance.
+3. **Parameters** are differentiated at their loads: a `Load`'s rule sends its cotangent to the
+   Parameter's graph input, so a weight's gradient is the sum over every read of it, each taken
+   at the value that read saw.
+
+Values are only recomputed inside branches and loop bodies (which the backward cannot see
+otherwise); straight-line forward values are read by the backward where the forward computed
+them, and memory planning keeps exactly those alive.
+"""
+from __future__ import annotations
+
+from pycompile.common.abstract import U_TYPE, RefType, ScalarType, StackType, TensorType, TupleType
+from pycompile.common.parameter import Parameter
+from pycompile.compiler import ir
+from pycompile.compiler.builder import Builder, Sym
+from pycompile.errors import CompileError, CompileValueError
+from pycompile.ops import functional as F
+from pycompile.ops import prims as P
+from pycompile.ops._table import Effect, OpDef
+from pycompile.ops.autodiff.tape import fit
+from pycompile.ops.grads import NONDIFF
+
+
+def differentiate(interp, gradfn, args, kwargs):
+    """The result of calling gradient function `gradfn` on `args` in graph code."""
+    b = interp.builder
+    args = list(args)
+    sens = args.pop() if gradfn.sens_param else None
+    positions = gradfn.check_positions(len(args), graph=True)
+    gradfn.check_weights(graph=True)
+    sources = {}
+    for i in positions:
+        if _tensor_like(args[i]):
+            v = b.value(args[i])
+            args[i] = Sym(v, b)
+            sources[i] = v
+    weights = list(gradfn.weights or ())
+    wrefs = [b.ref_param(w) if isinstance(w, Parameter) else None for w in weights]
+    start = len(b.nodes)
+    out = interp.call_value(gradfn.fn, args, kwargs or {})
+    # 1. forward: the traced segment again, its loops saving what their backward needs
+    segment = b.nodes[start:]
+    del b.nodes[start:]
+    session = Session(interp)
+    replay = Replay(b, {}, augment=True, recompute=False, session=session)
+    u_end = b.u
+    replay.nodes(segment)
+    b.u = replay.get(u_end)
+    out = _remap(out, replay, b)
+    forward = b.nodes[start:]
+    # 2. backward
+    session.keep = {id(v) for v in sources.values()} | {id(r) for r in wrefs if r is not None}
+    seeds = _seeds(gradfn.differentiated(out, graph=True), sens, b)
+    backward_start = len(b.nodes)
+    cts = Backprop(b, session).run(forward, seeds)
+    interp.saved_bytes += _saved_bytes(forward, b.nodes[backward_start:], session)
+    pos_grads = [(i, _grad(cts, sources[i], b)) for i in positions if i in sources]
+    w_grads = [(w, _grad(cts, r, b) if r is not None else _zeros_like(w, b)) for w, r in zip(weights, wrefs)]
+    return gradfn.assemble(out, pos_grads, w_grads)
+
+
+def _saved_bytes(forward, backward, session) -> int:
+    """Bytes the backward keeps of the forward: the forward tensors it reads, and one item per
+    saved iteration of each loop with a trip count known when compiling (a While's depends on
+    the run)."""
+    fwd = {id(n): n for n in forward}
+    read = {}
+    for n in backward:
+        for m in [n, *(x for blk in n.blocks for x in ir.iter_nodes(blk))]:
+            for v in m.inputs:
+                if id(v) in fwd and isinstance(v.type, TensorType) and m.op is not P.StackGet:
+                    read[id(v)] = v.type.nbytes
+    total = sum(read.values())
+    for loop, stacks in session.stacks.values():
+        if loop.op is ir.FOR and all(isinstance(i, ir.Const) for i in loop.inputs[:3]):
+            trips = len(range(*(i.value for i in loop.inputs[:3])))
+            total += trips * sum(s.type.elem.nbytes for s in stacks if isinstance(s.type.elem, TensorType))
+    return total
+
+
+def _tensor_like(x) -> bool:
+    return isinstance(getattr(x, "_abstract", None), TensorType) and not isinstance(x, Parameter)
+
+
+def _remap(v, replay, b):
+    """The Python value `v` (the function's result) with its graph values re-emitted."""
+    if isinstance(v, Sym):
+        return Sym(replay.get(v._value), b)
+    if isinstance(v, tuple):
+        return tuple(_remap(x, replay, b) for x in v)
+    if isinstance(v, list):
+        return [_remap(x, replay, b) for x in v]
+    return v
+
+
+def _leaves(v) -> list:
+    if isinstance(v, (tuple, list)):
+        return [y for x in v for y in _leaves(x)]
+    return [v]
+
+
+def _seeds(outputs: list, sens, b) -> list:
+    flat = _leaves(outputs)
+    if sens is None:
+        return [(o._value, F.ones_like(o)) for o in flat if isinstance(o, Sym) and isinstance(o._value.type, TensorType)]
+    sens_flat = _leaves(sens if len(outputs) > 1 else [sens])
+    if len(sens_flat) != len(flat):
+        raise CompileValueError(f"GradOperation: sens must have the structure of the output ({len(flat)} "
+                                f"tensors), but it has {len(sens_flat)}", b.loc)
+    seeds = []
+    for o, s in zip(flat, sens_flat):
+        if not isinstance(o, Sym) or not isinstance(o._value.type, TensorType):
+            continue
+        st = getattr(s, "_abstract", None)
+        if not isinstance(st, TensorType) or st.shape != o._value.type.shape:
+            raise CompileValueError(f"GradOperation: the shape of sens should be {list(o._value.type.shape)}, "
+                                    f"but got {list(getattr(st, 'shape', ()))}", b.loc)
+        seeds.append((o._value, Sym(b.value(s), b)))
+    return seeds
+
+
+def _grad(cts, v, b):
+    entry = cts.get(id(v))
+    if entry is None:
+        return _zeros_like(v, b)
+    return entry[1] if isinstance(v.type, RefType) else fit(entry[1], Sym(v, b))
+
+
+def _zeros_like(v, b) -> Sym:
+    """Zeros of the tensor type of `v` (an IR value, a Sym, a Parameter), as a graph constant."""
+    t = getattr(v, "_abstract", None)
+    if t is None:
+        t = v.type
+    if isinstance(t, RefType):
+        t = t.tensor
+    return Sym(b.value(F.zeros(t.shape, t.dtype)), b)
+
+
+class Session:
+    """What one differentiation shares: the stacks of its augmented loops, the backward
+    subgraphs of lazy_inline callees, and the values whose cotangents are wanted."""
+
+    def __init__(self, interp):
+        self.stacks: dict = {}           # id(augmented loop) -> (loop, [stack per carried value])
+        self.backward: dict = {}         # (id(callee), outputs) -> (callee, backward graph)
+        self.keep: set = set()
+
+
+# ---- re-emitting nodes ---------------------------------------------------------------------------------
+
+class _Skipped:
+    """An effect a recomputation leaves out; using its (non-state) value is an error."""
+
+    def __init__(self, node):
+        self.node = node
+
+
+class Replay:
+    """Re-emit nodes into the builder's current block with fresh identities (vmap: old id ->
+    new value). `augment`: loops of these nodes save their carried values in stacks (their
+    backward needs them). `recompute`: a second run of forward code for a backward - effects
+    (Assign, Print, pushes) are left out and Parameter reads read the current state."""
+
+    def __init__(self, b: Builder, vmap: dict, augment: bool, recompute: bool, session: Session):
+        self.b, self.vmap, self.augment, self.recompute = b, vmap, augment, recompute
+        self.session = session
+
+    def get(self, v):
+        w = self.vmap.get(id(v), v)
+        if isinstance(w, _Skipped):
+            if _is_state(v):
+                return self.b.u
+            raise CompileError(f"cannot differentiate through {w.node.op.name} inside a loop or a branch: its "
+                               f"result is used by the computation being differentiated", w.node.loc)
+        return w
+
+    def nodes(self, nodes) -> None:
+        for n in nodes:
+            self.node(n)
+
+    def node(self, n: ir.Node) -> None:
+        b = self.b
+        b.loc = n.loc
+        op = n.op
+        if self.recompute and _effectful(n):
+            self.vmap[id(n)] = _Skipped(n)
+            return
+        if self.augment and op in (ir.FOR, ir.WHILE):
+            self.vmap[id(n)] = self.augmented_loop(n)
+            return
+        if self.recompute and op is P.Load:
+            new = b.add(op, (self.get(n.inputs[0]), b.u), n.type, n.attrs)
+        elif self.recompute and op is P.Depend:
+            self.vmap[id(n)] = self.get(n.inputs[0])
+            return
+        else:
+            blocks = self.clone_while_blocks(n.blocks) if op is ir.WHILE else \
+                tuple(self.clone_block(blk) for blk in n.blocks)
+            new = b.add(op, tuple(self.get(i) for i in n.inputs), n.type, n.attrs, blocks)
+        self.vmap[id(n)] = new
+
+    def clone_block(self, blk: ir.Block, params=None) -> ir.Block:
+        """A copy of a nested block with fresh parameters (its own loops are not augmented)."""
+        b = self.b
+        params = params or tuple(ir.Param(name=p.name, type=p.type, ref=p.ref) for p in blk.params)
+        inner = Replay(b, self.vmap, augment=False, recompute=self.recompute, session=self.session)
+        for old, new in zip(blk.params, params):
+            self.vmap[id(old)] = new
+        u_outer = b.u
+        b.push_block()
+        if self.recompute:
+            us = [p for p in params if p.type == U_TYPE]
+            b.u = us[0] if us else b.u
+        inner.nodes(blk.nodes)
+        results = tuple(inner.get(r) for r in blk.results)
+        nodes = b.pop_block()
+        b.u = u_outer
+        return ir.Block(params, tuple(nodes), results)
+
+    def clone_while_blocks(self, blocks) -> tuple:
+        cond, body = blocks
+        params = tuple(ir.Param(name=p.name, type=p.type, ref=p.ref) for p in body.params)
+        return self.clone_block(cond, params), self.clone_block(body, params)
+
+    def augmented_loop(self, n: ir.Node) -> ir.Node:
+        """The loop again, pushing each carried value into a stack as every iteration starts."""
+        b = self.b
+        is_for = n.op is ir.FOR
+        body = n.blocks[-1]
+        lead = 1 if is_for else 0
+        carried = body.params[lead:-1]            # the last carried value is the memory state
+        u = self.get(n.inputs[-1])
+        stacks = []
+        for p in carried:
+            s = b.add(P.StackNew, (u,), StackType(p.type), {"elem": p.type})
+            u = b.add(P.UpdateState, (u, s), U_TYPE)
+            stacks.append(s)
+        params = tuple(ir.Param(name=p.name, type=p.type, ref=p.ref) for p in body.params)
+        inner = Replay(b, self.vmap, augment=False, recompute=self.recompute, session=self.session)
+        for old, new in zip(body.params, params):
+            self.vmap[id(old)] = new
+        u_outer = b.u
+        b.push_block()
+        state = params[-1]
+        for s, p in zip(stacks, params[lead:-1]):
+            push = b.add(P.StackPush, (s, p, state), U_TYPE)
+            state = b.add(P.UpdateState, (state, push), U_TYPE)
+        b.u = state
+        self.vmap[id(body.params[-1])] = state
+        inner.nodes(body.nodes)
+        results = tuple(inner.get(r) for r in body.results)
+        nodes = b.pop_block()
+        new_body = ir.Block(params, tuple(nodes), results)
+        if is_for:
+            blocks = (new_body,)
+        else:
+            cond = self.clone_block(n.blocks[0], params)
+            blocks = (cond, new_body)
+        b.u = u_outer
+        inputs = tuple(self.get(i) for i in n.inputs[:-1]) + (u,)
+        loop = b.add(n.op, inputs, n.type, n.attrs, blocks)
+        self.session.stacks[id(loop)] = (loop, stacks)
+        return loop
+
+
+def _effectful(n) -> bool:
+    op = n.op
+    if op is ir.CALL:
+        return False
+    if not isinstance(op, OpDef):
+        return False
+    return op.effect is not Effect.PURE or op in (P.UpdateState, P.MakeTuple)
+
+
+# ---- the backward pass -----------------------------------------------------------------------------------
+
+class Backprop:
+    """Cotangents of a list of nodes, walked in reverse; backward nodes go to the builder's
+    current block. `keep`: ids of constants and outer values whose cotangents are wanted even
+    though they are not nodes (the differentiated arguments and Parameters)."""
+
+    def __init__(self, b: Builder, session: Session):
+        self.b, self.session = b, session
+
+    def add(self, cts: dict, v, c) -> None:
+        """Accumulate cotangent `c` of value `v` (fitted to v's shape and dtype)."""
+        if isinstance(v, ir.Const) and id(v) not in self.session.keep:
+            return
+        t = v.type
+        if not isinstance(c, Sym):
+            c = Sym(self.b.value(c), self.b)
+        if isinstance(t, TensorType):
+            c = fit(c, Sym(v, self.b))
+        elif not isinstance(t, RefType):      # a Parameter: the cotangent of its loads
+            return
+        prev = cts.get(id(v))
+        cts[id(v)] = (v, c if prev is None else F.add(prev[1], c))
+
+    def run(self, nodes, seeds) -> dict:
+        cts: dict = {}
+        tuple_cts: dict = {}
+        for v, c in seeds:
+            self.add(cts, v, c)
+        for n in reversed(nodes):
+            if n.op is ir.GETITEM:
+                entry = cts.pop(id(n), None)
+                if entry is not None:
+                    tuple_cts.setdefault(id(n.inputs[0]), {})[n.attrs["index"]] = entry[1]
+                continue
+            if n.op is ir.IF:
+                self.backprop_if(n, tuple_cts.pop(id(n), {}), cts)
+            elif n.op in (ir.FOR, ir.WHILE):
+                self.backprop_loop(n, tuple_cts.pop(id(n), {}), cts)
+            elif n.op is ir.CALL:
+                self.backprop_call(n, tuple_cts.pop(id(n), {}), cts)
+            elif isinstance(n.op, OpDef):
+                entry = cts.pop(id(n), None)
+                if entry is not None:
+                    self.backprop_op(n, entry[1], cts)
+        return cts
+
+    # -- ops --
+    def backprop_op(self, n, g, cts) -> None:
+        op = n.op
+        if op.grad is NONDIFF:
+            if op is P.StackGet:
+                raise CompileError("a gradient of a gradient through a loop is not supported", n.loc)
+            return
+        if op.grad is None:
+            raise CompileError(f"For '{op.name}', there is no gradient rule: it cannot be differentiated", n.loc)
+        b = self.b
+        k = len(op.inputs)
+        if op.variadic:
+            head = list(n.inputs[:k - 1])
+            tail = [v for v in n.inputs[k - 1:] if not _is_state(v)]
+            user = head + [tail]
+        else:
+            user = list(n.inputs[:k])
+        args = [[Sym(v, b) for v in x] if isinstance(x, list) else Sym(x, b) for x in user]
+        b.loc = n.loc
+        cin = op.grad(g, Sym(n, b), *args, **n.attrs)
+        for x, c in zip(user, cin):
+            if c is None:
+                continue
+            if isinstance(x, list):
+                for xi, ci in zip(x, c):
+                    if ci is not None:
+                        self.add(cts, xi, ci)
+            else:
+                self.add(cts, x, c)
+
+    # -- if --
+    def backprop_if(self, n, out_cts: dict, cts: dict) -> None:
+        b = self.b
+        if not out_cts:
+            return
+        branches = []
+        for blk in n.blocks:
+            b.push_block()
+            u_in = b.u
+            replay = Replay(b, {}, augment=True, recompute=True, session=self.session)
+            start = len(b.nodes)
+            replay.nodes(blk.nodes)
+            seeds = [(replay.get(blk.results[k]), c) for k, c in out_cts.items()]
+            local = Backprop(b, self.session).run(b.nodes[start:], seeds)
+            branches.append([b.pop_block(), local, b.u])
+            b.u = u_in
+        order = list(dict.fromkeys(k for _, local, _ in branches for k in local))
+        values = {}
+        for _, local, _ in branches:
+            values.update({k: v for k, (v, _) in local.items()})
+        has_u = any(bu is not b.u for _, _, bu in branches)
+        blocks, types = [], None
+        for nodes, local, bu in branches:
+            b._stack.append(nodes)
+            u_before = b.u
+            b.u = bu
+            results = [local[k][1]._value if k in local else _zeros_like(values[k], b)._value for k in order]
+            if has_u:
+                results.append(b.u)
+            b._stack.pop()
+            b.u = u_before
+            types = tuple(r.type for r in results)
+            blocks.append(ir.Block((), tuple(nodes), tuple(results)))
+        if not types:
+            return
+        node = b.add(ir.IF, (n.inputs[0],), TupleType(types), blocks=tuple(blocks))
+        outs = [b.add(ir.GETITEM, (node,), t, {"index": i}) for i, t in enumerate(types)]
+        if has_u:
+            b.u = outs.pop()
+        for k, o in zip(order, outs):
+            self.add(cts, values[k], Sym(o, b))
+
+    # -- loops --
+    def backprop_loop(self, n, out_cts: dict, cts: dict) -> None:
+        b = self.b
+        entry = self.session.stacks.get(id(n))
+        if entry is None or entry[0] is not n:
+            raise CompileError("internal: a differentiated loop was not augmented", n.loc)
+        stacks = entry[1]
+        is_for = n.op is ir.FOR
+        lead = 1 if is_for else 0
+        body = n.blocks[-1]
+        carried = body.params[lead:-1]
+        if not stacks:
+            return
+        diff = [k for k, p in enumerate(carried) if isinstance(p.type, TensorType)]
+        if not any(k in out_cts for k in diff):
+            self._free(stacks)
+            return
+        trips = b.add(P.StackLen, (stacks[0], b.u), ScalarType("int"))
+        k_param = ir.Param(name="k", type=ScalarType("int"))
+        ct_params = {k: ir.Param(name=f"ct{k}", type=carried[k].type) for k in diff}
+        u_param = ir.Param(name="U", type=U_TYPE)
+        u_outer = b.u
+        b.push_block()
+        b.u = u_param
+        kk = Sym(k_param, b)
+        idx = F.sub(F.sub(Sym(trips, b), 1), kk)
+        values = [b.add(P.StackGet, (s, idx._value, b.u), p.type) for s, p in zip(stacks, carried)]
+        vmap = {id(p): v for p, v in zip(carried, values)}
+        if is_for:
+            start, step = n.inputs[0], n.inputs[2]
+            vmap[id(body.params[0])] = F.add(Sym(start, b), F.mul(idx, Sym(step, b)))._value
+        vmap[id(body.params[-1])] = b.u
+        replay = Replay(b, vmap, augment=True, recompute=True, session=self.session)
+        first = len(b.nodes)
+        replay.nodes(body.nodes)
+        seeds = [(replay.get(body.results[k]), Sym(ct_params[k], b)) for k in diff]
+        local = Backprop(b, self.session).run(b.nodes[first:], seeds)
+        new_ct = []
+        for k in diff:
+            e = local.pop(id(values[k]), None)
+            new_ct.append(e[1]._value if e is not None else _zeros_like(values[k], b)._value)
+        inner = {id(m) for m in b.nodes}
+        outer = [(vid, v, c) for vid, (v, c) in local.items() if vid not in inner and id(v) != id(k_param)]
+        acc_params, acc_new = [], []
+        for vid, v, c in outer:
+            p = ir.Param(name="acc", type=c._value.type)
+            acc_params.append(p)
+            acc_new.append(F.add(Sym(p, b), c)._value)
+        results = (*new_ct, *acc_new, b.u)
+        nodes = b.pop_block()
+        b.u = u_outer
+        params = (k_param, *[ct_params[k] for k in diff], *acc_params, u_param)
+        block = ir.Block(params, tuple(nodes), results)
+        inits = [out_cts[k]._value if k in out_cts else _zeros_like(carried[k], b)._value for k in diff]
+        inits = [fit(Sym(v, b), Sym(carried[k], b))._value for v, k in zip(inits, diff)]
+        zeros = [_zeros_like(Sym(p, b), b)._value for p in acc_params]
+        types = tuple(r.type for r in results[:-1]) + (U_TYPE,)
+        loop = b.add(ir.FOR, (ir.Const.scalar(0), trips, ir.Const.scalar(1), *inits, *zeros, b.u), TupleType(types),
+                     {"zero_trip": True}, blocks=(block,))
+        outs = [b.add(ir.GETITEM, (loop,), t, {"index": i}) for i, t in enumerate(types)]
+        b.u = outs.pop()
+        init_values = n.inputs[3:-1] if is_for else n.inputs[:-1]
+        for k, o in zip(diff, outs[:len(diff)]):
+            self.add(cts, init_values[k], Sym(o, b))
+        for (vid, v, c), o in zip(outer, outs[len(diff):]):
+            self.add(cts, v, Sym(o, b))
+        self._free(stacks)
+
+    def _free(self, stacks) -> None:
+        b = self.b
+        for s in stacks:
+            f = b.add(P.StackFree, (s, b.u), U_TYPE)
+            b.u = b.add(P.UpdateState, (b.u, f), U_TYPE)
+
+    # -- lazy_inline calls --
+    def backprop_call(self, n, out_cts: dict, cts: dict) -> None:
+        if not out_cts:
+            return
+        b = self.b
+        callee = n.attrs["graph"]
+        keys = tuple(sorted(k for k in out_cts if isinstance(callee.outputs[k].type, TensorType)))
+        if not keys:
+            return
+        bwd = _backward_graph(self.session, callee, keys)
+        inputs = (*n.inputs[:-1], *[fit(out_cts[k], Sym(callee.outputs[k], b))._value for k in keys], b.u)
+        types = tuple(r.type for r in bwd.body.results)
+        call = b.add(ir.CALL, inputs, TupleType(types), {"graph": bwd})
+        outs = [b.add(ir.GETITEM, (call,), t, {"index": i}) for i, t in enumerate(types)]
+        b.u = outs.pop()
+        for v, o in zip(n.inputs[:-1], outs):
+            self.add(cts, v, Sym(o, b))
+
+
+def _backward_graph(session: Session, callee: ir.Graph, keys: tuple) -> ir.Graph:
+    """One backward subgraph per (callee, differentiated outputs): it takes the callee's
+    arguments and the cotangents of those outputs, recomputes the forward and returns a
+    cotangent (or zeros) for every argument."""
+    memo = session.backward.get((id(callee), keys))
+    if memo is not None:
+        return memo[1]
+    sub = Builder(None)
+    params = tuple(ir.Param(name=p.name, type=p.type, ref=p.ref) for p in callee.params)
+    ct_params = tuple(ir.Param(name=f"ct{k}", type=callee.outputs[k].type) for k in keys)
+    vmap = {id(o): nw for o, nw in zip(callee.params, params)}
+    replay = Replay(sub, vmap, augment=True, recompute=True, session=session)
+    replay.nodes(callee.body.nodes)
+    seeds = [(replay.get(callee.outputs[k]), Sym(p, sub)) for k, p in zip(keys, ct_params)]
+    keep, session.keep = session.keep, {id(p) for p in params}
+    try:
+        local = Backprop(sub, session).run(list(sub.nodes), seeds)
+    finally:
+        session.keep = keep
+    outputs = []
+    for p in params:
+        e = local.get(id(p))
+        outputs.append(e[1]._value if e is not None else _zeros_like(p, sub)._value)
+    graph = ir.Graph(f"{callee.name}_grad", (*params, *ct_params),
+                     ir.Block((), tuple(sub.nodes), (*outputs, sub.u)), out_tree=None, loc=callee.loc)
+    session.backward[(id(callee), keys)] = (callee, graph)
+    return graph
+
+
+def _is_state(v) -> bool:
+    return v.type == U_TYPE
