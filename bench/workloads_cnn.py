@@ -149,6 +149,114 @@ def bench_W9():
     return [("W9 LeNet5 inference", lambda: compiled(x), lambda: net.construct(x), ("gemm", flops), peers)]
 
 
+# ---- W9 training step: softmax cross-entropy, gradients and MindSpore's Momentum update ------------------
+LR, MOMENTUM = 0.01, 0.9
+
+
+def _train_step_pycompile(net):
+    """value_and_grad + the Momentum update (v = m v + g; w -= lr v) with Assign: the whole step
+    one compiled call (nn.Momentum / TrainOneStepCell come with the training issue)."""
+    from pycompile import Parameter, Tensor, nn, ops
+    loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    weights = net.trainable_params()
+    moments = [Parameter(Tensor(np.zeros(p.shape, np.float32)), name="moment." + p.name) for p in weights]
+    grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, weights)
+
+    def step(x, y):
+        loss, grads = grad_fn(x, y)
+        for w, m, g in zip(weights, moments, grads):
+            ops.assign(m, m * MOMENTUM + g)
+            ops.assign(w, w - LR * m)
+        return loss
+    return step
+
+
+def _torch_train(torch, w, x, y, compile_it):
+    import torch.nn.functional as F
+    params = {k: torch.nn.Parameter(torch.from_numpy(v.copy())) for k, v in w.items()}
+    opt = torch.optim.SGD(list(params.values()), lr=LR, momentum=MOMENTUM)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y.astype(np.int64))
+
+    def loss_of(xt, yt):
+        p = params
+        h = F.max_pool2d(F.relu(F.conv2d(xt, p["conv1.weight"])), 2)
+        h = F.max_pool2d(F.relu(F.conv2d(h, p["conv2.weight"])), 2).flatten(1)
+        h = F.relu(F.linear(h, p["fc1.weight"], p["fc1.bias"]))
+        h = F.relu(F.linear(h, p["fc2.weight"], p["fc2.bias"]))
+        return F.cross_entropy(F.linear(h, p["fc3.weight"], p["fc3.bias"]), yt)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = loss_of(xt, yt)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return torch.compile(step) if compile_it else step
+
+
+def _jax_train(jax, jnp, w, x, y):
+    def conv(h, k):
+        return jax.lax.conv_general_dilated(h, k, (1, 1), "VALID", dimension_numbers=("NCHW", "OIHW", "NCHW"))
+
+    def pool(h):
+        return jax.lax.reduce_window(h, -jnp.inf, jax.lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
+
+    def loss_of(p, xb, yb):
+        h = pool(jax.nn.relu(conv(xb, p["conv1.weight"])))
+        h = pool(jax.nn.relu(conv(h, p["conv2.weight"]))).reshape(xb.shape[0], -1)
+        h = jax.nn.relu(h @ p["fc1.weight"].T + p["fc1.bias"])
+        h = jax.nn.relu(h @ p["fc2.weight"].T + p["fc2.bias"])
+        logits = h @ p["fc3.weight"].T + p["fc3.bias"]
+        return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), yb[:, None], 1))
+
+    @jax.jit
+    def step(p, v, xb, yb):
+        loss, g = jax.value_and_grad(loss_of)(p, xb, yb)
+        v = jax.tree_util.tree_map(lambda a, b: MOMENTUM * a + b, v, g)
+        p = jax.tree_util.tree_map(lambda a, b: a - LR * b, p, v)
+        return p, v, loss
+
+    state = {"p": {k: jnp.asarray(a) for k, a in w.items()}}
+    state["v"] = jax.tree_util.tree_map(jnp.zeros_like, state["p"])
+    xj, yj = jnp.asarray(x), jnp.asarray(y.astype(np.int32))
+
+    def run():
+        state["p"], state["v"], loss = step(state["p"], state["v"], xj, yj)
+        return loss.block_until_ready()
+    return run
+
+
+def bench_W9_train():
+    ms.set_seed(0)
+    net, eager_net = lenet.LeNet5(), lenet.LeNet5()
+    for p, q in zip(net.get_parameters(), eager_net.get_parameters()):
+        q.set_data(ms.Tensor(p.asnumpy()))
+    (x,) = lenet.example_inputs()
+    xn = x.asnumpy()
+    yn = np.random.default_rng(1).integers(0, 10, 64).astype(np.int32)
+    y = ms.Tensor(yn)
+    w = _weights(net)
+    compiled = ms.jit(_train_step_pycompile(net))
+    eager = _train_step_pycompile(eager_net)
+    _check(compiled(x, y), eager(x, y), 1e-4, 1e-5)
+    peers = {}
+    torch = _torch()
+    if torch is not None:
+        peers["torch eager"] = _torch_train(torch, w, xn, yn, False)
+        try:
+            tc = _torch_train(torch, w, xn, yn, True)
+            tc()
+            peers["torch.compile"] = tc
+        except Exception as e:          # noqa: BLE001
+            print(f"# torch.compile failed: {type(e).__name__}: {e}", flush=True)
+    jax, jnp = _jax()
+    if jax is not None:
+        peers["JAX jit"] = _jax_train(jax, jnp, w, xn, yn)
+    flops = 3 * conv_flops(net, xn.shape)          # forward, and the two products of each backward
+    return [("W9 LeNet5 training step", lambda: compiled(x, y), lambda: eager(x, y), ("gemm", flops), peers)]
+
+
 def _torch_stage(torch, w):
     import torch.nn.functional as F
 
@@ -208,4 +316,8 @@ def bench_W10():
     return [("W10 ResNet-18 stage 1", lambda: compiled(x), lambda: net.construct(x), ("gemm", flops), peers)]
 
 
-WORKLOADS = {"W9": bench_W9, "W10": bench_W10}
+def bench_W9_all():
+    return bench_W9() + bench_W9_train()
+
+
+WORKLOADS = {"W9": bench_W9_all, "W10": bench_W10}
