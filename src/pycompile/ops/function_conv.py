@@ -405,6 +405,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                                (xt.shape[0], c) + size, s, d, "pad", p, c)
 
 
-__all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
+# max_pool1d is not exported: MindSpore 2.10's ops has no such function (nn.MaxPool1d is the API)
+__all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose2d", "max_pool2d", "avg_pool1d", "avg_pool2d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d", "unfold",
            "fold"]

@@ -296,4 +296,5 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return y
 
 
-__all__ = ["pad", "interpolate", "upsample", "batch_norm", "group_norm", "instance_norm"]
+# instance_norm is not exported: MindSpore 2.10's ops has none (nn.InstanceNorm2d calls it)
+__all__ = ["pad", "interpolate", "upsample", "batch_norm", "group_norm"]

@@ -238,7 +238,7 @@ def _row_kernel(defs, name: str, g: Geometry, dt, nv: int, cs: int, rs: int) -> 
                             defs.line(f"{{ {vt} lo, hi; memcpy(&lo, {base}, sizeof lo); memcpy(&hi, {base} + {lanes}, "
                                       f"sizeof hi); a{v} += wv * __builtin_shuffle(lo, hi, even); }}")
                         else:
-                            defs.line(f"{{ {vt} b; for (int l = 0; l < {lanes}; ++l) b[l] = {base}[l * {g.SW}]; "
+                            defs.line(f"{{ {vt} b; for (int l = 0; l < {lanes}; ++l) b[l] = ({base})[l * {g.SW}]; "
                                       f"a{v} += wv * b; }}")
         for v in range(nv):
             defs.line(f"memcpy(acc + {v * lanes}, &a{v}, sizeof a{v});")
