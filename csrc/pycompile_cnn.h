@@ -54,10 +54,16 @@ static void NAME(const T *x, T *cols, long C, long D, long H, long W, long KD, l
             }                                                                                      \
             const T *row = x + ((c * D + id) * H + ih) * W;                                        \
             const long iw0 = ow * SW - PW + kw * DW;                                               \
-            for (long j = 0; j < n; ++j) {                                                         \
-                const long iw = iw0 + j * SW;                                                      \
-                dst[q + j] = (iw >= 0 && iw < W) ? row[iw] : (T)0;                                 \
-            }                                                                                      \
+            /* j in [j0, j1) reads inside the row; the rest is padding */                         \
+            long j0 = iw0 >= 0 ? 0 : (-iw0 + SW - 1) / SW;                                         \
+            long j1 = iw0 >= W ? 0 : (W - 1 - iw0) / SW + 1;                                       \
+            if (j0 > n) j0 = n;                                                                    \
+            if (j1 > n) j1 = n;                                                                    \
+            if (j1 < j0) j1 = j0;                                                                  \
+            for (long j = 0; j < j0; ++j) dst[q + j] = (T)0;                                       \
+            if (SW == 1) memcpy(dst + q + j0, row + iw0 + j0, sizeof(T) * (j1 - j0));              \
+            else for (long j = j0; j < j1; ++j) dst[q + j] = row[iw0 + j * SW];                    \
+            for (long j = j1; j < n; ++j) dst[q + j] = (T)0;                                       \
             q += n;                                                                                \
         }                                                                                          \
     }                                                                                              \
@@ -82,10 +88,11 @@ static void NAME(const T *cols, T *dx, long C, long D, long H, long W, long KD, 
             if (id < 0 || id >= D || ih < 0 || ih >= H) { q += n; continue; }                      \
             T *row = dx + ((c * D + id) * H + ih) * W;                                             \
             const long iw0 = ow * SW - PW + kw * DW;                                               \
-            for (long j = 0; j < n; ++j) {                                                         \
-                const long iw = iw0 + j * SW;                                                      \
-                if (iw >= 0 && iw < W) row[iw] += src[q + j];                                      \
-            }                                                                                      \
+            long j0 = iw0 >= 0 ? 0 : (-iw0 + SW - 1) / SW;                                         \
+            long j1 = iw0 >= W ? 0 : (W - 1 - iw0) / SW + 1;                                       \
+            if (j0 > n) j0 = n;                                                                    \
+            if (j1 > n) j1 = n;                                                                    \
+            for (long j = j0; j < j1; ++j) row[iw0 + j * SW] += src[q + j];                        \
             q += n;                                                                                \
         }                                                                                          \
     }                                                                                              \

@@ -182,14 +182,18 @@ def _pool_grad(ctx, w, n):
     xp, gp = ctx.ptr(x), ctx.ptr(dout)
     name = f"pg{n.uid}"
     divisor = n.attrs.get("divisor", 0)
+    full = _full_windows(wins)
     with scope(w):
         _emit_tables(w, name, wins, None)
-        w.line(f"memset({out}, 0, sizeof({st}) * {n.type.size}L);")
         w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({_prod(xt.shape)}L > 32768L)")
         with w.block(f"for (long p = 0; p < {_prod(xt.shape[:2])}L; ++p)"):
             w.line(f"const long xb = p * {plane}L;")
             w.line(f"const {ct} *const g = {gp} + p * {oplane}L;")
-            if rule in ("max", "adaptive_max"):
+            w.line(f"memset({out} + xb, 0, sizeof({st}) * {plane}L);")
+            if full is not None and rule in ("max", "avg"):
+                _full_window_grad(w, full, shape3, [len(ws) for ws in wins], xp, out, rule, ct, divisor,
+                                  wins)
+            elif rule in ("max", "adaptive_max"):
                 _window_walk(w, name, wins, shape3, lambda: w.line(f"{ct} best = -INFINITY; long bi = -1; int nan = 0;"),
                              lambda: w.line(f"{{ const {ct} v = {xp}[xb + i]; if (!nan && (v > best || v != v || "
                                             f"bi < 0)) {{ best = v; bi = i; nan = v != v; }} }}"),
@@ -198,6 +202,60 @@ def _pool_grad(ctx, w, n):
                 div = f"({ct}){divisor}" if divisor else f"({ct})({name}v0[od] * {name}v1[oh] * {name}v2[ow])"
                 _window_walk(w, name, wins, shape3, lambda: w.line(f"const {ct} gv = g[o] / {div};"),
                              lambda: w.line(f"{out}[xb + i] += gv;"), lambda: None, dil)
+
+
+def _full_windows(wins):
+    """Per axis (kernel, stride, dilation, first of window 0) when every window is whole (no
+    padding clips it: LeNet's 2 x 2 / 2, any unpadded pooling), else None."""
+    out = []
+    for ws in wins:
+        counts = {w[2] for w in ws}
+        if len(counts) != 1 or 0 in counts:
+            return None
+        k, d = ws[0][2], ws[0][1]
+        s = ws[1][0] - ws[0][0] if len(ws) > 1 else 1
+        if any(w[0] != ws[0][0] + i * s for i, w in enumerate(ws)):
+            return None
+        out.append((k, s, d, ws[0][0]))
+    return out
+
+
+def _full_window_grad(w, full, shape3, out_sp, xp, out, rule, ct, divisor, wins):
+    """The gradient over whole windows, an output row at a time: the window's argmax as
+    branch-free vector loops along the row (one per kernel offset), then the scatter."""
+    D, H, W = shape3
+    (kd, sd, dd, fd), (kh, sh, dh, fh), (kw, sw, dw, fw) = full
+    OD, OH, OW = out_sp
+    with w.block(f"for (long r = 0; r < {OD * OH}L; ++r)"):
+        w.line(f"const long od = r / {OH}L, oh = r % {OH}L;")
+        w.line(f"const long rb = ((od * {sd}L + {fd}L) * {H}L + oh * {sh}L + {fh}L) * {W}L + {fw}L;")
+        w.line(f"const {ct} *const gr = g + r * {OW}L;")
+        if rule == "max":
+            w.line(f"{ct} best[{OW}]; long bi[{OW}];")
+            w.line("#pragma omp simd")
+            with w.block(f"for (long ow = 0; ow < {OW}L; ++ow)"):
+                w.line(f"bi[ow] = rb + ow * {sw}L; best[ow] = {xp}[xb + bi[ow]];")
+            for jd in range(kd):
+                for jh in range(kh):
+                    for jw in range(kw):
+                        if jd == jh == jw == 0:
+                            continue
+                        off = (jd * dd * H + jh * dh) * W + jw * dw
+                        w.line("#pragma omp simd")
+                        with w.block(f"for (long ow = 0; ow < {OW}L; ++ow)"):
+                            w.line(f"const long i = rb + ow * {sw}L + {off}L; const {ct} v = {xp}[xb + i];")
+                            w.line("const int take = (v > best[ow]) | ((v != v) & (best[ow] == best[ow]));")
+                            w.line("bi[ow] = take ? i : bi[ow]; best[ow] = take ? v : best[ow];")
+            with w.block(f"for (long ow = 0; ow < {OW}L; ++ow)"):
+                w.line(f"{out}[xb + bi[ow]] += gr[ow];")
+        else:
+            div = divisor or wins[0][0][3] * wins[1][0][3] * wins[2][0][3]
+            for jd in range(kd):
+                for jh in range(kh):
+                    for jw in range(kw):
+                        off = (jd * dd * H + jh * dh) * W + jw * dw
+                        with w.block(f"for (long ow = 0; ow < {OW}L; ++ow)"):
+                            w.line(f"{out}[xb + rb + ow * {sw}L + {off}L] += gr[ow] / ({ct}){div};")
 
 
 @template("batchnorm_stats")
