@@ -61,8 +61,8 @@ static void NAME(const T *x, T *cols, long C, long D, long H, long W, long KD, l
             if (j1 > n) j1 = n;                                                                    \
             if (j1 < j0) j1 = j0;                                                                  \
             for (long j = 0; j < j0; ++j) dst[q + j] = (T)0;                                       \
-            if (SW == 1) memcpy(dst + q + j0, row + iw0 + j0, sizeof(T) * (j1 - j0));              \
-            else for (long j = j0; j < j1; ++j) dst[q + j] = row[iw0 + j * SW];                    \
+            if (SW == 1) { for (long j = j0; j < j1; ++j) dst[q + j] = row[iw0 + j]; }             \
+            else { for (long j = j0; j < j1; ++j) dst[q + j] = row[iw0 + j * SW]; }                \
             for (long j = j1; j < n; ++j) dst[q + j] = (T)0;                                       \
             q += n;                                                                                \
         }                                                                                          \

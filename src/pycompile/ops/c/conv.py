@@ -212,36 +212,42 @@ def _store_channel(w, epi: Epilogue, yrow: str, yidx: str, value_of, count: str,
 def _row_kernel(defs, name: str, g: Geometry, dt, nv: int, cs: int, rs: int) -> str:
     """static inline void name(const T *x, const T *w, T *acc): nv vectors of consecutive
     output pixels of one channel, summed over (c, kh, kw) in registers; x at the first pixel's
-    window, w at the channel's weights. Stride-2 rows are read as two vectors and shuffled."""
+    window, w at the channel's weights. Stride-2 rows are read as two vectors and shuffled.
+    With few vectors, kernel columns alternate between independent accumulator sets (one FMA
+    chain would wait on the FMA latency)."""
     st = C.storage(dt)
     lanes = _lanes(dt)
     vt = "pc_v16f" if dt is mstype.float32 else "pc_v8d"
     it = "pc_v16i" if dt is mstype.float32 else "pc_v8l"
+    sets = max(1, min(4 // nv, g.KW))
     defs.line(f"static inline __attribute__((always_inline)) void {name}(const {st} *restrict x, "
               f"const {st} *restrict w, {st} *restrict acc)")
     with scope(defs):
-        defs.line(" ".join(f"{vt} a{v} = {{0}};" for v in range(nv)))
+        defs.line(" ".join(f"{vt} a{v}_{k} = {{0}};" for v in range(nv) for k in range(sets)))
         if g.SW == 2:
             defs.line(f"const {it} even = {{{', '.join(str(2 * i) for i in range(lanes))}}};")
         with defs.block(f"for (long c = 0; c < {g.Cg}L; ++c)"):
             defs.line(f"const {st} *const xc = x + c * {cs}L;")
             with defs.block(f"for (long r = 0; r < {g.KH}L; ++r)"):
                 defs.line(f"const {st} *const xr = xc + r * {g.DH * rs}L;")
-                with defs.block(f"for (long s = 0; s < {g.KW}L; ++s)"):
-                    defs.line(f"const {st} wv = w[(c * {g.KH}L + r) * {g.KW}L + s];")
-                    defs.line(f"const {st} *const xs = xr + s * {g.DW}L;")
+                defs.line(f"const {st} *const wr = w + (c * {g.KH}L + r) * {g.KW}L;")
+                for sc in range(g.KW):
+                    k = sc % sets
+                    defs.line(f"{{ const {st} wv = wr[{sc}]; const {st} *const xs = xr + {sc * g.DW};")
                     for v in range(nv):
                         base = f"xs + {v * lanes * g.SW}"
                         if g.SW == 1:
-                            defs.line(f"{{ {vt} b; memcpy(&b, {base}, sizeof b); a{v} += wv * b; }}")
+                            defs.line(f"  {{ {vt} b; memcpy(&b, {base}, sizeof b); a{v}_{k} += wv * b; }}")
                         elif g.SW == 2:
-                            defs.line(f"{{ {vt} lo, hi; memcpy(&lo, {base}, sizeof lo); memcpy(&hi, {base} + {lanes}, "
-                                      f"sizeof hi); a{v} += wv * __builtin_shuffle(lo, hi, even); }}")
+                            defs.line(f"  {{ {vt} lo, hi; memcpy(&lo, {base}, sizeof lo); memcpy(&hi, {base} + "
+                                      f"{lanes}, sizeof hi); a{v}_{k} += wv * __builtin_shuffle(lo, hi, even); }}")
                         else:
-                            defs.line(f"{{ {vt} b; for (int l = 0; l < {lanes}; ++l) b[l] = ({base})[l * {g.SW}]; "
-                                      f"a{v} += wv * b; }}")
+                            defs.line(f"  {{ {vt} b; for (int l = 0; l < {lanes}; ++l) b[l] = ({base})[l * {g.SW}]; "
+                                      f"a{v}_{k} += wv * b; }}")
+                    defs.line("}")
         for v in range(nv):
-            defs.line(f"memcpy(acc + {v * lanes}, &a{v}, sizeof a{v});")
+            total = " + ".join(f"a{v}_{k}" for k in range(sets))
+            defs.line(f"{{ const {vt} t = {total}; memcpy(acc + {v * lanes}, &t, sizeof t); }}")
     defs.line("")
     return name
 
@@ -462,6 +468,34 @@ def _conv(ctx, w, n):
     w.line("}")
 
 
+def _backprop_input_direct(ctx, w, n, g: Geometry, out: str, dt, name: str):
+    """With stride 1, dX is a forward convolution of dY with the kernel flipped and its channel
+    axes swapped, padded by dilation * (k - 1) - pad on each side: the direct kernels run it (no
+    col2im scatter)."""
+    dout, wgt = n.inputs
+    st = C.storage(dt)
+    kk = g.KH * g.KW
+    w.line("{")
+    with w.indent():
+        w.line(f"static __thread void *{name}_fbuf; static __thread size_t {name}_fcap;")
+        w.line(f"{st} *const WF = ({st} *)pc_scratch(&{name}_fbuf, &{name}_fcap, sizeof({st}) * {g.K * g.Cg * kk}L);")
+        with w.block(f"for (long i = 0; i < {g.K * g.Cg * kk}L; ++i)"):
+            # WF[gg * Cg + c][kk][rs] = W[gg * Kg + kk][c][last - rs]
+            w.line(f"const long rs = i % {kk}L, t = i / {kk}L, kk = t % {g.Kg}L, oc = t / {g.Kg}L;")
+            w.line(f"const long gg = oc / {g.Cg}L, c = oc % {g.Cg}L;")
+            w.line(f"WF[i] = {ctx.ptr(wgt)}[((gg * {g.Kg}L + kk) * {g.Cg}L + c) * {kk}L + {kk - 1}L - rs];")
+        eq = Geometry((g.N, g.K, g.OH, g.OW), (g.C, g.Kg, g.KH, g.KW),
+                      {"stride": (1, 1), "dilation": (g.DH, g.DW), "group": g.G,
+                       "pads": (g.DH * (g.KH - 1) - g.PH, g.DH * (g.KH - 1) - g.PHa,
+                                g.DW * (g.KW - 1) - g.PW, g.DW * (g.KW - 1) - g.PWa)})
+        epi = Epilogue((), [], n.type.shape, C.compute(dt), False)
+        if eq.Kg * 2 < _lanes(dt):
+            render_rows(ctx, w, eq, ctx.ptr(dout), "WF", out, dt, epi, name)
+        else:
+            render_tiles(ctx, w, eq, ctx.ptr(dout), "WF", out, dt, epi, name)
+    w.line("}")
+
+
 @template("conv_backprop_input")
 def _conv_backprop_input(ctx, w, n):
     """dX[n] = col2im(W_g^T . dY_g[n]) per image and group, in tiles of output positions."""
@@ -472,8 +506,12 @@ def _conv_backprop_input(ctx, w, n):
     if n.type.size == 0:
         return
     st = C.storage(dt)
-    ctx.use_blas()
     name = f"cb{n.uid}"
+    if g.sp == 2 and (g.SH, g.SW) == (1, 1) and all(0 <= v <= g.DH * (g.KH - 1) for v in (g.PH, g.PHa)) \
+            and all(0 <= v <= g.DW * (g.KW - 1) for v in (g.PW, g.PWa)):
+        _backprop_input_direct(ctx, w, n, g, out, dt, name)
+        return
+    ctx.use_blas()
     rows = g.Cg * g.RS
     t = _tile(g)
     tiles = -(-g.P // t)
