@@ -31,7 +31,12 @@ from pycompile.ops.c.templates import template
 from pycompile.ops.c.writer import scope
 from pycompile.ops.defs.conv import out_size
 
-PARALLEL_FLOPS = 1 << 17
+# Work below which a kernel runs on the calling thread: a parallel region costs a few µs on a
+# quiet machine, but when the other cores are busy (a shared machine) waking the team can cost
+# far more than splitting ~0.2 ms of work saves (LeNet's 2 x 2 max-pool gradient: 0.12 ms on
+# one thread, 1.1 ms on two with the machine's other core loaded)
+PARALLEL_FLOPS = 1 << 24
+PARALLEL_ELEMENTS = 1 << 19
 
 
 def _prod(xs) -> int:
@@ -185,7 +190,7 @@ def _padded_input(w, g: Geometry, x: str, st: str, name: str, slack: int) -> tup
     total = g.N * g.C * hp * wp + slack
     w.line(f"static __thread void *{name}_pbuf; static __thread size_t {name}_pcap;")
     w.line(f"{st} *const XP = ({st} *)pc_scratch(&{name}_pbuf, &{name}_pcap, sizeof({st}) * {total}L);")
-    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({g.N * g.C * hp * wp}L > 32768L)")
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({g.N * g.C * hp * wp}L > {PARALLEL_ELEMENTS}L)")
     with w.block(f"for (long nc = 0; nc < {g.N * g.C}L; ++nc)"):
         w.line(f"{st} *const d = XP + nc * {hp * wp}L; const {st} *const s = {x} + nc * {g.H * g.W}L;")
         w.line(f"memset(d, 0, sizeof({st}) * {g.PH * wp}L);")
@@ -423,7 +428,7 @@ def render_gemm_forward(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: E
         with w.block(f"for (long i = 0; i < {g.K * rows}L; ++i)"):
             w.line(f"WF[i] = {wt}[i] * {epi.extras[epi.folded][0]}[i / {rows}L];")
         wt = "WF"
-    w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(g.flops > PARALLEL_FLOPS)})")
     with w.block(f"for (long u = 0; u < {g.N * g.G * tiles}L; ++u)"):
         w.line(f"const long n = u / {g.G * tiles}L, gg = (u / {tiles}L) % {g.G}L, q0 = (u % {tiles}L) * {t}L;")
         w.line(f"const long q1 = q0 + {t}L < {g.P}L ? q0 + {t}L : {g.P}L, L = q1 - q0;")
@@ -522,7 +527,7 @@ def _conv_backprop_input(ctx, w, n):
         w.line(f"static __thread void *{name}_cbuf; static __thread size_t {name}_ccap;")
         w.line(f"{st} *const CB = ({st} *)pc_scratch(&{name}_cbuf, &{name}_ccap, sizeof({st}) * {rows * t}L * nt);")
         # images are independent: split them over the threads; each walks its tiles in order
-        w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
+        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(g.flops > PARALLEL_FLOPS)})")
         with w.block(f"for (long ng = 0; ng < {g.N * g.G}L; ++ng)"):
             w.line(f"const long n = ng / {g.G}L, gg = ng % {g.G}L;")
             w.line(f"{st} *const cols = CB + (long)omp_get_thread_num() * {rows * t}L;")
@@ -558,7 +563,7 @@ def _conv_backprop_filter(ctx, w, n):
         w.line(f"static __thread void *{name}_cbuf; static __thread size_t {name}_ccap;")
         w.line(f"{st} *const CB = ({st} *)pc_scratch(&{name}_cbuf, &{name}_ccap, "
                f"sizeof({st}) * ({rows * t}L + {wsize}L) * nt);")
-        w.line("#pragma omp parallel num_threads(nt)")
+        w.line(f"#pragma omp parallel num_threads(nt) if ({int(g.flops > PARALLEL_FLOPS)})")
         with scope(w):
             w.line("const int tid = omp_get_thread_num(), nth = omp_get_num_threads();")
             w.line(f"{st} *const cols = CB + (long)tid * {rows * t}L;")
