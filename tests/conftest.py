@@ -1,6 +1,7 @@
 """Shared fixtures: every test starts from the default context and a fixed seed; the IR
 verifier runs after every compiler pass."""
 import os
+import re
 
 import pytest
 
@@ -19,3 +20,26 @@ def _fresh_context():
     ms.set_seed(1234)
     yield
     context.reset()
+
+
+# ---- the `cc` marker ---------------------------------------------------------------------------
+# A test needs a C compiler when it compiles a graph. Modules that can reach the compiler (they
+# mention one of these entry points, directly or through a helper module) are marked `cc`;
+# `pytest -m "not cc"` runs the rest, which must pass on a machine without a C compiler
+# (tests/test_knobs.py::test_without_a_c_compiler checks that with CC pointing nowhere).
+_COMPILES = re.compile(r"\bjit\b|GRAPH_MODE|\binspect\(|\bcompile_\w+|\bsubprocess\b|\blazy_inline\b|"
+                       r"\bconf_harness\b|\boracle_autodiff\b|\bopcheck\b|\bfrontend_helpers\b|\bbench\b")
+
+
+def _needs_cc(path) -> bool:
+    return _COMPILES.search(path.read_text()) is not None
+
+
+def pytest_collection_modifyitems(config, items):
+    verdict = {}
+    for item in items:
+        path = item.path
+        if path not in verdict:
+            verdict[path] = _needs_cc(path)
+        if verdict[path]:
+            item.add_marker(pytest.mark.cc)

@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pycompile.backend.export import KINDS, ExportError, export
-from pycompile.common import context
+from pycompile.common import context, knobs
 from pycompile.common.initializer import set_seed
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -673,7 +673,7 @@ def _main(argv) -> int:
     out_dir = prepare_output_dir(opts.output_dir or ".") if kinds else None
 
     if opts.opt_level is not None:
-        os.environ["PYCOMPILE_OPT_LEVEL"] = str(opts.opt_level)
+        knobs.set_for_process("PYCOMPILE_OPT_LEVEL", opts.opt_level)
     set_seed(0)
     module = load_module(model)
     # one context change before any compile: PyNative for the reference runs (compiled runs go

@@ -32,7 +32,15 @@ def nonzero(*shape, seed=0):
     return np.where(np.abs(x) < 0.3, 0.7, x)
 
 
-_DOMAIN = {"pos": positive, "nonzero": nonzero, "small": positive, "any": rnd}
+def unit(*shape, seed=0):
+    return rnd(*shape, lo=-0.9, hi=0.9, seed=seed)
+
+
+def ge1(*shape, seed=0):
+    return rnd(*shape, lo=1.2, hi=3.5, seed=seed)
+
+
+_DOMAIN = {"pos": positive, "nonzero": nonzero, "small": positive, "any": rnd, "unit": unit, "ge1": ge1}
 
 
 def _elementwise_specs():
@@ -104,6 +112,8 @@ OTHER = [
                                        {"shape": (2, 4), "axis": 1}), [rnd(2, 3)], (0,)),
 ]
 
+from grad_specs_everyday import EVERYDAY  # noqa: E402  (the everyday surface's ops)
+
 from grad_specs_cnn import CNN  # noqa: E402
 
-SPECS = _elementwise_specs() + OTHER + CNN
+SPECS = _elementwise_specs() + OTHER + EVERYDAY + CNN

@@ -115,6 +115,23 @@ def test_reduction_template_loops_are_vectorized(dtype, tmp_path):
     assert not missed, "not vectorized:\n" + "\n".join(f"{n}: {src[n - 1]}" for n in missed)
 
 
+def scans(x, h):
+    return ops.cumsum(x, 0), ops.cumsum(x, 1), ops.cumprod(x, 0), ops.CumSum(True, True)(h, 1), ops.cumsum(h, 0)
+
+
+def test_scan_template_loops_are_vectorized(tmp_path):
+    """CumSum / CumProd vectorize across the axes they do not scan: rows of accumulators after
+    the axis, blocks of rows over the last axis (float32 and float16 storage)."""
+    args = [np.ones((48, 70), np.float32), np.ones((48, 70), np.float16)]
+    report = ms.inspect(scans, *[Tensor(a) for a in args])
+    loops = _simd_loops(report.c_source)
+    assert len(loops) >= 3, "expected the scan template's simd loops in the generated C"
+    vectorized = _vectorized_lines(report.c_source, tmp_path)
+    missed = [start for start, end in loops if not any(start <= v <= end for v in vectorized)]
+    src = report.c_source.splitlines()
+    assert not missed, "not vectorized:\n" + "\n".join(f"{n}: {src[n - 1]}" for n in missed)
+
+
 def cnn_kernels(x, w, dw, b):
     """Both direct convolution kernels with epilogues, pooling rows (stride 1 and 2, a fused
     ReLU prologue), batch statistics and a resize."""

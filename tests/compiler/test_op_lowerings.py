@@ -26,7 +26,8 @@ from pycompile.ops.c.templates import TEMPLATES
 from pycompile.ops.lowering import Constant, Elementwise, Ordering, Template
 
 # a C math call that is expensive enough not to be recomputed on each pass of a template
-_TRANSCENDENTAL = re.compile(r"\b(exp|log|sin|cos|tan|tanh|erf|pow|atan2?|expm1|log1p)f?\(")
+_TRANSCENDENTAL = re.compile(r"\b(exp|expm1|log|log1p|log2|sin|cos|tan|sinh|cosh|tanh|asin|acos|atan|atan2|"
+                             r"asinh|acosh|atanh|erf|erfc|pow)f?\(")
 
 
 def _accepted_input_types(op):
@@ -97,9 +98,10 @@ def test_every_op_is_compiled_by_a_test():
     import test_ops_compiled_array as arr
     import test_ops_compiled_effects as eff
     import test_ops_compiled_cnn as cnn
+    import test_ops_compiled_everyday as day
     import test_ops_compiled_reduce as red
     groups = ew.ELEMENTWISE + ew.MISC + [ew.LARGE] + red.REDUCE + [red.SPECIAL] + red.NORM \
-        + arr.LAYOUT + arr.BACKPROP + arr.MATMUL + [arr.CREATION] + cnn.GROUPS
+        + arr.LAYOUT + arr.BACKPROP + arr.MATMUL + [arr.CREATION] + day.EVERYDAY + cnn.GROUPS
     import sys
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "autodiff"))

@@ -27,24 +27,6 @@ GROUP_SIZE = 16
 # fixed in pycompile: case id -> (modes, reason). Modes: "eager", "compiled" or "eager compiled".
 # The tests of these cases are expected to fail (strict: once fixed, remove the entry).
 KNOWN_DIFFERENCES: dict[str, tuple[str, str]] = {
-    "add_bool_bool": ("eager compiled", "MindSpore raises TypeError for Bool + Bool; pycompile returns a Bool tensor"),
-    "cls_Mod": ("eager compiled", "MindSpore's ops.Mod is the truncated remainder (C fmod: -4 mod 3 = -1); "
-                                  "pycompile's is FloorMod (2)"),
-    "squeeze_axis_not_one": ("eager compiled", "MindSpore's ops.squeeze(x, axis) leaves an axis whose size is not 1 "
-                                               "(returns x unchanged); pycompile raises ValueError"),
-    "gather_out_of_range": ("eager compiled", "MindSpore raises RuntimeError for an out-of-range Gather index; "
-                                              "pycompile IndexError"),
-    "matmul_inner_mismatch": ("eager compiled", "MindSpore 2.10's ops.matmul (MatMulExt) raises RuntimeError for "
-                                                "mismatched inner dimensions (ops.MatMul: ValueError); pycompile ValueError"),
-    "cls_BiasAdd": ("eager compiled", "MindSpore's BiasAdd (data_format NCHW) adds the bias along axis 1; pycompile "
-                                      "broadcasts it along the last axis (4-D input: ValueError)"),
-    "full_values": ("eager compiled", "MindSpore 2.10's ops.full with a float or bool fill_value and no dtype gives "
-                                      "Int64 (documented: full((2, 3), 1.2) is [[1, 1, 1], ...]); pycompile Float32 / Bool"),
-    "dense_f16_input": ("eager compiled", "MindSpore's nn.Dense with Float32 weights raises TypeError for a Float16 "
-                                          "input; pycompile promotes to Float32"),
-    "tensor_max_min_positional_dim": ("eager", "MindSpore's PyNative Tensor.max(1) / min(0) (dim positional) return "
-                                               "(values, indices); pycompile returns the values (as MindSpore's "
-                                               "GRAPH_MODE does)"),
 }
 
 CASES = H.load_cases(ms)

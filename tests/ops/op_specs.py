@@ -48,7 +48,8 @@ def assert_close(actual, expected, what=""):
 def sample(dtype, shape, domain="any", seed=0):
     """Deterministic inputs: ints in [-5, 5], floats in [-3, 3] (half of them multiples of 0.5),
     narrowed by `domain`
-    ('pos': > 0, 'nonzero': no zeros, 'small': ints in [0, 3] for exponents)."""
+    ('pos': > 0, 'nonzero': no zeros, 'small': ints in [0, 3] for exponents; floats only: 'unit' in
+    (-1, 1), 'ge1' >= 1, the domains of asin / atanh and acosh)."""
     rng = np.random.default_rng(seed)
     dt = np.dtype(dtype)
     if dt.kind == "b":
@@ -60,11 +61,11 @@ def sample(dtype, shape, domain="any", seed=0):
         if domain == "nonzero":
             arr[arr == 0] = 3
         return arr
-    lo, hi = (0.1, 3.0) if domain == "pos" else (-3.0, 3.0)
+    lo, hi = {"pos": (0.1, 3.0), "unit": (-0.95, 0.95), "ge1": (1.0, 4.0)}.get(domain, (-3.0, 3.0))
     arr = rng.uniform(lo, hi, size=shape)
     # every other element on a grid of halves, so that comparisons see ties and x.5 boundaries
     flat = arr.reshape(-1)
-    flat[::2] = np.clip(np.round(flat[::2] * 2) / 2, lo if domain == "pos" else -3.0, hi)
+    flat[::2] = np.clip(np.round(flat[::2] * 2) / 2, lo if domain in ("pos", "unit", "ge1") else -3.0, hi)
     arr = flat.reshape(shape).astype(dt)
     if domain in ("nonzero", "pos"):
         arr[np.abs(arr) < 0.1] = 0.5
@@ -157,7 +158,8 @@ UNARY = [
 UNARY_NAMES = {s.op for s in UNARY}
 
 BINARY = [
-    Elementwise("Add", ops.add, lambda x, y: x + y, cls=ops.Add),
+    # ops.add refuses bool + bool (MindSpore); the `+` operator is a logical or (test_everyday_*)
+    Elementwise("Add", ops.add, lambda x, y: x + y, kinds="if", cls=ops.Add),
     Elementwise("Sub", ops.sub, lambda x, y: x - y, kinds="if", cls=ops.Sub),
     Elementwise("Mul", ops.mul, lambda x, y: x * y, cls=ops.Mul),
     Elementwise("RealDiv", ops.div, lambda x, y: x.astype(np.float64) / y, out="float",
@@ -367,7 +369,10 @@ CASES = [
     Case("Fill class", "Fill", lambda: ops.Fill()(ms.float16, (3,), 1.5), lambda: np.full(3, 1.5, F16), (),
          (ops.Fill,)),
     Case("full int", "Fill", lambda: ops.full((2,), 3), lambda: np.full(2, 3, I64), (), (ops.full,)),
-    Case("full float", "Fill", lambda: ops.full((2, 2), 0.5), lambda: np.full((2, 2), 0.5, F32), (), ()),
+    # MindSpore 2.10: without dtype, ops.full is Int64 whatever the value (documented)
+    Case("full float", "Fill", lambda: ops.full((2, 2), 1.5), lambda: np.full((2, 2), 1, I64), (), ()),
+    Case("full float dtype", "Fill", lambda: ops.full((2, 2), 0.5, dtype=ms.float32), lambda: np.full((2, 2), 0.5, F32),
+         (), ()),
     Case("zeros", "Fill", lambda: ops.zeros((2, 3)), lambda: np.zeros((2, 3), F32), (), (ops.zeros,)),
     Case("Zeros class", "Fill", lambda: ops.Zeros()((4,), ms.int64), lambda: np.zeros(4, I64), (), (ops.Zeros,)),
     Case("ones", "Fill", lambda: ops.ones((0, 3), ms.int32), lambda: np.ones((0, 3), I32), (), (ops.ones,)),
@@ -477,6 +482,15 @@ CASES = [
     Case("NPU float status", ("NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"), _npu_status,
          lambda: np.zeros(8, F32), (), (ops.NPUAllocFloatStatus, ops.NPUClearFloatStatus, ops.NPUGetFloatStatus)),
 ]
+
+# the everyday surface (issue 18): its specs live in their own module
+import op_specs_everyday as _everyday  # noqa: E402
+
+UNARY += _everyday.UNARY
+UNARY_NAMES |= {s.op for s in _everyday.UNARY}
+BINARY += _everyday.BINARY
+REDUCTIONS += _everyday.REDUCTIONS
+CASES += _everyday.CASES
 
 from op_specs_cnn import CNN_CASES  # noqa: E402  (the CNN family's specs)
 

@@ -81,5 +81,12 @@ class Executable:
     def _raise(self, rc: int):
         code = rc - 1000
         if 0 <= code < len(self.errors):
-            raise IndexError(self.errors[code])
+            # "RuntimeError: For 'Gather', ..." raises the class MindSpore raises; otherwise IndexError
+            name, sep, text = self.errors[code].partition(": ")
+            cls = _RUNTIME_ERRORS.get(name) if sep else None
+            raise cls(text) if cls is not None else IndexError(self.errors[code])
         raise RuntimeFault(f"compiled code returned error {rc}")
+
+
+# exception classes a runtime error message may name (ops/c: ctx.runtime_error)
+_RUNTIME_ERRORS = {"RuntimeError": RuntimeError, "ValueError": ValueError, "IndexError": IndexError}

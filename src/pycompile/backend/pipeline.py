@@ -10,7 +10,7 @@ import time
 
 from pycompile.backend import devices
 from pycompile.backend.compiled import CompileReport, Compiled, Layout, TracedSources
-from pycompile.common import context
+from pycompile.common import context, knobs
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.errors import CompileError, InternalCompilerError
 
@@ -33,7 +33,7 @@ def workdir() -> str:
 
 def options() -> dict:
     return {"load_elim": context.load_elim_level(), "float_status": devices.current().float_status,
-            "opt_level": int(os.environ.get("PYCOMPILE_OPT_LEVEL", "3"))}
+            "opt_level": knobs.get("PYCOMPILE_OPT_LEVEL")}
 
 
 def _copied_bytes(graph) -> int:
@@ -67,7 +67,7 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
     with _stage("tracing"):
         traced = trace(fn, args, kwargs, self_obj=self_obj, name=name)
     times["trace"] = time.perf_counter() - t
-    verify = os.environ.get("PYCOMPILE_VERIFY", "") not in ("", "0")
+    verify = knobs.get("PYCOMPILE_VERIFY")
     t = time.perf_counter()
     with _stage("optimization"):
         graph, stats = run_pipeline(traced.graph, opt_level=opts["opt_level"], verify=verify, options=opts)

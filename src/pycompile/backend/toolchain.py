@@ -12,6 +12,7 @@ import os
 import sys
 
 from pycompile.errors import CompileError
+from pycompile.common import knobs
 
 # -fwrapv: integer arithmetic wraps around as in NumPy / MindSpore (signed overflow is otherwise
 # undefined in C, and the optimizer folds `x + 1 > x` to true)
@@ -48,7 +49,7 @@ class ToolchainError(CompileError):
 @functools.lru_cache(maxsize=None)
 def find_cc() -> str:
     import shutil
-    cc = os.environ.get("CC", "cc")
+    cc = knobs.get("CC")
     path = shutil.which(cc)
     if path is None:
         raise ToolchainError(

@@ -19,6 +19,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from pycompile.common import knobs
+
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 
@@ -135,19 +137,12 @@ def reset() -> None:
         fn(dict(_DEFAULTS))
 
 
-def _env_flag(name: str) -> bool | None:
-    v = os.environ.get(name)
-    if v is None or v == "":
-        return None
-    return v.strip().lower() not in ("0", "false", "off", "no")
-
-
 def compile_cache_settings() -> tuple[bool, str]:
     """(enabled, path): the context wins over MS_COMPILER_CACHE_ENABLE / MS_COMPILER_CACHE_PATH."""
     enabled = _ctx["enable_compile_cache"]
     if enabled is None:
-        enabled = bool(_env_flag("MS_COMPILER_CACHE_ENABLE"))
-    path = _ctx["compile_cache_path"] or os.environ.get("MS_COMPILER_CACHE_PATH") or os.path.join(
+        enabled = bool(knobs.get("MS_COMPILER_CACHE_ENABLE"))
+    path = _ctx["compile_cache_path"] or knobs.get("MS_COMPILER_CACHE_PATH") or os.path.join(
         os.path.expanduser("~"), ".cache", "pycompile")
     return enabled, path
 
@@ -156,23 +151,19 @@ def save_graphs_settings() -> tuple[int, str]:
     """(level, path): save_graphs in the context wins over MS_DEV_SAVE_GRAPHS."""
     level = _ctx["save_graphs"]
     if level is None:
-        env = os.environ.get("MS_DEV_SAVE_GRAPHS", "")
-        level = int(env) if env.isdigit() else (1 if _env_flag("MS_DEV_SAVE_GRAPHS") else 0)
-    path = os.environ.get("MS_DEV_SAVE_GRAPHS_PATH") if _ctx["save_graphs_path"] == "." else None
+        env = knobs.get("MS_DEV_SAVE_GRAPHS") or ""
+        level = int(env) if env.isdigit() else (0 if env.strip().lower() in ("",) + knobs._FALSE else 1)
+    path = knobs.get("MS_DEV_SAVE_GRAPHS_PATH") if _ctx["save_graphs_path"] == "." else None
     return int(level), path or _ctx["save_graphs_path"]
 
 
 def num_threads() -> int:
     n = _ctx["runtime_num_threads"]
     if n is None:
-        env = os.environ.get("PYCOMPILE_NUM_THREADS", "")
-        n = int(env) if env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
+        n = knobs.get("PYCOMPILE_NUM_THREADS") or os.cpu_count() or 1
     return n
 
 
 def load_elim_level() -> int:
     """MS_DEV_SIDE_EFFECT_LOAD_ELIM: 0, 1 (default), 2 or 3."""
-    v = os.environ.get("MS_DEV_SIDE_EFFECT_LOAD_ELIM", "1").strip() or "1"
-    if v not in ("0", "1", "2", "3"):
-        raise ValueError(f"MS_DEV_SIDE_EFFECT_LOAD_ELIM must be 0, 1, 2 or 3, but got {v!r}")
-    return int(v)
+    return knobs.get("MS_DEV_SIDE_EFFECT_LOAD_ELIM")

@@ -103,6 +103,12 @@ def assigned_names(stmts) -> set:
             if isinstance(node.ctx, ast.Store):
                 names.add(node.id)
 
+        def visit_Subscript(self, node):
+            # `y[i] = v` rebinds y when y is a tensor (functional item assignment)
+            if isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+                names.add(node.value.id)
+            self.generic_visit(node)
+
         def visit_FunctionDef(self, node):
             names.add(node.name)
 

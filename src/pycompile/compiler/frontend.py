@@ -35,6 +35,7 @@ from pycompile.errors import (CompileError, CompileTypeError, CompileUnboundLoca
                               GraphTypeError, InternalCompilerError, MsClassCallError, raised_error, wrap_user_error)
 from pycompile.ops import functional as F
 from pycompile.ops.composite import HyperMap, MultitypeFuncGraph, hyper_map
+from pycompile.ops.function_index import setitem
 from pycompile.ops.operations import Print, Primitive
 from pycompile.ops.tracing import tracing
 
@@ -448,6 +449,10 @@ class Interpreter(ControlFlow, Loops, Expressions):
             idx = self.eval(frame, t.slice)
             if isinstance(obj, (list, dict)):
                 obj[idx] = value
+            elif isinstance(t.value, ast.Name) and _is_tensor_value(obj) and not isinstance(obj, Parameter):
+                # `y[i] = v` on a tensor is functional, as in MindSpore's graph mode: y is rebound to
+                # a new tensor (ops.function_index.setitem); other references keep the old one
+                frame.env[t.value.id] = setitem(obj, idx, value)
             else:
                 raise self.error(t, f"item assignment on {_kind(obj)} is not supported in graph code",
                                  "build a new tensor with ops.select / ops.concat, or use a list")
@@ -488,6 +493,10 @@ class Interpreter(ControlFlow, Loops, Expressions):
                              kind=CompileValueError)
         for e, v in zip(t.elts, items):
             self.assign_target(frame, e, v)
+
+def _is_tensor_value(v) -> bool:
+    return isinstance(v, Tensor) or (isinstance(v, Sym) and isinstance(v._value.type, TensorType))
+
 
 def _def_line(pf) -> int:
     node = pf.node

@@ -16,7 +16,6 @@ Reuse is on by default; MS_DEV_CELL_REUSE=0 turns it off (every instance is inli
 """
 from __future__ import annotations
 
-import os
 
 from pycompile.common.abstract import TensorType, TupleType
 from pycompile.nn.decorators import subtree_version
@@ -26,6 +25,7 @@ from pycompile.compiler.builder import Sym, finish_graph
 from pycompile.compiler.pytree import unflatten
 from pycompile.compiler.source import unwrap
 from pycompile.ops.tracing import tracing
+from pycompile.common import knobs
 
 INLINE = object()          # call() result meaning "not shareable here: inline this call"
 
@@ -35,7 +35,7 @@ def eligible(interp, cell) -> bool:
     return (getattr(init, "_pycompile_lazy_inline", False)
             and "cell_init_args" in cell.__dict__
             and not interp.inside_lazy
-            and os.environ.get("MS_DEV_CELL_REUSE", "").strip() != "0"
+            and knobs.get("MS_DEV_CELL_REUSE")
             and cell.__dict__.get("_lazy_inline_version") == subtree_version(cell))
 
 

@@ -2,6 +2,7 @@
 mindspore.ops (`ops.add`, `ops.Add()`, `ops.HyperMap`, `ops.functional`, `ops.operations`)."""
 from pycompile.ops import _table, composite, functional, operations, tensor_methods  # noqa: F401
 from pycompile.ops.grads import core as _grad_rules  # noqa: F401  (registers the gradient rules)
+from pycompile.ops.grads import everyday as _grad_rules_everyday  # noqa: F401
 from pycompile.ops.grads import cnn as _cnn_grad_rules  # noqa: F401
 from pycompile.ops.autodiff import GradOperation, grad, stop_gradient, value_and_grad  # noqa: F401
 from pycompile.ops._table import OPS, Effect, OpDef, apply  # noqa: F401
@@ -11,6 +12,15 @@ from pycompile.ops.functional import *  # noqa: F401,F403
 from pycompile.ops.functional import abs, all, any, pow, sum  # noqa: F401  (shadow builtins on purpose)
 from pycompile.ops.operations import *  # noqa: F401,F403
 from pycompile.ops.operations import Primitive  # noqa: F401
+# the everyday surface: functional and class forms, Tensor methods (after tensor_methods: they
+# replace its max / min / argmax with MindSpore's overloads)
+from pycompile.ops import tensor_methods_everyday  # noqa: F401,E402
+from pycompile.ops.function_array import *  # noqa: F401,F403,E402
+from pycompile.ops.function_array import range, slice  # noqa: F401,E402  (shadow builtins on purpose)
+from pycompile.ops.function_index import *  # noqa: F401,F403,E402
+from pycompile.ops.function_math import *  # noqa: F401,F403,E402
+from pycompile.ops.function_math import max, min, round  # noqa: F401,E402  (shadow builtins on purpose)
+from pycompile.ops.operations_everyday import *  # noqa: F401,F403,E402
 from pycompile.ops.function_conv import *  # noqa: F401,F403
 from pycompile.ops.function_image import *  # noqa: F401,F403
 from pycompile.ops.function_random import *  # noqa: F401,F403

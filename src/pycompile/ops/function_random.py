@@ -144,7 +144,7 @@ def multinomial(input, num_samples, replacement=True, seed=None):
 
 
 def randperm(n, seed=0, offset=0, dtype=mstype.int64):
-    """Not exported yet: its conformance case needs ops.sort (the everyday-surface family)."""
+    """A permutation of range(n): a stable argsort of n random words."""
     if not isinstance(n, (int, np.integer)) or n < 0:
         raise OpValueError(f"For 'randperm', 'n' must be a non-negative int, but got {n!r}")
     return draw(R.Randperm, [], {"n": int(n), "dtype": mstype.to_dtype(dtype),
@@ -207,4 +207,4 @@ def dropout3d(input, p=0.5, training=True):
 
 
 __all__ = ["rand", "randn", "rand_like", "randn_like", "standard_normal", "randint", "randint_like", "uniform",
-           "normal", "bernoulli", "multinomial", "dropout", "dropout1d", "dropout2d", "dropout3d"]
+           "normal", "bernoulli", "multinomial", "randperm", "dropout", "dropout1d", "dropout2d", "dropout3d"]

@@ -11,7 +11,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, type_of
-from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply, norm_axis
+from pycompile.ops._table import OPS, OpRuntimeError, OpTypeError, OpValueError, apply, norm_axis
 from pycompile.ops.defs import array, effects, elementwise, reduce  # noqa: F401  (declares the ops)
 
 _op = OPS
@@ -52,7 +52,24 @@ def _int_tuple(name: str, what: str, value) -> tuple:
 
 
 # ---- arithmetic ----------------------------------------------------------------------------------
-def add(input, other): return apply(_op["Add"], [input, other])
+def add(input, other):
+    """MindSpore's ops.add refuses bool + bool (the `+` operator on bool tensors is an or)."""
+    if _promoted_is_bool(input, other):
+        raise OpTypeError(f"For primitive[Add], the input argument[x] must be a type of {{Tensor[Float16], "
+                          f"Tensor[Float32], Tensor[Float64], Tensor[Int8] ... Tensor[UInt64]}}, but got "
+                          f"{type_of(input)} and {type_of(other)}.")
+    return apply(_op["Add"], [input, other])
+
+
+def _promoted_is_bool(*xs) -> builtins.bool:
+    from pycompile.ops._table import result_dtype
+    try:
+        dt = result_dtype([type_of(x) for x in xs])
+    except (TypeError, mstype.PromotionError):
+        return False        # the op's own type check names the problem
+    return dt == "bool" or dt is mstype.bool_
+
+
 def sub(input, other): return apply(_op["Sub"], [input, other])
 def mul(input, other): return apply(_op["Mul"], [input, other])
 def div(input, other, rounding_mode=None):
@@ -308,14 +325,16 @@ unsqueeze = expand_dims
 
 
 def squeeze(input, axis=None):
+    """The axes of size 1 removed (all of them, or those of `axis`); as in MindSpore 2.10, a listed
+    axis whose size is not 1 is left as it is."""
     shape = _tensor_type("Squeeze", input).shape
     if axis is None:
         return reshape(input, tuple(d for d in shape if d != 1))
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     axes = {norm_axis("Squeeze", a, len(shape)) for a in axes}
-    for a in axes:
-        if shape[a] != 1:
-            raise OpValueError(f"For 'Squeeze', cannot squeeze axis {a} of size {shape[a]} (shape {list(shape)})")
+    axes = {a for a in axes if shape[a] == 1}
+    if not axes:
+        return input
     return reshape(input, tuple(d for i, d in enumerate(shape) if i not in axes))
 
 
@@ -359,6 +378,16 @@ def matmul(input, other):
     if a.ndim == 0 or b.ndim == 0:
         raise OpValueError(f"For 'matmul', inputs must not be 0-d; use mul (got shapes {list(a.shape)} "
                            f"and {list(b.shape)})")
+    if a.dtype is not b.dtype:
+        raise OpTypeError(f"For 'MatMulExt', the type of 'x2' should be same as 'x1', but got 'x1' with type "
+                          f"Tensor[{a.dtype}] and 'x2' with type Tensor[{b.dtype}].")
+    k2 = b.shape[0] if b.ndim == 1 else b.shape[-2]
+    if a.shape[-1] != k2:
+        if a.ndim == 1 and b.ndim == 1:
+            raise OpValueError(f"For 'MatMul' the input dimensions must be equal, but got 'x1_col': {a.shape[-1]} "
+                               f"and 'x2_row': {k2}.")
+        raise OpRuntimeError(f"For 'MatMulExt' op, shape1[-1] must be equal to shape2[-2], but got {a.shape[-1]} "
+                             f"and {k2}.")
     x = reshape(input, (1,) + a.shape) if a.ndim == 1 else input
     y = reshape(other, b.shape + (1,)) if b.ndim == 1 else other
     xs, ys = type_of(x).shape, type_of(y).shape
@@ -404,11 +433,11 @@ def fill(type, shape, value):
 
 
 def full(size, fill_value, *, dtype=None):
-    if dtype is None:
-        if not isinstance(fill_value, (builtins.bool, int, float, np.generic)):
-            raise OpTypeError(f"For 'Fill', 'fill_value' must be a number, but got {fill_value!r}")
-        dtype = mstype.SCALAR_DEFAULT[mstype.scalar_kind(fill_value)]
-    return fill(dtype, size, fill_value)
+    """MindSpore 2.10's ops.full: without `dtype` the result is Int64 whatever the value
+    (documented: full((2, 3), 1.2) is [[1, 1, 1], ...]; True gives ones)."""
+    if not isinstance(fill_value, (builtins.bool, int, float, np.generic)):
+        raise OpTypeError(f"For 'Fill', 'fill_value' must be a number, but got {fill_value!r}")
+    return fill(mstype.int64 if dtype is None else dtype, size, fill_value)
 
 
 def zeros(size, dtype=None):
@@ -457,7 +486,7 @@ def getitem(x, index):
 
     begin, end, strides = [], [], []
     final_shape = []          # shape after the whole subscript
-    gather_at = None          # (axis in the sliced tensor, index value)
+    gathers = []              # (axis in the sliced tensor, index value)
     dim = 0
     for i in expanded:
         if i is None:
@@ -472,10 +501,11 @@ def getitem(x, index):
             raise IndexError("boolean mask indices are not supported: the result's shape would depend on the "
                              "data; use ops.select (or ops.where) to keep the shape")
         elif _is_index_tensor(i):
-            if gather_at is not None:
-                raise IndexError("only one tensor index per subscript is supported")
             idx = _as_tensor(i) if isinstance(i, list) else i
-            gather_at = (dim, idx)
+            gathers.append((dim, idx))
+            if len(gathers) > 1 and builtins.any(getattr(type_of(g), "shape", ()) != () for _, g in gathers):
+                raise IndexError("only one tensor index per subscript is supported (or several 0-d ones, "
+                                 "such as loop indices)")
             begin.append(0), end.append(size), strides.append(1)
             final_shape.extend(getattr(type_of(idx), "shape", ()))
         else:
@@ -489,8 +519,8 @@ def getitem(x, index):
     out = x
     if (begin, end, strides) != ([0] * t.ndim, list(t.shape), [1] * t.ndim):
         out = apply(_op["StridedSlice"], [x], {"begin": tuple(begin), "end": tuple(end), "strides": tuple(strides)})
-    if gather_at is not None:
-        out = gather(out, gather_at[1], gather_at[0])
+    for axis, idx in reversed(gathers):       # from the last: each 0-d index removes its axis
+        out = gather(out, idx, axis)
     if tuple(final_shape) != type_of(out).shape:
         out = reshape(out, tuple(final_shape))
     return out

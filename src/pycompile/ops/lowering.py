@@ -117,10 +117,13 @@ class Copy(Lowering):
 @dataclass(frozen=True)
 class EffectCode(Lowering):
     """An effect the renderer emits: 'assign', 'print', 'status_alloc', 'status_clear',
-    'status_get'. `alias`: the result is the memory of the first input (Assign's Parameter)."""
+    'status_get'. `alias`: the result is the memory of the first input (Assign's Parameter).
+    `static_result`: the C static the result lives in, when it is a constant the effect returns
+    (Print's unit tensor) rather than memory of its own."""
 
     name: str
     alias: bool = False
+    static_result: str = ""
 
     @property
     def status(self) -> Status:

@@ -51,7 +51,6 @@ RealDiv = _simple("RealDiv", F.div)
 Div = _simple("Div", F.div)
 FloorDiv = _simple("FloorDiv", F.floor_divide)
 FloorMod = _simple("FloorMod", F.remainder)
-Mod = _simple("Mod", F.remainder)
 Pow = _simple("Pow", F.pow)
 Neg = _simple("Neg", F.neg)
 Abs = _simple("Abs", F.abs)
@@ -182,7 +181,7 @@ class Squeeze(Primitive):
         self.axis = axis
 
     def __call__(self, x):
-        return F.squeeze(x, self.axis if self.axis != () else None)
+        return F.squeeze(x, self.axis if self.axis != () else None)      # a non-1 axis stays, as in MindSpore
 
 
 class Concat(Primitive):
@@ -231,8 +230,24 @@ class BatchMatMul(Primitive):
 
 
 class BiasAdd(Primitive):
+    """x + bias along the channel axis: axis 1 (data_format 'NCHW', the default) or the last
+    ('NHWC'); `bias` is 1-D with that axis' size."""
+
+    def __init__(self, data_format="NCHW"):
+        super().__init__()
+        if data_format not in ("NCHW", "NHWC", "NCDHW"):
+            raise ValueError(f"For 'BiasAdd', 'data_format' must be 'NCHW', 'NHWC' or 'NCDHW', but got {data_format!r}")
+        self.data_format = data_format
+
     def __call__(self, x, bias):
-        return F.add(x, bias)
+        t, b = F._tensor_type("BiasAdd", x, "input_x"), F._tensor_type("BiasAdd", bias, "bias")
+        if t.ndim < 2:
+            raise ValueError(f"For 'BiasAdd', 'input_x' must be at least 2-D, but got shape {list(t.shape)}")
+        axis = t.ndim - 1 if self.data_format == "NHWC" else 1
+        if b.shape != (t.shape[axis],):
+            raise ValueError(f"For 'BiasAdd', bias shape should be equal to input_x[{axis}] shape ({t.shape[axis]}), "
+                             f"but got bias shape {list(b.shape)} and input shape {list(t.shape)}")
+        return F.add(x, F.reshape(bias, (t.shape[axis],) + (1,) * (t.ndim - 1 - axis)))
 
 
 class Shape(Primitive):

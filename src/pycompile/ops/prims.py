@@ -12,6 +12,9 @@ from pycompile.ops.defs.elementwise import *  # noqa: F401,F403
 from pycompile.ops.defs.reduce import *  # noqa: F401,F403
 from pycompile.ops.defs.backprop import *  # noqa: F401,F403
 from pycompile.ops.defs.stack import *  # noqa: F401,F403
+from pycompile.ops.defs.index import *  # noqa: F401,F403
+from pycompile.ops.defs.math import *  # noqa: F401,F403
+from pycompile.ops.defs.sort import *  # noqa: F401,F403
 from pycompile.ops.defs.conv import *  # noqa: F401,F403
 from pycompile.ops.defs.norm import *  # noqa: F401,F403
 from pycompile.ops.defs.pool import *  # noqa: F401,F403

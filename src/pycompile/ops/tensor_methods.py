@@ -11,6 +11,7 @@ from __future__ import annotations
 from pycompile.common import dtype as mstype
 from pycompile.common.tensor import TensorMethods
 from pycompile.ops import functional as F
+from pycompile.ops._table import OPS, apply
 
 
 def _varargs(args):
@@ -23,8 +24,9 @@ class _TensorOps:
     """The operators and methods every tensor-like value has."""
 
     # -- arithmetic ------------------------------------------------------------------------------
-    def __add__(self, o): return F.add(self, o)
-    def __radd__(self, o): return F.add(o, self)
+    # the operator accepts bool + bool (a logical or), MindSpore's ops.add does not
+    def __add__(self, o): return apply(OPS["Add"], [self, o])
+    def __radd__(self, o): return apply(OPS["Add"], [o, self])
     def __sub__(self, o): return F.sub(self, o)
     def __rsub__(self, o): return F.sub(o, self)
     def __mul__(self, o): return F.mul(self, o)

@@ -17,7 +17,8 @@ import numpy as np
 
 from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
-from pycompile.backend.c.memory import Plan, head_destination, plan_graph
+from pycompile.backend.c.naming import nid, numbering
+from pycompile.backend.c.memory import Plan, _ancestors, head_destination, plan_graph
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
 from pycompile.ops.c import ctypes_ as C
@@ -49,19 +50,6 @@ class _Module:
     subs: dict = field(default_factory=dict)      # id(subgraph) -> (C name, Plan, const offset)
     sub_consts: list = field(default_factory=list)
     scratch: dict = field(default_factory=dict)   # id(subgraph) -> arena bytes a call needs
-
-
-def _ancestors(node, block: ir.Block) -> set:
-    """ids of the block's nodes that `node` reads, directly or through others."""
-    inside = {id(m): m for m in block.nodes}
-    seen: set = set()
-    todo = list(node.inputs)
-    while todo:
-        v = todo.pop()
-        if id(v) in inside and id(v) not in seen:
-            seen.add(id(v))
-            todo.extend(v.inputs)
-    return seen
 
 
 class CodeGen:
@@ -97,7 +85,7 @@ class CodeGen:
         self.mod.uses_blas = self.mod.uses_blas or v
 
     def kernel_name(self, n) -> str:
-        return f"k{n.uid}"
+        return f"k{nid(n)}"
 
     # ---- names of values ----------------------------------------------------------------------
     def ptr(self, v) -> str:
@@ -151,10 +139,32 @@ class CodeGen:
             return C.literal(v.value, C.value_ctype(v.type))
         return self.names[id(v)]
 
+    def _owner(self, v):
+        """The storage that holds v's bytes (through aliases: Loads, views, Depend)."""
+        s = self.plan.storage.get(id(v))
+        while s is not None and s.kind == "alias":
+            s = self.plan.storage.get(id(s.base))
+        return s
+
+    def _inplace(self, inputs, outputs) -> dict:
+        """{input index: output index} for kernel inputs that are the memory an output is written
+        to (memory.Planner._inplace_assigns placed the output there): the kernel reads them
+        through the output's pointer."""
+        outs = [self._owner(o) for o in outputs]
+        found = {}
+        for k, v in enumerate(inputs):
+            if not isinstance(v.type, TensorType) or isinstance(v, ir.Const):
+                continue
+            s = self._owner(v)
+            for j, o in enumerate(outs):
+                if s is not None and s is o and s.kind == "arg":
+                    found[k] = j
+        return found
+
     def declare_ptr(self, w: CWriter, v, expr: str | None = None):
         t = v.type
         st = C.storage(t.dtype)
-        name = f"v{v.uid}"
+        name = f"v{nid(v)}"
         w.line(f"{st} *const {name} = {expr if expr is not None else self.storage_expr(self.plan.of(v), v)};")
         self.names[id(v)] = name
         return name
@@ -303,7 +313,7 @@ class CodeGen:
             a = self.scalar(v)
             args.append(a if C.value_ctype(v.type) == ct else f"(({ct})({a}))")
         out_ct = C.scalar_ctype(n.type)
-        name = f"s{n.uid}"
+        name = f"s{nid(n)}"
         w.line(f"const {out_ct} {name} = ({out_ct})({c_expr(n.op, args, ct)});")
         self.names[id(n)] = name
 
@@ -328,12 +338,13 @@ class CodeGen:
         if n.type.size == 0:
             return
         em = KernelEmitter(self.kernel_name(n), n.type.shape, block, self._kinputs(inputs), [n], [out],
-                           float_status=self.float_status)
+                           float_status=self.float_status, inplace=self._inplace(inputs, [n]))
         w.line(em.emit(self.defs))
 
     def emit_fused(self, w, n):
         block = n.blocks[0]
-        head, kind, k = head_destination(block, set(self.getitems.get(id(n), {})))
+        head, kind, k = head_destination(block, set(self.getitems.get(id(n), {})),
+                                         self.plan.inplace_results.get(id(n), ()))
         if head is not None:
             return self.emit_fused_head(w, n, head, kind, k)
         last = block.results[-1] if block.results else None
@@ -342,17 +353,19 @@ class CodeGen:
         if reduction is not None and reduction in block.nodes:
             return self.emit_fused_reduction(w, n, reduction)
         outs = self.getitems.get(id(n), {})
-        results, ptrs = [], []
+        results, ptrs, gets = [], [], []
         for k, r in enumerate(block.results):
             g = outs.get(k)
             if g is None:
                 continue
             results.append(r)
+            gets.append(g)
             ptrs.append(self.declare_ptr(w, g))
         if not results or n.attrs["shape"] and int(np.prod(n.attrs["shape"])) == 0:
             return
         em = KernelEmitter(self.kernel_name(n), n.attrs["shape"], ir.Block(block.params, block.nodes, tuple(results)),
-                           self._kinputs(n.inputs), results, ptrs, float_status=self.float_status)
+                           self._kinputs(n.inputs), results, ptrs, float_status=self.float_status,
+                           inplace=self._inplace(n.inputs, gets))
         w.line(em.emit(self.defs))
 
     def emit_call(self, w, n):
@@ -369,7 +382,7 @@ class CodeGen:
             t = v.type
             g = outs.get(k)
             if isinstance(t, ScalarType):
-                local = f"r{n.uid}_{k}"
+                local = f"r{nid(n)}_{k}"
                 w.line(f"{C.scalar_ctype(t)} {local} = 0;")
                 if g is not None:
                     self.names[id(g)] = local
@@ -411,11 +424,12 @@ class CodeGen:
         block = n.blocks[0]
         outs = self.getitems.get(id(n), {})
         outer = {id(p): v for p, v in zip(block.params, n.inputs)}
-        results, ptrs = [], []
+        results, ptrs, gets = [], [], []
         for k, r in enumerate(block.results):
             g = outs.get(k)
             if g is not None:
                 results.append((k, r))
+                gets.append(g)
                 ptrs.append(self.declare_ptr(w, g))
         if kind in ("output", "alias"):
             dest = ptrs[[k for k, _ in results].index(k_dest)]
@@ -429,9 +443,11 @@ class CodeGen:
             used = {id(i) for m in epi_nodes for i in m.inputs}
             params = [p for p in block.params if id(p) in used]
             kin = self._kinputs([outer[id(p)] for p in params]) + [KInput(head, dest)]
-            inplace = {}
+            # inputs that are a Parameter the epilogue writes in place (an Assign's value)
+            epi_gets = [g for (k, r), g in zip(results, gets) if r is not head]
+            inplace = self._inplace([outer[id(p)] for p in params], epi_gets)
             if kind == "alias":      # the epilogue reads the head's value from the output it overwrites
-                inplace = {len(kin) - 1: [r for r, _ in epi].index(block.results[k_dest])}
+                inplace[len(kin) - 1] = [r for r, _ in epi].index(block.results[k_dest])
             em = KernelEmitter(self.kernel_name(n), n.attrs["shape"],
                                ir.Block(tuple(params) + (head,), epi_nodes, tuple(r for r, _ in epi)),
                                kin, [r for r, _ in epi], [p for _, p in epi], float_status=self.float_status,
@@ -496,12 +512,12 @@ class CodeGen:
         if id(n) in self.names:
             return
         if isinstance(n.type, ScalarType):
-            self.names[id(n)] = f"r{parent.uid}_{k}"
+            self.names[id(n)] = f"r{nid(parent)}_{k}"
             return
         if isinstance(n.type, (MonadType, TupleType)):
             return
         if parent.op in (ir.FOR, ir.WHILE):
-            self.names[id(n)] = f"L{parent.uid}_cur{k}"
+            self.names[id(n)] = f"L{nid(parent)}_cur{k}"
             return
         self.declare_ptr(w, n)
 
@@ -521,8 +537,8 @@ class CodeGen:
         places = []
         for k, t in enumerate(n.type.elems):
             if isinstance(t, ScalarType):
-                w.line(f"{C.scalar_ctype(t)} r{n.uid}_{k};")
-                places.append((None, f"r{n.uid}_{k}"))
+                w.line(f"{C.scalar_ctype(t)} r{nid(n)}_{k};")
+                places.append((None, f"r{nid(n)}_{k}"))
             elif isinstance(t, TensorType):
                 g = outs.get(k)
                 s = self.plan.of(g) if g is not None else None
@@ -553,7 +569,7 @@ class CodeGen:
                 w.line(f"{st} *{nxt.name} = ({st} *)(arena + {s0.offset});")
                 self.names[id(prm)] = cur.name
             elif isinstance(t, ScalarType):
-                name = f"L{n.uid}_cur{k}"
+                name = f"L{nid(n)}_cur{k}"
                 w.line(f"{C.scalar_ctype(t)} {name} = {self.scalar(init)};")
                 self.names[id(prm)] = name
         return info
@@ -568,10 +584,10 @@ class CodeGen:
                 self._result_into(w, r, nxt, nxt.name, t)
         for k, (prm, r) in enumerate(zip(carried, results)):
             if isinstance(prm.type, ScalarType) and r is not prm:
-                w.line(f"const {C.scalar_ctype(prm.type)} n{n.uid}_{k} = {self.scalar(r)};")
+                w.line(f"const {C.scalar_ctype(prm.type)} n{nid(n)}_{k} = {self.scalar(r)};")
         for k, (prm, r) in enumerate(zip(carried, results)):
             if isinstance(prm.type, ScalarType) and r is not prm:
-                w.line(f"L{n.uid}_cur{k} = n{n.uid}_{k};")
+                w.line(f"L{nid(n)}_cur{k} = n{nid(n)}_{k};")
             elif isinstance(prm.type, TensorType) and r is not prm:
                 cur, nxt, s0, s1 = info[k]
                 st = C.storage(prm.type.dtype)
@@ -583,7 +599,7 @@ class CodeGen:
         start, stop, step = n.inputs[:3]
         carried = body.params[1:]
         info = self._loop_setup(w, n, carried, n.inputs[3:])
-        idx = f"i{n.uid}"
+        idx = f"i{nid(n)}"
         self.names[id(body.params[0])] = idx
         step_v = step.value if isinstance(step, ir.Const) else None
         cmp = ">" if step_v is not None and step_v < 0 else "<"
@@ -592,7 +608,7 @@ class CodeGen:
             self.last_loc = None
             self.emit_block(w, body)
             self._loop_update(w, n, body, carried, info, 1)
-            flags = [f"L{n.uid}_cur{k}" for k in n.attrs.get("exit_flags", ())]
+            flags = [f"L{nid(n)}_cur{k}" for k in n.attrs.get("exit_flags", ())]
             if flags:
                 w.line(f"if ({' || '.join(flags)}) break;")
         self._name_loop_outputs(n, carried)
@@ -615,7 +631,7 @@ class CodeGen:
     def _name_loop_outputs(self, n, carried):
         for k, g in self.getitems.get(id(n), {}).items():
             if k < len(carried):
-                self.names[id(g)] = f"L{n.uid}_cur{k}"
+                self.names[id(g)] = f"L{nid(n)}_cur{k}"
 
     # ---- renderers by lowering kind --------------------------------------------------------------
     def _render_view(self, w, n):
@@ -647,7 +663,9 @@ class CodeGen:
             with w.block(f"for (long j = 0; j < {t.size}L; ++j)"):
                 w.line(f"{dst}[j] = ({C.storage(t.dtype)})({self.scalar(value)});")
         elif value.type.dtype is t.dtype and value.type.size == t.size:
-            w.line(f"if ((void *){dst} != (void *){self.ptr(value)}) memcpy({dst}, {self.ptr(value)}, {t.nbytes});")
+            if self._owner(value) is not self._owner(ref):    # else computed in place: nothing to do
+                w.line(f"if ((void *){dst} != (void *){self.ptr(value)}) memcpy({dst}, {self.ptr(value)}, "
+                       f"{t.nbytes});")
         else:
             n_src = value.type.size
             with w.block(f"for (long j = 0; j < {t.size}L; ++j)"):
@@ -704,8 +722,8 @@ class CodeGen:
         if isinstance(elem, TensorType):
             src = self.ptr(value)
         else:
-            w.line(f"const {ct} sv{n.uid} = {self.scalar(value)};")
-            src = f"&sv{n.uid}"
+            w.line(f"const {ct} sv{nid(n)} = {self.scalar(value)};")
+            src = f"&sv{nid(n)}"
         w.line(f"if (pc_stack_push({self.stack_ptr(stack)}, {src}, {size})) return PC_ERR_BASE + {code};")
 
     def _effect_stack_get(self, w, n):
@@ -715,12 +733,12 @@ class CodeGen:
         if isinstance(elem, TensorType):
             self.declare_ptr(w, n, f"({ct} *){at}")
         else:
-            w.line(f"const {ct} s{n.uid} = *({ct} *){at};")
-            self.names[id(n)] = f"s{n.uid}"
+            w.line(f"const {ct} s{nid(n)} = *({ct} *){at};")
+            self.names[id(n)] = f"s{nid(n)}"
 
     def _effect_stack_len(self, w, n):
-        w.line(f"const int64_t s{n.uid} = {self.stack_ptr(n.inputs[0])}->len;")
-        self.names[id(n)] = f"s{n.uid}"
+        w.line(f"const int64_t s{nid(n)} = {self.stack_ptr(n.inputs[0])}->len;")
+        self.names[id(n)] = f"s{nid(n)}"
 
     def _effect_stack_free(self, w, n):
         w.line(f"pc_stack_free({self.stack_ptr(n.inputs[0])});")
@@ -805,4 +823,5 @@ def _spare_bytes(graph: ir.Graph) -> int:
 
 
 def generate(graph: ir.Graph, float_status: bool = False) -> CModule:
-    return CodeGen(graph, float_status).generate()
+    with numbering():
+        return CodeGen(graph, float_status).generate()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pycompile.backend.c.naming import nid
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.compiler import ir
@@ -79,7 +80,7 @@ class KernelEmitter:
         self.tile = tile
         self._emit_tile_fn(defs, in_strides)
         self._emit_driver(defs, dims, in_strides, tile, total)
-        args = [i.cexpr for i in self.inputs] + list(self.out_ptrs) + ["nt"]
+        args = [i.cexpr for k, i in enumerate(self.inputs) if k not in self.inplace] + list(self.out_ptrs) + ["nt"]
         return f"{self.name}({', '.join(args)});"
 
     def emit_point(self, defs: CWriter) -> str:
@@ -113,8 +114,8 @@ class KernelEmitter:
                                 C.compute(t.dtype))
             for m in self.block.nodes:
                 w_ct = C.value_ctype(m.type)
-                defs.line(f"const {w_ct} v{m.uid} = {self._member_expr(m, env)};")
-                env[id(m)] = ("scalar", f"v{m.uid}", w_ct)
+                defs.line(f"const {w_ct} v{nid(m)} = {self._member_expr(m, env)};")
+                env[id(m)] = ("scalar", f"v{nid(m)}", w_ct)
             defs.line(f"return {self._read(env, target)};")
         return f"{self.name}_at"
 
@@ -266,27 +267,27 @@ class KernelEmitter:
         for m in members:
             if id(m) in needed_later:
                 ct = C.compute(m.type.dtype)
-                w.line(f"{ct} t{m.uid}[{self.tile}];")
+                w.line(f"{ct} t{nid(m)}[{self.tile}];")
                 arrays.append(m)
         with w.block("for (long j = 0; j < n; ++j)"):
             for m in members:
                 expr = self._member_expr(m, env)
                 ct = C.value_ctype(m.type)
-                w.line(f"const {ct} v{m.uid} = {expr};")
-                env[id(m)] = ("scalar", f"v{m.uid}", ct)
+                w.line(f"const {ct} v{nid(m)} = {expr};")
+                env[id(m)] = ("scalar", f"v{nid(m)}", ct)
             for m in arrays:
-                w.line(f"t{m.uid}[j] = v{m.uid};")
+                w.line(f"t{nid(m)}[j] = v{nid(m)};")
             for m in members:
                 if id(m) in final_stores:
                     name = final_stores[id(m)]
-                    w.line(C.store(name, "j", f"v{m.uid}", m.type.dtype))
-                    self._status(w, f"v{m.uid}", m.type)
+                    w.line(C.store(name, "j", f"v{nid(m)}", m.type.dtype))
+                    self._status(w, f"v{nid(m)}", m.type)
                     env[("stored", id(m), name)] = True
         for m in arrays:
-            env[id(m)] = ("ptr", f"t{m.uid}", C.value_ctype(m.type))
+            env[id(m)] = ("ptr", f"t{nid(m)}", C.value_ctype(m.type))
         for m in members:
-            if id(m) not in needed_later and env[id(m)][0] == "scalar" and env[id(m)][1] == f"v{m.uid}":
-                env[id(m)] = ("dead", f"v{m.uid}", "")
+            if id(m) not in needed_later and env[id(m)][0] == "scalar" and env[id(m)][1] == f"v{nid(m)}":
+                env[id(m)] = ("dead", f"v{nid(m)}", "")
 
     def _status(self, w, value: str, t) -> None:
         """OR this element's overflow (bit 1) / NaN (bit 2) into `st`: integer ops only, so the
@@ -307,7 +308,7 @@ class KernelEmitter:
             a = self._read(env, v)
             is_bool = (v.type.dtype is mstype.bool_ if isinstance(v.type, TensorType)
                        else getattr(v.type, "kind", "") == "bool")
-            if half and not is_bool and not (isinstance(v.type, TensorType) and v.type.dtype.name == "Float16"):
+            if half and not is_bool and not (isinstance(v.type, TensorType) and v.type.dtype is mstype.float16):
                 # float16 math runs in float on float16 values: round other operands (an int
                 # tensor, a Python number) to float16 first, as NumPy / MindSpore convert them
                 args.append(f"pc_round_h({a})")
@@ -332,7 +333,7 @@ class KernelEmitter:
         for k, (prm, init) in enumerate(zip(carried, inits)):
             if isinstance(prm.type, TensorType):
                 ct = C.compute(prm.type.dtype)
-                name = f"c{n.uid}_{k}"
+                name = f"c{nid(n)}_{k}"
                 w.line(f"{ct} {name}[{self.tile}];")
                 with w.block("for (long j = 0; j < n; ++j)"):
                     w.line(f"{name}[j] = {self._read(env, init)};")
@@ -342,33 +343,33 @@ class KernelEmitter:
                 names.append(None)
                 env[id(prm)] = ("scalar", self._read(env, init), C.value_ctype(prm.type))
         cmp = "<" if step > 0 else ">"
-        with w.block(f"for (int64_t it{n.uid} = {start}; it{n.uid} {cmp} {stop}; it{n.uid} += {step})"):
-            env[id(idx)] = ("scalar", f"it{n.uid}", "int64_t")
+        with w.block(f"for (int64_t it{nid(n)} = {start}; it{nid(n)} {cmp} {stop}; it{nid(n)} += {step})"):
+            env[id(idx)] = ("scalar", f"it{nid(n)}", "int64_t")
             single_phase = all(m.op is not ir.FOR and m.op is not ir.GETITEM for m in body.nodes)
             if single_phase:
                 with w.block("for (long j = 0; j < n; ++j)"):
                     for m in body.nodes:
                         expr = self._member_expr(m, env)
                         ct = C.value_ctype(m.type)
-                        w.line(f"const {ct} v{m.uid} = {expr};")
-                        env[id(m)] = ("scalar", f"v{m.uid}", ct)
+                        w.line(f"const {ct} v{nid(m)} = {expr};")
+                        env[id(m)] = ("scalar", f"v{nid(m)}", ct)
                     # read every result before writing any carried array (they are read above)
                     for k, (name, r) in enumerate(zip(names, body.results)):
                         if name is not None:
-                            w.line(f"const {C.value_ctype(r.type)} r{n.uid}_{k} = {self._read(env, r)};")
+                            w.line(f"const {C.value_ctype(r.type)} r{nid(n)}_{k} = {self._read(env, r)};")
                     for k, name in enumerate(names):
                         if name is not None:
-                            w.line(f"{name}[j] = r{n.uid}_{k};")
+                            w.line(f"{name}[j] = r{nid(n)}_{k};")
             else:
                 self._emit_phases(w, body.nodes, env, [], [])
                 for k, (name, r) in enumerate(zip(names, body.results)):
                     if name is not None:
-                        w.line(f"{C.value_ctype(r.type)} n{n.uid}_{k}[{self.tile}];")
+                        w.line(f"{C.value_ctype(r.type)} n{nid(n)}_{k}[{self.tile}];")
                         with w.block("for (long j = 0; j < n; ++j)"):
-                            w.line(f"n{n.uid}_{k}[j] = {self._read(env, r)};")
+                            w.line(f"n{nid(n)}_{k}[j] = {self._read(env, r)};")
                 for k, name in enumerate(names):
                     if name is not None:
-                        w.line(f"memcpy({name}, n{n.uid}_{k}, sizeof({name}));")
+                        w.line(f"memcpy({name}, n{nid(n)}_{k}, sizeof({name}));")
         for k, name in enumerate(names):
             if name is not None:
                 env[("for", id(n), k)] = ("ptr", name, C.value_ctype(carried[k].type))

@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pycompile.backend.c.naming import nid
 from pycompile.common.abstract import MonadType, RefType, ScalarType, StackType, TensorType, TupleType
 from pycompile.compiler import ir
-from pycompile.ops.lowering import Blas, EffectCode, Template, View
+from pycompile.ops.lowering import Blas, EffectCode, Elementwise, Template, View
 
 ALIGN = 64
 STATIC_CONST_LIMIT = 64          # elements; larger constants are passed in as arguments
@@ -43,8 +44,10 @@ def _aliases(op) -> bool:
     return lower is not None and lower.aliases_input
 
 
-def _is_print(op) -> bool:
-    return isinstance(_lower(op), EffectCode) and op.lower.name == "print"
+def _static_result(op) -> str:
+    """The C static an effect's result lives in (Print's unit tensor), or ''."""
+    lower = _lower(op)
+    return lower.static_result if isinstance(lower, EffectCode) else ""
 
 
 @dataclass(eq=False)
@@ -68,6 +71,9 @@ class Plan:
     n_inputs: int = 0
     n_refs: int = 0
     n_outputs: int = 0
+    # id(fused node) -> indices of its results computed straight into a Parameter (an Assign
+    # in place): its head, if any, then keeps its own buffer (head_destination's `avoid`)
+    inplace_results: dict = field(default_factory=dict)
 
     def of(self, v) -> Storage:
         return self.storage[id(v)]
@@ -125,7 +131,7 @@ class Planner:
         if v.op is ir.GETITEM:
             parent = v.inputs[0]
             return isinstance(parent, ir.Node) and parent.op is not ir.FOR and parent.op is not ir.WHILE
-        return not _aliases(v.op) and not _is_print(v.op) and not v.blocks
+        return not _aliases(v.op) and not _static_result(v.op) and not v.blocks
 
     def const(self, c: ir.Const) -> Storage:
         s = self.plan.storage.get(id(c))
@@ -133,11 +139,11 @@ class Planner:
             t = c.type
             if isinstance(t, TensorType):
                 if t.size <= STATIC_CONST_LIMIT:
-                    s = Storage("static", name=f"K{c.uid}")
+                    s = Storage("static", name=f"K{nid(c)}")
                 else:
                     self.plan.const_index[id(c)] = len(self.plan.const_args)
                     self.plan.const_args.append(np.ascontiguousarray(c.value))
-                    s = Storage("arg", index=-1, name=f"C{c.uid}")
+                    s = Storage("arg", index=-1, name=f"C{nid(c)}")
             elif isinstance(t, ScalarType):
                 s = Storage("local")
             else:
@@ -150,6 +156,7 @@ class Planner:
         for n in block.nodes:
             if n.op is ir.GETITEM:
                 self.getitems.setdefault(id(n.inputs[0]), {})[n.attrs["index"]] = n
+        self._inplace_assigns(block)
         for n in block.nodes:
             for i in n.inputs:
                 if isinstance(i, ir.Const):
@@ -176,7 +183,8 @@ class Planner:
                         if isinstance(i, ir.Const):
                             self.const(i)
             if n.op is ir.FUSED:
-                head, kind, _ = head_destination(n.blocks[0], set(self.getitems.get(id(n), {})))
+                head, kind, _ = head_destination(n.blocks[0], set(self.getitems.get(id(n), {})),
+                                                 p.inplace_results.get(id(n), ()))
                 if kind == "temp":        # the head's value feeds the epilogue from a temporary
                     p.storage[id(head)] = Storage("slot", nbytes=nbytes(head.type))
         if n.op is ir.CALL:
@@ -191,10 +199,65 @@ class Planner:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
         elif _aliases(n.op):
             p.storage[id(n)] = Storage("alias", base=n.inputs[0])
-        elif _is_print(n.op):
-            p.storage[id(n)] = Storage("static", name="PC_PRINT_RESULT")
+        elif _static_result(n.op):
+            p.storage[id(n)] = Storage("static", name=_static_result(n.op))
         else:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
+
+    # -- 2b. Assigns in place ------------------------------------------------------------------------------
+    def _inplace_assigns(self, block: ir.Block):
+        """`ops.assign(p, f(p, ...))` with f elementwise: compute the value straight into p's
+        buffer, so the update needs no temporary and no copy (an optimizer step rewrites each
+        Parameter and its state in one pass). Safe when every other read of p's old content runs
+        before the kernel, the kernel reads p at the index it writes (same shape, one phase),
+        and nothing writes p again while the value is still read."""
+        nodes = block.nodes
+        pos = {id(n): i for i, n in enumerate(nodes)}
+        for ia, a in enumerate(nodes):
+            if not ir.is_op(a, _assign_op()):
+                continue
+            ref, val = a.inputs[0], a.inputs[1]
+            if not isinstance(ref, ir.Param) or not isinstance(ref.type, RefType) or id(val) not in pos:
+                continue
+            if val.type != ref.type.tensor or id(val) in self.requested:
+                continue
+            producer, k = (val.inputs[0], val.attrs["index"]) if val.op is ir.GETITEM else (val, None)
+            if id(producer) not in pos or not _inplace_kernel(producer, k):
+                continue
+            if self._inplace_safe(nodes, pos, ref, val, producer, ia):
+                self.requested[id(val)] = self.plan.storage[id(ref)]
+                if k is not None:
+                    self.plan.inplace_results.setdefault(id(producer), set()).add(k)
+
+    def _inplace_safe(self, nodes, pos, ref, val, producer, ia) -> bool:
+        ip = pos[id(producer)]
+        # the values that are p's memory (Loads of p, and views of them)
+        aliases, frontier = set(), [n for n in nodes[:ia] if ir.is_op(n, _load_op()) and n.inputs[0] is ref]
+        aliases.update(id(n) for n in frontier)
+        readers = []
+        while frontier:
+            v = frontier.pop()
+            for m in nodes:
+                if not any(i is v for i in _reads(m)):
+                    continue
+                if _aliases(m.op) and m.inputs[0] is v and not ir.is_op(m, _assign_op()):
+                    if id(m) not in aliases:
+                        aliases.add(id(m))
+                        frontier.append(m)
+                elif not ir.is_op(m, _update_state_op()):
+                    readers.append(m)
+        for m in readers:
+            if m is producer:
+                if not _reads_elementwise(producer, aliases, val.type):
+                    return False
+            elif pos[id(m)] >= ip:
+                return False
+        # nothing else touches p from the kernel until the value's last reader
+        last = max([pos[id(m)] for m in nodes if any(i is val for i in _reads(m))] + [ia])
+        for m in nodes[ip + 1:last + 1]:
+            if m is not nodes[ia] and any(i is ref for i in _reads(m)):
+                return False
+        return True
 
     def _plan_if(self, n: ir.Node):
         p = self.plan
@@ -232,8 +295,8 @@ class Planner:
             t = prm.type
             g = outs.get(k)
             if isinstance(t, TensorType):
-                cur = Storage("dyn", name=f"L{n.uid}_cur{k}")
-                nxt = Storage("dyn", name=f"L{n.uid}_nxt{k}")
+                cur = Storage("dyn", name=f"L{nid(n)}_cur{k}")
+                nxt = Storage("dyn", name=f"L{nid(n)}_nxt{k}")
                 s0 = Storage("slot", nbytes=nbytes(t))
                 s1 = Storage("slot", nbytes=nbytes(t))
                 p.storage[id(prm)] = cur
@@ -343,8 +406,8 @@ class Planner:
                 continue
             start = self.defs.get(vid, 0)
             span(s, start, max(self.last.get(vid, start), start))
-        for nid, s in p.scratch.items():
-            span(s, self.defs[nid], self.defs[nid])
+        for node_id, s in p.scratch.items():
+            span(s, self.defs[node_id], self.defs[node_id])
         for lid, info in p.loops.items():
             start, end = self.defs[lid], self.ends[lid]
             last_out = end
@@ -382,6 +445,74 @@ class Planner:
         p.arena_size = top
 
 
+def _ancestors(node, block: ir.Block) -> set:
+    """ids of the block's nodes that `node` reads, directly or through others."""
+    inside = {id(m): m for m in block.nodes}
+    seen: set = set()
+    todo = list(node.inputs)
+    while todo:
+        v = todo.pop()
+        if id(v) in inside and id(v) not in seen:
+            seen.add(id(v))
+            todo.extend(v.inputs)
+    return seen
+
+
+def _assign_op():
+    from pycompile.ops import prims as P
+    return P.Assign
+
+
+def _load_op():
+    from pycompile.ops import prims as P
+    return P.Load
+
+
+def _update_state_op():
+    from pycompile.ops import prims as P
+    return P.UpdateState
+
+
+def _reads(n):
+    """Every value n reads, its nested blocks' free values included."""
+    yield from n.inputs
+    for b in n.blocks:
+        for m in ir.iter_nodes(b):
+            yield from m.inputs
+        yield from b.results
+
+
+def _elementwise(op) -> bool:
+    return isinstance(_lower(op), Elementwise)
+
+
+def _inplace_kernel(producer, k) -> bool:
+    """Does this node compute its result k with one elementwise pass that can write over an
+    input: a lone elementwise op, or a fused block of elementwise ops (no loop phases) whose
+    result k is not its head (a matrix product keeps its own buffer then)."""
+    if k is None:
+        return isinstance(producer, ir.Node) and _elementwise(producer.op)
+    if producer.op is not ir.FUSED:
+        return False
+    block = producer.blocks[0]
+    head = fused_head(block)
+    if head is not None and (not isinstance(_lower(head.op), Blas) or block.results[k] is head
+                             or any(m is not head and not _elementwise(m.op) for m in block.nodes)):
+        return False
+    if head is None and not all(_elementwise(m.op) for m in block.nodes):
+        return False
+    return head is None or id(block.results[k]) not in _ancestors(head, block)
+
+
+def _reads_elementwise(producer, aliases: set, out_type) -> bool:
+    """The kernel reads each alias of the Parameter at the element it writes: as a full-shape
+    input (no broadcast)."""
+    if producer.op is ir.FUSED:
+        block = producer.blocks[0]
+        return all(prm.type == out_type for prm, v in zip(block.params, producer.inputs) if id(v) in aliases)
+    return all(v.type == out_type for v in producer.inputs if id(v) in aliases)
+
+
 def fused_head(block: ir.Block):
     """The head of a fused block: its matrix product, or a row reduction with elementwise
     consumers in the block (passes/fusion._row_head); None otherwise. A reduction whose only
@@ -395,11 +526,12 @@ def fused_head(block: ir.Block):
     return None
 
 
-def head_destination(block: ir.Block, used: set):
+def head_destination(block: ir.Block, used: set, avoid=()):
     """(head, kind, k) for a fused block with a head (fused_head): kind 'output' when the head's
     value is the block's result k, 'alias' when used result k has the head's type (the epilogue
     then runs in place on it), 'temp' otherwise; (None, None, None) without a head. `used`:
-    indices of results the caller reads."""
+    indices of results the caller reads; `avoid`: results written into a Parameter in place
+    (Plan.inplace_results), which the head must not use as its buffer."""
     head = fused_head(block)
     if head is None:
         return None, None, None
@@ -407,7 +539,7 @@ def head_destination(block: ir.Block, used: set):
         if r is head and k in used:
             return head, "output", k
     for k, r in enumerate(block.results):
-        if k in used and r is not head and r.type == head.type:
+        if k in used and k not in avoid and r is not head and r.type == head.type:
             return head, "alias", k
     return head, "temp", None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import os
 import warnings
+from pycompile.common import knobs
 
 FORMAT = 1
 
@@ -41,10 +42,7 @@ def _sha(data) -> str:
 
 
 def _explain_level() -> int:
-    v = os.environ.get("PYCOMPILE_CACHE_EXPLAIN", "").strip().lower()
-    if v in ("", "0", "false", "off", "no"):
-        return 0
-    return 2 if v == "2" else 1
+    return knobs.get("PYCOMPILE_CACHE_EXPLAIN")
 
 
 def _warn(msg: str) -> None:

@@ -18,6 +18,7 @@ from pycompile.backend.cache.store import CorruptEntry, Store, _atomic_write
 from pycompile.backend.devices import current as current_device
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
+from pycompile.common import knobs
 
 @functools.lru_cache(maxsize=None)
 def _installation() -> str:
@@ -85,7 +86,7 @@ _CC_MEMO: dict = {}
 
 def _compiler(store: "Store") -> str:
     """The C compiler's path and version line, memoized by the binary's stat in toolchain.json."""
-    cc = os.environ.get("CC", "cc")
+    cc = knobs.get("CC")
     path = _which(cc)
     if path is None:
         return f"{cc} (not found)"

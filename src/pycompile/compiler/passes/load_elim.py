@@ -3,7 +3,13 @@
 A `Load` aliases the Parameter's buffer. If an `Assign` to that Parameter runs while the loaded
 value is still to be read, the reader would see the new value. Levels (the spec's meaning):
   0  every Load gets a TensorMove (most memory, always right);
-  1  (default) every Load of a Parameter that the graph assigns anywhere gets one;
+  1  (default) conservative: a Load of a Parameter the graph assigns gets one unless every reader
+     of the loaded value is an ancestor of the next Assign to that Parameter (through data and
+     memory-state edges), so no schedule can run a reader after the Assign. In the spec's
+     ForwardNet each `x * w` reader is not ordered before the next Assign, and a Load after an
+     Assign is a snapshot of that moment: every Load is copied, as the spec's IR shows; in a
+     training step the optimizer's Assigns depend on every gradient, so the forward and
+     backward readers of the weights need no copy;
   2  as few as possible: no copy when every reader of the load can run before the next Assign
      to that Parameter - those readers are then made inputs of that Assign's memory state
      (UpdateState), which fixes the order; otherwise a copy;
@@ -49,6 +55,68 @@ class _LoadCopies(Rewriter):
         return super().run(g)
 
 
+def _nested_copies(nodes, assigned: set, need_copy: set) -> None:
+    """Loads inside nested blocks of a loop that assigns the same Parameter, or of an If branch
+    when the Parameter is assigned anywhere (the branch result outlives later Assigns): copy
+    conservatively."""
+    for n in nodes:
+        if n.op in (ir.FOR, ir.WHILE, ir.IF):
+            inner_assigned = assigned if n.op is ir.IF else set().union(*[_assigned_refs(b) for b in n.blocks])
+            for b in n.blocks:
+                for m in ir.iter_nodes(b):
+                    if ir.is_op(m, P.Load) and id(m.inputs[0]) in inner_assigned:
+                        need_copy.add(id(m))
+
+
+def _dependencies(n: ir.Node):
+    """What n depends on: its inputs and, for a structural node, every value its blocks read."""
+    yield from n.inputs
+    for b in n.blocks:
+        for m in ir.iter_nodes(b):
+            yield from m.inputs
+        yield from b.results
+
+
+def _ancestors(start: ir.Node, members: set) -> set:
+    seen, stack = set(), [start]
+    while stack:
+        v = stack.pop()
+        for d in _dependencies(v):
+            if id(d) in members and id(d) not in seen:
+                seen.add(id(d))
+                stack.append(d)
+    return seen
+
+
+def _copies_by_ancestry(block: ir.Block, assigned: set) -> set:
+    """Level 1: the Loads that need a copy (see the module docstring)."""
+    nodes = list(block.nodes)
+    members = {id(n) for n in nodes}
+    need_copy: set = set()
+    cache: dict = {}
+    for i, n in enumerate(nodes):
+        if not ir.is_op(n, P.Load) or id(n.inputs[0]) not in assigned:
+            continue
+        ref = n.inputs[0]
+        nxt = next((m for m in nodes[i + 1:] if ir.is_op(m, P.Assign) and m.inputs[0] is ref), None)
+        readers = _readers(nodes, n, block.results)
+        if any(r is None for r in readers):          # used by a result or a nested block
+            need_copy.add(id(n))
+            continue
+        if nxt is None:
+            # a Load after an Assign snapshots the value of that point in time (the spec's IR
+            # copies it even with no Assign after it)
+            if any(ir.is_op(m, P.Assign) and m.inputs[0] is ref for m in nodes[:i]):
+                need_copy.add(id(n))
+            continue
+        if id(nxt) not in cache:
+            cache[id(nxt)] = _ancestors(nxt, members)
+        if not all(id(r) in cache[id(nxt)] for r in readers):
+            need_copy.add(id(n))
+    _nested_copies(nodes, assigned, need_copy)
+    return need_copy
+
+
 def _reorder_block(block: ir.Block, assigned: set) -> tuple[ir.Block, set]:
     """Level 2 within one block: returns the block with ordering edges added, and the ids of
     Loads that still need a copy."""
@@ -71,16 +139,7 @@ def _reorder_block(block: ir.Block, assigned: set) -> tuple[ir.Block, set]:
             extra.setdefault(id(nxt), []).extend(readers)
         else:
             need_copy.add(id(n))
-    # loads inside nested blocks of a loop that assigns the same Parameter, or of an If branch
-    # when the Parameter is assigned anywhere (the branch result outlives later Assigns): copy
-    # conservatively
-    for n in nodes:
-        if n.op in (ir.FOR, ir.WHILE, ir.IF):
-            inner_assigned = assigned if n.op is ir.IF else set().union(*[_assigned_refs(b) for b in n.blocks])
-            for b in n.blocks:
-                for m in ir.iter_nodes(b):
-                    if ir.is_op(m, P.Load) and id(m.inputs[0]) in inner_assigned:
-                        need_copy.add(id(m))
+    _nested_copies(nodes, assigned, need_copy)
     if not extra:
         return block, need_copy
     rw = Rewriter()
@@ -131,8 +190,11 @@ def load_elim(graph: ir.Graph, level: int = 1) -> ir.Graph:
         return graph
     if level == 0:
         return _LoadCopies(lambda n: isinstance(n.type, TensorType)).run(graph)
-    if level == 1 or not assigned:
-        return _LoadCopies(lambda n: id(n.inputs[0]) in assigned).run(graph)
+    if not assigned:
+        return graph
+    if level == 1:
+        need = _copies_by_ancestry(graph.body, assigned)
+        return _LoadCopies(lambda n: id(n) in need).run(graph)
     body, need = _reorder_block(graph.body, assigned)
     g2 = ir.Graph(graph.name, graph.params, body, graph.out_tree, graph.loc)
     return _LoadCopies(lambda n: id(n) in need).run(g2)

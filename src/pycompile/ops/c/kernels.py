@@ -50,26 +50,23 @@ def split_axes(shape, axes):
     return _prod(shape[:axes[0]]), _prod(shape[axes[0]:axes[-1] + 1]), _prod(shape[axes[-1] + 1:])
 
 
-_ACC = {"sum": None, "mean": None, "max": None, "min": None, "all": "_Bool", "any": "_Bool"}
-
-
 def acc_type(rule: str, dt: mstype.DType) -> str:
     if rule in ("all", "any"):
         return "_Bool"
-    if rule in ("sum", "mean"):
+    if rule in ("sum", "mean", "prod"):
         if dt.kind in "biu":
-            return "int64_t" if rule == "sum" else "double"
+            return "int64_t" if rule != "mean" else "double"
         return "double" if dt is mstype.float64 else "float"
     return C.compute(dt)
 
 
 def _init(rule, at, x_first):
-    return {"sum": "0", "mean": "0", "all": "1", "any": "0"}.get(rule, x_first)
+    return {"sum": "0", "mean": "0", "prod": "1", "all": "1", "any": "0"}.get(rule, x_first)
 
 
 def _combine(rule, acc, v):
     return {
-        "sum": f"{acc} += {v};", "mean": f"{acc} += {v};",
+        "sum": f"{acc} += {v};", "mean": f"{acc} += {v};", "prod": f"{acc} *= {v};",
         "max": f"if ({v} > {acc} || {v} != {v}) {acc} = {v};",
         "min": f"if ({v} < {acc} || {v} != {v}) {acc} = {v};",
         "all": f"{acc} = {acc} && ({v} != 0);", "any": f"{acc} = {acc} || ({v} != 0);",
@@ -123,7 +120,8 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes, rows=None):
     count = _prod([shape[a] for a in axes]) or 1
     fin = (lambda a: f"({oc})({a} / {count})") if rule == "mean" else (lambda a: f"({oc})({a})")
     split = split_axes(shape, axes)
-    simd = "#pragma omp simd reduction(+:acc)" if rule in ("sum", "mean") else ""
+    simd = {"sum": "#pragma omp simd reduction(+:acc)", "mean": "#pragma omp simd reduction(+:acc)",
+            "prod": "#pragma omp simd reduction(*:acc)"}.get(rule, "")
     if split is None:
         _reduce_general(w, rule, x, xt, out, ot, axes, at, fin)
         return
@@ -192,7 +190,9 @@ def _reduce_general(w, rule, x, xt, out, ot, axes, at, fin):
         w.line(f"{out}[o] = {fin('acc')};")
 
 
-def argmax(w, x, xt, out, ot, axis):
+def argmax(w, x, xt, out, ot, axis, rule: str = "max"):
+    """The first index of the largest (rule 'min': smallest) value; a NaN wins over numbers."""
+    better = ">" if rule == "max" else "<"
     shape = xt.shape
     if axis is None:
         A, R, B = 1, _prod(shape), 1
@@ -205,7 +205,7 @@ def argmax(w, x, xt, out, ot, axis):
             w.line(f"{ct} best = ({ct})xa[0]; int64_t bi = 0;")
             with w.block(f"for (long r = 1; r < {R}L; ++r)"):
                 w.line(f"const {ct} v = ({ct})xa[r * {B}L];")
-                w.line("if (v > best || (v != v && best == best)) { best = v; bi = r; }")
+                w.line(f"if (v {better} best || (v != v && best == best)) {{ best = v; bi = r; }}")
             w.line(f"{out}[a * {B}L + b] = bi;")
 
 

@@ -12,7 +12,8 @@ pycompile/backend/c/codegen.py, which implements it):
     ctx.ptr(v), ctx.scalar(v)   C expressions of any tensor / scalar value
     ctx.rows(n)             (r0, r1) C expressions when a row-chunk driver runs the template on
                             those rows of a last-axis template; None for all rows
-    ctx.runtime_error(msg)  registers a runtime error message; returns its code
+    ctx.runtime_error(msg)  registers a runtime error message; returns its code. A message starting
+                            "RuntimeError: " / "ValueError: " raises that class (else IndexError)
     ctx.elementwise_chain(n, op)   one elementwise kernel folding `op` over the node's inputs
     ctx.use_blas()          the module links BLAS
 
@@ -59,7 +60,8 @@ def _argmax(ctx, w, n):
     out = ctx.out(n)
     x = n.inputs[0]
     axis = n.attrs.get("axis")
-    K.argmax(w, ctx.input(n, 0), x.type, out, n.type, None if axis is None else axis % x.type.ndim)
+    K.argmax(w, ctx.input(n, 0), x.type, out, n.type, None if axis is None else axis % x.type.ndim,
+             n.op.lower.rule or "max")
 
 
 @template("softmax")
@@ -117,8 +119,8 @@ def _gather(ctx, w, n):
     x, idx = n.inputs
     axis = n.attrs.get("axis", 0) % x.type.ndim
     loc = f" at {n.loc}" if n.loc else ""
-    code = ctx.runtime_error(f"For 'Gather', an index is out of range for axis {axis} with size "
-                             f"{x.type.shape[axis]}{loc}")
+    code = ctx.runtime_error(f"RuntimeError: For 'Gather', the 'input_indices' should be in the range "
+                             f"[0, {x.type.shape[axis]}) (axis {axis}){loc}")
     if isinstance(idx.type, ScalarType):
         K.gather(w, ctx.ptr(x), x.type, f"({ctx.scalar(idx)})", TensorType(mstype.int64, ()), out, axis, code)
     else:

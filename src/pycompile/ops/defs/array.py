@@ -188,12 +188,14 @@ def _gather(x, idx, axis=0):
     n = x.shape[ax]
     idx = np.asarray(idx)
     if np.any((idx < -n) | (idx >= n)):
-        bad = idx[(idx < -n) | (idx >= n)].ravel()[0]
-        raise IndexError(f"For 'Gather', index {bad} is out of range for axis {ax} with size {n}")
+        # MindSpore's RuntimeError (negative indices count from the end; it reports them wrapped)
+        bad = int(idx[(idx < -n) | (idx >= n)].ravel()[0])
+        raise RuntimeError(f"For 'Gather', the 'input_indices' should be in the range [0, {n}), but got "
+                           f"{bad + n if bad < 0 else bad} (axis {ax})")
     return np.take(x, idx, axis=ax)
 
 
-# an out-of-range index raises: never hoisted where the program might not have run it
+# an out-of-range index raises (RuntimeError): never hoisted where the program might not have run it
 Gather = defop("Gather", ("input_params", "input_indices"), attrs={"axis": 0}, infer=_gather_infer,
                eager=_gather, kind=Kind.LAYOUT, lower=Template("gather", moves_data=True), batch="gather",
                speculatable=False)
@@ -216,9 +218,14 @@ Fill = defop("Fill", (), attrs={"shape": (), "value": 0, "dtype": mstype.float32
 
 # ---- matrix products --------------------------------------------------------------------------
 def _mm_dtype(name, a, b):
+    """Both operands of one dtype (MindSpore's MatMul / BatchMatMul refuse mixed ones: a float16
+    input to a float32 nn.Dense is a TypeError, not a silent promotion)."""
     if a.dtype.is_bool or b.dtype.is_bool:
         raise OpTypeError(f"For '{name}', bool tensors are not supported, got {describe(a)} and {describe(b)}")
-    return _promote(name, a.dtype, b.dtype)
+    if a.dtype is not b.dtype:
+        raise OpTypeError(f"For '{name}', the type of 'x2' should be same as 'x1', but got 'x1' with type "
+                          f"Tensor[{a.dtype}] and 'x2' with type Tensor[{b.dtype}].")
+    return a.dtype
 
 
 def _matmul_infer(types, transpose_a=False, transpose_b=False):

@@ -100,7 +100,7 @@ def _print_eager(values, format=()):
 
 
 Print = defop("Print", ("inputs",), attrs={"format": ()}, infer=_print_infer, variadic=True,
-              eager=_print_eager, kind=Kind.EFFECT, effect=Effect.IO, lower=EffectCode("print"),
+              eager=_print_eager, kind=Kind.EFFECT, effect=Effect.IO, lower=EffectCode("print", static_result="PC_PRINT_RESULT"),
               doc="print strings and tensors in program order")
 
 # ---- the emulated NPU float-status register (Ascend-style device) ------------------------------

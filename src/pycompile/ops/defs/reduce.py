@@ -1,4 +1,4 @@
-"""Reductions and normalizations: sum / mean / max / min / all / any / argmax, softmax,
+"""Reductions and normalizations: sum / mean / max / min / prod / all / any / argmax / argmin, softmax,
 log_softmax, LayerNorm. Each lowers to a loop template (`Template`; its C is in
 pycompile/ops/c/reduce.py) that fused elementwise producers can feed inline (`prologue`) and,
 over the last axis, that can head a group of per-row consumers (`per_row`).
@@ -83,33 +83,46 @@ ReduceMax = _reduction("ReduceMax", "max", lambda dt: dt,
                        lambda x, axis=None, keep_dims=False: np.max(x, axis=_np_axes(x, axis), keepdims=keep_dims))
 ReduceMin = _reduction("ReduceMin", "min", lambda dt: dt,
                        lambda x, axis=None, keep_dims=False: np.min(x, axis=_np_axes(x, axis), keepdims=keep_dims))
+ReduceProd = _reduction("ReduceProd", "prod", lambda dt: dt, lambda x, axis=None, keep_dims=False: np.prod(
+    x, axis=_np_axes(x, axis), keepdims=keep_dims, dtype=np.float32 if x.dtype == np.float16 else x.dtype))
 ReduceAll = _reduction("ReduceAll", "all", lambda dt: mstype.bool_,
                        lambda x, axis=None, keep_dims=False: np.all(x, axis=_np_axes(x, axis), keepdims=keep_dims))
 ReduceAny = _reduction("ReduceAny", "any", lambda dt: mstype.bool_,
                        lambda x, axis=None, keep_dims=False: np.any(x, axis=_np_axes(x, axis), keepdims=keep_dims))
 
 
-def _argmax_infer(types, axis=None, keep_dims=False):
-    x = tensor_arg("Argmax", types[0])
-    if axis is None:
-        if x.size == 0:
-            raise OpValueError(f"For 'Argmax', cannot take the argmax of an empty tensor of shape {list(x.shape)}")
-        return TensorType(mstype.int64, (1,) * x.ndim if keep_dims else ())
-    if x.ndim == 0:
-        norm_axis("Argmax", axis, 1)
-        return TensorType(mstype.int64, ())
-    ax = norm_axis("Argmax", axis, x.ndim)
-    if x.shape[ax] == 0:
-        raise OpValueError(f"For 'Argmax', cannot take the argmax over a zero-length axis of shape {list(x.shape)}")
-    return TensorType(mstype.int64, reduced_shape(x.shape, (ax,), keep_dims))
+def _arg_infer(name: str):
+    def infer(types, axis=None, keep_dims=False):
+        x = tensor_arg(name, types[0])
+        if axis is None:
+            if x.size == 0:
+                raise OpValueError(f"For '{name}', cannot take the {name.lower()} of an empty tensor of shape "
+                                   f"{list(x.shape)}")
+            return TensorType(mstype.int64, (1,) * x.ndim if keep_dims else ())
+        if x.ndim == 0:
+            norm_axis(name, axis, 1)
+            return TensorType(mstype.int64, ())
+        ax = norm_axis(name, axis, x.ndim)
+        if x.shape[ax] == 0:
+            raise OpValueError(f"For '{name}', cannot take the {name.lower()} over a zero-length axis of shape "
+                               f"{list(x.shape)}")
+        return TensorType(mstype.int64, reduced_shape(x.shape, (ax,), keep_dims))
+    return infer
 
 
 def _argmax(x, axis=None, keep_dims=False):
     return np.argmax(x, axis=None if np.ndim(x) == 0 else axis, keepdims=keep_dims)
 
 
-Argmax = defop("Argmax", ("x",), attrs={"axis": None, "keep_dims": False}, infer=_argmax_infer,
+def _argmin(x, axis=None, keep_dims=False):
+    return np.argmin(x, axis=None if np.ndim(x) == 0 else axis, keepdims=keep_dims)
+
+
+# the first index of the largest (smallest) value; NaN counts as the largest and the smallest
+Argmax = defop("Argmax", ("x",), attrs={"axis": None, "keep_dims": False}, infer=_arg_infer("Argmax"),
                eager=_argmax, kind=Kind.REDUCE, lower=Template("argmax"), batch="argmax")
+Argmin = defop("Argmin", ("x",), attrs={"axis": None, "keep_dims": False}, infer=_arg_infer("Argmin"),
+               eager=_argmin, kind=Kind.REDUCE, lower=Template("argmax", rule="min"), batch="argmax")
 
 
 def softmax_axis(name: str, axis, ndim: int) -> int:

@@ -1,0 +1,98 @@
+"""Every environment variable pycompile reads, in one table.
+
+Code asks `knobs.get(NAME)` instead of reading `os.environ`, so each
+knob has one parser, one default and one line of documentation; `tests/test_knobs.py` checks that
+nothing else reads the environment and that the README's table lists every knob. Values are read
+on each call (tests and the CLI set them at run time). The context (`set_context`) wins over the
+environment wherever both exist; that precedence lives in common/context.py.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Callable
+
+_FALSE = ("0", "false", "off", "no")
+
+
+def _flag(v: str):
+    """'' -> None (unset), else True unless 0/false/off/no."""
+    v = v.strip().lower()
+    return None if v == "" else v not in _FALSE
+
+
+def _int_in(lo: int, hi: int, name: str):
+    def parse(v: str):
+        v = v.strip()
+        if v == "":
+            return None
+        if not (v.lstrip("-").isdigit() and lo <= int(v) <= hi):
+            raise ValueError(f"{name} must be an integer in [{lo}, {hi}], but got {v!r}")
+        return int(v)
+    return parse
+
+
+def _positive_or_none(v: str):
+    v = v.strip()
+    return int(v) if v.isdigit() and int(v) > 0 else None
+
+
+def _level(v: str):
+    """PYCOMPILE_CACHE_EXPLAIN: off -> 0, '2' -> 2, anything else set -> 1."""
+    v = v.strip().lower()
+    if v in ("",) + _FALSE:
+        return 0
+    return 2 if v == "2" else 1
+
+
+def _text(v: str):
+    return v if v != "" else None
+
+
+@dataclass(frozen=True)
+class Knob:
+    name: str
+    default: object
+    parse: Callable[[str], object]
+    doc: str
+
+
+KNOBS: dict[str, Knob] = {k.name: k for k in (
+    Knob("PYCOMPILE_OPT_LEVEL", 3, _int_in(0, 3, "PYCOMPILE_OPT_LEVEL"),
+         "optimizer level 0-3 (0: no optimization passes; default 3)"),
+    Knob("PYCOMPILE_VERIFY", False, _flag,
+         "run the IR verifier after every pass (the test suite does)"),
+    Knob("PYCOMPILE_CACHE_EXPLAIN", 0, _level,
+         "1: print why the on-disk compile cache missed; 2: hits too"),
+    Knob("PYCOMPILE_NUM_THREADS", None, _positive_or_none,
+         "threads for compiled kernels when set_context(runtime_num_threads) is unset "
+         "(default: every core)"),
+    Knob("MS_DEV_SIDE_EFFECT_LOAD_ELIM", 1, _int_in(0, 3, "MS_DEV_SIDE_EFFECT_LOAD_ELIM"),
+         "where loads of Parameters are copied, 0-3 as MindSpore defines (default 1)"),
+    Knob("MS_DEV_CELL_REUSE", True, _flag,
+         "0: inline every lazy_inline Cell instead of sharing its subgraph"),
+    Knob("MS_DEV_SAVE_GRAPHS", None, _text,
+         "1 (or a level) writes IR and C files, as save_graphs in set_context"),
+    Knob("MS_DEV_SAVE_GRAPHS_PATH", None, _text, "where MS_DEV_SAVE_GRAPHS writes"),
+    Knob("MS_COMPILER_CACHE_ENABLE", None, _flag,
+         "1: keep compiled modules in the on-disk cache across processes"),
+    Knob("MS_COMPILER_CACHE_PATH", None, _text,
+         "the on-disk cache's directory (default ~/.cache/pycompile)"),
+    Knob("CC", "cc", lambda v: v.strip() or None, "the C compiler (default cc)"),
+)}
+
+
+def get(name: str):
+    """The knob's parsed value, or its default when unset (or set to the empty string)."""
+    knob = KNOBS[name]
+    raw = os.environ.get(name)
+    if raw is None:
+        return knob.default
+    value = knob.parse(raw)
+    return knob.default if value is None else value
+
+
+def set_for_process(name: str, value) -> None:
+    """Set a knob for this process and the compilers it starts (the CLI's --opt-level)."""
+    KNOBS[name]                      # KeyError for a name not in the table
+    os.environ[name] = str(value)

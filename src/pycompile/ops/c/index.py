@@ -1,0 +1,173 @@
+"""C loops of the indexed reads and writes (pycompile/ops/defs/index.py): GatherD, GatherNd,
+TensorScatterUpdate / Add, TensorScatterElements.
+
+Shapes are static, so every stride is a literal. Gathers run their rows in parallel when the
+work is large; an index out of range sets a flag the threads OR together, and the kernel
+returns MindSpore's error after the loop (a `return` cannot leave an OpenMP loop). Scatters
+write in index order on one thread: with a repeated index the last update wins (or they
+accumulate), exactly as the eager implementation does. Each GatherNd / scatter row is a
+contiguous block (a memcpy, or one vectorizable loop for an add).
+
+A runtime error message starts with the exception class MindSpore raises ("RuntimeError: ..."),
+which the executable raises (pycompile/backend/executable.py).
+"""
+from __future__ import annotations
+
+import math
+
+from pycompile.ops.c import ctypes_ as C
+from pycompile.ops.c.kernels import PARALLEL_MIN
+from pycompile.ops.c.templates import template
+from pycompile.ops.defs.index import RANGE_ERROR
+
+
+def _prod(xs) -> int:
+    return math.prod(xs) if xs else 1
+
+
+def _strides(shape) -> list:
+    return [_prod(shape[d + 1:]) for d in range(len(shape))]
+
+
+def _error(ctx, n, op_name: str, what: str) -> int:
+    loc = f" (at {n.loc})" if n.loc else ""
+    cls = RANGE_ERROR.get(op_name, RuntimeError).__name__
+    return ctx.runtime_error(f"{cls}: For '{op_name}', {what}{loc}")
+
+
+def _row_offset(w, shape, x_strides, skip: int):
+    """`off`: the input offset of output row `o` (all but the last dimension of `shape`),
+    leaving out dimension `skip` (the indexed axis)."""
+    w.line("long rem = o, off = 0; (void)rem;")
+    for d in range(len(shape) - 2, -1, -1):
+        step = f"off += (rem % {shape[d]}L) * {x_strides[d]}L; " if d != skip else ""
+        w.line(f"{step}rem /= {shape[d]}L;")
+
+
+@template("gather_d")
+def _gather_d(ctx, w, n):
+    out = ctx.out(n)
+    x, idx = n.inputs
+    xt, it = x.type, idx.type
+    if it.size == 0:
+        return
+    xp, ip = ctx.ptr(x), ctx.ptr(idx)
+    if xt.ndim == 0:
+        w.line(f"{out}[0] = {xp}[0];")
+        return
+    axis = n.attrs.get("axis", 0) % xt.ndim
+    size = xt.shape[axis]
+    code = _error(ctx, n, "GatherD", f"the value of 'index' must be in [{-size}, {size})")
+    shape, xs = it.shape, _strides(xt.shape)
+    inner, rows = shape[-1], _prod(shape[:-1])
+    last = axis == len(shape) - 1
+    w.line("{")
+    with w.indent():
+        w.line("int bad = 0;")
+        if it.size >= PARALLEL_MIN and rows >= 2:
+            w.line("#pragma omp parallel for num_threads(nt) schedule(static) reduction(|:bad)")
+        with w.block(f"for (long o = 0; o < {rows}L; ++o)"):
+            _row_offset(w, shape, xs, axis)
+            with w.block(f"for (long j = 0; j < {inner}L; ++j)"):
+                w.line(f"int64_t ix = (int64_t){ip}[o * {inner}L + j];")
+                w.line(f"if (ix < 0) ix += {size}L;")
+                w.line(f"if (ix < 0 || ix >= {size}L) {{ bad = 1; continue; }}")
+                src = "off + ix" if last else f"off + j + ix * {xs[axis]}L"
+                w.line(f"{out}[o * {inner}L + j] = {xp}[{src}];")
+        w.line(f"if (bad) return PC_ERR_BASE + {code};")
+    w.line("}")
+
+
+def _nd_offset(w, ip: str, dims, row: str, err: str):
+    """`off`: the row number an index tuple of `len(dims)` entries addresses; `err` when out of
+    range (the Nd family refuses negative indices)."""
+    w.line("long off = 0;")
+    for j, d in enumerate(dims):
+        w.line(f"{{ const int64_t v = (int64_t){ip}[{row} * {len(dims)}L + {j}L]; "
+               f"if (v < 0 || v >= {d}L) {err} off = off * {d}L + v; }}")
+
+
+@template("gather_nd")
+def _gather_nd(ctx, w, n):
+    out = ctx.out(n)
+    x, idx = n.inputs
+    xt, it = x.type, idx.type
+    m = it.shape[-1]
+    rows, inner = _prod(it.shape[:-1]), _prod(xt.shape[m:])
+    if rows == 0 or inner == 0:
+        return
+    code = _error(ctx, n, "GatherNd", f"an index does not index into the input of shape {list(xt.shape)}")
+    xp, ip = ctx.ptr(x), ctx.ptr(idx)
+    w.line("{")
+    with w.indent():
+        w.line("int bad = 0;")
+        if rows * inner >= PARALLEL_MIN and rows >= 2:
+            w.line("#pragma omp parallel for num_threads(nt) schedule(static) reduction(|:bad)")
+        with w.block(f"for (long o = 0; o < {rows}L; ++o)"):
+            _nd_offset(w, ip, xt.shape[:m], "o", "{ bad = 1; continue; }")
+            w.line(f"memcpy({out} + o * {inner}L, {xp} + off * {inner}L, sizeof(*{out}) * {inner}L);")
+        w.line(f"if (bad) return PC_ERR_BASE + {code};")
+    w.line("}")
+
+
+def _copy_input(w, out: str, xp: str, t) -> None:
+    if t.nbytes:
+        w.line(f"if ((const void *){out} != (const void *){xp}) memcpy({out}, {xp}, {t.nbytes});")
+
+
+def _accumulate(dst: str, di: str, src: str, si: str, dt) -> str:
+    """dst[di] += src[si] in the compute type (float16 through its bit conversions)."""
+    return C.store(dst, di, f"{C.load(dst, di, dt)} + {C.load(src, si, dt)}", dt)
+
+
+@template("scatter_nd")
+def _scatter_nd(ctx, w, n):
+    """TensorScatterUpdate (rule '') and TensorScatterAdd (rule 'add')."""
+    out = ctx.out(n)
+    x, idx, upd = n.inputs
+    xt, it = x.type, idx.type
+    add = n.op.lower.rule == "add"
+    xp, ip, up = ctx.ptr(x), ctx.ptr(idx), ctx.ptr(upd)
+    _copy_input(w, out, xp, xt)
+    m = it.shape[-1]
+    rows, inner = _prod(it.shape[:-1]), _prod(xt.shape[m:])
+    if rows == 0 or inner == 0:
+        return
+    code = _error(ctx, n, n.op.name, f"an index is out of range for the input of shape {list(xt.shape)}")
+    with w.block(f"for (long o = 0; o < {rows}L; ++o)"):
+        _nd_offset(w, ip, xt.shape[:m], "o", f"return PC_ERR_BASE + {code};")
+        if add:
+            with w.block(f"for (long k = 0; k < {inner}L; ++k)"):
+                w.line(_accumulate(out, f"off * {inner}L + k", up, f"o * {inner}L + k", xt.dtype))
+        else:
+            w.line(f"memcpy({out} + off * {inner}L, {up} + o * {inner}L, sizeof(*{out}) * {inner}L);")
+
+
+@template("scatter_elements")
+def _scatter_elements(ctx, w, n):
+    out = ctx.out(n)
+    x, idx, upd = n.inputs
+    xt, it = x.type, idx.type
+    add = n.attrs.get("reduction", "none") == "add"
+    xp, ip, up = ctx.ptr(x), ctx.ptr(idx), ctx.ptr(upd)
+    _copy_input(w, out, xp, xt)
+    if it.size == 0:
+        return
+    if xt.ndim == 0:
+        w.line(_accumulate(out, "0", up, "0", xt.dtype) if add else f"{out}[0] = {up}[0];")
+        return
+    axis = n.attrs.get("axis", 0) % xt.ndim
+    size = xt.shape[axis]
+    shape, xs = it.shape, _strides(xt.shape)
+    inner, rows = shape[-1], _prod(shape[:-1])
+    last = axis == len(shape) - 1
+    with w.block(f"for (long o = 0; o < {rows}L; ++o)"):
+        _row_offset(w, shape, xs, axis)
+        with w.block(f"for (long j = 0; j < {inner}L; ++j)"):
+            w.line(f"int64_t ix = (int64_t){ip}[o * {inner}L + j];")
+            w.line(f"if (ix < 0) ix += {size}L;")
+            w.line(f"if (ix < 0 || ix >= {size}L) continue;      /* skipped, as MindSpore does */")
+            dst = "off + ix" if last else f"off + j + ix * {xs[axis]}L"
+            src = f"o * {inner}L + j"
+            w.line(_accumulate(out, dst, up, src, xt.dtype) if add else f"{out}[{dst}] = {up}[{src}];")
+

@@ -1,0 +1,53 @@
+"""C expressions of the math ops of pycompile/ops/defs/math.py, added to the elementwise table.
+
+The functions are glibc's (expm1f, log1pf, atan2f ...), which libmvec vectorizes like expf.
+Integer Mod guards the divisor: `x % 0` and `INT_MIN % -1` trap on x86, and both are 0 here
+(the remainder of a division by -1 is 0 anyway)."""
+from __future__ import annotations
+
+from pycompile.ops.c.elementwise import EXPR, fm
+from pycompile.ops.defs import math as M
+
+
+def _is_float(ct: str) -> bool:
+    return ct in ("float", "double")
+
+
+def _call(name):
+    return lambda a, ct: f"{fm(name, ct)}({a[0]})"
+
+
+def _mod(a, ct):
+    if _is_float(ct):
+        return f"{fm('fmod', ct)}({a[0]}, {a[1]})"
+    unsigned = ct.startswith("u")
+    guard = f"{a[1]} == 0" if unsigned else f"({a[1]} == 0 || {a[1]} == -1)"
+    return f"({guard} ? ({ct})0 : ({ct})({a[0]} % {a[1]}))"
+
+
+def _sign(a, ct):
+    return f"({ct})(({a[0]} > 0) - ({a[0]} < 0))"        # -0.0 and NaN give 0, as in MindSpore
+
+
+EXPR.update({
+    M.Log1p: _call("log1p"),
+    M.Expm1: _call("expm1"),
+    M.Erfc: _call("erfc"),
+    M.Log2: _call("log2"),
+    M.Tan: _call("tan"),
+    M.Asin: _call("asin"),
+    M.ACos: _call("acos"),
+    M.Atan: _call("atan"),
+    M.Sinh: _call("sinh"),
+    M.Cosh: _call("cosh"),
+    M.Asinh: _call("asinh"),
+    M.Acosh: _call("acosh"),
+    M.Atanh: _call("atanh"),
+    M.Atan2: lambda a, ct: f"{fm('atan2', ct)}({a[0]}, {a[1]})",
+    M.Trunc: lambda a, ct: f"{fm('trunc', ct)}({a[0]})" if _is_float(ct) else f"({a[0]})",
+    M.IsNan: lambda a, ct: f"({a[0]} != {a[0]})",
+    M.IsInf: lambda a, ct: f"isinf({a[0]})" if _is_float(ct) else f"({a[0]} != {a[0]})",
+    M.Round: lambda a, ct: f"{fm('rint', ct)}({a[0]})" if _is_float(ct) else f"({a[0]})",
+    M.Sign: _sign,
+    M.Mod: _mod,
+})

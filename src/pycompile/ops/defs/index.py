@@ -1,0 +1,212 @@
+"""Indexed reads and writes: GatherD (gather_elements), GatherNd, and the functional scatters
+TensorScatterUpdate / TensorScatterAdd (rows addressed by index tuples) and
+TensorScatterElements (elements addressed along one axis). Scatters return a new tensor: the
+input copied, then the updates written or added (in index order, so a repeated index keeps
+the last update, or accumulates). `ops.scatter_nd` is TensorScatterAdd into zeros and item
+assignment in graph code (`y[i] = v`) is TensorScatterUpdate / Select (ops/function_index.py).
+
+Index rules are MindSpore 2.10's (CPU): GatherD and TensorScatterElements count negative
+indices from the end; GatherNd and the Nd scatters refuse them. An index out of range raises
+MindSpore's exception class (RuntimeError; ValueError for TensorScatterUpdate) - at run time in
+compiled code, so these ops are not speculatable (never hoisted where the program might not run
+them) - except in TensorScatterElements, which skips such updates as MindSpore does.
+Their C loops are in pycompile/ops/c/index.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pycompile.common.abstract import TensorType
+from pycompile.ops._table import (OpDef, Kind, OpTypeError, OpValueError, defop, describe, fmt_shape, norm_axis,
+                                  tensor_arg)
+from pycompile.ops.lowering import Template
+
+
+def _index_arg(op_name: str, t, what: str = "indices") -> TensorType:
+    t = tensor_arg(op_name, t, what)
+    if t.dtype.kind not in "iu" or t.dtype.is_bool:
+        raise OpTypeError(f"For '{op_name}', '{what}' must be an int32 or int64 Tensor, but got {describe(t)}")
+    return t
+
+
+# the exception class MindSpore raises for an index out of range, by op
+RANGE_ERROR = {"TensorScatterUpdate": ValueError}
+
+
+def _check_range(op_name: str, idx: np.ndarray, n: int, what: str = "index", negative: bool = True) -> np.ndarray:
+    """Indices in [-n, n) (negative: counted from the end) or [0, n), as indices into [0, n);
+    else MindSpore's error."""
+    lo = -n if negative else 0
+    bad = (idx < lo) | (idx >= n)
+    if np.any(bad):
+        v = int(idx[bad].ravel()[0])
+        raise RANGE_ERROR.get(op_name, RuntimeError)(
+            f"For '{op_name}', the value of '{what}' must be in [{lo}, {n}), but got: {v}")
+    return np.where(idx < 0, idx + n, idx)
+
+
+# ---- GatherD: out[i][j][k] = x[i][index[i][j][k]][k] (axis 1) -----------------------------------------
+def _gather_d_infer(types, axis=0):
+    x = tensor_arg("GatherD", types[0])
+    idx = _index_arg("GatherD", types[1], "index")
+    if idx.ndim != x.ndim:
+        raise OpValueError(f"For 'GatherD', 'index' must have the rank of 'x' ({x.ndim}), but got shape "
+                           f"{fmt_shape(idx.shape)}")
+    ax = norm_axis("GatherD", axis, max(x.ndim, 1))
+    for d in range(x.ndim):
+        if d != ax and idx.shape[d] > x.shape[d]:
+            raise OpValueError(f"For 'GatherD', index.shape[{d}] must not exceed x.shape[{d}], but got "
+                               f"{fmt_shape(idx.shape)} and {fmt_shape(x.shape)}")
+    return TensorType(x.dtype, idx.shape)
+
+
+def _leading(x, shape, axis):
+    """x cut to `shape` on every dimension but `axis` (an index may cover only part of them)."""
+    return x[tuple(slice(None) if d == axis else slice(0, n) for d, n in enumerate(shape))]
+
+
+def _gather_d(x, idx, axis=0):
+    if x.ndim == 0:
+        return x.copy()
+    ax = axis % x.ndim
+    idx = _check_range("GatherD", np.asarray(idx), x.shape[ax])
+    return np.take_along_axis(_leading(x, idx.shape, ax), idx.astype(np.int64), ax)
+
+
+GatherD = defop("GatherD", ("x", "index"), attrs={"axis": 0}, infer=_gather_d_infer, eager=_gather_d,
+                kind=Kind.LAYOUT, lower=Template("gather_d", moves_data=True), speculatable=False)
+
+
+# ---- GatherNd: out[i] = x[indices[i][0], ..., indices[i][m-1]] ------------------------------------------
+def _nd_rows(op_name: str, x: TensorType, idx: TensorType):
+    if idx.ndim < 1 or idx.shape[-1] > x.ndim:
+        raise OpValueError(f"For '{op_name}', the last dimension of 'indices' must be at most the rank of the input "
+                           f"({x.ndim}), but got indices of shape {fmt_shape(idx.shape)}")
+    return idx.shape[-1]
+
+
+def _gather_nd_infer(types):
+    x = tensor_arg("GatherNd", types[0], "input_x")
+    idx = _index_arg("GatherNd", types[1])
+    m = _nd_rows("GatherNd", x, idx)
+    return TensorType(x.dtype, idx.shape[:-1] + x.shape[m:])
+
+
+def _flat_rows(op_name: str, shape, idx: np.ndarray) -> np.ndarray:
+    """Index tuples (..., m) as flat row numbers of a tensor of `shape` viewed as (rows, inner)."""
+    m = idx.shape[-1]
+    idx = idx.reshape(-1, m).astype(np.int64)
+    cols = [_check_range(op_name, idx[:, j], shape[j], "indices", negative=False) for j in range(m)]
+    flat = np.zeros(idx.shape[0], np.int64)
+    for j in range(m):
+        flat = flat * shape[j] + cols[j]
+    return flat
+
+
+def _gather_nd(x, idx):
+    m = idx.shape[-1]
+    rows = _flat_rows("GatherNd", x.shape, idx)
+    inner = x.reshape((int(np.prod(x.shape[:m], dtype=np.int64)),) + x.shape[m:])
+    return inner[rows].reshape(idx.shape[:-1] + x.shape[m:])
+
+
+GatherNd = defop("GatherNd", ("input_x", "indices"), infer=_gather_nd_infer, eager=_gather_nd,
+                 kind=Kind.LAYOUT, lower=Template("gather_nd", moves_data=True), speculatable=False)
+
+
+# ---- TensorScatterUpdate / TensorScatterAdd ---------------------------------------------------------
+def _scatter_nd_infer(name: str):
+    def infer(types):
+        x = tensor_arg(name, types[0], "input_x")
+        idx = _index_arg(name, types[1])
+        upd = tensor_arg(name, types[2], "updates")
+        m = _nd_rows(name, x, idx)
+        want = idx.shape[:-1] + x.shape[m:]
+        if upd.shape != want:
+            raise OpValueError(f"For '{name}', 'updates' must have shape indices.shape[:-1] + input_x.shape"
+                               f"[indices.shape[-1]:] = {fmt_shape(want)}, but got {fmt_shape(upd.shape)}")
+        if upd.dtype is not x.dtype:
+            raise OpTypeError(f"For '{name}', 'updates' must have the dtype of 'input_x' ({x.dtype}), but got "
+                              f"{describe(upd)}")
+        if name == "TensorScatterAdd" and x.dtype.is_bool:
+            raise OpTypeError(f"For '{name}', bool tensors are not supported, but got {describe(x)}")
+        return x
+    return infer
+
+
+def _scatter_nd(add: bool):
+    def eager(x, idx, upd):
+        m = idx.shape[-1]
+        rows = _flat_rows("TensorScatterAdd" if add else "TensorScatterUpdate", x.shape, idx)
+        n_rows = int(np.prod(x.shape[:m], dtype=np.int64))
+        out = x.reshape((n_rows,) + x.shape[m:]).copy()
+        vals = upd.reshape((rows.size,) + x.shape[m:])
+        if add:
+            np.add.at(out, rows, vals)
+        else:
+            for r, v in zip(rows, vals):      # in order: a repeated index keeps the last update
+                out[r] = v
+        return out.reshape(x.shape)
+    return eager
+
+
+TensorScatterUpdate = defop("TensorScatterUpdate", ("input_x", "indices", "updates"),
+                            infer=_scatter_nd_infer("TensorScatterUpdate"), eager=_scatter_nd(False),
+                            kind=Kind.LAYOUT, lower=Template("scatter_nd", moves_data=True), speculatable=False)
+TensorScatterAdd = defop("TensorScatterAdd", ("input_x", "indices", "updates"),
+                         infer=_scatter_nd_infer("TensorScatterAdd"), eager=_scatter_nd(True),
+                         kind=Kind.LAYOUT, lower=Template("scatter_nd", rule="add"), speculatable=False)
+
+
+# ---- TensorScatterElements: out[i][index[i][j]] = updates[i][j] (axis 1) ----------------------------------
+def _scatter_elements_infer(types, axis=0, reduction="none"):
+    name = "TensorScatterElements"
+    x = tensor_arg(name, types[0], "input_x")
+    idx = _index_arg(name, types[1])
+    upd = tensor_arg(name, types[2], "updates")
+    if reduction not in ("none", "add"):
+        raise OpValueError(f"For '{name}', 'reduction' must be 'none' or 'add', but got {reduction!r}")
+    if idx.ndim != x.ndim or upd.shape != idx.shape:
+        raise OpValueError(f"For '{name}', 'indices' and 'updates' must have the same shape and the rank of "
+                           f"'input_x', but got {fmt_shape(x.shape)}, {fmt_shape(idx.shape)} and {fmt_shape(upd.shape)}")
+    if upd.dtype is not x.dtype:
+        raise OpTypeError(f"For '{name}', 'updates' must have the dtype of 'input_x' ({x.dtype}), but got {describe(upd)}")
+    if reduction == "add" and x.dtype.is_bool:
+        raise OpTypeError(f"For '{name}', reduction 'add' does not support bool tensors, but got {describe(x)}")
+    ax = norm_axis(name, axis, max(x.ndim, 1))
+    for d in range(x.ndim):
+        if d != ax and idx.shape[d] > x.shape[d]:
+            raise OpValueError(f"For '{name}', indices.shape[{d}] must not exceed input_x.shape[{d}], but got "
+                               f"{fmt_shape(idx.shape)} and {fmt_shape(x.shape)}")
+    return x
+
+
+def _scatter_elements(x, idx, upd, axis=0, reduction="none"):
+    out = x.copy()
+    if x.ndim == 0:
+        return upd.copy() if reduction == "none" else out + upd
+    ax = axis % x.ndim
+    n = x.shape[ax]
+    idx = np.asarray(idx).astype(np.int64)
+    keep = ((idx >= -n) & (idx < n)).ravel()          # MindSpore skips updates out of range
+    pos = list(np.indices(idx.shape, sparse=False))
+    pos[ax] = np.where(idx < 0, idx + n, idx).clip(0, max(n - 1, 0))
+    flat = np.ravel_multi_index(tuple(p.ravel() for p in pos), x.shape)[keep]
+    vals = upd.ravel()[keep]
+    if reduction == "add":
+        np.add.at(out.reshape(-1), flat, vals)
+    else:
+        o = out.reshape(-1)
+        for f, v in zip(flat, vals):
+            o[f] = v
+    return out
+
+
+TensorScatterElements = defop("TensorScatterElements", ("input_x", "indices", "updates"),
+                              attrs={"axis": 0, "reduction": "none"}, infer=_scatter_elements_infer,
+                              eager=_scatter_elements, kind=Kind.LAYOUT,
+                              lower=Template("scatter_elements"), speculatable=False)
+
+
+# the ops this module declares (what `pycompile.ops.prims` re-exports)
+__all__ = [_n for _n, _v in list(globals().items()) if isinstance(_v, OpDef)]

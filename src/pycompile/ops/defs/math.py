@@ -1,0 +1,73 @@
+"""More elementwise math: the rest of the functions model code calls (log1p, expm1, erfc, the
+trigonometric and hyperbolic families, atan2, log2), the NaN / Inf tests, rounding and sign, and
+the truncated remainder `Mod`. Their C expressions are in pycompile/ops/c/math.py.
+
+Type rules as in defs/elementwise.py: the float functions give float32 for integer and bool
+inputs; IsNan / IsInf give bool; Round and Sign keep the dtype (they are exact on integers);
+Mod computes in the promoted dtype like FloorMod, but truncates (C's fmod and `%`: -4 mod 3 is
+-1, as MindSpore's Mod), with 0 for an integer division by zero (C would trap).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from pycompile.ops._table import OpDef
+from pycompile.ops.defs.elementwise import elementwise
+
+
+def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = True):
+    return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental)
+
+
+def _erfc(x):
+    return np.vectorize(math.erfc, otypes=[np.float64])(x).astype(x.dtype)
+
+
+Log1p = _float_unary("Log1p", np.log1p)
+Expm1 = _float_unary("Expm1", np.expm1)
+Erfc = _float_unary("Erfc", _erfc)
+Log2 = _float_unary("Log2", np.log2)
+Tan = _float_unary("Tan", np.tan)
+Asin = _float_unary("Asin", np.arcsin)
+ACos = _float_unary("ACos", np.arccos)
+Atan = _float_unary("Atan", np.arctan)
+Sinh = _float_unary("Sinh", np.sinh)
+Cosh = _float_unary("Cosh", np.cosh)
+Asinh = _float_unary("Asinh", np.arcsinh)
+Acosh = _float_unary("Acosh", np.arccosh)
+Atanh = _float_unary("Atanh", np.arctanh)
+Atan2 = elementwise("Atan2", ("x", "y"), np.arctan2, out="float", transcendental=True)
+Trunc = elementwise("Trunc", ("x",), lambda x: np.trunc(x) if x.dtype.kind == "f" else x, allow="iuf", exact=True)
+
+IsNan = elementwise("IsNan", ("x",), lambda x: np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool),
+                    out="bool")
+IsInf = elementwise("IsInf", ("x",), lambda x: np.isinf(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool),
+                    out="bool")
+
+# round half to even (C's rint in the default rounding mode), as MindSpore's CPU Round does
+Round = elementwise("Round", ("x",), lambda x: np.rint(x) if x.dtype.kind == "f" else x, allow="iuf", exact=True)
+
+
+def _sign(x):
+    return (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
+
+
+# Sign(-0.0) and Sign(NaN) are 0, as MindSpore's
+Sign = elementwise("Sign", ("x",), _sign, allow="iuf", exact=True)
+
+
+def _trunc_mod(x, y):
+    if x.dtype.kind == "f":
+        return np.fmod(x, y)
+    x, y = np.broadcast_arrays(x, y)
+    safe = np.where((y == 0) | (y == -1), 1, y) if x.dtype.kind == "i" else np.where(y == 0, 1, y)
+    return np.where((y == 0) | (y == -1) if x.dtype.kind == "i" else y == 0, 0, np.fmod(x, safe)).astype(x.dtype)
+
+
+Mod = elementwise("Mod", ("x", "y"), _trunc_mod, allow="iuf")
+
+
+# the ops this module declares (what `pycompile.ops.prims` re-exports)
+__all__ = [_n for _n, _v in list(globals().items()) if isinstance(_v, OpDef)]

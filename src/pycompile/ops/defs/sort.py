@@ -1,0 +1,115 @@
+"""Scans and orderings along one axis: CumSum / CumProd, Argsort and TopKIndices.
+
+Sorting ops give indices only (Int32, as MindSpore's sort / argsort / topk do); `ops.sort`,
+`ops.topk` and `Tensor.topk` take their values with GatherD, so a tensor is ordered once and
+the values cost one gather. The order is stable (equal values keep their index order, as
+MindSpore's sort keeps them) and NaN sorts as the largest value. MindSpore's TopK breaks ties
+in heap order; pycompile's lower index first.
+
+CumSum / CumProd keep the input dtype (`ops.cumprod` casts Int32 to Int64 first, as MindSpore
+does); float16 accumulates in float32, as the C loop does. `exclusive` shifts the scan by one
+(the first element is 0, or 1), `reverse` scans from the end.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import TensorType
+from pycompile.ops._table import OpDef, Kind, OpTypeError, OpValueError, defop, describe, norm_axis, tensor_arg
+from pycompile.ops.lowering import Template
+
+
+# ---- cumulative sums and products -------------------------------------------------------------------
+def _scan_infer(name: str):
+    def infer(types, axis=0, exclusive=False, reverse=False):
+        x = tensor_arg(name, types[0])
+        if x.dtype.is_bool:
+            raise OpTypeError(f"For '{name}', bool tensors are not supported, but got {describe(x)}")
+        norm_axis(name, axis, max(x.ndim, 1))
+        return x
+    return infer
+
+
+def _scan(ufunc, identity):
+    def eager(x, axis=0, exclusive=False, reverse=False):
+        if x.ndim == 0 or x.size == 0:
+            return x.copy() if not exclusive else np.full_like(x, identity)
+        ax = axis % x.ndim
+        v = np.flip(x, ax) if reverse else x
+        acc = np.float32 if x.dtype == np.float16 else x.dtype
+        out = ufunc.accumulate(v.astype(acc), axis=ax, dtype=acc)
+        if exclusive:
+            out = np.concatenate([np.full_like(np.take(out, [0], ax), identity), np.delete(out, -1, ax)], ax)
+        out = out.astype(x.dtype)
+        return np.flip(out, ax) if reverse else out
+    return eager
+
+
+_SCAN_ATTRS = {"axis": 0, "exclusive": False, "reverse": False}
+CumSum = defop("CumSum", ("x",), attrs=dict(_SCAN_ATTRS), infer=_scan_infer("CumSum"), eager=_scan(np.add, 0),
+               kind=Kind.REDUCE, lower=Template("scan", rule="sum"), batch="argmax")
+CumProd = defop("CumProd", ("x",), attrs=dict(_SCAN_ATTRS), infer=_scan_infer("CumProd"),
+                eager=_scan(np.multiply, 1), kind=Kind.REDUCE, lower=Template("scan", rule="prod"), batch="argmax")
+
+
+# ---- sorting -----------------------------------------------------------------------------------------
+def _sortable(name: str, t) -> TensorType:
+    x = tensor_arg(name, t)
+    if x.dtype.is_bool:
+        raise OpTypeError(f"For '{name}', bool tensors are not supported, but got {describe(x)}")
+    return x
+
+
+def _argsort_infer(types, axis=-1, descending=False):
+    x = _sortable("Sort", types[0])
+    norm_axis("Sort", axis, max(x.ndim, 1))
+    return TensorType(mstype.int32, x.shape)
+
+
+def stable_order(x: np.ndarray, axis: int, descending: bool) -> np.ndarray:
+    """Indices ordering x along `axis`, stable, NaN as the largest value. Descending: order the
+    reversed array ascending (ties then come in reversed index order), reverse that and map
+    the positions back, so ties keep ascending index order there too."""
+    if not descending:
+        return np.argsort(x, axis=axis, kind="stable")
+    n = x.shape[axis]
+    return np.flip(n - 1 - np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
+
+
+def _argsort(x, axis=-1, descending=False):
+    if x.ndim == 0:
+        return np.zeros((), np.int32)
+    return stable_order(x, axis % x.ndim, descending).astype(np.int32)
+
+
+Argsort = defop("Argsort", ("x",), attrs={"axis": -1, "descending": False}, infer=_argsort_infer, eager=_argsort,
+                kind=Kind.LAYOUT, lower=Template("sort"), batch="argmax")
+
+
+def _topk_infer(types, k=1, axis=-1, largest=True):
+    x = _sortable("TopK", types[0])
+    ax = norm_axis("TopK", axis, max(x.ndim, 1))
+    n = x.shape[ax] if x.ndim else 1
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or not 0 < k <= n:
+        raise OpValueError(f"For primitive[TopK], the k must be in (0,{n}], but got {k}.")
+    shape = list(x.shape)
+    if shape:
+        shape[ax] = int(k)
+    return TensorType(mstype.int32, tuple(shape))
+
+
+def _topk(x, k=1, axis=-1, largest=True):
+    if x.ndim == 0:
+        return np.zeros((), np.int32)
+    ax = axis % x.ndim
+    order = stable_order(x, ax, descending=largest)
+    return np.take(order, np.arange(k), axis=ax).astype(np.int32)
+
+
+TopKIndices = defop("TopKIndices", ("x",), attrs={"k": 1, "axis": -1, "largest": True}, infer=_topk_infer,
+                    eager=_topk, kind=Kind.LAYOUT, lower=Template("sort", rule="topk"), batch="argmax")
+
+
+# the ops this module declares (what `pycompile.ops.prims` re-exports)
+__all__ = [_n for _n, _v in list(globals().items()) if isinstance(_v, OpDef)]

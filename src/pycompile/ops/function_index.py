@@ -1,0 +1,194 @@
+"""Masked and indexed reads and writes (MindSpore 2.10 names): masked_fill / masked_select,
+gather_elements / gather_d / gather_nd / index_select, scatter_nd and the tensor_scatter_*
+family, item assignment (`setitem`), and assign_add / assign_sub on Parameters.
+
+Item assignment in graph code (`y[0] = 100.0`, `y[:, 1:] = t`, `y[mask] = 0`) is functional, as
+in MindSpore's graph mode: the frontend rebinds the name to `setitem(y, index, value)`, a new
+tensor. A boolean mask becomes a Select. Any other subscript is resolved on a constant tensor
+of flat positions (`arange(size).reshape(shape)[index]`, with the same indexing code as reads,
+so every form reads accept is accepted), and the value is scattered to those positions with
+TensorScatterUpdate; an index tensor known only at run time makes the positions a gather.
+"""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import Symbolic, TensorType, type_of
+from pycompile.ops import functional as F
+from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply
+
+
+def _tensor_cls():
+    from pycompile.common.tensor import Tensor
+    return Tensor
+
+
+def _const(arr):
+    return _tensor_cls()._wrap(np.array(arr, order="C"))
+
+
+def _is_tensor(v) -> bool:
+    return isinstance(getattr(v, "_abstract", None), TensorType)
+
+
+def _broadcasts_to(shape, target) -> builtins.bool:
+    try:
+        return np.broadcast_shapes(tuple(shape), tuple(target)) == tuple(target)
+    except ValueError:
+        return False
+
+
+def _same_kind(dt: mstype.DType, value) -> bool:
+    """A Python number's kind matches a tensor dtype's (int for int tensors, float for float...)."""
+    kind = mstype.scalar_kind(value)
+    return {"bool": dt.is_bool, "int": dt.kind in "iu", "float": dt.is_float}[kind]
+
+
+# ---- masks ------------------------------------------------------------------------------------------
+def masked_fill(input_x, mask, value):
+    """`value` where mask is True (broadcast). A Python number must be of the tensor's kind
+    (MindSpore's CPU kernel refuses an int for a float tensor); a tensor value is cast."""
+    t = F._tensor_type("MaskedFill", input_x, "input_x")
+    m = F._tensor_type("MaskedFill", mask, "mask")
+    if not m.dtype.is_bool:
+        raise OpTypeError(f"For 'MaskedFill', 'mask' must be a bool Tensor, but got {m}")
+    if _is_tensor(value) or isinstance(value, Symbolic):
+        value = F.cast(value, t.dtype)
+    elif isinstance(value, (builtins.bool, int, float, np.number)):
+        if not _same_kind(t.dtype, value):
+            raise OpTypeError(f"Select CPU operator[MaskedFill] fail! Unsupported data type! (a "
+                              f"{type(value).__name__} value for a {t.dtype} tensor)")
+        value = _const(np.array(value, t.dtype.np))
+    else:
+        raise OpTypeError(f"For 'MaskedFill', 'value' must be a number or a Tensor, but got {type(value).__name__}")
+    return F.select(mask, value, input_x)
+
+
+def masked_select(input, mask):
+    """The elements where mask is True, as a 1-D tensor. Its length depends on the mask's
+    values, so this runs in PyNative only."""
+    for v in (input, mask):
+        if isinstance(v, Symbolic):
+            raise OpValueError("For 'MaskedSelect', the output's shape depends on the mask's values: it is not "
+                               "available in graph code; use ops.masked_fill or ops.select to keep the shape")
+    m = F._tensor_type("MaskedSelect", mask, "mask")
+    F._tensor_type("MaskedSelect", input)
+    if not m.dtype.is_bool:
+        raise OpTypeError(f"For 'MaskedSelect', 'mask' must be a bool Tensor, but got {m}")
+    x, mk = np.broadcast_arrays(input._data, mask._data)
+    return _const(x[mk])
+
+
+# ---- gathers -----------------------------------------------------------------------------------------
+def gather_elements(input, dim, index):
+    """out[i][j] = input[i][index[i][j]] for dim 1 (index has the input's rank)."""
+    return apply(OPS["GatherD"], [input, index], {"axis": dim})
+
+
+def gather_d(x, dim, index):
+    return gather_elements(x, dim, index)
+
+
+def gather_nd(input_x, indices):
+    """out[i] = input_x[indices[i][0], ..., indices[i][m - 1]]."""
+    return apply(OPS["GatherNd"], [input_x, indices])
+
+
+def index_select(input, axis, index):
+    t = F._tensor_type("index_select", index, "index")
+    if t.ndim != 1:
+        raise OpValueError(f"For 'index_select', 'index' must be 1-D, but got shape {list(t.shape)}")
+    return F.gather(input, index, axis)
+
+
+# ---- scatters ----------------------------------------------------------------------------------------
+def tensor_scatter_update(input_x, indices, updates):
+    """input_x with the rows addressed by the index tuples of `indices` replaced by `updates`."""
+    return apply(OPS["TensorScatterUpdate"], [input_x, indices, updates])
+
+
+def tensor_scatter_add(input_x, indices, updates):
+    return apply(OPS["TensorScatterAdd"], [input_x, indices, updates])
+
+
+def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction="none"):
+    return apply(OPS["TensorScatterElements"], [input_x, indices, updates], {"axis": axis, "reduction": reduction})
+
+
+def scatter_nd(indices, updates, shape):
+    """Zeros of `shape` with `updates` added at the index tuples (a repeated index accumulates)."""
+    u = F._tensor_type("ScatterNd", updates, "updates")
+    return tensor_scatter_add(F.zeros(F._static_shape(shape), u.dtype), indices, updates)
+
+
+# ---- item assignment -----------------------------------------------------------------------------------
+def _bool_mask(index) -> builtins.bool:
+    t = getattr(index, "_abstract", None)
+    return isinstance(t, TensorType) and t.dtype.is_bool
+
+
+def setitem(x, index, value):
+    """`x[index] = value` as a new tensor (x is left as it was). The value is cast to x's dtype
+    and broadcast to the selection's shape."""
+    t = F._tensor_type("setitem", x)
+    if _bool_mask(index):
+        m = type_of(index)
+        if not _broadcasts_to(m.shape, t.shape):
+            raise IndexError(f"For 'setitem', a boolean mask of shape {list(m.shape)} does not fit a tensor of shape "
+                             f"{list(t.shape)}")
+        return F.select(index, _value_as(t, value, t.shape), x)
+    positions = _const(np.arange(t.size, dtype=np.int64).reshape(t.shape))
+    sel = F.getitem(positions, index)
+    sel_shape = type_of(sel).shape
+    flat_value = F.reshape(F.broadcast_to(_value_as(t, value, sel_shape), sel_shape), (-1,))
+    flat = F.reshape(x, (-1,))
+    out = tensor_scatter_update(flat, F.reshape(sel, (-1, 1)), flat_value)
+    return F.reshape(out, t.shape)
+
+
+def _value_as(t: TensorType, value, shape):
+    """The assigned value as a tensor of x's dtype."""
+    if _is_tensor(value) or isinstance(value, Symbolic):
+        v = F.cast(value, t.dtype)
+        vt = type_of(v)
+        if isinstance(vt, TensorType) and not _broadcasts_to(vt.shape, shape):
+            raise ValueError(f"For 'setitem', cannot assign a value of shape {list(vt.shape)} to a selection of shape "
+                             f"{list(shape)}")
+        return v
+    if isinstance(value, (tuple, list)):
+        value = np.array(value)
+    if isinstance(value, (builtins.bool, int, float, np.number, np.ndarray)):
+        arr = np.asarray(value)
+        with np.errstate(all="ignore"):
+            return _const(arr.astype(t.dtype.np))
+    raise OpTypeError(f"For 'setitem', the value must be a number, a sequence of numbers or a Tensor, but got "
+                      f"{type(value).__name__}")
+
+
+# ---- Parameters -----------------------------------------------------------------------------------------
+def _same_rank(name: str, variable, value) -> TensorType:
+    """AssignAdd / AssignSub take a value of the Parameter's rank (a Python number is rank 0)."""
+    t = F._tensor_type(name, variable, "variable")
+    rank = type_of(value).ndim if _is_tensor(value) else 0
+    if rank != t.ndim:
+        raise OpValueError(f"For '{name}','value' must have the same rank as 'variable'. But got 'value' rank: "
+                           f"{rank}, 'variable' rank: {t.ndim}.")
+    return t
+
+
+def assign_add(variable, value):
+    """variable += value, in place (a Parameter); returns the Parameter."""
+    t = _same_rank("AssignAdd", variable, value)
+    return F.assign(variable, F.cast(F.add(variable, value), t.dtype))
+
+
+def assign_sub(variable, value):
+    t = _same_rank("AssignSub", variable, value)
+    return F.assign(variable, F.cast(F.sub(variable, value), t.dtype))
+
+
+__all__ = [n for n, v in list(globals().items())
+           if not n.startswith("_") and callable(v) and getattr(v, "__module__", None) == __name__]

@@ -1,0 +1,411 @@
+"""The everyday math of model code, as MindSpore 2.10 spells it: the elementwise functions of
+ops/defs/math.py, NaN handling and clipping, reductions with MindSpore's dtype rules and index
+outputs (prod, max / min with indices, argmin, reduce_*), cumulative sums and products, sorting
+and top-k, norms, and the small products (outer, inner, mv, tensor_dot, baddbmm, einsum).
+
+Index dtypes follow MindSpore: sort / argsort / topk give Int32 indices, argmin Int32, ops.max /
+ops.min (values, Int64 indices) - always a pair, even over the whole tensor.
+"""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import TensorType, type_of
+from pycompile.ops import functional as F
+from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply, norm_axes, norm_axis
+
+
+def _u(name):
+    """The functional form of a one-input op of the table."""
+    op = OPS[name]
+
+    def fn(input):
+        return apply(op, [input])
+    return fn
+
+
+# ---- elementwise -------------------------------------------------------------------------------------
+log1p, expm1, erfc, log2 = _u("Log1p"), _u("Expm1"), _u("Erfc"), _u("Log2")
+tan, asin, acos, atan = _u("Tan"), _u("Asin"), _u("ACos"), _u("Atan")
+sinh, cosh, asinh, acosh, atanh = _u("Sinh"), _u("Cosh"), _u("Asinh"), _u("Acosh"), _u("Atanh")
+arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+isnan, isinf, trunc, sign = _u("IsNan"), _u("IsInf"), _u("Trunc"), _u("Sign")
+for _f, _n in ((log1p, "log1p"), (expm1, "expm1"), (erfc, "erfc"), (log2, "log2"), (tan, "tan"), (asin, "asin"),
+               (acos, "acos"), (atan, "atan"), (sinh, "sinh"), (cosh, "cosh"), (asinh, "asinh"), (acosh, "acosh"),
+               (atanh, "atanh"), (isnan, "isnan"), (isinf, "isinf"), (trunc, "trunc"), (sign, "sign")):
+    _f.__name__ = _f.__qualname__ = _n
+    _f.__module__ = __name__
+
+
+def atan2(input, other):
+    return apply(OPS["Atan2"], [input, other])
+
+
+arctan2 = atan2
+
+
+def fmod(input, other):
+    """The truncated remainder (C's fmod; the Mod primitive): -4 fmod 3 is -1."""
+    return apply(OPS["Mod"], [input, other])
+
+
+def round(input, *, decimals=0):
+    """Round half to even; MindSpore's CPU kernel takes only decimals=0."""
+    if decimals != 0:
+        raise OpValueError(f"For 'Round', only 'decimals' 0 is supported on CPU, but got {decimals}")
+    return apply(OPS["Round"], [input])
+
+
+def inv(x):
+    return F.reciprocal(x)
+
+
+def tensor_pow(input, exponent):
+    return F.pow(input, exponent)
+
+
+def tensor_mul(input, other):
+    return F.mul(input, other)
+
+
+def nan_to_num(input, nan=None, posinf=None, neginf=None):
+    """NaN -> nan (0.0), +inf -> posinf (the dtype's largest value), -inf -> neginf (its lowest)."""
+    t = F._tensor_type("NanToNum", input)
+    if not t.dtype.is_float:
+        raise OpTypeError(f"Select CPU operator[NanToNum] fail! Unsupported data type! ({t})")
+    info = np.finfo(t.dtype.np)
+    nan = 0.0 if nan is None else float(nan)
+    posinf = float(info.max) if posinf is None else float(posinf)
+    neginf = float(info.min) if neginf is None else float(neginf)
+    out = F.select(F.equal(input, float("inf")), posinf, input)
+    out = F.select(F.equal(input, float("-inf")), neginf, out)
+    return F.select(isnan(input), nan, out)
+
+
+def clip_by_value(x, clip_value_min=None, clip_value_max=None):
+    """x clipped to [min, max] (numbers or broadcast tensors), in x's dtype."""
+    if clip_value_min is None and clip_value_max is None:
+        raise OpValueError("For 'clip_by_value', at least one of 'clip_value_min' and 'clip_value_max' must be given")
+    t = F._tensor_type("clip_by_value", x, "x")
+    out = x
+    if clip_value_min is not None:
+        out = F.maximum(out, clip_value_min)
+    if clip_value_max is not None:
+        out = F.minimum(out, clip_value_max)
+    return out if type_of(out).dtype is t.dtype else F.cast(out, t.dtype)
+
+
+# ---- reductions ------------------------------------------------------------------------------------
+def _axis_or_all(axis):
+    return None if axis == () else F._axis_attr(axis)
+
+
+def reduce_sum(x, axis=()):
+    """The ReduceSum primitive: the input dtype is kept."""
+    return apply(OPS["ReduceSum"], [x], {"axis": _axis_or_all(axis), "keep_dims": False})
+
+
+def reduce_mean(x, axis=()):
+    return F.mean(x, _axis_or_all(axis))
+
+
+def reduce_max(x, axis=()):
+    return F.amax(x, _axis_or_all(axis))
+
+
+def reduce_min(x, axis=()):
+    return F.amin(x, _axis_or_all(axis))
+
+
+def reduce_prod_keep(x, axis=None, keep_dims=False):
+    """The ReduceProd primitive: the input dtype is kept."""
+    return apply(OPS["ReduceProd"], [x], {"axis": _axis_or_all(axis), "keep_dims": builtins.bool(keep_dims)})
+
+
+def _widen_int(x, dtype):
+    """MindSpore's prod / cumprod: bool and integers narrower than int64 compute in int64."""
+    if dtype is not None:
+        return F.cast(x, dtype)
+    t = F._tensor_type("prod", x)
+    if t.dtype.kind in "biu" and t.dtype is not mstype.int64:
+        return F.cast(x, mstype.int64)
+    return x
+
+
+def prod(input, axis=None, keep_dims=False, dtype=None):
+    return reduce_prod_keep(_widen_int(input, dtype), axis, keep_dims)
+
+
+def _max_min(name: str, input, axis, keepdims, initial, where, values, indices, cmp):
+    """MindSpore's ops.max / ops.min: over the whole tensor (axis None) the index is always 0
+    (MindSpore returns Tensor(0) there); `initial` joins every element through `cmp`, and
+    `where` (with `initial`) replaces the masked-out elements by it first."""
+    t = F._tensor_type(name, input)
+    zero = _tensor_cls()(0, mstype.int64)
+    if not t.shape:
+        return input, zero
+    if axis is None:
+        return values(input), zero
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, builtins.bool):
+        raise OpTypeError(f"For '{name}', 'axis' must be int, but got {type(axis)}")
+    if initial is not None:
+        init = F.full_like(input, initial)
+        input = cmp(input, init)
+        if where is not None:
+            input = F.select(F.broadcast_to(where, t.shape), input, init)
+    elif where is not None:
+        raise OpValueError("initial value must be provided for where masks")
+    keep = builtins.bool(keepdims)
+    return values(input, axis, keep), indices(input, axis, keep)
+
+
+def _tensor_cls():
+    from pycompile.common.tensor import Tensor
+    return Tensor
+
+
+def max(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """(values, Int64 indices of the first maximum) along axis."""
+    return _max_min("max", input, axis, keepdims, initial, where, F.amax, F.argmax, F.maximum)
+
+
+def min(input, axis=None, keepdims=False, *, initial=None, where=None):
+    return _max_min("min", input, axis, keepdims, initial, where, F.amin, argmin_int64, F.minimum)
+
+
+def argmin_int64(input, axis=None, keepdims=False):
+    return apply(OPS["Argmin"], [input], {"axis": axis, "keep_dims": builtins.bool(keepdims)})
+
+
+def argmin(input, axis=None, keepdims=False):
+    """The index of the first minimum (Int32, as MindSpore's argmin); axis None: flat."""
+    return F.cast(argmin_int64(input, axis, keepdims), mstype.int32)
+
+
+# ---- scans, sorting ---------------------------------------------------------------------------------
+def scan(name: str, x, axis, exclusive=False, reverse=False):
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, builtins.bool):
+        raise OpTypeError(f"For '{name}', 'axis' must be an int, but got {axis!r}")
+    return apply(OPS[name], [x], {"axis": int(axis), "exclusive": builtins.bool(exclusive),
+                                  "reverse": builtins.bool(reverse)})
+
+
+def cumsum(x, axis, dtype=None):
+    """Running sums along axis, in x's dtype (Int32 stays Int32) unless `dtype` is given."""
+    return scan("CumSum", x if dtype is None else F.cast(x, dtype), axis)
+
+
+def cumprod(input, dim, dtype=None):
+    """Running products along dim; integers narrower than int64 compute in int64."""
+    return scan("CumProd", _widen_int(input, dtype), dim)
+
+
+def argsort(input, axis=-1, descending=False):
+    """The stable ordering of `input` along axis, as Int32 indices."""
+    return apply(OPS["Argsort"], [input], {"axis": axis, "descending": builtins.bool(descending)})
+
+
+def _axis_of(x, axis) -> int:
+    t = F._tensor_type("sort", x)
+    return norm_axis("Sort", axis, builtins.max(t.ndim, 1))
+
+
+def sort(input_x, axis=-1, descending=False):
+    """(sorted values, Int32 indices) along axis; stable, NaN last ascending."""
+    idx = argsort(input_x, axis, descending)
+    if not F._tensor_type("Sort", input_x).ndim:
+        return input_x, idx
+    return apply(OPS["GatherD"], [input_x, idx], {"axis": _axis_of(input_x, axis)}), idx
+
+
+def topk(input, k, dim=None, largest=True, sorted=True):
+    """(the k largest - or smallest - values along dim (default: the last axis), Int32 indices),
+    in order (a sorted result is also a valid unsorted one)."""
+    axis = -1 if dim is None else dim
+    idx = apply(OPS["TopKIndices"], [input], {"k": k, "axis": axis, "largest": builtins.bool(largest)})
+    if not F._tensor_type("TopK", input).ndim:
+        return input, idx
+    return apply(OPS["GatherD"], [input, idx], {"axis": _axis_of(input, axis)}), idx
+
+
+# ---- norms ----------------------------------------------------------------------------------------
+def _vector_norm(x, p, axes, keepdim):
+    ax = axes if axes else None
+    if p == 2:
+        return F.sqrt(F.sum(F.square(x), ax, keepdim))
+    if p == float("inf"):
+        return F.amax(F.abs(x), ax, keepdim)
+    if p == float("-inf"):
+        return F.amin(F.abs(x), ax, keepdim)
+    if p == 0:
+        return F.sum(F.cast(F.ne(x, 0), type_of(x).dtype), ax, keepdim)
+    if p == 1:
+        return F.sum(F.abs(x), ax, keepdim)
+    return F.pow(F.sum(F.pow(F.abs(x), float(p)), ax, keepdim), 1.0 / p)
+
+
+def _matrix_norm(x, ord, axes, keepdim):
+    r, c = axes
+    if ord == "fro":
+        return F.sqrt(F.sum(F.square(x), (r, c), keepdim))
+    if ord in (1, -1):
+        sums = F.sum(F.abs(x), r, True)
+        out = (F.amax if ord == 1 else F.amin)(sums, c, True)
+    elif ord in (float("inf"), float("-inf")):
+        sums = F.sum(F.abs(x), c, True)
+        out = (F.amax if ord > 0 else F.amin)(sums, r, True)
+    else:
+        raise OpValueError(f"For 'norm', the matrix norm ord={ord!r} needs singular values, which pycompile does not "
+                           f"compute; use 'fro', 1, -1, inf or -inf")
+    return out if keepdim else F.squeeze(out, (r, c))
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """MindSpore's ops.norm (torch.linalg.norm's rules): with dim None and ord None the 2-norm of
+    the flattened tensor; a vector norm over one dim; a matrix norm ('fro', 1, -1, inf, -inf)
+    over two dims, or of a 2-D input when ord is given."""
+    x = A if dtype is None else F.cast(A, dtype)
+    t = F._tensor_type("norm", x, "A")
+    if not t.dtype.is_float:
+        raise OpTypeError(f"For 'norm', the input must be a float Tensor, but got {t}")
+    if isinstance(dim, (int, np.integer)):
+        dim = (int(dim),)
+    if dim is None:
+        if ord is None:
+            return _vector_norm(x, 2, tuple(builtins.range(t.ndim)), keepdim)
+        if t.ndim == 1:
+            return _vector_norm(x, ord, (0,), keepdim)
+        if t.ndim == 2:
+            return _matrix_norm(x, ord, (0, 1), keepdim)
+        raise OpValueError(f"For 'norm', an input of rank {t.ndim} needs 'dim' when 'ord' is given")
+    axes = tuple(norm_axis("norm", d, t.ndim) for d in dim)
+    if len(axes) == 1:
+        if isinstance(ord, str):
+            raise OpValueError(f"For 'norm', ord {ord!r} is a matrix norm, but 'dim' has one entry")
+        return _vector_norm(x, 2 if ord is None else ord, axes, keepdim)
+    if len(axes) == 2:
+        return _matrix_norm(x, "fro" if ord is None else ord, axes, keepdim)
+    raise OpValueError(f"For 'norm', 'dim' must have one or two entries, but got {dim}")
+
+
+def lp_norm(input, axis, p=2, keep_dims=False, epsilon=1e-12):
+    """The LpNorm primitive: (sum |x|^p)^(1/p) over axis."""
+    t = F._tensor_type("LpNorm", input)
+    axes = norm_axes("LpNorm", tuple(axis) if isinstance(axis, (tuple, list)) else axis, t.ndim)
+    return _vector_norm(input, p, axes, keep_dims)
+
+
+def l2_normalize(x, axis=0, epsilon=1e-4):
+    """The L2Normalize primitive: x / sqrt(max(sum(x^2), epsilon)) over axis."""
+    t = F._tensor_type("L2Normalize", x)
+    axes = norm_axes("L2Normalize", tuple(axis) if isinstance(axis, (tuple, list)) else axis, t.ndim)
+    return F.div(x, F.sqrt(F.maximum(F.sum(F.square(x), axes, True), float(epsilon))))
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    num = F.sum(F.mul(x1, x2), dim)
+    den = F.mul(norm(x1, dim=dim), norm(x2, dim=dim))
+    return F.div(num, F.maximum(den, float(eps)))
+
+
+# ---- small products ----------------------------------------------------------------------------------
+def outer(input, vec2):
+    a, b = F._tensor_type("outer", input), F._tensor_type("outer", vec2, "vec2")
+    if a.ndim != 1 or b.ndim != 1:
+        raise OpValueError(f"For 'outer', both inputs must be 1-D, but got shapes {list(a.shape)} and {list(b.shape)}")
+    return F.mul(F.reshape(input, (a.shape[0], 1)), F.reshape(vec2, (1, b.shape[0])))
+
+
+def inner(input, other):
+    """Sum over the last axes: input (..., k), other (..., k) -> input.shape[:-1] + other.shape[:-1]."""
+    a, b = F._tensor_type("inner", input), F._tensor_type("inner", other, "other")
+    if a.ndim == 0 or b.ndim == 0:
+        return F.mul(input, other)
+    if a.shape[-1] != b.shape[-1]:
+        raise OpValueError(f"For 'inner', the last dimensions must match, but got shapes {list(a.shape)} and "
+                           f"{list(b.shape)}")
+    return tensor_dot(input, other, ((a.ndim - 1,), (b.ndim - 1,)))
+
+
+def mv(mat, vec):
+    m, v = F._tensor_type("mv", mat, "mat"), F._tensor_type("mv", vec, "vec")
+    if m.ndim != 2 or v.ndim != 1:
+        raise OpValueError(f"For 'mv', 'mat' must be 2-D and 'vec' 1-D, but got shapes {list(m.shape)} and "
+                           f"{list(v.shape)}")
+    return F.matmul(mat, vec)
+
+
+def _contract(a, b, ca: tuple, cb: tuple):
+    """a and b contracted over their axes ca / cb (pairwise): the free axes of a, then of b."""
+    ta, tb = type_of(a), type_of(b)
+    fa = [d for d in builtins.range(ta.ndim) if d not in ca]
+    fb = [d for d in builtins.range(tb.ndim) if d not in cb]
+    for i, j in zip(ca, cb):
+        if ta.shape[i] != tb.shape[j]:
+            raise OpValueError(f"For 'tensor_dot', the contracted dimensions must match, but got shapes "
+                               f"{list(ta.shape)} and {list(tb.shape)} over axes {list(ca)} and {list(cb)}")
+    m = int(np.prod([ta.shape[d] for d in fa], dtype=np.int64))
+    k = int(np.prod([ta.shape[d] for d in ca], dtype=np.int64))
+    n = int(np.prod([tb.shape[d] for d in fb], dtype=np.int64))
+    a2 = F.reshape(_permute(a, tuple(fa) + tuple(ca)), (m, k))
+    b2 = F.reshape(_permute(b, tuple(cb) + tuple(fb)), (k, n))
+    return F.reshape(F.matmul(a2, b2), tuple(ta.shape[d] for d in fa) + tuple(tb.shape[d] for d in fb))
+
+
+def _permute(x, perm):
+    return x if perm == tuple(builtins.range(len(perm))) else F.transpose(x, perm)
+
+
+def tensor_dot(x1, x2, axes):
+    """Contraction of the last `axes` axes of x1 with the first of x2, or of the listed pairs."""
+    a, b = F._tensor_type("tensor_dot", x1, "x1"), F._tensor_type("tensor_dot", x2, "x2")
+    if isinstance(axes, (int, np.integer)):
+        ca, cb = tuple(builtins.range(a.ndim - axes, a.ndim)), tuple(builtins.range(axes))
+    else:
+        ca, cb = axes
+        ca = (ca,) if isinstance(ca, (int, np.integer)) else tuple(ca)
+        cb = (cb,) if isinstance(cb, (int, np.integer)) else tuple(cb)
+    if len(ca) != len(cb):
+        raise OpValueError(f"For 'tensor_dot', both inputs need as many contracted axes, but got {axes}")
+    ca = tuple(norm_axis("tensor_dot", d, a.ndim) for d in ca)
+    cb = tuple(norm_axis("tensor_dot", d, b.ndim) for d in cb)
+    return _contract(x1, x2, ca, cb)
+
+
+def baddbmm(input, batch1, batch2, beta=1, alpha=1):
+    """beta * input + alpha * (batch1 @ batch2)."""
+    prod_ = F.bmm(batch1, batch2)
+    if alpha != 1:
+        prod_ = F.mul(prod_, alpha)
+    if beta == 0:
+        return prod_
+    return F.add(input if beta == 1 else F.mul(input, beta), prod_)
+
+
+def einsum(equation, *operands):
+    """Einstein summation, for equations of one or more operands without repeated indices
+    within an operand: axes summed alone are reduced first, pairs are contracted with
+    BatchMatMul (shared output axes as the batch), and the result is put in output order."""
+    from pycompile.ops._einsum import einsum as _einsum
+    if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
+        operands = tuple(operands[0])
+    return _einsum(equation, list(operands))
+
+
+def var(input, axis=None, ddof=0, keepdims=False):
+    """Variance over axis (all axes by default) with `ddof` delta degrees of freedom."""
+    t = F._tensor_type("var", input)
+    axes = norm_axes("var", axis, t.ndim)
+    count = int(np.prod([t.shape[a] for a in axes], dtype=np.int64))
+    mean = F.mean(input, axes, True)
+    dev = F.square(F.sub(input, mean))
+    return F.div(F.sum(dev, axes, builtins.bool(keepdims)), float(builtins.max(count - ddof, 0)))
+
+
+__all__ = [n for n, v in list(globals().items())
+           if not n.startswith("_") and callable(v) and getattr(v, "__module__", None) == __name__
+           and n not in ("scan", "argmin_int64", "reduce_prod_keep", "lp_norm", "l2_normalize", "var")]
+del TensorType

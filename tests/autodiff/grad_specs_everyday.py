@@ -1,0 +1,43 @@
+"""Finite-difference inputs for the gradients of the everyday ops that are not elementwise
+(GatherD / GatherNd, the scatters, CumSum / CumProd, ReduceProd), in grad_specs.py's format:
+(op name, function of tensors, input arrays, indices of the inputs differentiated). Index
+inputs are constants of the functions (they get no gradient)."""
+from __future__ import annotations
+
+import numpy as np
+
+import pycompile as ms
+from pycompile import ops
+
+
+def rnd(*shape, lo=-2.7, hi=2.7, seed=0):
+    return np.random.default_rng(seed).uniform(lo, hi, size=shape).astype(np.float64)
+
+
+def _t(a, dtype=np.int32):
+    return ms.Tensor(np.array(a, dtype))
+
+
+IDX_D = _t([[0, 3], [3, 3], [2, 1]])                     # a repeated index accumulates
+IDX_ND = _t([[1, 2], [0, 0], [1, 2]], np.int64)
+ROWS = _t([[2], [0]])
+
+EVERYDAY = [
+    ("GatherD", lambda x: ops.gather_elements(x, 1, IDX_D), [rnd(3, 4)], (0,)),
+    ("GatherD", lambda x: ops.gather_d(x, 0, _t([[1, 0, 1]])), [rnd(2, 3, seed=1)], (0,)),
+    ("GatherNd", lambda x: ops.gather_nd(x, IDX_ND), [rnd(2, 3, 4)], (0,)),
+    ("TensorScatterUpdate", lambda x, u: ops.tensor_scatter_update(x, ROWS, u), [rnd(3, 4), rnd(2, 4, seed=1)],
+     (0, 1)),
+    ("TensorScatterAdd", lambda x, u: ops.tensor_scatter_add(x, IDX_ND, u), [rnd(2, 3, 4), rnd(3, 4, seed=1)], (0, 1)),
+    ("TensorScatterElements", lambda x, u: ops.tensor_scatter_elements(x, _t([[1, 0], [3, 2], [0, 1]]), u, 1),
+     [rnd(3, 4), rnd(3, 2, seed=1)], (0, 1)),
+    ("TensorScatterElements", lambda x, u: ops.tensor_scatter_elements(x, _t([[1, 1, 0, 2]]), u, 0, "add"),
+     [rnd(3, 4), rnd(1, 4, seed=1)], (0, 1)),
+    ("CumSum", lambda x: ops.cumsum(x, 1), [rnd(3, 4)], (0,)),
+    ("CumSum", lambda x: ops.CumSum(exclusive=True, reverse=True)(x, 0), [rnd(4, 3)], (0,)),
+    ("CumProd", lambda x: ops.cumprod(x, 1), [rnd(3, 4, lo=0.5, hi=1.5)], (0,)),
+    ("CumProd", lambda x: ops.CumProd(exclusive=True, reverse=True)(x, 0), [rnd(4, 2, lo=-1.5, hi=-0.5)], (0,)),
+    ("ReduceProd", lambda x: ops.prod(x, 1), [rnd(3, 4, lo=0.5, hi=1.5)], (0,)),
+    ("ReduceProd", lambda x: ops.prod(x, (0, 2), keep_dims=True), [rnd(2, 3, 2, lo=-1.5, hi=1.5)], (0,)),
+    ("ReduceProd", lambda x: ops.prod(x), [np.array([[0.0, 2.0, -1.5], [1.2, 0.7, 3.0]])], (0,)),
+]
