@@ -460,7 +460,7 @@ def _conv(ctx, w, n):
         return
     extras = [(ctx.ptr(e), e.type.shape) for e in n.inputs[2:]]
     epi = Epilogue(n.attrs.get("program", ()), extras, n.type.shape, C.compute(dt), n.attrs.get("fold_scale", False))
-    name = f"cv{n.uid}"
+    name = f"cv_{ctx.kernel_name(n)}"
     xp, wp = ctx.ptr(x), ctx.ptr(wgt)
     w.line("{")
     with w.indent():
@@ -511,7 +511,7 @@ def _conv_backprop_input(ctx, w, n):
     if n.type.size == 0:
         return
     st = C.storage(dt)
-    name = f"cb{n.uid}"
+    name = f"cb_{ctx.kernel_name(n)}"
     if g.sp == 2 and (g.SH, g.SW) == (1, 1) and all(0 <= v <= g.DH * (g.KH - 1) for v in (g.PH, g.PHa)) \
             and all(0 <= v <= g.DW * (g.KW - 1) for v in (g.PW, g.PWa)):
         _backprop_input_direct(ctx, w, n, g, out, dt, name)
@@ -553,7 +553,7 @@ def _conv_backprop_filter(ctx, w, n):
         return
     st = C.storage(dt)
     ctx.use_blas()
-    name = f"cf{n.uid}"
+    name = f"cf_{ctx.kernel_name(n)}"
     rows = g.Cg * g.RS
     t = _tile(g)
     wsize = n.type.size

@@ -63,7 +63,7 @@ def _regular_max_avg(ctx, w, n, x, xt, out, rule):
         lo.append(min(OW, max(0, -(-(-off) // s[2]))))
         hi.append(max(0, min(OW, (W - 1 - off) // s[2] + 1)))
     planes = _prod(xt.shape[:2])
-    name = f"pl{n.uid}"
+    name = f"pl_{ctx.kernel_name(n)}"
     with scope(w):
         _emit_tables(w, name, wins, None)
         _table(w, f"{name}lo", lo)
@@ -144,7 +144,7 @@ def _pool(ctx, w, n):
     ct, st = C.compute(xt.dtype), C.storage(n.type.dtype)
     plane = _prod(shape3)
     oplane = _prod(n.type.shape[2:])
-    name = f"pl{n.uid}"
+    name = f"pl_{ctx.kernel_name(n)}"
     with scope(w):
         _emit_tables(w, name, wins, None)
         w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({_prod(xt.shape)}L > 524288L)")
@@ -180,7 +180,7 @@ def _pool_grad(ctx, w, n):
     plane = _prod(shape3)
     oplane = _prod(dout.type.shape[2:])
     xp, gp = ctx.ptr(x), ctx.ptr(dout)
-    name = f"pg{n.uid}"
+    name = f"pg_{ctx.kernel_name(n)}"
     divisor = n.attrs.get("divisor", 0)
     full = _full_windows(wins)
     with scope(w):

@@ -33,7 +33,7 @@ def _resample(ctx, w, n):
     L = len(index[0])
     ct, st = C.compute(n.type.dtype), C.storage(n.type.dtype)
     xp = ctx.ptr(x)
-    name = f"rs{n.uid}"
+    name = f"rs_{ctx.kernel_name(n)}"
     taps = range(len(index))
     with scope(w):
         _tables(w, name, index, weight, ct)
@@ -71,7 +71,7 @@ def _resample_grad(ctx, w, n):
     outer, L, inner = _prod(shape[:axis]), shape[axis], _prod(shape[axis + 1:])
     ct, st = C.compute(n.type.dtype), C.storage(n.type.dtype)
     gp = ctx.ptr(g)
-    name = f"rg{n.uid}"
+    name = f"rg_{ctx.kernel_name(n)}"
     with scope(w):
         _tables(w, name, index, weight, ct)
         w.line(f"memset({out}, 0, sizeof({st}) * {n.type.size}L);")
