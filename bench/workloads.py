@@ -288,3 +288,8 @@ def bench_W11():
 
 WORKLOADS = {"W1": bench_W1, "W2": bench_W2, "W4": bench_W4, "W5": bench_W5, "W6": bench_W6, "W7": bench_W7,
              "W8": bench_W8, "W11": bench_W11}
+
+# ---- W9, W10: convolutional networks (workloads_cnn.py) -----------------------------------------------
+from workloads_cnn import WORKLOADS as _CNN_WORKLOADS  # noqa: E402
+
+WORKLOADS.update(_CNN_WORKLOADS)

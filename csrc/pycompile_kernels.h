@@ -218,4 +218,7 @@ static inline void *pc_stack_at(const pc_stack *s, int64_t k, size_t nbytes) {
 
 static inline void pc_stack_free(pc_stack *s) { free(s->data); pc_stack_init(s); }
 
+/* im2col / col2im, per-kernel scratch memory and the counter-based random generator */
+#include "pycompile_cnn.h"
+
 #endif

@@ -114,4 +114,6 @@ OTHER = [
 
 from grad_specs_everyday import EVERYDAY  # noqa: E402  (the everyday surface's ops)
 
-SPECS = _elementwise_specs() + OTHER + EVERYDAY
+from grad_specs_cnn import CNN  # noqa: E402
+
+SPECS = _elementwise_specs() + OTHER + EVERYDAY + CNN

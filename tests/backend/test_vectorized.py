@@ -132,3 +132,36 @@ def test_scan_template_loops_are_vectorized(tmp_path):
     missed = [start for start, end in loops if not any(start <= v <= end for v in vectorized)]
     src = report.c_source.splitlines()
     assert not missed, "not vectorized:\n" + "\n".join(f"{n}: {src[n - 1]}" for n in missed)
+
+
+def cnn_kernels(x, w, dw, b):
+    """Both direct convolution kernels with epilogues, pooling rows (stride 1 and 2, a fused
+    ReLU prologue), batch statistics and a resize."""
+    y = ops.relu(ops.conv2d(x, w, b, pad_mode="pad", padding=1))           # register tiles
+    d = ops.conv2d(x, dw, pad_mode="same", groups=16) * 2.0                 # rows (depthwise)
+    p = ops.max_pool2d(ops.relu(x - 0.5), 3, 2, 1)
+    q = ops.avg_pool2d(x, 2, 1)
+    s = ops.batch_norm(x, Tensor(np.zeros(16, np.float32)), Tensor(np.ones(16, np.float32)),
+                       Tensor(np.ones(16, np.float32)), Tensor(np.zeros(16, np.float32)), training=True)
+    r = ops.interpolate(x, size=(24, 80), mode="bilinear")
+    return y, d, p, q, s, r
+
+
+def test_cnn_template_loops_are_vectorized(tmp_path):
+    args = [np.ones((2, 16, 12, 40), np.float32), np.ones((32, 16, 3, 3), np.float32),
+            np.ones((16, 1, 3, 3), np.float32), np.ones(32, np.float32)]
+    report = ms.inspect(cnn_kernels, *[Tensor(a) for a in args])
+    loops = _simd_loops(report.c_source)
+    assert len(loops) >= 8, "expected the CNN templates' simd loops in the generated C"
+    vectorized = _vectorized_lines(report.c_source, tmp_path)
+    missed = [start for start, end in loops if not any(start <= v <= end for v in vectorized)]
+    src = report.c_source.splitlines()
+    assert not missed, "not vectorized:\n" + "\n".join(f"{n}: {src[n - 1]}" for n in missed)
+    # the register-tile microkernels are written with vector types: they must compile to FMAs
+    c = tmp_path / "conv.c"
+    c.write_text(report.c_source)
+    inc = [f"-I{d}" for d in toolchain.include_dirs()] + [f"-I{toolchain.blas_paths()[0]}"]
+    flags = [f for f in toolchain.BASE_FLAGS if f not in ("-shared", "-w") and not f.startswith("-Wl,")]
+    asm = subprocess.run([toolchain.find_cc(), *flags, *inc, "-S", str(c), "-o", "-"], capture_output=True,
+                         text=True, check=True).stdout
+    assert re.search(r"vfmadd\w*ps", asm), "the convolution microkernel has no vector FMA"

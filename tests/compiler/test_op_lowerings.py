@@ -97,15 +97,16 @@ def test_every_op_is_compiled_by_a_test():
     import test_ops_compiled as ew
     import test_ops_compiled_array as arr
     import test_ops_compiled_effects as eff
+    import test_ops_compiled_cnn as cnn
     import test_ops_compiled_everyday as day
     import test_ops_compiled_reduce as red
     groups = ew.ELEMENTWISE + ew.MISC + [ew.LARGE] + red.REDUCE + [red.SPECIAL] + red.NORM \
-        + arr.LAYOUT + arr.BACKPROP + arr.MATMUL + [arr.CREATION] + day.EVERYDAY
+        + arr.LAYOUT + arr.BACKPROP + arr.MATMUL + [arr.CREATION] + day.EVERYDAY + cnn.GROUPS
     import sys
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "autodiff"))
     import test_compiled_grads as grads
-    covered = {o for g in groups for c in g.checks for o in c.ops} | eff.EFFECT_OPS | grads.STACK_OPS
+    covered = {o for g in groups for c in g.checks for o in c.ops} | eff.EFFECT_OPS | grads.STACK_OPS | cnn.EPILOGUE_OPS
     covered |= {name for name, op in OPS.items() if isinstance(op.lower, Constant)}     # see the test above
     missing = sorted(set(OPS) - covered)
     assert not missing, f"ops no compiled test runs: {missing}"

@@ -493,3 +493,7 @@ BINARY += _everyday.BINARY
 REDUCTIONS += _everyday.REDUCTIONS
 CASES += _everyday.CASES
 import op_specs_activation  # noqa: E402,F401  (appends the activation rows' specs to UNARY / CASES)
+
+from op_specs_cnn import CNN_CASES  # noqa: E402  (the CNN family's specs)
+
+CASES += CNN_CASES

@@ -230,8 +230,9 @@ def export(report, name: str, kinds, out_dir: str, target_cpu: str = "native", p
             written.append(stem + ".bin")
         header = runtime_header()
         if header:
-            # pycompile_rt.h for callers; with the C, also the kernels header NAME.c includes
-            for h in [header] + ([os.path.join(os.path.dirname(header), "pycompile_kernels.h")] if "c" in kinds else []):
+            # pycompile_rt.h for callers; with the C, also the kernels headers NAME.c includes
+            kernels = [os.path.join(os.path.dirname(header), h) for h in ("pycompile_kernels.h", "pycompile_cnn.h")]
+            for h in [header] + (kernels if "c" in kinds else []):
                 shutil.copyfile(h, os.path.join(out_dir, os.path.basename(h)))
                 written.append(os.path.join(out_dir, os.path.basename(h)))
         text(stem + ".json", dump_manifest(manifest(report, entry, args, files)))

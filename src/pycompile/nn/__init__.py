@@ -29,3 +29,11 @@ from pycompile.nn.embedding import EmbeddingLookup  # noqa: F401
 from pycompile.nn.attention import MultiheadAttention  # noqa: F401
 from pycompile.nn.transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer,  # noqa: F401
                                       TransformerEncoder, TransformerEncoderLayer)
+from pycompile.nn.conv import (Conv1d, Conv1dTranspose, Conv2d, Conv2dBnAct, Conv2dTranspose, Conv3d,  # noqa: F401
+                               Conv3dTranspose)
+from pycompile.nn.image import (ConstantPad1d, ConstantPad2d, ConstantPad3d, Dropout1d, Dropout2d, Pad,  # noqa: F401
+                                ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d, Upsample,
+                                ZeroPad2d)
+from pycompile.nn.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm2d  # noqa: F401
+from pycompile.nn.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,  # noqa: F401
+                                  AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)

@@ -8,11 +8,10 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 
-import numpy as np
 
 from pycompile import ops
 from pycompile.common import dtype as mstype
-from pycompile.common.initializer import HeUniform, Uniform, initializer, rng
+from pycompile.common.initializer import HeUniform, Uniform, initializer
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.nn.cell import Cell
@@ -157,26 +156,27 @@ class Flatten(Cell):
 
 class Dropout(Cell):
     """Identity when not training. In training, zeroes each element with probability p and
-    scales the rest by 1/(1-p) (eager only; graph code with a training Dropout is rejected)."""
+    scales the rest by 1 / (1 - p), eagerly and in graph code alike (ops.dropout: the
+    counter-based generator of ops/defs/random.py)."""
 
     def __init__(self, keep_prob=0.5, p=None, dtype=mstype.float32):
         super().__init__()
         if p is None:
+            if not isinstance(keep_prob, float):
+                raise TypeError(f"For 'Dropout', the 'keep_prob' must be 'float', but got '{type(keep_prob).__name__}'.")
+            if keep_prob <= 0 or keep_prob > 1:
+                raise ValueError(f"For 'Dropout', the 'keep_prob' must be a number in range (0, 1], but got {keep_prob}.")
             p = 1.0 - keep_prob
-        if not 0 <= p < 1:
-            raise ValueError(f"For 'Dropout', 'p' must be in [0, 1), but got {p}")
+        elif not isinstance(p, (int, float)) or isinstance(p, bool):
+            raise TypeError(f"For 'Dropout', the 'p' must be 'float' or 'int', but got '{type(p).__name__}'.")
+        elif not 0 <= p < 1:
+            raise ValueError(f"For 'Dropout', the 'p' must be a number in range [0, 1), but got {p}.")
         self.p = float(p)
 
     def construct(self, x):
         if not self.training or self.p == 0:
             return x
-        from pycompile.common.abstract import Symbolic
-        if isinstance(x, Symbolic):
-            raise TypeError("Dropout in training mode is not supported in graph code yet; "
-                            "call set_train(False) or run this Cell in PyNative mode")
-        keep = 1.0 - self.p
-        mask = Tensor((rng().random(x.shape) < keep).astype(x.dtype.np) / np.float32(keep), x.dtype)
-        return x * mask
+        return ops.dropout(x, self.p)
 
     def extend_repr(self):
         return f"p={self.p}"

@@ -16,3 +16,8 @@ from pycompile.ops.defs.stack import *  # noqa: F401,F403
 from pycompile.ops.defs.index import *  # noqa: F401,F403
 from pycompile.ops.defs.math import *  # noqa: F401,F403
 from pycompile.ops.defs.sort import *  # noqa: F401,F403
+from pycompile.ops.defs.conv import *  # noqa: F401,F403
+from pycompile.ops.defs.norm import *  # noqa: F401,F403
+from pycompile.ops.defs.pool import *  # noqa: F401,F403
+from pycompile.ops.defs.random import *  # noqa: F401,F403
+from pycompile.ops.defs.resample import *  # noqa: F401,F403

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from pycompile.compiler import ir
+from pycompile.compiler.passes.conv_epilogue import conv_epilogue
 from pycompile.compiler.stats import PassStat
 from pycompile.compiler.passes.cse import cse
 from pycompile.compiler.passes.dce import dce
@@ -46,6 +47,7 @@ PIPELINE = [
     ("dce_after_simplify", lambda g, o: dce(g), 0),
     ("load_elim", _load_elim, 0),
     ("layout", lambda g, o: layout(g), 2),
+    ("conv_epilogue", lambda g, o: conv_epilogue(g), 2),
     ("fusion", lambda g, o: fusion(g), 2),
     ("dce_final", lambda g, o: dce(g), 0),
 ]

@@ -3,3 +3,4 @@ templates keyed by template name (templates.py, and one module per op family). I
 package registers them all; the C renderer (pycompile/backend/c) imports it."""
 from pycompile.ops.c import activation, backprop, elementwise, templates  # noqa: F401
 from pycompile.ops.c import index, math, sort  # noqa: F401
+from pycompile.ops.c import conv, pool, random, resample  # noqa: F401

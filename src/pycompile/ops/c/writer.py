@@ -41,3 +41,16 @@ class CWriter:
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
+
+
+@contextmanager
+def scope(w: CWriter):
+    """A braced C block on lines of its own (CWriter.block('') would append the brace to the
+    previous line, which may be a #pragma)."""
+    w.line("{")
+    w.level += 1
+    try:
+        yield
+    finally:
+        w.level -= 1
+        w.line("}")

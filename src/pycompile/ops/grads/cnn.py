@@ -1,0 +1,140 @@
+"""Gradient rules of the CNN family: convolutions (closed under differentiation: the two backprop
+ops are each other's and the forward's transposes), pooling (the cotangent routed to each
+window's maximum or spread over it; the routing ops' own gradients for second order), batch
+statistics, per-axis resampling (pads, resizing: the resampling and its transpose), and the
+random ops, which have none.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pycompile.common.abstract import type_of
+from pycompile.common.tensor import Tensor
+from pycompile.ops import functional as F
+from pycompile.ops import prims as P
+from pycompile.ops._table import apply
+from pycompile.ops.defs.conv import CONV_OPS
+from pycompile.ops.grads import defgrad, nondiff
+
+# FusedConv is made by the optimizer after differentiation (compiler/passes/conv_epilogue.py);
+# the argmax ops give indices
+nondiff(P.RandomUniform, P.RandomNormal, P.RandomInt, P.Bernoulli, P.Multinomial, P.Randperm, P.MaxPoolArgmax,
+        P.AdaptiveMaxPoolArgmax, P.FusedConv)
+
+
+def _conv_attrs(kw):
+    return {k: kw[k] for k in ("stride", "dilation", "pads", "group")}
+
+
+def _shape(v) -> tuple:
+    return type_of(v).shape
+
+
+def _conv_rule(op):
+    @defgrad(op)
+    def rule(g, out, x, w, **kw):
+        a = _conv_attrs(kw)
+        _, bpi, bpf = CONV_OPS[len(_shape(x))]
+        return (apply(bpi, [g, w], dict(a, input_size=_shape(x))),
+                apply(bpf, [g, x], dict(a, filter_size=_shape(w))))
+
+
+def _bpi_rule(op):
+    @defgrad(op)
+    def rule(g, out, dout, w, input_size=(), **kw):
+        a = _conv_attrs(kw)
+        conv, _, bpf = CONV_OPS[len(input_size)]
+        return apply(conv, [g, w], a), apply(bpf, [dout, g], dict(a, filter_size=_shape(w)))
+
+
+def _bpf_rule(op):
+    @defgrad(op)
+    def rule(g, out, dout, x, filter_size=(), **kw):
+        a = _conv_attrs(kw)
+        conv, bpi, _ = CONV_OPS[len(filter_size)]
+        return apply(conv, [x, g], a), apply(bpi, [dout, g], dict(a, input_size=_shape(x)))
+
+
+for _nd, (_c, _i, _f) in CONV_OPS.items():
+    _conv_rule(_c)
+    _bpi_rule(_i)
+    _bpf_rule(_f)
+
+
+# ---- pooling -------------------------------------------------------------------------------------------
+@defgrad(P.MaxPool)
+def _max_pool(g, out, x, **kw):
+    return (apply(P.MaxPoolGrad, [x, g], kw),)
+
+
+@defgrad(P.AvgPool)
+def _avg_pool(g, out, x, **kw):
+    return (apply(P.AvgPoolGrad, [x, g], kw),)
+
+
+@defgrad(P.AdaptiveAvgPool)
+def _adaptive_avg(g, out, x, output_size=()):
+    return (apply(P.AdaptiveAvgPoolGrad, [x, g], {"output_size": output_size}),)
+
+
+@defgrad(P.AdaptiveMaxPool)
+def _adaptive_max(g, out, x, output_size=()):
+    return (apply(P.AdaptiveMaxPoolGrad, [x, g], {"output_size": output_size}),)
+
+
+def _gather_at_argmax(g, argmax, x_shape):
+    """g (x's shape) read at each window's argmax (flat within its image-channel plane)."""
+    planes = int(np.prod(x_shape[:2]))
+    plane = int(np.prod(x_shape[2:]))
+    out_shape = _shape(argmax)
+    base = Tensor((np.arange(planes, dtype=np.int64) * plane).reshape(out_shape[:2] + (1,) * (len(out_shape) - 2)))
+    flat = F.reshape(argmax + base, (-1,))
+    return F.reshape(F.gather(F.reshape(g, (-1,)), flat, 0), out_shape)
+
+
+@defgrad(P.MaxPoolGrad)
+def _max_pool_grad(g, out, x, dout, **kw):
+    # linear in dout (its cotangent reads g at each window's maximum); piecewise constant in x
+    return None, _gather_at_argmax(g, apply(P.MaxPoolArgmax, [x], {k: kw[k] for k in
+                                                                    ("kernel", "stride", "pads", "dilation",
+                                                                     "ceil_mode")}), _shape(x))
+
+
+@defgrad(P.AdaptiveMaxPoolGrad)
+def _adaptive_max_grad(g, out, x, dout, output_size=()):
+    return None, _gather_at_argmax(g, apply(P.AdaptiveMaxPoolArgmax, [x], {"output_size": output_size}), _shape(x))
+
+
+@defgrad(P.AvgPoolGrad)
+def _avg_pool_grad(g, out, x, dout, **kw):
+    # the transpose of spreading over windows is averaging over them, with the same divisors
+    return None, apply(P.AvgPool, [g], kw)
+
+
+@defgrad(P.AdaptiveAvgPoolGrad)
+def _adaptive_avg_grad(g, out, x, dout, output_size=()):
+    return None, apply(P.AdaptiveAvgPool, [g], {"output_size": output_size})
+
+
+# ---- batch statistics ------------------------------------------------------------------------------------
+@defgrad(P.BatchNormStats)
+def _bn_stats(g, out, x):
+    """mean = sum(x) / m, var = sum((x - mean)^2) / m over every axis but 1:
+    dx = g_mean / m + g_var * 2 (x - mean) / m."""
+    shape = _shape(x)
+    m = int(np.prod(shape)) // shape[1]
+    view = (1, shape[1]) + (1,) * (len(shape) - 2)
+    g_mean, g_var, mean = (F.reshape(v, view) for v in (g[0], g[1], out[0]))
+    return (g_mean * (1.0 / m) + g_var * (x - mean) * (2.0 / m),)
+
+
+# ---- resampling -------------------------------------------------------------------------------------------
+@defgrad(P.AxisResample)
+def _resample(g, out, x, axis=0, index=(), weight=()):
+    size = _shape(x)[axis % len(_shape(x))]
+    return (apply(P.AxisResampleGrad, [g], {"axis": axis, "index": index, "weight": weight, "size": size}),)
+
+
+@defgrad(P.AxisResampleGrad)
+def _resample_grad(g, out, x, axis=0, index=(), weight=(), size=0):
+    return (apply(P.AxisResample, [g], {"axis": axis, "index": index, "weight": weight}),)
