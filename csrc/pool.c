@@ -62,6 +62,7 @@ static uint32_t g_gen;                      /* last generation (the owner's) */
 
 static _Thread_local int t_inside;          /* this thread runs a chunk: nested loops are serial */
 static _Thread_local int t_worker;          /* this thread is one of the pool's workers */
+static _Thread_local int t_index;           /* 0: a caller; 1 + worker id: a worker (pc_thread_index) */
 
 static atomic_long g_serial_until;          /* monotonic ns before which loops run serially */
 static long g_backoff = PC_BACKOFF_MIN_NS;
@@ -161,6 +162,7 @@ static void *worker(void *arg)
     int id = (int)(intptr_t)arg;
     uint32_t seen = 0;
     t_worker = 1;
+    t_index = id + 1;           /* workers joining a loop have id < threads - 1 (g_active) */
     for (;;) {
         /* spin, then poll yielding the CPU, then sleep until a job is published */
         long t0 = now_ns();
@@ -297,3 +299,4 @@ void pc_parallel_for(pc_task_fn fn, void *ctx, long n)
 
 void pc_set_num_threads(int n) { g_threads = n < 1 ? 1 : n > PC_MAX_WORKERS + 1 ? PC_MAX_WORKERS + 1 : n; }
 int pc_get_num_threads(void) { return g_threads; }
+int pc_thread_index(void) { return t_index; }

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* CDEF-BEGIN */
-#define PC_RT_ABI_VERSION 2
+#define PC_RT_ABI_VERSION 3
 
 /* dtype codes; pycompile.common.dtype reads these numbers from here through cffi. */
 enum pc_dtype {
@@ -35,6 +35,10 @@ typedef struct pc_api {
     void (*print_str)(const char *text, int64_t nbytes);   /* may hold NUL bytes */
     void (*print_scalar)(double value, int dtype);
     volatile int *interrupted;      /* nonzero once SIGINT arrived: loops return PC_ERR_INTERRUPTED */
+    /* the calling thread's index in the pool: 0 for the thread that called parallel_for (and any
+     * thread outside the pool), 1 .. num_threads() - 1 for workers; kernels index per-thread
+     * scratch with it. May be NULL: modules then assume 0 (serial callers). */
+    int (*thread_index)(void);
 } pc_api;
 
 /* pc_entry's result when a loop stopped at a pending SIGINT (runtime errors are 1000 + k) */
@@ -47,6 +51,7 @@ void pc_parallel_for(pc_task_fn fn, void *ctx, long n);
  * stalls, chunks run by workers, ns the caller waited for workers' chunks, wake-ups, ns in them */
 void pc_pool_stats(long *out, int n);
 int pc_get_num_threads(void);
+int pc_thread_index(void);
 int pc_status_get(void);
 void pc_status_clear(void);
 void pc_status_raise(int bits);

@@ -34,6 +34,7 @@ static const pc_api g_api = {
     print_str,
     print_scalar,
     &g_interrupted,
+    pc_thread_index,
 };
 
 const pc_api *pc_get_api(void) { return &g_api; }

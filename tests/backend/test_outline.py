@@ -73,3 +73,25 @@ def test_what_it_cannot_capture_is_an_error():
 }"""
     with pytest.raises(OutlineError, match="array 'acc'"):
         outline(src)
+
+
+def test_dynamic_schedule_size_condition_and_thread_index():
+    """The CNN kernels' forms: any schedule (chunks are claimed dynamically anyway), `if (C)` runs
+    the outlined body serially when C is false, and per-thread scratch indexes by the pool's
+    thread index instead of OpenMP's."""
+    src = HEAD + """int pc_entry(void **args) {
+    const int nt = RT->num_threads();
+    float *const CB = (float *)args[0];
+    const long n = 4096L;
+    #pragma omp parallel for num_threads(nt) schedule(dynamic, 4) if (n > 524288L)
+    for (long u = 0; u < n; ++u) {
+        float *const cols = CB + (long)omp_get_thread_num() * 16L;
+        cols[u % 16] = (float)u;
+    }
+    return 0;
+}"""
+    out = outline(src)
+    assert "omp_get_thread_num" not in out and "#pragma omp parallel" not in out
+    assert "float *const cols = CB + (long)PC_TID() * 16L;" in out
+    assert ("if (n > 524288L) RT->parallel_for(pc_r0, (void *)&pc_c0, (long)(n)); "
+            "else pc_r0((void *)&pc_c0, 0, (long)(n)); }") in out

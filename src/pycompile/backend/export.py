@@ -52,6 +52,10 @@ API_FIELDS = {
     "print_tensor": "Print of a tensor: (data, dtype code, ndim, shape)",
     "print_str": "Print of a string: (bytes, count); the bytes are UTF-8 and may include NUL",
     "print_scalar": "Print of a scalar: (value, dtype code)",
+    "interrupted": "a flag compiled loops read at their back-edges (nonzero: pc_entry returns 900); "
+                   "may be NULL",
+    "thread_index": "the calling thread's index in [0, num_threads): 0 for the thread that called "
+                    "parallel_for; per-thread scratch is indexed by it; may be NULL (then 0)",
 }
 
 CALLING_CONVENTION = (

@@ -231,8 +231,11 @@ class CodeGen:
                  "static int32_t PC_PRINT_RESULT[1];",
                  "static volatile int pc_never_interrupted;",
                  "static volatile int *PC_INTR = &pc_never_interrupted;",
+                 "static int pc_thread_zero(void) { return 0; }",
+                 "static int (*PC_TID)(void) = pc_thread_zero;",
                  f"int pc_module_init(const void *api) {{ RT = (const pc_api *)api;{pin} "
-                 f"if (RT->interrupted) PC_INTR = RT->interrupted; return PC_RT_ABI_VERSION; }}",
+                 f"if (RT->interrupted) PC_INTR = RT->interrupted; "
+                 f"if (RT->thread_index) PC_TID = RT->thread_index; return PC_RT_ABI_VERSION; }}",
                  ""]
         # parallel loops become functions the runtime's thread pool runs (outline.py)
         source = outline("\n".join(head) + "\n" + self.defs.text() + "\n" + self.body.text())

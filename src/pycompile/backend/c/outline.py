@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 
-from pycompile.ops.c.kernels import PARALLEL_FOR
 
 _TYPES = {"float", "double", "_Float16", "_Bool", "char", "int", "long", "short", "unsigned", "signed",
           "void", "size_t", "pc_half_bits", "pc_stack", "int8_t", "int16_t", "int32_t", "int64_t",
@@ -31,8 +30,11 @@ _KEYWORDS = _TYPES | {"const", "restrict", "static", "inline", "for", "if", "els
                       "break", "continue", "sizeof", "struct", "typedef", "volatile", "goto", "switch",
                       "case", "default", "__attribute__", "always_inline"}
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-# `parallel for` (optionally with an integer reduction), and `parallel { ...; for; loop; ... }`
-_PAR_FOR = re.compile(re.escape(PARALLEL_FOR) + r"(?: reduction\(([|+&]):([\w, ]+)\))?$")
+# `parallel for` (any schedule: the pool's chunks are claimed dynamically; optionally `if (C)`,
+# serial when C is false, and an integer reduction), and `parallel { ...; for; loop; ... }`
+_PAR_FOR = re.compile(re.escape("#pragma omp parallel for num_threads(nt)")
+                      + r" schedule\((?:static|dynamic)(?:, *\w+)?\)(?: if \((.+?)\))?"
+                      + r"(?: reduction\(([|+&]):([\w, ]+)\))?$")
 _PAR_REGION = "#pragma omp parallel num_threads(nt)"
 _OMP_FOR = "#pragma omp for schedule(static)"
 _REDUCE = {"|": ("0", "__atomic_fetch_or"), "+": ("0", "__atomic_fetch_add"), "&": ("~0", "__atomic_fetch_and")}
@@ -145,8 +147,8 @@ def outline(source: str) -> str:
             setup, teardown, reductions = [], [], []
             if pf:
                 start = k + 1
-                if pf.group(1):
-                    reductions = [(pf.group(1), v.strip()) for v in pf.group(2).split(",")]
+                if pf.group(2):
+                    reductions = [(pf.group(2), v.strip()) for v in pf.group(3).split(",")]
             else:
                 # `parallel { setup; for; loop; teardown }`: setup and teardown run once per chunk
                 region_indent = line[:len(line) - len(line.lstrip())]
@@ -172,7 +174,8 @@ def outline(source: str) -> str:
             visible = {}
             for sc in scopes:
                 visible.update(sc)
-            defs, call = _region(r, indent, var, bound, body, visible, setup, teardown, reductions)
+            cond = pf.group(1) if pf else None
+            defs, call = _region(r, indent, var, bound, body, visible, setup, teardown, reductions, cond)
             regions.append(r)
             out[func_start:func_start] = defs
             func_start += len(defs)
@@ -209,7 +212,10 @@ def outline(source: str) -> str:
 
 
 def _region(r: int, indent: str, var: str, bound: str, body: list, visible: dict, setup=(), teardown=(),
-            reductions=()):
+            reductions=(), cond=None):
+    # per-thread scratch is indexed by the pool's thread index (PC_TID: codegen's module prologue)
+    setup, body, teardown = ([ln.replace("omp_get_thread_num()", "PC_TID()") for ln in part]
+                             for part in (setup, body, teardown))
     code = _strip("\n".join(list(setup) + body + list(teardown)))
     reduced = {v for _, v in reductions}
     local = set()
@@ -262,6 +268,9 @@ def _region(r: int, indent: str, var: str, bound: str, body: list, visible: dict
     defs += [f"    {_REDUCE[op][1]}({cv}->pc_red_{name}, {name}, __ATOMIC_RELAXED);" for op, name in reductions]
     defs += ["}", ""]
     init = ", ".join([n for n, _ in fields] + [f"&{name}" for _, name in reductions]) or "0"
+    run = f"RT->parallel_for({fn}, (void *)&{cv}, (long)({bound}));"
+    if cond is not None and cond.strip() != "1":     # `if (0)` or a size test: serial below it
+        run = f"if ({cond}) {run} else {fn}((void *)&{cv}, 0, (long)({bound}));"
     call = [f"{indent}{{ const {ty} {cv} = {{{init}}};",
-            f"{indent}  RT->parallel_for({fn}, (void *)&{cv}, (long)({bound})); }}"]
+            f"{indent}  {run} }}"]
     return defs, call

@@ -563,13 +563,15 @@ def _conv_backprop_filter(ctx, w, n):
         w.line(f"static __thread void *{name}_cbuf; static __thread size_t {name}_ccap;")
         w.line(f"{st} *const CB = ({st} *)pc_scratch(&{name}_cbuf, &{name}_ccap, "
                f"sizeof({st}) * ({rows * t}L + {wsize}L) * nt);")
-        w.line(f"#pragma omp parallel num_threads(nt) if ({int(g.flops > PARALLEL_FLOPS)})")
-        with scope(w):
-            w.line("const int tid = omp_get_thread_num(), nth = omp_get_num_threads();")
-            w.line(f"{st} *const cols = CB + (long)tid * {rows * t}L;")
-            w.line(f"{st} *const part = CB + (long)nt * {rows * t}L + (long)tid * {wsize}L;")
+        # nt tasks, each summing every nt-th image into its own copy of dW (whichever thread
+        # runs it), then the copies added element-wise
+        par = f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(g.flops > PARALLEL_FLOPS)})"
+        w.line(par)
+        with w.block("for (long tid = 0; tid < nt; ++tid)"):
+            w.line(f"{st} *const cols = CB + tid * {rows * t}L;")
+            w.line(f"{st} *const part = CB + (long)nt * {rows * t}L + tid * {wsize}L;")
             w.line(f"memset(part, 0, sizeof({st}) * {wsize}L);")
-            with w.block(f"for (long ng = tid; ng < {g.N * g.G}L; ng += nth)"):
+            with w.block(f"for (long ng = tid; ng < {g.N * g.G}L; ng += nt)"):
                 w.line(f"const long n = ng / {g.G}L, gg = ng % {g.G}L;")
                 with w.block(f"for (long q0 = 0; q0 < {g.P}L; q0 += {t}L)"):
                     w.line(f"const long q1 = q0 + {t}L < {g.P}L ? q0 + {t}L : {g.P}L, L = q1 - q0;")
@@ -578,10 +580,9 @@ def _conv_backprop_filter(ctx, w, n):
                     w.line(f"{_blas(dt)}(CblasRowMajor, CblasNoTrans, CblasTrans, {g.Kg}, {rows}, (int)L, 1.0, "
                            f"{dy} + (n * {g.K}L + gg * {g.Kg}L) * {g.P}L + q0, {g.P}, cols, (int)L, 1.0, "
                            f"part + gg * {g.Kg * rows}L, {rows});")
-            w.line("#pragma omp barrier")
-            w.line("#pragma omp for schedule(static)")
-            with w.block(f"for (long i = 0; i < {wsize}L; ++i)"):
-                w.line(f"{st} s = 0;")
-                w.line(f"for (int tt = 0; tt < nth; ++tt) s += CB[(long)nt * {rows * t}L + (long)tt * {wsize}L + i];")
-                w.line(f"{out}[i] = s;")
+        w.line(par)
+        with w.block(f"for (long i = 0; i < {wsize}L; ++i)"):
+            w.line(f"{st} s = 0;")
+            w.line(f"for (int tt = 0; tt < nt; ++tt) s += CB[(long)nt * {rows * t}L + (long)tt * {wsize}L + i];")
+            w.line(f"{out}[i] = s;")
     w.line("}")
