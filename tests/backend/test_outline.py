@@ -95,3 +95,19 @@ def test_dynamic_schedule_size_condition_and_thread_index():
     assert "float *const cols = CB + (long)PC_TID() * 16L;" in out
     assert ("if (n > 524288L) RT->parallel_for(pc_r0, (void *)&pc_c0, (long)(n)); "
             "else pc_r0((void *)&pc_c0, 0, (long)(n)); }") in out
+
+
+def test_constant_tables_are_captured_by_pointer():
+    """Pooling's per-axis window tables are `static const` arrays of the enclosing function."""
+    src = HEAD + """int pc_entry(void **args) {
+    const int nt = RT->num_threads();
+    float *const y = (float *)args[0];
+    static const int32_t tf0[3] = {0, 1, 2};
+    #pragma omp parallel for num_threads(nt) schedule(dynamic, 4) if (3L > 524288L)
+    for (long u = 0; u < 3L; ++u) {
+        y[u] = (float)tf0[u];
+    }
+    return 0;
+}"""
+    out = outline(src)
+    assert "const int32_t * tf0;" in out and "const int32_t *const tf0 = pc_c0->tf0;" in out

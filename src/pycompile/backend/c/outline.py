@@ -15,7 +15,8 @@ The values the body reads are found in the text: identifiers of the body that na
 declared in the enclosing function (parameters, declarations, `for` variables) and in scope at
 the loop; their C types are read from those declarations. Generated C declares one variable per
 statement in a few fixed forms, so this is exact for it; a loop it cannot outline (a captured
-array, a body assigning a captured variable) is an internal error, not a silent serial loop.
+writable array, a body assigning a captured variable; constant tables are captured by
+pointer) is an internal error, not a silent serial loop.
 Numbering follows the order of the loops in the module, so equal programs give equal C.
 """
 from __future__ import annotations
@@ -88,7 +89,8 @@ def _declarators(stmt: str):
         if d is None or d.group(2) in _KEYWORDS:
             return []
         ptr = d.group(1).count("*")
-        ctype = (("const " if lead_const and ptr else "") + base + " " + "*" * ptr).strip()
+        arr = d.group(3) is not None
+        ctype = (("const " if lead_const and (ptr or arr) else "") + base + " " + "*" * ptr).strip()
         out.append((d.group(2), ctype, d.group(3) is not None))
     return out
 
@@ -242,7 +244,11 @@ def _region(r: int, indent: str, var: str, bound: str, body: list, visible: dict
             continue
         ctype, is_array = visible[name]
         if is_array:
-            raise OutlineError(f"parallel loop {r} reads the array {name!r}, which it cannot capture")
+            if not ctype.startswith("const "):
+                raise OutlineError(f"parallel loop {r} reads the array {name!r}, which it cannot capture")
+            # a constant table: captured as a pointer to its first element (the loop is synchronous)
+            fields.append((name, ctype + " *"))
+            continue
         if re.search(r"(?<![\w.>])" + re.escape(name) + r"\s*(?:[-+*/%&|^]?=(?!=)|\+\+|--)", code):
             raise OutlineError(f"parallel loop {r} assigns {name!r}, a variable of the enclosing function")
         fields.append((name, _field_type(ctype)))
