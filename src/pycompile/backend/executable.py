@@ -11,6 +11,8 @@ which a compile-cache hit cannot afford.
 from __future__ import annotations
 
 import _cffi_backend
+import threading
+
 import numpy as np
 
 from pycompile._rt import ffi as _ffi
@@ -73,11 +75,36 @@ class Executable:
         self.args[n - 1] = self._arena_buf
         self.ref_shapes = [r._data.shape for r in refs]
         self._entry = self.lib.load_function(_ENTRY_T, "pc_entry")
+        self._arena_size = max(arena_size, 64)
+        # the argument array and the arena belong to one call at a time: a call from another
+        # Python thread while one runs (cffi releases the GIL) gets its own (see _own_args)
+        self._busy = threading.Lock()
         watch_interrupts()
 
+    def _own_args(self):
+        """An argument array and arena for a call overlapping another one's: the constants copied
+        from the shared array (their slots never change), a fresh arena."""
+        n = len(self.args)
+        args = _ffi.new("void *[]", n)
+        base = self.n_inputs + len(self.refs) + len(self.out_specs)
+        for k, c in enumerate(self._keep):
+            args[base + k] = c
+        arena = np.empty(self._arena_size + 64, np.uint8)
+        buf = _from_buffer(arena[(-arena.ctypes.data) % 64:])
+        args[n - 1] = buf
+        return args, (arena, buf)
+
     def __call__(self, arrays: list) -> list:
-        args = self.args
-        keep = []
+        if not self._busy.acquire(False):
+            args, own = self._own_args()
+            return self._run(args, arrays, own)
+        try:
+            return self._run(self.args, arrays, None)
+        finally:
+            self._busy.release()
+
+    def _run(self, args, arrays: list, own) -> list:
+        keep = [own]
         k = 0
         for a in arrays:
             if not a.flags.c_contiguous:
