@@ -5,7 +5,6 @@
 #ifndef PYCOMPILE_CNN_H
 #define PYCOMPILE_CNN_H
 #include <math.h>
-#include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
