@@ -47,7 +47,13 @@ ELEMENTWISE = sorted((op for op in _table.OPS.values()
                       if isinstance(op.lower, Elementwise) and op.effect is Effect.PURE and not op.graph_only
                       and not op.attrs and op.eager is not None), key=lambda op: op.name)
 
-MAGNIFYING = (P.Rsqrt, P.Reciprocal, P.RealDiv, P.Log, P.Pow, P.Sin, P.Cos)   # (sin of exp(18) +- 1 ulp)
+# (sin of exp(18) +- 1 ulp; asin, acos, atanh and acosh near +-1, log1p near -1, tan near pi / 2,
+# atan2 of two tiny values)
+MAGNIFYING = (P.Rsqrt, P.Reciprocal, P.RealDiv, P.Log, P.Pow, P.Sin, P.Cos, P.Log2, P.Log1p, P.Tan,
+              P.Asin, P.ACos, P.Atanh, P.Acosh, P.Atan2)
+# results that jump where the input crosses an integer or zero: an approximate input makes them
+# differ entirely, so they take exact inputs only
+DISCRETE = (P.Floor, P.FloorDiv, P.FloorMod, P.Ceil, P.Round, P.Trunc, P.Sign, P.Mod)
 
 HEADER = '''import numpy as np
 import pycompile as ms
@@ -220,7 +226,7 @@ class Gen:
         args = [self.operand() for _ in op.inputs]
         if any(a is None for a in args) or not any(a.startswith(("a", "v")) for a in args):
             return False
-        kind = ("exact" if op.lower.exact else "discrete" if op in (P.Floor, P.FloorDiv, P.FloorMod)
+        kind = ("discrete" if op in DISCRETE else "exact" if op.lower.exact
                 else "magnifying" if op in MAGNIFYING else "approx")
         return self.assign(f"apply(P.{op.name}, [{', '.join(args)}])", args, kind)
 
@@ -646,6 +652,7 @@ def numpy_namespace() -> dict:
     import math
     import types
     erf = np.vectorize(math.erf, otypes=[np.float64])
+    erfc = np.vectorize(math.erfc, otypes=[np.float64])
 
     def sig(x):
         return 1 / (1 + np.exp(-x))
@@ -665,13 +672,25 @@ def numpy_namespace() -> dict:
           "Tanh": np.tanh, "Erf": erf, "Reciprocal": lambda x: 1 / x, "Floor": np.floor, "Sigmoid": sig,
           "ReLU": lambda x: np.where(x > 0, x, 0).astype(np.result_type(x)),
           "HSwish": lambda x: x * np.clip(x + 3, 0, 6) / 6, "HSigmoid": lambda x: np.clip(x + 3, 0, 6) / 6,
-          "GeLU": gelu, "GeLUErf": lambda x: 0.5 * x * (1 + erf(x / np.sqrt(2))), "Select": np.where}
+          "GeLU": gelu, "GeLUErf": lambda x: 0.5 * x * (1 + erf(x / np.sqrt(2))), "Select": np.where,
+          # the math and activation rows added after the fuzzer was written (MindSpore's rules:
+          # Round is half to even, Sign(NaN) is 0, Mod truncates like C's fmod, Elu's alpha is 1)
+          "Log1p": np.log1p, "Expm1": np.expm1, "Erfc": erfc, "Log2": np.log2, "Tan": np.tan,
+          "Asin": np.arcsin, "ACos": np.arccos, "Atan": np.arctan, "Sinh": np.sinh, "Cosh": np.cosh,
+          "Asinh": np.arcsinh, "Acosh": np.arccosh, "Atanh": np.arctanh, "Atan2": np.arctan2,
+          "Trunc": np.trunc, "Ceil": np.ceil, "Round": np.round, "IsNan": np.isnan, "IsInf": np.isinf,
+          "Sign": lambda x: np.where(np.isnan(x), 0, np.sign(x)), "Mod": np.fmod,
+          "ReLU6": lambda x: np.minimum(np.maximum(x, 0), 6), "SiLU": lambda x: x * sig(x),
+          "Elu": lambda x: np.where(x > 0, x, np.expm1(x)),
+          "SeLU": lambda x: 1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * np.expm1(x)),
+          "Softplus": lambda x: np.logaddexp(0, x), "Softsign": lambda x: x / (1 + np.abs(x)),
+          "Mish": lambda x: x * np.tanh(np.logaddexp(0, x)), "LogSigmoid": lambda x: -np.logaddexp(0, -x)}
     missing = {op.name for op in ELEMENTWISE} - set(ew)
     assert not missing, f"the NumPy reference lacks {missing}"
 
     keeps_bool = {"Add", "Mul", "Maximum", "Minimum", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
                   "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalNot", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
-                  "Select", "IsFinite"}
+                  "Select", "IsFinite", "IsNan", "IsInf"}
 
     def apply_(op, args, attrs=None):
         # NumPy computes a bool in float16 (np.sin(True)) or refuses it (-True); MindSpore in float
