@@ -44,28 +44,37 @@ _FOR_DECL = re.compile(r"\bfor \(((?:const\s+)?(?:[A-Za-z_]\w*\s+)+)(\w+) = ")
 _FUNC = re.compile(r"^(?:static |inline |__attribute__\(\(always_inline\)\) )*[A-Za-z_][\w ]*?[\s*](\w+)\((.*)\) \{$")
 
 
+# (compiled once: the pass reads every line of a module that has parallel loops)
+_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+_CHAR = re.compile(r"'(?:\\.|[^'\\])*'")
+_DECL_HEAD = re.compile(r"^((?:(?:const|static|volatile)\s+)*)((?:(?:const|unsigned|signed)\s+)*)(\w+)\b(.*)$", re.S)
+_MORE_TYPE = re.compile(r"^\s+(\w+)\b(.*)$", re.S)
+_DECLARATOR = re.compile(r"^\s*((?:\*|\s|\bconst\b|\brestrict\b)*)(\w+)\s*(\[.*\])?\s*$", re.S)
+
+
 class OutlineError(RuntimeError):
     pass
 
 
 def _strip(text: str) -> str:
     """Code without comments and string / character literals (identifiers only from code)."""
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
-    return re.sub(r"'(?:\\.|[^'\\])*'", "''", text)
+    text = _COMMENT.sub(" ", text) if "/*" in text else text
+    text = _STRING.sub('""', text) if '"' in text else text
+    return _CHAR.sub("''", text) if "'" in text else text
 
 
 def _declarators(stmt: str):
     """(name, C type, is_array) for each variable a declaration statement declares, else []."""
     stmt = stmt.strip().rstrip(";").strip()
-    m = re.match(r"^((?:(?:const|static|volatile)\s+)*)((?:(?:const|unsigned|signed)\s+)*)(\w+)\b(.*)$", stmt, re.S)
+    m = _DECL_HEAD.match(stmt)
     if m is None or m.group(3) not in _TYPES or m.group(3) in ("const",):
         return []
     lead_const = "const" in (m.group(1) + m.group(2)).split()
     base = " ".join([w for w in m.group(2).split() if w != "const"] + [m.group(3)])
     tail = m.group(4)
     while True:                     # more type words: `long long`, `unsigned int`
-        mm = re.match(r"^\s+(\w+)\b(.*)$", tail, re.S)
+        mm = _MORE_TYPE.match(tail)
         if mm is None or mm.group(1) not in _TYPES:
             break
         base += " " + mm.group(1)
@@ -85,7 +94,7 @@ def _declarators(stmt: str):
     out = []
     for part in parts:
         decl = part.split("=", 1)[0]
-        d = re.match(r"^\s*((?:\*|\s|\bconst\b|\brestrict\b)*)(\w+)\s*(\[.*\])?\s*$", decl, re.S)
+        d = _DECLARATOR.match(decl)
         if d is None or d.group(2) in _KEYWORDS:
             return []
         ptr = d.group(1).count("*")
@@ -128,6 +137,18 @@ def _block_end(lines, start: int, indent: str) -> int:
     raise OutlineError(f"unterminated parallel loop at line {start + 1}")
 
 
+_PAR_MARK = "#pragma omp parallel"
+
+
+def _function_end(lines, start: int) -> int:
+    """Index of the `}` closing the top-level function whose header is lines[start] (the last
+    line when it is unterminated: the scope tracking below then sees it all)."""
+    for k in range(start + 1, len(lines)):
+        if lines[k] == "}":
+            return k
+    return len(lines) - 1
+
+
 def outline(source: str) -> str:
     lines = source.split("\n")
     out: list = []
@@ -138,6 +159,13 @@ def outline(source: str) -> str:
     while k < len(lines):
         line = lines[k]
         if not line.startswith((" ", "\t")) and line.endswith("{") and _FUNC.match(line):
+            close = _function_end(lines, k)
+            if not any(_PAR_MARK in ln for ln in lines[k + 1:close]):
+                # no parallel loop: copied as it is, without tracking its declarations (most
+                # functions of a large program; keeps the pass at a fraction of codegen's time)
+                out.extend(lines[k:close + 1])
+                k = close + 1
+                continue
             func_start = len(out)
             scopes = [dict((n, (t, a)) for n, t, a in _params(_FUNC.match(line).group(2)))]
             out.append(line)
