@@ -113,3 +113,22 @@ def test_gradient_of_a_loop_that_reads_only_its_carried_value():
     want = g(x).asnumpy()
     assert np.abs(want).max() > 0
     np.testing.assert_allclose(ms.jit(g)(x).asnumpy(), want, rtol=1e-12)
+
+
+def comparison_used_twice(a0):
+    """Found by the 10,000-program soak (seed 5835, gradient): a comparison's bool result used by
+    two ops got two cotangents, which the compiled backward pass added (`For primitive[Add] ...
+    got Tensor[Bool]`) although nothing differentiated flows into it; PyNative never records it."""
+    v1 = ops.select((a0 > 0), a0, 3.0)
+    v3 = apply(P.Equal, [v1, v1])
+    v6 = ops.select(v3, v3, a0)
+    v7 = apply(P.Mul, [v3, v1])
+    return (v6 * 2.0).sum() + apply(P.Softplus, [v7]).sum()
+
+
+def test_gradient_of_a_comparison_used_twice():
+    a = Tensor(np.array([[-0.37620403, 0.06726691, 0.02157751, 0.02543453]]))
+    g = ms.grad(comparison_used_twice)
+    want = g(a).asnumpy()
+    assert np.abs(want).max() > 0
+    np.testing.assert_allclose(ms.jit(g)(a).asnumpy(), want, rtol=1e-12)

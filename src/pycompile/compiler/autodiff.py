@@ -336,6 +336,10 @@ class Backprop:
         """Accumulate cotangent `c` of value `v` (fitted to v's shape and dtype)."""
         if isinstance(v, ir.Const) and id(v) not in self.session.keep:
             return
+        if id(v) not in self.session.keep and not self.active(v):
+            # nothing differentiated flows into v (a comparison's result): its cotangent is never
+            # used, and two of them could not be added when v is bool (fuzz seed 5835)
+            return
         t = v.type
         if not isinstance(c, Sym):
             c = Sym(self.b.value(c), self.b)
