@@ -210,6 +210,7 @@ def main(argv):
         if name == "WL":         # compile time of 1k / 5k / 10k-op programs (bench/large.py)
             import large
             large.run((1000, 5000) if quick else (1000, 5000, 10000))
+            continue
         if name == "Wc":           # W4 / W6 under a busy process and after pauses (bench/contention.py)
             import contention
             contention.main(["--quick"] if quick else [])
