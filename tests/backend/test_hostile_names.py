@@ -158,3 +158,25 @@ def test_comment_and_string_escapes(s):
     assert re.fullmatch(r"\w*", text.ident(s)) and text.ident(s).isascii()
     stem = text.file_stem(s)
     assert stem and "/" not in stem and not stem.startswith(".") and stem.isascii()
+
+
+def _cnn_construct(self, x):
+    return ms.ops.max_pool2d(self.conv(x), 2) * self.scale
+
+
+def test_names_in_parallel_loops_moved_into_pool_functions():
+    """Convolution and pooling loops run on the runtime's pool: the outline pass moves their
+    bodies, comments and all, into functions of their own (backend/c/outline.py). Hostile
+    Parameter and Cell names must stay inert there too."""
+    net_cls = type(hostile("cnn").replace("\0", ""), (nn.Cell,), {"construct": _cnn_construct})
+    net = net_cls()
+    net.conv = nn.Conv2d(3, 8, 3, pad_mode="pad", padding=1, weight_init="normal")
+    net.conv.weight.name = hostile("convw")
+    net.scale = Parameter(Tensor(np.full((1, 8, 1, 1), 0.5, np.float32)), name=hostile("scale"))
+    x = Tensor(np.random.default_rng(0).standard_normal((2, 3, 32, 32)).astype(np.float32))
+    want = net(x).asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    np.testing.assert_allclose(net(x).asnumpy(), want, rtol=1e-5, atol=1e-5)
+    source = ms.inspect(net, x).c_source
+    assert "RT->parallel_for(" in source
+    assert_no_injection(source)
