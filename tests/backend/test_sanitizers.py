@@ -5,8 +5,9 @@
         ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 python ...
 
 The sanitizers do catch what they are for (a C snippet built with the same flags), and a handful
-of compiled tests - integer corners, hostile names, long sums, split functions and a slice of
-the op fuzzer - run clean under them in a subprocess."""
+of compiled tests - integer corners, hostile names, split functions, a slice of the op fuzzer
+and two of its regressions, concurrent calls from two Python threads - run clean under them in a
+subprocess."""
 import os
 import subprocess
 import sys
@@ -63,7 +64,10 @@ def test_sanitizers_catch_what_they_are_for(tmp_path, call, report, monkeypatch)
 SUBSET = ["tests/compiler/test_integer_corners.py", "tests/backend/test_hostile_names.py",
           "tests/compiler/test_split_functions.py::test_split_subgraph_and_entry_match_pynative",
           "tests/compiler/test_fuzz_ops.py::test_random_programs_compiled_equal_pynative",
-          "tests/compiler/test_fuzz_ops.py::test_gradient_through_an_op_of_a_comparison"]
+          "tests/compiler/test_fuzz_ops.py::test_gradient_through_an_op_of_a_comparison",
+          "tests/compiler/test_fuzz_ops.py::test_gradient_of_a_comparison_used_twice",
+          # two Python threads in one compiled function: each call's own arguments and arena
+          "tests/backend/test_thread_pool.py::test_concurrent_python_threads"]
 
 
 def test_a_subset_of_the_suite_is_clean_under_the_sanitizers(tmp_path):
