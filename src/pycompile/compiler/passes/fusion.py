@@ -366,7 +366,8 @@ def _build(block, nodes, pos, users, groups):
         for m in order:
             if m.op is ir.FOR or not isinstance(m.type, TensorType):
                 continue
-            external = [u for u in users.get(m) if id(u) not in members] or id(m) in users.results
+            # any(): a value shared by the whole program (an input) has O(program) users
+            external = any(id(u) not in members for u in users.get(m)) or id(m) in users.results
             if external or m is root:
                 outputs.append(m)
         fblock = ir.Block(tuple(params), tuple(body_nodes), tuple(rw.get(m) for m in outputs))
