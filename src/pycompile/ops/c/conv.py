@@ -328,9 +328,10 @@ def _microkernel(defs, name: str, g: Geometry, dt, kv: int, px: int, cs: int, rs
                     defs.line(f"const {vt} *const ws = wc + (r * {g.KW}L + s) * {kv}L;")
                     defs.line(" ".join(f"const {vt} w{v} = ws[{v}];" for v in range(kv)))
                     defs.line(f"const {st} *const xs = xr + s * {g.DW}L;")
-                    for j in range(px):
-                        defs.line(f"{{ const {st} b = xs[{j * g.SW}]; "
-                                  + " ".join(f"a{j}_{v} += b * w{v};" for v in range(kv)) + " }")
+                    for j in range(px):      # (pc_fma_*: csrc/pycompile_cnn.h)
+                        defs.line(f"{{ const {vt} b = ({vt}){{0}} + xs[{j * g.SW}]; "
+                                  + " ".join(f"a{j}_{v} = pc_fma_{vt[3:]}(b, w{v}, a{j}_{v});" for v in range(kv))
+                                  + " }")
         for j in range(px):
             for v in range(kv):
                 defs.line(f"(({vt} *)buf)[{j * kv + v}] = a{j}_{v};")
