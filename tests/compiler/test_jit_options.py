@@ -49,7 +49,9 @@ def test_valid_keywords_compile_and_unknown_options_warn(capsys):
     for kwargs in ({"capture_mode": "bytecode", "jit_level": "O1", "fullgraph": True, "backend": "ms_backend"},
                    {"dynamic": 1, "exec_order": "dfs", "disable_format_transform": True}):
         np.testing.assert_array_equal(ms.jit(add_one, **kwargs)(x).asnumpy(), [2, 2])
-    assert capsys.readouterr().err == ""
+    # (a compile that takes over a second - a loaded machine, a sanitizer build - prints a
+    # "compiling ... s so far" notice: no warning about the options themselves)
+    assert [ln for ln in capsys.readouterr().err.splitlines() if " s so far" not in ln] == []
     f = ms.jit(add_one, foo=1)
     np.testing.assert_array_equal(f(x).asnumpy(), [2, 2])
     err = capsys.readouterr().err
