@@ -45,3 +45,18 @@ def test_long_float32_sums_are_as_accurate_as_numpy_pairwise():
     assert errors[5] < 3e-7 and errors[6] < 3e-7, errors
     assert errors[7] < 2 * numpy_ln + 1e-6, (errors, numpy_ln)
     assert errors[8] < 1e-6, errors
+
+
+def test_blocked_sum_with_a_run_time_batch_size():
+    """Under jit(dynamic=1) a sum's length is an expression of the batch size. The blocked sum's
+    whole-lanes extent (length - length % 16) was computed from the compile samples (multiples
+    of 64, so always the whole length): at a batch of 5 rows of 30 the block loop read 10 floats
+    past the input. Found by running the suite under PYCOMPILE_SANITIZE (ASan fills fresh memory,
+    and the sums changed); here the rows after the input hold 1e6."""
+    big = np.full((64, 30), 1e6, np.float32)
+    rng = np.random.default_rng(0)
+    f = ms.jit(lambda x: ops.sum(x * 2.0), dynamic=1)
+    for b in (5, 9, 64):
+        big[:b] = rng.standard_normal((b, 30))
+        want = (big[:b].astype(np.float64) * 2).sum()
+        np.testing.assert_allclose(float(f(Tensor(big[:b])).asnumpy()), want, rtol=1e-5)
