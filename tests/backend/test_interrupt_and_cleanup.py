@@ -11,6 +11,10 @@ import time
 from pycompile.backend import pipeline
 
 ENDLESS = textwrap.dedent('''
+    import signal
+    # Python's own handler, even when this test runs in the background of a non-interactive
+    # shell (which starts it with SIGINT ignored, as every child it spawns)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     import numpy as np
     import pycompile as ms
 
