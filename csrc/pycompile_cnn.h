@@ -16,6 +16,25 @@ typedef double pc_v8d __attribute__((vector_size(64)));
 typedef int32_t pc_v16i __attribute__((vector_size(64)));
 typedef int64_t pc_v8l __attribute__((vector_size(64)));
 
+/* The direct convolution's register tiles (ops/c/conv.py) multiply-add with fused multiply-adds.
+ * Generated code is built with -ffp-contract=off (toolchain.py: a value computed twice must round
+ * the same way both times), which makes each `acc += w * x` a multiply and an add; a tile computes
+ * each sum once, so its function is built with contraction on. Contraction is decided by the
+ * function the code ends up in, so tiles are not inlined (a call per tile of >= 25 multiply-adds
+ * per vector). */
+#ifndef PC_CONTRACT_FN
+#if defined(__clang__)
+#define PC_CONTRACT_FN static __attribute__((noinline))
+#define PC_CONTRACT_BODY _Pragma("clang fp contract(fast)")
+#elif defined(__GNUC__)
+#define PC_CONTRACT_FN static __attribute__((noinline, optimize("fp-contract=fast")))
+#define PC_CONTRACT_BODY
+#else
+#define PC_CONTRACT_FN static inline
+#define PC_CONTRACT_BODY
+#endif
+#endif
+
 /* Scratch memory of one kernel of one module, per calling thread (static __thread pointers in
  * the generated code): grown on demand, kept between calls, so steady-state calls allocate
  * nothing and touch no fresh pages. 64-byte aligned. */
