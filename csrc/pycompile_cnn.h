@@ -9,18 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Convolution microkernels accumulate with fused multiply-adds. Generated C is built with
- * -ffp-contract=off (backend/toolchain.py: a value recomputed in two places must round the same
- * way), so the kernels and the outlined parallel loops that inline them ask for contraction
- * themselves: GCC per function (both caller and callee, or inlining undoes it), clang per block. */
-#if defined(__clang__)
-#define PC_CONTRACT_FN
-#define PC_CONTRACT_BLOCK _Pragma("clang fp contract(fast)")
-#else
-#define PC_CONTRACT_FN __attribute__((optimize("fp-contract=fast")))
-#define PC_CONTRACT_BLOCK
-#endif
-
 /* 64-byte vectors for the direct convolution kernels (AVX-512 registers; GCC splits them on
  * narrower machines) */
 typedef float pc_v16f __attribute__((vector_size(64)));

@@ -255,11 +255,9 @@ def _region(r: int, indent: str, var: str, bound: str, body: list, visible: dict
     # a reduction variable: each chunk reduces into its own copy, then into the caller's atomically
     red_fields = [(f"pc_red_{name}", f"{_field_type(visible[name][0])} *") for _, name in reductions]
     fn, ty, cv = f"pc_r{r}", f"pc_r{r}_ctx", f"pc_c{r}"
-    # a body marked PC_CONTRACT_BLOCK inlines kernels built with contraction: so must its function
-    attr = "PC_CONTRACT_FN " if any(ln.strip() == "PC_CONTRACT_BLOCK" for ln in body) else ""
     all_fields = fields + red_fields
     defs = [f"typedef struct {{ {' '.join(f'{t} {n};' for n, t in all_fields) or 'char unused;'} }} {ty};",
-            f"static {attr}void {fn}(void *pc_arg, long pc_lo, long pc_hi) {{",
+            f"static void {fn}(void *pc_arg, long pc_lo, long pc_hi) {{",
             f"    const {ty} *{cv} = (const {ty} *)pc_arg; (void){cv};"]
     defs += [f"    {t} const {n} = {cv}->{n};" if "*" not in t else f"    {t}const {n} = {cv}->{n};"
              for n, t in fields]

@@ -225,10 +225,9 @@ def _row_kernel(defs, name: str, g: Geometry, dt, nv: int, cs: int, rs: int) -> 
     vt = "pc_v16f" if dt is mstype.float32 else "pc_v8d"
     it = "pc_v16i" if dt is mstype.float32 else "pc_v8l"
     sets = max(1, min(4 // nv, g.KW))
-    defs.line(f"static inline __attribute__((always_inline)) PC_CONTRACT_FN void {name}(const {st} *restrict x, "
+    defs.line(f"static inline __attribute__((always_inline)) void {name}(const {st} *restrict x, "
               f"const {st} *restrict w, {st} *restrict acc)")
     with scope(defs):
-        defs.line("PC_CONTRACT_BLOCK")
         defs.line(" ".join(f"{vt} a{v}_{k} = {{0}};" for v in range(nv) for k in range(sets)))
         if g.SW == 2:
             defs.line(f"const {it} even = {{{', '.join(str(2 * i) for i in range(lanes))}}};")
@@ -291,7 +290,6 @@ def render_rows(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue,
         wt = "WS"
     w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}){par}")
     with w.block(f"for (long u = 0; u < {units}L; ++u)"):
-        w.line("PC_CONTRACT_BLOCK")     # the outlined loop inlines a microkernel (pycompile_cnn.h)
         w.line(f"const long n = u / {g.K * g.OH}L, k = (u / {g.OH}L) % {g.K}L, oh = u % {g.OH}L;")
         w.line(f"const long cin = (k / {g.Kg}L) * {g.Cg}L;")
         w.line(f"{st} acc[{nv_row * lanes}] __attribute__((aligned(64)));")
@@ -316,10 +314,9 @@ def _microkernel(defs, name: str, g: Geometry, dt, kv: int, px: int, cs: int, rs
     st = C.storage(dt)
     lanes = _lanes(dt)
     vt = "pc_v16f" if dt is mstype.float32 else "pc_v8d"
-    defs.line(f"static inline __attribute__((always_inline)) PC_CONTRACT_FN void {name}(const {st} *restrict x, "
+    defs.line(f"static inline __attribute__((always_inline)) void {name}(const {st} *restrict x, "
               f"const {st} *restrict w, {st} *restrict buf)")
     with scope(defs):
-        defs.line("PC_CONTRACT_BLOCK")
         for j in range(px):
             defs.line(" ".join(f"{vt} a{j}_{v} = {{0}};" for v in range(kv)))
         with defs.block(f"for (long c = 0; c < {g.Cg}L; ++c)"):
@@ -373,7 +370,6 @@ def render_tiles(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue
     par = " if (0)" if g.flops < PARALLEL_FLOPS else ""
     w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}){par}")
     with w.block(f"for (long u = 0; u < {units}L; ++u)"):
-        w.line("PC_CONTRACT_BLOCK")     # the outlined loop inlines a microkernel (pycompile_cnn.h)
         w.line(f"const long oh = u % {g.OH}L, b = (u / {g.OH}L) % {kb}L, gg = (u / {g.OH * kb}L) % {g.G}L, "
                f"n = u / {g.OH * kb * g.G}L;")
         w.line(f"{st} buf[{px * vl}] __attribute__((aligned(64)));")
