@@ -27,6 +27,7 @@ from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping,
                                       RunContext, TimeMonitor)
 from pycompile import train  # noqa: F401,E402
 from pycompile import amp  # noqa: F401,E402
+from pycompile import communication  # noqa: F401,E402  (mpi4py only on init())
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
-from pycompile.backend.c import text
+from pycompile.backend.c import collectives, text
 from pycompile.backend.c.naming import nid, numbering
 from pycompile.backend.c.outline import outline
 from pycompile.backend.c.split import split_function
@@ -778,7 +778,8 @@ class CodeGen:
     EFFECTS = {"assign": _effect_assign, "print": _effect_print, "status_alloc": _effect_status_alloc,
                "status_clear": _effect_status_clear, "status_get": _effect_status_get,
                "stack_new": _effect_stack_new, "stack_push": _effect_stack_push, "stack_get": _effect_stack_get,
-               "stack_len": _effect_stack_len, "stack_free": _effect_stack_free}
+               "stack_len": _effect_stack_len, "stack_free": _effect_stack_free,
+               **collectives.EFFECTS}
 
     # ---- the context templates render in (see pycompile/ops/c/templates.py) -----------------------
     fused_load = None          # (template node, loader, {param id: outer value}) inside a fused group
