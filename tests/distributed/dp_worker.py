@@ -1,0 +1,63 @@
+"""One rank of the data-parallel tests (tests/distributed/test_mpi.py runs it under mpirun).
+
+Trains W4's MLP (784-512-512-10, bench/workloads.py) for STEPS steps with Momentum on a fixed
+global batch split across the ranks (rank k takes rows k::n), gradients_mean=True, and writes the
+final weights (rank 0) to OUT. With one process and no init() it is the single-process reference
+on the whole batch. argv: out.npz mode(pynative|graph) steps [fail_rank]
+"""
+import sys
+import time
+
+import numpy as np
+
+import pycompile as ms
+from pycompile import nn
+from pycompile.communication import get_group_size, get_rank, init
+
+out_path, mode, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+fail_rank = int(sys.argv[4]) if len(sys.argv) > 4 else -1
+distributed = fail_rank != -2
+if mode == "graph":
+    ms.set_context(mode=ms.GRAPH_MODE)
+rank, size = 0, 1
+if distributed:
+    init()
+    rank, size = get_rank(), get_group_size()
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True,
+                                 parameter_broadcast=True)
+
+GLOBAL_BATCH = 16
+rng = np.random.default_rng(7)
+x = rng.standard_normal((GLOBAL_BATCH, 1, 28, 28)).astype(np.float32)
+y = rng.integers(0, 10, GLOBAL_BATCH).astype(np.int32)
+ms.set_seed(1234 + rank)           # different initial weights per rank: parameter_broadcast must fix them
+
+
+class MLP(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.flatten = nn.Flatten()
+        self.dense_relu_sequential = nn.SequentialCell(
+            nn.Dense(28 * 28, 512), nn.ReLU(), nn.Dense(512, 512), nn.ReLU(), nn.Dense(512, 10))
+
+    def construct(self, x):
+        return self.dense_relu_sequential(self.flatten(x))
+
+
+net = MLP()
+if not distributed:                # the reference starts from rank 0's weights
+    ms.set_seed(1234)
+    net = MLP()
+loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+opt = nn.Momentum(net.trainable_params(), learning_rate=0.05, momentum=0.9)
+step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+step.set_train()
+xs, ys = ms.Tensor(x[rank::size]), ms.Tensor(y[rank::size])
+for k in range(steps):
+    if k == steps // 2 and rank == fail_rank:
+        raise ValueError(f"rank {rank} fails on purpose")
+    step(xs, ys)
+if fail_rank >= 0:
+    time.sleep(120)                # the failing rank must end us long before this
+if rank == 0:
+    np.savez(out_path, **{p.name: p.asnumpy() for p in net.trainable_params()})
