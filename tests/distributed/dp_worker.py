@@ -2,9 +2,13 @@
 
 Trains W4's MLP (784-512-512-10, bench/workloads.py) for STEPS steps with Momentum on a fixed
 global batch split across the ranks (rank k takes rows k::n), gradients_mean=True, and writes the
-final weights (rank 0) to OUT. With one process and no init() it is the single-process reference
-on the whole batch. argv: out.npz mode(pynative|graph) steps [fail_rank]
+initial and final weights (rank 0) to OUT. fail_rank -2: one process without init() (the
+single-process run on the whole batch); fail_rank k >= 0: rank k raises halfway (or, with a 5th
+argument 'kill', SIGKILLs itself) and the others must be ended by it.
+argv: out.npz mode(pynative|graph) steps [fail_rank [kill]]
 """
+import os
+import signal
 import sys
 import time
 
@@ -16,6 +20,7 @@ from pycompile.communication import get_group_size, get_rank, init
 
 out_path, mode, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 fail_rank = int(sys.argv[4]) if len(sys.argv) > 4 else -1
+kill = len(sys.argv) > 5 and sys.argv[5] == "kill"
 distributed = fail_rank != -2
 if mode == "graph":
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -45,19 +50,19 @@ class MLP(nn.Cell):
 
 
 net = MLP()
-if not distributed:                # the reference starts from rank 0's weights
-    ms.set_seed(1234)
-    net = MLP()
 loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
 opt = nn.Momentum(net.trainable_params(), learning_rate=0.05, momentum=0.9)
 step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
 step.set_train()
+initial = {"init." + p.name: p.asnumpy().copy() for p in net.trainable_params()}
 xs, ys = ms.Tensor(x[rank::size]), ms.Tensor(y[rank::size])
 for k in range(steps):
     if k == steps // 2 and rank == fail_rank:
+        if kill:
+            os.kill(os.getpid(), signal.SIGKILL)
         raise ValueError(f"rank {rank} fails on purpose")
     step(xs, ys)
 if fail_rank >= 0:
     time.sleep(120)                # the failing rank must end us long before this
 if rank == 0:
-    np.savez(out_path, **{p.name: p.asnumpy() for p in net.trainable_params()})
+    np.savez(out_path, **initial, **{p.name: p.asnumpy() for p in net.trainable_params()})
