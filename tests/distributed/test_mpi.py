@@ -117,3 +117,11 @@ def test_a_failing_rank_ends_every_rank(tmp_path, how):
         assert "rank 1 fails on purpose" in text
     else:
         assert "killed" in text.lower(), text[-3000:]     # mpiexec reports the signal (by pid)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_collectives_eager_and_compiled_on_the_world_and_a_group(n):
+    cmd = [_mpiexec(), "-n", str(n), sys.executable, os.path.join(HERE, "coll_worker.py")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=_env())
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    assert proc.stdout.count("collectives ok") == n

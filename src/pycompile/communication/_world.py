@@ -28,6 +28,13 @@ _MPI_TYPES = {0: "UINT8_T", 1: "INT8_T", 2: "INT16_T", 3: "INT32_T", 4: "INT64_T
 REDUCE_OPS = ("sum", "max", "min", "prod")          # ReduceOp codes 0..3 (csrc/comm.c)
 
 
+def _signed(handle: int) -> int:
+    """An MPI handle as the int64 the runtime stores (mpi4py may give MPICH's int handles
+    sign-extended to 64 unsigned bits)."""
+    handle = int(handle) & 0xFFFFFFFFFFFFFFFF
+    return handle - (1 << 64) if handle >= 1 << 63 else handle
+
+
 class Group:
     """A communication group: its MPI communicator (None in the one-process world) and the world
     ranks of its members in group-rank order."""
@@ -75,8 +82,8 @@ class World:
             for code, name in _MPI_TYPES.items():
                 t = getattr(MPI, name, None)
                 if t is not None and t != MPI.DATATYPE_NULL:
-                    dtypes[code] = MPI._handleof(t)
-            ops = [MPI._handleof(getattr(MPI, n.upper())) for n in REDUCE_OPS]
+                    dtypes[code] = _signed(MPI._handleof(t))
+            ops = [_signed(MPI._handleof(getattr(MPI, n.upper()))) for n in REDUCE_OPS]
             size = MPI._sizeof(MPI.Comm)
             lib.pc_comm_bind(size, ffi.new("int64_t[]", fns), len(fns), ffi.new("int64_t[]", dtypes),
                              ffi.new("int64_t[]", ops))
@@ -85,7 +92,7 @@ class World:
 
     def _bind_group(self, name, group):
         from pycompile._rt import lib
-        handle = 0 if group.comm is None else self.MPI._handleof(group.comm)
+        handle = 0 if group.comm is None else _signed(self.MPI._handleof(group.comm))
         if lib.pc_comm_add_group(name.encode(), handle, group.size) != 0:
             raise RuntimeError(f"For 'create_group', too many groups or a name longer than 127 bytes: {name!r}")
 
