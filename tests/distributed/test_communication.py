@@ -25,6 +25,7 @@ def world():
 
 @pytest.fixture(autouse=True)
 def _clean():
+    comm.release()                    # other modules' tests may have left a world of one
     yield
     comm.release()
     ms.reset_auto_parallel_context()
@@ -68,6 +69,8 @@ def test_argument_errors_are_mindsporess(world):
         comm.init("gloo")
 
 
+# the ops the compiled checks below (and coll_worker.py under mpirun) compile
+COMPILED_OPS = {"AllReduce", "AllGather", "ReduceScatter", "Broadcast"}
 X = np.arange(12, dtype=np.float32).reshape(4, 3) - 5
 
 
