@@ -125,3 +125,11 @@ def test_collectives_eager_and_compiled_on_the_world_and_a_group(n):
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=_env())
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
     assert proc.stdout.count("collectives ok") == n
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_sync_batch_norm_is_batch_norm_of_the_global_batch(mode):
+    cmd = [_mpiexec(), "-n", "2", sys.executable, os.path.join(HERE, "syncbn_worker.py"), mode]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=_env())
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    assert proc.stdout.count("syncbn ok") == 2
