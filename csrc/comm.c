@@ -13,6 +13,7 @@
  * Included by runtime.c. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define PC_COMM_MAX_GROUPS 32
 #define PC_COMM_NAME 128
@@ -30,6 +31,31 @@ static int g_group_size[PC_COMM_MAX_GROUPS];
 static int g_ngroups = 0;
 
 static const int g_itemsize[12] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8};
+
+/* counters for bench/w12.py: collective calls, bytes they were given, ns inside them */
+static long g_comm_calls, g_comm_bytes, g_comm_ns;
+
+static long comm_now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long)t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+static void comm_count(long t0, size_t nbytes)
+{
+    __atomic_add_fetch(&g_comm_ns, comm_now_ns() - t0, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_comm_bytes, (long)nbytes, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&g_comm_calls, 1, __ATOMIC_RELAXED);
+}
+
+void pc_comm_stats(long *out, int n)
+{
+    long v[3] = {g_comm_calls, g_comm_bytes, g_comm_ns};
+    for (int k = 0; k < n && k < 3; ++k) out[k] = v[k];
+}
+
+void pc_comm_stats_reset(void) { g_comm_calls = g_comm_bytes = g_comm_ns = 0; }
 
 int pc_comm_bind(int handle_size, const int64_t *fns, int nfns, const int64_t *dtypes, const int64_t *ops)
 {
@@ -94,6 +120,7 @@ static int pc_allreduce(const void *src, void *dst, int64_t count, int dtype, in
     size_t nbytes = (size_t)count * g_itemsize[dtype];
     if (g_handle_size < 0) { if (src != dst) memmove(dst, src, nbytes); return 0; }
     if (op < 0 || op > 3) return -2;
+    long t0 = comm_now_ns();
     void *tmp;
     const void *s = distinct(src, dst, nbytes, &tmp);
     if (!s) return -4;
@@ -105,6 +132,7 @@ static int pc_allreduce(const void *src, void *dst, int64_t count, int dtype, in
         rc = ((int (*)(const void *, void *, int, h8, h8, h8))g_mpi[PC_MPI_ALLREDUCE])(
             s, dst, (int)count, H8(g_mpi_dtype[dtype]), H8(g_mpi_op[op]), H8(g_group_comm[k]));
     free(tmp);
+    comm_count(t0, nbytes);
     return rc;
 }
 

@@ -78,6 +78,9 @@ void pc_clear_interrupt(void);
 int pc_comm_bind(int handle_size, const int64_t *fns, int nfns, const int64_t *dtypes, const int64_t *ops);
 int pc_comm_add_group(const char *name, int64_t comm, int size);
 void pc_comm_unbind(void);
+/* all-reduces run by compiled code since the last reset: calls, bytes, ns inside them (bench/w12.py) */
+void pc_comm_stats(long *out, int n);
+void pc_comm_stats_reset(void);
 /* CDEF-END */
 
 #endif
