@@ -45,5 +45,17 @@ for group, members in ((comm.HCCL_WORLD_COMM_GROUP, list(range(n))), ("evens", e
     for how, fn in (("eager", run), ("compiled", ms.jit(run))):
         for k, (got, w) in enumerate(zip(fn(x), want)):
             np.testing.assert_allclose(got.asnumpy(), w, rtol=1e-5, err_msg=f"{how} {group} output {k}")
+# the runtime's non-blocking all-reduce (pc_api.allreduce_start / wait), called as generated code would
+from pycompile._rt import ffi, lib  # noqa: E402
+
+api = lib.pc_get_api()
+src = np.ascontiguousarray(inputs[r])
+dst = np.zeros_like(src)
+req = ffi.new("int64_t *")
+assert api.allreduce_start(ffi.from_buffer(src), ffi.from_buffer(dst), src.size, 10, 0, b"hccl_world_group", req) == 0
+assert api.wait(req) == 0
+np.testing.assert_allclose(dst, np.sum(inputs, 0), rtol=1e-5, err_msg="allreduce_start / wait")
+assert api.allreduce(ffi.from_buffer(src), ffi.from_buffer(dst), src.size, 10, 0, b"no such group") != 0
 comm.release()
+assert api.allreduce(ffi.from_buffer(src), ffi.from_buffer(dst), src.size, 10, 0, b"hccl_world_group") != 0
 print(f"rank {r}: collectives ok")
