@@ -103,6 +103,15 @@ def test_data_parallel_matches_one_process_on_the_whole_batch(tmp_path, mode, n,
     _check_weights(out, steps)
 
 
+def test_the_mindspore_recipe_sharded_dataset_and_loss_scale_cell(tmp_path):
+    """NumpySlicesDataset(num_shards=get_group_size(), shard_id=get_rank()) feeding
+    TrainOneStepWithLossScaleCell in DATA_PARALLEL: the same weights as one process."""
+    out = tmp_path / "w.npz"
+    proc, _ = _run(2, [out, "graph", STEPS, -1, "recipe"])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    _check_weights(out, STEPS)
+
+
 @pytest.mark.parametrize("how", ["raise", "kill"])
 def test_a_failing_rank_ends_every_rank(tmp_path, how):
     """Rank 1 fails halfway; the other rank would otherwise wait in its next all-reduce (and then
