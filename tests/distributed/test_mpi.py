@@ -92,9 +92,8 @@ def _check_weights(path, steps):
 
 
 # PyNative runs fewer steps: its per-step cost (eager autodiff) would dominate the module's time;
-# the compiled runs carry the 50-step criterion
-@pytest.mark.parametrize("mode, n, steps", [("graph", 1, STEPS), ("graph", 2, STEPS), ("graph", 4, STEPS),
-                                            ("pynative", 2, 10)])
+# the compiled runs carry the 50-step criterion (2 ranks compiled: the recipe test below)
+@pytest.mark.parametrize("mode, n, steps", [("graph", 1, STEPS), ("graph", 4, STEPS), ("pynative", 2, 10)])
 def test_data_parallel_matches_one_process_on_the_whole_batch(tmp_path, mode, n, steps):
     out = tmp_path / "w.npz"
     # n == 1: one process, no mpirun, no init(): the single-process run on the whole batch
@@ -104,8 +103,9 @@ def test_data_parallel_matches_one_process_on_the_whole_batch(tmp_path, mode, n,
 
 
 def test_the_mindspore_recipe_sharded_dataset_and_loss_scale_cell(tmp_path):
-    """NumpySlicesDataset(num_shards=get_group_size(), shard_id=get_rank()) feeding
-    TrainOneStepWithLossScaleCell in DATA_PARALLEL: the same weights as one process."""
+    """2 ranks, compiled, 50 steps: NumpySlicesDataset(num_shards=get_group_size(),
+    shard_id=get_rank()) feeding TrainOneStepWithLossScaleCell (a TrainOneStepCell) in
+    DATA_PARALLEL: the same weights as one process on the whole batch."""
     out = tmp_path / "w.npz"
     proc, _ = _run(2, [out, "graph", STEPS, -1, "recipe"])
     assert proc.returncode == 0, proc.stderr[-3000:]
