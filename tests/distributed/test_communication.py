@@ -165,3 +165,19 @@ def test_grad_reducer_averages_float16_through_float32(world):
     np.testing.assert_array_equal(gb.asnumpy(), np.full((2, 2), 0.5, np.float32))
     with pytest.raises(ValueError, match="degree"):
         nn.DistributedGradReducer([], degree=0)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_init_without_mpi4py_is_a_world_of_one(monkeypatch, compiled):
+    """No mpi4py installed: init() still works (a world needs no MPI) and the collectives are the
+    identity, the compiled ones through the runtime's MPI-less binding."""
+    import sys
+    monkeypatch.setitem(sys.modules, "mpi4py", None)       # `from mpi4py import MPI` raises ImportError
+    comm.init()
+    assert comm.management.world().MPI is None
+    assert (comm.get_rank(), comm.get_group_size()) == (0, 1)
+    comm.create_group("solo", [0])
+    fn = ms.jit(_all) if compiled else _all
+    for out in fn(ms.Tensor(X)):
+        np.testing.assert_array_equal(out.asnumpy(), X)
+    np.testing.assert_array_equal(ops.AllReduce(group="solo")(ms.Tensor(X)).asnumpy(), X)
