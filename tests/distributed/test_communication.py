@@ -49,6 +49,13 @@ def test_init_outside_mpirun_is_a_world_of_one(world):
     assert comm.get_group_rank_from_world_rank(0, "g") == 0
     assert comm.get_process_group_ranks("g") == [0]
     comm.init()                                   # a second init() keeps the world
+    run = ms.jit(lambda x: ops.AllReduce(group="g")(x))
+    np.testing.assert_array_equal(run(ms.Tensor(X)).asnumpy(), X)
+    comm.destroy_group("g")
+    with pytest.raises(ValueError, match="does not exist"):
+        comm.get_group_size("g")
+    with pytest.raises(RuntimeError, match="the collective failed"):   # compiled before: the runtime forgot it
+        run(ms.Tensor(X))
 
 
 def test_argument_errors_are_mindsporess(world):

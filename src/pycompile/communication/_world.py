@@ -88,7 +88,12 @@ class World:
             lib.pc_comm_bind(size, ffi.new("int64_t[]", fns), len(fns), ffi.new("int64_t[]", dtypes),
                              ffi.new("int64_t[]", ops))
         for name, group in self.groups.items():
-            self._bind_group(name, group)
+            if group.comm is not None or self.MPI is None:
+                self._bind_group(name, group)
+
+    def rebind(self) -> None:
+        """Bind the runtime again to the groups there are now (after destroy_group)."""
+        self._bind_runtime()
 
     def _bind_group(self, name, group):
         from pycompile._rt import lib

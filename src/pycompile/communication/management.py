@@ -163,9 +163,10 @@ def destroy_group(group):
     w, g = _check_group("destroy_group", group)
     if group in _world.WORLD_NAMES:
         raise ValueError("For 'destroy_group', the world group cannot be destroyed")
+    del w.groups[group]
+    w.rebind()          # the runtime forgets it: a compiled graph naming it now fails cleanly
     if g.comm is not None:
         g.comm.Free()
-    del w.groups[group]
 
 
 def get_process_group_ranks(group=GlobalComm.WORLD_COMM_GROUP):
