@@ -28,6 +28,10 @@ from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping,
                                       RunContext, TimeMonitor)
 from pycompile import train  # noqa: F401,E402
 from pycompile import amp  # noqa: F401,E402
+from pycompile import communication  # noqa: F401,E402  (mpi4py only on init())
+from pycompile.common import context  # noqa: F401,E402  (`ms.context.set_context`, `ms.context.ParallelMode`)
+from pycompile.common.auto_parallel import (ParallelMode, get_auto_parallel_context,  # noqa: F401,E402
+                                            reset_auto_parallel_context, set_auto_parallel_context)
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
 

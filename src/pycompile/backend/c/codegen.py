@@ -17,7 +17,7 @@ import numpy as np
 
 from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
-from pycompile.backend.c import text
+from pycompile.backend.c import collectives, text
 from pycompile.backend.c.naming import nid, numbering
 from pycompile.backend.c.outline import outline
 from pycompile.backend.c.split import split_function
@@ -737,7 +737,7 @@ class CodeGen(StackEmitter, TemplateContext):
               Constant: _render_constant, EffectCode: _render_effect}
     EFFECTS = {"assign": _effect_assign, "print": _effect_print, "status_alloc": _effect_status_alloc,
                "status_clear": _effect_status_clear, "status_get": _effect_status_get,
-               **StackEmitter.STACK_EFFECTS}
+               **StackEmitter.STACK_EFFECTS, **collectives.EFFECTS}
 
 
 
