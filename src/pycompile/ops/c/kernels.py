@@ -106,10 +106,14 @@ def blocked_sum(w: CWriter, name: str, ct: str, n: int, body) -> str:
             w.lines_(body(name))
         return name
     L = SUM_LANES
-    whole = n - n % L
+    # the whole-lane part is computed in C, not written as a number: a module compiled for a
+    # run-time batch size (backend/dynamic.py) sees n at sample sizes where it is a multiple of L
+    # and would otherwise read past the end at a batch where it is not
+    whole = f"{name}_m"
+    w.line(f"const long {whole} = {n}L / {L}L * {L}L;")
     w.line(f"double {name}_w[{L}] = {{0}};")
-    with w.block(f"for (long q0 = 0; q0 < {whole}L; q0 += {SUM_BLOCK}L)"):
-        w.line(f"const long q1 = q0 + {SUM_BLOCK}L < {whole}L ? q0 + {SUM_BLOCK}L : {whole}L;")
+    with w.block(f"for (long q0 = 0; q0 < {whole}; q0 += {SUM_BLOCK}L)"):
+        w.line(f"const long q1 = q0 + {SUM_BLOCK}L < {whole} ? q0 + {SUM_BLOCK}L : {whole};")
         w.line(f"float {name}_p[{L}] = {{0}};")
         with w.block(f"for (long q = q0; q < q1; q += {L})"):
             w.line("#pragma omp simd")
@@ -120,7 +124,7 @@ def blocked_sum(w: CWriter, name: str, ct: str, n: int, body) -> str:
         with w.block(f"for (int l = 0; l < {L}; ++l)"):
             w.line(f"{name}_w[l] += {name}_p[l];")
     w.line(f"float {name}_t = 0;")
-    with w.block(f"for (long r = {whole}L; r < {n}L; ++r)"):
+    with w.block(f"for (long r = {whole}; r < {n}L; ++r)"):
         w.lines_(body(f"{name}_t"))
     w.line(f"double {name}_s = {name}_t;")
     with w.block(f"for (int l = 0; l < {L}; ++l)"):
