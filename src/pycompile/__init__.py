@@ -29,6 +29,7 @@ from pycompile import train  # noqa: F401,E402
 from pycompile import amp  # noqa: F401,E402
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
+from pycompile.train.model import Model  # noqa: F401,E402
 
 
 def __getattr__(name):
