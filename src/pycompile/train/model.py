@@ -46,6 +46,17 @@ INTERNAL_CALLBACKS = set(_builtin_callbacks) | {"FlopsUtilizationCollector", "Su
                                                 "TrainFaultTolerance"}
 
 
+class _MetricValue(np.float64):
+    """A metric's np.float64 that prints as NumPy 1.x prints it (`0.55`, not `np.float64(0.55)`
+    as NumPy 2 does): MindSpore 2.10 runs on NumPy 1.x, so this is what its scripts print for
+    `print(model.eval(ds))` and LossMonitor's eval lines. Still an np.float64 (and a float)."""
+
+    def __repr__(self):
+        return repr(float(self))
+
+    __str__ = __repr__
+
+
 def _as_tuple(inputs):
     return (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
 
@@ -179,7 +190,11 @@ class Model:
                 metric.update(outputs[self._eval_indexes[1]], outputs[self._eval_indexes[2]])
 
     def _get_metrics(self):
-        return {name: metric.eval() for name, metric in self._metric_fns.items()}
+        out = {}
+        for name, metric in self._metric_fns.items():
+            value = metric.eval()
+            out[name] = _MetricValue(value) if type(value) is np.float64 else value
+        return out
 
     def _get_scaling_sens(self):
         return self._loss_scale_manager.get_loss_scale() if self._loss_scale_manager is not None else 1
@@ -264,7 +279,7 @@ class Model:
         cb.loss_scale_mananger = self._loss_scale_manager    # sic: MindSpore's key
         cb.initial_step = None
         if dataset_sink_mode:
-            logger.info("Dataset sink mode runs as non-sink mode in pycompile (as on MindSpore's CPU target).")
+            logger.debug("Dataset sink mode runs as non-sink mode in pycompile (as on MindSpore's CPU target).")
         try:
             with _CallbackManager(cb.list_callback) as list_callback:
                 self._train_process(epoch, train_dataset, list_callback, cb, initial_epoch, valid)
