@@ -124,21 +124,29 @@ def test_dynamic_loss_scale_manager_trains_like_the_unscaled_step(mode, tmp_path
 
 def test_graph_mode_compiles_the_step_once_per_batch_shape(tmp_path, capsys):
     """The training step is one compiled call: 15 steps over batches of 8, 8, 8, 8, 4 compile the
-    TrainOneStepCell twice (the last, smaller batch is a new signature), not per step."""
-    ms.set_context(mode=ms.GRAPH_MODE, log="compiles")
+    TrainOneStepCell twice (the last, smaller batch is a new signature), not per step; switching
+    between training, evaluation and prediction (set_train back and forth) compiles nothing again."""
+    ms.set_context(mode=ms.GRAPH_MODE, log="compiles,recompiles")
     try:
         net = model_cases.make_net(ms, scale=0.9)     # a network no other test compiled
-        train_ds, _ = model_cases._datasets(ms)
+        train_ds, test_ds = model_cases._datasets(ms)
         model = ms.Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean'),
-                         nn.Momentum(net.trainable_params(), 0.1, 0.9))
+                         nn.Momentum(net.trainable_params(), 0.1, 0.9), metrics={"acc"})
         capsys.readouterr()
         model.train(3, train_ds)
         err = capsys.readouterr().err.splitlines()
+        model.eval(test_ds)
+        model.train(1, train_ds)
+        model.eval(test_ds)
+        model.fit(2, train_ds, test_ds)
+        again = capsys.readouterr().err.splitlines()
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE, log="")
     compiled = [ln for ln in err if ln.startswith("[pycompile] compiled TrainOneStepCell_construct")]
     assert len(compiled) == 2, err
     assert "(8, 16)" in compiled[0] and "(4, 16)" in compiled[1]
+    assert [ln for ln in again if "compiled" in ln] == [ln for ln in again if "compiled WithEvalCell" in ln], again
+    assert len([ln for ln in again if "compiled WithEvalCell" in ln]) == 1, again
 
 
 def test_sink_mode_runs_as_non_sink_and_exception_checkpoint(tmp_path):
