@@ -6,7 +6,9 @@ Model builds and the argument errors are equal."""
 from __future__ import annotations
 
 import ast
+import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +22,8 @@ from oracle_data import load
 RECORDED = load("model.json")["cases"]
 MODES = {"PYNATIVE_MODE": ms.PYNATIVE_MODE, "GRAPH_MODE": ms.GRAPH_MODE}
 _RESULTS = {}
+_WORKDIRS = {}
+FIX = Path(__file__).resolve().parent / "fixtures" / "ckpt"
 _NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?")
 
 
@@ -27,10 +31,12 @@ def run(case, mode, tmp_path_factory):
     """Each case runs once per mode per session (the tests below share the result)."""
     if (case, mode) not in _RESULTS:
         ms.set_context(mode=MODES[mode])
+        workdir = tmp_path_factory.mktemp(case)
         try:
-            _RESULTS[case, mode] = model_cases.CASES[case](ms, str(tmp_path_factory.mktemp(case)))
+            _RESULTS[case, mode] = model_cases.CASES[case](ms, str(workdir))
         finally:
             ms.set_context(mode=ms.PYNATIVE_MODE)
+        _WORKDIRS[case, mode] = workdir
     return _RESULTS[case, mode]
 
 
@@ -180,3 +186,24 @@ def test_amp_levels_other_than_o0_say_so():
     with pytest.raises(ValueError, match="O4"):
         ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params()), amp_level="O4")
     assert ms.train.Model is ms.Model
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_mindspore_loads_the_checkpoint_model_training_wrote(mode, tmp_path_factory):
+    """fixtures/ckpt/pyc_model_quick.ckpt is quick-3_5.ckpt of pycompile's quickstart run;
+    MindSpore loaded it (record_model_ckpt.py read): its entries, load_param_into_net's answer, the
+    weights within 1e-6 of MindSpore's own training, and the loaded net's eval and predictions. The
+    file pycompile's Model writes today, in either mode, has the same entries and values."""
+    rec = json.loads((FIX / "ms_reads_model_ckpt.json").read_text())
+    assert rec["max_abs_diff_from_mindspore_training"] < 1e-6
+    theirs = RECORDED["quickstart"]["PYNATIVE_MODE"]
+    assert rec["load_param_into_net"] == theirs["load_param_into_net"]
+    assert rec["eval"]["accuracy"] == theirs["eval"]["accuracy"]
+    close(rec["eval"], theirs["eval"])
+    close(rec["predict"], theirs["predict"])
+    run("quickstart", mode, tmp_path_factory)
+    ours = ms.load_checkpoint(str(_WORKDIRS["quickstart", mode] / "quick-3_5.ckpt"))
+    committed = ms.load_checkpoint(str(FIX / "pyc_model_quick.ckpt"))
+    assert [[k, str(v.dtype), list(v.shape)] for k, v in ours.items()] == rec["entries"]
+    for k, v in committed.items():
+        np.testing.assert_allclose(ours[k].asnumpy(), v.asnumpy(), rtol=1e-5, atol=1e-6)
