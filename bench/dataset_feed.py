@@ -12,7 +12,9 @@ compiled `TrainOneStepCell` call in GRAPH_MODE - fed four ways:
 The pipelines run in the iterator's background thread; the compiled step releases the GIL while it
 runs, so the two overlap. Each round runs every variant once (interleaved; variants rotate their
 order per round), times are medians over rounds with the range, and `wait` is the time the step
-spent blocked on the iterator (iterator.wait_time). Prints `uptime` before and after.
+spent blocked on the iterator (iterator.wait_time). `cpu` is the process's CPU time for the epoch
+(all threads), a steadier measure than wall time when other processes load the machine. Prints
+`uptime` before and after.
 
     python bench/dataset_feed.py                    # 5 rounds, 60,000 images
     python bench/dataset_feed.py --rounds 3 --rows 20000
@@ -128,14 +130,16 @@ def main():
                 "generator": lambda: run_iter("generator"), "model_train": run_model}
     names = list(variants)
     times = {k: [] for k in names}
+    cpus = {k: [] for k in names}
     waits = {k: [] for k in names}
     for r in range(args.rounds):
         order = names[r % len(names):] + names[:r % len(names)]
         for name in order:
             time.sleep(0.3)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             _, wait = variants[name]()
             times[name].append(time.perf_counter() - t0)
+            cpus[name].append(time.process_time() - c0)
             waits[name].append(wait)
         print(f"round {r + 1}: " + ", ".join(f"{k} {times[k][-1]:.2f} s" for k in names), flush=True)
     ref = np.median(times["precomputed"])
@@ -145,8 +149,9 @@ def main():
         t = np.array(times[name])
         ratio = np.median(t / np.array(times["precomputed"]))
         w = np.median(waits[name])
-        print(f"  {name:13s} {np.median(t):6.2f} s [{t.min():.2f}, {t.max():.2f}]  x{ratio:.3f}"
-              + ("" if np.isnan(w) else f"  wait {w:.2f} s"))
+        c = np.median(np.array(cpus[name]) / np.array(cpus["precomputed"]))
+        print(f"  {name:13s} {np.median(t):6.2f} s [{t.min():.2f}, {t.max():.2f}]  x{ratio:.3f}  "
+              f"cpu {np.median(cpus[name]):6.2f} s x{c:.3f}" + ("" if np.isnan(w) else f"  wait {w:.2f} s"))
     print(f"  per step (precomputed): {ref / n_steps * 1e3:.2f} ms")
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 

@@ -48,3 +48,28 @@ def test_the_batched_path_is_taken_only_for_batchable_maps():
     assert len(maps) == 1
     assert data.map([vision.RandomHorizontalFlip()], "image").batch(2)._batchable_maps()[0] == []
     assert data.map([lambda x: x], "image").batch(2)._batchable_maps()[0] == []
+
+
+@pytest.mark.parametrize("kwargs", [{"shuffle": False}, {"shuffle": True}, {"shuffle": True, "num_shards": 3,
+                                                                           "shard_id": 1}, {"num_samples": 7}])
+@pytest.mark.parametrize("drop_remainder", [False, True])
+def test_in_memory_batches_equal_stacked_rows(kwargs, drop_remainder):
+    """NumpySlicesDataset -> batch takes each batch by fancy indexing; a subclass (not taken for
+    in-memory arrays) goes row by row, and must give the same batches in the same order."""
+    class RowByRow(ds.NumpySlicesDataset):
+        pass
+
+    rng = np.random.default_rng(1)
+    data = {"image": rng.integers(0, 256, (23, 4, 3), dtype=np.uint8), "label": rng.integers(0, 5, 23)}
+    if kwargs.get("num_samples"):          # strings take the row path (stacked width = widest row)
+        data["name"] = np.array([f"r{i}" for i in range(23)])
+    ds.config.set_seed(5)
+    direct = ds.NumpySlicesDataset(data, **kwargs).batch(4, drop_remainder)
+    rows = RowByRow(data, **kwargs).batch(4, drop_remainder)
+    a = list(direct.create_tuple_iterator(output_numpy=True))
+    b = list(rows.create_tuple_iterator(output_numpy=True))
+    assert len(a) == len(b) == direct.get_dataset_size() > 0
+    for x, y in zip(a, b):
+        for u, v in zip(x, y):
+            assert u.dtype == v.dtype
+            np.testing.assert_array_equal(u, v)

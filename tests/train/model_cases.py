@@ -241,6 +241,9 @@ def errors(ms, workdir):
         "scale_manager_without_optimizer": lambda: ms.Model(net, loss,
                                                             loss_scale_manager=ms.FixedLossScaleManager()),
         "fit_valid_without_metrics": lambda: ms.Model(net, loss, opt).fit(1, train_ds, test_ds),
+        # both Models alive at once: a collected Model's id (its hash) can be reused by the next one
+        "dataset_reused_by_another_model": lambda: (lambda a, b: (a.train(1, train_ds), b.train(1, train_ds)))(
+            ms.Model(net, loss, opt), ms.Model(net, loss, opt)),
     }
     out = {}
     for name, call in calls.items():

@@ -173,15 +173,27 @@ class BatchDataset(Dataset):
 
     def _rows(self, key, epoch):
         maps, source = self._batchable_maps()
+        finish = None
         if maps:
             # map -> batch where every op works on a stacked batch as on each row (Rescale,
             # Normalize, HWC2CHW, TypeCast): stack the source's rows, then run each op once per
             # batch. Same values, a fraction of the per-row Python work, so the pipeline thread
             # keeps up with a compiled training step.
-            rows = source._rows(key + (0,) * (len(maps) + 1), epoch)
             finish = lambda batch: _map_batch(maps, batch)   # noqa: E731
-        else:
-            rows, finish = self._child_rows(key, epoch), None
+        source_key = key + (0,) * (len(maps) + 1)
+        from pycompile.dataset.sources import NumpySlicesDataset
+        if type(source) is NumpySlicesDataset and all(c.dtype.kind in "biufc" for c in source.columns):
+            # In-memory numeric arrays: a batch is one fancy-indexing of each column by the
+            # sampler's indices (the rows np.stack would build, without building them one by one;
+            # strings keep the row path, whose stacked width is the widest row's, not the column's).
+            order = source._indices(source_key, epoch)
+            stop = len(order) - len(order) % self.batch_size if self.drop_remainder else len(order)
+            for start in range(0, stop, self.batch_size):
+                idx = order[start:start + self.batch_size]
+                batch = tuple(np.asarray(c[idx]) for c in source.columns)
+                yield finish(batch) if finish is not None else batch
+            return
+        rows = source._rows(source_key, epoch) if maps else self._child_rows(key, epoch)
         pending = []
         for row in rows:
             pending.append(row)

@@ -280,6 +280,12 @@ class Model:
         cb.initial_step = None
         if dataset_sink_mode:
             logger.debug("Dataset sink mode runs as non-sink mode in pycompile (as on MindSpore's CPU target).")
+        owner = getattr(train_dataset, "__model_hash__", None)
+        if owner is None:
+            train_dataset.__model_hash__ = hash(self)
+        elif owner != hash(self):
+            raise RuntimeError("The dataset object had been used in other model by model.train(...), please create "
+                               "a new dataset.")
         try:
             with _CallbackManager(cb.list_callback) as list_callback:
                 self._train_process(epoch, train_dataset, list_callback, cb, initial_epoch, valid)
