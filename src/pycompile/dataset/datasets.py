@@ -181,8 +181,8 @@ class BatchDataset(Dataset):
             # keeps up with a compiled training step.
             finish = lambda batch: _map_batch(maps, batch)   # noqa: E731
         source_key = key + (0,) * (len(maps) + 1)
-        from pycompile.dataset.sources import NumpySlicesDataset
-        if type(source) is NumpySlicesDataset and all(c.dtype.kind in "biufc" for c in source.columns):
+        # NumpySlicesDataset itself (not a subclass, which may override _get) sets the flag
+        if type(source).__dict__.get("_batch_by_indexing") and all(c.dtype.kind in "biufc" for c in source.columns):
             # In-memory numeric arrays: a batch is one fancy-indexing of each column by the
             # sampler's indices (the rows np.stack would build, without building them one by one;
             # strings keep the row path, whose stacked width is the widest row's, not the column's).
