@@ -34,6 +34,7 @@ from pycompile.common.auto_parallel import (ParallelMode, get_auto_parallel_cont
                                             reset_auto_parallel_context, set_auto_parallel_context)
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
+from pycompile.train.model import Model  # noqa: F401,E402
 
 
 def __getattr__(name):

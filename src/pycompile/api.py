@@ -235,12 +235,12 @@ class BoundJit:
         return f"{type(self.obj).__name__}_{self.jf.fn.__name__}"
 
     def __call__(self, *args, **kwargs):
-        extra = getattr(self.obj, "_attr_version", 0)
+        extra = self.obj._graph_key() if isinstance(self.obj, Cell) else getattr(self.obj, "_attr_version", 0)
         compiled = _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra, self.jf.dyn)
         return compiled.run(args, kwargs)
 
     def compiled(self, *args, **kwargs):
-        extra = getattr(self.obj, "_attr_version", 0)
+        extra = self.obj._graph_key() if isinstance(self.obj, Cell) else getattr(self.obj, "_attr_version", 0)
         return _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra,
                                self.jf.dyn).report
 
@@ -292,7 +292,7 @@ def compile_cell_call(cell, args, kwargs):
     cache = _graph_cache(cell)
     construct = type(cell).construct
     compiled = _compile_or_get(cache, construct, args, kwargs, cell, f"{type(cell).__name__}_construct",
-                               cell._attr_version, dynamic_spec(cell._input_signature))
+                               cell._graph_key(), dynamic_spec(cell._input_signature))
     return compiled.run(args, kwargs)
 
 
@@ -303,7 +303,7 @@ def inspect(fn_or_cell, *args, **kwargs):
     if isinstance(fn_or_cell, Cell):
         cache = _graph_cache(fn_or_cell)
         return _compile_or_get(cache, type(fn_or_cell).construct, args, kwargs, fn_or_cell,
-                               f"{type(fn_or_cell).__name__}_construct", fn_or_cell._attr_version).report
+                               f"{type(fn_or_cell).__name__}_construct", fn_or_cell._graph_key()).report
     if isinstance(fn_or_cell, (JitFunction, BoundJit)):
         return fn_or_cell.compiled(*args, **kwargs)
     # a plain function keeps its compiled specializations on itself (a cycle the GC collects with

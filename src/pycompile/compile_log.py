@@ -143,7 +143,10 @@ def _differences(fn, old_key, new_key, bound: bool) -> list:
         for (n, a), (_, b) in zip(old_parts, new_parts):
             _diff(n, a, b, out)
     if old_key[1] != new_key[1]:
-        out.append(("attr", "self", "an attribute of the Cell was set after it was built"))
+        mode_only = (isinstance(old_key[1], tuple) and isinstance(new_key[1], tuple) and len(old_key[1]) == 2
+                     and old_key[1][0] == new_key[1][0])        # Cell._graph_key: (version, modes)
+        out.append(("attr", "self", "the train / eval mode of the Cell or a sub-Cell changed (set_train)"
+                    if mode_only else "an attribute of the Cell was set after it was built"))
     if old_key[2] != new_key[2]:
         out.append(("context", "set_context", "set_context was called since (it may change the generated code)"))
     return out
