@@ -154,20 +154,13 @@ LR, MOMENTUM = 0.01, 0.9
 
 
 def _train_step_pycompile(net):
-    """value_and_grad + the Momentum update (v = m v + g; w -= lr v) with Assign: the whole step
-    one compiled call (nn.Momentum / TrainOneStepCell come with the training issue)."""
-    from pycompile import Parameter, Tensor, nn, ops
-    loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    weights = net.trainable_params()
-    moments = [Parameter(Tensor(np.zeros(p.shape, np.float32)), name="moment." + p.name) for p in weights]
-    grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, weights)
-
-    def step(x, y):
-        loss, grads = grad_fn(x, y)
-        for w, m, g in zip(weights, moments, grads):
-            ops.assign(m, m * MOMENTUM + g)
-            ops.assign(w, w - LR * m)
-        return loss
+    """The training step as a MindSpore script writes it: TrainOneStepCell(WithLossCell(net,
+    SoftmaxCrossEntropyWithLogits), nn.Momentum) - value_and_grad and the Momentum update
+    (v = m v + g; w -= lr v); compiled, the whole step is one call."""
+    from pycompile import nn
+    loss_net = nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"))
+    step = nn.TrainOneStepCell(loss_net, nn.Momentum(net.trainable_params(), learning_rate=LR, momentum=MOMENTUM))
+    step.set_train(True)
     return step
 
 
@@ -237,7 +230,7 @@ def bench_W9_train():
     yn = np.random.default_rng(1).integers(0, 10, 64).astype(np.int32)
     y = ms.Tensor(yn)
     w = _weights(net)
-    compiled = ms.jit(_train_step_pycompile(net))
+    compiled = ms.jit(_train_step_pycompile(net).construct)
     eager = _train_step_pycompile(eager_net)
     _check(compiled(x, y), eager(x, y), 1e-4, 1e-5)
     peers = {}

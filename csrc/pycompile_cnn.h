@@ -16,40 +16,23 @@ typedef double pc_v8d __attribute__((vector_size(64)));
 typedef int32_t pc_v16i __attribute__((vector_size(64)));
 typedef int64_t pc_v8l __attribute__((vector_size(64)));
 
-/* a * b + c rounded once: the accumulation of the convolution microkernels (ops/c/conv.py).
- * Generated C is built with -ffp-contract=off (backend/toolchain.py: every op of a program rounds
- * as NumPy's does), which leaves `acc += x * w` unfused - twice the instructions in the hottest
- * loop. A microkernel's sums are its own, so it asks for the fused form explicitly; without FMA
- * hardware (or on other architectures) it is the plain product and sum. */
-#if defined(__AVX512F__)
-#include <immintrin.h>
-static inline __attribute__((always_inline)) pc_v16f pc_fma_v16f(pc_v16f a, pc_v16f b, pc_v16f c)
-{
-    return (pc_v16f)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c);
-}
-static inline __attribute__((always_inline)) pc_v8d pc_fma_v8d(pc_v8d a, pc_v8d b, pc_v8d c)
-{
-    return (pc_v8d)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)c);
-}
-#elif defined(__FMA__)
-#include <immintrin.h>
-static inline __attribute__((always_inline)) pc_v16f pc_fma_v16f(pc_v16f a, pc_v16f b, pc_v16f c)
-{
-    union { pc_v16f v; __m256 h[2]; } x = {a}, y = {b}, z = {c}, r;
-    r.h[0] = _mm256_fmadd_ps(x.h[0], y.h[0], z.h[0]);
-    r.h[1] = _mm256_fmadd_ps(x.h[1], y.h[1], z.h[1]);
-    return r.v;
-}
-static inline __attribute__((always_inline)) pc_v8d pc_fma_v8d(pc_v8d a, pc_v8d b, pc_v8d c)
-{
-    union { pc_v8d v; __m256d h[2]; } x = {a}, y = {b}, z = {c}, r;
-    r.h[0] = _mm256_fmadd_pd(x.h[0], y.h[0], z.h[0]);
-    r.h[1] = _mm256_fmadd_pd(x.h[1], y.h[1], z.h[1]);
-    return r.v;
-}
+/* The direct convolution's register tiles (ops/c/conv.py) multiply-add with fused multiply-adds.
+ * Generated code is built with -ffp-contract=off (toolchain.py: a value computed twice must round
+ * the same way both times), which makes each `acc += w * x` a multiply and an add; a tile computes
+ * each sum once, so its function is built with contraction on. Contraction is decided by the
+ * function the code ends up in, so tiles are not inlined (a call per tile of >= 25 multiply-adds
+ * per vector). */
+#ifndef PC_CONTRACT_FN
+#if defined(__clang__)
+#define PC_CONTRACT_FN static __attribute__((noinline))
+#define PC_CONTRACT_BODY _Pragma("clang fp contract(fast)")
+#elif defined(__GNUC__)
+#define PC_CONTRACT_FN static __attribute__((noinline, optimize("fp-contract=fast")))
+#define PC_CONTRACT_BODY
 #else
-static inline pc_v16f pc_fma_v16f(pc_v16f a, pc_v16f b, pc_v16f c) { return a * b + c; }
-static inline pc_v8d pc_fma_v8d(pc_v8d a, pc_v8d b, pc_v8d c) { return a * b + c; }
+#define PC_CONTRACT_FN static inline
+#define PC_CONTRACT_BODY
+#endif
 #endif
 
 /* Scratch memory of one kernel of one module, per calling thread (static __thread pointers in

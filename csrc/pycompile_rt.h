@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* CDEF-BEGIN */
-#define PC_RT_ABI_VERSION 3
+#define PC_RT_ABI_VERSION 4
 
 /* dtype codes; pycompile.common.dtype reads these numbers from here through cffi. */
 enum pc_dtype {
@@ -39,6 +39,20 @@ typedef struct pc_api {
      * thread outside the pool), 1 .. num_threads() - 1 for workers; kernels index per-thread
      * scratch with it. May be NULL: modules then assume 0 (serial callers). */
     int (*thread_index)(void);
+    /* ABI 4: collectives over the group named `group` (csrc/comm.c), bound to the MPI library
+     * mpi4py loaded by communication.init(). Counts are elements; dtype a pc_dtype; op a ReduceOp
+     * code (0 sum, 1 max, 2 min, 3 prod). They return 0, or nonzero when init() was not called, the
+     * group is unknown, MPI has no such dtype, or MPI failed. allgather: count per rank (dst holds
+     * size * count); reduce_scatter: count per rank's result (src holds size * count); broadcast:
+     * dst gets rank `root`'s src. allreduce_start begins a non-blocking all-reduce (src != dst) and
+     * wait completes it. All may be NULL in a table made by a C caller without communication. */
+    int (*allreduce)(const void *src, void *dst, int64_t count, int dtype, int op, const char *group);
+    int (*allgather)(const void *src, void *dst, int64_t count, int dtype, const char *group);
+    int (*reduce_scatter)(const void *src, void *dst, int64_t count, int dtype, int op, const char *group);
+    int (*broadcast)(const void *src, void *dst, int64_t count, int dtype, int root, const char *group);
+    int (*allreduce_start)(const void *src, void *dst, int64_t count, int dtype, int op, const char *group,
+                           int64_t *request);
+    int (*wait)(int64_t *request);
 } pc_api;
 
 /* pc_entry's result when a loop stopped at a pending SIGINT (runtime errors are 1000 + k) */
@@ -57,6 +71,16 @@ void pc_status_clear(void);
 void pc_status_raise(int bits);
 int pc_watch_interrupts(void);
 void pc_clear_interrupt(void);
+/* communication.init() binds the collectives to MPI (csrc/comm.c): handle_size 4 (MPICH: int
+ * handles) or 8 (Open MPI: pointers), or -1 for a one-process world without MPI; fns: addresses
+ * of MPI_Allreduce, MPI_Allgather, MPI_Reduce_scatter_block, MPI_Bcast, MPI_Iallreduce, MPI_Wait;
+ * dtypes: the MPI datatype handle of each pc_dtype (0: none); ops: sum, max, min, prod. */
+int pc_comm_bind(int handle_size, const int64_t *fns, int nfns, const int64_t *dtypes, const int64_t *ops);
+int pc_comm_add_group(const char *name, int64_t comm, int size);
+void pc_comm_unbind(void);
+/* all-reduces run by compiled code since the last reset: calls, bytes, ns inside them (bench/w12.py) */
+void pc_comm_stats(long *out, int n);
+void pc_comm_stats_reset(void);
 /* CDEF-END */
 
 #endif

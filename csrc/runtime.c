@@ -3,6 +3,7 @@
  * Python (Print). Generated code reaches all of it through the pc_api table. */
 #include "pycompile_rt.h"
 #include "interrupt.c"
+#include "comm.c"
 
 /* Defined by cffi (extern "Python" in build_runtime.py); they format and write through
  * Python's sys.stdout so compiled Print interleaves with Python's own print calls. */
@@ -35,6 +36,12 @@ static const pc_api g_api = {
     print_scalar,
     &g_interrupted,
     pc_thread_index,
+    pc_allreduce,
+    pc_allgather,
+    pc_reduce_scatter,
+    pc_broadcast,
+    pc_allreduce_start,
+    pc_comm_wait,
 };
 
 const pc_api *pc_get_api(void) { return &g_api; }

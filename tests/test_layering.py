@@ -17,7 +17,7 @@ import pycompile
 SRC = os.path.dirname(pycompile.__file__)
 
 LAYERS = [  # (module prefix, layer); the longest matching prefix wins
-    ("pycompile._version", 0), ("pycompile._rt", 0), ("pycompile.errors", 0), ("pycompile.common", 0),
+    ("pycompile._version", 0), ("pycompile._rt", 0), ("pycompile.errors", 0), ("pycompile.common", 0), ("pycompile.communication", 0),
     ("pycompile.ops", 1), ("pycompile.dataset", 1),
     ("pycompile.nn", 2), ("pycompile.train", 2), ("pycompile.amp", 2),
     ("pycompile.compiler", 3),

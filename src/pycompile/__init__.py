@@ -12,6 +12,7 @@ from pycompile.common.dtype import (bool_, double, float16, float32, float64, fl
 from pycompile.common.seed import get_seed, set_seed  # noqa: F401
 from pycompile.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from pycompile.common.tensor import Tensor, is_tensor, tensor  # noqa: F401
+from pycompile.common.mutable import mutable  # noqa: F401
 from pycompile import nn, ops  # noqa: F401,E402
 from pycompile.ops.batching import vmap  # noqa: F401,E402
 from pycompile.ops.autodiff import grad, value_and_grad  # noqa: F401,E402
@@ -27,8 +28,13 @@ from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping,
                                       RunContext, TimeMonitor)
 from pycompile import train  # noqa: F401,E402
 from pycompile import amp  # noqa: F401,E402
+from pycompile import communication  # noqa: F401,E402  (mpi4py only on init())
+from pycompile.common import context  # noqa: F401,E402  (`ms.context.set_context`, `ms.context.ParallelMode`)
+from pycompile.common.auto_parallel import (ParallelMode, get_auto_parallel_context,  # noqa: F401,E402
+                                            reset_auto_parallel_context, set_auto_parallel_context)
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
+from pycompile.train.model import Model  # noqa: F401,E402
 
 
 def __getattr__(name):

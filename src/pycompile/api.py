@@ -45,7 +45,19 @@ def _key(a):
         return (t, tuple((k, _key(v)) for k, v in a.items()))
     if isinstance(a, (np.number, np.bool_)):
         return (t, a.item())
+    if getattr(a, "__ms_mutable__", False) is True:
+        return _mutable_key(a)
     return ("obj", _Ident(a))
+
+
+def _mutable_key(a):
+    """ms.mutable values: numbers by their run-time dtype only (not their value); containers by
+    their structure (common/mutable.py)."""
+    if isinstance(a, dict):
+        return ("mutable", dict, tuple((k, _key(v)) for k, v in a.items()))
+    if isinstance(a, (tuple, list)):
+        return ("mutable", tuple if isinstance(a, tuple) else list, tuple(_key(x) for x in a))
+    return ("mutable", "number", np.dtype(a._np_dtype))
 
 
 class _Ident:
@@ -223,12 +235,12 @@ class BoundJit:
         return f"{type(self.obj).__name__}_{self.jf.fn.__name__}"
 
     def __call__(self, *args, **kwargs):
-        extra = getattr(self.obj, "_attr_version", 0)
+        extra = self.obj._graph_key() if isinstance(self.obj, Cell) else getattr(self.obj, "_attr_version", 0)
         compiled = _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra, self.jf.dyn)
         return compiled.run(args, kwargs)
 
     def compiled(self, *args, **kwargs):
-        extra = getattr(self.obj, "_attr_version", 0)
+        extra = self.obj._graph_key() if isinstance(self.obj, Cell) else getattr(self.obj, "_attr_version", 0)
         return _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra,
                                self.jf.dyn).report
 
@@ -280,7 +292,7 @@ def compile_cell_call(cell, args, kwargs):
     cache = _graph_cache(cell)
     construct = type(cell).construct
     compiled = _compile_or_get(cache, construct, args, kwargs, cell, f"{type(cell).__name__}_construct",
-                               cell._attr_version, dynamic_spec(cell._input_signature))
+                               cell._graph_key(), dynamic_spec(cell._input_signature))
     return compiled.run(args, kwargs)
 
 
@@ -291,7 +303,7 @@ def inspect(fn_or_cell, *args, **kwargs):
     if isinstance(fn_or_cell, Cell):
         cache = _graph_cache(fn_or_cell)
         return _compile_or_get(cache, type(fn_or_cell).construct, args, kwargs, fn_or_cell,
-                               f"{type(fn_or_cell).__name__}_construct", fn_or_cell._attr_version).report
+                               f"{type(fn_or_cell).__name__}_construct", fn_or_cell._graph_key()).report
     if isinstance(fn_or_cell, (JitFunction, BoundJit)):
         return fn_or_cell.compiled(*args, **kwargs)
     # a plain function keeps its compiled specializations on itself (a cycle the GC collects with

@@ -48,6 +48,10 @@ def _dtype_name(d: np.dtype) -> str:
 def describe_key(k) -> str:
     if _is_tensor_key(k):
         return f"Tensor[{_dtype_name(k[0])}, {tuple(k[1])}]"
+    if isinstance(k, tuple) and len(k) == 3 and k[0] == "mutable":        # ms.mutable (api._mutable_key)
+        if k[1] == "number":
+            return f"mutable {_dtype_name(k[2])}"
+        return "mutable " + describe_key((k[1], k[2]))
     if isinstance(k, tuple) and k and k[0] == "param":
         return f"Parameter[{_dtype_name(k[3])}, {tuple(k[2])}]"
     if isinstance(k, tuple) and len(k) == 2 and k[0] in (tuple, list):
@@ -139,7 +143,10 @@ def _differences(fn, old_key, new_key, bound: bool) -> list:
         for (n, a), (_, b) in zip(old_parts, new_parts):
             _diff(n, a, b, out)
     if old_key[1] != new_key[1]:
-        out.append(("attr", "self", "an attribute of the Cell was set after it was built"))
+        mode_only = (isinstance(old_key[1], tuple) and isinstance(new_key[1], tuple) and len(old_key[1]) == 2
+                     and old_key[1][0] == new_key[1][0])        # Cell._graph_key: (version, modes)
+        out.append(("attr", "self", "the train / eval mode of the Cell or a sub-Cell changed (set_train)"
+                    if mode_only else "an attribute of the Cell was set after it was built"))
     if old_key[2] != new_key[2]:
         out.append(("context", "set_context", "set_context was called since (it may change the generated code)"))
     return out

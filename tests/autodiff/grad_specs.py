@@ -116,4 +116,6 @@ from grad_specs_everyday import EVERYDAY  # noqa: E402  (the everyday surface's 
 
 from grad_specs_cnn import CNN  # noqa: E402
 
-SPECS = _elementwise_specs() + OTHER + EVERYDAY + CNN
+from grad_specs_comm import COMM  # noqa: E402  (the collectives, in a world of one)
+
+SPECS = _elementwise_specs() + OTHER + EVERYDAY + CNN + COMM

@@ -113,3 +113,39 @@ def test_no_limit_warning_when_shapes_change(capsys):
         compile_log.before_compile(cache, f, key, "f", bound=False)
         cache.order.append(key)
     assert capsys.readouterr().err == ""
+
+
+def lr_step(x, lr):
+    return x - lr * x
+
+
+def _lr_calls(f, values, wrap=lambda v: v):
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3)
+    for lr in values:
+        np.testing.assert_allclose(f(ms.Tensor(x), wrap(lr)).asnumpy(), x - np.float32(lr) * x, rtol=1e-6)
+
+
+def test_recompile_warning_from_real_calls_names_the_argument(capsys, monkeypatch):
+    """What a training loop with a Python-float learning rate sees: keys built by the jit layer
+    itself, the warning printed with logging off, once. The limit is lowered to 2 so the test
+    compiles three times instead of nine (the count itself: the test above)."""
+    monkeypatch.setattr(compile_log, "RECOMPILE_LIMIT", 2)
+    monkeypatch.delenv("PYCOMPILE_LOG", raising=False)
+    ms.set_context(log="")
+    _lr_calls(ms.jit(lr_step), (0.1, 0.2, 0.3, 0.4, 0.3))
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1, err
+    assert err[0].startswith("[pycompile] lr_step (test_compile_log.py:")
+    assert "argument 'lr'" in err[0] and "ms.mutable(...)" in err[0] and "'x'" not in err[0]
+
+
+@pytest.mark.skipif(not hasattr(ms, "mutable"), reason="ms.mutable is added by the training issue (15)")
+def test_a_mutable_learning_rate_compiles_once_and_does_not_warn(capsys, monkeypatch):
+    """The warning's advice works: the same loop with ms.mutable(lr) compiles one executable
+    and says nothing (with the limit lowered as above, so a recompile per value would warn)."""
+    monkeypatch.setattr(compile_log, "RECOMPILE_LIMIT", 2)
+    ms.set_context(log="compiles")
+    _lr_calls(ms.jit(lr_step), (0.1, 0.2, 0.3, 0.4), wrap=ms.mutable)
+    err = capsys.readouterr().err.splitlines()
+    assert len([ln for ln in err if ln.startswith("[pycompile] compiled lr_step")]) == 1, err
+    assert not any("recompiled" in ln for ln in err), err

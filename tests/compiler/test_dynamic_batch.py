@@ -133,6 +133,22 @@ def test_merge_of_sample_sources():
     assert dynamic._affine([(b + 63) // 10 for b in s]) is None
 
 
+def test_the_check_size_rejects_a_number_affine_only_at_the_samples():
+    """30 * B rounded down to 16 is 30 * B at every multiple of 64, and not at B = 1: the program
+    rendered at the prime CHECK size shows it (a blocked sum's bound did this: garbage at B = 1)."""
+    def render(b, rounded):
+        n = 30 * b
+        return (f"static const pc_api *RT;\nfor (long q = 0; q < {n - n % 16 if rounded else n}L; q += 16) "
+                f"s += a[q]; m = s * {1 / n!r};")
+    good = [render(b, False) for b in dynamic.SAMPLES]
+    dynamic.merge_sources(good)
+    dynamic.check_sample(good, render(dynamic.CHECK, False))
+    bad = [render(b, True) for b in dynamic.SAMPLES]
+    assert dynamic.merge_sources(bad) == dynamic.merge_sources(good)
+    with pytest.raises(dynamic.DynamicUnsupported, match=f"at batch size {dynamic.CHECK} differs"):
+        dynamic.check_sample(bad, render(dynamic.CHECK, True))
+
+
 def test_lazy_inline_blocks_share_one_subgraph_at_any_batch_size(capsys):
     """examples/gpt_blocks.py: the shared block's scratch memory follows the batch size too."""
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples"))

@@ -106,7 +106,10 @@ def test_every_op_is_compiled_by_a_test():
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "autodiff"))
     import test_compiled_grads as grads
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "distributed"))
+    import test_communication as dist
     covered = {o for g in groups for c in g.checks for o in c.ops} | eff.EFFECT_OPS | grads.STACK_OPS | cnn.EPILOGUE_OPS
+    covered |= dist.COMPILED_OPS        # the collectives, compiled in a world of one (and under mpirun)
     covered |= {name for name, op in OPS.items() if isinstance(op.lower, Constant)}     # see the test above
     missing = sorted(set(OPS) - covered)
     assert not missing, f"ops no compiled test runs: {missing}"

@@ -189,18 +189,22 @@ def test_argument_errors(call, exc):
         call()
 
 
-def test_dropout_between_layers():
-    """Training mode drops between layers (not after the last) in PyNative. In graph code the
-    random dropout is not implemented yet (it waits for the counter-based generator): it raises,
-    never silently skips."""
+@pytest.mark.parametrize("cls", [nn.LSTM, nn.GRU, nn.RNN])
+def test_dropout_between_layers(cls):
+    """Training mode drops between layers (not after the last); compiled code draws the same
+    masks as PyNative from the same seed (the Philox generator, ops/defs/random.py). Graph-mode
+    training with these masks: test_sequence_dropout.py."""
     ms.set_seed(0)
-    net = nn.LSTM(3, 4, num_layers=2, dropout=0.5)
+    net = cls(3, 4, num_layers=2, dropout=0.5)
     x = Tensor(RNG.uniform(-1, 1, (5, 2, 3)).astype(np.float32))
     net.set_train(False)
     y_eval = net(x)[0].asnumpy()
     np.testing.assert_allclose(y_eval, reference(net, x.asnumpy())[0], rtol=1e-5, atol=1e-6)
     net.set_train(True)
+    ms.set_seed(3)
     y1, y2 = net(x)[0].asnumpy(), net(x)[0].asnumpy()
     assert not np.allclose(y1, y_eval) and not np.allclose(y1, y2)
-    with pytest.raises(TypeError, match="Dropout in training mode"):
-        ms.jit(lambda t: net(t))(x)
+    f = ms.jit(lambda t: net(t)[0])
+    ms.set_seed(3)
+    np.testing.assert_allclose(f(x).asnumpy(), y1, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(f(x).asnumpy(), y2, rtol=1e-5, atol=1e-6)

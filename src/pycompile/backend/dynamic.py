@@ -10,6 +10,11 @@ When the three renderings differ in any other way (a decision taken from the bat
 constant with the batch size in its values, a loop whose tile count divides it), the graph cannot
 be compiled this way: DynamicUnsupported says why, and the caller compiles each batch size.
 
+Agreeing at three multiples of 64 is not proof: a number rounded to a multiple of 16 (a vector
+loop's bound) is affine there and wrong at B = 1. So the graph is also rendered at CHECK, a
+prime, with the affine memory plan, and that program must be the merged one with pc_B = CHECK
+token for token; when it is not, the graph compiles per batch size as above.
+
 The samples are multiples of 64 (so every batch-scaled byte size is already 64-byte aligned and
 sizes stay affine through the planner's rounding), past the size thresholds of the product
 schedule (<= 64 rows, an inner dimension >= 256), and 5 x, 7 x and 11 x 64 so that no
@@ -32,6 +37,7 @@ from pycompile.common.abstract import TensorType
 from pycompile.common.tensor import Tensor
 
 SAMPLES = (320, 448, 704)
+CHECK = 389                 # prime, between the samples: see the module docstring
 
 _TOKEN = re.compile(r"[A-Za-z_]\w*|0[xX][0-9a-fA-F]+[uUlL]*|\d+\.\d*(?:[eE][+-]?\d+)?[fFlL]?|"
                     r"\.\d+(?:[eE][+-]?\d+)?[fFlL]?|\d+[eE][+-]?\d+[fFlL]?|\d+[uUlL]*|\s+|.", re.S)
@@ -90,6 +96,32 @@ def merge_sources(sources: list) -> str:
     if head not in text:
         raise DynamicUnsupported("unexpected module head")
     return text.replace(head, head + "\nstatic long pc_B = 1;\nvoid pc_set_dim(long b) { pc_B = b; }", 1)
+
+
+def check_sample(sources: list, check: str, b: int = CHECK) -> None:
+    """Raise DynamicUnsupported unless `check` (the C rendered at batch size b) is the program
+    merge_sources(sources) gives with pc_B = b: every number that merge_sources turned into an
+    expression of pc_B must have that expression's value at b, every other token be the same."""
+    toks = [_TOKEN.findall(x) for x in sources]
+    tc = _TOKEN.findall(check)
+    if len(tc) != len(toks[0]):
+        raise DynamicUnsupported(f"the generated code at batch size {b} has another structure than at the samples")
+    for parts, c in zip(zip(*toks), tc):
+        if parts[0] == parts[1] == parts[2]:
+            ok = c == parts[0]
+        else:
+            ms = [_INT.match(p) for p in parts]
+            if all(ms):
+                a, k = _affine([int(m.group(1)) for m in ms])
+                mc = _INT.match(c)
+                ok = mc is not None and int(mc.group(1)) == a + k * b and mc.group(2) == ms[0].group(2)
+            else:
+                num = re.fullmatch(r"(-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)[fF]?", c)
+                cb = _per_b([float(re.match(r"-?[\d.eE+-]+", p).group(0)) for p in parts])
+                ok = num is not None and cb is not None and abs(float(num.group(1)) * b - cb) <= 1e-5 * abs(cb)
+        if not ok:
+            raise DynamicUnsupported(f"the generated code at batch size {b} differs from the merged program at "
+                                     f"{c!r} (samples: {', '.join(parts)})")
 
 
 def _per_b(values, samples=SAMPLES):
@@ -157,7 +189,7 @@ def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Co
     device = devices.current()
     t0 = time.perf_counter()
     samples = []
-    for b in SAMPLES:
+    for b in SAMPLES + (CHECK,):
         sargs, skw = _with_batch(args, kwargs, positions, b)
         with pipeline._stage("tracing"):
             traced = trace(fn, sargs, skw, self_obj=self_obj, name=name)
@@ -174,6 +206,7 @@ def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Co
         k_c.PARALLEL_MIN = ew_c.PARALLEL_MIN = 1
         shapes.KEEP_LEADING[0] = True
         recorders = []
+        check_graph = samples.pop()[1]
         for _, graph, _ in samples:               # 1. the sizes of every slot at each sample
             memory.DYNAMIC[0] = rec = memory.SizeRecorder()
             with pipeline._stage("code generation"):
@@ -195,12 +228,19 @@ def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Co
             memory.DYNAMIC[0] = memory.AffineAllocator(table, b)
             with pipeline._stage("code generation"):
                 mods.append(device.render(graph))
+        memory.DYNAMIC[0] = memory.AffineAllocator(table, CHECK)   # 3. the check size
+        with pipeline._stage("code generation"):
+            try:
+                check_source = device.render(check_graph).source
+            except (IndexError, ValueError) as e:      # a plan of another structure than the samples'
+                raise DynamicUnsupported(f"the memory plan at batch size {CHECK} differs ({e})") from None
     finally:
         memory.DYNAMIC[0] = None
         shapes.KEEP_LEADING[0] = False
         k_c.PARALLEL_MIN, ew_c.PARALLEL_MIN = thresholds
     t1 = time.perf_counter()
     source = merge_sources([m.source for m in mods])
+    check_sample([m.source for m in mods], check_source)
     first = mods[0]
     if any(m.errors != first.errors or m.uses_blas != first.uses_blas
            or len(m.plan.const_args) != len(first.plan.const_args) for m in mods):

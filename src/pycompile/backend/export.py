@@ -56,6 +56,15 @@ API_FIELDS = {
                    "may be NULL",
     "thread_index": "the calling thread's index in [0, num_threads): 0 for the thread that called "
                     "parallel_for; per-thread scratch is indexed by it; may be NULL (then 0)",
+    "allreduce": "(src, dst, count, dtype code, op: 0 sum 1 max 2 min 3 prod, group name) -> 0 on success; "
+                 "called by graphs with AllReduce (and the DATA_PARALLEL gradient reduction); may be NULL "
+                 "for graphs without collectives (pc_entry then fails with the op's runtime error)",
+    "allgather": "(src, dst, count per rank, dtype code, group name) -> 0; may be NULL",
+    "reduce_scatter": "(src, dst, count per rank's result, dtype code, op, group name) -> 0; may be NULL",
+    "broadcast": "(src, dst, count, dtype code, root rank, group name) -> 0; may be NULL",
+    "allreduce_start": "non-blocking allreduce: (src, dst, count, dtype, op, group, int64_t *request) -> 0; "
+                       "may be NULL",
+    "wait": "(int64_t *request) -> 0 once the request started by allreduce_start is complete; may be NULL",
 }
 
 CALLING_CONVENTION = (

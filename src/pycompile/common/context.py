@@ -223,3 +223,9 @@ def _cgroup_quota():
 def load_elim_level() -> int:
     """MS_DEV_SIDE_EFFECT_LOAD_ELIM: 0, 1 (default), 2 or 3."""
     return knobs.get("MS_DEV_SIDE_EFFECT_LOAD_ELIM")
+
+
+# MindSpore's `mindspore.context` also holds the auto-parallel context (scripts write
+# `context.set_auto_parallel_context(parallel_mode=context.ParallelMode.DATA_PARALLEL)`)
+from pycompile.common.auto_parallel import (ParallelMode, get_auto_parallel_context,  # noqa: E402,F401
+                                            reset_auto_parallel_context, set_auto_parallel_context)

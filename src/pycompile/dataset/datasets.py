@@ -172,14 +172,50 @@ class BatchDataset(Dataset):
         return n // self.batch_size if self.drop_remainder else math.ceil(n / self.batch_size)
 
     def _rows(self, key, epoch):
+        maps, source = self._batchable_maps()
+        finish = None
+        if maps:
+            # map -> batch where every op works on a stacked batch as on each row (Rescale,
+            # Normalize, HWC2CHW, TypeCast): stack the source's rows, then run each op once per
+            # batch. Same values, a fraction of the per-row Python work, so the pipeline thread
+            # keeps up with a compiled training step.
+            finish = lambda batch: _map_batch(maps, batch)   # noqa: E731
+        source_key = key + (0,) * (len(maps) + 1)
+        # NumpySlicesDataset itself (not a subclass, which may override _get) sets the flag
+        if type(source).__dict__.get("_batch_by_indexing") and all(c.dtype.kind in "biufc" for c in source.columns):
+            # In-memory numeric arrays: a batch is one fancy-indexing of each column by the
+            # sampler's indices (the rows np.stack would build, without building them one by one;
+            # strings keep the row path, whose stacked width is the widest row's, not the column's).
+            order = source._indices(source_key, epoch)
+            stop = len(order) - len(order) % self.batch_size if self.drop_remainder else len(order)
+            for start in range(0, stop, self.batch_size):
+                idx = order[start:start + self.batch_size]
+                batch = tuple(np.asarray(c[idx]) for c in source.columns)
+                yield finish(batch) if finish is not None else batch
+            return
+        rows = source._rows(source_key, epoch) if maps else self._child_rows(key, epoch)
         pending = []
-        for row in self._child_rows(key, epoch):
+        for row in rows:
             pending.append(row)
             if len(pending) == self.batch_size:
-                yield self._stack(pending)
+                yield self._finish(pending, finish)
                 pending = []
         if pending and not self.drop_remainder:
-            yield self._stack(pending)
+            yield self._finish(pending, finish)
+
+    def _finish(self, rows, finish):
+        batch = self._stack(rows)
+        return finish(batch) if finish is not None else batch
+
+    def _batchable_maps(self):
+        """The chain of MapDatasets right under this batch (outermost first) if each maps one
+        column in place with operations that have `_apply_batch`, and the node under them."""
+        maps, node = [], self.children[0]
+        while type(node) is MapDataset and node._layout is None and len(node._in_index) == 1 and all(
+                hasattr(op, "_apply_batch") and not hasattr(op, "_apply_random") for op in node.operations):
+            maps.append(node)
+            node = node.children[0]
+        return maps, node
 
     def _stack(self, rows):
         out = []
@@ -271,6 +307,20 @@ class MapDataset(Dataset):
                 yield tuple(out)
             else:
                 yield values + tuple(row[i] for i in self._layout)
+
+
+def _map_batch(maps, batch):
+    """Apply the (batchable) maps, innermost first, to a stacked batch; an op that cannot take
+    this batch (`_apply_batch` returns None) runs on each row of it instead."""
+    batch = list(batch)
+    for node in reversed(maps):
+        col = node._in_index[0]
+        arr = batch[col]
+        for op in node.operations:
+            out = op._apply_batch(arr)
+            arr = np.stack([np.asarray(op(row)) for row in arr]) if out is None else np.asarray(out)
+        batch[col] = arr
+    return tuple(batch)
 
 
 def _apply(op, values, rng):

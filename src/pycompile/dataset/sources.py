@@ -175,6 +175,8 @@ class NumpySlicesDataset(RandomAccessSource):
     """Rows sliced along the first axis of in-memory data: a dict (one column per key), a tuple
     (one column per element), or a list / array (one column)."""
 
+    _batch_by_indexing = True      # a batch right above takes its rows by one fancy indexing per column
+
     def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None):
         super().__init__(num_samples, shuffle, num_shards, shard_id, sampler)

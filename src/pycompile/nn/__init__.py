@@ -15,6 +15,8 @@ from pycompile.nn.dynamic_lr import (cosine_decay_lr, exponential_decay_lr, inve
                                      natural_exp_decay_lr, piecewise_constant_lr, polynomial_decay_lr, warmup_lr)
 from pycompile.nn.optim import (FTRL, SGD, AdaMax, Adadelta, Adagrad, Adam, AdamWeightDecay, LazyAdam,  # noqa: F401
                                 Momentum, Optimizer, ProximalAdagrad, RMSProp)
+from pycompile.nn.wrap import DistributedGradReducer  # noqa: F401
+from pycompile.nn.sync_batchnorm import SyncBatchNorm  # noqa: F401
 from pycompile.nn.wrap import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell, TrainOneStepCell,  # noqa: F401
                                TrainOneStepWithLossScaleCell, WithEvalCell, WithGradCell, WithLossCell)
 from pycompile.nn.activation import (CELU, ELU, GLU, Hardtanh, LeakyReLU, LogSigmoid, Mish, PReLU, ReLU6,  # noqa: F401

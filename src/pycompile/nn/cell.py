@@ -146,6 +146,16 @@ class Cell:
             object.__setattr__(cell, "_mode_version", cell.__dict__.get("_mode_version", 0) + 1)
         return self
 
+    def _graph_key(self) -> tuple:
+        """What a compiled call of this Cell is keyed by besides its arguments: attribute changes
+        other than set_train (the version minus the mode bumps), and the train / eval mode of
+        each Cell of the subtree. Keying by the modes themselves, not by how often they changed,
+        lets a loop that switches between training and evaluation (Model.fit, or set_train
+        called again with the same mode) reuse both compiled versions instead of recompiling at
+        every switch."""
+        return (self.__dict__.get("_attr_version", 0) - self.__dict__.get("_mode_version", 0),
+                tuple(c.training for _, c in self.cells_and_names()))
+
     def set_grad(self, requires_grad: bool = True) -> "Cell":
         return self
 

@@ -5,6 +5,7 @@ from pycompile.ops.grads import core as _grad_rules  # noqa: F401  (registers th
 from pycompile.ops.grads import everyday as _grad_rules_everyday  # noqa: F401
 from pycompile.ops.grads import activation as _grads_activation  # noqa: F401  (the activation rows' rules)
 from pycompile.ops.grads import cnn as _cnn_grad_rules  # noqa: F401
+from pycompile.ops.grads import comm as _comm_grad_rules  # noqa: F401  (the collectives' rules)
 from pycompile.ops.autodiff import GradOperation, grad, stop_gradient, value_and_grad  # noqa: F401
 from pycompile.ops._table import OPS, Effect, OpDef, apply  # noqa: F401
 from pycompile.ops.batching import vmap  # noqa: F401
@@ -30,5 +31,6 @@ from pycompile.ops.function_conv import *  # noqa: F401,F403
 from pycompile.ops.function_image import *  # noqa: F401,F403
 from pycompile.ops.function_random import *  # noqa: F401,F403
 from pycompile.ops.operations_cnn import *  # noqa: F401,F403
+from pycompile.ops.operations_comm import *  # noqa: F401,F403
 
 __all__ = [n for n in dir() if not n.startswith("_")]

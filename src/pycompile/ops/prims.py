@@ -21,3 +21,4 @@ from pycompile.ops.defs.norm import *  # noqa: F401,F403
 from pycompile.ops.defs.pool import *  # noqa: F401,F403
 from pycompile.ops.defs.random import *  # noqa: F401,F403
 from pycompile.ops.defs.resample import *  # noqa: F401,F403
+from pycompile.ops.defs.comm import *  # noqa: F401,F403

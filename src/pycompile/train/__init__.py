@@ -9,3 +9,4 @@ from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping,
                                       TimeMonitor)
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
+from pycompile.train.model import Model  # noqa: F401,E402

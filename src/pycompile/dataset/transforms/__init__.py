@@ -19,6 +19,8 @@ class TypeCast(TensorOperation):
     def _apply(self, x):
         return x.astype(self._np)
 
+    _apply_batch = _apply
+
 
 class Compose(TensorOperation):
     """Apply `transforms` in order as one operation (the outputs of one are the inputs of the next)."""

@@ -52,6 +52,8 @@ class Rescale(TensorOperation):
         scale, shift = np.float64(np.float32(self.rescale)), np.float64(np.float32(self.shift))
         return (img.astype(np.float64) * scale + shift).astype(np.float32)
 
+    _apply_batch = _apply          # elementwise: a stacked batch is just a bigger array
+
 
 class Normalize(TensorOperation):
     """(image - mean) / std per channel, as float32; channels last (HWC) unless is_hwc=False."""
@@ -69,6 +71,13 @@ class Normalize(TensorOperation):
             shape = (1, -1) if self.is_hwc else (-1, 1)
         return (img.astype(np.float32) - self.mean.reshape(shape)) / self.std.reshape(shape)
 
+    def _apply_batch(self, batch):
+        """A stacked batch of 3-D images (None otherwise: the pipeline then maps row by row)."""
+        if batch.ndim != 4:
+            return None
+        shape = (1, 1, 1, -1) if self.is_hwc else (1, -1, 1, 1)
+        return (batch.astype(np.float32) - self.mean.reshape(shape)) / self.std.reshape(shape)
+
 
 class HWC2CHW(TensorOperation):
     """(H, W, C) -> (C, H, W); a 2-D image gets one channel."""
@@ -77,6 +86,13 @@ class HWC2CHW(TensorOperation):
         if img.ndim == 2:
             return img[None].copy()
         return np.ascontiguousarray(img.transpose(2, 0, 1))
+
+    def _apply_batch(self, batch):
+        if batch.ndim == 3:
+            return batch[:, None].copy()
+        if batch.ndim == 4:
+            return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+        return None
 
 
 class ToTensor(TensorOperation):

@@ -8,6 +8,7 @@ from pycompile.common import validator as V
 from pycompile.common.parameter import ParameterTuple
 from pycompile.nn.cell import Cell
 from pycompile.nn.layers import Identity
+from pycompile.nn.wrap.grad_reducer import data_parallel_reducer
 from pycompile.ops import functional as F
 from pycompile.ops.autodiff.api import GradOperation
 
@@ -86,7 +87,10 @@ class TrainOneStepCell(Cell):
         self.return_grad = return_grad
         if return_grad:
             self.weights_name = [p.name for p in self.optimizer.parameters]
-        self.grad_reducer = Identity()
+        # DATA_PARALLEL / HYBRID_PARALLEL: gradients are reduced across ranks before the optimizer
+        reducer = data_parallel_reducer(self.weights)
+        self.reducer_flag = reducer is not None
+        self.grad_reducer = Identity() if reducer is None else reducer
 
     def construct(self, *inputs):
         loss = self.network(*inputs)

@@ -137,6 +137,8 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         if self.float_status and status is not None:
             status = F.depend(status, compute_output)
             flags = NPUGetFloatStatus()(status)
+            if self.reducer_flag:        # one rank's overflow skips the step on every rank
+                flags = self.grad_reducer.allreduce(flags)
             return F.greater(F.sum(F.cast(flags, mstype.float32)), 0.0)
         return F.logical_not(all_finite(compute_output))
 

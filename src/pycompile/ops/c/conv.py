@@ -225,9 +225,9 @@ def _row_kernel(defs, name: str, g: Geometry, dt, nv: int, cs: int, rs: int) -> 
     vt = "pc_v16f" if dt is mstype.float32 else "pc_v8d"
     it = "pc_v16i" if dt is mstype.float32 else "pc_v8l"
     sets = max(1, min(4 // nv, g.KW))
-    defs.line(f"static inline __attribute__((always_inline)) void {name}(const {st} *restrict x, "
-              f"const {st} *restrict w, {st} *restrict acc)")
+    defs.line(f"PC_CONTRACT_FN void {name}(const {st} *restrict x, const {st} *restrict w, {st} *restrict acc)")
     with scope(defs):
+        defs.line("PC_CONTRACT_BODY")
         defs.line(" ".join(f"{vt} a{v}_{k} = {{0}};" for v in range(nv) for k in range(sets)))
         if g.SW == 2:
             defs.line(f"const {it} even = {{{', '.join(str(2 * i) for i in range(lanes))}}};")
@@ -314,9 +314,9 @@ def _microkernel(defs, name: str, g: Geometry, dt, kv: int, px: int, cs: int, rs
     st = C.storage(dt)
     lanes = _lanes(dt)
     vt = "pc_v16f" if dt is mstype.float32 else "pc_v8d"
-    defs.line(f"static inline __attribute__((always_inline)) void {name}(const {st} *restrict x, "
-              f"const {st} *restrict w, {st} *restrict buf)")
+    defs.line(f"PC_CONTRACT_FN void {name}(const {st} *restrict x, const {st} *restrict w, {st} *restrict buf)")
     with scope(defs):
+        defs.line("PC_CONTRACT_BODY")
         for j in range(px):
             defs.line(" ".join(f"{vt} a{j}_{v} = {{0}};" for v in range(kv)))
         with defs.block(f"for (long c = 0; c < {g.Cg}L; ++c)"):
@@ -328,10 +328,9 @@ def _microkernel(defs, name: str, g: Geometry, dt, kv: int, px: int, cs: int, rs
                     defs.line(f"const {vt} *const ws = wc + (r * {g.KW}L + s) * {kv}L;")
                     defs.line(" ".join(f"const {vt} w{v} = ws[{v}];" for v in range(kv)))
                     defs.line(f"const {st} *const xs = xr + s * {g.DW}L;")
-                    for j in range(px):      # (pc_fma_*: csrc/pycompile_cnn.h)
-                        defs.line(f"{{ const {vt} b = ({vt}){{0}} + xs[{j * g.SW}]; "
-                                  + " ".join(f"a{j}_{v} = pc_fma_{vt[3:]}(b, w{v}, a{j}_{v});" for v in range(kv))
-                                  + " }")
+                    for j in range(px):
+                        defs.line(f"{{ const {st} b = xs[{j * g.SW}]; "
+                                  + " ".join(f"a{j}_{v} += b * w{v};" for v in range(kv)) + " }")
         for j in range(px):
             for v in range(kv):
                 defs.line(f"(({vt} *)buf)[{j * kv + v}] = a{j}_{v};")

@@ -106,10 +106,11 @@ def blocked_sum(w: CWriter, name: str, ct: str, n: int, body) -> str:
             w.lines_(body(name))
         return name
     L = SUM_LANES
-    # the whole lanes' extent is computed in C: with a run-time batch size (backend/dynamic.py)
-    # n is an expression of it, and n % 16 of the samples (multiples of 64) is not the batch's
-    whole = f"{name}_n16"
-    w.line(f"const long {whole} = {n}L - {n}L % {L}L;")
+    # the whole-lane part is computed in C, not written as a number: a module compiled for a
+    # run-time batch size (backend/dynamic.py) sees n at sample sizes where it is a multiple of L
+    # and would otherwise read past the end at a batch where it is not
+    whole = f"{name}_m"
+    w.line(f"const long {whole} = {n}L / {L}L * {L}L;")
     w.line(f"double {name}_w[{L}] = {{0}};")
     with w.block(f"for (long q0 = 0; q0 < {whole}; q0 += {SUM_BLOCK}L)"):
         w.line(f"const long q1 = q0 + {SUM_BLOCK}L < {whole} ? q0 + {SUM_BLOCK}L : {whole};")

@@ -1,0 +1,42 @@
+"""C for the collective ops (pycompile/ops/defs/comm.py): one call of the runtime's MPI bridge
+(pc_api.allreduce ..., csrc/comm.c) per node, in the graph's own native call.
+
+Generated code includes no MPI header: it passes the group by name and the dtype / reduction as
+the runtime's codes. A table without the collectives (ABI < 4, or a C caller that leaves them
+NULL) makes the call fail with the op's runtime error instead of crashing.
+"""
+from __future__ import annotations
+
+from pycompile.backend.c import text
+
+
+def _call(ctx, w, n, fn: str, count: int, extra: str = "") -> None:
+    x = n.inputs[0]
+    out = ctx.declare_ptr(w, n)
+    loc = f" at {n.loc}" if n.loc else ""
+    code = ctx.runtime_error(
+        f"RuntimeError: For '{n.op.name}', the collective failed{loc}: call communication.init() before running "
+        f"the graph, use a group every rank created, and a dtype MPI has (not float16)")
+    group = text.string(n.attrs.get("group", "hccl_world_group"))
+    args = f"{ctx.ptr(x)}, {out}, {count}L, {x.type.dtype.code}{extra}, {group}"
+    w.line(f"if (RT->abi_version < 4 || !RT->{fn} || RT->{fn}({args})) return PC_ERR_BASE + {code};")
+
+
+def _allreduce(ctx, w, n):
+    _call(ctx, w, n, "allreduce", n.inputs[0].type.size, f", {int(n.attrs.get('op', 0))}")
+
+
+def _allgather(ctx, w, n):
+    _call(ctx, w, n, "allgather", n.inputs[0].type.size)
+
+
+def _reduce_scatter(ctx, w, n):
+    _call(ctx, w, n, "reduce_scatter", n.type.size, f", {int(n.attrs.get('op', 0))}")
+
+
+def _broadcast(ctx, w, n):
+    _call(ctx, w, n, "broadcast", n.type.size, f", {int(n.attrs.get('root_rank', 0))}")
+
+
+EFFECTS = {"allreduce": _allreduce, "allgather": _allgather, "reduce_scatter": _reduce_scatter,
+           "broadcast": _broadcast}
