@@ -39,7 +39,8 @@ from pycompile.compiler.builder import Builder, Sym
 from pycompile.errors import CompileError, CompileValueError
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
-from pycompile.ops._table import Effect, OpDef
+from pycompile.common import dtype as mstype
+from pycompile.ops._table import Effect, OpDef, apply
 from pycompile.ops.autodiff.tape import fit
 from pycompile.ops.grads import NONDIFF
 
@@ -76,29 +77,68 @@ def differentiate(interp, gradfn, args, kwargs):
     seeds = _seeds(gradfn.differentiated(out, graph=True), sens, b)
     backward_start = len(b.nodes)
     cts = Backprop(b, session).run(forward, seeds)
-    interp.saved_bytes += _saved_bytes(forward, b.nodes[backward_start:], session)
+    interp.saved_bytes += _saved_bytes(forward, b.nodes[backward_start:])
     pos_grads = [(i, _grad(cts, sources[i], b)) for i in positions if i in sources]
     w_grads = [(w, _grad(cts, r, b) if r is not None else _zeros_like(w, b)) for w, r in zip(weights, wrefs)]
     return gradfn.assemble(out, pos_grads, w_grads)
 
 
-def _saved_bytes(forward, backward, session) -> int:
-    """Bytes the backward keeps of the forward: the forward tensors it reads, and one item per
-    saved iteration of each loop with a trip count known when compiling (a While's depends on
-    the run)."""
+def _saved_bytes(forward, backward) -> int:
+    """Bytes of the forward's straight-line tensors the backward reads (the values its loops
+    save are counted on the optimized graph, by `stack_bytes`: only the stacks the backward
+    reads survive dead-code elimination)."""
     fwd = {id(n): n for n in forward}
     read = {}
     for n in backward:
         for m in [n, *(x for blk in n.blocks for x in ir.iter_nodes(blk))]:
             for v in m.inputs:
-                if id(v) in fwd and isinstance(v.type, TensorType) and m.op is not P.StackGet:
+                if id(v) in fwd and isinstance(v.type, TensorType) and m.op is not P.StackGet \
+                        and not _view_of_input(v, fwd):
                     read[id(v)] = v.type.nbytes
-    total = sum(read.values())
-    for loop, stacks in session.stacks.values():
-        if loop.op is ir.FOR and all(isinstance(i, ir.Const) for i in loop.inputs[:3]):
-            trips = len(range(*(i.value for i in loop.inputs[:3])))
-            total += trips * sum(s.type.elem.nbytes for s in stacks if isinstance(s.type.elem, TensorType))
+    return sum(read.values())
+
+
+def stack_bytes(block: ir.Block, trips: int = 1) -> int:
+    """Bytes the stack pushes of an optimized graph save: one item per iteration of each loop
+    with a trip count known when compiling (a While's depends on the run: not counted)."""
+    total = 0
+    for n in block.nodes:
+        if n.op is P.StackPush and isinstance(n.inputs[1].type, TensorType):
+            total += trips * n.inputs[1].type.nbytes
+        inner = None
+        if n.op is ir.FOR and all(isinstance(i, ir.Const) for i in n.inputs[:3]):
+            inner = trips * len(range(*(i.value for i in n.inputs[:3])))
+        elif n.op is ir.IF or n.op is ir.FUSED:
+            inner = trips
+        if inner is not None:
+            total += sum(stack_bytes(b, inner) for b in n.blocks)
     return total
+
+
+def _view_of_input(v, fwd) -> bool:
+    """`v` is the memory of a graph input or a Parameter (a Load, a reshape of an argument):
+    the caller keeps it alive whether or not the backward reads it, so it is not saved."""
+    while id(v) in fwd:
+        lower = getattr(v.op, "lower", None)
+        if lower is None or not lower.aliases_input or not v.inputs:
+            return False
+        v = v.inputs[0]
+    return not isinstance(v, ir.Node)
+
+
+def _accumulate(acc: Sym, c: Sym) -> Sym:
+    """acc + c, the loop-carried sum of the cotangents of a value read from outside a loop. A
+    row the body gathered at a step index (`xw[t]`: GatherGrad of a scalar index) is added as a
+    row scatter (TensorScatterAdd), which the memory planner runs in place on the carried
+    sum: one row per iteration instead of a dense zeros-but-one-row tensor added in full."""
+    n = c._value
+    if isinstance(n, ir.Node) and n.op is P.GatherGrad and isinstance(n.inputs[1].type, ScalarType) \
+            and n.type == acc._value.type and n.type.ndim >= 1 and n.attrs.get("axis", 0) % n.type.ndim == 0:
+        shape = n.type.shape
+        idx = F.floor_mod(F.cast(Sym(n.inputs[1], acc._tracer), mstype.int64), shape[0])
+        rows = F.reshape(Sym(n.inputs[0], acc._tracer), (1,) + tuple(shape[1:]))
+        return apply(P.TensorScatterAdd, [acc, F.reshape(idx, (1, 1)), rows])
+    return F.add(acc, c)
 
 
 def _tensor_like(x) -> bool:
@@ -492,7 +532,7 @@ class Backprop:
         for vid, v, c in outer:
             p = ir.Param(name="acc", type=c._value.type)
             acc_params.append(p)
-            acc_new.append(F.add(Sym(p, b), c)._value)
+            acc_new.append(_accumulate(Sym(p, b), c)._value)
         results = (*new_ct, *acc_new, b.u)
         nodes = b.pop_block()
         b.u = u_outer
