@@ -46,16 +46,16 @@ def fake_cc(tmp_path, monkeypatch):
                           + body + "\n")
         script.chmod(script.stat().st_mode | stat.S_IEXEC)
         monkeypatch.setenv("CC", str(script))
-        toolchain.find_cc.cache_clear()
-        toolchain.compiler_identity.cache_clear()
+        toolchain._find_program.cache_clear()
+        toolchain._identity.cache_clear()
 
         def add_one(x):
             return x + 1
         return lambda: ms.jit(add_one)(Tensor(np.ones(3, np.float32)))
     yield install
     monkeypatch.delenv("CC")
-    toolchain.find_cc.cache_clear()
-    toolchain.compiler_identity.cache_clear()
+    toolchain._find_program.cache_clear()
+    toolchain._identity.cache_clear()
 
 
 def _error(run) -> str:

@@ -163,10 +163,10 @@ def _accepts(flags) -> tuple:
             f.write(_PROBE_C)
         cmd = cc_command() + ["-O1", "-fPIC", "-shared", *flags, "-o", os.path.join(d, "probe.so"), src]
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+            proc = subprocess.run(cmd, capture_output=True, timeout=120)
         except (OSError, subprocess.SubprocessError) as e:
             return False, str(e)
-        return proc.returncode == 0, proc.stderr.strip()
+        return proc.returncode == 0, proc.stderr.decode("utf-8", "replace").strip()
 
 
 def _openmp_fallback() -> bool:
