@@ -41,6 +41,7 @@ from pycompile.ops import functional as F
 from pycompile.ops import prims as P
 from pycompile.common import dtype as mstype
 from pycompile.ops._table import Effect, OpDef, apply
+from pycompile.ops.lowering import Blas
 from pycompile.ops.autodiff.tape import fit
 from pycompile.ops.grads import NONDIFF
 
@@ -205,6 +206,10 @@ class Session:
 
     def __init__(self, interp):
         self.stacks: dict = {}           # id(augmented loop) -> (loop, [stack per carried value])
+        self.saved: dict = {}            # id(augmented loop) -> [(body product, its stack)]
+        # id(StackGet of a saved product) -> the product over the reverse body's values: the
+        # node whose gradient rule the StackGet's cotangent goes through
+        self.stand_in: dict = {}
         self.backward: dict = {}         # (id(callee), outputs) -> (callee, backward graph)
         self.keep: set = set()
 
@@ -227,6 +232,7 @@ class Replay:
     def __init__(self, b: Builder, vmap: dict, augment: bool, recompute: bool, session: Session):
         self.b, self.vmap, self.augment, self.recompute = b, vmap, augment, recompute
         self.session = session
+        self.from_stack: dict = {}       # id(product node) -> (its stack, the iteration index)
 
     def get(self, v):
         w = self.vmap.get(id(v), v)
@@ -245,6 +251,13 @@ class Replay:
         b = self.b
         b.loc = n.loc
         op = n.op
+        src = self.from_stack.get(id(n))
+        if src is not None:               # a product the backward reads back from its stack
+            get = b.add(P.StackGet, (src[0], src[1], b.u), n.type)
+            self.session.stand_in[id(get)] = ir.Node(op=op, inputs=tuple(self.get(i) for i in n.inputs), type=n.type,
+                                                     attrs=n.attrs, loc=n.loc)
+            self.vmap[id(n)] = get
+            return
         if self.recompute and _effectful(n):
             self.vmap[id(n)] = _Skipped(n)
             return
@@ -298,6 +311,12 @@ class Replay:
             s = b.add(P.StackNew, (u,), StackType(p.type), {"elem": p.type})
             u = b.add(P.UpdateState, (u, s), U_TYPE)
             stacks.append(s)
+        products = []
+        for m in body.nodes:
+            if _saved_product(m):
+                s = b.add(P.StackNew, (u,), StackType(m.type), {"elem": m.type})
+                u = b.add(P.UpdateState, (u, s), U_TYPE)
+                products.append((m, s))
         params = tuple(ir.Param(name=p.name, type=p.type, ref=p.ref) for p in body.params)
         inner = Replay(b, self.vmap, augment=False, recompute=self.recompute, session=self.session)
         for old, new in zip(body.params, params):
@@ -312,6 +331,15 @@ class Replay:
         self.vmap[id(body.params[-1])] = state
         inner.nodes(body.nodes)
         results = tuple(inner.get(r) for r in body.results)
+        saved = []
+        if products:
+            state = results[-1]
+            for m, s in products:
+                v = inner.get(m)
+                push = b.add(P.StackPush, (s, v, state), U_TYPE)
+                state = b.add(P.UpdateState, (state, push), U_TYPE)
+                saved.append((v, s))
+            results = results[:-1] + (state,)
         nodes = b.pop_block()
         new_body = ir.Block(params, tuple(nodes), results)
         if is_for:
@@ -323,7 +351,17 @@ class Replay:
         inputs = tuple(self.get(i) for i in n.inputs[:-1]) + (u,)
         loop = b.add(n.op, inputs, n.type, n.attrs, blocks)
         self.session.stacks[id(loop)] = (loop, stacks)
+        self.session.saved[id(loop)] = saved
         return loop
+
+
+def _saved_product(n) -> bool:
+    """A matrix product of a loop body: its backward reads it back from a stack rather than
+    recomputing it (an LSTM step's h @ W_hh is most of the step's work); the elementwise
+    values after it are recomputed from it. A product the backward does not need loses its
+    stack to dead-code elimination (passes/dce.py)."""
+    lower = getattr(n.op, "lower", None)
+    return isinstance(lower, Blas) and isinstance(n.type, TensorType) and not n.blocks
 
 
 def _effectful(n) -> bool:
@@ -406,11 +444,12 @@ class Backprop:
             elif isinstance(n.op, OpDef):
                 entry = cts.pop(id(n), None)
                 if entry is not None:
-                    self.backprop_op(n, entry[1], cts)
+                    product = self.session.stand_in.get(id(n))
+                    self.backprop_op(product or n, entry[1], cts, out=n)
         return cts
 
     # -- ops --
-    def backprop_op(self, n, g, cts) -> None:
+    def backprop_op(self, n, g, cts, out=None) -> None:
         op = n.op
         if op.grad is NONDIFF:
             if op is P.StackGet:
@@ -432,7 +471,7 @@ class Backprop:
             return
         args = [[Sym(v, b) for v in x] if isinstance(x, list) else Sym(x, b) for x in user]
         b.loc = n.loc
-        cin = op.grad(g, Sym(n, b), *args, **n.attrs)
+        cin = op.grad(g, Sym(n if out is None else out, b), *args, **n.attrs)
         for x, c in zip(user, cin):
             if c is None:
                 continue
@@ -498,9 +537,10 @@ class Backprop:
         carried = body.params[lead:-1]
         if not stacks:
             return
+        saved = self.session.saved.get(id(n), [])
         diff = [k for k, p in enumerate(carried) if isinstance(p.type, TensorType)]
         if not any(k in out_cts for k in diff):
-            self._free(stacks)
+            self._free(stacks + [s for _, s in saved])
             return
         trips = b.add(P.StackLen, (stacks[0], b.u), ScalarType("int"))
         k_param = ir.Param(name="k", type=ScalarType("int"))
@@ -518,6 +558,7 @@ class Backprop:
             vmap[id(body.params[0])] = F.add(Sym(start, b), F.mul(idx, Sym(step, b)))._value
         vmap[id(body.params[-1])] = b.u
         replay = Replay(b, vmap, augment=True, recompute=True, session=self.session)
+        replay.from_stack = {id(v): (s, idx._value) for v, s in saved}
         first = len(b.nodes)
         replay.nodes(body.nodes)
         seeds = [(replay.get(body.results[k]), Sym(ct_params[k], b)) for k in diff]
@@ -551,7 +592,7 @@ class Backprop:
             self.add(cts, init_values[k], Sym(o, b))
         for (vid, v, c), o in zip(outer, outs[len(diff):]):
             self.add(cts, v, Sym(o, b))
-        self._free(stacks)
+        self._free(stacks + [s for _, s in saved])
 
     def _free(self, stacks) -> None:
         b = self.b
