@@ -49,6 +49,7 @@ from pycompile.ops.grads import NONDIFF
 def differentiate(interp, gradfn, args, kwargs):
     """The result of calling gradient function `gradfn` on `args` in graph code."""
     b = interp.builder
+    call_loc = b.loc                 # the user's call of the gradient function (for its errors)
     args = list(args)
     sens = args.pop() if gradfn.sens_param else None
     positions = gradfn.check_positions(len(args), graph=True)
@@ -75,7 +76,7 @@ def differentiate(interp, gradfn, args, kwargs):
     forward = b.nodes[start:]
     # 2. backward
     session.keep = {id(v) for v in sources.values()} | {id(r) for r in wrefs if r is not None}
-    seeds = _seeds(gradfn.differentiated(out, graph=True), sens, b)
+    seeds = _seeds(gradfn.differentiated(out, graph=True), sens, b, call_loc)
     backward_start = len(b.nodes)
     cts = Backprop(b, session).run(forward, seeds)
     interp.saved_bytes += _saved_bytes(forward, b.nodes[backward_start:])
@@ -163,22 +164,22 @@ def _leaves(v) -> list:
     return [v]
 
 
-def _seeds(outputs: list, sens, b) -> list:
+def _seeds(outputs: list, sens, b, loc) -> list:
     flat = _leaves(outputs)
     if sens is None:
         return [(o._value, F.ones_like(o)) for o in flat if isinstance(o, Sym) and isinstance(o._value.type, TensorType)]
     sens_flat = _leaves(sens if len(outputs) > 1 else [sens])
     if len(sens_flat) != len(flat):
         raise CompileValueError(f"GradOperation: sens must have the structure of the output ({len(flat)} "
-                                f"tensors), but it has {len(sens_flat)}", b.loc)
+                                f"tensors), but it has {len(sens_flat)}", loc)
     seeds = []
     for o, s in zip(flat, sens_flat):
         if not isinstance(o, Sym) or not isinstance(o._value.type, TensorType):
             continue
         st = getattr(s, "_abstract", None)
         if not isinstance(st, TensorType) or st.shape != o._value.type.shape:
-            raise CompileValueError(f"GradOperation: the shape of sens should be {list(o._value.type.shape)}, "
-                                    f"but got {list(getattr(st, 'shape', ()))}", b.loc)
+            raise CompileValueError(f"For 'GradOperation', the shape of sens should be {list(o._value.type.shape)}, "
+                                    f"but got {list(getattr(st, 'shape', ()))}", loc)
         seeds.append((o._value, Sym(b.value(s), b)))
     return seeds
 
