@@ -313,8 +313,10 @@ class Replay:
             u = b.add(P.UpdateState, (u, s), U_TYPE)
             stacks.append(s)
         products = []
+        inside = {id(x) for x in (*body.params, *body.nodes)}
         for m in body.nodes:
-            if _saved_product(m):
+            # (a product of values from outside the loop is the same every iteration: not saved)
+            if _saved_product(m) and any(id(i) in inside for i in m.inputs):
                 s = b.add(P.StackNew, (u,), StackType(m.type), {"elem": m.type})
                 u = b.add(P.UpdateState, (u, s), U_TYPE)
                 products.append((m, s))
