@@ -49,6 +49,8 @@ def test_vmap_of_grad_gives_per_example_gradients():
     per_example = ms.vmap(ms.grad(_row_loss))
     want = np.stack([_fd(lambda r: float((np.sin(r) * r).sum()), row)[0] for row in X])
     _check(per_example, [X], [want])
+    # the vmapped function itself compiled (the jit's top-level function)
+    np.testing.assert_allclose(ms.jit(per_example)(Tensor(X)).asnumpy(), want, rtol=1e-6, atol=1e-8)
 
 
 def test_grad_of_vmap():
