@@ -281,12 +281,17 @@ def bench_W5():
     return run()
 
 
+def bench_W5s():
+    from w5_step import bench_W5_step as run
+    return run()
+
+
 def bench_W11():
     from w11 import bench_W11 as run
     return run()
 
 
-WORKLOADS = {"W1": bench_W1, "W2": bench_W2, "W4": bench_W4, "W5": bench_W5, "W6": bench_W6, "W7": bench_W7,
+WORKLOADS = {"W1": bench_W1, "W2": bench_W2, "W4": bench_W4, "W5": bench_W5, "W5s": bench_W5s, "W6": bench_W6, "W7": bench_W7,
              "W8": bench_W8, "W11": bench_W11}
 
 # ---- W9, W10: convolutional networks (workloads_cnn.py) -----------------------------------------------

@@ -12,6 +12,7 @@ from pycompile.common.dtype import (bool_, double, float16, float32, float64, fl
 from pycompile.common.seed import get_seed, set_seed  # noqa: F401
 from pycompile.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from pycompile.common.tensor import Tensor, is_tensor, tensor  # noqa: F401
+from pycompile.common.mutable import mutable  # noqa: F401
 from pycompile import nn, ops  # noqa: F401,E402
 from pycompile.ops.batching import vmap  # noqa: F401,E402
 from pycompile.ops.autodiff import grad, value_and_grad  # noqa: F401,E402

@@ -45,7 +45,19 @@ def _key(a):
         return (t, tuple((k, _key(v)) for k, v in a.items()))
     if isinstance(a, (np.number, np.bool_)):
         return (t, a.item())
+    if getattr(a, "__ms_mutable__", False) is True:
+        return _mutable_key(a)
     return ("obj", _Ident(a))
+
+
+def _mutable_key(a):
+    """ms.mutable values: numbers by their run-time dtype only (not their value); containers by
+    their structure (common/mutable.py)."""
+    if isinstance(a, dict):
+        return ("mutable", dict, tuple((k, _key(v)) for k, v in a.items()))
+    if isinstance(a, (tuple, list)):
+        return ("mutable", tuple if isinstance(a, tuple) else list, tuple(_key(x) for x in a))
+    return ("mutable", "number", np.dtype(a._np_dtype))
 
 
 class _Ident:

@@ -48,6 +48,10 @@ def _dtype_name(d: np.dtype) -> str:
 def describe_key(k) -> str:
     if _is_tensor_key(k):
         return f"Tensor[{_dtype_name(k[0])}, {tuple(k[1])}]"
+    if isinstance(k, tuple) and len(k) == 3 and k[0] == "mutable":        # ms.mutable (api._mutable_key)
+        if k[1] == "number":
+            return f"mutable {_dtype_name(k[2])}"
+        return "mutable " + describe_key((k[1], k[2]))
     if isinstance(k, tuple) and k and k[0] == "param":
         return f"Parameter[{_dtype_name(k[3])}, {tuple(k[2])}]"
     if isinstance(k, tuple) and len(k) == 2 and k[0] in (tuple, list):

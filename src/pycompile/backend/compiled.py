@@ -202,6 +202,14 @@ class CompileReport:
     arg_specs: list = field(default_factory=list)
     refs: list = field(default_factory=list)
     saved_bytes: int = 0             # forward values a backward pass keeps for itself (autodiff)
+    # Assigns to Parameters, those computed in the Parameter's buffer, the temporaries of the others
+    updates: tuple = (0, 0, 0)
+
+    @property
+    def update_temp_bytes(self) -> int:
+        """Arena bytes of Parameter-update values not computed in place (0: every update writes
+        its Parameter directly)."""
+        return self.updates[2]
 
     graph_before = property(lambda self: self.sources.graphs[0])
     graph_after = property(lambda self: self.sources.graphs[1])
@@ -218,6 +226,9 @@ class CompileReport:
                  f"{self.temp_bytes} temp bytes, {self.copied_bytes} bytes copied per call"
                  + (f", {self.saved_bytes} bytes kept for the backward" if self.saved_bytes else "")
                  + f" ({self.cache})"]
+        if self.updates[0]:
+            lines.append(f"  Parameter updates: {self.updates[1]} of {self.updates[0]} in place, "
+                         f"{self.updates[2]} temp bytes for the others")
         for stage, s in self.times.items():
             lines.append(f"  {stage:<10} {s * 1e3:8.2f} ms")
         for st in self.pass_stats:
@@ -225,7 +236,7 @@ class CompileReport:
         return "\n".join(lines)
 
     _PLAIN = ("name", "nodes_before", "nodes_after", "c_lines", "temp_bytes", "copied_bytes", "saved_bytes",
-              "times", "runtime_errors")
+              "times", "runtime_errors", "updates")
 
     def to_json(self, put_blob: Callable) -> dict:
         out = {k: getattr(self, k) for k in self._PLAIN}
@@ -242,7 +253,7 @@ class CompileReport:
                    cache="disk", compile_times=j["times"], const_args=const_args,
                    runtime_errors=list(j["runtime_errors"]), refs=list(refs),
                    arg_specs=[(a[0], a[1], a[2], tuple(a[3])) for a in j.get("arg_specs", [])],
-                   saved_bytes=j.get("saved_bytes", 0))
+                   saved_bytes=j.get("saved_bytes", 0), updates=tuple(j.get("updates", (0, 0, 0))))
 
 
 # ---- the executable ----------------------------------------------------------------------------------------

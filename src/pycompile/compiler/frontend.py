@@ -19,7 +19,9 @@ import operator
 import types
 from dataclasses import dataclass
 
+from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic, TensorType
+from pycompile.common.mutable import is_mutable
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import autodiff, ir, lazy
@@ -580,13 +582,17 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
     def lift(x, label, path):
         if isinstance(x, Parameter):
             return x
-        if isinstance(x, Tensor):
-            p = ir.Param(name=label, type=x._abstract)
+        if isinstance(x, Tensor) or is_mutable(x) and isinstance(x, (int, float)):
+            # a Tensor, or an ms.mutable number: a 0-d tensor input (common/mutable.py)
+            t = x._abstract if isinstance(x, Tensor) else TensorType(mstype.from_numpy(x._data.dtype), ())
+            p = ir.Param(name=label, type=t)
             inputs.append(p)
             paths.append(path)
             return Sym(p, b)
         if isinstance(x, (tuple, list)):
             return type(x)(lift(v, f"{label}{i}", path + (i,)) for i, v in enumerate(x))
+        if is_mutable(x) and isinstance(x, dict):
+            return type(x)((k, lift(v, f"{label}_{k}", path + (k,))) for k, v in x.items())
         return x
 
     call_args = [lift(a, names[i], (i,)) for i, a in enumerate(args)]

@@ -21,6 +21,8 @@ from pycompile.backend.c import text
 from pycompile.backend.c.naming import nid, numbering
 from pycompile.backend.c.outline import outline
 from pycompile.backend.c.split import split_function
+from pycompile.backend.c.stacks import StackEmitter
+from pycompile.backend.c.template_context import TemplateContext
 from pycompile.backend.c.memory import Plan, _ancestors, head_destination, plan_graph
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
@@ -55,7 +57,7 @@ class _Module:
     scratch: dict = field(default_factory=dict)   # id(subgraph) -> arena bytes a call needs
 
 
-class CodeGen:
+class CodeGen(StackEmitter, TemplateContext):
     def __init__(self, graph: ir.Graph, float_status: bool = False, module: _Module | None = None):
         self.g = graph
         self.mod = module or _Module()
@@ -738,102 +740,12 @@ class CodeGen:
         w.line(f"{{ const int bits = RT->status_get(); memset({out}, 0, {n.type.nbytes}); "
                f"{C.store(out, '0', '(float)(bits & 1)', dt)} {C.store(out, '1', '(float)((bits >> 1) & 1)', dt)} }}")
 
-    # ---- stacks of saved values (differentiated loops: pycompile/ops/defs/stack.py) -----------------
-    def stack_ptr(self, v) -> str:
-        return f"((pc_stack *)(arena + {self.plan.of(v).offset}))"
-
-    def _stack_item(self, n):
-        elem = n.inputs[0].type.elem
-        if isinstance(elem, TensorType):
-            return elem, C.storage(elem.dtype), elem.nbytes
-        ct = C.scalar_ctype(elem)
-        return elem, ct, f"sizeof({ct})"
-
-    def _effect_stack_new(self, w, n):
-        w.line(f"pc_stack_init({self.stack_ptr(n)});")
-
-    def _effect_stack_push(self, w, n):
-        stack, value = n.inputs[:2]
-        elem, ct, size = self._stack_item(n)
-        code = self.runtime_error("out of memory while saving the values a gradient needs")
-        if isinstance(elem, TensorType):
-            src = self.ptr(value)
-        else:
-            w.line(f"const {ct} sv{nid(n)} = {self.scalar(value)};")
-            src = f"&sv{nid(n)}"
-        w.line(f"if (pc_stack_push({self.stack_ptr(stack)}, {src}, {size})) return PC_ERR_BASE + {code};")
-
-    def _effect_stack_get(self, w, n):
-        stack, k = n.inputs[:2]
-        elem, ct, size = self._stack_item(n)
-        at = f"pc_stack_at({self.stack_ptr(stack)}, {self.scalar(k)}, {size})"
-        if isinstance(elem, TensorType):
-            self.declare_ptr(w, n, f"({ct} *){at}")
-        else:
-            w.line(f"const {ct} s{nid(n)} = *({ct} *){at};")
-            self.names[id(n)] = f"s{nid(n)}"
-
-    def _effect_stack_len(self, w, n):
-        w.line(f"const int64_t s{nid(n)} = {self.stack_ptr(n.inputs[0])}->len;")
-        self.names[id(n)] = f"s{nid(n)}"
-
-    def _effect_stack_free(self, w, n):
-        w.line(f"pc_stack_free({self.stack_ptr(n.inputs[0])});")
-
     RENDER = {View: _render_view, Copy: _render_copy, Template: _render_template, Blas: _render_blas,
               Constant: _render_constant, EffectCode: _render_effect}
     EFFECTS = {"assign": _effect_assign, "print": _effect_print, "status_alloc": _effect_status_alloc,
                "status_clear": _effect_status_clear, "status_get": _effect_status_get,
-               "stack_new": _effect_stack_new, "stack_push": _effect_stack_push, "stack_get": _effect_stack_get,
-               "stack_len": _effect_stack_len, "stack_free": _effect_stack_free}
+               **StackEmitter.STACK_EFFECTS}
 
-    # ---- the context templates render in (see pycompile/ops/c/templates.py) -----------------------
-    fused_load = None          # (template node, loader, {param id: outer value}) inside a fused group
-    head_rows = None           # (r0, r1): a row-chunk driver runs the template on those rows
-
-    def _declare_out(self, w, n) -> None:
-        if id(n) not in self.names:
-            self.declare_ptr(w, n)
-
-    def out(self, n) -> str:
-        return self.names[id(n)]
-
-    def rows(self, n):
-        return self.head_rows if self.fused_load is not None and self.fused_load[0] is n else None
-
-    def input(self, n, k: int):
-        fl = self.fused_load
-        if fl is not None and fl[0] is n:
-            if k == 0:
-                return fl[1]
-            return self.ptr(fl[2].get(id(n.inputs[k]), n.inputs[k]))
-        return self.ptr(n.inputs[k])
-
-    def runtime_error(self, message: str) -> int:
-        self.errors.append(message)
-        return len(self.errors) - 1
-
-    def use_blas(self) -> None:
-        self.uses_blas = True
-
-    def elementwise_chain(self, n, op) -> None:
-        """n's output = op(op(x0, x1), x2) ... over n's inputs, as one elementwise kernel."""
-        xs = n.inputs
-        out = self.out(n)
-        if len(xs) == 1:
-            w = self._w
-            w.line(f"memcpy({out}, {self.ptr(xs[0])}, {n.type.nbytes});")
-            return
-        acc, nodes = xs[0], []
-        for x in xs[1:]:
-            acc = ir.Node(op=op, inputs=(acc, x), type=n.type, loc=n.loc)
-            nodes.append(acc)
-        if n.type.size == 0:
-            return
-        params = tuple(dict.fromkeys(xs))          # an input given twice is read once
-        em = KernelEmitter(self.kernel_name(n), n.type.shape, ir.Block(params, tuple(nodes), (acc,)),
-                           self._kinputs(params), [acc], [out])
-        self._w.line(em.emit(self.defs))
 
 
 def _spare_bytes(graph: ir.Graph) -> int:

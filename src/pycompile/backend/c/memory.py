@@ -77,6 +77,9 @@ class Plan:
     # id(loop node) -> indices of carried tensors updated in place (_inplace_carried): one buffer,
     # no swap; the loop copies the initial value into it first
     inplace_carried: dict = field(default_factory=dict)
+    # Assigns to Parameters: how many, how many compute their value in the Parameter's own buffer,
+    # and the arena bytes the others' values take (an optimizer step's aim: 0)
+    updates: tuple = (0, 0, 0)
 
     def of(self, v) -> Storage:
         return self.storage[id(v)]
@@ -661,4 +664,24 @@ def plan_graph(graph: ir.Graph, sub_arena: dict | None = None) -> Plan:
     pl.assign_block(graph.body)
     pl.walk(graph.body)
     pl.allocate()
+    pl.plan.updates = _update_stats(pl.plan, graph.body)
     return pl.plan
+
+
+def _update_stats(plan: Plan, block: ir.Block) -> tuple:
+    """(Assigns to Parameters, of them in place, arena bytes of the others' values) in `block` and
+    the blocks nested in it."""
+    n = inplace = temp = 0
+    for node in block.nodes:
+        for b in node.blocks:
+            sub = _update_stats(plan, b)
+            n, inplace, temp = n + sub[0], inplace + sub[1], temp + sub[2]
+        if not ir.is_op(node, _assign_op()) or not isinstance(node.inputs[0], ir.Param):
+            continue
+        ref, val = node.inputs[0], node.inputs[1]
+        n += 1
+        if plan.storage.get(id(val)) is plan.storage.get(id(ref)):
+            inplace += 1
+        elif getattr(plan.storage.get(id(val)), "kind", None) == "slot":
+            temp += nbytes(val.type)
+    return n, inplace, temp
