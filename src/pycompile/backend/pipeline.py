@@ -99,6 +99,7 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
     from pycompile.compiler import ir
     from pycompile.compiler.frontend import trace
     from pycompile.compiler.passes import run_pipeline
+    from pycompile.compiler.autodiff import stack_bytes
     opts = opts or options()
     times = {}
     t = time.perf_counter()
@@ -139,7 +140,7 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
                            mod.c_lines, mod.plan.arena_size, _copied_bytes(graph), so_path,
                            sources=TracedSources(traced.graph, graph, mod.source), const_args=mod.plan.const_args,
                            runtime_errors=mod.errors, arg_specs=_arg_specs(graph), refs=list(traced.refs),
-                           saved_bytes=traced.saved_bytes, updates=mod.plan.updates)
+                           saved_bytes=traced.saved_bytes + stack_bytes(graph.body), updates=mod.plan.updates)
     compiled = Compiled(exe, layout, report)
     _save_graphs(report)
     return compiled

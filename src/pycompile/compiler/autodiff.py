@@ -39,7 +39,9 @@ from pycompile.compiler.builder import Builder, Sym
 from pycompile.errors import CompileError, CompileValueError
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
-from pycompile.ops._table import Effect, OpDef
+from pycompile.common import dtype as mstype
+from pycompile.ops._table import Effect, OpDef, apply
+from pycompile.ops.lowering import Blas
 from pycompile.ops.autodiff.tape import fit
 from pycompile.ops.grads import NONDIFF
 
@@ -47,6 +49,7 @@ from pycompile.ops.grads import NONDIFF
 def differentiate(interp, gradfn, args, kwargs):
     """The result of calling gradient function `gradfn` on `args` in graph code."""
     b = interp.builder
+    call_loc = b.loc                 # the user's call of the gradient function (for its errors)
     args = list(args)
     sens = args.pop() if gradfn.sens_param else None
     positions = gradfn.check_positions(len(args), graph=True)
@@ -73,32 +76,71 @@ def differentiate(interp, gradfn, args, kwargs):
     forward = b.nodes[start:]
     # 2. backward
     session.keep = {id(v) for v in sources.values()} | {id(r) for r in wrefs if r is not None}
-    seeds = _seeds(gradfn.differentiated(out, graph=True), sens, b)
+    seeds = _seeds(gradfn.differentiated(out, graph=True), sens, b, call_loc)
     backward_start = len(b.nodes)
     cts = Backprop(b, session).run(forward, seeds)
-    interp.saved_bytes += _saved_bytes(forward, b.nodes[backward_start:], session)
+    interp.saved_bytes += _saved_bytes(forward, b.nodes[backward_start:])
     pos_grads = [(i, _grad(cts, sources[i], b)) for i in positions if i in sources]
     w_grads = [(w, _grad(cts, r, b) if r is not None else _zeros_like(w, b)) for w, r in zip(weights, wrefs)]
     return gradfn.assemble(out, pos_grads, w_grads)
 
 
-def _saved_bytes(forward, backward, session) -> int:
-    """Bytes the backward keeps of the forward: the forward tensors it reads, and one item per
-    saved iteration of each loop with a trip count known when compiling (a While's depends on
-    the run)."""
+def _saved_bytes(forward, backward) -> int:
+    """Bytes of the forward's straight-line tensors the backward reads (the values its loops
+    save are counted on the optimized graph, by `stack_bytes`: only the stacks the backward
+    reads survive dead-code elimination)."""
     fwd = {id(n): n for n in forward}
     read = {}
     for n in backward:
         for m in [n, *(x for blk in n.blocks for x in ir.iter_nodes(blk))]:
             for v in m.inputs:
-                if id(v) in fwd and isinstance(v.type, TensorType) and m.op is not P.StackGet:
+                if id(v) in fwd and isinstance(v.type, TensorType) and m.op is not P.StackGet \
+                        and not _view_of_input(v, fwd):
                     read[id(v)] = v.type.nbytes
-    total = sum(read.values())
-    for loop, stacks in session.stacks.values():
-        if loop.op is ir.FOR and all(isinstance(i, ir.Const) for i in loop.inputs[:3]):
-            trips = len(range(*(i.value for i in loop.inputs[:3])))
-            total += trips * sum(s.type.elem.nbytes for s in stacks if isinstance(s.type.elem, TensorType))
+    return sum(read.values())
+
+
+def stack_bytes(block: ir.Block, trips: int = 1) -> int:
+    """Bytes the stack pushes of an optimized graph save: one item per iteration of each loop
+    with a trip count known when compiling (a While's depends on the run: not counted)."""
+    total = 0
+    for n in block.nodes:
+        if n.op is P.StackPush and isinstance(n.inputs[1].type, TensorType):
+            total += trips * n.inputs[1].type.nbytes
+        inner = None
+        if n.op is ir.FOR and all(isinstance(i, ir.Const) for i in n.inputs[:3]):
+            inner = trips * len(range(*(i.value for i in n.inputs[:3])))
+        elif n.op is ir.IF or n.op is ir.FUSED:
+            inner = trips
+        if inner is not None:
+            total += sum(stack_bytes(b, inner) for b in n.blocks)
     return total
+
+
+def _view_of_input(v, fwd) -> bool:
+    """`v` is the memory of a graph input or a Parameter (a Load, a reshape of an argument):
+    the caller keeps it alive whether or not the backward reads it, so it is not saved."""
+    while id(v) in fwd:
+        lower = getattr(v.op, "lower", None)
+        if lower is None or not lower.aliases_input or not v.inputs:
+            return False
+        v = v.inputs[0]
+    return not isinstance(v, ir.Node)
+
+
+def _accumulate(acc: Sym, c: Sym) -> Sym:
+    """acc + c, the loop-carried sum of the cotangents of a value read from outside a loop. A
+    row the body gathered at a step index (`xw[t]`: GatherGrad of a scalar index) is added as a
+    row scatter (TensorScatterAdd), which the memory planner runs in place on the carried
+    sum: one row per iteration instead of a dense zeros-but-one-row tensor added in full."""
+    n = c._value
+    if isinstance(n, ir.Node) and n.op is P.GatherGrad and isinstance(n.inputs[1].type, ScalarType) \
+            and n.type == acc._value.type and n.type.ndim >= 1 and n.attrs.get("axis", 0) % n.type.ndim == 0:
+        shape = n.type.shape
+        idx = F.floor_mod(F.cast(Sym(n.inputs[1], acc._tracer), mstype.int64), shape[0])
+        rows = F.reshape(Sym(n.inputs[0], acc._tracer), (1,) + tuple(shape[1:]))
+        return apply(P.TensorScatterAdd, [acc, F.reshape(idx, (1, 1)), rows])
+    return F.add(acc, c)
 
 
 def _tensor_like(x) -> bool:
@@ -122,22 +164,22 @@ def _leaves(v) -> list:
     return [v]
 
 
-def _seeds(outputs: list, sens, b) -> list:
+def _seeds(outputs: list, sens, b, loc) -> list:
     flat = _leaves(outputs)
     if sens is None:
         return [(o._value, F.ones_like(o)) for o in flat if isinstance(o, Sym) and isinstance(o._value.type, TensorType)]
     sens_flat = _leaves(sens if len(outputs) > 1 else [sens])
     if len(sens_flat) != len(flat):
         raise CompileValueError(f"GradOperation: sens must have the structure of the output ({len(flat)} "
-                                f"tensors), but it has {len(sens_flat)}", b.loc)
+                                f"tensors), but it has {len(sens_flat)}", loc)
     seeds = []
     for o, s in zip(flat, sens_flat):
         if not isinstance(o, Sym) or not isinstance(o._value.type, TensorType):
             continue
         st = getattr(s, "_abstract", None)
         if not isinstance(st, TensorType) or st.shape != o._value.type.shape:
-            raise CompileValueError(f"GradOperation: the shape of sens should be {list(o._value.type.shape)}, "
-                                    f"but got {list(getattr(st, 'shape', ()))}", b.loc)
+            raise CompileValueError(f"For 'GradOperation', the shape of sens should be {list(o._value.type.shape)}, "
+                                    f"but got {list(getattr(st, 'shape', ()))}", loc)
         seeds.append((o._value, Sym(b.value(s), b)))
     return seeds
 
@@ -165,6 +207,10 @@ class Session:
 
     def __init__(self, interp):
         self.stacks: dict = {}           # id(augmented loop) -> (loop, [stack per carried value])
+        self.saved: dict = {}            # id(augmented loop) -> [(body product, its stack)]
+        # id(StackGet of a saved product) -> the product over the reverse body's values: the
+        # node whose gradient rule the StackGet's cotangent goes through
+        self.stand_in: dict = {}
         self.backward: dict = {}         # (id(callee), outputs) -> (callee, backward graph)
         self.keep: set = set()
 
@@ -187,6 +233,7 @@ class Replay:
     def __init__(self, b: Builder, vmap: dict, augment: bool, recompute: bool, session: Session):
         self.b, self.vmap, self.augment, self.recompute = b, vmap, augment, recompute
         self.session = session
+        self.from_stack: dict = {}       # id(product node) -> (its stack, the iteration index)
 
     def get(self, v):
         w = self.vmap.get(id(v), v)
@@ -205,6 +252,13 @@ class Replay:
         b = self.b
         b.loc = n.loc
         op = n.op
+        src = self.from_stack.get(id(n))
+        if src is not None:               # a product the backward reads back from its stack
+            get = b.add(P.StackGet, (src[0], src[1], b.u), n.type)
+            self.session.stand_in[id(get)] = ir.Node(op=op, inputs=tuple(self.get(i) for i in n.inputs), type=n.type,
+                                                     attrs=n.attrs, loc=n.loc)
+            self.vmap[id(n)] = get
+            return
         if self.recompute and _effectful(n):
             self.vmap[id(n)] = _Skipped(n)
             return
@@ -258,6 +312,14 @@ class Replay:
             s = b.add(P.StackNew, (u,), StackType(p.type), {"elem": p.type})
             u = b.add(P.UpdateState, (u, s), U_TYPE)
             stacks.append(s)
+        products = []
+        inside = {id(x) for x in (*body.params, *body.nodes)}
+        for m in body.nodes:
+            # (a product of values from outside the loop is the same every iteration: not saved)
+            if _saved_product(m) and any(id(i) in inside for i in m.inputs):
+                s = b.add(P.StackNew, (u,), StackType(m.type), {"elem": m.type})
+                u = b.add(P.UpdateState, (u, s), U_TYPE)
+                products.append((m, s))
         params = tuple(ir.Param(name=p.name, type=p.type, ref=p.ref) for p in body.params)
         inner = Replay(b, self.vmap, augment=False, recompute=self.recompute, session=self.session)
         for old, new in zip(body.params, params):
@@ -272,6 +334,15 @@ class Replay:
         self.vmap[id(body.params[-1])] = state
         inner.nodes(body.nodes)
         results = tuple(inner.get(r) for r in body.results)
+        saved = []
+        if products:
+            state = results[-1]
+            for m, s in products:
+                v = inner.get(m)
+                push = b.add(P.StackPush, (s, v, state), U_TYPE)
+                state = b.add(P.UpdateState, (state, push), U_TYPE)
+                saved.append((v, s))
+            results = results[:-1] + (state,)
         nodes = b.pop_block()
         new_body = ir.Block(params, tuple(nodes), results)
         if is_for:
@@ -283,7 +354,17 @@ class Replay:
         inputs = tuple(self.get(i) for i in n.inputs[:-1]) + (u,)
         loop = b.add(n.op, inputs, n.type, n.attrs, blocks)
         self.session.stacks[id(loop)] = (loop, stacks)
+        self.session.saved[id(loop)] = saved
         return loop
+
+
+def _saved_product(n) -> bool:
+    """A matrix product of a loop body: its backward reads it back from a stack rather than
+    recomputing it (an LSTM step's h @ W_hh is most of the step's work); the elementwise
+    values after it are recomputed from it. A product the backward does not need loses its
+    stack to dead-code elimination (passes/dce.py)."""
+    lower = getattr(n.op, "lower", None)
+    return isinstance(lower, Blas) and isinstance(n.type, TensorType) and not n.blocks
 
 
 def _effectful(n) -> bool:
@@ -370,11 +451,12 @@ class Backprop:
             elif isinstance(n.op, OpDef):
                 entry = cts.pop(id(n), None)
                 if entry is not None:
-                    self.backprop_op(n, entry[1], cts)
+                    product = self.session.stand_in.get(id(n))
+                    self.backprop_op(product or n, entry[1], cts, out=n)
         return cts
 
     # -- ops --
-    def backprop_op(self, n, g, cts) -> None:
+    def backprop_op(self, n, g, cts, out=None) -> None:
         op = n.op
         if op.grad is NONDIFF:
             if op is P.StackGet:
@@ -396,7 +478,7 @@ class Backprop:
             return
         args = [[Sym(v, b) for v in x] if isinstance(x, list) else Sym(x, b) for x in user]
         b.loc = n.loc
-        cin = op.grad(g, Sym(n, b), *args, **n.attrs)
+        cin = op.grad(g, Sym(n if out is None else out, b), *args, **n.attrs)
         for x, c in zip(user, cin):
             if c is None:
                 continue
@@ -462,9 +544,10 @@ class Backprop:
         carried = body.params[lead:-1]
         if not stacks:
             return
+        saved = self.session.saved.get(id(n), [])
         diff = [k for k, p in enumerate(carried) if isinstance(p.type, TensorType)]
         if not any(k in out_cts for k in diff):
-            self._free(stacks)
+            self._free(stacks + [s for _, s in saved])
             return
         trips = b.add(P.StackLen, (stacks[0], b.u), ScalarType("int"))
         k_param = ir.Param(name="k", type=ScalarType("int"))
@@ -482,6 +565,7 @@ class Backprop:
             vmap[id(body.params[0])] = F.add(Sym(start, b), F.mul(idx, Sym(step, b)))._value
         vmap[id(body.params[-1])] = b.u
         replay = Replay(b, vmap, augment=True, recompute=True, session=self.session)
+        replay.from_stack = {id(v): (s, idx._value) for v, s in saved}
         first = len(b.nodes)
         replay.nodes(body.nodes)
         seeds = [(replay.get(body.results[k]), Sym(ct_params[k], b)) for k in diff]
@@ -496,7 +580,7 @@ class Backprop:
         for vid, v, c in outer:
             p = ir.Param(name="acc", type=c._value.type)
             acc_params.append(p)
-            acc_new.append(F.add(Sym(p, b), c)._value)
+            acc_new.append(_accumulate(Sym(p, b), c)._value)
         results = (*new_ct, *acc_new, b.u)
         nodes = b.pop_block()
         b.u = u_outer
@@ -515,7 +599,7 @@ class Backprop:
             self.add(cts, init_values[k], Sym(o, b))
         for (vid, v, c), o in zip(outer, outs[len(diff):]):
             self.add(cts, v, Sym(o, b))
-        self._free(stacks)
+        self._free(stacks + [s for _, s in saved])
 
     def _free(self, stacks) -> None:
         b = self.b

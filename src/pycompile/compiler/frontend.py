@@ -600,7 +600,12 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
     full = [self_obj, *call_args] if self_obj is not None else call_args
     try:
         with tracing(b):
-            result = interp.inline(fn, full, call_kwargs)
+            if self_obj is None and getattr(fn, "__wrapped_vmap__", None) is not None:
+                # ms.jit(ms.vmap(f)): the vmapped wrapper is library code that batches f's ops
+                # as it runs; called on graph values it emits the batched graph
+                result = interp.call_value(fn, full, call_kwargs)
+            else:
+                result = interp.inline(fn, full, call_kwargs)
     except NeedsConstantAt as nc:
         raise CompileError(str(nc), nc.loc, "this needs a value known at compile time (a Python number, "
                                            "a shape); tensors are only known when the graph runs") from None

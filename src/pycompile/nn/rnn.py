@@ -10,9 +10,10 @@ state, and the write of the step's output row. The loop is library code walked a
 (`ops.tracing.walk_as_graph_code`), as user code is, so it stays a loop; PyNative runs the same
 step function in a Python loop.
 
-The output row is written with a select against the step index over the whole (S, B, H) output:
-the compiler has no in-place row update of a loop-carried tensor yet (the select costs S*B*H
-per step; see `_write_row`).
+The output row is written with a row scatter (`ys[t] = h` as TensorScatterUpdate): the memory
+planner updates a loop-carried tensor in place when the loop only rewrites rows of it
+(backend/c/memory.py, `_inplace_carried`), so a step writes B*H values, and the backward's
+cotangent of the output sequence is row-updated in place the same way.
 
 With `seq_length`, steps at or past an example's length leave its state unchanged and output
 zeros; the reverse direction runs from the last step down, so it starts each example at its own
@@ -59,23 +60,23 @@ def check_float_input(owner: str, what: str, x) -> None:
 
 
 # ---- the time loop ------------------------------------------------------------------------------
-def _write_row(ys, rows, t, y):
-    """ys with row t replaced by y: a select against the step index, (S, B, H) work per step.
-    An in-place row update of the loop-carried output would make it (B, H)."""
-    return ops.select(ops.equal(rows, t), y, ys)
+def _write_row(ys, t, y):
+    """ys with row t replaced by y (compiled in place: (B, H) work per step)."""
+    idx = ops.reshape(ops.scalar_to_tensor(t, mstype.int64), (1, 1))
+    return ops.tensor_scatter_update(ys, idx, ops.expand_dims(y, 0))
 
 
-def _step_and_write(step, xw, t, state, ys, rows, extra):
+def _step_and_write(step, xw, t, state, ys, extra):
     state, y = step(xw, t, state, extra)
-    return state, _write_row(ys, rows, t, y)
+    return state, _write_row(ys, t, y)
 
 
-def _time_loop(step, xw, state, ys, rows, steps, extra):
+def _time_loop(step, xw, state, ys, steps, extra):
     """Graph code (walked by the frontend, so the loop stays a `For`): run `step` at every t of
     `steps` (a range), carrying the state and writing each step's output row into ys. The body
     binds no other name, so the loop carries exactly (state, ys) and no iteration is peeled."""
     for t in steps:
-        state, ys = _step_and_write(step, xw, t, state, ys, rows, extra)
+        state, ys = _step_and_write(step, xw, t, state, ys, extra)
     return state, ys
 
 
@@ -122,8 +123,7 @@ def run_direction(step, xw, state, extra, reverse: bool):
     steps = range(seq - 1, -1, -1) if reverse else range(seq)
     h = state[0] if isinstance(state, tuple) else state
     ys = ops.zeros((seq,) + tuple(h.shape), h.dtype)
-    rows = Tensor(np.arange(seq, dtype=np.int64).reshape((seq,) + (1,) * len(h.shape)))
-    walked, out = walk_as_graph_code(_time_loop, (step, xw, state, ys, rows, steps, extra))
+    walked, out = walk_as_graph_code(_time_loop, (step, xw, state, ys, steps, extra))
     if walked:
         return out
     return _time_loop_eager(step, xw, state, steps, extra)

@@ -590,8 +590,14 @@ class CodeGen(StackEmitter, TemplateContext):
             if isinstance(t, TensorType):
                 cur, nxt, s0, s1 = info[k]
                 st = C.storage(t.dtype)
-                w.line(f"{st} *{cur.name} = {self.ptr(init)};")
-                w.line(f"{st} *{nxt.name} = ({st} *)(arena + {s0.offset});")
+                if k in self.plan.inplace_carried.get(id(n), ()):
+                    # updated in place: one buffer of its own, starting as a copy of the initial value
+                    w.line(f"{st} *const {cur.name} = ({st} *)(arena + {s0.offset});")
+                    if t.nbytes:
+                        w.line(f"memcpy({cur.name}, {self.ptr(init)}, {t.nbytes});")
+                else:
+                    w.line(f"{st} *{cur.name} = {self.ptr(init)};")
+                    w.line(f"{st} *{nxt.name} = ({st} *)(arena + {s0.offset});")
                 self.names[id(prm)] = cur.name
             elif isinstance(t, ScalarType):
                 name = f"L{nid(n)}_cur{k}"
@@ -601,10 +607,11 @@ class CodeGen(StackEmitter, TemplateContext):
 
     def _loop_update(self, w, n, body, carried, info, lead):
         results = body.results[:len(carried)]
+        inplace = self.plan.inplace_carried.get(id(n), ())
         # copies first (they read current values), then scalars, then pointer swaps
         for k, (prm, r) in enumerate(zip(carried, results)):
             t = prm.type
-            if isinstance(t, TensorType) and r is not prm:
+            if isinstance(t, TensorType) and r is not prm and k not in inplace:
                 cur, nxt, s0, s1 = info[k]
                 self._result_into(w, r, nxt, nxt.name, t)
         for k, (prm, r) in enumerate(zip(carried, results)):
@@ -613,7 +620,7 @@ class CodeGen(StackEmitter, TemplateContext):
         for k, (prm, r) in enumerate(zip(carried, results)):
             if isinstance(prm.type, ScalarType) and r is not prm:
                 w.line(f"L{nid(n)}_cur{k} = n{nid(n)}_{k};")
-            elif isinstance(prm.type, TensorType) and r is not prm:
+            elif isinstance(prm.type, TensorType) and r is not prm and k not in inplace:
                 cur, nxt, s0, s1 = info[k]
                 st = C.storage(prm.type.dtype)
                 w.line(f"{cur.name} = {nxt.name}; {nxt.name} = ({cur.name} == ({st} *)(arena + {s0.offset})) ? "

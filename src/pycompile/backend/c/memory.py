@@ -74,6 +74,9 @@ class Plan:
     # id(fused node) -> indices of its results computed straight into a Parameter (an Assign
     # in place): its head, if any, then keeps its own buffer (head_destination's `avoid`)
     inplace_results: dict = field(default_factory=dict)
+    # id(loop node) -> indices of carried tensors updated in place (_inplace_carried): one buffer,
+    # no swap; the loop copies the initial value into it first
+    inplace_carried: dict = field(default_factory=dict)
     # Assigns to Parameters: how many, how many compute their value in the Parameter's own buffer,
     # and the arena bytes the others' values take (an optimizer step's aim: 0)
     updates: tuple = (0, 0, 0)
@@ -307,7 +310,11 @@ class Planner:
                     p.storage[id(g)] = cur
                 r = body.results[k]
                 if id(r) in mine and self._eligible(r) and id(r) not in self.requested:
-                    self.requested[id(r)] = nxt
+                    if _inplace_carried(r, prm, body):
+                        self.requested[id(r)] = cur
+                        p.inplace_carried.setdefault(id(n), set()).add(k)
+                    else:
+                        self.requested[id(r)] = nxt
                 info.append((cur, nxt, s0, s1))
             else:
                 p.storage[id(prm)] = Storage("local") if isinstance(t, ScalarType) else Storage("none")
@@ -448,6 +455,43 @@ class Planner:
             s.offset = off
             active.append((end, off, need))
         p.arena_size = top
+
+
+# ---- loop-carried tensors updated in place -------------------------------------------------------
+def _row_update(n) -> bool:
+    """A scatter of rows into its first input (TensorScatterUpdate / Add): its C copies the
+    input only when its output is elsewhere, so computed into the input's own buffer it writes
+    just the rows."""
+    lower = _lower(n.op)
+    return isinstance(lower, Template) and lower.name == "scatter_nd"
+
+
+def _inplace_carried(r, prm, body: ir.Block) -> bool:
+    """The loop body's new value of carried `prm` is `r`, a row update of prm, and every other
+    reader of prm runs before it and keeps no view of it: the update may write into prm's
+    buffer (`ys[t] = h` and the cotangent of a per-step row then cost a row per iteration, not
+    the whole tensor twice)."""
+    if not (isinstance(r, ir.Node) and _row_update(r) and r.inputs[0] is prm):
+        return False
+    if any(i is prm for i in r.inputs[1:]) or any(x is prm for x in body.results):
+        return False
+    pos = {id(m): i for i, m in enumerate(body.nodes)}
+    if id(r) not in pos:
+        return False
+    for i, m in enumerate(body.nodes):
+        if m is r or not _reads_value(m, prm):
+            continue
+        if i > pos[id(r)] or _aliases(m.op) or (m.blocks and m.op is not ir.FUSED):
+            return False
+    return True
+
+
+def _reads_value(n, v) -> bool:
+    """n reads v, directly or from inside its nested blocks."""
+    if any(i is v for i in n.inputs):
+        return True
+    return any(_reads_value(m, v) for b in n.blocks for m in b.nodes) or \
+        any(x is v for b in n.blocks for x in b.results)
 
 
 # ---- a leading dimension known only at run time (backend/dynamic.py) -----------------------------

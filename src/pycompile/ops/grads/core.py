@@ -164,7 +164,9 @@ def _sigmoid(g, out, x):
 
 @defgrad(P.ReLU)
 def _relu(g, out, x):
-    return (F.select(F.greater(x, 0), g, 0),)
+    # the mask from the output (out > 0 exactly where x > 0): the backward then keeps only
+    # the activation the next product reads, not the pre-activation as well
+    return (F.select(F.greater(out, 0), g, 0),)
 
 
 @defgrad(P.HSwish)

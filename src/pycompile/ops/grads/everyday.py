@@ -132,9 +132,12 @@ def _gather_nd(g, out, x, indices):
 
 @defgrad(P.TensorScatterUpdate)
 def _scatter_update(g, out, x, indices, updates):
-    # the replaced rows of x get nothing; the updates get what reached their rows
+    # the replaced rows of x get nothing; the updates get what reached their rows. The rows
+    # are read first: in a differentiated loop, g is a carried cotangent that the scatter then
+    # overwrites in place (backend/c/memory.py, _inplace_carried)
+    dupdates = apply(P.GatherNd, [g, indices])
     dx = apply(P.TensorScatterUpdate, [g, indices, _zeros_like(updates)])
-    return dx, None, apply(P.GatherNd, [g, indices])
+    return dx, None, dupdates
 
 
 @defgrad(P.TensorScatterAdd)
