@@ -83,6 +83,7 @@ class _Dict(dict):
 
 
 def _allowed(value, seen) -> bool:
+    from pycompile.common.abstract import Symbolic
     from pycompile.common.tensor import Tensor
     if isinstance(value, (tuple, list, dict)):
         if id(value) in seen:
@@ -90,7 +91,7 @@ def _allowed(value, seen) -> bool:
         seen = seen | {id(value)}
         items = value.values() if isinstance(value, dict) else value
         return all(_allowed(v, seen) for v in items)
-    return isinstance(value, (Tensor, int, float))
+    return isinstance(value, (Tensor, Symbolic, int, float))
 
 
 def _mark(value, dynamic_len: bool, origin):
@@ -111,6 +112,7 @@ def _number(value):
 def mutable(input_data, dynamic_len=False):
     """Mark `input_data` (a bool, int, float, Tensor, or a tuple / list / dict of them) as a value
     compiled code takes at run time. See the module docstring."""
+    from pycompile.common.abstract import Symbolic
     from pycompile.common.tensor import Tensor
     if not _allowed(input_data, frozenset()):
         raise TypeError(
@@ -122,6 +124,8 @@ def mutable(input_data, dynamic_len=False):
     if dynamic_len and not isinstance(input_data, (tuple, list)):
         raise TypeError(f"For 'mutable', when the variable_len is True, the first input should be list or tuple, "
                         f"but got: {type(input_data).__name__}")
+    if isinstance(input_data, Symbolic):
+        return input_data          # inside graph code a tensor value is a run-time value already
     if isinstance(input_data, Tensor):
         return _mark(input_data, dynamic_len, input_data)
     if isinstance(input_data, (bool, int, float)):
@@ -137,7 +141,8 @@ def mutable(input_data, dynamic_len=False):
 
 def _element(v):
     """An element of a mutable container is mutable too."""
-    return v if getattr(v, "__ms_mutable__", False) else mutable(v)
+    from pycompile.common.abstract import Symbolic
+    return v if isinstance(v, Symbolic) or getattr(v, "__ms_mutable__", False) else mutable(v)
 
 
 def is_mutable(value) -> bool:
