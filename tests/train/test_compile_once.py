@@ -83,7 +83,8 @@ def _sgd_step_parts():
     return net, params, ms.value_and_grad(forward, None, params)
 
 
-def test_mutable_learning_rate_compiles_once(compiles):
+def _sgd_jit_step():
+    """(net, params, a @jit SGD step taking the learning rate as an argument)."""
     net, params, grad_fn = _sgd_step_parts()
 
     @ms.jit
@@ -92,6 +93,11 @@ def test_mutable_learning_rate_compiles_once(compiles):
         for p, g in zip(params, grads):
             ops.assign(p, p - lr * g)
         return loss
+    return net, params, step
+
+
+def test_mutable_learning_rate_compiles_once(compiles):
+    net, params, step = _sgd_jit_step()
 
     x, y = _data()
     losses = [float(step(x, y, ms.mutable(lr)).asnumpy()) for lr in _lrs()]
@@ -141,14 +147,7 @@ def test_mutable_numbers_are_float32_and_int64_in_compiled_code():
 def test_a_plain_float_recompiles_and_warns_naming_it(compiles, capsys, monkeypatch):
     monkeypatch.delenv("PYCOMPILE_LOG", raising=False)
     log.configure("")
-    net, params, grad_fn = _sgd_step_parts()
-
-    @ms.jit
-    def step(x, y, lr):
-        loss, grads = grad_fn(x, y)
-        for p, g in zip(params, grads):
-            ops.assign(p, p - lr * g)
-        return loss
+    net, params, step = _sgd_jit_step()
 
     x, y = _data()
     for lr in _lrs()[:10]:
