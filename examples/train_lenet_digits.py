@@ -12,6 +12,7 @@ to MNIST: `vision.Resize((32, 32))` (bilinear upsampling of the 8x8 image), `Res
 """
 import argparse
 import os
+import sys
 import tempfile
 
 import numpy as np
@@ -24,25 +25,9 @@ from pycompile import nn
 from pycompile.train import CheckpointConfig, LossMonitor, Model, ModelCheckpoint, TimeMonitor
 
 
-class LeNet5(nn.Cell):
-    def __init__(self, num_class=10, num_channel=1):
-        super().__init__()
-        self.conv1 = nn.Conv2d(num_channel, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.fc1 = nn.Dense(16 * 5 * 5, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, num_class)
-        self.relu = nn.ReLU()
-        self.max_pool2d = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-
-    def construct(self, x):
-        x = self.max_pool2d(self.relu(self.conv1(x)))
-        x = self.max_pool2d(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.fc3(x)
+# the model zoo's LeNet-5, unchanged (examples/lenet.py, as the quick start imports src/lenet.py)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lenet import LeNet5  # noqa: E402
 
 
 def load_digits(n_train=1437):
