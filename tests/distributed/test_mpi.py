@@ -19,7 +19,9 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKER = os.path.join(HERE, "dp_worker.py")
-SRC = os.path.join(os.path.dirname(os.path.dirname(HERE)), "src")
+# the workers import the pycompile this process imported (a checkout's src/ with an editable
+# install, site-packages with `pip install .` as in CI, whose src/ has no built runtime)
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__import__("pycompile").__file__)))
 STEPS = 50
 
 
