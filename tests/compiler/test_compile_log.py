@@ -139,7 +139,6 @@ def test_recompile_warning_from_real_calls_names_the_argument(capsys, monkeypatc
     assert "argument 'lr'" in err[0] and "ms.mutable(...)" in err[0] and "'x'" not in err[0]
 
 
-@pytest.mark.skipif(not hasattr(ms, "mutable"), reason="ms.mutable is added by the training issue (15)")
 def test_a_mutable_learning_rate_compiles_once_and_does_not_warn(capsys, monkeypatch):
     """The warning's advice works: the same loop with ms.mutable(lr) compiles one executable
     and says nothing (with the limit lowered as above, so a recompile per value would warn)."""

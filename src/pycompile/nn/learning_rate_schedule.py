@@ -41,14 +41,19 @@ class LearningRateSchedule(Cell):
         raise NotImplementedError
 
 
-class ExponentialDecayLR(LearningRateSchedule):
-    """lr * decay_rate ** (step / decay_steps), the exponent floored when is_stair."""
+class _DecayLR(LearningRateSchedule):
+    """The three decays' shared arguments (learning_rate, decay_rate, decay_steps, is_stair),
+    checked as MindSpore checks them."""
 
     def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
         super().__init__()
         _check_inputs(learning_rate, decay_rate, decay_steps, is_stair, self.cls_name)
         self.learning_rate, self.decay_rate = learning_rate, decay_rate
         self.decay_steps, self.is_stair = decay_steps, is_stair
+
+
+class ExponentialDecayLR(_DecayLR):
+    """lr * decay_rate ** (step / decay_steps), the exponent floored when is_stair."""
 
     def construct(self, global_step):
         p = _step(global_step) / self.decay_steps
@@ -57,14 +62,8 @@ class ExponentialDecayLR(LearningRateSchedule):
         return self.learning_rate * F.pow(self.decay_rate, p)
 
 
-class NaturalExpDecayLR(LearningRateSchedule):
+class NaturalExpDecayLR(_DecayLR):
     """lr * e ** (-decay_rate * step), the step rounded down to decay_steps when is_stair."""
-
-    def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
-        super().__init__()
-        _check_inputs(learning_rate, decay_rate, decay_steps, is_stair, self.cls_name)
-        self.learning_rate, self.decay_rate = learning_rate, decay_rate
-        self.decay_steps, self.is_stair = decay_steps, is_stair
 
     def construct(self, global_step):
         p = _step(global_step)
@@ -73,14 +72,8 @@ class NaturalExpDecayLR(LearningRateSchedule):
         return self.learning_rate * F.pow(math.e, -self.decay_rate * p)
 
 
-class InverseDecayLR(LearningRateSchedule):
+class InverseDecayLR(_DecayLR):
     """lr / (1 + decay_rate * step / decay_steps), the ratio floored when is_stair."""
-
-    def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
-        super().__init__()
-        _check_inputs(learning_rate, decay_rate, decay_steps, is_stair, self.cls_name)
-        self.learning_rate, self.decay_rate = learning_rate, decay_rate
-        self.decay_steps, self.is_stair = decay_steps, is_stair
 
     def construct(self, global_step):
         p = _step(global_step) / self.decay_steps
