@@ -148,6 +148,14 @@ class Tensor(TensorMethods):
         t._data = arr
         return t
 
+    @classmethod
+    def _wrap_array(cls, arr: np.ndarray) -> "Tensor":
+        """Wrap an array the caller guarantees is a C-contiguous ndarray of a Tensor dtype: no
+        copy, no check (PyNative's cached dispatch, `ops._table`, builds every result so)."""
+        t = object.__new__(cls)
+        t._data = arr
+        return t
+
     @property
     def _abstract(self) -> TensorType:
         return TensorType(mstype.from_numpy(self._data.dtype), self._data.shape)

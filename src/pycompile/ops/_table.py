@@ -22,6 +22,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleType, type_of
+from pycompile.common.tensor import Tensor
 from pycompile.ops import tracing
 from pycompile.ops.lowering import Elementwise, Lowering
 
@@ -170,8 +171,40 @@ def _type_or_error(op: OpDef, x):
 
 
 def apply(op: OpDef, inputs, attrs: dict | None = None):
-    """Run `op` on `inputs` (Tensors, tracers, Python numbers) with compile-time `attrs`."""
-    attrs = attrs or {}
+    """Run `op` on `inputs` (Tensors, tracers, Python numbers) with compile-time `attrs`.
+
+    PyNative's steady state is one dictionary hit: a call whose inputs are plain Tensors and
+    Python numbers is keyed by (op, attributes, each input's dtype and shape or number kind),
+    and the first such call stores a plan (`_plan`) holding what `infer`, `check_size` and the
+    compute-dtype rule decided for that key; later calls run the plan: convert, call the NumPy
+    `eager`, wrap. A key holds everything `infer` reads, so a cached decision is the one `infer`
+    would make again. Anything else (tracers, Parameters, NumPy scalars, tuple inputs,
+    attributes that are not plain values) takes the full path below, every time."""
+    key = [op, _attrs_key(attrs) if attrs else ()]
+    for x in inputs:
+        c = x.__class__
+        if c is Tensor:
+            d = x._data
+            key.append(d.dtype)
+            key.append(d.shape)
+        elif c in _NUMBER_KEYS:
+            key.append(_NUMBER_KEYS[c])
+        else:
+            key = None
+            break
+    if key is not None:
+        if key[1] is None:
+            key = None
+        else:
+            key = tuple(key)
+            plan = _PLANS.get(key)
+            if plan is not None:
+                return plan(inputs, attrs or _NO_ATTRS)
+    return _apply(op, inputs, attrs or {}, key)
+
+
+def _apply(op: OpDef, inputs, attrs: dict, key):
+    """The full path: infer, check, then a tracer, a graph capturing the call, or eager."""
     if len(inputs) != len(op.inputs):
         raise OpTypeError(
             f"For '{op.name}', expected {len(op.inputs)} inputs ({', '.join(op.inputs)}), "
@@ -188,7 +221,116 @@ def apply(op: OpDef, inputs, attrs: dict | None = None):
         graph = tracing.capturing()
         if graph is not None:
             return graph.emit(op, list(inputs), attrs, out_type)
+    if key is not None and op.kind in _PLANNED_KINDS and op.effect is Effect.PURE and op.eager is not None:
+        plan = _plan(op, types, out_type)
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.clear()
+        _PLANS[key] = plan
+        return plan(inputs, attrs)
     return run_eager(op, inputs, attrs, out_type)
+
+
+# (op, attributes key, per input: dtype and shape, or a number kind's marker) -> plan
+_PLANS: dict = {}
+_MAX_PLANS = 8192       # a bound, not a tuning knob: a program meets a few hundred keys
+_NO_ATTRS: dict = {}    # only ever unpacked (**), never handed on
+# the kinds whose infer reads nothing but its types and attributes (EFFECT and CREATE rows may
+# read the device or the random state; they always take the full path)
+_PLANNED_KINDS = frozenset((Kind.ELEMENTWISE, Kind.REDUCE, Kind.LAYOUT, Kind.MATMUL))
+
+
+class _NumberKey:
+    """A Python number's place in a plan key: only its kind reaches infer. A marker object,
+    not a string or type, since NumPy dtypes compare equal to both ('f' == float32)."""
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: str):
+        self.kind = kind
+
+    def __repr__(self) -> str:
+        return f"<{self.kind}>"
+
+
+_NUMBER_KEYS = {bool: _NumberKey("bool"), int: _NumberKey("int"), float: _NumberKey("float")}
+_ATTR_ATOMS = frozenset((bool, int, float, str, type(None), mstype.DType))
+
+
+def _attrs_key(attrs: dict):
+    """A hashable key for plain attribute values (numbers, strings, None, dtypes, tuples of
+    ints), with each value's class so `keep_dims=1` and `keep_dims=True` (equal, and equally
+    hashed) stay apart: infer may accept one and refuse the other. None for anything else."""
+    key = []
+    for name, v in attrs.items():
+        c = v.__class__
+        if c in _ATTR_ATOMS or (c is tuple and all(e.__class__ is int for e in v)):
+            key.append((name, c, v))
+        else:
+            return None
+    return tuple(key)
+
+
+_EXACT_IN_DOUBLE = 1 << 53
+
+
+def _converter(t, cdt: np.dtype):
+    """How a plan converts one input to the compute dtype `cdt`: `convert`, or for a Python
+    float (or an int a double holds exactly) going to a float dtype, one `np.array` call - the
+    same double -> cdt rounding as `convert`'s, at a third of its cost (`x * 0.5`, `x + 1`)."""
+    if isinstance(t, ScalarType) and cdt.kind == "f" and t.kind in ("float", "int"):
+        def number_to_float(v):
+            if v.__class__ is float or -_EXACT_IN_DOUBLE <= v <= _EXACT_IN_DOUBLE:
+                return np.array(v, dtype=cdt)
+            return convert(v, cdt)
+        return number_to_float
+    return lambda v: convert(v, cdt)
+
+
+def _plan(op: OpDef, types: list, out_type):
+    """What a call with these input types runs once infer has accepted it: the inputs converted
+    to the compute dtype where they differ from it (the same `convert` as `eager_values`), the
+    eager function under ignored floating-point errors, the result as `wrap_result` makes it
+    and, on the Ascend device, its float status recorded (as `run_eager` does)."""
+    eager = op.eager
+    conv = ()
+    if isinstance(op.lower, Elementwise):
+        cdt = op.lower.compute(types, out_type).np
+        conv = tuple((i, _converter(t, cdt)) for i, t in enumerate(types)
+                     if not (isinstance(t, TensorType) and t.dtype.np == cdt))
+    if not isinstance(out_type, TensorType):
+        def run_other(inputs, attrs):
+            values = [getattr(x, "_data", x) for x in inputs]
+            token = _ERRSTATE.set(_IGNORE_ALL)
+            try:
+                for i, to in conv:
+                    values[i] = to(values[i])
+                out = eager(*values, **attrs)
+            finally:
+                _ERRSTATE.reset(token)
+            return wrap_result(out, out_type, Tensor)
+        return run_other
+    out_np = out_type.dtype.np
+    shape = out_type.shape
+    is_float = out_type.dtype.is_float
+    wrap = Tensor._wrap_array
+
+    def run(inputs, attrs):
+        values = [getattr(x, "_data", x) for x in inputs]
+        token = _ERRSTATE.set(_IGNORE_ALL)
+        try:
+            for i, to in conv:
+                values[i] = to(values[i])
+            out = eager(*values, **attrs)
+        finally:
+            _ERRSTATE.reset(token)
+        arr = np.asarray(out, dtype=out_np)
+        if arr.shape != shape:
+            arr = arr.reshape(shape)
+        if is_float and STATUS_TRACKING[0]:
+            _record_status(arr)
+        if not arr.flags.c_contiguous:
+            arr = np.ascontiguousarray(arr)
+        return wrap(arr)
+    return run
 
 
 MAX_BYTES = int(np.iinfo(np.intp).max)
@@ -223,8 +365,6 @@ def _parameter_in(inputs) -> bool:
 
 
 def run_eager(op: OpDef, inputs, attrs: dict, out_type):
-    from pycompile.common.tensor import Tensor
-
     values = []
     types = input_types(op, inputs)
     for i, x in enumerate(inputs):
@@ -256,11 +396,38 @@ def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
     if op.eager is None:
         raise OpTypeError(f"For '{op.name}', there is no eager implementation")
     lower = op.lower
-    with np.errstate(all="ignore"):     # int8 + 300 wraps, as in C: no NumPy warning
+    token = _ERRSTATE.set(_IGNORE_ALL)     # int8 + 300 wraps, as in C: no NumPy warning
+    try:
         if isinstance(lower, Elementwise):
             cdt = lower.compute(types, out_type)
             values = [convert(v, cdt.np) if not isinstance(v, list) else v for v in values]
         return op.eager(*values, **attrs)
+    finally:
+        _ERRSTATE.reset(token)
+
+
+class _Errstate:
+    """`np.errstate(all="ignore")` as a set / reset pair (the fallback where NumPy's context
+    variable below is not there)."""
+
+    def set(self, _ignored):
+        state = np.errstate(all="ignore")
+        state.__enter__()
+        return state
+
+    def reset(self, state):
+        state.__exit__(None, None, None)
+
+
+# NumPy (>= 2.0) keeps its floating-point error state in a context variable: setting it to a
+# prebuilt "ignore all" state costs ~0.1 us, where entering `np.errstate` costs ~1 us - half of
+# an eager op's budget. The state is per thread and per task, like np.errstate, and is reset
+# after each eager call: nothing leaks to the user's NumPy code.
+try:
+    from numpy._core._ufunc_config import _extobj_contextvar as _ERRSTATE, _make_extobj
+    _IGNORE_ALL = _make_extobj(all="ignore")
+except (ImportError, TypeError):        # another NumPy layout: the public context manager
+    _ERRSTATE, _IGNORE_ALL = _Errstate(), None
 
 
 def convert(v, to: np.dtype) -> np.ndarray:

@@ -218,10 +218,10 @@ def _axis_attr(axis):
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """MindSpore's ops.sum: bool and integer inputs sum in int64 unless `dtype` says otherwise
     (the ReduceSum primitive itself keeps the input dtype)."""
-    t = getattr(input, "_abstract", None)
+    dt = getattr(input, "dtype", None)    # a Tensor's dtype without building its TensorType
     if dtype is not None:
         input = cast(input, dtype)
-    elif isinstance(t, TensorType) and t.dtype.kind in "biu" and t.dtype is not mstype.int64:
+    elif isinstance(dt, mstype.DType) and dt.kind in "biu" and dt is not mstype.int64:
         input = cast(input, mstype.int64)
     return apply(_op["ReduceSum"], [input], {"axis": _axis_attr(dim), "keep_dims": builtins.bool(keepdim)})
 
