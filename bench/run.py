@@ -4,6 +4,7 @@
     python bench/run.py W1 W8      # some of them
     python bench/run.py --quick    # fewer repeats
     python bench/run.py Wc         # W4 / W6 with a busy process and after pauses (bench/contention.py)
+    python bench/run.py WP         # one PyNative op's cost beside torch eager's (bench/pynative.py)
 
 Each workload's implementations (pycompile, NumPy eager, peers) are timed in interleaved
 rounds, one block of calls each per round, with a 0.3 s pause before each block so that no
@@ -196,13 +197,17 @@ def machine() -> str:
 
 def main(argv):
     quick = "--quick" in argv
-    names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS) + ["W6c", "Wc", "WL"]
+    names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS) + ["WP", "W6c", "Wc", "WL"]
     repeats = 3 if quick else 9
     print(f"# {machine()}")
     print(f"{'workload':<26} {'pycompile':>12} {'NumPy eager':>12} {'ratio':>8}   notes")
     for name in names:
         if name == "W7":
             w7(3 if quick else 7)
+            continue
+        if name == "WP":           # PyNative per-op cost beside torch eager (bench/pynative.py)
+            import pynative
+            pynative.main(["--quick"] if quick else [])
             continue
         if name == "W6c":
             w6_compile((4, 12) if quick else (4, 12, 24))

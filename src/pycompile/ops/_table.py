@@ -312,9 +312,18 @@ def _plan(op: OpDef, types: list, out_type):
     shape = out_type.shape
     is_float = out_type.dtype.is_float
     wrap = Tensor._wrap_array
+    # one or two inputs (nearly every call) are unpacked by position: cheaper than a loop
+    arity = len(types) if len(types) in (1, 2) else 0
+    t0, t1 = (isinstance(t, TensorType) for t in (types + [None, None])[:2])
 
     def run(inputs, attrs):
-        values = [getattr(x, "_data", x) for x in inputs]
+        if arity == 2:
+            a, b = inputs
+            values = [a._data if t0 else a, b._data if t1 else b]
+        elif arity == 1:
+            values = [inputs[0]._data if t0 else inputs[0]]
+        else:
+            values = [getattr(x, "_data", x) for x in inputs]
         token = _ERRSTATE.set(_IGNORE_ALL)
         try:
             for i, to in conv:
@@ -322,7 +331,8 @@ def _plan(op: OpDef, types: list, out_type):
             out = eager(*values, **attrs)
         finally:
             _ERRSTATE.reset(token)
-        arr = np.asarray(out, dtype=out_np)
+        # np.asarray(out, dtype=out_np), skipped when `out` is that already
+        arr = out if out.__class__ is np.ndarray and out.dtype is out_np else np.asarray(out, dtype=out_np)
         if arr.shape != shape:
             arr = arr.reshape(shape)
         if is_float and STATUS_TRACKING[0]:

@@ -40,15 +40,16 @@ def _reduce_infer(name: str, out_dtype, allow_bool: bool = True):
 
 
 def _np_axes(x, axis):
-    if axis is None or axis == () or np.ndim(x) == 0:   # a 0-d tensor reduces to itself
-        return None
+    if axis is None or axis == () or (x.ndim if isinstance(x, np.ndarray) else np.ndim(x)) == 0:
+        return None     # (a 0-d tensor reduces to itself)
     return tuple(axis) if isinstance(axis, list) else axis
 
 
 def _sum(x, axis=None, keep_dims=False):
     # float16 accumulates in float32 (as the generated C does); integers wrap in their own type
-    acc = np.float32 if x.dtype == np.float16 else x.dtype
-    return np.sum(x, axis=_np_axes(x, axis), keepdims=keep_dims, dtype=acc)
+    # (np.add.reduce is what np.sum calls, without its Python wrapper: a PyNative sum's cost)
+    acc = np.float32 if x.dtype.char == "e" else x.dtype
+    return np.add.reduce(x, axis=_np_axes(x, axis), keepdims=keep_dims, dtype=acc)
 
 
 def _mean(x, axis=None, keep_dims=False):
