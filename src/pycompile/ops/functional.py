@@ -11,6 +11,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, type_of
+from pycompile.common.tensor import Tensor
 from pycompile.ops._table import OPS, OpRuntimeError, OpTypeError, OpValueError, apply, norm_axis
 from pycompile.ops.defs import array, effects, elementwise, reduce  # noqa: F401  (declares the ops)
 
@@ -63,6 +64,9 @@ def add(input, other):
 
 def _promoted_is_bool(*xs) -> builtins.bool:
     from pycompile.ops._table import result_dtype
+    for x in xs:
+        if isinstance(x, Tensor) and x._data.dtype.kind != "b":
+            return False    # a non-bool Tensor: nothing promotes it back to bool (the common case)
     try:
         dt = result_dtype([type_of(x) for x in xs])
     except (TypeError, mstype.PromotionError):

@@ -6,6 +6,8 @@ MatMul and BatchMatMul call BLAS. Fill has no inputs: graph mode folds it to a c
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from pycompile.common import dtype as mstype
@@ -21,18 +23,19 @@ def resolve_shape(op_name: str, in_shape: tuple, shape) -> tuple:
     if isinstance(shape, (int, np.integer)):
         shape = (int(shape),)
     shape = tuple(int(d) for d in shape)
-    size = int(np.prod(in_shape, dtype=np.int64))
+    # math.prod: exact Python ints, and a tenth of np.prod's cost (PyNative runs this per call)
+    size = math.prod(in_shape)
     if shape.count(-1) > 1:
         raise OpValueError(f"For '{op_name}', at most one dimension can be -1, but got {list(shape)}")
     if any(d < -1 for d in shape):
         raise OpValueError(f"For '{op_name}', dimensions must be >= -1, but got {list(shape)}")
     if -1 in shape:
-        known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+        known = math.prod(d for d in shape if d != -1)
         if known == 0 or size % known:
             raise OpValueError(
                 f"For '{op_name}', cannot reshape a tensor of shape {list(in_shape)} into {list(shape)}")
         shape = tuple(size // known if d == -1 else d for d in shape)
-    if int(np.prod(shape, dtype=np.int64)) != size:
+    if math.prod(shape) != size:
         raise OpValueError(
             f"For '{op_name}', cannot reshape a tensor of shape {list(in_shape)} ({size} elements) "
             f"into {list(shape)}")
