@@ -139,6 +139,30 @@ def test_parameters_and_tracers_take_the_full_path():
         np.testing.assert_allclose(ms.grad(f)(Tensor(np.array([1.0, 2.0], np.float32))).asnumpy(), [2.0, 4.0])
 
 
+class _Scale(ms.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.array([2.0, 3.0], np.float32)), name="w")
+
+    def construct(self, x):
+        return x * self.w
+
+
+def test_a_parameter_read_stays_a_read_in_graphs_and_grads():
+    """The plan `x * w` stores eagerly must not turn the Parameter into a constant of a graph
+    (its read is a Load when the graph runs) nor hide it from grad's tape."""
+    net = _Scale()
+    x = Tensor(np.array([1.0, 1.0], np.float32))
+    for _ in range(2):
+        np.testing.assert_array_equal(net(x).asnumpy(), [2.0, 3.0])          # eager: a stored plan
+    jf = ms.jit(lambda v: net(v))
+    np.testing.assert_array_equal(jf(x).asnumpy(), [2.0, 3.0])
+    net.w.set_data(Tensor(np.array([5.0, 7.0], np.float32)))
+    np.testing.assert_array_equal(jf(x).asnumpy(), [5.0, 7.0])             # read when it runs
+    grads = ms.value_and_grad(lambda v: net(v).sum(), None, net.trainable_params())(x)[1]
+    np.testing.assert_array_equal(grads[0].asnumpy(), [1.0, 1.0])
+
+
 def test_plans_are_bounded(monkeypatch):
     monkeypatch.setattr(_table, "_MAX_PLANS", 4)
     _table._PLANS.clear()

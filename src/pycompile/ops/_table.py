@@ -22,6 +22,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleType, type_of
+from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.ops import tracing
 from pycompile.ops.lowering import Elementwise, Lowering
@@ -173,8 +174,8 @@ def _type_or_error(op: OpDef, x):
 def apply(op: OpDef, inputs, attrs: dict | None = None):
     """Run `op` on `inputs` (Tensors, tracers, Python numbers) with compile-time `attrs`.
 
-    PyNative's steady state is one dictionary hit: a call whose inputs are plain Tensors and
-    Python numbers is keyed by (op, attributes, each input's dtype and shape or number kind),
+    PyNative's steady state is one dictionary hit: a call whose inputs are plain Tensors (or
+    Parameters, outside every trace) and Python numbers is keyed by (op, attributes, each input's dtype and shape or number kind),
     and the first such call stores a plan (`_plan`) holding what `infer`, `check_size` and the
     compute-dtype rule decided for that key; later calls run the plan: convert, call the NumPy
     `eager`, wrap. A key holds everything `infer` reads, so a cached decision is the one `infer`
@@ -183,7 +184,8 @@ def apply(op: OpDef, inputs, attrs: dict | None = None):
     key = [op, _attrs_key(attrs) if attrs else ()]
     for x in inputs:
         c = x.__class__
-        if c is Tensor:
+        # a Parameter is a plain value while no tracer is active (none could capture its read)
+        if c is Tensor or (c is Parameter and not tracing._ACTIVE.get()):
             d = x._data
             key.append(d.dtype)
             key.append(d.shape)
@@ -365,7 +367,6 @@ def check_size(op_name: str, t) -> None:
 
 
 def _parameter_in(inputs) -> bool:
-    from pycompile.common.parameter import Parameter
     for x in inputs:
         if isinstance(x, Parameter):
             return True
