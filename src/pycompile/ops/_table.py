@@ -229,7 +229,7 @@ def _apply(op: OpDef, inputs, attrs: dict, key):
             _PLANS.clear()
         _PLANS[key] = plan
         return plan(inputs, attrs)
-    return run_eager(op, inputs, attrs, out_type)
+    return run_eager(op, inputs, attrs, out_type, types)
 
 
 # (op, attributes key, per input: dtype and shape, or a number kind's marker) -> plan
@@ -375,9 +375,11 @@ def _parameter_in(inputs) -> bool:
     return False
 
 
-def run_eager(op: OpDef, inputs, attrs: dict, out_type):
+def run_eager(op: OpDef, inputs, attrs: dict, out_type, types: list | None = None):
+    """Run `op` now on NumPy values (`types`: the inputs' types, when the caller has them)."""
     values = []
-    types = input_types(op, inputs)
+    if types is None:
+        types = input_types(op, inputs)
     for i, x in enumerate(inputs):
         if op.variadic and i == len(inputs) - 1 and isinstance(x, (tuple, list)):
             values.append([_value(y) for y in x])
