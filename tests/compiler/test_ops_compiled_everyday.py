@@ -211,6 +211,9 @@ def surface_checks() -> list:
         Check("setitem mask", ("Select",), lambda v, m: X.setitem(v, m, 2), (x, b), lambda v, m: np.where(m, 2, v)),
         Check("bool + bool operator", ("Add",), lambda p, q: p + q, (b, _a(np.bool_, 3, 4, seed=5)),
               lambda p, q: p | q),
+        Check("clip_by_norm checked finite", ("CheckFinite",),
+              lambda v: ops.clip_by_norm(v, 1.0, error_if_nonfinite=True), (_a(F32, 3, 4),),
+              lambda v: (v * min(1.0, 1.0 / (np.sqrt((v.astype(np.float64) ** 2).sum()) + 1e-6))).astype(F32)),
     ]
 
 

@@ -180,6 +180,10 @@ IDX_ND = np.array([[0, 1], [2, 3], [0, 1]], I64)
 
 CASES = [
     # -- the new table ops -------------------------------------------------------------------------
+    Case("clip_by_norm error_if_nonfinite", "CheckFinite",
+         lambda x: ops.clip_by_norm(x, 1.0, error_if_nonfinite=True),
+         lambda x: (x * min(1.0, 1.0 / (np.sqrt((x.astype(F64) ** 2).sum()) + 1e-6))).astype(F32), (X34,),
+         (ops.clip_by_norm,)),
     Case("gather_elements", "GatherD", lambda x, i: ops.gather_elements(x, 1, i), lambda x, i: _gather_d(x, 1, i),
          (X34, IDX_D), (ops.gather_elements,)),
     Case("gather_d axis 0 partial", "GatherD", lambda x, i: ops.gather_d(x, 0, i), lambda x, i: _gather_d(x, 0, i),
