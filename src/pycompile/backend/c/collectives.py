@@ -59,5 +59,28 @@ def _allreduce_wait(ctx, w, n):
     ctx.declare_ptr(w, n, ctx.ptr(start))
 
 
+def progress_points(block) -> set:
+    """ids of the nodes of `block` after which a progress call goes: those that compute while an
+    all-reduce started in the block is in flight (MPI advances it only inside its calls; one call
+    per kernel costs about a microsecond and lets the reduction run alongside the backward)."""
+    from pycompile.compiler import ir
+    from pycompile.ops import prims as P
+    out, in_flight = set(), 0
+    for n in block.nodes:
+        if n.op is P.AllReduceStart:
+            in_flight += 1
+        elif n.op is P.AllReduceWait:
+            in_flight -= 1
+        elif in_flight > 0 and n.op is not ir.GETITEM:
+            lower = getattr(n.op, "lower", None)
+            if lower is None or (lower.emits_code and not lower.aliases_input):
+                out.add(id(n))
+    return out
+
+
+def emit_progress(w) -> None:
+    w.line("if (RT->abi_version >= 5 && RT->comm_progress) RT->comm_progress();")
+
+
 EFFECTS = {"allreduce_start": _allreduce_start, "allreduce_wait": _allreduce_wait, "allreduce": _allreduce, "allgather": _allgather, "reduce_scatter": _reduce_scatter,
            "broadcast": _broadcast}
