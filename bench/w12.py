@@ -3,11 +3,19 @@ on 2 processes x 1 thread against 1 process x 2 threads, on this machine (bench/
 
     PYTHONPATH=src python bench/w12.py [--rounds 5] [--steps 30]
 
-The driver alternates the two configurations for `rounds` rounds (interleaved, so load drifts hit
-both alike) and prints medians and ranges of: the compiled step time; for the DP run the bytes
-all-reduced per step, the time per step spent inside the runtime's all-reduce calls (csrc/comm.c
-counts it: waiting for the slower rank included), and the all-reduce bandwidth against a plain
-mpi4py Allreduce of a buffer of the same size in the same processes (the reference MPI rate).
+The driver alternates three configurations for `rounds` rounds (interleaved, so load drifts hit
+all alike): 2 ranks with the default buckets (1 MB, started as the backward produces them), 1
+process on the whole batch, and 2 ranks with one 32 MB bucket (the reduction after the whole
+backward, as before issue 21 item 4). It prints medians and ranges of the compiled step time
+and issue 21's Done-when figures:
+* overlap: the time per step compiled code waits for the started all-reduces (csrc/comm.c counts
+  it), of the rank that waited less in each step (the other rank's wait also holds the ranks'
+  skew: its backward finished first), over the time of the same all-reduces alone (the step's
+  bucket buffers through the same compiled reduction, no backward); done when < 0.5. Also the
+  floor this network sets: the last bucket (the first layer's weight gradient, which the
+  backward's last kernel produces) alone, over all of them;
+* bandwidth: the same bucket buffers all-reduced by pycompile's compiled reduction and by plain
+  mpi4py Allreduce calls, alternating which goes first; done when pycompile's is >= 0.9 of mpi4py's.
 Needs mpi4py and an mpiexec (the `distributed` extra).
 """
 from __future__ import annotations

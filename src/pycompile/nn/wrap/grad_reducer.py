@@ -6,10 +6,14 @@ ranks, so every rank's optimizer applies the gradient of the whole batch and the
 equal. Inside a compiled step the all-reduces are calls of the runtime's MPI bridge in the same
 native call as the backward and the optimizer.
 
-Gradients are reduced in buckets: the gradients of one dtype are flattened into one buffer of at
-most BUCKET_BYTES and reduced with one call, so a network with many small Parameters pays MPI's
-latency once per bucket, not once per Parameter. float16 gradients are reduced as float32 and
-cast back, as MindSpore does (MPI has no float16).
+Gradients are reduced in buckets: the gradients of one dtype are flattened into one buffer and
+reduced with one call, so a network with many small Parameters pays MPI's latency once per
+bucket, not once per Parameter. Buckets are filled in the order the backward produces the
+gradients (the last Parameter's first) and each is a non-blocking all-reduce started as soon as
+it exists and waited for before the optimizer (compiler/passes/comm_schedule.py places them in a
+compiled step), so the reduction of the last layers runs while the backward computes the first
+ones: several buckets of about 1 MB, not one of 25-32 MB, or there is nothing to overlap. float16
+gradients are reduced as float32 and cast back, as MindSpore does (MPI has no float16).
 """
 from __future__ import annotations
 
