@@ -3,11 +3,19 @@ on 2 processes x 1 thread against 1 process x 2 threads, on this machine (bench/
 
     PYTHONPATH=src python bench/w12.py [--rounds 5] [--steps 30]
 
-The driver alternates the two configurations for `rounds` rounds (interleaved, so load drifts hit
-both alike) and prints medians and ranges of: the compiled step time; for the DP run the bytes
-all-reduced per step, the time per step spent inside the runtime's all-reduce calls (csrc/comm.c
-counts it: waiting for the slower rank included), and the all-reduce bandwidth against a plain
-mpi4py Allreduce of a buffer of the same size in the same processes (the reference MPI rate).
+The driver alternates three configurations for `rounds` rounds (interleaved, so load drifts hit
+all alike): 2 ranks with the default buckets (1 MB, started as the backward produces them), 1
+process on the whole batch, and 2 ranks with one 32 MB bucket (the reduction after the whole
+backward, as before issue 21 item 4). It prints medians and ranges of the compiled step time
+and issue 21's Done-when figures:
+* overlap: the time per step compiled code waits for the started all-reduces (csrc/comm.c counts
+  it), of the rank that waited less in each step (the other rank's wait also holds the ranks'
+  skew: its backward finished first), over the time of the same all-reduces alone (the step's
+  bucket buffers through the same compiled reduction, no backward); done when < 0.5. Also the
+  floor this network sets: the last bucket (the first layer's weight gradient, which the
+  backward's last kernel produces) alone, over all of them;
+* bandwidth: the same bucket buffers all-reduced by pycompile's compiled reduction and by plain
+  mpi4py Allreduce calls, alternating which goes first; done when pycompile's is >= 0.9 of mpi4py's.
 Needs mpi4py and an mpiexec (the `distributed` extra).
 """
 from __future__ import annotations
@@ -24,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GLOBAL_BATCH = 64
 
 
-def worker(steps: int, threads: int, distributed: bool) -> dict:
+def worker(steps: int, threads: int, distributed: bool, bucket_mb: float = 0) -> dict:
     import numpy as np
 
     import pycompile as ms
@@ -40,6 +48,8 @@ def worker(steps: int, threads: int, distributed: bool) -> dict:
         communication.init()
         rank, size, comm = communication.get_rank(), communication.get_group_size(), MPI.COMM_WORLD
         ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+        if bucket_mb:
+            ms.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": bucket_mb}})
     ms.set_seed(0)
     sys.path.insert(0, HERE)
     from w5 import MLPLoss
@@ -52,50 +62,81 @@ def worker(steps: int, threads: int, distributed: bool) -> dict:
     for _ in range(5):
         step(tx, ty)
     lib.pc_comm_stats_reset()
-    times = []
+    stats = ffi.new("long[5]")
+    times, waits = [], []
     for _ in range(steps):
         if comm is not None:
             comm.Barrier()
+        lib.pc_comm_stats(stats, 5)
+        w0 = stats[3]
         t0 = time.perf_counter()
         step(tx, ty)
         times.append(time.perf_counter() - t0)
-    stats = ffi.new("long[3]")
-    lib.pc_comm_stats(stats, 3)
+        lib.pc_comm_stats(stats, 5)
+        waits.append((stats[3] - w0) / 1e6)
+    lib.pc_comm_stats(stats, 5)
     out = {"step_ms": statistics.median(times) * 1e3, "rank": rank}
     if comm is not None:
-        calls, nbytes, ns = stats[0], stats[1], stats[2]
-        out.update(bytes_per_step=nbytes / steps, calls_per_step=calls / steps, comm_ms=ns / steps / 1e6)
-        # plain mpi4py on buffers of the same sizes (one per call of a step)
-        per_call = int(nbytes / calls) // 4 if calls else 0
-        send = np.ones(per_call, np.float32)
-        recv = np.empty_like(send)
-        ts = []
-        for _ in range(steps):
-            comm.Barrier()
-            t0 = time.perf_counter()
-            for _ in range(int(calls / steps)):
-                comm.Allreduce(send, recv)
-            ts.append(time.perf_counter() - t0)
-        out["mpi4py_ms"] = statistics.median(ts) * 1e3
-        out["mpi4py_bw_GBps"] = out["bytes_per_step"] / (out["mpi4py_ms"] * 1e6)
-        # the same buffer through pycompile's compiled AllReduce, measured the same way (ranks
-        # aligned by a barrier, then only the reduction), timed by the runtime's counter: the
-        # in-step counter above also holds the wait for the slower rank's backward
-        from pycompile import ops
-        reduce_only = ms.jit(lambda g: ops.AllReduce()(g))
-        tg = ms.Tensor(send)
-        reduce_only(tg)
-        ts = []
-        for _ in range(steps):
-            comm.Barrier()
-            lib.pc_comm_stats_reset()
-            for _ in range(int(calls / steps)):
-                reduce_only(tg)
-            lib.pc_comm_stats(stats, 3)
-            ts.append(stats[2] / 1e6)
-        out["reduce_ms"] = statistics.median(ts)
-        out["bw_GBps"] = out["bytes_per_step"] / (out["reduce_ms"] * 1e6)
+        calls, nbytes, ns, wait_ns = stats[0], stats[1], stats[2], stats[3]
+        reducer = step.grad_reducer
+        sizes = [sum(int(np.prod(reducer.shapes[k])) for k in b) for b in reducer.buckets]
+        out.update(bytes_per_step=nbytes / steps, calls_per_step=calls / steps, start_ms=ns / steps / 1e6,
+                   wait_ms=wait_ns / steps / 1e6, buckets=sizes, tests_per_step=stats[4] / steps, waits=waits)
+        out.update(_reduce_alone(comm, reducer, sizes, steps))
     return out
+
+
+def _reduce_alone(comm, reducer, sizes, rounds) -> dict:
+    """The step's all-reduces without the backward: the same bucket buffers through plain mpi4py
+    (one blocking Allreduce each) and through pycompile's compiled reduction (the reducer's
+    start / wait calls, in a jit function of the gradients alone), in alternating rounds, ranks
+    aligned by a barrier before each. pycompile's time is the runtime's counter (inside MPI only,
+    as the perf_counter around mpi4py's calls)."""
+    import numpy as np
+
+    import pycompile as ms
+    from pycompile import nn
+    from pycompile._rt import ffi, lib
+
+    bufs = [np.ones(n, np.float32) for n in sizes]
+    recv = [np.empty_like(b) for b in bufs]
+    # the reducer of the step, summing only (no mean): the same buckets, the same calls
+    plain = nn.DistributedGradReducer([ms.Parameter(ms.Tensor(np.zeros(s, np.float32)), name=f"g{k}")
+                                       for k, s in enumerate(reducer.shapes)], mean=False)
+    plain.buckets = reducer.buckets
+    grads = tuple(ms.Tensor(np.ones(s, np.float32)) for s in reducer.shapes)
+    reduce_only = ms.jit(lambda gs: plain(gs))
+    reduce_only(grads)
+    stats = ffi.new("long[4]")
+    ref, ours, last = [], [], []
+
+    def plain():
+        comm.Barrier()
+        t0 = time.perf_counter()
+        for b, r in zip(bufs, recv):
+            comm.Allreduce(b, r)
+        ref.append((time.perf_counter() - t0) * 1e3)
+
+    def compiled():
+        comm.Barrier()
+        lib.pc_comm_stats_reset()
+        reduce_only(grads)
+        lib.pc_comm_stats(stats, 4)
+        ours.append((stats[2] + stats[3]) / 1e6)
+
+    for k in range(rounds):
+        for fn in ((plain, compiled) if k % 2 == 0 else (compiled, plain)):    # neither always first
+            fn()
+        # the last bucket alone: the backward's last kernel produces it, so no backward is left
+        # to hide its reduction behind (the floor of the wait, with no skew between the ranks)
+        comm.Barrier()
+        t0 = time.perf_counter()
+        comm.Allreduce(bufs[-1], recv[-1])
+        last.append((time.perf_counter() - t0) * 1e3)
+    nbytes = 4 * sum(sizes)
+    mpi4py_ms, reduce_ms = statistics.median(ref), statistics.median(ours)
+    return {"mpi4py_ms": mpi4py_ms, "reduce_ms": reduce_ms, "last_bucket_ms": statistics.median(last), "mpi4py_bw_GBps": nbytes / (mpi4py_ms * 1e6),
+            "bw_GBps": nbytes / (reduce_ms * 1e6)}
 
 
 def _run(cmd, env):
@@ -111,10 +152,13 @@ def driver(rounds: int, steps: int) -> None:
     mpiexec = os.path.join(os.path.dirname(sys.executable), "mpiexec")
     mpiexec = mpiexec if os.path.exists(mpiexec) else "mpiexec"
     me = [sys.executable, os.path.abspath(__file__), "--worker", "--steps", str(steps)]
-    dp, single = [], []
+    dp, single, one = [], [], []
     for _ in range(rounds):
         dp.append(_run([mpiexec, "-n", "2"] + me + ["--threads", "1", "--dp"], dict(env, PYCOMPILE_NUM_THREADS="1")))
         single.append(_run(me + ["--threads", "2"], dict(env, PYCOMPILE_NUM_THREADS="2"))[0])
+        # the reduction as before issue 21 item 4: one 32 MB bucket, started after the whole backward
+        one.append(_run([mpiexec, "-n", "2"] + me + ["--threads", "1", "--dp", "--bucket-mb", "32"],
+                        dict(env, PYCOMPILE_NUM_THREADS="1")))
 
     def fmt(values, unit=""):
         return f"{statistics.median(values):.3g}{unit} ({min(values):.3g}-{max(values):.3g})"
@@ -124,13 +168,35 @@ def driver(rounds: int, steps: int) -> None:
     steps_dp = [max(r["step_ms"] for r in rnd) for rnd in dp]
     r0 = [rnd[0] for rnd in dp]
     print(f"2 processes x 1 thread, B={GLOBAL_BATCH // 2} each: step {fmt(steps_dp, ' ms')} (slower rank)")
-    print(f"  all-reduced per step: {r0[0]['bytes_per_step'] / 1e6:.3f} MB in {r0[0]['calls_per_step']:.0f} call(s)")
-    print(f"  in all-reduce per step, waiting for the other rank included (rank 0): "
-          f"{fmt([r['comm_ms'] for r in r0], ' ms')}")
-    print(f"  the same all-reduce alone: pycompile compiled {fmt([r['reduce_ms'] for r in r0], ' ms')}, "
-          f"plain mpi4py {fmt([r['mpi4py_ms'] for r in r0], ' ms')}")
+    print(f"  all-reduced per step: {r0[0]['bytes_per_step'] / 1e6:.3f} MB in {r0[0]['calls_per_step']:.0f} "
+          f"bucket(s) of {', '.join(f'{4 * n / 1e6:.3f}' for n in r0[0]['buckets'])} MB, started as the backward "
+          f"produces them")
+    # the rank whose backward finished first also waits for the other's: per step, the smaller of
+    # the two ranks' waits is the communication the backward did not hide (no skew in it)
+    def exposed_ms(rnd):
+        return statistics.median(min(ws) for ws in zip(*(r["waits"] for r in rnd)))
+    exposed = [exposed_ms(rnd) for rnd in dp]
+    for rnd, e in zip(dp, exposed):
+        rnd[0]["exposed_ms"] = e
+    print(f"  waited per step for the all-reduces to complete: rank 0 {fmt([r['wait_ms'] for r in r0], ' ms')}, "
+          f"the rank that waited less (per step; the other's wait includes the ranks' skew) "
+          f"{fmt(exposed, ' ms')}")
+    print(f"  the same all-reduces alone: pycompile compiled {fmt([r['reduce_ms'] for r in r0], ' ms')}, "
+          f"plain mpi4py {fmt([r['mpi4py_ms'] for r in r0], ' ms')} (alternating, same buffers)")
+    one0 = [rnd[0] for rnd in one]
+    print(f"  (one 32 MB bucket, started after the whole backward: step "
+          f"{fmt([max(r['step_ms'] for r in rnd) for rnd in one], ' ms')}, waited: rank 0 "
+          f"{fmt([r['wait_ms'] for r in one0], ' ms')}, the rank that waited less {fmt([exposed_ms(rnd) for rnd in one], ' ms')}; "
+          f"its all-reduce alone {fmt([r['reduce_ms'] for r in one0], ' ms')})")
+    ratios = [r["exposed_ms"] / r["reduce_ms"] for r in r0]
+    print(f"  overlap: waited (the rank that waited less) / all-reduce time {fmt(ratios)} (issue 21: done when < 0.5)")
+    floor = [r["last_bucket_ms"] / r["mpi4py_ms"] for r in r0]
+    print(f"  (the last bucket, produced by the backward's last kernel, alone: {fmt([r['last_bucket_ms'] for r in r0], ' ms')} "
+          f"with mpi4py, {fmt(floor)} of all the all-reduces: the floor of the ratio above for this network)")
+    bw = [r["bw_GBps"] / r["mpi4py_bw_GBps"] for r in r0]
     print(f"  all-reduce bandwidth: pycompile {fmt([r['bw_GBps'] for r in r0], ' GB/s')}, "
-          f"plain mpi4py {fmt([r['mpi4py_bw_GBps'] for r in r0], ' GB/s')}")
+          f"plain mpi4py {fmt([r['mpi4py_bw_GBps'] for r in r0], ' GB/s')}; ratio {fmt(bw)} "
+          f"(issue 21: done when >= 0.9)")
 
 
 if __name__ == "__main__":
@@ -140,8 +206,16 @@ if __name__ == "__main__":
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--steps", type=int, default=30)
+    ap.add_argument("--bucket-mb", type=float, default=0)
     a = ap.parse_args()
     if a.worker:
-        print("W12: " + json.dumps(worker(a.steps, a.threads, a.dp)), flush=True)
+        result = worker(a.steps, a.threads, a.dp, a.bucket_mb)
+        if a.dp:           # one printer: the ranks' lines could interleave
+            from mpi4py import MPI
+            results = MPI.COMM_WORLD.gather(result)
+            for r in results or ():
+                print("W12: " + json.dumps(r), flush=True)
+        else:
+            print("W12: " + json.dumps(result), flush=True)
     else:
         driver(a.rounds, a.steps)

@@ -19,7 +19,7 @@
 #define PC_COMM_NAME 128
 
 enum { PC_MPI_ALLREDUCE, PC_MPI_ALLGATHER, PC_MPI_REDUCE_SCATTER_BLOCK, PC_MPI_BCAST, PC_MPI_IALLREDUCE,
-       PC_MPI_WAIT, PC_MPI_NFUNCS };
+       PC_MPI_WAIT, PC_MPI_TEST, PC_MPI_NFUNCS };
 
 static int g_handle_size = 0;            /* 0: not bound (init() not called) */
 static void *g_mpi[PC_MPI_NFUNCS];
@@ -32,8 +32,10 @@ static int g_ngroups = 0;
 
 static const int g_itemsize[12] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8};
 
-/* counters for bench/w12.py: collective calls, bytes they were given, ns inside them */
-static long g_comm_calls, g_comm_bytes, g_comm_ns;
+/* counters for bench/w12.py: all-reduce calls (blocking or started), bytes they were given, ns
+ * inside them (a start returns at once), ns compiled code waited in pc_comm_wait for started ones */
+static long g_comm_calls, g_comm_bytes, g_comm_ns, g_comm_wait_ns;
+static long g_comm_tests;                       /* MPI_Test calls made by pc_comm_progress */
 
 static long comm_now_ns(void)
 {
@@ -51,11 +53,11 @@ static void comm_count(long t0, size_t nbytes)
 
 void pc_comm_stats(long *out, int n)
 {
-    long v[3] = {g_comm_calls, g_comm_bytes, g_comm_ns};
-    for (int k = 0; k < n && k < 3; ++k) out[k] = v[k];
+    long v[5] = {g_comm_calls, g_comm_bytes, g_comm_ns, g_comm_wait_ns, g_comm_tests};
+    for (int k = 0; k < n && k < 5; ++k) out[k] = v[k];
 }
 
-void pc_comm_stats_reset(void) { g_comm_calls = g_comm_bytes = g_comm_ns = 0; }
+void pc_comm_stats_reset(void) { g_comm_calls = g_comm_bytes = g_comm_ns = g_comm_wait_ns = g_comm_tests = 0; }
 
 int pc_comm_bind(int handle_size, const int64_t *fns, int nfns, const int64_t *dtypes, const int64_t *ops)
 {
@@ -78,7 +80,8 @@ int pc_comm_add_group(const char *name, int64_t comm, int size)
     return 0;
 }
 
-void pc_comm_unbind(void) { g_handle_size = 0; g_ngroups = 0; }
+static void comm_forget_requests(void);
+void pc_comm_unbind(void) { g_handle_size = 0; g_ngroups = 0; comm_forget_requests(); }
 
 static int find_group(const char *name)
 {
@@ -194,9 +197,61 @@ static int pc_broadcast(const void *src, void *dst, int64_t count, int dtype, in
         dst, (int)count, H8(g_mpi_dtype[dtype]), root, H8(g_group_comm[k]));
 }
 
-/* Non-blocking all-reduce: *req receives the request handle that pc_comm_wait completes. src and
- * dst must stay untouched until then (generated code starts it as soon as a gradient bucket is
- * complete and waits before the first reader). */
+/* Non-blocking all-reduces. MPI progresses a started collective only inside MPI calls (unless
+ * the library runs a progress thread of its own), so a reduction started early would mostly run
+ * in the final wait. pc_comm_progress tests every outstanding request: generated code calls it
+ * between the kernels that run while a reduction is in flight, and the shared-memory copies and
+ * sums advance there. The requests live in this table (not in generated code), so progress can
+ * reach all of them; the handle generated code holds is the table slot + 1 (0: nothing to wait for,
+ * the one-process world). A step runs its starts and waits on one thread; this table is not locked. */
+#define PC_COMM_MAX_REQUESTS 1024
+static int64_t g_req[PC_COMM_MAX_REQUESTS];     /* MPI request handles (MPI_REQUEST_NULL once done) */
+static char g_req_used[PC_COMM_MAX_REQUESTS];
+static char g_req_done[PC_COMM_MAX_REQUESTS];
+static int g_req_active;                        /* started and not waited for (a quick "any?") */
+
+/* (after a failure or release the requests are MPI's to clean up, not ours to wait for) */
+static void comm_forget_requests(void)
+{
+    memset(g_req_used, 0, sizeof g_req_used);
+    g_req_active = 0;
+}
+
+static int mpi_test(int64_t *req, int *flag)
+{
+    int64_t status[16];
+    if (g_handle_size == 4) {
+        h4 r = (h4)*req;
+        int rc = ((int (*)(h4 *, int *, void *))g_mpi[PC_MPI_TEST])(&r, flag, status);
+        *req = r;
+        return rc;
+    }
+    h8 r = (h8)(intptr_t)*req;
+    int rc = ((int (*)(h8 *, int *, void *))g_mpi[PC_MPI_TEST])(&r, flag, status);
+    *req = (int64_t)(intptr_t)r;
+    return rc;
+}
+
+static int g_progress_on = 1;                   /* PYCOMPILE_COMM_PROGRESS, set at init() */
+void pc_comm_set_progress(int on) { g_progress_on = on; }
+
+static int pc_comm_progress(void)
+{
+    if (g_req_active == 0 || !g_progress_on || g_handle_size <= 0 || !g_mpi[PC_MPI_TEST]) return 0;
+    for (int k = 0; k < PC_COMM_MAX_REQUESTS; ++k) {
+        if (!g_req_used[k] || g_req_done[k]) continue;
+        int flag = 0;
+        ++g_comm_tests;
+        if (mpi_test(&g_req[k], &flag)) return -1;      /* the wait reports the failure */
+        if (flag) g_req_done[k] = 1;
+        else break;          /* the library progresses every request in one call: test the oldest */
+    }
+    return 0;
+}
+
+/* *req receives the handle pc_comm_wait completes. src and dst must stay untouched until then
+ * (generated code starts it as soon as a gradient bucket is complete and waits before the first
+ * reader; the memory planner keeps both alive). */
 static int pc_allreduce_start(const void *src, void *dst, int64_t count, int dtype, int op, const char *group,
                               int64_t *req)
 {
@@ -206,33 +261,51 @@ static int pc_allreduce_start(const void *src, void *dst, int64_t count, int dty
     size_t nbytes = (size_t)count * g_itemsize[dtype];
     if (g_handle_size < 0) { if (src != dst) memmove(dst, src, nbytes); return 0; }
     if (op < 0 || op > 3 || src == dst) return -2;
+    int slot = 0;
+    while (slot < PC_COMM_MAX_REQUESTS && g_req_used[slot]) ++slot;
+    if (slot == PC_COMM_MAX_REQUESTS) return -5;
+    long t0 = comm_now_ns();
+    int rc;
     if (g_handle_size == 4) {
         h4 r = 0;
-        int rc = ((int (*)(const void *, void *, int, h4, h4, h4, h4 *))g_mpi[PC_MPI_IALLREDUCE])(
+        rc = ((int (*)(const void *, void *, int, h4, h4, h4, h4 *))g_mpi[PC_MPI_IALLREDUCE])(
             src, dst, (int)count, H4(g_mpi_dtype[dtype]), H4(g_mpi_op[op]), H4(g_group_comm[k]), &r);
-        *req = r;
-        return rc;
+        g_req[slot] = r;
+    } else {
+        h8 r = 0;
+        rc = ((int (*)(const void *, void *, int, h8, h8, h8, h8 *))g_mpi[PC_MPI_IALLREDUCE])(
+            src, dst, (int)count, H8(g_mpi_dtype[dtype]), H8(g_mpi_op[op]), H8(g_group_comm[k]), &r);
+        g_req[slot] = (int64_t)(intptr_t)r;
     }
-    h8 r = 0;
-    int rc = ((int (*)(const void *, void *, int, h8, h8, h8, h8 *))g_mpi[PC_MPI_IALLREDUCE])(
-        src, dst, (int)count, H8(g_mpi_dtype[dtype]), H8(g_mpi_op[op]), H8(g_group_comm[k]), &r);
-    *req = (int64_t)(intptr_t)r;
-    return rc;
+    comm_count(t0, nbytes);
+    if (rc) return rc;
+    g_req_used[slot] = 1;
+    g_req_done[slot] = 0;
+    ++g_req_active;
+    *req = slot + 1;
+    return 0;
 }
 
 static int pc_comm_wait(int64_t *req)
 {
     if (g_handle_size <= 0 || *req == 0) return g_handle_size == 0 ? -1 : 0;
+    int slot = (int)(*req - 1);
+    if (slot < 0 || slot >= PC_COMM_MAX_REQUESTS || !g_req_used[slot]) return -2;
     int64_t status[16];                  /* larger than any MPI_Status; MPI_STATUS_IGNORE is library-specific */
-    int rc;
-    if (g_handle_size == 4) {
-        h4 r = (h4)*req;
-        rc = ((int (*)(h4 *, void *))g_mpi[PC_MPI_WAIT])(&r, status);
-        *req = r;
-    } else {
-        h8 r = (h8)(intptr_t)*req;
-        rc = ((int (*)(h8 *, void *))g_mpi[PC_MPI_WAIT])(&r, status);
-        *req = (int64_t)(intptr_t)r;
+    long t0 = comm_now_ns();
+    int rc = 0;
+    if (!g_req_done[slot]) {
+        if (g_handle_size == 4) {
+            h4 r = (h4)g_req[slot];
+            rc = ((int (*)(h4 *, void *))g_mpi[PC_MPI_WAIT])(&r, status);
+        } else {
+            h8 r = (h8)(intptr_t)g_req[slot];
+            rc = ((int (*)(h8 *, void *))g_mpi[PC_MPI_WAIT])(&r, status);
+        }
     }
+    g_req_used[slot] = 0;
+    --g_req_active;
+    *req = 0;
+    __atomic_add_fetch(&g_comm_wait_ns, comm_now_ns() - t0, __ATOMIC_RELAXED);
     return rc;
 }

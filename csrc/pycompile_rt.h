@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* CDEF-BEGIN */
-#define PC_RT_ABI_VERSION 4
+#define PC_RT_ABI_VERSION 5
 
 /* dtype codes; pycompile.common.dtype reads these numbers from here through cffi. */
 enum pc_dtype {
@@ -53,6 +53,10 @@ typedef struct pc_api {
     int (*allreduce_start)(const void *src, void *dst, int64_t count, int dtype, int op, const char *group,
                            int64_t *request);
     int (*wait)(int64_t *request);
+    /* ABI 5: let the MPI library advance the all-reduces started and not yet waited for (MPI
+     * progresses them only inside its calls); generated code calls it between the kernels that
+     * run while one is in flight. May be NULL. */
+    int (*comm_progress)(void);
 } pc_api;
 
 /* pc_entry's result when a loop stopped at a pending SIGINT (runtime errors are 1000 + k) */
@@ -73,12 +77,17 @@ int pc_watch_interrupts(void);
 void pc_clear_interrupt(void);
 /* communication.init() binds the collectives to MPI (csrc/comm.c): handle_size 4 (MPICH: int
  * handles) or 8 (Open MPI: pointers), or -1 for a one-process world without MPI; fns: addresses
- * of MPI_Allreduce, MPI_Allgather, MPI_Reduce_scatter_block, MPI_Bcast, MPI_Iallreduce, MPI_Wait;
+ * of MPI_Allreduce, MPI_Allgather, MPI_Reduce_scatter_block, MPI_Bcast, MPI_Iallreduce, MPI_Wait,
+ * MPI_Test;
  * dtypes: the MPI datatype handle of each pc_dtype (0: none); ops: sum, max, min, prod. */
 int pc_comm_bind(int handle_size, const int64_t *fns, int nfns, const int64_t *dtypes, const int64_t *ops);
 int pc_comm_add_group(const char *name, int64_t comm, int size);
 void pc_comm_unbind(void);
-/* all-reduces run by compiled code since the last reset: calls, bytes, ns inside them (bench/w12.py) */
+/* 0: comm_progress does nothing (PYCOMPILE_COMM_PROGRESS=0: measure what the MPI_Test calls give) */
+void pc_comm_set_progress(int on);
+/* all-reduces run by compiled code since the last reset, the first n of: calls (blocking or
+ * started), bytes, ns inside them, ns waited for started ones to complete, MPI_Test calls of
+ * comm_progress (bench/w12.py) */
 void pc_comm_stats(long *out, int n);
 void pc_comm_stats_reset(void);
 /* CDEF-END */

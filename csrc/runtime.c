@@ -42,6 +42,7 @@ static const pc_api g_api = {
     pc_broadcast,
     pc_allreduce_start,
     pc_comm_wait,
+    pc_comm_progress,
 };
 
 const pc_api *pc_get_api(void) { return &g_api; }

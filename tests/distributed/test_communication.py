@@ -77,7 +77,7 @@ def test_argument_errors_are_mindsporess(world):
 
 
 # the ops the compiled checks below (and coll_worker.py under mpirun) compile
-COMPILED_OPS = {"AllReduce", "AllGather", "ReduceScatter", "Broadcast"}
+COMPILED_OPS = {"AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AllReduceStart", "AllReduceWait"}
 X = np.arange(12, dtype=np.float32).reshape(4, 3) - 5
 
 
@@ -135,9 +135,60 @@ def test_auto_parallel_context():
 
 
 def test_buckets_group_by_dtype_and_size():
+    """Buckets are filled from the last Parameter (whose gradient the backward produces first)
+    and close once they hold at least the limit; all_reduce_fusion_config splits by index."""
     f32, f16 = ms.float32, ms.float16
     spec = [((4,), f32), ((2, 2), f16), ((8,), f32), ((100,), f32), ((2,), f16)]
-    assert _buckets(spec, 64) == [(0, 2), (1, 4), (3,)]
+    assert _buckets(spec, 64) == [(1, 4), (3,), (0, 2)]
+    assert _buckets(spec, 1 << 20) == [(1, 4), (0, 2, 3)]
+    assert _buckets(spec, None, (3,)) == [(4,), (3,), (0, 2), (1,)]
+
+
+@pytest.mark.parametrize("ctx, buckets", [
+    ({}, [(2, 3, 4, 5), (0, 1)]),                                       # 1 MB default: two buckets
+    ({"comm_fusion": {"allreduce": {"mode": "size", "config": 32}}}, [(0, 1, 2, 3, 4, 5)]),
+    ({"all_reduce_fusion_config": [2, 4]}, [(4, 5), (2, 3), (0, 1)]),
+    ({"comm_fusion": {"allreduce": {"mode": "index", "config": [4]}}}, [(4, 5), (0, 1, 2, 3)]),
+])
+def test_bucket_configuration_from_the_context(world, ctx, buckets):
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, **ctx)
+    net = nn.SequentialCell(nn.Dense(784, 512), nn.ReLU(), nn.Dense(512, 512), nn.ReLU(), nn.Dense(512, 10))
+    assert nn.DistributedGradReducer(net.trainable_params()).buckets == tuple(buckets)
+
+
+@pytest.mark.parametrize("ctx", [{"all_reduce_fusion_config": [3, 2]},
+                                 {"comm_fusion": {"allreduce": {"mode": "size", "config": 0}}},
+                                 {"comm_fusion": {"allreduce": {"mode": "fast"}}}])
+def test_bucket_configuration_errors(world, ctx):
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, **ctx)
+    with pytest.raises(ValueError, match="all_reduce_fusion_config|comm_fusion"):
+        nn.DistributedGradReducer([ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="a")])
+
+
+def test_compiled_step_starts_each_bucket_when_the_backward_produced_it(world):
+    """The first bucket (the last two layers) is started before the first layer's weight gradient
+    is computed, and waited for only after it: its reduction overlaps the rest of the backward."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True,
+                                 all_reduce_fusion_config=[2])
+    ms.set_seed(0)
+    net = nn.SequentialCell(nn.Dense(20, 16), nn.ReLU(), nn.Dense(16, 16), nn.ReLU(), nn.Dense(16, 4))
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
+    x = ms.Tensor(np.random.default_rng(0).standard_normal((8, 20)).astype(np.float32))
+    y = ms.Tensor(np.random.default_rng(1).standard_normal((8, 4)).astype(np.float32))
+    report = ms.inspect(step, x, y)
+    lines = report.ir_after.splitlines()
+    starts = [k for k, line in enumerate(lines) if "AllReduceStart(" in line]
+    waits = [k for k, line in enumerate(lines) if "AllReduceWait(" in line]
+    # the first layer's weight gradient: dy^T x, the product with the step's input
+    dw1 = [k for k, line in enumerate(lines) if "MatMul(" in line and "_inputs0) {transpose_a: True}" in line]
+    assert len(starts) == 2 and len(waits) == 2 and len(dw1) == 1
+    assert starts[0] < dw1[0] < starts[1] < waits[0] < waits[1]
+    # MPI advances a started reduction only inside its calls: the kernels between call the runtime
+    c = report.c_source
+    first, last = c.index("RT->allreduce_start("), c.rindex("RT->wait(")
+    assert c.count("RT->comm_progress()", first, last) >= 3
+    step(x, y)                                          # and it runs (a world of one: a copy)
 
 
 @pytest.mark.parametrize("compiled", [False, True])

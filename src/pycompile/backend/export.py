@@ -65,6 +65,8 @@ API_FIELDS = {
     "allreduce_start": "non-blocking allreduce: (src, dst, count, dtype, op, group, int64_t *request) -> 0; "
                        "may be NULL",
     "wait": "(int64_t *request) -> 0 once the request started by allreduce_start is complete; may be NULL",
+    "comm_progress": "() -> 0: let MPI advance the all-reduces started and not yet waited for (called between "
+                     "kernels while one is in flight); may be NULL",
 }
 
 CALLING_CONVENTION = (

@@ -123,6 +123,9 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("PYCOMPILE_SANITIZE", None, _sanitizers,
          "address,undefined (or one of them): build generated C with those sanitizers "
          "(see docs/RELIABILITY.md for running Python with the ASan runtime)"),
+    Knob("PYCOMPILE_COMM_PROGRESS", True, _flag,
+         "0: compiled steps do not call MPI_Test between kernels while a gradient all-reduce is in "
+         "flight (it then advances only in the final wait, or in the MPI library's own progress thread)"),
     Knob("PYCOMPILE_FUZZ_EXAMPLES", 300, _int_in(1, 10 ** 9, "PYCOMPILE_FUZZ_EXAMPLES"),
          "how many random programs tests/compiler/test_fuzz_ops.py runs (a soak: 10000)"),
 )}

@@ -20,7 +20,7 @@ import numpy as np
 
 WORLD_NAMES = ("hccl_world_group", "nccl_world_group", "mccl_world_group")
 MPI_FUNCS = ("MPI_Allreduce", "MPI_Allgather", "MPI_Reduce_scatter_block", "MPI_Bcast", "MPI_Iallreduce",
-             "MPI_Wait")
+             "MPI_Wait", "MPI_Test")
 # pc_dtype code -> mpi4py datatype name (float16 has none in MPI 3: eager reduces it as float32;
 # bool goes as bytes: max / min are or / and)
 _MPI_TYPES = {0: "UINT8_T", 1: "INT8_T", 2: "INT16_T", 3: "INT32_T", 4: "INT64_T", 5: "UINT8_T", 6: "UINT16_T",
@@ -87,6 +87,8 @@ class World:
             size = MPI._sizeof(MPI.Comm)
             lib.pc_comm_bind(size, ffi.new("int64_t[]", fns), len(fns), ffi.new("int64_t[]", dtypes),
                              ffi.new("int64_t[]", ops))
+        from pycompile.common import knobs
+        lib.pc_comm_set_progress(1 if knobs.get("PYCOMPILE_COMM_PROGRESS") else 0)
         for name, group in self.groups.items():
             if group.comm is not None or self.MPI is None:
                 self._bind_group(name, group)

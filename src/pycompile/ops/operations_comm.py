@@ -93,4 +93,23 @@ class Broadcast(Primitive):
                      for x in input_x)
 
 
+class AllReduceStart(Primitive):
+    """Start a non-blocking sum over `group`; its result is readable only through AllReduceWait
+    (nn.DistributedGradReducer's buckets; not a MindSpore class, so not in __all__)."""
+
+    def __init__(self, group=WORLD):
+        super().__init__()
+        self.group = _group("AllReduceStart", group)
+
+    def __call__(self, x):
+        return apply(OPS["AllReduceStart"], [x], {"op": 0, "group": self.group})
+
+
+class AllReduceWait(Primitive):
+    """Complete the AllReduceStart whose result is `started`; x: that start's input."""
+
+    def __call__(self, started, x):
+        return apply(OPS["AllReduceWait"], [started, x], {})
+
+
 __all__ = ["ReduceOp", "AllReduce", "AllGather", "ReduceScatter", "Broadcast"]

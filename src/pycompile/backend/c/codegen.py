@@ -265,9 +265,12 @@ class CodeGen(StackEmitter, TemplateContext):
         for n in block.nodes:
             if n.op is ir.GETITEM:
                 self.getitems.setdefault(id(n.inputs[0]), {})[n.attrs["index"]] = n
+        progress = collectives.progress_points(block)
         for n in block.nodes:
             self.comment(w, n)
             self.emit_node(w, n)
+            if id(n) in progress:
+                collectives.emit_progress(w)
 
     def comment(self, w, n):
         loc = n.loc

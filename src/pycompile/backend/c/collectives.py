@@ -8,9 +8,10 @@ NULL) makes the call fail with the op's runtime error instead of crashing.
 from __future__ import annotations
 
 from pycompile.backend.c import text
+from pycompile.backend.c.naming import nid
 
 
-def _call(ctx, w, n, fn: str, count: int, extra: str = "") -> None:
+def _call(ctx, w, n, fn: str, count: int, extra: str = "", tail: str = "") -> None:
     x = n.inputs[0]
     out = ctx.declare_ptr(w, n)
     loc = f" at {n.loc}" if n.loc else ""
@@ -18,7 +19,7 @@ def _call(ctx, w, n, fn: str, count: int, extra: str = "") -> None:
         f"RuntimeError: For '{n.op.name}', the collective failed{loc}: call communication.init() before running "
         f"the graph, use a group every rank created, and a dtype MPI has (not float16)")
     group = text.string(n.attrs.get("group", "hccl_world_group"))
-    args = f"{ctx.ptr(x)}, {out}, {count}L, {x.type.dtype.code}{extra}, {group}"
+    args = f"{ctx.ptr(x)}, {out}, {count}L, {x.type.dtype.code}{extra}, {group}{tail}"
     w.line(f"if (RT->abi_version < 4 || !RT->{fn} || RT->{fn}({args})) return PC_ERR_BASE + {code};")
 
 
@@ -38,5 +39,48 @@ def _broadcast(ctx, w, n):
     _call(ctx, w, n, "broadcast", n.type.size, f", {int(n.attrs.get('root_rank', 0))}")
 
 
-EFFECTS = {"allreduce": _allreduce, "allgather": _allgather, "reduce_scatter": _reduce_scatter,
+def _request(ctx, start) -> str:
+    """The C variable holding the MPI request of an AllReduceStart node (top level of the function,
+    so a split function carries it across parts like any other local)."""
+    return f"rq{nid(start)}"
+
+
+def _allreduce_start(ctx, w, n):
+    rq = _request(ctx, n)
+    w.line(f"int64_t {rq} = 0;")
+    _call(ctx, w, n, "allreduce_start", n.inputs[0].type.size, f", {int(n.attrs.get('op', 0))}", f", &{rq}")
+
+
+def _allreduce_wait(ctx, w, n):
+    start = n.inputs[0]
+    loc = f" at {n.loc}" if n.loc else ""
+    code = ctx.runtime_error(f"RuntimeError: For 'AllReduce', the non-blocking all-reduce failed{loc}")
+    w.line(f"if (!RT->wait || RT->wait(&{_request(ctx, start)})) return PC_ERR_BASE + {code};")
+    ctx.declare_ptr(w, n, ctx.ptr(start))
+
+
+def progress_points(block) -> set:
+    """ids of the nodes of `block` after which a progress call goes: those that compute while an
+    all-reduce started in the block is in flight (MPI advances it only inside its calls; one call
+    per kernel costs about a microsecond and lets the reduction run alongside the backward)."""
+    from pycompile.compiler import ir
+    from pycompile.ops import prims as P
+    out, in_flight = set(), 0
+    for n in block.nodes:
+        if n.op is P.AllReduceStart:
+            in_flight += 1
+        elif n.op is P.AllReduceWait:
+            in_flight -= 1
+        elif in_flight > 0 and n.op is not ir.GETITEM:
+            lower = getattr(n.op, "lower", None)
+            if lower is None or (lower.emits_code and not lower.aliases_input):
+                out.add(id(n))
+    return out
+
+
+def emit_progress(w) -> None:
+    w.line("if (RT->abi_version >= 5 && RT->comm_progress) RT->comm_progress();")
+
+
+EFFECTS = {"allreduce_start": _allreduce_start, "allreduce_wait": _allreduce_wait, "allreduce": _allreduce, "allgather": _allgather, "reduce_scatter": _reduce_scatter,
            "broadcast": _broadcast}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from pycompile.compiler import ir
+from pycompile.compiler.passes.comm_schedule import comm_schedule
 from pycompile.compiler.passes.conv_epilogue import conv_epilogue
 from pycompile.compiler.stats import PassStat
 from pycompile.compiler.passes.cse import cse
@@ -50,6 +51,8 @@ PIPELINE = [
     ("conv_epilogue", lambda g, o: conv_epilogue(g), 2),
     ("fusion", lambda g, o: fusion(g), 2),
     ("dce_final", lambda g, o: dce(g), 0),
+    # last: only reorders (gradient all-reduces start when their bucket exists, wait when read)
+    ("comm_schedule", lambda g, o: comm_schedule(g), 0),
 ]
 
 

@@ -6,10 +6,14 @@ ranks, so every rank's optimizer applies the gradient of the whole batch and the
 equal. Inside a compiled step the all-reduces are calls of the runtime's MPI bridge in the same
 native call as the backward and the optimizer.
 
-Gradients are reduced in buckets: the gradients of one dtype are flattened into one buffer of at
-most BUCKET_BYTES and reduced with one call, so a network with many small Parameters pays MPI's
-latency once per bucket, not once per Parameter. float16 gradients are reduced as float32 and
-cast back, as MindSpore does (MPI has no float16).
+Gradients are reduced in buckets: the gradients of one dtype are flattened into one buffer and
+reduced with one call, so a network with many small Parameters pays MPI's latency once per
+bucket, not once per Parameter. Buckets are filled in the order the backward produces the
+gradients (the last Parameter's first) and each is a non-blocking all-reduce started as soon as
+it exists and waited for before the optimizer (compiler/passes/comm_schedule.py places them in a
+compiled step), so the reduction of the last layers runs while the backward computes the first
+ones: several buckets of about 1 MB, not one of 25-32 MB, or there is nothing to overlap. float16
+gradients are reduced as float32 and cast back, as MindSpore does (MPI has no float16).
 """
 from __future__ import annotations
 
@@ -19,26 +23,65 @@ from pycompile.common import auto_parallel
 from pycompile.common import dtype as mstype
 from pycompile.nn.cell import Cell
 from pycompile.ops import functional as F
-from pycompile.ops.operations_comm import AllReduce, Broadcast, ReduceOp
+from pycompile.ops.operations_comm import AllReduce, AllReduceStart, AllReduceWait, Broadcast, ReduceOp
 
 WORLD = "hccl_world_group"
-BUCKET_BYTES = 32 << 20
+# default bucket size: small enough that a network of a few MB has several buckets, so the first
+# ones are reduced while the backward still computes the rest (PyTorch DDP's 25 MB makes W5's
+# 2.68 MB one bucket, reduced only after the whole backward); comm_fusion's "size" mode sets it
+BUCKET_BYTES = 1 << 20
 
 
-def _buckets(shapes_dtypes, limit):
-    """Indices of the gradients grouped into buckets: same dtype, at most `limit` bytes each
-    (a larger gradient is a bucket of its own), in parameter order."""
+def _fusion_config():
+    """(size limit in bytes, parameter indices that start a new bucket) from the auto-parallel
+    context, as MindSpore reads it: all_reduce_fusion_config=[i, j, ...] or comm_fusion=
+    {"allreduce": {"mode": "index", "config": [i, j, ...]}} split the Parameters at those indices;
+    comm_fusion={"allreduce": {"mode": "size", "config": MB}} sets the bucket size; "auto" or
+    nothing: BUCKET_BYTES."""
+    indices = list(auto_parallel.get_auto_parallel_context("all_reduce_fusion_config") or [])
+    limit = BUCKET_BYTES
+    fusion = (auto_parallel.get_auto_parallel_context("comm_fusion") or {}).get("allreduce") or {}
+    mode = fusion.get("mode", "auto")
+    if mode == "size":
+        mb = fusion.get("config", 64)
+        if not isinstance(mb, (int, float)) or isinstance(mb, bool) or mb <= 0:
+            raise ValueError(f"For 'comm_fusion', the 'config' of mode 'size' must be a positive number of MB, "
+                             f"but got {mb!r}")
+        limit = int(mb * (1 << 20))
+    elif mode == "index":
+        indices = list(fusion.get("config") or [])
+    elif mode != "auto":
+        raise ValueError(f"For 'comm_fusion', the 'mode' of 'allreduce' must be 'auto', 'size' or 'index', "
+                         f"but got {mode!r}")
+    if indices:
+        if any(not isinstance(i, int) or isinstance(i, bool) or i <= 0 for i in indices) or indices != sorted(
+                set(indices)):
+            raise ValueError("For 'all_reduce_fusion_config', the parameter indices must be increasing positive "
+                             f"integers, but got {indices}")
+        limit = None
+    return limit, tuple(indices)
+
+
+def _buckets(shapes_dtypes, limit, split_at=()):
+    """Indices of the gradients grouped into buckets of one dtype, in the order the backward
+    produces them: the last Parameter's gradient first. With `split_at` (parameter indices) the
+    Parameters [0, i), [i, j) ... form the buckets (MindSpore's all_reduce_fusion_config); else a
+    bucket closes once it holds at least `limit` bytes (as PyTorch DDP fills buckets), so a bucket
+    is never smaller than the limit except the last one of a dtype."""
     buckets, open_ = [], {}
-    for k, (shape, dt) in enumerate(shapes_dtypes):
+    bounds = sorted(set(split_at))
+    for k in reversed(range(len(shapes_dtypes))):
+        shape, dt = shapes_dtypes[k]
         nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+        part = sum(1 for b in bounds if b <= k)
         cur = open_.get(dt)
-        if cur is None or cur[1] + nbytes > limit:
-            cur = [[], 0]
+        if cur is None or (limit is not None and cur[1] >= limit) or (limit is None and cur[2] != part):
+            cur = [[], 0, part]
             open_[dt] = cur
             buckets.append(cur)
         cur[0].append(k)
         cur[1] += nbytes
-    return [tuple(b[0]) for b in buckets]
+    return [tuple(sorted(b[0])) for b in buckets]
 
 
 class DistributedGradReducer(Cell):
@@ -56,12 +99,17 @@ class DistributedGradReducer(Cell):
         self.degree = degree
         self.scale = 1.0 / degree
         self.allreduce = AllReduce(ReduceOp.SUM, group)
+        self.start = AllReduceStart(group)
+        self.wait = AllReduceWait()
         params = list(parameters)
         # float16 goes as float32 (MPI has no float16); buckets are formed on the reduced dtypes
         self.shapes = tuple(tuple(p.shape) for p in params)
         self.dtypes = tuple(p.dtype for p in params)
         wire = [(s, mstype.float32 if d == mstype.float16 else d) for s, d in zip(self.shapes, self.dtypes)]
-        self.buckets = tuple(_buckets(wire, BUCKET_BYTES)) if fusion_type else tuple((k,) for k in range(len(params)))
+        if fusion_type:
+            self.buckets = tuple(_buckets(wire, *_fusion_config()))
+        else:
+            self.buckets = tuple((k,) for k in reversed(range(len(params))))
 
     def _reduce(self, g):
         r = self.allreduce(g)
@@ -69,26 +117,36 @@ class DistributedGradReducer(Cell):
             r = r * self.scale
         return r
 
+    def _pack(self, grads, bucket):
+        """The bucket's gradients as one flat buffer of the wire dtype (float16 as float32)."""
+        parts = [F.cast(grads[k], mstype.float32) if self.dtypes[k] == mstype.float16 else grads[k] for k in bucket]
+        if len(bucket) == 1:
+            return parts[0]
+        return F.concat([F.reshape(p, (-1,)) for p in parts])
+
     def construct(self, grads):
-        out = list(grads)
+        # every bucket's reduction is started before the first one is waited for: in a compiled
+        # step the comm_schedule pass moves each start to just after the backward produced the
+        # bucket (the last layer's first), so the reductions run while the backward goes on
+        started = []
         for bucket in self.buckets:
+            flat = self._pack(grads, bucket)
+            started.append((flat, self.start(flat)))
+        out = list(grads)
+        for bucket, (flat, handle) in zip(self.buckets, started):
+            r = self.wait(handle, flat)
+            if self.mean:
+                r = r * self.scale
             if len(bucket) == 1:
                 k = bucket[0]
-                g = grads[k]
-                if self.dtypes[k] == mstype.float16:
-                    out[k] = F.cast(self._reduce(F.cast(g, mstype.float32)), mstype.float16)
-                else:
-                    out[k] = self._reduce(g)
+                out[k] = F.cast(r, mstype.float16) if self.dtypes[k] == mstype.float16 else r
                 continue
-            flat = F.concat([F.reshape(F.cast(grads[k], mstype.float32) if self.dtypes[k] == mstype.float16
-                                       else grads[k], (-1,)) for k in bucket])
-            flat = self._reduce(flat)
             start = 0
             for k in bucket:
                 n = 1
                 for d in self.shapes[k]:
                     n *= d
-                piece = F.reshape(flat[start:start + n], self.shapes[k])
+                piece = F.reshape(r[start:start + n], self.shapes[k])
                 out[k] = F.cast(piece, mstype.float16) if self.dtypes[k] == mstype.float16 else piece
                 start += n
         return tuple(out)

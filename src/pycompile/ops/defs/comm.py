@@ -101,5 +101,32 @@ ReduceScatter = _collective("ReduceScatter", _reduce_scatter_infer, _reduce_scat
 Broadcast = _collective("Broadcast", _broadcast_infer, _broadcast_eager, {"root_rank": 0, "group": WORLD},
                         "broadcast")
 
+
+
+# Non-blocking all-reduce, for the DATA_PARALLEL gradient reduction inside a compiled step
+# (nn.DistributedGradReducer): AllReduceStart begins the reduction of a bucket as soon as the
+# backward has produced it, AllReduceWait completes it before the optimizer reads it, so the
+# reduction runs while the rest of the backward computes. The start's result is the buffer MPI
+# writes into (not readable until the wait); the wait's result is that buffer, and the wait also
+# takes the start's source so the memory planner keeps both alive until then. Eagerly (PyNative)
+# the start reduces at once and the wait passes its result through: the same sums either way.
+def _start_eager(x, op=0, group=WORLD):
+    return _world("AllReduceStart").allreduce(x, op, group)
+
+
+def _start_infer(types, op=0, group=WORLD):
+    _group_size("AllReduceStart", group)
+    return _tensor("AllReduceStart", types[0])
+
+
+AllReduceStart = defop("AllReduceStart", ("x",), attrs={"op": 0, "group": WORLD}, infer=_start_infer,
+                       eager=_start_eager, kind=Kind.EFFECT, lower=EffectCode("allreduce_start"), movable=False,
+                       speculatable=False, cse=False,
+                       doc="start a non-blocking AllReduce (the gradient buckets of DATA_PARALLEL)")
+AllReduceWait = defop("AllReduceWait", ("started", "x"), infer=lambda types: types[0],
+                      eager=lambda started, x: started, kind=Kind.EFFECT,
+                      lower=EffectCode("allreduce_wait", alias=True), movable=False, speculatable=False, cse=False,
+                      doc="complete the AllReduceStart whose result is `started` (x: the start's source)")
+
 # the ops this module declares (what `pycompile.ops.prims` re-exports)
 __all__ = [_n for _n, _v in list(globals().items()) if isinstance(_v, OpDef)]

@@ -6,7 +6,11 @@ from __future__ import annotations
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
 from pycompile.ops._table import OpRuntimeError, apply
-from pycompile.ops.grads import defgrad
+from pycompile.ops.grads import defgrad, nondiff
+
+# the gradient reducer's non-blocking pair runs after the backward, on gradients: nothing
+# differentiates through it (a graph that must, uses AllReduce)
+nondiff(P.AllReduceStart, P.AllReduceWait)
 
 _SUM, _MAX, _MIN, _PROD = 0, 1, 2, 3
 
