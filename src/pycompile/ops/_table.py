@@ -22,7 +22,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleType, type_of
-from pycompile.ops import tracing
+from pycompile.ops import _mixed, tracing
 from pycompile.ops.lowering import Elementwise, Lowering
 
 
@@ -176,6 +176,8 @@ def apply(op: OpDef, inputs, attrs: dict | None = None):
         raise OpTypeError(
             f"For '{op.name}', expected {len(op.inputs)} inputs ({', '.join(op.inputs)}), "
             f"but got {len(inputs)}")
+    if _mixed.SCOPE and op.effect is Effect.PURE and op.name != "Cast" and _parameter_in(inputs):
+        inputs = _mixed.cast_parameters(inputs)     # a Cell run under to_float reads its weights cast
     types = input_types(op, inputs)
     out_type = op.infer(types, **attrs)
     check_size(op.name, out_type)
