@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES_DIR = os.path.join(HERE, "..", "train")
@@ -21,6 +22,7 @@ def run_mode(mode):
     sys.path.insert(0, CASES_DIR)
     import amp_cases
     ms.set_context(mode=getattr(ms, mode), device_target="CPU")
+    os.chdir(tempfile.mkdtemp())      # O1's ms.rewrite writes rewritten_network/*.py to the working directory
     out = {}
     for name, case in amp_cases.CASES.items():
         try:

@@ -85,15 +85,15 @@ def _loss(ms):
     return ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
 
 
-def _opt(ms, net):
-    return ms.nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
+def _opt(ms, net, loss_scale=1.0):
+    return ms.nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9, loss_scale=loss_scale)
 
 
-def build(ms, kind, level, **kwargs):
+def build(ms, kind, level, loss_scale=1.0, **kwargs):
     """amp.build_train_network(net, opt, loss, level) trained STEPS steps."""
     net = make_net(ms, kind)
     try:
-        step = ms.amp.build_train_network(net, _opt(ms, net), _loss(ms), level=level, **kwargs)
+        step = ms.amp.build_train_network(net, _opt(ms, net, loss_scale), _loss(ms), level=level, **kwargs)
     except Exception as e:  # noqa: BLE001 - what the level refuses is part of the record
         return {"error": _error(e)}
     x = ms.Tensor(data()[0][0])
@@ -201,11 +201,13 @@ def _cases():
         cases[f"build_{kind}_O2_nolsm"] = lambda ms, k=kind: build(ms, k, "O2", loss_scale_manager=None)
         cases[f"model_{kind}_O2_nolsm"] = lambda ms, k=kind: model(ms, k, "O2", loss_scale_manager=None)
         cases[f"build_{kind}_O2_fixed"] = lambda ms, k=kind: build(
-            ms, k, "O2", loss_scale_manager=ms.FixedLossScaleManager(128.0, drop_overflow_update=False))
+            ms, k, "O2", 128.0, loss_scale_manager=ms.FixedLossScaleManager(128.0, drop_overflow_update=False))
         cases[f"build_{kind}_O3_bn32"] = lambda ms, k=kind: build(ms, k, "O3", keep_batchnorm_fp32=True)
         cases[f"build_{kind}_O2_cast32"] = lambda ms, k=kind: build(ms, k, "O2", loss_scale_manager=None,
                                                                    cast_model_type=ms.float32)
         cases[f"model_{kind}_auto"] = lambda ms, k=kind: model(ms, k, "auto")
+        cases[f"auto_{kind}_auto"] = lambda ms, k=kind: auto(ms, k, "auto")
+        cases[f"build_{kind}_auto"] = lambda ms, k=kind: build(ms, k, "auto")
     cases["to_float"] = to_float
     cases["errors"] = errors
     return cases

@@ -245,7 +245,7 @@ class Interpreter(ControlFlow, Loops, Expressions):
             precision = fn.__dict__.get("_mixed_precision")
             if precision is not None:
                 # Cell.to_float: the Cell's inputs and weights cast while it is traced (ops/_mixed.py)
-                return mixed.call(precision, args, kwargs, lambda a, k: self._call_cell(fn, list(a), k))
+                return mixed.call_cell(fn, args, kwargs, lambda a, k: self._call_cell(fn, list(a), k))
             return self._call_cell(fn, args, kwargs)
         return self._call_other(fn, args, kwargs)
 

@@ -155,10 +155,10 @@ class Cell:
         every switch."""
         version = self.__dict__.get("_attr_version", 0) - self.__dict__.get("_mode_version", 0)
         cells = [c for _, c in self.cells_and_names()]
-        precisions = tuple(c.__dict__.get("_mixed_precision") for c in cells)
-        if any(p is not None for p in precisions):
-            # to_float on a sub-Cell changes the code of every Cell containing it
-            version = (version, tuple(str(p) for p in precisions))
+        precisions = tuple((c.__dict__.get("_mixed_precision"), c.__dict__.get("_mixed_output")) for c in cells)
+        if any(p != (None, None) for p in precisions):
+            # to_float / an amp level on a sub-Cell changes the code of every Cell containing it
+            version = (version, str(precisions))
         return version, tuple(c.training for c in cells)
 
     def to_float(self, dst_type) -> "Cell":
@@ -190,7 +190,7 @@ class Cell:
     def __call__(self, *args, **kwargs):
         precision = self.__dict__.get("_mixed_precision")
         if precision is not None:
-            return _mixed.call(precision, args, kwargs, lambda a, k: self._call(*a, **k))
+            return _mixed.call_cell(self, args, kwargs, lambda a, k: self._call(*a, **k))
         return self._call(*args, **kwargs)
 
     def _call(self, *args, **kwargs):

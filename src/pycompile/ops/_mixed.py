@@ -5,12 +5,14 @@ to `dtype` (graph mode: casts inserted on the Cell's inputs and on each weight i
 on the float inputs of each op run inside the Cell). pycompile does the same at the two places
 every call passes through, eagerly and while a graph is traced: entering a flagged Cell pushes
 its dtype and casts its float arguments (`call`), and `apply` casts the float Parameters an op of
-the Cell reads (`cast_parameters`). The Parameters themselves stay float32 - the cast is an op of
+the Cell reads (`adjust`). The Parameters themselves stay float32 - the cast is an op of
 the computation, so their gradients come back float32 and the optimizer updates float32 weights,
 as in MindSpore. Ops that write a Parameter (Assign, the optimizers' updates) are never given a
 cast copy. The scope is a plain stack: tracing and eager calls are synchronous.
 """
 from __future__ import annotations
+
+import contextlib
 
 from pycompile.common import dtype as mstype
 
@@ -41,27 +43,111 @@ def cast_value(x, dtype):
     return F.cast(x, dtype)
 
 
-def cast_parameters(inputs):
-    """The inputs of a pure op run in a scope, float Parameters cast to the scope's dtype."""
+def adjust(op_name, inputs):
+    """The inputs of a pure op run inside a scope: under a dtype, its float Parameters cast to it;
+    under the 'auto' policy, as the policy says for this op."""
+    top = SCOPE[-1]
+    if top is None:
+        return inputs
+    if isinstance(top, AutoPolicy):
+        return top.adjust(op_name, inputs)
     from pycompile.common.parameter import Parameter
-    dtype = SCOPE[-1]
-    out = []
-    for x in inputs:
+    out = None
+    for i, x in enumerate(inputs):
         if isinstance(x, Parameter):
-            x = cast_value(x, dtype)
+            x = cast_value(x, top)
         elif isinstance(x, (tuple, list)) and any(isinstance(y, Parameter) for y in x):
-            x = type(x)(cast_value(y, dtype) if isinstance(y, Parameter) else y for y in x)
-        out.append(x)
-    return out
+            x = type(x)(cast_value(y, top) if isinstance(y, Parameter) else y for y in x)
+        else:
+            continue
+        if out is None:
+            out = list(inputs)
+        out[i] = x
+    return inputs if out is None else out
 
 
-def call(dtype, args, kwargs, run):
-    """run(args, kwargs) inside `dtype`'s scope, the float arguments cast to it."""
-    args = tuple(cast_value(a, dtype) for a in args)
-    kwargs = {k: cast_value(v, dtype) for k, v in kwargs.items()}
+# amp_level="auto" (MindSpore 2.10's AMP_AUTO_WHITE_LIST / AMP_AUTO_BLACK_LIST / promote list), by
+# pycompile's op names: MindSpore's Dense / BiasAdd are pycompile's MatMul + Add, its BatchNorm is
+# BatchNormStats here, its Conv2DTranspose a Conv2DBackpropInput.
+AUTO_LOW = frozenset({"MatMul", "BatchMatMul", "Conv2D", "Conv3D", "Conv2DBackpropInput", "Conv3DBackpropInput",
+                      "PReLU", "Einsum", "Dense", "Addmm", "Addbmm", "Addmv", "Baddbmm", "Mv"})
+AUTO_FULL = frozenset({"Pow", "ACos", "Asin", "Cosh", "Erfinv", "Exp", "Expm1", "Log", "Log10", "Log1p", "Log2",
+                       "Reciprocal", "Rsqrt", "Sinh", "Tan", "Softplus", "LayerNorm", "BatchNorm", "BatchNormStats",
+                       "GroupNorm", "Norm", "KLDivLoss", "SmoothL1Loss", "MultilabelMarginLoss", "SoftMarginLoss",
+                       "TripletMarginLoss", "MultiMarginLoss", "BCEWithLogitsLoss", "Pdist", "Cdist", "Renorm",
+                       "ReduceProd", "Softmax", "LogSoftmax", "CumProd", "CumSum", "NLLLoss", "NLLLoss2d"})
+AUTO_PROMOTE = frozenset({"Addcdiv", "Addcmul", "Cross", "Dot", "GridSampler2D", "GridSampler3D", "BiasAdd",
+                          "AddN", "Concat"})
+
+
+class AutoPolicy:
+    """The 'auto' scope: white-listed ops read their float inputs in the low dtype, black-listed
+    ones in float32, the promote list in the widest float among their inputs; other ops run in the
+    dtypes their inputs have."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def __repr__(self):
+        return f"auto({self.dtype})"
+
+    def adjust(self, op_name, inputs):
+        if op_name in AUTO_LOW:
+            return [cast_value(x, self.dtype) for x in inputs]
+        if op_name in AUTO_FULL:
+            return [cast_value(x, mstype.float32) for x in inputs]
+        if op_name in AUTO_PROMOTE:
+            flat = [y for x in inputs for y in (x if isinstance(x, (tuple, list)) else (x,))]
+            dts = [d for d in map(_float_dtype, flat) if d is not None]
+            if dts:
+                return [cast_value(x, max(dts, key=lambda d: d.itemsize)) for x in inputs]
+        return inputs
+
+
+def set_auto(network, dtype):
+    """amp_level 'auto' on a Cell (flagged in place: MindSpore decorates its construct and returns
+    it) or on a function (wrapped)."""
+    policy = AutoPolicy(dtype)
+    if hasattr(network, "cells_and_names"):
+        object.__setattr__(network, "_mixed_precision", policy)
+        object.__setattr__(network, "_attr_version", network.__dict__.get("_attr_version", 0) + 1)
+        return network
+    import functools
+
+    @functools.wraps(network)
+    def run(*args, **kwargs):
+        return call(policy, args, kwargs, lambda a, k: network(*a, **k))
+    return run
+
+
+def call(dtype, args, kwargs, run, out_dtype=None):
+    """run(args, kwargs) inside `dtype`'s scope (a dtype or an AutoPolicy), the float arguments cast
+    to a dtype; the float results cast to out_dtype if given."""
+    if not isinstance(dtype, AutoPolicy):
+        args = tuple(cast_value(a, dtype) for a in args)
+        kwargs = {k: cast_value(v, dtype) for k, v in kwargs.items()}
     SCOPE.append(dtype)
     try:
-        return run(args, kwargs)
+        out = run(args, kwargs)
+    finally:
+        SCOPE.pop()
+    return out if out_dtype is None else cast_value(out, out_dtype)
+
+
+def call_cell(cell, args, kwargs, run):
+    """A Cell flagged by to_float / an amp level: run in its scope, its output cast if the level
+    said so (O1's white-listed Cells hand float32 on, O2's normalisations the low dtype)."""
+    d = cell.__dict__
+    return call(d["_mixed_precision"], args, kwargs, run, d.get("_mixed_output"))
+
+
+@contextlib.contextmanager
+def exact():
+    """Ops inside read their Parameters as they are, whatever Cell scope encloses them: for
+    library code that does its own precision (BatchNorm's float32 math on float16 data)."""
+    SCOPE.append(None)
+    try:
+        yield
     finally:
         SCOPE.pop()
 

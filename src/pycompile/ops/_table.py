@@ -176,8 +176,8 @@ def apply(op: OpDef, inputs, attrs: dict | None = None):
         raise OpTypeError(
             f"For '{op.name}', expected {len(op.inputs)} inputs ({', '.join(op.inputs)}), "
             f"but got {len(inputs)}")
-    if _mixed.SCOPE and op.effect is Effect.PURE and op.name != "Cast" and _parameter_in(inputs):
-        inputs = _mixed.cast_parameters(inputs)     # a Cell run under to_float reads its weights cast
+    if _mixed.SCOPE and op.effect is Effect.PURE and op.name != "Cast":
+        inputs = _mixed.adjust(op.name, inputs)     # inside a Cell run under to_float / an amp level
     types = input_types(op, inputs)
     out_type = op.infer(types, **attrs)
     check_size(op.name, out_type)
