@@ -7,7 +7,8 @@ What Model builds from its arguments:
   sens=scale)` - the whole step (forward, backward, update) is one Cell call, so in GRAPH_MODE it
   is one compiled native call per batch; with a loss-scale manager whose update cell is not None
   (DynamicLossScaleManager, FixedLossScaleManager(drop_overflow_update=True)) a
-  `TrainOneStepWithLossScaleCell` instead. Without an optimizer, `WithLossCell` (or the network).
+  `TrainOneStepWithLossScaleCell` instead; all of it through amp.build_train_network, which first
+  applies `amp_level` (train/mixed_precision.py). Without an optimizer, `WithLossCell` (or the network).
 - eval network: `WithEvalCell(network, loss_fn)` with indexes (loss, outputs, label) = (0, 1, 2),
   or the user's `eval_network` / `eval_indexes`.
 - predict network: the network itself.
