@@ -29,6 +29,8 @@ def data():
 def make_net(ms, kind):
     nn = ms.nn
     w1, b1, w2, b2 = data()[2]
+    if kind == "prim":
+        return _prim_net(ms)
 
     class Net(nn.Cell):
         def __init__(self):
@@ -48,6 +50,27 @@ def make_net(ms, kind):
     # module: a class local to this function must be visible here
     globals()["Net"] = Net
     return Net()
+
+
+def _prim_net(ms):
+    """The MLP written with Primitive instances (MatMul, ReLU: O1's white-listed primitives)."""
+    nn = ms.nn
+    w1, b1, w2, b2 = data()[2]
+
+    class PrimNet(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w1, self.b1 = ms.Parameter(ms.Tensor(w1), name="w1"), ms.Parameter(ms.Tensor(b1), name="b1")
+            self.w2, self.b2 = ms.Parameter(ms.Tensor(w2), name="w2"), ms.Parameter(ms.Tensor(b2), name="b2")
+            self.matmul = ms.ops.MatMul(transpose_b=True)
+            self.relu = ms.ops.ReLU()
+
+        def construct(self, x):
+            h = self.relu(self.matmul(x, self.w1) + self.b1)
+            return self.matmul(h, self.w2) + self.b2
+
+    globals()["PrimNet"] = PrimNet
+    return PrimNet()
 
 
 def _floats(t):
@@ -105,16 +128,23 @@ def build(ms, kind, level, loss_scale=1.0, **kwargs):
 
 
 def auto(ms, kind, level):
-    """amp.auto_mixed_precision(net, level), then a plain TrainOneStepCell loop."""
+    """amp.auto_mixed_precision(net, level), then a plain TrainOneStepCell loop; level "white" /
+    "black": amp.custom_mixed_precision with the built-in white / black list."""
     net = make_net(ms, kind)
     try:
-        amp_net = ms.amp.auto_mixed_precision(net, level)
+        if level == "white":
+            amp_net = ms.amp.custom_mixed_precision(net, white_list=ms.amp.get_white_list())
+        elif level == "black":
+            amp_net = ms.amp.custom_mixed_precision(net, black_list=ms.amp.get_black_list())
+        else:
+            amp_net = ms.amp.auto_mixed_precision(net, level)
     except Exception as e:  # noqa: BLE001
         return {"error": _error(e)}
     x = ms.Tensor(data()[0][0])
     amp_net.set_train(False)
     first = amp_net(x)
-    out = {"out_dtype": str(first.dtype), "fc1": str(net.fc1(x).dtype), "forward": _floats(first),
+    out = {"out_dtype": str(first.dtype), "fc1": str(net.fc1(x).dtype) if hasattr(net, "fc1") else None,
+           "forward": _floats(first),
            "same_object": amp_net is net}
     amp_net.set_train(True)
     step = ms.nn.TrainOneStepCell(ms.nn.WithLossCell(amp_net, _loss(ms)), _opt(ms, net))
@@ -208,6 +238,10 @@ def _cases():
         cases[f"model_{kind}_auto"] = lambda ms, k=kind: model(ms, k, "auto")
         cases[f"auto_{kind}_auto"] = lambda ms, k=kind: auto(ms, k, "auto")
         cases[f"build_{kind}_auto"] = lambda ms, k=kind: build(ms, k, "auto")
+        cases[f"custom_{kind}_white"] = lambda ms, k=kind: auto(ms, k, "white")
+        cases[f"custom_{kind}_black"] = lambda ms, k=kind: auto(ms, k, "black")
+    for level in ("O1", "O2", "O3", "auto", "white"):
+        cases[f"prim_{level}"] = lambda ms, lv=level: auto(ms, "prim", lv)
     cases["to_float"] = to_float
     cases["errors"] = errors
     return cases

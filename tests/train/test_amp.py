@@ -4,7 +4,7 @@ with pycompile: Model(amp_level=O0..O3 / auto), amp.build_train_network, amp.aut
 Cell.to_float, the white / black lists and the argument errors.
 
 Every case runs eagerly; a subset (one per mechanism: O1's flagged Cells, O2's float32 BatchNorm,
-O3's float16 BatchNorm, auto's per-op policy, the output wrapper, Model,
+O3's float16 BatchNorm, auto's per-op policy, the output wrapper, O1's Primitive instances, Model,
 to_float) also compiled, to keep the file fast (each compiled case builds two or three C modules).
 
 Tolerances. pycompile rounds every float16 op's result to float16, eagerly and in compiled code,
@@ -35,7 +35,7 @@ RECORDED = load("amp.json")["cases"]
 PYN, GRAPH = "PYNATIVE_MODE", "GRAPH_MODE"
 MODES = {PYN: ms.PYNATIVE_MODE, GRAPH: ms.GRAPH_MODE}
 COMPILED = ["build_mlp_O1", "build_bn_O2_nolsm", "build_bn_O3", "auto_mlp_O2", "model_bn_auto", "model_mlp_O3",
-            "to_float"]
+            "prim_O1", "to_float"]
 # MindSpore 2.10 refuses O2's default DynamicLossScaleManager on its CPU target; pycompile trains
 # (test_o2_default_dynamic_loss_scale below)
 CPU_REFUSED = ["build_mlp_O2", "model_mlp_O2", "build_bn_O2", "model_bn_O2"]

@@ -8,7 +8,7 @@ What each level does to the network (checked against the wheel: tests/oracle/dat
   ReLU, Conv2D ...) compute in float16 and hand float32 back - MindSpore rewrites the network's
   source to put a cast pair around each; here the Cells are flagged (to_float(float16), outputs cast
   to float32) and the Primitives' class swapped for one that casts around the call. nn.ReLU / nn.PReLU
-  count as white-listed: MindSpore's call the white-listed ReLU / PReLU primitives inside.
+  count as white-listed when ops.ReLU / ops.PReLU are: MindSpore's call those primitives inside.
 - O2: the whole network float16 except the black-listed normalisations (BatchNorm1d/2d/3d,
   LayerNorm), which run in float32 and hand float16 on; auto_mixed_precision wraps the network so
   its outputs come back float32.
@@ -48,8 +48,9 @@ _WHITE_CELLS = ["Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspos
 _WHITE_PRIMS = ["Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose", "Conv2DBackpropInput", "MatMul",
                 "BatchMatMul", "PReLU", "ReLU", "Ger"]
 _BLACK_CELLS = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm"]
-# nn Cells whose MindSpore construct calls a white-listed Primitive (O1 casts around that call)
-_O1_CELLS_BY_PRIM = ["ReLU", "PReLU"]
+# nn Cells whose MindSpore construct calls a Primitive (pycompile's call the functional form): a
+# white list naming the Primitive casts around these Cells
+_CELL_OF_PRIM = {"ReLU": "ReLU", "PReLU": "PReLU"}
 
 
 def _classes(module, names):
@@ -114,6 +115,16 @@ def _cast_primitive_class(cls, dtype):
                                        "_amp_cast_of": cls})
 
 
+def _o1_lists(white_list):
+    """(Cell classes, Primitive classes) a white list flags, with the Cells that stand for a listed
+    Primitive (_CELL_OF_PRIM)."""
+    prims = tuple(c for c in white_list if issubclass(c, Primitive))
+    cells = [c for c in white_list if issubclass(c, Cell)]
+    cells += [getattr(nn, cell) for cell, prim in _CELL_OF_PRIM.items()
+              if hasattr(ops, prim) and getattr(ops, prim) in prims and hasattr(nn, cell)]
+    return tuple(cells), prims
+
+
 def _user_set(cell):
     return cell.__dict__.get("_mixed_precision") is not None
 
@@ -173,8 +184,7 @@ def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
         logger.warning("The network's auto mixed-precision level is adjusted from %s to %s, and repeated calls "
                        "to mixed-precision interfaces can cause performance degradation.", previous, amp_level)
     if amp_level == "O1":
-        _o1(network, dtype, tuple(_classes(nn, _WHITE_CELLS + _O1_CELLS_BY_PRIM)),
-            tuple(_classes(ops, _WHITE_PRIMS)), set())
+        _o1(network, dtype, *_o1_lists(get_white_list()), set())
         network = _OutputTo32(network)
     elif amp_level == "O2":
         network = _OutputTo32(_keep_fp32(network, get_black_list(), dtype))
@@ -218,9 +228,7 @@ def custom_mixed_precision(network, *, white_list=None, black_list=None, dtype=m
     _check_dtype(dtype)
     if white_list is not None:
         _check_list(white_list, "white_list")
-        cells = tuple(c for c in white_list if issubclass(c, Cell))
-        prims = tuple(c for c in white_list if issubclass(c, Primitive))
-        _o1(network, dtype, cells, prims, set())
+        _o1(network, dtype, *_o1_lists(white_list), set())
         return _OutputTo32(network)
     _check_list(black_list, "black_list")
     return _OutputTo32(_keep_fp32(network, black_list, dtype))

@@ -30,7 +30,7 @@ from pycompile.common.tensor import Tensor
 from pycompile.nn.cell import Cell
 from pycompile.nn.metrics import Loss, get_metric_fn, get_metrics
 from pycompile.nn.optim.optimizer import Optimizer
-from pycompile.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
+from pycompile.nn.wrap.cell_wrapper import WithEvalCell, WithLossCell
 from pycompile.train import serialization
 from pycompile.train.callback import ModelCheckpoint, RunContext, _CallbackManager, _InternalCallbackParam
 from pycompile.train.callback import __all__ as _builtin_callbacks
