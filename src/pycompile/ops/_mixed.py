@@ -17,6 +17,7 @@ import contextlib
 from pycompile.common import dtype as mstype
 
 SCOPE: list = []        # dtypes of the flagged Cells being run, innermost last
+CAST: list = [None]     # ops.cast, installed by ops.functional (which imports this module's user, _table)
 
 
 def current():
@@ -32,7 +33,6 @@ def _float_dtype(x):
 def cast_value(x, dtype):
     """x with each float tensor (nested in tuples / lists) cast to dtype; anything else as is
     (MindSpore's mixed_precision_cast)."""
-    from pycompile.ops import functional as F
     if isinstance(x, tuple):
         return tuple(cast_value(v, dtype) for v in x)
     if isinstance(x, list):
@@ -40,7 +40,7 @@ def cast_value(x, dtype):
     dt = _float_dtype(x)
     if dt is None or dt is dtype:
         return x
-    return F.cast(x, dtype)
+    return CAST[0](x, dtype)
 
 
 def adjust(op_name, inputs):

@@ -11,6 +11,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, type_of
+from pycompile.ops import _mixed
 from pycompile.ops._table import OPS, OpRuntimeError, OpTypeError, OpValueError, apply, norm_axis
 from pycompile.ops.defs import array, effects, elementwise, reduce  # noqa: F401  (declares the ops)
 
@@ -202,6 +203,9 @@ def where(condition, x=None, y=None):
 
 def cast(input, dtype):
     return apply(_op["Cast"], [input], {"dtype": _dtype_arg("Cast", dtype)})
+
+
+_mixed.CAST[0] = cast       # the casts Cell.to_float inserts (ops/_mixed.py)
 
 
 # ---- reductions ----------------------------------------------------------------------------------
