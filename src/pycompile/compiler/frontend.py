@@ -249,6 +249,7 @@ class Interpreter(ControlFlow, Loops, Expressions):
             return self._call_cell(fn, args, kwargs)
         return self._call_other(fn, args, kwargs)
 
+    @user_site
     def _call_cell(self, fn, args, kwargs):
         if not mixed.SCOPE and lazy.eligible(self, fn):
             shared = lazy.call(self, fn, args, kwargs)
@@ -259,6 +260,7 @@ class Interpreter(ControlFlow, Loops, Expressions):
             return construct(fn, *args, **kwargs)
         return self.inline(construct, [fn, *args], kwargs)
 
+    @user_site
     def _call_other(self, fn, args, kwargs):
         handler = BUILTINS.get(id(fn))
         if handler is not None and fn is BUILTIN_OBJS[id(fn)]:
