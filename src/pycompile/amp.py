@@ -86,3 +86,7 @@ class DynamicLossScaler(LossScaler):
 
 __all__ = ["all_finite", "LossScaler", "StaticLossScaler", "DynamicLossScaler", "LossScaleManager",
            "FixedLossScaleManager", "DynamicLossScaleManager"]
+
+
+from pycompile.train.mixed_precision import (auto_mixed_precision, build_train_network,  # noqa: E402,F401
+                                             custom_mixed_precision, get_black_list, get_white_list)

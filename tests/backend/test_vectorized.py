@@ -165,3 +165,16 @@ def test_cnn_template_loops_are_vectorized(tmp_path):
     asm = subprocess.run([toolchain.find_cc(), *flags, *inc, "-S", str(c), "-o", "-"], capture_output=True,
                          text=True, check=True).stdout
     assert re.search(r"vfmadd\w*ps", asm), "the convolution microkernel has no vector FMA"
+
+
+def test_float16_gemm_conversion_loops_are_vectorized(tmp_path):
+    """A float16 product runs through sgemm (kernels._half_gemm): its widening and rounding loops
+    are on the product's path once per unit and must vectorize."""
+    a, b = np.ones((64, 96), np.float16), np.ones((96, 80), np.float16)
+    report = ms.inspect(lambda x, y: ops.matmul(x, y) * 2, Tensor(a), Tensor(b))
+    src = report.c_source.splitlines()
+    loops = [no for no, line in enumerate(src, 1) if "for (long t = 0; t <" in line and "f[t]" in line]
+    assert len(loops) == 3, "expected _half_gemm's three conversion loops"
+    vectorized = _vectorized_lines(report.c_source, tmp_path)
+    missed = [no for no in loops if no not in vectorized]
+    assert not missed, "not vectorized:\n" + "\n".join(f"{n}: {src[n - 1]}" for n in missed)

@@ -263,3 +263,11 @@ class PlainSGD(nn.Optimizer):
 @cell("nn.Optimizer", "nn.TrainOneStepCell", "nn.WithLossCell", "nn.MSELoss", "nn.Dense", inputs=[rnd(4, 3), rnd(4, 2)])
 def train_custom_optimizer():
     return TrainSteps(lambda p: PlainSGD(p, 0.1))
+
+
+@case("ops.mixed_precision_cast", inputs=[rnd(2, 3), ints(2, 3, 0, 5)])
+def mixed_precision_cast_nested(x, i):
+    """Float tensors cast, in tuples and lists (a list comes back a tuple); ints and numbers kept."""
+    return (ops.mixed_precision_cast(ms.float16, x), ops.mixed_precision_cast(ms.float16, (x, i, 3.5)),
+            ops.mixed_precision_cast(ms.float16, [x * 2, (i, x)]),
+            ops.mixed_precision_cast(ms.float32, ops.cast(x, ms.float16)))

@@ -179,10 +179,13 @@ def test_sink_mode_runs_as_non_sink_and_exception_checkpoint(tmp_path):
     assert "moments.fc1.weight" in ms.load_checkpoint(str(tmp_path / "exc-1_2_breakpoint.ckpt"))
 
 
-def test_amp_levels_other_than_o0_say_so():
+def test_amp_levels_build_mixed_precision_networks():
+    """amp_level O2 builds through amp.build_train_network (tests/train/test_amp.py checks the
+    levels against MindSpore); an unknown level is refused with MindSpore's message."""
     net = model_cases.make_net(ms)
-    with pytest.raises(NotImplementedError, match="amp_level='O2'"):
-        ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params()), amp_level="O2")
+    model = ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params()), amp_level="O3")
+    assert isinstance(model.train_network, nn.TrainOneStepCell)
+    assert net.fc1.__dict__.get("_mixed_precision") is ms.float16
     with pytest.raises(ValueError, match="O4"):
         ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params()), amp_level="O4")
     assert ms.train.Model is ms.Model

@@ -35,6 +35,7 @@ from pycompile.compiler.pybuiltins import BUILTIN_OBJS, BUILTINS, CONTAINER_BUIL
 from pycompile.compiler.source import ParsedFunc, is_library, parse_function, unwrap  # noqa: F401  (re-exported)
 from pycompile.errors import (CompileError, CompileTypeError, CompileUnboundLocalError, CompileValueError,
                               GraphTypeError, InternalCompilerError, MsClassCallError, raised_error, wrap_user_error)
+from pycompile.ops import _mixed as mixed
 from pycompile.ops import functional as F
 from pycompile.ops.composite import HyperMap, MultitypeFuncGraph, hyper_map
 from pycompile.ops.function_index import setitem
@@ -241,14 +242,26 @@ class Interpreter(ControlFlow, Loops, Expressions):
         if isinstance(fn, GraphClosure):
             return self.call_closure(fn, args, kwargs)
         if isinstance(fn, Cell):
-            if lazy.eligible(self, fn):
-                shared = lazy.call(self, fn, args, kwargs)
-                if shared is not lazy.INLINE:
-                    return shared
-            construct = unwrap(type(fn).construct)
-            if is_library(construct):
-                return construct(fn, *args, **kwargs)
-            return self.inline(construct, [fn, *args], kwargs)
+            precision = fn.__dict__.get("_mixed_precision")
+            if precision is not None:
+                # Cell.to_float: the Cell's inputs and weights cast while it is traced (ops/_mixed.py)
+                return mixed.call_cell(fn, args, kwargs, lambda a, k: self._call_cell(fn, list(a), k))
+            return self._call_cell(fn, args, kwargs)
+        return self._call_other(fn, args, kwargs)
+
+    @user_site
+    def _call_cell(self, fn, args, kwargs):
+        if not mixed.SCOPE and lazy.eligible(self, fn):
+            shared = lazy.call(self, fn, args, kwargs)
+            if shared is not lazy.INLINE:
+                return shared
+        construct = unwrap(type(fn).construct)
+        if is_library(construct):
+            return construct(fn, *args, **kwargs)
+        return self.inline(construct, [fn, *args], kwargs)
+
+    @user_site
+    def _call_other(self, fn, args, kwargs):
         handler = BUILTINS.get(id(fn))
         if handler is not None and fn is BUILTIN_OBJS[id(fn)]:
             return handler(self, args, kwargs)

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from pycompile.common import context
 from pycompile.common.abstract import Symbolic
 from pycompile.common.parameter import Parameter, ParameterTuple
-from pycompile.ops import tracing
+from pycompile.ops import _mixed, tracing
 from pycompile.errors import UserAttributeError, UserKeyError
 
 
@@ -153,8 +153,24 @@ class Cell:
         lets a loop that switches between training and evaluation (Model.fit, or set_train
         called again with the same mode) reuse both compiled versions instead of recompiling at
         every switch."""
-        return (self.__dict__.get("_attr_version", 0) - self.__dict__.get("_mode_version", 0),
-                tuple(c.training for _, c in self.cells_and_names()))
+        version = self.__dict__.get("_attr_version", 0) - self.__dict__.get("_mode_version", 0)
+        cells = [c for _, c in self.cells_and_names()]
+        precisions = tuple((c.__dict__.get("_mixed_precision"), c.__dict__.get("_mixed_output")) for c in cells)
+        if any(p != (None, None) for p in precisions):
+            # to_float / an amp level on a sub-Cell changes the code of every Cell containing it
+            version = (version, str(precisions))
+        return version, tuple(c.training for c in cells)
+
+    def to_float(self, dst_type) -> "Cell":
+        """Run this Cell and every sub-Cell with their float inputs and Parameters cast to
+        dst_type (float16 or float32), as MindSpore's flags do; the Parameters stay as they are
+        (ops/_mixed.py). A later call overrides: net.to_float(float16) then
+        net.bn.to_float(float32) keeps the BatchNorm in float32."""
+        _mixed.check_dtype(dst_type)
+        for _, cell in self.cells_and_names():
+            object.__setattr__(cell, "_mixed_precision", dst_type)
+            object.__setattr__(cell, "_attr_version", cell.__dict__.get("_attr_version", 0) + 1)
+        return self
 
     def set_grad(self, requires_grad: bool = True) -> "Cell":
         return self
@@ -172,6 +188,12 @@ class Cell:
         raise UserAttributeError(f"For '{type(self).__name__}', the method 'construct' is not defined.")
 
     def __call__(self, *args, **kwargs):
+        precision = self.__dict__.get("_mixed_precision")
+        if precision is not None:
+            return _mixed.call_cell(self, args, kwargs, lambda a, k: self._call(*a, **k))
+        return self._call(*args, **kwargs)
+
+    def _call(self, *args, **kwargs):
         sym = _first_symbolic(args)
         if sym is not None:
             # inside a graph being built: let the frontend inline this Cell

@@ -29,6 +29,7 @@ from pycompile.ops.function_loss import *  # noqa: F401,F403
 from pycompile.ops.operations_nn import *  # noqa: F401,F403
 from pycompile.ops.function_conv import *  # noqa: F401,F403
 from pycompile.ops.function_image import *  # noqa: F401,F403
+from pycompile.ops.function_amp import *  # noqa: F401,F403
 from pycompile.ops.function_random import *  # noqa: F401,F403
 from pycompile.ops.operations_cnn import *  # noqa: F401,F403
 from pycompile.ops.operations_comm import *  # noqa: F401,F403

@@ -24,7 +24,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleType, type_of
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
-from pycompile.ops import tracing
+from pycompile.ops import _mixed, tracing
 from pycompile.ops.lowering import Elementwise, Lowering
 
 
@@ -181,6 +181,8 @@ def apply(op: OpDef, inputs, attrs: dict | None = None):
     `eager`, wrap. A key holds everything `infer` reads, so a cached decision is the one `infer`
     would make again. Anything else (tracers, Parameters, NumPy scalars, tuple inputs,
     attributes that are not plain values) takes the full path below, every time."""
+    if _mixed.SCOPE:        # inside a Cell run under to_float / an amp level: inputs are recast first
+        return _apply(op, inputs, attrs or {}, None)
     key = [op, _attrs_key(attrs) if attrs else ()]
     for x in inputs:
         c = x.__class__
@@ -211,6 +213,8 @@ def _apply(op: OpDef, inputs, attrs: dict, key):
         raise OpTypeError(
             f"For '{op.name}', expected {len(op.inputs)} inputs ({', '.join(op.inputs)}), "
             f"but got {len(inputs)}")
+    if _mixed.SCOPE and op.effect is Effect.PURE and op.name != "Cast":
+        inputs = _mixed.adjust(op.name, inputs)     # inside a Cell run under to_float / an amp level
     types = input_types(op, inputs)
     out_type = op.infer(types, **attrs)
     check_size(op.name, out_type)

@@ -16,6 +16,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
+from pycompile.ops import _mixed
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError, apply
 from pycompile.ops.defs import norm as NM
@@ -213,7 +214,12 @@ def _channel_view(v, nd):
 def batch_norm_eval(x, mean, variance, gamma, beta, eps):
     """(x - mean) / sqrt(variance + eps) * gamma + beta, as x * scale + shift per channel: a
     per-channel affine map that fuses into a producing convolution's epilogue."""
-    nd = _ttype("BatchNorm", x).ndim
+    t = _ttype("BatchNorm", x)
+    if t.dtype is mstype.float16:
+        with _mixed.exact():
+            y = batch_norm_eval(F.cast(x, mstype.float32), mean, variance, gamma, beta, eps)
+        return F.cast(y, mstype.float16)
+    nd = t.ndim
     scale = gamma * F.rsqrt(variance + eps)
     shift = beta - mean * scale
     return x * _channel_view(scale, nd) + _channel_view(shift, nd)
@@ -224,11 +230,14 @@ def batch_norm_train(x, gamma, beta, eps, moving_mean=None, moving_variance=None
     moving = (1 - momentum) * moving + momentum * batch, the variance unbiased (n / (n - 1)), as
     MindSpore's CPU kernel does."""
     t = _ttype("BatchNorm", x)
-    xs = F.cast(x, mstype.float32) if t.dtype is mstype.float16 else x
-    stats = apply(NM.BatchNormStats, [xs])
-    mean, var = stats[0], stats[1]
     if t.dtype is mstype.float16:
-        mean, var = F.cast(mean, mstype.float16), F.cast(var, mstype.float16)
+        # MindSpore's CPU kernel on float16: float32 math, float32 statistics, the output rounded
+        # once; under Cell.to_float(float16) too (gamma, beta and the moving statistics read exact)
+        with _mixed.exact():
+            y = batch_norm_train(F.cast(x, mstype.float32), gamma, beta, eps, moving_mean, moving_variance, momentum)
+        return F.cast(y, mstype.float16)
+    stats = apply(NM.BatchNormStats, [x])
+    mean, var = stats[0], stats[1]
     scale = gamma * F.rsqrt(var + eps)
     y = (x - _channel_view(mean, t.ndim)) * _channel_view(scale, t.ndim) + _channel_view(beta, t.ndim)
     if isinstance(moving_mean, Parameter):

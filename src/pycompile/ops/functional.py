@@ -12,6 +12,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, type_of
 from pycompile.common.tensor import Tensor
+from pycompile.ops import _mixed
 from pycompile.ops._table import OPS, OpRuntimeError, OpTypeError, OpValueError, apply, norm_axis
 from pycompile.ops.defs import array, effects, elementwise, reduce  # noqa: F401  (declares the ops)
 
@@ -206,6 +207,9 @@ def where(condition, x=None, y=None):
 
 def cast(input, dtype):
     return apply(_op["Cast"], [input], {"dtype": _dtype_arg("Cast", dtype)})
+
+
+_mixed.CAST[0] = cast       # the casts Cell.to_float inserts (ops/_mixed.py)
 
 
 # ---- reductions ----------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ What Model builds from its arguments:
   sens=scale)` - the whole step (forward, backward, update) is one Cell call, so in GRAPH_MODE it
   is one compiled native call per batch; with a loss-scale manager whose update cell is not None
   (DynamicLossScaleManager, FixedLossScaleManager(drop_overflow_update=True)) a
-  `TrainOneStepWithLossScaleCell` instead. Without an optimizer, `WithLossCell` (or the network).
+  `TrainOneStepWithLossScaleCell` instead; all of it through amp.build_train_network, which first
+  applies `amp_level` (train/mixed_precision.py). Without an optimizer, `WithLossCell` (or the network).
 - eval network: `WithEvalCell(network, loss_fn)` with indexes (loss, outputs, label) = (0, 1, 2),
   or the user's `eval_network` / `eval_indexes`.
 - predict network: the network itself.
@@ -29,15 +30,14 @@ from pycompile.common.tensor import Tensor
 from pycompile.nn.cell import Cell
 from pycompile.nn.metrics import Loss, get_metric_fn, get_metrics
 from pycompile.nn.optim.optimizer import Optimizer
-from pycompile.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
-from pycompile.nn.wrap.loss_scale import TrainOneStepWithLossScaleCell
+from pycompile.nn.wrap.cell_wrapper import WithEvalCell, WithLossCell
 from pycompile.train import serialization
 from pycompile.train.callback import ModelCheckpoint, RunContext, _CallbackManager, _InternalCallbackParam
 from pycompile.train.callback import __all__ as _builtin_callbacks
+from pycompile.train.mixed_precision import build_train_network
 
 logger = logging.getLogger("pycompile.train")
 
-AMP_LEVELS = ("O0", "O1", "O2", "O3", "auto")
 KWARGS = ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict", "acc_level")
 # MindSpore's internal callback names (mindspore.train.callback.__all__): not run by the
 # evaluation inside fit, except TimeMonitor.
@@ -91,6 +91,7 @@ class Model:
         self._loss_fn = loss_fn
         self._optimizer = optimizer
         self._loss_scale_manager = kwargs.get("loss_scale_manager")
+        self._loss_scale_manager_set = "loss_scale_manager" in kwargs
         self._keep_bn_fp32 = kwargs.get("keep_batchnorm_fp32")
         self._amp_level = amp_level
         self._boost_level = kwargs.get("acc_level", boost_level)
@@ -125,32 +126,18 @@ class Model:
         return network
 
     def _build_step(self, network):
-        """amp.build_train_network at level O0: loss cell, then the one-step training cell."""
+        """amp.build_train_network at amp_level, with the loss-scale manager and keep_batchnorm_fp32
+        the user gave (only those: the level's defaults fill the rest, as in MindSpore)."""
         if not isinstance(self._optimizer, Optimizer):
             raise TypeError(f"For 'Model', the argument 'optimizer' must be Optimizer, but got "
                             f"{type(self._optimizer).__name__}.")
-        level = self._amp_level
-        if not isinstance(level, str):
-            raise TypeError(f"The argument `level` must be a string in ['O0', 'O1', 'O2', 'O3', 'auto'],but got type "
-                            f"{type(level)}.")
-        if level not in AMP_LEVELS:
-            raise ValueError(f"The `level` must be in ['O0', 'O1', 'O2', 'O3', 'auto'], but got '{level}'.")
-        if self._boost_level not in ("O0", "O1", "O2"):
-            raise ValueError(f"The `boost_level` must be in ['O0', 'O1', 'O2'], but got '{self._boost_level}'.")
-        if level != "O0":
-            raise NotImplementedError(f"Model(amp_level={level!r}): pycompile has no automatic mixed precision yet; "
-                                      f"use amp_level='O0' (float16 Cells can be built with .to_float).")
-        if self._loss_fn is not None:
-            network = WithLossCell(network, self._loss_fn)
-        manager = self._loss_scale_manager
-        if manager is not None:
-            update_cell = manager.get_update_cell()
-            if update_cell is not None:
-                # MindSpore 2.10 refuses this on its CPU target (its overflow check needs NPU / GPU
-                # status ops); pycompile's cell checks the gradients for inf / NaN, so it runs.
-                return TrainOneStepWithLossScaleCell(network, self._optimizer, scale_sense=update_cell).set_train()
-            return TrainOneStepCell(network, self._optimizer, manager.get_loss_scale()).set_train()
-        return TrainOneStepCell(network, self._optimizer).set_train()
+        config = {}
+        if self._loss_scale_manager_set:
+            config["loss_scale_manager"] = self._loss_scale_manager
+        if self._keep_bn_fp32 is not None:
+            config["keep_batchnorm_fp32"] = self._keep_bn_fp32
+        return build_train_network(network, self._optimizer, self._loss_fn, level=self._amp_level,
+                                   boost_level=self._boost_level, **config)
 
     def _build_eval_network(self, metrics, eval_network, eval_indexes):
         self._metric_fns = get_metrics(metrics)

@@ -519,7 +519,11 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
         return
     aoff, boff = batch_off(ash, a_mat), batch_off(bsh, b_mat)
     use_blas = dt in (mstype.float32, mstype.float64) and at.dtype is dt and bt.dtype is dt
-    fn = "scipy_cblas_sgemm" if dt is mstype.float32 else "scipy_cblas_dgemm"
+    # float16 (amp's O2 / O3 models): no float16 GEMM in OpenBLAS, so each unit converts its
+    # operands to float32, runs sgemm and rounds the product to float16 once - the float32
+    # accumulation MindSpore's CPU kernels and NumPy's float16 matmul use, at sgemm's speed
+    half = dt is mstype.float16 and at.dtype is dt and bt.dtype is dt
+    fn = "scipy_cblas_dgemm" if dt is mstype.float64 else "scipy_cblas_sgemm"
     flops = 2 * nb * M * N * max(K, 1)
     w.line("{")
     with w.indent():
@@ -564,6 +568,8 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
             w.line(f"{C.storage(dt)} *O = {out} + bi * {o_mat}L;")
             if K == 0:
                 w.line(f"memset(O + r0 * {N}L, 0, sizeof(*O) * (r1 - r0) * {N}L);")
+            elif half:
+                _half_gemm(w, M, N, K, lda, ldb, a_mat, b_mat, ta, tb)
             elif use_blas:
                 a_rows = "A + r0" if ta else f"A + r0 * {lda}L"
                 w.line(f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
@@ -585,6 +591,23 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
             w.level -= 1
             w.line("}")
     w.line("}")
+
+
+def _half_gemm(w, M, N, K, lda, ldb, a_mat, b_mat, ta, tb):
+    """One unit (rows r0..r1 of matrix bi) of a float16 product through sgemm: op(A)'s rows (all
+    of A when transposed) and B widened into one scratch block, the float32 result rounded into O."""
+    f16 = mstype.float16
+    a_len = f"{a_mat}L" if ta else f"(r1 - r0) * {lda}L"
+    w.line(f"float *const Af = (float *)malloc(sizeof(float) * ({a_len} + {b_mat}L + (r1 - r0) * {N}L));")
+    w.line(f"float *const Bf = Af + {a_len}, *const Of = Bf + {b_mat}L;")
+    a_src = "t" if ta else f"r0 * {lda}L + t"
+    w.line(f"for (long t = 0; t < {a_len}; ++t) Af[t] = {C.load('A', a_src, f16)};")
+    w.line(f"for (long t = 0; t < {b_mat}L; ++t) Bf[t] = {C.load('B', 't', f16)};")
+    w.line(f"scipy_cblas_sgemm(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
+           f"{'CblasTrans' if tb else 'CblasNoTrans'}, (int)(r1 - r0), {N}, {K}, 1.0f, {'Af + r0' if ta else 'Af'}, "
+           f"{lda}, Bf, {ldb}, 0.0f, Of, {N});")
+    w.line(f"for (long t = 0; t < (r1 - r0) * {N}L; ++t) {C.store('O', f'r0 * {N}L + t', 'Of[t]', f16)}")
+    w.line("free(Af);")
 
 
 def _split_columns(M: int, N: int, K: int) -> bool:

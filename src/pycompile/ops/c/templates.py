@@ -134,10 +134,11 @@ def _addn(ctx, w, n):
 
 
 def blas_supported(n) -> bool:
-    """BLAS computes float32 / float64 products of operands of the result's dtype; other
-    products run as plain loops in the same template."""
+    """BLAS computes float32 / float64 products of operands of the result's dtype, and float16
+    ones (converted to float32 around sgemm: kernels.gemm); other products run as plain loops in
+    the same template."""
     dt = n.type.dtype
-    return dt in (mstype.float32, mstype.float64) and all(i.type.dtype is dt for i in n.inputs)
+    return dt in (mstype.float32, mstype.float64, mstype.float16) and all(i.type.dtype is dt for i in n.inputs)
 
 
 def render_blas(ctx, w, n, a=None, b=None, dest=None, epilogue=None) -> None:
