@@ -16,33 +16,28 @@ from __future__ import annotations
 import re
 
 _LOCAL = re.compile(r"\b([vp]\d+)\b")      # values and parameters: locals of a function
-# a top-level function starts at column 0 and ends at the first line that is a lone `}`
+# a top-level function starts at column 0 and ends at the first line that is a lone `}`; per kind:
+# (its first line, a reference to one, the id a reference names, the reference renamed)
 _KERNEL = (re.compile(r"^static (?:inline __attribute__\(\(always_inline\)\) )?[\w ]+?\*?\s*k(\d+)(?:_[a-z]+)?\("),
-           r"\bk{}(?=(?:_[a-z]+)?\()", re.compile(r"\bk(\d+)(?=(?:_[a-z]+)?\()"))
+           re.compile(r"\bk(\d+)(?=(?:_[a-z]+)?\()"),
+           lambda m: m.group(1),
+           lambda m, to: f"k{to}",
+           re.compile(r"\bk(\d+)(?:_[a-z]+)?\b(?!\()"))   # named but not called (a pointer?): kept
 _REGION = (re.compile(r"^(?:typedef struct \{.*\} pc_r(\d+)_ctx;|static void pc_r(\d+)\(void \*pc_arg)"),
-           r"\bpc_[rc]{}\b|\bpc_r{}_ctx\b", re.compile(r"\bpc_([rc])(\d+)\b|\bpc_r(\d+)_ctx\b"))
+           re.compile(r"\bpc_([rc])(\d+)\b|\bpc_r(\d+)_ctx\b"),
+           lambda m: m.group(3) or m.group(2),
+           lambda m, to: f"pc_r{to}_ctx" if m.group(3) else f"pc_{m.group(1)}{to}",
+           None)
 
 
 def dedup_functions(source: str) -> str:
     """`source` with duplicate kernels, then duplicate parallel regions, removed."""
-    source = _dedup(source, *_KERNEL, _rename_kernel)
-    return _dedup(source, *_REGION, _rename_region)
+    return _dedup(_dedup(source, *_KERNEL), *_REGION)
 
 
-def _rename_kernel(m, rename):
-    return f"k{rename.get(m.group(1), m.group(1))}"
-
-
-def _rename_region(m, rename):
-    if m.group(3) is not None:
-        return f"pc_r{rename.get(m.group(3), m.group(3))}_ctx"
-    if m.group(1) == "c":        # pc_cN: a local name, left alone
-        return m.group(0)
-    return f"pc_r{rename.get(m.group(2), m.group(2))}"
-
-
-def _dedup(source: str, head, own, ref, renamer) -> str:
+def _dedup(source: str, head, ref, id_of, renamed, bare) -> str:
     lines = source.split("\n")
+    pinned = set(bare.findall(source)) if bare is not None else set()
     groups: dict = {}            # id -> [(first, last line)] of its definitions, in order
     i = 0
     while i < len(lines):
@@ -63,8 +58,10 @@ def _dedup(source: str, head, own, ref, renamer) -> str:
     rename: dict = {}            # dropped id -> kept id
     drop = set()
     for gid, spans in groups.items():
+        if gid in pinned:
+            continue
         text = "\n".join("\n".join(lines[a:b + 1]) for a, b in spans)
-        text = re.sub(own.format(gid, gid), "X", text)
+        text = ref.sub(lambda m: renamed(m, "X") if id_of(m) == gid else m.group(0), text)
         names: dict = {}         # locals numbered by first appearance
         key = _LOCAL.sub(lambda m: names.setdefault(m.group(1), f"w{len(names)}"), text)
         keep = first.setdefault(key, gid)
@@ -75,4 +72,6 @@ def _dedup(source: str, head, own, ref, renamer) -> str:
     if not rename:
         return source
     out = "\n".join(line for n, line in enumerate(lines) if n not in drop)
-    return ref.sub(lambda m: renamer(m, rename), out)
+    # pc_cN is a local (a region's context) at the call site: left alone
+    return ref.sub(lambda m: renamed(m, rename[id_of(m)]) if id_of(m) in rename and m.group(0)[:4] != "pc_c"
+                   else m.group(0), out)
