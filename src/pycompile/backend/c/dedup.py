@@ -18,7 +18,7 @@ import re
 _LOCAL = re.compile(r"\b([vp]\d+)\b")      # values and parameters: locals of a function
 # a top-level function starts at column 0 and ends at the first line that is a lone `}`; per kind:
 # (its first line, a reference to one, the id a reference names, the reference renamed)
-_KERNEL = (re.compile(r"^static (?:inline __attribute__\(\(always_inline\)\) )?[\w ]+?\*?\s*k(\d+)(?:_[a-z]+)?\("),
+_KERNEL = (re.compile(r"^static (?:inline )?(?:__attribute__\(\((?:always_inline|noinline)\)\) )?[\w ]+?\*?\s*k(\d+)(?:_[a-z]+)?\("),
            re.compile(r"\bk(\d+)(?=(?:_[a-z]+)?\()"),
            lambda m: m.group(1),
            lambda m, to: f"k{to}",
