@@ -161,21 +161,50 @@ def numpy_gemm_gflops() -> float:
     return _GEMM_RATE[0]
 
 
-def w6_compile(layers):
-    """W6 compile time with and without lazy_inline, each in a fresh process."""
-    def run(n, reuse):
-        code = f"import sys, json; sys.path.insert(0, {HERE!r}); import workloads as W; print(json.dumps(W.compile_W6({n})))"
-        env = dict(os.environ, MS_COMPILER_CACHE_ENABLE="0", MS_DEV_CELL_REUSE="1" if reuse else "0")
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-        import json
-        return json.loads(out.stdout.strip().splitlines()[-1])
+def fresh(expr: str, reuse: bool = True) -> dict:
+    """`expr` (a call into workloads.py returning a dict) evaluated in a fresh process with the
+    compile cache off. Python may keep its bytecode cache (PYTHONDONTWRITEBYTECODE dropped), as an
+    installed package has it: "cold" is pycompile's cold start, not CPython compiling pycompile."""
+    import json
+    code = f"import sys, json; sys.path.insert(0, {HERE!r}); import workloads as W; print(json.dumps({expr}))"
+    env = dict(os.environ, MS_COMPILER_CACHE_ENABLE="0", MS_DEV_CELL_REUSE="1" if reuse else "0")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _median_run(runs: list) -> dict:
+    return sorted(runs, key=lambda r: r["seconds"])[len(runs) // 2]
+
+
+def _stages(r: dict) -> str:
+    return " ".join(f"{k} {1e3 * v:.0f}" for k, v in r["times"].items()) + " ms"
+
+
+def compile_times(layers, repeats: int) -> None:
+    """W6c: W6's compile time with and without lazy_inline; W3c: the W3 loop version's. Each a
+    fresh process (median of `repeats`, range beside it), after one untimed process that fills
+    Python's bytecode cache."""
+    fresh("W.compile_W6(4)")
     print(f"{'# compile time':<26} {'lazy_inline':>12} {'inlined':>12} {'ratio':>8}")
     for n in layers:
-        lazy, flat = run(n, True), run(n, False)
-        print(f"{'W6 compile L=' + str(n):<26} {fmt(lazy['seconds']):>12} {fmt(flat['seconds']):>12} "
-              f"{lazy['seconds'] / flat['seconds']:7.3f}x   lazy_inline vs inlined: {lazy['nodes']} vs {flat['nodes']} "
-              f"nodes, {lazy['c_lines']} vs {flat['c_lines']} C lines, {lazy['functions']} block function; "
-              f"inlined {1e3 * flat['seconds'] / flat['nodes']:.2f} ms/node", flush=True)
+        lazy = [fresh(f"W.compile_W6({n})") for _ in range(repeats)]
+        flat = [fresh(f"W.compile_W6({n})", reuse=False) for _ in range(max(1, repeats // 2))]
+        lz, fl = _median_run(lazy), _median_run(flat)
+        lo, hi = min(r["seconds"] for r in lazy), max(r["seconds"] for r in lazy)
+        print(f"{'W6 compile L=' + str(n):<26} {fmt(lz['seconds']):>12} {fmt(fl['seconds']):>12} "
+              f"{lz['seconds'] / fl['seconds']:7.3f}x   lazy_inline vs inlined: {lz['nodes']} vs {fl['nodes']} "
+              f"nodes, {lz['c_lines']} vs {fl['c_lines']} C lines, {lz['functions']} block function; "
+              f"inlined {1e3 * fl['seconds'] / fl['nodes']:.2f} ms/node", flush=True)
+        print(f"{'':<26} lazy_inline median of {repeats} ({fmt(lo)}-{fmt(hi)}): {_stages(lz)}; "
+              f"C compiler CPU {1e3 * lz['cc_cpu']:.0f} ms", flush=True)
+    w3 = [fresh("W.compile_W3()") for _ in range(repeats)]
+    r = _median_run(w3)
+    print(f"{'W3 loop+stack compile':<26} {fmt(r['seconds']):>12} {'':>12} {'':>8}   median of {repeats} "
+          f"({fmt(min(x['seconds'] for x in w3))}-{fmt(max(x['seconds'] for x in w3))}): {_stages(r)}; "
+          f"C compiler CPU {1e3 * r['cc_cpu']:.0f} ms; {r['c_lines']} C lines, {r['nodes']} nodes, "
+          f"{r['kernel_calls']} kernel calls ({'unrolled: one per row' if r['kernel_calls'] >= 100 else 'a loop'})",
+          flush=True)
 
 
 def machine() -> str:
@@ -209,8 +238,8 @@ def main(argv):
             import pynative
             pynative.main(["--quick"] if quick else [])
             continue
-        if name == "W6c":
-            w6_compile((4, 12) if quick else (4, 12, 24))
+        if name in ("W6c", "W3c"):      # compile times of W6 (L = 4 and 24; 12 too in full) and W3's loop
+            compile_times((4, 24) if quick else (4, 12, 24), 3 if quick else 5)
             continue
         if name == "WL":         # compile time of 1k / 5k / 10k-op programs (bench/large.py)
             import large

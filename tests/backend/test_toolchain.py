@@ -148,3 +148,13 @@ def test_a_compile_past_one_second_says_what_it_compiles(tmp_path, monkeypatch, 
     assert len(notice) == 1, err
     assert notice[0].startswith("[pycompile] compiling add_one (test_toolchain.py:")
     assert "for (x: Tensor[Float32, (2, 3)])" in notice[0] and "(now building (the C compiler))" in notice[0]
+
+
+def test_blas_paths_are_the_packages_own_without_importing_it():
+    import subprocess
+    import sys
+    code = ("import sys; from pycompile.backend import toolchain as t; p = t.blas_paths(); "
+            "print('scipy_openblas32' in sys.modules); import scipy_openblas32 as s; "
+            "print(p == (s.get_include_dir(), s.get_lib_dir()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "True"]

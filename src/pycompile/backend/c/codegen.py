@@ -10,7 +10,9 @@ with the user's source line sits above the statements it produced.
 """
 from __future__ import annotations
 
+import functools
 import os
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,6 +20,7 @@ import numpy as np
 from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
 from pycompile.backend.c import collectives, text
+from pycompile.backend.c.dedup import dedup_functions
 from pycompile.backend.c.naming import nid, numbering
 from pycompile.backend.c.outline import outline
 from pycompile.backend.c.split import split_function
@@ -88,6 +91,11 @@ class CodeGen(StackEmitter, TemplateContext):
     @uses_blas.setter
     def uses_blas(self, v: bool) -> None:
         self.mod.uses_blas = self.mod.uses_blas or v
+
+    @functools.cached_property
+    def param_index(self) -> dict:
+        """{id(parameter): its position in args}."""
+        return {id(p): k for k, p in enumerate(self.g.params)}
 
     def kernel_name(self, n) -> str:
         return f"k{nid(n)}"
@@ -192,19 +200,23 @@ class CodeGen(StackEmitter, TemplateContext):
             w.line(f"char *const arena = (char *)args[{n_args - 1}];")
             w.line("const int nt = RT->num_threads();")
             w.line("(void)arena; (void)nt;")
+            decls = []
             for k, p in enumerate(g.params):
                 t = p.type.tensor if isinstance(p.type, RefType) else p.type
                 self.names[id(p)] = f"p{k}"
                 what = 'Parameter ' + p.ref.name if p.ref is not None and p.ref.name else p.name
                 w.line(f"{C.storage(t.dtype)} *const p{k} = ({C.storage(t.dtype)} *)args[{k}];  "
                        f"/* {text.comment(what)} */")
+                decls.append(len(w.lines) - 1)
             if not static:
                 w.line("*PC_INTR = 0;      /* a Ctrl-C from before this call is not for its loops */")
+            start = len(w.lines)
             self.emit_block(w, g.body)
             base = len(g.params)
             for k, v in enumerate(g.outputs):
                 self.store_output(w, v, base + k)
             w.line("return 0;")
+            _drop_unused_params(w, decls, start)
         split = split_function(w.lines, name, static)       # very long: parts, so cc stays linear
         if split is not None:
             parts, w.lines = split
@@ -240,7 +252,7 @@ class CodeGen(StackEmitter, TemplateContext):
                  f"if (RT->thread_index) PC_TID = RT->thread_index; return PC_RT_ABI_VERSION; }}",
                  ""]
         # parallel loops become functions the runtime's thread pool runs (outline.py)
-        source = outline("\n".join(head) + "\n" + self.defs.text() + "\n" + self.body.text())
+        source = dedup_functions(outline("\n".join(head) + "\n" + self.defs.text() + "\n" + self.body.text()))
         return CModule(source=source, plan=self.plan, n_args=n_args, errors=self.errors, uses_blas=self.uses_blas,
                        c_lines=source.count("\n"))
 
@@ -404,7 +416,14 @@ class CodeGen(StackEmitter, TemplateContext):
         scratch = self.plan.scratch[id(n)]
         spare = scratch.offset + plan.arena_size          # unused outputs land after the arena
         items = []
+        params = self.param_index
         for v in n.inputs[:-1]:
+            if id(v) in params and not isinstance(v.type, ScalarType):
+                # read from args where the call needs it: a pointer held from the function's top
+                # across L calls is a long live range each, and register allocation over them was
+                # a third of W6's C compile time with lazy_inline (L = 24)
+                items.append(f"args[{params[id(v)]}]")
+                continue
             items.append(self.ptr(v) if not isinstance(v.type, ScalarType) else f"&{self.scalar(v)}")
         for k, v in enumerate(callee.outputs):
             t = v.type
@@ -425,7 +444,7 @@ class CodeGen(StackEmitter, TemplateContext):
         for k in range(len(plan.const_args)):
             items.append(f"args[{base + const_offset + k}]")
         items.append(f"(arena + {scratch.offset})")
-        w.line(f"{{ void *sa[{len(items)}] = {{{', '.join(f'(void *){x}' for x in items)}}};")
+        w.line(f"{{ void *sa[{len(items)}]; {' '.join(_fill('sa', items))}")
         w.line(f"  const int rc = {name}(sa); if (rc) return rc; }}")
 
     def emit_fused_reduction(self, w, n, red):
@@ -749,6 +768,38 @@ class CodeGen(StackEmitter, TemplateContext):
                "status_clear": _effect_status_clear, "status_get": _effect_status_get,
                **StackEmitter.STACK_EFFECTS, **collectives.EFFECTS}
 
+
+
+def _fill(array: str, items: list) -> list:
+    """C statements storing `items` (pointer expressions) into `array`: a run of four or more
+    consecutive `args[k]` as one memcpy. A block function called L times takes its Parameters
+    as such a run; one statement per pointer made the caller's C as costly to compile as the
+    block's (W6, L = 24)."""
+    out, k = [], 0
+    while k < len(items):
+        m = re.fullmatch(r"args\[(\d+)\]", items[k])
+        end = k + 1
+        if m is not None:
+            first = int(m.group(1))
+            while end < len(items) and items[end] == f"args[{first + end - k}]":
+                end += 1
+        if end - k >= 4:
+            out.append(f"memcpy({array} + {k}, args + {first}, {end - k} * sizeof(void *));")
+        else:
+            end = k + 1
+            out.append(f"{array}[{k}] = (void *){items[k]};")
+        k = end
+    return out
+
+
+def _drop_unused_params(w: CWriter, decls: list, start: int) -> None:
+    """Remove the declarations (line numbers `decls`) of parameters the body from line `start`
+    never names: with lazy_inline the entry passes most Parameters straight from `args` to the
+    block function (emit_call), and hundreds of unused declarations still cost the C compiler."""
+    used = set(re.findall(r"\bp(\d+)\b", "\n".join(w.lines[start:])))
+    gone = {i for k, i in enumerate(decls) if str(k) not in used}
+    if gone:
+        w.lines[:] = [line for i, line in enumerate(w.lines) if i not in gone]
 
 
 def _spare_bytes(graph: ir.Graph) -> int:

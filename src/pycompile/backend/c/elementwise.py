@@ -32,6 +32,11 @@ from pycompile.ops.c.shapes import strides as _strides
 from pycompile.ops.c.writer import CWriter
 
 TILE = 256                 # elements per tile for straight-line kernels
+# a kernel's driver and row function are compiled once, never copied into their callers: a model
+# that repeats a layer calls one kernel from many places (backend/c/dedup.py), and GCC -O3 inlined
+# and re-optimized it at each (W3's 100 rows: two thirds of the C compile). A call costs
+# nanoseconds; the work inside (the tile function, always inlined into them) is unchanged.
+NOINLINE = "__attribute__((noinline)) "
 LOOP_TILE_BYTES = 256      # bytes per carried array in tiles that hold a loop (4 AVX-512 registers)
 PARALLEL_MIN = 1 << 15     # elements before a kernel is split across threads
 
@@ -149,7 +154,7 @@ class KernelEmitter:
         self.tile = n
         self._emit_tile_fn(defs, in_strides)
         params = self._params(False) + ["const long r0", "const long r1"]
-        defs.line(f"static void {self.name}_rows({', '.join(params)})")
+        defs.line(f"static {NOINLINE}void {self.name}_rows({', '.join(params)})")
         with defs.block(""):
             with defs.block("for (long r = r0; r < r1; ++r)"):
                 base = {k: ((f"r * {rs}L" if periods[k] >= rows else f"(r % {periods[k]}L) * {rs}L") if rs else "0")
@@ -386,7 +391,7 @@ class KernelEmitter:
         ntiles = tiles_per_row
         for d in outer:
             ntiles *= d
-        w.line(f"static void {self.name}({', '.join(params)})")
+        w.line(f"static {NOINLINE}void {self.name}({', '.join(params)})")
         with w.block(""):
             if ntiles == 1:
                 args = self._call_args({}, "0", tile_n=str(inner))

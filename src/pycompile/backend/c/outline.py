@@ -29,7 +29,7 @@ _TYPES = {"float", "double", "_Float16", "_Bool", "char", "int", "long", "short"
           "uint8_t", "uint16_t", "uint32_t", "uint64_t"}
 _KEYWORDS = _TYPES | {"const", "restrict", "static", "inline", "for", "if", "else", "while", "do", "return",
                       "break", "continue", "sizeof", "struct", "typedef", "volatile", "goto", "switch",
-                      "case", "default", "__attribute__", "always_inline"}
+                      "case", "default", "__attribute__", "always_inline", "noinline"}
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 # `parallel for` (any schedule: the pool's chunks are claimed dynamically; optionally `if (C)`,
 # serial when C is false, and an integer reduction), and `parallel { ...; for; loop; ... }`
@@ -41,7 +41,7 @@ _OMP_FOR = "#pragma omp for schedule(static)"
 _REDUCE = {"|": ("0", "__atomic_fetch_or"), "+": ("0", "__atomic_fetch_add"), "&": ("~0", "__atomic_fetch_and")}
 _FOR = re.compile(r"^(\s*)for \(long (\w+) = 0; \2 < (.+); \+\+\2\) \{$")
 _FOR_DECL = re.compile(r"\bfor \(((?:const\s+)?(?:[A-Za-z_]\w*\s+)+)(\w+) = ")
-_FUNC = re.compile(r"^(?:static |inline |__attribute__\(\(always_inline\)\) )*[A-Za-z_][\w ]*?[\s*](\w+)\((.*)\) \{$")
+_FUNC = re.compile(r"^(?:static |inline |__attribute__\(\((?:always_inline|noinline)\)\) )*[A-Za-z_][\w ]*?[\s*](\w+)\((.*)\) \{$")
 
 
 # (compiled once: the pass reads every line of a module that has parallel loops)

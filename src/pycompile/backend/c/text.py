@@ -26,8 +26,11 @@ _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 
 def comment(text) -> str:
     """`text` as the inside of a one-line C comment."""
+    s = str(text)
+    if s.isascii() and s.isprintable() and "\\" not in s:
+        return _unpair(s)        # the common case (a name, a source line): nothing to escape
     out = []
-    for ch in str(text):
+    for ch in s:
         o = ord(ch)
         if ch == "\n":
             out.append("\\n")
@@ -39,7 +42,10 @@ def comment(text) -> str:
             out.append(f"\\x{o:02x}")
         else:
             out.append(f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}")
-    s = "".join(out)
+    return _unpair("".join(out))
+
+
+def _unpair(s: str) -> str:
     # break every */ and /* apart (replacing can create a new pair next to it: repeat) and
     # every ?? (a trigraph under -std=c99 / -trigraphs)
     while True:
