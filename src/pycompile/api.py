@@ -76,6 +76,22 @@ class _Ident:
         return isinstance(other, _Ident) and other.obj is self.obj
 
 
+def _positional_key(args) -> tuple:
+    """`_key` of each positional argument, with a Tensor's (the common case) inlined: a call's
+    whole signature costs ~0.15 us for one Tensor instead of ~0.45 us."""
+    key = []
+    for a in args:
+        if type(a) is Tensor:
+            d = a._data
+            key.append((d.dtype, d.shape))
+        else:
+            key.append(_key(a))
+    return tuple(key)
+
+
+_generation = context.generation
+
+
 def _config_key():
     # Environment knobs (MS_DEV_SIDE_EFFECT_LOAD_ELIM, PYCOMPILE_OPT_LEVEL ...) are read when a
     # signature compiles, as MindSpore reads them; a call only checks the context's generation
@@ -84,7 +100,7 @@ def _config_key():
 
 
 def _signature(args, kwargs):
-    key = tuple(_key(a) for a in args)
+    key = _positional_key(args)
     if kwargs:
         key += tuple((k, _key(v)) for k, v in sorted(kwargs.items()))
     return key
@@ -200,6 +216,12 @@ class JitFunction:
         self._cache: dict = compile_log.SpecCache()
 
     def __call__(self, *args, **kwargs):
+        # the common case, positional arguments of a seen signature: one key, one dict hit, the
+        # specialization's prebuilt caller; the key is the one _compile_or_get stores under
+        if not kwargs and self.dyn is None:
+            compiled = self._cache.get((_positional_key(args), (), _generation()))
+            if compiled is not None:
+                return compiled.run(args, kwargs)
         compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__, (), self.dyn)
         return compiled.run(args, kwargs)
 

@@ -148,6 +148,16 @@ class Tensor(TensorMethods):
         t._data = arr
         return t
 
+    @classmethod
+    def _wrap_array(cls, arr: np.ndarray) -> "Tensor":
+        """Wrap an ndarray of a supported dtype without copying or checking it: the constructor of
+        the hot paths' outputs (eager ops, compiled calls), whose arrays are fresh, C-contiguous
+        and of a pycompile dtype by construction, where `_wrap`'s checks cost a third of a
+        one-element op."""
+        t = object.__new__(cls)
+        t._data = arr
+        return t
+
     @property
     def _abstract(self) -> TensorType:
         return TensorType(mstype.from_numpy(self._data.dtype), self._data.shape)
