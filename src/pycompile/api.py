@@ -92,6 +92,17 @@ def _positional_key(args) -> tuple:
 _generation = context.generation
 
 
+def _no_match(args):
+    return None
+
+
+def _all_tensors(args) -> bool:
+    for a in args:
+        if type(a) is not Tensor:
+            return False
+    return True
+
+
 def _config_key():
     # Environment knobs (MS_DEV_SIDE_EFFECT_LOAD_ELIM, PYCOMPILE_OPT_LEVEL ...) are read when a
     # signature compiles, as MindSpore reads them; a call only checks the context's generation
@@ -214,14 +225,25 @@ class JitFunction:
         self.dynamic = dynamic
         self.dyn = dynamic_spec(input_signature, dynamic)
         self._cache: dict = compile_log.SpecCache()
+        # the last signature called with Tensors alone: its compiled call, guarded by that
+        # signature and the configuration generation (Compiled.guarded; None: no match)
+        self._last = _no_match
 
     def __call__(self, *args, **kwargs):
-        # the common case, positional arguments of a seen signature: one key, one dict hit, the
-        # specialization's prebuilt caller; the key is the one _compile_or_get stores under
+        # the common case: the Tensors of the previous call's signature (checked in C), else
+        # one key and one dict hit (the key _compile_or_get stores under), the specialization's
+        # prebuilt caller either way
         if not kwargs and self.dyn is None:
-            compiled = self._cache.get((_positional_key(args), (), _generation()))
-            if compiled is not None:
-                return compiled.run(args, kwargs)
+            out = self._last(args)
+            if out is not None:
+                return out
+            key = (_positional_key(args), (), _generation())
+            compiled = self._cache.get(key)
+            if compiled is None:
+                compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__, (), None)
+            if compiled.guarded is not None and _all_tensors(args):
+                self._last = functools.partial(compiled.guarded, key[0], key[2])
+            return compiled.run(args, kwargs)
         compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__, (), self.dyn)
         return compiled.run(args, kwargs)
 

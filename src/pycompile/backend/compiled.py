@@ -270,9 +270,11 @@ class Compiled:
         self._paths = lay.input_paths
         self._tree, self._leaves = lay.out_tree, lay.leaves
         self._scalar = lay.scalar_out
+        # guarded(sig, gen, args): the call without a dict lookup when args match sig (api.py)
+        self.guarded = None
         fast = self._fast_caller()
         if fast is not None:
-            self.run = fast
+            self.run, self.guarded = fast
 
     def _fast_caller(self):
         """The executable's prebuilt caller (Executable.make_caller) when this call's shape allows

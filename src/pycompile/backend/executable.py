@@ -18,7 +18,13 @@ import numpy as np
 from pycompile._rt import ffi as _ffi
 from pycompile._rt import lib as _rt_lib
 from pycompile.backend import runtime
+from pycompile.common import context
 from pycompile.common.tensor import Tensor
+
+try:
+    from pycompile._call import Caller as _CCaller     # csrc/call.c, built with the runtime
+except ImportError:         # a source tree whose extension is not built: the Python caller alone
+    _CCaller = None
 
 _from_buffer = _ffi.from_buffer
 _new = object.__new__
@@ -139,9 +145,15 @@ class Executable:
         return outs
 
     def make_caller(self, positions: tuple, returns: list, container):
-        """The hot path of a call whose graph inputs are positional arguments and whose result is
-        made of graph outputs only: a function (args, kwargs) -> the Python result, with every
-        per-signature decision taken here, once.
+        """(run, guarded): the hot path of a call whose graph inputs are positional arguments and
+        whose result is made of graph outputs only, with every per-signature decision taken
+        here, once. `run(args, kwargs)` -> the Python result; `guarded(sig, gen, args)` -> the
+        result, or None unless `args` are exact Tensors keyed `sig` under configuration
+        generation `gen` (None itself without the C helper).
+
+        The C helper (csrc/call.c) runs the common case; the Python caller below is its
+        fallback (an input that is not a C-contiguous ndarray, a call overlapping another) and
+        the whole path where the helper is not built.
 
         `positions`: the argument index of each graph input. `returns`: per returned value, (graph
         output index, whether it is returned as a Python number). `container`: None (one value),
@@ -153,7 +165,23 @@ class Executable:
         same address), allocates the outputs and wraps them without copying. A call overlapping
         another one on this executable (another Python thread) takes `_run` with its own
         argument array and arena, as `__call__` does."""
-        cargs, entry, lock, refs = self.args, self._entry, self._busy, self.refs
+        call = self._python_caller(positions, returns, container)
+        if _CCaller is None:
+            return call, None
+        outs = tuple((len(positions) + len(self.refs) + k, shape, dt) for k, (shape, dt) in enumerate(self.out_specs))
+        c = _CCaller(int(_ffi.cast("uintptr_t", self._entry)), int(_ffi.cast("uintptr_t", self.args)), len(self.args),
+                     self, self._busy.acquire, self._busy.release, tuple(positions), tuple(self.refs), outs,
+                     tuple((v, bool(sc)) for v, sc in returns), container, Tensor, call, self._raise,
+                     context._generation)
+        return c.run, c.guarded
+
+    def _python_caller(self, positions: tuple, returns: list, container):
+        """make_caller's Python form. Its pointer array is its own (the constants' and the arena's
+        slots copied; the arena shared under the lock), so the pointers it keeps between calls
+        are never overwritten by another path."""
+        cargs, entry, lock, refs = _ffi.new("void *[]", len(self.args)), self._entry, self._busy, self.refs
+        for k in range(len(self.args)):
+            cargs[k] = self.args[k]
         acquire, release = lock.acquire, lock.release
         n_bound = len(positions) + len(refs)
         last = [None] * n_bound         # the array whose pointer slot k holds
