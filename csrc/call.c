@@ -103,8 +103,8 @@ static int Caller_init(Caller *self, PyObject *args, PyObject *kw)
         PyErr_NoMemory();
         return -1;
     }
-    if (self->n_in + self->n_refs > MAX_HELD || self->n_ret < 1) {
-        PyErr_SetString(PyExc_ValueError, "Caller: too many inputs, or no result");
+    if (self->n_in + self->n_refs > MAX_HELD || self->n_out > MAX_HELD || self->n_ret < 1) {
+        PyErr_SetString(PyExc_ValueError, "Caller: more than MAX_HELD inputs or outputs, or no result");
         return -1;
     }
     memcpy(self->slots, (void *)(uintptr_t)tmpl, n_slots * sizeof(void *));
