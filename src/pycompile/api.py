@@ -334,9 +334,14 @@ def _graph_cache(cell) -> dict:
 def compile_cell_call(cell, args, kwargs):
     """GRAPH_MODE: compile `cell.construct` for this signature (cached on the instance)."""
     cache = _graph_cache(cell)
-    construct = type(cell).construct
-    compiled = _compile_or_get(cache, construct, args, kwargs, cell, f"{type(cell).__name__}_construct",
-                               cell._graph_key(), dynamic_spec(cell._input_signature))
+    extra = cell._graph_key()
+    dyn = dynamic_spec(cell._input_signature)
+    if not kwargs and dyn is None:          # a seen signature: one key, one dict hit
+        compiled = cache.get((_positional_key(args), extra, _generation()))
+        if compiled is not None:
+            return compiled.run(args, kwargs)
+    compiled = _compile_or_get(cache, type(cell).construct, args, kwargs, cell, f"{type(cell).__name__}_construct",
+                               extra, dyn)
     return compiled.run(args, kwargs)
 
 
