@@ -260,9 +260,11 @@ def cffi_floor(fn, *arrays):
     pointers taken per call, as a hand-written cffi binding does - no signature check, no
     Tensors. Reaches into the compiled specialization (bench only)."""
     from pycompile._rt import ffi
-    fn(*[ms.Tensor(a) for a in arrays])
-    (compiled,) = fn._cache.values()        # the one specialization the workload calls
-    exe = compiled.exe
+    from pycompile import api
+    from pycompile.common import context
+    tensors = tuple(ms.Tensor(a) for a in arrays)
+    fn(*tensors)
+    exe = fn._cache[(api._positional_key(tensors), (), context.generation())].exe
     (shape, dt), = exe.out_specs
     args = ffi.new("void *[]", len(exe.args))
     for k in range(len(exe.args)):
@@ -286,7 +288,7 @@ def bench_W8():
     floor = cffi_floor(add_one, x)
     _check(floor(), x + 1)
     return [("W8 x + 1 (1 element)", lambda: add_one(tx), lambda: x + 1, "dispatch overhead",
-             {"cffi call (floor)": floor})]
+             {"plain cffi call": floor})]
 
 
 # ---- W7: compile cache, cold vs warm first call of W1 (N=1) in fresh processes ----------------------
