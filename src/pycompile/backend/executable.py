@@ -2,7 +2,8 @@
 
 pc_entry(void **args) takes, in order: graph inputs, Parameters (their live buffers: no copy),
 output buffers, large constants, the arena. The Python side of a call is the hot path: one
-prebuilt pointer array, no allocation beyond the outputs.
+prebuilt pointer array, no allocation beyond the outputs; `make_caller` builds it per
+specialization, in C (csrc/call.c) with a Python fallback.
 
 The module is loaded through the runtime's compiled FFI (`_cffi_backend.load_library` and C types
 parsed by cffi's built-in parser), not a `cffi.FFI().cdef`: that would import pycparser (~20 ms),
@@ -158,14 +159,7 @@ class Executable:
 
         `positions`: the argument index of each graph input. `returns`: per returned value, (graph
         output index, whether it is returned as a Python number). `container`: None (one value),
-        tuple or list.
-
-        Per call it reads each input's `_data`, re-extracts a pointer only for an array that is not
-        the one of the previous call (the argument array keeps the last one's, and its cffi
-        buffer keeps that array alive, so identity cannot be confused with a new array at the
-        same address), allocates the outputs and wraps them without copying. A call overlapping
-        another one on this executable (another Python thread) takes `_run` with its own
-        argument array and arena, as `__call__` does."""
+        tuple or list."""
         call = self._python_caller(positions, returns, container)
         if (_CCaller is None or not returns or len(positions) + len(self.refs) > _C_MAX_HELD
                 or len(self.out_specs) > _C_MAX_HELD):
@@ -178,9 +172,16 @@ class Executable:
         return c.run, c.guarded
 
     def _python_caller(self, positions: tuple, returns: list, container):
-        """make_caller's Python form. Its pointer array is its own (the constants' and the arena's
-        slots copied; the arena shared under the lock), so the pointers it keeps between calls
-        are never overwritten by another path."""
+        """make_caller's Python form. Per call it reads each input's `_data`, re-extracts a pointer
+        only for an array that is not the one of the previous call (its cffi buffer keeps that
+        array alive and exported, so identity cannot be confused with a new array at the same
+        address; arrays over _PIN_BYTES are not kept), allocates the outputs and wraps them
+        without copying. A call overlapping another one on this executable (another Python
+        thread) takes `_run` with its own argument array and arena, as `__call__` does.
+
+        Its pointer array is its own (the constants' and the arena's slots copied; the arena
+        shared under the lock), so the pointers it keeps between calls are never overwritten by
+        another path."""
         cargs, entry, lock, refs = _ffi.new("void *[]", len(self.args)), self._entry, self._busy, self.refs
         for k in range(len(self.args)):
             cargs[k] = self.args[k]
@@ -225,7 +226,7 @@ class Executable:
             if not acquire(False):
                 return overlapping(args)
             try:
-                hold = None
+                hold = None         # buffers not pinned (a copy, a large array): alive until return
                 k = 0
                 for p in positions:
                     a = args[p]._data
