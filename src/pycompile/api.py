@@ -280,7 +280,12 @@ class BoundJit:
 
     def __call__(self, *args, **kwargs):
         extra = self.obj._graph_key() if isinstance(self.obj, Cell) else getattr(self.obj, "_attr_version", 0)
-        compiled = _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra, self.jf.dyn)
+        cache = self._cache()
+        if not kwargs and self.jf.dyn is None:          # a seen signature: one key, one dict hit
+            compiled = cache.get((_positional_key(args), extra, _generation()))
+            if compiled is not None:
+                return compiled.run(args, kwargs)
+        compiled = _compile_or_get(cache, self.jf.fn, args, kwargs, self.obj, self._name(), extra, self.jf.dyn)
         return compiled.run(args, kwargs)
 
     def compiled(self, *args, **kwargs):
