@@ -8,7 +8,7 @@ import glob
 import os
 import shutil
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,4 +23,13 @@ class build_py_with_headers(build_py):
             shutil.copy(header, dest)
 
 
-setup(cffi_modules=["csrc/build_runtime.py:ffibuilder"], cmdclass={"build_py": build_py_with_headers})
+def call_extension() -> Extension:
+    """pycompile._call (csrc/call.c): the compiled call's hot path, a plain CPython extension
+    because it reads NumPy arrays and builds Tensors, which a cffi function cannot take."""
+    import numpy
+    return Extension("pycompile._call", [os.path.relpath(os.path.join(HERE, "csrc", "call.c"))],
+                     include_dirs=[numpy.get_include()], extra_compile_args=["-O2"])
+
+
+setup(cffi_modules=["csrc/build_runtime.py:ffibuilder"], cmdclass={"build_py": build_py_with_headers},
+      ext_modules=[call_extension()])

@@ -76,6 +76,33 @@ class _Ident:
         return isinstance(other, _Ident) and other.obj is self.obj
 
 
+def _positional_key(args) -> tuple:
+    """`_key` of each positional argument, with a Tensor's (the common case) inlined: a call's
+    whole signature costs ~0.15 us for one Tensor instead of ~0.45 us."""
+    key = []
+    for a in args:
+        if type(a) is Tensor:
+            d = a._data
+            key.append((d.dtype, d.shape))
+        else:
+            key.append(_key(a))
+    return tuple(key)
+
+
+_generation = context.generation
+
+
+def _no_match(args):
+    return None
+
+
+def _all_tensors(args) -> bool:
+    for a in args:
+        if type(a) is not Tensor:
+            return False
+    return True
+
+
 def _config_key():
     # Environment knobs (MS_DEV_SIDE_EFFECT_LOAD_ELIM, PYCOMPILE_OPT_LEVEL ...) are read when a
     # signature compiles, as MindSpore reads them; a call only checks the context's generation
@@ -84,7 +111,7 @@ def _config_key():
 
 
 def _signature(args, kwargs):
-    key = tuple(_key(a) for a in args)
+    key = _positional_key(args)
     if kwargs:
         key += tuple((k, _key(v)) for k, v in sorted(kwargs.items()))
     return key
@@ -198,8 +225,25 @@ class JitFunction:
         self.dynamic = dynamic
         self.dyn = dynamic_spec(input_signature, dynamic)
         self._cache: dict = compile_log.SpecCache()
+        # the last signature called with Tensors alone: its compiled call, guarded by that
+        # signature and the configuration generation (Compiled.guarded; None: no match)
+        self._last = _no_match
 
     def __call__(self, *args, **kwargs):
+        # the common case: the Tensors of the previous call's signature (checked in C), else
+        # one key and one dict hit (the key _compile_or_get stores under), the specialization's
+        # prebuilt caller either way
+        if not kwargs and self.dyn is None:
+            out = self._last(args)
+            if out is not None:
+                return out
+            key = (_positional_key(args), (), _generation())
+            compiled = self._cache.get(key)
+            if compiled is None:
+                compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__, (), None)
+            if compiled.guarded is not None and _all_tensors(args):
+                self._last = functools.partial(compiled.guarded, key[0], key[2])
+            return compiled.run(args, kwargs)
         compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__, (), self.dyn)
         return compiled.run(args, kwargs)
 
@@ -236,7 +280,12 @@ class BoundJit:
 
     def __call__(self, *args, **kwargs):
         extra = self.obj._graph_key() if isinstance(self.obj, Cell) else getattr(self.obj, "_attr_version", 0)
-        compiled = _compile_or_get(self._cache(), self.jf.fn, args, kwargs, self.obj, self._name(), extra, self.jf.dyn)
+        cache = self._cache()
+        if not kwargs and self.jf.dyn is None:          # a seen signature: one key, one dict hit
+            compiled = cache.get((_positional_key(args), extra, _generation()))
+            if compiled is not None:
+                return compiled.run(args, kwargs)
+        compiled = _compile_or_get(cache, self.jf.fn, args, kwargs, self.obj, self._name(), extra, self.jf.dyn)
         return compiled.run(args, kwargs)
 
     def compiled(self, *args, **kwargs):
@@ -290,9 +339,14 @@ def _graph_cache(cell) -> dict:
 def compile_cell_call(cell, args, kwargs):
     """GRAPH_MODE: compile `cell.construct` for this signature (cached on the instance)."""
     cache = _graph_cache(cell)
-    construct = type(cell).construct
-    compiled = _compile_or_get(cache, construct, args, kwargs, cell, f"{type(cell).__name__}_construct",
-                               cell._graph_key(), dynamic_spec(cell._input_signature))
+    extra = cell._graph_key()
+    dyn = dynamic_spec(cell._input_signature)
+    if not kwargs and dyn is None:          # a seen signature: one key, one dict hit
+        compiled = cache.get((_positional_key(args), extra, _generation()))
+        if compiled is not None:
+            return compiled.run(args, kwargs)
+    compiled = _compile_or_get(cache, type(cell).construct, args, kwargs, cell, f"{type(cell).__name__}_construct",
+                               extra, dyn)
     return compiled.run(args, kwargs)
 
 

@@ -270,6 +270,31 @@ class Compiled:
         self._paths = lay.input_paths
         self._tree, self._leaves = lay.out_tree, lay.leaves
         self._scalar = lay.scalar_out
+        # guarded(sig, gen, args): the call without a dict lookup when args match sig (api.py)
+        self.guarded = None
+        fast = self._fast_caller()
+        if fast is not None:
+            self.run, self.guarded = fast
+
+    def _fast_caller(self):
+        """The executable's prebuilt caller (Executable.make_caller) when this call's shape allows
+        it: graph inputs that are positional arguments, a result made of graph outputs alone (one,
+        or a flat tuple / list). Anything else (keyword or nested inputs, constants in the result,
+        a run-time batch size) keeps `run`."""
+        make = getattr(self.exe, "make_caller", None)
+        lay = self.layout
+        if make is None or not self._simple or any(kind != "out" for kind, _ in self._leaves):
+            return None
+        tree = self._tree
+        if tree is None:
+            container = None
+        elif all(k is None for k in tree[1]):
+            container = tuple if tree[0] == "tuple" else list
+        else:
+            return None
+        returns = [(v, bool(self._scalar[v]) and tuple(lay.out_types[v].shape) == ()
+                    and lay.out_types[v].dtype.np.kind in "biuf") for _, v in self._leaves]
+        return make(tuple(p[0] for p in self._paths), returns, container)
 
     def run(self, args: tuple, kwargs: dict):
         if self._simple:

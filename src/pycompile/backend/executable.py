@@ -2,7 +2,8 @@
 
 pc_entry(void **args) takes, in order: graph inputs, Parameters (their live buffers: no copy),
 output buffers, large constants, the arena. The Python side of a call is the hot path: one
-prebuilt pointer array, no allocation beyond the outputs.
+prebuilt pointer array, no allocation beyond the outputs; `make_caller` builds it per
+specialization, in C (csrc/call.c) with a Python fallback.
 
 The module is loaded through the runtime's compiled FFI (`_cffi_backend.load_library` and C types
 parsed by cffi's built-in parser), not a `cffi.FFI().cdef`: that would import pycparser (~20 ms),
@@ -18,8 +19,22 @@ import numpy as np
 from pycompile._rt import ffi as _ffi
 from pycompile._rt import lib as _rt_lib
 from pycompile.backend import runtime
+from pycompile.common import context
+from pycompile.common.tensor import Tensor
+
+try:
+    from pycompile._call import Caller as _CCaller     # csrc/call.c, built with the runtime
+except ImportError:         # a source tree whose extension is not built: the Python caller alone
+    _CCaller = None
 
 _from_buffer = _ffi.from_buffer
+_new = object.__new__
+_empty = np.empty
+# An input array at most this large keeps its pointer cached between calls (the argument array
+# holds it, and so keeps it alive): a larger one is released after the call, its pointer looked
+# up again next time (~0.2 us, nothing beside the work on 64 KiB)
+_PIN_BYTES = 1 << 16
+_C_MAX_HELD = 64            # csrc/call.c MAX_HELD
 _INIT_T = _ffi.typeof("int(*)(const void *)")
 _ENTRY_T = _ffi.typeof("int(*)(void **)")
 
@@ -60,7 +75,7 @@ class Executable:
         self.lib.load_function(_INIT_T, "pc_module_init")(_ffi.cast("const void *", runtime.api_address()))
         self.n_inputs = n_inputs
         self.refs = refs
-        self.out_specs = [(t.shape, t.dtype.np) for t in out_types]
+        self.out_specs = [(tuple(t.shape), np.dtype(t.dtype.np)) for t in out_types]
         self.const_args = [np.ascontiguousarray(c) for c in const_args]
         self.arena = np.empty(max(arena_size, 64) + 64, np.uint8)
         self.errors = errors
@@ -130,6 +145,127 @@ class Executable:
         if rc != 0:
             self._raise(rc)
         return outs
+
+    def make_caller(self, positions: tuple, returns: list, container):
+        """(run, guarded): the hot path of a call whose graph inputs are positional arguments and
+        whose result is made of graph outputs only, with every per-signature decision taken
+        here, once. `run(args, kwargs)` -> the Python result; `guarded(sig, gen, args)` -> the
+        result, or None unless `args` are exact Tensors keyed `sig` under configuration
+        generation `gen` (None itself without the C helper).
+
+        The C helper (csrc/call.c) runs the common case; the Python caller below is its
+        fallback (an input that is not a C-contiguous ndarray, a call overlapping another) and
+        the whole path where the helper is not built.
+
+        `positions`: the argument index of each graph input. `returns`: per returned value, (graph
+        output index, whether it is returned as a Python number). `container`: None (one value),
+        tuple or list."""
+        call = self._python_caller(positions, returns, container)
+        if (_CCaller is None or not returns or len(positions) + len(self.refs) > _C_MAX_HELD
+                or len(self.out_specs) > _C_MAX_HELD):
+            return call, None       # () returned, or more arrays than the helper holds on its stack
+        outs = tuple((len(positions) + len(self.refs) + k, shape, dt) for k, (shape, dt) in enumerate(self.out_specs))
+        c = _CCaller(int(_ffi.cast("uintptr_t", self._entry)), int(_ffi.cast("uintptr_t", self.args)), len(self.args),
+                     self, self._busy.acquire, self._busy.release, tuple(positions), tuple(self.refs), outs,
+                     tuple((v, bool(sc)) for v, sc in returns), container, Tensor, call, self._raise,
+                     context._generation)
+        return c.run, c.guarded
+
+    def _python_caller(self, positions: tuple, returns: list, container):
+        """make_caller's Python form. Per call it reads each input's `_data`, re-extracts a pointer
+        only for an array that is not the one of the previous call (its cffi buffer keeps that
+        array alive and exported, so identity cannot be confused with a new array at the same
+        address; arrays over _PIN_BYTES are not kept), allocates the outputs and wraps them
+        without copying. A call overlapping another one on this executable (another Python
+        thread) takes `_run` with its own argument array and arena, as `__call__` does.
+
+        Its pointer array is its own (the constants' and the arena's slots copied; the arena
+        shared under the lock), so the pointers it keeps between calls are never overwritten by
+        another path."""
+        cargs, entry, lock, refs = _ffi.new("void *[]", len(self.args)), self._entry, self._busy, self.refs
+        for k in range(len(self.args)):
+            cargs[k] = self.args[k]
+        acquire, release = lock.acquire, lock.release
+        n_bound = len(positions) + len(refs)
+        last = [None] * n_bound         # the array whose pointer slot k holds
+        pinned = [None] * n_bound       # its cffi buffer (keeps the array alive and exported)
+        outs_at = tuple(range(n_bound, n_bound + len(self.out_specs)))
+        specs = tuple(zip(outs_at, self.out_specs))
+        raise_ = self._raise
+        run_own = self._run
+        own_args = self._own_args
+        single = container is None
+        if single:
+            (only, scalar_only), = returns
+            only_slot, (only_shape, only_dt) = specs[only]
+
+        def bind(k, a):
+            if not a.flags.c_contiguous:
+                a = np.ascontiguousarray(a)
+                b = _from_buffer(a)
+                cargs[k] = b
+                return b, a                 # a copy: never cached (the user's array may change)
+            b = _from_buffer(a)
+            cargs[k] = b
+            if a.nbytes <= _PIN_BYTES:
+                last[k], pinned[k] = a, b
+                return None
+            last[k] = pinned[k] = None
+            return b, a
+
+        def result(outs):
+            vals = [outs[v].item() if sc else Tensor._wrap_array(outs[v]) for v, sc in returns]
+            return vals[0] if single else container(vals)
+
+        def overlapping(args):
+            arrays = [args[p]._data for p in positions]
+            args_own, own = own_args()
+            return result(run_own(args_own, arrays, own))
+
+        def call(args, kwargs=None):
+            if not acquire(False):
+                return overlapping(args)
+            try:
+                hold = None         # buffers not pinned (a copy, a large array): alive until return
+                k = 0
+                for p in positions:
+                    a = args[p]._data
+                    if a is not last[k]:
+                        h = bind(k, a)
+                        if h is not None:
+                            hold = [h] if hold is None else hold + [h]
+                    k += 1
+                for r in refs:
+                    a = r._data
+                    if a is not last[k]:
+                        h = bind(k, a)
+                        if h is not None:
+                            hold = [h] if hold is None else hold + [h]
+                    k += 1
+                if single:
+                    o = _empty(only_shape, only_dt)
+                    cargs[only_slot] = _from_buffer(o)
+                    rc = entry(cargs)
+                    if rc != 0:
+                        raise_(rc)
+                    if scalar_only:
+                        return o.item()
+                    t = _new(Tensor)
+                    t._data = o
+                    return t
+                outs = []
+                for slot, (shape, dt) in specs:
+                    o = _empty(shape, dt)
+                    cargs[slot] = _from_buffer(o)
+                    outs.append(o)
+                rc = entry(cargs)
+                if rc != 0:
+                    raise_(rc)
+                return result(outs)
+            finally:
+                release()
+
+        return call
 
     def _raise(self, rc: int):
         if rc == _INTERRUPTED:
