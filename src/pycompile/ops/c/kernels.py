@@ -521,6 +521,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
     use_blas = dt in (mstype.float32, mstype.float64) and at.dtype is dt and bt.dtype is dt
     fn = "scipy_cblas_sgemm" if dt is mstype.float32 else "scipy_cblas_dgemm"
     flops = 2 * nb * M * N * max(K, 1)
+    small = use_blas and _small_product(dt, ta, M, N, K)
     w.line("{")
     with w.indent():
         split_cols = use_blas and nb == 1 and _split_columns(M, N, K) and flops >= PARALLEL_MIN * 8
@@ -536,11 +537,9 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
                 w.line(PARALLEL_FOR)
                 with w.block("for (long u = 0; u < ncb; ++u)"):
                     w.line(f"const long c0 = u * cw, c1 = c0 + cw < {N}L ? c0 + cw : {N}L;")
-                    w.line("if (c0 < c1)")
                     b_cols = f"{b} + c0 * {ldb}L" if tb else f"{b} + c0"
-                    w.line(f"    {fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
-                           f"{'CblasTrans' if tb else 'CblasNoTrans'}, {M}, (int)(c1 - c0), {K}, 1.0, {a}, {lda}, "
-                           f"{b_cols}, {ldb}, 0.0, {out} + c0, {N});")
+                    with w.block("if (c0 < c1)"):
+                        _product(w, fn, small, ta, tb, str(M), "(c1 - c0)", K, a, lda, b_cols, ldb, f"{out} + c0", N)
                 if epilogue is not None:
                     w.line(PARALLEL_FOR)
                     with w.block("for (long u = 0; u < ncb; ++u)"):
@@ -566,9 +565,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
                 w.line(f"memset(O + r0 * {N}L, 0, sizeof(*O) * (r1 - r0) * {N}L);")
             elif use_blas:
                 a_rows = "A + r0" if ta else f"A + r0 * {lda}L"
-                w.line(f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
-                       f"{'CblasTrans' if tb else 'CblasNoTrans'}, (int)(r1 - r0), {N}, {K}, 1.0, {a_rows}, {lda}, "
-                       f"B, {ldb}, 0.0, O + r0 * {N}L, {N});")
+                _product(w, fn, small, ta, tb, "(r1 - r0)", str(N), K, a_rows, lda, "B", ldb, f"O + r0 * {N}L", N)
             else:
                 acc = "double" if dt is mstype.float64 else ("float" if dt.kind == "f" else "int64_t")
                 ai = f"A[k * {lda}L + i]" if ta else f"A[i * {lda}L + k]"
@@ -585,6 +582,30 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
             w.level -= 1
             w.line("}")
     w.line("}")
+
+
+def _small_product(dt, ta: bool, M: int, N: int, K: int) -> bool:
+    """Whether a float32 product goes to pycompile's own AVX-512 kernel (csrc/pycompile_gemm.h)
+    before BLAS: A not transposed (the kernel reads A's rows in place) and the small shapes it
+    was measured faster on (the products of W4 at B = 64 and of W6: up to 512 rows, 1024 columns,
+    2048 inner). Larger products keep OpenBLAS, whose cache blocking wins there."""
+    return dt is mstype.float32 and not ta and M <= 512 and N <= 1024 and 8 <= K <= 2048
+
+
+def _product(w, fn, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: str, lda: int, b: str, ldb: int,
+             c: str, ldc: int) -> None:
+    """C statements for c = op(a) @ op(b) (m x n, inner K): BLAS, or - for a small product on a
+    machine the module was built with AVX-512 for - pc_sgemm_nt, with BLAS as its fallback when
+    its panel buffer cannot be allocated."""
+    blas = (f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, {'CblasTrans' if tb else 'CblasNoTrans'}, "
+            f"(int){m}, (int){n}, {K}, 1.0, {a}, {lda}, {b}, {ldb}, 0.0, {c}, {ldc});")
+    if not small:
+        w.line(blas)
+        return
+    w.line("#if PC_HAVE_SGEMM_NT")
+    w.line(f"if (pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {int(tb)}, {c}, {ldc}L))")
+    w.line("#endif")
+    w.line("    " + blas)
 
 
 def _split_columns(M: int, N: int, K: int) -> bool:
