@@ -92,3 +92,22 @@ def test_large_products_and_float64_stay_on_blas():
                     Tensor(np.ones((8, 8), np.float32))).c_source
     for src in (big, f64, ta):
         assert "pc_sgemm_nt(" not in src
+
+
+def test_without_avx512_the_same_source_builds_on_blas(operands, tmp_path):
+    """An export for x86-64-v3 (AVX2) compiles the same C with PC_HAVE_SGEMM_NT 0: it must build
+    and load with no reference to the AVX-512 kernel."""
+    import ctypes
+    import subprocess
+    from pycompile.backend import toolchain
+    a, b = operands
+    src = ms.inspect(ms.jit(_products), Tensor(a), Tensor(b)).c_source
+    c_path, so_path = str(tmp_path / "m.c"), str(tmp_path / "m.so")
+    with open(c_path, "w") as f:
+        f.write(src)
+    cmd = toolchain.build_command(c_path, so_path, True, target_cpu="x86-64-v3")
+    subprocess.run(cmd, check=True, capture_output=True)
+    ctypes.CDLL(so_path, mode=ctypes.RTLD_LOCAL)       # resolves every symbol now (RTLD_NOW)
+    nm = subprocess.run(["nm", so_path], capture_output=True, text=True)
+    if nm.returncode == 0:
+        assert "pc_sgemm_nt" not in nm.stdout and "pc_nt_tile" not in nm.stdout
