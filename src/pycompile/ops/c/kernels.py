@@ -521,7 +521,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
     use_blas = dt in (mstype.float32, mstype.float64) and at.dtype is dt and bt.dtype is dt
     fn = "scipy_cblas_sgemm" if dt is mstype.float32 else "scipy_cblas_dgemm"
     flops = 2 * nb * M * N * max(K, 1)
-    small = use_blas and _small_product(dt, ta, M, N, K)
+    small = use_blas and _small_product(dt, ta, tb, M, N, K)
     w.line("{")
     with w.indent():
         split_cols = use_blas and nb == 1 and _split_columns(M, N, K) and flops >= PARALLEL_MIN * 8
@@ -584,12 +584,18 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
     w.line("}")
 
 
-def _small_product(dt, ta: bool, M: int, N: int, K: int) -> bool:
+def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
     """Whether a float32 product goes to pycompile's own AVX-512 kernel (csrc/pycompile_gemm.h)
-    before BLAS: A not transposed (the kernel reads A's rows in place) and the small shapes it
-    was measured faster on (the products of W4 at B = 64 and of W6: up to 512 rows, 1024 columns,
-    2048 inner). Larger products keep OpenBLAS, whose cache blocking wins there."""
-    return dt is mstype.float32 and not ta and M <= 512 and N <= 1024 and 8 <= K <= 2048
+    before BLAS. Measured against OpenBLAS 0.3 on one core: it wins where A is read in place
+    (not transposed) and op(B)'s packed panels are used by enough rows - W4 B=64's transposed
+    layers (512 x 64 x 784: 538 -> 460 us), W6's 256-row products (256 x 128 x 128: 84 -> 78 us)
+    and any B not transposed (packing it is a copy; 64 x 512 x 512: 367 -> 320 us). It loses with
+    fewer than 128 rows against a transposed B (64 x 256 x 784: 284 -> 293 us: packing B^T costs
+    as much as 64 rows of products) and on narrow outputs (64 x 10 x 512: 7 -> 46 us: a panel is
+    64 columns wide), and products past ~512 rows keep OpenBLAS, whose cache blocking wins there."""
+    panels = -(-N // 64) * 64
+    return (dt is mstype.float32 and not ta and (not tb or M >= 128) and M <= 512 and 64 <= N <= 1024
+            and panels * 4 <= N * 5 and 8 <= K <= 2048)
 
 
 def _product(w, fn, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: str, lda: int, b: str, ldb: int,
