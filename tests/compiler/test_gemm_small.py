@@ -1,6 +1,6 @@
 """pycompile's own float32 product for small shapes (csrc/pycompile_gemm.h, issue 22): every row
 tail of its 7-row tiles, column tails of its 64-column panels, both layouts of B, the column-split
-schedule, batches and fused epilogues match NumPy; larger products and float64 stay on BLAS."""
+schedule, batches and fused epilogues match NumPy; narrow products and float64 stay on BLAS."""
 import numpy as np
 import pytest
 
@@ -90,7 +90,7 @@ def test_epilogues_and_batches_match_numpy():
     np.testing.assert_allclose(got, (p / p.sum(-1, keepdims=True)) @ v, rtol=1e-4, atol=1e-5)
 
 
-def test_large_products_and_float64_stay_on_blas():
+def test_narrow_products_float64_and_transposed_a_stay_on_blas():
     big = ms.inspect(ms.jit(lambda a, b: ops.matmul(a, b)), Tensor(np.ones((600, 8), np.float32)),
                      Tensor(np.ones((8, 8), np.float32))).c_source
     f64 = ms.inspect(ms.jit(lambda a, b: ops.matmul(a, b)), Tensor(np.ones((8, 8), np.float64)),
