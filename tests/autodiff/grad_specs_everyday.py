@@ -23,6 +23,8 @@ IDX_ND = _t([[1, 2], [0, 0], [1, 2]], np.int64)
 ROWS = _t([[2], [0]])
 
 EVERYDAY = [
+    ("BatchMatMul", lambda a, c: ops.einsum("ii,...ij->...j", a, c), [rnd(3, 3), rnd(2, 3, 3, seed=1)], (0, 1)),
+    ("CheckFinite", lambda x: ops.clip_by_norm(x, 0.5, error_if_nonfinite=True), [rnd(3, 4)], (0,)),
     ("GatherD", lambda x: ops.gather_elements(x, 1, IDX_D), [rnd(3, 4)], (0,)),
     ("GatherD", lambda x: ops.gather_d(x, 0, _t([[1, 0, 1]])), [rnd(2, 3, seed=1)], (0,)),
     ("GatherNd", lambda x: ops.gather_nd(x, IDX_ND), [rnd(2, 3, 4)], (0,)),

@@ -211,6 +211,14 @@ def surface_checks() -> list:
         Check("setitem mask", ("Select",), lambda v, m: X.setitem(v, m, 2), (x, b), lambda v, m: np.where(m, 2, v)),
         Check("bool + bool operator", ("Add",), lambda p, q: p + q, (b, _a(np.bool_, 3, 4, seed=5)),
               lambda p, q: p | q),
+        Check("einsum diagonal ellipsis", ("Mul", "ReduceSum", "BatchMatMul"),
+              lambda a, c: (ops.einsum("ii->i", a), ops.einsum("ii", a), ops.einsum("...ij,...jk->...ik", c, a)),
+              (_a(F32, 4, 4), _a(F32, 2, 3, 4, seed=2)),
+              lambda a, c: (np.einsum("ii->i", a), np.einsum("ii", a), np.einsum("...ij,...jk->...ik", c, a)),
+              tol=TOL_REDUCE),
+        Check("clip_by_norm checked finite", ("CheckFinite",),
+              lambda v: ops.clip_by_norm(v, 1.0, error_if_nonfinite=True), (_a(F32, 3, 4),),
+              lambda v: (v * min(1.0, 1.0 / (np.sqrt((v.astype(np.float64) ** 2).sum()) + 1e-6))).astype(F32)),
     ]
 
 

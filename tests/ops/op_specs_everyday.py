@@ -180,6 +180,10 @@ IDX_ND = np.array([[0, 1], [2, 3], [0, 1]], I64)
 
 CASES = [
     # -- the new table ops -------------------------------------------------------------------------
+    Case("clip_by_norm error_if_nonfinite", "CheckFinite",
+         lambda x: ops.clip_by_norm(x, 1.0, error_if_nonfinite=True),
+         lambda x: (x * min(1.0, 1.0 / (np.sqrt((x.astype(F64) ** 2).sum()) + 1e-6))).astype(F32), (X34,),
+         (ops.clip_by_norm,)),
     Case("gather_elements", "GatherD", lambda x, i: ops.gather_elements(x, 1, i), lambda x, i: _gather_d(x, 1, i),
          (X34, IDX_D), (ops.gather_elements,)),
     Case("gather_d axis 0 partial", "GatherD", lambda x, i: ops.gather_d(x, 0, i), lambda x, i: _gather_d(x, 0, i),
@@ -402,6 +406,12 @@ CASES = [
          (ops.baddbmm,)),
     Case("einsum attention", "BatchMatMul", lambda q, k: ops.einsum("bhqd,bhkd->bhqk", q, k),
          lambda q, k: np.einsum("bhqd,bhkd->bhqk", q, k), (_a(2, 2, 3, 4), _a(2, 2, 5, 4, seed=1)), (ops.einsum,)),
+    Case("einsum diagonal trace ellipsis", ("Mul", "ReduceSum", "BatchMatMul"),
+         lambda a, b, c: _tcat((ops.einsum("ii->i", a), ops.einsum("ii", a), ops.einsum("iij->ij", b),
+                                ops.einsum("...ij,...jk->...ik", c, a), ops.einsum("...i,...i->...", c, a))),
+         lambda a, b, c: _cat((np.einsum("ii->i", a), np.einsum("ii", a), np.einsum("iij->ij", b),
+                               np.einsum("...ij,...jk->...ik", c, a), np.einsum("...i,...i->...", c, a))),
+         (_a(4, 4), _a(3, 3, 2, seed=1), _a(2, 1, 4, seed=2)), (ops.einsum,)),
     Case("Einsum class implicit", "BatchMatMul", lambda a, b, c: ops.Einsum("ij,jk,k")((a, b, c)),
          lambda a, b, c: np.einsum("ij,jk,k", a, b, c), (X34, _a(4, 5, seed=1), _a(5, seed=2)), (ops.Einsum,)),
     Case("fmod", "Mod", lambda x, y: ops.fmod(x, y), lambda x, y: np.fmod(x, y), (X34, _a(4, domain="pos")),

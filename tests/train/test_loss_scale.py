@@ -244,11 +244,8 @@ def test_train_one_step_cell(module, entry, mode):
 # ---- clipping ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("k", range(len(DATA["clip"])), ids=lambda k: DATA["clip"][k]["code"][4:60])
-def test_clip(module, k, mode, request):
+def test_clip(module, k, mode):
     entry = DATA["clip"][k]
-    if mode == "graph" and "error_if_nonfinite=True" in entry["code"]:
-        # README status table: the non-finite check of clip_by_norm runs only eagerly
-        request.applymarker(pytest.mark.xfail(strict=True, reason="error_if_nonfinite is not checked in graph code"))
     want = _expected(entry, mode)
     fn = getattr(module, f"clip_{k}")
     if mode == "graph":

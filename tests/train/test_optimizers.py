@@ -14,8 +14,9 @@ import pycompile as ms
 from oracle_data import array, assert_tensor, decode, load
 
 DATA = load("optimizers.json")
-# configurations pycompile does not implement yet (README status table): MindSpore's Lamb and
-# LARS fail on its CPU anyway ("Unsupported op on CPU"); ASGD, Rprop and AdaFactor are rare
+# MindSpore's Lamb and LARS fail on its CPU at the first step ("Unsupported op on CPU"): Lamb is
+# checked against its kernel's formula in test_lamb.py, LARS is not implemented; nor are ASGD,
+# Rprop and AdaFactor (README status table)
 NOT_IMPLEMENTED = {"Lamb", "LARS_SGD", "ASGD", "Rprop", "AdaFactor"}
 CONFIGS = [c for c in DATA["configs"] if c["name"] not in NOT_IMPLEMENTED]
 

@@ -13,7 +13,7 @@ from pycompile.nn.learning_rate_schedule import (CosineDecayLR, ExponentialDecay
                                                  WarmUpLR)
 from pycompile.nn.dynamic_lr import (cosine_decay_lr, exponential_decay_lr, inverse_decay_lr,  # noqa: F401
                                      natural_exp_decay_lr, piecewise_constant_lr, polynomial_decay_lr, warmup_lr)
-from pycompile.nn.optim import (FTRL, SGD, AdaMax, Adadelta, Adagrad, Adam, AdamWeightDecay, LazyAdam,  # noqa: F401
+from pycompile.nn.optim import (FTRL, SGD, AdaMax, Adadelta, Adagrad, Adam, AdamWeightDecay, Lamb, LazyAdam,  # noqa: F401
                                 Momentum, Optimizer, ProximalAdagrad, RMSProp)
 from pycompile.nn.wrap import DistributedGradReducer  # noqa: F401
 from pycompile.nn.sync_batchnorm import SyncBatchNorm  # noqa: F401

@@ -18,7 +18,8 @@ from pycompile.common.abstract import Symbolic
 from pycompile.common.tensor import Tensor
 from pycompile.ops import functional as F
 from pycompile.ops import tracing
-from pycompile.ops._table import OpTypeError, OpValueError
+from pycompile.ops import prims as P
+from pycompile.ops._table import OpTypeError, OpValueError, apply
 
 
 def _is_tensor(x) -> bool:
@@ -72,9 +73,9 @@ def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
             total = m if total is None else F.maximum(total, m)
     else:
         total = _p_norm(F.stack([_p_norm(t, norm_type) for t in xs]), norm_type)
-    if error_if_nonfinite and not isinstance(total, Symbolic):
-        if not bool(F.isfinite(total).asnumpy()):
-            raise RuntimeError(f"For clip_by_norm, the total norm of order {norm_type} from input is non-finite.")
+    if error_if_nonfinite:      # checked when the program runs, in graph code as in PyNative
+        total = apply(P.CheckFinite, [total], {
+            "message": f"For clip_by_norm, the total norm of order {norm_type} from input is non-finite."})
     coef = max_norm / (total + 1e-6)
     small = coef < 1
     out = [F.select(small, t * F.cast(coef, t.dtype), t) for t in xs]

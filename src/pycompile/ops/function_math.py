@@ -372,9 +372,10 @@ def baddbmm(input, batch1, batch2, beta=1, alpha=1):
 
 
 def einsum(equation, *operands):
-    """Einstein summation, for equations of one or more operands without repeated indices
-    within an operand: axes summed alone are reduced first, pairs are contracted with
-    BatchMatMul (shared output axes as the batch), and the result is put in output order."""
+    """Einstein summation over one or more operands, with '...' and diagonals (a letter repeated
+    within an operand): axes summed alone are reduced first, pairs are contracted with
+    BatchMatMul (shared output axes as the batch), and the result is put in output order
+    (pycompile/ops/_einsum.py)."""
     from pycompile.ops._einsum import einsum as _einsum
     if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
         operands = tuple(operands[0])

@@ -6,6 +6,7 @@ Integer Mod guards the divisor: `x % 0` and `INT_MIN % -1` trap on x86, and both
 from __future__ import annotations
 
 from pycompile.ops.c.elementwise import EXPR, fm
+from pycompile.ops.c.templates import template
 from pycompile.ops.defs import math as M
 
 
@@ -51,3 +52,20 @@ EXPR.update({
     M.Sign: _sign,
     M.Mod: _mod,
 })
+
+
+@template("check_finite")
+def _check_finite(ctx, w, n):
+    """Copy x to the output, counting its non-finite elements; any is the op's run-time error
+    (its message stays in Python: nothing of it is written into the C)."""
+    x = n.inputs[0]
+    out, src = ctx.out(n), ctx.ptr(x)
+    loc = f" (at {n.loc})" if n.loc else ""
+    code = ctx.runtime_error(f"RuntimeError: {n.attrs['message']}{loc}")
+    w.line("{")
+    w.line("long bad = 0;")
+    with w.block(f"for (long i = 0; i < {n.type.size}L; i++)"):
+        w.line(f"bad += !isfinite((double){src}[i]);")
+        w.line(f"{out}[i] = {src}[i];")
+    w.line(f"if (bad) return PC_ERR_BASE + {code};")
+    w.line("}")

@@ -13,8 +13,10 @@ import math
 
 import numpy as np
 
-from pycompile.ops._table import OpDef
+from pycompile.common.abstract import TensorType
+from pycompile.ops._table import Kind, OpDef, OpRuntimeError, OpTypeError, defop
 from pycompile.ops.defs.elementwise import elementwise
+from pycompile.ops.lowering import Template
 
 
 def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = True):
@@ -67,6 +69,27 @@ def _trunc_mod(x, y):
 
 
 Mod = elementwise("Mod", ("x", "y"), _trunc_mod, allow="iuf")
+
+
+# ---- a run-time check --------------------------------------------------------------------------
+def _check_finite_infer(types, message):
+    if not isinstance(types[0], TensorType) or not types[0].dtype.is_float:
+        raise OpTypeError(f"For 'CheckFinite', the input must be a float Tensor, but got {types[0]}")
+    return types[0]
+
+
+def _check_finite(x, message):
+    if not np.isfinite(x).all():
+        raise OpRuntimeError(message)
+    return x
+
+
+# x unchanged, or RuntimeError(message) when the program runs if any element is NaN or infinite:
+# what clip_by_norm(error_if_nonfinite=True) checks, in graph code as in PyNative. Never merged
+# or hoisted: the check must happen where (and whenever) the program reaches it.
+CheckFinite = defop("CheckFinite", ("x",), attrs={"message": ""}, infer=_check_finite_infer,
+                    eager=_check_finite, kind=Kind.LAYOUT, lower=Template("check_finite", moves_data=True),
+                    speculatable=False, movable=False, batch="loop")
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)
