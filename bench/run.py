@@ -15,8 +15,11 @@ ratio is the median over rounds of the two times in the same round (lower is bet
 keeps slow drifts of a shared machine out of it. Cold compile times run in a fresh subprocess with empty
 caches. WL compiles programs of 1k, 5k and 10k ops (bench/large.py) in fresh processes and
 prints seconds per 1,000 ops. W7 runs W1 (N=1) in a fresh process with an empty compile-cache directory, then in a
-second fresh process reusing it, and prints both first-call times and their ratio. Where JAX is
-installed (it is not a dependency), W4 and W6 also run under jax.jit on the same inputs. Machine facts
+second fresh process reusing it, and prints both first-call times and their ratio. Where JAX and
+torch are installed (they are not dependencies), W4 and W6 also run under jax.jit, torch eager and
+torch.compile on the same inputs (bench/peers.py), and a line names the fastest peer and
+pycompile's time over its time. GEMM workloads print their share of the roofline: the products'
+FLOPs at NumPy's 2048^3 float32 matmul rate (numpy_gemm_gflops) over the time taken. Machine facts
 (cores, CPU) are printed first: ratios hold across machines, absolute times do not.
 """
 from __future__ import annotations
@@ -147,8 +150,11 @@ _GEMM_RATE: list = []
 
 
 def numpy_gemm_gflops() -> float:
-    """The machine's float32 matmul peak through NumPy: the best of 7 2048^3 products, the
-    reference rate for GEMM work and its roofline."""
+    """The roofline's rate: NumPy's float32 matmul on large square matrices with every core, the
+    best of 7 products of 2048 x 2048 matrices (OpenBLAS from NumPy's wheel, its own threads, one
+    per core; ~200 GFLOP/s on this project's 2-vCPU AVX-512 machine, ~90 % of the cores' FMA
+    peak). A workload's roofline is its matrix products' FLOPs at this rate with every other op
+    free: a bound no implementation built on the same kind of kernels reaches on small products."""
     if not _GEMM_RATE:
         a = np.random.default_rng(0).standard_normal((2048, 2048)).astype(np.float32)
         a @ a
@@ -159,6 +165,16 @@ def numpy_gemm_gflops() -> float:
             best = min(best, time.perf_counter() - t0)
         _GEMM_RATE.append(2 * 2048 ** 3 / best / 1e9)
     return _GEMM_RATE[0]
+
+
+def gemm_note(flops: float, t: float, t_numpy: float) -> str:
+    """A GEMM workload's figures: its products' rate over all its time, the share of the roofline
+    (the products alone at numpy_gemm_gflops(), divided by the time taken: 100 % is the bound) and
+    the roofline's time as a fraction of NumPy eager's."""
+    rate = numpy_gemm_gflops()
+    return (f"GEMM work {flops / t / 1e9:.1f} GFLOP/s, {100 * flops / rate / 1e9 / t:.0f} % of roofline "
+            f"(NumPy 2048^3 matmul peak here: {rate:.0f} GFLOP/s; products alone at that peak: "
+            f"{flops / rate / 1e9 / t_numpy:.2f}x NumPy)")
 
 
 def fresh(expr: str, reuse: bool = True) -> dict:
@@ -255,14 +271,16 @@ def main(argv):
             peers = {k: v for k, v in peers.items() if v is not None}   # measured in the same rounds
             (tc, rc), (tn, rn), *tp = timed_rounds([compiled, numpy_fn, *peers.values()], 0.1, repeats)
             if isinstance(note, tuple):      # ("gemm", flops): the matrix products' rate, all time counted
-                rate = numpy_gemm_gflops()
-                # the roofline: the products alone at the machine's matmul rate, everything else free
-                note = (f"GEMM work {note[1] / tc / 1e9:.1f} GFLOP/s (NumPy matmul peak here: {rate:.0f} GFLOP/s; "
-                        f"products alone at that peak: {note[1] / rate / 1e9 / tn:.2f}x NumPy)")
+                note = gemm_note(note[1], tc, tn)
             print(f"{label:<26} {fmt(tc):>12} {fmt(tn):>12} {ratio(rc, rn):7.3f}x   {note}", flush=True)
             for peer, (t, rp) in zip(peers, tp):
                 print(f"{'  ' + peer + ' (peer)':<26} {fmt(t):>12} {'':>12} {ratio(rp, rn):7.3f}x   "
                       f"pycompile / {peer}: {ratio(rc, rp):.2f}x", flush=True)
+            if tp:      # "ahead of every peer": against the fastest one, round by round
+                best = min(range(len(tp)), key=lambda k: tp[k][0])
+                print(f"{'  fastest peer':<26} {'':>12} {'':>12} {'':>8}   {list(peers)[best]}: pycompile / it "
+                      f"{ratio(rc, tp[best][1]):.2f}x (per-round range {min(x / y for x, y in zip(rc, tp[best][1])):.2f}"
+                      f"-{max(x / y for x, y in zip(rc, tp[best][1])):.2f}x)", flush=True)
         if hasattr(W, f"cold_{name}"):
             t = cold(name)
             print(f"{name + ' cold first call':<26} {fmt(t):>12} {'':>12} {'':>8}   fresh process, empty caches",

@@ -10,10 +10,17 @@ import numpy as np
 import pycompile as ms
 from pycompile import nn, ops
 
+from peers import torch_forward_peers
+
 
 def _check(a, b, rtol=1e-4):
     a = a.asnumpy() if hasattr(a, "asnumpy") else np.asarray(a)
     np.testing.assert_allclose(a, np.asarray(b), rtol=rtol, atol=1e-5)
+
+
+def _check_peer(a, b):
+    """A peer's result against NumPy's: other summation orders, other tanh / exp."""
+    np.testing.assert_allclose(a, b, rtol=2e-3, atol=2e-4)
 
 
 # ---- W1: elementwise chain in a 200-iteration loop -------------------------------------------------
@@ -131,6 +138,18 @@ def mlp_numpy(weights):
     return mlp_forward(np, weights)
 
 
+def mlp_torch(weights):
+    """W4's MLP as a torch script writes it (F.linear, relu): the torch eager / torch.compile peers."""
+    def fwd(torch, x):
+        import torch.nn.functional as F
+        (w1, b1), (w2, b2), (w3, b3) = [(torch.from_numpy(w), torch.from_numpy(b)) for w, b in weights]
+        h = x.flatten(1)
+        h = F.relu(F.linear(h, w1, b1))
+        h = F.relu(F.linear(h, w2, b2))
+        return F.linear(h, w3, b3)
+    return fwd
+
+
 def bench_W4():
     ms.set_seed(0)
     model = MLP()
@@ -143,8 +162,9 @@ def bench_W4():
         tx = ms.Tensor(x)
         _check(model(tx), ref(x), rtol=1e-3)
         flops = 2 * b * (784 * 512 + 512 * 512 + 512 * 10)
-        cases.append((f"W4 MLP B={b}", lambda tx=tx: model(tx), lambda x=x: ref(x), ("gemm", flops),
-                      {"JAX": jax_peer(mlp_forward, weights, x)}))
+        peers = {"JAX": jax_peer(mlp_forward, weights, x)}
+        peers.update(torch_forward_peers(mlp_torch(weights), x, ref(x), _check_peer))
+        cases.append((f"W4 MLP B={b}", lambda tx=tx: model(tx), lambda x=x: ref(x), ("gemm", flops), peers))
     return cases
 
 
@@ -201,6 +221,28 @@ def gpt_forward(xp, weights):
     return run
 
 
+def gpt_torch(weights):
+    """The same network as a torch script writes it (F.layer_norm, softmax, tanh GELU)."""
+    blocks, final = weights
+
+    def fwd(torch, x):
+        import torch.nn.functional as F
+        t = torch.from_numpy
+
+        def ln(h, p):
+            return F.layer_norm(h, (h.shape[-1],), t(p[0]), t(p[1]), p[2])
+
+        for ln1, (q, k, v, o), scale, mask, ln2, up, down in blocks:
+            h = ln(x, ln1)
+            qq, kk, vv = h @ t(q[0]) + t(q[1]), h @ t(k[0]) + t(k[1]), h @ t(v[0]) + t(v[1])
+            p = F.softmax(qq @ kk.transpose(1, 2) * scale + t(mask), dim=-1)
+            x = x + ((p @ vv) @ t(o[0]) + t(o[1]))
+            h = F.gelu(ln(x, ln2) @ t(up[0]) + t(up[1]), approximate="tanh")
+            x = x + (h @ t(down[0]) + t(down[1]))
+        return ln(x, final)
+    return fwd
+
+
 def gpt_numpy(model):
     return gpt_forward(np, gpt_weights(model))
 
@@ -230,10 +272,12 @@ def bench_W6():
         xn = x.asnumpy()
         compiled = ms.jit(lambda t, m=model: m(t))
         _check(compiled(x), ref(xn), rtol=2e-3)
+        peers = {"JAX": jax_peer(gpt_forward, weights, xn)}
+        peers.update(torch_forward_peers(gpt_torch(weights), xn, ref(xn), _check_peer))
         b, s_, d, ff = 4, 64, 128, 512
         per_block = 2 * b * s_ * d * d * 4 + 2 * 2 * b * s_ * s_ * d + 2 * 2 * b * s_ * d * ff
         cases.append((f"W6 GPT L={layers}", lambda x=x, f=compiled: f(x), lambda xn=xn, r=ref: r(xn),
-                      ("gemm", per_block * layers), {"JAX": jax_peer(gpt_forward, weights, xn)}))
+                      ("gemm", per_block * layers), peers))
     return cases
 
 

@@ -20,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "examples"))
 
 import lenet  # noqa: E402
+from peers import torch_forward_peers, torch_module  # noqa: E402
 import resnet_block  # noqa: E402
 
 
@@ -49,15 +50,6 @@ def conv_flops(net, x_shape) -> int:
 
 
 # ---- peers --------------------------------------------------------------------------------------------
-def _torch():
-    try:
-        import torch
-    except ImportError:
-        return None
-    torch.set_num_threads(int(os.environ.get("PYCOMPILE_NUM_THREADS", os.cpu_count() or 1)))
-    return torch
-
-
 def _jax():
     try:
         import jax
@@ -104,28 +96,7 @@ def _jax_lenet(jax, jnp, w):
 
 def _peers(fwd_torch, fwd_jax, x, ref):
     """{name: callable} of the peers that are installed, each checked against `ref`."""
-    peers = {}
-    torch = _torch()
-    if torch is not None:
-        xt = torch.from_numpy(x)
-        with torch.no_grad():
-            _check(fwd_torch(torch, xt).numpy(), ref)
-
-        def eager(f=fwd_torch, xt=xt):
-            with torch.no_grad():
-                return f(torch, xt)
-        peers["torch eager"] = eager
-        try:
-            compiled = torch.compile(lambda xt: fwd_torch(torch, xt))
-            with torch.no_grad():
-                _check(compiled(xt).numpy(), ref)
-
-            def tc(f=compiled, xt=xt):
-                with torch.no_grad():
-                    return f(xt)
-            peers["torch.compile"] = tc
-        except Exception as e:          # noqa: BLE001  (a peer that cannot compile is reported, not fatal)
-            print(f"# torch.compile failed: {type(e).__name__}: {e}", flush=True)
+    peers = torch_forward_peers(fwd_torch, x, ref, _check)
     jax, jnp = _jax()
     if jax is not None:
         f = fwd_jax(jax, jnp)
@@ -234,7 +205,7 @@ def bench_W9_train():
     eager = _train_step_pycompile(eager_net)
     _check(compiled(x, y), eager(x, y), 1e-4, 1e-5)
     peers = {}
-    torch = _torch()
+    torch = torch_module()
     if torch is not None:
         peers["torch eager"] = _torch_train(torch, w, xn, yn, False)
         try:

@@ -220,5 +220,6 @@ static inline void pc_stack_free(pc_stack *s) { free(s->data); pc_stack_init(s);
 
 /* im2col / col2im, per-kernel scratch memory and the counter-based random generator */
 #include "pycompile_cnn.h"
+#include "pycompile_gemm.h"
 
 #endif

@@ -246,7 +246,7 @@ def export(report, name: str, kinds, out_dir: str, target_cpu: str = "native", p
         header = runtime_header()
         if header:
             # pycompile_rt.h for callers; with the C, also the kernels headers NAME.c includes
-            kernels = [os.path.join(os.path.dirname(header), h) for h in ("pycompile_kernels.h", "pycompile_cnn.h")]
+            kernels = [os.path.join(os.path.dirname(header), h) for h in ("pycompile_kernels.h", "pycompile_cnn.h", "pycompile_gemm.h")]
             for h in [header] + (kernels if "c" in kinds else []):
                 shutil.copyfile(h, os.path.join(out_dir, os.path.basename(h)))
                 written.append(os.path.join(out_dir, os.path.basename(h)))

@@ -525,6 +525,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
     half = dt is mstype.float16 and at.dtype is dt and bt.dtype is dt
     fn = "scipy_cblas_dgemm" if dt is mstype.float64 else "scipy_cblas_sgemm"
     flops = 2 * nb * M * N * max(K, 1)
+    small = use_blas and _small_product(dt, ta, tb, M, N, K)
     w.line("{")
     with w.indent():
         split_cols = use_blas and nb == 1 and _split_columns(M, N, K) and flops >= PARALLEL_MIN * 8
@@ -540,11 +541,9 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
                 w.line(PARALLEL_FOR)
                 with w.block("for (long u = 0; u < ncb; ++u)"):
                     w.line(f"const long c0 = u * cw, c1 = c0 + cw < {N}L ? c0 + cw : {N}L;")
-                    w.line("if (c0 < c1)")
                     b_cols = f"{b} + c0 * {ldb}L" if tb else f"{b} + c0"
-                    w.line(f"    {fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
-                           f"{'CblasTrans' if tb else 'CblasNoTrans'}, {M}, (int)(c1 - c0), {K}, 1.0, {a}, {lda}, "
-                           f"{b_cols}, {ldb}, 0.0, {out} + c0, {N});")
+                    with w.block("if (c0 < c1)"):
+                        _product(w, fn, small, ta, tb, str(M), "(c1 - c0)", K, a, lda, b_cols, ldb, f"{out} + c0", N)
                 if epilogue is not None:
                     w.line(PARALLEL_FOR)
                     with w.block("for (long u = 0; u < ncb; ++u)"):
@@ -572,9 +571,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
                 _half_gemm(w, M, N, K, lda, ldb, a_mat, b_mat, ta, tb)
             elif use_blas:
                 a_rows = "A + r0" if ta else f"A + r0 * {lda}L"
-                w.line(f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
-                       f"{'CblasTrans' if tb else 'CblasNoTrans'}, (int)(r1 - r0), {N}, {K}, 1.0, {a_rows}, {lda}, "
-                       f"B, {ldb}, 0.0, O + r0 * {N}L, {N});")
+                _product(w, fn, small, ta, tb, "(r1 - r0)", str(N), K, a_rows, lda, "B", ldb, f"O + r0 * {N}L", N)
             else:
                 acc = "double" if dt is mstype.float64 else ("float" if dt.kind == "f" else "int64_t")
                 ai = f"A[k * {lda}L + i]" if ta else f"A[i * {lda}L + k]"
@@ -608,6 +605,38 @@ def _half_gemm(w, M, N, K, lda, ldb, a_mat, b_mat, ta, tb):
            f"{lda}, Bf, {ldb}, 0.0f, Of, {N});")
     w.line(f"for (long t = 0; t < (r1 - r0) * {N}L; ++t) {C.store('O', f'r0 * {N}L + t', 'Of[t]', f16)}")
     w.line("free(Af);")
+
+
+def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
+    """Whether a float32 product goes to pycompile's own AVX-512 kernel (csrc/pycompile_gemm.h)
+    before BLAS. Measured against OpenBLAS 0.3 on one core: it wins where A is read in place
+    (not transposed) and op(B)'s packed panels are used by enough rows - W4 B=64's transposed
+    layers (512 x 64 x 784: 538 -> 460 us), W6's 256-row products (256 x 128 x 128: 84 -> 78 us),
+    W4 B=1024's (1024 x 512 x 784: 8.7 -> 8.1 ms) and any B not transposed (packing it is a copy;
+    64 x 512 x 512: 367 -> 320 us). It loses with fewer than 128 rows against a transposed B
+    (64 x 256 x 784: 284 -> 293 us: packing B^T costs as much as 64 rows of products) and on
+    narrow outputs (64 x 10 x 512: 7 -> 46 us: a panel is 64 columns wide). The row count only
+    enters through `M >= 128`, below the batch sizes a dynamic batch is rendered at
+    (backend/dynamic.py), so that decision is the same at every sample."""
+    panels = -(-N // 64) * 64
+    return (dt is mstype.float32 and not ta and (not tb or M >= 128) and 64 <= N <= 1024
+            and panels * 4 <= N * 5 and 8 <= K <= 2048)
+
+
+def _product(w, fn, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: str, lda: int, b: str, ldb: int,
+             c: str, ldc: int) -> None:
+    """C statements for c = op(a) @ op(b) (m x n, inner K): BLAS, or - for a small product on a
+    machine the module was built with AVX-512 for - pc_sgemm_nt, with BLAS as its fallback when
+    its panel buffer cannot be allocated."""
+    blas = (f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, {'CblasTrans' if tb else 'CblasNoTrans'}, "
+            f"(int){m}, (int){n}, {K}, 1.0, {a}, {lda}, {b}, {ldb}, 0.0, {c}, {ldc});")
+    if not small:
+        w.line(blas)
+        return
+    w.line("#if PC_HAVE_SGEMM_NT")
+    w.line(f"if (pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {int(tb)}, {c}, {ldc}L))")
+    w.line("#endif")
+    w.line("    " + blas)
 
 
 def _split_columns(M: int, N: int, K: int) -> bool:

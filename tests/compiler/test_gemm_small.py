@@ -1,0 +1,120 @@
+"""pycompile's own float32 product for small shapes (csrc/pycompile_gemm.h, issue 22): every row
+tail of its 7-row tiles, column tails of its 64-column panels, both layouts of B, the column-split
+schedule, batches and fused epilogues match NumPy; narrow products and float64 stay on BLAS."""
+import numpy as np
+import pytest
+
+import pycompile as ms
+from pycompile import Tensor, ops
+
+# (m, k, n): rows around the 7-row tile, columns around the 16-lane masks of 64-column panels,
+# short and long inner dimensions. With B transposed only products of 128 rows or more use the
+# kernel (packing B^T costs as much as fewer rows of products); with B as stored any row count does.
+BOTH = [(128, 8, 64), (129, 9, 120), (131, 31, 64), (134, 40, 250), (135, 17, 120)]
+B_AS_STORED = [(1, 8, 64), (6, 9, 120), (7, 16, 64), (13, 31, 250),
+               (64, 300, 128)]      # the column-split schedule (few rows, long K)
+BLAS_ONLY = [(64, 16, 10), (8, 8, 40), (64, 16, 65)]     # narrow outputs: a 64-column panel would waste most of it
+SHAPES = BOTH + B_AS_STORED + BLAS_ONLY
+
+
+def _products(a, b):
+    """Every SHAPES product of slices of a and b, B as given and transposed (Dense's layout)."""
+    out = []
+    for m, k, n in SHAPES:
+        x = a[:m, :k]
+        out.append(ops.matmul(x, b[:k, :n]))
+        out.append(ops.MatMul(transpose_b=True)(x, b[:n, :k]))
+    return tuple(out)
+
+
+def _products_np(a, b):
+    out = []
+    for m, k, n in SHAPES:
+        x = a[:m, :k].astype(np.float64)
+        out.append(x @ b[:k, :n])
+        out.append(x @ b[:n, :k].T)
+    return out
+
+
+@pytest.fixture(scope="module")
+def operands():
+    rng = np.random.default_rng(22)
+    return rng.standard_normal((140, 300)).astype(np.float32), rng.standard_normal((300, 300)).astype(np.float32)
+
+
+def test_small_products_match_numpy(operands):
+    a, b = operands
+    f = ms.jit(_products)
+    got = f(Tensor(a), Tensor(b))
+    for g, want, shape in zip(got, _products_np(a, b), [s for s in SHAPES for _ in (0, 1)]):
+        assert g.shape == want.shape, shape
+        # float32 sums of up to 300 terms of unit normals, in another order than NumPy's float64
+        np.testing.assert_allclose(g.asnumpy(), want, rtol=1e-4, atol=2e-4 * np.sqrt(shape[1]), err_msg=str(shape))
+
+
+def test_small_products_use_the_kernel_with_blas_behind_it(operands):
+    a, b = operands
+    src = ms.inspect(ms.jit(_products), Tensor(a), Tensor(b)).c_source
+    # one call per product, two for the column-split one (its schedule for one thread is by rows)
+    assert src.count("pc_sgemm_nt(") == 2 * len(BOTH) + len(B_AS_STORED) + 1
+    # built without AVX-512 (an export for another CPU), the same source calls BLAS
+    # (every product keeps its BLAS call, behind the kernel or alone)
+    assert src.count("#if PC_HAVE_SGEMM_NT") == src.count("pc_sgemm_nt(")
+    assert src.count("scipy_cblas_sgemm(") == 2 * len(SHAPES) + 2     # the split product: two schedules, both layouts
+
+
+def _dense_gelu_residual(x, w, bias, r):
+    """W6's MLP product: batched input, Dense (B transposed), GELU and a residual in the epilogue."""
+    h = ops.MatMul(transpose_b=True)(x.reshape(-1, x.shape[-1]), w) + bias
+    return ops.gelu(h, "tanh").reshape(x.shape[0], x.shape[1], -1) + r
+
+
+def _attention(q, k, v):
+    s = ops.BatchMatMul(transpose_b=True)(q, k)
+    return ops.BatchMatMul()(ops.softmax(s, -1), v)
+
+
+def test_epilogues_and_batches_match_numpy():
+    rng = np.random.default_rng(7)
+    x, w = rng.standard_normal((3, 11, 40)).astype(np.float32), rng.standard_normal((70, 40)).astype(np.float32)
+    bias, r = rng.standard_normal(70).astype(np.float32), rng.standard_normal((3, 11, 70)).astype(np.float32)
+    got = ms.jit(_dense_gelu_residual)(Tensor(x), Tensor(w), Tensor(bias), Tensor(r)).asnumpy()
+    h = x.reshape(-1, 40).astype(np.float64) @ w.T + bias
+    want = (0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h ** 3)))).reshape(3, 11, 70) + r
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+    q, k, v = (rng.standard_normal((4, 9, 20)).astype(np.float32) for _ in range(3))
+    got = ms.jit(_attention)(Tensor(q), Tensor(k), Tensor(v)).asnumpy()
+    s = q.astype(np.float64) @ k.transpose(0, 2, 1)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    np.testing.assert_allclose(got, (p / p.sum(-1, keepdims=True)) @ v, rtol=1e-4, atol=1e-5)
+
+
+def test_narrow_products_float64_and_transposed_a_stay_on_blas():
+    big = ms.inspect(ms.jit(lambda a, b: ops.matmul(a, b)), Tensor(np.ones((600, 8), np.float32)),
+                     Tensor(np.ones((8, 8), np.float32))).c_source
+    f64 = ms.inspect(ms.jit(lambda a, b: ops.matmul(a, b)), Tensor(np.ones((8, 8), np.float64)),
+                     Tensor(np.ones((8, 8), np.float64))).c_source
+    ta = ms.inspect(ms.jit(lambda a, b: ops.MatMul(transpose_a=True)(a, b)), Tensor(np.ones((8, 8), np.float32)),
+                    Tensor(np.ones((8, 8), np.float32))).c_source
+    for src in (big, f64, ta):
+        assert "pc_sgemm_nt(" not in src
+
+
+def test_without_avx512_the_same_source_builds_on_blas(operands, tmp_path):
+    """An export for x86-64-v3 (AVX2) compiles the same C with PC_HAVE_SGEMM_NT 0: it must build
+    and load with no reference to the AVX-512 kernel."""
+    import ctypes
+    import subprocess
+    from pycompile.backend import toolchain
+    a, b = operands
+    src = ms.inspect(ms.jit(_products), Tensor(a), Tensor(b)).c_source
+    c_path, so_path = str(tmp_path / "m.c"), str(tmp_path / "m.so")
+    with open(c_path, "w") as f:
+        f.write(src)
+    cmd = toolchain.build_command(c_path, so_path, True, target_cpu="x86-64-v3")
+    subprocess.run(cmd, check=True, capture_output=True)
+    ctypes.CDLL(so_path, mode=ctypes.RTLD_LOCAL)       # resolves every symbol now (RTLD_NOW)
+    nm = subprocess.run(["nm", so_path], capture_output=True, text=True)
+    if nm.returncode == 0:
+        assert "pc_sgemm_nt" not in nm.stdout and "pc_nt_tile" not in nm.stdout
