@@ -10,7 +10,7 @@ from pycompile.nn.cell import Cell
 from pycompile.nn.layers import Identity
 from pycompile.nn.wrap.grad_reducer import data_parallel_reducer
 from pycompile.ops import functional as F
-from pycompile.ops.autodiff.api import GradOperation
+from pycompile.ops.autodiff.api import GradOperation, value_and_grad
 
 
 class WithLossCell(Cell):
@@ -93,12 +93,12 @@ class TrainOneStepCell(Cell):
         self.grad_reducer = Identity() if reducer is None else reducer
 
     def construct(self, *inputs):
-        loss = self.network(*inputs)
+        # one forward gives the loss and the gradients: a second forward call would apply the
+        # network's own state updates (BatchNorm's moving statistics) twice per step, where
+        # MindSpore applies them once. A constant sens scales the gradients linearly.
+        loss, grads = value_and_grad(self.network, None, self.weights)(*inputs)
         if self.sense_flag:
-            sens = F.fill(loss.dtype, loss.shape, self.sens)
-            grads = self.grad(self.network, self.weights)(*inputs, sens)
-        else:
-            grads = self.grad_no_sens(self.network, self.weights)(*inputs)
+            grads = tuple(g * F.cast(self.sens, g.dtype) for g in grads)
         grads = self.grad_reducer(grads)
         loss = F.depend(loss, self.optimizer(grads))
         if self.return_grad:
