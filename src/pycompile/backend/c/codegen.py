@@ -251,8 +251,13 @@ class CodeGen(StackEmitter, TemplateContext):
                  f"if (RT->interrupted) PC_INTR = RT->interrupted; "
                  f"if (RT->thread_index) PC_TID = RT->thread_index; return PC_RT_ABI_VERSION; }}",
                  ""]
+        body = self.defs.text() + "\n" + self.body.text()
+        if "pc_sgemm_nt(" in body:
+            # the small-product kernel (csrc/pycompile_gemm.h) and its <immintrin.h>, which alone
+            # costs the C compiler ~0.3 s: only in modules that call it
+            head.insert(1, "#define PC_SMALL_GEMM 1")
         # parallel loops become functions the runtime's thread pool runs (outline.py)
-        source = dedup_functions(outline("\n".join(head) + "\n" + self.defs.text() + "\n" + self.body.text()))
+        source = dedup_functions(outline("\n".join(head) + "\n" + body))
         return CModule(source=source, plan=self.plan, n_args=n_args, errors=self.errors, uses_blas=self.uses_blas,
                        c_lines=source.count("\n"))
 
