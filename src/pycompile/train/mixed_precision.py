@@ -87,14 +87,9 @@ class _OutputTo32(Cell):
         return getattr(backbone, name)
 
 
-class WithLossCell(Cell):
+class WithLossCell(_PlainWithLossCell):
     """The loss cell of build_train_network when the model is float16: the network's output and
     the label cast to float32 before the loss (MindSpore names its class the same)."""
-
-    def __init__(self, backbone, loss_fn):
-        super().__init__(auto_prefix=False)
-        self._backbone = backbone
-        self._loss_fn = loss_fn
 
     def construct(self, data, label):
         out = self._backbone(data)
