@@ -57,7 +57,7 @@ def test_in_memory_batches_equal_stacked_rows(kwargs, drop_remainder):
     """NumpySlicesDataset -> batch takes each batch by fancy indexing; a subclass (not taken for
     in-memory arrays) goes row by row, and must give the same batches in the same order."""
     class RowByRow(ds.NumpySlicesDataset):
-        pass
+        """Not NumpySlicesDataset itself, so batches are taken row by row."""
 
     rng = np.random.default_rng(1)
     data = {"image": rng.integers(0, 256, (23, 4, 3), dtype=np.uint8), "label": rng.integers(0, 5, 23)}

@@ -1,28 +1,29 @@
 """TrainOneStepCell runs the network's forward once per step: a BatchNorm's moving statistics
-move once (moving = 0.9 moving + 0.1 batch mean, from zero: 0.1 batch mean), as in MindSpore, in
-PyNative and compiled. Before, the loss and the gradients came from two forward calls and the
-statistics moved twice (0.19 batch mean)."""
+move once, as MindSpore 2.10's do (recorded by tests/oracle/record_train_one_step_state.py:
+Dense(4, 4) -> BatchNorm1d(4), MSELoss, SGD(0.1), sens None and 2.0, PyNative and GRAPH_MODE).
+Before, the loss and the gradients came from two forward calls and the statistics moved twice."""
 import numpy as np
 import pytest
 
 import pycompile as ms
 from pycompile import nn
 
+from oracle_data import load
 
-@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
-@pytest.mark.parametrize("sens", [None, 2.0])
-def test_batchnorm_statistics_move_once_per_step(mode, sens):
-    ms.set_context(mode=mode)
-    net = nn.SequentialCell([nn.Dense(4, 4), nn.BatchNorm1d(4)])
+DATA = load("train_one_step_state.json")
+
+
+@pytest.mark.parametrize("run", DATA["runs"], ids=lambda r: f"{r['mode']}-sens{r['sens']}")
+def test_one_step_matches_mindspore(run):
+    ms.set_context(mode=ms.GRAPH_MODE if run["mode"] == "graph" else ms.PYNATIVE_MODE)
+    x, w, b = (np.array(DATA[k], np.float32) for k in ("x", "w", "b"))
+    dense = nn.Dense(4, 4, weight_init=ms.Tensor(w), bias_init=ms.Tensor(b))
+    net = nn.SequentialCell([dense, nn.BatchNorm1d(4)])
     net.set_train()
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
-                               nn.SGD(net.trainable_params(), 0.1), sens=sens)
-    x = np.random.default_rng(0).standard_normal((8, 4)).astype(np.float32)
-    y = np.zeros((8, 4), np.float32)
-    w, b = net[0].weight.asnumpy().copy(), net[0].bias.asnumpy().copy()
-    loss = step(ms.Tensor(x), ms.Tensor(y))
-    h = x.astype(np.float64) @ w.T + b
-    np.testing.assert_allclose(net[1].moving_mean.asnumpy(), 0.1 * h.mean(0), rtol=1e-5, atol=1e-7)
-    # the returned loss is the forward's: BatchNorm of h in training mode (gamma 1, beta 0), squared
-    norm = (h - h.mean(0)) / np.sqrt(h.var(0) + 1e-5)
-    np.testing.assert_allclose(loss.asnumpy(), (norm ** 2).mean(), rtol=1e-4)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1),
+                               sens=run["sens"])
+    loss = step(ms.Tensor(x), ms.Tensor(np.zeros((8, 4), np.float32)))
+    np.testing.assert_allclose(loss.asnumpy(), run["loss"], rtol=1e-5)
+    np.testing.assert_allclose(net[1].moving_mean.asnumpy(), run["moving_mean"], rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(net[1].moving_variance.asnumpy(), run["moving_variance"], rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(dense.weight.asnumpy(), run["weight"], rtol=1e-5, atol=1e-6)

@@ -71,15 +71,15 @@ class _Bool(_MutableNumber, int):
 
 
 class _Tuple(tuple):
-    pass
+    """A tuple that can carry the `__ms_mutable__` mark (a built-in tuple takes no attributes)."""
 
 
 class _List(list):
-    pass
+    """A list that can carry the `__ms_mutable__` mark (a built-in list takes no attributes)."""
 
 
 class _Dict(dict):
-    pass
+    """A dict that can carry the `__ms_mutable__` mark (a built-in dict takes no attributes)."""
 
 
 def _allowed(value, seen) -> bool:
