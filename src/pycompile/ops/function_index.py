@@ -68,18 +68,41 @@ def masked_fill(input_x, mask, value):
 
 
 def masked_select(input, mask):
-    """The elements where mask is True, as a 1-D tensor. Its length depends on the mask's
-    values, so this runs in PyNative only."""
-    for v in (input, mask):
-        if isinstance(v, Symbolic):
-            raise OpValueError("For 'MaskedSelect', the output's shape depends on the mask's values: it is not "
-                               "available in graph code; use ops.masked_fill or ops.select to keep the shape")
+    """The elements where mask is True (input and mask broadcast), as a 1-D tensor whose length
+    depends on the mask's values. Eagerly a NumPy selection, or under autodiff a Gather at the
+    mask's (known) places, so its gradient is g scattered back to them; in graph code a value of
+    run-time length (ops/dynamic_length.py)."""
     m = F._tensor_type("MaskedSelect", mask, "mask")
     F._tensor_type("MaskedSelect", input)
     if not m.dtype.is_bool:
         raise OpTypeError(f"For 'MaskedSelect', 'mask' must be a bool Tensor, but got {m}")
+    if any(_in_graph(v) for v in (input, mask)):
+        from pycompile.ops.dynamic_length import masked_select_graph
+        return masked_select_graph(input, mask)
+    if isinstance(input, Symbolic) or isinstance(mask, Symbolic):
+        mk = _concrete(mask)
+        if mk is None:
+            raise OpValueError("For 'MaskedSelect', the output's shape depends on the mask's values, which this "
+                               "transformation does not know; use ops.masked_fill or ops.select to keep the shape")
+        shape = np.broadcast_shapes(tuple(type_of(input).shape), mk.shape)
+        places = np.flatnonzero(np.broadcast_to(mk, shape)).astype(np.int64)
+        flat = F.reshape(F.broadcast_to(input, shape), (int(np.prod(shape, dtype=np.int64)),))
+        return F.gather(flat, _const(places), 0)
     x, mk = np.broadcast_arrays(input._data, mask._data)
     return _const(x[mk])
+
+
+def _in_graph(v) -> builtins.bool:
+    """v is a value of a graph being built (the compiler's tracer captures effects)."""
+    return isinstance(v, Symbolic) and getattr(v._tracer, "captures", False)
+
+
+def _concrete(v):
+    """The NumPy value behind v: a Tensor's, or an autodiff tracer's primal's; None for values
+    known only later (graph or vmap tracers)."""
+    while isinstance(v, Symbolic):
+        v = getattr(v, "primal", None)
+    return v._data if v is not None and hasattr(v, "_data") else None
 
 
 # ---- gathers -----------------------------------------------------------------------------------------
