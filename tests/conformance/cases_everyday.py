@@ -220,10 +220,19 @@ def masked_fill_int(x, m):
     return ops.masked_fill(x, m, 7)
 
 
-@case("ops.masked_select", inputs=[rnd(3, 4), bools(3, 4), bools(4)],
-      graph=False, reason="the output's shape depends on the mask's values")
+@case("ops.masked_select", inputs=[rnd(3, 4), bools(3, 4), bools(4)])
 def masked_select_fn(x, m, m_row):
     return ops.masked_select(x, m), ops.masked_select(x, m_row)
+
+
+@case("ops.masked_select", inputs=[rnd(3, 4), bools(3, 4), ints(2, 3, lo=0, hi=10)])
+def masked_select_then_ops(x, m, k):
+    # in graph code: a value whose length is known at run time, then elementwise ops, casts, reductions
+    y = ops.masked_select(x, m)
+    z = ops.exp(y) * 2 - y
+    j = ops.masked_select(k, k > 4)
+    return (z, ops.sum(z), y.mean(), y.max(), y.min(), y.astype(ms.int32), (y > 0).any(),
+            j, j.sum(), j.max(), j.mean())
 
 
 # ---- gathers and scatters ------------------------------------------------------------------------------
