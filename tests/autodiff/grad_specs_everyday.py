@@ -36,6 +36,10 @@ EVERYDAY = [
     ("TensorScatterElements", lambda x, u: ops.tensor_scatter_elements(x, _t([[1, 1, 0, 2]]), u, 0, "add"),
      [rnd(3, 4), rnd(1, 4, seed=1)], (0, 1)),
     ("CumSum", lambda x: ops.cumsum(x, 1), [rnd(3, 4)], (0,)),
+    # the singular values: ord=2 (u1 v1^T), 'nuc' (U V^T), -2 (the smallest pair), batched, wide and tall
+    ("Svd", lambda x: ops.norm(x, 2), [rnd(3, 4)], (0,)),
+    ("Svd", lambda x: ops.matrix_norm(x, "nuc"), [rnd(2, 4, 3, seed=1)], (0,)),
+    ("Svd", lambda x: ops.norm(x, -2, dim=(0, 2)), [rnd(3, 2, 4, seed=2)], (0,)),
     ("CumSum", lambda x: ops.CumSum(exclusive=True, reverse=True)(x, 0), [rnd(4, 3)], (0,)),
     ("CumProd", lambda x: ops.cumprod(x, 1), [rnd(3, 4, lo=0.5, hi=1.5)], (0,)),
     ("CumProd", lambda x: ops.CumProd(exclusive=True, reverse=True)(x, 0), [rnd(4, 2, lo=-1.5, hi=-0.5)], (0,)),

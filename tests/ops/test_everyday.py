@@ -101,7 +101,8 @@ ERRORS = [
     ("masked_select then reshape in graph", lambda: ms.jit(_select_then_reshape)(Tensor(X)), RuntimeError,
      r"For 'Reshape', the input's length is known only at run time"),
     ("round decimals", lambda: ops.round(Tensor(X), decimals=1), ValueError, "decimals"),
-    ("norm nuclear", lambda: ops.norm(Tensor(X[0]), "nuc"), ValueError, "singular values"),
+    ("norm ord 3 of a matrix", lambda: ops.norm(Tensor(X[0]), 3), ValueError,
+     r"For norm, the ord mode must be in \[2, -2, 1, -1, .*for matrices, but got 3"),
     ("einsum sizes", lambda: ops.einsum("ij,jk->ik", Tensor(X[0]), Tensor(X[0])), ValueError, "sizes"),
 ]
 

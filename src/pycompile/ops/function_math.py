@@ -246,8 +246,8 @@ def _matrix_norm(x, ord, axes, keepdim):
     elif ord in (2, -2, "nuc"):
         return _singular_norm(x, ord, r, c, keepdim)
     else:
-        raise OpValueError(f"For 'norm', the matrix norm ord={ord!r} is not one of 'fro', 'nuc', 1, -1, 2, -2, "
-                           f"inf, -inf")
+        raise OpValueError("For norm, the ord mode must be in [2, -2, 1, -1, float('inf'), -float('inf'), 'fro', "
+                           f"'nuc', None] for matrices, but got {ord}.")
     return out if keepdim else F.squeeze(out, (r, c))
 
 
