@@ -384,6 +384,14 @@ def norm_fn(x, v):
             ops.norm(x, "fro"), ops.norm(x, dim=1, keepdim=True))
 
 
+@case("ops.norm", "ops.matrix_norm", inputs=[rnd(3, 4), rnd(2, 3, 3, dtype="float64"), rnd(4, 2, 3)])
+def norm_singular_values(x, b, c):
+    # the matrix norms from singular values: the largest (2), the smallest (-2), their sum ('nuc')
+    return (ops.norm(x, 2), ops.norm(x, -2), ops.norm(x, "nuc"), ops.norm(b, 2, dim=(-2, -1)),
+            ops.matrix_norm(b, "nuc"), ops.matrix_norm(c, -2, axis=(0, 2), keepdims=True), ops.matrix_norm(c),
+            ops.norm(x.T, "nuc", keepdim=True))
+
+
 @case("ops.L2Normalize", inputs=[rnd(3, 4)])
 def cls_L2Normalize(x):
     return ops.L2Normalize()(x), ops.L2Normalize(axis=1, epsilon=1e-6)(x)

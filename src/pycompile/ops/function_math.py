@@ -253,7 +253,8 @@ def _matrix_norm(x, ord, axes, keepdim):
 
 def _singular_norm(x, ord, r, c, keepdim):
     """ord 2 / -2 / 'nuc': the largest / smallest / sum of the singular values of the matrices
-    over axes (r, c) (the Svd op; float16 computes in float32)."""
+    over axes (r, c) (the Svd op; float16 computes in float32). The result is Float32 whatever
+    the input's float dtype, as MindSpore 2.10 returns it (float64 computes in float64 first)."""
     t = type_of(x)
     nd = t.ndim
     rest = tuple(d for d in builtins.range(nd) if d not in (r, c))
@@ -262,17 +263,19 @@ def _singular_norm(x, ord, r, c, keepdim):
         y = F.cast(y, mstype.float32)
     s = apply(OPS["Svd"], [y], {"part": "s"})
     out = F.sum(s, -1) if ord == "nuc" else (F.amax if ord == 2 else F.amin)(s, -1)
-    if t.dtype == mstype.float16:
-        out = F.cast(out, mstype.float16)
+    if t.dtype != mstype.float32:
+        out = F.cast(out, mstype.float32)
     if keepdim:
         for d in sorted((r, c)):
             out = F.expand_dims(out, d)
     return out
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
-    """MindSpore's ops.matrix_norm: the matrix norm over the two axes `dim` ('fro', 'nuc', 1,
-    -1, 2, -2, inf, -inf), batched over the others."""
+def matrix_norm(A, ord="fro", axis=(-2, -1), keepdims=False, *, dtype=None):
+    """MindSpore's ops.matrix_norm: the matrix norm over the two axes `axis` ('fro', 'nuc', 1,
+    -1, 2, -2, inf, -inf), batched over the others (2.10 spells them axis / keepdims here,
+    dim / keepdim in ops.norm)."""
+    dim, keepdim = axis, keepdims
     x = A if dtype is None else F.cast(A, dtype)
     t = F._tensor_type("matrix_norm", x, "A")
     if not t.dtype.is_float:
@@ -281,7 +284,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
         raise OpValueError(f"For 'matrix_norm', the input must have at least 2 dimensions, but got shape "
                            f"{list(t.shape)}")
     if not isinstance(dim, (tuple, list)) or len(dim) != 2:
-        raise OpValueError(f"For 'matrix_norm', 'dim' must be a tuple of two ints, but got {dim}")
+        raise OpValueError(f"For 'matrix_norm', 'axis' must be a tuple of two ints, but got {dim}")
     axes = tuple(norm_axis("matrix_norm", d, t.ndim) for d in dim)
     return _matrix_norm(x, ord, axes, keepdim)
 
