@@ -1,4 +1,4 @@
-"""masked_select in compiled code (ops/dynamic_length.py): a value whose length is known only at
+"""masked_select and Unique in compiled code (ops/dynamic_length.py): values whose length is known only at
 run time. One compile serves every mask; the result handed back has the true length; elementwise
 ops, casts and reductions on it equal NumPy's on the selection; anything else raises
 RuntimeError at the user's line; gradients equal central finite differences in both modes."""
@@ -108,3 +108,26 @@ def test_gradient_is_g_scattered_to_the_mask(mode):
     got = grad(Tensor(x), Tensor(m)).asnumpy()
     np.testing.assert_allclose(got, _finite_difference(x, m), rtol=1e-6, atol=1e-7)
     assert (got[~m] == 0).all()
+
+
+def _first_appearance(k):
+    _, first, inverse = np.unique(k.reshape(-1), return_index=True, return_inverse=True)
+    rank = np.empty(first.size, np.int64)
+    rank[np.argsort(first)] = np.arange(first.size)
+    return k.reshape(-1)[np.sort(first)], rank[inverse.reshape(-1)].reshape(k.shape)
+
+
+def test_unique_in_graph_orders_values_by_first_appearance():
+    f = ms.jit(lambda k: ops.unique(k) + (ops.Unique()(k.reshape(-1))[0].sum(),))
+    for seed in (0, 1):
+        k = np.random.default_rng(seed).integers(0, 40, (10, 20)).astype(np.int32)
+        values, idx, total = f(Tensor(k))
+        want_values, want_idx = _first_appearance(k)
+        np.testing.assert_array_equal(values.asnumpy(), want_values)
+        np.testing.assert_array_equal(idx.asnumpy(), want_idx)
+        assert idx.dtype == ms.int32 and int(total.asnumpy()) == int(want_values.sum())
+
+
+def test_unique_primitive_needs_a_vector():
+    with pytest.raises(RuntimeError, match="Rank of Unique's input must be 1"):
+        ms.jit(lambda k: ops.Unique()(k))(Tensor(np.zeros((2, 2), np.int32)))

@@ -1,4 +1,5 @@
-"""Values whose length is known only at run time in compiled code: the result of masked_select.
+"""Values whose length is known only at run time in compiled code: masked_select's result (and
+Unique's distinct values, selected the same way).
 
 MindSpore's graph mode runs `ops.masked_select(x, x > 0)` with a dynamic shape. pycompile's
 compiled code has static buffers, so such a value is a `Bounded`: a buffer as long as the bound
