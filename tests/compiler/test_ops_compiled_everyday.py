@@ -264,6 +264,13 @@ def linalg_checks() -> list:
         Check("singular vectors tall and wide", ("Svd",),
               lambda t, w: _factors(t) + _factors(w), (_a(F64, 2, 5, 3), _a(F64, 2, 3, 5, seed=1)),
               lambda t, w: (t, eye, eye, w, eye, eye), tol=TOL_REDUCE),
+        # past JACOBI_MAX (8): LAPACK's dgesdd; the float64 3 x 5 .. 6 x 3 ones above run Jacobi
+        Check("singular values and vectors by LAPACK", ("Svd",),
+              lambda t, v: _factors(t) + (ops.norm(v, 2), ops.norm(v, -2), ops.norm(v, "nuc")),
+              (_a(F64, 2, 30, 17), _a(F32, 20, 40, seed=1)),
+              lambda t, v: (t, np.broadcast_to(np.eye(17), (2, 17, 17)), np.broadcast_to(np.eye(17), (2, 17, 17)),
+                            _svals(v).max().astype(F32), _svals(v).min().astype(F32), _svals(v).sum().astype(F32)),
+              tol=TOL_REDUCE),
     ]
 
 
