@@ -85,6 +85,8 @@ class Builder(Tracer):
         self.ref_params: dict[int, ir.Param] = {}
         self.ref_order: list[ir.Param] = []
         self.nonneg: set = set()        # ids of runtime int values known to be >= 0
+        # id(list) -> (list, whole, rows): lists a loop filled row by row (compiler/stacking.py)
+        self.stacked_lists: dict = {}
         self.loc: ir.Loc | None = None
 
     # -- blocks ------------------------------------------------------------------------------------
