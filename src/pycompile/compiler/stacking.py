@@ -12,7 +12,12 @@ the body is traced once; its `append(v)` is `buf = TensorScatterUpdate(buf, [[k]
 carried (n, *v.shape) buffer, which the memory planner updates in place (backend/c/memory.py
 `_inplace_carried`: one row copied per iteration). After the loop the list holds the buffer's
 rows, and `ops.stack` / `ops.concat` of the untouched list is the buffer itself
-(pycompile/ops/stacked.py). Autodiff and vmap see an ordinary `For` over a row update.
+(pycompile/ops/stacked.py).
+
+Inside a gradient function the loop is unrolled as before: a differentiated loop saves each
+carried value every iteration (autodiff.py), and the whole buffer saved n times is O(n^2)
+memory where the unrolled rows cost O(n). vmap runs the function as Python on its batch
+tracers, so its loops unroll in Python as they always did.
 
 Only the plain shape is taken; anything else keeps the unrolling, which stays correct:
 * the body is straight code: exactly one `L.append(x)` among its top-level statements, `L`
@@ -95,8 +100,8 @@ def _is_append(call) -> bool:
 class _RowWriter:
     """Stands for the list while the body is traced: `append(v)` writes row k of the buffer."""
 
-    def __init__(self, builder, row_index: Sym, n: int):
-        self.builder, self.row_index, self.n = builder, row_index, n
+    def __init__(self, builder, index: Sym, rng: range):
+        self.builder, self.index, self.rng = builder, index, rng
         self.param = None
         self.new = None
         self.calls = 0
@@ -108,8 +113,13 @@ class _RowWriter:
         if self.calls > 1 or not isinstance(v, Sym) or not isinstance(v._value.type, TensorType):
             raise _Declined("not one tensor per iteration")
         t = v._value.type
-        self.param = ir.Param(name="rows", type=TensorType(t.dtype, (self.n, *t.shape)))
-        index = F.reshape(F.cast(self.row_index, mstype.int64), (1, 1))
+        self.param = ir.Param(name="rows", type=TensorType(t.dtype, (len(self.rng), *t.shape)))
+        k = self.index          # the row: the iteration's number, computed in the body's block
+        if self.rng.start:
+            k = k - self.rng.start
+        if self.rng.step != 1:
+            k = k // self.rng.step
+        index = F.reshape(F.cast(k, mstype.int64), (1, 1))
         self.new = tensor_scatter_update(Sym(self.param, self.builder), index, F.expand_dims(v, 0))
 
 
@@ -118,6 +128,8 @@ class StackedLoops:
 
     def try_stacked_loop(self, frame, node, rng: range, at):
         """Build the loop as one `For` filling a buffer; None: not this shape, unroll as before."""
+        if self.differentiating:
+            return None
         plan = loop_shape(frame.pf.node, node)
         if plan is None:
             return None
@@ -153,12 +165,7 @@ class StackedLoops:
         index = ir.Param(name=_target_name(node.target) or "i", type=ScalarType("int"))
         if rng.step > 0 and rng.start >= 0:
             b.nonneg.add(id(index))
-        k = Sym(index, b)
-        if rng.start:
-            k = k - rng.start
-        if rng.step != 1:
-            k = k // rng.step
-        writer = _RowWriter(b, k, len(rng))
+        writer = _RowWriter(b, Sym(index, b), rng)
         body_env = snapshot(env0)
         body_env[name] = writer
         u_param = ir.Param(name="U", type=U_TYPE)
