@@ -185,5 +185,6 @@ class StackedLoops:
         init = F.zeros(writer.param.type.shape, writer.param.type.dtype)
         body = ir.Block((index, writer.param, u_param), tuple(body_nodes), (writer.new._value, u1))
         return b.add(ir.FOR, (ir.Const.scalar(rng.start), ir.Const.scalar(rng.stop), ir.Const.scalar(rng.step),
-                              b.value(init), u0), TupleType((writer.param.type, U_TYPE)), {"exit_flags": ()},
+                              b.value(init), u0), TupleType((writer.param.type, U_TYPE)),
+                     {"exit_flags": (), "fills": (0,)},
                      blocks=(body,))
