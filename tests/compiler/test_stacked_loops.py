@@ -54,6 +54,22 @@ def test_tutorial_loop_is_one_loop_and_exact():
     assert calls <= 3            # the hswish kernel (and the row index), once, inside the loop: not 100
 
 
+def test_rows_are_written_straight_into_the_output():
+    x = _x(100, 2)
+    entry = ms.inspect(manually_batched, Tensor(x)).c_source.split("int pc_entry(")[1]
+    assert "memcpy(args[1]" not in entry            # no copy of the result after the loop
+    assert "memcpy(L" not in entry                  # nor of an initial value before it
+
+    def twice(xs):
+        out = []
+        for i in range(xs.shape[0]):
+            out.append(xs[i] * 3)
+        s = ops.stack(out)
+        return s, s - 1, s
+    got = same(twice, Tensor(x))
+    np.testing.assert_array_equal(got[2].asnumpy(), x * 3)
+
+
 def test_one_and_zero_iterations():
     def f(xs):
         out = []
