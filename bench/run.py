@@ -218,8 +218,10 @@ def compile_times(layers, repeats: int) -> None:
     r = _median_run(w3)
     print(f"{'W3 loop+stack compile':<26} {fmt(r['seconds']):>12} {'':>12} {'':>8}   median of {repeats} "
           f"({fmt(min(x['seconds'] for x in w3))}-{fmt(max(x['seconds'] for x in w3))}): {_stages(r)}; "
-          f"C compiler CPU {1e3 * r['cc_cpu']:.0f} ms; {r['c_lines']} C lines, {r['nodes']} nodes, "
-          f"{r['kernel_calls']} kernel calls ({'unrolled: one per row' if r['kernel_calls'] >= 100 else 'a loop'})",
+          f"C compiler CPU {1e3 * r['cc_cpu']:.0f} ms, Python CPU {1e3 * r.get('py_cpu', 0):.0f} ms; "
+          f"{r['c_lines']} C lines, {r['nodes']} nodes, "
+          f"{r['kernel_calls']} kernel call sites, {r.get('loops', 0)} loop(s) "
+          f"({'unrolled: one per row' if r['kernel_calls'] >= 100 else 'a loop'})",
           flush=True)
 
 

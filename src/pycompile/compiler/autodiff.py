@@ -63,7 +63,11 @@ def differentiate(interp, gradfn, args, kwargs):
     weights = list(gradfn.weights or ())
     wrefs = [b.ref_param(w) if isinstance(w, Parameter) else None for w in weights]
     start = len(b.nodes)
-    out = interp.call_value(gradfn.fn, args, kwargs or {})
+    interp.differentiating += 1      # (compiler/stacking.py unrolls the loops it would keep)
+    try:
+        out = interp.call_value(gradfn.fn, args, kwargs or {})
+    finally:
+        interp.differentiating -= 1
     # 1. forward: the traced segment again, its loops saving what their backward needs
     segment = b.nodes[start:]
     del b.nodes[start:]

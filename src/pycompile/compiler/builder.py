@@ -118,6 +118,8 @@ class Builder(Tracer):
         self.ref_params: dict[int, ir.Param] = {}
         self.ref_order: list[ir.Param] = []
         self.nonneg: set = set()        # ids of runtime int values known to be >= 0
+        # id(list) -> (list, whole, rows): lists a loop filled row by row (compiler/stacking.py)
+        self.stacked_lists: dict = {}
         self.loc: ir.Loc | None = None
         self.number_ops = 0             # > 0 inside a Python operator on mutable numbers
 

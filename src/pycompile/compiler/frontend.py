@@ -121,6 +121,7 @@ class Interpreter(ControlFlow, Loops, Expressions):
         self.lazy_graphs: dict = {}        # lazy_inline subgraphs traced so far (compiler/lazy.py)
         self.saved_bytes = 0               # bytes of forward values its gradients keep (compiler/autodiff.py)
         self.inside_lazy = False
+        self.differentiating = 0           # depth of gradient functions being traced (autodiff.py)
         self.frame: Frame | None = None
         self.depth = 0
         self.max_depth = max_depth

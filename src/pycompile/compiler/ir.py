@@ -8,7 +8,9 @@
 
 Structural ops hold nested blocks (MindSpore shows them as subgraphs):
   If(cond)            blocks (then, else), both without params; result = tuple of branch results
-  For(start, stop, step, *init)   block body(i, *carried) -> new carried
+  For(start, stop, step, *init)   block body(i, *carried) -> new carried; attrs {'exit_flags':
+                      carried break / return flags, 'fills': carried tensors the loop overwrites
+                      entirely before reading them (compiler/stacking.py: no copy of their init)}
   While(*init)        blocks (cond(*carried) -> (bool,), body(*carried) -> new carried)
   GetItem(tuple)      attrs {'index': i}: component of an If / For / While / Fused result
   Fused(*inputs)      block(*inputs) -> outputs: elementwise nodes that become one kernel

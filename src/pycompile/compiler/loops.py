@@ -16,10 +16,11 @@ from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL
                                         _target_name, _target_names, _Undefined, assigned_names, has_break,
                                         mutable_names, snapshot)
 from pycompile.compiler.pytree import flatten, unflatten
+from pycompile.compiler.stacking import StackedLoops
 from pycompile.ops import functional as F
 
 
-class Loops:
+class Loops(StackedLoops):
     """Mixin: needs the ControlFlow methods and `self.builder`, `self.exec_stmts`, `self.error`."""
 
     # ---- for over range ---------------------------------------------------------------------------
@@ -31,6 +32,10 @@ class Loops:
         n = len(rng)
         if n == 0:
             return self.exec_stmts(frame, node.orelse)
+        if n > 1:
+            st = self.try_stacked_loop(frame, node, rng, at)     # a list filled row by row
+            if st is not None:
+                return st
         body = node.body
         name = _target_name(target)
         carried = (assigned_names(body) | mutable_names(frame.env) | {BRK, CNT, RET, RETVAL}) - {name}

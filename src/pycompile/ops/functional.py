@@ -14,6 +14,7 @@ from pycompile.common.abstract import ScalarType, Symbolic, TensorType, type_of
 from pycompile.common.tensor import Tensor
 from pycompile.ops import _mixed
 from pycompile.ops._table import OPS, OpRuntimeError, OpTypeError, OpValueError, apply, norm_axis
+from pycompile.ops.stacked import stacked_whole
 from pycompile.ops.defs import array, effects, elementwise, reduce  # noqa: F401  (declares the ops)
 
 _op = OPS
@@ -365,6 +366,14 @@ def tile(input, dims):
 
 
 def concat(tensors, axis=0):
+    whole = stacked_whole(tensors)
+    if whole is not None and _row_rank(whole) >= 1 and -_row_rank(whole) <= axis < _row_rank(whole):
+        # rows a loop wrote into one buffer: their concatenation is that buffer, reshaped
+        r = _row_rank(whole)
+        a = axis % r
+        shape = whole.shape[1:]
+        moved = _move_first(whole, a)
+        return reshape(moved, shape[:a] + (len(tensors) * shape[a],) + shape[a + 1:])
     return apply(_op["Concat"], [_tensor_seq("Concat", tensors)], {"axis": axis})
 
 
@@ -372,7 +381,22 @@ cat = concat
 
 
 def stack(tensors, axis=0):
+    whole = stacked_whole(tensors)
+    if whole is not None and -_row_rank(whole) - 1 <= axis <= _row_rank(whole):
+        return _move_first(whole, axis % (_row_rank(whole) + 1))   # the loop's buffer is the stack
     return apply(_op["Stack"], [_tensor_seq("Stack", tensors)], {"axis": axis})
+
+
+def _row_rank(whole) -> int:
+    return len(whole.shape) - 1
+
+
+def _move_first(whole, a: int):
+    """`whole` with its first axis moved to position a (its rows stacked along axis a)."""
+    if a == 0:
+        return whole
+    perm = tuple(range(1, a + 1)) + (0,) + tuple(range(a + 1, len(whole.shape)))
+    return transpose(whole, perm)
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):

@@ -382,9 +382,21 @@ class CodeGen(StackEmitter, TemplateContext):
         out = self.declare_ptr(w, n)
         if n.type.size == 0:
             return
+        if n.type.size == 1 and all(isinstance(v.type, ScalarType) for v in n.inputs) and not self.float_status:
+            # one element from runtime numbers (a loop's row index as a tensor: compiler/stacking.py):
+            # a statement, not a kernel call, so the C compiler sees the value where it is read
+            self._one_element(w, n, out)
+            return
         em = KernelEmitter(self.kernel_name(n), n.type.shape, block, self._kinputs(inputs), [n], [out],
                            float_status=self.float_status, inplace=self._inplace(inputs, [n]))
         w.line(em.emit(self.defs))
+
+    def _one_element(self, w, n, out):
+        lower = n.op.lower
+        cdt = lower.compute([i.type for i in n.inputs], n.type)
+        ct = C.compute(cdt)
+        args = [C.convert(self.scalar(v), C.value_ctype(v.type), ct) for v in n.inputs]
+        w.line(f"{out}[0] = {C.convert(c_expr(n.op, args, ct), ct, C.storage(n.type.dtype))};")
 
     def emit_fused(self, w, n):
         block = n.blocks[0]
@@ -619,8 +631,10 @@ class CodeGen(StackEmitter, TemplateContext):
                 st = C.storage(t.dtype)
                 if k in self.plan.inplace_carried.get(id(n), ()):
                     # updated in place: one buffer of its own, starting as a copy of the initial value
-                    w.line(f"{st} *const {cur.name} = ({st} *)(arena + {s0.offset});")
-                    if t.nbytes:
+                    out = self.plan.loop_outputs.get((id(n), k))
+                    buf = f"args[{out.index}]" if out is not None else f"(arena + {s0.offset})"
+                    w.line(f"{st} *const {cur.name} = ({st} *){buf};")
+                    if t.nbytes and k not in n.attrs.get("fills", ()):
                         w.line(f"memcpy({cur.name}, {self.ptr(init)}, {t.nbytes});")
                 else:
                     w.line(f"{st} *{cur.name} = {self.ptr(init)};")

@@ -77,6 +77,10 @@ class Plan:
     # id(loop node) -> indices of carried tensors updated in place (_inplace_carried): one buffer,
     # no swap; the loop copies the initial value into it first
     inplace_carried: dict = field(default_factory=dict)
+    # (id(loop), k) -> the output argument an in-place carried tensor the loop fills entirely
+    # (attr 'fills': compiler/stacking.py) lives in, when the loop's result is a graph output:
+    # the rows are written straight into it, no arena buffer and no copy after the loop
+    loop_outputs: dict = field(default_factory=dict)
     # Assigns to Parameters: how many, how many compute their value in the Parameter's own buffer,
     # and the arena bytes the others' values take (an optimizer step's aim: 0)
     updates: tuple = (0, 0, 0)
@@ -108,6 +112,7 @@ class Planner:
         self.last: dict = {}
         self.loop_frames: list = []
         self.loop_inits: dict = {}     # id(loop) -> initial values its outputs may still be
+        self.loop_results: dict = {}   # id(GetItem of a top-level For) -> the output argument it is
 
     # -- 1. arguments ------------------------------------------------------------------------------------
     def arguments(self):
@@ -128,6 +133,8 @@ class Planner:
                 v = v.inputs[0]
             if id(v) in top_nodes and self._eligible(v) and id(v) not in self.requested:
                 self.requested[id(v)] = Storage("arg", index=base + k)
+            elif id(v) in top_nodes and v.op is ir.GETITEM and _is_for(v.inputs[0]) and id(v) not in self.loop_results:
+                self.loop_results[id(v)] = Storage("arg", index=base + k)
 
     # -- 2. storage kinds, top-down ----------------------------------------------------------------------
     def _eligible(self, v) -> bool:
@@ -313,6 +320,10 @@ class Planner:
                     if _inplace_carried(r, prm, body):
                         self.requested[id(r)] = cur
                         p.inplace_carried.setdefault(id(n), set()).add(k)
+                        out = self.loop_results.get(id(g)) if g is not None else None
+                        if out is not None and k in n.attrs.get("fills", ()):
+                            p.loop_outputs[(id(n), k)] = out
+                            p.storage[id(g)] = out
                     else:
                         self.requested[id(r)] = nxt
                 info.append((cur, nxt, s0, s1))
@@ -425,6 +436,8 @@ class Planner:
                 if e is None:
                     continue
                 cur, nxt, s0, s1 = e
+                if (lid, k) in p.loop_outputs:
+                    continue
                 for vid, s in p.storage.items():
                     if s is cur:
                         last_out = max(last_out, self.last.get(vid, end))
@@ -458,6 +471,10 @@ class Planner:
 
 
 # ---- loop-carried tensors updated in place -------------------------------------------------------
+def _is_for(v) -> bool:
+    return isinstance(v, ir.Node) and v.op is ir.FOR
+
+
 def _row_update(n) -> bool:
     """A scatter of rows into its first input (TensorScatterUpdate / Add): its C copies the
     input only when its output is elsewhere, so computed into the input's own buffer it writes
