@@ -96,3 +96,46 @@ def test_bytes_kept_for_the_backward_are_the_activations():
     report = ms.inspect(ms.jit(lambda v: vg(v)), x)
     assert report.saved_bytes == 5 * (16 + 3) * 4
     assert "bytes kept for the backward" in report.summary()
+
+
+def _power(x, n):
+    out = x
+    i = Tensor(0, ms.int32)
+    while i < n:
+        out = out * x + 0.5
+        i = i + 1
+    return out.sum()
+
+
+def test_saved_values_memory_is_reused_across_calls_and_threads():
+    """The stacks' memory goes back to the module after a call and the next call takes it
+    (pycompile_kernels.h's pc_stack_keep): a shorter, a longer (the kept buffer grows) and a
+    shorter trip count again, and two threads at once (one finds the keep taken and uses its
+    own), each give PyNative's gradient."""
+    import threading
+    x = Tensor(np.array([1.01, 0.9, 0.5], np.float32))
+    vg = ms.value_and_grad(_power)
+    step = ms.jit(lambda v, n: vg(v, n))
+    assert "pc_stack_take" in ms.inspect(step, x, Tensor(np.array(3, np.int32))).c_source
+
+    def check(trips):
+        n = Tensor(np.array(trips, np.int32))
+        (loss, g), (want_loss, want_g) = step(x, n), vg(x, n)
+        np.testing.assert_allclose(loss.asnumpy(), want_loss.asnumpy(), rtol=1e-5)
+        np.testing.assert_allclose(g.asnumpy(), want_g.asnumpy(), rtol=1e-4)
+    for trips in (3, 40, 5, 40):
+        check(trips)
+    errors = []
+
+    def worker(trips):
+        try:
+            for _ in range(20):
+                check(trips)
+        except Exception as e:      # noqa: BLE001 - reported by the main thread
+            errors.append(e)
+    threads = [threading.Thread(target=worker, args=(t,)) for t in (7, 33)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
