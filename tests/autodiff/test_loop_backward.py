@@ -139,3 +139,39 @@ def test_saved_values_memory_is_reused_across_calls_and_threads():
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+def _gates(x):
+    h = x.shape[1] // 4
+    i, f, g, o = x[:, :h], x[:, h:2 * h], x[:, 2 * h:3 * h], x[:, 3 * h:]
+    return (ops.sigmoid(i) * ops.tanh(g) + f * f * 0.5 - ops.exp(o) * 3).sum()
+
+
+def _gapped(x):
+    # adjacent slices [1:3] and [3:5] of rows 0..1 merge; the gap at column 0 and the
+    # overlapping [4:6] stay slices of a zero-filled tensor
+    a, b, c = x[:2, 1:3], x[:2, 3:5], x[:2, 4:6]
+    return (a * a).sum() + (b * 3).sum() + ops.exp(c).sum()
+
+
+def test_cotangent_of_adjacent_slices_is_their_concat():
+    """The gradient of a tensor cut into adjacent slices (the LSTM's four gates) is one Concat of
+    the slices' cotangents, not a zero-filled full tensor per slice added together; slices with
+    a gap or an overlap keep their zero fill. Values are PyNative's."""
+    x = Tensor(RNG.standard_normal((3, 8)).astype(np.float32))
+    for fn, grads_left in ((_gates, 0), (_gapped, None)):
+        g = ms.grad(fn)
+        step = ms.jit(lambda v, g=g: g(v))
+        np.testing.assert_allclose(step(x).asnumpy(), g(x).asnumpy(), rtol=1e-5, atol=1e-6)
+        graph = ms.inspect(step, x).graph_after
+        left = _nodes(graph, "StridedSliceGrad")
+        if grads_left is not None:
+            assert len(left) == grads_left and _nodes(graph, "Concat")
+        else:
+            assert left and all(n.type.shape == (3, 8) for n in left)
+    ms.set_seed(1)
+    net = _Seq()
+    seq = Tensor(RNG.standard_normal((5, 2, 4)).astype(np.float32))
+    vg = ms.value_and_grad(net, None, net.trainable_params())
+    graph = ms.inspect(ms.jit(lambda v: vg(v)), seq).graph_after
+    assert not _nodes(graph, "StridedSliceGrad")
