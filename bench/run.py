@@ -168,9 +168,9 @@ def numpy_gemm_gflops() -> float:
         a @ a
         best = float("inf")
         for _ in range(7):
-            t0 = time.perf_counter()
+            t0 = CLOCK()            # CPU time under --cpu, like the workloads it is compared with
             a @ a
-            best = min(best, time.perf_counter() - t0)
+            best = min(best, CLOCK() - t0)
         _GEMM_RATE.append(2 * 2048 ** 3 / best / 1e9)
     return _GEMM_RATE[0]
 
