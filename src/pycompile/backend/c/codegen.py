@@ -26,7 +26,7 @@ from pycompile.backend.c.outline import outline
 from pycompile.backend.c.split import split_function
 from pycompile.backend.c.stacks import StackEmitter
 from pycompile.backend.c.template_context import TemplateContext
-from pycompile.backend.c.memory import Plan, _ancestors, head_destination, plan_graph
+from pycompile.backend.c.memory import Plan, _ancestors, gemm_addend, head_destination, plan_graph
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
 from pycompile.ops.c import ctypes_ as C
@@ -470,21 +470,6 @@ class CodeGen(StackEmitter, TemplateContext):
         self.fused_load = None
         self.record_status(w, red, self.names[id(red)])
 
-    def _gemm_addend(self, kind, head, epi_nodes, epi, outer):
-        """The C pointer X when a product's whole epilogue is `out = X + product` written over
-        the product's own buffer (a weight gradient summed over a reverse loop's steps): the
-        GEMM then adds into a copy of X (beta = 1, kernels.gemm) instead of a second pass.
-        None otherwise, and under float status (the epilogue scans what it stores)."""
-        if kind != "alias" or self.float_status or len(epi_nodes) != 1 or len(epi) != 1:
-            return None
-        add = epi_nodes[0]
-        if add.op.name != "Add" or epi[0][0] is not add or len(add.inputs) != 2 or add.type != head.type:
-            return None
-        others = [x for x in add.inputs if x is not head]
-        if len(others) != 1 or id(others[0]) not in outer or others[0].type != head.type:
-            return None
-        return self.ptr(outer[id(others[0])])
-
     def emit_fused_head(self, w, n, head, kind, k_dest):
         """A head - a matrix product, or a reduction over rows - and its epilogue: each chunk of
         rows is computed, then the epilogue runs on those rows while they are in cache."""
@@ -527,7 +512,9 @@ class CodeGen(StackEmitter, TemplateContext):
         scan = dest if kind != "alias" else None
         if isinstance(head.op.lower, Blas):
             a, b = (outer[id(x)] if id(x) in outer else x for x in head.inputs)
-            addend = self._gemm_addend(kind, head, epi_nodes, epi, outer)
+            # not under float status: the epilogue scans the values it stores
+            x = None if self.float_status else gemm_addend(kind, head, epi_nodes, [r for r, _ in epi], outer)
+            addend = None if x is None else self.ptr(x)
             templates.render_blas(self, w, head, a, b, dest, epilogue, addend)
             self.record_status(w, head, scan)
             return
