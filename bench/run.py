@@ -5,6 +5,7 @@
     python bench/run.py --quick    # fewer repeats
     python bench/run.py Wc         # W4 / W6 with a busy process and after pauses (bench/contention.py)
     python bench/run.py WP         # one PyNative op's cost beside torch eager's (bench/pynative.py)
+    python bench/run.py W11 --cpu  # CPU time of the process instead of wall time (see below)
 
 Each workload's implementations (pycompile, NumPy eager, peers) are timed in interleaved
 rounds, one block of calls each per round, with a 0.3 s pause before each block so that no
@@ -21,6 +22,10 @@ torch.compile on the same inputs (bench/peers.py), and a line names the fastest 
 pycompile's time over its time. GEMM workloads print their share of the roofline: the products'
 FLOPs at NumPy's 2048^3 float32 matmul rate (numpy_gemm_gflops) over the time taken. Machine facts
 (cores, CPU) are printed first: ratios hold across machines, absolute times do not.
+--cpu times blocks by the process's CPU time (every thread's, spinning included) instead of the
+wall clock: on a shared machine, pinned to one core (`OPENBLAS_NUM_THREADS=1
+PYCOMPILE_NUM_THREADS=1 taskset -c 0`), it keeps the time another process holds the core out of
+every side's figure, which wall time under load does not.
 """
 from __future__ import annotations
 
@@ -37,6 +42,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import workloads as W  # noqa: E402
+
+
+CLOCK = time.perf_counter      # main(): time.process_time under --cpu
 
 
 def _calibrate(fn, min_time):
@@ -57,10 +65,10 @@ def _block(fn, n):
     # so no side is timed against another's spinning threads
     time.sleep(0.3)
     fn()        # untimed: wakes this side's sleeping threads and refills the caches the pause lost
-    t0 = time.perf_counter()
+    t0 = CLOCK()
     for _ in range(n):
         fn()
-    return (time.perf_counter() - t0) / n
+    return (CLOCK() - t0) / n
 
 
 def timeit(fn, min_time=0.2, repeats=7, warmup=2):
@@ -160,9 +168,9 @@ def numpy_gemm_gflops() -> float:
         a @ a
         best = float("inf")
         for _ in range(7):
-            t0 = time.perf_counter()
+            t0 = CLOCK()            # CPU time under --cpu, like the workloads it is compared with
             a @ a
-            best = min(best, time.perf_counter() - t0)
+            best = min(best, CLOCK() - t0)
         _GEMM_RATE.append(2 * 2048 ** 3 / best / 1e9)
     return _GEMM_RATE[0]
 
@@ -244,6 +252,10 @@ def machine() -> str:
 
 def main(argv):
     quick = "--quick" in argv
+    global CLOCK
+    if "--cpu" in argv:
+        CLOCK = time.process_time
+        print("# times: CPU time of this process (--cpu), not wall time")
     names = [a for a in argv if not a.startswith("-")] or list(W.WORKLOADS) + ["WP", "W6c", "Wc", "WL"]
     repeats = 3 if quick else 9
     print(f"# {machine()}")

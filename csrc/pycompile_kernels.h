@@ -193,11 +193,38 @@ static inline double pc_clamp_double(double x, double lo, double hi) { return x 
 
 /* A growable stack of fixed-size items: the forward pass of a differentiated loop pushes the
  * values each iteration starts from, and its backward pass reads them back in reverse order
- * (pycompile/ops/defs/stack.py). The struct lives in the call's arena; the items in the heap,
- * freed when the backward pass is done. */
+ * (pycompile/ops/defs/stack.py). The struct lives in the call's arena; the items in the heap.
+ * When the backward pass is done the items' memory goes back to the module's pc_stack_keep of
+ * that stack (one static per StackNew): the next call takes it back already grown to the trip
+ * count and with its pages mapped, instead of growing it again by realloc and faulting in
+ * ~60 MB (W11's training step) on every call. A call that finds the keep taken (another thread
+ * runs the same code) starts empty and frees its items at the end. */
 typedef struct { char *data; int64_t len, cap; } pc_stack;
+typedef struct { char *data; int64_t cap; int busy; } pc_stack_keep;
 
 static inline void pc_stack_init(pc_stack *s) { s->data = 0; s->len = 0; s->cap = 0; }
+
+static inline void pc_stack_take(pc_stack *s, pc_stack_keep *k) {
+    pc_stack_init(s);
+    if (!__atomic_exchange_n(&k->busy, 1, __ATOMIC_ACQUIRE)) {
+        s->data = k->data; s->cap = k->cap;
+        k->data = 0; k->cap = 0;
+        __atomic_store_n(&k->busy, 0, __ATOMIC_RELEASE);
+    }
+}
+
+static inline void pc_stack_give(pc_stack *s, pc_stack_keep *k) {
+    if (s->data && !__atomic_exchange_n(&k->busy, 1, __ATOMIC_ACQUIRE)) {
+        char *old = k->data;
+        if (!old || k->cap < s->cap) { k->data = s->data; k->cap = s->cap; }
+        else old = s->data;                 /* the keep holds a larger buffer already */
+        __atomic_store_n(&k->busy, 0, __ATOMIC_RELEASE);
+        free(old);
+    } else {
+        free(s->data);
+    }
+    pc_stack_init(s);
+}
 
 static inline int pc_stack_push(pc_stack *s, const void *item, size_t nbytes) {
     if (s->len == s->cap) {

@@ -96,3 +96,82 @@ def test_bytes_kept_for_the_backward_are_the_activations():
     report = ms.inspect(ms.jit(lambda v: vg(v)), x)
     assert report.saved_bytes == 5 * (16 + 3) * 4
     assert "bytes kept for the backward" in report.summary()
+
+
+def _power(x, n):
+    out = x
+    i = Tensor(0, ms.int32)
+    while i < n:
+        out = out * x + 0.5
+        i = i + 1
+    return out.sum()
+
+
+def test_saved_values_memory_is_reused_across_calls_and_threads():
+    """The stacks' memory goes back to the module after a call and the next call takes it
+    (pycompile_kernels.h's pc_stack_keep): a shorter, a longer (the kept buffer grows) and a
+    shorter trip count again, and two threads at once (one finds the keep taken and uses its
+    own), each give PyNative's gradient."""
+    import threading
+    x = Tensor(np.array([1.01, 0.9, 0.5], np.float32))
+    vg = ms.value_and_grad(_power)
+    step = ms.jit(lambda v, n: vg(v, n))
+    assert "pc_stack_take" in ms.inspect(step, x, Tensor(np.array(3, np.int32))).c_source
+
+    def check(trips):
+        n = Tensor(np.array(trips, np.int32))
+        (loss, g), (want_loss, want_g) = step(x, n), vg(x, n)
+        np.testing.assert_allclose(loss.asnumpy(), want_loss.asnumpy(), rtol=1e-5)
+        np.testing.assert_allclose(g.asnumpy(), want_g.asnumpy(), rtol=1e-4)
+    for trips in (3, 40, 5, 40):
+        check(trips)
+    errors = []
+
+    def worker(trips):
+        try:
+            for _ in range(20):
+                check(trips)
+        except Exception as e:      # noqa: BLE001 - reported by the main thread
+            errors.append(e)
+    threads = [threading.Thread(target=worker, args=(t,)) for t in (7, 33)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+def _gates(x):
+    h = x.shape[1] // 4
+    i, f, g, o = x[:, :h], x[:, h:2 * h], x[:, 2 * h:3 * h], x[:, 3 * h:]
+    return (ops.sigmoid(i) * ops.tanh(g) + f * f * 0.5 - ops.exp(o) * 3).sum()
+
+
+def _gapped(x):
+    # adjacent slices [1:3] and [3:5] of rows 0..1 merge; the gap at column 0 and the
+    # overlapping [4:6] stay slices of a zero-filled tensor
+    a, b, c = x[:2, 1:3], x[:2, 3:5], x[:2, 4:6]
+    return (a * a).sum() + (b * 3).sum() + ops.exp(c).sum()
+
+
+def test_cotangent_of_adjacent_slices_is_their_concat():
+    """The gradient of a tensor cut into adjacent slices (the LSTM's four gates) is one Concat of
+    the slices' cotangents, not a zero-filled full tensor per slice added together; slices with
+    a gap or an overlap keep their zero fill. Values are PyNative's."""
+    x = Tensor(RNG.standard_normal((3, 8)).astype(np.float32))
+    for fn, grads_left in ((_gates, 0), (_gapped, None)):
+        g = ms.grad(fn)
+        step = ms.jit(lambda v, g=g: g(v))
+        np.testing.assert_allclose(step(x).asnumpy(), g(x).asnumpy(), rtol=1e-5, atol=1e-6)
+        graph = ms.inspect(step, x).graph_after
+        left = _nodes(graph, "StridedSliceGrad")
+        if grads_left is not None:
+            assert len(left) == grads_left and _nodes(graph, "Concat")
+        else:
+            assert left and all(n.type.shape == (3, 8) for n in left)
+    ms.set_seed(1)
+    net = _Seq()
+    seq = Tensor(RNG.standard_normal((5, 2, 4)).astype(np.float32))
+    vg = ms.value_and_grad(net, None, net.trainable_params())
+    graph = ms.inspect(ms.jit(lambda v: vg(v)), seq).graph_after
+    assert not _nodes(graph, "StridedSliceGrad")

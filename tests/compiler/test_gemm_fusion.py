@@ -1,6 +1,7 @@
 """GEMM epilogue fusion (issue 4): a matrix product and the bias / activation / residual / cast
 after it run as one kernel per row chunk, and match NumPy on odd shapes and both BLAS dtypes."""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -203,3 +204,33 @@ def test_output_view_is_computed_in_place():
     bufs = [o._data for o in outs]
     assert not any(np.shares_memory(x, y) for i, x in enumerate(bufs) for y in bufs[i + 1:])
     assert ms.inspect(two, *args).c_source.count("memcpy(args") == 2
+
+
+def _accumulate(acc, a, b):
+    return acc + ops.MatMul(transpose_a=True)(a, b)
+
+
+def _accumulate_steps(acc, a, b):
+    for t in range(3):
+        acc = acc + ops.MatMul(transpose_a=True)(a[t], b[t])
+    return acc
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("m,k,n", [(1, 4, 1), (33, 8, 17), (64, 32, 300), (4, 16, 700)])
+def test_product_added_to_a_tensor_accumulates_in_blas(dtype, m, k, n):
+    """`acc + op(a) @ op(b)` (a weight gradient summed over a reverse loop's steps): BLAS adds
+    into a copy of acc (beta = 1) instead of a zeroed product and a second pass; the value is
+    NumPy's, in a loop too, and with a few rows (the products split by columns)."""
+    rng = np.random.default_rng(m * n + k)
+    acc = rng.standard_normal((m, n)).astype(dtype)
+    a, b = rng.standard_normal((3, k, m)).astype(dtype), rng.standard_normal((3, k, n)).astype(dtype)
+    f = ms.jit(_accumulate)
+    got = f(Tensor(acc), Tensor(a[0]), Tensor(b[0])).asnumpy()
+    np.testing.assert_allclose(got, acc + a[0].T @ b[0], rtol=1e-5, atol=1e-5)
+    assert re.search(r"gemm\(.*, 1\.0, O \+ r0|gemm\(.*, 1\.0, v\d+ \+ c0",
+                     ms.inspect(f, Tensor(acc), Tensor(a[0]), Tensor(b[0])).c_source)
+    want = acc + sum(a[t].T @ b[t] for t in range(3))
+    got = ms.jit(_accumulate_steps)(Tensor(acc), Tensor(a), Tensor(b)).asnumpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(_accumulate_steps(Tensor(acc), Tensor(a), Tensor(b)).asnumpy(), want, rtol=1e-5, atol=1e-5)

@@ -26,7 +26,7 @@ from pycompile.backend.c.outline import outline
 from pycompile.backend.c.split import split_function
 from pycompile.backend.c.stacks import StackEmitter
 from pycompile.backend.c.template_context import TemplateContext
-from pycompile.backend.c.memory import Plan, _ancestors, head_destination, plan_graph
+from pycompile.backend.c.memory import Plan, _ancestors, gemm_addend, head_destination, plan_graph
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
 from pycompile.ops.c import ctypes_ as C
@@ -524,7 +524,10 @@ class CodeGen(StackEmitter, TemplateContext):
         scan = dest if kind != "alias" else None
         if isinstance(head.op.lower, Blas):
             a, b = (outer[id(x)] if id(x) in outer else x for x in head.inputs)
-            templates.render_blas(self, w, head, a, b, dest, epilogue)
+            # not under float status: the epilogue scans the values it stores
+            x = None if self.float_status else gemm_addend(kind, head, epi_nodes, [r for r, _ in epi], outer)
+            addend = None if x is None else self.ptr(x)
+            templates.render_blas(self, w, head, a, b, dest, epilogue, addend)
             self.record_status(w, head, scan)
             return
         # a row reduction: its template over each chunk of rows, reading its input through the

@@ -674,6 +674,22 @@ def head_destination(block: ir.Block, used: set, avoid=()):
     return head, "temp", None
 
 
+def gemm_addend(kind, head, epi_nodes, epi_results, outer):
+    """The value X (outside the fused block) when a product's whole epilogue is `out = X +
+    product` written over the product's own buffer (kind 'alias'; a weight gradient summed over a
+    reverse loop's steps): the GEMM then adds into a copy of X (beta = 1, ops/c/kernels.gemm)
+    instead of a second pass over both. None otherwise. `outer`: id(block param) -> its value."""
+    if kind != "alias" or len(epi_nodes) != 1 or len(epi_results) != 1:
+        return None
+    add = epi_nodes[0]
+    if add.op.name != "Add" or epi_results[0] is not add or len(add.inputs) != 2 or add.type != head.type:
+        return None
+    others = [x for x in add.inputs if x is not head]
+    if len(others) != 1 or id(others[0]) not in outer or others[0].type != head.type:
+        return None
+    return outer[id(others[0])]
+
+
 def plan_graph(graph: ir.Graph, sub_arena: dict | None = None) -> Plan:
     pl = Planner(graph, sub_arena)
     pl.ends = {}

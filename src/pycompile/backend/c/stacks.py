@@ -19,8 +19,17 @@ class StackEmitter:
         ct = C.scalar_ctype(elem)
         return elem, ct, f"sizeof({ct})"
 
+    def _stack_keep(self, stack) -> str:
+        """The module's static pc_stack_keep of this StackNew: the items' memory kept between
+        calls (pycompile_kernels.h), declared once at file scope."""
+        name = f"PCK{nid(stack)}"
+        if name not in self.statics:
+            self.statics.append(name)
+            self.defs.line(f"static pc_stack_keep {name};")
+        return name
+
     def _effect_stack_new(self, w, n):
-        w.line(f"pc_stack_init({self.stack_ptr(n)});")
+        w.line(f"pc_stack_take({self.stack_ptr(n)}, &{self._stack_keep(n)});")
 
     def _effect_stack_push(self, w, n):
         stack, value = n.inputs[:2]
@@ -48,7 +57,8 @@ class StackEmitter:
         self.names[id(n)] = f"s{nid(n)}"
 
     def _effect_stack_free(self, w, n):
-        w.line(f"pc_stack_free({self.stack_ptr(n.inputs[0])});")
+        stack = n.inputs[0]
+        w.line(f"pc_stack_give({self.stack_ptr(stack)}, &{self._stack_keep(stack)});")
 
 
     STACK_EFFECTS = {"stack_new": _effect_stack_new, "stack_push": _effect_stack_push, "stack_get": _effect_stack_get,

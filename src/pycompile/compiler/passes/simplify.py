@@ -162,15 +162,62 @@ def _r_reshape_of_reshape(n, a):
 
 
 class New:
-    """A rule's replacement that is a node it built (the pass emits it into the block)."""
+    """A rule's replacement that is a node it built (the pass emits it into the block), after
+    the nodes `before` it builds its inputs from."""
 
-    def __init__(self, node: ir.Node):
-        self.node = node
+    def __init__(self, node: ir.Node, before: tuple = ()):
+        self.node, self.before = node, before
+
+
+def _slice_grad_axis(a, b):
+    """(axis, lower, upper) when StridedSliceGrads a and b place unit-stride slices of the same
+    tensor that differ only along one axis and touch there (upper starts where lower ends)."""
+    if not (ir.is_op(a, P.StridedSliceGrad) and ir.is_op(b, P.StridedSliceGrad)) or a.type != b.type:
+        return None
+    (sa, ba, ea, ta), (sb, bb, eb, tb) = ([tuple(x.attrs[k]) for k in ("shape", "begin", "end", "strides")]
+                                          for x in (a, b))
+    if sa != sb or any(s != 1 for s in ta + tb):
+        return None
+    differ = [d for d in range(len(sa)) if (ba[d], ea[d]) != (bb[d], eb[d])]
+    if len(differ) != 1:
+        return None
+    d = differ[0]
+    if ea[d] == bb[d]:
+        return d, a, b
+    if eb[d] == ba[d]:
+        return d, b, a
+    return None
+
+
+def _r_add_slice_grads(n, a, b):
+    """Add(StridedSliceGrad(x, [i:j]), StridedSliceGrad(y, [j:k])) -> StridedSliceGrad(Concat(x,
+    y), [i:k]), and the Concat itself when [i:k] is the whole axis. The cotangent of a tensor cut
+    into adjacent slices (the LSTM's four gates, read as act[:, :H], ...) is then written once,
+    piece by piece, instead of as one zero-filled full-size tensor per slice added together - in
+    a reverse loop, on every step."""
+    found = _slice_grad_axis(a, b)
+    if found is None:
+        return None
+    d, lo, hi = found
+    parts = []
+    for g in (lo.inputs[0], hi.inputs[0]):       # flatten a Concat this rule built before
+        parts.extend(g.inputs if ir.is_op(g, P.Concat) and g.attrs.get("axis") == d else (g,))
+    shape = list(lo.inputs[0].type.shape)
+    shape[d] = sum(p.type.shape[d] for p in parts)
+    cat = ir.Node(op=P.Concat, inputs=tuple(parts), type=TensorType(n.type.dtype, tuple(shape)),
+                  attrs={"axis": d}, loc=n.loc)
+    begin, end = list(lo.attrs["begin"]), list(lo.attrs["end"])
+    end[d] = hi.attrs["end"][d]
+    full = TensorType(n.type.dtype, tuple(lo.attrs["shape"]))
+    if all(x == 0 for x in begin) and tuple(end) == full.shape and cat.type == n.type:
+        return New(cat)
+    attrs = dict(lo.attrs, begin=tuple(begin), end=tuple(end))
+    return New(ir.Node(op=P.StridedSliceGrad, inputs=(cat,), type=n.type, attrs=attrs, loc=n.loc), (cat,))
 
 
 # op -> rules tried in order; each returns an existing value, a New node, or None
 RULES = {
-    P.Add: (_r_add,), P.Sub: (_r_sub,), P.Mul: (_r_mul,), P.RealDiv: (_r_div,), P.Neg: (_r_neg,),
+    P.Add: (_r_add, _r_add_slice_grads), P.Sub: (_r_sub,), P.Mul: (_r_mul,), P.RealDiv: (_r_div,), P.Neg: (_r_neg,),
     P.LogicalNot: (_r_not,), P.Cast: (_r_cast,), P.Reshape: (_r_reshape, _r_reshape_of_reshape),
     P.Transpose: (_r_transpose,), P.Select: (_r_select,),
 }
@@ -196,7 +243,11 @@ class Simplify(Rewriter):
         for rule in RULES.get(op, ()):
             out = rule(n, *inputs)
             if out is not None:
-                return self.emit(out.node) if isinstance(out, New) else out
+                if not isinstance(out, New):
+                    return out
+                for m in out.before:
+                    self.emit(m)
+                return self.emit(out.node)
         if op is ir.GETITEM and isinstance(inputs[0], ir.Node) and inputs[0].op in (ir.FOR, ir.WHILE):
             # a loop's memory state passes through unchanged when its body has no effects
             loop, k = inputs[0], n.attrs["index"]

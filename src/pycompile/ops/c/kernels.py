@@ -484,14 +484,18 @@ def gather(w, x, xt, idx, it, out, axis: int, err_code: int):
                    f"sizeof(*{out}) * {inner}L);")
 
 
-def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
+def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=None):
     """out = op(a) @ op(b), batched over leading dims (with broadcasting).
 
     The work is split into (matrix, row chunk) units run in parallel, each a single-threaded
     BLAS call (OpenBLAS itself runs one thread: pycompile owns the cores, so BLAS and generated
     loops never oversubscribe them). `epilogue(r0, r1)` - a C call over global output rows - runs
     right after a unit's product, on rows still in that core's cache: bias, activation,
-    residual and cast in one pass over the tile."""
+    residual and cast in one pass over the tile. `addend`: a C pointer to a tensor of out's
+    shape when the epilogue is just `out = addend + product` (a gradient summed over the steps of
+    a reverse loop): where BLAS runs the product, out starts as a copy of the addend and BLAS
+    adds into it (beta = 1) - no zeroing pass and no second pass reading both back - and the
+    epilogue is not run; elsewhere (the small-product kernel, float16) the epilogue is."""
     dt = ot.dtype
     ash, bsh, osh = at.shape, bt.shape, ot.shape
     M, N = osh[-2], osh[-1]
@@ -526,8 +530,14 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
     fn = "scipy_cblas_dgemm" if dt is mstype.float64 else "scipy_cblas_sgemm"
     flops = 2 * nb * M * N * max(K, 1)
     small = use_blas and _small_product(dt, ta, tb, M, N, K)
+    beta = "0.0"
+    if addend is not None and use_blas and not small and K > 0:
+        beta, epilogue = "1.0", None
     w.line("{")
     with w.indent():
+        if beta != "0.0":
+            w.line(f"if ((const void *)({addend}) != (const void *)({out})) "
+                   f"memcpy({out}, {addend}, sizeof(*{out}) * {nb * M * N}L);")
         split_cols = use_blas and nb == 1 and _split_columns(M, N, K) and flops >= PARALLEL_MIN * 8
         if split_cols:
             # few rows: split the columns instead, so each core packs only its share of op(b)
@@ -543,7 +553,8 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
                     w.line(f"const long c0 = u * cw, c1 = c0 + cw < {N}L ? c0 + cw : {N}L;")
                     b_cols = f"{b} + c0 * {ldb}L" if tb else f"{b} + c0"
                     with w.block("if (c0 < c1)"):
-                        _product(w, fn, small, ta, tb, str(M), "(c1 - c0)", K, a, lda, b_cols, ldb, f"{out} + c0", N)
+                        _product(w, fn, small, ta, tb, str(M), "(c1 - c0)", K, a, lda, b_cols, ldb, f"{out} + c0", N,
+                                 beta)
                 if epilogue is not None:
                     w.line(PARALLEL_FOR)
                     with w.block("for (long u = 0; u < ncb; ++u)"):
@@ -571,7 +582,8 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None):
                 _half_gemm(w, M, N, K, lda, ldb, a_mat, b_mat, ta, tb)
             elif use_blas:
                 a_rows = "A + r0" if ta else f"A + r0 * {lda}L"
-                _product(w, fn, small, ta, tb, "(r1 - r0)", str(N), K, a_rows, lda, "B", ldb, f"O + r0 * {N}L", N)
+                _product(w, fn, small, ta, tb, "(r1 - r0)", str(N), K, a_rows, lda, "B", ldb, f"O + r0 * {N}L", N,
+                         beta)
             else:
                 acc = "double" if dt is mstype.float64 else ("float" if dt.kind == "f" else "int64_t")
                 ai = f"A[k * {lda}L + i]" if ta else f"A[i * {lda}L + k]"
@@ -624,12 +636,12 @@ def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
 
 
 def _product(w, fn, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: str, lda: int, b: str, ldb: int,
-             c: str, ldc: int) -> None:
+             c: str, ldc: int, beta: str = "0.0") -> None:
     """C statements for c = op(a) @ op(b) (m x n, inner K): BLAS, or - for a small product on a
     machine the module was built with AVX-512 for - pc_sgemm_nt, with BLAS as its fallback when
     its panel buffer cannot be allocated."""
     blas = (f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, {'CblasTrans' if tb else 'CblasNoTrans'}, "
-            f"(int){m}, (int){n}, {K}, 1.0, {a}, {lda}, {b}, {ldb}, 0.0, {c}, {ldc});")
+            f"(int){m}, (int){n}, {K}, 1.0, {a}, {lda}, {b}, {ldb}, {beta}, {c}, {ldc});")
     if not small:
         w.line(blas)
         return

@@ -141,7 +141,7 @@ def blas_supported(n) -> bool:
     return dt in (mstype.float32, mstype.float64, mstype.float16) and all(i.type.dtype is dt for i in n.inputs)
 
 
-def render_blas(ctx, w, n, a=None, b=None, dest=None, epilogue=None) -> None:
+def render_blas(ctx, w, n, a=None, b=None, dest=None, epilogue=None, addend=None) -> None:
     """A matrix product (MatMul / BatchMatMul). A fused group's head passes its operands, the
     destination and its epilogue `epilogue(r0, r1)` -> C statement."""
     a = n.inputs[0] if a is None else a
@@ -150,4 +150,4 @@ def render_blas(ctx, w, n, a=None, b=None, dest=None, epilogue=None) -> None:
     if blas_supported(n):
         ctx.use_blas()
     K.gemm(w, ctx.ptr(a), a.type, ctx.ptr(b), b.type, dest, n.type,
-           n.attrs.get("transpose_a", False), n.attrs.get("transpose_b", False), epilogue)
+           n.attrs.get("transpose_a", False), n.attrs.get("transpose_b", False), epilogue, addend)
