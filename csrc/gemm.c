@@ -32,7 +32,7 @@ static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int
                                                              float *restrict C, const long ldc, const __mmask16 *mk)
 {
     __m512 acc[PC_NT_ROWS][4];
-    /* unrolled at -O2 too (the runtime's level), so the accumulators live in registers */
+    /* unrolled whatever the optimization level, so the accumulators stay in registers */
 #pragma GCC unroll 7
     for (int r = 0; r < nr; ++r)
 #pragma GCC unroll 4
