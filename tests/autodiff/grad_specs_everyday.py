@@ -8,6 +8,8 @@ import numpy as np
 
 import pycompile as ms
 from pycompile import ops
+from pycompile.ops import prims as P
+from pycompile.ops._table import apply
 
 
 def rnd(*shape, lo=-2.7, hi=2.7, seed=0):
@@ -21,6 +23,10 @@ def _t(a, dtype=np.int32):
 IDX_D = _t([[0, 3], [3, 3], [2, 1]])                     # a repeated index accumulates
 IDX_ND = _t([[1, 2], [0, 0], [1, 2]], np.int64)
 ROWS = _t([[2], [0]])
+
+def _svd(x):
+    return apply(P.Svd, [x], {"part": "s"})
+
 
 EVERYDAY = [
     ("BatchMatMul", lambda a, c: ops.einsum("ii,...ij->...j", a, c), [rnd(3, 3), rnd(2, 3, 3, seed=1)], (0, 1)),
@@ -36,6 +42,11 @@ EVERYDAY = [
     ("TensorScatterElements", lambda x, u: ops.tensor_scatter_elements(x, _t([[1, 1, 0, 2]]), u, 0, "add"),
      [rnd(3, 4), rnd(1, 4, seed=1)], (0, 1)),
     ("CumSum", lambda x: ops.cumsum(x, 1), [rnd(3, 4)], (0,)),
+    # the singular values (the norms' ord=2: u1 v1^T, 'nuc': U V^T, -2: the smallest pair), batched, wide
+    # and tall; the op itself, since the norms return Float32 as MindSpore's do
+    ("Svd", lambda x: _svd(x), [rnd(3, 4)], (0,)),
+    ("Svd", lambda x: ops.sum(_svd(x), -1), [rnd(2, 4, 3, seed=1)], (0,)),
+    ("Svd", lambda x: ops.amin(_svd(x), -1) + ops.amax(_svd(x), -1), [rnd(3, 2, 4, seed=2)], (0,)),
     ("CumSum", lambda x: ops.CumSum(exclusive=True, reverse=True)(x, 0), [rnd(4, 3)], (0,)),
     ("CumProd", lambda x: ops.cumprod(x, 1), [rnd(3, 4, lo=0.5, hi=1.5)], (0,)),
     ("CumProd", lambda x: ops.CumProd(exclusive=True, reverse=True)(x, 0), [rnd(4, 2, lo=-1.5, hi=-0.5)], (0,)),

@@ -15,6 +15,8 @@ from opcheck import F16, F32, F64, I32, I64, TOL_REDUCE, Check, Group, op_specs,
 import pycompile as ms
 from pycompile import Tensor, ops
 from pycompile.ops import function_index as X
+from pycompile.ops import prims as P
+from pycompile.ops._table import apply
 
 
 def _a(dtype, *shape, seed=0, domain="any"):
@@ -226,7 +228,54 @@ INDEX = [Group(f"index_{np.dtype(dt).name}", index_checks(dt)) for dt in (F32, I
 SCAN = [Group(f"scan_{np.dtype(dt).name}", scan_checks(dt)) for dt in (F32, I32, F16, F64)]
 SORT = [Group(f"sort_{np.dtype(dt).name}", sort_checks(dt)) for dt in (F32, I64, F16)]
 SURFACE = Group("surface", surface_checks())
-EVERYDAY = INDEX + SCAN + SORT + [SURFACE]
+
+
+def _svals(x, axes=(-2, -1)):
+    return np.linalg.svd(np.moveaxis(x.astype(np.float64), axes, (-2, -1)), compute_uv=False)
+
+
+def _factors(x):
+    """The Svd factors checked by what they must satisfy (their signs are the kernel's choice):
+    u diag(s) v^T rebuilds x, u^T u and v^T v are the identity."""
+    u, s, v = (apply(P.Svd, [x], {"part": p}) for p in "usv")
+    vt = ops.transpose(v, (0, 2, 1))
+    return (ops.matmul(u * ops.expand_dims(s, 1), vt), ops.matmul(ops.transpose(u, (0, 2, 1)), u),
+            ops.matmul(vt, v))
+
+
+def linalg_checks() -> list:
+    eye = np.broadcast_to(np.eye(3), (2, 3, 3))
+    near = np.diag([3.0, 1.0, 1.0 + 1e-9, 1e-7]).astype(F64) @ _a(F64, 4, 4, seed=3)     # repeated, tiny values
+    return [
+        Check("matrix norms float32", ("Svd",),
+              lambda v: (ops.norm(v, 2), ops.norm(v, -2), ops.norm(v, "nuc"), ops.matrix_norm(v.T, 2, keepdims=True)),
+              (_a(F32, 3, 4),),
+              lambda v: (_svals(v).max().astype(F32), _svals(v).min().astype(F32), _svals(v).sum().astype(F32),
+                         _svals(v).max().astype(F32).reshape(1, 1)), tol=TOL_REDUCE),
+        Check("matrix norms float64 batched dims", ("Svd",),
+              lambda v, z: (ops.matrix_norm(v, "nuc"), ops.norm(v, -2, dim=(2, 0)), ops.norm(z, 2), ops.norm(z, "nuc")),
+              (_a(F64, 2, 6, 3), np.zeros((3, 3), F64)),
+              lambda v, z: (_svals(v).sum(-1), _svals(v, (2, 0)).min(-1), np.float64(0), np.float64(0)),
+              tol=TOL_REDUCE, out_dtype=F32),         # Float32 from Float64, as MindSpore 2.10 returns them
+        Check("matrix norms float16 and ill-conditioned", ("Svd",),
+              lambda h, m: (ops.norm(h, "nuc"), ops.norm(m, -2), ops.norm(m, 2)),
+              (_a(F16, 3, 3), near),
+              lambda h, m: (_svals(h).sum(), _svals(m).min(), _svals(m).max()), tol=TOL_REDUCE, out_dtype=F32),
+        Check("singular vectors tall and wide", ("Svd",),
+              lambda t, w: _factors(t) + _factors(w), (_a(F64, 2, 5, 3), _a(F64, 2, 3, 5, seed=1)),
+              lambda t, w: (t, eye, eye, w, eye, eye), tol=TOL_REDUCE),
+        # past JACOBI_MAX (8): LAPACK's dgesdd; the float64 3 x 5 .. 6 x 3 ones above run Jacobi
+        Check("singular values and vectors by LAPACK", ("Svd",),
+              lambda t, v: _factors(t) + (ops.norm(v, 2), ops.norm(v, -2), ops.norm(v, "nuc")),
+              (_a(F64, 2, 30, 17), _a(F32, 20, 40, seed=1)),
+              lambda t, v: (t, np.broadcast_to(np.eye(17), (2, 17, 17)), np.broadcast_to(np.eye(17), (2, 17, 17)),
+                            _svals(v).max().astype(F32), _svals(v).min().astype(F32), _svals(v).sum().astype(F32)),
+              tol=TOL_REDUCE),
+    ]
+
+
+LINALG = Group("linalg", linalg_checks())
+EVERYDAY = INDEX + SCAN + SORT + [SURFACE, LINALG]
 
 
 @pytest.mark.parametrize("group, name", params(EVERYDAY))

@@ -220,10 +220,19 @@ def masked_fill_int(x, m):
     return ops.masked_fill(x, m, 7)
 
 
-@case("ops.masked_select", inputs=[rnd(3, 4), bools(3, 4), bools(4)],
-      graph=False, reason="the output's shape depends on the mask's values")
+@case("ops.masked_select", inputs=[rnd(3, 4), bools(3, 4), bools(4)])
 def masked_select_fn(x, m, m_row):
     return ops.masked_select(x, m), ops.masked_select(x, m_row)
+
+
+@case("ops.masked_select", inputs=[rnd(3, 4), bools(3, 4), ints(2, 3, lo=0, hi=10)])
+def masked_select_then_ops(x, m, k):
+    # in graph code: a value whose length is known at run time, then elementwise ops, casts, reductions
+    y = ops.masked_select(x, m)
+    z = ops.exp(y) * 2 - y
+    j = ops.masked_select(k, k > 4)
+    return (z, ops.sum(z), y.mean(), y.max(), y.min(), y.astype(ms.int32), (y > 0).any(),
+            j, j.sum(), j.max(), j.mean())
 
 
 # ---- gathers and scatters ------------------------------------------------------------------------------
@@ -373,6 +382,14 @@ def clip_by_global_norm_fn(a, b):
 def norm_fn(x, v):
     return (ops.norm(x), ops.norm(v), ops.norm(x, dim=1), ops.norm(x, 1, dim=0), ops.norm(v, float("inf")),
             ops.norm(x, "fro"), ops.norm(x, dim=1, keepdim=True))
+
+
+@case("ops.norm", "ops.matrix_norm", inputs=[rnd(3, 4), rnd(2, 3, 3, dtype="float64"), rnd(4, 2, 3)])
+def norm_singular_values(x, b, c):
+    # the matrix norms from singular values: the largest (2), the smallest (-2), their sum ('nuc')
+    return (ops.norm(x, 2), ops.norm(x, -2), ops.norm(x, "nuc"), ops.norm(b, 2, dim=(-2, -1)),
+            ops.matrix_norm(b, "nuc"), ops.matrix_norm(c, -2, axis=(0, 2), keepdims=True), ops.matrix_norm(c),
+            ops.norm(x.T, "nuc", keepdim=True))
 
 
 @case("ops.L2Normalize", inputs=[rnd(3, 4)])

@@ -105,10 +105,18 @@ def intopk_fn(x, targets):
     return ops.intopk(x, targets, 2)
 
 
-@case("ops.Unique", inputs=[np.array([3, 1, 3, 2, 1, 5], np.int32)], graph=False,
-      reason="the output's shape depends on the values")
+@case("ops.Unique", inputs=[np.array([3, 1, 3, 2, 1, 5], np.int32)])
 def unique_fn(x):
     return ops.Unique()(x)
+
+
+@case("ops.Unique", "ops.unique", inputs=[np.array([2.5, -1.0, 2.5, 0.0, -1.0], np.float32),
+                                          np.array([[4, 4, 7], [1, 7, 4]], np.int64)])
+def unique_values_then_ops(x, k):
+    # in graph code the distinct values have a run-time length; elementwise ops and reductions may follow
+    y, idx = ops.Unique()(x)
+    u, kidx = ops.unique(k)
+    return y, idx, ops.sum(y * 2.0), y.max(), u, kidx, u.sum()
 
 
 @case("ops.pdist", inputs=[rnd(4, 3)])

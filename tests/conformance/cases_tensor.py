@@ -166,6 +166,11 @@ def tensor_norm(x):
     return x.norm(), x.norm(dim=1), x.norm(1)
 
 
+@case("Tensor.norm", inputs=[rnd(3, 4), rnd(2, 4, 3, dtype="float64")])
+def tensor_norm_singular_values(x, b):
+    return x.norm(2), x.norm(-2, keepdim=True), x.norm("nuc"), b.norm(2, dim=(1, 2)), b.norm("nuc", dim=(2, 1))
+
+
 @case("Tensor.var", inputs=[rnd(3, 4)])
 def tensor_var(x):
     return x.var(), x.var(1), x.var(axis=0, keepdims=True)

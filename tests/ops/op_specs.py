@@ -497,3 +497,6 @@ import op_specs_activation  # noqa: E402,F401  (appends the activation rows' spe
 from op_specs_cnn import CNN_CASES  # noqa: E402  (the CNN family's specs)
 
 CASES += CNN_CASES
+from op_specs_linalg import LINALG_CASES  # noqa: E402  (the singular values' specs)
+
+CASES += LINALG_CASES

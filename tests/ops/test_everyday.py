@@ -73,6 +73,16 @@ def _select_positive(x):
     return ops.masked_select(x, x > 0)
 
 
+def _select_then_reshape(x):
+    return ops.masked_select(x, x > 0).reshape(1, -1)
+
+
+def test_masked_select_in_graph_returns_the_true_length():
+    got = ms.jit(_select_positive)(Tensor(X))
+    assert got.shape == (int((X > 0).sum()),)
+    np.testing.assert_array_equal(got.asnumpy(), X[X > 0])
+
+
 ERRORS = [
     ("split sizes", lambda: ops.split(Tensor(X), [1, 1], 0), ValueError, "The sum of 'split_size_or_sections'"),
     ("Split divisible", lambda: ops.Split(2, 2)(Tensor(X)), ValueError, "must be divisible by output_num = 2"),
@@ -88,9 +98,11 @@ ERRORS = [
      RuntimeError, "For 'TensorScatterAdd'"),
     ("assign_sub rank", lambda: ops.assign_sub(ms.Parameter(Tensor(X), name="p"), 1.0), ValueError,
      "must have the same rank as 'variable'"),
-    ("masked_select in graph", lambda: ms.jit(_select_positive)(Tensor(X)), ValueError, "depends on the mask's values"),
+    ("masked_select then reshape in graph", lambda: ms.jit(_select_then_reshape)(Tensor(X)), RuntimeError,
+     r"For 'Reshape', the input's length is known only at run time"),
     ("round decimals", lambda: ops.round(Tensor(X), decimals=1), ValueError, "decimals"),
-    ("norm nuclear", lambda: ops.norm(Tensor(X[0]), "nuc"), ValueError, "singular values"),
+    ("norm ord 3 of a matrix", lambda: ops.norm(Tensor(X[0]), 3), ValueError,
+     r"For norm, the ord mode must be in \[2, -2, 1, -1, .*for matrices, but got 3"),
     ("einsum sizes", lambda: ops.einsum("ij,jk->ik", Tensor(X[0]), Tensor(X[0])), ValueError, "sizes"),
 ]
 

@@ -91,8 +91,8 @@ class Layout:
 
     def to_json(self, put_blob: Callable) -> dict:
         def leaf(kind, v):
-            if kind == "out":
-                return ["out", v]
+            if kind in ("out", "bounded"):
+                return [kind, v]
             if isinstance(v, Tensor) and not isinstance(v, Parameter):
                 return ["tensor", put_blob(_npy_bytes(v._data), ".npy")]
             if v is None or type(v) in (bool, int, float, str):
@@ -112,6 +112,8 @@ class Layout:
             kind = v[0]
             if kind == "out":
                 return ("out", v[1])
+            if kind == "bounded":
+                return ("bounded", tuple(v[1]))
             if kind == "tensor":
                 return ("const", Tensor._wrap(_npy_load(read_blob(v[1]))))
             if kind == "py":
@@ -316,6 +318,9 @@ class Compiled:
                 o = outs[v]
                 values.append(o.item() if o.ndim == 0 and o.dtype.kind in "biuf" and self._scalar[v]
                               else Tensor._wrap(o))
+            elif kind == "bounded":     # a run-time length: the buffer's first `count` elements
+                data, count = outs[v[0]], int(outs[v[1]])
+                values.append(Tensor._wrap(data[:count].copy()))
             elif isinstance(v, Tensor):
                 values.append(Tensor._wrap(v._data.copy()))
             else:

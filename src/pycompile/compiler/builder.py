@@ -25,6 +25,7 @@ from pycompile.errors import GraphTypeError
 from pycompile.ops import prims as P
 from pycompile.ops._table import Effect, OpDef
 from pycompile.ops.tracing import Tracer
+from pycompile.ops.dynamic_length import graph_parts
 
 
 class NeedsConstant(Exception):
@@ -286,6 +287,12 @@ def finish_graph(b: "Builder", name: str, inputs: list, result) -> ir.Graph:
         elif isinstance(leaf, Parameter):
             out_tree_leaves.append(("out", len(outputs)))
             outputs.append(b.load(leaf))
+        elif graph_parts(leaf) is not None:
+            # a value of run-time length (masked_select): its buffer and its count; the call
+            # returns buffer[:count] (ops/dynamic_length.py)
+            data, count = (b.value(v) for v in graph_parts(leaf))
+            out_tree_leaves.append(("bounded", (len(outputs), len(outputs) + 1)))
+            outputs.extend((data, count))
         else:
             out_tree_leaves.append(("const", leaf))
     body = ir.Block((), tuple(b.nodes), (*outputs, b.u))

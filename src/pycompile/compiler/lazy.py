@@ -74,6 +74,8 @@ def call(interp, cell, args: list, kwargs: dict):
     if entry is None:
         entry = interp.lazy_graphs[key] = _trace(interp, cell, args)
     graph, ref_paths = entry
+    if any(kind == "bounded" for kind, _ in graph.out_tree[1]):
+        return INLINE       # a result of run-time length (masked_select) stays in the caller's graph
     mine = _relative_params(cell)
     refs = []
     for path, original in ref_paths:

@@ -18,7 +18,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic, TensorType, type_of
 from pycompile.ops import functional as F
-from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply
+from pycompile.ops._table import OPS, OpRuntimeError, OpTypeError, OpValueError, apply
 
 
 def _tensor_cls():
@@ -68,18 +68,79 @@ def masked_fill(input_x, mask, value):
 
 
 def masked_select(input, mask):
-    """The elements where mask is True, as a 1-D tensor. Its length depends on the mask's
-    values, so this runs in PyNative only."""
-    for v in (input, mask):
-        if isinstance(v, Symbolic):
-            raise OpValueError("For 'MaskedSelect', the output's shape depends on the mask's values: it is not "
-                               "available in graph code; use ops.masked_fill or ops.select to keep the shape")
+    """The elements where mask is True (input and mask broadcast), as a 1-D tensor whose length
+    depends on the mask's values. Eagerly a NumPy selection, or under autodiff a Gather at the
+    mask's (known) places, so its gradient is g scattered back to them; in graph code a value of
+    run-time length (ops/dynamic_length.py)."""
     m = F._tensor_type("MaskedSelect", mask, "mask")
     F._tensor_type("MaskedSelect", input)
     if not m.dtype.is_bool:
         raise OpTypeError(f"For 'MaskedSelect', 'mask' must be a bool Tensor, but got {m}")
+    if any(_in_graph(v) for v in (input, mask)):
+        from pycompile.ops.dynamic_length import masked_select_graph
+        return masked_select_graph(input, mask)
+    if isinstance(input, Symbolic) or isinstance(mask, Symbolic):
+        mk = _concrete(mask)
+        if mk is None:
+            raise OpValueError("For 'MaskedSelect', the output's shape depends on the mask's values, which this "
+                               "transformation does not know; use ops.masked_fill or ops.select to keep the shape")
+        shape = np.broadcast_shapes(tuple(type_of(input).shape), mk.shape)
+        places = np.flatnonzero(np.broadcast_to(mk, shape)).astype(np.int64)
+        flat = F.reshape(F.broadcast_to(input, shape), (int(np.prod(shape, dtype=np.int64)),))
+        return F.gather(flat, _const(places), 0)
     x, mk = np.broadcast_arrays(input._data, mask._data)
     return _const(x[mk])
+
+
+def unique(input):
+    """(the distinct values of the flattened input in order of first appearance, each element's
+    place among them in input's shape: Int64 for an Int64 input, else Int32), as MindSpore's
+    ops.unique. In graph code the values have a run-time length (ops/dynamic_length.py) and the
+    first appearances come from comparing every pair of elements (n^2 work and bytes: meant for
+    the label / index vectors Unique sees in model code, not for millions of elements)."""
+    t = F._tensor_type("Unique", input)
+    idt = mstype.int64 if t.dtype == mstype.int64 else mstype.int32
+    n = t.size
+    flat = F.reshape(input, (n,))
+    if _in_graph(input):
+        from pycompile.ops.dynamic_length import masked_select_graph
+        first = apply(OPS["Argmax"], [F.cast(F.equal(F.reshape(flat, (n, 1)), F.reshape(flat, (1, n))), mstype.int32)],
+                      {"axis": 1})
+        is_first = F.equal(first, _const(np.arange(n, dtype=np.int64)))
+        rank = apply(OPS["CumSum"], [F.cast(is_first, idt)], {"axis": 0, "exclusive": True, "reverse": False})
+        return masked_select_graph(flat, is_first), F.reshape(F.gather(rank, first, 0), t.shape)
+    xs = _concrete(input)
+    if xs is None:
+        raise OpValueError("For 'Unique', the output's shape depends on the input's values, which this "
+                           "transformation does not know")
+    _, first, inverse = np.unique(xs.reshape(-1), return_index=True, return_inverse=True)
+    rank = np.empty(first.size, np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    idx = _const(rank[inverse.reshape(-1)].reshape(xs.shape).astype(idt.np))
+    is_first = np.zeros(n, builtins.bool)
+    is_first[first] = True
+    return masked_select(flat, _const(is_first)), idx
+
+
+def _unique_1d(input_x):
+    """The Unique primitive: ops.unique of a 1-D tensor."""
+    t = F._tensor_type("Unique", input_x)
+    if t.ndim != 1:
+        raise OpRuntimeError("Rank of Unique's input must be 1.")
+    return unique(input_x)
+
+
+def _in_graph(v) -> builtins.bool:
+    """v is a value of a graph being built (the compiler's tracer captures effects)."""
+    return isinstance(v, Symbolic) and getattr(v._tracer, "captures", False)
+
+
+def _concrete(v):
+    """The NumPy value behind v: a Tensor's, or an autodiff tracer's primal's; None for values
+    known only later (graph or vmap tracers)."""
+    while isinstance(v, Symbolic):
+        v = getattr(v, "primal", None)
+    return v._data if v is not None and hasattr(v, "_data") else None
 
 
 # ---- gathers -----------------------------------------------------------------------------------------

@@ -112,6 +112,7 @@ Einsum = _with_init("Einsum", {"equation": ""}, lambda self, operands: M.einsum(
 # ---- masks, gathers, scatters ---------------------------------------------------------------------------
 MaskedFill = _simple("MaskedFill", X.masked_fill)
 MaskedSelect = _simple("MaskedSelect", X.masked_select)
+Unique = _simple("Unique", X._unique_1d)
 GatherD = _simple("GatherD", X.gather_d)
 GatherNd = _simple("GatherNd", X.gather_nd)
 GatherV2 = _simple("GatherV2", F.gather)

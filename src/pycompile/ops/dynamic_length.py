@@ -1,0 +1,194 @@
+"""Values whose length is known only at run time in compiled code: masked_select's result (and
+Unique's distinct values, selected the same way).
+
+MindSpore's graph mode runs `ops.masked_select(x, x > 0)` with a dynamic shape. pycompile's
+compiled code has static buffers, so such a value is a `Bounded`: a buffer as long as the bound
+(the number of elements the mask could select) holding the selected elements first, plus a
+0-d int32 `count` computed when the graph runs. The padding past `count` holds zeros, and
+whatever an elementwise op makes of them; no result ever reads it:
+
+  * elementwise ops and casts apply to the whole buffer and keep the count (a Bounded again);
+  * the reductions sum / mean / max / min / prod / all / any first replace the padding with the
+    reduction's identity (`select(arange(bound) < count, data, identity)`); mean divides by the
+    count;
+  * returned from the compiled function, the buffer and the count are two graph outputs and the
+    call hands back `data[:count]` (compiler/builder.finish_graph, backend/compiled.Layout);
+  * any other op raises RuntimeError at the user's line, naming the op.
+
+A Bounded is a tracer of its own (the JAX / vmap design: `ops._table.apply` hands every op with
+a Bounded argument to `BoundedTrace.emit`), so no op, pass or kernel knows about it; the graph
+the compiler sees holds only ordinary static-shape ops. Gradients follow from those ops (the
+selection is a TensorScatterAdd, whose gradient gathers g back to the mask's places).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import Symbolic, TensorType, type_of
+from pycompile.common.tensor import TensorMethods
+from pycompile.ops import functional as F
+from pycompile.ops import tracing
+from pycompile.ops._table import Kind, OPS, OpRuntimeError, apply, norm_axes
+from pycompile.ops.tracing import Tracer
+
+# reduction -> the value the padding takes so it cannot change the result
+_IDENTITY = {"ReduceSum": "zero", "ReduceMean": "zero", "ReduceProd": "one", "ReduceMax": "lowest",
+             "ReduceMin": "highest", "ReduceAll": "one", "ReduceAny": "zero"}
+
+
+def _unsupported(op_name: str, what: str = "") -> OpRuntimeError:
+    return OpRuntimeError(
+        f"For '{op_name}', the input's length is known only at run time (it comes from MaskedSelect){what}: "
+        "compiled code supports elementwise ops, casts, the reductions sum / mean / max / min / prod / all / any "
+        "over it, and returning it. Run this in PyNative mode, or keep the shape with ops.masked_fill / ops.select.")
+
+
+class BoundedTrace(Tracer):
+    """One data-dependent length (one masked_select call): its count, bound and validity mask."""
+
+    def __init__(self, count, bound: int):
+        self.level = tracing.new_level()
+        self.count, self.bound = count, bound
+        self._valid = None
+
+    def valid(self):
+        """bool[bound]: True on the first `count` places."""
+        if self._valid is None:
+            positions = _const(np.arange(self.bound, dtype=np.int32))
+            self._valid = F.less(positions, self.count)
+        return self._valid
+
+    def emit(self, op, inputs, attrs, out_type):
+        if op.kind is Kind.ELEMENTWISE and not op.variadic:
+            return self._elementwise(op, inputs, attrs, out_type)
+        if op.name in _IDENTITY and len(inputs) == 1:
+            return self._reduce(op, inputs[0], attrs)
+        raise _unsupported(op.name)
+
+    def call_cell(self, cell, args, kwargs):
+        outer = tracing.outer_of(self)
+        if outer is not None:
+            return outer.call_cell(cell, args, kwargs)
+        return cell.construct(*args, **(kwargs or {}))
+
+    def _elementwise(self, op, inputs, attrs, out_type):
+        args = []
+        for x in inputs:
+            if isinstance(x, Bounded):
+                if x.trace is not self:
+                    raise _unsupported(op.name, " and so is another input's, from another MaskedSelect: the "
+                                                "lengths may differ")
+                args.append(x.data)
+                continue
+            t = type_of(x)
+            if isinstance(t, TensorType) and (t.ndim > 1 or t.size != 1):
+                raise _unsupported(op.name, f"; it cannot be combined with a tensor of shape {list(t.shape)}")
+            args.append(x)
+        out = apply(op, args, attrs)
+        if isinstance(out, tuple):
+            return tuple(Bounded(o, self) for o in out)
+        return Bounded(out, self)
+
+    def _reduce(self, op, x: "Bounded", attrs):
+        norm_axes(op.name, attrs.get("axis"), 1)          # the axis must be 0 / -1 / all
+        dt = x.data.dtype
+        fill = _const(_identity(_IDENTITY[op.name], dt))
+        data = F.select(self.valid(), x.data, fill)
+        keep = attrs.get("keep_dims", False)
+        if op.name != "ReduceMean":
+            return apply(op, [data], attrs)
+        total = apply(OPS["ReduceSum"], [data], attrs)
+        if dt.is_float:
+            return total / F.cast(self.count, dt)
+        # an integer mean truncates, as MindSpore's does
+        mean = F.cast(total, mstype.float64) / F.cast(self.count, mstype.float64)
+        out = F.cast(F.select(mean < 0, F.ceil(mean), F.floor(mean)), dt)
+        return F.reshape(out, (1,)) if keep else out
+
+
+def _identity(kind: str, dt: mstype.DType) -> np.ndarray:
+    npdt = dt.np
+    if kind == "zero":
+        v = 0
+    elif kind == "one":
+        v = 1
+    elif dt.is_bool:
+        v = kind == "highest"
+    elif dt.is_float:
+        v = -np.inf if kind == "lowest" else np.inf
+    else:
+        info = np.iinfo(npdt)
+        v = info.min if kind == "lowest" else info.max
+    return np.array(v, dtype=npdt)
+
+
+def _const(arr):
+    from pycompile.common.tensor import Tensor
+    return Tensor._wrap(np.array(arr, order="C"))
+
+
+class Bounded(TensorMethods, Symbolic):
+    """A 1-D value of run-time length `trace.count` (at most `trace.bound`), held in `data`."""
+
+    __slots__ = ("data", "trace")
+
+    def __init__(self, data, trace: BoundedTrace):
+        self.data, self.trace = data, trace
+
+    @property
+    def _level(self):
+        return self.trace.level
+
+    @property
+    def _tracer(self):
+        return self.trace
+
+    @property
+    def _abstract(self):
+        return type_of(self.data)
+
+    @property
+    def shape(self):
+        raise _unsupported("shape", "; its shape is known only when the graph runs")
+
+    def __len__(self):
+        raise _unsupported("len", "")
+
+    def __bool__(self):
+        raise _unsupported("bool", "")
+
+    def __repr__(self):
+        return f"<{self.data.dtype} values, at most {self.trace.bound}, counted at run time>"
+
+    __hash__ = object.__hash__
+
+
+def graph_parts(v):
+    """(data, count) of a Bounded value returned from graph code, else None."""
+    if isinstance(v, Bounded):
+        return v.data, v.trace.count
+    return None
+
+
+def masked_select_graph(x, mask):
+    """masked_select on graph values: scatter-add the selected elements to their rank among the
+    selected (a running count of the mask), every other element to one extra place past the
+    bound, which is then cut off."""
+    shape = np.broadcast_shapes(tuple(type_of(x).shape), tuple(type_of(mask).shape))
+    n = int(np.prod(shape, dtype=np.int64))
+    dt = type_of(x).dtype
+    xs = F.reshape(F.broadcast_to(x, shape), (n,))
+    ms = F.reshape(F.broadcast_to(mask, shape), (n,))
+    if dt.is_bool:
+        xs = F.cast(xs, mstype.int8)
+    flags = F.cast(ms, mstype.int32)
+    rank = apply(OPS["CumSum"], [flags], {"axis": 0, "exclusive": True, "reverse": False})
+    index = F.reshape(F.select(ms, rank, _const(np.array(n, np.int32))), (n, 1))
+    zeros = _const(np.zeros(n + 1, type_of(xs).dtype.np))
+    data = apply(OPS["TensorScatterAdd"], [zeros, index, xs])
+    data = F.getitem(data, slice(0, n))
+    if dt.is_bool:
+        data = F.cast(data, mstype.bool_)
+    count = F.sum(flags, dtype=mstype.int32)
+    return Bounded(data, BoundedTrace(count, n))
