@@ -247,12 +247,5 @@ static inline void pc_stack_free(pc_stack *s) { free(s->data); pc_stack_init(s);
 
 /* im2col / col2im, per-kernel scratch memory and the counter-based random generator */
 #include "pycompile_cnn.h"
-/* the small-product kernel only where generated code calls it (codegen defines PC_SMALL_GEMM):
- * its <immintrin.h> costs the C compiler ~0.3 s per module */
-#ifdef PC_SMALL_GEMM
-#include "pycompile_gemm.h"
-#else
-#define PC_HAVE_SGEMM_NT 0
-#endif
 
 #endif

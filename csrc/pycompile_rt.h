@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* CDEF-BEGIN */
-#define PC_RT_ABI_VERSION 5
+#define PC_RT_ABI_VERSION 6
 
 /* dtype codes; pycompile.common.dtype reads these numbers from here through cffi. */
 enum pc_dtype {
@@ -20,6 +20,11 @@ enum pc_status_bits { PC_STATUS_OVERFLOW = 1, PC_STATUS_INVALID = 2 };
 
 /* A parallel loop's body: iterations [lo, hi) of a loop over [0, n), with its captured values. */
 typedef void (*pc_task_fn)(void *ctx, long lo, long hi);
+
+/* C[i][j] = sum_k A[i lda + k] op(B)[k][j] for i < M, j < N, op(B)[k][j] = tb ? B[j ldb + k] :
+ * B[k ldb + j] (csrc/gemm.c); nonzero when it could not run (C untouched: call BLAS instead). */
+typedef int (*pc_sgemm_nt_fn)(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
+                              float *C, long ldc);
 
 /* Function table handed to every generated module at load time (pc_module_init). */
 typedef struct pc_api {
@@ -57,6 +62,9 @@ typedef struct pc_api {
      * progresses them only inside its calls); generated code calls it between the kernels that
      * run while one is in flight. May be NULL. */
     int (*comm_progress)(void);
+    /* ABI 6: pycompile's float32 kernel for small products (csrc/gemm.c), NULL on a CPU without
+     * AVX-512 (and in a C caller's table that leaves it out): generated code then calls BLAS. */
+    pc_sgemm_nt_fn sgemm_nt;
 } pc_api;
 
 /* pc_entry's result when a loop stopped at a pending SIGINT (runtime errors are 1000 + k) */

@@ -4,6 +4,7 @@
 #include "pycompile_rt.h"
 #include "interrupt.c"
 #include "comm.c"
+#include "gemm.c"
 
 /* Defined by cffi (extern "Python" in build_runtime.py); they format and write through
  * Python's sys.stdout so compiled Print interleaves with Python's own print calls. */
@@ -24,7 +25,7 @@ static void print_tensor(const void *data, int dtype, int ndim, const int64_t *s
 static void print_str(const char *text, int64_t nbytes) { pc_py_print_str(text, nbytes); }
 static void print_scalar(double value, int dtype) { pc_py_print_scalar(value, dtype); }
 
-static const pc_api g_api = {
+static pc_api g_api = {      /* sgemm_nt: filled by pc_get_api, for the CPU it runs on */
     PC_RT_ABI_VERSION,
     pc_get_num_threads,
     pc_parallel_for,
@@ -43,6 +44,16 @@ static const pc_api g_api = {
     pc_allreduce_start,
     pc_comm_wait,
     pc_comm_progress,
+    0,
 };
+static int g_api_ready;
 
-const pc_api *pc_get_api(void) { return &g_api; }
+/* called from Python (under the GIL) before any module is loaded */
+const pc_api *pc_get_api(void)
+{
+    if (!g_api_ready) {
+        g_api.sgemm_nt = pc_sgemm_nt_choose();
+        g_api_ready = 1;
+    }
+    return &g_api;
+}

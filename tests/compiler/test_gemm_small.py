@@ -1,6 +1,8 @@
-"""pycompile's own float32 product for small shapes (csrc/pycompile_gemm.h, issue 22): every row
-tail of its 7-row tiles, column tails of its 64-column panels, both layouts of B, the column-split
-schedule, batches and fused epilogues match NumPy; narrow products and float64 stay on BLAS."""
+"""pycompile's own float32 product for small shapes (csrc/gemm.c, in the runtime, issue 22): every
+row tail of its 7-row tiles, column tails of its 64-column panels, both layouts of B, the
+column-split schedule, batches and fused epilogues match NumPy; narrow products and float64 stay
+on BLAS; generated modules reach the kernel through pc_api.sgemm_nt and fall back to BLAS when the
+table has none (a CPU without AVX-512, a C caller's table)."""
 import numpy as np
 import pytest
 
@@ -57,10 +59,19 @@ def test_small_products_use_the_kernel_with_blas_behind_it(operands):
     src = ms.inspect(ms.jit(_products), Tensor(a), Tensor(b)).c_source
     # one call per product, two for the column-split one (its schedule for one thread is by rows)
     assert src.count("pc_sgemm_nt(") == 2 * len(BOTH) + len(B_AS_STORED) + 1
-    # built without AVX-512 (an export for another CPU), the same source calls BLAS
-    # (every product keeps its BLAS call, behind the kernel or alone)
-    assert src.count("#if PC_HAVE_SGEMM_NT") == src.count("pc_sgemm_nt(")
+    # through the runtime's table, BLAS behind every call (a NULL kernel or a failed allocation);
+    # the module itself compiles neither the kernel nor <immintrin.h>
+    assert src.count("if (!pc_sgemm_nt || pc_sgemm_nt(") == src.count("pc_sgemm_nt(")
+    assert "pc_sgemm_nt = RT->sgemm_nt;" in src and "immintrin" not in src
     assert src.count("scipy_cblas_sgemm(") == 2 * len(SHAPES) + 2     # the split product: two schedules, both layouts
+
+
+def test_the_runtime_offers_the_kernel_exactly_on_avx512_cpus():
+    from pycompile._rt import lib
+    with open("/proc/cpuinfo") as f:
+        flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    assert lib.pc_get_api().abi_version == 6
+    assert bool(lib.pc_get_api().sgemm_nt) == ("avx512f" in flags)
 
 
 def _dense_gelu_residual(x, w, bias, r):
@@ -101,20 +112,43 @@ def test_narrow_products_float64_and_transposed_a_stay_on_blas():
         assert "pc_sgemm_nt(" not in src
 
 
-def test_without_avx512_the_same_source_builds_on_blas(operands, tmp_path):
-    """An export for x86-64-v3 (AVX2) compiles the same C with PC_HAVE_SGEMM_NT 0: it must build
-    and load with no reference to the AVX-512 kernel."""
+def test_a_table_without_the_kernel_runs_the_products_on_blas(operands, tmp_path):
+    """An export for x86-64-v3 (AVX2), loaded with a pc_api table whose sgemm_nt is NULL (a CPU
+    without AVX-512, or a C caller that leaves it out): every product runs on BLAS and still
+    matches NumPy; the .so references no AVX-512 code."""
     import ctypes
+    import json
     import subprocess
-    from pycompile.backend import toolchain
+    from pycompile._rt import ffi, lib
+    from pycompile.backend import export
     a, b = operands
-    src = ms.inspect(ms.jit(_products), Tensor(a), Tensor(b)).c_source
-    c_path, so_path = str(tmp_path / "m.c"), str(tmp_path / "m.so")
-    with open(c_path, "w") as f:
-        f.write(src)
-    cmd = toolchain.build_command(c_path, so_path, True, target_cpu="x86-64-v3")
-    subprocess.run(cmd, check=True, capture_output=True)
-    ctypes.CDLL(so_path, mode=ctypes.RTLD_LOCAL)       # resolves every symbol now (RTLD_NOW)
-    nm = subprocess.run(["nm", so_path], capture_output=True, text=True)
+    report = ms.inspect(ms.jit(_products), Tensor(a), Tensor(b))
+    export.export(report, "m", ("c", "so"), str(tmp_path), target_cpu="x86-64-v3")
+    nm = subprocess.run(["nm", str(tmp_path / "m.so")], capture_output=True, text=True)
     if nm.returncode == 0:
-        assert "pc_sgemm_nt" not in nm.stdout and "pc_nt_tile" not in nm.stdout
+        assert "pc_nt_tile" not in nm.stdout and "sgemm_nt_avx512" not in nm.stdout
+    api = ffi.new("pc_api *", lib.pc_get_api()[0])
+    api.sgemm_nt = ffi.NULL
+    so = ctypes.CDLL(str(tmp_path / "m.so"), mode=ctypes.RTLD_LOCAL)
+    assert so.pc_module_init(ctypes.c_void_p(int(ffi.cast("uintptr_t", api)))) == 6
+    manifest = json.loads((tmp_path / "m.json").read_text())
+    keep, outs = [], []
+    for rec, x in zip([r for r in manifest["args"] if r["kind"] == "input"], (a, b)):
+        assert rec["shape"] == list(x.shape)
+    inputs = iter((a, b))
+    for rec in manifest["args"]:
+        buf = np.zeros(rec["nbytes"] + 64, np.uint8)
+        view = buf[-buf.ctypes.data % 64:][:rec["nbytes"]]
+        if rec["kind"] == "input":
+            view[:] = np.frombuffer(np.ascontiguousarray(next(inputs)).tobytes(), np.uint8)
+        elif rec["kind"] in ("parameter", "constant"):
+            blob = (tmp_path / rec["file"]).read_bytes()
+            view[:] = np.frombuffer(blob[rec["offset"]:rec["offset"] + rec["nbytes"]], np.uint8)
+        elif rec["kind"] == "output":
+            outs.append((rec, view))
+        keep.append(view)
+    args = (ctypes.c_void_p * len(keep))(*[v.ctypes.data for v in keep])
+    assert so.pc_entry(args) == 0
+    for (rec, view), want, shape in zip(outs, _products_np(a, b), [s for s in SHAPES for _ in (0, 1)]):
+        got = view.view(rec["dtype"]).reshape(rec["shape"])
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=2e-4 * np.sqrt(shape[1]), err_msg=str(shape))

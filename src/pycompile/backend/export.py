@@ -67,6 +67,8 @@ API_FIELDS = {
     "wait": "(int64_t *request) -> 0 once the request started by allreduce_start is complete; may be NULL",
     "comm_progress": "() -> 0: let MPI advance the all-reduces started and not yet waited for (called between "
                      "kernels while one is in flight); may be NULL",
+    "sgemm_nt": "(M, N, K, A, lda, B, ldb, tb, C, ldc) -> 0: C = A op(B) in float32 (op(B) = B^T when tb), A "
+                "row-major M x K, C M x N; nonzero leaves C untouched. May be NULL: products then call BLAS",
 }
 
 CALLING_CONVENTION = (
@@ -246,7 +248,7 @@ def export(report, name: str, kinds, out_dir: str, target_cpu: str = "native", p
         header = runtime_header()
         if header:
             # pycompile_rt.h for callers; with the C, also the kernels headers NAME.c includes
-            kernels = [os.path.join(os.path.dirname(header), h) for h in ("pycompile_kernels.h", "pycompile_cnn.h", "pycompile_gemm.h")]
+            kernels = [os.path.join(os.path.dirname(header), h) for h in ("pycompile_kernels.h", "pycompile_cnn.h")]
             for h in [header] + (kernels if "c" in kinds else []):
                 shutil.copyfile(h, os.path.join(out_dir, os.path.basename(h)))
                 written.append(os.path.join(out_dir, os.path.basename(h)))

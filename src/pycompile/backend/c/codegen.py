@@ -239,9 +239,16 @@ class CodeGen(StackEmitter, TemplateContext):
         # OpenBLAS runs one thread per call: generated code splits products across the cores
         # itself (kernels.gemm), so BLAS threads would only oversubscribe them
         pin = " scipy_openblas_set_num_threads(1);" if self.uses_blas else ""
+        body = self.defs.text() + "\n" + self.body.text()
+        # the runtime's small-product kernel (csrc/gemm.c, kernels._product) through a pointer of
+        # the module's own: NULL without AVX-512 or in an older C caller's table (products then
+        # call BLAS); only modules that call it declare it
+        small = "pc_sgemm_nt(" in body
+        sgemm = " if (RT->abi_version >= 6) pc_sgemm_nt = RT->sgemm_nt;" if small else ""
         # PC_INTR: the runtime's SIGINT flag (csrc/interrupt.c), read at loop back-edges; a C
         # caller whose table leaves `interrupted` NULL gets a flag that never rises
         head += ["static const pc_api *RT;",
+                 *(["static pc_sgemm_nt_fn pc_sgemm_nt;"] if small else []),
                  "static int32_t PC_PRINT_RESULT[1];",
                  "static volatile int pc_never_interrupted;",
                  "static volatile int *PC_INTR = &pc_never_interrupted;",
@@ -249,13 +256,8 @@ class CodeGen(StackEmitter, TemplateContext):
                  "static int (*PC_TID)(void) = pc_thread_zero;",
                  f"int pc_module_init(const void *api) {{ RT = (const pc_api *)api;{pin} "
                  f"if (RT->interrupted) PC_INTR = RT->interrupted; "
-                 f"if (RT->thread_index) PC_TID = RT->thread_index; return PC_RT_ABI_VERSION; }}",
+                 f"if (RT->thread_index) PC_TID = RT->thread_index;{sgemm} return PC_RT_ABI_VERSION; }}",
                  ""]
-        body = self.defs.text() + "\n" + self.body.text()
-        if "pc_sgemm_nt(" in body:
-            # the small-product kernel (csrc/pycompile_gemm.h) and its <immintrin.h>, which alone
-            # costs the C compiler ~0.3 s: only in modules that call it
-            head.insert(1, "#define PC_SMALL_GEMM 1")
         # parallel loops become functions the runtime's thread pool runs (outline.py)
         source = dedup_functions(outline("\n".join(head) + "\n" + body))
         return CModule(source=source, plan=self.plan, n_args=n_args, errors=self.errors, uses_blas=self.uses_blas,

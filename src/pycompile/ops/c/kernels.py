@@ -620,7 +620,7 @@ def _half_gemm(w, M, N, K, lda, ldb, a_mat, b_mat, ta, tb):
 
 
 def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
-    """Whether a float32 product goes to pycompile's own AVX-512 kernel (csrc/pycompile_gemm.h)
+    """Whether a float32 product goes to pycompile's own AVX-512 kernel (csrc/gemm.c, in the runtime)
     before BLAS. Measured against OpenBLAS 0.3 on one core: it wins where A is read in place
     (not transposed) and op(B)'s packed panels are used by enough rows - W4 B=64's transposed
     layers (512 x 64 x 784: 538 -> 460 us), W6's 256-row products (256 x 128 x 128: 84 -> 78 us),
@@ -637,17 +637,17 @@ def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
 
 def _product(w, fn, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: str, lda: int, b: str, ldb: int,
              c: str, ldc: int, beta: str = "0.0") -> None:
-    """C statements for c = op(a) @ op(b) (m x n, inner K): BLAS, or - for a small product on a
-    machine the module was built with AVX-512 for - pc_sgemm_nt, with BLAS as its fallback when
-    its panel buffer cannot be allocated."""
+    """C statements for c = op(a) @ op(b) (+ beta * c) (m x n, inner K): BLAS, or - for a small
+    product - the runtime's kernel (csrc/gemm.c) through the module's pointer pc_sgemm_nt (set from
+    pc_api.sgemm_nt at load, codegen's module head), with BLAS when the pointer is NULL (a CPU
+    without AVX-512, a C caller's table without it) or the kernel's panel buffer cannot be
+    allocated. The one place a product's call is written: every product site comes here."""
     blas = (f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, {'CblasTrans' if tb else 'CblasNoTrans'}, "
             f"(int){m}, (int){n}, {K}, 1.0, {a}, {lda}, {b}, {ldb}, {beta}, {c}, {ldc});")
     if not small:
         w.line(blas)
         return
-    w.line("#if PC_HAVE_SGEMM_NT")
-    w.line(f"if (pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {int(tb)}, {c}, {ldc}L))")
-    w.line("#endif")
+    w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {int(tb)}, {c}, {ldc}L))")
     w.line("    " + blas)
 
 

@@ -11,33 +11,38 @@
  * The sums run over k in order with fused multiply-adds: within float32 rounding of BLAS
  * (tests/compiler/test_gemm_small.py compares against NumPy).
  *
- * Static like the other headers: a module compiles it only when a product uses it. Without
- * AVX-512 at compile time (an export for another CPU level), PC_HAVE_SGEMM_NT is 0 and generated
- * code calls BLAS instead. */
-#ifndef PYCOMPILE_GEMM_H
-#define PYCOMPILE_GEMM_H
+ * Part of the runtime, built once at install, not of each generated module: its <immintrin.h>
+ * and AVX-512 code cost the C compiler ~0.4 s in every module that compiled it (issue 22: W6 L=24
+ * with lazy_inline, 0.68 s of cc against 0.25 s without). The runtime is built for the baseline
+ * CPU, so the kernel's functions carry target("avx512f") and the runtime hands the kernel to
+ * generated code (pc_api.sgemm_nt) only when the CPU it runs on has AVX-512; otherwise the table
+ * holds NULL and generated code calls BLAS. */
 #include <stdlib.h>
 
-#if defined(__AVX512F__)
-#define PC_HAVE_SGEMM_NT 1
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+#define PC_AVX512 __attribute__((target("avx512f,fma")))
 
 #define PC_NT_ROWS 7
 #define PC_NT_PANEL 64
 
 /* rows [0, nr) of A against one packed panel P (K x 64); nr is a constant after inlining */
-static inline __attribute__((always_inline)) void pc_nt_tile(const int nr, const long K, const float *restrict A,
+static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int nr, const long K, const float *restrict A,
                                                              const long lda, const float *restrict P,
                                                              float *restrict C, const long ldc, const __mmask16 *mk)
 {
     __m512 acc[PC_NT_ROWS][4];
+    /* unrolled whatever the optimization level, so the accumulators stay in registers */
+#pragma GCC unroll 7
     for (int r = 0; r < nr; ++r)
+#pragma GCC unroll 4
         for (int j = 0; j < 4; ++j)
             acc[r][j] = _mm512_setzero_ps();
     for (long k = 0; k < K; ++k) {
         const float *p = P + k * PC_NT_PANEL;
         const __m512 b0 = _mm512_load_ps(p), b1 = _mm512_load_ps(p + 16);
         const __m512 b2 = _mm512_load_ps(p + 32), b3 = _mm512_load_ps(p + 48);
+#pragma GCC unroll 7
         for (int r = 0; r < nr; ++r) {
             const __m512 a = _mm512_set1_ps(A[r * lda + k]);
             acc[r][0] = _mm512_fmadd_ps(a, b0, acc[r][0]);
@@ -46,13 +51,15 @@ static inline __attribute__((always_inline)) void pc_nt_tile(const int nr, const
             acc[r][3] = _mm512_fmadd_ps(a, b3, acc[r][3]);
         }
     }
+#pragma GCC unroll 7
     for (int r = 0; r < nr; ++r)
+#pragma GCC unroll 4
         for (int j = 0; j < 4; ++j)
             _mm512_mask_storeu_ps(C + r * ldc + 16 * j, mk[j], acc[r][j]);
 }
 
 /* op(B)'s columns [n0, n0 + nw) as a K x 64 panel, zero beyond nw */
-static inline void pc_nt_pack(long K, const float *B, long ldb, int tb, long n0, long nw, float *restrict P)
+static inline PC_AVX512 void pc_nt_pack(long K, const float *B, long ldb, int tb, long n0, long nw, float *restrict P)
 {
     if (tb) {       /* op(B)'s columns are B's rows: read them 16 k at a time, in cache */
         for (long k0 = 0; k0 < K; k0 += 16) {
@@ -73,7 +80,7 @@ static inline void pc_nt_pack(long K, const float *B, long ldb, int tb, long n0,
 /* C[i][j] = sum_k A[i lda + k] op(B)[k][j] for i < M, j < N; op(B)[k][j] = tb ? B[j ldb + k] :
  * B[k ldb + j]. The panel lives in a per-thread buffer that grows to the largest K seen.
  * Returns nonzero only when that buffer cannot be allocated (C is then untouched). */
-static int pc_sgemm_nt(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
+static PC_AVX512 int pc_sgemm_nt_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
                        float *C, long ldc)
 {
     static _Thread_local float *buf;
@@ -109,8 +116,15 @@ static int pc_sgemm_nt(long M, long N, long K, const float *A, long lda, const f
     }
     return 0;
 }
-#else
-#define PC_HAVE_SGEMM_NT 0
 #endif
 
+/* the kernel for pc_api.sgemm_nt: pc_sgemm_nt_avx512 on a CPU (and OS) with AVX-512, else NULL */
+static pc_sgemm_nt_fn pc_sgemm_nt_choose(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return pc_sgemm_nt_avx512;
 #endif
+    return 0;
+}
