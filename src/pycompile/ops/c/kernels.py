@@ -293,10 +293,14 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
         with _row_loop(w, "a", A, 4 * A * R, rows):
             w.line(f"{st} *oa = {out} + a * {R}L;")
             w.line(f"{ct} m = ({ct}){_ld(x, f'a * {R}L')};")
-            w.line("#pragma omp simd reduction(max:m)")
-            with w.block(f"for (long r = 1; r < {R}L; ++r)"):
-                w.line(f"const {ct} v = ({ct}){_ld(x, f'a * {R}L + r')}; m = v > m ? v : m;")
             if st == ct:
+                # the row is evaluated once, into the output row, as its max is taken: a fused
+                # producer (scale and a broadcast mask: attention scores) indexes its operands
+                # modulo their sizes, which GCC vectorizes only by gathers (or not at all), so
+                # every later pass reads the contiguous row instead
+                w.line("#pragma omp simd reduction(max:m)")
+                with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                    w.line(f"const {ct} v = ({ct}){_ld(x, f'a * {R}L + r')}; oa[r] = v; m = v > m ? v : m;")
                 # x - m clamped to `lim` goes through the output row first: the vector exp then
                 # never sees a masked score (-1e9, -inf), which would send every such lane to
                 # libm's scalar underflow path. (Clamping inside the exp loop does not work:
@@ -304,10 +308,13 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
                 # become exactly 0.
                 w.line("#pragma omp simd")
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                    w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m; oa[r] = d < {lim} ? {lim} : d;")
+                    w.line(f"const {ct} d = oa[r] - m; oa[r] = d < {lim} ? {lim} : d;")
                 blocked_sum(w, "s", ct, R, lambda s: [f"const {ct} d = oa[r], e = d <= {lim} ? ({ct})0 : {ex}(d); "
                                                       f"{s} += e;" + ("" if log else " oa[r] = e;")])
             else:
+                w.line("#pragma omp simd reduction(max:m)")
+                with w.block(f"for (long r = 1; r < {R}L; ++r)"):
+                    w.line(f"const {ct} v = ({ct}){_ld(x, f'a * {R}L + r')}; m = v > m ? v : m;")
                 # float16 storage cannot hold x - m exactly: exp and sum in one pass
                 blocked_sum(w, "s", ct, R, lambda s: [
                     f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m, e = {ex_flush('d')}; {s} += e;"
