@@ -126,6 +126,14 @@ class Layout:
                    const_args=[_npy_load(read_blob(r)) for r in j["consts"]])
 
     @staticmethod
+    def graph_leaves(out_tree) -> tuple:
+        """A traced graph's (tree, leaves) as a Layout keeps them, and the outputs returned as
+        Python numbers: the frontend marks a mutable number's arithmetic ("num" leaves)."""
+        tree, leaves = out_tree
+        numbers = {v for kind, v in leaves if kind == "num"}
+        return tree, [("out", v) if kind == "num" else (kind, v) for kind, v in leaves], numbers
+
+    @staticmethod
     def blob_refs(j: dict) -> list:
         return list(j.get("consts", [])) + [v[1] for v in j.get("leaves", []) if v and v[0] == "tensor"]
 

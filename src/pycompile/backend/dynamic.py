@@ -269,7 +269,7 @@ def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Co
     with pipeline._stage("building (the C compiler)"):
         so_path = device.build(first, stem)
     t2 = time.perf_counter()
-    tree, leaves = graph.out_tree
+    tree, leaves, _numbers = Layout.graph_leaves(graph.out_tree)   # a run-time batch size returns Tensors
     in_index = [k for k, p in enumerate(traced.input_paths) if len(p) == 1 and p[0] in positions]
     if not in_index:
         raise DynamicUnsupported("no graph input carries the batch dimension")

@@ -1,7 +1,8 @@
 """Abstract types: what the op table's `infer` functions, the IR and the frontend agree a
 value is. Frozen and hashable, so they key caches and compare structurally.
 
-* `TensorType(dtype, shape)`: a tensor with a static shape.
+* `TensorType(dtype, shape)`: a tensor with a static shape (`number=True`: a mutable Python
+  number, returned to Python as one).
 * `ScalarType(kind)`: a Python number computed at run time (a loop index, `x.item()`); kind
   is 'bool', 'int' or 'float'. It follows Python-scalar promotion (it never widens a tensor).
 * `TupleType(elems)`, `RefType(tensor)` (a Parameter), `MonadType('U' | 'IO')`.
@@ -11,7 +12,7 @@ arguments hands the call to the tracer's builder instead of running NumPy.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pycompile.common import dtype as mstype
@@ -21,6 +22,11 @@ from pycompile.common import dtype as mstype
 class TensorType:
     dtype: mstype.DType
     shape: tuple
+    # A Python number MindSpore keeps a scalar in graph code: an ms.mutable number and Python
+    # operators on such numbers (never an op's result). Stored as a 0-d tensor like any other;
+    # the flag only decides that a graph returning it returns an int / float / bool, as
+    # MindSpore 2.10 does. Not part of equality: it never changes what code is generated.
+    number: bool = field(default=False, compare=False, repr=False)
 
     @property
     def ndim(self) -> int:

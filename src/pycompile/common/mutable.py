@@ -13,8 +13,9 @@ run-time input anyway).
 
 In compiled code a mutable number is a 0-d tensor: float32 for a float, int64 for an int, bool for
 a bool (MindSpore's graph types for Python scalars), so `lr * grad` keeps the gradient's float32.
-Python control flow on it becomes tensor control flow, and a graph that returns it returns a
-0-d Tensor. A value needed at compile time (a `range` bound, a shape) cannot be mutable: that is
+Python control flow on it becomes tensor control flow. Python operators and int() / float() /
+bool() / min() / max() on mutable numbers give numbers (TensorType.number), and a graph returns
+those as Python numbers, as MindSpore does; ops.* functions and Tensor(...) give Tensors. A value needed at compile time (a `range` bound, a shape) cannot be mutable: that is
 a compile error at the user's line, as in MindSpore.
 
 `dynamic_len=True` (a sequence whose length may change between calls) is accepted and checked

@@ -11,6 +11,8 @@ an UpdateState. The Builder owns the current `U`.
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from pycompile.common import dtype as mstype
@@ -70,6 +72,36 @@ class Sym(TensorMethods, Symbolic):
         raise NeedsConstant("asnumpy() of a graph value is only known at run time; return it instead")
 
 
+# Python's operators on mutable numbers give numbers (MindSpore 2.10 returns `a + b` of two
+# ms.mutable ints as an int); the same arithmetic through an ops.* function gives a Tensor.
+_NUMBER_OPERATORS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+                     "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
+                     "__rpow__", "__neg__", "__pos__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
+
+
+def is_number(x) -> bool:
+    """A Python number, an ms.mutable one, or a graph value computed from them by Python operators."""
+    if isinstance(x, Sym):
+        return getattr(x._value.type, "number", False)
+    return type(x) in (bool, int, float) or getattr(x, "__ms_mutable__", False) is True and isinstance(x, (int, float))
+
+
+def _number_operator(name):
+    tensor_op = getattr(TensorMethods, name)
+
+    def operator(self, *other):
+        if not (is_number(self) and all(is_number(o) for o in other)):
+            return tensor_op(self, *other)
+        with self._tracer.number_results():
+            return tensor_op(self, *other)
+    operator.__name__ = name
+    return operator
+
+
+for _name in _NUMBER_OPERATORS:
+    setattr(Sym, _name, _number_operator(_name))
+
+
 class Builder(Tracer):
     """Appends nodes to the block being built; converts op arguments to IR values. It is the
     tracer of graph values (`Sym`): ops on them, and effects and Parameter reads met while it is
@@ -86,6 +118,16 @@ class Builder(Tracer):
         self.ref_order: list[ir.Param] = []
         self.nonneg: set = set()        # ids of runtime int values known to be >= 0
         self.loc: ir.Loc | None = None
+        self.number_ops = 0             # > 0 inside a Python operator on mutable numbers
+
+    @contextlib.contextmanager
+    def number_results(self):
+        """Nodes emitted inside are Python numbers (TensorType.number) when 0-d."""
+        self.number_ops += 1
+        try:
+            yield
+        finally:
+            self.number_ops -= 1
 
     # -- blocks ------------------------------------------------------------------------------------
     def push_block(self) -> None:
@@ -161,6 +203,11 @@ class Builder(Tracer):
                 vals.append(self.value(x))
         if op is P.Depend:
             vals = [vals[0], *self._flat_values(inputs[1])]
+        if isinstance(out_type, TensorType):
+            # only a Python operator on numbers makes a number (an infer may hand back its input's type)
+            number = self.number_ops > 0 and out_type.shape == ()
+            if out_type.number != number:
+                out_type = TensorType(out_type.dtype, out_type.shape, number=number)
         n = self.add(op, vals, out_type, attrs)
         return self.sym(n)
 
@@ -231,7 +278,8 @@ def finish_graph(b: "Builder", name: str, inputs: list, result) -> ir.Graph:
     outputs, out_tree_leaves = [], []
     for leaf in leaves:
         if isinstance(leaf, Sym):
-            out_tree_leaves.append(("out", len(outputs)))
+            # "num": a mutable number's arithmetic, returned as a Python number (TensorType.number)
+            out_tree_leaves.append(("num" if getattr(leaf._value.type, "number", False) else "out", len(outputs)))
             outputs.append(leaf._value)
         elif isinstance(leaf, Tensor) and not isinstance(leaf, Parameter):
             out_tree_leaves.append(("const", leaf))

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import operator
 
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.common.tensor import Tensor
 from pycompile.compiler.blame import USER_SITES, user_site
-from pycompile.compiler.builder import NeedsConstant, Sym
+from pycompile.compiler.builder import NeedsConstant, Sym, is_number
 from pycompile.compiler.control import NORMAL, LoopRetry, _Undefined
 from pycompile.errors import CompileError, CompileNameError, InternalCompilerError
 from pycompile.ops import functional as F
@@ -205,7 +206,9 @@ class Expressions:
                 frame.env = env0
             if b.u is u0 and isinstance(second, Sym) and second._value.type == first._value.type:
                 b.nodes.extend(nodes)
-                return (F.logical_and if is_and else F.logical_or)(first, second)
+                both_numbers = is_number(first) and is_number(second)
+                with b.number_results() if both_numbers else contextlib.nullcontext():
+                    return (F.logical_and if is_and else F.logical_or)(first, second)
             b.u = u0
         key = f"__boolop_{id(node)}__"
 

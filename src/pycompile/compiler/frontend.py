@@ -26,7 +26,7 @@ from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import autodiff, ir, lazy
 from pycompile.compiler.blame import is_user_error, user_site
-from pycompile.compiler.builder import Builder, NeedsConstant, Sym, finish_graph
+from pycompile.compiler.builder import Builder, NeedsConstant, Sym, finish_graph, is_number
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
                                         ControlFlow, LoopRetry, _Undefined)
 from pycompile.compiler.expressions import _BINOPS, Expressions, NeedsConstantAt, _kind
@@ -309,6 +309,8 @@ class Interpreter(ControlFlow, Loops, Expressions):
     def _instantiate(self, cls, args, kwargs):
         if cls is Tensor and args and isinstance(args[0], Sym):
             dt = kwargs.get("dtype", args[1] if len(args) > 1 else None)
+            if dt is None and is_number(args[0]):
+                return F.cast(args[0], args[0].dtype)     # Tensor(mutable number) is a Tensor
             return F.cast(args[0], dt) if dt is not None else args[0]
         if _has_graph(list(args) + list(kwargs.values())):
             names = _param_names(cls, args, kwargs)
@@ -597,7 +599,7 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
             return x
         if isinstance(x, Tensor) or is_mutable(x) and isinstance(x, (int, float)):
             # a Tensor, or an ms.mutable number: a 0-d tensor input (common/mutable.py)
-            t = x._abstract if isinstance(x, Tensor) else TensorType(mstype.from_numpy(x._data.dtype), ())
+            t = x._abstract if isinstance(x, Tensor) else TensorType(mstype.from_numpy(x._data.dtype), (), number=True)
             p = ir.Param(name=label, type=t)
             inputs.append(p)
             paths.append(path)

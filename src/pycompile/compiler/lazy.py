@@ -89,7 +89,7 @@ def call(interp, cell, args: list, kwargs: dict):
     outs = [b.add(ir.GETITEM, (node,), t, {"index": i}) for i, t in enumerate(types)]
     b.u = outs[-1]
     tree, leaves = graph.out_tree
-    values = [Sym(outs[v], b) if kind == "out" else v for kind, v in leaves]
+    values = [Sym(outs[v], b) if kind in ("out", "num") else v for kind, v in leaves]
     return values[0] if tree is None else unflatten(tree, values)
 
 

@@ -2,13 +2,15 @@
 graph-mode print shows its arguments. `BUILTINS` maps id(builtin) -> handler(interp, args, kwargs)."""
 from __future__ import annotations
 
+import contextlib
 import operator
 
 import numpy as np
 
+from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType
 from pycompile.common.tensor import Tensor, TensorMethods
-from pycompile.compiler.builder import NeedsConstant, Sym
+from pycompile.compiler.builder import NeedsConstant, Sym, is_number
 from pycompile.compiler.blame import USER_SITES
 from pycompile.errors import GraphValueError
 from pycompile.ops import functional as F
@@ -73,6 +75,8 @@ def _b_isinstance(interp, args, kwargs):
 def _b_type(interp, args, kwargs):
     if len(args) == 1 and isinstance(args[0], Sym):
         t = args[0]._value.type
+        if isinstance(t, TensorType) and t.number:
+            return bool if t.dtype.is_bool else float if t.dtype.is_float else int
         return Tensor if isinstance(t, TensorType) else {"bool": bool, "int": int, "float": float}[t.kind]
     return type(*args)
 
@@ -94,9 +98,10 @@ def _b_minmax(pyfn, opfn):
                     # Python compares the arguments: a tensor of several elements has no truth value
                     raise GraphValueError(f"{pyfn.__name__}() of tensors with {a.size} elements is ambiguous; "
                                           f"use ops.{opfn.__name__} for an elementwise {pyfn.__name__}")
-            out = items[0]
-            for x in items[1:]:
-                out = opfn(out, x)
+            with interp.builder.number_results() if all(is_number(a) for a in items) else contextlib.nullcontext():
+                out = items[0]
+                for x in items[1:]:
+                    out = opfn(out, x)
             return out
         return pyfn(*args, **kwargs)
     return handler
@@ -113,9 +118,17 @@ def _b_tuple(kind):
     return handler
 
 
+# MindSpore's graph types for Python numbers (common/mutable.py)
+_NUMBER_DTYPES = {int: mstype.int64, float: mstype.float32, bool: mstype.bool_}
+
+
 def _b_number(pytype):
     def handler(interp, args, kwargs):
         if args and isinstance(args[0], Sym):
+            if len(args) == 1 and not kwargs and is_number(args[0]):
+                # int() / float() / bool() of a mutable number: a number of that kind (MindSpore 2.10)
+                with interp.builder.number_results():
+                    return F.cast(args[0], _NUMBER_DTYPES[pytype])
             raise NeedsConstant(f"{pytype.__name__}() of a tensor computed at run time")
         return pytype(*args, **kwargs)
     return handler
