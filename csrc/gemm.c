@@ -61,15 +61,42 @@ static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int
 /* op(B)'s columns [n0, n0 + nw) as a K x 64 panel, zero beyond nw */
 static inline PC_AVX512 void pc_nt_pack(long K, const float *B, long ldb, int tb, long n0, long nw, float *restrict P)
 {
-    if (tb) {       /* op(B)'s columns are B's rows: read them 16 k at a time, in cache */
-        for (long k0 = 0; k0 < K; k0 += 16) {
-            const long kw = K - k0 < 16 ? K - k0 : 16;
-            for (long j = 0; j < PC_NT_PANEL; ++j) {
-                const float *src = B + (n0 + j) * ldb + k0;
+    if (tb) {       /* 16 x 16 blocks transposed in registers: rows of B read whole, P written by vectors */
+        long j0 = 0;
+        for (; j0 + 16 <= nw; j0 += 16) {
+            long k0 = 0;
+            for (; k0 < K; k0 += 16) {
+                const __mmask16 km = K - k0 >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (K - k0)) - 1);
+                __m512 r[16], t[16];
+                for (int q = 0; q < 16; ++q)
+                    r[q] = _mm512_maskz_loadu_ps(km, B + (n0 + j0 + q) * ldb + k0);
+                for (int q = 0; q < 16; q += 2) {
+                    t[q] = _mm512_unpacklo_ps(r[q], r[q + 1]);
+                    t[q + 1] = _mm512_unpackhi_ps(r[q], r[q + 1]);
+                }
+                for (int q = 0; q < 16; q += 4) {
+                    r[q] = _mm512_shuffle_ps(t[q], t[q + 2], 0x44);
+                    r[q + 1] = _mm512_shuffle_ps(t[q], t[q + 2], 0xEE);
+                    r[q + 2] = _mm512_shuffle_ps(t[q + 1], t[q + 3], 0x44);
+                    r[q + 3] = _mm512_shuffle_ps(t[q + 1], t[q + 3], 0xEE);
+                }
+                for (int q = 0; q < 16; q += 8)
+                    for (int s = 0; s < 4; ++s) {
+                        t[q + s] = _mm512_shuffle_f32x4(r[q + s], r[q + 4 + s], 0x88);
+                        t[q + 4 + s] = _mm512_shuffle_f32x4(r[q + s], r[q + 4 + s], 0xDD);
+                    }
+                for (int s = 0; s < 8; ++s) {
+                    r[s] = _mm512_shuffle_f32x4(t[s], t[8 + s], 0x88);
+                    r[8 + s] = _mm512_shuffle_f32x4(t[s], t[8 + s], 0xDD);
+                }
+                const long kw = K - k0 < 16 ? K - k0 : 16;
                 for (long kk = 0; kk < kw; ++kk)
-                    P[(k0 + kk) * PC_NT_PANEL + j] = j < nw ? src[kk] : 0.0f;
+                    _mm512_store_ps(P + (k0 + kk) * PC_NT_PANEL + j0, r[kk]);
             }
         }
+        for (long k = 0; k < K; ++k)      /* a partial panel's last columns, and the zeros beyond nw */
+            for (long j = j0; j < PC_NT_PANEL; ++j)
+                P[k * PC_NT_PANEL + j] = j < nw ? B[(n0 + j) * ldb + k] : 0.0f;
     } else {
         for (long k = 0; k < K; ++k)
             for (long j = 0; j < PC_NT_PANEL; ++j)

@@ -86,6 +86,30 @@ def test_batched_product_with_broadcast_mask_and_threads():
         np.testing.assert_allclose(att(Tensor(q), Tensor(k), Tensor(mask)).asnumpy(), want, rtol=1e-5, atol=1e-6)
 
 
+def test_softmax_and_log_softmax_read_a_fused_producer_once():
+    """Softmax evaluates a fused producer (scale and a broadcast mask) once into its output row
+    (kernels.softmax): -inf and -1e9 masks, log_softmax (which reads the producer again at the
+    end) and a NaN score that must spread over its row only."""
+    rng = np.random.default_rng(3)
+    s = rng.standard_normal((2, 19, 19)).astype(np.float32)
+    s[1, 4, 7] = np.nan
+    mask = np.triu(np.full((19, 19), -np.inf, np.float32), 1)
+    mask[:, 0] = -1e9
+    mask[0, 0] = 0
+
+    @ms.jit
+    def f(s, mask):
+        return ops.softmax(s * 0.5 + mask), ops.log_softmax(s * 0.5 + mask)
+
+    x = s * np.float32(0.5) + mask
+    m = x.max(-1, keepdims=True)
+    e = np.exp(x - m)
+    got_p, got_lp = (t.asnumpy() for t in f(Tensor(s), Tensor(mask)))
+    np.testing.assert_allclose(got_p, e / e.sum(-1, keepdims=True), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(got_lp, x - m - np.log(e.sum(-1, keepdims=True)), rtol=1e-5, atol=1e-5)
+    assert np.isnan(got_p[1, 4]).all() and not np.isnan(np.delete(got_p[1], 4, 0)).any()
+
+
 def test_unfused_integer_and_float16_products_still_match():
     rng = np.random.default_rng(2)
     a, b = rng.integers(-5, 5, (9, 4)).astype(np.int32), rng.integers(-5, 5, (4, 6)).astype(np.int32)

@@ -10,13 +10,13 @@ import pycompile as ms
 from pycompile import Tensor, ops
 
 # (m, k, n): rows around the 7-row tile, columns around the 16-lane masks of 64-column panels,
-# short and long inner dimensions. With B transposed only products of 128 rows or more use the
-# kernel (packing B^T costs as much as fewer rows of products); with B as stored any row count does.
+# short and long inner dimensions. Both layouts of B use the kernel at any row count (a
+# transposed B is packed by 16 x 16 register transposes: its tails in K and in columns are here).
 BOTH = [(128, 8, 64), (129, 9, 120), (131, 31, 64), (134, 40, 250), (135, 17, 120)]
-B_AS_STORED = [(1, 8, 64), (6, 9, 120), (7, 16, 64), (13, 31, 250),
-               (64, 300, 128)]      # the column-split schedule (few rows, long K)
+FEW_ROWS = [(1, 8, 64), (6, 9, 120), (7, 16, 64), (13, 31, 250),
+            (64, 300, 128)]      # the column-split schedule (few rows, long K)
 BLAS_ONLY = [(64, 16, 10), (8, 8, 40), (64, 16, 65)]     # narrow outputs: a 64-column panel would waste most of it
-SHAPES = BOTH + B_AS_STORED + BLAS_ONLY
+SHAPES = BOTH + FEW_ROWS + BLAS_ONLY
 
 
 def _products(a, b):
@@ -57,8 +57,9 @@ def test_small_products_match_numpy(operands):
 def test_small_products_use_the_kernel_with_blas_behind_it(operands):
     a, b = operands
     src = ms.inspect(ms.jit(_products), Tensor(a), Tensor(b)).c_source
-    # one call per product, two for the column-split one (its schedule for one thread is by rows)
-    assert src.count("pc_sgemm_nt(") == 2 * len(BOTH) + len(B_AS_STORED) + 1
+    # one call per product and layout, two for the column-split ones (their schedule for one
+    # thread is by rows)
+    assert src.count("pc_sgemm_nt(") == 2 * len(BOTH) + 2 * len(FEW_ROWS) + 2
     # through the runtime's table, BLAS behind every call (a NULL kernel or a failed allocation);
     # the module itself compiles neither the kernel nor <immintrin.h>
     assert src.count("if (!pc_sgemm_nt || pc_sgemm_nt(") == src.count("pc_sgemm_nt(")

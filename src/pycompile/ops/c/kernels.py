@@ -293,10 +293,14 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
         with _row_loop(w, "a", A, 4 * A * R, rows):
             w.line(f"{st} *oa = {out} + a * {R}L;")
             w.line(f"{ct} m = ({ct}){_ld(x, f'a * {R}L')};")
-            w.line("#pragma omp simd reduction(max:m)")
-            with w.block(f"for (long r = 1; r < {R}L; ++r)"):
-                w.line(f"const {ct} v = ({ct}){_ld(x, f'a * {R}L + r')}; m = v > m ? v : m;")
             if st == ct:
+                # the row is evaluated once, into the output row, as its max is taken: a fused
+                # producer (scale and a broadcast mask: attention scores) indexes its operands
+                # modulo their sizes, which GCC vectorizes only by gathers (or not at all), so
+                # every later pass reads the contiguous row instead
+                w.line("#pragma omp simd reduction(max:m)")
+                with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                    w.line(f"const {ct} v = ({ct}){_ld(x, f'a * {R}L + r')}; oa[r] = v; m = v > m ? v : m;")
                 # x - m clamped to `lim` goes through the output row first: the vector exp then
                 # never sees a masked score (-1e9, -inf), which would send every such lane to
                 # libm's scalar underflow path. (Clamping inside the exp loop does not work:
@@ -304,10 +308,13 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
                 # become exactly 0.
                 w.line("#pragma omp simd")
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                    w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m; oa[r] = d < {lim} ? {lim} : d;")
+                    w.line(f"const {ct} d = oa[r] - m; oa[r] = d < {lim} ? {lim} : d;")
                 blocked_sum(w, "s", ct, R, lambda s: [f"const {ct} d = oa[r], e = d <= {lim} ? ({ct})0 : {ex}(d); "
                                                       f"{s} += e;" + ("" if log else " oa[r] = e;")])
             else:
+                w.line("#pragma omp simd reduction(max:m)")
+                with w.block(f"for (long r = 1; r < {R}L; ++r)"):
+                    w.line(f"const {ct} v = ({ct}){_ld(x, f'a * {R}L + r')}; m = v > m ? v : m;")
                 # float16 storage cannot hold x - m exactly: exp and sum in one pass
                 blocked_sum(w, "s", ct, R, lambda s: [
                     f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m, e = {ex_flush('d')}; {s} += e;"
@@ -622,16 +629,16 @@ def _half_gemm(w, M, N, K, lda, ldb, a_mat, b_mat, ta, tb):
 def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
     """Whether a float32 product goes to pycompile's own AVX-512 kernel (csrc/gemm.c, in the runtime)
     before BLAS. Measured against OpenBLAS 0.3 on one core: it wins where A is read in place
-    (not transposed) and op(B)'s packed panels are used by enough rows - W4 B=64's transposed
-    layers (512 x 64 x 784: 538 -> 460 us), W6's 256-row products (256 x 128 x 128: 84 -> 78 us),
-    W4 B=1024's (1024 x 512 x 784: 8.7 -> 8.1 ms) and any B not transposed (packing it is a copy;
-    64 x 512 x 512: 367 -> 320 us). It loses with fewer than 128 rows against a transposed B
-    (64 x 256 x 784: 284 -> 293 us: packing B^T costs as much as 64 rows of products) and on
-    narrow outputs (64 x 10 x 512: 7 -> 46 us: a panel is 64 columns wide). The row count only
-    enters through `M >= 128`, below the batch sizes a dynamic batch is rendered at
-    (backend/dynamic.py), so that decision is the same at every sample."""
+    (not transposed) - W4 B=64's transposed layers (512 x 64 x 784: 538 -> 460 us), W6's
+    256-row products (256 x 128 x 128: 84 -> 78 us), W4 B=1024's (1024 x 512 x 784: 8.7 -> 8.1
+    ms), any B not transposed (packing it is a copy; 64 x 512 x 512: 367 -> 320 us) and, since
+    a transposed B is packed by register transposes, transposed B with few rows too (64 x 64 x
+    128, W6's attention scores per batch: 12.1 -> 10.0 us; 64 x 256 x 784: 290 -> 251 us; with
+    the pack one float at a time these lost). It loses on narrow outputs (64 x 10 x 512: 7 ->
+    46 us: a panel is 64 columns wide). The row count does not enter, so a dynamic batch
+    (backend/dynamic.py) makes the same decision at every sample."""
     panels = -(-N // 64) * 64
-    return (dt is mstype.float32 and not ta and (not tb or M >= 128) and 64 <= N <= 1024
+    return (dt is mstype.float32 and not ta and 64 <= N <= 1024
             and panels * 4 <= N * 5 and 8 <= K <= 2048)
 
 
