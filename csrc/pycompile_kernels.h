@@ -185,8 +185,11 @@ static inline double pc_mod_double(double a, double b) { return a - floor(a / b)
 static inline float pc_mod_float(float a, float b) {
     return (float)((double)a - floor((double)a / (double)b) * (double)b);
 }
-static inline float pc_clamp_float(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
-static inline double pc_clamp_double(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
+/* Two selects in sequence, not nested: GCC turns each into one maxss / minss (their operand
+ * order keeps a NaN x), where the nested form stayed a data-dependent branch in scalar code (a
+ * 2-element HSwish row per call in W3's loop version). Callers pass constant lo <= hi. */
+static inline float pc_clamp_float(float x, float lo, float hi) { const float y = x < lo ? lo : x; return y > hi ? hi : y; }
+static inline double pc_clamp_double(double x, double lo, double hi) { const double y = x < lo ? lo : x; return y > hi ? hi : y; }
 
 /* Runtime error codes returned by pc_entry; Python maps (code - PC_ERR_BASE) to a message. */
 #define PC_ERR_BASE 1000
