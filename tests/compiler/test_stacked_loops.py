@@ -236,3 +236,28 @@ def test_under_grad_it_unrolls_and_the_gradient_matches_finite_differences():
             arr[idx] = old
             num[idx] = (up - down) / (2 * eps)
         np.testing.assert_allclose(grad, num, rtol=2e-3, atol=2e-4)
+
+
+def _clamps(x):
+    out = []
+    for i in range(x.shape[0]):
+        out.append(ops.stack([ops.HSwish()(x[i]), ops.relu6(x[i]), ops.HSigmoid()(x[i])]))
+    return ops.stack(out)
+
+
+def test_clamp_corners_in_scalar_rows_and_vector_loops():
+    """The clamp inside HSwish / ReLU6 / HSigmoid (two selects, maxss / minss) on its corners:
+    NaN stays NaN, infinities, -0.0 and the bounds, in 2-element rows (scalar code) and over a
+    whole array (vectorized), against NumPy."""
+    corners = np.array([np.nan, -np.inf, np.inf, -0.0, -3.0, 3.0, 6.0, 7.0, -4.0, 0.5], np.float32)
+    x = corners.reshape(5, 2)
+    got = ms.jit(_clamps)(Tensor(x)).asnumpy()
+    with np.errstate(invalid="ignore"):         # inf * 0 at -inf: NaN, as compiled
+        hs = hswish_np(x)
+    r6 = np.clip(x, 0, 6)
+    hsig = np.clip(x + np.float32(3), 0, 6) / np.float32(6)
+    np.testing.assert_array_equal(got, np.stack([hs, r6, hsig], axis=1))
+    big = np.tile(corners, 40)
+    whole = ms.jit(lambda v: (ops.relu6(v), ops.HSigmoid()(v)))(Tensor(big))
+    np.testing.assert_array_equal(whole[0].asnumpy(), np.clip(big, 0, 6))
+    np.testing.assert_array_equal(whole[1].asnumpy(), np.clip(big + np.float32(3), 0, 6) / np.float32(6))
