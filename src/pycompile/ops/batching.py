@@ -63,21 +63,13 @@ class BatchTrace(Tracer):
         return BatchTracer(val, bdim, self)
 
 
-class BatchTracer(TensorMethods, Symbolic):
+class BatchTracer(tracing.OnTrace, TensorMethods, Symbolic):
     """One example of a batched value: `val` holds the whole batch with the batch on `bdim`."""
 
     __slots__ = ("val", "bdim", "trace")
 
     def __init__(self, val, bdim: int, trace: BatchTrace):
         self.val, self.bdim, self.trace = val, bdim, trace
-
-    @property
-    def _level(self):
-        return self.trace.level
-
-    @property
-    def _tracer(self):
-        return self.trace
 
     @property
     def _abstract(self):

@@ -30,7 +30,7 @@ from pycompile.common.tensor import TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops import tracing
 from pycompile.ops._table import Kind, OPS, OpRuntimeError, apply, norm_axes
-from pycompile.ops.tracing import Tracer
+from pycompile.ops.tracing import OnTrace, Tracer
 
 # reduction -> the value the padding takes so it cannot change the result
 _IDENTITY = {"ReduceSum": "zero", "ReduceMean": "zero", "ReduceProd": "one", "ReduceMax": "lowest",
@@ -128,21 +128,13 @@ def _const(arr):
     return Tensor._wrap(np.array(arr, order="C"))
 
 
-class Bounded(TensorMethods, Symbolic):
+class Bounded(OnTrace, TensorMethods, Symbolic):
     """A 1-D value of run-time length `trace.count` (at most `trace.bound`), held in `data`."""
 
     __slots__ = ("data", "trace")
 
     def __init__(self, data, trace: BoundedTrace):
         self.data, self.trace = data, trace
-
-    @property
-    def _level(self):
-        return self.trace.level
-
-    @property
-    def _tracer(self):
-        return self.trace
 
     @property
     def _abstract(self):

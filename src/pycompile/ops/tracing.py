@@ -37,6 +37,21 @@ class Tracer:
         raise NotImplementedError
 
 
+class OnTrace:
+    """Mixin of the value classes whose trace is their `trace` attribute (vmap's batch values,
+    the tape's gradient values, run-time-length values): the level and tracer an op looks at."""
+
+    __slots__ = ()
+
+    @property
+    def _level(self):
+        return self.trace.level
+
+    @property
+    def _tracer(self):
+        return self.trace
+
+
 def walk_as_graph_code(fn, args, kwargs=None):
     """Library code runs directly on tracer values, so a Python loop in it is unrolled into the
     graph. A library function whose `for` over a range must stay one loop in compiled code (the

@@ -47,7 +47,7 @@ class Leaf:
         self.value = value
 
 
-class GradTracer(TensorMethods, Symbolic):
+class GradTracer(tracing.OnTrace, TensorMethods, Symbolic):
     """A watched value: `primal` is the value itself (a Tensor, or a tracer of an outer
     transformation); `source` is where it came from on the tape."""
 
@@ -59,14 +59,6 @@ class GradTracer(TensorMethods, Symbolic):
     @property
     def _abstract(self):
         return type_of(self.primal)
-
-    @property
-    def _level(self):
-        return self.trace.level
-
-    @property
-    def _tracer(self):
-        return self.trace
 
     # PyNative code may look at values while it is differentiated: a look is not recorded
     def __bool__(self):
