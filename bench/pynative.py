@@ -24,19 +24,12 @@ import numpy as np
 
 import pycompile as ms
 from pycompile import ops
+from workloads import w1_numpy     # W1's body: NumPy arrays, Tensors and torch tensors alike
 
 try:
     import torch
 except ImportError:        # torch is not a dependency
     torch = None
-
-
-def _w1_eager(x, y):
-    """W1's body as PyNative runs it: 600 elementwise ops."""
-    out = x
-    for _ in range(200):
-        out = x + x * y + out
-    return out
 
 
 def cases():
@@ -52,7 +45,7 @@ def cases():
         ("ops.exp(x)", 1, lambda: ops.exp(x), lambda: torch.exp(ta), lambda: np.exp(a)),
         ("x + 1", 1, lambda: x + 1, lambda: ta + 1, lambda: a + np.float32(1)),
         ("x.sum() (reduction)", 1, lambda: x.sum(), lambda: ta.sum(), lambda: a.sum()),
-        ("W1 body N=1, per op", 600, lambda: _w1_eager(x, y), lambda: _w1_eager(ta, tb), lambda: _w1_eager(a, b)),
+        ("W1 body N=1, per op", 600, lambda: w1_numpy(x, y), lambda: w1_numpy(ta, tb), lambda: w1_numpy(a, b)),
     ]
     out = []
     for label, n_ops, pc, th, nf in rows:

@@ -166,23 +166,7 @@ class Loops(StackedLoops):
                     kinds.append(p)
             plan[name] = (tree, kinds, leaves)
             body_env[name] = unflatten(tree, new_leaves)
-        u_param = ir.Param(name="U", type=U_TYPE)
-        b.push_block()
-        frame.env = body_env
-        b.u = u_param
-        try:
-            self.assign_target(frame, node.target, at(Sym(index, b)))
-            frame.env[CNT] = False
-            status = self.exec_stmts(frame, node.body)
-            frame.env[CNT] = False
-        except BaseException:
-            b.pop_block()
-            b.u = u0
-            frame.env = env0
-            raise
-        body_nodes = b.pop_block()
-        env1, u1 = frame.env, b.u
-        frame.env, b.u = env0, u0
+        status, body_nodes, env1, u_param, u1 = self._trace_body(frame, node, body_env, index, at)
         if status in (BREAK, RETURN):
             raise LoopRetry("peel")
         results = self._loop_results(env0, env1, plan, body_nodes, node, skip=_target_names(node.target))
@@ -196,6 +180,27 @@ class Loops(StackedLoops):
         b.u = outs.pop()
         self._rebind(frame, env0, plan, outs)
         return status
+
+    def _trace_body(self, frame, node, body_env, index, at):
+        """One iteration of a `for` body traced as a block of its own, in `body_env`, with the loop
+        index `index`: (status, nodes, environment after, the block's U parameter, U after). The
+        frame's environment and the builder's U are restored, also when tracing raises."""
+        b = self.builder
+        env0, u0 = frame.env, b.u
+        u_param = ir.Param(name="U", type=U_TYPE)
+        b.push_block()
+        frame.env = body_env
+        b.u = u_param
+        try:
+            self.assign_target(frame, node.target, at(Sym(index, b)))
+            frame.env[CNT] = False
+            status = self.exec_stmts(frame, node.body)
+            frame.env[CNT] = False
+        finally:
+            nodes = b.pop_block()
+            env1, u1 = frame.env, b.u
+            frame.env, b.u = env0, u0
+        return status, nodes, env1, u_param, u1
 
     def _carry_param(self, name, leaf, lift: bool):
         if isinstance(leaf, Sym):

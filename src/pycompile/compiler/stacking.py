@@ -39,7 +39,7 @@ from pycompile.common.abstract import ScalarType, TensorType, TupleType, U_TYPE
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir
 from pycompile.compiler.builder import Sym
-from pycompile.compiler.control import CNT, NORMAL, _has_container, _target_name, _target_names, assigned_names, \
+from pycompile.compiler.control import NORMAL, _has_container, _target_name, _target_names, assigned_names, \
     snapshot
 from pycompile.ops import functional as F
 from pycompile.ops.function_index import tensor_scatter_update
@@ -168,18 +168,7 @@ class StackedLoops:
         writer = _RowWriter(b, Sym(index, b), rng)
         body_env = snapshot(env0)
         body_env[name] = writer
-        u_param = ir.Param(name="U", type=U_TYPE)
-        b.push_block()
-        frame.env = body_env
-        b.u = u_param
-        try:
-            self.assign_target(frame, node.target, at(Sym(index, b)))
-            frame.env[CNT] = False
-            status = self.exec_stmts(frame, node.body)
-        finally:
-            body_nodes = b.pop_block()
-            u1 = b.u
-            frame.env, b.u = env0, u0
+        status, body_nodes, _, u_param, u1 = self._trace_body(frame, node, body_env, index, at)
         if status != NORMAL or writer.new is None or lst:
             raise _Declined("the body did not append exactly once")
         init = F.zeros(writer.param.type.shape, writer.param.type.dtype)

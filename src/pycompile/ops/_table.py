@@ -302,17 +302,19 @@ def _plan(op: OpDef, types: list, out_type):
         cdt = op.lower.compute(types, out_type).np
         conv = tuple((i, _converter(t, cdt)) for i, t in enumerate(types)
                      if not (isinstance(t, TensorType) and t.dtype.np == cdt))
+
+    def compute(values, attrs):
+        token = _ERRSTATE.set(_IGNORE_ALL)
+        try:
+            for i, to in conv:
+                values[i] = to(values[i])
+            return eager(*values, **attrs)
+        finally:
+            _ERRSTATE.reset(token)
+
     if not isinstance(out_type, TensorType):
         def run_other(inputs, attrs):
-            values = [getattr(x, "_data", x) for x in inputs]
-            token = _ERRSTATE.set(_IGNORE_ALL)
-            try:
-                for i, to in conv:
-                    values[i] = to(values[i])
-                out = eager(*values, **attrs)
-            finally:
-                _ERRSTATE.reset(token)
-            return wrap_result(out, out_type, Tensor)
+            return wrap_result(compute([getattr(x, "_data", x) for x in inputs], attrs), out_type, Tensor)
         return run_other
     out_np = out_type.dtype.np
     shape = out_type.shape
@@ -330,13 +332,7 @@ def _plan(op: OpDef, types: list, out_type):
             values = [inputs[0]._data if t0 else inputs[0]]
         else:
             values = [getattr(x, "_data", x) for x in inputs]
-        token = _ERRSTATE.set(_IGNORE_ALL)
-        try:
-            for i, to in conv:
-                values[i] = to(values[i])
-            out = eager(*values, **attrs)
-        finally:
-            _ERRSTATE.reset(token)
+        out = compute(values, attrs)
         # np.asarray(out, dtype=out_np), skipped when `out` is that already
         arr = out if out.__class__ is np.ndarray and out.dtype is out_np else np.asarray(out, dtype=out_np)
         if arr.shape != shape:
