@@ -5,7 +5,6 @@ between calls are read fresh, in-place Assigns persist, a configuration change r
 overlapping another (another thread) gets its own arena, runtime errors raise MindSpore's class,
 and the Python caller (the fallback, and the path without the C helper) agrees with the C one.
 Expected values come from NumPy."""
-import threading
 
 import numpy as np
 import pytest
@@ -15,6 +14,7 @@ from pycompile import Parameter, Tensor, ops
 from pycompile import api
 from pycompile.backend import executable
 from pycompile.common import context
+from thread_helpers import run_in_threads
 
 F32 = np.float32
 
@@ -159,22 +159,13 @@ def test_threads_calling_one_function():
 
     data = [np.linspace(k, k + 1, 4096, dtype=F32) for k in range(4)]
     work(Tensor(data[0]))
-    errors = []
 
     def run(k):
-        try:
-            for _ in range(50):
-                out = work(Tensor(data[k])).asnumpy()
-                np.testing.assert_allclose(out, np.sin(data[k]) * 2 + data[k], rtol=1e-5, atol=1e-5)
-        except Exception as e:        # noqa: BLE001 - reported by the main thread
-            errors.append(e)
+        for _ in range(50):
+            out = work(Tensor(data[k])).asnumpy()
+            np.testing.assert_allclose(out, np.sin(data[k]) * 2 + data[k], rtol=1e-5, atol=1e-5)
 
-    threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors[0]
+    run_in_threads(run)
 
 
 def test_a_non_contiguous_array_behind_a_tensor():

@@ -5,7 +5,6 @@ Timings belong in bench/contention.py, not here."""
 import os
 import subprocess
 import sys
-import threading
 
 import numpy as np
 import pytest
@@ -14,6 +13,7 @@ import pycompile as ms
 from pycompile import ops
 from pycompile._rt import ffi, lib
 from pycompile.common import context
+from thread_helpers import run_in_threads
 
 
 def _stats():
@@ -65,22 +65,17 @@ def test_concurrent_python_threads(compiled):
     """cffi releases the GIL: calls from several threads run at once; one owns the pool and the
     others run their loops serially, all correct."""
     lib.pc_set_num_threads(2)
-    results, errors = {}, []
+    results = {}
 
     def run(k):
-        try:
-            x, w = _inputs(k)
-            for _ in range(5):
-                results[k] = (compiled(ms.Tensor(x), ms.Tensor(w)).asnumpy(), _want(x, w))
-        except Exception as e:       # noqa: BLE001 - reported below
-            errors.append(e)
-    threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    lib.pc_set_num_threads(context.num_threads())
-    assert not errors
+        x, w = _inputs(k)
+        for _ in range(5):
+            results[k] = (compiled(ms.Tensor(x), ms.Tensor(w)).asnumpy(), _want(x, w))
+    try:
+        run_in_threads(run)
+    finally:
+        lib.pc_set_num_threads(context.num_threads())
+    assert len(results) == 4
     for got, want in results.values():
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-6)
 
