@@ -103,8 +103,8 @@ static int Caller_init(Caller *self, PyObject *args, PyObject *kw)
         PyErr_NoMemory();
         return -1;
     }
-    if (self->n_in + self->n_refs > MAX_HELD || self->n_out > MAX_HELD || self->n_ret < 1) {
-        PyErr_SetString(PyExc_ValueError, "Caller: more than MAX_HELD inputs or outputs, or no result");
+    if (self->n_ret < 1) {
+        PyErr_SetString(PyExc_ValueError, "Caller: no result");
         return -1;
     }
     memcpy(self->slots, (void *)(uintptr_t)tmpl, n_slots * sizeof(void *));
@@ -189,10 +189,9 @@ static PyObject *call_fallback(Caller *self, PyObject *args)
     return PyObject_CallOneArg(self->fallback, args);
 }
 
-static PyObject *do_call(Caller *self, PyObject *args)
+/* held / outs: room for n_in + n_refs and n_out references (do_call's stack, or the heap) */
+static PyObject *call_with(Caller *self, PyObject *args, PyObject **held, PyObject **outs)
 {
-    PyObject *held[MAX_HELD];
-    PyObject *outs[MAX_HELD];
     Py_ssize_t n_held = 0, n_args = PyTuple_GET_SIZE(args);
     PyObject *result = NULL;
     for (Py_ssize_t k = 0; k < self->n_in; k++) {
@@ -286,6 +285,22 @@ unusual:
 done:
     for (Py_ssize_t k = 0; k < n_held; k++)
         Py_DECREF(held[k]);
+    return result;
+}
+
+static PyObject *do_call(Caller *self, PyObject *args)
+{
+    if (self->n_in + self->n_refs <= MAX_HELD && self->n_out <= MAX_HELD) {
+        PyObject *held[MAX_HELD], *outs[MAX_HELD];
+        return call_with(self, args, held, outs);
+    }
+    /* a model with more Parameters than that (W6 L=12: 194): per call, not per Caller - another
+     * Python thread may be inside this Caller at the same time, with its own references */
+    PyObject **held = PyMem_Malloc(sizeof(PyObject *) * (size_t)(self->n_in + self->n_refs + self->n_out + 1));
+    if (held == NULL)
+        return PyErr_NoMemory();
+    PyObject *result = call_with(self, args, held, held + self->n_in + self->n_refs);
+    PyMem_Free(held);
     return result;
 }
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pycompile as ms
-from pycompile import Parameter, Tensor, ops
+from pycompile import Parameter, Tensor, nn, ops
 from pycompile import api
 from pycompile.backend import executable
 from pycompile.common import context
@@ -199,7 +199,8 @@ def test_the_python_caller_agrees(monkeypatch):
 
 
 def test_an_empty_result_and_many_outputs():
-    """() and more outputs than the C helper holds (csrc/call.c MAX_HELD) take the Python caller."""
+    """() takes the Python caller; 70 outputs - more than the C helper keeps on its stack (csrc/call.c
+    MAX_HELD) - take the C helper with room from the heap."""
     @ms.jit
     def nothing(x):
         return ()
@@ -213,3 +214,37 @@ def test_an_empty_result_and_many_outputs():
         assert nothing(x) == ()
         outs = fan(x)
         assert len(outs) == 70 and all(np.array_equal(o.asnumpy(), x.asnumpy() * k) for k, o in enumerate(outs))
+
+
+def test_more_parameters_than_the_stack_holds():
+    """A model with 100 Parameters (W6 L=12 has 194) runs through the C helper too, and sees
+    set_data and in-place updates of any of them on the next call."""
+    class Many(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.ws = nn.CellList([nn.Dense(2, 2) for _ in range(50)])
+
+        def construct(self, x):
+            for d in self.ws:
+                x = d(x) * 0.5
+            return x
+
+    net = Many()
+    x = Tensor(np.array([[1.0, -2.0]], F32))
+
+    def want():
+        h = x.asnumpy()
+        for d in net.ws:
+            h = (h @ d.weight.asnumpy().T + d.bias.asnumpy()) * 0.5
+        return h
+
+    f = ms.jit(lambda t: net(t))
+    for _ in range(2):
+        np.testing.assert_allclose(f(x).asnumpy(), want(), rtol=1e-5, atol=1e-7)
+    if executable._CCaller is not None:
+        (compiled,) = _compiled(f)
+        assert compiled.guarded is not None         # the C helper, not the Python caller
+    net.ws[49].bias.set_data(Tensor(np.array([3.0, -1.0], F32)))
+    np.testing.assert_allclose(f(x).asnumpy(), want(), rtol=1e-5, atol=1e-7)
+    ops.assign(net.ws[0].weight, Tensor(np.full((2, 2), 0.25, F32)))
+    np.testing.assert_allclose(f(x).asnumpy(), want(), rtol=1e-5, atol=1e-7)

@@ -34,7 +34,6 @@ _empty = np.empty
 # holds it, and so keeps it alive): a larger one is released after the call, its pointer looked
 # up again next time (~0.2 us, nothing beside the work on 64 KiB)
 _PIN_BYTES = 1 << 16
-_C_MAX_HELD = 64            # csrc/call.c MAX_HELD
 _INIT_T = _ffi.typeof("int(*)(const void *)")
 _ENTRY_T = _ffi.typeof("int(*)(void **)")
 
@@ -161,9 +160,8 @@ class Executable:
         output index, whether it is returned as a Python number). `container`: None (one value),
         tuple or list."""
         call = self._python_caller(positions, returns, container)
-        if (_CCaller is None or not returns or len(positions) + len(self.refs) > _C_MAX_HELD
-                or len(self.out_specs) > _C_MAX_HELD):
-            return call, None       # () returned, or more arrays than the helper holds on its stack
+        if _CCaller is None or not returns:
+            return call, None       # () returned
         outs = tuple((len(positions) + len(self.refs) + k, shape, dt) for k, (shape, dt) in enumerate(self.out_specs))
         c = _CCaller(int(_ffi.cast("uintptr_t", self._entry)), int(_ffi.cast("uintptr_t", self.args)), len(self.args),
                      self, self._busy.acquire, self._busy.release, tuple(positions), tuple(self.refs), outs,
