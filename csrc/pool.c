@@ -22,6 +22,11 @@
  * When workers that did claim chunks keep making the caller wait (their core is taken by another
  * process), the pool runs loops on the caller alone for a while (2 ms, doubling up to 1 s while
  * it keeps happening) and then tries again: under contention one thread is the fastest choice.
+ * "Keep": at least two stalls within 100 ms that together took a quarter of that time. A single
+ * stall is not contention: a virtual machine's vCPU is sometimes held for 1-12 ms with nothing
+ * else running (seen here ~2 times a second on an idle machine), and a worker woken from sleep
+ * joins its first loop late; backing off after each of those made W6 L=12 run a sixth of its
+ * loops serially (8.6 ms per call instead of 7.6 in bench/run.py, whose blocks follow pauses).
  *
  * One job at a time: a second thread calling while a job runs, a nested call from inside a
  * chunk, or a team of one runs the loop itself, serially. After fork() the child starts without
@@ -41,6 +46,7 @@
 #define PC_BACKOFF_MIN_NS 2000000L  /* serial period after a stall: 2 ms ... */
 #define PC_BACKOFF_MAX_NS 1000000000L   /* ... doubling while stalls come within PC_FORGET_NS ... */
 #define PC_FORGET_NS 1000000000L    /* ... of each other, up to 1 s */
+#define PC_STALL_WINDOW_NS 100000000L   /* stalls count together within 100 ms */
 
 static int g_threads = 1;                   /* the team size, caller included */
 
@@ -53,9 +59,10 @@ static _Atomic uint32_t g_gen_word;         /* the current job's generation: wha
 /* the current job: written by its caller before it publishes the job's generation in g_claim */
 static _Atomic(pc_task_fn) g_fn;
 static _Atomic(void *) g_ctx;
-static atomic_long g_n, g_chunk, g_nchunks;
+static atomic_long g_n, g_chunk;
 static atomic_int g_active;                 /* workers allowed to join (g_threads - 1) */
-static _Atomic uint64_t g_claim;            /* (generation << 32) | next chunk */
+static _Atomic uint64_t g_claim;            /* (generation << 32) | (back << 16) | front: chunks
+                                               [front, back) are unclaimed */
 static atomic_long g_done;                  /* chunks finished */
 static atomic_int g_busy;                   /* a caller owns the pool */
 static uint32_t g_gen;                      /* last generation (the owner's) */
@@ -67,6 +74,8 @@ static _Thread_local int t_index;           /* 0: a caller; 1 + worker id: a wor
 static atomic_long g_serial_until;          /* monotonic ns before which loops run serially */
 static long g_backoff = PC_BACKOFF_MIN_NS;
 static long g_last_stall;
+static long g_window_start;                 /* the current stall window (caller-side state) */
+static long g_window_stalls, g_window_stall_ns;
 
 /* counters for tests and benchmarks (pc_pool_stats, see pycompile_rt.h) */
 static atomic_long g_stat_parallel, g_stat_backoff, g_stat_stalls, g_stat_worker_chunks, g_stat_wait_ns, g_stat_wakes, g_stat_wake_ns;
@@ -96,24 +105,30 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Claim and run chunks of job `gen` until none are left (or the job is no longer current). */
+/* Claim and run chunks of job `gen` until none are left (or the job is no longer current).
+ * The caller claims from the front (chunk 0 up), workers from the back (the last chunk down):
+ * with two threads each runs one contiguous run of iterations, the same part of every loop of
+ * the same size - the rows a loop writes are the rows the next loop on that thread reads, still
+ * in its core's cache (W6: LayerNorm's rows, then the products over the same rows). Chunks
+ * claimed one by one from a shared counter interleaved the two cores' rows in every loop. */
 static void run_chunks(uint32_t gen)
 {
+    const int from_back = t_worker;
     for (;;) {
         uint64_t s = atomic_load(&g_claim);
         if ((uint32_t)(s >> 32) != gen)
             return;
-        long i = (long)(uint32_t)s;
-        /* the job's fields, read between seeing (gen, i) and claiming it: a successful claim means
-         * the job was still open, so its caller had not begun writing the next one */
-        long nchunks = atomic_load_explicit(&g_nchunks, memory_order_relaxed);
-        if (i >= nchunks)
+        const long front = (long)(s & 0xFFFF), back = (long)((s >> 16) & 0xFFFF);
+        if (front >= back)
             return;
+        /* the job's fields, read between seeing (gen, front, back) and claiming: a successful
+         * claim means the job was still open, so its caller had not begun writing the next one */
         pc_task_fn fn = atomic_load_explicit(&g_fn, memory_order_relaxed);
         void *ctx = atomic_load_explicit(&g_ctx, memory_order_relaxed);
         long n = atomic_load_explicit(&g_n, memory_order_relaxed);
         long chunk = atomic_load_explicit(&g_chunk, memory_order_relaxed);
-        if (!atomic_compare_exchange_weak(&g_claim, &s, s + 1))
+        const long i = from_back ? back - 1 : front;
+        if (!atomic_compare_exchange_weak(&g_claim, &s, from_back ? s - ((uint64_t)1 << 16) : s + 1))
             continue;
         long lo = i * chunk, hi = lo + chunk < n ? lo + chunk : n;
         t_inside = 1;
@@ -255,15 +270,16 @@ void pc_parallel_for(pc_task_fn fn, void *ctx, long n)
     atomic_store_explicit(&g_ctx, ctx, memory_order_relaxed);
     atomic_store_explicit(&g_n, n, memory_order_relaxed);
     atomic_store_explicit(&g_chunk, chunk, memory_order_relaxed);
-    atomic_store_explicit(&g_nchunks, nchunks, memory_order_relaxed);
     atomic_store_explicit(&g_active, threads - 1, memory_order_relaxed);
     atomic_store_explicit(&g_done, 0, memory_order_relaxed);
     uint32_t gen = ++g_gen;
     if (gen == 0)
         gen = ++g_gen;              /* 0 is the workers' initial "seen" value */
-    atomic_store(&g_claim, (uint64_t)gen << 32);
+    atomic_store(&g_claim, (uint64_t)gen << 32 | (uint64_t)nchunks << 16);
     atomic_store(&g_gen_word, gen);
+    int woke = 0;
     if (atomic_load(&g_sleepers) > 0 && !atomic_exchange(&g_wake_sent, 1)) {
+        woke = 1;
         long tw = now_ns();
         wake_all();
         atomic_fetch_add_explicit(&g_stat_wakes, 1, memory_order_relaxed);
@@ -283,16 +299,28 @@ void pc_parallel_for(pc_task_fn fn, void *ctx, long n)
     long t_end = now_ns();
     atomic_fetch_add_explicit(&g_stat_wait_ns, t_end - t_mine, memory_order_relaxed);
     /* a stall: the caller waited on workers' chunks for longer than all its own work took (a
-     * worker was descheduled holding one). Run serially for a while: 2 ms after an isolated stall,
-     * doubling while stalls keep coming within a second of each other (a busy core: then serial
-     * is the fastest choice, and one probe a second costs ~1 %) */
-    if (t_end - t_mine > 200000L && t_end - t_mine > t_mine - t_start) {
+     * worker was descheduled holding one; not the late start of a worker this loop woke). Stalls
+     * that keep coming (see the top) mean a busy core: run serially for a while, 2 ms the first
+     * time, doubling while it recurs within a second (then serial is the fastest choice, and one
+     * probe a second costs ~1 %) */
+    const long waited = t_end - t_mine;
+    if (waited > 200000L && waited > t_mine - t_start && !woke) {
         atomic_fetch_add_explicit(&g_stat_stalls, 1, memory_order_relaxed);
-        g_backoff = t_end - g_last_stall < PC_FORGET_NS ? g_backoff * 2 : PC_BACKOFF_MIN_NS;
-        if (g_backoff > PC_BACKOFF_MAX_NS)
-            g_backoff = PC_BACKOFF_MAX_NS;
-        g_last_stall = t_end;
-        atomic_store_explicit(&g_serial_until, t_end + g_backoff, memory_order_relaxed);
+        if (t_end - g_window_start > PC_STALL_WINDOW_NS) {
+            g_window_start = t_end - waited;
+            g_window_stalls = g_window_stall_ns = 0;
+        }
+        g_window_stalls++;
+        g_window_stall_ns += waited;
+        if (g_window_stalls >= 2 && 4 * g_window_stall_ns > t_end - g_window_start) {
+            g_window_stalls = g_window_stall_ns = 0;
+            g_window_start = t_end;
+            g_backoff = t_end - g_last_stall < PC_FORGET_NS ? g_backoff * 2 : PC_BACKOFF_MIN_NS;
+            if (g_backoff > PC_BACKOFF_MAX_NS)
+                g_backoff = PC_BACKOFF_MAX_NS;
+            g_last_stall = t_end;
+            atomic_store_explicit(&g_serial_until, t_end + g_backoff, memory_order_relaxed);
+        }
     }
     atomic_store(&g_busy, 0);
 }
