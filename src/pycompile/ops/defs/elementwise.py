@@ -186,11 +186,9 @@ HSwish = _float_unary("HSwish", lambda x: x * np.clip(x + 3, 0, 6) / 6)
 HSigmoid = _float_unary("HSigmoid", lambda x: np.clip(x + 3, 0, 6) / 6)
 
 SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
-# the tanh approximation, 0.5 x (1 + tanh(u)), computed as x / (1 + exp(-2 u)): the same function,
-# without the tanh form's cancellation for negative x (ops/c/elementwise.py _gelu_tanh)
 GeLU = _float_unary(
     "GeLU",
-    lambda x: x / (1 + np.exp(x.dtype.type(-2 * SQRT_2_OVER_PI) * (x + x.dtype.type(0.044715) * x * x * x))),
+    lambda x: 0.5 * x * (1 + np.tanh(x.dtype.type(SQRT_2_OVER_PI) * (x + x.dtype.type(0.044715) * x * x * x))),
     transcendental=True)
 
 
