@@ -26,7 +26,8 @@
  * stall is not contention: a virtual machine's vCPU is sometimes held for 1-12 ms with nothing
  * else running (seen here ~2 times a second on an idle machine), and a worker woken from sleep
  * joins its first loop late; backing off after each of those made W6 L=12 run a sixth of its
- * loops serially (8.6 ms per call instead of 7.6 in bench/run.py, whose blocks follow pauses).
+ * loops serially in bench/run.py's blocks (which follow pauses), and up to half of them back to
+ * back (10.9 ms per call instead of 8.1-8.3).
  *
  * One job at a time: a second thread calling while a job runs, a nested call from inside a
  * chunk, or a team of one runs the loop itself, serially. After fork() the child starts without
