@@ -26,10 +26,13 @@
 #define PC_NT_ROWS 7
 #define PC_NT_PANEL 64
 
-/* rows [0, nr) of A against one packed panel P (K x 64); nr is a constant after inlining */
+/* rows [0, nr) of A against one packed panel P (K x 64), plus the panel's bias vectors bv when
+ * not NULL (added to each finished sum, as a separate bias pass would); nr is a constant after
+ * inlining */
 static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int nr, const long K, const float *restrict A,
                                                              const long lda, const float *restrict P,
-                                                             float *restrict C, const long ldc, const __mmask16 *mk)
+                                                             float *restrict C, const long ldc, const __mmask16 *mk,
+                                                             const __m512 *bv)
 {
     __m512 acc[PC_NT_ROWS][4];
     /* unrolled whatever the optimization level, so the accumulators stay in registers */
@@ -51,6 +54,12 @@ static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int
             acc[r][3] = _mm512_fmadd_ps(a, b3, acc[r][3]);
         }
     }
+    if (bv)
+#pragma GCC unroll 7
+        for (int r = 0; r < nr; ++r)
+#pragma GCC unroll 4
+            for (int j = 0; j < 4; ++j)
+                acc[r][j] = _mm512_add_ps(acc[r][j], bv[j]);
 #pragma GCC unroll 7
     for (int r = 0; r < nr; ++r)
 #pragma GCC unroll 4
@@ -107,11 +116,12 @@ static inline PC_AVX512 void pc_nt_pack(long K, const float *B, long ldb, int tb
     }
 }
 
-/* C[i][j] = sum_k A[i lda + k] op(B)[k][j] for i < M, j < N; op(B)[k][j] = tb ? B[j ldb + k] :
- * B[k ldb + j]. The panel lives in a per-thread buffer that grows to the largest K seen.
- * Returns nonzero only when that buffer cannot be allocated (C is then untouched). */
-static PC_AVX512 int pc_sgemm_nt_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
-                       float *C, long ldc)
+/* C[i][j] = sum_k A[i lda + k] op(B)[k][j] (+ bias[j] when bias is not NULL) for i < M, j < N;
+ * op(B)[k][j] = tb ? B[j ldb + k] : B[k ldb + j]. The panel lives in a per-thread buffer that
+ * grows to the largest K seen. Returns nonzero only when that buffer cannot be allocated (C is
+ * then untouched). */
+static PC_AVX512 int pc_sgemm_ntb_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb,
+                                         int tb, float *C, long ldc, const float *bias)
 {
     static _Thread_local float *buf;
     static _Thread_local long cap;
@@ -131,6 +141,11 @@ static PC_AVX512 int pc_sgemm_nt_avx512(long M, long N, long K, const float *A, 
             const long live = nw - 16 * j;
             mk[j] = live >= 16 ? (__mmask16)0xFFFF : live <= 0 ? (__mmask16)0 : (__mmask16)((1u << live) - 1);
         }
+        __m512 bvec[4];
+        if (bias)
+            for (int j = 0; j < 4; ++j)
+                bvec[j] = _mm512_maskz_loadu_ps(mk[j], bias + n0 + 16 * j);
+        const __m512 *const bv = bias ? bvec : 0;
         /* The next panel's op(B) lines are fetched a slice per tile while this panel computes: a
            layer's weights are usually out of this core's caches (read once per call, after other
            layers'), and reading them cold in pc_nt_pack costs W6's 128 x 512 x 128 product a tenth
@@ -150,19 +165,25 @@ static PC_AVX512 int pc_sgemm_nt_avx512(long M, long N, long K, const float *A, 
                     ++prow;
                 }
             }
-            pc_nt_tile(PC_NT_ROWS, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk);
+            pc_nt_tile(PC_NT_ROWS, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv);
         }
         switch (M - i) {        /* the last rows: each count its own unrolled tile */
-        case 6: pc_nt_tile(6, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk); break;
-        case 5: pc_nt_tile(5, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk); break;
-        case 4: pc_nt_tile(4, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk); break;
-        case 3: pc_nt_tile(3, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk); break;
-        case 2: pc_nt_tile(2, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk); break;
-        case 1: pc_nt_tile(1, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk); break;
+        case 6: pc_nt_tile(6, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv); break;
+        case 5: pc_nt_tile(5, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv); break;
+        case 4: pc_nt_tile(4, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv); break;
+        case 3: pc_nt_tile(3, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv); break;
+        case 2: pc_nt_tile(2, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv); break;
+        case 1: pc_nt_tile(1, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv); break;
         default: break;
         }
     }
     return 0;
+}
+
+static PC_AVX512 int pc_sgemm_nt_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
+                                        float *C, long ldc)
+{
+    return pc_sgemm_ntb_avx512(M, N, K, A, lda, B, ldb, tb, C, ldc, 0);
 }
 #endif
 
@@ -173,6 +194,16 @@ static pc_sgemm_nt_fn pc_sgemm_nt_choose(void)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f"))
         return pc_sgemm_nt_avx512;
+#endif
+    return 0;
+}
+
+/* the kernel for pc_api.sgemm_ntb (ABI 7: with the bias), chosen as pc_sgemm_nt_choose does */
+static pc_sgemm_ntb_fn pc_sgemm_ntb_choose(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    if (pc_sgemm_nt_choose())
+        return pc_sgemm_ntb_avx512;
 #endif
     return 0;
 }

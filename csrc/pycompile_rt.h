@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* CDEF-BEGIN */
-#define PC_RT_ABI_VERSION 6
+#define PC_RT_ABI_VERSION 7
 
 /* dtype codes; pycompile.common.dtype reads these numbers from here through cffi. */
 enum pc_dtype {
@@ -25,6 +25,11 @@ typedef void (*pc_task_fn)(void *ctx, long lo, long hi);
  * B[k ldb + j] (csrc/gemm.c); nonzero when it could not run (C untouched: call BLAS instead). */
 typedef int (*pc_sgemm_nt_fn)(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
                               float *C, long ldc);
+/* the same plus bias[j] added to every row's column j (bias NULL: none), at the tile's store, so
+ * a Dense layer's bias costs no pass over C; the sum is rounded before the bias is added, as a
+ * separate bias pass does */
+typedef int (*pc_sgemm_ntb_fn)(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
+                               float *C, long ldc, const float *bias);
 
 /* Function table handed to every generated module at load time (pc_module_init). */
 typedef struct pc_api {
@@ -65,6 +70,8 @@ typedef struct pc_api {
     /* ABI 6: pycompile's float32 kernel for small products (csrc/gemm.c), NULL on a CPU without
      * AVX-512 (and in a C caller's table that leaves it out): generated code then calls BLAS. */
     pc_sgemm_nt_fn sgemm_nt;
+    /* ABI 7: the same kernel with a bias row added at the store; NULL exactly when sgemm_nt is */
+    pc_sgemm_ntb_fn sgemm_ntb;
 } pc_api;
 
 /* pc_entry's result when a loop stopped at a pending SIGINT (runtime errors are 1000 + k) */

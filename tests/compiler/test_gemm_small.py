@@ -1,8 +1,10 @@
 """pycompile's own float32 product for small shapes (csrc/gemm.c, in the runtime, issue 22): every
 row tail of its 7-row tiles, column tails of its 64-column panels, both layouts of B, the
-column-split schedule, batches and fused epilogues match NumPy; narrow products and float64 stay
-on BLAS; generated modules reach the kernel through pc_api.sgemm_nt and fall back to BLAS when the
-table has none (a CPU without AVX-512, a C caller's table)."""
+column-split schedule, batches and fused epilogues match NumPy; a Dense layer's bias is added by
+the kernel as it stores (pc_api.sgemm_ntb), leaving the epilogue the rest or nothing; narrow products
+and float64 stay on BLAS; generated modules reach the kernel through pc_api.sgemm_nt / sgemm_ntb and
+fall back to BLAS (and a bias pass) when the table has none (a CPU without AVX-512, a C caller's
+table)."""
 import numpy as np
 import pytest
 
@@ -71,8 +73,9 @@ def test_the_runtime_offers_the_kernel_exactly_on_avx512_cpus():
     from pycompile._rt import lib
     with open("/proc/cpuinfo") as f:
         flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
-    assert lib.pc_get_api().abi_version == 6
+    assert lib.pc_get_api().abi_version == 7
     assert bool(lib.pc_get_api().sgemm_nt) == ("avx512f" in flags)
+    assert bool(lib.pc_get_api().sgemm_ntb) == ("avx512f" in flags)
 
 
 def _dense_gelu_residual(x, w, bias, r):
@@ -102,6 +105,54 @@ def test_epilogues_and_batches_match_numpy():
     np.testing.assert_allclose(got, (p / p.sum(-1, keepdims=True)) @ v, rtol=1e-4, atol=1e-5)
 
 
+def _dense_layers(x, w1, b1, w2, b2, w3, b3, r):
+    """Dense layers as nn.Dense writes them: a bias alone (the whole epilogue), a bias under a
+    residual (the epilogue keeps the residual), a bias under a ReLU, and a bias over the columns of
+    the column-split schedule (few rows, long K) - each added by the product kernel."""
+    h = ops.MatMul(transpose_b=True)(x, w1) + b1
+    y = r + (ops.MatMul(transpose_b=True)(h, w2) + b2)
+    z = ops.relu(ops.MatMul(transpose_b=True)(x, w3) + b3)
+    s = ops.MatMul(transpose_b=True)(ops.tile(x[:16], (1, 20)), ops.tile(w2[:, :16], (1, 20))) + b2
+    return h, y, z, s
+
+
+def _dense_operands():
+    rng = np.random.default_rng(11)
+    f = lambda *shape: rng.standard_normal(shape).astype(np.float32)
+    return f(37, 16), f(120, 16), f(120), f(120, 120), f(120), f(64, 16), f(64), f(37, 120)
+
+
+def _dense_layers_np(x, w1, b1, w2, b2, w3, b3, r):
+    x, w1, w2, w3 = (v.astype(np.float64) for v in (x, w1, w2, w3))
+    h = x @ w1.T + b1
+    return (h, r + (h @ w2.T + b2), np.maximum(x @ w3.T + b3, 0),
+            np.tile(x[:16], (1, 20)) @ np.tile(w2[:, :16], (1, 20)).T + b2)
+
+
+def test_a_dense_layers_bias_is_added_by_the_kernel():
+    args = _dense_operands()
+    f = ms.jit(_dense_layers)
+    for g, want in zip(f(*map(Tensor, args)), _dense_layers_np(*args)):
+        np.testing.assert_allclose(g.asnumpy(), want, rtol=1e-4, atol=1e-4)
+    src = ms.inspect(f, *map(Tensor, args)).c_source
+    # every product here adds its bias itself (the split one once per schedule); BLAS and a bias
+    # pass behind each; no epilogue reads a bias any more: the residual and the ReLU remain
+    assert src.count("pc_sgemm_ntb(") == 5 and "pc_sgemm_nt(" not in src
+    assert src.count("if (!pc_sgemm_ntb || pc_sgemm_ntb(") == 5
+    assert "pc_sgemm_ntb = RT->sgemm_ntb;" in src
+    assert src.count("_rows(") == 2 * 2      # two epilogues (residual, ReLU): each defined and called once
+
+
+def test_the_bias_is_added_as_a_separate_pass_adds_it():
+    """The kernel rounds the product, then adds the bias: bit for bit what PyNative's MatMul
+    followed by Add gives (and MindSpore's Dense, which adds its bias after the product)."""
+    args = _dense_operands()
+    x, w1, b1 = map(Tensor, args[:3])
+    got = ms.jit(lambda x, w, b: ops.MatMul(transpose_b=True)(x, w) + b)(x, w1, b1).asnumpy()
+    product = ms.jit(lambda x, w: ops.MatMul(transpose_b=True)(x, w))(x, w1).asnumpy()
+    np.testing.assert_array_equal(got, product + args[2])
+
+
 def test_narrow_products_float64_and_transposed_a_stay_on_blas():
     big = ms.inspect(ms.jit(lambda a, b: ops.matmul(a, b)), Tensor(np.ones((600, 8), np.float32)),
                      Tensor(np.ones((8, 8), np.float32))).c_source
@@ -113,35 +164,34 @@ def test_narrow_products_float64_and_transposed_a_stay_on_blas():
         assert "pc_sgemm_nt(" not in src
 
 
-def test_a_table_without_the_kernel_runs_the_products_on_blas(operands, tmp_path):
-    """An export for x86-64-v3 (AVX2), loaded with a pc_api table whose sgemm_nt is NULL (a CPU
-    without AVX-512, or a C caller that leaves it out): every product runs on BLAS and still
-    matches NumPy; the .so references no AVX-512 code."""
+def _run_export_without_the_kernel(tmp_path, fn, inputs):
+    """`fn` exported for x86-64-v3 (AVX2) and run from C with a pc_api table whose sgemm_nt and
+    sgemm_ntb are NULL (a CPU without AVX-512, or a C caller that leaves them out): its outputs."""
     import ctypes
     import json
     import subprocess
     from pycompile._rt import ffi, lib
     from pycompile.backend import export
-    a, b = operands
-    report = ms.inspect(ms.jit(_products), Tensor(a), Tensor(b))
+    report = ms.inspect(ms.jit(fn), *map(Tensor, inputs))
     export.export(report, "m", ("c", "so"), str(tmp_path), target_cpu="x86-64-v3")
     nm = subprocess.run(["nm", str(tmp_path / "m.so")], capture_output=True, text=True)
     if nm.returncode == 0:
         assert "pc_nt_tile" not in nm.stdout and "sgemm_nt_avx512" not in nm.stdout
     api = ffi.new("pc_api *", lib.pc_get_api()[0])
     api.sgemm_nt = ffi.NULL
+    api.sgemm_ntb = ffi.NULL
     so = ctypes.CDLL(str(tmp_path / "m.so"), mode=ctypes.RTLD_LOCAL)
-    assert so.pc_module_init(ctypes.c_void_p(int(ffi.cast("uintptr_t", api)))) == 6
+    assert so.pc_module_init(ctypes.c_void_p(int(ffi.cast("uintptr_t", api)))) == 7
     manifest = json.loads((tmp_path / "m.json").read_text())
     keep, outs = [], []
-    for rec, x in zip([r for r in manifest["args"] if r["kind"] == "input"], (a, b)):
+    for rec, x in zip([r for r in manifest["args"] if r["kind"] == "input"], inputs):
         assert rec["shape"] == list(x.shape)
-    inputs = iter((a, b))
+    values = iter(inputs)
     for rec in manifest["args"]:
         buf = np.zeros(rec["nbytes"] + 64, np.uint8)
         view = buf[-buf.ctypes.data % 64:][:rec["nbytes"]]
         if rec["kind"] == "input":
-            view[:] = np.frombuffer(np.ascontiguousarray(next(inputs)).tobytes(), np.uint8)
+            view[:] = np.frombuffer(np.ascontiguousarray(next(values)).tobytes(), np.uint8)
         elif rec["kind"] in ("parameter", "constant"):
             blob = (tmp_path / rec["file"]).read_bytes()
             view[:] = np.frombuffer(blob[rec["offset"]:rec["offset"] + rec["nbytes"]], np.uint8)
@@ -150,6 +200,20 @@ def test_a_table_without_the_kernel_runs_the_products_on_blas(operands, tmp_path
         keep.append(view)
     args = (ctypes.c_void_p * len(keep))(*[v.ctypes.data for v in keep])
     assert so.pc_entry(args) == 0
-    for (rec, view), want, shape in zip(outs, _products_np(a, b), [s for s in SHAPES for _ in (0, 1)]):
-        got = view.view(rec["dtype"]).reshape(rec["shape"])
-        np.testing.assert_allclose(got, want, rtol=1e-4, atol=2e-4 * np.sqrt(shape[1]), err_msg=str(shape))
+    return [view.view(rec["dtype"]).reshape(rec["shape"]) for rec, view in outs]
+
+
+def test_a_table_without_the_kernel_runs_the_products_on_blas(operands, tmp_path):
+    """Every product runs on BLAS and still matches NumPy; the .so references no AVX-512 code."""
+    a, b = operands
+    got = _run_export_without_the_kernel(tmp_path, _products, (a, b))
+    for g, want, shape in zip(got, _products_np(a, b), [s for s in SHAPES for _ in (0, 1)]):
+        np.testing.assert_allclose(g, want, rtol=1e-4, atol=2e-4 * np.sqrt(shape[1]), err_msg=str(shape))
+
+
+def test_a_table_without_the_kernel_adds_the_bias_after_blas(tmp_path):
+    args = _dense_operands()
+    got = _run_export_without_the_kernel(tmp_path, _dense_layers, args)
+    assert len(got) == 4
+    for g, want in zip(got, _dense_layers_np(*args)):
+        np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-4)

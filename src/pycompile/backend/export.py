@@ -69,6 +69,8 @@ API_FIELDS = {
                      "kernels while one is in flight); may be NULL",
     "sgemm_nt": "(M, N, K, A, lda, B, ldb, tb, C, ldc) -> 0: C = A op(B) in float32 (op(B) = B^T when tb), A "
                 "row-major M x K, C M x N; nonzero leaves C untouched. May be NULL: products then call BLAS",
+    "sgemm_ntb": "(M, N, K, A, lda, B, ldb, tb, C, ldc, bias) -> 0: as sgemm_nt, then bias[j] added to column j "
+                 "of every row (bias NULL: none). May be NULL: products then call BLAS and add the bias",
 }
 
 CALLING_CONVENTION = (

@@ -26,7 +26,7 @@ from pycompile.backend.c.outline import outline
 from pycompile.backend.c.split import split_function
 from pycompile.backend.c.stacks import StackEmitter
 from pycompile.backend.c.template_context import TemplateContext
-from pycompile.backend.c.memory import Plan, _ancestors, gemm_addend, head_destination, plan_graph
+from pycompile.backend.c.memory import Plan, _ancestors, gemm_addend, gemm_bias, head_destination, plan_graph
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
 from pycompile.ops.c import ctypes_ as C
@@ -244,11 +244,14 @@ class CodeGen(StackEmitter, TemplateContext):
         # the module's own: NULL without AVX-512 or in an older C caller's table (products then
         # call BLAS); only modules that call it declare it
         small = "pc_sgemm_nt(" in body
-        sgemm = " if (RT->abi_version >= 6) pc_sgemm_nt = RT->sgemm_nt;" if small else ""
+        biased = "pc_sgemm_ntb(" in body         # the same kernel adding a Dense layer's bias (ABI 7)
+        sgemm = (" if (RT->abi_version >= 6) pc_sgemm_nt = RT->sgemm_nt;" if small else "") + \
+            (" if (RT->abi_version >= 7) pc_sgemm_ntb = RT->sgemm_ntb;" if biased else "")
         # PC_INTR: the runtime's SIGINT flag (csrc/interrupt.c), read at loop back-edges; a C
         # caller whose table leaves `interrupted` NULL gets a flag that never rises
         head += ["static const pc_api *RT;",
                  *(["static pc_sgemm_nt_fn pc_sgemm_nt;"] if small else []),
+                 *(["static pc_sgemm_ntb_fn pc_sgemm_ntb;"] if biased else []),
                  "static int32_t PC_PRINT_RESULT[1];",
                  "static volatile int pc_never_interrupted;",
                  "static volatile int *PC_INTR = &pc_never_interrupted;",
@@ -503,19 +506,32 @@ class CodeGen(StackEmitter, TemplateContext):
             dest = self.storage_expr(self.plan.of(head), head)
         feeds = _ancestors(head, block)            # a reduction's prologue, computed inline
         epi_nodes = tuple(m for m in block.nodes if m is not head and id(m) not in feeds)
-        epi = [(r, p) for (k, r), p in zip(results, ptrs) if r is not head]
+        # a Dense layer's bias: added by the product kernel as it stores (kernels.gemm), so the
+        # epilogue reads product + bias (`value`) where it read the product, or is gone
+        value, bias = head, None
+        if isinstance(head.op.lower, Blas) and not self.float_status:
+            found = gemm_bias(kind, k_dest, head, block, epi_nodes, outer)
+            a, b = head.inputs
+            if found and K.small_kernel(a.type, b.type, head.type, head.attrs.get("transpose_a", False),
+                                        head.attrs.get("transpose_b", False)):
+                add, bv = found
+                if all(self._owner(g) is not self._owner(outer[id(bv)]) for g in gets):   # not overwritten here
+                    value, bias = add, self.ptr(outer[id(bv)])
+                    epi_nodes = tuple(m for m in epi_nodes if m is not add)
+        epi = [(r, p) for (k, r), p in zip(results, ptrs) if r is not head and r is not value]
         epilogue = None
         if epi_nodes and epi:
             used = {id(i) for m in epi_nodes for i in m.inputs}
             params = [p for p in block.params if id(p) in used]
-            kin = self._kinputs([outer[id(p)] for p in params]) + [KInput(head, dest)]
+            kin = self._kinputs([outer[id(p)] for p in params]) + [KInput(value, dest)]
             # inputs that are a Parameter the epilogue writes in place (an Assign's value)
-            epi_gets = [g for (k, r), g in zip(results, gets) if r is not head]
+            epi_gets = [g for (k, r), g in zip(results, gets) if r is not head and r is not value]
             inplace = self._inplace([outer[id(p)] for p in params], epi_gets)
-            if kind == "alias":      # the epilogue reads the head's value from the output it overwrites
+            if kind == "alias" and block.results[k_dest] is not value:
+                # the epilogue reads the head's value from the output it overwrites
                 inplace[len(kin) - 1] = [r for r, _ in epi].index(block.results[k_dest])
             em = KernelEmitter(self.kernel_name(n), n.attrs["shape"],
-                               ir.Block(tuple(params) + (head,), epi_nodes, tuple(r for r, _ in epi)),
+                               ir.Block(tuple(params) + (value,), epi_nodes, tuple(r for r, _ in epi)),
                                kin, [r for r, _ in epi], [p for _, p in epi], float_status=self.float_status,
                                inplace=inplace)
             fname = em.emit_rows(self.defs)
@@ -527,9 +543,9 @@ class CodeGen(StackEmitter, TemplateContext):
         if isinstance(head.op.lower, Blas):
             a, b = (outer[id(x)] if id(x) in outer else x for x in head.inputs)
             # not under float status: the epilogue scans the values it stores
-            x = None if self.float_status else gemm_addend(kind, head, epi_nodes, [r for r, _ in epi], outer)
+            x = None if self.float_status or bias else gemm_addend(kind, head, epi_nodes, [r for r, _ in epi], outer)
             addend = None if x is None else self.ptr(x)
-            templates.render_blas(self, w, head, a, b, dest, epilogue, addend)
+            templates.render_blas(self, w, head, a, b, dest, epilogue, addend, bias)
             self.record_status(w, head, scan)
             return
         # a row reduction: its template over each chunk of rows, reading its input through the

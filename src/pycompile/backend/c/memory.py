@@ -690,6 +690,30 @@ def gemm_addend(kind, head, epi_nodes, epi_results, outer):
     return outer[id(others[0])]
 
 
+def gemm_bias(kind, k_dest, head, block: ir.Block, epi_nodes, outer):
+    """(add, bias) when a product's epilogue starts with `add = product + bias`, bias a block input
+    of N values broadcast over the rows (a Dense layer's bias) and the product itself read by
+    nothing else: the product kernel can then add the bias as it stores (kernels.gemm's `bias`)
+    and the epilogue keeps the rest, reading `add` where the product was. None otherwise - also
+    when `add` is a result the product's buffer is not (it would need its own copy)."""
+    if kind not in ("alias", "temp") or any(r is head for r in block.results):
+        return None
+    users = [m for m in epi_nodes if any(i is head for i in m.inputs)]
+    if len(users) != 1:
+        return None
+    add = users[0]
+    if add.op.name != "Add" or len(add.inputs) != 2 or add.type != head.type or add.inputs[0] is add.inputs[1]:
+        return None
+    bias = add.inputs[1] if add.inputs[0] is head else add.inputs[0]
+    t, n = bias.type, head.type.shape[-1]
+    if (id(bias) not in outer or not isinstance(t, TensorType) or t.dtype is not head.type.dtype
+            or len(t.shape) > len(head.type.shape) or not t.shape or t.shape[-1] != n or int(np.prod(t.shape)) != n):
+        return None
+    if any(r is add for r in block.results) and (kind != "alias" or block.results[k_dest] is not add):
+        return None
+    return add, bias
+
+
 def plan_graph(graph: ir.Graph, sub_arena: dict | None = None) -> Plan:
     pl = Planner(graph, sub_arena)
     pl.ends = {}
