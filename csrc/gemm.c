@@ -26,13 +26,13 @@
 #define PC_NT_ROWS 7
 #define PC_NT_PANEL 64
 
-/* rows [0, nr) of A against one packed panel P (K x 64), plus the panel's bias vectors bv when
- * not NULL (added to each finished sum, as a separate bias pass would); nr is a constant after
- * inlining */
+/* rows [0, nr) of A against one packed panel P (K x 64); to each finished sum the panel's bias
+ * vectors bv are added when not NULL, then the same rows and columns of R (row stride ldr) when
+ * R is not NULL - in the order and rounding of separate passes; nr is a constant after inlining */
 static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int nr, const long K, const float *restrict A,
                                                              const long lda, const float *restrict P,
-                                                             float *restrict C, const long ldc, const __mmask16 *mk,
-                                                             const __m512 *bv)
+                                                             float *C, const long ldc, const __mmask16 *mk,
+                                                             const __m512 *bv, const float *R, const long ldr)
 {
     __m512 acc[PC_NT_ROWS][4];
     /* unrolled whatever the optimization level, so the accumulators stay in registers */
@@ -60,6 +60,12 @@ static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int
 #pragma GCC unroll 4
             for (int j = 0; j < 4; ++j)
                 acc[r][j] = _mm512_add_ps(acc[r][j], bv[j]);
+    if (R)      /* read before C is written: R may be C itself (a residual updated in place) */
+#pragma GCC unroll 7
+        for (int r = 0; r < nr; ++r)
+#pragma GCC unroll 4
+            for (int j = 0; j < 4; ++j)
+                acc[r][j] = _mm512_add_ps(_mm512_maskz_loadu_ps(mk[j], R + r * ldr + 16 * j), acc[r][j]);
 #pragma GCC unroll 7
     for (int r = 0; r < nr; ++r)
 #pragma GCC unroll 4
@@ -67,8 +73,9 @@ static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int
             _mm512_mask_storeu_ps(C + r * ldc + 16 * j, mk[j], acc[r][j]);
 }
 
-/* op(B)'s columns [n0, n0 + nw) as a K x 64 panel, zero beyond nw */
-static inline PC_AVX512 void pc_nt_pack(long K, const float *B, long ldb, int tb, long n0, long nw, float *restrict P)
+/* op(B)'s columns [n0, n0 + nw) as a K x 64 panel, zero beyond nw; pf: B is likely out of cache */
+static inline PC_AVX512 void pc_nt_pack(long K, const float *B, long ldb, int tb, int pf, long n0, long nw,
+                                        float *restrict P)
 {
     if (tb) {       /* 16 x 16 blocks transposed in registers: rows of B read whole, P written by vectors */
         long j0 = 0;
@@ -78,7 +85,7 @@ static inline PC_AVX512 void pc_nt_pack(long K, const float *B, long ldb, int tb
                 const __mmask16 km = K - k0 >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (K - k0)) - 1);
                 __m512 r[16], t[16];
                 for (int q = 0; q < 16; ++q) {
-                    if (k0 + 64 < K)    /* four lines ahead in each row: a cold B's rows arrive in parallel */
+                    if (pf && k0 + 64 < K)  /* four lines ahead in each row: a cold B's rows arrive in parallel */
                         _mm_prefetch((const char *)(B + (n0 + j0 + q) * ldb + k0 + 64), _MM_HINT_T0);
                     r[q] = _mm512_maskz_loadu_ps(km, B + (n0 + j0 + q) * ldb + k0);
                 }
@@ -116,12 +123,14 @@ static inline PC_AVX512 void pc_nt_pack(long K, const float *B, long ldb, int tb
     }
 }
 
-/* C[i][j] = sum_k A[i lda + k] op(B)[k][j] (+ bias[j] when bias is not NULL) for i < M, j < N;
- * op(B)[k][j] = tb ? B[j ldb + k] : B[k ldb + j]. The panel lives in a per-thread buffer that
+/* C[i][j] = R[i ldr + j] + (sum_k A[i lda + k] op(B)[k][j] + bias[j]) for i < M, j < N, without
+ * the bias when it is NULL and without R when it is NULL (R may be C); op(B)[k][j] = (tb & 1) ?
+ * B[j ldb + k] : B[k ldb + j]; tb & 2: B is likely out of this core's caches (a model's weights
+ * larger than its L2), so its lines are prefetched. The panel lives in a per-thread buffer that
  * grows to the largest K seen. Returns nonzero only when that buffer cannot be allocated (C is
  * then untouched). */
-static PC_AVX512 int pc_sgemm_ntb_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb,
-                                         int tb, float *C, long ldc, const float *bias)
+static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb,
+                                        int tb, float *C, long ldc, const float *bias, const float *R, long ldr)
 {
     static _Thread_local float *buf;
     static _Thread_local long cap;
@@ -133,9 +142,11 @@ static PC_AVX512 int pc_sgemm_ntb_avx512(long M, long N, long K, const float *A,
             return 1;
     }
     float *restrict P = buf;
+    const int pf = tb & 2;
+    tb &= 1;
     for (long n0 = 0; n0 < N; n0 += PC_NT_PANEL) {
         const long nw = N - n0 < PC_NT_PANEL ? N - n0 : PC_NT_PANEL;
-        pc_nt_pack(K, B, ldb, tb, n0, nw, P);
+        pc_nt_pack(K, B, ldb, tb, pf, n0, nw, P);
         __mmask16 mk[4];
         for (int j = 0; j < 4; ++j) {
             const long live = nw - 16 * j;
@@ -146,34 +157,35 @@ static PC_AVX512 int pc_sgemm_ntb_avx512(long M, long N, long K, const float *A,
             for (int j = 0; j < 4; ++j)
                 bvec[j] = _mm512_maskz_loadu_ps(mk[j], bias + n0 + 16 * j);
         const __m512 *const bv = bias ? bvec : 0;
-        /* The next panel's op(B) lines are fetched a slice per tile while this panel computes: a
-           layer's weights are usually out of this core's caches (read once per call, after other
-           layers'), and reading them cold in pc_nt_pack costs W6's 128 x 512 x 128 product a tenth
-           of its time; so fetched, W6 L=12 runs ~2 % faster, W4 within noise. */
+        /* With pf, the next panel's op(B) lines are fetched a slice per tile while this panel
+           computes: a model's weights larger than the L2 are out of this core's caches when a layer
+           runs (read once per call, after other layers'), and reading them cold in pc_nt_pack costs
+           W6's 128 x 512 x 128 product a tenth of its time; so fetched, W6 L=12 runs ~2 % faster.
+           Where B is in cache the prefetches cost 2-7 % (hence the flag). */
         const long pn0 = n0 + PC_NT_PANEL, pnw = N - pn0 < PC_NT_PANEL ? N - pn0 : PC_NT_PANEL;
-        const long prows = pnw <= 0 ? 0 : tb ? pnw : K;           /* rows of B the next panel reads */
+        const long prows = pnw <= 0 || !pf ? 0 : tb ? pnw : K;    /* rows of B the next panel reads */
         const long plines = tb ? (K + 15) / 16 : (pnw + 15) / 16;  /* 64-byte lines in each */
         const long tiles = M / PC_NT_ROWS, per_tile = tiles ? (prows * plines + tiles - 1) / tiles : 0;
-        const float *const pf = prows == 0 ? B : tb ? B + pn0 * ldb : B + pn0;
+        const float *const next_b = prows == 0 ? B : tb ? B + pn0 * ldb : B + pn0;
         long prow = 0, pline = 0;
         long i = 0;
         for (; i + PC_NT_ROWS <= M; i += PC_NT_ROWS) {
             for (long q = 0; q < per_tile && prow < prows; ++q) {
-                _mm_prefetch((const char *)(pf + prow * ldb + 16 * pline), _MM_HINT_T1);
+                _mm_prefetch((const char *)(next_b + prow * ldb + 16 * pline), _MM_HINT_T1);
                 if (++pline == plines) {
                     pline = 0;
                     ++prow;
                 }
             }
-            pc_nt_tile(PC_NT_ROWS, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv);
+            pc_nt_tile(PC_NT_ROWS, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr);
         }
         switch (M - i) {        /* the last rows: each count its own unrolled tile */
-        case 6: pc_nt_tile(6, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv); break;
-        case 5: pc_nt_tile(5, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv); break;
-        case 4: pc_nt_tile(4, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv); break;
-        case 3: pc_nt_tile(3, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv); break;
-        case 2: pc_nt_tile(2, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv); break;
-        case 1: pc_nt_tile(1, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv); break;
+        case 6: pc_nt_tile(6, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
+        case 5: pc_nt_tile(5, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
+        case 4: pc_nt_tile(4, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
+        case 3: pc_nt_tile(3, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
+        case 2: pc_nt_tile(2, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
+        case 1: pc_nt_tile(1, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
         default: break;
         }
     }
@@ -183,7 +195,7 @@ static PC_AVX512 int pc_sgemm_ntb_avx512(long M, long N, long K, const float *A,
 static PC_AVX512 int pc_sgemm_nt_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
                                         float *C, long ldc)
 {
-    return pc_sgemm_ntb_avx512(M, N, K, A, lda, B, ldb, tb, C, ldc, 0);
+    return pc_sgemm_ep_avx512(M, N, K, A, lda, B, ldb, tb, C, ldc, 0, 0, 0);
 }
 #endif
 
@@ -198,12 +210,13 @@ static pc_sgemm_nt_fn pc_sgemm_nt_choose(void)
     return 0;
 }
 
-/* the kernel for pc_api.sgemm_ntb (ABI 7: with the bias), chosen as pc_sgemm_nt_choose does */
-static pc_sgemm_ntb_fn pc_sgemm_ntb_choose(void)
+/* the kernel for pc_api.sgemm_ep (ABI 7: with a bias and a residual), chosen as
+ * pc_sgemm_nt_choose does */
+static pc_sgemm_ep_fn pc_sgemm_ep_choose(void)
 {
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
     if (pc_sgemm_nt_choose())
-        return pc_sgemm_ntb_avx512;
+        return pc_sgemm_ep_avx512;
 #endif
     return 0;
 }

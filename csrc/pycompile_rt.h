@@ -21,15 +21,16 @@ enum pc_status_bits { PC_STATUS_OVERFLOW = 1, PC_STATUS_INVALID = 2 };
 /* A parallel loop's body: iterations [lo, hi) of a loop over [0, n), with its captured values. */
 typedef void (*pc_task_fn)(void *ctx, long lo, long hi);
 
-/* C[i][j] = sum_k A[i lda + k] op(B)[k][j] for i < M, j < N, op(B)[k][j] = tb ? B[j ldb + k] :
- * B[k ldb + j] (csrc/gemm.c); nonzero when it could not run (C untouched: call BLAS instead). */
+/* C[i][j] = sum_k A[i lda + k] op(B)[k][j] for i < M, j < N, op(B)[k][j] = (tb & 1) ? B[j ldb + k] :
+ * B[k ldb + j] (csrc/gemm.c); tb & 2 (ABI 7): B is likely out of cache, prefetch it. Nonzero when
+ * it could not run (C untouched: call BLAS instead). */
 typedef int (*pc_sgemm_nt_fn)(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
                               float *C, long ldc);
-/* the same plus bias[j] added to every row's column j (bias NULL: none), at the tile's store, so
- * a Dense layer's bias costs no pass over C; the sum is rounded before the bias is added, as a
- * separate bias pass does */
-typedef int (*pc_sgemm_ntb_fn)(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
-                               float *C, long ldc, const float *bias);
+/* the same with a Dense layer's epilogue additions, made as each tile is stored (no pass over C):
+ * C[i][j] = R[i ldr + j] + (sum + bias[j]), bias NULL: none, R NULL: none (R may be C); each
+ * addition rounded in turn, as separate passes round them */
+typedef int (*pc_sgemm_ep_fn)(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
+                              float *C, long ldc, const float *bias, const float *R, long ldr);
 
 /* Function table handed to every generated module at load time (pc_module_init). */
 typedef struct pc_api {
@@ -70,8 +71,9 @@ typedef struct pc_api {
     /* ABI 6: pycompile's float32 kernel for small products (csrc/gemm.c), NULL on a CPU without
      * AVX-512 (and in a C caller's table that leaves it out): generated code then calls BLAS. */
     pc_sgemm_nt_fn sgemm_nt;
-    /* ABI 7: the same kernel with a bias row added at the store; NULL exactly when sgemm_nt is */
-    pc_sgemm_ntb_fn sgemm_ntb;
+    /* ABI 7: the same kernel adding a bias row and a residual at the store; NULL exactly when
+     * sgemm_nt is */
+    pc_sgemm_ep_fn sgemm_ep;
 } pc_api;
 
 /* pc_entry's result when a loop stopped at a pending SIGINT (runtime errors are 1000 + k) */

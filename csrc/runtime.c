@@ -25,7 +25,7 @@ static void print_tensor(const void *data, int dtype, int ndim, const int64_t *s
 static void print_str(const char *text, int64_t nbytes) { pc_py_print_str(text, nbytes); }
 static void print_scalar(double value, int dtype) { pc_py_print_scalar(value, dtype); }
 
-static pc_api g_api = {      /* sgemm_nt, sgemm_ntb: filled by pc_get_api, for the CPU it runs on */
+static pc_api g_api = {      /* sgemm_nt, sgemm_ep: filled by pc_get_api, for the CPU it runs on */
     PC_RT_ABI_VERSION,
     pc_get_num_threads,
     pc_parallel_for,
@@ -54,7 +54,7 @@ const pc_api *pc_get_api(void)
 {
     if (!g_api_ready) {
         g_api.sgemm_nt = pc_sgemm_nt_choose();
-        g_api.sgemm_ntb = pc_sgemm_ntb_choose();
+        g_api.sgemm_ep = pc_sgemm_ep_choose();
         g_api_ready = 1;
     }
     return &g_api;

@@ -156,7 +156,7 @@ def test_emit_writes_ir_c_so_and_a_manifest_a_c_program_can_use(tmp_path):
     assert m["api"]["header"] == "pycompile_rt.h" and m["api"]["struct"] == "pc_api"
     assert m["api"]["abi_version"] == 7 and "num_threads" in m["api"]["fields"]
     assert "sgemm_nt" in m["api"]["fields"]      # ABI 6: the small-product kernel (NULL: BLAS)
-    assert "sgemm_ntb" in m["api"]["fields"]     # ABI 7: the same adding a bias (NULL: BLAS, then the bias)
+    assert "sgemm_ep" in m["api"]["fields"]     # ABI 7: the same adding a bias (NULL: BLAS, then the bias)
     assert "parallel_for" in m["api"]["fields"]
 
     blob = (out_dir / "net.bin").read_bytes()

@@ -1,8 +1,8 @@
 """pycompile's own float32 product for small shapes (csrc/gemm.c, in the runtime, issue 22): every
 row tail of its 7-row tiles, column tails of its 64-column panels, both layouts of B, the
 column-split schedule, batches and fused epilogues match NumPy; a Dense layer's bias is added by
-the kernel as it stores (pc_api.sgemm_ntb), leaving the epilogue the rest or nothing; narrow products
-and float64 stay on BLAS; generated modules reach the kernel through pc_api.sgemm_nt / sgemm_ntb and
+the kernel as it stores (pc_api.sgemm_ep), leaving the epilogue the rest or nothing; narrow products
+and float64 stay on BLAS; generated modules reach the kernel through pc_api.sgemm_nt / sgemm_ep and
 fall back to BLAS (and a bias pass) when the table has none (a CPU without AVX-512, a C caller's
 table)."""
 import numpy as np
@@ -75,7 +75,7 @@ def test_the_runtime_offers_the_kernel_exactly_on_avx512_cpus():
         flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
     assert lib.pc_get_api().abi_version == 7
     assert bool(lib.pc_get_api().sgemm_nt) == ("avx512f" in flags)
-    assert bool(lib.pc_get_api().sgemm_ntb) == ("avx512f" in flags)
+    assert bool(lib.pc_get_api().sgemm_ep) == ("avx512f" in flags)
 
 
 def _dense_gelu_residual(x, w, bias, r):
@@ -106,14 +106,16 @@ def test_epilogues_and_batches_match_numpy():
 
 
 def _dense_layers(x, w1, b1, w2, b2, w3, b3, r):
-    """Dense layers as nn.Dense writes them: a bias alone (the whole epilogue), a bias under a
-    residual (the epilogue keeps the residual), a bias under a ReLU, and a bias over the columns of
-    the column-split schedule (few rows, long K) - each added by the product kernel."""
+    """Dense layers as nn.Dense writes them and residual connections: a bias alone, a bias under a
+    residual, a residual alone (B not transposed), a bias under a ReLU (the epilogue keeps the
+    ReLU), and a bias over the columns of the column-split schedule (few rows, long K) - each
+    addition made by the product kernel."""
     h = ops.MatMul(transpose_b=True)(x, w1) + b1
     y = r + (ops.MatMul(transpose_b=True)(h, w2) + b2)
+    u = ops.matmul(h, w2) + r
     z = ops.relu(ops.MatMul(transpose_b=True)(x, w3) + b3)
     s = ops.MatMul(transpose_b=True)(ops.tile(x[:16], (1, 20)), ops.tile(w2[:, :16], (1, 20))) + b2
-    return h, y, z, s
+    return h, y, u, z, s
 
 
 def _dense_operands():
@@ -125,32 +127,33 @@ def _dense_operands():
 def _dense_layers_np(x, w1, b1, w2, b2, w3, b3, r):
     x, w1, w2, w3 = (v.astype(np.float64) for v in (x, w1, w2, w3))
     h = x @ w1.T + b1
-    return (h, r + (h @ w2.T + b2), np.maximum(x @ w3.T + b3, 0),
+    return (h, r + (h @ w2.T + b2), h @ w2 + r, np.maximum(x @ w3.T + b3, 0),
             np.tile(x[:16], (1, 20)) @ np.tile(w2[:, :16], (1, 20)).T + b2)
 
 
-def test_a_dense_layers_bias_is_added_by_the_kernel():
+def test_a_dense_layers_bias_and_a_residual_are_added_by_the_kernel():
     args = _dense_operands()
     f = ms.jit(_dense_layers)
     for g, want in zip(f(*map(Tensor, args)), _dense_layers_np(*args)):
         np.testing.assert_allclose(g.asnumpy(), want, rtol=1e-4, atol=1e-4)
     src = ms.inspect(f, *map(Tensor, args)).c_source
-    # every product here adds its bias itself (the split one once per schedule); BLAS and a bias
-    # pass behind each; no epilogue reads a bias any more: the residual and the ReLU remain
-    assert src.count("pc_sgemm_ntb(") == 5 and "pc_sgemm_nt(" not in src
-    assert src.count("if (!pc_sgemm_ntb || pc_sgemm_ntb(") == 5
-    assert "pc_sgemm_ntb = RT->sgemm_ntb;" in src
-    assert src.count("_rows(") == 2 * 2      # two epilogues (residual, ReLU): each defined and called once
+    # every product here makes its additions itself (the split one once per schedule), BLAS and
+    # a pass behind each; the one epilogue left is the ReLU's (defined and called once)
+    assert src.count("pc_sgemm_ep(") == 6 and "pc_sgemm_nt(" not in src
+    assert src.count("if (!pc_sgemm_ep || pc_sgemm_ep(") == 6
+    assert "pc_sgemm_ep = RT->sgemm_ep;" in src
+    assert src.count("_rows(") == 2
 
 
-def test_the_bias_is_added_as_a_separate_pass_adds_it():
-    """The kernel rounds the product, then adds the bias: bit for bit what PyNative's MatMul
-    followed by Add gives (and MindSpore's Dense, which adds its bias after the product)."""
+def test_the_additions_round_as_separate_passes_do():
+    """The kernel rounds the product, then adds the bias, then the residual: bit for bit what
+    MatMul followed by two Adds gives (MindSpore's Dense adds its bias after the product)."""
     args = _dense_operands()
     x, w1, b1 = map(Tensor, args[:3])
-    got = ms.jit(lambda x, w, b: ops.MatMul(transpose_b=True)(x, w) + b)(x, w1, b1).asnumpy()
+    r = Tensor(args[-1][:, :120])
+    got = ms.jit(lambda x, w, b, r: r + (ops.MatMul(transpose_b=True)(x, w) + b))(x, w1, b1, r).asnumpy()
     product = ms.jit(lambda x, w: ops.MatMul(transpose_b=True)(x, w))(x, w1).asnumpy()
-    np.testing.assert_array_equal(got, product + args[2])
+    np.testing.assert_array_equal(got, args[-1][:, :120] + (product + args[2]))
 
 
 def test_narrow_products_float64_and_transposed_a_stay_on_blas():
@@ -166,7 +169,7 @@ def test_narrow_products_float64_and_transposed_a_stay_on_blas():
 
 def _run_export_without_the_kernel(tmp_path, fn, inputs):
     """`fn` exported for x86-64-v3 (AVX2) and run from C with a pc_api table whose sgemm_nt and
-    sgemm_ntb are NULL (a CPU without AVX-512, or a C caller that leaves them out): its outputs."""
+    sgemm_ep are NULL (a CPU without AVX-512, or a C caller that leaves them out): its outputs."""
     import ctypes
     import json
     import subprocess
@@ -179,7 +182,7 @@ def _run_export_without_the_kernel(tmp_path, fn, inputs):
         assert "pc_nt_tile" not in nm.stdout and "sgemm_nt_avx512" not in nm.stdout
     api = ffi.new("pc_api *", lib.pc_get_api()[0])
     api.sgemm_nt = ffi.NULL
-    api.sgemm_ntb = ffi.NULL
+    api.sgemm_ep = ffi.NULL
     so = ctypes.CDLL(str(tmp_path / "m.so"), mode=ctypes.RTLD_LOCAL)
     assert so.pc_module_init(ctypes.c_void_p(int(ffi.cast("uintptr_t", api)))) == 7
     manifest = json.loads((tmp_path / "m.json").read_text())
@@ -211,9 +214,35 @@ def test_a_table_without_the_kernel_runs_the_products_on_blas(operands, tmp_path
         np.testing.assert_allclose(g, want, rtol=1e-4, atol=2e-4 * np.sqrt(shape[1]), err_msg=str(shape))
 
 
-def test_a_table_without_the_kernel_adds_the_bias_after_blas(tmp_path):
+def test_a_table_without_the_kernel_makes_the_additions_after_blas(tmp_path):
     args = _dense_operands()
     got = _run_export_without_the_kernel(tmp_path, _dense_layers, args)
-    assert len(got) == 4
+    assert len(got) == 5
     for g, want in zip(got, _dense_layers_np(*args)):
         np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-4)
+
+
+def _kernel_flags(src):
+    """The `tb` argument (bit 0: B transposed, bit 1: prefetch B) of every small-product call."""
+    import re
+    return [int(call.split(", ")[7]) for call in re.findall(r"pc_sgemm_(?:nt|ep)\((.*?)\)\)", src)]
+
+
+def test_weights_larger_than_a_cores_l2_are_prefetched():
+    """A model whose Parameters outsize a core's L2 reads each layer's weights cold: the kernel is
+    asked to prefetch them (bit 1 of `tb`); a small model's stay in cache and are not (the
+    prefetches cost 2-7 % there). Either way the values are the product's."""
+    from pycompile import nn
+    from pycompile.backend.c.codegen import _l2_bytes
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((128, 64)).astype(np.float32)
+    big = nn.SequentialCell(nn.Dense(64, 128), nn.Dense(128, _l2_bytes() // (4 * 128) + 64))
+    small = nn.SequentialCell(nn.Dense(64, 128), nn.Dense(128, 64))
+    for net, prefetch in ((big, True), (small, False)):
+        got = net(Tensor(x)).asnumpy()
+        (w1, b1), (w2, b2) = [(d.weight.asnumpy().astype(np.float64), d.bias.asnumpy()) for d in net]
+        np.testing.assert_allclose(got, (x @ w1.T + b1) @ w2.T + b2, rtol=1e-4, atol=1e-4)
+        src = ms.inspect(ms.jit(lambda t: net(t)), Tensor(x)).c_source
+        flags = _kernel_flags(src)
+        assert flags and all(f & 1 for f in flags)          # Dense: B transposed
+        assert all(bool(f & 2) == prefetch for f in flags), flags

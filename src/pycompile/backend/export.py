@@ -67,10 +67,12 @@ API_FIELDS = {
     "wait": "(int64_t *request) -> 0 once the request started by allreduce_start is complete; may be NULL",
     "comm_progress": "() -> 0: let MPI advance the all-reduces started and not yet waited for (called between "
                      "kernels while one is in flight); may be NULL",
-    "sgemm_nt": "(M, N, K, A, lda, B, ldb, tb, C, ldc) -> 0: C = A op(B) in float32 (op(B) = B^T when tb), A "
-                "row-major M x K, C M x N; nonzero leaves C untouched. May be NULL: products then call BLAS",
-    "sgemm_ntb": "(M, N, K, A, lda, B, ldb, tb, C, ldc, bias) -> 0: as sgemm_nt, then bias[j] added to column j "
-                 "of every row (bias NULL: none). May be NULL: products then call BLAS and add the bias",
+    "sgemm_nt": "(M, N, K, A, lda, B, ldb, tb, C, ldc) -> 0: C = A op(B) in float32 (op(B) = B^T when tb & 1; "
+                "tb & 2: B is likely out of cache, prefetch it), A row-major M x K, C M x N; nonzero leaves C "
+                "untouched. May be NULL: products then call BLAS",
+    "sgemm_ep": "(M, N, K, A, lda, B, ldb, tb, C, ldc, bias, R, ldr) -> 0: as sgemm_nt, then C[i][j] = "
+                "R[i ldr + j] + (C[i][j] + bias[j]) (bias or R NULL: that addition left out). May be NULL: "
+                "products then call BLAS and make the additions",
 }
 
 CALLING_CONVENTION = (

@@ -26,7 +26,7 @@ from pycompile.backend.c.outline import outline
 from pycompile.backend.c.split import split_function
 from pycompile.backend.c.stacks import StackEmitter
 from pycompile.backend.c.template_context import TemplateContext
-from pycompile.backend.c.memory import Plan, _ancestors, gemm_addend, gemm_bias, head_destination, plan_graph
+from pycompile.backend.c.memory import Plan, _ancestors, gemm_addend, gemm_folds, head_destination, plan_graph
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
 from pycompile.ops.c import ctypes_ as C
@@ -58,6 +58,7 @@ class _Module:
     subs: dict = field(default_factory=dict)      # id(subgraph) -> (C name, Plan, const offset)
     sub_consts: list = field(default_factory=list)
     scratch: dict = field(default_factory=dict)   # id(subgraph) -> arena bytes a call needs
+    cold_weights: bool = False    # the Parameters outsize a core's L2: each product's weights come in cold
 
 
 class CodeGen(StackEmitter, TemplateContext):
@@ -66,6 +67,7 @@ class CodeGen(StackEmitter, TemplateContext):
         self.mod = module or _Module()
         self.float_status = float_status
         if module is None:
+            self.mod.cold_weights = _parameter_bytes(graph) > _l2_bytes()
             # shared subgraphs (lazy_inline) first: their plans size the callers' scratch
             for k, sub in enumerate(ir.subgraphs(graph)):
                 cg = CodeGen(sub, float_status, self.mod)
@@ -91,6 +93,10 @@ class CodeGen(StackEmitter, TemplateContext):
     @uses_blas.setter
     def uses_blas(self, v: bool) -> None:
         self.mod.uses_blas = self.mod.uses_blas or v
+
+    @property
+    def cold_weights(self) -> bool:
+        return self.mod.cold_weights
 
     @functools.cached_property
     def param_index(self) -> dict:
@@ -244,14 +250,14 @@ class CodeGen(StackEmitter, TemplateContext):
         # the module's own: NULL without AVX-512 or in an older C caller's table (products then
         # call BLAS); only modules that call it declare it
         small = "pc_sgemm_nt(" in body
-        biased = "pc_sgemm_ntb(" in body         # the same kernel adding a Dense layer's bias (ABI 7)
+        biased = "pc_sgemm_ep(" in body         # the same kernel adding a Dense layer's bias (ABI 7)
         sgemm = (" if (RT->abi_version >= 6) pc_sgemm_nt = RT->sgemm_nt;" if small else "") + \
-            (" if (RT->abi_version >= 7) pc_sgemm_ntb = RT->sgemm_ntb;" if biased else "")
+            (" if (RT->abi_version >= 7) pc_sgemm_ep = RT->sgemm_ep;" if biased else "")
         # PC_INTR: the runtime's SIGINT flag (csrc/interrupt.c), read at loop back-edges; a C
         # caller whose table leaves `interrupted` NULL gets a flag that never rises
         head += ["static const pc_api *RT;",
                  *(["static pc_sgemm_nt_fn pc_sgemm_nt;"] if small else []),
-                 *(["static pc_sgemm_ntb_fn pc_sgemm_ntb;"] if biased else []),
+                 *(["static pc_sgemm_ep_fn pc_sgemm_ep;"] if biased else []),
                  "static int32_t PC_PRINT_RESULT[1];",
                  "static volatile int pc_never_interrupted;",
                  "static volatile int *PC_INTR = &pc_never_interrupted;",
@@ -506,18 +512,22 @@ class CodeGen(StackEmitter, TemplateContext):
             dest = self.storage_expr(self.plan.of(head), head)
         feeds = _ancestors(head, block)            # a reduction's prologue, computed inline
         epi_nodes = tuple(m for m in block.nodes if m is not head and id(m) not in feeds)
-        # a Dense layer's bias: added by the product kernel as it stores (kernels.gemm), so the
-        # epilogue reads product + bias (`value`) where it read the product, or is gone
-        value, bias = head, None
+        # a Dense layer's bias and a residual: added by the product kernel as it stores
+        # (kernels.gemm), so the epilogue reads residual + (product + bias) (`value`) where it read
+        # the product, or is gone
+        value, bias, residual = head, None, None
         if isinstance(head.op.lower, Blas) and not self.float_status:
-            found = gemm_bias(kind, k_dest, head, block, epi_nodes, outer)
+            found = gemm_folds(kind, k_dest, head, block, epi_nodes, outer)
             a, b = head.inputs
             if found and K.small_kernel(a.type, b.type, head.type, head.attrs.get("transpose_a", False),
                                         head.attrs.get("transpose_b", False)):
-                add, bv = found
-                if all(self._owner(g) is not self._owner(outer[id(bv)]) for g in gets):   # not overwritten here
-                    value, bias = add, self.ptr(outer[id(bv)])
-                    epi_nodes = tuple(m for m in epi_nodes if m is not add)
+                folded = [x for x in found[1:] if x is not None]
+                # not when this block writes its result over one of them (an Assign's value)
+                if all(self._owner(g) is not self._owner(outer[id(x)]) for g in gets for x in folded):
+                    value = found[0]
+                    bias, residual = (None if x is None else self.ptr(outer[id(x)]) for x in found[1:])
+                    added = _ancestors(value, block) | {id(value)}
+                    epi_nodes = tuple(m for m in epi_nodes if id(m) not in added)
         epi = [(r, p) for (k, r), p in zip(results, ptrs) if r is not head and r is not value]
         epilogue = None
         if epi_nodes and epi:
@@ -543,9 +553,9 @@ class CodeGen(StackEmitter, TemplateContext):
         if isinstance(head.op.lower, Blas):
             a, b = (outer[id(x)] if id(x) in outer else x for x in head.inputs)
             # not under float status: the epilogue scans the values it stores
-            x = None if self.float_status or bias else gemm_addend(kind, head, epi_nodes, [r for r, _ in epi], outer)
+            x = None if self.float_status or value is not head else gemm_addend(kind, head, epi_nodes, [r for r, _ in epi], outer)
             addend = None if x is None else self.ptr(x)
-            templates.render_blas(self, w, head, a, b, dest, epilogue, addend, bias)
+            templates.render_blas(self, w, head, a, b, dest, epilogue, addend, bias, residual)
             self.record_status(w, head, scan)
             return
         # a row reduction: its template over each chunk of rows, reading its input through the
@@ -845,6 +855,22 @@ def _drop_unused_params(w: CWriter, decls: list, start: int) -> None:
 def _spare_bytes(graph: ir.Graph) -> int:
     """Room after a subgraph's arena for outputs its caller does not use."""
     return sum((v.type.nbytes + 63) // 64 * 64 for v in graph.outputs if isinstance(v.type, TensorType))
+
+
+def _parameter_bytes(graph: ir.Graph) -> int:
+    """Bytes of the graph's Parameters (its RefType inputs): the weights a call reads."""
+    return sum(p.type.tensor.nbytes for p in graph.params if isinstance(p.type, RefType))
+
+
+@functools.lru_cache(maxsize=None)
+def _l2_bytes() -> int:
+    """One core's L2 cache (Linux sysfs; 1 MiB where it does not say)."""
+    try:
+        with open("/sys/devices/system/cpu/cpu0/cache/index2/size") as f:
+            size = f.read().strip().upper()
+        return int(size[:-1]) * {"K": 1 << 10, "M": 1 << 20}[size[-1]] if size[-1] in "KM" else int(size)
+    except (OSError, ValueError, IndexError):
+        return 1 << 20
 
 
 def generate(graph: ir.Graph, float_status: bool = False) -> CModule:

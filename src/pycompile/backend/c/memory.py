@@ -690,28 +690,40 @@ def gemm_addend(kind, head, epi_nodes, epi_results, outer):
     return outer[id(others[0])]
 
 
-def gemm_bias(kind, k_dest, head, block: ir.Block, epi_nodes, outer):
-    """(add, bias) when a product's epilogue starts with `add = product + bias`, bias a block input
-    of N values broadcast over the rows (a Dense layer's bias) and the product itself read by
-    nothing else: the product kernel can then add the bias as it stores (kernels.gemm's `bias`)
-    and the epilogue keeps the rest, reading `add` where the product was. None otherwise - also
-    when `add` is a result the product's buffer is not (it would need its own copy)."""
+def gemm_folds(kind, k_dest, head, block: ir.Block, epi_nodes, outer):
+    """(value, bias, residual) when a product's epilogue starts with the additions of a Dense layer
+    and a residual connection - `value = residual + (product + bias)`, either addition alone - that
+    the product kernel can make as it stores (kernels.gemm's `bias` and `residual`): bias a block
+    input of N values broadcast over the rows, residual a block input of the product's type, each
+    intermediate read by nothing else. The epilogue keeps the rest, reading `value` where it read
+    the product. None when there is nothing to fold - also when a folded value is a result the
+    product's buffer is not (it would need its own copy)."""
     if kind not in ("alias", "temp") or any(r is head for r in block.results):
         return None
-    users = [m for m in epi_nodes if any(i is head for i in m.inputs)]
-    if len(users) != 1:
-        return None
-    add = users[0]
-    if add.op.name != "Add" or len(add.inputs) != 2 or add.type != head.type or add.inputs[0] is add.inputs[1]:
-        return None
-    bias = add.inputs[1] if add.inputs[0] is head else add.inputs[0]
-    t, n = bias.type, head.type.shape[-1]
-    if (id(bias) not in outer or not isinstance(t, TensorType) or t.dtype is not head.type.dtype
-            or len(t.shape) > len(head.type.shape) or not t.shape or t.shape[-1] != n or int(np.prod(t.shape)) != n):
-        return None
-    if any(r is add for r in block.results) and (kind != "alias" or block.results[k_dest] is not add):
-        return None
-    return add, bias
+    n = head.type.shape[-1]
+
+    def sole_add(v):
+        users = [m for m in epi_nodes if any(i is v for i in m.inputs)]
+        if len(users) != 1 or any(r is v for r in block.results):
+            return None, None
+        add = users[0]
+        if add.op.name != "Add" or len(add.inputs) != 2 or add.type != head.type or add.inputs[0] is add.inputs[1]:
+            return None, None
+        if any(r is add for r in block.results) and (kind != "alias" or block.results[k_dest] is not add):
+            return None, None
+        other = add.inputs[1] if add.inputs[0] is v else add.inputs[0]
+        return (add, other) if id(other) in outer else (None, None)
+
+    value, bias, residual = head, None, None
+    add, other = sole_add(value)
+    t = other.type if add is not None else None
+    if (add is not None and isinstance(t, TensorType) and t.dtype is head.type.dtype and t.shape
+            and len(t.shape) <= len(head.type.shape) and t.shape[-1] == n and int(np.prod(t.shape)) == n):
+        value, bias = add, other
+        add, other = sole_add(value)
+    if add is not None and other.type == head.type:
+        value, residual = add, other
+    return None if value is head else (value, bias, residual)
 
 
 def plan_graph(graph: ir.Graph, sub_arena: dict | None = None) -> Plan:

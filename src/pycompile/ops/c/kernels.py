@@ -491,7 +491,8 @@ def gather(w, x, xt, idx, it, out, axis: int, err_code: int):
                    f"sizeof(*{out}) * {inner}L);")
 
 
-def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=None, bias=None):
+def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=None, bias=None, residual=None,
+         cold: bool = False):
     """out = op(a) @ op(b), batched over leading dims (with broadcasting).
 
     The work is split into (matrix, row chunk) units run in parallel, each a single-threaded
@@ -502,10 +503,13 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
     shape when the epilogue is just `out = addend + product` (a gradient summed over the steps of
     a reverse loop): where BLAS runs the product, out starts as a copy of the addend and BLAS
     adds into it (beta = 1) - no zeroing pass and no second pass reading both back - and the
-    epilogue is not run; elsewhere (the small-product kernel, float16) the epilogue is. `bias`: a C
-    pointer to N floats added to every row of the product (a Dense layer's bias, taken out of the
-    epilogue by the caller): only for a product small_kernel() accepts, which adds it as it stores
-    each tile (pc_api.sgemm_ntb), or after BLAS where the table has no kernel."""
+    epilogue is not run; elsewhere (the small-product kernel, float16) the epilogue is. `bias` (a C
+    pointer to N floats added to every row) and `residual` (a C pointer to a tensor of out's shape,
+    not out's memory): out = residual + (product + bias), the additions of a Dense layer and a
+    residual connection taken out of the epilogue by the caller; only for a product
+    small_kernel() accepts, which makes them as it stores each tile (pc_api.sgemm_ep), or after
+    BLAS where the table has no kernel. `cold`: the model's weights are larger than a core's L2,
+    so the small-product kernel prefetches op(b) (bit 1 of its `tb`)."""
     dt = ot.dtype
     ash, bsh, osh = at.shape, bt.shape, ot.shape
     M, N = osh[-2], osh[-1]
@@ -540,7 +544,8 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
     fn = "scipy_cblas_dgemm" if dt is mstype.float64 else "scipy_cblas_sgemm"
     flops = 2 * nb * M * N * max(K, 1)
     small = use_blas and _small_product(dt, ta, tb, M, N, K)
-    assert bias is None or (small and K > 0 and addend is None), "a bias for a product off the small kernel"
+    assert (bias is None and residual is None) or (small and K > 0 and addend is None), \
+        "a bias or residual for a product off the small kernel"
     beta = "0.0"
     if addend is not None and use_blas and not small and K > 0:
         beta, epilogue = "1.0", None
@@ -565,7 +570,8 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
                     b_cols = f"{b} + c0 * {ldb}L" if tb else f"{b} + c0"
                     with w.block("if (c0 < c1)"):
                         _product(w, fn, small, ta, tb, str(M), "(c1 - c0)", K, a, lda, b_cols, ldb, f"{out} + c0", N,
-                                 beta, None if bias is None else f"{bias} + c0")
+                                 beta, None if bias is None else f"{bias} + c0",
+                                 None if residual is None else f"{residual} + c0", cold)
                 if epilogue is not None:
                     w.line(PARALLEL_FOR)
                     with w.block("for (long u = 0; u < ncb; ++u)"):
@@ -594,7 +600,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
             elif use_blas:
                 a_rows = "A + r0" if ta else f"A + r0 * {lda}L"
                 _product(w, fn, small, ta, tb, "(r1 - r0)", str(N), K, a_rows, lda, "B", ldb, f"O + r0 * {N}L", N,
-                         beta, bias)
+                         beta, bias, None if residual is None else f"{residual} + bi * {o_mat}L + r0 * {N}L", cold)
             else:
                 acc = "double" if dt is mstype.float64 else ("float" if dt.kind == "f" else "int64_t")
                 ai = f"A[k * {lda}L + i]" if ta else f"A[i * {lda}L + k]"
@@ -647,29 +653,35 @@ def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
 
 
 def _product(w, fn, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: str, lda: int, b: str, ldb: int,
-             c: str, ldc: int, beta: str = "0.0", bias: str | None = None) -> None:
+             c: str, ldc: int, beta: str = "0.0", bias: str | None = None, res: str | None = None,
+             cold: bool = False) -> None:
     """C statements for c = op(a) @ op(b) (+ beta * c) (m x n, inner K): BLAS, or - for a small
     product - the runtime's kernel (csrc/gemm.c) through the module's pointer pc_sgemm_nt (set from
     pc_api.sgemm_nt at load, codegen's module head), with BLAS when the pointer is NULL (a CPU
     without AVX-512, a C caller's table without it) or the kernel's panel buffer cannot be
-    allocated. With `bias` (n floats; small products only) the kernel is pc_sgemm_ntb, which adds
-    it to every row as it stores; behind it, BLAS and then a pass adding it. The one place a
+    allocated. With `bias` (n floats) or `res` (m x n, row stride ldc; small products only) the
+    kernel is pc_sgemm_ep: c = res + (product + bias), made as it stores; behind it, BLAS and then
+    a pass making them; `cold` sets bit 1 of the kernel's `tb` (prefetch op(b)). The one place a
     product's call is written: every product site comes here."""
     blas = (f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, {'CblasTrans' if tb else 'CblasNoTrans'}, "
             f"(int){m}, (int){n}, {K}, 1.0, {a}, {lda}, {b}, {ldb}, {beta}, {c}, {ldc});")
     if not small:
         w.line(blas)
         return
-    if bias is None:
-        w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {int(tb)}, {c}, {ldc}L))")
+    flags = int(tb) | (2 if cold else 0)
+    if bias is None and res is None:
+        w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {flags}, {c}, {ldc}L))")
         w.line("    " + blas)
         return
-    with w.block(f"if (!pc_sgemm_ntb || pc_sgemm_ntb({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {int(tb)}, {c}, {ldc}L, "
-                 f"{bias}))"):
+    with w.block(f"if (!pc_sgemm_ep || pc_sgemm_ep({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {flags}, {c}, {ldc}L, "
+                 f"{bias or 0}, {res or 0}, {ldc}L))"):
         w.line(blas)
         with w.block(f"for (long i = 0; i < {m}; ++i)"):
             w.line(f"float *const row = {c} + i * {ldc}L;")
-            w.line(f"for (long j = 0; j < {n}; ++j) row[j] += ({bias})[j];")
+            if bias is not None:
+                w.line(f"for (long j = 0; j < {n}; ++j) row[j] += ({bias})[j];")
+            if res is not None:
+                w.line(f"for (long j = 0; j < {n}; ++j) row[j] = ({res})[i * {ldc}L + j] + row[j];")
 
 
 def small_kernel(at, bt, ot, ta: bool, tb: bool) -> bool:

@@ -141,14 +141,16 @@ def blas_supported(n) -> bool:
     return dt in (mstype.float32, mstype.float64, mstype.float16) and all(i.type.dtype is dt for i in n.inputs)
 
 
-def render_blas(ctx, w, n, a=None, b=None, dest=None, epilogue=None, addend=None, bias=None) -> None:
+def render_blas(ctx, w, n, a=None, b=None, dest=None, epilogue=None, addend=None, bias=None,
+                residual=None) -> None:
     """A matrix product (MatMul / BatchMatMul). A fused group's head passes its operands, the
-    destination, its epilogue `epilogue(r0, r1)` -> C statement and a bias the product adds
-    (kernels.gemm)."""
+    destination, its epilogue `epilogue(r0, r1)` -> C statement and the bias and residual the
+    product adds (kernels.gemm)."""
     a = n.inputs[0] if a is None else a
     b = n.inputs[1] if b is None else b
     dest = ctx.out(n) if dest is None else dest
     if blas_supported(n):
         ctx.use_blas()
     K.gemm(w, ctx.ptr(a), a.type, ctx.ptr(b), b.type, dest, n.type,
-           n.attrs.get("transpose_a", False), n.attrs.get("transpose_b", False), epilogue, addend, bias)
+           n.attrs.get("transpose_a", False), n.attrs.get("transpose_b", False), epilogue, addend, bias, residual,
+           getattr(ctx, "cold_weights", False))
