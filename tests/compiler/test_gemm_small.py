@@ -230,19 +230,27 @@ def _kernel_flags(src):
 
 def test_weights_larger_than_a_cores_l2_are_prefetched():
     """A model whose Parameters outsize a core's L2 reads each layer's weights cold: the kernel is
-    asked to prefetch them (bit 1 of `tb`); a small model's stay in cache and are not (the
-    prefetches cost 2-7 % there). Either way the values are the product's."""
+    asked to prefetch them (bit 1 of `tb`), and only them - not an activation just written, nor
+    a small model's weights, which stay in cache (the prefetches cost 2-7 % there). Either way
+    the values are the products'."""
     from pycompile import nn
     from pycompile.backend.c.codegen import _l2_bytes
     rng = np.random.default_rng(5)
     x = rng.standard_normal((128, 64)).astype(np.float32)
-    big = nn.SequentialCell(nn.Dense(64, 128), nn.Dense(128, _l2_bytes() // (4 * 128) + 64))
-    small = nn.SequentialCell(nn.Dense(64, 128), nn.Dense(128, 64))
-    for net, prefetch in ((big, True), (small, False)):
-        got = net(Tensor(x)).asnumpy()
-        (w1, b1), (w2, b2) = [(d.weight.asnumpy().astype(np.float64), d.bias.asnumpy()) for d in net]
-        np.testing.assert_allclose(got, (x @ w1.T + b1) @ w2.T + b2, rtol=1e-4, atol=1e-4)
-        src = ms.inspect(ms.jit(lambda t: net(t)), Tensor(x)).c_source
-        flags = _kernel_flags(src)
-        assert flags and all(f & 1 for f in flags)          # Dense: B transposed
-        assert all(bool(f & 2) == prefetch for f in flags), flags
+    wide = _l2_bytes() // (4 * 128) + 64          # a layer (on BLAS: too wide) whose weights outsize the L2
+    for cold in (True, False):
+        first, second, third = nn.Dense(64, 128), nn.Dense(128, 64), nn.Dense(128, wide)
+
+        def f(t):
+            h = first(t)
+            ys = (second(h), ops.MatMul(transpose_b=True)(h, h))     # weights, then an activation, as B
+            return ys + (third(h),) if cold else ys
+
+        (w1, b1), (w2, b2), (w3, b3) = [(d.weight.asnumpy().astype(np.float64), d.bias.asnumpy())
+                                        for d in (first, second, third)]
+        h = x @ w1.T + b1
+        for g, want in zip(ms.jit(f)(Tensor(x)), (h @ w2.T + b2, h @ h.T, h @ w3.T + b3)):
+            np.testing.assert_allclose(g.asnumpy(), want, rtol=1e-4, atol=1e-3)
+        flags = _kernel_flags(ms.inspect(ms.jit(f), Tensor(x)).c_source)
+        assert len(flags) == 3 and all(f & 1 for f in flags)          # B transposed in all three
+        assert sorted(bool(f & 2) for f in flags) == sorted([cold, cold, False]), (cold, flags)

@@ -94,9 +94,11 @@ class CodeGen(StackEmitter, TemplateContext):
     def uses_blas(self, v: bool) -> None:
         self.mod.uses_blas = self.mod.uses_blas or v
 
-    @property
-    def cold_weights(self) -> bool:
-        return self.mod.cold_weights
+    def prefetch_b(self, b) -> bool:
+        """Whether a product's op(B) operand `b` should be prefetched by the small-product kernel:
+        it is a Parameter (or a view of one) of a model whose Parameters outsize a core's L2, so
+        it comes in cold. Activations, just written, are in cache."""
+        return self.mod.cold_weights and _reads_parameter(b)
 
     @functools.cached_property
     def param_index(self) -> dict:
@@ -855,6 +857,15 @@ def _drop_unused_params(w: CWriter, decls: list, start: int) -> None:
 def _spare_bytes(graph: ir.Graph) -> int:
     """Room after a subgraph's arena for outputs its caller does not use."""
     return sum((v.type.nbytes + 63) // 64 * 64 for v in graph.outputs if isinstance(v.type, TensorType))
+
+
+def _reads_parameter(v) -> bool:
+    """v is a Parameter's value (its Load, or the parameter of a shared subgraph) or a view of one."""
+    while isinstance(v, ir.Node):
+        if v.op is ir.GETITEM or not (v.op.name == "Load" or isinstance(getattr(v.op, "lower", None), View)):
+            return False
+        v = v.inputs[0]
+    return isinstance(v, ir.Param) and isinstance(v.type, RefType)
 
 
 def _parameter_bytes(graph: ir.Graph) -> int:
