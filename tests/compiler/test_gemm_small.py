@@ -254,3 +254,16 @@ def test_weights_larger_than_a_cores_l2_are_prefetched():
         flags = _kernel_flags(ms.inspect(ms.jit(f), Tensor(x)).c_source)
         assert len(flags) == 3 and all(f & 1 for f in flags)          # B transposed in all three
         assert sorted(bool(f & 2) for f in flags) == sorted([cold, cold, False]), (cold, flags)
+
+
+def test_the_l2_size_is_the_machines():
+    """The size the prefetch decision compares against is the L2 the C library reports, where it
+    reports one (getconf), else sysfs's level-2 entry or 1 MiB."""
+    import subprocess
+    from pycompile.backend.c.codegen import _l2_bytes
+    r = subprocess.run(["getconf", "LEVEL2_CACHE_SIZE"], capture_output=True, text=True)
+    reported = int(r.stdout) if r.returncode == 0 and r.stdout.strip().isdigit() else 0
+    if reported > 0:
+        assert _l2_bytes() == reported
+    else:
+        assert _l2_bytes() >= 64 << 10

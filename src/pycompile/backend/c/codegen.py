@@ -875,13 +875,20 @@ def _parameter_bytes(graph: ir.Graph) -> int:
 
 @functools.lru_cache(maxsize=None)
 def _l2_bytes() -> int:
-    """One core's L2 cache (Linux sysfs; 1 MiB where it does not say)."""
-    try:
-        with open("/sys/devices/system/cpu/cpu0/cache/index2/size") as f:
-            size = f.read().strip().upper()
-        return int(size[:-1]) * {"K": 1 << 10, "M": 1 << 20}[size[-1]] if size[-1] in "KM" else int(size)
-    except (OSError, ValueError, IndexError):
-        return 1 << 20
+    """One core's L2 cache: the level-2 entry of Linux's sysfs cache list (its sizes read "1024K");
+    1 MiB where there is none."""
+    import glob
+    for d in sorted(glob.glob("/sys/devices/system/cpu/cpu0/cache/index*")):
+        try:
+            with open(os.path.join(d, "level")) as f:
+                if f.read().strip() != "2":
+                    continue
+            with open(os.path.join(d, "size")) as f:
+                size = f.read().strip().upper()
+            return int(size[:-1]) * {"K": 1 << 10, "M": 1 << 20}[size[-1]] if size[-1] in "KM" else int(size)
+        except (OSError, ValueError, IndexError, KeyError):
+            continue
+    return 1 << 20
 
 
 def generate(graph: ir.Graph, float_status: bool = False) -> CModule:
