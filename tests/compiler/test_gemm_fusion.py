@@ -110,6 +110,34 @@ def test_softmax_and_log_softmax_read_a_fused_producer_once():
     assert np.isnan(got_p[1, 4]).all() and not np.isnan(np.delete(got_p[1], 4, 0)).any()
 
 
+def test_row_templates_read_broadcast_operands_by_row():
+    """Softmax, LayerNorm and reductions walk contiguous rows; a fused producer's operand
+    broadcast over whole rows (an attention mask over the batch) is read at (i0 % P) + r from the
+    row's start i0 - contiguous, so GCC loads it instead of gathering - and one whose period does
+    not tile the rows (a (4,) vector under a 12-element row) by the flat index as before (the
+    function the template calls is then the flat one)."""
+    from pycompile import nn
+    rng = np.random.default_rng(4)
+    s, mask = rng.standard_normal((2, 19, 19)).astype(np.float32), rng.standard_normal((19, 19)).astype(np.float32)
+    x, v = rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal(4).astype(np.float32)
+    norm = nn.LayerNorm((19,), epsilon=1e-5)
+
+    def f(s, mask, x, v):
+        return ops.softmax(s * 0.5 + mask), ops.amax(x * v), norm(s - mask)
+
+    y = s * np.float32(0.5) + mask
+    e = np.exp(y - y.max(-1, keepdims=True))
+    d = (s - mask).astype(np.float64)
+    d = (d - d.mean(-1, keepdims=True)) / np.sqrt(d.var(-1, keepdims=True) + 1e-5)
+    got = [t.asnumpy() for t in ms.jit(f)(*map(Tensor, (s, mask, x, v)))]
+    np.testing.assert_allclose(got[0], e / e.sum(-1, keepdims=True), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(got[1], (x * v).max(), rtol=1e-6)
+    np.testing.assert_allclose(got[2], d, rtol=1e-4, atol=1e-5)
+    src = ms.inspect(ms.jit(f), *map(Tensor, (s, mask, x, v))).c_source
+    assert src.count("(i0 % 361L) + r)") == 2      # the mask, by row: in the softmax's and the LayerNorm's producers
+    assert "(i % 4L)" in src and "% 4L) + r" not in src           # the vector, by flat index
+
+
 def test_unfused_integer_and_float16_products_still_match():
     rng = np.random.default_rng(2)
     a, b = rng.integers(-5, 5, (9, 4)).astype(np.int32), rng.integers(-5, 5, (4, 6)).astype(np.int32)

@@ -593,9 +593,7 @@ class CodeGen(StackEmitter, TemplateContext):
         params = [p for p in block.params if id(p) in used]
         kin = self._kinputs([outer[id(p)] for p in params])
         em = KernelEmitter(self.kernel_name(n), x.type.shape, ir.Block(tuple(params), prologue, (x,)), kin, [x], [])
-        fname = em.emit_point(self.defs)
-        head = ", ".join(i.cexpr for i in kin)
-        return (lambda idx: f"{fname}({head}, {idx})") if head else (lambda idx: f"{fname}({idx})")
+        return _PrologueLoader(em, self.defs, ", ".join(i.cexpr for i in kin))
 
     # ---- structures ---------------------------------------------------------------------------------
     def cond_expr(self, v) -> str:
@@ -857,6 +855,31 @@ def _drop_unused_params(w: CWriter, decls: list, start: int) -> None:
 def _spare_bytes(graph: ir.Graph) -> int:
     """Room after a subgraph's arena for outputs its caller does not use."""
     return sum((v.type.nbytes + 63) // 64 * 64 for v in graph.outputs if isinstance(v.type, TensorType))
+
+
+class _PrologueLoader:
+    """A reduction template's reader of a fused producer (kernels._ld / _ldr): `loader(i)` calls
+    the producer's function at flat index i; `loader.rows(i0, r, n)` its form for rows of n
+    contiguous elements (i0 a multiple of n, r < n). Each function is emitted at its first read."""
+
+    def __init__(self, em, defs, head: str):
+        self.em, self.defs, self.head = em, defs, head
+        self.flat, self.row = None, {}
+
+    def _call(self, fname, args):
+        return f"{fname}({self.head}, {args})" if self.head else f"{fname}({args})"
+
+    def __call__(self, idx):
+        if self.flat is None:
+            self.flat = self.em.emit_point(self.defs)
+        return self._call(self.flat, idx)
+
+    def rows(self, i0, r, n: int):
+        if n not in self.row:       # named by order of first use: a row length may scale with the batch
+            self.row[n] = self.em.emit_point(self.defs, row_len=n, suffix=f"row{len(self.row) or ''}")
+        if self.row[n] is None:     # no operand reads differently by row: the flat form
+            return self(i0 if r == "0" else f"{i0} + {r}")
+        return self._call(self.row[n], f"{i0}, {r}")
 
 
 def _reads_parameter(v) -> bool:

@@ -95,33 +95,55 @@ class KernelEmitter:
         args = [i.cexpr for k, i in enumerate(self.inputs) if k not in self.inplace] + list(self.out_ptrs) + ["nt"]
         return f"{self.name}({', '.join(args)});"
 
-    def emit_point(self, defs: CWriter) -> str:
+    def emit_point(self, defs: CWriter, row_len: int | None = None, suffix: str = "row") -> str | None:
         """A reduction prologue: `name_at(inputs..., i)` returns the block's result at flat index i
         of `shape` (inputs broadcast by index arithmetic). Inlined into the reduction's loops,
-        which stay vectorizable. Returns the function's name."""
+        which stay vectorizable. With `row_len`, `name_<suffix>(inputs..., i0, r)` instead: the
+        value at i0 + r for a row start i0 (a multiple of row_len) and 0 <= r < row_len - what a
+        template walking rows calls, so that an input broadcast over whole rows (an attention
+        mask over the batch) is read at (i0 % P) + r, contiguously, not gathered at (i % P); None
+        (nothing written) when no input is read differently from the flat form. Returns the
+        function's name."""
         target = self.outputs[0]
         full = self.shape if self.shape else (1,)
+        offsets, by_row = [], False
+        for inp in self.inputs:
+            t = inp.value.type
+            if isinstance(t, ScalarType):
+                offsets.append(None)
+                continue
+            dims, (strides, _) = collapse(full, [_strides(t.shape, full), _strides(full, full)])
+            terms, inner = [], 1
+            for d in range(len(dims) - 1, -1, -1):
+                if strides[d]:
+                    if row_len and inner > 1 and inner % row_len == 0:
+                        i = "i0"                # i / inner is i0's when rows tile inner
+                    else:
+                        i = "(i0 + r)" if row_len else "i"
+                    if row_len and inner == 1 and d > 0 and dims[d] % row_len == 0:
+                        idx = f"((i0 % {dims[d]}L) + r)"      # (i0 + r) % D = i0 % D + r when rows tile D
+                    else:
+                        idx = i if inner == 1 and d == 0 else (f"({i} / {inner}L)" if d == 0 else
+                                                               f"(({i} / {inner}L) % {dims[d]}L)" if inner > 1
+                                                               else f"({i} % {dims[d]}L)")
+                    by_row = by_row or (row_len is not None and "(i0 + r)" not in idx)
+                    terms.append(idx if strides[d] == 1 else f"{idx} * {strides[d]}L")
+                inner *= dims[d]
+            offsets.append(" + ".join(terms) or "0")
+        if row_len and not by_row:
+            return None
         ct = C.value_ctype(target.type)
         params = self._params(False)[:len([k for k in range(len(self.inputs)) if k not in self.inplace])]
-        params.append("const long i")
-        defs.line(f"static inline __attribute__((always_inline)) {ct} {self.name}_at({', '.join(params)})")
+        params += ["const long i0", "const long r"] if row_len else ["const long i"]
+        fname = f"{self.name}_{suffix}" if row_len else f"{self.name}_at"
+        defs.line(f"static inline __attribute__((always_inline)) {ct} {fname}({', '.join(params)})")
         with defs.block(""):
             env = {}
-            for k, (prm, inp) in enumerate(zip(self.block.params, self.inputs)):
+            for k, (prm, inp, offset) in enumerate(zip(self.block.params, self.inputs, offsets)):
                 t = inp.value.type
-                if isinstance(t, ScalarType):
+                if offset is None:
                     env[id(prm)] = ("scalar", f"in{k}", C.scalar_ctype(t))
                     continue
-                dims, (strides, _) = collapse(full, [_strides(t.shape, full), _strides(full, full)])
-                terms, inner = [], 1
-                for d in range(len(dims) - 1, -1, -1):
-                    if strides[d]:
-                        idx = "i" if inner == 1 and d == 0 else (f"(i / {inner}L)" if d == 0 else
-                                                               f"((i / {inner}L) % {dims[d]}L)" if inner > 1
-                                                               else f"(i % {dims[d]}L)")
-                        terms.append(idx if strides[d] == 1 else f"{idx} * {strides[d]}L")
-                    inner *= dims[d]
-                offset = " + ".join(terms) or "0"
                 env[id(prm)] = ("scalar", f"(({C.compute(t.dtype)}){C.load(f'in{k}', offset, t.dtype)})",
                                 C.compute(t.dtype))
             for m in self.block.nodes:
@@ -129,7 +151,7 @@ class KernelEmitter:
                 defs.line(f"const {w_ct} v{nid(m)} = {self._member_expr(m, env)};")
                 env[id(m)] = ("scalar", f"v{nid(m)}", w_ct)
             defs.line(f"return {self._read(env, target)};")
-        return f"{self.name}_at"
+        return fname
 
     def emit_rows(self, defs: CWriter) -> str:
         """A GEMM epilogue: `name_rows(ptrs..., r0, r1)` computes rows [r0, r1) of an output

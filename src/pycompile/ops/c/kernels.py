@@ -31,6 +31,14 @@ def _ld(x, index: str) -> str:
     return x(index) if callable(x) else f"{x}[{index}]"
 
 
+def _ldr(x, row: str, r: str, n: int) -> str:
+    """_ld at `row + r`, `row` the flat start of a contiguous row of n elements (a multiple of n)
+    and 0 <= r < n: a fused producer with a `rows` form (codegen's loader) reads its broadcast
+    operands by row there."""
+    rows = getattr(x, "rows", None)
+    return rows(row, r, n) if rows else _ld(x, row if r == "0" else f"{row} + {r}")
+
+
 def _loader(x, xt):
     """A template's input reader for _ld: float16 pointers read through pc_h2f."""
     if callable(x) or xt.dtype is not mstype.float16:
@@ -188,17 +196,17 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes, rows=None):
         with _row_loop(w, "a", A, A * R, rows):
             if rule in ("sum", "mean"):
                 total = blocked_sum(w, "acc", at, R, lambda acc: [
-                    f"const {at} v = ({at}){_ld(x, f'a * {R}L + r')};", f"{acc} += v;"])
+                    f"const {at} v = ({at}){_ldr(x, f'a * {R}L', 'r', R)};", f"{acc} += v;"])
                 w.line(f"{out}[a] = {fin(total)};")
                 return
-            w.line(f"{at} acc = {_init(rule, at, f'({at})' + _ld(x, f'a * {R}L'))};")
+            w.line(f"{at} acc = {_init(rule, at, f'({at})' + _ldr(x, f'a * {R}L', '0', R))};")
             if rule in ("max", "min"):
                 # a vector max / min, and NaN tracked beside it: NaN wins, as in NumPy
                 op = ">" if rule == "max" else "<"
                 w.line("int nan = 0;")
                 w.line(f"#pragma omp simd reduction({rule}:acc) reduction(|:nan)")
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                    w.line(f"const {at} v = ({at}){_ld(x, f'a * {R}L + r')};")
+                    w.line(f"const {at} v = ({at}){_ldr(x, f'a * {R}L', 'r', R)};")
                     w.line(f"acc = v {op} acc ? v : acc; nan |= v != v;")
                 w.line(f"{out}[a] = nan ? {fin(f'({at})NAN')} : {fin('acc')};" if xt.dtype.kind == "f"
                        else f"{out}[a] = {fin('acc')};")
@@ -206,7 +214,7 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes, rows=None):
                 if simd:
                     w.line(simd)
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                    w.line(f"const {at} v = ({at}){_ld(x, f'a * {R}L + r')};")
+                    w.line(f"const {at} v = ({at}){_ldr(x, f'a * {R}L', 'r', R)};")
                     w.line(_combine(rule, "acc", "v"))
                 w.line(f"{out}[a] = {fin('acc')};")
         return
@@ -292,15 +300,15 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
         # passes and an exp per element are worth a thread sooner than a plain loop
         with _row_loop(w, "a", A, 4 * A * R, rows):
             w.line(f"{st} *oa = {out} + a * {R}L;")
-            w.line(f"{ct} m = ({ct}){_ld(x, f'a * {R}L')};")
+            w.line(f"{ct} m = ({ct}){_ldr(x, f'a * {R}L', '0', R)};")
             if st == ct:
                 # the row is evaluated once, into the output row, as its max is taken: a fused
-                # producer (scale and a broadcast mask: attention scores) indexes its operands
-                # modulo their sizes, which GCC vectorizes only by gathers (or not at all), so
-                # every later pass reads the contiguous row instead
+                # producer (scale and a broadcast mask: attention scores) may index an operand
+                # modulo its size where rows do not tile it, which GCC vectorizes only by gathers
+                # (or not at all), so every later pass reads the contiguous row instead
                 w.line("#pragma omp simd reduction(max:m)")
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                    w.line(f"const {ct} v = ({ct}){_ld(x, f'a * {R}L + r')}; oa[r] = v; m = v > m ? v : m;")
+                    w.line(f"const {ct} v = ({ct}){_ldr(x, f'a * {R}L', 'r', R)}; oa[r] = v; m = v > m ? v : m;")
                 # x - m clamped to `lim` goes through the output row first: the vector exp then
                 # never sees a masked score (-1e9, -inf), which would send every such lane to
                 # libm's scalar underflow path. (Clamping inside the exp loop does not work:
@@ -314,16 +322,16 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
             else:
                 w.line("#pragma omp simd reduction(max:m)")
                 with w.block(f"for (long r = 1; r < {R}L; ++r)"):
-                    w.line(f"const {ct} v = ({ct}){_ld(x, f'a * {R}L + r')}; m = v > m ? v : m;")
+                    w.line(f"const {ct} v = ({ct}){_ldr(x, f'a * {R}L', 'r', R)}; m = v > m ? v : m;")
                 # float16 storage cannot hold x - m exactly: exp and sum in one pass
                 blocked_sum(w, "s", ct, R, lambda s: [
-                    f"const {ct} d = ({ct}){_ld(x, f'a * {R}L + r')} - m, e = {ex_flush('d')}; {s} += e;"
+                    f"const {ct} d = ({ct}){_ldr(x, f'a * {R}L', 'r', R)} - m, e = {ex_flush('d')}; {s} += e;"
                     + ("" if log else " " + C.store("oa", "r", "e", dt))])
             if log:
                 w.line(f"const {ct} ls = {lg}(s);")
                 w.line("#pragma omp simd")
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-                    w.line(C.store("oa", "r", f"({ct}){_ld(x, f'a * {R}L + r')} - m - ls", dt))
+                    w.line(C.store("oa", "r", f"({ct}){_ldr(x, f'a * {R}L', 'r', R)} - m - ls", dt))
             else:
                 w.line(f"const {ct} inv = ({ct})1 / s;")
                 w.line("#pragma omp simd")
@@ -367,14 +375,14 @@ def layernorm(w, x, xt, gamma, beta, gt, out, begin_norm_axis: int, epsilon: flo
     gidx = "c" if g == cols else f"(row * {cols}L + c) % {g}L"
     with _row_loop(w, "row", n_rows, n_rows * cols, rows):
         w.line(f"{st} *orow = {out} + row * {cols}L;")
-        total = blocked_sum(w, "sum", ct, cols, lambda acc: [f"{acc} += ({ct}){_ld(x, f'row * {cols}L + r')};"])
+        total = blocked_sum(w, "sum", ct, cols, lambda acc: [f"{acc} += ({ct}){_ldr(x, f'row * {cols}L', 'r', cols)};"])
         w.line(f"const {ct} mean = {total} / {cols};")
         sq_total = blocked_sum(w, "sq", ct, cols, lambda acc: [
-            f"const {ct} d = ({ct}){_ld(x, f'row * {cols}L + r')} - mean; {acc} += d * d;"])
+            f"const {ct} d = ({ct}){_ldr(x, f'row * {cols}L', 'r', cols)} - mean; {acc} += d * d;"])
         w.line(f"const {ct} var = {sq_total} / {cols};")
         w.line(f"const {ct} inv = ({ct})1 / {sq}(var + {C.literal(float(epsilon), ct)});")
         with w.block(f"for (long c = 0; c < {cols}L; ++c)"):
-            w.line(C.store("orow", "c", f"(({ct}){_ld(x, f'row * {cols}L + c')} - mean) * inv * "
+            w.line(C.store("orow", "c", f"(({ct}){_ldr(x, f'row * {cols}L', 'c', cols)} - mean) * inv * "
                        f"({ct}){C.load(gamma, gidx, gt.dtype)} + ({ct}){C.load(beta, gidx, gt.dtype)}", xt.dtype))
 
 
