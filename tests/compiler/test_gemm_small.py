@@ -267,3 +267,34 @@ def test_the_l2_size_is_the_machines():
         assert _l2_bytes() == reported
     else:
         assert _l2_bytes() >= 64 << 10
+
+
+def test_an_older_tables_kernel_is_not_called(tmp_path):
+    """ABI 7 gave the kernel's `tb` a prefetch bit, which an ABI 6 kernel would read as a
+    transpose: a module loaded with an older table leaves its kernel alone (BLAS computes);
+    with the current table it calls it."""
+    import ctypes
+    from pycompile._rt import ffi, lib
+    from pycompile.backend import export
+    a, b = (np.random.default_rng(9).standard_normal((128, 64)).astype(np.float32) for _ in range(2))
+    report = ms.inspect(ms.jit(lambda x, y: ops.matmul(x, y.T)), Tensor(a), Tensor(b))
+    export.export(report, "m", ("c", "so"), str(tmp_path))
+    calls = []
+
+    @ffi.callback("int(long, long, long, const float *, long, const float *, long, int, float *, long)")
+    def kernel(*args):
+        calls.append(args[7])
+        return 1                    # "could not run": the module falls back to BLAS
+
+    so = ctypes.CDLL(str(tmp_path / "m.so"), mode=ctypes.RTLD_LOCAL)
+    for version in (6, 7):
+        api = ffi.new("pc_api *", lib.pc_get_api()[0])
+        api.abi_version, api.sgemm_nt = version, kernel
+        so.pc_module_init(ctypes.c_void_p(int(ffi.cast("uintptr_t", api))))
+        out = np.zeros((128, 128), np.float32)
+        keep = [np.ascontiguousarray(a), np.ascontiguousarray(b), out, np.zeros(1 << 16, np.uint8)]
+        args = (ctypes.c_void_p * 4)(*[v.ctypes.data for v in keep])
+        del calls[:]
+        assert so.pc_entry(args) == 0
+        np.testing.assert_allclose(out, a @ b.T, rtol=1e-4, atol=1e-4)
+        assert bool(calls) == (version == 7), (version, calls)

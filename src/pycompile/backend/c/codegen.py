@@ -252,8 +252,10 @@ class CodeGen(StackEmitter, TemplateContext):
         # the module's own: NULL without AVX-512 or in an older C caller's table (products then
         # call BLAS); only modules that call it declare it
         small = "pc_sgemm_nt(" in body
-        biased = "pc_sgemm_ep(" in body         # the same kernel adding a Dense layer's bias (ABI 7)
-        sgemm = (" if (RT->abi_version >= 6) pc_sgemm_nt = RT->sgemm_nt;" if small else "") + \
+        # (ABI 7: tb's bit 1 asks for a prefetch, which an ABI 6 kernel would read as a transpose,
+        # so an older table's kernel is not used at all)
+        biased = "pc_sgemm_ep(" in body         # the same kernel adding a Dense layer's bias and a residual
+        sgemm = (" if (RT->abi_version >= 7) pc_sgemm_nt = RT->sgemm_nt;" if small else "") + \
             (" if (RT->abi_version >= 7) pc_sgemm_ep = RT->sgemm_ep;" if biased else "")
         # PC_INTR: the runtime's SIGINT flag (csrc/interrupt.c), read at loop back-edges; a C
         # caller whose table leaves `interrupted` NULL gets a flag that never rises
