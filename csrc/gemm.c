@@ -60,7 +60,7 @@ static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int
 #pragma GCC unroll 4
             for (int j = 0; j < 4; ++j)
                 acc[r][j] = _mm512_add_ps(acc[r][j], bv[j]);
-    if (R)      /* read before C is written: R may be C itself (a residual updated in place) */
+    if (R)      /* the residual's tile, read before C's is written */
 #pragma GCC unroll 7
         for (int r = 0; r < nr; ++r)
 #pragma GCC unroll 4
@@ -124,7 +124,7 @@ static inline PC_AVX512 void pc_nt_pack(long K, const float *B, long ldb, int tb
 }
 
 /* C[i][j] = R[i ldr + j] + (sum_k A[i lda + k] op(B)[k][j] + bias[j]) for i < M, j < N, without
- * the bias when it is NULL and without R when it is NULL (R may be C); op(B)[k][j] = (tb & 1) ?
+ * the bias when it is NULL and without R when it is NULL (R apart from C); op(B)[k][j] = (tb & 1) ?
  * B[j ldb + k] : B[k ldb + j]; tb & 2: B is likely out of this core's caches (a model's weights
  * larger than its L2), so its lines are prefetched. The panel lives in a per-thread buffer that
  * grows to the largest K seen. Returns nonzero only when that buffer cannot be allocated (C is

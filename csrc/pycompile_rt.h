@@ -27,7 +27,7 @@ typedef void (*pc_task_fn)(void *ctx, long lo, long hi);
 typedef int (*pc_sgemm_nt_fn)(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
                               float *C, long ldc);
 /* the same with a Dense layer's epilogue additions, made as each tile is stored (no pass over C):
- * C[i][j] = R[i ldr + j] + (sum + bias[j]), bias NULL: none, R NULL: none (R may be C); each
+ * C[i][j] = R[i ldr + j] + (sum + bias[j]), bias NULL: none, R NULL: none (R apart from C); each
  * addition rounded in turn, as separate passes round them */
 typedef int (*pc_sgemm_ep_fn)(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
                               float *C, long ldc, const float *bias, const float *R, long ldr);

@@ -557,7 +557,9 @@ class CodeGen(StackEmitter, TemplateContext):
         if isinstance(head.op.lower, Blas):
             a, b = (outer[id(x)] if id(x) in outer else x for x in head.inputs)
             # not under float status: the epilogue scans the values it stores
-            x = None if self.float_status or value is not head else gemm_addend(kind, head, epi_nodes, [r for r, _ in epi], outer)
+            # (and not when the kernel makes the epilogue's first additions: nothing is left to add)
+            x = (None if self.float_status or value is not head
+                 else gemm_addend(kind, head, epi_nodes, [r for r, _ in epi], outer))
             addend = None if x is None else self.ptr(x)
             templates.render_blas(self, w, head, a, b, dest, epilogue, addend, bias, residual)
             self.record_status(w, head, scan)

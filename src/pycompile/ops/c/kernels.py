@@ -551,7 +551,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
     half = dt is mstype.float16 and at.dtype is dt and bt.dtype is dt
     fn = "scipy_cblas_dgemm" if dt is mstype.float64 else "scipy_cblas_sgemm"
     flops = 2 * nb * M * N * max(K, 1)
-    small = use_blas and _small_product(dt, ta, tb, M, N, K)
+    small = small_kernel(at, bt, ot, ta, tb)
     assert (bias is None and residual is None) or (small and K > 0 and addend is None), \
         "a bias or residual for a product off the small kernel"
     beta = "0.0"
@@ -694,10 +694,11 @@ def _product(w, fn, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: 
 
 def small_kernel(at, bt, ot, ta: bool, tb: bool) -> bool:
     """Whether gemm() runs this product (operand types at, bt, result type ot) on the runtime's
-    small-product kernel, which can add a bias row as it stores (gemm's `bias`)."""
+    small-product kernel, which can add a bias and a residual as it stores (gemm's `bias`,
+    `residual`): float32 operands of the result's dtype and a shape _small_product accepts."""
     dt = ot.dtype
     K = at.shape[-2] if ta else at.shape[-1]
-    return (dt is mstype.float32 and at.dtype is dt and bt.dtype is dt and K > 0
+    return (at.dtype is dt and bt.dtype is dt
             and _small_product(dt, ta, tb, ot.shape[-2], ot.shape[-1], K))
 
 
