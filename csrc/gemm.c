@@ -19,6 +19,65 @@
  * holds NULL and generated code calls BLAS. */
 #include <stdlib.h>
 
+/* ---- packings kept between calls ---------------------------------------------------------------
+ * A product whose op(B) is a Parameter its module never writes (tb & 4) keeps op(B) packed: later
+ * calls with the same B, K, N, ldb and transpose read the kept panels instead of packing again.
+ * Packing costs each thread a pass over all of op(B) per call (rows are split across threads, so
+ * every thread packs every panel), and a model's weights come in cold from L3 while it runs: in
+ * a two-thread C harness of W6 L=12's weight products, kept panels took 9 % off their time.
+ * A packing is valid while the Parameter epoch has not moved since it was made; every write of a
+ * Parameter moves it (pc_params_written): Python's (Assign run eagerly, set_data, item assignment,
+ * a new Parameter's buffer) and each call of a module that assigns Parameters, as it starts and
+ * as it ends. So kept panels are never older than the Parameter they were packed from, within
+ * the rule every reader of a Parameter keeps: no call reads it while another writes it.
+ *
+ * Threads share the table without locks: a reader counts itself in `users` before it looks at a
+ * slot's state and key, and a thread (re)packing a slot first moves it to "busy" and gives up if
+ * anyone is reading it; a thread that finds the slot busy packs into its own buffer as before. */
+#define PC_PACK_SLOTS 512
+#define PC_PACK_PROBES 8
+
+typedef struct {
+    const float *b;             /* the key: op(B)'s source and its geometry */
+    long k, n, ldb;
+    int tb;
+    int state;                  /* 0 empty, 1 being packed (by one thread), 2 ready */
+    int users;                  /* threads looking at or reading it */
+    long epoch;                 /* the Parameter epoch it was packed in */
+    long floats;                /* panels' size: ceil(n / 64) panels of k x 64 */
+    float *panels;
+} pc_pack_slot;
+
+static pc_pack_slot pc_packs[PC_PACK_SLOTS];
+static long pc_param_epoch = 1;
+static long pc_pack_bytes;                  /* held by every slot's panels */
+static long pc_pack_limit = 256L << 20;     /* pc_pack_keep_limit; 0: keep none */
+static long pc_pack_counts[3];              /* calls served from kept panels, packings kept, declined */
+
+/* every write of a Parameter calls this (pc_api.params_written, ABI 8) */
+void pc_params_written(void)
+{
+    __atomic_add_fetch(&pc_param_epoch, 1, __ATOMIC_SEQ_CST);
+}
+
+void pc_pack_keep_limit(long bytes)
+{
+    __atomic_store_n(&pc_pack_limit, bytes < 0 ? 0 : bytes, __ATOMIC_SEQ_CST);
+}
+
+/* the first n of: calls served from kept panels, packings kept, packings declined (table or limit
+ * full, or the slot busy), bytes held, the Parameter epoch */
+void pc_pack_stats(long *out, int n)
+{
+    const long v[5] = {__atomic_load_n(&pc_pack_counts[0], __ATOMIC_RELAXED),
+                       __atomic_load_n(&pc_pack_counts[1], __ATOMIC_RELAXED),
+                       __atomic_load_n(&pc_pack_counts[2], __ATOMIC_RELAXED),
+                       __atomic_load_n(&pc_pack_bytes, __ATOMIC_RELAXED),
+                       __atomic_load_n(&pc_param_epoch, __ATOMIC_SEQ_CST)};
+    for (int i = 0; i < n && i < 5; ++i)
+        out[i] = v[i];
+}
+
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define PC_AVX512 __attribute__((target("avx512f,fma")))
@@ -123,30 +182,115 @@ static inline PC_AVX512 void pc_nt_pack(long K, const float *B, long ldb, int tb
     }
 }
 
+static void pc_pack_release(pc_pack_slot *s)
+{
+    __atomic_sub_fetch(&s->users, 1, __ATOMIC_SEQ_CST);
+}
+
+/* op(B)'s kept panels for this product, counted as read (pc_pack_release when done), packing them
+ * now when there are none for the current epoch; NULL when they cannot be kept (the caller packs
+ * its own) */
+static PC_AVX512 pc_pack_slot *pc_pack_get(const float *B, long K, long N, long ldb, int tb, int pf)
+{
+    if (__atomic_load_n(&pc_pack_limit, __ATOMIC_RELAXED) == 0)
+        return 0;
+    const long epoch = __atomic_load_n(&pc_param_epoch, __ATOMIC_SEQ_CST);
+    const unsigned long h = ((unsigned long)B >> 6) * 0x9E3779B97F4A7C15ul ^ (unsigned long)(K * 131 + N);
+    pc_pack_slot *spare = 0;
+    int spare_same = 0, busy = 0;
+    for (int q = 0; q < PC_PACK_PROBES; ++q) {
+        pc_pack_slot *s = &pc_packs[(h + (unsigned long)q) % PC_PACK_SLOTS];
+        __atomic_add_fetch(&s->users, 1, __ATOMIC_SEQ_CST);
+        const int state = __atomic_load_n(&s->state, __ATOMIC_SEQ_CST);
+        const int same = state == 2 && s->b == B && s->k == K && s->n == N && s->ldb == ldb && s->tb == tb;
+        if (same && s->epoch == epoch) {
+            __atomic_add_fetch(&pc_pack_counts[0], 1, __ATOMIC_RELAXED);
+            return s;
+        }
+        const int stale = state == 0 || (state == 2 && s->epoch != epoch);
+        busy |= state == 1;
+        pc_pack_release(s);
+        if (same && !spare_same) {          /* this B's own slot, packed before a write: repack it */
+            spare = s;
+            spare_same = 1;
+        } else if (stale && !spare) {
+            spare = s;
+        }
+    }
+    /* a slot being packed may be this product's (the other threads of its loop get there first):
+       pack our own rather than keep a second copy */
+    int was = spare && !busy ? __atomic_load_n(&spare->state, __ATOMIC_SEQ_CST) : 1;
+    if (was == 1 || !__atomic_compare_exchange_n(&spare->state, &was, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+        goto declined;
+    if (__atomic_load_n(&spare->users, __ATOMIC_SEQ_CST) != 0) {     /* someone is reading it */
+        __atomic_store_n(&spare->state, was, __ATOMIC_SEQ_CST);
+        goto declined;
+    }
+    const long floats = (N + PC_NT_PANEL - 1) / PC_NT_PANEL * K * PC_NT_PANEL;
+    if (spare->floats != floats) {
+        const long grow = (floats - spare->floats) * (long)sizeof(float);
+        if (__atomic_add_fetch(&pc_pack_bytes, grow, __ATOMIC_SEQ_CST) > __atomic_load_n(&pc_pack_limit, __ATOMIC_RELAXED)) {
+            __atomic_sub_fetch(&pc_pack_bytes, grow, __ATOMIC_SEQ_CST);
+            __atomic_store_n(&spare->state, was, __ATOMIC_SEQ_CST);
+            goto declined;
+        }
+        free(spare->panels);
+        spare->panels = (float *)aligned_alloc(64, (size_t)floats * sizeof(float));
+        if (!spare->panels) {
+            __atomic_sub_fetch(&pc_pack_bytes, floats * (long)sizeof(float), __ATOMIC_SEQ_CST);
+            spare->floats = 0;
+            __atomic_store_n(&spare->state, 0, __ATOMIC_SEQ_CST);
+            goto declined;
+        }
+        spare->floats = floats;
+    }
+    for (long n0 = 0; n0 < N; n0 += PC_NT_PANEL)
+        pc_nt_pack(K, B, ldb, tb, pf, n0, N - n0 < PC_NT_PANEL ? N - n0 : PC_NT_PANEL,
+                   spare->panels + n0 / PC_NT_PANEL * K * PC_NT_PANEL);
+    spare->b = B;
+    spare->k = K;
+    spare->n = N;
+    spare->ldb = ldb;
+    spare->tb = tb;
+    spare->epoch = epoch;           /* read before packing: a write meanwhile leaves it stale */
+    __atomic_add_fetch(&spare->users, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&spare->state, 2, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&pc_pack_counts[1], 1, __ATOMIC_RELAXED);
+    return spare;
+declined:
+    __atomic_add_fetch(&pc_pack_counts[2], 1, __ATOMIC_RELAXED);
+    return 0;
+}
+
 /* C[i][j] = R[i ldr + j] + (sum_k A[i lda + k] op(B)[k][j] + bias[j]) for i < M, j < N, without
  * the bias when it is NULL and without R when it is NULL (R apart from C); op(B)[k][j] = (tb & 1) ?
  * B[j ldb + k] : B[k ldb + j]; tb & 2: B is likely out of this core's caches (a model's weights
- * larger than its L2), so its lines are prefetched. The panel lives in a per-thread buffer that
- * grows to the largest K seen. Returns nonzero only when that buffer cannot be allocated (C is
- * then untouched). */
+ * larger than its L2), so its lines are prefetched; tb & 4: B is a Parameter the caller never
+ * writes, so its packing may be kept (above). The panel lives in kept panels or a per-thread
+ * buffer that grows to the largest K seen. Returns nonzero only when that buffer cannot be
+ * allocated (C is then untouched). */
 static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb,
                                         int tb, float *C, long ldc, const float *bias, const float *R, long ldr)
 {
     static _Thread_local float *buf;
     static _Thread_local long cap;
-    if (cap < K * PC_NT_PANEL) {
+    const int pf = tb & 2;
+    pc_pack_slot *const kept = tb & 4 ? pc_pack_get(B, K, N, ldb, tb & 1, pf) : 0;
+    tb &= 1;
+    if (!kept && cap < K * PC_NT_PANEL) {
         free(buf);
         buf = (float *)aligned_alloc(64, (size_t)K * PC_NT_PANEL * sizeof(float));
         cap = buf ? K * PC_NT_PANEL : 0;
         if (!buf)
             return 1;
     }
-    float *restrict P = buf;
-    const int pf = tb & 2;
-    tb &= 1;
     for (long n0 = 0; n0 < N; n0 += PC_NT_PANEL) {
         const long nw = N - n0 < PC_NT_PANEL ? N - n0 : PC_NT_PANEL;
-        pc_nt_pack(K, B, ldb, tb, pf, n0, nw, P);
+        const float *restrict P = buf;
+        if (kept)
+            P = kept->panels + n0 / PC_NT_PANEL * K * PC_NT_PANEL;
+        else
+            pc_nt_pack(K, B, ldb, tb, pf, n0, nw, buf);
         __mmask16 mk[4];
         for (int j = 0; j < 4; ++j) {
             const long live = nw - 16 * j;
@@ -163,15 +307,18 @@ static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, 
            W6's 128 x 512 x 128 product a tenth of its time; so fetched, W6 L=12 runs ~2 % faster.
            Where B is in cache the prefetches cost 2-7 % (hence the flag). */
         const long pn0 = n0 + PC_NT_PANEL, pnw = N - pn0 < PC_NT_PANEL ? N - pn0 : PC_NT_PANEL;
-        const long prows = pnw <= 0 || !pf ? 0 : tb ? pnw : K;    /* rows of B the next panel reads */
-        const long plines = tb ? (K + 15) / 16 : (pnw + 15) / 16;  /* 64-byte lines in each */
+        /* rows of B the next panel reads, 64-byte lines in each, and where they start; from kept
+           panels, the next panel's K rows of 64 floats */
+        const long prows = pnw <= 0 || !pf ? 0 : kept || !tb ? K : pnw;
+        const long plines = kept ? PC_NT_PANEL / 16 : tb ? (K + 15) / 16 : (pnw + 15) / 16;
         const long tiles = M / PC_NT_ROWS, per_tile = tiles ? (prows * plines + tiles - 1) / tiles : 0;
-        const float *const next_b = prows == 0 ? B : tb ? B + pn0 * ldb : B + pn0;
+        const float *const next_b = prows == 0 ? B : kept ? P + K * PC_NT_PANEL : tb ? B + pn0 * ldb : B + pn0;
+        const long pld = kept ? PC_NT_PANEL : ldb;
         long prow = 0, pline = 0;
         long i = 0;
         for (; i + PC_NT_ROWS <= M; i += PC_NT_ROWS) {
             for (long q = 0; q < per_tile && prow < prows; ++q) {
-                _mm_prefetch((const char *)(next_b + prow * ldb + 16 * pline), _MM_HINT_T1);
+                _mm_prefetch((const char *)(next_b + prow * pld + 16 * pline), _MM_HINT_T1);
                 if (++pline == plines) {
                     pline = 0;
                     ++prow;
@@ -189,6 +336,8 @@ static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, 
         default: break;
         }
     }
+    if (kept)
+        pc_pack_release(kept);
     return 0;
 }
 

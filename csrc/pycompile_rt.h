@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* CDEF-BEGIN */
-#define PC_RT_ABI_VERSION 7
+#define PC_RT_ABI_VERSION 8
 
 /* dtype codes; pycompile.common.dtype reads these numbers from here through cffi. */
 enum pc_dtype {
@@ -22,8 +22,9 @@ enum pc_status_bits { PC_STATUS_OVERFLOW = 1, PC_STATUS_INVALID = 2 };
 typedef void (*pc_task_fn)(void *ctx, long lo, long hi);
 
 /* C[i][j] = sum_k A[i lda + k] op(B)[k][j] for i < M, j < N, op(B)[k][j] = (tb & 1) ? B[j ldb + k] :
- * B[k ldb + j] (csrc/gemm.c); tb & 2 (ABI 7): B is likely out of cache, prefetch it. Nonzero when
- * it could not run (C untouched: call BLAS instead). */
+ * B[k ldb + j] (csrc/gemm.c); tb & 2 (ABI 7): B is likely out of cache, prefetch it; tb & 4 (ABI
+ * 8): B is a Parameter the calling module never writes, its packing may be kept across calls until
+ * params_written is called. Nonzero when it could not run (C untouched: call BLAS instead). */
 typedef int (*pc_sgemm_nt_fn)(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
                               float *C, long ldc);
 /* the same with a Dense layer's epilogue additions, made as each tile is stored (no pass over C):
@@ -74,6 +75,9 @@ typedef struct pc_api {
     /* ABI 7: the same kernel adding a bias row and a residual at the store; NULL exactly when
      * sgemm_nt is */
     pc_sgemm_ep_fn sgemm_ep;
+    /* ABI 8: a Parameter was (or is about to be) written: packings the kernel kept are stale.
+     * Modules that assign Parameters call it as a call starts and as it ends. May be NULL. */
+    void (*params_written)(void);
 } pc_api;
 
 /* pc_entry's result when a loop stopped at a pending SIGINT (runtime errors are 1000 + k) */
@@ -86,6 +90,12 @@ void pc_parallel_for(pc_task_fn fn, void *ctx, long n);
  * stalls, chunks run by workers, ns the caller waited for workers' chunks, wake-ups, ns in them */
 void pc_pool_stats(long *out, int n);
 int pc_get_num_threads(void);
+/* Parameter writes made outside compiled code (csrc/gemm.c: kept packings); the bytes kept
+ * packings may hold (0: keep none); their counters, the first n of: products served from kept
+ * panels, packings kept, packings declined, bytes held, the Parameter epoch */
+void pc_params_written(void);
+void pc_pack_keep_limit(long bytes);
+void pc_pack_stats(long *out, int n);
 int pc_thread_index(void);
 int pc_status_get(void);
 void pc_status_clear(void);

@@ -46,6 +46,7 @@ static pc_api g_api = {      /* sgemm_nt, sgemm_ep: filled by pc_get_api, for th
     pc_comm_progress,
     0,
     0,
+    pc_params_written,
 };
 static int g_api_ready;
 

@@ -562,7 +562,7 @@ class _Restore:
 
     def restore(self):
         for p, v in zip(self.params, self.saved):
-            np.copyto(p._data, v)
+            p.set_data(v)
 
 
 def check_entry(e: Entry, rng) -> None:

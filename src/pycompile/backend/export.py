@@ -68,11 +68,14 @@ API_FIELDS = {
     "comm_progress": "() -> 0: let MPI advance the all-reduces started and not yet waited for (called between "
                      "kernels while one is in flight); may be NULL",
     "sgemm_nt": "(M, N, K, A, lda, B, ldb, tb, C, ldc) -> 0: C = A op(B) in float32 (op(B) = B^T when tb & 1; "
-                "tb & 2: B is likely out of cache, prefetch it), A row-major M x K, C M x N; nonzero leaves C "
-                "untouched. May be NULL: products then call BLAS",
+                "tb & 2: B is likely out of cache, prefetch it; tb & 4: B is a Parameter the module never "
+                "writes, its packing may be kept until params_written is called), A row-major M x K, C M x N; "
+                "nonzero leaves C untouched. May be NULL: products then call BLAS",
     "sgemm_ep": "(M, N, K, A, lda, B, ldb, tb, C, ldc, bias, R, ldr) -> 0: as sgemm_nt, then C[i][j] = "
                 "R[i ldr + j] + (C[i][j] + bias[j]) (bias or R NULL: that addition left out). May be NULL: "
                 "products then call BLAS and make the additions",
+    "params_written": "() -> void: called as a call of a graph that assigns Parameters starts and as it ends "
+                      "(packings sgemm_nt / sgemm_ep kept are then stale); may be NULL",
 }
 
 CALLING_CONVENTION = (

@@ -11,7 +11,7 @@ from pycompile._rt import ffi as rt_ffi
 from pycompile._rt import lib as rt_lib
 from pycompile.common import _format
 from pycompile.common import dtype as mstype
-from pycompile.common import context
+from pycompile.common import context, knobs
 
 
 @rt_ffi.def_extern()
@@ -53,4 +53,5 @@ def sync_threads(changed=None) -> None:
 
 sync_threads()
 context.on_change(sync_threads)
+rt_lib.pc_pack_keep_limit(knobs.get("PYCOMPILE_KEEP_PACKED_MB") << 20)
 

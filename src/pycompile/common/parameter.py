@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.tensor import Tensor, _to_array
+from pycompile.common.tensor import Tensor, _to_array, parameters_written
 
 
 _unnamed = itertools.count(1)
@@ -38,6 +38,7 @@ class Parameter(Tensor):
             raise TypeError(f"The type of the argument 'default_input' must be a Tensor, int, float, list or "
                             f"numpy.ndarray, but got {type(default_input).__name__}")
         self._data = np.array(data, copy=True, order="C")
+        parameters_written()        # the new buffer may sit where a freed Parameter's was
         self._explicit_name = name is not None
         self.name = name if name is not None else f"Parameter#{next(_unnamed)}"
         self.requires_grad = requires_grad
@@ -61,6 +62,7 @@ class Parameter(Tensor):
                 self._data[...] = arr
         else:
             self._data = np.array(arr, dtype=self._data.dtype, copy=True, order="C")
+        parameters_written()
         return self
 
     def clone(self, init="same") -> "Parameter":

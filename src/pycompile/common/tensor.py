@@ -15,6 +15,15 @@ from pycompile.common import _format
 from pycompile.common._initializers import init_array
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType
+from pycompile._rt import lib as _rt_lib
+
+
+def parameters_written() -> None:
+    """Some Parameter's bytes changed, or a new Parameter's buffer may sit where a freed one's was:
+    the packings of Parameters the runtime's product kernel keeps between calls are stale
+    (csrc/gemm.c). Every write of a Parameter outside compiled code calls it; compiled graphs that
+    assign Parameters call the runtime's as they start and end."""
+    _rt_lib.pc_params_written()
 
 
 class TensorMethods:
@@ -239,6 +248,7 @@ class Tensor(TensorMethods):
         try:
             with np.errstate(all="ignore"):
                 self._data[index] = arr
+            parameters_written()
         except ValueError:
             raise ValueError(f"For 'setitem', cannot assign a value of shape {list(arr.shape)} to the selection "
                              f"{index!r} of a tensor of shape {list(self.shape)}") from None
@@ -263,6 +273,7 @@ class Tensor(TensorMethods):
     def set_data(self, data) -> "Tensor":
         """Replace the value (shape and dtype follow `data`)."""
         self._data = _to_array(data, None)
+        parameters_written()
         return self
 
     def assign_value(self, value) -> "Tensor":

@@ -26,7 +26,7 @@ _STEP = Tensor(np.array([0, 1, 0], np.int64))
 
 
 def _reset(seed: int) -> None:
-    RNG_STATE._data[...] = (int(seed), 0, 1)
+    RNG_STATE.set_data(np.array([int(seed), 0, 1], np.int64))
 
 
 _seed.add_seed_listener(_reset)

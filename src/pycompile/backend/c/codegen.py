@@ -59,6 +59,7 @@ class _Module:
     sub_consts: list = field(default_factory=list)
     scratch: dict = field(default_factory=dict)   # id(subgraph) -> arena bytes a call needs
     cold_weights: bool = False    # the Parameters outsize a core's L2: each product's weights come in cold
+    writes_parameters: bool = False     # some graph of the module assigns a Parameter
 
 
 class CodeGen(StackEmitter, TemplateContext):
@@ -68,6 +69,7 @@ class CodeGen(StackEmitter, TemplateContext):
         self.float_status = float_status
         if module is None:
             self.mod.cold_weights = _parameter_bytes(graph) > _l2_bytes()
+            self.mod.writes_parameters = _assigns(graph)
             # shared subgraphs (lazy_inline) first: their plans size the callers' scratch
             for k, sub in enumerate(ir.subgraphs(graph)):
                 cg = CodeGen(sub, float_status, self.mod)
@@ -94,11 +96,15 @@ class CodeGen(StackEmitter, TemplateContext):
     def uses_blas(self, v: bool) -> None:
         self.mod.uses_blas = self.mod.uses_blas or v
 
-    def prefetch_b(self, b) -> bool:
-        """Whether a product's op(B) operand `b` should be prefetched by the small-product kernel:
-        it is a Parameter (or a view of one) of a model whose Parameters outsize a core's L2, so
-        it comes in cold. Activations, just written, are in cache."""
-        return self.mod.cold_weights and _reads_parameter(b)
+    def weight_flags(self, b) -> int:
+        """The small-product kernel's flags for a product's op(B) operand `b` (bits 1 and 2 of its
+        `tb`) when `b` is a Parameter (or a view of one): 2, prefetch it - the model's Parameters
+        outsize a core's L2, so it comes in cold (activations, just written, are in cache); 4,
+        keep its packing across calls - no graph of this module writes a Parameter, and every
+        other write tells the runtime (pc_api.params_written)."""
+        if not _reads_parameter(b):
+            return 0
+        return (2 if self.mod.cold_weights else 0) | (0 if self.mod.writes_parameters else 4)
 
     @functools.cached_property
     def param_index(self) -> dict:
@@ -196,12 +202,14 @@ class CodeGen(StackEmitter, TemplateContext):
         return name
 
     # ---- module -------------------------------------------------------------------------------------
-    def function_text(self, name: str, static: bool) -> None:
-        """Emit this graph as `int name(void **args)` into the module's definitions."""
+    def function_text(self, name: str, static: bool, entry: bool | None = None) -> None:
+        """Emit this graph as `int name(void **args)` into the module's definitions (`static`) or
+        its body; `entry`: the module's entry (by default the non-static function)."""
         g = self.g
         w = self.body
+        entry = not static if entry is None else entry
         # the module's entry also receives every subgraph's constants, before the arena
-        extra = 0 if static else len(self.mod.sub_consts)
+        extra = len(self.mod.sub_consts) if entry else 0
         n_args = len(g.params) + len(g.outputs) + len(self.plan.const_args) + extra + 1
         w.line(f"{'static ' if static else ''}int {name}(void **args)")
         with w.block(""):
@@ -216,7 +224,7 @@ class CodeGen(StackEmitter, TemplateContext):
                 w.line(f"{C.storage(t.dtype)} *const p{k} = ({C.storage(t.dtype)} *)args[{k}];  "
                        f"/* {text.comment(what)} */")
                 decls.append(len(w.lines) - 1)
-            if not static:
+            if entry:
                 w.line("*PC_INTR = 0;      /* a Ctrl-C from before this call is not for its loops */")
             start = len(w.lines)
             self.emit_block(w, g.body)
@@ -236,7 +244,19 @@ class CodeGen(StackEmitter, TemplateContext):
 
     def generate(self) -> CModule:
         g = self.g
-        self.function_text("pc_entry", static=False)
+        if self.mod.writes_parameters:
+            # the small-product kernel's kept packings of Parameters are stale once a call that
+            # assigns Parameters starts, and again once it ends (csrc/gemm.c)
+            self.function_text("pc_entry_body", static=True, entry=True)
+            self.body = CWriter()
+            with self.body.block("int pc_entry(void **args)"):
+                written = "if (RT->abi_version >= 8 && RT->params_written) RT->params_written();"
+                self.body.line(written)
+                self.body.line("const int rc = pc_entry_body(args);")
+                self.body.line(written)
+                self.body.line("return rc;")
+        else:
+            self.function_text("pc_entry", static=False)
         # the module's constant arguments: this graph's, then every subgraph's (see emit_call)
         self.plan.const_args.extend(self.mod.sub_consts)
         n_args = len(g.params) + len(g.outputs) + len(self.plan.const_args) + 1
@@ -893,6 +913,12 @@ def _reads_parameter(v) -> bool:
             return False
         v = v.inputs[0]
     return isinstance(v, ir.Param) and isinstance(v.type, RefType)
+
+
+def _assigns(graph: ir.Graph) -> bool:
+    """Whether the graph or a subgraph it calls assigns a Parameter (an Assign node)."""
+    return any(isinstance(n.op, OpDef) and n.op.name == "Assign"
+               for g in (graph, *ir.subgraphs(graph)) for n in ir.iter_nodes(g.body))
 
 
 def _parameter_bytes(graph: ir.Graph) -> int:

@@ -500,7 +500,7 @@ def gather(w, x, xt, idx, it, out, axis: int, err_code: int):
 
 
 def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=None, bias=None, residual=None,
-         cold: bool = False):
+         weights: int = 0):
     """out = op(a) @ op(b), batched over leading dims (with broadcasting).
 
     The work is split into (matrix, row chunk) units run in parallel, each a single-threaded
@@ -516,8 +516,8 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
     not out's memory): out = residual + (product + bias), the additions of a Dense layer and a
     residual connection taken out of the epilogue by the caller; only for a product
     small_kernel() accepts, which makes them as it stores each tile (pc_api.sgemm_ep), or after
-    BLAS where the table has no kernel. `cold`: the model's weights are larger than a core's L2,
-    so the small-product kernel prefetches op(b) (bit 1 of its `tb`)."""
+    BLAS where the table has no kernel. `weights`: the small-product kernel's flags for op(b) when
+    it is a Parameter (CodeGen.weight_flags: 2 prefetch it, 4 keep its packing)."""
     dt = ot.dtype
     ash, bsh, osh = at.shape, bt.shape, ot.shape
     M, N = osh[-2], osh[-1]
@@ -579,7 +579,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
                     with w.block("if (c0 < c1)"):
                         _product(w, fn, small, ta, tb, str(M), "(c1 - c0)", K, a, lda, b_cols, ldb, f"{out} + c0", N,
                                  beta, None if bias is None else f"{bias} + c0",
-                                 None if residual is None else f"{residual} + c0", cold)
+                                 None if residual is None else f"{residual} + c0", weights)
                 if epilogue is not None:
                     w.line(PARALLEL_FOR)
                     with w.block("for (long u = 0; u < ncb; ++u)"):
@@ -608,7 +608,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
             elif use_blas:
                 a_rows = "A + r0" if ta else f"A + r0 * {lda}L"
                 _product(w, fn, small, ta, tb, "(r1 - r0)", str(N), K, a_rows, lda, "B", ldb, f"O + r0 * {N}L", N,
-                         beta, bias, None if residual is None else f"{residual} + bi * {o_mat}L + r0 * {N}L", cold)
+                         beta, bias, None if residual is None else f"{residual} + bi * {o_mat}L + r0 * {N}L", weights)
             else:
                 acc = "double" if dt is mstype.float64 else ("float" if dt.kind == "f" else "int64_t")
                 ai = f"A[k * {lda}L + i]" if ta else f"A[i * {lda}L + k]"
@@ -662,21 +662,21 @@ def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
 
 def _product(w, fn, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: str, lda: int, b: str, ldb: int,
              c: str, ldc: int, beta: str = "0.0", bias: str | None = None, res: str | None = None,
-             cold: bool = False) -> None:
+             weights: int = 0) -> None:
     """C statements for c = op(a) @ op(b) (+ beta * c) (m x n, inner K): BLAS, or - for a small
     product - the runtime's kernel (csrc/gemm.c) through the module's pointer pc_sgemm_nt (set from
     pc_api.sgemm_nt at load, codegen's module head), with BLAS when the pointer is NULL (a CPU
     without AVX-512, a C caller's table without it) or the kernel's panel buffer cannot be
     allocated. With `bias` (n floats) or `res` (m x n, row stride ldc; small products only) the
     kernel is pc_sgemm_ep: c = res + (product + bias), made as it stores; behind it, BLAS and then
-    a pass making them; `cold` sets bit 1 of the kernel's `tb` (prefetch op(b)). The one place a
+    a pass making them; `weights` (2, 4) goes into the kernel's `tb` beside the transpose. The one place a
     product's call is written: every product site comes here."""
     blas = (f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, {'CblasTrans' if tb else 'CblasNoTrans'}, "
             f"(int){m}, (int){n}, {K}, 1.0, {a}, {lda}, {b}, {ldb}, {beta}, {c}, {ldc});")
     if not small:
         w.line(blas)
         return
-    flags = int(tb) | (2 if cold else 0)
+    flags = int(tb) | weights
     if bias is None and res is None:
         w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {flags}, {c}, {ldc}L))")
         w.line("    " + blas)

@@ -153,4 +153,4 @@ def render_blas(ctx, w, n, a=None, b=None, dest=None, epilogue=None, addend=None
         ctx.use_blas()
     K.gemm(w, ctx.ptr(a), a.type, ctx.ptr(b), b.type, dest, n.type,
            n.attrs.get("transpose_a", False), n.attrs.get("transpose_b", False), epilogue, addend, bias, residual,
-           ctx.prefetch_b(b))
+           ctx.weight_flags(b))

@@ -11,6 +11,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import RefType, TensorType, TupleType
+from pycompile.common.tensor import parameters_written
 from pycompile.ops._table import (STATUS_TRACKING, Effect, Kind, OpDef, OpRuntimeError, OpTypeError, OpValueError,
                                   defop, describe)
 from pycompile.ops.lowering import Copy, EffectCode, Ordering, Template, View
@@ -33,6 +34,7 @@ def _assign_eager(ref, value):
     # Parameter (PyNative code, compiled executables) sees the new value.
     value = np.asarray(value)
     ref[...] = value.reshape(ref.shape) if value.size == ref.size else value   # a Python number fills
+    parameters_written()
     return ref
 
 
