@@ -11,6 +11,7 @@ import pytest
 import pycompile as ms
 from pycompile import Parameter, Tensor, nn, ops
 from pycompile._rt import ffi, lib
+from test_gemm_small import _kernel_flags
 
 pytestmark = pytest.mark.skipif(not lib.pc_get_api().sgemm_ep, reason="the small-product kernel needs AVX-512")
 
@@ -19,11 +20,6 @@ def _stats():
     out = ffi.new("long[5]")
     lib.pc_pack_stats(out, 5)
     return {"served": out[0], "kept": out[1], "declined": out[2], "bytes": out[3], "epoch": out[4]}
-
-
-def _kernel_flags(src):
-    import re
-    return [int(call.split(", ")[7]) for call in re.findall(r"pc_sgemm_(?:nt|ep)\((.*?)\)\)", src)]
 
 
 class Net(nn.Cell):
