@@ -35,6 +35,9 @@ from pycompile.common.auto_parallel import (ParallelMode, get_auto_parallel_cont
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
 from pycompile.train.model import Model  # noqa: F401,E402
+from pycompile.common.missing import install_tensor_stubs as _install_tensor_stubs  # noqa: E402
+
+_install_tensor_stubs(Tensor)   # last: after every module that adds Tensor methods
 
 
 def __getattr__(name):
@@ -42,4 +45,5 @@ def __getattr__(name):
     if name == "dataset":
         import pycompile.dataset
         return pycompile.dataset
-    raise AttributeError(f"module 'pycompile' has no attribute {name!r}")
+    from pycompile.common.missing import missing
+    raise missing("ms", __name__, name)

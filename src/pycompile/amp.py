@@ -90,3 +90,8 @@ __all__ = ["all_finite", "LossScaler", "StaticLossScaler", "DynamicLossScaler", 
 
 from pycompile.train.mixed_precision import (auto_mixed_precision, build_train_network,  # noqa: E402,F401
                                              custom_mixed_precision, get_black_list, get_white_list)
+
+
+def __getattr__(name):
+    from pycompile.common.missing import missing
+    raise missing("amp", __name__, name)

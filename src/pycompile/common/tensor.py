@@ -126,6 +126,7 @@ class Tensor(TensorMethods):
 
     __slots__ = ("_data", "__weakref__", "__dict__")
 
+
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False, const_arg=False):
         dt = mstype.to_dtype(dtype) if dtype is not None else None
         if input_data is None:

@@ -15,3 +15,8 @@ __all__ = ["GlobalComm", "init", "release", "get_rank", "get_group_size", "get_w
            "get_group_rank_from_world_rank", "create_group", "get_comm_name", "HCCL_WORLD_COMM_GROUP",
            "NCCL_WORLD_COMM_GROUP", "MCCL_WORLD_COMM_GROUP", "get_local_rank", "get_local_rank_size",
            "destroy_group", "get_process_group_ranks"]
+
+
+def __getattr__(name):
+    from pycompile.common.missing import missing
+    raise missing("communication", __name__, name)

@@ -9,6 +9,7 @@ import builtins
 import contextlib
 import operator
 
+from pycompile.common.missing import missing, unsupported
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.common.tensor import Tensor
 from pycompile.compiler.blame import USER_SITES, user_site
@@ -97,9 +98,15 @@ class Expressions:
         obj = self.eval(frame, e.value)
         try:
             value = getattr(obj, e.attr)
-        except AttributeError:
+        except AttributeError as exc:
+            is_tensor = isinstance(obj, (Sym, Tensor))
+            if is_tensor:
+                exc = missing("Tensor", "Tensor", e.attr)
+            if unsupported(exc):        # a MindSpore 2.10 name pycompile lacks: say so at the user's line
+                raise self.error(e, str(exc), "the API reference lists what pycompile supports; use a supported "
+                                 "equivalent, or call it outside graph code") from None
             hint = ("see the Tensor methods pycompile supports (pycompile.Tensor), or use the pycompile.ops function"
-                    if isinstance(obj, (Sym, Tensor)) else "check the name, or set the attribute before compiling")
+                    if is_tensor else "check the name, or set the attribute before compiling")
             raise self.error(e, f"{_kind(obj)} has no attribute '{e.attr}'", hint) from None
         if self.deps is not None:
             self.deps.attribute(obj, e.attr, value)

@@ -14,3 +14,8 @@ from pycompile.dataset.vision_sources import Cifar10Dataset, MnistDataset  # noq
 
 __all__ = ["config", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
            "Cifar10Dataset", "TupleIterator", "DictIterator"]
+
+
+def __getattr__(name):
+    from pycompile.common.missing import missing
+    raise missing("dataset", __name__, name)

@@ -36,3 +36,8 @@ from pycompile.ops.operations_cnn import *  # noqa: F401,F403
 from pycompile.ops.operations_comm import *  # noqa: F401,F403
 
 __all__ = [n for n in dir() if not n.startswith("_")]
+
+
+def __getattr__(name):
+    from pycompile.common.missing import missing
+    raise missing("ops", __name__, name)

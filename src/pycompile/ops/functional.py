@@ -636,3 +636,8 @@ def tensor_move(x):
 
 __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and callable(v) and getattr(v, "__module__", None) == __name__]
+
+
+def __getattr__(name):
+    from pycompile.common.missing import missing
+    raise missing("ops.functional", __name__, name)

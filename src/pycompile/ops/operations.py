@@ -327,3 +327,8 @@ class Identity(Primitive):
 
 __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and isinstance(v, type) and issubclass(v, Primitive)] + ["print_values"]
+
+
+def __getattr__(name):
+    from pycompile.common.missing import missing
+    raise missing("ops.operations", __name__, name)

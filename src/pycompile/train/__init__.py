@@ -10,3 +10,8 @@ from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping,
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
 from pycompile.train.model import Model  # noqa: F401,E402
+
+
+def __getattr__(name):
+    from pycompile.common.missing import missing
+    raise missing("train", __name__, name)

@@ -70,3 +70,8 @@ class OneHot(TensorOperation):
             s = self.smoothing_rate
             return np.where(hot, 1.0 - s + s / self.num_classes, s / self.num_classes)
         return hot.astype(labels.dtype)
+
+
+def __getattr__(name):
+    from pycompile.common.missing import missing
+    raise missing("dataset.transforms", __name__, name)

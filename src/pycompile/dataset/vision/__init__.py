@@ -207,3 +207,8 @@ class RandomHorizontalFlip(RandomOperation):
         if rng.random() < self.prob:
             return np.ascontiguousarray(img[:, ::-1])
         return img
+
+
+def __getattr__(name):
+    from pycompile.common.missing import missing
+    raise missing("dataset.vision", __name__, name)
