@@ -6,7 +6,8 @@ subgraph and call it L times instead of inlining L copies.
 Shapes: batch 4, sequence 64, model width 128, MLP 128 -> 512 -> 128; L = 4 blocks by default
 (`GPT(num_layers=L)`).
 
-Run directly (`python examples/gpt_blocks.py [--graph] [--layers L]`) to run the stack on random
+What it shows: lazy_inline (one compiled block for L instances: compile time) and fused
+attention / MLP kernels. Run directly (`python examples/gpt_blocks.py [--graph] [--layers L]`) to run the stack on random
 tokens' embeddings and print timings; or through the CLI:
 `pycompile examples/gpt_blocks.py --check`.
 """

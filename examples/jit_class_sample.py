@@ -1,6 +1,8 @@
 """`@jit_class` (spec: "Using jit_class"): plain Python classes whose methods compile into the
 graph of the Cell or `@jit` function that uses them.
 
+What it shows:
+
 - `Standardize` is created in `__init__` and kept as a Cell attribute; construct calls its method.
 - `Affine` is created inside graph code with constant arguments, then called (`__call__`).
 - `rescale` is a `@jit` function with an `input_signature`, so the CLI knows its inputs.

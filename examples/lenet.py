@@ -1,5 +1,9 @@
 """LeNet-5 as MindSpore's model zoo writes it (Conv2d 'valid' + ReLU + MaxPool2d twice, then
-three Dense layers), on (64, 1, 32, 32) images - BENCH.md's W9.
+three Dense layers), on (64, 1, 32, 32) images - the W9 benchmark (bench/README.md).
+
+What it shows: a convolutional network compiled as it is written; each convolution takes its
+bias and ReLU into its kernel. examples/quickstart.py and examples/train_lenet_digits.py train it.
+How to run:
 
     pycompile examples/lenet.py --check --bench 20     compile, compare with PyNative, time it
     python examples/lenet.py                           run it compiled and eagerly

@@ -1,5 +1,10 @@
 """The spec's Network (Accelerating with Static Graphs): Flatten -> Dense/ReLU stack -> logits.
 
+What it shows: the first model of MindSpore's static-graph tutorial, run unchanged in GRAPH_MODE,
+and what the `pycompile` command does with a model file (summary, --check, --emit ir,c,so). At
+batch 64 this small MLP is as fast eagerly as compiled (its three products are the whole cost):
+examples/quickstart.py shows a job where compiling pays.
+
 Run directly (`python examples/network.py`) to build the model, run it on ones(64, 1, 28, 28)
 and print the first two rows of the logits and the timings (six lines); or through the CLI:
 `pycompile examples/network.py`.

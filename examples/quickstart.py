@@ -8,8 +8,10 @@ the same weights and see the same batches, so their losses agree (PyNative runs 
 10 steps: it is the slow side); the script prints the time per step of each, the speed-up, and
 where the generated C is.
 
-The data is synthetic and needs no download: 28x28 images of a bright square, padded to 32x32,
-whose class (0-9) is the square's position, so the loss visibly falls in a few dozen steps.
+The data is synthetic and needs no download: noisy 32x32 images with a bright 6x6 square whose
+position (one of 10) is the class, so the loss visibly falls within a few dozen steps.
+
+How to run:
 
     python examples/quickstart.py               # 60 compiled steps and 10 PyNative ones, batch 64
     python examples/quickstart.py --steps 5     # a quick check (tests/examples runs this)

@@ -1,9 +1,10 @@
 """ResNet-18's first stage (conv 7x7 / 2 + BatchNorm + ReLU + max-pool 3x3 / 2, then two basic
-blocks at 64 channels) in eval mode on (8, 3, 224, 224) - BENCH.md's W10.
+blocks at 64 channels) in eval mode on (8, 3, 224, 224) - the W10 benchmark (bench/README.md).
 
+What it shows: convolution epilogue fusion.
 Compiled, each convolution takes its BatchNorm (the scale folded into the packed weights, the
 shift into the epilogue), ReLU and the residual add into one kernel: the stage runs as five
-convolution kernels and one pooling loop.
+convolution kernels and one pooling loop. How to run:
 
     pycompile examples/resnet_block.py --check --bench 5
     python examples/resnet_block.py

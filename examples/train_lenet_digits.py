@@ -6,6 +6,9 @@ the model zoo's unchanged network for 32x32 inputs, so the pipeline does what th
 to MNIST: `vision.Resize((32, 32))` (bilinear upsampling of the 8x8 image), `Rescale` to [0, 1],
 `HWC2CHW`, then batches.
 
+What it shows: the whole MindSpore training workflow - dataset, Model, callbacks, checkpoints,
+evaluation - unchanged. How to run:
+
     pip install 'pycompile[examples]'           # scikit-learn (the data) and tqdm
     python examples/train_lenet_digits.py        # GRAPH_MODE, 15 epochs: >= 95 % test accuracy
     python examples/train_lenet_digits.py --epochs 3 --mode pynative

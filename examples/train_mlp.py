@@ -7,6 +7,8 @@ split). The whole step - forward, backward, Momentum update of every weight - is
 call (`nn.TrainOneStepCell` in GRAPH_MODE); the last partial batch of an epoch is dropped so that
 every step has the same shape and nothing recompiles.
 
+What it shows: a hand-written training loop over a compiled TrainOneStepCell. How to run:
+
     pip install '.[examples]'          # scikit-learn and tqdm
     python examples/train_mlp.py       # about 10 s on 2 cores: test accuracy >= 95 %
 """
