@@ -1,7 +1,7 @@
 """examples/train_lenet_digits.py - MindSpore's quick start on scikit-learn's digits - runs end to
 end with fewer epochs, in GRAPH_MODE: dataset -> Model -> train (LossMonitor, TimeMonitor, ModelCheckpoint) ->
 load_checkpoint into a fresh LeNet -> eval. The full run (15 epochs) reaches >= 95 % test accuracy
-(README, "Model"); two epochs already classify most digits (0.78). scikit-learn comes with the `test`
+(docs/guide/training.md); two epochs already classify most digits (0.78). scikit-learn comes with the `test`
 extra; the test skips only when it is missing."""
 import importlib.util
 import re

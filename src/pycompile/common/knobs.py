@@ -2,9 +2,9 @@
 
 Code asks `knobs.get(NAME)` instead of reading `os.environ`, so each
 knob has one parser, one default and one line of documentation; `tests/test_knobs.py` checks that
-nothing else reads the environment and that the README's table lists every knob. Values are read
-on each call (tests and the CLI set them at run time). The context (`set_context`) wins over the
-environment wherever both exist; that precedence lives in common/context.py.
+nothing else reads the environment and that the table in docs/guide/knobs.md lists every knob.
+Values are read on each call (tests and the CLI set them at run time). The context
+(`set_context`) wins over the environment wherever both exist; that precedence lives in common/context.py.
 """
 from __future__ import annotations
 

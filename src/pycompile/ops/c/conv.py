@@ -16,7 +16,7 @@ Both read a zero-padded copy of the input when the convolution pads (no bounds t
 loops), split (image x group x channel block x output row) units over the threads, and run the
 fused epilogue (bias, BatchNorm shift, activation, residual add - compiler/passes/conv_epilogue.py)
 on each tile before it is stored. Measured on the 2-core AVX-512 machine against oneDNN and
-im2col + OpenBLAS (README, "Convolution kernels"): tiles reach oneDNN's speed on ResNet's 3x3 at
+im2col + OpenBLAS (docs/guide/cnn.md, "Convolution kernels"): tiles reach oneDNN's speed on ResNet's 3x3 at
 64 channels, where im2col + OpenBLAS is ~1.6x slower.
 """
 from __future__ import annotations
