@@ -1,5 +1,5 @@
 """examples/train_mlp.py (issue 15): the W4 MLP trained on scikit-learn's digits with
-TrainOneStepCell + Momentum, compiled, reaches the README's >= 95 % test accuracy, and its
+TrainOneStepCell + Momentum, compiled, reaches the >= 95 % test accuracy of docs/guide/training.md, and its
 compiled step equals the PyNative step."""
 import importlib.util
 import os

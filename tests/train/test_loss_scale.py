@@ -168,7 +168,7 @@ def test_train_one_step_with_loss_scale(module, entry, mode):
 
 def test_mindspore_cell_cannot_run_on_its_cpu_but_ours_does():
     """The recorded failure of MindSpore's own class on CPU (NPUGetFloatStatusV2), which
-    pycompile's replaces with the all_finite check (README: deliberate difference)."""
+    pycompile's replaces with the all_finite check (docs/guide/training.md: deliberate difference)."""
     for e in DATA["train_loss_scale"]:
         if e["name"].startswith("TrainOneStepWithLossScaleCell"):
             assert "NPUGetFloatStatusV2" in e["results"]["pynative"]["error"]["message_first_line"]

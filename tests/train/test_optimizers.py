@@ -16,7 +16,7 @@ from oracle_data import array, assert_tensor, decode, load
 DATA = load("optimizers.json")
 # MindSpore's Lamb and LARS fail on its CPU at the first step ("Unsupported op on CPU"): Lamb is
 # checked against its kernel's formula in test_lamb.py, LARS is not implemented; nor are ASGD,
-# Rprop and AdaFactor (README status table)
+# Rprop and AdaFactor (docs/status.md)
 NOT_IMPLEMENTED = {"Lamb", "LARS_SGD", "ASGD", "Rprop", "AdaFactor"}
 CONFIGS = [c for c in DATA["configs"] if c["name"] not in NOT_IMPLEMENTED]
 
