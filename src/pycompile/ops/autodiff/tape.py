@@ -24,7 +24,7 @@ from pycompile.common.tensor import TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
 from pycompile.ops import tracing
-from pycompile.ops._table import OpTypeError, apply
+from pycompile.ops._table import EAGER_KERNELS, OpTypeError, apply
 from pycompile.ops.grads import NONDIFF
 
 
@@ -152,6 +152,9 @@ class GradTrace(tracing.Tracer):
             raise OpTypeError(f"For '{op.name}', there is no gradient rule: it cannot be differentiated")
         rec = _Record(op, primals, sources, attrs, out)
         self.records.append(rec)
+        if op.eager_kernel and EAGER_KERNELS[0] is not None:
+            # the kernels of its gradient start compiling now, not when the backward pass needs them
+            EAGER_KERNELS[0].anticipate(op, primals, attrs, out)
         if isinstance(out, tuple):
             return tuple(GradTracer(o, (rec, i), self) if _is_tensor(o) else o for i, o in enumerate(out))
         return GradTracer(out, (rec, None), self) if _is_tensor(out) else out
