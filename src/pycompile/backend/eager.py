@@ -61,6 +61,7 @@ class Stats:
         self.disk_hits = 0         # kernels loaded from the compile cache
         self.anticipated = 0       # builds started by `anticipate`
         self.wait_s = 0.0          # seconds PyNative calls waited for a kernel (lowering, cc, load)
+        self.lower_s = 0.0         # seconds of tracing, passes and C rendering (Python)
         self.cc_s = 0.0            # seconds of C compiler runs (wall, summed over threads)
 
     def as_dict(self) -> dict:
@@ -210,11 +211,14 @@ class EagerKernels:
             if hit is not None:
                 self.stats.disk_hits += 1
                 return hit, None
+        t0 = time.perf_counter()
         try:
             lowered = _lower(op, types, attrs)
         except Exception as e:        # noqa: BLE001 - a pycompile bug: PyNative goes on with NumPy
             _warn_once(op, types, e)
             return None, None
+        finally:
+            self.stats.lower_s += time.perf_counter() - t0
         future = self._executor().submit(self._build, lowered) if background else None
         return None, _Build(lowered, future, disk)
 
@@ -274,10 +278,18 @@ def _tensors_only(types, out_type) -> bool:
     return isinstance(out_type, TensorType)
 
 
+_OPTIONS = [None, None]        # (context generation, options key): options are read once per generation
+
+
 def _options_key() -> tuple:
-    from pycompile.backend import devices, pipeline
-    opts = pipeline.options()
-    return (devices.current().name,) + tuple(sorted(opts.items()))
+    """What, beside the op and its signature, decides a kernel's C: the device and the compile
+    options, read as a jit compile reads them (again after each set_context)."""
+    gen = context.generation()
+    if _OPTIONS[0] != gen:
+        from pycompile.backend import devices, pipeline
+        opts = pipeline.options()
+        _OPTIONS[:] = [gen, (devices.current().name,) + tuple(sorted(opts.items()))]
+    return _OPTIONS[1]
 
 
 def _describe(types) -> str:
