@@ -247,8 +247,9 @@ def _select(c, x, y):
     per element, in one buffer: on a mask of random signs (ReLU's gradient, (64, 6, 28, 28)
     float32 in LeNet-5's training step) np.where took 1.8-3 ms, the mask 0.3-0.5 ms."""
     c, x, y = np.asarray(c), np.asarray(x), np.asarray(y)
-    if x.dtype != y.dtype or x.dtype.itemsize not in (1, 2, 4, 8) or x.dtype.kind not in "biufc":
-        return np.where(c, x, y)
+    if max(c.size, x.size, y.size) < 4096 or x.dtype != y.dtype or x.dtype.itemsize not in (1, 2, 4, 8) \
+            or x.dtype.kind not in "biufc":
+        return np.where(c, x, y)        # small: the mask's few extra calls cost more than branches
     u = np.dtype(f"u{x.dtype.itemsize}")
     shape = np.broadcast_shapes(c.shape, x.shape, y.shape)
     m = np.empty(shape, u)
