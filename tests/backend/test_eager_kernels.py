@@ -220,3 +220,27 @@ def test_without_a_c_compiler_pynative_runs_numpy(tmp_path):
     assert out.stdout.split("]")[0] == "[5.0, 7.0, 13.0, 15.0, 21.0, 23.0, 29.0, 31.0"
     assert out.stdout.strip().endswith("True")
     assert "Traceback" not in out.stderr
+
+
+# ---- the NumPy forms PyNative's LeNet step spends its elementwise time in -------------------------------------
+EDGES = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-45, -1e-45, 3.0, -3.0, 65504.0, -1e30])
+
+
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.int8, np.int32, np.uint8, np.bool_])
+def test_relu_and_select_numpy_forms_equal_np_where_bit_for_bit(dt):
+    """ReLU and Select pick their bits without np.where's per-element branch (speed only): the
+    values, signed zeros and NaN payloads are np.where's."""
+    from pycompile.ops.defs.elementwise import _relu, _select
+    rng = np.random.default_rng(3)
+    with np.errstate(all="ignore"):
+        big = np.resize(EDGES, (64, 80)).astype(dt) if dt != np.bool_ else rng.random((64, 80)) > 0.5
+    other = big[::-1].copy()
+    cond = rng.random((64, 80)) > 0.5
+    for c, x, y in ((cond, big, other), (cond, big, np.zeros((), big.dtype)), (cond[:1], big[0], other),
+                    (cond[:4, :4], big[:4, :4], other[:4, :4])):
+        want = np.where(c, x, y)
+        got = _select(c, x, y)
+        assert got.dtype == want.dtype and np.array_equal(got.view(np.uint8), want.view(np.uint8))
+    if dt != np.bool_:
+        want = np.where(big > 0, big, np.zeros((), big.dtype))
+        assert np.array_equal(_relu(big).view(np.uint8), want.view(np.uint8))
