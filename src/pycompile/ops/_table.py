@@ -320,7 +320,7 @@ def _numpy_plan(op: OpDef, types: list, out_type):
     if isinstance(op.lower, Elementwise):
         cdt = op.lower.compute(types, out_type).np
         conv = tuple((i, _converter(t, cdt)) for i, t in enumerate(types)
-                     if not (isinstance(t, TensorType) and t.dtype.np == cdt))
+                     if not (isinstance(t, TensorType) and t.dtype.np == cdt) and i not in op.lower.as_is)
 
     def compute(values, attrs):
         token = _ERRSTATE.set(_IGNORE_ALL)
@@ -446,7 +446,8 @@ def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
     try:
         if isinstance(lower, Elementwise):
             cdt = lower.compute(types, out_type)
-            values = [convert(v, cdt.np) if not isinstance(v, list) else v for v in values]
+            values = [convert(v, cdt.np) if not isinstance(v, list) and i not in lower.as_is else v
+                      for i, v in enumerate(values)]
         return op.eager(*values, **attrs)
     finally:
         _ERRSTATE.reset(token)

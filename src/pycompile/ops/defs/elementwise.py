@@ -267,7 +267,7 @@ def _select(c, x, y):
 
 Select = defop("Select", ("cond", "x", "y"), infer=_select_infer,
                eager=_select, kind=Kind.ELEMENTWISE,
-               lower=Elementwise(_select_compute, exact=True), doc="cond ? x : y, broadcast")
+               lower=Elementwise(_select_compute, exact=True, as_is=(0,)), doc="cond ? x : y, broadcast")
 
 
 def _cast_infer(types, dtype):
