@@ -188,6 +188,20 @@ def test_gradient_kernels_are_compiled_ahead_of_the_backward_pass(fresh_kernels)
     assert names == ["Conv2D", "Conv2DBackpropFilter", "Conv2DBackpropInput"]
 
 
+def test_a_convolution_of_data_computes_no_input_gradient(fresh_kernels):
+    """The tape tells a rule which cotangents are read (grads.needs): differentiating the weight
+    of a convolution of data runs Conv2DBackpropFilter alone, and anticipates only its kernel."""
+    x, c = Tensor(_a(1, 4, 6, 7, seed=20)), Tensor(_a(1, 2, 3, 6, seed=22))
+    w = ms.Parameter(Tensor(_a(2, 2, 3, 3, seed=21)), name="w")
+    loss = lambda x, c: (ops.apply(P.Conv2D, [x, w], dict(CONV)) * c).sum()      # noqa: E731
+    _, (gw,) = ms.value_and_grad(loss, grad_position=None, weights=[w])(x, c)
+    names = sorted(k[0].name for k in fresh_kernels._kernels)
+    assert names == ["Conv2D", "Conv2DBackpropFilter"]
+    assert fresh_kernels.stats.anticipated == 1
+    want = R.ref_conv_filter_grad(c.asnumpy(), x.asnumpy(), (2, 2, 3, 3), **CONV)
+    np.testing.assert_allclose(gw.asnumpy(), want, rtol=2e-5, atol=2e-5)
+
+
 def test_a_second_process_loads_the_kernels_from_the_compile_cache(fresh_kernels, tmp_path):
     ms.set_context(enable_compile_cache=True, compile_cache_path=str(tmp_path))
     x = Tensor(_a(3, 2, 5, 5, seed=30))

@@ -155,7 +155,7 @@ class EagerKernels:
             return compiled
 
     # ---- anticipating the backward pass ----------------------------------------------------------
-    def anticipate(self, op, inputs, attrs, out) -> None:
+    def anticipate(self, op, inputs, attrs, out, needed=None) -> None:
         """Called by the autodiff tape for each recorded `eager_kernel` op: start building the
         kernels its gradient rule will run (their signatures found by tracing the rule on
         abstract values), so the backward pass does not wait for them one after another."""
@@ -170,12 +170,12 @@ class EagerKernels:
         akey = _attrs_key(attrs) if attrs else ()
         if akey is None or not _tensors_only(types, out_type):
             return
-        mark = (op, akey, types, _options_key())
+        mark = (op, akey, types, _options_key(), needed)
         if mark in self._anticipated:
             return
         self._anticipated.add(mark)
         try:
-            wanted = _gradient_kernels(op, types, out_type, attrs)
+            wanted = _gradient_kernels(op, types, out_type, attrs, needed)
         except Exception as e:        # noqa: BLE001 - a rule that needs values: nothing to anticipate
             log.compiles.info("PyNative %s: gradient kernels not anticipated (%s: %s)", op.name, type(e).__name__, e)
             return
@@ -335,12 +335,13 @@ def _lower(op, types, attrs):
     return pipeline.lower(traced, None, {"trace": time.perf_counter() - t0})
 
 
-def _gradient_kernels(op, types, out_type, attrs) -> list:
+def _gradient_kernels(op, types, out_type, attrs, needed=None) -> list:
     """(op, input types, attrs) of each `eager_kernel` op op's gradient rule applies to a
-    cotangent of out_type, found by running the rule on graph values."""
+    cotangent of out_type (for the inputs `needed`), found by running the rule on graph values."""
     from pycompile.compiler import ir
     from pycompile.compiler.builder import Builder, Sym
     from pycompile.ops import _mixed, tracing
+    from pycompile.ops.grads import NEEDED
     b = Builder(None)
 
     def value(t, name):
@@ -351,10 +352,12 @@ def _gradient_kernels(op, types, out_type, attrs) -> list:
         else value(out_type, "g")
     scope = _mixed.SCOPE[:]
     del _mixed.SCOPE[:]
+    token = NEEDED.set(needed)
     try:
         with tracing.tracing(b):
             op.grad(g, out, *[value(t, f"x{i}") for i, t in enumerate(types)], **attrs)
     finally:
+        NEEDED.reset(token)
         _mixed.SCOPE[:] = scope
     wanted = []
     for n in ir.iter_nodes(ir.Block((), tuple(b.nodes), ())):
