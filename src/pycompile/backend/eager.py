@@ -38,6 +38,7 @@ has compiled MAX_PER_OP signatures of one op (shapes that change on every call) 
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -437,6 +438,22 @@ def _disk_store(key: _DiskKey, compiled) -> None:
         store.write_entry(key, meta)
     except Exception as e:        # noqa: BLE001 - OSError, a full disk: the program goes on
         log.cache.info("could not store %s in %s: %s: %s", key.qualname, store.dir, type(e).__name__, e)
+
+
+@contextlib.contextmanager
+def numpy_only():
+    """PyNative runs `eager` (NumPy) for every op inside: the reference differential tests
+    compare compiled code with, which would otherwise be the same C. Not thread-safe: it swaps
+    the process's provider (and drops the plans made before)."""
+    from pycompile.ops import _table
+    saved = _table.EAGER_KERNELS[0]
+    _table.EAGER_KERNELS[0] = None
+    _table._PLANS.clear()
+    try:
+        yield
+    finally:
+        _table.EAGER_KERNELS[0] = saved
+        _table._PLANS.clear()
 
 
 KERNELS = EagerKernels()
