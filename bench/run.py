@@ -5,6 +5,7 @@
     python bench/run.py --quick    # fewer repeats
     python bench/run.py Wc         # W4 / W6 with a busy process and after pauses (bench/contention.py)
     python bench/run.py WP         # one PyNative op's cost beside torch eager's (bench/pynative.py)
+    python bench/run.py W9f        # LeNet-5's first PyNative calls on an empty compile cache
     python bench/run.py W11 --cpu  # CPU time of the process instead of wall time (see below)
 
 Each workload's implementations (pycompile, NumPy eager, peers) are timed in interleaved
@@ -154,6 +155,34 @@ def w7(repeats: int) -> None:
           f"{fmt(statistics.median(warm_wall)):>12} {'':>8}   cold | warm, interpreter start to exit", flush=True)
 
 
+def w9_first_calls(repeats: int) -> None:
+    """W9f: LeNet-5's first PyNative forward and then first training step, each in a fresh process
+    with an empty compile-cache directory (the kernels of backend/eager.py all compiled); medians
+    of `repeats` processes: wall time, and CPU time of the C compiler runs."""
+    import shutil
+    import tempfile
+    runs = []
+    for _ in range(repeats):
+        d = tempfile.mkdtemp(prefix="pycompile-w9f-")
+        try:
+            env = dict(os.environ, MS_COMPILER_CACHE_ENABLE="1", MS_COMPILER_CACHE_PATH=d)
+            code = (f"import sys, json; sys.path.insert(0, {HERE!r}); import workloads_cnn as C; "
+                    f"print(json.dumps(C.first_calls_W9()))")
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+            import json
+            runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+    med = {k: statistics.median(r[k] for r in runs) for k in ("forward", "forward_cc_cpu", "step", "step_cc_cpu")}
+    k = runs[-1]["kernels"]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{'W9f PyNative first fwd':<26} {fmt(med['forward']):>12} {'':>12} {'':>8}   fresh process, empty cache: "
+          f"C compiler CPU {fmt(med['forward_cc_cpu'])}", flush=True)
+    print(f"{'W9f then first step':<26} {fmt(med['step']):>12} {'':>12} {'':>8}   C compiler CPU "
+          f"{fmt(med['step_cc_cpu'])}; {k['compiled']} kernels, {k['anticipated']} anticipated; median of "
+          f"{repeats}; load {load:.1f}", flush=True)
+
+
 _GEMM_RATE: list = []
 
 
@@ -264,6 +293,9 @@ def main(argv):
         if name == "W7":
             w7(3 if quick else 7)
             continue
+        if name == "W9f":          # PyNative LeNet-5's first calls, fresh processes, empty compile cache
+            w9_first_calls(3 if quick else 5)
+            continue
         if name == "WP":           # PyNative per-op cost beside torch eager (bench/pynative.py)
             import pynative
             pynative.main(["--quick"] if quick else [])
@@ -282,6 +314,7 @@ def main(argv):
         for case in W.WORKLOADS[name]():
             label, compiled, numpy_fn, note = case[:4]
             peers = case[4] if len(case) > 4 else {}
+            pynative = len(case) > 5 and case[5] == "pynative"      # the "NumPy eager" side is PyNative
             peers = {k: v for k, v in peers.items() if v is not None}   # measured in the same rounds
             (tc, rc), (tn, rn), *tp = timed_rounds([compiled, numpy_fn, *peers.values()], 0.1, repeats)
             if isinstance(note, tuple):      # ("gemm", flops): the matrix products' rate, all time counted
@@ -290,6 +323,11 @@ def main(argv):
             for peer, (t, rp) in zip(peers, tp):
                 print(f"{'  ' + peer + ' (peer)':<26} {fmt(t):>12} {'':>12} {ratio(rp, rn):7.3f}x   "
                       f"pycompile / {peer}: {ratio(rc, rp):.2f}x", flush=True)
+            if pynative and "torch eager" in peers:     # PyNative against torch eager, same rounds
+                rt = tp[list(peers).index("torch eager")][1]
+                print(f"{'  PyNative (eager)':<26} {fmt(tn):>12} {'':>12} {'':>8}   PyNative / torch eager: "
+                      f"{ratio(rn, rt):.2f}x (per-round range {min(x / y for x, y in zip(rn, rt)):.2f}"
+                      f"-{max(x / y for x, y in zip(rn, rt)):.2f}x)", flush=True)
             if tp:      # "ahead of every peer": against the fastest one, round by round
                 best = min(range(len(tp)), key=lambda k: tp[k][0])
                 print(f"{'  fastest peer':<26} {'':>12} {'':>12} {'':>8}   {list(peers)[best]}: pycompile / it "

@@ -1,8 +1,9 @@
 """W9 (LeNet-5 on (64, 1, 32, 32): inference and a training step) and W10 (ResNet-18's first
 stage on (8, 3, 224, 224), eval mode) - BENCH.md - with peers measured in the same rounds:
 PyTorch eager (oneDNN), torch.compile (Inductor) and JAX jit, each on the same weights and
-inputs (results checked equal first). The "NumPy eager" column is pycompile's PyNative mode
-(every op one NumPy pass, the way an interpreter runs the model).
+inputs (results checked equal first). The "NumPy eager" column is pycompile's PyNative mode (one
+op at a time, the way an interpreter runs the model: convolutions and pooling on the compiled
+kernels of backend/eager.py, the rest on NumPy); W9 prints it against torch eager, same rounds.
 
 The models are examples/lenet.py and examples/resnet_block.py. MindSpore's ResNet max-pool
 is pad_mode 'same' (for 112 -> 56: no padding before, one after), so the peers pad (0, 1).
@@ -117,7 +118,8 @@ def bench_W9():
     _check(compiled(x), ref, 1e-4, 1e-5)
     peers = _peers(lambda torch, xt: _torch_lenet(torch, w)(xt), lambda jax, jnp: _jax_lenet(jax, jnp, w), xn, ref)
     flops = conv_flops(net, xn.shape)
-    return [("W9 LeNet5 inference", lambda: compiled(x), lambda: net.construct(x), ("gemm", flops), peers)]
+    return [("W9 LeNet5 inference", lambda: compiled(x), lambda: net.construct(x), ("gemm", flops), peers,
+             "pynative")]
 
 
 # ---- W9 training step: softmax cross-entropy, gradients and MindSpore's Momentum update ------------------
@@ -218,7 +220,8 @@ def bench_W9_train():
     if jax is not None:
         peers["JAX jit"] = _jax_train(jax, jnp, w, xn, yn)
     flops = 3 * conv_flops(net, xn.shape)          # forward, and the two products of each backward
-    return [("W9 LeNet5 training step", lambda: compiled(x, y), lambda: eager(x, y), ("gemm", flops), peers)]
+    return [("W9 LeNet5 training step", lambda: compiled(x, y), lambda: eager(x, y), ("gemm", flops), peers,
+             "pynative")]
 
 
 def _torch_stage(torch, w):
@@ -285,3 +288,29 @@ def bench_W9_all():
 
 
 WORKLOADS = {"W9": bench_W9_all, "W10": bench_W10}
+
+
+# ---- W9f: PyNative's first calls on an empty compile cache (a fresh process) --------------------------
+def first_calls_W9() -> dict:
+    """LeNet-5's first PyNative forward, then its first training step, in this (fresh) process:
+    wall seconds of each, CPU seconds of the C compiler runs they waited for, and the kernel
+    counters of backend/eager.py (kernels built, anticipated, loaded from the cache)."""
+    import resource
+    import time
+    from pycompile.backend import eager
+
+    def cc_cpu():
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+    ms.set_seed(0)
+    net = lenet.LeNet5()
+    (x,) = lenet.example_inputs()
+    y = ms.Tensor(np.random.default_rng(1).integers(0, 10, 64).astype(np.int32))
+    step = _train_step_pycompile(net)
+    c0, t0 = cc_cpu(), time.perf_counter()
+    net(x)
+    c1, t1 = cc_cpu(), time.perf_counter()
+    step(x, y)
+    c2, t2 = cc_cpu(), time.perf_counter()
+    return {"forward": t1 - t0, "forward_cc_cpu": c1 - c0, "step": t2 - t1, "step_cc_cpu": c2 - c1,
+            "kernels": eager.KERNELS.stats.as_dict()}

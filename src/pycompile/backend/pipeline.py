@@ -96,16 +96,38 @@ def _copied_bytes(graph) -> int:
 
 def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None = None,
                  opts: dict | None = None) -> Compiled:
-    from pycompile.compiler import ir
     from pycompile.compiler.frontend import trace
-    from pycompile.compiler.passes import run_pipeline
-    from pycompile.compiler.autodiff import stack_bytes
-    opts = opts or options()
     times = {}
     t = time.perf_counter()
     with _stage("tracing"):
         traced = trace(fn, args, kwargs, self_obj=self_obj, name=name)
     times["trace"] = time.perf_counter() - t
+    lowered = lower(traced, opts, times)
+    t = time.perf_counter()
+    with _stage("building (the C compiler)"):
+        so_path = lowered.device.build(lowered.module, lowered.stem)
+    times["cc"] = time.perf_counter() - t
+    compiled = load(lowered, so_path)
+    _save_graphs(compiled.report)
+    return compiled
+
+
+class Lowered:
+    """A traced graph optimized and rendered, not yet built: what `load` needs after the device's
+    `build` (which PyNative's kernels run on worker threads: backend/eager.py)."""
+
+    __slots__ = ("traced", "graph", "stats", "module", "device", "stem", "times")
+
+    def __init__(self, traced, graph, stats, module, device, stem, times):
+        self.traced, self.graph, self.stats, self.module = traced, graph, stats, module
+        self.device, self.stem, self.times = device, stem, times
+
+
+def lower(traced, opts: dict | None = None, times: dict | None = None) -> Lowered:
+    """Passes and code generation of a traced graph (frontend.TraceResult)."""
+    from pycompile.compiler.passes import run_pipeline
+    opts = opts or options()
+    times = {} if times is None else times
     verify = knobs.get("PYCOMPILE_VERIFY")
     t = time.perf_counter()
     with _stage("optimization"):
@@ -119,10 +141,14 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
     if log.enabled(log.output_code):
         log.output_code.info("generated C for %s (%d lines):\n%s", graph.name, mod.c_lines, mod.source)
     stem = os.path.join(workdir(), f"{_safe(graph.name)}_{abs(hash((id(traced), time.time_ns()))):x}")
-    t = time.perf_counter()
-    with _stage("building (the C compiler)"):
-        so_path = device.build(mod, stem)
-    times["cc"] = time.perf_counter() - t
+    return Lowered(traced, graph, stats, mod, device, stem, times)
+
+
+def load(lowered: Lowered, so_path: str) -> Compiled:
+    """The built shared object of `lowered`, loaded: its executable, layout and report."""
+    from pycompile.compiler import ir
+    from pycompile.compiler.autodiff import stack_bytes
+    traced, graph, stats, mod, times = lowered.traced, lowered.graph, lowered.stats, lowered.module, lowered.times
     t = time.perf_counter()
     tree, leaves, numbers = Layout.graph_leaves(graph.out_tree)
     layout = Layout(n_inputs=len([p for p in graph.params if p.ref is None]), input_paths=traced.input_paths,
@@ -131,7 +157,7 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
                     arena_size=mod.plan.arena_size, errors=mod.errors, const_args=mod.plan.const_args)
     with _stage("loading"):
         try:
-            exe = device.load(so_path, layout.executable_args(traced.refs))
+            exe = lowered.device.load(so_path, layout.executable_args(traced.refs))
         except OSError as e:
             from pycompile.backend.toolchain import ToolchainError, load_problem
             raise ToolchainError(f"the compiled module {so_path} cannot be loaded: {load_problem(e)}") from None
@@ -141,9 +167,7 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
                            sources=TracedSources(traced.graph, graph, mod.source), const_args=mod.plan.const_args,
                            runtime_errors=mod.errors, arg_specs=_arg_specs(graph), refs=list(traced.refs),
                            saved_bytes=traced.saved_bytes + stack_bytes(graph.body), updates=mod.plan.updates)
-    compiled = Compiled(exe, layout, report)
-    _save_graphs(report)
-    return compiled
+    return Compiled(exe, layout, report)
 
 
 _CURRENT_STAGE = [""]
@@ -213,4 +237,4 @@ def _save_graphs(report: CompileReport) -> None:
         f.write(report.c_source)
 
 
-__all__ = ["CompileReport", "Compiled", "compile_call", "options"]
+__all__ = ["CompileReport", "Compiled", "Lowered", "compile_call", "load", "lower", "options"]

@@ -8,9 +8,12 @@
 * `grad`, `batch`: autodiff and vmap rules, written with other ops of this table.
 * typed facts the passes read instead of keeping lists of op names: `cse`, `movable`,
   `speculatable`, `check_infer` (see OpDef).
+* `eager_kernel`: PyNative runs the op through the C graph mode generates for it (a per-signature
+  single-op kernel, backend/eager.py) instead of `eager`, so the two modes agree bit for bit.
 
 `apply(op, inputs, attrs)` is the only way an op runs: it infers, then either hands the call to
-the builder of a tracer among the inputs (graph mode) or runs `eager` (PyNative).
+the builder of a tracer among the inputs (graph mode) or runs the op now (PyNative): its C
+kernel where the row asks for one and a C compiler works, else `eager`.
 """
 from __future__ import annotations
 
@@ -59,6 +62,10 @@ class OpDef:
                  differ from the user-facing ones: Fill's folded attributes)
     graph_only   the op exists only inside compiled graphs, made by a transformation (the stacks
                  of differentiated loops): it has no PyNative meaning
+    eager_kernel PyNative runs it on graph mode's C (one kernel per signature, compiled on first
+                 use: backend/eager.py) rather than on `eager`, which stays the reference and the
+                 fallback without a C compiler. For ops whose NumPy form is slow (convolutions,
+                 pooling, normalizations, softmax); cheap ops keep NumPy, whose call costs less
     """
     name: str
     inputs: tuple
@@ -76,6 +83,7 @@ class OpDef:
     speculatable: bool = True
     check_infer: bool = True
     graph_only: bool = False
+    eager_kernel: bool = False
     doc: str = ""
 
     def __repr__(self) -> str:
@@ -228,7 +236,7 @@ def _apply(op: OpDef, inputs, attrs: dict, key):
         if graph is not None:
             return graph.emit(op, list(inputs), attrs, out_type)
     if key is not None and op.kind in _PLANNED_KINDS and op.effect is Effect.PURE and op.eager is not None:
-        plan = _plan(op, types, out_type)
+        plan = _plan(op, types, out_type, attrs)
         if len(_PLANS) >= _MAX_PLANS:
             _PLANS.clear()
         _PLANS[key] = plan
@@ -291,8 +299,19 @@ def _converter(t, cdt: np.dtype):
     return lambda v: convert(v, cdt)
 
 
-def _plan(op: OpDef, types: list, out_type):
-    """What a call with these input types runs once infer has accepted it: the inputs converted
+def _plan(op: OpDef, types: list, out_type, attrs: dict):
+    """What a call with these input types runs once infer has accepted it: for an `eager_kernel`
+    op its compiled kernel, where one can be built (EAGER_KERNELS), else the NumPy plan."""
+    numpy_plan = _numpy_plan(op, types, out_type)
+    if op.eager_kernel and EAGER_KERNELS[0] is not None:
+        kernel = EAGER_KERNELS[0].plan(op, types, out_type, attrs, numpy_plan)
+        if kernel is not None:
+            return kernel
+    return numpy_plan
+
+
+def _numpy_plan(op: OpDef, types: list, out_type):
+    """The NumPy plan of a call with these input types: the inputs converted
     to the compute dtype where they differ from it (the same `convert` as `eager_values`), the
     eager function under ignored floating-point errors, the result as `wrap_result` makes it
     and, on the Ascend device, its float status recorded (as `run_eager` does)."""
@@ -301,7 +320,7 @@ def _plan(op: OpDef, types: list, out_type):
     if isinstance(op.lower, Elementwise):
         cdt = op.lower.compute(types, out_type).np
         conv = tuple((i, _converter(t, cdt)) for i, t in enumerate(types)
-                     if not (isinstance(t, TensorType) and t.dtype.np == cdt))
+                     if not (isinstance(t, TensorType) and t.dtype.np == cdt) and i not in op.lower.as_is)
 
     def compute(values, attrs):
         token = _ERRSTATE.set(_IGNORE_ALL)
@@ -376,10 +395,15 @@ def _parameter_in(inputs) -> bool:
 
 
 def run_eager(op: OpDef, inputs, attrs: dict, out_type, types: list | None = None):
-    """Run `op` now on NumPy values (`types`: the inputs' types, when the caller has them)."""
+    """Run `op` now: its compiled kernel for an `eager_kernel` op where one can be built, else
+    on NumPy values (`types`: the inputs' types, when the caller has them)."""
     values = []
     if types is None:
         types = input_types(op, inputs)
+    if op.eager_kernel and EAGER_KERNELS[0] is not None:
+        kernel = EAGER_KERNELS[0].plan(op, types, out_type, attrs, None)
+        if kernel is not None:
+            return kernel(inputs, attrs)
     for i, x in enumerate(inputs):
         if op.variadic and i == len(inputs) - 1 and isinstance(x, (tuple, list)):
             values.append([_value(y) for y in x])
@@ -389,6 +413,15 @@ def run_eager(op: OpDef, inputs, attrs: dict, out_type, types: list | None = Non
     if STATUS_TRACKING[0] and isinstance(out_type, TensorType) and out_type.dtype.is_float:
         _record_status(np.asarray(out, dtype=out_type.dtype.np))
     return wrap_result(out, out_type, Tensor)
+
+
+# The provider of PyNative's compiled kernels (backend/eager.py installs it; None: NumPy for every
+# op). `plan(op, types, out_type, attrs)` -> a plan as `_plan` makes them (run(inputs, attrs) ->
+# the result; `numpy_plan` is what it falls back on), or None where no kernel can be had (no C
+# compiler, inputs that are not tensors).
+# `anticipate(op, inputs, attrs)` is told of each eager_kernel op the autodiff tape records, so the
+# kernels of its gradient can be compiled before the backward pass needs them.
+EAGER_KERNELS: list = [None]
 
 
 # True while the current device emulates the NPU float-status register (set by the backend when
@@ -413,7 +446,8 @@ def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
     try:
         if isinstance(lower, Elementwise):
             cdt = lower.compute(types, out_type)
-            values = [convert(v, cdt.np) if not isinstance(v, list) else v for v in values]
+            values = [convert(v, cdt.np) if not isinstance(v, list) and i not in lower.as_is else v
+                      for i, v in enumerate(values)]
         return op.eager(*values, **attrs)
     finally:
         _ERRSTATE.reset(token)

@@ -50,11 +50,14 @@ class Elementwise(Lowering):
     `exact`: the result is one of the operands (or an integer no larger than one), so on float16
     values it is a float16 value already and float16 kernels skip rounding it.
     `transcendental`: the expression calls exp / log / tanh / pow ...; a multi-pass template
-    recomputing such a producer on each pass would cost more than storing it."""
+    recomputing such a producer on each pass would cost more than storing it.
+    `as_is`: input positions PyNative hands to `eager` unconverted (Select's bool cond, of which
+    only the truth is read: converting it to the compute dtype was a pass over it for nothing)."""
 
     compute: Callable
     exact: bool = False
     transcendental: bool = False
+    as_is: tuple = ()
 
     @property
     def status(self) -> Status:

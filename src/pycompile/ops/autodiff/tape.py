@@ -24,8 +24,8 @@ from pycompile.common.tensor import TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
 from pycompile.ops import tracing
-from pycompile.ops._table import OpTypeError, apply
-from pycompile.ops.grads import NONDIFF
+from pycompile.ops._table import EAGER_KERNELS, OpTypeError, apply
+from pycompile.ops.grads import NEEDED, NONDIFF
 
 
 class _Record:
@@ -152,6 +152,9 @@ class GradTrace(tracing.Tracer):
             raise OpTypeError(f"For '{op.name}', there is no gradient rule: it cannot be differentiated")
         rec = _Record(op, primals, sources, attrs, out)
         self.records.append(rec)
+        if op.eager_kernel and EAGER_KERNELS[0] is not None:
+            # the kernels of its gradient start compiling now, not when the backward pass needs them
+            EAGER_KERNELS[0].anticipate(op, primals, attrs, out, _needed(sources))
         if isinstance(out, tuple):
             return tuple(GradTracer(o, (rec, i), self) if _is_tensor(o) else o for i, o in enumerate(out))
         return GradTracer(out, (rec, None), self) if _is_tensor(out) else out
@@ -184,7 +187,11 @@ class GradTrace(tracing.Tracer):
                     continue
                 gs = [g if g is not None else (F.zeros_like(o) if _is_tensor(o) else None) for g, o in zip(gs, outs)]
                 g = tuple(gs) if isinstance(rec.out, tuple) else gs[0]
-                cin = rec.op.grad(g, rec.out, *rec.inputs, **rec.attrs)
+                token = NEEDED.set(_needed(rec.sources))     # a rule may skip the cotangents nobody reads
+                try:
+                    cin = rec.op.grad(g, rec.out, *rec.inputs, **rec.attrs)
+                finally:
+                    NEEDED.reset(token)
                 for src, primal, c in zip(rec.sources, rec.inputs, cin):
                     if isinstance(src, list):           # a variadic input: one cotangent per item
                         for s, p, cc in zip(src, primal, c or ()):
@@ -193,6 +200,11 @@ class GradTrace(tracing.Tracer):
                     elif src is not None and c is not None:
                         add(src, c, primal)
         return {key[0]: c for key, c in cts.items()}
+
+
+def _needed(sources) -> tuple:
+    """Per input of a record: whether some watched value's cotangent flows through it."""
+    return tuple(any(x is not None for x in s) if isinstance(s, list) else s is not None for s in sources)
 
 
 def fit(c, like):

@@ -181,7 +181,20 @@ Reciprocal = _float_unary("Reciprocal", lambda x: 1 / x)
 Floor = _float_unary("Floor", np.floor, exact=True)
 Ceil = _float_unary("Ceil", np.ceil, exact=True)
 Sigmoid = _float_unary("Sigmoid", lambda x: 1 / (1 + np.exp(-x)), transcendental=True)
-ReLU = elementwise("ReLU", ("x",), lambda x: np.where(x > 0, x, np.zeros((), x.dtype)), exact=True)
+def _relu(x):
+    """x > 0 ? x : 0. For floats as fmax(x, 0) + 0 (NaN -> 0, -0.0 -> +0.0: the same values):
+    np.where on a mask of random signs mispredicts its branch every other element and took 2.3 ms
+    on LeNet-5's first activation (64, 6, 28, 28), these two passes 0.14 ms."""
+    x = np.asarray(x)
+    z = np.zeros((), x.dtype)
+    if x.dtype.kind != "f":
+        return np.where(x > 0, x, z)
+    r = np.fmax(x, z)
+    r += z
+    return r
+
+
+ReLU = elementwise("ReLU", ("x",), _relu, exact=True)
 HSwish = _float_unary("HSwish", lambda x: x * np.clip(x + 3, 0, 6) / 6)
 HSigmoid = _float_unary("HSigmoid", lambda x: np.clip(x + 3, 0, 6) / 6)
 
@@ -228,9 +241,33 @@ def _select_compute(types, out):
     return out.dtype if isinstance(out, TensorType) else out.dtype
 
 
+def _select(c, x, y):
+    """cond ? x : y, element by element. x and y arrive in one dtype (the compute dtype); their
+    bits are chosen through a mask (x & m | y & ~m), as np.where chooses them, without its branch
+    per element, in one buffer: on a mask of random signs (ReLU's gradient, (64, 6, 28, 28)
+    float32 in LeNet-5's training step) np.where took 1.8-3 ms, the mask 0.3-0.5 ms."""
+    c, x, y = np.asarray(c), np.asarray(x), np.asarray(y)
+    if max(c.size, x.size, y.size) < 4096 or x.dtype != y.dtype or x.dtype.itemsize not in (1, 2, 4, 8) \
+            or x.dtype.kind not in "biufc":
+        return np.where(c, x, y)        # small: the mask's few extra calls cost more than branches
+    u = np.dtype(f"u{x.dtype.itemsize}")
+    shape = np.broadcast_shapes(c.shape, x.shape, y.shape)
+    m = np.empty(shape, u)
+    np.negative(c if c.dtype == np.bool_ else c != 0, out=m, dtype=u, casting="unsafe")    # ones where true
+    yv = y.view(u)
+    if yv.ndim == 0 and yv == 0:            # y == +0 (a ReLU gradient's zero): x & m alone
+        np.bitwise_and(x.view(u), m, out=m)
+        return m.view(x.dtype)
+    r = np.bitwise_and(x.view(u), m)
+    np.invert(m, out=m)
+    np.bitwise_and(yv, m, out=m)
+    np.bitwise_or(r, m, out=m)
+    return m.view(x.dtype)
+
+
 Select = defop("Select", ("cond", "x", "y"), infer=_select_infer,
-               eager=lambda c, x, y: np.where(c, x, y), kind=Kind.ELEMENTWISE,
-               lower=Elementwise(_select_compute, exact=True), doc="cond ? x : y, broadcast")
+               eager=_select, kind=Kind.ELEMENTWISE,
+               lower=Elementwise(_select_compute, exact=True, as_is=(0,)), doc="cond ? x : y, broadcast")
 
 
 def _cast_infer(types, dtype):

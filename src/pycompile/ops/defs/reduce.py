@@ -169,10 +169,10 @@ def _softmax_last_axis(attrs, in_shape, out_shape) -> bool:
 
 # softmax reads its input three times (max, sum of exp, normalize)
 Softmax = defop("Softmax", ("x",), attrs={"axis": -1}, infer=_softmax_infer("Softmax"),
-                eager=_softmax, kind=Kind.REDUCE, batch="softmax",
+                eager=_softmax, kind=Kind.REDUCE, batch="softmax", eager_kernel=True,
                 lower=Template("softmax", passes=3, prologue=True, per_row=_softmax_last_axis))
 LogSoftmax = defop("LogSoftmax", ("x",), attrs={"axis": -1}, infer=_softmax_infer("LogSoftmax"),
-                   eager=_log_softmax, kind=Kind.REDUCE, batch="softmax",
+                   eager=_log_softmax, kind=Kind.REDUCE, batch="softmax", eager_kernel=True,
                    lower=Template("softmax", passes=3, prologue=True, per_row=_softmax_last_axis, rule="log"))
 
 
@@ -207,7 +207,7 @@ def _layernorm_last_axis(attrs, in_shape, out_shape) -> bool:
 
 LayerNorm = defop("LayerNorm", ("x", "gamma", "beta"),
                   attrs={"begin_norm_axis": -1, "begin_params_axis": -1, "epsilon": 1e-7},
-                  infer=_layernorm_infer, eager=_layernorm, kind=Kind.REDUCE, batch="layernorm",
+                  infer=_layernorm_infer, eager=_layernorm, kind=Kind.REDUCE, batch="layernorm", eager_kernel=True,
                   lower=Template("layernorm", passes=3, prologue=True, per_row=_layernorm_last_axis))
 
 

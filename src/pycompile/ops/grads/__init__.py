@@ -20,14 +20,30 @@ number inputs get none.
 
 Ops without a gradient say so with `nondiff(op, ...)` (comparisons, logic, argmax, random,
 effects). tests/ops/test_grad_rules.py walks the table and fails on an op with neither.
+
+A rule whose cotangents cost work of their own (a convolution's two backprop ops) may skip the
+ones nobody reads: `needs(k)` is False while PyNative's tape runs the rule for a record whose
+input k is not differentiated (LeNet's first convolution reads the data, not a weight); the
+rule then returns None there. Everywhere else (graph mode, where dead code goes anyway) it is
+True.
 """
 from __future__ import annotations
 
+import contextvars
 from typing import Callable
 
 from pycompile.ops._table import OpDef
 
 NONDIFF = "nondiff"      # the grad slot of an op that has no gradient
+
+# per input of the rule being run: whether its cotangent is read (None: all are)
+NEEDED: contextvars.ContextVar = contextvars.ContextVar("pycompile_grad_needed", default=None)
+
+
+def needs(k: int) -> bool:
+    """Whether the rule being run must produce input k's cotangent (see the module doc)."""
+    n = NEEDED.get()
+    return n is None or n[k]
 
 
 def defgrad(op: OpDef) -> Callable:

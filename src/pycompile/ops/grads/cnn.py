@@ -14,7 +14,7 @@ from pycompile.ops import functional as F
 from pycompile.ops import prims as P
 from pycompile.ops._table import apply
 from pycompile.ops.defs.conv import CONV_OPS
-from pycompile.ops.grads import defgrad, nondiff
+from pycompile.ops.grads import defgrad, needs, nondiff
 
 # FusedConv is made by the optimizer after differentiation (compiler/passes/conv_epilogue.py);
 # the argmax ops give indices
@@ -35,8 +35,8 @@ def _conv_rule(op):
     def rule(g, out, x, w, **kw):
         a = _conv_attrs(kw)
         _, bpi, bpf = CONV_OPS[len(_shape(x))]
-        return (apply(bpi, [g, w], dict(a, input_size=_shape(x))),
-                apply(bpf, [g, x], dict(a, filter_size=_shape(w))))
+        return (apply(bpi, [g, w], dict(a, input_size=_shape(x))) if needs(0) else None,
+                apply(bpf, [g, x], dict(a, filter_size=_shape(w))) if needs(1) else None)
 
 
 def _bpi_rule(op):
@@ -44,7 +44,8 @@ def _bpi_rule(op):
     def rule(g, out, dout, w, input_size=(), **kw):
         a = _conv_attrs(kw)
         conv, _, bpf = CONV_OPS[len(input_size)]
-        return apply(conv, [g, w], a), apply(bpf, [dout, g], dict(a, filter_size=_shape(w)))
+        return (apply(conv, [g, w], a) if needs(0) else None,
+                apply(bpf, [dout, g], dict(a, filter_size=_shape(w))) if needs(1) else None)
 
 
 def _bpf_rule(op):
@@ -52,7 +53,8 @@ def _bpf_rule(op):
     def rule(g, out, dout, x, filter_size=(), **kw):
         a = _conv_attrs(kw)
         conv, bpi, _ = CONV_OPS[len(filter_size)]
-        return apply(conv, [x, g], a), apply(bpi, [dout, g], dict(a, input_size=_shape(x)))
+        return (apply(conv, [x, g], a) if needs(0) else None,
+                apply(bpi, [dout, g], dict(a, input_size=_shape(x))) if needs(1) else None)
 
 
 for _nd, (_c, _i, _f) in CONV_OPS.items():
