@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#define PC_COMM_MAX_GROUPS 32
+#define PC_COMM_MAX_GROUPS 64          /* each group twice: its communicator, its check duplicate */
 #define PC_COMM_NAME 128
 
 /* the order of _world.MPI_FUNCS */

@@ -7,13 +7,17 @@ is about to do, and every rank raises the same clear error when the records diff
 
 * eager (PyNative) collectives: every call sends (op, dtype, reduction or root, shape);
 * a compiled step: at its first call, per group its collectives use, (the step's collectives on
-  that group: op, dtype, shape, reduction) as a hash. Only when the hashes differ do the ranks
-  exchange the full lists, and the graphs' Parameters, to name the first Parameter (else the
-  first collective) that differs.
+  that group: op, dtype, shape, reduction) as a hash - unless the group's ranks agreed on that
+  hash before (another specialization of the step, such as a smaller last batch on one rank
+  only, whose gradients are the same). Only when the hashes differ do the ranks exchange the
+  full lists, and the graphs' Parameters, to name the first Parameter (else the first
+  collective) that differs.
 
-A record is 16 int64 in every case, so an eager call on one rank meeting a compiled step's check
-on another compares records too instead of corrupting MPI's matching. The exchange runs through
-the runtime's all-gather, under PYCOMPILE_COMM_TIMEOUT like any collective.
+The records travel on a duplicate of the group's communicator (Group.check), so a check one rank
+makes and another does not never meets a collective carrying data (both then end at the
+timeout). A record is 16 int64 in every case, so an eager call on one rank meeting a compiled
+step's check on another compares records too. The exchange runs through the runtime's
+all-gather, under PYCOMPILE_COMM_TIMEOUT like any collective.
 """
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 
 RECORD = 16
+CHECK_SUFFIX = " (check)"          # the runtime's name of a group's duplicate (_world.Group.check)
 _KINDS = {"AllReduce": 1, "AllGather": 2, "ReduceScatter": 3, "Broadcast": 4, "AllReduceStart": 5}
 _STEP, _DETAILS = 9, 10                # a compiled step's check; the length of its details
 _NAMES = {v: k for k, v in _KINDS.items()}
@@ -38,9 +43,10 @@ def _gather(world, group, rec: np.ndarray, what: str) -> np.ndarray:
     rec = np.ascontiguousarray(rec)
     out = np.empty((group.size,) + rec.shape, rec.dtype)
     code = 4 if rec.dtype == np.int64 else 5
-    if lib.pc_get_api().allgather(ffi.from_buffer(rec), ffi.from_buffer(out), rec.size, code, group.name.encode()):
+    name = (group.name + CHECK_SUFFIX).encode()          # (the group's duplicate: Group.check)
+    if lib.pc_get_api().allgather(ffi.from_buffer(rec), ffi.from_buffer(out), rec.size, code, name):
         raise RuntimeError(f"For {what}, the ranks of the group '{group.name}' could not check that they make "
-                           f"the same call: {last_error()}")
+                           f"the same call: {last_error().replace(CHECK_SUFFIX, '')}")
     return out
 
 
@@ -132,12 +138,15 @@ def compiled_step(world, step: str, collectives: list, params) -> None:
         group = world.groups.get(name)
         if group is None or group.comm is None or group.size < 2:
             continue        # not a member, or nothing to agree with: the collective itself says so
-        sig = json.dumps([[c[0], c[2], list(c[3]), c[4]] for c in calls]).encode()
+        digest = hashlib.sha256(json.dumps([[c[0], c[2], list(c[3]), c[4]] for c in calls]).encode()).digest()
+        if digest in group.agreed:
+            continue        # another specialization with the same collectives (a smaller last batch)
         rec = np.zeros(RECORD, np.int64)
         rec[:2] = (_STEP, len(calls))
-        rec[2:5] = np.frombuffer(hashlib.sha256(sig).digest()[:24], np.int64)
+        rec[2:5] = np.frombuffer(digest[:24], np.int64)
         records = _gather(world, group, rec, f"the compiled step '{step}'")
         if all(np.array_equal(r, records[0]) for r in records[1:]):
+            group.agreed.add(digest)
             continue
         if any(int(r[0]) != _STEP for r in records):
             raise RuntimeError(f"For the compiled step '{step}', the ranks of the group '{name}' do not run the same "

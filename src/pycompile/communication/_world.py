@@ -24,6 +24,7 @@ import traceback
 
 import numpy as np
 
+from pycompile.communication._agree import CHECK_SUFFIX
 
 WORLD_NAMES = ("hccl_world_group", "nccl_world_group", "mccl_world_group")
 MPI_FUNCS = ("MPI_Iallreduce", "MPI_Iallgather", "MPI_Ireduce_scatter_block", "MPI_Ibcast", "MPI_Test",
@@ -45,12 +46,24 @@ def _signed(handle: int) -> int:
 
 class Group:
     """A communication group: its MPI communicator (None in the one-process world) and the world
-    ranks of its members in group-rank order."""
+    ranks of its members in group-rank order. `check` duplicates the communicator for the records
+    the ranks agree on before a collective (_agree.py), so a check that one rank makes and another
+    does not never meets a collective carrying data; the runtime knows it as the group's name +
+    CHECK_SUFFIX. `agreed`: hashes of compiled steps' collectives the ranks have agreed on."""
 
     def __init__(self, name, comm, world_ranks):
         self.name = name
         self.comm = comm
         self.world_ranks = tuple(world_ranks)
+        self.check = None if comm is None else comm.Dup()
+        self.agreed: set = set()
+
+    def free(self, world: bool = False) -> None:
+        if self.check is not None:
+            self.check.Free()
+            self.check = None
+        if self.comm is not None and not world:
+            self.comm.Free()
 
     @property
     def size(self) -> int:
@@ -112,9 +125,15 @@ class World:
 
     def _bind_group(self, name, group):
         from pycompile._rt import ffi, lib
+        ranks = ffi.new("int[]", list(group.world_ranks))
         handle = 0 if group.comm is None else _signed(self.MPI._handleof(group.comm))
-        if lib.pc_comm_add_group(name.encode(), handle, group.size, ffi.new("int[]", list(group.world_ranks))) != 0:
-            raise RuntimeError(f"For 'create_group', too many groups or a name longer than 127 bytes: {name!r}")
+        bad = lib.pc_comm_add_group(name.encode(), handle, group.size, ranks) != 0
+        if group.check is not None and not bad:
+            check = _signed(self.MPI._handleof(group.check))
+            bad = lib.pc_comm_add_group((name + CHECK_SUFFIX).encode(), check, group.size, ranks) != 0
+        if bad:
+            raise RuntimeError(f"For 'create_group', too many groups or a name longer than "
+                               f"{126 - len(CHECK_SUFFIX)} bytes: {name!r}")
 
     def add_group(self, name, world_ranks):
         if self.MPI is None:
@@ -135,8 +154,8 @@ class World:
         from pycompile._rt import lib
         lib.pc_comm_unbind()
         for name, group in list(self.groups.items()):
-            if name not in WORLD_NAMES and group.comm is not None:
-                group.comm.Free()
+            if name != WORLD_NAMES[1] and name != WORLD_NAMES[2]:     # the world group is one object
+                group.free(world=name == WORLD_NAMES[0])
         self.groups.clear()
 
     # ---- eager collectives (PyNative): NumPy buffers through the runtime's collectives ------------
@@ -156,13 +175,12 @@ class World:
         work = work.view(np.uint8) if work.dtype == np.bool_ else work
         return x, work
 
-    def _run(self, op_name, group, x, fn, out, *extra):
+    def _run(self, op_name, group, x, work, fn, out, *extra):
         """Agree with the group's other ranks on the call (_agree.eager), then run the runtime's
-        collective `fn` (a pc_api member; `extra`: its reduction or root) from x's working buffer
-        into `out`."""
+        collective `fn` (a pc_api member; `extra`: its reduction or root) from `work` (x as MPI
+        sends it) into `out`; the result in x's dtype."""
         from pycompile.communication import _agree
         from pycompile._rt import ffi, lib
-        x, work = self._mpi_arrays(x)
         if group.size > 1:
             _agree.eager(self, op_name, group, x, extra)
         count = out.size if op_name == "ReduceScatter" else work.size
@@ -175,35 +193,33 @@ class World:
 
     def allreduce(self, x, op, group_name):
         group = self.comm_of("AllReduce", group_name)
+        x, work = self._mpi_arrays(x)
         if group.comm is None:
-            return np.array(x, copy=True)
-        work = self._mpi_arrays(x)[1]
-        return self._run("AllReduce", group, x, "allreduce", np.empty_like(work), op)
+            return x.copy()
+        return self._run("AllReduce", group, x, work, "allreduce", np.empty_like(work), op)
 
     def allgather(self, x, group_name):
         group = self.comm_of("AllGather", group_name)
+        x, work = self._mpi_arrays(x)
         if group.comm is None:
-            return np.array(x, copy=True)
-        x = np.ascontiguousarray(x)
-        work = self._mpi_arrays(x)[1]
-        out = self._run("AllGather", group, x, "allgather", np.empty((group.size,) + work.shape, work.dtype))
+            return x.copy()
+        out = self._run("AllGather", group, x, work, "allgather", np.empty((group.size,) + work.shape, work.dtype))
         return out.reshape((group.size * x.shape[0],) + x.shape[1:]) if x.ndim else out
 
     def reduce_scatter(self, x, op, group_name):
         group = self.comm_of("ReduceScatter", group_name)
+        x, work = self._mpi_arrays(x)
         if group.comm is None:
-            return np.array(x, copy=True)
-        x = np.ascontiguousarray(x)
-        work = self._mpi_arrays(x)[1]
+            return x.copy()
         out = np.empty((x.shape[0] // group.size,) + x.shape[1:], work.dtype)
-        return self._run("ReduceScatter", group, x, "reduce_scatter", out, op)
+        return self._run("ReduceScatter", group, x, work, "reduce_scatter", out, op)
 
     def broadcast(self, x, root, group_name):
         group = self.comm_of("Broadcast", group_name)
+        x, work = self._mpi_arrays(x)
         if group.comm is None:
-            return np.array(x, copy=True)
-        work = self._mpi_arrays(x)[1]
-        return self._run("Broadcast", group, x, "broadcast", work.copy(), root)
+            return x.copy()
+        return self._run("Broadcast", group, x, work, "broadcast", work.copy(), root)
 
 
 # numpy dtype str (without byte order) -> pc_dtype code, for the dtypes _MPI_TYPES sends
@@ -225,9 +241,9 @@ def _control_comm(MPI):
 
 
 def _announce_exit():
-    """At exit: tell every other rank this one is gone (a collective it waits in, that this rank
-    never joined, fails then instead of at the timeout). After a collective failed, end with
-    MPI_Abort instead of MPI_Finalize: a request left behind could hold Finalize forever."""
+    """At exit: tell every other rank this one is gone, so that a collective another rank waits
+    in for this one fails within a second instead of at the timeout. After a collective of this
+    rank failed, end with MPI_Abort instead: a request left behind could hold MPI_Finalize forever."""
     ctl, MPI = _EXIT["ctl"], _EXIT.get("MPI")
     if ctl is None or MPI is None or MPI.Is_finalized():
         return
