@@ -54,10 +54,12 @@ typedef struct pc_api {
     /* ABI 4: collectives over the group named `group` (csrc/comm.c), bound to the MPI library
      * mpi4py loaded by communication.init(). Counts are elements; dtype a pc_dtype; op a ReduceOp
      * code (0 sum, 1 max, 2 min, 3 prod). They return 0, or nonzero when init() was not called, the
-     * group is unknown, MPI has no such dtype, or MPI failed. allgather: count per rank (dst holds
-     * size * count); reduce_scatter: count per rank's result (src holds size * count); broadcast:
-     * dst gets rank `root`'s src. allreduce_start begins a non-blocking all-reduce (src != dst) and
-     * wait completes it. All may be NULL in a table made by a C caller without communication. */
+     * group is unknown, MPI has no such dtype, MPI failed, a member of the group exited, or the
+     * collective did not complete within PYCOMPILE_COMM_TIMEOUT (pc_comm_last_error says which).
+     * allgather: count per rank (dst holds size * count); reduce_scatter: count per rank's result
+     * (src holds size * count); broadcast: dst gets rank `root`'s src. allreduce_start begins a
+     * non-blocking all-reduce (src != dst) and wait completes it. All may be NULL in a table made
+     * by a C caller without communication. */
     int (*allreduce)(const void *src, void *dst, int64_t count, int dtype, int op, const char *group);
     int (*allgather)(const void *src, void *dst, int64_t count, int dtype, const char *group);
     int (*reduce_scatter)(const void *src, void *dst, int64_t count, int dtype, int op, const char *group);
@@ -104,12 +106,21 @@ int pc_watch_interrupts(void);
 void pc_clear_interrupt(void);
 /* communication.init() binds the collectives to MPI (csrc/comm.c): handle_size 4 (MPICH: int
  * handles) or 8 (Open MPI: pointers), or -1 for a one-process world without MPI; fns: addresses
- * of MPI_Allreduce, MPI_Allgather, MPI_Reduce_scatter_block, MPI_Bcast, MPI_Iallreduce, MPI_Wait,
- * MPI_Test;
- * dtypes: the MPI datatype handle of each pc_dtype (0: none); ops: sum, max, min, prod. */
+ * of MPI_Iallreduce, MPI_Iallgather, MPI_Ireduce_scatter_block, MPI_Ibcast, MPI_Test, MPI_Iprobe,
+ * MPI_Error_string (every collective is started non-blocking and polled with a deadline);
+ * dtypes: the MPI datatype handle of each pc_dtype (0: none); ops: sum, max, min, prod.
+ * add_group: a group's communicator, size and the world rank of each member. */
 int pc_comm_bind(int handle_size, const int64_t *fns, int nfns, const int64_t *dtypes, const int64_t *ops);
-int pc_comm_add_group(const char *name, int64_t comm, int size);
+int pc_comm_add_group(const char *name, int64_t comm, int size, const int *world_ranks);
 void pc_comm_unbind(void);
+/* A collective fails after timeout_s seconds without completing (PYCOMPILE_COMM_TIMEOUT), or
+ * about a second after a member of its group sent its exit notice (a message with exit_tag on
+ * ctl_comm, a duplicate of the world, when has_ctl). */
+int pc_comm_set_watch(double timeout_s, int64_t ctl_comm, int has_ctl, int exit_tag, int world_rank, int world_size);
+/* the message of this thread's last failed collective (its length); nonzero once a collective
+ * timed out, lost a peer or failed in MPI: every later one then fails at once */
+int pc_comm_last_error(char *buf, int n);
+int pc_comm_faulted(void);
 /* 0: comm_progress does nothing (PYCOMPILE_COMM_PROGRESS=0: measure what the MPI_Test calls give) */
 void pc_comm_set_progress(int on);
 /* all-reduces run by compiled code since the last reset, the first n of: calls (blocking or

@@ -48,10 +48,13 @@ def test_defaults_and_parsing(monkeypatch):
     assert knobs.get("PYCOMPILE_NUM_THREADS") is None
     monkeypatch.setenv("PYCOMPILE_OPT_LEVEL", "")            # empty = unset
     assert knobs.get("PYCOMPILE_OPT_LEVEL") == 3
+    assert knobs.get("PYCOMPILE_COMM_TIMEOUT") == 300.0
+    monkeypatch.setenv("PYCOMPILE_COMM_TIMEOUT", "2.5")
+    assert knobs.get("PYCOMPILE_COMM_TIMEOUT") == 2.5
 
 
 @pytest.mark.parametrize("name,value", [("MS_DEV_SIDE_EFFECT_LOAD_ELIM", "7"),
-                                        ("PYCOMPILE_OPT_LEVEL", "fast")])
+                                        ("PYCOMPILE_OPT_LEVEL", "fast"), ("PYCOMPILE_COMM_TIMEOUT", "0")])
 def test_out_of_range_is_a_value_error_naming_the_knob(monkeypatch, name, value):
     monkeypatch.setenv(name, value)
     with pytest.raises(ValueError, match=name):

@@ -79,6 +79,9 @@ class Layout:
     arena_size: int
     errors: list                 # runtime error messages by code
     const_args: list = field(default_factory=list)     # large constants, passed after the outputs
+    # per collective of the code: [op, group, dtype name, shape, reduction or root, location], what
+    # the ranks agree on at the first call (communication/_agree.py)
+    collectives: list = field(default_factory=list)
 
     @property
     def simple_inputs(self) -> bool:
@@ -104,7 +107,8 @@ class Layout:
                 "out_tree": _tree_to_json(self.out_tree), "leaves": [leaf(k, v) for k, v in self.leaves],
                 "out_types": [[t.dtype.np.str, list(t.shape)] for t in self.out_types],
                 "scalar_out": [bool(s) for s in self.scalar_out], "arena_size": int(self.arena_size),
-                "errors": list(self.errors), "consts": [put_blob(_npy_bytes(c), ".npy") for c in self.const_args]}
+                "errors": list(self.errors), "consts": [put_blob(_npy_bytes(c), ".npy") for c in self.const_args],
+                "collectives": [list(c) for c in self.collectives]}
 
     @classmethod
     def from_json(cls, j: dict, read_blob: Callable) -> "Layout":
@@ -125,7 +129,8 @@ class Layout:
                    out_tree=_tree_from_json(j["out_tree"]), leaves=[leaf(v) for v in j["leaves"]],
                    out_types=[TensorType(mstype.from_numpy(np.dtype(dt)), tuple(shape)) for dt, shape in j["out_types"]],
                    scalar_out=list(j["scalar_out"]), arena_size=j["arena_size"], errors=list(j["errors"]),
-                   const_args=[_npy_load(read_blob(r)) for r in j["consts"]])
+                   const_args=[_npy_load(read_blob(r)) for r in j["consts"]],
+                   collectives=[list(c) for c in j.get("collectives", [])])
 
     @staticmethod
     def graph_leaves(out_tree) -> tuple:
@@ -285,6 +290,18 @@ class Compiled:
         fast = self._fast_caller()
         if fast is not None:
             self.run, self.guarded = fast
+        if lay.collectives:
+            # the first call checks that every rank runs the same collectives; later calls go straight
+            self._checked = (self.run, self.guarded)
+            self.run, self.guarded = self._first_run, None
+
+    def _first_run(self, args: tuple, kwargs: dict):
+        from pycompile.communication import _agree, management
+        if management.is_initialized():         # else the collective itself says to call init()
+            _agree.compiled_step(management.world(), self.report.name, self.layout.collectives,
+                                 getattr(self.exe, "refs", ()))
+        self.run, self.guarded = self._checked
+        return self.run(args, kwargs)
 
     def _fast_caller(self):
         """The executable's prebuilt caller (Executable.make_caller) when this call's shape allows

@@ -339,6 +339,9 @@ class DynamicExecutable:
         if rc != 0:
             code = rc - 1000
             if 0 <= code < len(self.errors):
+                if self.errors[code].startswith("CommError: "):     # a collective: with the runtime's reason
+                    from pycompile.backend.executable import _comm_error
+                    raise _comm_error(self.errors[code][len("CommError: "):])
                 raise IndexError(self.errors[code])
             raise RuntimeError(f"compiled code returned error {rc}")
         return outs

@@ -277,5 +277,14 @@ class Executable:
         raise RuntimeFault(f"compiled code returned error {rc}")
 
 
-# exception classes a runtime error message may name (ops/c: ctx.runtime_error)
-_RUNTIME_ERRORS = {"RuntimeError": RuntimeError, "ValueError": ValueError, "IndexError": IndexError}
+def _comm_error(text: str) -> RuntimeError:
+    """A collective of compiled code failed: its message and the runtime's reason."""
+    buf = _ffi.new("char[]", 1024)
+    n = _rt_lib.pc_comm_last_error(buf, 1024)
+    return RuntimeError(f"{text}: {_ffi.string(buf, n).decode(errors='replace') or 'unknown failure'}")
+
+
+# exception classes a runtime error message may name (ops/c: ctx.runtime_error); CommError: a
+# collective's failure, whose reason the runtime holds
+_RUNTIME_ERRORS = {"RuntimeError": RuntimeError, "ValueError": ValueError, "IndexError": IndexError,
+                   "CommError": _comm_error}

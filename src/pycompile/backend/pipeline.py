@@ -154,7 +154,8 @@ def load(lowered: Lowered, so_path: str) -> Compiled:
     layout = Layout(n_inputs=len([p for p in graph.params if p.ref is None]), input_paths=traced.input_paths,
                     out_tree=tree, leaves=leaves, out_types=[_out_type(v) for v in graph.outputs],
                     scalar_out=[isinstance(v.type, ScalarType) or k in numbers for k, v in enumerate(graph.outputs)],
-                    arena_size=mod.plan.arena_size, errors=mod.errors, const_args=mod.plan.const_args)
+                    arena_size=mod.plan.arena_size, errors=mod.errors, const_args=mod.plan.const_args,
+                    collectives=mod.collectives)
     with _stage("loading"):
         try:
             exe = lowered.device.load(so_path, layout.executable_args(traced.refs))

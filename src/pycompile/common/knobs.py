@@ -126,6 +126,9 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("PYCOMPILE_COMM_PROGRESS", True, _flag,
          "0: compiled steps do not call MPI_Test between kernels while a gradient all-reduce is in "
          "flight (it then advances only in the final wait, or in the MPI library's own progress thread)"),
+    Knob("PYCOMPILE_COMM_TIMEOUT", 300.0, _seconds("PYCOMPILE_COMM_TIMEOUT"),
+         "seconds a collective may wait for the other ranks of its group before it fails with an error "
+         "(default 300; read at communication.init(); MindSpore's HCCL_EXEC_TIMEOUT)"),
     Knob("PYCOMPILE_KEEP_PACKED_MB", 256, _int_in(0, 1 << 30, "PYCOMPILE_KEEP_PACKED_MB"),
          "megabytes of packed weights the product kernel may keep between calls of graphs that only "
          "read their Parameters (default 256; 0: pack on every call)"),

@@ -7,20 +7,29 @@ is then the identity (a copy), in PyNative and in compiled code alike.
 
 A failing rank must not leave the others waiting forever in a collective: init() installs a
 sys.excepthook that prints the traceback under the rank's name and calls MPI_Abort, which makes
-mpirun end every rank.
+mpirun end every rank. A rank whose peers never join a collective (one exited, stopped, or called
+fewer collectives) does not wait forever either: every collective, eager or compiled, runs in the
+runtime (csrc/comm.c), started non-blocking and polled until PYCOMPILE_COMM_TIMEOUT or until a
+member of its group has sent the exit notice each rank sends at exit (on `ctl`, a duplicate of
+the world), and then raises. Eager collectives first all-gather what each rank passes (_agree.py),
+so ranks whose shapes or dtypes differ get a clear error instead of MPI's truncation abort or a
+silently mixed result.
 """
 from __future__ import annotations
 
+import atexit
 import ctypes
 import sys
 import traceback
 
 import numpy as np
 
+from pycompile.communication._agree import CHECK_SUFFIX
 
 WORLD_NAMES = ("hccl_world_group", "nccl_world_group", "mccl_world_group")
-MPI_FUNCS = ("MPI_Allreduce", "MPI_Allgather", "MPI_Reduce_scatter_block", "MPI_Bcast", "MPI_Iallreduce",
-             "MPI_Wait", "MPI_Test")
+MPI_FUNCS = ("MPI_Iallreduce", "MPI_Iallgather", "MPI_Ireduce_scatter_block", "MPI_Ibcast", "MPI_Test",
+             "MPI_Iprobe", "MPI_Error_string")          # the order of csrc/comm.c's PC_MPI_*
+EXIT_TAG = 7001                                          # the exit notice's tag on World.ctl
 # pc_dtype code -> mpi4py datatype name (float16 has none in MPI 3: eager reduces it as float32;
 # bool goes as bytes: max / min are or / and)
 _MPI_TYPES = {0: "UINT8_T", 1: "INT8_T", 2: "INT16_T", 3: "INT32_T", 4: "INT64_T", 5: "UINT8_T", 6: "UINT16_T",
@@ -37,12 +46,24 @@ def _signed(handle: int) -> int:
 
 class Group:
     """A communication group: its MPI communicator (None in the one-process world) and the world
-    ranks of its members in group-rank order."""
+    ranks of its members in group-rank order. `check` duplicates the communicator for the records
+    the ranks agree on before a collective (_agree.py), so a check that one rank makes and another
+    does not never meets a collective carrying data; the runtime knows it as the group's name +
+    CHECK_SUFFIX. `agreed`: hashes of compiled steps' collectives the ranks have agreed on."""
 
     def __init__(self, name, comm, world_ranks):
         self.name = name
         self.comm = comm
         self.world_ranks = tuple(world_ranks)
+        self.check = None if comm is None else comm.Dup()
+        self.agreed: set = set()
+
+    def free(self, world: bool = False) -> None:
+        if self.check is not None:
+            self.check.Free()
+            self.check = None
+        if self.comm is not None and not world:
+            self.comm.Free()
 
     @property
     def size(self) -> int:
@@ -52,6 +73,7 @@ class Group:
 class World:
     def __init__(self, mpi=None):
         self.MPI = mpi
+        self.ctl = None
         if mpi is None:
             self.rank, self.size, self.local_rank, self.local_size = 0, 1, 0, 1
             comm = None
@@ -61,6 +83,7 @@ class World:
             local = comm.Split_type(mpi.COMM_TYPE_SHARED, key=self.rank)
             self.local_rank, self.local_size = local.Get_rank(), local.Get_size()
             local.Free()
+            self.ctl = _control_comm(mpi)
         self.groups: dict = {}
         world = Group(WORLD_NAMES[0], comm, range(self.size))
         for name in WORLD_NAMES:
@@ -89,6 +112,9 @@ class World:
                              ffi.new("int64_t[]", ops))
         from pycompile.common import knobs
         lib.pc_comm_set_progress(1 if knobs.get("PYCOMPILE_COMM_PROGRESS") else 0)
+        ctl = 0 if self.ctl is None else _signed(self.MPI._handleof(self.ctl))
+        lib.pc_comm_set_watch(float(knobs.get("PYCOMPILE_COMM_TIMEOUT")), ctl, int(self.ctl is not None), EXIT_TAG,
+                              self.rank, self.size)
         for name, group in self.groups.items():
             if group.comm is not None or self.MPI is None:
                 self._bind_group(name, group)
@@ -98,10 +124,16 @@ class World:
         self._bind_runtime()
 
     def _bind_group(self, name, group):
-        from pycompile._rt import lib
+        from pycompile._rt import ffi, lib
+        ranks = ffi.new("int[]", list(group.world_ranks))
         handle = 0 if group.comm is None else _signed(self.MPI._handleof(group.comm))
-        if lib.pc_comm_add_group(name.encode(), handle, group.size) != 0:
-            raise RuntimeError(f"For 'create_group', too many groups or a name longer than 127 bytes: {name!r}")
+        bad = lib.pc_comm_add_group(name.encode(), handle, group.size, ranks) != 0
+        if group.check is not None and not bad:
+            check = _signed(self.MPI._handleof(group.check))
+            bad = lib.pc_comm_add_group((name + CHECK_SUFFIX).encode(), check, group.size, ranks) != 0
+        if bad:
+            raise RuntimeError(f"For 'create_group', too many groups or a name longer than "
+                               f"{126 - len(CHECK_SUFFIX)} bytes: {name!r}")
 
     def add_group(self, name, world_ranks):
         if self.MPI is None:
@@ -122,11 +154,11 @@ class World:
         from pycompile._rt import lib
         lib.pc_comm_unbind()
         for name, group in list(self.groups.items()):
-            if name not in WORLD_NAMES and group.comm is not None:
-                group.comm.Free()
+            if name != WORLD_NAMES[1] and name != WORLD_NAMES[2]:     # the world group is one object
+                group.free(world=name == WORLD_NAMES[0])
         self.groups.clear()
 
-    # ---- eager collectives (PyNative): NumPy buffers through mpi4py ------------------------------
+    # ---- eager collectives (PyNative): NumPy buffers through the runtime's collectives ------------
     def comm_of(self, op_name, group_name):
         group = self.groups.get(group_name)
         if group is None:
@@ -143,24 +175,36 @@ class World:
         work = work.view(np.uint8) if work.dtype == np.bool_ else work
         return x, work
 
+    def _run(self, op_name, group, x, work, fn, out, *extra):
+        """Agree with the group's other ranks on the call (_agree.eager), then run the runtime's
+        collective `fn` (a pc_api member; `extra`: its reduction or root) from `work` (x as MPI
+        sends it) into `out`; the result in x's dtype."""
+        from pycompile.communication import _agree
+        from pycompile._rt import ffi, lib
+        if group.size > 1:
+            _agree.eager(self, op_name, group, x, extra)
+        count = out.size if op_name == "ReduceScatter" else work.size
+        rc = getattr(lib.pc_get_api(), fn)(ffi.from_buffer(work), ffi.from_buffer(out), count,
+                                           _DTYPE_CODES[work.dtype.str[1:]], *extra, group.name.encode())
+        if rc != 0:
+            raise RuntimeError(f"For '{op_name}', the collective on the group '{group.name}' failed: "
+                               f"{_agree.last_error()}")
+        return out.view(np.bool_) if x.dtype == np.bool_ else out.astype(x.dtype, copy=False)
+
     def allreduce(self, x, op, group_name):
         group = self.comm_of("AllReduce", group_name)
         x, work = self._mpi_arrays(x)
         if group.comm is None:
             return x.copy()
-        out = np.empty_like(work)
-        group.comm.Allreduce(work, out, op=getattr(self.MPI, REDUCE_OPS[op].upper()))
-        return out.view(np.bool_) if x.dtype == np.bool_ else out.astype(x.dtype, copy=False)
+        return self._run("AllReduce", group, x, work, "allreduce", np.empty_like(work), op)
 
     def allgather(self, x, group_name):
         group = self.comm_of("AllGather", group_name)
         x, work = self._mpi_arrays(x)
         if group.comm is None:
             return x.copy()
-        out = np.empty((group.size,) + work.shape, work.dtype)
-        group.comm.Allgather(work, out)
-        out = out.reshape((group.size * x.shape[0],) + x.shape[1:]) if x.ndim else out
-        return out.view(np.bool_) if x.dtype == np.bool_ else out.astype(x.dtype, copy=False)
+        out = self._run("AllGather", group, x, work, "allgather", np.empty((group.size,) + work.shape, work.dtype))
+        return out.reshape((group.size * x.shape[0],) + x.shape[1:]) if x.ndim else out
 
     def reduce_scatter(self, x, op, group_name):
         group = self.comm_of("ReduceScatter", group_name)
@@ -168,16 +212,50 @@ class World:
         if group.comm is None:
             return x.copy()
         out = np.empty((x.shape[0] // group.size,) + x.shape[1:], work.dtype)
-        group.comm.Reduce_scatter_block(work, out, op=getattr(self.MPI, REDUCE_OPS[op].upper()))
-        return out.view(np.bool_) if x.dtype == np.bool_ else out.astype(x.dtype, copy=False)
+        return self._run("ReduceScatter", group, x, work, "reduce_scatter", out, op)
 
     def broadcast(self, x, root, group_name):
         group = self.comm_of("Broadcast", group_name)
         x, work = self._mpi_arrays(x)
-        out = work.copy()
-        if group.comm is not None:
-            group.comm.Bcast(out, root=root)
-        return out.view(np.bool_) if x.dtype == np.bool_ else out.astype(x.dtype, copy=False)
+        if group.comm is None:
+            return x.copy()
+        return self._run("Broadcast", group, x, work, "broadcast", work.copy(), root)
+
+
+# numpy dtype str (without byte order) -> pc_dtype code, for the dtypes _MPI_TYPES sends
+_DTYPE_CODES = {"u1": 5, "i1": 1, "i2": 2, "i4": 3, "i8": 4, "u2": 6, "u4": 7, "u8": 8, "f4": 10, "f8": 11}
+
+
+_EXIT = {"ctl": None, "registered": False}
+
+
+def _control_comm(MPI):
+    """The world's duplicate that carries exit notices (one per process, made by the first init())."""
+    if _EXIT["ctl"] is None:
+        _EXIT["ctl"] = MPI.COMM_WORLD.Dup()
+        _EXIT["MPI"] = MPI
+    if not _EXIT["registered"]:
+        atexit.register(_announce_exit)
+        _EXIT["registered"] = True
+    return _EXIT["ctl"]
+
+
+def _announce_exit():
+    """At exit: tell every other rank this one is gone, so that a collective another rank waits
+    in for this one fails within a second instead of at the timeout. After a collective of this
+    rank failed, end with MPI_Abort instead: a request left behind could hold MPI_Finalize forever."""
+    ctl, MPI = _EXIT["ctl"], _EXIT.get("MPI")
+    if ctl is None or MPI is None or MPI.Is_finalized():
+        return
+    from pycompile._rt import lib
+    if lib.pc_comm_faulted():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        MPI.COMM_WORLD.Abort(1)
+    me = ctl.Get_rank()
+    note = np.zeros(1, np.uint8)
+    _EXIT["requests"] = [ctl.Isend(note, dest=k, tag=EXIT_TAG) for k in range(ctl.Get_size()) if k != me]
+    _EXIT["note"] = note
 
 
 def supported_dtype(dt) -> bool:

@@ -165,8 +165,7 @@ def destroy_group(group):
         raise ValueError("For 'destroy_group', the world group cannot be destroyed")
     del w.groups[group]
     w.rebind()          # the runtime forgets it: a compiled graph naming it now fails cleanly
-    if g.comm is not None:
-        g.comm.Free()
+    g.free()
 
 
 def get_process_group_ranks(group=GlobalComm.WORLD_COMM_GROUP):

@@ -46,6 +46,7 @@ class CModule:
     errors: list = field(default_factory=list)      # message per runtime error code
     uses_blas: bool = False
     c_lines: int = 0
+    collectives: list = field(default_factory=list)  # per collective call: what the ranks agree on
 
 
 @dataclass
@@ -60,6 +61,7 @@ class _Module:
     scratch: dict = field(default_factory=dict)   # id(subgraph) -> arena bytes a call needs
     cold_weights: bool = False    # the Parameters outsize a core's L2: each product's weights come in cold
     writes_parameters: bool = False     # some graph of the module assigns a Parameter
+    collectives: list = field(default_factory=list)     # backend/c/collectives.py: one per call emitted
 
 
 class CodeGen(StackEmitter, TemplateContext):
@@ -294,7 +296,7 @@ class CodeGen(StackEmitter, TemplateContext):
         # parallel loops become functions the runtime's thread pool runs (outline.py)
         source = dedup_functions(outline("\n".join(head) + "\n" + body))
         return CModule(source=source, plan=self.plan, n_args=n_args, errors=self.errors, uses_blas=self.uses_blas,
-                       c_lines=source.count("\n"))
+                       c_lines=source.count("\n"), collectives=self.mod.collectives)
 
     def store_output(self, w, v, index):
         t = v.type

@@ -15,11 +15,14 @@ def _call(ctx, w, n, fn: str, count: int, extra: str = "", tail: str = "") -> No
     x = n.inputs[0]
     out = ctx.declare_ptr(w, n)
     loc = f" at {n.loc}" if n.loc else ""
-    code = ctx.runtime_error(
-        f"RuntimeError: For '{n.op.name}', the collective failed{loc}: call communication.init() before running "
-        f"the graph, use a group every rank created, and a dtype MPI has (not float16)")
-    group = text.string(n.attrs.get("group", "hccl_world_group"))
-    args = f"{ctx.ptr(x)}, {out}, {count}L, {x.type.dtype.code}{extra}, {group}{tail}"
+    # CommError: the executable appends the runtime's reason (pc_comm_last_error)
+    code = ctx.runtime_error(f"CommError: For '{n.op.name}', the collective{loc} failed")
+    group = n.attrs.get("group", "hccl_world_group")
+    attr = int(n.attrs.get("root_rank" if fn == "broadcast" else "op", 0)) if fn != "allgather" else -1
+    # what the ranks agree on at the step's first call (communication/_agree.py)
+    ctx.mod.collectives.append([n.op.name, group, x.type.dtype.name, list(x.type.shape), attr,
+                                str(n.loc) if n.loc else ""])
+    args = f"{ctx.ptr(x)}, {out}, {count}L, {x.type.dtype.code}{extra}, {text.string(group)}{tail}"
     w.line(f"if (RT->abi_version < 4 || !RT->{fn} || RT->{fn}({args})) return PC_ERR_BASE + {code};")
 
 
@@ -54,7 +57,7 @@ def _allreduce_start(ctx, w, n):
 def _allreduce_wait(ctx, w, n):
     start = n.inputs[0]
     loc = f" at {n.loc}" if n.loc else ""
-    code = ctx.runtime_error(f"RuntimeError: For 'AllReduce', the non-blocking all-reduce failed{loc}")
+    code = ctx.runtime_error(f"CommError: For 'AllReduce', the non-blocking all-reduce{loc} failed")
     w.line(f"if (!RT->wait || RT->wait(&{_request(ctx, start)})) return PC_ERR_BASE + {code};")
     ctx.declare_ptr(w, n, ctx.ptr(start))
 

@@ -170,5 +170,9 @@ def broadcast_parameters(parameters, root_rank=0, group=WORLD):
     """Give every rank root_rank's values of `parameters` (in place): replicas start equal."""
     bcast = Broadcast(root_rank, group)
     for p in parameters:
-        value = bcast((p.value() if hasattr(p, "value") else p,))[0]
+        try:
+            value = bcast((p.value() if hasattr(p, "value") else p,))[0]
+        except RuntimeError as e:       # the ranks' networks differ (or a rank is gone): say where
+            raise RuntimeError(f"For 'parameter_broadcast', the Parameter '{getattr(p, 'name', '?')}' could not be "
+                               f"broadcast from rank {root_rank}: {e}") from None
         p.set_data(value)
