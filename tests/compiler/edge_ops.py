@@ -57,6 +57,7 @@ class Call:
     args: tuple             # NumPy arrays
     expr: str = ""          # the same call written for both frameworks (edge_cases.py), if any
     dtypes: tuple = ()
+    ops: tuple = ()         # a check's table ops
 
 
 def _elementwise_ops() -> list:
@@ -149,6 +150,20 @@ def _indexes(names) -> bool:
     return any("ind" in i for n in names if n in OPS for i in OPS[n].inputs)
 
 
+def order_free(call: Call) -> bool:
+    """Whether eager and compiled must agree on `call` exactly as on an elementwise op: a check
+    of elementwise and layout ops, or any check in the "wide" variant (integers in [-120, 120]:
+    sums of them are exact). Sums, convolutions, pools and factorizations over the largest finite
+    values and infinities overflow or cancel in an order of their own (inf vs NaN vs a number);
+    random ops draw from edge-valued probabilities. Those are reported by the full sweep only."""
+    from pycompile.ops._table import Kind
+    if call.op not in OPS or OPS[call.op].kind is Kind.CREATE:
+        return False
+    if call.name.endswith("[wide]"):
+        return True
+    return all(n in OPS and OPS[n].kind in (Kind.ELEMENTWISE, Kind.LAYOUT) for n in call.ops)
+
+
 def check_calls(variants=VARIANTS) -> list:
     """Each compiled check, its float (and, where PyNative accepts them, integer) arguments
     replaced by edge values of the same dtype and shape."""
@@ -165,7 +180,7 @@ def check_calls(variants=VARIANTS) -> list:
                     # an index or a count: keep the test's own integers
                     args = tuple(np.asarray(c.args[j]) if j in ints else a for j, a in enumerate(args))
                 op = c.ops[0] if c.ops else "?"
-                calls.append(Call(f"check {g.name}:{c.name} [{v}]", op, c.fn, args))
+                calls.append(Call(f"check {g.name}:{c.name} [{v}]", op, c.fn, args, ops=tuple(c.ops)))
     return calls
 
 
@@ -358,8 +373,10 @@ if __name__ == "__main__":      # python tests/compiler/edge_ops.py [elementwise
     for part in what:
         calls = elementwise_calls() if part == "elementwise" else check_calls()
         diffs, n = run(calls)
-        print(f"== {part}: {len(calls)} calls, {n} compared, {len(diffs)} disagreements, "
+        strict = [d for d in diffs if part == "elementwise" or order_free(d.call)]
+        print(f"== {part}: {len(calls)} calls, {n} compared, {len(diffs)} disagreements "
+              f"({len(strict)} where the order of a sum cannot explain them), "
               f"{len({c.op for c in calls})} ops, {time.time() - t:.0f} s")
         for d in diffs:
-            print(str(d)[:400])
-        print(summary(diffs))
+            print(("" if d in strict else "(order) ") + str(d)[:400])
+        print(summary(strict))

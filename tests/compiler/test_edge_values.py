@@ -64,6 +64,15 @@ MS_DIFFERS = {
     ("SeLU", "dtype"): "int8 / int32: MindSpore keeps the int dtype, pycompile gives float32",
 }
 
+# composite cases where pycompile keeps its value, in both modes, and why
+CASE_DIFFERS = {
+    "amax_nan": "MindSpore's CPU amax / amin / argmax / argmin skip a NaN unless it comes first (max of "
+                "[1, NaN, 3] is 3, of [NaN, inf, NaN] NaN): order-dependent; pycompile propagates NaN (NumPy)",
+    "amin_nan": "as amax_nan",
+    "argmax_nan": "as amax_nan: pycompile's argmax takes NaN as the largest (NumPy)",
+    "argmin_nan": "as amax_nan: pycompile's argmin takes NaN as the smallest (NumPy)",
+}
+
 # (op, kind) where PyNative and compiled code still disagree (none should be left)
 MODES_DIFFER = {
     ("LogSigmoid", "zero sign"): "float16 100: -log1p(exp(-100)) is -0 in C, +0 in NumPy",
@@ -151,18 +160,21 @@ def test_composite_cases_equal_mindspore(mode, tmp_path):
         want = VALUES[name]
         if str(got.dtype) != rec["result"]["dtype"] or got.shape != want.shape:
             bad.append(f"{name}: {got.dtype}{got.shape} vs MindSpore {rec['result']}")
-        elif E.classify(got.asnumpy(), want, E.REL_MINDSPORE):
-            bad.append(f"{name} ({expr}): pycompile {got.asnumpy().tolist()} vs MindSpore {want.tolist()}")
+        elif bool(E.classify(got.asnumpy(), want, E.REL_MINDSPORE)) != (name in CASE_DIFFERS):
+            bad.append(f"{name} ({expr}): pycompile {got.asnumpy().tolist()} vs MindSpore {want.tolist()}"
+                       + (" (listed in CASE_DIFFERS: equal now?)" if name in CASE_DIFFERS else ""))
     assert not bad, "\n".join(bad)
 
 
 def _check_sample() -> list:
-    calls = E.check_calls(variants=("wide", "special"))
     n = knobs.get("PYCOMPILE_FUZZ_EXAMPLES")
     if n >= 3000:
-        return E.check_calls()
-    # by default: every softmax / log_softmax / LayerNorm check, and every 40th other one
-    return [c for k, c in enumerate(calls) if c.op in ("Softmax", "LogSoftmax", "LayerNorm") or k % (40 * 300 // n) == 0]
+        return [c for c in E.check_calls() if E.order_free(c)]
+    # by default: every softmax / log_softmax / LayerNorm check in the "wide" variant (exp under-
+    # and overflows), and a sample of the others
+    calls = [c for c in E.check_calls(variants=("wide",)) if E.order_free(c)]
+    stride = max(1, 30 * 300 // n)
+    return [c for k, c in enumerate(calls) if c.op in ("Softmax", "LogSoftmax", "LayerNorm") or k % stride == 0]
 
 
 def test_checks_with_edge_values_compiled_equal_pynative():
@@ -171,14 +183,13 @@ def test_checks_with_edge_values_compiled_equal_pynative():
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-def test_softmax_of_non_finite_rows_is_nan(dtype, tmp_path):
+def test_softmax_of_non_finite_rows_is_nan(dtype):
     """A row holding NaN or +inf, or only -inf, has no softmax: NaN in both modes (MindSpore's
     float16 / float64 kernels; its float32 kernel returns stale memory there, see edge_cases.py)."""
     x = Tensor(np.array([[-np.inf, -np.inf], [np.nan, 0], [np.inf, 0], [-np.inf, 0]], dtype))
     want = np.array([[np.nan, np.nan], [np.nan, np.nan], [np.nan, np.nan], [0, 1]], dtype)
     for fn in (ops.softmax, ms.jit(_softmax)):
-        got = fn(x).asnumpy()
-        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(fn(x).asnumpy(), want)
     want_log = np.array([[np.nan, np.nan], [np.nan, np.nan], [np.nan, np.nan], [-np.inf, 0]], dtype)
     for fn in (ops.log_softmax, ms.jit(_log_softmax)):
         np.testing.assert_array_equal(fn(x).asnumpy(), want_log)

@@ -65,6 +65,11 @@ def _a(values, dtype):
     return {"dtype": dtype, "value": values}
 
 
+_NONFINITE_ROWS = [[1.0, float("nan"), 3.0], [float("-inf"), float("-inf"), float("-inf")],
+                   [float("inf"), float("-inf"), 0.0], [3.4028234663852886e38, 3.4028234663852886e38, 0.0],
+                   [-0.0, 0.0, -0.0], [float("nan"), float("inf"), float("nan")]]
+
+
 # NOT recorded: MindSpore 2.10's float32 CPU softmax of a row holding inf or NaN (or all -inf)
 # returns values left in memory by earlier calls (softmax([[-inf, -inf], [-inf, 0], [nan, 0]])
 # gave [[0, 0], [-88, -100], [-200, 0]] right after a call on [-88, -100, -200]); its float16
@@ -84,6 +89,16 @@ CASES = {
                                       [_a([[0.0, 1.0], [-87.0, -86.0], [-100.0, -200.0]], "float32")]),
     "log_softmax_axis0": ("ops.log_softmax(x0, axis=0)", [_a([[0.0, 1.0], [-87.0, -86.0], [-100.0, -200.0]], "float32")]),
     "softmax_max": ("ops.softmax(x0)", [_a([[3.4028234663852886e38, -3.4028234663852886e38, 0.0]], "float32")]),
+    # reductions with NaN, infinities and overflow
+    "amax_nan": ("ops.amax(x0, 1)", [_a(_NONFINITE_ROWS, "float32")]),
+    "amin_nan": ("ops.amin(x0, 1)", [_a(_NONFINITE_ROWS, "float32")]),
+    "argmax_nan": ("ops.argmax(x0, 1)", [_a(_NONFINITE_ROWS, "float32")]),
+    "argmin_nan": ("ops.argmin(x0, 1)", [_a(_NONFINITE_ROWS, "float32")]),
+    "sum_nonfinite": ("ops.sum(x0, 1)", [_a(_NONFINITE_ROWS, "float32")]),
+    "mean_nonfinite": ("ops.mean(x0, 1)", [_a(_NONFINITE_ROWS, "float32")]),
+    "prod_nonfinite": ("ops.prod(x0, 1)", [_a(_NONFINITE_ROWS, "float32")]),
+    "sum_overflow_f16": ("ops.sum(x0)", [_a([60000.0, 60000.0, -60000.0], "float16")]),
+    "sum_int32_wraps": ("ops.sum(x0)", [_a([2147483647, 1], "int32")]),
     "sigmoid_wide": ("ops.sigmoid(x0)", [_a([-100.0, -88.0, -20.0, 0.0, 20.0, 88.0, 100.0], "float32")]),
     "exp_log_chain": ("ops.log(ops.exp(x0))", [_a([-100.0, -88.0, -87.0, 0.0, 88.0, 89.0], "float32")]),
 }

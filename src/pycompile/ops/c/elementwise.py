@@ -50,8 +50,8 @@ def _gelu_tanh(a, ct):
 
 
 def _gelu_erf(a, ct):
-    return (f"({lit(0.5, ct)} * {a[0]} * ({lit(1, ct)} + {fm('erf', ct)}({a[0]} * "
-            f"{lit(1 / math.sqrt(2), ct)})))")
+    # erfc(-x / sqrt 2) = 1 + erf(x / sqrt 2) without the cancellation (defs/elementwise.py: GeLUErf)
+    return f"({lit(0.5, ct)} * {a[0]} * {fm('erfc', ct)}(-({a[0]}) * {lit(1 / math.sqrt(2), ct)}))"
 
 
 EXPR = {

@@ -180,8 +180,9 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes, rows=None):
     count = _prod([shape[a] for a in axes]) or 1
     fin = (lambda a: C.convert(f"({a} / {count})", at, oc)) if rule == "mean" else (lambda a: C.convert(a, at, oc))
     split = split_axes(shape, axes)
-    simd = {"sum": "#pragma omp simd reduction(+:acc)", "mean": "#pragma omp simd reduction(+:acc)",
-            "prod": "#pragma omp simd reduction(*:acc)"}.get(rule, "")
+    # a product is taken left to right, as NumPy and MindSpore do: reordered, max * max * 0 is 0
+    # instead of inf * 0 = NaN (tests/compiler/test_edge_values.py, prod_nonfinite)
+    simd = {"sum": "#pragma omp simd reduction(+:acc)", "mean": "#pragma omp simd reduction(+:acc)"}.get(rule, "")
     if split is None:
         _reduce_general(w, rule, x, xt, out, ot, axes, at, fin)
         return

@@ -183,6 +183,14 @@ def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = F
     return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental)
 
 
+def _in_float32(fn):
+    """fn computed in float32 for float16 inputs, as the C does (and MindSpore's kernels): float16
+    steps lose more than the result's last bit (gelu(-2.5), hswish(65504) overflowing)."""
+    def f(x):
+        return fn(x.astype(np.float32)).astype(np.float16) if x.dtype == np.float16 else fn(x)
+    return f
+
+
 # MindSpore's float32 exp is 0 for x <= -87 (it flushes results below about 1.6e-38; recorded in
 # tests/oracle/data/edge_values.json); float16 and float64 keep every denormal
 EXP_FLUSH_F32 = -87.0
@@ -204,16 +212,8 @@ Erf = _float_unary("Erf", np.vectorize(math.erf, otypes=[np.float64]), transcend
 Reciprocal = _float_unary("Reciprocal", lambda x: 1 / x)
 Floor = _float_unary("Floor", np.floor, exact=True)
 Ceil = _float_unary("Ceil", np.ceil, exact=True)
-Sigmoid = _float_unary("Sigmoid", lambda x: 1 / (1 + np.exp(-x)), transcendental=True)
+Sigmoid = _float_unary("Sigmoid", _in_float32(lambda x: 1 / (1 + np.exp(-x))), transcendental=True)
 ReLU = elementwise("ReLU", ("x",), lambda x: np.where(x > 0, x, np.zeros((), x.dtype)), exact=True)
-def _in_float32(fn):
-    """fn computed in float32 for float16 inputs, as the C does (and MindSpore's kernels): float16
-    steps lose more than the result's last bit (gelu(-2.5), hswish(65504) overflowing)."""
-    def f(x):
-        return fn(x.astype(np.float32)).astype(np.float16) if x.dtype == np.float16 else fn(x)
-    return f
-
-
 def _hswish(x):
     # piecewise, as MindSpore's kernel: 0 for x <= -3, x for x >= 3 (hswish(-inf) is 0 and
     # hswish(max float) is max float, not -inf * 0 and an overflow)
@@ -230,11 +230,13 @@ GeLU = _float_unary(
     transcendental=True)
 
 
-def _erf_np(x):
-    return np.vectorize(math.erf, otypes=[np.float64])(x).astype(x.dtype)
+def _erfc_np(x):
+    return np.vectorize(math.erfc, otypes=[np.float64])(x).astype(x.dtype)
 
 
-GeLUErf = _float_unary("GeLUErf", _in_float32(lambda x: 0.5 * x * (1 + _erf_np(x / x.dtype.type(math.sqrt(2))))),
+# 0.5 x erfc(-x / sqrt 2), which is 0.5 x (1 + erf(x / sqrt 2)) without its cancellation for x < -3
+# (gelu(-5) to float32's precision; the C is the same formula)
+GeLUErf = _float_unary("GeLUErf", _in_float32(lambda x: 0.5 * x * _erfc_np(-x * x.dtype.type(1 / math.sqrt(2)))),
                        transcendental=True)
 
 

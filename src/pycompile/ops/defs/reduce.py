@@ -158,6 +158,8 @@ SOFTMAX_FLUSH_F32 = -87.0
 def _softmax(x, axis=-1):
     if x.size == 0:
         return x.copy()
+    if x.dtype == np.float16:       # computed in float32, as the C kernel (float16 steps lose 1e-3)
+        return _softmax(x.astype(np.float32), axis).astype(np.float16)
     m = np.max(x, axis=axis, keepdims=True)
     d = x - m
     e = np.exp(d)
@@ -170,6 +172,8 @@ def _softmax(x, axis=-1):
 def _log_softmax(x, axis=-1):
     if x.size == 0:
         return x.copy()
+    if x.dtype == np.float16:
+        return _log_softmax(x.astype(np.float32), axis).astype(np.float16)
     m = np.max(x, axis=axis, keepdims=True)
     s = x - m
     return s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
