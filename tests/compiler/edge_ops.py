@@ -155,10 +155,11 @@ def order_free(call: Call) -> bool:
     of elementwise and layout ops, or any check in the "wide" variant (integers in [-120, 120]:
     sums of them are exact). Sums, convolutions, pools and factorizations over the largest finite
     values and infinities overflow or cancel in an order of their own (inf vs NaN vs a number);
-    random ops draw from edge-valued probabilities. Those are reported by the full sweep only."""
+    random ops draw from edge-valued probabilities; singular vectors of singular matrices are not
+    unique. Those are reported by the full sweep only."""
     from pycompile.ops._table import Kind
-    if call.op not in OPS or OPS[call.op].kind is Kind.CREATE:
-        return False
+    if call.op not in OPS or OPS[call.op].kind is Kind.CREATE or "Svd" in call.ops:
+        return False            # Svd: LAPACK's drivers differ on singular, ill-conditioned inputs
     if call.name.endswith("[wide]"):
         return True
     return all(n in OPS and OPS[n].kind in (Kind.ELEMENTWISE, Kind.LAYOUT) for n in call.ops)

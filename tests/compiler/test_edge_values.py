@@ -78,6 +78,12 @@ MODES_DIFFER = {
     ("LogSigmoid", "zero sign"): "float16 100: -log1p(exp(-100)) is -0 in C, +0 in NumPy",
 }
 
+# (op, kind) where the compiled checks with edge values still disagree (full sweep), and why
+CHECKS_DIFFER = {**MODES_DIFFER, **{
+    ("CumSum", "zero sign"): "float16 / float64 cumsum of -0: C starts from +0 (+0 + -0 = +0), NumPy keeps -0",
+    ("AxisResample", "zero sign"): "interpolation weights times values: the C sums in another order, -0 vs +0",
+}}
+
 
 @pytest.fixture(scope="module")
 def elementwise():
@@ -178,7 +184,7 @@ def _check_sample() -> list:
 
 
 def test_checks_with_edge_values_compiled_equal_pynative():
-    diffs = [d for d in E.run(_check_sample())[0] if (d.call.op, d.kind) not in MODES_DIFFER]
+    diffs = [d for d in E.run(_check_sample())[0] if (d.call.op, d.kind) not in CHECKS_DIFFER]
     assert not diffs, "\n".join(str(d)[:400] for d in diffs[:40])
 
 
