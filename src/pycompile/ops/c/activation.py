@@ -18,7 +18,7 @@ def _neg_expm1(x, ct):
 
 
 EXPR.update({
-    A.ReLU6: lambda a, ct: f"pc_clamp_{ct}({a[0]}, {lit(0, ct)}, {lit(6, ct)})",
+    A.ReLU6: lambda a, ct: f"(pc_clamp_{ct}({a[0]}, {lit(0, ct)}, {lit(6, ct)}) + {lit(0, ct)})",   # -0 -> +0
     A.SiLU: lambda a, ct: f"({a[0]} / ({lit(1, ct)} + {fm('exp', ct)}(-{a[0]})))",
     A.Elu: lambda a, ct: f"({a[0]} > 0 ? {a[0]} : {_neg_expm1(a[0], ct)})",
     A.SeLU: lambda a, ct: (f"({lit(A.SELU_SCALE, ct)} * ({a[0]} > 0 ? {a[0]} : "

@@ -50,8 +50,8 @@ def _gelu_tanh(a, ct):
 
 
 def _gelu_erf(a, ct):
-    return (f"({lit(0.5, ct)} * {a[0]} * ({lit(1, ct)} + {fm('erf', ct)}({a[0]} * "
-            f"{lit(1 / math.sqrt(2), ct)})))")
+    # erfc(-x / sqrt 2) = 1 + erf(x / sqrt 2) without the cancellation (defs/elementwise.py: GeLUErf)
+    return f"({lit(0.5, ct)} * {a[0]} * {fm('erfc', ct)}(-({a[0]}) * {lit(1 / math.sqrt(2), ct)}))"
 
 
 EXPR = {
@@ -81,7 +81,9 @@ EXPR = {
     E.Neg: lambda a, ct: f"(-{a[0]})",
     E.Abs: lambda a, ct: f"{fm('fabs', ct)}({a[0]})" if _is_float(ct) else f"({a[0]} < 0 ? -{a[0]} : {a[0]})",
     E.Square: lambda a, ct: f"({a[0]} * {a[0]})",
-    E.Exp: lambda a, ct: f"{fm('exp', ct)}({a[0]})",
+    # float (float32 and float16 computed in float): 0 for x <= -87 (defs/elementwise.py: EXP_FLUSH_F32)
+    E.Exp: lambda a, ct: (f"({a[0]} <= {lit(E.EXP_FLUSH_F32, ct)} ? {lit(0, ct)} : expf({a[0]}))" if ct == "float"
+                          else f"{fm('exp', ct)}({a[0]})"),
     E.Log: lambda a, ct: f"{fm('log', ct)}({a[0]})",
     E.Sqrt: lambda a, ct: f"{fm('sqrt', ct)}({a[0]})",
     E.Rsqrt: lambda a, ct: f"({lit(1, ct)} / {fm('sqrt', ct)}({a[0]}))",
@@ -94,8 +96,8 @@ EXPR = {
     E.Ceil: lambda a, ct: f"{fm('ceil', ct)}({a[0]})",
     E.Sigmoid: lambda a, ct: f"({lit(1, ct)} / ({lit(1, ct)} + {fm('exp', ct)}(-{a[0]})))",
     E.ReLU: lambda a, ct: f"({a[0]} > 0 ? {a[0]} : 0)",
-    E.HSwish: lambda a, ct: (f"({a[0]} * pc_clamp_{ct}({a[0]} + {lit(3, ct)}, {lit(0, ct)}, {lit(6, ct)}) "
-                             f"/ {lit(6, ct)})"),
+    E.HSwish: lambda a, ct: (f"({a[0]} <= {lit(-3, ct)} ? {lit(0, ct)} : {a[0]} >= {lit(3, ct)} ? {a[0]} : "
+                             f"{a[0]} * ({a[0]} + {lit(3, ct)}) / {lit(6, ct)})"),      # piecewise: defs _hswish
     E.HSigmoid: lambda a, ct: f"(pc_clamp_{ct}({a[0]} + {lit(3, ct)}, {lit(0, ct)}, {lit(6, ct)}) / {lit(6, ct)})",
     E.GeLU: _gelu_tanh,
     E.GeLUErf: _gelu_erf,

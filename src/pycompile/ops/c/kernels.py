@@ -180,8 +180,9 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes, rows=None):
     count = _prod([shape[a] for a in axes]) or 1
     fin = (lambda a: C.convert(f"({a} / {count})", at, oc)) if rule == "mean" else (lambda a: C.convert(a, at, oc))
     split = split_axes(shape, axes)
-    simd = {"sum": "#pragma omp simd reduction(+:acc)", "mean": "#pragma omp simd reduction(+:acc)",
-            "prod": "#pragma omp simd reduction(*:acc)"}.get(rule, "")
+    # a product is taken left to right, as NumPy and MindSpore do: reordered, max * max * 0 is 0
+    # instead of inf * 0 = NaN (tests/compiler/test_edge_values.py, prod_nonfinite)
+    simd = {"sum": "#pragma omp simd reduction(+:acc)", "mean": "#pragma omp simd reduction(+:acc)"}.get(rule, "")
     if split is None:
         _reduce_general(w, rule, x, xt, out, ot, axes, at, fin)
         return
@@ -289,7 +290,10 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
     lg = "log" if ct == "double" else "logf"
 
     ex = "exp" if ct == "double" else "expf"
-    lim = "-708.0" if ct == "double" else "-87.0f"
+    # below `lim`, exp(x - max) counts as 0 on contiguous rows: MindSpore's float32 kernel flushes
+    # there (defs/reduce.py: SOFTMAX_FLUSH_F32, the eager code does the same); float64 keeps every
+    # denormal (exp(-746) is 0 anyway), as MindSpore's does
+    lim = "-746.0" if ct == "double" else "-87.0f"
 
     def ex_flush(v):
         # exp(v) for v = x - max <= 0, flushing results below the smallest normal number to 0
@@ -349,9 +353,10 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
         w.line(f"{'double' if ct == 'float' else ct} s = 0;     /* one add after another: float sums add in double */")
         with w.block(f"for (long r = 0; r < {R}L; ++r)"):
             if log:
-                w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m; s += {ex_flush('d')};")
+                w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m; s += {ex}(d);")
             else:
-                w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m, e = {ex_flush('d')}; "
+                # over an outer axis MindSpore keeps exp's denormals: no flush
+                w.line(f"const {ct} d = ({ct}){_ld(x, f'a * {R * B}L + b + r * {B}L')} - m, e = {ex}(d); "
                        f"s += e; " + C.store("oa", f"r * {B}L", "e", dt))
         if log:
             w.line(f"const {ct} ls = {lg}(({ct})s);")

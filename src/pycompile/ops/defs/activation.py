@@ -37,8 +37,9 @@ def _selu(x):
     return t(SELU_SCALE) * np.where(x > 0, x, t(SELU_ALPHA) * np.expm1(x))
 
 
-ReLU6 = elementwise("ReLU6", ("x",), lambda x: np.clip(x, 0, 6), allow="f", exact=True,
-                    doc="min(max(x, 0), 6); NaN stays NaN")
+# + 0 makes relu6(-0) +0, as MindSpore gives (IEEE: -0 + 0 is +0)
+ReLU6 = elementwise("ReLU6", ("x",), lambda x: np.clip(x, 0, 6) + x.dtype.type(0), allow="f", exact=True,
+                    doc="min(max(x, 0), 6); NaN stays NaN; relu6(-0) is +0")
 SiLU = elementwise("SiLU", ("x",), lambda x: x / (1 + np.exp(-x)), out="float", transcendental=True,
                    doc="x * sigmoid(x)")
 Elu = elementwise("Elu", ("x",), _elu, out="float", transcendental=True, doc="x > 0 ? x : expm1(x)")

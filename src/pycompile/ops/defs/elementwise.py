@@ -126,8 +126,22 @@ FloorMod = elementwise(
 Pow = elementwise(
     "Pow", ("x", "y"), lambda x, y: np.power(x, y) if not np.issubdtype(np.result_type(x), np.integer)
     else _int_pow(x, y), allow="iuf", transcendental=True)
-Maximum = elementwise("Maximum", ("x", "y"), np.maximum, exact=True)
-Minimum = elementwise("Minimum", ("x", "y"), np.minimum, exact=True)
+def _maximum(x, y):
+    # as the C does and MindSpore's CPU kernel gives: y where x == y (max(0, -0) is -0); a NaN x
+    # propagates (MindSpore's CPU kernel returns y there, against its documentation)
+    if np.result_type(x, y).kind != "f":
+        return np.maximum(x, y)
+    return np.where((x > y) | (x != x), x, y)
+
+
+def _minimum(x, y):
+    if np.result_type(x, y).kind != "f":
+        return np.minimum(x, y)
+    return np.where((x < y) | (x != x), x, y)
+
+
+Maximum = elementwise("Maximum", ("x", "y"), _maximum, exact=True)
+Minimum = elementwise("Minimum", ("x", "y"), _minimum, exact=True)
 
 
 def _int_pow(x, y):
@@ -169,7 +183,25 @@ def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = F
     return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental)
 
 
-Exp = _float_unary("Exp", np.exp, transcendental=True)
+def _in_float32(fn):
+    """fn computed in float32 for float16 inputs, as the C does (and MindSpore's kernels): float16
+    steps lose more than the result's last bit (gelu(-2.5), hswish(65504) overflowing)."""
+    def f(x):
+        return fn(x.astype(np.float32)).astype(np.float16) if x.dtype == np.float16 else fn(x)
+    return f
+
+
+# MindSpore's float32 exp is 0 for x <= -87 (it flushes results below about 1.6e-38; recorded in
+# tests/oracle/data/edge_values.json); float16 and float64 keep every denormal
+EXP_FLUSH_F32 = -87.0
+
+
+def _exp(x):
+    y = np.exp(x)
+    return np.where(x <= EXP_FLUSH_F32, np.float32(0), y) if y.dtype == np.float32 else y
+
+
+Exp = _float_unary("Exp", _exp, transcendental=True)
 Log = _float_unary("Log", np.log, transcendental=True)
 Sqrt = _float_unary("Sqrt", np.sqrt)
 Rsqrt = _float_unary("Rsqrt", lambda x: 1 / np.sqrt(x))
@@ -180,7 +212,7 @@ Erf = _float_unary("Erf", np.vectorize(math.erf, otypes=[np.float64]), transcend
 Reciprocal = _float_unary("Reciprocal", lambda x: 1 / x)
 Floor = _float_unary("Floor", np.floor, exact=True)
 Ceil = _float_unary("Ceil", np.ceil, exact=True)
-Sigmoid = _float_unary("Sigmoid", lambda x: 1 / (1 + np.exp(-x)), transcendental=True)
+Sigmoid = _float_unary("Sigmoid", _in_float32(lambda x: 1 / (1 + np.exp(-x))), transcendental=True)
 def _relu(x):
     """x > 0 ? x : 0. For floats as fmax(x, 0) + 0 (NaN -> 0, -0.0 -> +0.0: the same values):
     np.where on a mask of random signs mispredicts its branch every other element and took 2.3 ms
@@ -195,21 +227,29 @@ def _relu(x):
 
 
 ReLU = elementwise("ReLU", ("x",), _relu, exact=True)
-HSwish = _float_unary("HSwish", lambda x: x * np.clip(x + 3, 0, 6) / 6)
+def _hswish(x):
+    # piecewise, as MindSpore's kernel: 0 for x <= -3, x for x >= 3 (hswish(-inf) is 0 and
+    # hswish(max float) is max float, not -inf * 0 and an overflow)
+    return np.where(x <= -3, x.dtype.type(0), np.where(x >= 3, x, x * (x + 3) / 6))
+
+
+HSwish = _float_unary("HSwish", _in_float32(_hswish))
 HSigmoid = _float_unary("HSigmoid", lambda x: np.clip(x + 3, 0, 6) / 6)
 
 SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 GeLU = _float_unary(
     "GeLU",
-    lambda x: 0.5 * x * (1 + np.tanh(x.dtype.type(SQRT_2_OVER_PI) * (x + x.dtype.type(0.044715) * x * x * x))),
+    _in_float32(lambda x: 0.5 * x * (1 + np.tanh(x.dtype.type(SQRT_2_OVER_PI) * (x + x.dtype.type(0.044715) * x * x * x)))),
     transcendental=True)
 
 
-def _erf_np(x):
-    return np.vectorize(math.erf, otypes=[np.float64])(x).astype(x.dtype)
+def _erfc_np(x):
+    return np.vectorize(math.erfc, otypes=[np.float64])(x).astype(x.dtype)
 
 
-GeLUErf = _float_unary("GeLUErf", lambda x: 0.5 * x * (1 + _erf_np(x / x.dtype.type(math.sqrt(2)))),
+# 0.5 x erfc(-x / sqrt 2), which is 0.5 x (1 + erf(x / sqrt 2)) without its cancellation for x < -3
+# (gelu(-5) to float32's precision; the C is the same formula)
+GeLUErf = _float_unary("GeLUErf", _in_float32(lambda x: 0.5 * x * _erfc_np(-x * x.dtype.type(1 / math.sqrt(2)))),
                        transcendental=True)
 
 

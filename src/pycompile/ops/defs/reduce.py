@@ -11,6 +11,8 @@ a float mean over one is NaN.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from pycompile.common import dtype as mstype
@@ -146,17 +148,32 @@ def _softmax_infer(name):
     return infer
 
 
+# MindSpore's float32 softmax over the last axis takes exp(d) as 0 where d = x - max <= -87 (its
+# CPU result, recorded in tests/oracle/data/edge_values.json: softmax([0, -86.9, -87]) is
+# [1, 1.8e-38, 0]; over another axis it keeps the denormals). The C kernel does the same on
+# contiguous rows (ops/c/kernels.py: softmax), and so does this eager code.
+SOFTMAX_FLUSH_F32 = -87.0
+
+
 def _softmax(x, axis=-1):
     if x.size == 0:
         return x.copy()
+    if x.dtype == np.float16:       # computed in float32, as the C kernel (float16 steps lose 1e-3)
+        return _softmax(x.astype(np.float32), axis).astype(np.float16)
     m = np.max(x, axis=axis, keepdims=True)
-    e = np.exp(x - m)
+    d = x - m
+    e = np.exp(d)
+    ax = axis[0] if isinstance(axis, (tuple, list)) else axis
+    if x.dtype == np.float32 and math.prod(x.shape[ax % max(x.ndim, 1) + 1:]) == 1:
+        e = np.where(d <= SOFTMAX_FLUSH_F32, np.float32(0), e)
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
 def _log_softmax(x, axis=-1):
     if x.size == 0:
         return x.copy()
+    if x.dtype == np.float16:
+        return _log_softmax(x.astype(np.float32), axis).astype(np.float16)
     m = np.max(x, axis=axis, keepdims=True)
     s = x - m
     return s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
