@@ -26,5 +26,6 @@ def test_random_loop_programs_gradients_equal_references(start, tmp_path):
 def test_generator_covers_the_constructs():
     text = "\n".join(F.Gen(s).source(False) for s in range(COUNT))
     for construct in ("while i < n:", "for _ in range(", "if ops.reduce_sum(", "else:", "ops.assign(self.w0",
-                      "ops.assign(self.w1"):
+                      "ops.assign(self.w1", "\n            for _ in range("):
         assert construct in text, construct
+    assert any(F.Gen(s).reads_in_inner_loop() for s in range(COUNT))      # the CompileError case
