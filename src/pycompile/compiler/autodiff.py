@@ -287,7 +287,12 @@ class Replay:
             self.vmap[id(n)] = _Skipped(n)
             return
         if self.augment and op in (ir.FOR, ir.WHILE):
-            self.vmap[id(n)] = self.augmented_loop(n)
+            loop = self.vmap[id(n)] = self.augmented_loop(n)
+            if self.recompute:
+                # a recomputation skips the UpdateStates, so the state after the loop, which
+                # orders its pushes before the backward's reads of its stacks, is threaded here
+                k = len(loop.type.elems) - 1
+                b.u = b.add(ir.GETITEM, (loop,), loop.type.elems[k], {"index": k})
             return
         if self.recompute and op is P.Load:
             saved = self.session.load_saved.get(id(n))
