@@ -228,9 +228,14 @@ def check(seed: int, directory, fd: bool = True) -> str | None:
         if not all(_close(u, v, 1e-9, 1e-9) for u, v in zip(a, b)):
             return f"{what}: compiled {a} != PyNative {b}"
     if fd:
-        num = finite_differences(ref_mod, args)
-        if not all(_close(u, v, 1e-5, 1e-5) for u, v in zip(ref[0], num)):
-            return f"PyNative input gradients {ref[0]} != finite differences {num}"
+        import numpy as np
+        num, fine = finite_differences(ref_mod, args), finite_differences(ref_mod, args, 1e-7)
+        for u, v, w in zip(ref[0], num, fine):
+            # where a step flips a tensor `if` (its condition reads x, or a Parameter near x) the
+            # forward jumps and the two step sizes disagree: no derivative to compare there
+            smooth = np.isclose(v, w, rtol=1e-3, atol=1e-4)
+            if not _close(np.asarray(u)[smooth], np.asarray(v)[smooth], 1e-5, 1e-5):
+                return f"PyNative input gradients {ref[0]} != finite differences {num}"
     return None
 
 
