@@ -175,3 +175,29 @@ def test_cotangent_of_adjacent_slices_is_their_concat():
     vg = ms.value_and_grad(net, None, net.trainable_params())
     graph = ms.inspect(ms.jit(lambda v: vg(v)), seq).graph_after
     assert not _nodes(graph, "StridedSliceGrad")
+
+
+def _nested_loops(x, y, n):
+    i = ops.zeros_like(n)
+    out = x * 0.5
+    while i < n:
+        for _ in range(2):
+            out = out * 1.5 + y
+        i = i + 1
+    return out
+
+
+def _grad_nested_loops(x, y, n):
+    return ms.grad(_nested_loops, grad_position=(0, 1))(x, y, n)
+
+
+def test_gradient_through_a_for_nested_in_a_runtime_while():
+    """Found by the loop-gradient fuzzer (issue 31, seed 564): the backward of the `while`
+    recomputes the inner `for` (pushing its carried values), but the memory state after that
+    loop was not threaded to the inner backward's reads of its stack, so dead-code elimination
+    removed the recomputation and the gradient was (0.5, 0). out = 1.5^6 * 0.5 x + y * (1.5^6 -
+    1) / 0.5 after 3 x 2 steps."""
+    x, y, n = Tensor(np.float64(0.63)), Tensor(np.float64(-0.67)), Tensor(np.int32(3))
+    gx, gy = ms.jit(_grad_nested_loops)(x, y, n)
+    np.testing.assert_allclose(gx.asnumpy(), 0.5 * 1.5 ** 6, rtol=1e-12)
+    np.testing.assert_allclose(gy.asnumpy(), (1.5 ** 6 - 1) / 0.5, rtol=1e-12)

@@ -24,7 +24,14 @@ any call, into a segment of the current block; then:
      callee's forward and differentiates it), called once per instance.
 3. **Parameters** are differentiated at their loads: a `Load`'s rule sends its cotangent to the
    Parameter's graph input, so a weight's gradient is the sum over every read of it, each taken
-   at the value that read saw.
+   at the value that read saw. A Load inside a branch or a loop body is recomputed by the
+   backward, which runs after the whole forward: where the segment assigns that Parameter, the
+   recomputed Load would read its final value (issue 31). So the forward saves the value each
+   such Load saw - an If returns it as an extra result (a copy), a loop body pushes it into a
+   stack per iteration - and the backward reads the saved value instead of the Parameter, its
+   cotangent still going to the Parameter (`Session.load_ref`). A Load of an assigned
+   Parameter inside a loop nested in another loop or in a branch cannot be saved that way: it
+   is a CompileError rather than a wrong gradient.
 
 Values are only recomputed inside branches and loop bodies (which the backward cannot see
 otherwise); straight-line forward values are read by the backward where the forward computed
@@ -72,6 +79,7 @@ def differentiate(interp, gradfn, args, kwargs):
     segment = b.nodes[start:]
     del b.nodes[start:]
     session = Session(interp)
+    session.assigned = _assigned_refs(segment)
     replay = Replay(b, {}, augment=True, recompute=False, session=session)
     u_end = b.u
     replay.nodes(segment)
@@ -217,6 +225,14 @@ class Session:
         self.stand_in: dict = {}
         self.backward: dict = {}         # (id(callee), outputs) -> (callee, backward graph)
         self.keep: set = set()
+        # Loads of Parameters the segment assigns, inside branches and loop bodies: ids of those refs;
+        # id(forward Load) -> the saved value the backward reads instead (an If's extra result, or
+        # the body value a loop pushes); id(saved value, or its StackGet) -> the Parameter (its
+        # cotangent goes there); id(augmented loop) -> [(body value, its stack, Parameter)]
+        self.assigned: set = set()
+        self.load_saved: dict = {}
+        self.load_ref: dict = {}
+        self.saved_loads: dict = {}
 
 
 # ---- re-emitting nodes ---------------------------------------------------------------------------------
@@ -234,10 +250,14 @@ class Replay:
     backward needs them). `recompute`: a second run of forward code for a backward - effects
     (Assign, Print, pushes) are left out and Parameter reads read the current state."""
 
-    def __init__(self, b: Builder, vmap: dict, augment: bool, recompute: bool, session: Session):
+    def __init__(self, b: Builder, vmap: dict, augment: bool, recompute: bool, session: Session, collect=None):
         self.b, self.vmap, self.augment, self.recompute = b, vmap, augment, recompute
         self.session = session
         self.from_stack: dict = {}       # id(product node) -> (its stack, the iteration index)
+        # (forward only) where the values of Loads of assigned Parameters go: None at the top level
+        # (the backward reads them where they are), a list [(id(old Load), new Load, value to save,
+        # Parameter)] inside a branch or an augmented loop body, _UNSAFE inside a nested loop
+        self.collect = collect
 
     def get(self, v):
         w = self.vmap.get(id(v), v)
@@ -267,24 +287,49 @@ class Replay:
             self.vmap[id(n)] = _Skipped(n)
             return
         if self.augment and op in (ir.FOR, ir.WHILE):
-            self.vmap[id(n)] = self.augmented_loop(n)
+            loop = self.vmap[id(n)] = self.augmented_loop(n)
+            if self.recompute:
+                # a recomputation skips the UpdateStates, so the state after the loop, which
+                # orders its pushes before the backward's reads of its stacks, is threaded here
+                k = len(loop.type.elems) - 1
+                b.u = b.add(ir.GETITEM, (loop,), loop.type.elems[k], {"index": k})
             return
         if self.recompute and op is P.Load:
+            saved = self.session.load_saved.get(id(n))
+            if saved is not None:         # the value this Load saw in the forward
+                self.vmap[id(n)] = self.get(saved)
+                return
             new = b.add(op, (self.get(n.inputs[0]), b.u), n.type, n.attrs)
+        elif not self.recompute and op is ir.IF and _loads_to_save(n.blocks, self.session.assigned):
+            self.saving_if(n)
+            return
+        elif not self.recompute and op is P.Load and id(n.inputs[0]) in self.session.assigned \
+                and self.collect is not None:
+            if self.collect is _UNSAFE:
+                raise CompileError(f"cannot differentiate a read of Parameter '{n.inputs[0].name}' inside a loop "
+                                   f"nested in another loop or in a branch, when the function also assigns it: "
+                                   f"read it before the inner loop, or make the inner loop a Python loop", n.loc)
+            ref = self.get(n.inputs[0])
+            new = b.add(op, (ref, self.get(n.inputs[1])), n.type, n.attrs)
+            keep = new if self.copy_loads else b.add(P.TensorMove, (new,), n.type)
+            self.collect.append((id(n), new, keep, ref))
         elif self.recompute and op is P.Depend:
             self.vmap[id(n)] = self.get(n.inputs[0])
             return
         else:
             blocks = self.clone_while_blocks(n.blocks) if op is ir.WHILE else \
-                tuple(self.clone_block(blk) for blk in n.blocks)
+                tuple(self.clone_block(blk, loop=op is ir.FOR) for blk in n.blocks)
             new = b.add(op, tuple(self.get(i) for i in n.inputs), n.type, n.attrs, blocks)
         self.vmap[id(n)] = new
 
-    def clone_block(self, blk: ir.Block, params=None) -> ir.Block:
+    copy_loads = False   # a loop body pushes a Load itself (a push copies); a branch returns a copy
+
+    def clone_block(self, blk: ir.Block, params=None, loop: bool = False) -> ir.Block:
         """A copy of a nested block with fresh parameters (its own loops are not augmented)."""
         b = self.b
         params = params or tuple(ir.Param(name=p.name, type=p.type, ref=p.ref) for p in blk.params)
-        inner = Replay(b, self.vmap, augment=False, recompute=self.recompute, session=self.session)
+        inner = Replay(b, self.vmap, augment=False, recompute=self.recompute, session=self.session,
+                       collect=_UNSAFE if loop or self.collect is _UNSAFE else [])
         for old, new in zip(blk.params, params):
             self.vmap[id(old)] = new
         u_outer = b.u
@@ -301,7 +346,42 @@ class Replay:
     def clone_while_blocks(self, blocks) -> tuple:
         cond, body = blocks
         params = tuple(ir.Param(name=p.name, type=p.type, ref=p.ref) for p in body.params)
-        return self.clone_block(cond, params), self.clone_block(body, params)
+        return self.clone_block(cond, params, loop=True), self.clone_block(body, params, loop=True)
+
+    def saving_if(self, n: ir.Node) -> None:
+        """(forward) An If whose branches read Parameters the segment assigns: each such Load's
+        value becomes an extra result of the If (a copy in the branch that ran, zeros in the
+        other), so the backward can read what the Load saw after later Assigns."""
+        b = self.b
+        branches = []
+        for blk in n.blocks:
+            params = tuple(ir.Param(name=p.name, type=p.type, ref=p.ref) for p in blk.params)
+            for old, new in zip(blk.params, params):
+                self.vmap[id(old)] = new
+            inner = Replay(b, self.vmap, augment=False, recompute=False, session=self.session, collect=[])
+            b.push_block()
+            inner.nodes(blk.nodes)
+            results = tuple(inner.get(r) for r in blk.results)
+            branches.append((params, b.pop_block(), results, inner.collect))
+        order = [e for *_, got in branches for e in got]
+        blocks = []
+        for params, nodes, results, got in branches:
+            mine = {e[0]: e[2] for e in got}
+            b._stack.append(nodes)
+            extra = tuple(mine[e[0]] if e[0] in mine else _zeros_like(e[2], b)._value for e in order)
+            b._stack.pop()
+            blocks.append(ir.Block(params, tuple(nodes), results + extra))
+        types = tuple(n.type.elems) + tuple(e[2].type for e in order)
+        new = b.add(ir.IF, tuple(self.get(i) for i in n.inputs), TupleType(types), n.attrs, tuple(blocks))
+        self.vmap[id(n)] = new
+        base = len(n.type.elems)
+        for k, (old_id, load, _, ref) in enumerate(order):
+            g = b.add(ir.GETITEM, (new,), types[base + k], {"index": base + k})
+            if self.collect is None:              # the top level: the backward reads g itself
+                self.session.load_saved[id(load)] = g
+                self.session.load_ref[id(g)] = ref
+            else:
+                self.collect.append((old_id, load, g, ref))
 
     def augmented_loop(self, n: ir.Node) -> ir.Node:
         """The loop again, pushing each carried value into a stack as every iteration starts."""
@@ -324,8 +404,15 @@ class Replay:
                 s = b.add(P.StackNew, (u,), StackType(m.type), {"elem": m.type})
                 u = b.add(P.UpdateState, (u, s), U_TYPE)
                 products.append((m, s))
+        loads = {}                                # id(Load of an assigned Parameter) -> its stack
+        for m in ([] if self.recompute else _loads_to_save(n.blocks[-1:], self.session.assigned)):
+            s = b.add(P.StackNew, (u,), StackType(m.type), {"elem": m.type})
+            u = b.add(P.UpdateState, (u, s), U_TYPE)
+            loads[id(m)] = s
         params = tuple(ir.Param(name=p.name, type=p.type, ref=p.ref) for p in body.params)
-        inner = Replay(b, self.vmap, augment=False, recompute=self.recompute, session=self.session)
+        inner = Replay(b, self.vmap, augment=False, recompute=self.recompute, session=self.session,
+                       collect=None if self.recompute else [])
+        inner.copy_loads = True
         for old, new in zip(body.params, params):
             self.vmap[id(old)] = new
         u_outer = b.u
@@ -338,14 +425,20 @@ class Replay:
         self.vmap[id(body.params[-1])] = state
         inner.nodes(body.nodes)
         results = tuple(inner.get(r) for r in body.results)
-        saved = []
-        if products:
+        saved, saved_loads = [], []
+        if products or loads:
             state = results[-1]
             for m, s in products:
                 v = inner.get(m)
                 push = b.add(P.StackPush, (s, v, state), U_TYPE)
                 state = b.add(P.UpdateState, (state, push), U_TYPE)
                 saved.append((v, s))
+            for old_id, load, v, ref in inner.collect:
+                s = loads[old_id]
+                push = b.add(P.StackPush, (s, v, state), U_TYPE)
+                state = b.add(P.UpdateState, (state, push), U_TYPE)
+                saved_loads.append((v, s, ref))
+                self.session.load_saved[id(load)] = v
             results = results[:-1] + (state,)
         nodes = b.pop_block()
         new_body = ir.Block(params, tuple(nodes), results)
@@ -359,6 +452,7 @@ class Replay:
         loop = b.add(n.op, inputs, n.type, n.attrs, blocks)
         self.session.stacks[id(loop)] = (loop, stacks)
         self.session.saved[id(loop)] = saved
+        self.session.saved_loads[id(loop)] = saved_loads
         return loop
 
 
@@ -369,6 +463,32 @@ def _saved_product(n) -> bool:
     stack to dead-code elimination (passes/dce.py)."""
     lower = getattr(n.op, "lower", None)
     return isinstance(lower, Blas) and isinstance(n.type, TensorType) and not n.blocks
+
+
+_UNSAFE = "unsafe"      # Replay.collect inside a nested loop: a Load there cannot be saved
+
+
+def _assigned_refs(nodes) -> set:
+    """Ids of the Parameters (Ref values) that memory-effect ops among `nodes` write, at any depth."""
+    out = set()
+    for top in nodes:
+        for n in [top, *(m for blk in top.blocks for m in ir.iter_nodes(blk))]:
+            if isinstance(n.op, OpDef) and n.op.effect is Effect.MEM:
+                out.update(id(i) for i in n.inputs if isinstance(i.type, RefType))
+    return out
+
+
+def _loads_to_save(blocks, assigned: set) -> list:
+    """The Loads of Parameters in `assigned` in these blocks and in the branches of their Ifs
+    (not in their loops, whose Loads cannot be saved: Replay raises on those)."""
+    out = []
+    for blk in blocks:
+        for n in blk.nodes:
+            if n.op is P.Load and id(n.inputs[0]) in assigned:
+                out.append(n)
+            elif n.op is ir.IF:
+                out.extend(_loads_to_save(n.blocks, assigned))
+    return out
 
 
 def _effectful(n) -> bool:
@@ -430,6 +550,9 @@ class Backprop:
             c = Sym(self.b.value(c), self.b)
         if isinstance(t, TensorType):
             c = fit(c, Sym(v, self.b))
+            ref = self.session.load_ref.get(id(v))
+            if ref is not None:               # the saved value of a Load: its Parameter's cotangent
+                v = ref
         elif not isinstance(t, RefType):      # a Parameter: the cotangent of its loads
             return
         prev = cts.get(id(v))
@@ -549,9 +672,11 @@ class Backprop:
         if not stacks:
             return
         saved = self.session.saved.get(id(n), [])
+        saved_loads = self.session.saved_loads.get(id(n), [])
+        all_stacks = stacks + [s for _, s in saved] + [s for _, s, _ in saved_loads]
         diff = [k for k, p in enumerate(carried) if isinstance(p.type, TensorType)]
         if not any(k in out_cts for k in diff):
-            self._free(stacks + [s for _, s in saved])
+            self._free(all_stacks)
             return
         trips = b.add(P.StackLen, (stacks[0], b.u), ScalarType("int"))
         k_param = ir.Param(name="k", type=ScalarType("int"))
@@ -568,6 +693,10 @@ class Backprop:
             start, step = n.inputs[0], n.inputs[2]
             vmap[id(body.params[0])] = F.add(Sym(start, b), F.mul(idx, Sym(step, b)))._value
         vmap[id(body.params[-1])] = b.u
+        for v, s, ref in saved_loads:             # what this iteration's Loads saw
+            get = b.add(P.StackGet, (s, idx._value, b.u), v.type)
+            vmap[id(v)] = get
+            self.session.load_ref[id(get)] = ref
         replay = Replay(b, vmap, augment=True, recompute=True, session=self.session)
         replay.from_stack = {id(v): (s, idx._value) for v, s in saved}
         first = len(b.nodes)
@@ -603,7 +732,7 @@ class Backprop:
             self.add(cts, init_values[k], Sym(o, b))
         for (vid, v, c), o in zip(outer, outs[len(diff):]):
             self.add(cts, v, Sym(o, b))
-        self._free(stacks + [s for _, s in saved])
+        self._free(all_stacks)
 
     def _free(self, stacks) -> None:
         b = self.b

@@ -30,6 +30,15 @@ def _assigned_refs(block: ir.Block) -> set:
 _VIEWS = (P.Reshape, P.Depend)
 
 
+def _writes(m: ir.Node, ref) -> bool:
+    """`m` assigns `ref`: an Assign, or a loop or branch with an Assign to it inside (issue 31: a
+    Load before a tensor loop that assigns the Parameter, read again by the gradient after the
+    loop, must be a copy)."""
+    if ir.is_op(m, P.Assign):
+        return m.inputs[0] is ref
+    return any(ir.is_op(x, P.Assign) and x.inputs[0] is ref for b in m.blocks for x in ir.iter_nodes(b))
+
+
 class _LoadCopies(Rewriter):
     """Levels 0 and 1: a TensorMove after each selected Load; the UpdateState that follows the
     Load takes the copy instead, as MindSpore's IR shows."""
@@ -98,7 +107,7 @@ def _copies_by_ancestry(block: ir.Block, assigned: set) -> set:
         if not ir.is_op(n, P.Load) or id(n.inputs[0]) not in assigned:
             continue
         ref = n.inputs[0]
-        nxt = next((m for m in nodes[i + 1:] if ir.is_op(m, P.Assign) and m.inputs[0] is ref), None)
+        nxt = next((m for m in nodes[i + 1:] if _writes(m, ref)), None)
         readers = _readers(nodes, n, block.results)
         if any(r is None for r in readers):          # used by a result or a nested block
             need_copy.add(id(n))
@@ -128,14 +137,16 @@ def _reorder_block(block: ir.Block, assigned: set) -> tuple[ir.Block, set]:
         if not ir.is_op(n, P.Load) or id(n.inputs[0]) not in assigned:
             continue
         ref = n.inputs[0]
-        nxt = next((m for m in nodes[i + 1:] if ir.is_op(m, P.Assign) and m.inputs[0] is ref), None)
+        nxt = next((m for m in nodes[i + 1:] if _writes(m, ref)), None)
         readers = _readers(nodes, n, block.results)
         if any(r is None for r in readers):          # used by a result or a nested block
             need_copy.add(id(n))
             continue
         if nxt is None:
             continue
-        if all(pos[id(r)] < pos[id(nxt)] for r in readers):
+        if nxt.blocks:      # a loop or branch that assigns it: no UpdateState to order readers by
+            need_copy.add(id(n))
+        elif all(pos[id(r)] < pos[id(nxt)] for r in readers):
             extra.setdefault(id(nxt), []).extend(readers)
         else:
             need_copy.add(id(n))
