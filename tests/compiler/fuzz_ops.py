@@ -32,6 +32,7 @@ import warnings
 
 import numpy as np
 
+import fuzz_tail
 import pycompile as ms
 from pycompile import Tensor, ops
 from pycompile.ops import _table
@@ -53,12 +54,6 @@ MAGNIFYING = (P.Rsqrt, P.Reciprocal, P.RealDiv, P.Log, P.Pow, P.Sin, P.Cos, P.Lo
               P.Asin, P.ACos, P.Atanh, P.Acosh, P.Atan2)
 # results that jump where the input crosses an integer or zero: an approximate input makes them
 # differ entirely, so they take exact inputs only
-# activations whose output issue 31's compositions normalize or reduce over any axis
-ACTIVATIONS = (P.Elu, P.SeLU, P.ReLU, P.Tanh, P.Sigmoid, P.Softplus, P.GeLU, P.SiLU, P.HSwish, P.ReLU6,
-               P.Mish, P.LogSigmoid, P.Softsign)
-# shapes of the input the compositions above may add: rows of 3, 5, 6, 7 and 13 elements (a
-# vector loop's remainder), few rows (GCC unrolls a loop over them; issue 31)
-TAIL_SHAPES = [(6, 5), (5, 6), (4, 3), (2, 3, 5), (3, 7), (7, 3), (8, 8), (2, 13), (5, 2, 3)]
 DISCRETE = (P.Floor, P.FloorDiv, P.FloorMod, P.Ceil, P.Round, P.Trunc, P.Sign, P.Mod)
 
 HEADER = '''import numpy as np
@@ -209,88 +204,8 @@ class Gen:
         return f"def {name}({args}):\n{body}\n    return {', '.join(outs)},\n"
 
     def tail(self) -> None:
-        """Issue 31: compositions that gradients get wrong where a backward pass fuses them,
-        appended after the statements above from a random stream of their own (so the statements
-        of every seed's program stay what they were): an activation (Elu, SeLU, ReLU, Tanh,
-        Sigmoid ...) then softmax / log_softmax / a reduction over ANY axis, and LayerNorm then
-        a select between its input and its output, stacked or concatenated with the input and
-        sometimes taken abs of. Every float64 program (the ones differentiated) and half of the
-        others get one to three of them."""
-        saved, self.r = self.r, random.Random(self.seed * 7919 + 31)
-        try:
-            if self.float64_only or self.r.random() < 0.5:
-                if self.r.random() < 0.5:           # a float input of a shape whose rows are short and odd
-                    dt = "float64" if self.float64_only else self.r.choice(["float16", "float32", "float64"])
-                    arr = input_array(self.r, dt, self.r.choice(TAIL_SHAPES))
-                    nm = f"a{len(self.inputs)}"
-                    self.inputs.append((nm, arr))
-                    self.env[nm] = Tensor(arr)
-                for _ in range(self.r.randint(1, 3)):
-                    for _attempt in range(6):
-                        if (self.activation_then_normalize() if self.r.random() < 0.6
-                                else self.layer_norm_select_stack()):
-                            break
-        finally:
-            self.r = saved
-
-    def activation_then_normalize(self) -> bool:
-        x = self.pick(lambda t: t.ndim >= 1 and t.dtype.is_float)
-        if x is None:
-            return False
-        r = self.r
-        act = r.choice(ACTIVATIONS)
-        if not self.assign(f"apply(P.{act.name}, [{x}])", [x], "approx"):
-            return False
-        y = f"v{self.count}"
-        nd = self.env[y].ndim
-        axis = r.randrange(-nd, nd)
-        fn = r.choice(["softmax", "softmax", "log_softmax", "log_softmax", "sum", "mean", "amax", "amin"])
-        if fn in ("softmax", "log_softmax"):
-            self.assign(f"ops.{fn}({y}, {axis})", [y], "approx")
-        else:
-            axes = r.choice([axis, tuple(sorted(r.sample(range(nd), r.randint(1, nd))))])
-            self.assign(f"ops.{fn}({y}, {axes!r}, {r.choice([True, False])})", [y],
-                             "approx" if fn in ("sum", "mean") else "exact")
-        return True                 # the activation is kept even where its reduction was not
-
-    def layer_norm_select_stack(self) -> bool:
-        x = self.pick(lambda t: t.ndim >= 1 and t.dtype.is_float and t.shape[-1] > 1)
-        if x is None:
-            return False
-        r = self.r
-        t = self.env[x]
-        n, dt = t.shape[-1], t.dtype.np.name
-        if not self.assign(f"ops.layer_norm({x}, ops.ones(({n},), ms.{dt}) * 1.5, ops.zeros(({n},), ms.{dt}) + 0.25)",
-                           [x], "magnifying"):
-            return False
-        y = f"v{self.count}"
-        cond = y if self.stable_sign(y) else x          # x is exact: LayerNorm takes no other
-        first, second = r.sample([x, y], 2)
-        if not self.assign(f"ops.select(({cond} > 0), {first}, {second})", [first, second]):
-            return True
-        v = f"v{self.count}"
-        nd = self.env[v].ndim
-        if r.random() < 0.6:
-            ok = self.assign(f"ops.stack(({v}, {x}), {r.randrange(-nd - 1, nd + 1)})", [v, x])
-        else:
-            ok = self.assign(f"ops.concat(({v}, {x}), {r.randrange(-nd, nd)})", [v, x])
-        if ok and r.random() < 0.5:
-            w = f"v{self.count}"
-            self.assign(f"apply(P.Abs, [{w}])", [w])
-        return True
-
-    def stable_sign(self, name: str) -> bool:
-        """The sign of `name` is the same in compiled code: every element is finite and far from
-        0 next to the rounding differences its dtype allows (an approximate value's comparison
-        is otherwise not generated)."""
-        v = self.env[name].asnumpy()
-        if not self.approx.get(name):
-            return True
-        if v.size == 0 or not np.isfinite(v).all():
-            return False
-        rtol, atol = TOL[max(v.dtype.name, self.loosest, key=lambda d: TOL[d])]
-        scale = max(1.0, float(np.abs(v).max()))
-        return float(np.abs(v).min()) > 100 * (rtol + atol) * scale
+        """Issue 31's compositions after the statements above (fuzz_tail.py)."""
+        fuzz_tail.tail(self, input_array, TOL)
 
     def step(self) -> bool:
         r = self.r
