@@ -54,6 +54,17 @@ def _gelu_erf(a, ct):
     return f"({lit(0.5, ct)} * {a[0]} * {fm('erfc', ct)}(-({a[0]}) * {lit(1 / math.sqrt(2), ct)}))"
 
 
+def _select(a, ct):
+    """cond ? x : y, with x and y read whatever the condition: GCC 12.2 at -O3 vectorizes a load
+    made in one arm only as a masked load, and where it then unrolls the vectorized loop (a
+    driver loop over short rows) it gives every copy the first copy's mask - silently wrong
+    elements (issue 31: the compiled gradient of softmax(elu(x), 0) was 0 at some x > 0).
+    Reading both operands first leaves no conditional load; every operand is in bounds."""
+    if "[" not in a[1] and "[" not in a[2]:
+        return f"({a[0]} ? {a[1]} : {a[2]})"
+    return f"({{ const {ct} pc_sel_x = {a[1]}; const {ct} pc_sel_y = {a[2]}; {a[0]} ? pc_sel_x : pc_sel_y; }})"
+
+
 EXPR = {
     E.Add: lambda a, ct: f"({a[0]} + {a[1]})",
     E.Sub: lambda a, ct: f"({a[0]} - {a[1]})",
@@ -101,7 +112,7 @@ EXPR = {
     E.HSigmoid: lambda a, ct: f"(pc_clamp_{ct}({a[0]} + {lit(3, ct)}, {lit(0, ct)}, {lit(6, ct)}) / {lit(6, ct)})",
     E.GeLU: _gelu_tanh,
     E.GeLUErf: _gelu_erf,
-    E.Select: lambda a, ct: f"({a[0]} ? {a[1]} : {a[2]})",
+    E.Select: _select,
     E.Cast: lambda a, ct: f"(({ct})({a[0]}))",
 }
 
