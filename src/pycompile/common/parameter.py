@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.tensor import Tensor, _to_array, parameters_written
+from pycompile.common.tensor import Tensor, _canonical_bools, _to_array, parameters_written
 
 
 _unnamed = itertools.count(1)
@@ -37,7 +37,7 @@ class Parameter(Tensor):
         else:
             raise TypeError(f"The type of the argument 'default_input' must be a Tensor, int, float, list or "
                             f"numpy.ndarray, but got {type(default_input).__name__}")
-        self._data = np.array(data, copy=True, order="C")
+        self._data = _canonical_bools(np.array(data, copy=True, order="C"))
         parameters_written()        # the new buffer may sit where a freed Parameter's was
         self._explicit_name = name is not None
         self.name = name if name is not None else f"Parameter#{next(_unnamed)}"
@@ -56,7 +56,7 @@ class Parameter(Tensor):
     def set_data(self, data, slice_shape=False) -> "Parameter":
         """Replace the value. Same shape and dtype: written into the existing buffer, so compiled
         code keeps reading the live value; otherwise the buffer is replaced."""
-        arr = data._data if isinstance(data, Tensor) else _to_array(data, None)
+        arr = _canonical_bools(data._data) if isinstance(data, Tensor) else _to_array(data, None)
         if arr.shape == self._data.shape:
             with np.errstate(all="ignore"):
                 self._data[...] = arr
