@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 
+from pycompile.common import context
 from pycompile.common import dtype as mstype
 from pycompile.common.tensor import Tensor, _canonical_bools, _to_array, parameters_written
 
@@ -61,7 +62,12 @@ class Parameter(Tensor):
             with np.errstate(all="ignore"):
                 self._data[...] = arr
         else:
+            old_shape = self._data.shape
             self._data = np.array(arr, dtype=self._data.dtype, copy=True, order="C")
+            # compiled graphs reading this Parameter were specialised on its old shape: running
+            # one would read past the new buffer's end (MindSpore 2.10 does: garbage values, or
+            # a crash). Re-specialise instead, as PyNative computes with the new shape
+            context.specialization_changed(f"Parameter {self.name!r} changed shape {old_shape} -> {self._data.shape}")
         parameters_written()
         return self
 
