@@ -12,6 +12,7 @@ from pycompile.backend import devices
 from pycompile.backend.compiled import CompileReport, Compiled, Layout, TracedSources
 from pycompile.common import context, knobs, log
 from pycompile.common.abstract import ScalarType, TensorType
+from pycompile.common.knobs import KnobError
 from pycompile.errors import CompileError, InternalCompilerError
 
 # The compiler (frontend, passes, codegen, printer) is imported where it is used: a compile-cache
@@ -161,7 +162,7 @@ def _stage(what: str):
     _CURRENT_STAGE[0] = what
     try:
         yield
-    except (CompileError, InternalCompilerError, MemoryError):
+    except (CompileError, InternalCompilerError, MemoryError, KnobError):
         raise
     except Exception as e:
         raise InternalCompilerError(e, what) from e
