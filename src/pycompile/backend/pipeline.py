@@ -38,6 +38,17 @@ def workdir() -> str:
     return _WORKDIR[0]
 
 
+def build_stem(name: str, kind: str) -> str:
+    """Where one build writes `<stem>.c` and `<stem>.so`: a directory of its own in `workdir()`
+    (a fresh path per build, so the dynamic loader never returns an older module of the same
+    name), holding a file named after the graph alone. The file name is written into the shared
+    object (its symbol table names the .c file), so the same program builds to the same bytes in
+    every process: concurrent builders of one compile-cache entry store one payload instead of
+    one each, of which all but the last entry's were orphans."""
+    import tempfile
+    return os.path.join(tempfile.mkdtemp(prefix="build-", dir=workdir()), f"{_safe(name)}{kind}")
+
+
 def remove_stale_workdirs(tmp: str) -> list:
     """Remove the build directories of this user's pycompile processes that no longer run;
     returns their paths. A directory counts as stale only when its pid is dead and nothing in it
@@ -119,7 +130,7 @@ def compile_call(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None 
     times["codegen"] = time.perf_counter() - t
     if log.enabled(log.output_code):
         log.output_code.info("generated C for %s (%d lines):\n%s", graph.name, mod.c_lines, mod.source)
-    stem = os.path.join(workdir(), f"{_safe(graph.name)}_{abs(hash((id(traced), time.time_ns()))):x}")
+    stem = build_stem(graph.name, "")
     t = time.perf_counter()
     with _stage("building (the C compiler)"):
         so_path = device.build(mod, stem)
