@@ -68,6 +68,18 @@ def _at_path(args, kwargs, path):
 
 # ---- the calling layout ------------------------------------------------------------------------------
 
+def layout_text(inputs: list, params: list, outputs: list, consts: list, arena: int) -> str:
+    """pc_entry's pointer slots in one line: (dtype, shape) of each input, Parameter, output and
+    constant ((None, None) where a slot is not a tensor), and the arena's size. A module states
+    its own (`pc_layout()`, written by codegen from the graph it was built from); a compile-cache
+    hit compares it with what the entry says before the first call, since an entry whose layout
+    was edited (its hash recomputed) would otherwise have the module write past its buffers."""
+    def part(items):
+        return ",".join("?" if dt is None else f"{np.dtype(dt).name}{list(shape)}".replace(" ", "")
+                        for dt, shape in items)
+    return f"in={part(inputs)};param={part(params)};out={part(outputs)};const={part(consts)};arena={int(arena)}"
+
+
 @dataclass
 class Layout:
     n_inputs: int
