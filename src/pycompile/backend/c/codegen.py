@@ -19,7 +19,7 @@ import numpy as np
 
 from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
-from pycompile.backend.compiled import layout_text
+from pycompile.backend.compiled import graph_layout_text
 from pycompile.backend.c import collectives, text
 from pycompile.backend.c.dedup import dedup_functions
 from pycompile.backend.c.naming import nid, numbering
@@ -292,27 +292,12 @@ class CodeGen(StackEmitter, TemplateContext):
                  f"if (RT->interrupted) PC_INTR = RT->interrupted; "
                  f"if (RT->thread_index) PC_TID = RT->thread_index;{sgemm} return PC_RT_ABI_VERSION; }}",
                  ""]
-        head += [f"const char *pc_layout(void) {{ return \"{self._layout()}\"; }}", ""]
+        layout = graph_layout_text(g.params, g.outputs, self.plan.const_args, self.plan.arena_size)
+        head += [f"const char *pc_layout(void) {{ return \"{layout}\"; }}", ""]
         # parallel loops become functions the runtime's thread pool runs (outline.py)
         source = dedup_functions(outline("\n".join(head) + "\n" + body))
         return CModule(source=source, plan=self.plan, n_args=n_args, errors=self.errors, uses_blas=self.uses_blas,
                        c_lines=source.count("\n"))
-
-    def _layout(self) -> str:
-        """What pc_layout() returns: the slots of pc_entry as this graph has them (compiled.py)."""
-        def spec(t):
-            if isinstance(t, RefType):
-                t = t.tensor
-            if isinstance(t, ScalarType):
-                return t.dtype.np, ()
-            return (t.dtype.np, tuple(t.shape)) if isinstance(t, TensorType) else (None, None)
-        g = self.g
-        text = layout_text([spec(p.type) for p in g.params if p.ref is None],
-                           [spec(p.type) for p in g.params if p.ref is not None],
-                           [spec(v.type) for v in g.outputs],
-                           [(c.dtype, c.shape) for c in self.plan.const_args], self.plan.arena_size)
-        assert all(c.isalnum() or c in "=;,[]?_" for c in text), text      # a plain C string
-        return text
 
     def store_output(self, w, v, index):
         t = v.type
