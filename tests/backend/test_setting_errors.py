@@ -28,6 +28,12 @@ def test_a_huge_omp_thread_count_is_taken_as_many(monkeypatch):
     assert 0 < knobs.get("OMP_NUM_THREADS") < 2 ** 31
 
 
+def test_a_thread_count_past_a_c_int_in_set_context():
+    ms.set_context(runtime_num_threads=2 ** 31)         # MindSpore 2.10 takes it (an unsigned int)
+    assert ms.get_context("runtime_num_threads") == 2 ** 31
+    np.testing.assert_array_equal(_fresh_function()(ms.Tensor(np.ones(3, np.float32))).asnumpy(), [2, 2, 2])
+
+
 def _fresh_function():
     # a new function object per call: nothing compiled for it yet, so the build runs
     def add_one(x):
