@@ -30,9 +30,9 @@ def test_concurrent_builders_of_one_entry_leave_one_shared_object(tmp_path):
     script = tmp_path / "builders.py"
     script.write_text(PROGRAM)
     cache = tmp_path / "cache"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "PC_TEST_START_AT": str(time.time() + 4)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "PC_TEST_START_AT": str(time.time() + 3)}
     procs = [subprocess.Popen([sys.executable, str(script), str(cache)], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=env) for _ in range(4)]
+                              stderr=subprocess.PIPE, text=True, env=env) for _ in range(3)]
     for p in procs:
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
