@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from pycompile.common import log
+from pycompile.common import context, log
 from pycompile.common import dtype as mstype
 
 SLOW_COMPILE_SECONDS = 1.0      # a compile running longer than this says what it is compiling
@@ -148,7 +148,7 @@ def _differences(fn, old_key, new_key, bound: bool) -> list:
         out.append(("attr", "self", "the train / eval mode of the Cell or a sub-Cell changed (set_train)"
                     if mode_only else "an attribute of the Cell was set after it was built"))
     if old_key[2] != new_key[2]:
-        out.append(("context", "set_context", "set_context was called since (it may change the generated code)"))
+        out.append(("context", "set_context", context.last_change()))
     return out
 
 

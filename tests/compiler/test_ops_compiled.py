@@ -283,7 +283,23 @@ def _small_int_checks() -> list:
     return checks
 
 
-MISC = [Group("ew_small_ints", _small_int_checks()),
+def _bool_byte_checks() -> list:
+    """Bools stored as other bytes (np.uint8 2, 255 viewed as bool, as a file or a view can hold
+    them): Tensor() normalises them, so kernels see 0 and 1 only (reliability issue 31)."""
+    x = np.array([0, 1, 2, 255, 128, 0], np.uint8).view(np.bool_)
+    y = np.array([3, 0, 1, 0, 2, 0], np.uint8).view(np.bool_)
+
+    def b(v):
+        return v.view(np.uint8) != 0
+    return [
+        Check("bool bytes Cast int32", ("Cast",), lambda v: ops.cast(v, ms.int32), (x,), lambda v: b(v).astype(I32)),
+        Check("bool bytes LogicalNot", ("LogicalNot",), ops.logical_not, (x,), lambda v: ~b(v)),
+        Check("bool bytes LogicalAnd", ("LogicalAnd",), ops.logical_and, (x, y), lambda v, w: b(v) & b(w)),
+        Check("bool bytes Equal", ("Equal",), ops.equal, (x, y), lambda v, w: b(v) == b(w)),
+    ]
+
+
+MISC = [Group("ew_small_ints", _small_int_checks() + _bool_byte_checks()),
         Group("ew_special", _special_checks(F32) + _special_checks(F64) + _special_checks(F16)
               + _floor_rounding_checks()),
         Group("ew_ints", _int_checks())]

@@ -23,7 +23,7 @@ from typing import Any, Callable
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.abstract import TensorType
+from pycompile.common.abstract import RefType, ScalarType, TensorType
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.compiler.stats import PassStat
@@ -67,6 +67,33 @@ def _at_path(args, kwargs, path):
 
 
 # ---- the calling layout ------------------------------------------------------------------------------
+
+def layout_text(inputs: list, params: list, outputs: list, consts: list, arena: int) -> str:
+    """pc_entry's pointer slots in one line: (dtype, shape) of each input, Parameter, output and
+    constant ((None, None) where a slot is not a tensor), and the arena's size. A module states
+    its own (`pc_layout()`, written by codegen from the graph it was built from); a compile-cache
+    hit compares it with what the entry says before the first call, since an entry whose layout
+    was edited (its hash recomputed) would otherwise have the module write past its buffers."""
+    def part(items):
+        return ",".join("?" if dt is None else f"{np.dtype(dt).name}{list(shape)}".replace(" ", "")
+                        for dt, shape in items)
+    text = f"in={part(inputs)};param={part(params)};out={part(outputs)};const={part(consts)};arena={int(arena)}"
+    assert all(c.isalnum() or c in "=;,[]?_" for c in text), text      # a plain C string literal
+    return text
+
+
+def graph_layout_text(params: list, outputs: list, consts: list, arena: int) -> str:
+    """layout_text of a graph's parameters (inputs, then Parameters: `.ref` set) and outputs."""
+    def slot(t):
+        if isinstance(t, RefType):
+            t = t.tensor
+        if isinstance(t, ScalarType):
+            return t.dtype.np, ()
+        return (t.dtype.np, tuple(t.shape)) if isinstance(t, TensorType) else (None, None)
+    return layout_text([slot(p.type) for p in params if p.ref is None],
+                       [slot(p.type) for p in params if p.ref is not None],
+                       [slot(v.type) for v in outputs], [(c.dtype, c.shape) for c in consts], arena)
+
 
 @dataclass
 class Layout:

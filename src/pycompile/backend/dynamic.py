@@ -265,7 +265,7 @@ def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Co
             dims.append(fit)
         out_dims.append(dims)
     first.source = source
-    stem = pipeline.workdir() + f"/{pipeline._safe(graph.name)}_dyn_{abs(hash((id(traced), id(source)))):x}"
+    stem = pipeline.build_stem(graph.name, "_dyn")
     with pipeline._stage("building (the C compiler)"):
         so_path = device.build(first, stem)
     t2 = time.perf_counter()

@@ -36,6 +36,7 @@ _empty = np.empty
 _PIN_BYTES = 1 << 16
 _INIT_T = _ffi.typeof("int(*)(const void *)")
 _ENTRY_T = _ffi.typeof("int(*)(void **)")
+_LAYOUT_T = _ffi.typeof("const char *(*)(void)")
 
 
 class RuntimeFault(RuntimeError):
@@ -94,6 +95,15 @@ class Executable:
         # Python thread while one runs (cffi releases the GIL) gets its own (see _own_args)
         self._busy = threading.Lock()
         watch_interrupts()
+
+    def reported_layout(self) -> str | None:
+        """What the module says its pc_entry takes (compiled.layout_text), or None when it does
+        not say (a module built before pc_layout existed)."""
+        try:
+            fn = self.lib.load_function(_LAYOUT_T, "pc_layout")
+        except (AttributeError, KeyError, OSError, NotImplementedError):
+            return None
+        return _ffi.string(fn()).decode("ascii", "replace")
 
     def _own_args(self):
         """An argument array and arena for a call overlapping another one's: the constants copied

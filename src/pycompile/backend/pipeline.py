@@ -12,6 +12,7 @@ from pycompile.backend import devices
 from pycompile.backend.compiled import CompileReport, Compiled, Layout, TracedSources
 from pycompile.common import context, knobs, log
 from pycompile.common.abstract import ScalarType, TensorType
+from pycompile.common.knobs import KnobError
 from pycompile.errors import CompileError, InternalCompilerError
 
 # The compiler (frontend, passes, codegen, printer) is imported where it is used: a compile-cache
@@ -35,6 +36,17 @@ def workdir() -> str:
     elif not os.path.isdir(_WORKDIR[0]):
         os.makedirs(_WORKDIR[0], mode=0o700, exist_ok=True)
     return _WORKDIR[0]
+
+
+def build_stem(name: str, kind: str) -> str:
+    """Where one build writes `<stem>.c` and `<stem>.so`: a directory of its own in `workdir()`
+    (a fresh path per build, so the dynamic loader never returns an older module of the same
+    name), holding a file named after the graph alone. The file name is written into the shared
+    object (its symbol table names the .c file), so the same program builds to the same bytes in
+    every process: concurrent builders of one compile-cache entry store one payload instead of
+    one each, of which all but the last entry's were orphans."""
+    import tempfile
+    return os.path.join(tempfile.mkdtemp(prefix="build-", dir=workdir()), f"{_safe(name)}{kind}")
 
 
 def remove_stale_workdirs(tmp: str) -> list:
@@ -140,7 +152,7 @@ def lower(traced, opts: dict | None = None, times: dict | None = None) -> Lowere
     times["codegen"] = time.perf_counter() - t
     if log.enabled(log.output_code):
         log.output_code.info("generated C for %s (%d lines):\n%s", graph.name, mod.c_lines, mod.source)
-    stem = os.path.join(workdir(), f"{_safe(graph.name)}_{abs(hash((id(traced), time.time_ns()))):x}")
+    stem = build_stem(graph.name, "")
     return Lowered(traced, graph, stats, mod, device, stem, times)
 
 
@@ -186,7 +198,7 @@ def _stage(what: str):
     _CURRENT_STAGE[0] = what
     try:
         yield
-    except (CompileError, InternalCompilerError, MemoryError):
+    except (CompileError, InternalCompilerError, MemoryError, KnobError):
         raise
     except Exception as e:
         raise InternalCompilerError(e, what) from e

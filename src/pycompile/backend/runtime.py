@@ -45,7 +45,9 @@ def api_address() -> int:
 
 
 def sync_threads(changed=None) -> None:
-    rt_lib.pc_set_num_threads(context.num_threads())
+    # the pool caps the count far lower; a count past a C int (runtime_num_threads=2**31, which
+    # MindSpore takes) must not overflow on the way there
+    rt_lib.pc_set_num_threads(min(context.num_threads(), 1 << 30))
     from pycompile.backend import devices
     from pycompile.ops import _table
     _table.STATUS_TRACKING[0] = devices.current().float_status

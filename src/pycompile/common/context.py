@@ -52,6 +52,23 @@ def generation() -> int:
     return _generation[0]
 
 
+_last_change = ["set_context was called since (it may change the generated code)"]
+
+
+def specialization_changed(why: str) -> None:
+    """Something compiled code was specialised on changed outside set_context (a Parameter's
+    buffer took another shape): every compiled specialization is looked up, and so compiled,
+    anew. Calls check the generation already, so this costs the hot path nothing. `why` is the
+    recompile reason the log gives."""
+    _generation[0] += 1
+    _last_change[0] = why
+
+
+def last_change() -> str:
+    """Why the generation last changed (the recompile log's reason)."""
+    return _last_change[0]
+
+
 def _require_type(key: str, value, types, what: str) -> None:
     if not isinstance(value, types):
         raise TypeError(f"For 'context.set_context', the parameter '{key}' must be {what}, "
@@ -109,6 +126,7 @@ def set_context(**kwargs) -> None:
         _ctx[key] = os.fspath(value) if key.endswith("_path") else value
     if not set(kwargs) <= _NOT_IN_CODE:
         _generation[0] += 1
+        _last_change[0] = "set_context was called since (it may change the generated code)"
     for fn in _listeners:
         fn(kwargs)
 

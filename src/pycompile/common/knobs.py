@@ -13,6 +13,14 @@ from dataclasses import dataclass
 from typing import Callable
 
 _FALSE = ("0", "false", "off", "no")
+# the most threads a count may ask for (the runtime's pool caps far lower; a larger number,
+# PYCOMPILE_NUM_THREADS=99999999999999999999, would not fit its C int)
+_MAX_COUNT = (1 << 31) - 1
+
+
+class KnobError(ValueError):
+    """An environment variable pycompile reads holds a value it cannot take: the user's setting,
+    not a bug in pycompile (the compile stages let it through as it is)."""
 
 
 def _flag(v: str):
@@ -27,20 +35,25 @@ def _int_in(lo: int, hi: int, name: str):
         if v == "":
             return None
         if not (v.lstrip("-").isdigit() and lo <= int(v) <= hi):
-            raise ValueError(f"{name} must be an integer in [{lo}, {hi}], but got {v!r}")
+            raise KnobError(f"{name} must be an integer in [{lo}, {hi}], but got {v!r}")
         return int(v)
     return parse
 
 
 def _positive_or_none(v: str):
+    """PYCOMPILE_NUM_THREADS: a positive count; '0' or text -> unset; a count no C int holds is
+    an error naming the variable."""
     v = v.strip()
+    if v.isdigit() and int(v) > _MAX_COUNT:
+        raise KnobError(f"PYCOMPILE_NUM_THREADS must be a number of threads in [1, {_MAX_COUNT}], but got {v!r}")
     return int(v) if v.isdigit() and int(v) > 0 else None
 
 
 def _first_count(v: str):
     """OMP_NUM_THREADS: '4' or a per-level list '4,2' -> 4 (the outermost level); else unset."""
     first = v.split(",")[0].strip()
-    return int(first) if first.isdigit() and int(first) > 0 else None
+    # other libraries read it too: a count past any pool's size means "as many as you can"
+    return min(int(first), _MAX_COUNT) if first.isdigit() and int(first) > 0 else None
 
 
 def _level(v: str):
@@ -49,6 +62,9 @@ def _level(v: str):
     if v in ("",) + _FALSE:
         return 0
     return 2 if v == "2" else 1
+
+
+_MAX_SECONDS = 1e6          # 11.6 days: more than any compile; poll() takes at most 2**31 ms
 
 
 def _seconds(name: str):
@@ -60,8 +76,9 @@ def _seconds(name: str):
             t = float(v)
         except ValueError:
             t = -1.0
-        if not t > 0:
-            raise ValueError(f"{name} must be a positive number of seconds, but got {v!r}")
+        if not 0 < t <= _MAX_SECONDS:       # nan and inf too (no timer takes them)
+            raise KnobError(f"{name} must be a positive, finite number of seconds (at most {_MAX_SECONDS:g}), "
+                            f"but got {v!r}")
         return t
     return parse
 
@@ -70,7 +87,7 @@ def _sanitizers(v: str):
     names = tuple(n.strip() for n in v.split(",") if n.strip())
     bad = [n for n in names if n not in ("address", "undefined")]
     if bad:
-        raise ValueError(f"PYCOMPILE_SANITIZE takes address and / or undefined, but got {v!r}")
+        raise KnobError(f"PYCOMPILE_SANITIZE takes address and / or undefined (comma-separated), but got {v!r}")
     return names or None
 
 

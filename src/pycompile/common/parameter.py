@@ -6,8 +6,9 @@ import itertools
 
 import numpy as np
 
+from pycompile.common import context
 from pycompile.common import dtype as mstype
-from pycompile.common.tensor import Tensor, _to_array, parameters_written
+from pycompile.common.tensor import Tensor, _canonical_bools, _to_array, parameters_written
 
 
 _unnamed = itertools.count(1)
@@ -37,7 +38,7 @@ class Parameter(Tensor):
         else:
             raise TypeError(f"The type of the argument 'default_input' must be a Tensor, int, float, list or "
                             f"numpy.ndarray, but got {type(default_input).__name__}")
-        self._data = np.array(data, copy=True, order="C")
+        self._data = _canonical_bools(np.array(data, copy=True, order="C"))
         parameters_written()        # the new buffer may sit where a freed Parameter's was
         self._explicit_name = name is not None
         self.name = name if name is not None else f"Parameter#{next(_unnamed)}"
@@ -56,12 +57,17 @@ class Parameter(Tensor):
     def set_data(self, data, slice_shape=False) -> "Parameter":
         """Replace the value. Same shape and dtype: written into the existing buffer, so compiled
         code keeps reading the live value; otherwise the buffer is replaced."""
-        arr = data._data if isinstance(data, Tensor) else _to_array(data, None)
+        arr = _canonical_bools(data._data) if isinstance(data, Tensor) else _to_array(data, None)
         if arr.shape == self._data.shape:
             with np.errstate(all="ignore"):
                 self._data[...] = arr
         else:
+            old_shape = self._data.shape
             self._data = np.array(arr, dtype=self._data.dtype, copy=True, order="C")
+            # compiled graphs reading this Parameter were specialised on its old shape: running
+            # one would read past the new buffer's end (MindSpore 2.10 does: garbage values, or
+            # a crash). Re-specialise instead, as PyNative computes with the new shape
+            context.specialization_changed(f"Parameter {self.name!r} changed shape {old_shape} -> {self._data.shape}")
         parameters_written()
         return self
 

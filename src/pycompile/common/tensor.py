@@ -83,7 +83,24 @@ def _infer_default_dtype(data) -> mstype.DType:
     raise TypeError(f"Tensor data must be numbers, got {arr.dtype}")
 
 
+def _canonical_bools(arr: np.ndarray) -> np.ndarray:
+    """`arr` itself unless it is a bool array holding a byte other than 0 and 1; then a copy that
+    holds 0 and 1 only. NumPy keeps whatever byte a view (`np.uint8(2)` viewed as bool) or a file
+    put in a bool; compiled kernels read the byte, so `astype(int32)` of such a True gave 2 and
+    `logical_not` gave True. Every way into a Tensor passes here; a clean array costs one read."""
+    if arr.dtype != np.bool_ or not arr.size:
+        return arr
+    raw = arr.view(np.uint8)
+    if raw.max() <= 1:
+        return arr
+    return np.not_equal(raw, 0)
+
+
 def _to_array(data, dtype) -> np.ndarray:
+    return _canonical_bools(_to_new_array(data, dtype))
+
+
+def _to_new_array(data, dtype) -> np.ndarray:
     """A fresh C-contiguous array. An explicit dtype converts as C does (Tensor(-1, uint8) is 255,
     Tensor(2.9, int32) is 2), as MindSpore does."""
     if isinstance(data, Tensor):
@@ -155,7 +172,7 @@ class Tensor(TensorMethods):
         t = object.__new__(cls)
         if not arr.flags.c_contiguous or not isinstance(arr, np.ndarray):
             arr = np.ascontiguousarray(arr)
-        t._data = arr
+        t._data = _canonical_bools(arr)
         return t
 
     @classmethod

@@ -157,6 +157,11 @@ def _column_list(value, name) -> list:
     return list(value)
 
 
+def _de_type(value: np.ndarray) -> str:
+    """A row's type as MindSpore's dataset engine names it (every string width is one type)."""
+    return "string" if value.dtype.kind in "US" else value.dtype.name
+
+
 class BatchDataset(Dataset):
     def __init__(self, child, batch_size, drop_remainder=False):
         super().__init__([child])
@@ -221,8 +226,12 @@ class BatchDataset(Dataset):
         out = []
         for col in range(len(rows[0])):
             values = [r[col] for r in rows]
-            shape = values[0].shape
+            shape, kind = values[0].shape, _de_type(values[0])
             for v in values[1:]:
+                if _de_type(v) != kind:
+                    # np.stack would promote (int64 and float32 rows to float64) without a word
+                    raise RuntimeError(f"Cannot batch tensors with different types in column {col}. First element "
+                                       f"had type {kind} and this element had type {_de_type(v)}")
                 if v.shape != shape:
                     raise RuntimeError(f"Inconsistent batch shapes, batch operation expects same shape for each data "
                                        f"row, but got inconsistent shape in column {col}, expected shape for this "

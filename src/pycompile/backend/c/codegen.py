@@ -19,6 +19,7 @@ import numpy as np
 
 from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
+from pycompile.backend.compiled import graph_layout_text
 from pycompile.backend.c import collectives, text
 from pycompile.backend.c.dedup import dedup_functions
 from pycompile.backend.c.naming import nid, numbering
@@ -293,6 +294,8 @@ class CodeGen(StackEmitter, TemplateContext):
                  f"if (RT->interrupted) PC_INTR = RT->interrupted; "
                  f"if (RT->thread_index) PC_TID = RT->thread_index;{sgemm} return PC_RT_ABI_VERSION; }}",
                  ""]
+        layout = graph_layout_text(g.params, g.outputs, self.plan.const_args, self.plan.arena_size)
+        head += [f"const char *pc_layout(void) {{ return \"{layout}\"; }}", ""]
         # parallel loops become functions the runtime's thread pool runs (outline.py)
         source = dedup_functions(outline("\n".join(head) + "\n" + body))
         return CModule(source=source, plan=self.plan, n_args=n_args, errors=self.errors, uses_blas=self.uses_blas,

@@ -38,6 +38,10 @@ ABSENT = _Absent()
 
 
 def _sha(data) -> str:
+    """The hex SHA-256 of bytes, or of a str's UTF-8 (a lone surrogate, which a function's
+    __name__ or a string constant may hold, kept as its code point's bytes, not an error)."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
     return hashlib.sha256(data).hexdigest()
 
 

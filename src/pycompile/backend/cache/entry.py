@@ -14,7 +14,8 @@ from pycompile.backend.cache.common import FORMAT, Uncacheable, _explain_level, 
 from pycompile.backend.cache.fingerprint import DepsRecorder, _check_deps, _locate_refs, _resolve_refs
 from pycompile.backend.cache.key import LookupKey, _closest
 from pycompile.backend.cache.store import CorruptEntry, Store, _unlink, open_store
-from pycompile.backend.compiled import (CompileReport, Compiled, Layout, NotPersistable, StoredSources)
+from pycompile.backend.compiled import (CompileReport, Compiled, Layout, NotPersistable, StoredSources, _at_path,
+                                        layout_text)
 from pycompile.common import context, log
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
@@ -108,11 +109,31 @@ def _load_entry(meta: dict, store: Store, self_obj, args, kwargs):
             _unlink(link)
     except OSError as e:
         raise CorruptEntry(f"the shared object cannot be loaded: {e}") from None
+    _check_layout(exe, layout, refs, args, kwargs)
     t2 = time.perf_counter()
     sources = StoredSources(lambda: json.loads(store.read_blob(texts_ref)), warn=_warn)
     report = CompileReport.from_json(meta["report"], sources, so_path, {"check": t1 - t0, "load": t2 - t1},
                                      layout.const_args, refs)
     return Compiled(exe, layout, report), None
+
+
+def _check_layout(exe, layout: Layout, refs: list, args, kwargs) -> None:
+    """The entry's calling layout against the one its module reports, before any call: an entry
+    edited with its hash recomputed (another output shape, a slot more or less) would have the
+    module read and write past the buffers the entry sized. A mismatch is a stale entry."""
+    reported = getattr(exe, "reported_layout", lambda: "")()
+    if reported == "":
+        return                        # a device whose modules do not report one
+    inputs = []
+    for path in layout.input_paths:
+        data = getattr(_at_path(args, kwargs, path), "_data", None)
+        inputs.append((None, None) if data is None else (data.dtype, data.shape))
+    expected = layout_text(inputs, [(r._data.dtype, r._data.shape) for r in refs],
+                           [(t.dtype.np, tuple(t.shape)) for t in layout.out_types],
+                           [(c.dtype, c.shape) for c in layout.const_args], layout.arena_size)
+    if reported != expected:
+        raise CorruptEntry(f"it is stale: its layout ({expected}) is not its module's "
+                           f"({reported or 'none reported'})")
 
 
 def compile_cached(fn, args: tuple, kwargs: dict, self_obj=None, name: str | None = None,

@@ -61,7 +61,7 @@ class Fingerprinter:
         self._active: set = set()
 
     def hash(self, v) -> str:
-        return _sha(repr(self.fp(v)).encode())[:32]
+        return _sha(repr(self.fp(v)))[:32]
 
     def fp(self, v, depth: int = 0):
         t = type(v)
@@ -205,7 +205,7 @@ class Fingerprinter:
         if not path or path.startswith(_STDLIB_DIR + os.sep):
             return
         path = os.path.abspath(path)
-        self.sources[(path, start, obj.__qualname__)] = _sha("".join(lines).encode())
+        self.sources[(path, start, obj.__qualname__)] = _sha("".join(lines))
         if path not in self.files:
             self.files[path] = _file_sha(path)
 
@@ -497,7 +497,7 @@ def _check_deps(deps: dict) -> str | None:
             linecache.checkcache(path)
             lines = linecache.getlines(path)
             block = inspect.getblock(lines[line - 1:]) if 0 < line <= len(lines) else []
-            if _sha("".join(block).encode()) != sha:
+            if _sha("".join(block)) != sha:
                 return f"source of {_rel(path)}:{qualname} changed"
     fpr = None
     for r in deps["reads"]:

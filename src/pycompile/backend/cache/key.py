@@ -47,7 +47,7 @@ def _installation() -> str:
                     rows.append(f"{e.path}:{st.st_size}:{st.st_mtime_ns}")
     rows.sort()
     py = ".".join(map(str, sys.version_info[:3]))
-    files = _sha("\n".join(rows).encode())[:16]
+    files = _sha("\n".join(rows))[:16]
     return f"pycompile {__version__}, Python {py}, NumPy {np.__version__}, files {files}"
 
 
@@ -68,7 +68,7 @@ def _cpu() -> str:
                     flags = v.strip()
     except OSError:
         model = platform.processor()
-    return f"{platform.machine()} {model} features {_sha(flags.encode())[:16]}"
+    return f"{platform.machine()} {model} features {_sha(flags)[:16]}"
 
 
 def _which(cmd: str):
@@ -150,7 +150,7 @@ def _sig(v):
 
 
 def _short(text: str, limit: int = 240) -> str:
-    return text if len(text) <= limit else text[:160] + "... #" + _sha(text.encode())[:16]
+    return text if len(text) <= limit else text[:160] + "... #" + _sha(text)[:16]
 
 
 class LookupKey:
@@ -181,14 +181,14 @@ class LookupKey:
             "cpu": _cpu(),
             "options": json.dumps(opts, sort_keys=True),
             "function": f"{self.qualname} as {name}",
-            "source": f"{code.co_firstlineno}:{_sha(self.source_text.encode())[:32]}",
+            "source": f"{code.co_firstlineno}:{_sha(self.source_text)[:32]}",
             "closure": fpr.hash((fpr.fp(f.__closure__ and tuple(_cell(c) for c in f.__closure__)),
                                  fpr.fp(f.__defaults__), fpr.fp(f.__kwdefaults__))),
             "signature": _short(sig),
             "self": "" if self_obj is None else f"{type(self_obj).__qualname__} {fpr.hash(self_obj)}",
         }
         self.digest = _sha(json.dumps(self.components, sort_keys=True).encode())[:40]
-        self.fn_dir = f"{_safe(f.__qualname__)[:40]}-{_sha(self.components['function'].encode())[:12]}"
+        self.fn_dir = f"{_safe(f.__qualname__)[:40]}-{_sha(self.components['function'])[:12]}"
 
 
 def _cell(c):
