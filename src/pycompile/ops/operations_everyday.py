@@ -8,7 +8,7 @@ from pycompile.ops import function_array as A
 from pycompile.ops import function_index as X
 from pycompile.ops import function_math as M
 from pycompile.ops import functional as F
-from pycompile.ops.operations import Primitive, _simple
+from pycompile.ops.primitive import Primitive, _simple
 
 
 def _with_init(name: str, params: dict, call, doc: str = ""):
