@@ -81,7 +81,7 @@ def python_wrapper(out_dir: str, python: str, src: str) -> str:
 
 
 def run_suite(args, out_dir: str, results: str) -> None:
-    py = python_wrapper(out_dir, args.python, os.path.join(ROOT, "src"))
+    py = python_wrapper(out_dir, args.python, os.path.abspath(args.src))
     cmd = ["nice", "-n", str(args.nice), sys.executable, os.path.join(args.suite, "run.py"), "--python", py,
            "--oracle", os.path.join(args.suite, "oracle", "ms_cpu.jsonl"), "--out", results,
            "-j", str(args.jobs), "--timeout", str(args.timeout), "--logdir", os.path.join(out_dir, "logs")]
@@ -159,6 +159,9 @@ def main() -> int:
     ap.add_argument("--suite", default=default_suite(), help="the mindspore-tests folder (default ../shared/...)")
     ap.add_argument("--python", default=sys.executable, help="interpreter with pytest, numpy, scipy")
     ap.add_argument("--out", help="output folder (default out/mst/<time>)")
+    ap.add_argument("--src", default=os.path.join(ROOT, "src"),
+                    help="the pycompile sources to test (default this checkout's src/; a copy keeps a long "
+                         "run steady while you edit)")
     ap.add_argument("--results", help="summarise this run.py JSONL instead of running")
     ap.add_argument("--resume", action="store_true", help="continue the run in --out (its run.jsonl)")
     ap.add_argument("-j", "--jobs", type=int, default=1)

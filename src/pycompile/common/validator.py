@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 _REL = {"gt": ("> ", lambda a, b: a > b), "ge": (">= ", lambda a, b: a >= b)}
 
 
@@ -85,12 +87,12 @@ def _ms_prefix(arg_name, prim_name):
 def check_number_range(arg_value, lower_limit, upper_limit, rel, value_type, arg_name=None, prim_name=None):
     """`lower_limit <rel> arg_value <rel> upper_limit`, rel one of INC_NEITHER / LEFT / RIGHT / BOTH."""
     info = _ms_prefix(arg_name, prim_name)
-    if isinstance(arg_value, bool) or not isinstance(arg_value, (value_type, int) if value_type is float else value_type):
-        raise TypeError(f"{info} must be {value_type.__name__}, but got '{type(arg_value).__name__}'.")
+    if isinstance(arg_value, bool) or not isinstance(arg_value, (np.ndarray, np.generic, value_type)):
+        raise TypeError(f"{info} must be '{value_type.__name__}',  but got '{type(arg_value).__name__}'.")
     text, ok = _RANGE[rel]
     if not ok(arg_value, lower_limit, upper_limit):
         raise ValueError(f"{info} must be in range of {text.format(lower_limit, upper_limit)}, "
-                         f"but got {arg_value}.")
+                         f"but got {arg_value} with type '{type(arg_value).__name__}'.")
     return arg_value
 
 
@@ -105,11 +107,13 @@ def check_float_range(arg_value, lower_limit, upper_limit, rel, arg_name=None, p
 def check_int(arg_value, value, rel, arg_name=None, prim_name=None):
     """`arg_value <rel> value` for an int (rel one of EQ, NE, LT, LE, GT, GE)."""
     info = _ms_prefix(arg_name, prim_name)
-    if isinstance(arg_value, bool) or not isinstance(arg_value, int):
-        raise TypeError(f"{info} must be int, but got '{type(arg_value).__name__}'.")
+    if not isinstance(arg_value, int):
+        raise TypeError(f"{info} must be int, but got '{type(arg_value).__name__}'")
     text, ok = _BINARY[rel]
-    if not ok(arg_value, value):
-        raise ValueError(f"{info} must be {text} {value}, but got {arg_value}.")
+    if isinstance(arg_value, bool) or not ok(arg_value, value):
+        msg = (f"{info} must be int and must {text} {value}, "
+               f"but got '{arg_value}' with type '{type(arg_value).__name__}'.")
+        raise (TypeError if isinstance(arg_value, bool) else ValueError)(msg)
     return arg_value
 
 
