@@ -59,8 +59,33 @@ def round(input, *, decimals=0):
     return apply(OPS["Round"], [input])
 
 
+_INV_INTS = ("Int16", "Int32", "Int64")
+
+
 def inv(x):
-    return F.reciprocal(x)
+    """1 / x. On int16 / int32 / int64 tensors the integer reciprocal MindSpore's CPU kernel
+    computes: 1 / 1 = 1, 1 / -1 = -1, 1 / 0 = the dtype's lowest value, 0 elsewhere."""
+    t = F._tensor_type("Inv", x, "x")
+    if not t.dtype.is_int:
+        return F.reciprocal(x)
+    if t.dtype.name not in _INV_INTS:
+        raise OpTypeError(f"For primitive[Inv], the input argument[x] must be a type of {{Tensor[Float16], "
+                          f"Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], Tensor[Int64]}}, "
+                          f"but got {t}.")
+    zero = F.zeros_like(x)
+    out = F.select(F.equal(x, 1), F.ones_like(x), zero)
+    out = F.select(F.equal(x, -1), F.neg(F.ones_like(x)), out)
+    return F.select(F.equal(x, 0), F.add(zero, int(np.iinfo(t.dtype.np).min)), out)
+
+
+def invert(x):
+    """Bitwise NOT of an integer tensor (MindSpore's Invert): x XOR all-ones."""
+    t = F._tensor_type("Invert", x, "x")
+    if not t.dtype.is_int:
+        raise OpTypeError(f"For primitive[Invert], the input argument[x] must be a type of {{Tensor[Int16], "
+                          f"Tensor[Int32], Tensor[Int64], Tensor[Int8], Tensor[UInt16], Tensor[UInt32], "
+                          f"Tensor[UInt64], Tensor[UInt8]}}, but got {t}.")
+    return F.bitwise_xor(x, F.sub(F.zeros_like(x), 1))   # 0 - 1 wraps to all ones, signed or not
 
 
 def tensor_pow(input, exponent):

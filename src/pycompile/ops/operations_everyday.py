@@ -49,6 +49,7 @@ IsInf = _simple("IsInf", M.isinf)
 Sign = _simple("Sign", M.sign)
 Trunc = _simple("Trunc", M.trunc)
 Inv = _simple("Inv", M.inv)
+Invert = _simple("Invert", M.invert)
 Mod = _simple("Mod", M.fmod, "The truncated remainder (C's fmod): -4 mod 3 is -1; FloorMod is the floored one.")
 Round = _with_init("Round", {}, lambda self, input, decimals=0: M.round(input, decimals=decimals))
 

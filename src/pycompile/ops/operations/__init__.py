@@ -291,8 +291,12 @@ class NPUGetFloatStatus(Primitive):
 
 
 class Identity(Primitive):
+    """Returns its input; in PyNative mode as a new Tensor (a copy), as MindSpore's kernel does."""
+
     def __call__(self, x):
-        return x
+        if isinstance(x, Symbolic) or not hasattr(x, "_data"):
+            return x
+        return F.tensor_move(x)
 
 
 # MindSpore's `ops.operations` holds every class form: the ones defined beside their family's
