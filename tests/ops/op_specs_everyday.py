@@ -104,11 +104,11 @@ def _topk(x, k, axis=-1, largest=True):
 
 def _scan(x, axis, fn, exclusive=False, reverse=False, ident=0):
     v = np.flip(x, axis) if reverse else x
-    acc = np.float32 if x.dtype == F16 else x.dtype
-    out = fn(v.astype(np.float64 if x.dtype.kind == "f" else x.dtype), axis=axis)
+    # float16 rounds at every step (MindSpore's kernels, NumPy's float16 accumulate)
+    out = fn(v.astype(np.float64 if x.dtype.kind == "f" and x.dtype != F16 else x.dtype), axis=axis)
     if exclusive:
         out = np.concatenate([np.full_like(np.take(out, [0], axis), ident), np.delete(out, -1, axis)], axis)
-    out = out.astype(acc).astype(x.dtype)
+    out = out.astype(x.dtype)
     return np.flip(out, axis) if reverse else out
 
 

@@ -38,3 +38,24 @@ def test_identity_in_a_graph():
     ms.set_context(mode=ms.GRAPH_MODE)
     x = Tensor(np.arange(4, dtype=np.int32))
     assert np.array_equal(_IdentityNet()(x).asnumpy(), np.arange(4) * 2)
+
+
+class _Scan(nn.Cell):
+    def __init__(self, op, axis):
+        super().__init__()
+        self.op, self.axis = op, axis
+
+    def construct(self, x):
+        return self.op(x, self.axis)
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE_MODE", pytest.param("GRAPH_MODE", marks=pytest.mark.cc)])
+@pytest.mark.parametrize("name, ref", [("CumSum", np.cumsum), ("CumProd", np.cumprod)])
+def test_float16_scans_round_every_step(mode, name, ref):
+    """MindSpore's CPU CumSum / CumProd on float16 round the running value to float16 at each
+    step, as NumPy's float16 accumulate does (a float32 accumulator differs by 2 ulp here)."""
+    ms.set_context(mode=getattr(ms, mode))
+    x = (np.random.default_rng(0).random((2, 30, 3)) + 0.5).astype(np.float16)
+    for axis in (0, 1, 2):
+        out = _Scan(getattr(P, name)(), axis)(Tensor(x)).asnumpy()
+        assert out.dtype == np.float16 and np.array_equal(out, ref(x, axis=axis))
