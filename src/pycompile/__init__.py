@@ -7,8 +7,8 @@ import sys as _sys
 
 from pycompile._version import __version__  # noqa: F401,E402
 from pycompile.common import dtype  # noqa: F401
-from pycompile.common.context import (GRAPH_MODE, PYNATIVE_MODE, get_context, set_context,  # noqa: F401
-                                      set_device)
+from pycompile.common.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT,  # noqa: F401
+                                      get_context, set_context, set_device)
 from pycompile.common.dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16,  # noqa: F401
                                     int32, int64, int_, single, uint, uint8, uint16, uint32, uint64)
 from pycompile.common.seed import get_seed, set_seed  # noqa: F401

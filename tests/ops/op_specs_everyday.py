@@ -112,6 +112,19 @@ def _scan(x, axis, fn, exclusive=False, reverse=False, ident=0):
     return np.flip(out, axis) if reverse else out
 
 
+def _rows_add(x, v, rows):
+    out = x.copy()
+    for k, r in enumerate(rows):
+        out[r] += v[k]
+    return out
+
+
+def _rows_set(x, v, rows):
+    out = x.copy()
+    out[list(rows)] = v
+    return out
+
+
 def _scatter_nd(x, idx, upd, add):
     out = x.copy()
     m = idx.shape[-1]
@@ -374,6 +387,21 @@ CASES = [
          (np.array([0, 1, 255, 30], np.uint8),), (ops.invert,)),
     Case("invert int64", ("BitwiseXor", "Sub", "Fill"), lambda a: ops.invert(a), np.invert,
          (np.array([-2 ** 63, -7, 0, 2 ** 62], np.int64),), ()),
+    Case("ger and Ger float16", ("Mul", "Reshape"), lambda a, b: _tcat((ops.ger(a, b), ops.Ger()(a, b))),
+         lambda a, b: _cat((np.outer(a, b), np.outer(a, b))),
+         (np.array([1, -2, 0.5], F16), np.array([3, 0.25], F16)), (ops.ger, ops.Ger)),
+    Case("inplace_add repeated row, InplaceAdd", "TensorScatterAdd",
+         lambda x, v: _tcat((ops.inplace_add(x, v, (1, 2, 1)), ops.InplaceAdd((0, 3, 1))(x, v))),
+         lambda x, v: _cat((_rows_add(x, v, (1, 2, 1)), _rows_add(x, v, (0, 3, 1)))),
+         (_a(4, 3), _a(3, 3, seed=1)), (ops.inplace_add, ops.InplaceAdd)),
+    Case("inplace_sub one row, InplaceSub", ("TensorScatterAdd", "Neg"),
+         lambda x, v: _tcat((ops.inplace_sub(x, v, 2), ops.InplaceSub(-1)(x, v))),
+         lambda x, v: _cat((_rows_add(x, -v[None], (2,)), _rows_add(x, -v[None], (3,)))),
+         (_a(4, 3), _a(3, seed=1)), (ops.inplace_sub, ops.InplaceSub)),
+    Case("inplace_update, InplaceUpdate", "TensorScatterUpdate",
+         lambda x, v: _tcat((ops.inplace_update(x, v, (3, 0)), ops.InplaceUpdate((1, 2))(x, v))),
+         lambda x, v: _cat((_rows_set(x, v, (3, 0)), _rows_set(x, v, (1, 2)))),
+         (_a(4, 3), _a(2, 3, seed=1)), (ops.inplace_update, ops.InplaceUpdate)),
     Case("nan_to_num", ("IsNan", "Select"), lambda x: ops.nan_to_num(x, posinf=9.0),
          lambda x: np.nan_to_num(x, posinf=9.0), (np.array([np.nan, np.inf, -np.inf, 1.5], F16),), (ops.nan_to_num,)),
     Case("clip_by_value", ("Maximum", "Minimum"), lambda x, lo: ops.clip_by_value(x, lo, 1.0),

@@ -370,6 +370,18 @@ def outer(input, vec2):
     return F.mul(F.reshape(input, (a.shape[0], 1)), F.reshape(vec2, (1, b.shape[0])))
 
 
+def ger(input, vec2):
+    """MindSpore's Ger: the outer product of two 1-D float tensors of one dtype."""
+    a, b = F._tensor_type("Ger", input, "x1"), F._tensor_type("Ger", vec2, "x2")
+    for arg, t in (("x1", a), ("x2", b)):
+        if not t.dtype.is_float:
+            raise OpTypeError(f"For primitive[Ger], the input argument[{arg}] must be a type of {{Tensor[Float16], "
+                              f"Tensor[Float32], Tensor[Float64]}}, but got {t}.")
+    if a.dtype != b.dtype:
+        raise OpTypeError(f"For 'Ger', the dtypes of 'x1' and 'x2' must be the same, but got {a.dtype} and {b.dtype}")
+    return outer(input, vec2)
+
+
 def inner(input, other):
     """Sum over the last axes: input (..., k), other (..., k) -> input.shape[:-1] + other.shape[:-1]."""
     a, b = F._tensor_type("inner", input), F._tensor_type("inner", other, "other")

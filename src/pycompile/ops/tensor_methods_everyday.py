@@ -99,6 +99,7 @@ class _EverydayMethods:
     def value(self): return self
     def inner(self, other): return M.inner(self, other)
     def outer(self, vec2): return M.outer(self, vec2)
+    def ger(self, vec2): return M.ger(self, vec2)
 
     def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
         return M.norm(self, ord, dim, keepdim, dtype=dtype)
