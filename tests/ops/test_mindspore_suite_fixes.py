@@ -1,10 +1,14 @@
 """Fixes found by MindSpore's own CPU op tests (tools/mindspore_suite.py): the Tensor methods and
-primitives they call, checked against NumPy here so the default suite keeps them."""
+primitives they call, checked against NumPy (or MindSpore's recorded answers) here so the default
+suite keeps them."""
+import json
+import os
+
 import numpy as np
 import pytest
 
 import pycompile as ms
-from pycompile import Tensor, nn
+from pycompile import Tensor, nn, ops
 from pycompile.ops import operations as P
 
 
@@ -59,3 +63,21 @@ def test_float16_scans_round_every_step(mode, name, ref):
     for axis in (0, 1, 2):
         out = _Scan(getattr(P, name)(), axis)(Tensor(x)).asnumpy()
         assert out.dtype == np.float16 and np.array_equal(out, ref(x, axis=axis))
+
+
+_ORACLE = os.path.join(os.path.dirname(__file__), "..", "oracle", "data", "suite_fixes.json")
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE_MODE", pytest.param("GRAPH_MODE", marks=pytest.mark.cc)])
+@pytest.mark.parametrize("name", ["minimum", "maximum"])
+def test_extremum_gradients_as_mindspore(mode, name):
+    """A tie gives each input half of the gradient, a NaN on either side gives both all of it
+    (MindSpore's MinimumGrad / MaximumGrad; recorded in data/suite_fixes.json)."""
+    with open(_ORACLE) as f:
+        data = json.load(f)["extremum_grad"]
+    ms.set_context(mode=getattr(ms, mode))
+    x, y, s = (Tensor(np.array(data["inputs"][k], np.float32)) for k in ("x", "y", "sens"))
+    gx, gy = ops.GradOperation(get_all=True, sens_param=True)(getattr(ops, name))(x, y, s)
+    want = data[f"{name}/{mode}"]
+    np.testing.assert_array_equal(gx.asnumpy(), np.array(want[0], np.float32))
+    np.testing.assert_array_equal(gy.asnumpy(), np.array(want[1], np.float32))
