@@ -81,3 +81,12 @@ def test_extremum_gradients_as_mindspore(mode, name):
     want = data[f"{name}/{mode}"]
     np.testing.assert_array_equal(gx.asnumpy(), np.array(want[0], np.float32))
     np.testing.assert_array_equal(gy.asnumpy(), np.array(want[1], np.float32))
+
+
+def test_float16_elementwise_eager_equals_compiled():
+    """PyNative computes a float16 elementwise op in float32 and rounds once, as the generated C
+    does (Mish's body rounded at each NumPy step was 1 ulp off in 28 % of MindSpore's mish cases)."""
+    x = (np.random.default_rng(1).random(400) * 8 - 4).astype(np.float16)
+    x32 = x.astype(np.float32)
+    want = (x32 * np.tanh(np.log1p(np.exp(x32)))).astype(np.float16)
+    assert np.array_equal(ops.mish(Tensor(x)).asnumpy(), want)

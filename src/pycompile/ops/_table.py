@@ -299,7 +299,8 @@ def _plan(op: OpDef, types: list, out_type):
     eager = op.eager
     conv = ()
     if isinstance(op.lower, Elementwise):
-        cdt = op.lower.compute(types, out_type).np
+        cdt = op.lower.compute(types, out_type)
+        cdt = np.dtype(np.float32) if cdt is mstype.float16 else cdt.np     # as eager_values
         conv = tuple((i, _converter(t, cdt)) for i, t in enumerate(types)
                      if not (isinstance(t, TensorType) and t.dtype.np == cdt))
 
@@ -405,7 +406,9 @@ def _record_status(arr: np.ndarray) -> None:
 
 def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
     """Run op.eager on raw values (NumPy arrays, Python numbers). Elementwise inputs are first
-    converted to the op's compute dtype, as generated code does."""
+    converted to the op's compute dtype, as generated code does: float16 is computed in float32
+    and the result rounded once (the C does; NumPy would round every step of a composite body
+    such as Mish's x * tanh(softplus(x)))."""
     if op.eager is None:
         raise OpTypeError(f"For '{op.name}', there is no eager implementation")
     lower = op.lower
@@ -413,6 +416,10 @@ def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
     try:
         if isinstance(lower, Elementwise):
             cdt = lower.compute(types, out_type)
+            if cdt is mstype.float16:
+                values = [convert(v, np.float32) if not isinstance(v, list) else v for v in values]
+                out = op.eager(*values, **attrs)
+                return out.astype(np.float16) if getattr(out, "dtype", None) == np.float32 else out
             values = [convert(v, cdt.np) if not isinstance(v, list) else v for v in values]
         return op.eager(*values, **attrs)
     finally:
