@@ -27,6 +27,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -160,8 +161,11 @@ def main() -> int:
     ap.add_argument("--python", default=sys.executable, help="interpreter with pytest, numpy, scipy")
     ap.add_argument("--out", help="output folder (default out/mst/<time>)")
     ap.add_argument("--src", default=os.path.join(ROOT, "src"),
-                    help="the pycompile sources to test (default this checkout's src/; a copy keeps a long "
-                         "run steady while you edit)")
+                    help="the pycompile sources to test (default this checkout's src/; the C headers are "
+                         "found in csrc/ beside it)")
+    ap.add_argument("--snapshot", action="store_true",
+                    help="test a copy of src/ and csrc/ (in OUT/snapshot) so edits during a long run do not "
+                         "change what it tests")
     ap.add_argument("--results", help="summarise this run.py JSONL instead of running")
     ap.add_argument("--resume", action="store_true", help="continue the run in --out (its run.jsonl)")
     ap.add_argument("-j", "--jobs", type=int, default=1)
@@ -176,6 +180,12 @@ def main() -> int:
     out_dir = args.out or os.path.join(ROOT, "out", "mst", time.strftime("%Y%m%d-%H%M%S"))
     os.makedirs(out_dir, exist_ok=True)
     results = args.results or os.path.join(out_dir, "run.jsonl")
+    if args.snapshot and not args.results:
+        snap = os.path.join(out_dir, "snapshot")
+        ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
+        for part in ("src", "csrc"):
+            shutil.copytree(os.path.join(ROOT, part), os.path.join(snap, part), ignore=ignore, dirs_exist_ok=True)
+        args.src = os.path.join(snap, "src")
     if not args.results:
         run_suite(args, out_dir, results)
     with open(os.path.join(out_dir, "summary.md"), "w") as f:
