@@ -90,3 +90,21 @@ def test_float16_elementwise_eager_equals_compiled():
     x32 = x.astype(np.float32)
     want = (x32 * np.tanh(np.log1p(np.exp(x32)))).astype(np.float16)
     assert np.array_equal(ops.mish(Tensor(x)).asnumpy(), want)
+
+
+def _topk_unsorted(x):
+    return ops.topk(x, 3, sorted=False), ops.TopK(False)(x, 5), x.topk(5, sorted=False)
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE_MODE", pytest.param("GRAPH_MODE", marks=pytest.mark.cc)])
+def test_topk_unsorted_keeps_index_order(mode):
+    """sorted=False: the k elements in the order of their indices, so k = the whole axis gives
+    the input back (MindSpore's test_topk_op.py checks exactly that)."""
+    x = np.array([[0.3, 0.9, 0.1, 0.5, 0.7], [5, 1, 4, 2, 3]], np.float32)
+    fn = ms.jit(_topk_unsorted) if mode == "GRAPH_MODE" else _topk_unsorted
+    (v3, i3), (v5, i5), (t5, _) = fn(Tensor(x))
+    np.testing.assert_array_equal(i3.asnumpy(), [[1, 3, 4], [0, 2, 4]])
+    np.testing.assert_array_equal(v3.asnumpy(), np.take_along_axis(x, i3.asnumpy(), 1))
+    np.testing.assert_array_equal(v5.asnumpy(), x)
+    np.testing.assert_array_equal(t5.asnumpy(), x)
+    np.testing.assert_array_equal(i5.asnumpy(), np.tile(np.arange(5), (2, 1)))

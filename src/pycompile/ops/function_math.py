@@ -234,11 +234,15 @@ def sort(input_x, axis=-1, descending=False):
 
 def topk(input, k, dim=None, largest=True, sorted=True):
     """(the k largest - or smallest - values along dim (default: the last axis), Int32 indices),
-    in order (a sorted result is also a valid unsorted one)."""
+    in order; with sorted=False in the order of their indices (so k = the whole axis gives the
+    input back, as MindSpore's does; below that MindSpore's order is its heap's)."""
     axis = -1 if dim is None else dim
     idx = apply(OPS["TopKIndices"], [input], {"k": k, "axis": axis, "largest": builtins.bool(largest)})
     if not F._tensor_type("TopK", input).ndim:
         return input, idx
+    if not sorted:
+        ax = _axis_of(input, axis)
+        idx = apply(OPS["GatherD"], [idx, argsort(idx, ax, False)], {"axis": ax})
     return apply(OPS["GatherD"], [input, idx], {"axis": _axis_of(input, axis)}), idx
 
 
