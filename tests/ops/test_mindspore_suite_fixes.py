@@ -108,3 +108,20 @@ def test_topk_unsorted_keeps_index_order(mode):
     np.testing.assert_array_equal(v5.asnumpy(), x)
     np.testing.assert_array_equal(t5.asnumpy(), x)
     np.testing.assert_array_equal(i5.asnumpy(), np.tile(np.arange(5), (2, 1)))
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE_MODE", pytest.param("GRAPH_MODE", marks=pytest.mark.cc)])
+def test_prelu_of_a_0d_input_is_0d(mode):
+    """PReLU's output has x's shape; a one-element weight does not make a 0-d x 1-D, and its
+    gradient keeps the weight's shape (test_prelu_op.py::test_prelu_single_weight_scalar)."""
+    ms.set_context(mode=getattr(ms, mode))
+    x, w = Tensor(np.array(-0.8, np.float32)), Tensor(np.array([0.6], np.float32))
+    out = _PReLU()(x, w)
+    dx, dw = ops.GradOperation(get_all=True)(_PReLU())(x, w)
+    assert out.shape == () and dx.shape == () and dw.shape == (1,)
+    np.testing.assert_allclose([out.asnumpy(), dx.asnumpy(), dw.asnumpy()[0]], [-0.48, 0.6, -0.8], rtol=1e-6)
+
+
+class _PReLU(nn.Cell):
+    def construct(self, x, w):
+        return ops.prelu(x, w)
