@@ -125,3 +125,11 @@ def test_prelu_of_a_0d_input_is_0d(mode):
 class _PReLU(nn.Cell):
     def construct(self, x, w):
         return ops.prelu(x, w)
+
+
+def test_strided_slice_takes_int_tensors_with_known_values():
+    """begin / end / strides as 1-D int Tensors (MindSpore's test_stridedslice_op.py)."""
+    x = np.arange(18, dtype=np.float32).reshape(3, 2, 3)
+    out = ops.strided_slice(Tensor(x), Tensor(np.array([2, 0, 0], np.int32)), Tensor(np.array([3, 2, 3], np.int64)),
+                            Tensor(np.array([1, 1, 2], np.int32)))
+    np.testing.assert_array_equal(out.asnumpy(), x[2:3, 0:2, 0:3:2])
