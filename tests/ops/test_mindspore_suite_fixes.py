@@ -133,3 +133,25 @@ def test_strided_slice_takes_int_tensors_with_known_values():
     out = ops.strided_slice(Tensor(x), Tensor(np.array([2, 0, 0], np.int32)), Tensor(np.array([3, 2, 3], np.int64)),
                             Tensor(np.array([1, 1, 2], np.int32)))
     np.testing.assert_array_equal(out.asnumpy(), x[2:3, 0:2, 0:3:2])
+
+
+def _f16_draws(x, p):
+    return ops.dropout(x, p=0.5), ops.multinomial(p, 64)
+
+
+@pytest.mark.cc
+def test_float16_random_probabilities_compiled_as_in_pynative():
+    """Compiled Bernoulli / Multinomial read float16 probabilities as values, not as their bits
+    (dropout of a float16 tensor in GRAPH_MODE kept every element, the same mask every call:
+    test_dropout_op.py::test_net3). The compiled draws equal PyNative's for the same seed."""
+    x = Tensor(np.ones((16, 32), np.float16))
+    p = Tensor(np.array([[0.25, 0.75], [0.9, 0.1]], np.float16))
+    ms.set_seed(7)
+    want = [(d.asnumpy(), m.asnumpy()) for d, m in (_f16_draws(x, p), _f16_draws(x, p))]
+    ms.set_seed(7)
+    f = ms.jit(_f16_draws)
+    got = [(d.asnumpy(), m.asnumpy()) for d, m in (f(x, p), f(x, p))]
+    for (wd, wm), (gd, gm) in zip(want, got):
+        np.testing.assert_array_equal(gd, wd)
+        np.testing.assert_array_equal(gm, wm)
+    assert 0.35 < (got[0][0] != 0).mean() < 0.65 and not np.array_equal(got[0][0], got[1][0])
