@@ -155,3 +155,22 @@ def test_float16_random_probabilities_compiled_as_in_pynative():
         np.testing.assert_array_equal(gd, wd)
         np.testing.assert_array_equal(gm, wm)
     assert 0.35 < (got[0][0] != 0).mean() < 0.65 and not np.array_equal(got[0][0], got[1][0])
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.int32, np.int64])
+def test_padding_and_nearest_resizing_of_int_and_bool_tensors(dtype):
+    """Pad (constant, reflect, replicate, circular) and nearest resizing take int and bool
+    tensors, as MindSpore's do (test_pad_op.py, test_mirror_pad.py, test_resize_nearest_neighbor_op.py)."""
+    x = (np.arange(12).reshape(1, 1, 3, 4) % 5).astype(dtype)
+    t = Tensor(x)
+    np.testing.assert_array_equal(ops.Pad(((0, 0), (0, 0), (1, 0), (1, 1)))(t).asnumpy(),
+                                  np.pad(x, ((0, 0), (0, 0), (1, 0), (1, 1))))
+    np.testing.assert_array_equal(ops.pad(t, (1, 2, 2, 1), mode="reflect").asnumpy(),
+                                  np.pad(x, ((0, 0), (0, 0), (2, 1), (1, 2)), mode="reflect"))
+    np.testing.assert_array_equal(ops.pad(t, (1, 1, 1, 1), mode="replicate").asnumpy(),
+                                  np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), mode="edge"))
+    np.testing.assert_array_equal(ops.pad(t, (1, 1, 0, 0), mode="circular").asnumpy(),
+                                  np.pad(x, ((0, 0), (0, 0), (0, 0), (1, 1)), mode="wrap"))
+    if dtype is not np.bool_:
+        out = ops.ResizeNearestNeighbor((6, 8))(t).asnumpy()
+        np.testing.assert_array_equal(out, x.repeat(2, axis=2).repeat(2, axis=3))
