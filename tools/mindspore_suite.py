@@ -5,6 +5,7 @@ compared with the committed baseline of passing tests.
     python tools/mindspore_suite.py                       # every file, -j 1, under nice
     python tools/mindspore_suite.py test_acos_op.py -j 2  # files whose path contains a pattern
     python tools/mindspore_suite.py --results out/mst/run.jsonl   # re-summarise a finished run
+    python tools/mindspore_suite.py --results A/run.jsonl --update-from B/run.jsonl  # B's files rerun
     python tools/mindspore_suite.py --write-baseline      # after a full run: record the new baseline
 
 It runs the suite's own runner (run.py, one pytest process per file, only the tests real
@@ -146,6 +147,18 @@ def summarise(suite: str, results: str) -> dict:
     }
 
 
+def merge_runs(base: str, updates: list, out: str) -> str:
+    """base's records with those of each file an update run covered replaced by the update's."""
+    recs = load_jsonl(base)
+    for path in updates:
+        new = load_jsonl(path)
+        files = {r["file"] for r in new if r.get("kind") == "file"}
+        recs = [r for r in recs if r.get("file") not in files] + new
+    with open(out, "w", encoding="utf-8") as f:
+        f.writelines(json.dumps(r) + "\n" for r in recs)
+    return out
+
+
 def compare(summary: dict, baseline: dict) -> tuple[list, list]:
     """(regressions, new passes) among the tests this run covered."""
     covered = set(summary["passed_ids"]) | set(summary["failed"])
@@ -167,6 +180,8 @@ def main() -> int:
                     help="test a copy of src/ and csrc/ (in OUT/snapshot) so edits during a long run do not "
                          "change what it tests")
     ap.add_argument("--results", help="summarise this run.py JSONL instead of running")
+    ap.add_argument("--update-from", action="append", default=[], metavar="JSONL",
+                    help="with --results: the files of this (later, partial) run replace theirs in --results")
     ap.add_argument("--resume", action="store_true", help="continue the run in --out (its run.jsonl)")
     ap.add_argument("-j", "--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=int, default=300, help="per test file, seconds")
@@ -180,6 +195,10 @@ def main() -> int:
     out_dir = args.out or os.path.join(ROOT, "out", "mst", time.strftime("%Y%m%d-%H%M%S"))
     os.makedirs(out_dir, exist_ok=True)
     results = args.results or os.path.join(out_dir, "run.jsonl")
+    if args.update_from:
+        if not args.results:
+            ap.error("--update-from needs --results")
+        results = merge_runs(args.results, args.update_from, os.path.join(out_dir, "merged.jsonl"))
     if args.snapshot and not args.results:
         snap = os.path.join(out_dir, "snapshot")
         ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
