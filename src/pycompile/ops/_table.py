@@ -291,6 +291,12 @@ def _converter(t, cdt: np.dtype):
     return lambda v: convert(v, cdt)
 
 
+def _then_float32(first):
+    if first is None:
+        return lambda v: np.asarray(v, np.float32)
+    return lambda v: np.asarray(first(v), np.float32)
+
+
 def _plan(op: OpDef, types: list, out_type):
     """What a call with these input types runs once infer has accepted it: the inputs converted
     to the compute dtype where they differ from it (the same `convert` as `eager_values`), the
@@ -299,10 +305,13 @@ def _plan(op: OpDef, types: list, out_type):
     eager = op.eager
     conv = ()
     if isinstance(op.lower, Elementwise):
-        cdt = op.lower.compute(types, out_type)
-        cdt = np.dtype(np.float32) if cdt is mstype.float16 else cdt.np     # as eager_values
+        cdt = op.lower.compute(types, out_type).np
         conv = tuple((i, _converter(t, cdt)) for i, t in enumerate(types)
                      if not (isinstance(t, TensorType) and t.dtype.np == cdt))
+        if cdt == np.float16:
+            # as eager_values: the operands rounded to float16, then computed in float32
+            to16 = dict(conv)
+            conv = tuple((i, _then_float32(to16.get(i))) for i in range(len(types)))
 
     def compute(values, attrs):
         token = _ERRSTATE.set(_IGNORE_ALL)
@@ -416,8 +425,9 @@ def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
     try:
         if isinstance(lower, Elementwise):
             cdt = lower.compute(types, out_type)
-            if cdt is mstype.float16:
-                values = [convert(v, np.float32) if not isinstance(v, list) else v for v in values]
+            if cdt is mstype.float16:      # operands rounded to float16, computed in float32
+                values = [np.asarray(convert(v, np.float16), np.float32) if not isinstance(v, list) else v
+                          for v in values]
                 out = op.eager(*values, **attrs)
                 return out.astype(np.float16) if getattr(out, "dtype", None) == np.float32 else out
             values = [convert(v, cdt.np) if not isinstance(v, list) else v for v in values]
