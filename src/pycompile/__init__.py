@@ -3,10 +3,12 @@
 Write MindSpore code and change one line: `import pycompile as ms`. Cells and functions run
 eagerly on NumPy (PYNATIVE_MODE) or are compiled to C (GRAPH_MODE, `@jit`).
 """
+import sys as _sys
+
 from pycompile._version import __version__  # noqa: F401,E402
 from pycompile.common import dtype  # noqa: F401
-from pycompile.common.context import (GRAPH_MODE, PYNATIVE_MODE, get_context, set_context,  # noqa: F401
-                                      set_device)
+from pycompile.common.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT,  # noqa: F401
+                                      get_context, set_context, set_device)
 from pycompile.common.dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16,  # noqa: F401
                                     int32, int64, int_, single, uint, uint8, uint16, uint32, uint64)
 from pycompile.common.seed import get_seed, set_seed  # noqa: F401
@@ -19,7 +21,8 @@ from pycompile.ops.autodiff import grad, value_and_grad  # noqa: F401,E402
 from pycompile.api import inspect, jit, jit_class, lazy_inline  # noqa: F401,E402
 from pycompile.errors import CompileError  # noqa: F401,E402
 from pycompile.backend import runtime as _runtime  # noqa: F401,E402  (thread count, Print, float status)
-from pycompile.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: F401,E402
+from pycompile.train.serialization import (export, load, load_checkpoint, load_param_into_net,  # noqa: F401,E402
+                                           save_checkpoint)
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric,  # noqa: F401,E402
                                   Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                   TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)
@@ -30,6 +33,8 @@ from pycompile import train  # noqa: F401,E402
 from pycompile import amp  # noqa: F401,E402
 from pycompile import communication  # noqa: F401,E402  (mpi4py only on init())
 from pycompile.common import context  # noqa: F401,E402  (`ms.context.set_context`, `ms.context.ParallelMode`)
+# `import mindspore.context` / `import pycompile.context`: the same module object under MindSpore's path
+_sys.modules[__name__ + ".context"] = context
 from pycompile.common.auto_parallel import (ParallelMode, get_auto_parallel_context,  # noqa: F401,E402
                                             reset_auto_parallel_context, set_auto_parallel_context)
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402

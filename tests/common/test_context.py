@@ -20,7 +20,7 @@ def test_modes():
     ("device_target", "CPU"), ("device_target", "Ascend"), ("device_id", 3), ("enable_compile_cache", True),
     ("compile_cache_path", "/tmp/pc-cache"), ("save_graphs", 2), ("save_graphs", True),
     ("save_graphs_path", "/tmp/pc-graphs"), ("runtime_num_threads", 2), ("jit_level", "O0"),
-    ("max_call_depth", 50), ("pynative_synchronize", True),
+    ("max_call_depth", 50), ("pynative_synchronize", True), ("jit_syntax_level", ms.STRICT),
 ])
 def test_set_then_get_each_key(key, value):
     ms.set_context(**{key: value})
@@ -78,6 +78,10 @@ def test_set_device():
     ({"save_graphs": 7}, ValueError, r"'save_graphs'.*0-3.*7"),
     ({"compile_cache_path": 3}, TypeError, r"'compile_cache_path' must be a path"),
     ({"jit_level": "O5"}, ValueError, r"'jit_level'.*'O5'"),
+    # MindSpore 2.10's messages
+    ({"jit_syntax_level": 7}, ValueError, r"For 'jit_syntax_level', the value should be context.STRICT or "
+                                          r"context.LAX, but got 7."),
+    ({"jit_syntax_level": "a"}, TypeError, r"The parameter 'jit_syntax_level' must be <class 'int'>"),
 ])
 def test_bad_settings(kwargs, exc, pattern):
     before = {k: ms.get_context(k) for k in ("mode", "device_target", "device_id")}

@@ -119,6 +119,23 @@ def test_a_graph_that_depends_on_the_batch_size_compiles_per_size(capsys):
     assert len(_compile_lines(err)) == 2
 
 
+class _Len(nn.Cell):
+    def construct(self, a):
+        return len(a), a.shape[0], a + 1
+
+
+def test_an_output_python_value_of_the_batch_size_compiles_per_size(capsys):
+    """len(x) / x.shape[0] returned as Python numbers were fixed at the first sample size (320)
+    for every batch (MindSpore's test_array_len_op.py)."""
+    net = _Len()
+    net.set_inputs(Tensor(shape=[None, None], dtype=ms.int32))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    for b in (2, 5):
+        n, rows, out = net(Tensor(np.ones((b, 2), np.int32)))
+        assert (n, rows) == (b, b) and out.shape == (b, 2)
+    assert "cannot be compiled once for every batch size" in capsys.readouterr().err
+
+
 def test_merge_of_sample_sources():
     s = dynamic.SAMPLES
     src = ["static const pc_api *RT;\nfor (long i = 0; i < {n}L; ++i) a[i] = b[i] * {inv}f + {k};".format(

@@ -100,8 +100,7 @@ def index_checks(dtype) -> list:
 def _cumsum_ref(x, axis, exclusive=False, reverse=False, prod=False):
     v = np.flip(x, axis) if reverse else x
     fn = np.cumprod if prod else np.cumsum
-    acc = F32 if x.dtype == F16 else x.dtype
-    out = fn(v.astype(acc), axis=axis, dtype=acc)
+    out = fn(v, axis=axis, dtype=x.dtype)      # float16: rounded at every step, as MindSpore's kernel
     if exclusive:
         first = np.full_like(np.take(out, [0], axis), 1 if prod else 0)
         out = np.concatenate([first, np.delete(out, -1, axis)], axis)

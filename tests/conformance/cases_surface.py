@@ -184,3 +184,13 @@ def tensor_trig(x):
 def tensor_more_math(x, y, i, a, b):
     return (x.arctan2(y), x.floor(), x.trunc(), x.fmod(y), y.inv(), x.gather_nd(i),
             ops.zeros((2, 3, 5), ms.float32).baddbmm(a, b), ops.ones((2, 3, 5), ms.float32).baddbmm(a, b, beta=0.5, alpha=2.0))
+
+
+@case("ms.STRICT", "ms.COMPATIBLE", "ms.LAX", inputs=[rnd(3)], graph=False,
+      reason="reads and sets the global context")
+def jit_syntax_level_constants(x):
+    before = ms.get_context("jit_syntax_level")
+    ms.set_context(jit_syntax_level=ms.STRICT)
+    now = ms.get_context("jit_syntax_level")
+    ms.set_context(jit_syntax_level=before)
+    return ms.STRICT, ms.COMPATIBLE, ms.LAX, before, now, x + 1

@@ -104,12 +104,25 @@ def _topk(x, k, axis=-1, largest=True):
 
 def _scan(x, axis, fn, exclusive=False, reverse=False, ident=0):
     v = np.flip(x, axis) if reverse else x
-    acc = np.float32 if x.dtype == F16 else x.dtype
-    out = fn(v.astype(np.float64 if x.dtype.kind == "f" else x.dtype), axis=axis)
+    # float16 rounds at every step (MindSpore's kernels, NumPy's float16 accumulate)
+    out = fn(v.astype(np.float64 if x.dtype.kind == "f" and x.dtype != F16 else x.dtype), axis=axis)
     if exclusive:
         out = np.concatenate([np.full_like(np.take(out, [0], axis), ident), np.delete(out, -1, axis)], axis)
-    out = out.astype(acc).astype(x.dtype)
+    out = out.astype(x.dtype)
     return np.flip(out, axis) if reverse else out
+
+
+def _rows_add(x, v, rows):
+    out = x.copy()
+    for k, r in enumerate(rows):
+        out[r] += v[k]
+    return out
+
+
+def _rows_set(x, v, rows):
+    out = x.copy()
+    out[list(rows)] = v
+    return out
 
 
 def _scatter_nd(x, idx, upd, add):
@@ -364,6 +377,36 @@ CASES = [
          lambda x: _tcat((ops.inv(x), ops.tensor_pow(x, 2.0), ops.tensor_mul(x, x), ops.Inv()(x))),
          lambda x: _cat((1 / x, x ** 2, x * x, 1 / x)), (_a(5, domain="pos"),),
          (ops.inv, ops.tensor_pow, ops.tensor_mul, ops.Inv)),
+    # MindSpore's CPU Inv on ints is C's 1 / x: ±1 for ±1, 0 elsewhere, 1 / 0 the dtype's lowest
+    Case("inv int32", ("Equal", "Select", "Fill", "Neg", "Add"), lambda x: ops.Inv()(x),
+         lambda x: np.where(x == 0, np.iinfo(np.int32).min, np.where(np.abs(x) == 1, x, 0)).astype(np.int32),
+         (np.array([-3, -1, 0, 1, 2, 100], np.int32),), (ops.Inv,)),
+    Case("Invert int8", ("BitwiseXor", "Sub", "Fill"), lambda a: ops.Invert()(a), np.invert,
+         (np.array([-128, -1, 0, 5, 127], np.int8),), (ops.Invert,)),
+    Case("invert uint8", ("BitwiseXor", "Sub", "Fill"), lambda a: ops.invert(a), np.invert,
+         (np.array([0, 1, 255, 30], np.uint8),), (ops.invert,)),
+    Case("invert int64", ("BitwiseXor", "Sub", "Fill"), lambda a: ops.invert(a), np.invert,
+         (np.array([-2 ** 63, -7, 0, 2 ** 62], np.int64),), ()),
+    Case("ger and Ger float16", ("Mul", "Reshape"), lambda a, b: _tcat((ops.ger(a, b), ops.Ger()(a, b))),
+         lambda a, b: _cat((np.outer(a, b), np.outer(a, b))),
+         (np.array([1, -2, 0.5], F16), np.array([3, 0.25], F16)), (ops.ger, ops.Ger)),
+    Case("inplace_add repeated row, InplaceAdd", "TensorScatterAdd",
+         lambda x, v: _tcat((ops.inplace_add(x, v, (1, 2, 1)), ops.InplaceAdd((0, 3, 1))(x, v))),
+         lambda x, v: _cat((_rows_add(x, v, (1, 2, 1)), _rows_add(x, v, (0, 3, 1)))),
+         (_a(4, 3), _a(3, 3, seed=1)), (ops.inplace_add, ops.InplaceAdd)),
+    Case("inplace_sub one row, InplaceSub", ("TensorScatterAdd", "Neg"),
+         lambda x, v: _tcat((ops.inplace_sub(x, v, 2), ops.InplaceSub(-1)(x, v))),
+         lambda x, v: _cat((_rows_add(x, -v[None], (2,)), _rows_add(x, -v[None], (3,)))),
+         (_a(4, 3), _a(3, seed=1)), (ops.inplace_sub, ops.InplaceSub)),
+    Case("inplace_update, InplaceUpdate", "TensorScatterUpdate",
+         lambda x, v: _tcat((ops.inplace_update(x, v, (3, 0)), ops.InplaceUpdate((1, 2))(x, v))),
+         lambda x, v: _cat((_rows_set(x, v, (3, 0)), _rows_set(x, v, (1, 2)))),
+         (_a(4, 3), _a(2, 3, seed=1)), (ops.inplace_update, ops.InplaceUpdate)),
+    Case("matrix_band_part batched", "Select",
+         lambda x: _tcat((ops.matrix_band_part(x, 1, 0), ops.matrix_band_part(x, -1, 2),
+                          ops.matrix_band_part(x, 0, -1), ops.matrix_band_part(x, -1, -1))),
+         lambda x: _cat((np.tril(np.triu(x, -1), 0), np.tril(x, 2), np.triu(x, 0), x)),
+         (_a(2, 4, 5),), (ops.matrix_band_part,)),
     Case("nan_to_num", ("IsNan", "Select"), lambda x: ops.nan_to_num(x, posinf=9.0),
          lambda x: np.nan_to_num(x, posinf=9.0), (np.array([np.nan, np.inf, -np.inf, 1.5], F16),), (ops.nan_to_num,)),
     Case("clip_by_value", ("Maximum", "Minimum"), lambda x, lo: ops.clip_by_value(x, lo, 1.0),

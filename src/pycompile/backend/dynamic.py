@@ -177,6 +177,24 @@ def _with_batch(args, kwargs, positions, b):
     return tuple(new), kwargs
 
 
+def _python_outputs(graph) -> list:
+    """The outputs a graph returns as Python values (fixed when it was traced)."""
+    return [v for kind, v in graph.out_tree[1] if kind == "const"]
+
+
+def _same_values(a: list, b: list) -> bool:
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        try:
+            if type(x) is not type(y) or not np.array_equal(np.asarray(x, dtype=object), np.asarray(y, dtype=object)):
+                return False
+        except (TypeError, ValueError):
+            if x is not y:
+                return False
+    return True
+
+
 def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Compiled:
     """Compile `fn` once for any leading dimension of the Tensor arguments at `positions`."""
     from pycompile.backend.c import memory
@@ -196,6 +214,9 @@ def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Co
         with pipeline._stage("optimization"):
             graph, stats = run_pipeline(traced.graph, opt_level=opts["opt_level"], verify=False, options=opts)
         samples.append((traced, graph, stats))
+    values = [_python_outputs(g) for _, g, _ in samples]
+    if any(not _same_values(values[0], v) for v in values[1:]):
+        raise DynamicUnsupported("an output returned as a Python value (a len(), a shape) depends on the batch size")
     t_traced = time.perf_counter()
     from pycompile.backend.c import elementwise as ew_c
     from pycompile.ops.c import kernels as k_c

@@ -24,6 +24,8 @@ from pycompile.common import knobs
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
+# jit_syntax_level (MindSpore's values): accepted and kept; pycompile's frontend has one syntax level
+STRICT, COMPATIBLE, LAX = 0, 1, 2
 
 _DEFAULTS: dict[str, Any] = {
     "mode": PYNATIVE_MODE,
@@ -35,6 +37,7 @@ _DEFAULTS: dict[str, Any] = {
     "save_graphs_path": ".",
     "runtime_num_threads": None,      # None: PYCOMPILE_NUM_THREADS, OMP_NUM_THREADS, available cores
     "jit_level": "O1",
+    "jit_syntax_level": LAX,
     "max_call_depth": 1000,
     "pynative_synchronize": False,
     "log": None,                      # pycompile's log channels; None: follow PYCOMPILE_LOG
@@ -42,7 +45,7 @@ _DEFAULTS: dict[str, Any] = {
 
 _ctx: dict[str, Any] = dict(_DEFAULTS)
 # keys that do not change generated code: setting only these keeps compiled specializations
-_NOT_IN_CODE = frozenset({"log"})
+_NOT_IN_CODE = frozenset({"log", "jit_syntax_level"})
 _DEVICE_TARGETS: list = []      # filled by pycompile.backend.devices.register
 _listeners: list = []
 _generation = [0]          # bumped by every set_context: part of compiled-code cache keys
@@ -110,6 +113,12 @@ def _check(key: str, value):
             raise TypeError(f"{where}, the parameter 'log' must be a str or a list of str, "
                             f"but got {type(value).__name__}: {value!r}.")
         log.parse(value)
+    elif key == "jit_syntax_level":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"The parameter 'jit_syntax_level' must be <class 'int'>, but got {type(value)}")
+        if value not in (STRICT, COMPATIBLE, LAX):
+            raise ValueError(f"For 'jit_syntax_level', the value should be context.STRICT or context.LAX, "
+                             f"but got {value}.")
     elif key == "jit_level":
         if value not in ("O0", "O1", "O2"):
             raise ValueError(f"{where}, the argument 'jit_level' must be 'O0', 'O1' or 'O2', but got {value!r}.")

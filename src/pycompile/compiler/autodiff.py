@@ -50,6 +50,7 @@ from pycompile.common import dtype as mstype
 from pycompile.ops._table import Effect, OpDef, apply
 from pycompile.ops.lowering import Blas
 from pycompile.ops.autodiff.tape import fit
+from pycompile.ops.dynamic_length import Bounded, BoundedTrace
 from pycompile.ops.grads import NONDIFF
 
 
@@ -163,6 +164,8 @@ def _remap(v, replay, b):
     """The Python value `v` (the function's result) with its graph values re-emitted."""
     if isinstance(v, Sym):
         return Sym(replay.get(v._value), b)
+    if isinstance(v, Bounded):      # a masked_select result: its buffer and its count
+        return Bounded(_remap(v.data, replay, b), BoundedTrace(_remap(v.trace.count, replay, b), v.trace.bound))
     if isinstance(v, tuple):
         return tuple(_remap(x, replay, b) for x in v)
     if isinstance(v, list):
@@ -176,16 +179,36 @@ def _leaves(v) -> list:
     return [v]
 
 
+def _bounded_seed(o, s, loc):
+    """A masked_select result (a buffer as long as its bound, the count known at run time) and
+    its sens: the sens in the first places of the buffer, zeros after (the padding past the
+    count feeds no input element)."""
+    n = o.data._value.type.shape[0]
+    st = getattr(s, "_abstract", None)
+    if not isinstance(st, TensorType) or st.ndim != 1 or st.shape[0] > n:
+        raise CompileValueError(f"For 'GradOperation', the sens of a MaskedSelect output must be 1-D with at most "
+                                f"{n} elements (the elements the mask can select), but got "
+                                f"{list(getattr(st, 'shape', ()))}", loc)
+    if st.shape[0] < n:
+        s = F.concat([s, F.zeros((n - st.shape[0],), st.dtype)])
+    return o.data._value, s
+
+
 def _seeds(outputs: list, sens, b, loc) -> list:
     flat = _leaves(outputs)
     if sens is None:
-        return [(o._value, F.ones_like(o)) for o in flat if isinstance(o, Sym) and isinstance(o._value.type, TensorType)]
+        return [(o.data._value, F.ones_like(o.data)) if isinstance(o, Bounded) else (o._value, F.ones_like(o))
+                for o in flat if isinstance(o, Bounded) or (isinstance(o, Sym) and isinstance(o._value.type, TensorType))]
     sens_flat = _leaves(sens if len(outputs) > 1 else [sens])
     if len(sens_flat) != len(flat):
         raise CompileValueError(f"GradOperation: sens must have the structure of the output ({len(flat)} "
                                 f"tensors), but it has {len(sens_flat)}", loc)
     seeds = []
     for o, s in zip(flat, sens_flat):
+        if isinstance(o, Bounded):
+            v, s = _bounded_seed(o, s, loc)
+            seeds.append((v, Sym(b.value(s), b)))
+            continue
         if not isinstance(o, Sym) or not isinstance(o._value.type, TensorType):
             continue
         st = getattr(s, "_abstract", None)

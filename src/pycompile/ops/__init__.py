@@ -1,5 +1,7 @@
 """pycompile.ops: the op table and its functional / class / composite views, shaped like
 mindspore.ops (`ops.add`, `ops.Add()`, `ops.HyperMap`, `ops.functional`, `ops.operations`)."""
+import builtins as _builtins
+
 from pycompile.ops import _table, composite, functional, operations, tensor_methods  # noqa: F401
 from pycompile.ops.grads import core as _grad_rules  # noqa: F401  (registers the gradient rules)
 from pycompile.ops.grads import everyday as _grad_rules_everyday  # noqa: F401
@@ -35,7 +37,27 @@ from pycompile.ops.function_random import *  # noqa: F401,F403
 from pycompile.ops.operations_cnn import *  # noqa: F401,F403
 from pycompile.ops.operations_comm import *  # noqa: F401,F403
 
+from pycompile.ops import primitive  # noqa: F401,E402  (`mindspore.ops.primitive`)
+from pycompile.ops.primitive import (PrimitiveWithCheck, PrimitiveWithInfer, constexpr,  # noqa: F401,E402
+                                     prim_attr_register)
+
 __all__ = [n for n in dir() if not n.startswith("_")]
+
+
+def _is_function(v) -> bool:
+    return callable(v) and not isinstance(v, type) and not hasattr(v, "__path__") and type(v).__name__ != "module"
+
+
+# MindSpore's `ops.functional` (`F`) holds every functional op and transform (`F.vmap`, `F.grad`):
+# the ones defined outside functional.py join it here, as the same objects. Names functional.py
+# defines itself are never replaced (pycompile's own code calls them), nor are builtins shadowed
+# there (its code calls `range`, `slice`, `max`...). `pycompile.ops.function` (MindSpore's
+# `mindspore.ops.function` and its *_func submodules) holds every name.
+FUNCTIONS = tuple(n for n in __all__ if _is_function(globals()[n]))
+for _n in FUNCTIONS:
+    if not hasattr(functional, _n) and not hasattr(_builtins, _n):
+        setattr(functional, _n, globals()[_n])
+del _n
 
 
 def __getattr__(name):

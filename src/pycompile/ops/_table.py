@@ -299,6 +299,12 @@ def _converter(t, cdt: np.dtype):
     return lambda v: convert(v, cdt)
 
 
+def _then_float32(first):
+    if first is None:
+        return lambda v: np.asarray(v, np.float32)
+    return lambda v: np.asarray(first(v), np.float32)
+
+
 def _plan(op: OpDef, types: list, out_type, attrs: dict):
     """What a call with these input types runs once infer has accepted it: for an `eager_kernel`
     op its compiled kernel, where one can be built (EAGER_KERNELS), else the NumPy plan."""
@@ -321,6 +327,10 @@ def _numpy_plan(op: OpDef, types: list, out_type):
         cdt = op.lower.compute(types, out_type).np
         conv = tuple((i, _converter(t, cdt)) for i, t in enumerate(types)
                      if not (isinstance(t, TensorType) and t.dtype.np == cdt) and i not in op.lower.as_is)
+        if cdt == np.float16:
+            # as eager_values: the operands rounded to float16, then computed in float32
+            to16 = dict(conv)
+            conv = tuple((i, _then_float32(to16.get(i))) for i in range(len(types)) if i not in op.lower.as_is)
 
     def compute(values, attrs):
         token = _ERRSTATE.set(_IGNORE_ALL)
@@ -438,7 +448,9 @@ def _record_status(arr: np.ndarray) -> None:
 
 def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
     """Run op.eager on raw values (NumPy arrays, Python numbers). Elementwise inputs are first
-    converted to the op's compute dtype, as generated code does."""
+    converted to the op's compute dtype, as generated code does: float16 is computed in float32
+    and the result rounded once (the C does; NumPy would round every step of a composite body
+    such as Mish's x * tanh(softplus(x)))."""
     if op.eager is None:
         raise OpTypeError(f"For '{op.name}', there is no eager implementation")
     lower = op.lower
@@ -446,6 +458,11 @@ def eager_values(op: OpDef, values: list, attrs: dict, types: list, out_type):
     try:
         if isinstance(lower, Elementwise):
             cdt = lower.compute(types, out_type)
+            if cdt is mstype.float16:      # operands rounded to float16, computed in float32
+                values = [np.asarray(convert(v, np.float16), np.float32) if not isinstance(v, list) and i not in lower.as_is
+                          else v for i, v in enumerate(values)]
+                out = op.eager(*values, **attrs)
+                return out.astype(np.float16) if getattr(out, "dtype", None) == np.float32 else out
             values = [convert(v, cdt.np) if not isinstance(v, list) and i not in lower.as_is else v
                       for i, v in enumerate(values)]
         return op.eager(*values, **attrs)

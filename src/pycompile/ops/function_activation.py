@@ -131,6 +131,8 @@ def prelu(input, weight):
                            f"but got shape {list(wt.shape)}")
     if xt.ndim >= 2 and wt.shape[0] != 1:
         weight = F.reshape(weight, (wt.shape[0],) + (1,) * (xt.ndim - 2))
+    elif xt.ndim == 0:
+        weight = F.reshape(weight, ())     # the output has x's shape: a 0-d x stays 0-d
     if wt.dtype != xt.dtype and xt.dtype.is_float:
         weight = F.cast(weight, xt.dtype)
     return F.select(F.greater(input, 0), input, F.mul(input, weight))

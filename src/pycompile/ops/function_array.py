@@ -278,6 +278,20 @@ def tril(input, diagonal=0):
     return _triangle("Tril", input, diagonal, False)
 
 
+def matrix_band_part(x, lower, upper):
+    """The band of each matrix of x (its last two axes): elements with i - j <= lower and
+    j - i <= upper kept, the rest zero; a negative bound keeps the whole triangle (MindSpore's
+    MatrixBandPart, with the bounds ints known at compile time)."""
+    t = F._tensor_type("MatrixBandPart", x, "x")
+    if t.ndim < 2:
+        raise OpValueError(f"For 'MatrixBandPart', 'x' must be at least 2-D, but got shape {list(t.shape)}")
+    lower, upper = _int("MatrixBandPart", "lower", lower), _int("MatrixBandPart", "upper", upper)
+    rows, cols = t.shape[-2:]
+    i, j = np.arange(rows)[:, None], np.arange(cols)[None, :]
+    keep = ((i - j <= lower) | (lower < 0)) & ((j - i <= upper) | (upper < 0))
+    return F.select(_const(keep), x, _const(np.zeros((), t.dtype.np)))
+
+
 def flip(input, dims):
     """The elements in reverse order along each axis of `dims` (a StridedSlice with step -1)."""
     t = F._tensor_type("ReverseV2", input)

@@ -28,6 +28,17 @@ def _ttype(name, x, what="input"):
 
 
 def resample(x, axis: int, index, weight):
+    t = _ttype("AxisResample", x)
+    if len(index) == 1 and all(w in (0.0, 1.0) for w in weight[0]) and not t.dtype.is_float:
+        # a pure selection (nearest resizing, padding) of an int or bool tensor: a Gather, zeros
+        # where the weight is 0 (AxisResample computes weighted sums, in floats only)
+        out = F.gather(x, Tensor._wrap(np.array(index[0], np.int64)), axis)
+        if 0.0 in weight[0]:
+            shape = [1] * t.ndim
+            shape[axis] = len(weight[0])
+            keep = Tensor._wrap(np.array(weight[0], np.float64).reshape(shape) == 1.0)
+            out = F.select(keep, out, Tensor._wrap(np.zeros((), t.dtype.np)))
+        return out
     return apply(RS.AxisResample, [x], {"axis": axis, "index": tuple(index), "weight": tuple(weight)})
 
 

@@ -179,6 +179,46 @@ def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction="none")
     return apply(OPS["TensorScatterElements"], [input_x, indices, updates], {"axis": axis, "reduction": reduction})
 
 
+def _row_index(name: str, x, v, indices):
+    """MindSpore's InplaceAdd / InplaceSub / InplaceUpdate arguments: the (len(indices), 1) index
+    tensor of the rows of x, and v shaped (len(indices),) + x.shape[1:]."""
+    rows = (indices,) if isinstance(indices, int) else indices
+    if not isinstance(rows, (tuple, list)) or not all(isinstance(i, int) and not isinstance(i, bool) for i in rows) \
+            or isinstance(indices, bool):
+        raise OpTypeError(f"For '{name}', 'indices' must be an int or a tuple of ints, but got {indices!r}")
+    xt, vt = F._tensor_type(name, x, "x"), F._tensor_type(name, v, "v")
+    n = xt.shape[0] if xt.ndim else 0
+    bad = [i for i in rows if not -n <= i < n]
+    if bad:
+        raise OpValueError(f"For '{name}', 'indices' must be in range [{-n}, {n}), but got {bad[0]}")
+    want = (len(rows),) + tuple(xt.shape[1:])
+    if tuple(vt.shape) != want:
+        if len(rows) != 1 or tuple(vt.shape) != want[1:]:
+            raise OpValueError(f"For '{name}', 'v' must have shape {list(want)}, but got {list(vt.shape)}")
+        v = F.reshape(v, want)
+    if vt.dtype != xt.dtype:
+        raise OpTypeError(f"For '{name}', 'v' must have the dtype of 'x' ({xt.dtype}), but got {vt.dtype}")
+    return _const(np.array([[i % n] for i in rows], np.int64)), v
+
+
+def inplace_add(x, v, indices):
+    """x with v added to its rows `indices` (a new tensor; a repeated row adds each time)."""
+    idx, v = _row_index("InplaceAdd", x, v, indices)
+    return tensor_scatter_add(x, idx, v)
+
+
+def inplace_sub(x, v, indices):
+    """x with v subtracted from its rows `indices` (a new tensor)."""
+    idx, v = _row_index("InplaceSub", x, v, indices)
+    return tensor_scatter_add(x, idx, F.neg(v))
+
+
+def inplace_update(x, v, indices):
+    """x with its rows `indices` replaced by v (a new tensor)."""
+    idx, v = _row_index("InplaceUpdate", x, v, indices)
+    return tensor_scatter_update(x, idx, v)
+
+
 def scatter_nd(indices, updates, shape):
     """Zeros of `shape` with `updates` added at the index tuples (a repeated index accumulates)."""
     u = F._tensor_type("ScatterNd", updates, "updates")

@@ -59,8 +59,33 @@ def round(input, *, decimals=0):
     return apply(OPS["Round"], [input])
 
 
+_INV_INTS = ("Int16", "Int32", "Int64")
+
+
 def inv(x):
-    return F.reciprocal(x)
+    """1 / x. On int16 / int32 / int64 tensors the integer reciprocal MindSpore's CPU kernel
+    computes: 1 / 1 = 1, 1 / -1 = -1, 1 / 0 = the dtype's lowest value, 0 elsewhere."""
+    t = F._tensor_type("Inv", x, "x")
+    if not t.dtype.is_int:
+        return F.reciprocal(x)
+    if t.dtype.name not in _INV_INTS:
+        raise OpTypeError(f"For primitive[Inv], the input argument[x] must be a type of {{Tensor[Float16], "
+                          f"Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], Tensor[Int64]}}, "
+                          f"but got {t}.")
+    zero = F.zeros_like(x)
+    out = F.select(F.equal(x, 1), F.ones_like(x), zero)
+    out = F.select(F.equal(x, -1), F.neg(F.ones_like(x)), out)
+    return F.select(F.equal(x, 0), F.add(zero, int(np.iinfo(t.dtype.np).min)), out)
+
+
+def invert(x):
+    """Bitwise NOT of an integer tensor (MindSpore's Invert): x XOR all-ones."""
+    t = F._tensor_type("Invert", x, "x")
+    if not t.dtype.is_int:
+        raise OpTypeError(f"For primitive[Invert], the input argument[x] must be a type of {{Tensor[Int16], "
+                          f"Tensor[Int32], Tensor[Int64], Tensor[Int8], Tensor[UInt16], Tensor[UInt32], "
+                          f"Tensor[UInt64], Tensor[UInt8]}}, but got {t}.")
+    return F.bitwise_xor(x, F.sub(F.zeros_like(x), 1))   # 0 - 1 wraps to all ones, signed or not
 
 
 def tensor_pow(input, exponent):
@@ -209,11 +234,15 @@ def sort(input_x, axis=-1, descending=False):
 
 def topk(input, k, dim=None, largest=True, sorted=True):
     """(the k largest - or smallest - values along dim (default: the last axis), Int32 indices),
-    in order (a sorted result is also a valid unsorted one)."""
+    in order; with sorted=False in the order of their indices (so k = the whole axis gives the
+    input back, as MindSpore's does; below that MindSpore's order is its heap's)."""
     axis = -1 if dim is None else dim
     idx = apply(OPS["TopKIndices"], [input], {"k": k, "axis": axis, "largest": builtins.bool(largest)})
     if not F._tensor_type("TopK", input).ndim:
         return input, idx
+    if not sorted:
+        ax = _axis_of(input, axis)
+        idx = apply(OPS["GatherD"], [idx, argsort(idx, ax, False)], {"axis": ax})
     return apply(OPS["GatherD"], [input, idx], {"axis": _axis_of(input, axis)}), idx
 
 
@@ -343,6 +372,18 @@ def outer(input, vec2):
     if a.ndim != 1 or b.ndim != 1:
         raise OpValueError(f"For 'outer', both inputs must be 1-D, but got shapes {list(a.shape)} and {list(b.shape)}")
     return F.mul(F.reshape(input, (a.shape[0], 1)), F.reshape(vec2, (1, b.shape[0])))
+
+
+def ger(input, vec2):
+    """MindSpore's Ger: the outer product of two 1-D float tensors of one dtype."""
+    a, b = F._tensor_type("Ger", input, "x1"), F._tensor_type("Ger", vec2, "x2")
+    for arg, t in (("x1", a), ("x2", b)):
+        if not t.dtype.is_float:
+            raise OpTypeError(f"For primitive[Ger], the input argument[{arg}] must be a type of {{Tensor[Float16], "
+                              f"Tensor[Float32], Tensor[Float64]}}, but got {t}.")
+    if a.dtype != b.dtype:
+        raise OpTypeError(f"For 'Ger', the dtypes of 'x1' and 'x2' must be the same, but got {a.dtype} and {b.dtype}")
+    return outer(input, vec2)
 
 
 def inner(input, other):

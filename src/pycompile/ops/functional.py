@@ -51,6 +51,9 @@ def _int_tuple(name: str, what: str, value) -> tuple:
     if isinstance(value, (tuple, list)) and builtins.all(
             isinstance(v, (int, np.integer)) and not isinstance(v, builtins.bool) for v in value):
         return tuple(int(v) for v in value)
+    data = getattr(value, "_data", None)     # a 1-D integer Tensor with known values (MindSpore takes it)
+    if isinstance(data, np.ndarray) and data.ndim == 1 and data.dtype.kind in "iu":
+        return tuple(int(v) for v in data)
     raise OpTypeError(f"For '{name}', '{what}' must be a tuple of ints, but got {value!r}")
 
 

@@ -10,7 +10,7 @@ from pycompile.ops import function_image as FI
 from pycompile.ops import function_random as FR
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError
-from pycompile.ops.operations import Primitive
+from pycompile.ops.primitive import Primitive
 
 
 def _check_format(name, data_format, allowed):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply
 from pycompile.ops.defs.comm import REDUCE_OP_NAMES, WORLD
-from pycompile.ops.operations import Primitive
+from pycompile.ops.primitive import Primitive
 
 
 class ReduceOp:

@@ -8,7 +8,7 @@ from pycompile.ops import function_array as A
 from pycompile.ops import function_index as X
 from pycompile.ops import function_math as M
 from pycompile.ops import functional as F
-from pycompile.ops.operations import Primitive, _simple
+from pycompile.ops.primitive import Primitive, _simple
 
 
 def _with_init(name: str, params: dict, call, doc: str = ""):
@@ -49,6 +49,8 @@ IsInf = _simple("IsInf", M.isinf)
 Sign = _simple("Sign", M.sign)
 Trunc = _simple("Trunc", M.trunc)
 Inv = _simple("Inv", M.inv)
+Invert = _simple("Invert", M.invert)
+Ger = _simple("Ger", M.ger)
 Mod = _simple("Mod", M.fmod, "The truncated remainder (C's fmod): -4 mod 3 is -1; FloorMod is the floored one.")
 Round = _with_init("Round", {}, lambda self, input, decimals=0: M.round(input, decimals=decimals))
 
@@ -63,6 +65,11 @@ Eye = _with_init("Eye", {}, lambda self, n, m, dtype: A.eye(n, m, dtype))
 Range = _with_init("Range", {"maxlen": 1000000}, lambda self, start, end, step: A.range(start, end, step))
 Meshgrid = _with_init("Meshgrid", {"indexing": "xy"}, lambda self, inputs: A.meshgrid(*inputs, indexing=self.indexing))
 Flatten = _simple("Flatten", lambda input_x: F.flatten(input_x))
+
+InplaceAdd = _with_init("InplaceAdd", {"indices": None}, lambda self, x, v: X.inplace_add(x, v, self.indices))
+InplaceSub = _with_init("InplaceSub", {"indices": None}, lambda self, x, v: X.inplace_sub(x, v, self.indices))
+InplaceUpdate = _with_init("InplaceUpdate", {"indices": None},
+                           lambda self, x, v: X.inplace_update(x, v, self.indices))
 
 # ---- split, stack, slices ------------------------------------------------------------------------------
 Split = _with_init("Split", {"axis": 0, "output_num": 1},

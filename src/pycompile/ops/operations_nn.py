@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pycompile.ops import function_activation as FA
 from pycompile.ops import function_loss as FL
-from pycompile.ops.operations import Primitive, _simple
+from pycompile.ops.primitive import Primitive, _simple
 
 Softplus = _simple("Softplus", lambda x: FA.softplus(x))
 ReLU6 = _simple("ReLU6", FA.relu6)

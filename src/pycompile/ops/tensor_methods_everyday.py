@@ -90,11 +90,16 @@ class _EverydayMethods:
     def trunc(self): return M.trunc(self)
     def fmod(self, other): return M.fmod(self, other)
     def inv(self): return M.inv(self)
+    def invert(self): return M.invert(self)
+    def bitwise_and(self, other): return F.bitwise_and(self, other)
+    def bitwise_or(self, other): return F.bitwise_or(self, other)
+    def bitwise_xor(self, other): return F.bitwise_xor(self, other)
     def baddbmm(self, batch1, batch2, *, beta=1, alpha=1): return M.baddbmm(self, batch1, batch2, beta, alpha)
     def conj(self): return self
     def value(self): return self
     def inner(self, other): return M.inner(self, other)
     def outer(self, vec2): return M.outer(self, vec2)
+    def ger(self, vec2): return M.ger(self, vec2)
 
     def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
         return M.norm(self, ord, dim, keepdim, dtype=dtype)

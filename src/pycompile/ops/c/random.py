@@ -60,7 +60,8 @@ def _random(ctx, w, n):
                     else:
                         p = n.inputs[1]
                         pi = "i" if p.type.size > 1 else "0"
-                        w.line(f"{out}[i] = ({st})(pc_rng_u01(wd[l]) < (double){ctx.ptr(p)}[{pi}]);")
+                        prob = C.load(ctx.ptr(p), pi, p.type.dtype)      # float16: its value, not its bits
+                        w.line(f"{out}[i] = ({st})(pc_rng_u01(wd[l]) < (double){prob});")
             return
         if rule == "multinomial":
             p = n.inputs[1]
@@ -71,7 +72,7 @@ def _random(ctx, w, n):
             pp = ctx.ptr(p)
             with w.block(f"for (long r = 0; r < {rows}L; ++r)"):
                 w.line(f"double wt[{k}], cum[{k}];")
-                w.line(f"for (long j = 0; j < {k}L; ++j) wt[j] = (double){pp}[r * {k}L + j];")
+                w.line(f"for (long j = 0; j < {k}L; ++j) wt[j] = (double){C.load(pp, f'r * {k}L + j', p.type.dtype)};")
                 with w.block(f"for (long s = 0; s < {ns}L; ++s)"):
                     w.line("double acc = 0;")
                     w.line(f"for (long j = 0; j < {k}L; ++j) {{ acc += wt[j]; cum[j] = acc; }}")

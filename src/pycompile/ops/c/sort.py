@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 
+from pycompile.common import dtype as mstype
 from pycompile.ops.c import ctypes_ as C
 from pycompile.ops.c.kernels import PARALLEL_MIN
 from pycompile.ops.c.templates import template
@@ -76,10 +77,13 @@ def scan(w, rule: str, x: str, xt, out: str, axis: int, exclusive: bool, reverse
 
     def step(acc: str, idx: str):
         v = f"({ct}){C.load(x, idx, dt)}"
+        new = f"{acc} {op} {v}"
+        if dt is mstype.float16:     # rounded to float16 at every step, as MindSpore's kernel does
+            new = f"pc_h2f(pc_f2h({new}))"
         if exclusive:
-            w.line(C.store(out, idx, acc, dt) + f" {acc} = {acc} {op} {v};")
+            w.line(C.store(out, idx, acc, dt) + f" {acc} = {new};")
         else:
-            w.line(f"{acc} = {acc} {op} {v}; " + C.store(out, idx, acc, dt))
+            w.line(f"{acc} = {new}; " + C.store(out, idx, acc, dt))
 
     if B > 1:
         with _per_thread(w, A >= 2 and xt.size >= PARALLEL_MIN, [f"{ct} *acc = ({ct} *)malloc(sizeof({ct}) * {B}L);"],

@@ -7,7 +7,8 @@ MindSpore's sort keeps them) and NaN sorts as the largest value. MindSpore's Top
 in heap order; pycompile's lower index first.
 
 CumSum / CumProd keep the input dtype (`ops.cumprod` casts Int32 to Int64 first, as MindSpore
-does); float16 accumulates in float32, as the C loop does. `exclusive` shifts the scan by one
+does); float16 rounds to float16 after every step, as MindSpore's CPU kernels (and NumPy's
+accumulate) do, in the C loop too. `exclusive` shifts the scan by one
 (the first element is 0, or 1), `reverse` scans from the end.
 """
 from __future__ import annotations
@@ -37,8 +38,7 @@ def _scan(ufunc, identity):
             return x.copy() if not exclusive else np.full_like(x, identity)
         ax = axis % x.ndim
         v = np.flip(x, ax) if reverse else x
-        acc = np.float32 if x.dtype == np.float16 else x.dtype
-        out = ufunc.accumulate(v.astype(acc), axis=ax, dtype=acc)
+        out = ufunc.accumulate(v, axis=ax, dtype=x.dtype)
         if exclusive:
             out = np.concatenate([np.full_like(np.take(out, [0], ax), identity), np.delete(out, -1, ax)], ax)
         out = out.astype(x.dtype)

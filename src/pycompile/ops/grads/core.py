@@ -73,17 +73,27 @@ def _pow(g, out, x, y):
     return gx, gy
 
 
+def _extremum_grads(g, x, y, x_wins, y_wins):
+    """MindSpore's MaximumGrad / MinimumGrad on floats: the winner takes g, a tie gives each
+    half, and a NaN on either side gives both the whole of g. Integer gradients send a tie to x."""
+    gt = type_of(g)
+    if not (isinstance(gt, TensorType) and gt.dtype.is_float):
+        return F.select(y_wins, 0, g), F.select(y_wins, g, 0)
+    nan = F.logical_or(F.ne(x, x), F.ne(y, y))
+    half = F.mul(g, 0.5)
+    gx = F.select(F.logical_or(x_wins, nan), g, F.select(y_wins, 0, half))
+    gy = F.select(F.logical_or(y_wins, nan), g, F.select(x_wins, 0, half))
+    return gx, gy
+
+
 @defgrad(P.Maximum)
 def _maximum(g, out, x, y):
-    # a tie sends the gradient to x
-    pick_x = F.greater_equal(x, y)
-    return F.select(pick_x, g, 0), F.select(pick_x, 0, g)
+    return _extremum_grads(g, x, y, F.greater(x, y), F.less(x, y))
 
 
 @defgrad(P.Minimum)
 def _minimum(g, out, x, y):
-    pick_x = F.less_equal(x, y)
-    return F.select(pick_x, g, 0), F.select(pick_x, 0, g)
+    return _extremum_grads(g, x, y, F.less(x, y), F.greater(x, y))
 
 
 @defgrad(P.Neg)

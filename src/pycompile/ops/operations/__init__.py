@@ -7,41 +7,11 @@ them like any library callable, with tracers as arguments.
 """
 from __future__ import annotations
 
-import inspect
-
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic
 from pycompile.ops import functional as F
 from pycompile.ops._table import OPS, OpTypeError, apply
-
-
-class Primitive:
-    """Base of class-form ops. `name` is the MindSpore primitive name."""
-
-    def __init__(self, name: str | None = None):
-        self.name = name or type(self).__name__
-        self.attrs: dict = {}
-
-    def add_prim_attr(self, name, value):
-        self.attrs[name] = value
-        return self
-
-    def __repr__(self) -> str:
-        return f"Prim[{self.name}]"
-
-
-def _simple(name: str, fn, doc: str = ""):
-    """A Primitive whose call is exactly the functional `fn` (no constructor attributes)."""
-    sig = inspect.signature(fn)
-
-    def __call__(self, *args):
-        try:
-            sig.bind(*args)
-        except TypeError as e:
-            raise OpTypeError(f"For '{name}', {e}".replace(f"{fn.__name__}()", "the call")) from None
-        return fn(*args)
-
-    return type(name, (Primitive,), {"__call__": __call__, "__doc__": doc or f"Class form of ops.{fn.__name__}."})
+from pycompile.ops.primitive import Primitive, _simple
 
 
 Add = _simple("Add", F.add)
@@ -321,9 +291,22 @@ class NPUGetFloatStatus(Primitive):
 
 
 class Identity(Primitive):
-    def __call__(self, x):
-        return x
+    """Returns its input; in PyNative mode as a new Tensor (a copy), as MindSpore's kernel does."""
 
+    def __call__(self, x):
+        if isinstance(x, Symbolic) or not hasattr(x, "_data"):
+            return x
+        return F.tensor_move(x)
+
+
+# MindSpore's `ops.operations` holds every class form: the ones defined beside their family's
+# functional forms join the ones above (MindSpore's submodules array_ops, math_ops, nn_ops, ...
+# are in this package too; each holds the whole set)
+from pycompile.ops.operations_everyday import *  # noqa: F401,F403,E402
+from pycompile.ops.operations_nn import *  # noqa: F401,F403,E402
+from pycompile.ops.operations_cnn import *  # noqa: F401,F403,E402
+from pycompile.ops.operations_comm import *  # noqa: F401,F403,E402
+from pycompile.ops.primitive import PrimitiveWithCheck, PrimitiveWithInfer, prim_attr_register  # noqa: F401,E402
 
 __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and isinstance(v, type) and issubclass(v, Primitive)] + ["print_values"]

@@ -1,0 +1,4 @@
+"""`mindspore.ops.function.other_func` under pycompile's name: every functional op (see
+`pycompile.ops.function`)."""
+from pycompile.ops.function import *  # noqa: F401,F403
+from pycompile.ops.function import __all__  # noqa: F401

@@ -1,0 +1,90 @@
+"""MindSpore's import paths and argument checks, as cases shared by the oracle recorder
+(tests/oracle/record_module_layout.py, under `mindspore`) and tests/common/test_module_layout.py
+(under `pycompile`). A path is written without its root package."""
+
+# (module path, name, canonical module path, canonical name): MindSpore 2.10 answers whether
+# `root.path.name is root.canon.cname` (every row here is True there)
+IDENTITIES = [
+    ("context", "set_context", "", "set_context"),
+    ("context", "get_context", "", "get_context"),
+    ("context", "GRAPH_MODE", "", "GRAPH_MODE"),
+    ("context", "PYNATIVE_MODE", "", "PYNATIVE_MODE"),
+    ("context", "ParallelMode", "", "ParallelMode"),
+    ("context", "set_auto_parallel_context", "", "set_auto_parallel_context"),
+    ("context", "get_auto_parallel_context", "", "get_auto_parallel_context"),
+    ("context", "reset_auto_parallel_context", "", "reset_auto_parallel_context"),
+    ("common.api", "jit", "", "jit"),
+    ("common.dtype", "float32", "", "float32"),
+    ("common.tensor", "Tensor", "", "Tensor"),
+    ("common.parameter", "Parameter", "", "Parameter"),
+    ("common.parameter", "ParameterTuple", "", "ParameterTuple"),
+    ("common.initializer", "Normal", "common.initializer", "Normal"),
+    ("common.seed", "set_seed", "", "set_seed"),
+    ("common.mutable", "mutable", "", "mutable"),
+    ("common", "Tensor", "", "Tensor"),
+    ("ops.operations", "Add", "ops", "Add"),
+    ("ops.operations", "Conv2D", "ops", "Conv2D"),
+    ("ops.operations", "Log1p", "ops", "Log1p"),
+    ("ops.operations", "AllReduce", "ops", "AllReduce"),
+    ("ops.operations.array_ops", "ExpandDims", "ops", "ExpandDims"),
+    ("ops.operations.array_ops", "Transpose", "ops.operations", "Transpose"),
+    ("ops.operations.math_ops", "Add", "ops", "Add"),
+    ("ops.operations.nn_ops", "Softmax", "ops", "Softmax"),
+    ("ops.operations.nn_ops", "ReLU", "ops", "ReLU"),
+    ("ops.operations.random_ops", "StandardNormal", "ops", "StandardNormal"),
+    ("ops.operations.image_ops", "ResizeBilinearV2", "ops", "ResizeBilinearV2"),
+    ("ops.operations.other_ops", "Depend", "ops", "Depend"),
+    ("ops.operations.comm_ops", "AllGather", "ops", "AllGather"),
+    ("ops.operations._inner_ops", "Cast", "ops", "Cast"),
+    ("ops.operations._grad_ops", "PrimitiveWithInfer", "ops", "PrimitiveWithInfer"),
+    ("ops.operations.sparse_ops", "Primitive", "ops", "Primitive"),
+    ("ops.functional", "vmap", "ops", "vmap"),
+    ("ops.functional", "grad", "ops", "grad"),
+    ("ops.functional", "log1p", "ops", "log1p"),
+    ("ops.functional", "matmul", "ops", "matmul"),
+    ("ops.function", "log1p", "ops", "log1p"),
+    ("ops.function.math_func", "log1p", "ops", "log1p"),
+    ("ops.function.array_func", "concat", "ops", "concat"),
+    ("ops.function.nn_func", "softmax", "ops", "softmax"),
+    ("ops.primitive", "Primitive", "ops", "Primitive"),
+    ("ops.primitive", "PrimitiveWithInfer", "ops", "PrimitiveWithInfer"),
+    ("ops.primitive", "PrimitiveWithCheck", "ops", "PrimitiveWithCheck"),
+    ("ops.primitive", "prim_attr_register", "ops", "prim_attr_register"),
+    ("ops.primitive", "constexpr", "ops", "constexpr"),
+    ("ops.composite", "GradOperation", "ops", "GradOperation"),
+    ("ops.composite", "HyperMap", "ops", "HyperMap"),
+    ("train.serialization", "export", "", "export"),
+    ("train.serialization", "load_checkpoint", "", "load_checkpoint"),
+]
+
+# modules importable by MindSpore's name (`import mindspore.context`)
+MODULES = ["context", "common.api", "common.dtype", "common.tensor", "common.parameter",
+           "common.initializer", "common.seed", "common.mutable", "ops.operations",
+           "ops.operations.array_ops", "ops.operations.math_ops", "ops.operations.nn_ops",
+           "ops.operations.random_ops", "ops.operations.sparse_ops", "ops.operations._grad_ops",
+           "ops.operations._inner_ops", "ops.functional", "ops.function", "ops.function.math_func",
+           "ops.function.random_func", "ops.composite", "ops.primitive", "ops._primitive_cache",
+           "_checkparam", "runtime", "train.serialization"]
+
+
+def checkparam_cases(V):
+    """name -> a call of `root._checkparam` (V); the recorder and the test run the same calls."""
+    return {
+        "float_range_ok": lambda: V.check_float_range(0.9, 0.0, 1.0, V.INC_NEITHER, "beta1", "Adam"),
+        "float_range_edge": lambda: V.check_float_range(1.0, 0.0, 1.0, V.INC_NEITHER, "beta1", "Adam"),
+        "float_range_bool": lambda: V.check_float_range(True, 0.0, 1.0, V.INC_NEITHER, "beta1", "Adam"),
+        "float_range_int": lambda: V.check_float_range(1, 0.0, 2.0, V.INC_BOTH, "x", "P"),
+        "float_range_both": lambda: V.check_float_range(2.0, 0.0, 2.0, V.INC_BOTH, "x", None),
+        "int_range_left": lambda: V.check_int_range(5, 0, 5, V.INC_LEFT, "k", "P"),
+        "int_range_right": lambda: V.check_int_range(0, 0, 5, V.INC_RIGHT, "k", "P"),
+        "int_ge": lambda: V.check_int(3, 5, V.GE, "n", "P"),
+        "int_lt_ok": lambda: V.check_int(3, 5, V.LT, "n", "P"),
+        "bool_bad": lambda: V.check_bool(1, "b", "P"),
+        "bool_ok": lambda: V.check_bool(False, "b", "P"),
+        "string_bad": lambda: V.check_string("x", ["a", "b"], "mode", "P"),
+        "string_ok": lambda: V.check_string("a", ["a", "b"], "mode", "P"),
+        "value_type_ok": lambda: V.check_value_type("mode", "full", [str], "QR"),
+        "positive_float": lambda: V.check_positive_float(1e-8, "eps", "Adam"),
+        "positive_float_bad": lambda: V.check_positive_float(0.0, "eps", "Adam"),
+        "positive_int_bad": lambda: V.check_positive_int(-2, "n", "P"),
+    }
