@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import pycompile as ms
-from pycompile.common.missing import mindspore_names
+from pycompile.common.missing import mindspore_names, present
 
 MODULES = {"ms": "pycompile", "ops": "pycompile.ops", "ops.operations": "pycompile.ops.operations",
            "ops.functional": "pycompile.ops.functional", "nn": "pycompile.nn", "train": "pycompile.train",
@@ -36,7 +36,7 @@ def presence() -> dict:
     out = {}
     for namespace, entries in mindspore_names().items():
         owner = _owner(namespace)
-        out[namespace] = (sum(owner is not None and hasattr(owner, n) for n in entries), len(entries))
+        out[namespace] = (sum(owner is not None and present(owner, n) for n in entries), len(entries))
     return out
 
 

@@ -87,3 +87,20 @@ def install_tensor_stubs(cls) -> None:
         for name in f.read().split():
             if not hasattr(cls, name):
                 setattr(cls, name, _Lacking(name))
+
+
+def unsupported_stub(fn):
+    """Mark `fn` as a name kept importable for MindSpore code that imports it at module level
+    (``from mindspore.train.serialization import export``) but that pycompile does not support:
+    calling it raises. `present` does not count it, and the API reference lists it as not yet."""
+    fn.__pycompile_unsupported__ = True
+    return fn
+
+
+def present(owner, name: str) -> bool:
+    """Whether `owner.name` is a supported name (exists, and is no `unsupported_stub`)."""
+    try:
+        value = getattr(owner, name)
+    except AttributeError:
+        return False
+    return not getattr(value, "__pycompile_unsupported__", False)
