@@ -28,7 +28,8 @@ def _fresh_context():
 # `pytest -m "not cc"` runs the rest, which must pass on a machine without a C compiler
 # (tests/test_knobs.py::test_without_a_c_compiler checks that with CC pointing nowhere).
 _COMPILES = re.compile(r"\bjit\b|GRAPH_MODE|\binspect\(|\bcompile_\w+|\bsubprocess\b|\blazy_inline\b|"
-                       r"\bconf_harness\b|\boracle_autodiff\b|\bopcheck\b|\bfrontend_helpers\b|\bbench\b")
+                       r"\bconf_harness\b|\boracle_autodiff\b|\bopcheck\b|\bfrontend_helpers\b|\bbench\b|\bfuzz_loop_grads\b|"
+                       r"\bedge_ops\b|\bfuzz_tail\b")
 
 
 def _needs_cc(path) -> bool:

@@ -44,6 +44,8 @@ import os
 import threading
 import time
 
+import numpy as np
+
 from pycompile.common import context, log
 from pycompile.common.abstract import TensorType, TupleType
 
@@ -377,6 +379,7 @@ class _DiskKey:
         from pycompile.backend.cache.common import FORMAT, _sha
         from pycompile.backend.cache.key import _compiler, _cpu, _installation
         self.store = store
+        self.types = tuple(types)
         self.qualname = f"PyNative kernel {op.name}"
         self.where = "pycompile"
         self.components = {
@@ -410,10 +413,32 @@ def _disk_key(op, types, attrs, key):
         return None
 
 
+class _InputSignature:
+    """A kernel input as the compile cache's layout check reads it (`_data.dtype`, `_data.shape`):
+    a lookup happens before the call, from the input types alone."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, t: TensorType):
+        import types as pytypes
+        self._data = pytypes.SimpleNamespace(dtype=np.dtype(t.dtype.np), shape=tuple(t.shape))
+
+
+def _signature_args(types) -> tuple:
+    def one(t):
+        if isinstance(t, TensorType):
+            return _InputSignature(t)
+        if isinstance(t, TupleType):
+            return tuple(one(e) for e in t.elems)
+        return None
+    return tuple(one(t) for t in types)
+
+
 def _disk_lookup(key: _DiskKey):
     from pycompile.backend.cache.entry import _lookup
     try:
-        compiled, _ = _lookup(key.store, key, None, (), {})
+        # the inputs' dtypes and shapes: the entry's layout is checked against its module's
+        compiled, _ = _lookup(key.store, key, None, _signature_args(key.types), {})
     except Exception as e:        # noqa: BLE001
         log.cache.info("%s: compile cache lookup failed (%s: %s)", key.qualname, type(e).__name__, e)
         return None
