@@ -12,6 +12,18 @@ collect_ignore_glob = ["record_*.py", "*/record_*.py"]
 
 import pycompile as ms
 from pycompile.common import context
+from pycompile.ops import _table
+
+
+def pytest_configure(config):
+    # PyNative runs its slow ops on compiled C kernels (backend/eager.py), one C compile per new
+    # signature: over this suite's many shapes that cost ~1-1.5 min of its 10. The suite runs
+    # PyNative on the NumPy references instead, except tests/backend/test_eager_kernels.py, which
+    # installs the kernels and checks each one equals the compiled op bit for bit (and the NumPy
+    # reference). PYCOMPILE_TEST_EAGER_KERNELS=1 runs the whole suite with the kernels.
+    if os.environ.get("PYCOMPILE_TEST_EAGER_KERNELS") != "1":
+        _table.EAGER_KERNELS[0] = None
+        _table._PLANS.clear()
 
 
 @pytest.fixture(autouse=True)

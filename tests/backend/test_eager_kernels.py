@@ -166,6 +166,17 @@ def test_gradients_equal_compiled_and_numpy(case):
 
 
 # ---- anticipation, the compile cache, no C compiler ---------------------------------------------------------
+@pytest.fixture(autouse=True, scope="module")
+def _kernels_installed():
+    """The suite runs PyNative on NumPy (tests/conftest.py); this file tests the kernels."""
+    saved = _table.EAGER_KERNELS[0]
+    _table.EAGER_KERNELS[0] = eager.KERNELS
+    _table._PLANS.clear()
+    yield
+    _table.EAGER_KERNELS[0] = saved
+    _table._PLANS.clear()
+
+
 @pytest.fixture
 def fresh_kernels():
     """A kernel store of its own (nothing built yet), installed for the test."""
