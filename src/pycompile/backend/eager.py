@@ -375,19 +375,14 @@ class _DiskKey:
     store and its lookup read)."""
 
     def __init__(self, store, op, types, attrs, options):
-        from pycompile.backend import toolchain
-        from pycompile.backend.cache.common import FORMAT, _sha
-        from pycompile.backend.cache.key import _compiler, _cpu, _installation
+        from pycompile.backend.cache.common import _sha
+        from pycompile.backend.cache.key import build_environment
         self.store = store
         self.types = tuple(types)
         self.qualname = f"PyNative kernel {op.name}"
         self.where = "pycompile"
         self.components = {
-            "format": str(FORMAT),
-            "pycompile": _installation(),
-            "compiler": _compiler(store),
-            "flags": " ".join(toolchain.flags()),
-            "cpu": _cpu(),
+            **build_environment(store),
             "options": repr(options),
             "function": f"eager kernel {op.name}",
             "signature": f"({_describe(types)}) {_attrs_text(attrs)}",

@@ -153,6 +153,13 @@ def _short(text: str, limit: int = 240) -> str:
     return text if len(text) <= limit else text[:160] + "... #" + _sha(text)[:16]
 
 
+
+def build_environment(store) -> dict:
+    """The key components every entry shares, a graph's or a PyNative kernel's: the cache format,
+    this installation, the C compiler, its flags and the CPU."""
+    return {"format": str(FORMAT), "pycompile": _installation(), "compiler": _compiler(store),
+            "flags": " ".join(toolchain.flags()), "cpu": _cpu()}
+
 class LookupKey:
     """The key computable before tracing: components (name -> text) and its hash."""
 
@@ -174,11 +181,7 @@ class LookupKey:
         opts["device"] = current_device().name
         sig = "(" + ", ".join([_sig(a) for a in args] + [f"{k}={_sig(v)}" for k, v in sorted(kwargs.items())]) + ")"
         self.components = {
-            "format": str(FORMAT),
-            "pycompile": _installation(),
-            "compiler": _compiler(store),
-            "flags": " ".join(toolchain.flags()),
-            "cpu": _cpu(),
+            **build_environment(store),
             "options": json.dumps(opts, sort_keys=True),
             "function": f"{self.qualname} as {name}",
             "source": f"{code.co_firstlineno}:{_sha(self.source_text)[:32]}",
