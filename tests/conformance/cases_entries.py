@@ -19,6 +19,16 @@ def logaddexp_edges(x, y):
     return ops.logaddexp(x, y), x.logaddexp(y)
 
 
+@case("ops.logaddexp2", "Tensor.logaddexp2", inputs=[_EDGE, _EDGE2])
+def logaddexp2_edges(x, y):
+    return ops.logaddexp2(x, y), x.logaddexp2(y)
+
+
+@case("ops.logaddexp2", inputs=[rnd(2, 3, dtype="float16"), rnd(2, 3, dtype="float16")])
+def logaddexp2_f16(x, y):
+    return ops.logaddexp2(x, y)
+
+
 @case("ops.logaddexp", inputs=[ints(2, 3), ints(2, 3)], error=True)
 def logaddexp_int(x, y):
     return ops.logaddexp(x, y)
