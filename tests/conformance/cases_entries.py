@@ -217,3 +217,131 @@ def divide_int_modes(x, y):
 @case("ops.divide", inputs=[rnd(2, 3), rnd(2, 3)], error=True)
 def divide_bad_mode(x, y):
     return ops.divide(x, y, rounding_mode="ceil")
+
+
+# ---- reductions --------------------------------------------------------------------------------------
+_NANS = np.array([[1.0, np.nan, 2.0, -1.5], [np.nan, np.nan, 0.5, 3.0], [0.25, -2.0, np.nan, 1.0]], np.float32)
+
+
+@case("ops.logsumexp", "Tensor.logsumexp", inputs=[rnd(3, 4, lo=-50, hi=90)])
+def logsumexp_forms(x):
+    return ops.logsumexp(x, 1), ops.logsumexp(x, 0, keepdim=True), x.logsumexp((0, 1)), ops.logsumexp(x, -1, True)
+
+
+@case("ops.nansum", "ops.nanmean", "Tensor.nansum", "Tensor.nanmean", inputs=[_NANS])
+def nansum_nanmean(x):
+    return (ops.nansum(x), ops.nansum(x, 1), ops.nansum(x, axis=0, keepdims=True), ops.nanmean(x),
+            ops.nanmean(x, 1), x.nansum(0), x.nanmean(axis=1, keepdims=True))
+
+
+@case("ops.nansum", inputs=[ints(3, 4)])
+def nansum_int(x):
+    return ops.nansum(x), ops.nansum(x, 1, dtype=ms.float32)
+
+
+@case("ops.var", "ops.std", "ops.var_mean", "ops.std_mean", "Tensor.var", "Tensor.std", inputs=[rnd(3, 4)])
+def var_std_family(x):
+    return (ops.var(x), ops.var(x, 1), ops.var(x, axis=0, ddof=1, keepdims=True), ops.std(x, 1, 1),
+            ops.var_mean(x, 1), ops.std_mean(x, (0, 1), ddof=1), x.var(0), x.std(axis=1, keepdims=True))
+
+
+@case("ops.count_nonzero", "Tensor.count_nonzero",
+      inputs=[np.array([[0, 1, 2, 0], [0, 0, 3, 1], [5, 0, 0, 0]], np.float32)])
+def count_nonzero_forms(x):
+    return (ops.count_nonzero(x), ops.count_nonzero(x, 1), ops.count_nonzero(x, (0,), True, ms.int64),
+            x.count_nonzero())
+
+
+@case("ops.trace", "ops.Trace", "Tensor.trace", inputs=[rnd(3, 4), ints(4, 4)])
+def trace_forms(x, i):
+    return ops.trace(x), ops.Trace()(x), x.trace(), ops.trace(i)
+
+
+@case("ops.vecdot", "ops.dot", "Tensor.dot", inputs=[rnd(3, 4), rnd(3, 4), rnd(4, 2)])
+def vecdot_dot(x, y, w):
+    return ops.vecdot(x, y), ops.vecdot(x, y, axis=0), ops.dot(x, w), x.dot(w)
+
+
+# ---- layout --------------------------------------------------------------------------------------------
+@case("ops.flipud", "ops.fliplr", "ops.rot90", "Tensor.flipud", "Tensor.fliplr", "Tensor.rot90",
+      inputs=[rnd(2, 3, 4)])
+def flips_rot90(x):
+    return (ops.flipud(x), ops.fliplr(x), ops.rot90(x, 1, (0, 1)), ops.rot90(x, 2, (1, 2)),
+            ops.rot90(x, -1, (0, 2)), ops.rot90(x, 3, [2, 1]), x.flipud(), x.fliplr(), x.rot90(1, (0, 1)))
+
+
+@case("ops.diff", "Tensor.diff", inputs=[rnd(3, 5), rnd(3, 1), ints(3, 5, lo=-9, hi=9)])
+def diff_forms(x, p, i):
+    return ops.diff(x), ops.diff(x, 1, 0), ops.diff(x, 1, -1, p, p), x.diff(), ops.diff(i)
+
+
+@case("ops.diff", inputs=[rnd(3, 5)], error=True)
+def diff_n2(x):
+    return ops.diff(x, 2)
+
+
+@case("ops.atleast_1d", "ops.atleast_2d", "ops.atleast_3d", inputs=[np.float32(2.5), rnd(3), rnd(2, 3)])
+def atleast_forms(s, v, m):
+    return (ops.atleast_1d(s), ops.atleast_2d(v), ops.atleast_3d(v), ops.atleast_3d(m), ops.atleast_2d([s, v, m]),
+            ops.atleast_1d((s, m)))
+
+
+@case("ops.hstack", "ops.vstack", "ops.dstack", "ops.column_stack", "ops.row_stack",
+      inputs=[rnd(3), rnd(3), rnd(2, 3), rnd(2, 3)])
+def stacks(a, b, c, d):
+    return (ops.hstack([a, b]), ops.hstack((c, d)), ops.vstack([a, b]), ops.vstack((c, d)), ops.dstack([a, b]),
+            ops.dstack([c, d]), ops.column_stack([a, b]), ops.column_stack([c, d]), ops.row_stack([a, b]))
+
+
+@case("ops.moveaxis", "ops.movedim", "ops.swapdims", "ops.t", "ops.ravel", "Tensor.moveaxis", "Tensor.movedim",
+      "Tensor.swapdims", "Tensor.t", "Tensor.ravel", inputs=[rnd(2, 3, 4), rnd(3, 5)])
+def axis_moves(x, m):
+    return (ops.moveaxis(x, 0, -1), ops.movedim(x, (0, 1), (2, 0)), ops.swapdims(x, 0, 2), ops.t(m), ops.ravel(x),
+            x.moveaxis(1, 0), x.movedim(-1, 0), x.swapdims(1, 2), m.t(), x.ravel())
+
+
+@case("ops.msort", "Tensor.msort", inputs=[rnd(4, 3)])
+def msort_forms(x):
+    return ops.msort(x), x.msort()
+
+
+@case("ops.kron", inputs=[rnd(2, 3), rnd(3, 2), rnd(2), rnd(1, 2, 2)])
+def kron_forms(a, b, v, c):
+    return ops.kron(a, b), ops.kron(v, a), ops.kron(a, c)
+
+
+@case("ops.narrow", "Tensor.narrow", inputs=[rnd(4, 5)])
+def narrow_forms(x):
+    return ops.narrow(x, 1, 1, 3), ops.narrow(x, 0, 2, 2), x.narrow(-1, 0, 2)
+
+
+@case("ops.tensor_split", "ops.hsplit", "ops.vsplit", "ops.dsplit", "Tensor.tensor_split", "Tensor.hsplit",
+      "Tensor.vsplit", "Tensor.dsplit", inputs=[rnd(6, 4, 2), rnd(7)])
+def splits(x, v):
+    return (ops.tensor_split(v, 3), ops.tensor_split(v, [2, 5]), ops.tensor_split(x, 4, axis=0),
+            ops.hsplit(x, 2), ops.vsplit(x, [1, 4]), ops.dsplit(x, 2), v.tensor_split(2), x.hsplit([1]),
+            x.vsplit(3), x.dsplit([1]))
+
+
+@case("ops.hsplit", inputs=[rnd(7)], error=True)
+def hsplit_1d(v):
+    return ops.hsplit(v, [3])
+
+
+# ---- activations and losses --------------------------------------------------------------------------
+@case("ops.hardshrink", "ops.softshrink", "ops.SoftShrink", "ops.threshold", "Tensor.hardshrink",
+      inputs=[np.array([-1.0, -0.5, -0.3, 0.0, 0.2, 0.5, 0.7, np.nan], np.float32)])
+def shrinks(x):
+    return (ops.hardshrink(x), ops.hardshrink(x, 0.3), ops.softshrink(x), ops.softshrink(x, 0.2),
+            ops.SoftShrink(0.6)(x), ops.threshold(x, 0.2, -9.0), x.hardshrink(0.6))
+
+
+@case("ops.l1_loss", "ops.mse_loss", inputs=[rnd(3, 4), rnd(3, 4)])
+def l1_mse(x, y):
+    return (ops.l1_loss(x, y), ops.l1_loss(x, y, "sum"), ops.l1_loss(x, y, reduction="none"), ops.mse_loss(x, y),
+            ops.mse_loss(x, y, "sum"), ops.mse_loss(x, y, reduction="none"))
+
+
+@case("ops.l1_loss", inputs=[rnd(3, 4), rnd(3, 4)], error=True)
+def l1_loss_bad_reduction(x, y):
+    return ops.l1_loss(x, y, "avg")

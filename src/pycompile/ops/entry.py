@@ -246,7 +246,7 @@ def install(ops_namespace: dict) -> list[str]:
     A name that already exists there is an error: the entry would shadow an op defined elsewhere."""
     from pycompile.ops import operations
 
-    added = []
+    added, clashes = [], []
     for e in ENTRIES.values():
         for n in (e.name, *e.aliases):
             if n in ops_namespace:
@@ -266,6 +266,9 @@ def install(ops_namespace: dict) -> list[str]:
                 operations.__all__.append(p)
         if e.method is not None:
             if e.tensor_method in vars(TensorMethods):
-                raise ValueError(f"op entry {e.name}: Tensor.{e.tensor_method} exists already")
+                clashes.append(f"Tensor.{e.tensor_method} ({e.name})")
+                continue
             setattr(TensorMethods, e.tensor_method, e.method)
+    if clashes:
+        raise ValueError("op entries declare Tensor methods that exist already: " + ", ".join(clashes))
     return added
