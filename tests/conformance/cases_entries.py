@@ -345,3 +345,111 @@ def l1_mse(x, y):
 @case("ops.l1_loss", inputs=[rnd(3, 4), rnd(3, 4)], error=True)
 def l1_loss_bad_reduction(x, y):
     return ops.l1_loss(x, y, "avg")
+
+
+# ---- Tensor forms of existing ops ------------------------------------------------------------------
+@case("Tensor.absolute", "Tensor.negative", "Tensor.reciprocal", "Tensor.remainder", "Tensor.true_divide",
+      "Tensor.floor_divide", inputs=[rnd(2, 3, lo=0.5, hi=3), rnd(2, 3, lo=0.5, hi=3)])
+def tensor_arith_aliases(x, y):
+    return x.absolute(), x.negative(), x.reciprocal(), x.remainder(y), x.true_divide(y), x.floor_divide(y)
+
+
+@case("Tensor.eq", "Tensor.equal", "Tensor.ge", "Tensor.greater", "Tensor.greater_equal", "Tensor.gt",
+      "Tensor.le", "Tensor.less", "Tensor.less_equal", "Tensor.lt", "Tensor.ne", "Tensor.not_equal",
+      inputs=[ints(3, 4), ints(3, 4)])
+def tensor_compare_aliases(x, y):
+    return (x.eq(y), x.equal(y), x.ge(y), x.greater(y), x.greater_equal(y), x.gt(y), x.le(y), x.less(y),
+            x.less_equal(y), x.lt(y), x.ne(y), x.not_equal(y))
+
+
+@case("Tensor.logical_and", "Tensor.logical_or", "Tensor.logical_not", inputs=[bools(2, 3), bools(2, 3)])
+def tensor_logic_aliases(a, b):
+    return a.logical_and(b), a.logical_or(b), a.logical_not()
+
+
+@case("Tensor.bmm", "Tensor.mm", "Tensor.where",
+      inputs=[rnd(2, 3, 4), rnd(2, 4, 2), rnd(3, 4), rnd(4, 5), bools(3, 4)])
+def tensor_product_aliases(a, b, m, n, c):
+    return a.bmm(b), m.mm(n), m.where(c, m * 2)
+
+
+@case("Tensor.double", "Tensor.half", "Tensor.long", "Tensor.short", "Tensor.byte", "Tensor.type_as",
+      inputs=[rnd(2, 3, lo=0, hi=100), ints(2, 3)])
+def tensor_cast_aliases(x, i):
+    return x.double(), x.half(), x.long(), x.short(), x.byte(), x.type_as(i), i.type_as(x)
+
+
+@case("Tensor.ndimension", "Tensor.nelement", "Tensor.is_signed", inputs=[rnd(2, 3), ints(2, 3, dtype="uint8")],
+      graph=False, reason="returns Python values")
+def tensor_info_aliases(x, u):
+    return x.ndimension(), x.nelement(), x.is_signed(), u.is_signed()
+
+
+@case("Tensor.reshape_as", "Tensor.view_as", "Tensor.expand", "Tensor.sum_to_size",
+      inputs=[rnd(2, 3), rnd(3, 2), rnd(3, 1), rnd(4, 2, 3)], graph=False,
+      reason="MindSpore 2.10's graph mode fails on them (\"GetShapeVector() doesn't implement\")")
+def tensor_shape_aliases(x, y, c, z):
+    return (x.reshape_as(y), x.view_as(y), c.expand((3, 4)), c.expand((2, 3, 5)), c.expand((-1, 2)),
+            z.sum_to_size((2, 3)), z.sum_to_size((1, 3)), z.sum_to_size((2, 1)))
+
+
+@case("Tensor.expand", "Tensor.sum_to_size", inputs=[rnd(3, 1), rnd(4, 2, 3)], graph=False,
+      reason="MindSpore's graph mode takes the sizes only as one tuple")
+def tensor_shape_varargs(c, z):
+    return c.expand(3, 4), z.sum_to_size(2, 3)
+
+
+@case("Tensor.amax", "Tensor.amin", "Tensor.ptp", "Tensor.aminmax", inputs=[rnd(3, 4)])
+def tensor_minmax_aliases(x):
+    return x.amax(), x.amax(1), x.amin(0, True), x.ptp(), x.ptp(1, True)
+
+
+@case("Tensor.aminmax", "Tensor.amin", inputs=[rnd(3, 4)], graph=False,
+      reason="MindSpore's graph mode rejects the keyword arguments")
+def tensor_aminmax_keywords(x):
+    return x.aminmax(), x.aminmax(axis=1, keepdims=True), x.amin(axis=0, keepdims=True)
+
+
+@case("Tensor.argmax_with_value", "Tensor.argmin_with_value", inputs=[rnd(3, 4)])
+def tensor_with_value(x):
+    return x.argmax_with_value(), x.argmin_with_value(1, True)
+
+
+@case("Tensor.soft_shrink", "Tensor.approximate_equal", inputs=[rnd(3, 5), rnd(3, 5)], graph=False,
+      reason="MindSpore's Tensor.soft_shrink logs a warning, which its graph mode rejects")
+def tensor_misc_aliases(x, y):
+    return x.soft_shrink(0.3), x.approximate_equal(y, 1.0), x.approximate_equal(x)
+
+
+@case("Tensor.top_k", inputs=[rnd(3, 5)], graph=False, reason="MindSpore's Tensor.top_k logs a warning, which its graph mode rejects")
+def tensor_top_k(x):
+    return x.top_k(2), x.top_k(3, True)     # sorted=False: the order is the kernel's own
+
+
+@case("Tensor.mT", "Tensor.mH", "Tensor.adjoint", inputs=[rnd(2, 3, 4)])
+def tensor_matrix_properties(x):
+    return x.mT, x.mH, x.adjoint()
+
+
+@case("ops.addmm", "ops.addmv", "ops.addr", "ops.addbmm", "Tensor.addmm", "Tensor.addmv", "Tensor.addr",
+      "Tensor.addbmm", inputs=[rnd(3, 4), rnd(3, 5), rnd(5, 4), rnd(3), rnd(4), rnd(2, 3, 5), rnd(2, 5, 4)])
+def addmm_family(c, a, b, v, w, ba, bb):
+    return (ops.addmm(c, a, b), ops.addmm(c, a, b, beta=0.5, alpha=2), ops.addmv(v, a, ops.ones(5, ms.float32)),
+            ops.addr(c, v, w), ops.addr(c, v, w, beta=2, alpha=0.5), ops.addbmm(c, ba, bb), c.addmm(a, b),
+            v.addmv(a, a[0]),
+            c.addr(v, w), c.addbmm(ba, bb, alpha=3))
+
+
+@case("ops.isclose", "Tensor.isclose",
+      inputs=[np.array([1.0, 2.0, np.nan, np.inf, -np.inf, 1e-9, 100.0], np.float32),
+              np.array([1.0 + 1e-6, 2.1, np.nan, np.inf, np.inf, 0.0, 100.001], np.float32)])
+def isclose_allclose(x, y):
+    return (ops.isclose(x, y), ops.isclose(x, y, equal_nan=True), ops.isclose(x, y, rtol=0.1, atol=0.0),
+            x.isclose(y))
+
+
+@case("Tensor.allclose", inputs=[np.array([1.0, 2.0, np.nan, np.inf], np.float32),
+                                 np.array([1.0 + 1e-6, 2.1, np.nan, np.inf], np.float32)],
+      graph=False, reason="returns a Python bool computed from the values")
+def tensor_allclose(x, y):
+    return x.allclose(x, equal_nan=True), x.allclose(y), x.allclose(x), x.allclose(y, rtol=0.1)

@@ -22,9 +22,12 @@ def test_every_form_is_installed_where_mindspore_has_it(e):
     import pycompile.ops.function as function
     import pycompile.ops.functional as functional
     import pycompile.ops.operations.math_ops as math_ops
-    assert getattr(ops, e.name) is e.functional
-    assert getattr(functional, e.name) is e.functional
-    assert getattr(function, e.name) is e.functional
+    if e.public:
+        assert getattr(ops, e.name) is e.functional
+        assert getattr(functional, e.name) is e.functional
+        assert getattr(function, e.name) is e.functional
+    else:
+        assert not hasattr(ops, e.name)
     if e.primitive:
         assert getattr(ops, e.primitive) is e.primitive_cls
         assert getattr(ops.operations, e.primitive) is e.primitive_cls

@@ -86,6 +86,7 @@ class Entry:
     tensor_method: str | None
     amp: str | None
     aliases: tuple
+    public: bool = True              # the functional form is `ops.<name>` (False: Primitive / Tensor forms only)
     functional: Callable = None
     primitive_cls: type = None
     method: Callable = None
@@ -207,12 +208,14 @@ def _camel(name: str) -> str:
 
 
 def op_entry(name: str, *, args, primitive: str | None = None, tensor_method: str | bool | None = None,
-             prim_name: str | None = None, amp: str | None = None, aliases=()):
+             prim_name: str | None = None, amp: str | None = None, aliases=(), functional: bool = True):
     """Declare an op from its decomposition (the decorated function, called with every argument
     by name). `primitive`: the Primitive class name, if MindSpore has one; `tensor_method`: True
     for the same name, or the method's name; `prim_name`: the name errors give ("For 'X', ...";
     default the Primitive's name, else the CamelCase of `name`); `amp`: "low" / "full" / "promote"
-    under amp_level 'auto'; `aliases`: other functional names of the same op."""
+    under amp_level 'auto'; `aliases`: other functional names of the same op; `functional=False`:
+    MindSpore has no `ops.<name>` for it (only the Primitive or Tensor form; `name` is then only
+    the entry's key)."""
     if amp not in (None, "low", "full", "promote"):
         raise ValueError(f"op entry {name}: amp must be None, 'low', 'full' or 'promote', got {amp!r}")
     args = tuple(args)
@@ -223,8 +226,8 @@ def op_entry(name: str, *, args, primitive: str | None = None, tensor_method: st
         module = impl.__module__
         method = name if tensor_method is True else (tensor_method or None)
         e = Entry(name=name, impl=impl, args=args, prim_name=prim_name or primitive or _camel(name),
-                  primitive=primitive, tensor_method=method, amp=amp, aliases=tuple(aliases))
-        declared = [name, *e.aliases] + ([primitive] if primitive else []) + ([f"Tensor.{method}"] if method else [])
+                  primitive=primitive, tensor_method=method, amp=amp, aliases=tuple(aliases), public=functional)
+        declared = ([name, *e.aliases] if functional else [f"entry:{name}"]) + ([primitive] if primitive else []) + ([f"Tensor.{method}"] if method else [])
         for n in declared:
             if n in _NAMES:
                 raise ValueError(f"op entry {name}: '{n}' is declared twice")
@@ -240,6 +243,23 @@ def op_entry(name: str, *, args, primitive: str | None = None, tensor_method: st
     return declare
 
 
+TENSOR_ALIASES: dict = {}      # Tensor method name -> function of (self, ...)
+
+
+def tensor_alias(name: str):
+    """Declare `Tensor.<name>` as the decorated function of (self, ...): the Tensor form of an op
+    whose functional form exists already (`x.less(y)` is `ops.less(x, y)`), declared once."""
+    def declare(fn):
+        key = f"Tensor.{name}"
+        if key in _NAMES:
+            raise ValueError(f"tensor alias {name}: '{key}' is declared twice")
+        _NAMES.add(key)
+        fn.__name__ = fn.__qualname__ = name
+        TENSOR_ALIASES[name] = fn
+        return fn
+    return declare
+
+
 def install(ops_namespace: dict) -> list[str]:
     """Put every entry's forms where MindSpore has them: `ops` (the dict of pycompile.ops),
     `ops.operations` and its submodules, the Tensor class. Returns the names added to `ops`.
@@ -248,7 +268,7 @@ def install(ops_namespace: dict) -> list[str]:
 
     added, clashes = [], []
     for e in ENTRIES.values():
-        for n in (e.name, *e.aliases):
+        for n in (e.name, *e.aliases) if e.public else ():
             if n in ops_namespace:
                 raise ValueError(f"op entry {e.name}: ops.{n} exists already ({ops_namespace[n]!r})")
             ops_namespace[n] = e.functional
@@ -269,6 +289,11 @@ def install(ops_namespace: dict) -> list[str]:
                 clashes.append(f"Tensor.{e.tensor_method} ({e.name})")
                 continue
             setattr(TensorMethods, e.tensor_method, e.method)
+    for name, fn in TENSOR_ALIASES.items():
+        if name in vars(TensorMethods):
+            clashes.append(f"Tensor.{name} (alias)")
+            continue
+        setattr(TensorMethods, name, property(fn) if getattr(fn, "is_property", False) else fn)
     if clashes:
         raise ValueError("op entries declare Tensor methods that exist already: " + ", ".join(clashes))
     return added
