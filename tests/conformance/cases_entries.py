@@ -453,3 +453,45 @@ def isclose_allclose(x, y):
       graph=False, reason="returns a Python bool computed from the values")
 def tensor_allclose(x, y):
     return x.allclose(x, equal_nan=True), x.allclose(y), x.allclose(x), x.allclose(y, rtol=0.1)
+
+
+# ---- diagonals, products, order statistics ----------------------------------------------------------
+@case("ops.diag", inputs=[rnd(3), rnd(2, 2)])
+def diag_forms(v, m):
+    return ops.diag(v), ops.diag(m)
+
+
+@case("Tensor.diag", inputs=[rnd(3)], graph=False, reason="MindSpore 2.10's graph mode rejects Tensor.diag (deprecated)")
+def tensor_diag(v):
+    return v.diag()
+
+
+@case("ops.diagonal", "Tensor.diagonal", inputs=[rnd(3, 4), rnd(2, 3, 4)])
+def diagonal_forms(m, t):
+    return (ops.diagonal(m), ops.diagonal(m, 1), ops.diagonal(m, -1), m.diagonal(2), ops.diagonal(t, 0, 1, 2),
+            ops.diagonal(t, 1, 2, 0), ops.diagonal(t, offset=-1, dim1=0, dim2=2))
+
+
+@case("ops.diagflat", "Tensor.diagflat", inputs=[rnd(3), rnd(2, 2)])
+def diagflat_forms(v, m):
+    return ops.diagflat(v), ops.diagflat(m, 1), v.diagflat(-2)
+
+
+@case("ops.cross", "Tensor.cross", inputs=[rnd(4, 3), rnd(4, 3), rnd(3, 2), rnd(3, 2)])
+def cross_forms(a, b, c, d):
+    return ops.cross(a, b), ops.cross(a, b, 1), ops.cross(c, d, 0), a.cross(b), ops.cross(c, d)
+
+
+@case("ops.logcumsumexp", "Tensor.logcumsumexp", inputs=[rnd(3, 4, lo=-30, hi=80)])
+def logcumsumexp_forms(x):
+    return ops.logcumsumexp(x, 0), ops.logcumsumexp(x, 1), x.logcumsumexp(-1)
+
+
+@case("ops.matrix_power", "Tensor.matrix_power", inputs=[rnd(3, 3, lo=-1, hi=1), rnd(2, 2, 2, lo=-1, hi=1)])
+def matrix_power_forms(m, b):
+    return ops.matrix_power(m, 0), ops.matrix_power(m, 1), ops.matrix_power(m, 3), b.matrix_power(2)
+
+
+@case("ops.median", "Tensor.median", inputs=[rnd(3, 5), rnd(4, 4)])
+def median_forms(x, y):
+    return ops.median(x), ops.median(x, 0), ops.median(y, 1, True), x.median()
