@@ -169,3 +169,15 @@ def test_an_argument_error_in_graph_code_names_the_users_line():
     with pytest.raises(TypeError) as info:
         ms.jit(_graph_error)(Tensor(np.int32([1, 2])))
     assert "test_op_entries.py" in str(info.value) and "Hypot" in str(info.value)
+
+
+def test_entries_carry_mindspore_amp_auto_classes():
+    # MindSpore 2.10's amp 'auto' lists name these primitives (AMP_AUTO_WHITE_LIST: Addmm, Addmv,
+    # Addbmm; the promote list: Addcdiv, Addcmul, Cross)
+    assert {n: ENTRIES[n].amp for n in ("addmm", "addmv", "addbmm", "addcdiv", "addcmul", "cross")} == {
+        "addmm": "low", "addmv": "low", "addbmm": "low", "addcdiv": "promote", "addcmul": "promote", "cross": "promote"}
+    a = Tensor(np.ones((2, 2), np.float32))
+    h = Tensor(np.ones((2, 2), np.float16))
+    out = _mixed.call(_mixed.AutoPolicy(ms.float16), (a, h), {}, lambda args, k: (ops.addmm(args[0], args[0], args[0]),
+                                                                                   ops.addcmul(args[0], args[1], args[1])))
+    assert out[0].dtype == ms.float16 and out[1].dtype == ms.float32

@@ -58,7 +58,7 @@ def diagflat(input, offset=0):
     return m
 
 
-@op_entry("cross", primitive="Cross", tensor_method=True,
+@op_entry("cross", primitive="Cross", tensor_method=True, amp="promote",
           args=[Arg("input"), Arg("other"), Arg("dim", "value", default=None, init=True)])
 def cross(input, other, dim=None):
     """The cross product of 3-vectors along `dim` (default: the first axis of size 3)."""

@@ -120,7 +120,7 @@ def fmin(input, other):
     return _nan_ignoring(F.less)(input, other)
 
 
-@op_entry("addcdiv", primitive="Addcdiv", tensor_method=True,
+@op_entry("addcdiv", primitive="Addcdiv", tensor_method=True, amp="promote",
           args=[Arg("input"), Arg("tensor1"), Arg("tensor2"), Arg("value", "tensor|number", default=1)])
 def addcdiv(input, tensor1, tensor2, value=1):
     """input + value * tensor1 / tensor2 (MindSpore 2.10's CPU wheel has no kernel for the
@@ -128,7 +128,7 @@ def addcdiv(input, tensor1, tensor2, value=1):
     return input + value * F.div(tensor1, tensor2)
 
 
-@op_entry("addcmul", primitive="Addcmul", tensor_method=True,
+@op_entry("addcmul", primitive="Addcmul", tensor_method=True, amp="promote",
           args=[Arg("input"), Arg("tensor1"), Arg("tensor2"), Arg("value", "tensor|number", default=1)])
 def addcmul(input, tensor1, tensor2, value=1):
     """input + value * tensor1 * tensor2."""
