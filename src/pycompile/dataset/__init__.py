@@ -1,6 +1,7 @@
 """pycompile.dataset: data pipelines shaped like mindspore.dataset (`import pycompile.dataset as ds`).
 
-Sources: GeneratorDataset, NumpySlicesDataset, MnistDataset, Cifar10Dataset. Operations:
+Sources: GeneratorDataset, NumpySlicesDataset, MnistDataset, FashionMnistDataset, Cifar10Dataset,
+Cifar100Dataset. Operations:
 batch, shuffle, map, repeat, take, skip, project, rename. Iterators run the pipeline in a
 background thread and yield pycompile Tensors. `config` holds the seed and prefetch size;
 `transforms` and `vision` hold the transforms for `map`.
@@ -10,10 +11,11 @@ from pycompile.dataset import transforms, vision  # noqa: F401
 from pycompile.dataset.datasets import Dataset  # noqa: F401
 from pycompile.dataset.iterators import DictIterator, TupleIterator  # noqa: F401
 from pycompile.dataset.sources import GeneratorDataset, NumpySlicesDataset  # noqa: F401
-from pycompile.dataset.vision_sources import Cifar10Dataset, MnistDataset  # noqa: F401
+from pycompile.dataset.vision_sources import (Cifar10Dataset, Cifar100Dataset, FashionMnistDataset,  # noqa: F401
+                                             MnistDataset)
 
 __all__ = ["config", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
-           "Cifar10Dataset", "TupleIterator", "DictIterator"]
+           "FashionMnistDataset", "Cifar10Dataset", "Cifar100Dataset", "TupleIterator", "DictIterator"]
 
 
 def __getattr__(name):
