@@ -1,7 +1,7 @@
 """pycompile.dataset: data pipelines shaped like mindspore.dataset (`import pycompile.dataset as ds`).
 
 Sources: GeneratorDataset, NumpySlicesDataset, MnistDataset, FashionMnistDataset, Cifar10Dataset,
-Cifar100Dataset. Operations:
+Cifar100Dataset; the samplers (`sampler=` on each source). Operations:
 batch, shuffle, map, repeat, take, skip, project, rename. Iterators run the pipeline in a
 background thread and yield pycompile Tensors. `config` holds the seed and prefetch size;
 `transforms` and `vision` hold the transforms for `map`.
@@ -10,12 +10,17 @@ from pycompile.dataset import config  # noqa: F401
 from pycompile.dataset import transforms, vision  # noqa: F401
 from pycompile.dataset.datasets import Dataset  # noqa: F401
 from pycompile.dataset.iterators import DictIterator, TupleIterator  # noqa: F401
+from pycompile.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler,  # noqa: F401
+                                        SequentialSampler, SubsetRandomSampler, SubsetSampler,
+                                        WeightedRandomSampler)
 from pycompile.dataset.sources import GeneratorDataset, NumpySlicesDataset  # noqa: F401
 from pycompile.dataset.vision_sources import (Cifar10Dataset, Cifar100Dataset, FashionMnistDataset,  # noqa: F401
                                              MnistDataset)
 
 __all__ = ["config", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
-           "FashionMnistDataset", "Cifar10Dataset", "Cifar100Dataset", "TupleIterator", "DictIterator"]
+           "FashionMnistDataset", "Cifar10Dataset", "Cifar100Dataset", "TupleIterator", "DictIterator",
+           "DistributedSampler", "PKSampler", "RandomSampler", "SequentialSampler", "SubsetRandomSampler",
+           "SubsetSampler", "WeightedRandomSampler"]
 
 
 def __getattr__(name):

@@ -1,8 +1,9 @@
 """mindspore.dataset.config: the data pipeline's global settings.
 
 The seed drives every random choice of the pipeline (shuffled sources, `shuffle()`, random
-transforms): a run with the same seed yields the same data, in the same order. MindSpore's own
-random stream is not reproduced. Like MindSpore, `set_seed` also seeds Python's `random` and
+transforms): a run with the same seed yields the same data, in the same order. Samplers (and so
+shuffled sources) reproduce MindSpore's own draws for a seed (samplers.py); `shuffle()` and the
+random transforms draw from pycompile's own streams. Like MindSpore, `set_seed` also seeds Python's `random` and
 NumPy's global generator, and `pycompile.set_seed` sets this seed too.
 """
 from __future__ import annotations

@@ -100,6 +100,15 @@ class _ArraySource(RandomAccessSource):
         part = int(np.searchsorted(self._starts, index, side="right")) - 1
         return self._row(self._parts[part], index - int(self._starts[part]))
 
+    def _class_labels(self, column):
+        """Every row's value of `column` (PKSampler's classes)."""
+        names = self.get_col_names()
+        if column not in names:
+            raise RuntimeError(f"Invalid data, PKSampler's class_column '{column}' is not a column of "
+                               f"{type(self).__name__}: {names}")
+        col = names.index(column)
+        return [int(self._get(i)[col]) for i in range(self._length())]
+
 
 def _read_idx(path, magic, ndim) -> tuple:
     """(records, item shape) of an idx file: its first dimension counts the records."""
