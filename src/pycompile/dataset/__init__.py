@@ -1,14 +1,16 @@
 """pycompile.dataset: data pipelines shaped like mindspore.dataset (`import pycompile.dataset as ds`).
 
 Sources: GeneratorDataset, NumpySlicesDataset, MnistDataset, FashionMnistDataset, Cifar10Dataset,
-Cifar100Dataset; the samplers (`sampler=` on each source). Operations:
-batch, shuffle, map, repeat, take, skip, project, rename. Iterators run the pipeline in a
+Cifar100Dataset, ImageFolderDataset, CSVDataset, TextFileDataset; the samplers (`sampler=` on each
+source). Operations: batch, shuffle, map, repeat, take, skip, project, rename. Iterators run the pipeline in a
 background thread and yield pycompile Tensors. `config` holds the seed and prefetch size;
 `transforms` and `vision` hold the transforms for `map`.
 """
 from pycompile.dataset import config  # noqa: F401
 from pycompile.dataset import transforms, vision  # noqa: F401
 from pycompile.dataset.datasets import Dataset  # noqa: F401
+from pycompile.dataset.file_sources import (CSVDataset, ImageFolderDataset, Shuffle,  # noqa: F401
+                                            TextFileDataset)
 from pycompile.dataset.iterators import DictIterator, TupleIterator  # noqa: F401
 from pycompile.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler,  # noqa: F401
                                         SequentialSampler, SubsetRandomSampler, SubsetSampler,
@@ -18,7 +20,8 @@ from pycompile.dataset.vision_sources import (Cifar10Dataset, Cifar100Dataset, F
                                              MnistDataset)
 
 __all__ = ["config", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
-           "FashionMnistDataset", "Cifar10Dataset", "Cifar100Dataset", "TupleIterator", "DictIterator",
+           "FashionMnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "CSVDataset",
+           "TextFileDataset", "Shuffle", "TupleIterator", "DictIterator",
            "DistributedSampler", "PKSampler", "RandomSampler", "SequentialSampler", "SubsetRandomSampler",
            "SubsetSampler", "WeightedRandomSampler"]
 
