@@ -111,3 +111,15 @@ def test_uses_mindspore_accepts_until_later_are_clear_errors_here(name):
     with pytest.raises((ValueError, TypeError)) as info:
         sc.error_cases(ds)[name]()
     assert str(info.value)
+
+
+def test_user_sampler_subclass():
+    """The sampler tutorial's pattern: a ds.Sampler subclass yielding indices from dataset_size."""
+    class Reverse(ds.Sampler):
+        def __iter__(self):
+            yield from range(self.dataset_size - 1, -1, -1)
+    d = ds.NumpySlicesDataset(np.arange(5), column_names=["x"], sampler=Reverse())
+    assert [int(r[0]) for r in d.create_tuple_iterator(output_numpy=True)] == [4, 3, 2, 1, 0]
+    assert d.get_dataset_size() == 5
+    d = ds.NumpySlicesDataset(np.arange(5), column_names=["x"], sampler=Reverse(num_samples=2))
+    assert [int(r[0]) for r in d.create_tuple_iterator(output_numpy=True)] == [4, 3]

@@ -12,7 +12,7 @@ from pycompile.dataset.datasets import Dataset  # noqa: F401
 from pycompile.dataset.file_sources import (CSVDataset, ImageFolderDataset, Shuffle,  # noqa: F401
                                             TextFileDataset)
 from pycompile.dataset.iterators import DictIterator, TupleIterator  # noqa: F401
-from pycompile.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler,  # noqa: F401
+from pycompile.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,  # noqa: F401
                                         SequentialSampler, SubsetRandomSampler, SubsetSampler,
                                         WeightedRandomSampler)
 from pycompile.dataset.sources import GeneratorDataset, NumpySlicesDataset  # noqa: F401
@@ -22,7 +22,7 @@ from pycompile.dataset.vision_sources import (Cifar10Dataset, Cifar100Dataset, F
 __all__ = ["config", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
            "FashionMnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "CSVDataset",
            "TextFileDataset", "Shuffle", "TupleIterator", "DictIterator",
-           "DistributedSampler", "PKSampler", "RandomSampler", "SequentialSampler", "SubsetRandomSampler",
+           "DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
            "SubsetSampler", "WeightedRandomSampler"]
 
 

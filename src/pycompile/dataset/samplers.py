@@ -329,6 +329,32 @@ class PKSampler(BuiltinSampler):
         return [ids[_uniform(g, len(ids) - 1)] for ids in self._cap(slots)]
 
 
+class Sampler(BuiltinSampler):
+    """Base of a user's sampler: define `__iter__` yielding row indices; `self.dataset_size` is the
+    source's row count when it runs (each epoch), `reset()` is called before each epoch after the first."""
+
+    def __init__(self, num_samples=None):
+        super().__init__(num_samples)
+        self.dataset_size = 0
+        if self.num_samples is None and hasattr(self, "__len__"):
+            self.num_samples = len(self)
+
+    def __iter__(self):
+        raise NotImplementedError("a ds.Sampler subclass must define __iter__")
+
+    def reset(self):
+        """Called before each epoch after the first; override if needed."""
+
+    def _ids(self, n, seed, epoch, source):
+        self.dataset_size = n
+        if epoch:
+            self.reset()
+        ids = []
+        for i in self:
+            ids.extend(int(j) for j in (i if isinstance(i, (list, tuple, np.ndarray)) else [i]))
+        return ids
+
+
 def implied_sampler(shuffle, num_samples, num_shards, shard_id):
     """The sampler MindSpore builds from a source's own shuffle / num_samples / sharding arguments."""
     shuffle = True if shuffle is None else shuffle
