@@ -1,5 +1,6 @@
 """mindspore.dataset.vision: image transforms on HWC NumPy arrays (written with NumPy; no OpenCV or
-PIL needed, except Decode, which decodes JPEG / PNG bytes with Pillow). Results and dtypes are MindSpore 2.10's (checked against recorded outputs)."""
+PIL needed, except Decode, which decodes JPEG / PNG bytes with Pillow). Results and dtypes are
+MindSpore 2.10's (checked against recorded outputs)."""
 from __future__ import annotations
 
 from enum import IntEnum
