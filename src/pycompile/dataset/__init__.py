@@ -4,10 +4,10 @@ Sources: GeneratorDataset, NumpySlicesDataset, MnistDataset, FashionMnistDataset
 Cifar100Dataset, ImageFolderDataset, CSVDataset, TextFileDataset, MindDataset; the samplers (`sampler=` on each
 source). Operations: batch, shuffle, map, repeat, take, skip, project, rename. Iterators run the pipeline in a
 background thread and yield pycompile Tensors. `config` holds the seed and prefetch size;
-`transforms` and `vision` hold the transforms for `map`.
+`transforms`, `vision` and `text` hold the transforms for `map`.
 """
 from pycompile.dataset import config  # noqa: F401
-from pycompile.dataset import transforms, vision  # noqa: F401
+from pycompile.dataset import text, transforms, vision  # noqa: F401
 from pycompile.dataset.datasets import Dataset  # noqa: F401
 from pycompile.dataset.file_sources import (CSVDataset, ImageFolderDataset, Shuffle,  # noqa: F401
                                             TextFileDataset)
@@ -20,7 +20,7 @@ from pycompile.dataset.sources import GeneratorDataset, NumpySlicesDataset  # no
 from pycompile.dataset.vision_sources import (Cifar10Dataset, Cifar100Dataset, FashionMnistDataset,  # noqa: F401
                                              MnistDataset)
 
-__all__ = ["config", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
+__all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
            "FashionMnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "CSVDataset",
            "TextFileDataset", "MindDataset", "Shuffle", "TupleIterator", "DictIterator",
            "DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
