@@ -134,3 +134,26 @@ def test_cifar_folders_match_mindspore(api, folder, cifar_root):
         assert [list(c.shape) for c in rows[0]] == want["shapes"]
         assert _runs(rows, labels, range(1, 10)) == [[s, 0, SMALL] for s, _, _ in want["runs"]], usage
         assert d.get_dataset_size() == SMALL * len(want["runs"])
+
+
+def test_quick_start_pipeline_unchanged(mnist_root):
+    """MindSpore's quick start data lines, with only the import changed."""
+    import pycompile as mindspore
+    from pycompile.dataset import MnistDataset, transforms, vision
+
+    def datapipe(path, batch_size):
+        image_transforms = [vision.Rescale(1.0 / 255.0, 0), vision.Normalize(mean=(0.1307,), std=(0.3081,)),
+                            vision.HWC2CHW()]
+        label_transform = transforms.TypeCast(mindspore.int32)
+        dataset = MnistDataset(path)
+        dataset = dataset.map(image_transforms, 'image')
+        dataset = dataset.map(label_transform, 'label')
+        return dataset.batch(batch_size)
+
+    train = datapipe(os.path.join(mnist_root, "MNIST_Data", "train"), 2)
+    test = datapipe(os.path.join(mnist_root, "MNIST_Data", "test"), 2)
+    image, label = next(train.create_tuple_iterator())
+    assert image.shape == (2, 1, 28, 28) and str(image.dtype) == "Float32" and str(label.dtype) == "Int32"
+    assert train.get_dataset_size() == 3 and test.get_dataset_size() == 2
+    assert sorted(int(x) for b in test.create_dict_iterator(output_numpy=True) for x in b["label"]) == \
+        sorted(MS["mnist"]["MNIST_Data/test"]["test"]["labels"])
