@@ -123,3 +123,12 @@ def test_user_sampler_subclass():
     assert d.get_dataset_size() == 5
     d = ds.NumpySlicesDataset(np.arange(5), column_names=["x"], sampler=Reverse(num_samples=2))
     assert [int(r[0]) for r in d.create_tuple_iterator(output_numpy=True)] == [4, 3]
+
+
+def test_index_lists_take_num_samples_and_shuffle_with_num_samples_draws_with_replacement():
+    """MindSpore's select_sampler: a list of indices becomes SubsetSampler(list, num_samples) (no
+    conflict); a shuffled source with num_samples (0 included) samples with replacement."""
+    d = ds.NumpySlicesDataset(np.arange(10), column_names=["x"], sampler=[7, 3, 5], num_samples=2)
+    assert [int(r[0]) for r in d.create_tuple_iterator(output_numpy=True)] == [7, 3]
+    assert isinstance(ds.NumpySlicesDataset(np.arange(4), shuffle=True, num_samples=0)._sampler, ds.RandomSampler)
+    assert ds.NumpySlicesDataset(np.arange(4), shuffle=True, num_samples=0)._sampler.replacement

@@ -361,18 +361,19 @@ def implied_sampler(shuffle, num_samples, num_shards, shard_id):
     if num_shards is not None:
         return DistributedSampler(num_shards, shard_id, shuffle=bool(shuffle), num_samples=num_samples)
     if shuffle:
-        if num_samples:
+        if num_samples is not None:
             return RandomSampler(replacement=True, num_samples=num_samples)
         return RandomSampler(num_samples=num_samples)
     return SequentialSampler(num_samples=num_samples)
 
 
-def as_sampler(sampler):
-    """A source's `sampler=` argument: a sampler, a list of indices, or any iterable of them."""
+def as_sampler(sampler, num_samples=None):
+    """A source's `sampler=` argument: a sampler, a list of indices, or any iterable of them
+    (num_samples caps the last two, as in MindSpore)."""
     if isinstance(sampler, BuiltinSampler):
         return sampler
     if isinstance(sampler, (list, tuple, np.ndarray)):
-        return SubsetSampler(list(sampler))
-    if hasattr(sampler, "__iter__"):
+        return SubsetSampler(list(sampler), num_samples)
+    if hasattr(sampler, "__iter__") and not isinstance(sampler, str):
         return sampler
     raise TypeError("sampler should be either iterable or from mindspore.dataset.samplers.")

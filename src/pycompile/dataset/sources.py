@@ -47,12 +47,12 @@ class RandomAccessSource(Dataset):
         super().__init__()
         _check_num_samples(num_samples)
         _check_shards(num_shards, shard_id)
-        if sampler is not None and (shuffle is not None or num_shards is not None or shard_id is not None
-                                    or num_samples is not None):
+        if isinstance(sampler, samplers.BuiltinSampler) and (shuffle is not None or num_shards is not None
+                                                             or shard_id is not None or num_samples is not None):
             raise ValueError(f"Conflicting arguments during sampler assignments. num_samples: {num_samples}, "
                              f"num_shards: {num_shards}, shard_id: {shard_id}, shuffle: {shuffle}.")
         if sampler is not None:
-            sampler = samplers.as_sampler(sampler)
+            sampler = samplers.as_sampler(sampler, num_samples)
             if isinstance(sampler, samplers.PKSampler) and not hasattr(self, "_class_labels"):
                 raise ValueError("GeneratorDataset doesn't support PKSampler.")
         self.num_samples = num_samples
@@ -72,7 +72,8 @@ class RandomAccessSource(Dataset):
     def _indices(self, key, epoch) -> np.ndarray:
         """The indices of `epoch`; key[0] is the pipeline's seed (ds.config.set_seed)."""
         if not isinstance(self._sampler, samplers.BuiltinSampler):       # a user's iterable
-            return np.fromiter((int(i) for i in self._sampler), dtype=np.int64)
+            order = np.fromiter((int(i) for i in self._sampler), dtype=np.int64)
+            return order[:self.num_samples] if self.num_samples else order
         order = np.asarray(self._sampler.indices(self, key[0], epoch), dtype=np.int64)
         n = self._length()
         bad = order[(order < 0) | (order >= n)]
