@@ -386,3 +386,21 @@ for _name in ("jit", "jit_class", "lazy_inline"):
     setattr(_common, _name, globals()[_name])
 prefetch_compile_cache()
 context.on_change(prefetch_compile_cache)
+
+
+def run_check():
+    """Compile and run `[1, 1] + [1, 1]`, then print MindSpore's success message."""
+    import numpy as np
+
+    import pycompile
+    from pycompile import Tensor, ops
+
+    def add(a, b):
+        return ops.add(a, b)
+
+    out = pycompile.jit(add)(Tensor(np.ones(2, np.float32)), Tensor(np.ones(2, np.float32)))
+    if not np.array_equal(out.asnumpy(), [2.0, 2.0]):
+        raise RuntimeError(f"pycompile's self-test computed {out.asnumpy()} instead of [2. 2.]")
+    print(f"MindSpore version: {pycompile.__version__} (pycompile)")
+    print("The result of multiplication calculation is correct, MindSpore has been installed on platform [CPU] "
+          "successfully!")

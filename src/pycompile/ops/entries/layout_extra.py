@@ -3,7 +3,6 @@ hstack family, axis moves, ravel, msort, kron, narrow, tensor_split and its h / 
 Values recorded from the wheel in tests/conformance/cases_entries.py."""
 import pycompile.ops as ops
 from pycompile.common.tensor import TensorMethods
-from pycompile.ops import functional as F
 from pycompile.ops._table import OpRuntimeError, OpValueError
 from pycompile.ops.entry import Arg, op_entry
 
