@@ -46,7 +46,16 @@ def cls_FloatStatus(x, s):
 
 @case("ms.dtype_to_nptype", graph=False, reason="returns NumPy types")
 def dtype_to_nptype():
-    return tuple(str(ms.dtype_to_nptype(t)) for t in (ms.float16, ms.float32, ms.int32, ms.bool_))
+    # NumPy's dtype name, not str(type): numpy 2 renamed numpy.bool_'s class to numpy.bool
+    return tuple(np.dtype(ms.dtype_to_nptype(t)).name for t in (ms.float16, ms.float32, ms.int32, ms.bool_))
+
+
+@case("ms.JitConfig", graph=False, reason="a Python options object")
+def jit_config_dict():
+    c = ms.JitConfig(jit_level="O1", jit_syntax_level="STRICT")
+    d = ms.JitConfig().jit_config_dict
+    return tuple(c.jit_config_dict[k] for k in ("jit_level", "exc_mode", "jit_syntax_level", "debug_level",
+                                                 "infer_boost", "backend")) + (len(d), d["jit_level"])
 
 
 # ---- boxes ------------------------------------------------------------------------------------------------
