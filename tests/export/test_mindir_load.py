@@ -1,0 +1,109 @@
+"""ms.load + nn.GraphCell on MINDIR files written by MindSpore 2.10 (tests/oracle/record_mindir.py
+exported them with the wheel and recorded the wheel's outputs and its load errors)."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import pycompile as ms
+from pycompile.export import mindir_pb as pb
+from pycompile.nn.graph_prims import GraphLoadError
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "oracle", "data", "mindir")
+with open(os.path.join(DATA, "mindspore_outputs.json")) as _f:
+    RECORDED = json.load(_f)["models"]
+with open(os.path.join(DATA, "load_errors.json")) as _f:
+    ERRORS = json.load(_f)["cases"]
+
+
+def _close(got, want):
+    want = np.asarray(want)
+    assert got.shape == want.shape
+    # 1e-5 relative to the output's scale (LeNet's logits reach ~400 with these weights)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * max(1.0, np.abs(want).max()))
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE_MODE", "GRAPH_MODE"])
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_graphcell_equals_mindspore(name, mode):
+    ms.set_context(mode=getattr(ms, mode))
+    cell = ms.nn.GraphCell(ms.load(os.path.join(DATA, name + ".mindir")))
+    inputs = [ms.Tensor(np.asarray(x, np.float32)) for x in RECORDED[name]["inputs"]]
+    _close(cell(*inputs).asnumpy(), RECORDED[name]["graphcell_output"])
+
+
+def test_graphcell_parameters_keep_mindspore_names():
+    cell = ms.nn.GraphCell(ms.load(os.path.join(DATA, "mlp.mindir")))
+    assert [n for n, _ in cell.parameters_and_names()] == ["d1.weight", "d1.bias", "d2.weight", "d2.bias"]
+
+
+def _error_case_files(tmp_path):
+    with open(os.path.join(DATA, "mlp.mindir"), "rb") as f:
+        blob = f.read()
+    files = {"truncated": blob[:3000], "text": b"hello\n", "empty": b""}
+    paths = {}
+    for case, data in files.items():
+        paths[case] = str(tmp_path / f"{case}.mindir")
+        with open(paths[case], "wb") as f:
+            f.write(data)
+    return {"missing": "nonexistent.mindir", "extension": "model.txt", "not_a_string": 3, **paths}
+
+
+@pytest.mark.parametrize("case", sorted(ERRORS))
+def test_load_errors_as_mindspore(case, tmp_path):
+    arg = _error_case_files(tmp_path)[case]
+    want = ERRORS[case]["error"]
+    with pytest.raises(Exception) as info:
+        ms.load(arg)
+    first = str(info.value).splitlines()[0]
+    assert type(info.value).__name__ == want["type"] or want["type"] in [c.__name__ for c in type(info.value).__mro__]
+    if want["message_first_line"] == "Load MindIR failed.":
+        # MindSpore says only that; pycompile names the file and what is wrong after the same words
+        assert first.startswith("Load MindIR failed.") and arg in first, first
+    else:
+        assert first == want["message_first_line"]
+
+
+def _rewrite(src, dst, edit):
+    model = pb.ModelProto()
+    with open(src, "rb") as f:
+        model.ParseFromString(f.read())
+    edit(model)
+    with open(dst, "wb") as f:
+        f.write(model.SerializeToString())
+
+
+def test_unknown_primitive_names_primitive_and_file(tmp_path):
+    dst = str(tmp_path / "odd.mindir")
+
+    def rename_relu(model):
+        for p in model.primitives:
+            if p.op_type == "ReLU":
+                p.op_type = "FancyReLU"
+    _rewrite(os.path.join(DATA, "mlp.mindir"), dst, rename_relu)
+    with pytest.raises(RuntimeError, match=r"odd\.mindir.*FancyReLU"):
+        ms.load(dst)
+
+
+def test_parameter_with_short_data_names_file_and_tensor(tmp_path):
+    dst = str(tmp_path / "short.mindir")
+
+    def cut(model):
+        model.graph.parameter[0].raw_data = model.graph.parameter[0].raw_data[:10]
+    _rewrite(os.path.join(DATA, "mlp.mindir"), dst, cut)
+    with pytest.raises(RuntimeError, match=r"short\.mindir.*d1\.weight.*holds 10"):
+        ms.load(dst)
+
+
+def test_wrong_input_shape_is_a_clear_error():
+    cell = ms.nn.GraphCell(ms.load(os.path.join(DATA, "mlp.mindir")))
+    with pytest.raises(ValueError, match=r"mlp\.mindir.*must have shape \(4, 16\), but got \(3, 16\)"):
+        cell(ms.Tensor(np.ones((3, 16), np.float32)))
+
+
+def test_params_init_replaces_weights():
+    graph = ms.load(os.path.join(DATA, "mlp.mindir"))
+    zeros = {n: ms.Tensor(np.zeros(a.shape, np.float32)) for n, a in graph.parameters.values()}
+    out = ms.nn.GraphCell(graph, params_init=zeros)(ms.Tensor(np.ones((4, 16), np.float32)))
+    assert not out.asnumpy().any()
