@@ -135,11 +135,53 @@ def _tuple_get_item(node, args):
 
 
 def _lstm(node, args):
-    """MindSpore's CPU LSTM primitive: inputs (x [seq, batch, input], h0, c0 [layers, batch,
-    hidden], w) where w packs, per layer, w_ih, w_hh (gates i, f, g, o) then the summed bias,
-    flattened. The value is (output, h_n, c_n, reserve, state); time steps run as a loop."""
-    from pycompile.nn.graph_lstm import lstm
-    return lstm(node, *args[:4])
+    """MindSpore's fused CPU `LSTM` primitive, as it appears in a MINDIR file, in pycompile ops.
+
+    Weights arrive packed in one tensor: w_ih [4H, I], w_hh [4H, H], then the bias b_ih + b_hh
+    [4H], flattened (MindSpore's CPU kernel layout, checked on a one-layer file; several layers or
+    directions are refused rather than guessed). Gates are ordered i, f, g, o. The time loop is a
+    Python loop over the static sequence length, so a compiled graph holds it unrolled.
+    """
+    x, h0, c0, w = args[:4]
+    a = node.attrs
+    if a.get("bidirectional") or a.get("proj_size", 0) or int(a["num_layers"]) != 1:
+        raise GraphLoadError(f"node {node.output}: only a one-layer, one-direction LSTM without projection is "
+                             f"supported (num_layers={a['num_layers']}, bidirectional={a.get('bidirectional')})")
+    inp, hid, layers = int(a["input_size"]), int(a["hidden_size"]), int(a["num_layers"])
+    flat = ops.reshape(w, (-1,))
+    offset, mats = 0, []
+    for layer in range(layers):
+        size_in = inp if layer == 0 else hid
+        w_ih = ops.reshape(flat[offset:offset + 4 * hid * size_in], (4 * hid, size_in))
+        offset += 4 * hid * size_in
+        w_hh = ops.reshape(flat[offset:offset + 4 * hid * hid], (4 * hid, hid))
+        offset += 4 * hid * hid
+        mats.append((w_ih, w_hh))
+    biases = []
+    for layer in range(layers):
+        if a.get("has_bias", True):
+            biases.append(flat[offset:offset + 4 * hid])
+            offset += 4 * hid
+        else:
+            biases.append(None)
+    seq = x.shape[0]
+    hs, cs = [], []
+    for layer in range(layers):
+        w_ih, w_hh = mats[layer]
+        h, c = h0[layer], c0[layer]
+        outs = []
+        for t in range(seq):
+            gates = ops.matmul(x[t], ops.transpose(w_ih, (1, 0))) + ops.matmul(h, ops.transpose(w_hh, (1, 0)))
+            if biases[layer] is not None:
+                gates = gates + biases[layer]
+            i, f, g, o = ops.split(gates, hid, 1)
+            c = ops.sigmoid(f) * c + ops.sigmoid(i) * ops.tanh(g)
+            h = ops.sigmoid(o) * ops.tanh(c)
+            outs.append(h)
+        x = ops.stack(outs, 0)
+        hs.append(h)
+        cs.append(c)
+    return (x, ops.stack(hs, 0), ops.stack(cs, 0), None, None)
 
 
 def _unary(fn):
