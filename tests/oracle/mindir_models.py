@@ -125,4 +125,4 @@ def transformer(ms):
 
 MODELS = {"mlp": mlp, "lenet": lenet, "resblock": resblock, "lstm": lstm, "transformer": transformer}
 # what pycompile's export writes and MindSpore must load (tests/oracle/record_mindir.py check-export)
-EXPORT_MODELS = ("mlp", "lenet")
+EXPORT_MODELS = ("mlp", "lenet", "resblock", "transformer")

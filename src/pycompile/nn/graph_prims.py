@@ -205,7 +205,8 @@ PRIMITIVES = {
     "BatchNorm": _batch_norm, "LayerNorm": _layer_norm, "LSTM": _lstm, "Softmax": _softmax,
     # elementwise
     "ReLU": _unary(ops.relu), "Sigmoid": _unary(ops.sigmoid), "Tanh": _unary(ops.tanh), "Exp": _unary(ops.exp),
-    "Sqrt": _unary(ops.sqrt), "Neg": _unary(ops.neg),
+    "Sqrt": _unary(ops.sqrt), "Rsqrt": _unary(ops.rsqrt), "Neg": _unary(ops.neg), "Log": _unary(ops.log),
+    "Square": _unary(ops.square), "Erf": _unary(ops.erf), "Pow": _binary(ops.pow),
     "GeLU": _unary(lambda x: ops.gelu(x, approximate="tanh")),
     "Add": _binary(ops.add), "Sub": _binary(ops.sub), "Mul": _binary(ops.mul), "Div": _binary(ops.div),
     "RealDiv": _binary(ops.div), "Maximum": _binary(ops.maximum), "Minimum": _binary(ops.minimum),
