@@ -107,3 +107,37 @@ def test_params_init_replaces_weights():
     zeros = {n: ms.Tensor(np.zeros(a.shape, np.float32)) for n, a in graph.parameters.values()}
     out = ms.nn.GraphCell(graph, params_init=zeros)(ms.Tensor(np.ones((4, 16), np.float32)))
     assert not out.asnumpy().any()
+
+
+def test_damaged_files_give_clear_errors(tmp_path):
+    """Every prefix cut and 150 seeded byte flips of a MindSpore file: ms.load either reads it or
+    raises 'Load MindIR failed.' naming the file; a GraphCell built from what loads runs or
+    raises a Python error (no crash, no KeyError / AttributeError from inside the reader)."""
+    with open(os.path.join(DATA, "mlp.mindir"), "rb") as f:
+        blob = f.read()
+    rng = np.random.RandomState(0)
+    damaged = [blob[:n] for n in range(0, len(blob), 97)]
+    for _ in range(150):
+        b = bytearray(blob)
+        for pos in rng.randint(0, len(b), size=rng.randint(1, 4)):
+            b[pos] = rng.randint(0, 256)
+        damaged.append(bytes(b))
+    path = str(tmp_path / "damaged.mindir")
+    x = ms.Tensor(np.ones((4, 16), np.float32))
+    outcomes = {"refused": 0, "ran": 0, "run_error": 0}
+    for data in damaged:
+        with open(path, "wb") as f:
+            f.write(data)
+        try:
+            graph = ms.load(path)
+        except RuntimeError as e:
+            assert str(e).startswith("Load MindIR failed.") and path in str(e), str(e)
+            outcomes["refused"] += 1
+            continue
+        try:
+            ms.nn.GraphCell(graph)(x)
+            outcomes["ran"] += 1
+        except (RuntimeError, ValueError, TypeError) as e:
+            assert not isinstance(e, (KeyError, AttributeError)), repr(e)
+            outcomes["run_error"] += 1
+    assert outcomes["refused"] > 0 and outcomes["ran"] > 0, outcomes

@@ -29,18 +29,24 @@ DTYPES = {1: mstype.float32, 2: mstype.uint8, 3: mstype.int8, 4: mstype.uint16, 
 _INTS = {_A.UINT8, _A.INT8, _A.UINT16, _A.INT16, _A.INT32, _A.INT64, _A.UINT32, _A.UINT64}
 
 
-def _short(name: str) -> str:
+def _s(text) -> str:
+    """A string field: protobuf hands back bytes when a damaged file's string is not UTF-8."""
+    return text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+
+
+def _short(name) -> str:
     """A value's name without the graph prefix ('12_net_construct_3:x:4' -> 'x:4')."""
+    name = _s(name)
     return name.split(":", 1)[1] if ":" in name else name
 
 
 def tensor_value(t, file: str) -> np.ndarray:
     dt = DTYPES.get(t.data_type)
     if dt is None:
-        raise GraphLoadError(f"{file}: tensor {t.name or '(constant)'} has data type {t.data_type}, which pycompile "
+        raise GraphLoadError(f"{file}: tensor {_short(t.name) or '(constant)'} has data type {t.data_type}, which pycompile "
                              f"does not read")
     if t.HasField("external_data"):
-        raise GraphLoadError(f"{file}: tensor {t.name} keeps its data in an external file "
+        raise GraphLoadError(f"{file}: tensor {_short(t.name)} keeps its data in an external file "
                              f"({t.external_data.location}); pycompile reads weights stored in the MINDIR file only")
     shape = tuple(int(d) for d in t.dims)
     count = int(np.prod(shape, dtype=np.int64))
@@ -73,17 +79,16 @@ def attr_value(a, file: str):
     if k == _A.DOUBLE:
         return float(a.doubles[0] if len(a.doubles) else a.d)
     if k == _A.STRING:
-        raw = a.strings[0] if len(a.strings) else a.s
-        return raw.decode("utf-8", "replace")
+        return _s(a.strings[0] if len(a.strings) else a.s)
     if k in (_A.TUPLE, _A.LIST):
         return tuple(attr_value(v, file) for v in a.values)
     if k in (_A.TENSORS, _A.TENSOR):
         ts = list(a.tensors) or ([a.t] if a.HasField("t") else [])
         if len(ts) != 1:
-            raise GraphLoadError(f"{file}: attribute {a.name!r} holds {len(ts)} tensors; pycompile reads one")
+            raise GraphLoadError(f"{file}: attribute {_s(a.name)!r} holds {len(ts)} tensors; pycompile reads one")
         return tensor_value(ts[0], file)
     kind = _A.AttributeType.Name(k) if k in _A.AttributeType.values() else str(k)
-    raise GraphLoadError(f"{file}: attribute {a.name!r} of kind {kind} is not supported by pycompile's MINDIR reader")
+    raise GraphLoadError(f"{file}: attribute {_s(a.name)!r} of kind {kind} is not supported by pycompile's MINDIR reader")
 
 
 def _parse(file: str):
@@ -108,10 +113,10 @@ def load_mindir(file: str) -> MindIRGraph:
     """Read `file` into a MindIRGraph; see the module docstring for what raises."""
     model = _parse(file)
     g = model.graph
-    prims = {p.name: p for p in model.primitives}
+    prims = {_s(p.name): p for p in model.primitives}
     parameters = {}
     for t in g.parameter:
-        parameters[t.name] = (t.ref_key or _short(t.name), tensor_value(t, file))
+        parameters[_s(t.name)] = (_s(t.ref_key) or _short(t.name), tensor_value(t, file))
     inputs = []
     for vi in g.input:
         if not vi.tensor:
@@ -119,26 +124,43 @@ def load_mindir(file: str) -> MindIRGraph:
         t = vi.tensor[0]
         if t.data_type not in DTYPES:
             raise GraphLoadError(f"{file}: input {_short(vi.name)} has data type {t.data_type}")
-        inputs.append((vi.name, tuple(int(d) for d in t.dims), DTYPES[t.data_type]))
+        inputs.append((_s(vi.name), tuple(int(d) for d in t.dims), DTYPES[t.data_type]))
     constants, nodes = {}, []
     for n in g.node:
-        out = n.output[0] if n.output else n.name
-        if n.op_type == "Constant":
+        out = _s(n.output[0] if n.output else n.name)
+        op_type = _s(n.op_type)
+        if op_type == "Constant":
             if not n.attribute:
                 raise GraphLoadError(f"{file}: constant {out} has no value")
             constants[out] = attr_value(n.attribute[0], file)
             continue
-        if not n.op_type.startswith("REF::"):
-            raise GraphLoadError(f"{file}: node {_short(out)} calls {n.op_type!r}; pycompile runs primitive calls "
+        if not op_type.startswith("REF::"):
+            raise GraphLoadError(f"{file}: node {_short(out)} calls {op_type!r}; pycompile runs primitive calls "
                                  f"only (no subgraphs or closures)")
-        prim = prims.get(n.op_type[len("REF::"):])
+        prim = prims.get(op_type[len("REF::"):])
         if prim is None:
-            raise GraphLoadError(f"{file}: node {_short(out)} calls {n.op_type[5:]!r}, which the file does not define")
-        attrs = {a.name: attr_value(a, file) for a in prim.attribute
-                 if a.name not in ("input_names", "output_names")}
-        nodes.append(GraphNode(out, prim.op_type, tuple(n.input), attrs))
-    return MindIRGraph(file=file, name=g.name, inputs=inputs, outputs=[o.name for o in g.output],
-                       parameters=parameters, constants=constants, nodes=nodes)
+            raise GraphLoadError(f"{file}: node {_short(out)} calls {op_type[5:]!r}, which the file does not define")
+        attrs = {_s(a.name): attr_value(a, file) for a in prim.attribute
+                 if _s(a.name) not in ("input_names", "output_names")}
+        nodes.append(GraphNode(out, _s(prim.op_type), tuple(_s(i) for i in n.input), attrs))
+    graph = MindIRGraph(file=file, name=_s(g.name), inputs=inputs, outputs=[_s(o.name) for o in g.output],
+                        parameters=parameters, constants=constants, nodes=nodes)
+    _check_names(graph)
+    return graph
+
+
+def _check_names(graph: MindIRGraph) -> None:
+    """Every node reads values defined before it, and every output is defined."""
+    defined = set(graph.parameters) | set(graph.constants) | {name for name, _, _ in graph.inputs}
+    for node in graph.nodes:
+        for name in node.inputs:
+            if name not in defined:
+                raise GraphLoadError(f"{graph.file}: node {_short(node.output)} ({node.prim}) reads {_short(name)!r}, "
+                                     f"which nothing before it defines")
+        defined.add(node.output)
+    for name in graph.outputs:
+        if name not in defined:
+            raise GraphLoadError(f"{graph.file}: the graph's output {_short(name)!r} is not defined by any node")
 
 
 def load(file_name, **kwargs):
@@ -157,10 +179,10 @@ def load(file_name, **kwargs):
             raise NotImplementedError(f"For 'load', '{key}' is not supported by pycompile")
     try:
         graph = load_mindir(os.path.abspath(file_name))
+        unknown = graph.unknown_primitives()
+        if unknown:
+            raise GraphLoadError(f"{graph.file}: primitive(s) {', '.join(unknown)} have no pycompile op yet; "
+                                 f"see docs/guide/export.md for the supported primitives")
     except GraphLoadError as e:     # MindSpore's first line, then what was wrong
         raise GraphLoadError(f"Load MindIR failed. {e}") from None
-    unknown = graph.unknown_primitives()
-    if unknown:
-        raise GraphLoadError(f"{file_name}: primitive(s) {', '.join(unknown)} have no pycompile op yet; "
-                             f"see docs/guide/export.md for the supported primitives")
     return graph
