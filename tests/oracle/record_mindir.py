@@ -2,17 +2,21 @@
 
     /work/ms-venv/bin/python tests/oracle/record_mindir.py export
         writes data/mindir/NAME.mindir (MindSpore's ms.export of each net of mindir_models.py)
-        and data/mindir/mindspore_outputs.json: the net's output on its fixed inputs, in
-        PYNATIVE_MODE, and the output of ms.load + nn.GraphCell on the exported file.
+        and data/mindir/mindspore_outputs.json: the inputs, the net's output on them in
+        GRAPH_MODE, and the output of ms.load + nn.GraphCell on the exported file.
 
     /work/ms-venv/bin/python tests/oracle/record_mindir.py check-export
-        loads data/mindir/pycompile_NAME.mindir (written by pycompile's export, see
-        tests/export/test_mindir_export.py's writer) with ms.load + nn.GraphCell and records
+        loads data/mindir/pycompile_NAME.mindir (written by pycompile's export:
+        tests/export/write_mindir_exports.py) with ms.load + nn.GraphCell and records
         MindSpore's outputs (or its error) in data/mindir/pycompile_export_in_mindspore.json.
 
     /work/ms-venv/bin/python tests/oracle/record_mindir.py errors
         records what ms.load raises for bad file names and bad files (error_cases() below) in
         data/mindir/load_errors.json.
+
+    /work/ms-venv/bin/python tests/oracle/record_mindir.py check-schema
+        compares src/pycompile/export/mindir_pb.py's schema with the wheel's mind_ir_pb2
+        descriptor, field by field (prints "schema equal"; exits 1 with a diff otherwise).
 
 Each net runs in a fresh subprocess from a temporary directory (MindSpore's rank_0/ dumps).
 """
@@ -90,6 +94,40 @@ def record_errors():
     return out
 
 
+def check_schema():
+    import difflib
+    import importlib.util
+    from google.protobuf import descriptor_pb2
+    from mindspore.train import mind_ir_pb2
+    path = os.path.join(HERE, "..", "..", "src", "pycompile", "export", "mindir_pb.py")
+    spec = importlib.util.spec_from_file_location("pycompile_mindir_pb", path)
+    ours = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ours)          # the module needs protobuf only, not pycompile
+
+    def normalized(fd):
+        def walk(m):
+            for n in m.nested_type:
+                walk(n)
+            m.field.sort(key=lambda f: f.number)
+            for f in m.field:
+                f.ClearField("json_name")
+            m.nested_type.sort(key=lambda n: n.name)
+        fd.ClearField("syntax")            # "" and "proto2" say the same
+        for m in fd.message_type:
+            walk(m)
+        fd.message_type.sort(key=lambda n: n.name)
+        return fd
+    theirs = descriptor_pb2.FileDescriptorProto()
+    mind_ir_pb2.DESCRIPTOR.CopyToProto(theirs)
+    mine = descriptor_pb2.FileDescriptorProto()
+    ours._pool.FindFileByName("mind_ir.proto").CopyToProto(mine)
+    a, b = normalized(theirs), normalized(mine)
+    if a != b:
+        print("\n".join(difflib.unified_diff(str(a).splitlines(), str(b).splitlines(), lineterm="")))
+        raise SystemExit(1)
+    print("schema equal")
+
+
 def _run(mode, name):
     proc = subprocess.run([sys.executable, __file__, "--one", mode, name], capture_output=True, text=True,
                           cwd=tempfile.mkdtemp())
@@ -101,6 +139,8 @@ def _run(mode, name):
 
 
 def main():
+    if sys.argv[1] == "check-schema":
+        return check_schema()
     if sys.argv[1] == "errors":
         import mindspore
         os.chdir(tempfile.mkdtemp())
