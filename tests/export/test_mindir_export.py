@@ -69,3 +69,10 @@ def test_export_enc_key_is_refused(tmp_path):
     net, inputs = mindir_models.MODELS["mlp"](ms)
     with pytest.raises(NotImplementedError, match="enc_key"):
         ms.export(net, ms.Tensor(inputs[0]), file_name=str(tmp_path / "m"), file_format="MINDIR", enc_key=b"0" * 16)
+
+
+def test_export_dynamic_batch_is_refused_clearly(tmp_path):
+    net, _ = mindir_models.MODELS["mlp"](ms)
+    with pytest.raises(NotImplementedError, match=r"input 0 has dynamic dimensions \[0\]"):
+        ms.export(net, ms.Tensor(shape=[None, 16], dtype=ms.float32), file_name=str(tmp_path / "m"),
+                  file_format="MINDIR")

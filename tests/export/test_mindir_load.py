@@ -12,7 +12,8 @@ from pycompile.nn.graph_prims import GraphLoadError
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "oracle", "data", "mindir")
 with open(os.path.join(DATA, "mindspore_outputs.json")) as _f:
-    RECORDED = json.load(_f)["models"]
+    _ALL = json.load(_f)
+    RECORDED, DYNAMIC = _ALL["models"], _ALL["dynamic_batch"]
 with open(os.path.join(DATA, "load_errors.json")) as _f:
     ERRORS = json.load(_f)["cases"]
 
@@ -31,6 +32,19 @@ def test_graphcell_equals_mindspore(name, mode):
     cell = ms.nn.GraphCell(ms.load(os.path.join(DATA, name + ".mindir")))
     inputs = [ms.Tensor(np.asarray(x, np.float32)) for x in RECORDED[name]["inputs"]]
     _close(cell(*inputs).asnumpy(), RECORDED[name]["graphcell_output"])
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE_MODE", "GRAPH_MODE"])
+def test_dynamic_batch_file_runs_at_each_batch_size(mode):
+    """MindSpore exported LeNet-5 with a None batch dimension (-1 in the file): any batch runs."""
+    ms.set_context(mode=getattr(ms, mode))
+    graph = ms.load(os.path.join(DATA, "lenet_dyn.mindir"))
+    assert graph.inputs[0][1] == (-1, 1, 32, 32)
+    cell = ms.nn.GraphCell(graph)
+    for batch, case in DYNAMIC["lenet"].items():
+        x = ms.Tensor(np.asarray(case["input"], np.float32))
+        assert x.shape[0] == int(batch)
+        _close(cell(x).asnumpy(), case["output"])
 
 
 def test_graphcell_parameters_keep_mindspore_names():

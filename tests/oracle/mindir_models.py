@@ -126,3 +126,5 @@ def transformer(ms):
 MODELS = {"mlp": mlp, "lenet": lenet, "resblock": resblock, "lstm": lstm, "transformer": transformer}
 # what pycompile's export writes and MindSpore must load (tests/oracle/record_mindir.py check-export)
 EXPORT_MODELS = ("mlp", "lenet", "resblock", "transformer")
+# exported by MindSpore with a None batch dimension too (NAME_dyn.mindir)
+DYNAMIC_MODELS = ("mlp", "lenet")

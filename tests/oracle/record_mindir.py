@@ -1,7 +1,8 @@
 """MINDIR files written and read by MindSpore 2.10 (run ONLY in the MindSpore venv).
 
     /work/ms-venv/bin/python tests/oracle/record_mindir.py export
-        writes data/mindir/NAME.mindir (MindSpore's ms.export of each net of mindir_models.py)
+        writes data/mindir/NAME.mindir (MindSpore's ms.export of each net of mindir_models.py;
+        NAME_dyn.mindir for DYNAMIC_MODELS, exported with a None batch dimension)
         and data/mindir/mindspore_outputs.json: the inputs, the net's output on them in
         GRAPH_MODE, and the output of ms.load + nn.GraphCell on the exported file.
 
@@ -53,6 +54,23 @@ def export_one(name):
     return {"inputs": [x.tolist() for x in inputs], "output": out_graph.astype(np.float64).tolist(),
             "shape": list(out_graph.shape), "graphcell_output": loaded.astype(np.float64).tolist(),
             "bytes": os.path.getsize(path + ".mindir")}
+
+
+def export_dynamic(name):
+    """NAME_dyn.mindir: exported with a None batch dimension; GraphCell outputs at batch 1 and 3."""
+    sys.path.insert(0, HERE)
+    import mindir_models
+    ms = _ms()
+    net, inputs = mindir_models.MODELS[name](ms)
+    shape = [None] + list(inputs[0].shape[1:])
+    path = os.path.join(DATA, name + "_dyn")
+    ms.export(net, ms.Tensor(shape=shape, dtype=ms.float32), file_name=path, file_format="MINDIR")
+    cell = ms.nn.GraphCell(ms.load(path + ".mindir"))
+    out = {}
+    for batch in (1, 3):
+        x = np.random.RandomState(batch).standard_normal([batch] + shape[1:]).astype(np.float32)
+        out[str(batch)] = {"input": x.tolist(), "output": cell(ms.Tensor(x)).asnumpy().astype(np.float64).tolist()}
+    return out
 
 
 def check_one(name):
@@ -149,7 +167,7 @@ def main():
             f.write("\n")
         return
     if sys.argv[1] == "--one":
-        fn = export_one if sys.argv[2] == "export" else check_one
+        fn = {"export": export_one, "dynamic": export_dynamic, "check-export": check_one}[sys.argv[2]]
         print("@@RESULT@@" + json.dumps(fn(sys.argv[3])))
         return
     sys.path.insert(0, HERE)
@@ -162,6 +180,8 @@ def main():
     for name in names:
         out["models"][name] = _run(mode, name)
         print(name, "ok", flush=True)
+    if mode == "export":
+        out["dynamic_batch"] = {name: _run("dynamic", name) for name in mindir_models.DYNAMIC_MODELS}
     with open(os.path.join(DATA, out_name), "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")

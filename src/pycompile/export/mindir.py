@@ -205,6 +205,11 @@ def export_mindir(net, inputs, file_name, **kwargs):
     for key in ("enc_key", "enc_mode", "dataset", "obf_config", "custom_func"):
         if kwargs.get(key) is not None:
             raise NotImplementedError(f"For 'export', '{key}' is not supported by pycompile's MINDIR writer")
+    for i, x in enumerate(inputs):
+        if getattr(x, "dynamic_dims", ()):
+            raise NotImplementedError(f"For 'export', input {i} has dynamic dimensions {list(x.dynamic_dims)} "
+                                      f"(None / -1): pycompile writes MINDIR files with static shapes only; "
+                                      f"export with a Tensor of the batch size you need")
     was_training = getattr(net, "training", False)
     net.set_train(False)
     try:
