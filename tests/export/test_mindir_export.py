@@ -76,3 +76,30 @@ def test_export_dynamic_batch_is_refused_clearly(tmp_path):
     with pytest.raises(NotImplementedError, match=r"input 0 has dynamic dimensions \[0\]"):
         ms.export(net, ms.Tensor(shape=[None, 16], dtype=ms.float32), file_name=str(tmp_path / "m"),
                   file_format="MINDIR")
+
+
+class Network(ms.nn.Cell):
+    """MindSpore 2.10's save / load tutorial network, as the tutorial writes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.flatten = ms.nn.Flatten()
+        self.dense_relu_sequential = ms.nn.SequentialCell(
+            ms.nn.Dense(28 * 28, 512), ms.nn.ReLU(), ms.nn.Dense(512, 512), ms.nn.ReLU(), ms.nn.Dense(512, 10))
+
+    def construct(self, x):
+        x = self.flatten(x)
+        logits = self.dense_relu_sequential(x)
+        return logits
+
+
+def test_save_load_tutorial_runs_with_the_import_changed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    model = Network()
+    inputs = ms.Tensor(np.ones([1, 1, 28, 28]).astype(np.float32))
+    ms.export(model, inputs, file_name="model", file_format="MINDIR")
+    mindir = ms.load("model.mindir")
+    loaded_model = ms.nn.GraphCell(mindir)
+    outputs = loaded_model(inputs)
+    assert outputs.shape == (1, 10)
+    _close(outputs.asnumpy(), model(inputs).asnumpy())
