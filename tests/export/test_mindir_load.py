@@ -8,7 +8,6 @@ import pytest
 
 import pycompile as ms
 from pycompile.export import mindir_pb as pb
-from pycompile.nn.graph_prims import GraphLoadError
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "oracle", "data", "mindir")
 with open(os.path.join(DATA, "mindspore_outputs.json")) as _f:

@@ -88,7 +88,7 @@ def _set_shape(node_proto, ty):
 
 
 class _Writer:
-    def __init__(self, graph: ir.Graph, refs: list, model):
+    def __init__(self, graph: ir.Graph, model):
         self.model = model
         self.g = model.graph
         self.prefix = graph.name
@@ -176,7 +176,7 @@ def build_model(net, inputs):
     graph = traced.graph
     model = pb.ModelProto(ir_version="1.1", producer_name="MindSpore", model_version="2.10.0",
                           little_endian=True, mind_ir_version=3)
-    w = _Writer(graph, traced.refs, model)
+    w = _Writer(graph, model)
     for p in graph.params:
         if isinstance(p.type, RefType):
             t = w.g.parameter.add(name=f"{w.prefix}:{p.ref.name}", ref_key=p.ref.name)

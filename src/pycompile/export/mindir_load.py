@@ -43,8 +43,8 @@ def _short(name) -> str:
 def tensor_value(t, file: str) -> np.ndarray:
     dt = DTYPES.get(t.data_type)
     if dt is None:
-        raise GraphLoadError(f"{file}: tensor {_short(t.name) or '(constant)'} has data type {t.data_type}, which pycompile "
-                             f"does not read")
+        raise GraphLoadError(f"{file}: tensor {_short(t.name) or '(constant)'} has data type {t.data_type}, "
+                             f"which pycompile does not read")
     if t.HasField("external_data"):
         raise GraphLoadError(f"{file}: tensor {_short(t.name)} keeps its data in an external file "
                              f"({t.external_data.location}); pycompile reads weights stored in the MINDIR file only")
@@ -88,7 +88,8 @@ def attr_value(a, file: str):
             raise GraphLoadError(f"{file}: attribute {_s(a.name)!r} holds {len(ts)} tensors; pycompile reads one")
         return tensor_value(ts[0], file)
     kind = _A.AttributeType.Name(k) if k in _A.AttributeType.values() else str(k)
-    raise GraphLoadError(f"{file}: attribute {_s(a.name)!r} of kind {kind} is not supported by pycompile's MINDIR reader")
+    raise GraphLoadError(f"{file}: attribute {_s(a.name)!r} of kind {kind} is not supported by pycompile's "
+                         f"MINDIR reader")
 
 
 def _parse(file: str):
