@@ -154,3 +154,19 @@ def test_damaged_files_give_clear_errors(tmp_path):
             assert not isinstance(e, (KeyError, AttributeError)), repr(e)
             outcomes["run_error"] += 1
     assert outcomes["refused"] > 0 and outcomes["ran"] > 0, outcomes
+
+
+def test_graphcell_inside_a_compiled_cell():
+    """A GraphCell used as a layer of a user Cell compiles with it (GRAPH_MODE)."""
+    class Wrap(ms.nn.Cell):
+        def __init__(self, graph):
+            super().__init__()
+            self.loaded = ms.nn.GraphCell(graph)
+
+        def construct(self, x):
+            return self.loaded(x) * 2.0
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = Wrap(ms.load(os.path.join(DATA, "mlp.mindir")))
+    x = ms.Tensor(np.asarray(RECORDED["mlp"]["inputs"][0], np.float32))
+    _close(net(x).asnumpy(), 2 * np.asarray(RECORDED["mlp"]["graphcell_output"]))
