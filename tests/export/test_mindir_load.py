@@ -170,3 +170,15 @@ def test_graphcell_inside_a_compiled_cell():
     net = Wrap(ms.load(os.path.join(DATA, "mlp.mindir")))
     x = ms.Tensor(np.asarray(RECORDED["mlp"]["inputs"][0], np.float32))
     _close(net(x).asnumpy(), 2 * np.asarray(RECORDED["mlp"]["graphcell_output"]))
+
+
+def test_call_of_a_subgraph_is_refused_naming_it(tmp_path):
+    dst = str(tmp_path / "sub.mindir")
+
+    def call_subgraph(model):
+        model.functions.add(name="body_7")
+        relu = next(n for n in model.graph.node if "ReLU" in n.op_type)
+        relu.op_type = "REF::body_7"
+    _rewrite(os.path.join(DATA, "mlp.mindir"), dst, call_subgraph)
+    with pytest.raises(RuntimeError, match=r"Load MindIR failed\..*sub\.mindir.*subgraph 'body_7'"):
+        ms.load(dst)

@@ -115,6 +115,7 @@ def load_mindir(file: str) -> MindIRGraph:
     model = _parse(file)
     g = model.graph
     prims = {_s(p.name): p for p in model.primitives}
+    subgraphs = {_s(f.name) for f in model.functions}
     parameters = {}
     for t in g.parameter:
         parameters[_s(t.name)] = (_s(t.ref_key) or _short(t.name), tensor_value(t, file))
@@ -139,6 +140,9 @@ def load_mindir(file: str) -> MindIRGraph:
             raise GraphLoadError(f"{file}: node {_short(out)} calls {op_type!r}; pycompile runs primitive calls "
                                  f"only (no subgraphs or closures)")
         prim = prims.get(op_type[len("REF::"):])
+        if prim is None and op_type[len("REF::"):] in subgraphs:
+            raise GraphLoadError(f"{file}: node {_short(out)} calls the subgraph {op_type[5:]!r} (control flow or a "
+                                 f"shared cell); pycompile loads single-graph files only")
         if prim is None:
             raise GraphLoadError(f"{file}: node {_short(out)} calls {op_type[5:]!r}, which the file does not define")
         attrs = {_s(a.name): attr_value(a, file) for a in prim.attribute
