@@ -120,6 +120,8 @@ def test_params_init_replaces_weights():
     zeros = {n: ms.Tensor(np.zeros(a.shape, np.float32)) for n, a in graph.parameters.values()}
     out = ms.nn.GraphCell(graph, params_init=zeros)(ms.Tensor(np.ones((4, 16), np.float32)))
     assert not out.asnumpy().any()
+    with pytest.raises(ValueError, match=r"'d1\.bias' shape \(3,\), but the graph's parameter has shape \(32,\)"):
+        ms.nn.GraphCell(graph, params_init={"d1.bias": ms.Tensor(np.zeros(3, np.float32))})
 
 
 def test_damaged_files_give_clear_errors(tmp_path):

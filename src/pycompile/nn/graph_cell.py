@@ -73,6 +73,9 @@ class GraphCell(Cell):
             init = params_init.pop(pname, None)
             data = Tensor(np.asarray(init.asnumpy() if isinstance(init, Tensor) else init)) if init is not None \
                 else Tensor(array)
+            if tuple(data.shape) != tuple(array.shape):
+                raise ValueError(f"For 'GraphCell', 'params_init' gives {pname!r} shape {tuple(data.shape)}, but "
+                                 f"the graph's parameter has shape {tuple(array.shape)}")
             param = Parameter(data, name=pname)
             self.insert_param_to_cell(pname, param, check_name_contain_dot=False)
             self._value_params[value_name] = param
