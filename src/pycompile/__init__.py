@@ -28,8 +28,12 @@ from pycompile.ops.autodiff import grad, value_and_grad  # noqa: F401,E402
 from pycompile.api import inspect, jit, jit_class, lazy_inline, run_check  # noqa: F401,E402
 from pycompile.errors import CompileError  # noqa: F401,E402
 from pycompile.backend import runtime as _runtime  # noqa: F401,E402  (thread count, Print, float status)
-from pycompile.train.serialization import (export, load, load_checkpoint, load_param_into_net,  # noqa: F401,E402
-                                           save_checkpoint)
+from pycompile.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: F401,E402
+from pycompile.export import export  # noqa: F401,E402
+from pycompile.export.mindir_load import load  # noqa: F401,E402
+from pycompile.train import serialization as _serialization  # noqa: E402
+# `from mindspore.train.serialization import export, load`: the same functions (train/ sits below export/)
+_serialization.export, _serialization.load = export, load
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric,  # noqa: F401,E402
                                   Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                   TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)
