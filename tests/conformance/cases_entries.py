@@ -495,3 +495,68 @@ def matrix_power_forms(m, b):
 @case("ops.median", "Tensor.median", inputs=[rnd(3, 5), rnd(4, 4)])
 def median_forms(x, y):
     return ops.median(x), ops.median(x, 0), ops.median(y, 1, True), x.median()
+
+
+# ---- the op tail: small compositions -------------------------------------------------------------
+@case("ops.bias_add", "ops.tensor_add", "ops.eq", "ops.floordiv", "ops.floormod",
+      "ops.truncate_div", "ops.truncate_mod", inputs=[rnd(2, 3, 4), rnd(3), ints(2, 3, lo=-7, hi=7), ints(2, 3, lo=1, hi=4)])
+def tail_arith(x, b, i, j):
+    return (ops.bias_add(x, b), ops.tensor_add(x, x), ops.eq(i, j), ops.floordiv(i, j),
+            ops.floormod(i, j), ops.truncate_div(i, j), ops.truncate_mod(i, j), ops.truncate_div(x, x[:, :, :1] + 3.0))
+
+
+@case("ops.block_diag", "ops.cartesian_prod", "ops.vander",
+      inputs=[rnd(2, 2), rnd(1, 3), rnd(3), np.array([1, 2, 3], np.int32), np.array([4, 5], np.int32)])
+def tail_block_cartesian(a, b, v, i, j):
+    return ops.block_diag(a, b), ops.block_diag(a, v), ops.cartesian_prod(i, j), ops.vander(v), ops.vander(v, 4)
+
+
+@case("ops.channel_shuffle", "ops.pixel_shuffle", "ops.pixel_unshuffle", inputs=[rnd(2, 6, 2, 2), rnd(1, 8, 2, 3)])
+def tail_shuffles(x, y):
+    return ops.channel_shuffle(x, 3), ops.pixel_shuffle(y, 2), ops.pixel_unshuffle(ops.pixel_shuffle(y, 2), 2)
+
+
+@case("ops.cov", "ops.dist", "ops.pdist", "ops.diag_embed", inputs=[rnd(3, 5), rnd(3, 5), rnd(2, 3)])
+def tail_stats(x, y, d):
+    return (ops.cov(x), ops.cov(x, correction=0), ops.dist(x, y), ops.dist(x, y, 1), ops.pdist(x), ops.pdist(x, 1.0),
+            ops.diag_embed(d), ops.diag_embed(d, 1))
+
+
+@case("ops.ldexp", "ops.trapz", "ops.reverse", "Tensor.ldexp",
+      inputs=[rnd(2, 5), ints(2, 5, lo=-2, hi=3), rnd(5, lo=0, hi=3)])
+def tail_misc(x, e, xs):
+    return (ops.ldexp(x, e), x.ldexp(e), ops.trapz(x), ops.trapz(x, xs), ops.trapz(x, dx=0.5, dim=0),
+            ops.reverse(x, [1]))
+
+
+@case("ops.sequence_mask", inputs=[np.array([[1, 3], [2, 0]], np.int32)])
+def tail_sequence_mask(lengths):
+    return ops.sequence_mask(lengths, 4)
+
+
+@case("ops.linspace", "ops.logspace", "ops.tril_indices", "ops.triu_indices")
+def tail_creation():
+    return (ops.linspace(0.0, 1.0, 5), ops.linspace(-2, 2, 3), ops.logspace(0.0, 2.0, 3), ops.logspace(1.0, 3.0, 3, base=2),
+            ops.tril_indices(3, 4), ops.triu_indices(4, 3, 1), ops.tril_indices(3, 3, -1, dtype=ms.int32))
+
+
+@case("ops.bartlett_window", "ops.blackman_window", "ops.hamming_window", "ops.hann_window",
+      inputs=[np.array(5, np.int32), np.array(6, np.int32)], graph=False,
+      reason="a window's length is a tensor whose value sets the output shape")
+def tail_windows(five, six):
+    return (ops.bartlett_window(five), ops.blackman_window(six, False), ops.hamming_window(5),
+            ops.hann_window(6), ops.hann_window(5, periodic=False), ops.hamming_window(4, False, 0.5, 0.5))
+
+
+@case("ops.gaussian_nll_loss", "ops.hinge_embedding_loss",
+      inputs=[rnd(3, 4), rnd(3, 4), rnd(3, 4, lo=0.1, hi=2), np.array([[1, -1, 1, -1]] * 3, np.float32)])
+def tail_losses(x, t, var, sign):
+    return (ops.gaussian_nll_loss(x, t, var), ops.gaussian_nll_loss(x, t, var, True, reduction="sum"),
+            ops.gaussian_nll_loss(x, t, var, reduction="none"), ops.hinge_embedding_loss(x, sign),
+            ops.hinge_embedding_loss(x, sign, 0.5, "none"))
+
+
+@case("ops.is_tensor", "ops.conj", "ops.real", "ops.imag", inputs=[rnd(2, 3)], graph=False,
+      reason="is_tensor returns a Python bool")
+def tail_complex_parts(x):
+    return ops.is_tensor(x), ops.is_tensor(3), ops.conj(x), ops.real(x), ops.imag(x)

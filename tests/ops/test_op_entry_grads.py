@@ -44,6 +44,14 @@ CASES = {
     "logcumsumexp": (lambda x: ops.logcumsumexp(x, 1), [(3, 4)], (-3, 3)),
     "matrix_power": (lambda m: ops.matrix_power(m, 3), [(3, 3)], (-1, 1)),
     "median": (lambda x: ops.median(x, 1)[0] * 2, [(3, 5)], (-2, 2)),
+    "tail_stats": (lambda x, y: ops.cov(x) * ops.dist(x, y) + ops.pdist(x).sum() + ops.trapz(x, dx=0.5).sum(),
+                   [(3, 4), (3, 4)], (-2, 2)),
+    "tail_layout": (lambda x, v: ops.pixel_shuffle(ops.reshape(x, (1, 4, 1, 3)), 2).sum((0, 1))[:, :3]
+                    + ops.diag_embed(v, 1)[:2, :3] + ops.block_diag(x[:1, :2], v)[:2, :3]
+                    + ops.vander(v, 3) + ops.channel_shuffle(ops.reshape(x, (1, 4, 3)), 2)[0, :2],
+                    [(4, 3), (2,)], (-2, 2)),
+    "tail_losses": (lambda x, t, v: ops.gaussian_nll_loss(x, t, v, True) + ops.hinge_embedding_loss(
+        x, ops.sign(t), 0.5) + ops.ldexp(x, ops.ones_like(x)).sum(), [(3, 4)] * 3, (0.2, 2)),
 }
 
 

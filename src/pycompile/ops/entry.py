@@ -62,6 +62,8 @@ class Arg:
     dtypes   the dtypes a tensor may have (None: any)
     check    check(value, op_name) raises MindSpore's error for a bad value (after the kind check)
     keyword  keyword-only in the functional form (after a `*` in MindSpore's signature)
+    variadic the functional form takes any number of these (`*inputs`); the definition receives
+             them as one tuple
     """
     name: str
     kind: str = "tensor"
@@ -70,6 +72,7 @@ class Arg:
     dtypes: frozenset | None = None
     check: Callable | None = None
     keyword: bool = False
+    variadic: bool = False
 
     def __post_init__(self):
         if self.kind not in _KINDS:
@@ -104,8 +107,10 @@ def _signature(args, skip_init=False) -> inspect.Signature:
     for a in args:
         if skip_init and a.init:
             continue
-        kind = inspect.Parameter.KEYWORD_ONLY if a.keyword else inspect.Parameter.POSITIONAL_OR_KEYWORD
-        params.append(inspect.Parameter(a.name, kind, default=a.default))
+        kind = inspect.Parameter.VAR_POSITIONAL if a.variadic else \
+            inspect.Parameter.KEYWORD_ONLY if a.keyword else inspect.Parameter.POSITIONAL_OR_KEYWORD
+        params.append(inspect.Parameter(a.name, kind) if a.variadic else
+                      inspect.Parameter(a.name, kind, default=a.default))
     return inspect.Signature(params)
 
 
@@ -142,9 +147,13 @@ def _make_functional(e: Entry, module: str) -> Callable:
         bound.apply_defaults()
         values = bound.arguments
         for a in checked:
+            if a.variadic:
+                for v in values[a.name]:
+                    check_arg(a, v, op_name)
+                continue
             check_arg(a, values[a.name], op_name)
         if amp is not None and _mixed.SCOPE and isinstance(_mixed.SCOPE[-1], _mixed.AutoPolicy):
-            names = [a.name for a in checked if a.kind != "value"]
+            names = [a.name for a in checked if a.kind != "value" and not a.variadic]
             cast = _mixed.SCOPE[-1].adjust_class(amp, [values[n] for n in names])
             values.update(zip(names, cast))
         return impl(**values)
