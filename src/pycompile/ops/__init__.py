@@ -23,6 +23,7 @@ from pycompile.ops import tensor_methods_everyday  # noqa: F401,E402
 from pycompile.ops.function_array import *  # noqa: F401,F403,E402
 from pycompile.ops.function_array import range, slice  # noqa: F401,E402  (shadow builtins on purpose)
 from pycompile.ops.function_index import *  # noqa: F401,F403,E402
+from pycompile.ops.function_scatter import *  # noqa: F401,F403,E402
 from pycompile.ops.function_math import *  # noqa: F401,F403,E402
 from pycompile.ops.function_math import max, min, round  # noqa: F401,E402  (shadow builtins on purpose)
 from pycompile.ops.operations_everyday import *  # noqa: F401,F403,E402

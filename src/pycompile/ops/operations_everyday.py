@@ -7,6 +7,7 @@ from pycompile.common import dtype as mstype
 from pycompile.ops import function_array as A
 from pycompile.ops import function_index as X
 from pycompile.ops import function_math as M
+from pycompile.ops import function_scatter as S
 from pycompile.ops import functional as F
 from pycompile.ops.primitive import Primitive, _simple
 
@@ -138,6 +139,36 @@ def _scatter_nd_update(self, input_x, indices, updates):
 
 ScatterNdUpdate = _with_init("ScatterNdUpdate", {"use_locking": True}, _scatter_nd_update,
                              "Writes `updates` into the Parameter at the index tuples; returns the Parameter.")
+TensorScatterSub = _simple("TensorScatterSub", S.tensor_scatter_sub)
+TensorScatterMul = _simple("TensorScatterMul", S.tensor_scatter_mul)
+TensorScatterDiv = _simple("TensorScatterDiv", S.tensor_scatter_div)
+TensorScatterMax = _simple("TensorScatterMax", S.tensor_scatter_max)
+TensorScatterMin = _simple("TensorScatterMin", S.tensor_scatter_min)
+
+
+def _in_place(name: str, fn):
+    """ScatterNdAdd(use_locking=False)(param, indices, updates) and the like: fn writes the Parameter."""
+    return _with_init(name, {"use_locking": False}, lambda self, input_x, indices, updates: fn(input_x, indices, updates),
+                      f"Writes into the Parameter its rows combined with the updates ({fn.__name__}); returns it.")
+
+
+ScatterNdAdd = _in_place("ScatterNdAdd", S.scatter_nd_add)
+ScatterNdSub = _in_place("ScatterNdSub", S.scatter_nd_sub)
+ScatterNdMul = _in_place("ScatterNdMul", S.scatter_nd_mul)
+ScatterNdDiv = _in_place("ScatterNdDiv", S.scatter_nd_div)
+ScatterNdMax = _in_place("ScatterNdMax", S.scatter_nd_max)
+ScatterNdMin = _in_place("ScatterNdMin", S.scatter_nd_min)
+ScatterAdd = _in_place("ScatterAdd", S.scatter_add)
+ScatterSub = _in_place("ScatterSub", S.scatter_sub)
+ScatterMul = _in_place("ScatterMul", S.scatter_mul)
+ScatterDiv = _in_place("ScatterDiv", S.scatter_div)
+ScatterMax = _in_place("ScatterMax", S.scatter_max)
+ScatterMin = _in_place("ScatterMin", S.scatter_min)
+ScatterUpdate = _in_place("ScatterUpdate", S.scatter_update)
+UnsortedSegmentSum = _simple("UnsortedSegmentSum", S.unsorted_segment_sum)
+UnsortedSegmentMax = _simple("UnsortedSegmentMax", S.unsorted_segment_max)
+UnsortedSegmentMin = _simple("UnsortedSegmentMin", S.unsorted_segment_min)
+UnsortedSegmentProd = _simple("UnsortedSegmentProd", S.unsorted_segment_prod)
 AssignAdd = _simple("AssignAdd", X.assign_add)
 AssignSub = _simple("AssignSub", X.assign_sub)
 

@@ -13,6 +13,7 @@ from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import function_array as A
 from pycompile.ops import function_index as X
 from pycompile.ops import function_math as M
+from pycompile.ops import function_scatter as S
 from pycompile.ops import functional as F
 from pycompile.ops import tracing
 
@@ -150,6 +151,20 @@ class _EverydayMethods:
     def masked_select(self, mask): return X.masked_select(self, mask)
     def gather_elements(self, dim, index): return X.gather_elements(self, dim, index)
     def gather_nd(self, indices): return X.gather_nd(self, indices)
+
+    def scatter_sub(self, indices, updates): return S.tensor_scatter_sub(self, indices, updates)
+    def scatter_mul(self, indices, updates): return S.tensor_scatter_mul(self, indices, updates)
+    def scatter_div(self, indices, updates): return S.tensor_scatter_div(self, indices, updates)
+    def scatter_max(self, indices, updates): return S.tensor_scatter_max(self, indices, updates)
+    def scatter_min(self, indices, updates): return S.tensor_scatter_min(self, indices, updates)
+    def unsorted_segment_max(self, segment_ids, num_segments):
+        return S.unsorted_segment_max(self, segment_ids, num_segments)
+
+    def unsorted_segment_min(self, segment_ids, num_segments):
+        return S.unsorted_segment_min(self, segment_ids, num_segments)
+
+    def unsorted_segment_prod(self, segment_ids, num_segments):
+        return S.unsorted_segment_prod(self, segment_ids, num_segments)
 
     def index_select(self, axis=_UNSET, index=_UNSET, dim=_UNSET):
         return X.index_select(self, _pick("index_select", axis, dim, 0), index)

@@ -1,5 +1,5 @@
 """C loops of the indexed reads and writes (pycompile/ops/defs/index.py): GatherD, GatherNd,
-TensorScatterUpdate / Add, TensorScatterElements.
+TensorScatterUpdate / Add / Sub / Mul / Div / Max / Min, TensorScatterElements.
 
 Shapes are static, so every stride is a literal. Gathers run their rows in parallel when the
 work is large; an index out of range sets a flag the threads OR together, and the kernel
@@ -120,13 +120,29 @@ def _accumulate(dst: str, di: str, src: str, si: str, dt) -> str:
     return C.store(dst, di, f"{C.load(dst, di, dt)} + {C.load(src, si, dt)}", dt)
 
 
+def _combine(rule: str, a: str, b: str, dt) -> str:
+    """The C expression of a scatter rule on a row element `a` and its update `b` (compute type,
+    both plain variables). Integer division is MindSpore's CPU one: truncated; by zero, the dtype's
+    largest value for a positive dividend, its smallest for a negative one, 0 for 0; MIN / -1
+    wraps instead of trapping."""
+    if rule == "div" and dt.kind in "iu":
+        ct, bits = C.storage(dt), dt.itemsize * 8
+        if dt.kind == "u":
+            return f"({b} == 0 ? ({a} > 0 ? UINT{bits}_MAX : 0) : ({ct})({a} / {b}))"
+        return (f"({b} == 0 ? ({a} > 0 ? INT{bits}_MAX : ({a} < 0 ? INT{bits}_MIN : 0)) : "
+                f"({b} == ({ct})-1 ? ({ct})(0u - (uint{bits}_t){a}) : ({ct})({a} / {b})))")
+    return {"add": f"{a} + {b}", "sub": f"{a} - {b}", "mul": f"{a} * {b}", "div": f"{a} / {b}",
+            "max": f"({a} < {b} ? {b} : {a})", "min": f"({b} < {a} ? {b} : {a})"}[rule]
+
+
 @template("scatter_nd")
 def _scatter_nd(ctx, w, n):
-    """TensorScatterUpdate (rule '') and TensorScatterAdd (rule 'add')."""
+    """TensorScatterUpdate (rule '') and TensorScatterAdd / Sub / Mul / Div / Max / Min (the
+    rule names the combine)."""
     out = ctx.out(n)
     x, idx, upd = n.inputs
     xt, it = x.type, idx.type
-    add = n.op.lower.rule == "add"
+    rule = n.op.lower.rule
     xp, ip, up = ctx.ptr(x), ctx.ptr(idx), ctx.ptr(upd)
     _copy_input(w, out, xp, xt)
     m = it.shape[-1]
@@ -136,9 +152,12 @@ def _scatter_nd(ctx, w, n):
     code = _error(ctx, n, n.op.name, f"an index is out of range for the input of shape {list(xt.shape)}")
     with w.block(f"for (long o = 0; o < {rows}L; ++o)"):
         _nd_offset(w, ip, xt.shape[:m], "o", f"return PC_ERR_BASE + {code};")
-        if add:
+        if rule:
             with w.block(f"for (long k = 0; k < {inner}L; ++k)"):
-                w.line(_accumulate(out, f"off * {inner}L + k", up, f"o * {inner}L + k", xt.dtype))
+                di, si = f"off * {inner}L + k", f"o * {inner}L + k"
+                ct = C.compute(xt.dtype)
+                w.line(f"const {ct} a = {C.load(out, di, xt.dtype)}, b = {C.load(up, si, xt.dtype)};")
+                w.line(C.store(out, di, _combine(rule, "a", "b", xt.dtype), xt.dtype))
         else:
             w.line(f"memcpy({out} + off * {inner}L, {up} + o * {inner}L, sizeof(*{out}) * {inner}L);")
 

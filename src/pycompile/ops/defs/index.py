@@ -1,5 +1,5 @@
 """Indexed reads and writes: GatherD (gather_elements), GatherNd, and the functional scatters
-TensorScatterUpdate / TensorScatterAdd (rows addressed by index tuples) and
+TensorScatterUpdate / Add / Sub / Mul / Div / Max / Min (rows addressed by index tuples) and
 TensorScatterElements (elements addressed along one axis). Scatters return a new tensor: the
 input copied, then the updates written or added (in index order, so a repeated index keeps
 the last update, or accumulates). `ops.scatter_nd` is TensorScatterAdd into zeros and item
@@ -114,12 +114,25 @@ GatherNd = defop("GatherNd", ("input_x", "indices"), infer=_gather_nd_infer, eag
                  kind=Kind.LAYOUT, lower=Template("gather_nd", moves_data=True), speculatable=False)
 
 
-# ---- TensorScatterUpdate / TensorScatterAdd ---------------------------------------------------------
+# ---- TensorScatterUpdate / Add / Sub / Mul / Div / Max / Min -------------------------------------------
+# the rule each op combines an addressed row with its update by (TensorScatterUpdate: none)
+SCATTER_RULES = {"TensorScatterUpdate": "", "TensorScatterAdd": "add", "TensorScatterSub": "sub",
+                 "TensorScatterMul": "mul", "TensorScatterDiv": "div", "TensorScatterMax": "max",
+                 "TensorScatterMin": "min"}
+# the dtypes MindSpore 2.10's CPU kernels refuse, by rule (Update and Add keep pycompile's older checks)
+_REFUSED = {"sub": ("bool",), "mul": ("bool",), "div": ("bool", "int8", "uint8"), "max": ("bool",),
+            "min": ("bool",)}
+
+
 def _scatter_nd_infer(name: str):
+    rule = SCATTER_RULES[name]
+
     def infer(types):
         x = tensor_arg(name, types[0], "input_x")
         idx = _index_arg(name, types[1])
         upd = tensor_arg(name, types[2], "updates")
+        if rule not in ("", "add") and idx.dtype.np.name not in ("int32", "int64"):
+            raise OpTypeError(f"For '{name}', 'indices' must be an int32 or int64 Tensor, but got {describe(idx)}")
         m = _nd_rows(name, x, idx)
         want = idx.shape[:-1] + x.shape[m:]
         if upd.shape != want:
@@ -128,34 +141,77 @@ def _scatter_nd_infer(name: str):
         if upd.dtype is not x.dtype:
             raise OpTypeError(f"For '{name}', 'updates' must have the dtype of 'input_x' ({x.dtype}), but got "
                               f"{describe(upd)}")
-        if name == "TensorScatterAdd" and x.dtype.is_bool:
-            raise OpTypeError(f"For '{name}', bool tensors are not supported, but got {describe(x)}")
+        if (rule == "add" and x.dtype.is_bool) or x.dtype.np.name in _REFUSED.get(rule, ()):
+            raise OpTypeError(f"For '{name}', {x.dtype} tensors are not supported, but got {describe(x)}")
         return x
     return infer
 
 
-def _scatter_nd(add: bool):
+def int_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """MindSpore's CPU integer division in the scatters: truncated; by zero, the dtype's largest
+    value for a positive dividend, its smallest for a negative one, 0 for 0."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    info = np.iinfo(a.dtype)
+    safe = np.where(b == 0, 1, b)
+    with np.errstate(over="ignore", divide="ignore"):
+        q = a // safe                                         # floored: moved toward zero below
+        q = q + ((a - q * safe != 0) & ((a < 0) != (safe < 0))).astype(a.dtype)
+    big = np.where(a > 0, info.max, np.where(a < 0, info.min, 0))
+    return np.where(b == 0, big, q).astype(a.dtype)
+
+
+def _max_rule(a, b):
+    return np.where(a < b, b, a)          # std::max: a NaN update leaves the row as it was
+
+
+def _min_rule(a, b):
+    return np.where(b < a, b, a)
+
+
+def _div_rule(a, b):
+    if a.dtype.kind in "iu":
+        return int_divide(a, b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return a / b
+
+
+COMBINE = {"": lambda a, b: b, "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": _div_rule,
+           "max": _max_rule, "min": _min_rule}
+
+
+def _scatter_nd(name: str):
+    combine = COMBINE[SCATTER_RULES[name]]
+
     def eager(x, idx, upd):
         m = idx.shape[-1]
-        rows = _flat_rows("TensorScatterAdd" if add else "TensorScatterUpdate", x.shape, idx)
+        rows = _flat_rows(name, x.shape, idx)
         n_rows = int(np.prod(x.shape[:m], dtype=np.int64))
         out = x.reshape((n_rows,) + x.shape[m:]).copy()
         vals = upd.reshape((rows.size,) + x.shape[m:])
-        if add:
+        if name == "TensorScatterAdd":
             np.add.at(out, rows, vals)
         else:
-            for r, v in zip(rows, vals):      # in order: a repeated index keeps the last update
-                out[r] = v
+            with np.errstate(over="ignore"):
+                for r, v in zip(rows, vals):      # in index order: a repeated index combines again
+                    out[r] = combine(out[r], v)
         return out.reshape(x.shape)
     return eager
 
 
-TensorScatterUpdate = defop("TensorScatterUpdate", ("input_x", "indices", "updates"),
-                            infer=_scatter_nd_infer("TensorScatterUpdate"), eager=_scatter_nd(False),
-                            kind=Kind.LAYOUT, lower=Template("scatter_nd", moves_data=True), speculatable=False)
-TensorScatterAdd = defop("TensorScatterAdd", ("input_x", "indices", "updates"),
-                         infer=_scatter_nd_infer("TensorScatterAdd"), eager=_scatter_nd(True),
-                         kind=Kind.LAYOUT, lower=Template("scatter_nd", rule="add"), speculatable=False)
+def _scatter_nd_op(name: str) -> OpDef:
+    rule = SCATTER_RULES[name]
+    return defop(name, ("input_x", "indices", "updates"), infer=_scatter_nd_infer(name), eager=_scatter_nd(name),
+                 kind=Kind.LAYOUT, lower=Template("scatter_nd", rule=rule, moves_data=not rule),
+                 speculatable=False)
+
+
+TensorScatterUpdate = _scatter_nd_op("TensorScatterUpdate")
+TensorScatterAdd = _scatter_nd_op("TensorScatterAdd")
+TensorScatterSub = _scatter_nd_op("TensorScatterSub")
+TensorScatterMul = _scatter_nd_op("TensorScatterMul")
+TensorScatterDiv = _scatter_nd_op("TensorScatterDiv")
+TensorScatterMax = _scatter_nd_op("TensorScatterMax")
+TensorScatterMin = _scatter_nd_op("TensorScatterMin")
 
 
 # ---- TensorScatterElements: out[i][index[i][j]] = updates[i][j] (axis 1) ----------------------------------
