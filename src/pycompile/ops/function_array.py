@@ -379,6 +379,20 @@ def repeat_interleave(input, repeats, axis=None):
     return repeat_elements(input, repeats, axis)
 
 
+def padding(x, pad_dim_size=8):
+    """MindSpore's Padding: x of shape (..., 1) as (..., pad_dim_size), its value first and zeros after."""
+    t = F._tensor_type("Padding", x, "x")
+    if isinstance(pad_dim_size, builtins.bool) or not isinstance(pad_dim_size, (int, np.integer)):
+        raise OpTypeError(f"For 'Padding', 'pad_dim_size' must be an int, but got {pad_dim_size!r}")
+    if pad_dim_size < 1:
+        raise OpValueError(f"For 'Padding', 'pad_dim_size' must be positive, but got {pad_dim_size}")
+    if t.ndim < 1 or t.shape[-1] != 1:
+        raise OpValueError(f"For 'Padding', the last dimension of 'x' must be 1, but got shape {list(t.shape)}")
+    if pad_dim_size == 1:
+        return F.tensor_move(x)
+    return F.concat((x, F.zeros(tuple(t.shape[:-1]) + (int(pad_dim_size) - 1,), t.dtype)), -1)
+
+
 def expand_as(input, other):
     return F.broadcast_to(input, F._tensor_type("expand_as", other, "other").shape)
 

@@ -172,6 +172,9 @@ def tensor_scatter_update(input_x, indices, updates):
 
 
 def tensor_scatter_add(input_x, indices, updates):
+    it = F._tensor_type("TensorScatterAdd", indices, "indices")
+    if it.dtype.np.name not in ("int32", "int64"):
+        raise OpTypeError(f"For 'TensorScatterAdd', 'indices' must be an int32 or int64 Tensor, but got {it}")
     return apply(OPS["TensorScatterAdd"], [input_x, indices, updates])
 
 

@@ -151,6 +151,20 @@ def randperm(n, seed=0, offset=0, dtype=mstype.int64):
                                  "seed": _op_seed("randperm", seed) * 1000003 + int(offset)})
 
 
+def shuffle(x, seed=None):
+    """x with its first axis randomly permuted (a 0-d tensor is returned as a copy)."""
+    if not isinstance(getattr(x, "_abstract", None), TensorType):
+        raise OpTypeError(f"For 'shuffle', 'x' must be a Tensor, but got {type(x).__name__}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+        raise OpTypeError(f"For 'shuffle', 'seed' must be an int, but got {seed!r}")
+    if seed is not None and seed < 0:
+        raise OpValueError(f"For 'shuffle', 'seed' must be non-negative, but got {seed}")
+    t = F._tensor_type("shuffle", x, "x")
+    if t.ndim == 0 or t.shape[0] <= 1:
+        return F.tensor_move(x)
+    return F.gather(x, randperm(t.shape[0], 0 if seed is None else seed), 0)
+
+
 # ---- dropout -----------------------------------------------------------------------------------------
 def dropout_mask(x, keep_prob: float, mask_shape=None, seed=None):
     """A {0, 1} mask of x's dtype keeping each element (or each `mask_shape` entry) with
@@ -207,7 +221,7 @@ def dropout3d(input, p=0.5, training=True):
 
 
 __all__ = ["rand", "randn", "rand_like", "randn_like", "standard_normal", "randint", "randint_like", "uniform",
-           "normal", "bernoulli", "multinomial", "randperm", "dropout", "dropout1d", "dropout2d", "dropout3d"]
+           "normal", "bernoulli", "multinomial", "randperm", "shuffle", "dropout", "dropout1d", "dropout2d", "dropout3d"]
 
 
 # ---- the default generator's state (ms.manual_seed / seed / initial_seed / get_rng_state) -----------

@@ -26,6 +26,9 @@ def _tensor_scatter(name: str):
     op = OPS[name]
 
     def fn(input_x, indices, updates):
+        if name == "TensorScatterDiv" and F._tensor_type(name, input_x, "input_x").dtype.np.name in ("int8", "uint8"):
+            raise OpTypeError(f"For '{name}', 'input_x' must not be an Int8 or UInt8 Tensor (MindSpore's kernel "
+                              f"refuses them), but got {F._tensor_type(name, input_x, 'input_x')}")
         return apply(op, [input_x, indices, updates])
     fn.__name__ = fn.__qualname__ = "tensor_scatter_" + name[len("TensorScatter"):].lower()
     fn.__doc__ = (f"input_x with the rows addressed by the index tuples of `indices` combined with `updates` "
@@ -113,7 +116,8 @@ def _identity(rule: str, dtype) -> float | int:
     if rule == "mul":
         return 1
     info = np.iinfo(dtype.np) if dtype.kind in "iu" else np.finfo(dtype.np)
-    return info.min.item() if rule == "max" else info.max.item()
+    v = info.min if rule == "max" else info.max
+    return int(v) if dtype.kind in "iu" else float(v)
 
 
 def _unsorted_segment(rule: str, name: str):

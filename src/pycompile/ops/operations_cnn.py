@@ -254,6 +254,15 @@ class UniformInt(Primitive):
         return FR.randint(lo, hi, tuple(shape), seed=self.seed or None, dtype=mstype.int32)
 
 
+class RandomShuffle(Primitive):
+    def __init__(self, seed=0, seed2=0):
+        super().__init__()
+        self.seed = _seed(seed, seed2)
+
+    def __call__(self, x):
+        return FR.shuffle(x, self.seed or None)
+
+
 class Multinomial(Primitive):
     def __init__(self, seed=0, seed2=0, dtype=None):
         super().__init__()
@@ -265,4 +274,4 @@ class Multinomial(Primitive):
 
 __all__ = ["Conv2D", "Conv3D", "Conv2DBackpropInput", "Conv2DTranspose", "MaxPool", "AvgPool", "AdaptiveAvgPool2D",
            "AdaptiveMaxPool2D", "ResizeNearestNeighbor", "ResizeBilinearV2", "Pad", "MirrorPad", "BatchNorm",
-           "Dropout", "Dropout2D", "StandardNormal", "UniformReal", "UniformInt", "Multinomial"]
+           "Dropout", "Dropout2D", "StandardNormal", "UniformReal", "UniformInt", "Multinomial", "RandomShuffle"]

@@ -119,9 +119,9 @@ GatherNd = defop("GatherNd", ("input_x", "indices"), infer=_gather_nd_infer, eag
 SCATTER_RULES = {"TensorScatterUpdate": "", "TensorScatterAdd": "add", "TensorScatterSub": "sub",
                  "TensorScatterMul": "mul", "TensorScatterDiv": "div", "TensorScatterMax": "max",
                  "TensorScatterMin": "min"}
-# the dtypes MindSpore 2.10's CPU kernels refuse, by rule (Update and Add keep pycompile's older checks)
-_REFUSED = {"sub": ("bool",), "mul": ("bool",), "div": ("bool", "int8", "uint8"), "max": ("bool",),
-            "min": ("bool",)}
+# the dtypes MindSpore 2.10's CPU kernels refuse, by rule (Update and Add keep pycompile's older
+# checks; TensorScatterDiv's refusal of int8 / uint8 is its functional form's: ScatterNdDiv takes them)
+_REFUSED = {"sub": ("bool",), "mul": ("bool",), "div": ("bool",), "max": ("bool",), "min": ("bool",)}
 
 
 def _scatter_nd_infer(name: str):
