@@ -473,6 +473,23 @@ def var(input, axis=None, ddof=0, keepdims=False):
     return F.div(F.sum(dev, axes, builtins.bool(keepdims)), float(builtins.max(count - ddof, 0)))
 
 
+def var_mean(input, axis=None, ddof=0, keepdims=False):
+    """(variance, mean) over axis (all axes by default); `ddof` may be a bool (True: 1)."""
+    t = F._tensor_type("var_mean", input)
+    return var(input, axis, int(ddof), keepdims), F.mean(input, norm_axes("var_mean", axis, t.ndim), builtins.bool(keepdims))
+
+
+def std_mean(input, axis=None, ddof=0, keepdims=False):
+    """(standard deviation, mean) over axis (all axes by default); `ddof` may be a bool (True: 1)."""
+    v, m = var_mean(input, axis, ddof, keepdims)
+    return F.sqrt(v), m
+
+
+def std(input, axis=None, ddof=0, keepdims=False):
+    """Standard deviation over axis (all axes by default) with `ddof` delta degrees of freedom."""
+    return F.sqrt(var(input, axis, int(ddof), keepdims))
+
+
 __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and callable(v) and getattr(v, "__module__", None) == __name__
            and n not in ("scan", "argmin_int64", "reduce_prod_keep", "lp_norm", "l2_normalize", "var")]
