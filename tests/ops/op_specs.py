@@ -500,3 +500,6 @@ CASES += CNN_CASES
 from op_specs_linalg import LINALG_CASES  # noqa: E402  (the singular values' specs)
 
 CASES += LINALG_CASES
+from op_specs_scatter import MORE_CASES, SCATTER_CASES  # noqa: E402  (arithmetic scatters, issue 33's ops)
+
+CASES += SCATTER_CASES + MORE_CASES

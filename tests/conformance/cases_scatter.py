@@ -1,0 +1,145 @@
+"""The conformance table: the arithmetic scatters (TensorScatterSub / Mul / Div / Max / Min, the
+ScatterNd* and Scatter* Parameter forms), the unsorted segment reductions, Padding, LinSpace,
+std_mean and shuffle (MindSpore's CPU op tests, issue 33): values, MindSpore's integer division
+by zero, NaN updates in max / min, the segments' starting values, and the errors the suite
+checks. Part of the table loaded after cases.py."""
+group("scatter")
+
+_XI = np.array([[-7, 7, 0], [9, -9, 5]], np.int32)
+_IDX6 = np.array([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2], [0, 0]], np.int32)
+_UI = np.array([0, 0, 0, 2, 2, -3, 3], np.int32)
+_UF = np.array([[0.5, np.nan, -2.0], [4.0, 0.0, 1.5], [-1.0, 3.0, np.nan]], np.float32)
+
+
+@case("ops.TensorScatterSub", "ops.TensorScatterMul", "ops.TensorScatterMax", "ops.TensorScatterMin",
+      inputs=[_XI, _IDX6, np.array([3, 2, -2, 2, -1, 4, 5], np.int32)])
+def tensor_scatter_int32(x, idx, u):
+    return (ops.TensorScatterSub()(x, idx, u), ops.TensorScatterMul()(x, idx, u), ops.TensorScatterMax()(x, idx, u),
+            ops.TensorScatterMin()(x, idx, u))
+
+
+@case("ops.tensor_scatter_div", inputs=[rnd(4, 3), np.array([[1], [3], [1]], np.int64), _UF])
+def tensor_scatter_div_f32_zero(x, idx, u):
+    return ops.tensor_scatter_div(x, idx, u)
+
+
+@case("ops.tensor_scatter_max", "ops.tensor_scatter_min", "ops.tensor_scatter_mul", "ops.tensor_scatter_sub",
+      inputs=[rnd(4, 3), np.array([[1], [3], [1]], np.int32), _UF])
+def tensor_scatter_nan_updates(x, idx, u):
+    return (ops.tensor_scatter_max(x, idx, u), ops.tensor_scatter_min(x, idx, u), ops.tensor_scatter_mul(x, idx, u),
+            ops.tensor_scatter_sub(x, idx, u))
+
+
+@case("ops.TensorScatterDiv", inputs=[rnd(3, 4, dtype="float16"), np.array([[0], [0]], np.int32),
+                                      rnd(2, 4, lo=0.5, hi=3.0, dtype="float16")])
+def tensor_scatter_div_f16_repeated(x, idx, u):
+    return ops.TensorScatterDiv()(x, idx, u)
+
+
+@case("ops.TensorScatterDiv", error=True, inputs=[ints(2, 3, dtype="int8"), np.array([[0, 1]], np.int32),
+                                                  ints(1, dtype="int8")])
+def err_tensor_scatter_div_int8(x, idx, u):
+    return ops.TensorScatterDiv()(x, idx, u)
+
+
+@case("ops.TensorScatterSub", error=True, inputs=[ints(2, 3), np.array([[0, 1]], np.int16), ints(1)])
+def err_tensor_scatter_sub_int16_indices(x, idx, u):
+    return ops.TensorScatterSub()(x, idx, u)
+
+
+@case("ops.TensorScatterMax", error=True, inputs=[ints(2, 3), np.array([[0, 1, 2]], np.int32), ints(1)])
+def err_tensor_scatter_max_index_depth(x, idx, u):
+    return ops.TensorScatterMax()(x, idx, u)
+
+
+@case("ops.TensorScatterMin", error=True, graph=False, reason="MindSpore's graph mode reports the kernel's error late",
+      inputs=[ints(2, 3), np.array([[5, 0]], np.int32), ints(1)])
+def err_tensor_scatter_min_out_of_range(x, idx, u):
+    return ops.TensorScatterMin()(x, idx, u)
+
+
+class _ScatterNet(nn.Cell):
+    def __init__(self, make, dtype):
+        super().__init__()
+        self.ops = [make(n) for n in ("Add", "Sub", "Mul", "Div", "Max", "Min")]
+        self.p = Parameter(Tensor(np.array([[-2, 5, 3], [4, 5, -3]], dtype)), name="p")
+
+    def construct(self, idx, u):
+        for op in self.ops:
+            op(self.p, idx, u)
+        return self.p + 0
+
+
+@cell("ops.ScatterNdAdd", "ops.ScatterNdSub", "ops.ScatterNdMul", "ops.ScatterNdDiv", "ops.ScatterNdMax",
+      "ops.ScatterNdMin", "nn.Cell", inputs=[np.array([[0, 0], [1, 1], [0, 2]], np.int32),
+                                             np.array([0, 2, -5], np.int64)])
+def cls_scatter_nd_int64_div_zero():
+    return _ScatterNet(lambda n: new(ops, "ScatterNd" + n), np.int64)
+
+
+@cell("ops.ScatterNdMul", "ops.ScatterNdDiv", "nn.Cell", inputs=[np.array([[0, 1], [1, 0]], np.int32),
+                                                                  np.array([3, -2], np.int8)])
+def cls_scatter_nd_int8():
+    return _ScatterNet(lambda n: new(ops, "ScatterNd" + n), np.int8)
+
+
+@cell("ops.ScatterAdd", "ops.ScatterSub", "ops.ScatterMul", "ops.ScatterDiv", "ops.ScatterMax", "ops.ScatterMin",
+      "nn.Cell", inputs=[np.array([[1, 0]], np.int32), rnd(1, 2, 3, lo=0.5, hi=2.0)])
+def cls_scatter_rows_f32():
+    return _ScatterNet(lambda n: new(ops, "Scatter" + n), np.float32)
+
+
+@case("ops.UnsortedSegmentSum", "ops.UnsortedSegmentMax", "ops.UnsortedSegmentMin", "ops.UnsortedSegmentProd",
+      inputs=[rnd(2, 2, 3), np.array([[0, 2], [2, 3]], np.int32)])
+def unsorted_segments_f32(x, ids):
+    return (ops.UnsortedSegmentSum()(x, ids, 5), ops.UnsortedSegmentMax()(x, ids, 5),
+            ops.UnsortedSegmentMin()(x, ids, 5), ops.UnsortedSegmentProd()(x, ids, 5))
+
+
+@case("ops.unsorted_segment_sum", "ops.unsorted_segment_max", "ops.unsorted_segment_min",
+      "ops.unsorted_segment_prod", inputs=[ints(5, dtype="int32", lo=-4, hi=5), np.array([0, 0, 1, 3, 1], np.int32)])
+def unsorted_segments_int32(x, ids):
+    return (ops.unsorted_segment_sum(x, ids, 4), ops.unsorted_segment_max(x, ids, 4),
+            ops.unsorted_segment_min(x, ids, 4), ops.unsorted_segment_prod(x, ids, 4))
+
+
+@case("ops.UnsortedSegmentMin", inputs=[rnd(4, dtype="float16"), np.array([0, 0, 1, 1], np.int32)])
+def unsorted_segment_min_f16_empty(x, ids):
+    return ops.UnsortedSegmentMin()(x, ids, 3)
+
+
+@case("Tensor.unsorted_segment_max", "Tensor.scatter_div", "Tensor.scatter_max", graph=False,
+      reason="MindSpore 2.10's graph mode has no Tensor.scatter_div (standard_method lacks tensor_scatter_div)",
+      inputs=[rnd(4, 3), np.array([0, 2, 2, 1], np.int32), np.array([[1], [3]], np.int32), rnd(2, 3)])
+def tensor_methods_scatter_segments(x, ids, idx, u):
+    return x.unsorted_segment_max(ids, 3), x.scatter_div(idx, u), x.scatter_max(idx, u)
+
+
+@case("ops.Padding", "ops.padding", inputs=[rnd(2, 3, 1)])
+def padding_f32(x):
+    return ops.Padding(4)(x), ops.padding(x, 2)
+
+
+@case("ops.Padding", inputs=[bools(4, 1)])
+def padding_bool(x):
+    return ops.Padding(3)(x)
+
+
+@case("ops.LinSpace", "ops.linspace", inputs=[np.array(-25.3, np.float32), np.array(-147.0, np.float32)])
+def linspace_f32(a, b):
+    return ops.LinSpace()(a, b, 7), ops.linspace(a, b, 1), ops.linspace(a, b, 12)
+
+
+@case("ops.std_mean", inputs=[rnd(3, 2, 6)])
+def std_mean_axes(x):
+    return ops.std_mean(x, (-1, 0), False, True), ops.std_mean(x, 1, True, False), ops.std_mean(x)
+
+
+@case("ops.shuffle", error=True, graph=False, reason="argument check", inputs=[rnd(3)])
+def err_shuffle_negative_seed(x):
+    return ops.shuffle(x, seed=-3)
+
+
+@case("ops.shuffle", error=True, graph=False, reason="argument check", inputs=[rnd(3)])
+def err_shuffle_float_seed(x):
+    return ops.shuffle(x, seed=1.6)
