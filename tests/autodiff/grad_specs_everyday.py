@@ -37,6 +37,7 @@ EVERYDAY = [
     ("TensorScatterUpdate", lambda x, u: ops.tensor_scatter_update(x, ROWS, u), [rnd(3, 4), rnd(2, 4, seed=1)],
      (0, 1)),
     ("TensorScatterAdd", lambda x, u: ops.tensor_scatter_add(x, IDX_ND, u), [rnd(2, 3, 4), rnd(3, 4, seed=1)], (0, 1)),
+    ("TensorScatterSub", lambda x, u: ops.tensor_scatter_sub(x, IDX_ND, u), [rnd(2, 3, 4), rnd(3, 4, seed=1)], (0, 1)),
     ("TensorScatterElements", lambda x, u: ops.tensor_scatter_elements(x, _t([[1, 0], [3, 2], [0, 1]]), u, 1),
      [rnd(3, 4), rnd(3, 2, seed=1)], (0, 1)),
     ("TensorScatterElements", lambda x, u: ops.tensor_scatter_elements(x, _t([[1, 1, 0, 2]]), u, 0, "add"),

@@ -151,6 +151,15 @@ def _scatter_add(g, out, x, indices, updates):
     return g, None, apply(P.GatherNd, [g, indices])
 
 
+@defgrad(P.TensorScatterSub)
+def _scatter_sub(g, out, x, indices, updates):
+    return g, None, apply(P.Neg, [apply(P.GatherNd, [g, indices])])
+
+
+# not yet: the multiplicative and selecting scatters' rules (MindSpore has them)
+nondiff(P.TensorScatterMul, P.TensorScatterDiv, P.TensorScatterMax, P.TensorScatterMin)
+
+
 @defgrad(P.TensorScatterElements)
 def _scatter_elements(g, out, x, indices, updates, axis=0, reduction="none"):
     dupd = apply(P.GatherD, [g, indices], {"axis": axis})
