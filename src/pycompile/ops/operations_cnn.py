@@ -221,6 +221,17 @@ class Dropout2D(Primitive):
         return x * mask * (1.0 / self.keep_prob), F.broadcast_to(mask, t.shape) > 0
 
 
+class Dropout3D(Dropout2D):
+    """Dropout2D's channel dropout on (N, C, D, H, W) inputs: whole channels zeroed with probability
+    1 - keep_prob, the rest scaled by 1 / keep_prob; returns (output, bool mask)."""
+
+    def __call__(self, x):
+        t = F._tensor_type(self.name, x)
+        if t.ndim != 5:
+            raise OpValueError(f"For '{self.name}', the dimension of 'x' must be 5, but got {t.ndim}")
+        return Dropout2D.__call__(self, x)
+
+
 def _seed(seed, seed2):
     return int(seed) * 1000003 + int(seed2)
 
@@ -274,4 +285,4 @@ class Multinomial(Primitive):
 
 __all__ = ["Conv2D", "Conv3D", "Conv2DBackpropInput", "Conv2DTranspose", "MaxPool", "AvgPool", "AdaptiveAvgPool2D",
            "AdaptiveMaxPool2D", "ResizeNearestNeighbor", "ResizeBilinearV2", "Pad", "MirrorPad", "BatchNorm",
-           "Dropout", "Dropout2D", "StandardNormal", "UniformReal", "UniformInt", "Multinomial", "RandomShuffle"]
+           "Dropout", "Dropout2D", "Dropout3D", "StandardNormal", "UniformReal", "UniformInt", "Multinomial", "RandomShuffle"]

@@ -1,0 +1,94 @@
+"""The backward Primitives of MindSpore's `ops.operations._grad_ops` that its CPU op tests call
+directly (`G.InvGrad()(y, dy)`, `G.BiasAddGrad()(dout)`, `G.KLDivLossGrad("mean")(dy, x, y)`...),
+each a composition of table ops with MindSpore 2.10's argument order and formula (checked against
+the wheel: tests/conformance/cases_scatter.py). pycompile's own gradients come from the rules in
+ops/grads; these classes are the public names only."""
+from __future__ import annotations
+
+from pycompile.ops import functional as F
+from pycompile.ops._table import OpTypeError, OpValueError
+from pycompile.ops.primitive import Primitive
+
+
+def _grad_prim(name: str, fn, params: dict | None = None, doc: str = ""):
+    """A Primitive whose constructor takes `params` (name -> default) and whose call is fn(self, *args)."""
+    params = params or {}
+
+    def __init__(self, *args, **kwargs):
+        Primitive.__init__(self, name)
+        values = dict(params)
+        values.update(zip(params, args))
+        for k, v in kwargs.items():
+            if k not in params:
+                raise TypeError(f"For '{name}', unknown constructor argument '{k}'")
+            values[k] = v
+        for k, v in values.items():
+            setattr(self, k, v)
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": fn, "__module__": __name__,
+                                     "__doc__": doc or f"MindSpore's {name}."})
+
+
+InvGrad = _grad_prim("InvGrad", lambda self, y, dy: F.neg(F.mul(F.mul(dy, y), y)), doc="-dy * y * y.")
+SqrtGrad = _grad_prim("SqrtGrad", lambda self, y, dy: F.div(dy, F.mul(y, 2)), doc="dy / (2 y).")
+AtanGrad = _grad_prim("AtanGrad", lambda self, x, dy: F.div(dy, F.add(F.square(x), 1)), doc="dy / (1 + x^2).")
+AsinGrad = _grad_prim("AsinGrad", lambda self, x, dy: F.div(dy, F.sqrt(F.sub(1, F.square(x)))),
+                      doc="dy / sqrt(1 - x^2).")
+ACosGrad = _grad_prim("ACosGrad", lambda self, x, dy: F.neg(F.div(dy, F.sqrt(F.sub(1, F.square(x))))),
+                      doc="-dy / sqrt(1 - x^2).")
+AsinhGrad = _grad_prim("AsinhGrad", lambda self, y, dy: F.div(dy, F.cosh(y)), doc="dy / cosh(y), y = asinh(x).")
+AcoshGrad = _grad_prim("AcoshGrad", lambda self, y, dy: F.div(dy, F.sinh(y)), doc="dy / sinh(y), y = acosh(x).")
+ReLU6Grad = _grad_prim("ReLU6Grad", lambda self, dy, x: F.select(F.logical_and(F.gt(x, 0), F.lt(x, 6)), dy,
+                                                                 F.zeros_like(dy)),
+                       doc="dy where 0 < x < 6, else 0.")
+EluGrad = _grad_prim("EluGrad", lambda self, dy, y: F.select(F.gt(y, 0), dy, F.mul(dy, F.add(y, 1))),
+                     doc="dy where y > 0, else dy * (y + 1) (alpha 1; y = elu(x)).")
+
+
+def _shrink_grad(self, gradients, features):
+    keep = F.gt(F.abs(features), float(self.lambd))
+    return F.select(keep, gradients, F.zeros_like(gradients))
+
+
+HShrinkGrad = _grad_prim("HShrinkGrad", _shrink_grad, {"lambd": 0.5}, "gradients where |features| > lambd, else 0.")
+SoftShrinkGrad = _grad_prim("SoftShrinkGrad", _shrink_grad, {"lambd": 0.5},
+                            "gradients where |features| > lambd, else 0.")
+SigmoidCrossEntropyWithLogitsGrad = _grad_prim(
+    "SigmoidCrossEntropyWithLogitsGrad", lambda self, x, y, dout: F.mul(F.sub(F.sigmoid(x), y), dout),
+    doc="(sigmoid(x) - y) * dout.")
+
+
+def _bias_add_grad(self, dout):
+    t = F._tensor_type("BiasAddGrad", dout, "dout")
+    if t.ndim < 2:
+        raise OpValueError(f"For 'BiasAddGrad', 'dout' must have at least 2 dimensions, but got {t.ndim}")
+    channel = t.ndim - 1 if self.data_format == "NHWC" else 1
+    return F.reduce_sum(dout, tuple(a for a in range(t.ndim) if a != channel))
+
+
+BiasAddGrad = _grad_prim("BiasAddGrad", _bias_add_grad, {"data_format": "NCHW"},
+                         "dout summed over every axis but the channel axis (1 for NCHW / NCDHW, the last for NHWC).")
+
+_KL_REDUCTIONS = ("none", "mean", "sum", "batchmean")
+
+
+def _kl_div_loss_grad(self, dy, x, y):
+    if not isinstance(self.reduction, str) or self.reduction not in _KL_REDUCTIONS:
+        raise OpValueError(f"For 'KLDivLossGrad', 'reduction' must be one of {list(_KL_REDUCTIONS)}, but got "
+                           f"{self.reduction!r}")
+    t = F._tensor_type("KLDivLossGrad", x, "x")
+    if not t.dtype.is_float:
+        raise OpTypeError(f"For 'KLDivLossGrad', 'x' must be a float Tensor, but got {t}")
+    dx = F.neg(F.mul(y, dy))
+    if self.reduction == "mean" and t.size:
+        dx = F.div(dx, float(t.size))
+    elif self.reduction == "batchmean" and t.ndim:
+        dx = F.div(dx, float(t.shape[0]))
+    return dx
+
+
+KLDivLossGrad = _grad_prim("KLDivLossGrad", _kl_div_loss_grad, {"reduction": "mean"},
+                           "d KLDivLoss / d x: -y * dy, divided by the element count ('mean') or the batch "
+                           "('batchmean').")
+
+__all__ = [n for n, v in list(globals().items()) if isinstance(v, type) and issubclass(v, Primitive)
+           and v is not Primitive]
