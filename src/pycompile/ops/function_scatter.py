@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pycompile.common.abstract import Symbolic, TensorType
+from pycompile.common.abstract import RefType, Symbolic, TensorType
 from pycompile.ops import functional as F
 from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply
 
@@ -98,6 +98,30 @@ scatter_min = _scatter_rows("min")
 scatter_update = _scatter_rows("update")
 
 
+def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
+    """x with the slices y[..., i, ...] (along `axis`) added to x's slices indices[i] (a repeated
+    index adds each time), written into x when it is a Parameter (or a PyNative Tensor, which
+    MindSpore updates in place); returns the result. An index out of range raises RuntimeError."""
+    xt = F._tensor_type("IndexAdd", x, "x")
+    it = F._tensor_type("IndexAdd", indices, "indices")
+    yt = F._tensor_type("IndexAdd", y, "y")
+    if it.dtype.np.name != "int32" or it.ndim != 1:
+        raise OpTypeError(f"For 'IndexAdd', 'indices' must be a 1-D Int32 Tensor, but got {it}")
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)) or not -xt.ndim <= axis < max(xt.ndim, 1):
+        raise OpValueError(f"For 'IndexAdd', 'axis' must be an int in [{-xt.ndim}, {xt.ndim}), but got {axis!r}")
+    ax = int(axis) % xt.ndim
+    want = tuple(xt.shape[:ax]) + (it.shape[0],) + tuple(xt.shape[ax + 1:])
+    if tuple(yt.shape) != want or yt.dtype is not xt.dtype:
+        raise OpValueError(f"For 'IndexAdd', 'y' must be a {xt.dtype} Tensor of shape {list(want)}, but got {yt}")
+    perm = (ax,) + tuple(d for d in range(xt.ndim) if d != ax)
+    back = tuple(int(i) for i in np.argsort(perm))
+    moved = apply(OPS["TensorScatterAdd"], [F.transpose(x, perm), F.expand_dims(indices, -1), F.transpose(y, perm)])
+    out = F.transpose(moved, back)
+    if isinstance(getattr(x, "_abstract", None), RefType) or hasattr(x, "_data"):
+        return F.assign(x, out)
+    return out
+
+
 def _num_segments(name: str, n) -> int:
     if isinstance(n, Symbolic):
         raise OpTypeError(f"For '{name}', 'num_segments' must be known when the graph is compiled")
@@ -145,4 +169,5 @@ unsorted_segment_max = _unsorted_segment("max", "UnsortedSegmentMax")
 unsorted_segment_min = _unsorted_segment("min", "UnsortedSegmentMin")
 unsorted_segment_prod = _unsorted_segment("mul", "UnsortedSegmentProd")
 
-__all__ = [n for n in list(globals()) if n.startswith(("tensor_scatter_", "scatter_", "unsorted_segment_"))]
+__all__ = [n for n in list(globals()) if n.startswith(("tensor_scatter_", "scatter_", "unsorted_segment_"))] + \
+    ["index_add"]

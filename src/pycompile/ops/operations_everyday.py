@@ -169,6 +169,9 @@ ScatterDiv = _in_place("ScatterDiv", S.scatter_div)
 ScatterMax = _in_place("ScatterMax", S.scatter_max)
 ScatterMin = _in_place("ScatterMin", S.scatter_min)
 ScatterUpdate = _in_place("ScatterUpdate", S.scatter_update)
+IndexAdd = _with_init("IndexAdd", {"axis": 0, "use_lock": True, "check_index_bound": True},
+                      lambda self, input_x, indices, y: S.index_add(input_x, indices, y, self.axis),
+                      "Adds y's slices to input_x's slices `indices` along `axis`, in place; returns it.")
 UnsortedSegmentSum = _simple("UnsortedSegmentSum", S.unsorted_segment_sum)
 UnsortedSegmentMax = _simple("UnsortedSegmentMax", S.unsorted_segment_max)
 UnsortedSegmentMin = _simple("UnsortedSegmentMin", S.unsorted_segment_min)

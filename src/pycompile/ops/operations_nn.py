@@ -67,5 +67,17 @@ class BinaryCrossEntropy(Primitive):
         return FL.binary_cross_entropy(logits, labels, weight, self.reduction)
 
 
-__all__ = ["Softplus", "ReLU6", "SeLU", "Mish", "Softsign", "PReLU", "SigmoidCrossEntropyWithLogits", "L2Loss",
+class BCEWithLogitsLoss(Primitive):
+    """BCEWithLogitsLoss(reduction)(logits, label, weight, pos_weight): ops.binary_cross_entropy_with_logits."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        FL.check_reduction("BCEWithLogitsLoss", reduction)
+        self.reduction = reduction
+
+    def __call__(self, logits, label, weight, pos_weight):
+        return FL.binary_cross_entropy_with_logits(logits, label, weight, pos_weight, self.reduction)
+
+
+__all__ = ["BCEWithLogitsLoss", "Softplus", "ReLU6", "SeLU", "Mish", "Softsign", "PReLU", "SigmoidCrossEntropyWithLogits", "L2Loss",
            "Elu", "CeLU", "SmoothL1Loss", "KLDivLoss", "BinaryCrossEntropy"]
