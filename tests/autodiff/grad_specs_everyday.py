@@ -47,6 +47,10 @@ EVERYDAY = [
     # and tall; the op itself, since the norms return Float32 as MindSpore's do
     ("Svd", lambda x: _svd(x), [rnd(3, 4)], (0,)),
     ("Svd", lambda x: ops.sum(_svd(x), -1), [rnd(2, 4, 3, seed=1)], (0,)),
+    ("MatrixSolve", lambda a, b: ops.matrix_solve(a + 4 * ops.eye(3, 3, ms.float64), b), [rnd(2, 3, 3), rnd(2, 3, 2, seed=1)],
+     (0, 1)),
+    ("MatrixSolve", lambda a, b: ops.matrix_solve(a + 4 * ops.eye(3, 3, ms.float64), b, True),
+     [rnd(3, 3, seed=2), rnd(3, 4, seed=3)], (0, 1)),
     ("Svd", lambda x: ops.amin(_svd(x), -1) + ops.amax(_svd(x), -1), [rnd(3, 2, 4, seed=2)], (0,)),
     ("CumSum", lambda x: ops.CumSum(exclusive=True, reverse=True)(x, 0), [rnd(4, 3)], (0,)),
     ("CumProd", lambda x: ops.cumprod(x, 1), [rnd(3, 4, lo=0.5, hi=1.5)], (0,)),

@@ -143,3 +143,55 @@ def err_shuffle_negative_seed(x):
 @case("ops.shuffle", error=True, graph=False, reason="argument check", inputs=[rnd(3)])
 def err_shuffle_float_seed(x):
     return ops.shuffle(x, seed=1.6)
+
+
+# ---- the rest of the suite's missing names (issue 33): _grad_ops Primitives, BCEWithLogitsLoss, IndexAdd,
+# matrix_solve ------------------------------------------------------------------------------------------
+def _grad_ops():
+    return __import__(ops.__name__ + ".operations._grad_ops", fromlist=["_grad_ops"])
+
+
+@case("ops.matrix_solve", inputs=[rnd(2, 4, 4), rnd(2, 4, 3)])
+def matrix_solve_batched(a, b):
+    return ops.matrix_solve(a, b), ops.matrix_solve(a, b, True)
+
+
+@case("ops.IndexAdd", "ops.index_add", graph=False, reason="the case creates its Parameter (not in graph code)",
+      inputs=[rnd(2, 4, 3), np.array([3, 0, 3], np.int32), rnd(2, 3, 3)])
+def index_add_axis1(x, idx, y):
+    p = Parameter(x, name="p")
+    return ops.IndexAdd(1)(p, idx, y) + 0, p + 0
+
+
+@case("ops.BCEWithLogitsLoss", inputs=[rnd(2, 3), rnd(2, 3, lo=-1.0, hi=2.0), rnd(3, lo=0.5, hi=1.5),
+                                       rnd(3, lo=0.5, hi=2.0)])
+def bce_with_logits_loss_reductions(x, y, w, pw):
+    return tuple(ops.BCEWithLogitsLoss(r)(x, y, w, pw) for r in ("none", "mean", "sum"))
+
+
+@case("ops.operations", graph=False,
+      reason="Primitives of ops.operations._grad_ops, called eagerly as the suite does",
+      inputs=[np.array([[-1.5, 0.2, 0.7], [3.0, 6.5, -0.3]], np.float32),
+              np.array([[1.0, 2.0, -1.0], [0.5, 1.5, 3.0]], np.float32)])
+def grad_ops_elementwise(x, d):
+    G = _grad_ops()
+    return tuple(getattr(G, n)()(x, d) for n in ("InvGrad", "SqrtGrad", "AtanGrad", "AsinGrad", "ACosGrad", "AsinhGrad",
+                                                "AcoshGrad", "ReLU6Grad", "EluGrad", "HShrinkGrad", "SoftShrinkGrad"))
+
+
+@case("ops.operations", graph=False,
+      reason="Primitives of ops.operations._grad_ops, called eagerly as the suite does",
+      inputs=[rnd(2, 3, 2, 2), rnd(2, 3, 2, 2), rnd(2, 3, 2, 2)])
+def grad_ops_losses_bias(x, y, d):
+    G = _grad_ops()
+    return (G.SigmoidCrossEntropyWithLogitsGrad()(x, y, d), G.BiasAddGrad()(d), G.BiasAddGrad("NHWC")(d),
+            G.KLDivLossGrad("none")(d, x, y), G.KLDivLossGrad()(d[0, 0, 0, 0], x, y),
+            G.KLDivLossGrad("batchmean")(d[0, 0, 0, 0], x, y))
+
+
+@case("ops.Dropout3D", graph=False, reason="random: the shape, dtype and the mask's channel structure",
+      inputs=[rnd(2, 3, 2, 2, 2, lo=1.0, hi=2.0)])
+def dropout3d_channels(x):
+    out, mask = ops.Dropout3D(0.5)(x)
+    m = ops.cast(mask, ms.float32)
+    return out.shape, mask.dtype, ops.reduce_max(m, (2, 3, 4)) - ops.reduce_min(m, (2, 3, 4))

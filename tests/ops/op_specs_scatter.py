@@ -75,6 +75,13 @@ def _segments(rule, x, ids, n):
     return out
 
 
+def _index_add(x, idx, y):
+    out = x.copy()
+    for j, i in enumerate(idx):
+        out[:, i] += y[:, j]
+    return out
+
+
 def _on_param(cls, x, i, u):
     p = Parameter(Tensor(x), name="p")
     cls()(p, i, u)
@@ -139,6 +146,15 @@ MORE_CASES = [
          (_a(3, 4),), (ops.std_mean,)),
     Case("var_mean / std", ("ReduceSum", "ReduceMean"), lambda x: ops.stack([*ops.var_mean(x), ops.std(x, (0, 1))]),
          lambda x: np.stack([np.var(x), np.mean(x), np.std(x)]), (_a(3, 4),), (ops.var_mean, ops.std)),
+    Case("matrix_solve batched / adjoint", "MatrixSolve",
+         lambda a, b: ops.concat([ops.matrix_solve(a, b), ops.matrix_solve(a, b, True)], -1),
+         lambda a, b: np.concatenate([np.linalg.solve(a.astype(F64), b), np.linalg.solve(np.swapaxes(a, -1, -2).astype(F64), b)],
+                                     -1).astype(F32),
+         (_a(2, 3, 3) + 4 * np.eye(3, dtype=F32), _a(2, 3, 2, seed=1)), (ops.matrix_solve,)),
+    Case("IndexAdd / index_add axis 1", "TensorScatterAdd",
+         lambda x, i, y: ops.IndexAdd(1)(Parameter(Tensor(x), name="p"), i, y) * 1 + ops.index_add(x, i, y, 1) * 0,
+         lambda x, i, y: _index_add(x, i, y), (_a(2, 4, 3), np.array([3, 0, 3], I32), _a(2, 3, 3, seed=1)),
+         (ops.IndexAdd, ops.index_add)),
     Case("shuffle keeps the rows", "Gather", lambda x: ops.sort(ops.shuffle(x, seed=3), 0)[0],
          lambda x: np.sort(x, 0), (_a(6),), (ops.shuffle,)),
 ]

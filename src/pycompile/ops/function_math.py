@@ -473,6 +473,13 @@ def var(input, axis=None, ddof=0, keepdims=False):
     return F.div(F.sum(dev, axes, builtins.bool(keepdims)), float(builtins.max(count - ddof, 0)))
 
 
+def matrix_solve(matrix, rhs, adjoint=False):
+    """x with op(matrix) x = rhs for each matrix of the batch (op: the transpose when `adjoint`)."""
+    if not isinstance(adjoint, builtins.bool):
+        raise OpTypeError(f"For 'MatrixSolve', 'adjoint' must be a bool, but got {adjoint!r}")
+    return apply(OPS["MatrixSolve"], [matrix, rhs], {"adjoint": adjoint})
+
+
 def var_mean(input, axis=None, ddof=0, keepdims=False):
     """(variance, mean) over axis (all axes by default); `ddof` may be a bool (True: 1)."""
     t = F._tensor_type("var_mean", input)

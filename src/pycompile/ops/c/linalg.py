@@ -138,3 +138,37 @@ def _gesdd(ctx, w, x, out: str, batch: int, m: int, cols: int, k: int, part: str
         w.line("}")
         w.line("free(A);")
     w.line("}")
+
+
+@template("matrix_solve")
+def _matrix_solve(ctx, w, n):
+    """LAPACK's gesv per matrix (row-major LAPACKE, so only `adjoint` transposes while copying):
+    float32 through sgesv as NumPy's float32 solve, float64 through dgesv, float16 in float32.
+    A singular matrix gives NaN."""
+    a, b = n.inputs
+    at = a.type
+    out = ctx.out(n)
+    m, k = at.shape[-1], n.type.shape[-1]
+    batch = math.prod(at.shape[:-2])
+    if batch == 0 or m == 0 or k == 0:
+        return
+    ctx.use_blas()
+    ct = C.compute(at.dtype)
+    wt, fn = ("double", "dgesv") if ct == "double" else ("float", "sgesv")
+    adjoint = bool(n.attrs.get("adjoint", False))
+    w.line("{")
+    with w.indent():
+        w.line(f"extern int32_t scipy_LAPACKE_{fn}(int, int32_t, int32_t, {wt} *, int32_t, int32_t *, {wt} *, int32_t);")
+        w.line(f"{wt} *const A = ({wt} *)malloc(sizeof({wt}) * ({m * m}L + {m * k}L));")
+        w.line(f"{wt} *const B = A + {m * m}L;")
+        w.line(f"int32_t *const piv = (int32_t *)malloc(sizeof(int32_t) * {m}L);")
+        with w.block(f"for (long t = 0; t < {batch}L; ++t)"):
+            src = f"t * {m * m}L + j * {m}L + i" if adjoint else f"t * {m * m}L + i * {m}L + j"
+            w.line(f"for (long i = 0; i < {m}L; ++i) for (long j = 0; j < {m}L; ++j) "
+                   f"A[i * {m}L + j] = ({wt}){C.load(ctx.ptr(a), src, at.dtype)};")
+            w.line(f"for (long r = 0; r < {m * k}L; ++r) B[r] = ({wt}){C.load(ctx.ptr(b), f't * {m * k}L + r', at.dtype)};")
+            w.line(f"const int32_t info = scipy_LAPACKE_{fn}(101, {m}, {k}, A, {m}, piv, B, {k});")
+            w.line(f"for (long r = 0; r < {m * k}L; ++r) " +
+                   C.store(out, f"t * {m * k}L + r", f"info ? NAN : B[r]", at.dtype))
+        w.line("free(piv); free(A);")
+    w.line("}")

@@ -1,4 +1,5 @@
-"""Singular values and vectors (the matrix norms ord=2, -2 and 'nuc' of ops.norm / matrix_norm).
+"""Singular values and vectors (the matrix norms ord=2, -2 and 'nuc' of ops.norm / matrix_norm), and
+MatrixSolve (ops.matrix_solve: an LU solve per matrix).
 
 `Svd` is one op with a `part` attribute rather than one op with three outputs: the norms need
 only the singular values ('s'), and the gradient of a singular value needs its vectors ('u',
@@ -40,6 +41,39 @@ def _svd_eager(x, part="s"):
 
 Svd = defop("Svd", ("x",), attrs={"part": "s"}, infer=_svd_infer, eager=_svd_eager, kind=Kind.LAYOUT,
             lower=Template("svd"), doc="singular values (part 's') or vectors ('u', 'v') of the last two axes")
+
+# ---- MatrixSolve: x with op(matrix) x = rhs, op the transpose when `adjoint` ------------------------------
+def _matrix_solve_infer(types, adjoint=False):
+    a = tensor_arg("MatrixSolve", types[0], "matrix")
+    b = tensor_arg("MatrixSolve", types[1], "rhs")
+    if a.dtype not in (mstype.float16, mstype.float32, mstype.float64) or b.dtype is not a.dtype:
+        raise OpTypeError(f"For 'MatrixSolve', 'matrix' and 'rhs' must be float Tensors of one dtype, but got {a} "
+                          f"and {b}")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise OpValueError(f"For 'MatrixSolve', 'matrix' must be square in its last two dimensions, but got shape "
+                           f"{list(a.shape)}")
+    if b.ndim != a.ndim or b.shape[:-1] != a.shape[:-1]:
+        raise OpValueError(f"For 'MatrixSolve', 'rhs' must have shape matrix.shape[:-1] + (k,), but got "
+                           f"{list(b.shape)} for a matrix of shape {list(a.shape)}")
+    return b
+
+
+def _matrix_solve_eager(a, b, adjoint=False):
+    a, b = np.asarray(a), np.asarray(b)
+    work = np.float32 if a.dtype == np.float16 else a.dtype       # float16 is solved in float32
+    if adjoint:
+        a = np.swapaxes(a, -1, -2)
+    if a.size == 0 or b.size == 0:
+        return np.zeros(b.shape, b.dtype)
+    try:
+        return np.linalg.solve(a.astype(work), b.astype(work)).astype(b.dtype)
+    except np.linalg.LinAlgError:              # a singular matrix: NaN, as the C kernel
+        return np.full(b.shape, np.nan, b.dtype)
+
+
+MatrixSolve = defop("MatrixSolve", ("matrix", "rhs"), attrs={"adjoint": False}, infer=_matrix_solve_infer,
+                    eager=_matrix_solve_eager, kind=Kind.LAYOUT, lower=Template("matrix_solve"),
+                    doc="LAPACK's LU solve (gesv) per matrix of the batch")
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)
 __all__ = [_n for _n, _v in list(globals().items()) if isinstance(_v, OpDef)]

@@ -20,3 +20,13 @@ def _svd(g, out, x, part="s"):
     nd = len(v.shape)
     perm = tuple(range(nd - 2)) + (nd - 1, nd - 2)
     return (F.matmul(u * F.expand_dims(g, -2), F.transpose(v, perm)),)
+
+
+@defgrad(P.MatrixSolve)
+def _matrix_solve(g, out, a, b, adjoint=False):
+    """X = op(A)^-1 B: dB = op(A)^-T g; dA = -dB X^T (op the identity), -X dB^T (op the transpose)."""
+    db = apply(P.MatrixSolve, [a, g], {"adjoint": not adjoint})
+    nd = len(out.shape)
+    perm = tuple(range(nd - 2)) + (nd - 1, nd - 2)
+    da = F.matmul(out, F.transpose(db, perm)) if adjoint else F.matmul(db, F.transpose(out, perm))
+    return F.neg(da), db
