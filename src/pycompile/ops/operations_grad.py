@@ -90,5 +90,29 @@ KLDivLossGrad = _grad_prim("KLDivLossGrad", _kl_div_loss_grad, {"reduction": "me
                            "d KLDivLoss / d x: -y * dy, divided by the element count ('mean') or the batch "
                            "('batchmean').")
 
+def _norm_axes(name: str, axis, ndim: int) -> int:
+    if isinstance(axis, bool) or not isinstance(axis, int) or not -ndim <= axis < max(ndim, 1):
+        raise OpValueError(f"For '{name}', the begin axis must be an int in [{-ndim}, {ndim}), but got {axis!r}")
+    return axis % ndim
+
+
+def _layer_norm_grad(self, x, dy, variance, mean, gamma):
+    t = F._tensor_type("LayerNormGrad", x, "x")
+    a = _norm_axes("LayerNormGrad", self.begin_norm_axis, t.ndim)
+    p = _norm_axes("LayerNormGrad", self.begin_params_axis, t.ndim)
+    norm_axes, param_axes = tuple(range(a, t.ndim)), tuple(range(p))
+    rstd = F.rsqrt(F.add(variance, 1e-12))
+    xhat = F.mul(F.sub(x, mean), rstd)
+    g = F.mul(dy, F.reshape(gamma, (1,) * p + tuple(t.shape[p:])))
+    dx = F.mul(rstd, F.sub(F.sub(g, F.mean(g, norm_axes, True)), F.mul(xhat, F.mean(F.mul(g, xhat), norm_axes, True))))
+    gshape = F._tensor_type("LayerNormGrad", gamma, "gamma").shape
+    dgamma = F.reshape(F.reduce_sum(F.mul(dy, xhat), param_axes), gshape)
+    dbeta = F.reshape(F.reduce_sum(dy, param_axes), gshape)
+    return dx, dgamma, dbeta
+
+
+LayerNormGrad = _grad_prim("LayerNormGrad", _layer_norm_grad, {"begin_norm_axis": 1, "begin_params_axis": 1},
+                           "(dx, dgamma, dbeta) of LayerNorm from (x, dy, variance, mean, gamma); epsilon 1e-12.")
+
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, type) and issubclass(v, Primitive)
            and v is not Primitive]

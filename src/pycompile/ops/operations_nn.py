@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pycompile.ops import function_activation as FA
 from pycompile.ops import function_loss as FL
+from pycompile.ops import functional as F
 from pycompile.ops.primitive import Primitive, _simple
 
 Softplus = _simple("Softplus", lambda x: FA.softplus(x))
@@ -79,5 +80,33 @@ class BCEWithLogitsLoss(Primitive):
         return FL.binary_cross_entropy_with_logits(logits, label, weight, pos_weight, self.reduction)
 
 
-__all__ = ["BCEWithLogitsLoss", "Softplus", "ReLU6", "SeLU", "Mish", "Softsign", "PReLU", "SigmoidCrossEntropyWithLogits", "L2Loss",
+class LayerNorm(Primitive):
+    """LayerNorm(begin_norm_axis, begin_params_axis, epsilon)(x, gamma, beta): (y, mean, variance),
+    mean and variance over the axes from begin_norm_axis on, kept as size-1 dimensions."""
+
+    def __init__(self, begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7):
+        super().__init__()
+        for what, v in (("begin_norm_axis", begin_norm_axis), ("begin_params_axis", begin_params_axis)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"For 'LayerNorm', '{what}' must be an int, but got {v!r}")
+        self.begin_norm_axis, self.begin_params_axis, self.epsilon = begin_norm_axis, begin_params_axis, float(epsilon)
+
+    def __call__(self, x, gamma, beta):
+        t = F._tensor_type("LayerNorm", x, "x")
+        a, p = self.begin_norm_axis, self.begin_params_axis
+        if not -t.ndim <= a < t.ndim or not -t.ndim <= p < t.ndim:
+            raise ValueError(f"For 'LayerNorm', 'begin_norm_axis' and 'begin_params_axis' must be in [{-t.ndim}, "
+                             f"{t.ndim}), but got {a} and {p}")
+        a, p = a % t.ndim, p % t.ndim
+        axes = tuple(range(a, t.ndim))
+        mean = F.mean(x, axes, True)
+        centered = F.sub(x, mean)
+        var = F.mean(F.square(centered), axes, True)
+        shape = (1,) * p + tuple(t.shape[p:])
+        y = F.add(F.mul(F.mul(centered, F.rsqrt(F.add(var, self.epsilon))), F.reshape(gamma, shape)),
+                  F.reshape(beta, shape))
+        return y, mean, var
+
+
+__all__ = ["LayerNorm", "BCEWithLogitsLoss", "Softplus", "ReLU6", "SeLU", "Mish", "Softsign", "PReLU", "SigmoidCrossEntropyWithLogits", "L2Loss",
            "Elu", "CeLU", "SmoothL1Loss", "KLDivLoss", "BinaryCrossEntropy"]
