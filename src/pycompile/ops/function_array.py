@@ -425,6 +425,42 @@ def linspace(start, end, steps):
     return F.add(F.expand_dims(start, -1), F.mul(F.expand_dims(step, -1), i))
 
 
+def batch_to_space_nd(input_x, block_shape, crops):
+    """MindSpore's BatchToSpaceND: the batch split into blocks of `block_shape` (an int: the same
+    for the last two axes) moved into the last len(block_shape) axes, then `crops` [[begin, end],
+    ...] cut from each of them. x of shape (n * prod(block), ..., s_0, s_1) gives
+    (n, ..., s_0 * b_0 - crops, s_1 * b_1 - crops)."""
+    t = F._tensor_type("BatchToSpaceND", input_x, "input_x")
+    block = [block_shape, block_shape] if isinstance(block_shape, (int, np.integer)) else list(block_shape)
+    if not block or any(isinstance(b, builtins.bool) or not isinstance(b, (int, np.integer)) or b < 1 for b in block):
+        raise OpValueError(f"For 'BatchToSpaceND', 'block_shape' must be positive ints, but got {block_shape!r}")
+    m = len(block)
+    crops = [list(c) for c in crops]
+    if len(crops) != m or any(len(c) != 2 or min(c) < 0 for c in crops):
+        raise OpValueError(f"For 'BatchToSpaceND', 'crops' must be {m} pairs of non-negative ints, but got {crops}")
+    if t.ndim < m + 1:
+        raise OpValueError(f"For 'BatchToSpaceND', 'input_x' must have more than {m} dimensions, but got {t.ndim}")
+    prod = math.prod(block)
+    if t.shape[0] % prod:
+        raise OpValueError(f"For 'BatchToSpaceND', the batch {t.shape[0]} must be divisible by the product of "
+                           f"'block_shape' {prod}")
+    n, rest, spatial = t.shape[0] // prod, tuple(t.shape[1:t.ndim - m]), tuple(t.shape[t.ndim - m:])
+    x = F.reshape(input_x, tuple(block) + (n,) + rest + spatial)
+    r = len(rest)
+    perm = (m,) + tuple(m + 1 + i for i in builtins.range(r))
+    for i in builtins.range(m):
+        perm += (m + 1 + r + i, i)
+    x = F.reshape(F.transpose(x, perm), (n,) + rest + tuple(s * b for s, b in zip(spatial, block)))
+    full = tuple(s * b for s, b in zip(spatial, block))
+    if any(c[0] + c[1] > f for c, f in zip(crops, full)):
+        raise OpValueError(f"For 'BatchToSpaceND', 'crops' {crops} cut more than the output's size {list(full)}")
+    if any(c[0] or c[1] for c in crops):
+        begin = (0,) * (1 + r) + tuple(c[0] for c in crops)
+        size = (n,) + rest + tuple(f - c[0] - c[1] for f, c in zip(full, crops))
+        x = slice(x, begin, size)
+    return x
+
+
 def expand_as(input, other):
     return F.broadcast_to(input, F._tensor_type("expand_as", other, "other").shape)
 

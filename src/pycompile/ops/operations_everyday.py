@@ -117,6 +117,9 @@ LpNorm = _with_init("LpNorm", {"axis": 0, "p": 2, "keep_dims": False, "epsilon":
                     lambda self, input: M.lp_norm(input, self.axis, self.p, self.keep_dims, self.epsilon))
 Einsum = _with_init("Einsum", {"equation": ""}, lambda self, operands: M.einsum(self.equation, *operands))
 
+BatchToSpaceND = _with_init("BatchToSpaceND", {"block_shape": 2, "crops": ((0, 0), (0, 0))},
+                            lambda self, input_x: A.batch_to_space_nd(input_x, self.block_shape, self.crops),
+                            "The batch moved into the last len(block_shape) axes in blocks, then cropped.")
 LinSpace = _simple("LinSpace", A.linspace)
 Padding = _with_init("Padding", {"pad_dim_size": 8}, lambda self, x: A.padding(x, self.pad_dim_size),
                      "x of shape (..., 1) as (..., pad_dim_size): its value, then zeros.")
