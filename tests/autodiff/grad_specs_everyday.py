@@ -47,6 +47,8 @@ EVERYDAY = [
     # and tall; the op itself, since the norms return Float32 as MindSpore's do
     ("Svd", lambda x: _svd(x), [rnd(3, 4)], (0,)),
     ("Svd", lambda x: ops.sum(_svd(x), -1), [rnd(2, 4, 3, seed=1)], (0,)),
+    ("CumMinMax", lambda x: ops.cummax(x, 1)[0], [rnd(3, 5)], (0,)),
+    ("CumMinMax", lambda x: ops.cummin(x, 0)[0], [rnd(4, 2, seed=1)], (0,)),
     ("MatrixSolve", lambda a, b: ops.matrix_solve(a + 4 * ops.eye(3, 3, ms.float64), b), [rnd(2, 3, 3), rnd(2, 3, 2, seed=1)],
      (0, 1)),
     ("MatrixSolve", lambda a, b: ops.matrix_solve(a + 4 * ops.eye(3, 3, ms.float64), b, True),

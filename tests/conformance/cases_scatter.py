@@ -195,3 +195,30 @@ def dropout3d_channels(x):
     out, mask = ops.Dropout3D(0.5)(x)
     m = ops.cast(mask, ms.float32)
     return out.shape, mask.dtype, ops.reduce_max(m, (2, 3, 4)) - ops.reduce_min(m, (2, 3, 4))
+
+
+@case("ops.cummax", "ops.cummin", "ops.Cummax", "ops.Cummin",
+      inputs=[np.array([[4, np.nan, 1.5, 7, 0, np.nan, 1, -5], [4, np.inf, 1.5, -np.inf, 0, 2, 1, 2]], np.float32),
+              ints(3, 4, 5, lo=0, hi=4, dtype="int8")])
+def cummax_cummin_ties_nan(x, k):
+    return ops.cummax(x, 1), ops.cummin(x, -1), ops.Cummax(1)(k), ops.Cummin(0)(k)
+
+
+@case("ops.BatchToSpaceND", "ops.batch_to_space_nd", inputs=[rnd(8, 1, 2, 3), rnd(6, 2, 2)])
+def batch_to_space_nd_crops(x, y):
+    return ops.BatchToSpaceND([2, 2], [[0, 1], [1, 0]])(x), ops.batch_to_space_nd(y, [3], [[1, 0]])
+
+
+@case("ops.LayerNorm", inputs=[rnd(3, 4, 5), rnd(4, 5), rnd(4, 5)])
+def layer_norm_primitive(x, g, b):
+    return ops.LayerNorm(1, 1)(x, g, b), ops.LayerNorm(-1, -1, 1e-3)(x, g[0], b[0])
+
+
+@case("ops.operations", graph=False, reason="a Primitive of ops.operations._grad_ops, called eagerly as the suite does",
+      inputs=[rnd(3, 4, 5), rnd(3, 4, 5), rnd(4, 5)])
+def layer_norm_grad_primitive(x, dy, g):
+    G = _grad_ops()
+    mean = ops.mean(x, (1, 2), True)
+    var = ops.mean((x - mean) ** 2, (1, 2), True)
+    m2, v2 = ops.mean(x, 2, True), ops.mean((x - ops.mean(x, 2, True)) ** 2, 2, True)
+    return G.LayerNormGrad(1, 1)(x, dy, var, mean, g), G.LayerNormGrad(2, 2)(x, dy, v2, m2, g[0])

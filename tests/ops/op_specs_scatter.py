@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import pycompile as ms
 from pycompile import Parameter, Tensor, ops
 from op_specs import F16, F32, F64, I32, I64, Case, sample
 
@@ -73,6 +74,17 @@ def _segments(rule, x, ids, n):
         new = [_combine(rule, a, b) for a, b in zip(out[seg].reshape(-1), r.reshape(-1))]
         out[seg] = np.array(new, dt).reshape(out[seg].shape)
     return out
+
+
+def _running(x, better):
+    vals, idx = x.copy(), np.zeros(x.shape, np.int64)
+    for r in range(x.shape[0]):
+        acc, at = x[r, 0], 0
+        for c in range(x.shape[1]):
+            if better(x[r, c], acc):
+                acc, at = x[r, c], c
+            vals[r, c], idx[r, c] = acc, at
+    return vals, idx
 
 
 def _index_add(x, idx, y):
@@ -155,6 +167,16 @@ MORE_CASES = [
          lambda x, i, y: ops.IndexAdd(1)(Parameter(Tensor(x), name="p"), i, y) * 1 + ops.index_add(x, i, y, 1) * 0,
          lambda x, i, y: _index_add(x, i, y), (_a(2, 4, 3), np.array([3, 0, 3], I32), _a(2, 3, 3, seed=1)),
          (ops.IndexAdd, ops.index_add)),
+    Case("cummax / Cummin (ties: the last index)", "CumMinMax",
+         lambda x: ops.concat([ops.cast(ops.cummax(x, 1)[1], ms.int32), ops.Cummin(1)(x)[1],
+                               ops.cast(ops.cummax(x, 1)[0], ms.int32)], 1),
+         lambda x: np.concatenate([_running(x, np.greater_equal)[1], _running(x, np.less_equal)[1],
+                                   _running(x, np.greater_equal)[0]], 1).astype(I32),
+         (np.array([[3, 1, 3, 2, 5, 5], [0, 0, -1, 4, 4, -2]], I32),), (ops.cummax, ops.Cummin, ops.Cummax, ops.cummin)),
+    Case("BatchToSpaceND / batch_to_space_nd crops", "Transpose",
+         lambda x: ops.BatchToSpaceND([2, 2], [[0, 1], [1, 0]])(x) + ops.batch_to_space_nd(x, 2, [[0, 1], [1, 0]]) * 0,
+         lambda x: x.reshape(2, 2, 2, 1, 2, 3).transpose(2, 3, 4, 0, 5, 1).reshape(2, 1, 4, 6)[:, :, 0:3, 1:6],
+         (_a(8, 1, 2, 3),), (ops.BatchToSpaceND, ops.batch_to_space_nd)),
     Case("shuffle keeps the rows", "Gather", lambda x: ops.sort(ops.shuffle(x, seed=3), 0)[0],
          lambda x: np.sort(x, 0), (_a(6),), (ops.shuffle,)),
 ]

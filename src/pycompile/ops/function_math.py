@@ -473,6 +473,25 @@ def var(input, axis=None, ddof=0, keepdims=False):
     return F.div(F.sum(dev, axes, builtins.bool(keepdims)), float(builtins.max(count - ddof, 0)))
 
 
+def _cum_min_max(name: str, rule: str, input, axis):
+    t = F._tensor_type(name, input)
+    if isinstance(axis, builtins.bool) or not isinstance(axis, (int, np.integer)):
+        raise OpTypeError(f"For '{name}', 'axis' must be an int, but got {axis!r}")
+    attrs = {"axis": norm_axis(name, int(axis), builtins.max(t.ndim, 1)), "rule": rule}
+    return (apply(OPS["CumMinMax"], [input], {**attrs, "part": "values"}),
+            apply(OPS["CumMinMax"], [input], {**attrs, "part": "indices"}))
+
+
+def cummax(input, axis):
+    """(the running maximum along axis, the Int64 index where it was reached: the last of ties, NaN wins)."""
+    return _cum_min_max("Cummax", "max", input, axis)
+
+
+def cummin(input, axis):
+    """(the running minimum along axis, the Int32 index where it was reached: the last of ties, NaN wins)."""
+    return _cum_min_max("Cummin", "min", input, axis)
+
+
 def matrix_solve(matrix, rhs, adjoint=False):
     """x with op(matrix) x = rhs for each matrix of the batch (op: the transpose when `adjoint`)."""
     if not isinstance(adjoint, builtins.bool):

@@ -120,6 +120,10 @@ Einsum = _with_init("Einsum", {"equation": ""}, lambda self, operands: M.einsum(
 BatchToSpaceND = _with_init("BatchToSpaceND", {"block_shape": 2, "crops": ((0, 0), (0, 0))},
                             lambda self, input_x: A.batch_to_space_nd(input_x, self.block_shape, self.crops),
                             "The batch moved into the last len(block_shape) axes in blocks, then cropped.")
+Cummax = _with_init("Cummax", {"axis": 0}, lambda self, input: M.cummax(input, self.axis),
+                    "(running maximum along axis, Int64 index where it was reached).")
+Cummin = _with_init("Cummin", {"axis": 0}, lambda self, input: M.cummin(input, self.axis),
+                    "(running minimum along axis, Int32 index where it was reached).")
 LinSpace = _simple("LinSpace", A.linspace)
 Padding = _with_init("Padding", {"pad_dim_size": 8}, lambda self, x: A.padding(x, self.pad_dim_size),
                      "x of shape (..., 1) as (..., pad_dim_size): its value, then zeros.")

@@ -157,6 +157,9 @@ class _EverydayMethods:
     def scatter_div(self, indices, updates): return S.tensor_scatter_div(self, indices, updates)
     def scatter_max(self, indices, updates): return S.tensor_scatter_max(self, indices, updates)
     def scatter_min(self, indices, updates): return S.tensor_scatter_min(self, indices, updates)
+    def cummax(self, axis): return M.cummax(self, axis)
+    def cummin(self, axis): return M.cummin(self, axis)
+
     def unsorted_segment_max(self, segment_ids, num_segments):
         return S.unsorted_segment_max(self, segment_ids, num_segments)
 

@@ -203,3 +203,28 @@ def _merge_sort(w, x, dt, ct, out, R, B, k, bef):
         w.line(f"{{ {ct} *tk = ka; ka = kb; kb = tk; int32_t *tx = ia; ia = ib; ib = tx; }}")
     with w.block(f"for (long j = 0; j < {k}L; ++j)"):
         w.line(f"{out}[obase + j * {B}L] = ia[j];")
+
+
+@template("cum_min_max")
+def _cum_min_max(ctx, w, n):
+    """Cummax / Cummin along one axis, one (a, b) line at a time: the index moves to a new element
+    equal to the running value (the last of ties) and to every NaN; a NaN value stays."""
+    x = n.inputs[0]
+    xt = x.type
+    if xt.size == 0:
+        return
+    axis = n.attrs.get("axis", 0) % max(xt.ndim, 1)
+    A, R, B = _split(xt.shape, axis) if xt.ndim else (1, 1, 1)
+    dt, ct = xt.dtype, C.compute(xt.dtype)
+    cmp = ">=" if n.attrs.get("rule", "max") == "max" else "<="
+    values = n.attrs.get("part", "values") == "values"
+    xp, out = ctx.ptr(x), ctx.out(n)
+    with w.block(f"for (long a = 0; a < {A}L; ++a)"):
+        with w.block(f"for (long b = 0; b < {B}L; ++b)"):
+            w.line(f"const long base = a * {R * B}L + b;")
+            w.line(f"{ct} acc = {C.load(xp, 'base', dt)}; long at = 0;")
+            with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                w.line(f"const {ct} v = {C.load(xp, f'base + r * {B}L', dt)};")
+                take = f"(v != v) || (acc == acc && v {cmp} acc)" if dt.is_float else f"v {cmp} acc"
+                w.line(f"if ({take}) {{ acc = v; at = r; }}")
+                w.line(C.store(out, f"base + r * {B}L", "acc", dt) if values else f"{out}[base + r * {B}L] = at;")

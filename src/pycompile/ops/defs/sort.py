@@ -53,6 +53,42 @@ CumProd = defop("CumProd", ("x",), attrs=dict(_SCAN_ATTRS), infer=_scan_infer("C
                 eager=_scan(np.multiply, 1), kind=Kind.REDUCE, lower=Template("scan", rule="prod"), batch="argmax")
 
 
+# ---- running minimum / maximum with the index where it was reached ---------------------------------------
+def _cum_min_max_infer(types, axis=0, rule="max", part="values"):
+    name = "Cummax" if rule == "max" else "Cummin"
+    x = tensor_arg(name, types[0])
+    if x.dtype.is_bool:
+        raise OpTypeError(f"For '{name}', bool tensors are not supported, but got {describe(x)}")
+    norm_axis(name, axis, max(x.ndim, 1))
+    if part == "values":
+        return x
+    return TensorType(mstype.int64 if rule == "max" else mstype.int32, x.shape)
+
+
+def _cum_min_max(x, axis=0, rule="max", part="values"):
+    """MindSpore's CPU rule: the index moves to a new element equal to the running value (the last
+    of ties), and to every NaN; once the value is NaN it stays NaN."""
+    ax = axis % max(x.ndim, 1)
+    v = np.moveaxis(np.array(x, copy=True).reshape(x.shape or (1,)), ax, 0)
+    idx = np.zeros(v.shape, np.int64)
+    if v.shape[0]:
+        acc, at = v[0].copy(), np.zeros(v.shape[1:], np.int64)
+        for i in range(v.shape[0]):
+            cur = v[i]
+            with np.errstate(invalid="ignore"):
+                better = (cur >= acc) if rule == "max" else (cur <= acc)
+            take = np.isnan(cur) | (~np.isnan(acc) & better) if v.dtype.kind == "f" else better
+            acc, at = np.where(take, cur, acc), np.where(take, i, at)
+            v[i], idx[i] = acc, at
+    out = v if part == "values" else idx.astype(np.int64 if rule == "max" else np.int32)
+    return np.moveaxis(out, 0, ax).reshape(x.shape)
+
+
+CumMinMax = defop("CumMinMax", ("x",), attrs={"axis": 0, "rule": "max", "part": "values"}, infer=_cum_min_max_infer,
+                  eager=_cum_min_max, kind=Kind.LAYOUT, lower=Template("cum_min_max"),
+                  doc="ops.cummax / cummin: the running value (part 'values') or its index ('indices')")
+
+
 # ---- sorting -----------------------------------------------------------------------------------------
 def _sortable(name: str, t) -> TensorType:
     x = tensor_arg(name, t)

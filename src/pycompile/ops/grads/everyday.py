@@ -160,6 +160,15 @@ def _scatter_sub(g, out, x, indices, updates):
 nondiff(P.TensorScatterMul, P.TensorScatterDiv, P.TensorScatterMax, P.TensorScatterMin)
 
 
+@defgrad(P.CumMinMax)
+def _cum_min_max(g, out, x, axis=0, rule="max", part="values"):
+    # each output element is the input element at its index: the cotangents add up there
+    if part != "values":
+        return (None,)
+    idx = apply(P.CumMinMax, [x], {"axis": axis, "rule": rule, "part": "indices"})
+    return (apply(P.TensorScatterElements, [_zeros_like(x), idx, g], {"axis": axis, "reduction": "add"}),)
+
+
 @defgrad(P.TensorScatterElements)
 def _scatter_elements(g, out, x, indices, updates, axis=0, reduction="none"):
     dupd = apply(P.GatherD, [g, indices], {"axis": axis})
