@@ -222,3 +222,19 @@ def layer_norm_grad_primitive(x, dy, g):
     var = ops.mean((x - mean) ** 2, (1, 2), True)
     m2, v2 = ops.mean(x, 2, True), ops.mean((x - ops.mean(x, 2, True)) ** 2, 2, True)
     return G.LayerNormGrad(1, 1)(x, dy, var, mean, g), G.LayerNormGrad(2, 2)(x, dy, v2, m2, g[0])
+
+
+@case("ops.DepthToSpace", "ops.SpaceToDepth", "ops.SquareSumAll", inputs=[rnd(2, 8, 2, 3), rnd(2, 2, 4, 6)])
+def depth_space_square_sum(x, y):
+    return ops.DepthToSpace(2)(x), ops.SpaceToDepth(2)(y), ops.SquareSumAll()(x, x * 2)
+
+
+@case("ops.dot", "ops.logical_xor", "Tensor.greater", "Tensor.less_equal", "Tensor.logical_xor",
+      inputs=[rnd(2, 3, 4), rnd(5, 4, 2), bools(6), bools(6)])
+def dot_xor_compare_methods(a, b, p, q):
+    return ops.dot(a, b), ops.logical_xor(p, q), a.greater(0.5), a.less_equal(a * 0.5), p.logical_xor(q)
+
+
+@cell("nn.TimeDistributed", "nn.Dense", inputs=[rnd(2, 5, 4)])
+def time_distributed_dense():
+    return set_params(nn.TimeDistributed(nn.Dense(4, 3), 1, 0), 21)

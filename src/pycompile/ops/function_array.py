@@ -461,6 +461,35 @@ def batch_to_space_nd(input_x, block_shape, crops):
     return x
 
 
+def _block_arg(name: str, x, block_size):
+    t = F._tensor_type(name, x, "x")
+    if isinstance(block_size, builtins.bool) or not isinstance(block_size, (int, np.integer)) or block_size < 2:
+        raise OpValueError(f"For '{name}', 'block_size' must be an int >= 2, but got {block_size!r}")
+    if t.ndim != 4:
+        raise OpValueError(f"For '{name}', 'x' must be a 4-D (N, C, H, W) Tensor, but got shape {list(t.shape)}")
+    return t, int(block_size)
+
+
+def depth_to_space(x, block_size):
+    """MindSpore's DepthToSpace (NCHW, depth-column-row order): (N, C * b * b, H, W) to (N, C, H * b, W * b)."""
+    t, b = _block_arg("DepthToSpace", x, block_size)
+    n, c, h, w = t.shape
+    if c % (b * b):
+        raise OpValueError(f"For 'DepthToSpace', the channels {c} must be divisible by block_size^2 = {b * b}")
+    y = F.transpose(F.reshape(x, (n, b, b, c // (b * b), h, w)), (0, 3, 4, 1, 5, 2))
+    return F.reshape(y, (n, c // (b * b), h * b, w * b))
+
+
+def space_to_depth(x, block_size):
+    """MindSpore's SpaceToDepth (NCHW): (N, C, H * b, W * b) to (N, b * b * C, H, W), the inverse of DepthToSpace."""
+    t, b = _block_arg("SpaceToDepth", x, block_size)
+    n, c, h, w = t.shape
+    if h % b or w % b:
+        raise OpValueError(f"For 'SpaceToDepth', the height {h} and width {w} must be divisible by block_size {b}")
+    y = F.transpose(F.reshape(x, (n, c, h // b, b, w // b, b)), (0, 3, 5, 1, 2, 4))
+    return F.reshape(y, (n, b * b * c, h // b, w // b))
+
+
 def expand_as(input, other):
     return F.broadcast_to(input, F._tensor_type("expand_as", other, "other").shape)
 

@@ -473,6 +473,25 @@ def var(input, axis=None, ddof=0, keepdims=False):
     return F.div(F.sum(dev, axes, builtins.bool(keepdims)), float(builtins.max(count - ddof, 0)))
 
 
+def logical_xor(input, other):
+    """Elementwise exclusive or of two bool tensors (broadcast)."""
+    for what, v in (("input", input), ("other", other)):
+        if not F._tensor_type("logical_xor", v, what).dtype.is_bool:
+            raise OpTypeError(f"For 'logical_xor', '{what}' must be a bool Tensor, but got {F._tensor_type('logical_xor', v)}")
+    return F.not_equal(input, other)
+
+
+def dot(input, other):
+    """np.dot for tensors of rank >= 2: input's last axis contracted with other's second-to-last."""
+    a, b = F._tensor_type("dot", input, "x1"), F._tensor_type("dot", other, "x2")
+    if a.ndim < 2 or b.ndim < 2:
+        raise OpValueError(f"For 'dot', the inputs x1, x2 should have 'dimension >= 2', but got {a.ndim} and {b.ndim}")
+    for what, t in (("x1", a), ("x2", b)):
+        if t.dtype not in (mstype.float16, mstype.float32):
+            raise OpTypeError(f"For 'dot', '{what}' must be a Float16 or Float32 Tensor, but got {t}")
+    return tensor_dot(input, other, ((a.ndim - 1,), (b.ndim - 2,)))
+
+
 def _cum_min_max(name: str, rule: str, input, axis):
     t = F._tensor_type(name, input)
     if isinstance(axis, builtins.bool) or not isinstance(axis, (int, np.integer)):

@@ -124,6 +124,12 @@ Cummax = _with_init("Cummax", {"axis": 0}, lambda self, input: M.cummax(input, s
                     "(running maximum along axis, Int64 index where it was reached).")
 Cummin = _with_init("Cummin", {"axis": 0}, lambda self, input: M.cummin(input, self.axis),
                     "(running minimum along axis, Int32 index where it was reached).")
+DepthToSpace = _with_init("DepthToSpace", {"block_size": 2}, lambda self, x: A.depth_to_space(x, self.block_size),
+                          "(N, C * b * b, H, W) to (N, C, H * b, W * b), depth-column-row order.")
+SpaceToDepth = _with_init("SpaceToDepth", {"block_size": 2}, lambda self, x: A.space_to_depth(x, self.block_size),
+                          "(N, C, H * b, W * b) to (N, b * b * C, H, W).")
+SquareSumAll = _simple("SquareSumAll", lambda x, y: (F.reduce_sum(F.square(x)), F.reduce_sum(F.square(y))),
+                       "(sum of x^2, sum of y^2) over all elements.")
 LinSpace = _simple("LinSpace", A.linspace)
 Padding = _with_init("Padding", {"pad_dim_size": 8}, lambda self, x: A.padding(x, self.pad_dim_size),
                      "x of shape (..., 1) as (..., pad_dim_size): its value, then zeros.")
