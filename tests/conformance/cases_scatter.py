@@ -238,3 +238,13 @@ def dot_xor_compare_methods(a, b, p, q):
 @cell("nn.TimeDistributed", "nn.Dense", inputs=[rnd(2, 5, 4)])
 def time_distributed_dense():
     return set_params(nn.TimeDistributed(nn.Dense(4, 3), 1, 0), 21)
+
+
+@case("ops.pdist", inputs=[rnd(5, 3)])
+def pdist_norms(x):
+    return tuple(ops.pdist(x, p) for p in (0.0, 1.0, 2.0, 3.5, float("inf")))
+
+
+@case("ops.Renorm", "ops.renorm", inputs=[rnd(2, 2, 4, lo=-3.0, hi=3.0)])
+def renorm_p_axis(x):
+    return ops.Renorm(1, 0, 3.0)(x), ops.Renorm(2, 1, 2.0)(x), ops.renorm(x, 3, -1, 1.5)

@@ -87,6 +87,15 @@ def _running(x, better):
     return vals, idx
 
 
+def _pdist(x, p):
+    rows = []
+    for i in range(x.shape[0]):
+        for j in range(i + 1, x.shape[0]):
+            d = np.abs(x[i].astype(F64) - x[j])
+            rows.append((d != 0).sum() if p == 0 else d.max() if p == float("inf") else (d ** p).sum() ** (1 / p))
+    return np.array(rows, F32)
+
+
 def _index_add(x, idx, y):
     out = x.copy()
     for j, i in enumerate(idx):
@@ -190,6 +199,13 @@ MORE_CASES = [
          lambda a, b, p, q: np.concatenate([np.dot(a, b).reshape(-1), (p != q).astype(F32)]),
          (_a(2, 3, 4), _a(5, 4, 2, seed=1), np.array([True, False, True, False]), np.array([True, True, False, False])),
          (ops.dot, ops.logical_xor)),
+    Case("pdist p = 0, 1, 2, 3, inf", "Gather",
+         lambda x: ops.stack([ops.pdist(x, p) for p in (0.0, 1.0, 2.0, 3.0, float("inf"))]),
+         lambda x: np.stack([_pdist(x, p) for p in (0.0, 1.0, 2.0, 3.0, float("inf"))]), (_a(4, 3),), (ops.pdist,)),
+    Case("Renorm / renorm", "Select", lambda x: ops.Renorm(1, 0, 3.0)(x) + ops.renorm(x, 2, 1, 1.5) * 0,
+         lambda x: x * np.where(np.abs(x).sum((1, 2), keepdims=True) > 3.0,
+                                3.0 / (np.abs(x).sum((1, 2), keepdims=True) + 1e-7), 1.0).astype(F32),
+         (_a(3, 2, 4),), (ops.Renorm, ops.renorm)),
     Case("shuffle keeps the rows", "Gather", lambda x: ops.sort(ops.shuffle(x, seed=3), 0)[0],
          lambda x: np.sort(x, 0), (_a(6),), (ops.shuffle,)),
 ]

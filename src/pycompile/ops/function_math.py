@@ -15,6 +15,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType, type_of
 from pycompile.ops import functional as F
+from pycompile.ops.function_array import _const
 from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply, norm_axes, norm_axis
 
 
@@ -490,6 +491,53 @@ def dot(input, other):
         if t.dtype not in (mstype.float16, mstype.float32):
             raise OpTypeError(f"For 'dot', '{what}' must be a Float16 or Float32 Tensor, but got {t}")
     return tensor_dot(input, other, ((a.ndim - 1,), (b.ndim - 2,)))
+
+
+def _p_norm(name: str, d, p: float, axis):
+    """The p-norm of d over axis: p 0 counts the nonzero entries, inf takes the largest |d|."""
+    a = F.abs(d)
+    if p == 0:
+        return F.reduce_sum(F.cast(F.not_equal(d, 0), type_of(d).dtype), axis)
+    if p == float("inf"):
+        return F.amax(a, axis)
+    if p == 1:
+        return F.reduce_sum(a, axis)
+    if p == 2:
+        return F.sqrt(F.reduce_sum(F.square(a), axis))
+    return F.pow(F.reduce_sum(F.pow(a, p), axis), 1.0 / p)
+
+
+def pdist(input, p=2.0):
+    """The p-norm distances between every pair of rows i < j of a 2-D x, in row-major pair order:
+    (N, M) to (N (N - 1) / 2,)."""
+    t = F._tensor_type("Pdist", input, "x")
+    if not t.dtype.is_float:
+        raise OpTypeError(f"For 'Pdist', 'x' must be a float Tensor, but got {t}")
+    if t.ndim != 2:
+        raise OpValueError(f"For 'Pdist', the x dim must be equal to 2, but got {t.ndim}")
+    if isinstance(p, builtins.bool) or not isinstance(p, (int, float)) or p < 0:
+        raise OpValueError(f"For 'Pdist', 'p' must be a non-negative number, but got {p!r}")
+    n = t.shape[-2]
+    i, j = np.triu_indices(n, 1)
+    if i.size == 0:
+        return F.zeros(tuple(t.shape[:-2]) + (0,), t.dtype)
+    d = F.sub(F.gather(input, _const(i.astype(np.int32)), t.ndim - 2),
+              F.gather(input, _const(j.astype(np.int32)), t.ndim - 2))
+    return _p_norm("Pdist", d, float(p), -1)
+
+
+def renorm(input, p, axis, maxnorm):
+    """Each slice along `axis` whose p-norm exceeds maxnorm scaled to norm maxnorm (by maxnorm / (norm + 1e-7))."""
+    t = F._tensor_type("Renorm", input, "x")
+    if isinstance(p, builtins.bool) or not isinstance(p, (int, float)) or p <= 0:
+        raise OpValueError(f"For 'Renorm', 'p' must be a positive number, but got {p!r}")
+    ax = norm_axis("Renorm", axis, builtins.max(t.ndim, 1))
+    others = tuple(a for a in builtins.range(t.ndim) if a != ax)
+    norm = _p_norm("Renorm", input, float(p), others)
+    shape = tuple(t.shape[a] if a == ax else 1 for a in builtins.range(t.ndim))
+    norm = F.reshape(norm, shape)
+    factor = F.select(F.gt(norm, float(maxnorm)), F.div(float(maxnorm), F.add(norm, 1e-7)), F.ones_like(norm))
+    return F.mul(input, factor)
 
 
 def _cum_min_max(name: str, rule: str, input, axis):

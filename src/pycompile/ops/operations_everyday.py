@@ -130,6 +130,9 @@ SpaceToDepth = _with_init("SpaceToDepth", {"block_size": 2}, lambda self, x: A.s
                           "(N, C, H * b, W * b) to (N, b * b * C, H, W).")
 SquareSumAll = _simple("SquareSumAll", lambda x, y: (F.reduce_sum(F.square(x)), F.reduce_sum(F.square(y))),
                        "(sum of x^2, sum of y^2) over all elements.")
+Renorm = _with_init("Renorm", {"p": 2, "dim": 0, "maxnorm": 1.0},
+                    lambda self, x: M.renorm(x, self.p, self.dim, self.maxnorm),
+                    "Slices along dim whose p-norm exceeds maxnorm scaled down to it.")
 LinSpace = _simple("LinSpace", A.linspace)
 Padding = _with_init("Padding", {"pad_dim_size": 8}, lambda self, x: A.padding(x, self.pad_dim_size),
                      "x of shape (..., 1) as (..., pad_dim_size): its value, then zeros.")
