@@ -248,3 +248,20 @@ def pdist_norms(x):
 @case("ops.Renorm", "ops.renorm", inputs=[rnd(2, 2, 4, lo=-3.0, hi=3.0)])
 def renorm_p_axis(x):
     return ops.Renorm(1, 0, 3.0)(x), ops.Renorm(2, 1, 2.0)(x), ops.renorm(x, 3, -1, 1.5)
+
+
+@case("ops.FastGeLU", "ops.fast_gelu", inputs=[rnd(3, 5, lo=-6.0, hi=6.0), rnd(4, lo=-6.0, hi=6.0, dtype="float16")])
+def fast_gelu_f32_f16(x, h):
+    return ops.FastGeLU()(x), ops.fast_gelu(h)
+
+
+@case("ops.Cdist", "ops.cdist", "ops.Size", "ops.size", inputs=[rnd(2, 3, 4), rnd(2, 5, 4)])
+def cdist_norms_size(a, b):
+    return (tuple(ops.Cdist(p)(a, b) for p in (0.0, 1.0, 2.0, 3.0, float("inf"))), ops.cdist(a[0], b[0]),
+            ops.Size()(a), ops.size(b))
+
+
+@case("ops.inplace_index_add", graph=False, reason="MindSpore updates the input tensor in place",
+      inputs=[ints(3, 2, dtype="int32"), np.array([0, 1], np.int32), ints(2, 2, dtype="int32")])
+def inplace_index_add_rows(x, idx, u):
+    return ops.inplace_index_add(x, idx, u, 0)

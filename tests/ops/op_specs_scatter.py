@@ -206,6 +206,10 @@ MORE_CASES = [
          lambda x: x * np.where(np.abs(x).sum((1, 2), keepdims=True) > 3.0,
                                 3.0 / (np.abs(x).sum((1, 2), keepdims=True) + 1e-7), 1.0).astype(F32),
          (_a(3, 2, 4),), (ops.Renorm, ops.renorm)),
+    Case("cdist / Cdist / size", ("Sub", "Sqrt"),
+         lambda a, b: ops.Cdist(2.0)(a, b) + ops.cdist(a, b, 1.0) * 0 + ops.size(a) * 0,
+         lambda a, b: np.sqrt(((a[:, :, None, :].astype(F64) - b[:, None, :, :]) ** 2).sum(-1)).astype(F32),
+         (_a(2, 3, 4), _a(2, 5, 4, seed=1)), (ops.Cdist, ops.cdist, ops.size)),
     Case("shuffle keeps the rows", "Gather", lambda x: ops.sort(ops.shuffle(x, seed=3), 0)[0],
          lambda x: np.sort(x, 0), (_a(6),), (ops.shuffle,)),
 ]

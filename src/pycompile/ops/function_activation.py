@@ -138,5 +138,13 @@ def prelu(input, weight):
     return F.select(F.greater(input, 0), input, F.mul(input, weight))
 
 
-__all__ = ["relu6", "silu", "selu", "softsign", "mish", "logsigmoid", "elu", "celu", "leaky_relu", "hardtanh",
+def fast_gelu(x):
+    """MindSpore's FastGeLU: x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|)), which is x * sigmoid(1.702 x)."""
+    t = F._tensor_type("FastGeLU", x, "x")
+    if not t.dtype.is_float:
+        raise OpTypeError(f"For 'FastGeLU', 'x' must be a float Tensor, but got {t}")
+    return F.mul(x, F.sigmoid(F.mul(x, 1.702)))
+
+
+__all__ = ["fast_gelu", "relu6", "silu", "selu", "softsign", "mish", "logsigmoid", "elu", "celu", "leaky_relu", "hardtanh",
            "softplus", "tanhshrink", "softmin", "glu", "prelu"]

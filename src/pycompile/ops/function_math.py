@@ -507,6 +507,26 @@ def _p_norm(name: str, d, p: float, axis):
     return F.pow(F.reduce_sum(F.pow(a, p), axis), 1.0 / p)
 
 
+def size(input_x):
+    """The number of elements of a tensor, as a Python int (known when the graph is compiled)."""
+    return F._tensor_type("Size", input_x, "input_x").size
+
+
+def cdist(x1, x2, p=2.0):
+    """The p-norm distance between every row of x1 and every row of x2: (B, P, M), (B, R, M) to
+    (B, P, R) (2-D inputs without the batch)."""
+    a, b = F._tensor_type("Cdist", x1, "x1"), F._tensor_type("Cdist", x2, "x2")
+    if not a.dtype.is_float or b.dtype is not a.dtype:
+        raise OpTypeError(f"For 'Cdist', 'x1' and 'x2' must be float Tensors of one dtype, but got {a} and {b}")
+    if a.ndim not in (2, 3) or b.ndim != a.ndim or a.shape[-1] != b.shape[-1] or a.shape[:-2] != b.shape[:-2]:
+        raise OpValueError(f"For 'Cdist', 'x1' and 'x2' must be (B, P, M) and (B, R, M) (or 2-D), but got "
+                           f"{list(a.shape)} and {list(b.shape)}")
+    if isinstance(p, builtins.bool) or not isinstance(p, (int, float)) or p < 0:
+        raise OpValueError(f"For 'Cdist', 'p' must be a non-negative number, but got {p!r}")
+    d = F.sub(F.expand_dims(x1, -2), F.expand_dims(x2, -3))
+    return _p_norm("Cdist", d, float(p), -1)
+
+
 def pdist(input, p=2.0):
     """The p-norm distances between every pair of rows i < j of a 2-D x, in row-major pair order:
     (N, M) to (N (N - 1) / 2,)."""

@@ -122,6 +122,11 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
     return out
 
 
+def inplace_index_add(var, indices, updates, axis):
+    """index_add under its other MindSpore name (var updated in place where it can be)."""
+    return index_add(var, indices, updates, axis)
+
+
 def _num_segments(name: str, n) -> int:
     if isinstance(n, Symbolic):
         raise OpTypeError(f"For '{name}', 'num_segments' must be known when the graph is compiled")
@@ -170,4 +175,4 @@ unsorted_segment_min = _unsorted_segment("min", "UnsortedSegmentMin")
 unsorted_segment_prod = _unsorted_segment("mul", "UnsortedSegmentProd")
 
 __all__ = [n for n in list(globals()) if n.startswith(("tensor_scatter_", "scatter_", "unsorted_segment_"))] + \
-    ["index_add"]
+    ["index_add", "inplace_index_add"]

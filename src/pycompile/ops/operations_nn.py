@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pycompile.ops import function_activation as FA
 from pycompile.ops import function_loss as FL
+from pycompile.ops import function_math as FM
 from pycompile.ops import functional as F
 from pycompile.ops.primitive import Primitive, _simple
 
@@ -108,5 +109,24 @@ class LayerNorm(Primitive):
         return y, mean, var
 
 
-__all__ = ["LayerNorm", "BCEWithLogitsLoss", "Softplus", "ReLU6", "SeLU", "Mish", "Softsign", "PReLU", "SigmoidCrossEntropyWithLogits", "L2Loss",
+FastGeLU = _simple("FastGeLU", FA.fast_gelu)
+
+
+class Size(Primitive):
+    """The number of elements of a tensor, as a Python int."""
+
+    def __call__(self, input_x):
+        return FM.size(input_x)
+
+
+class Cdist(Primitive):
+    def __init__(self, p=2.0):
+        super().__init__()
+        self.p = p
+
+    def __call__(self, input_x, input_y):
+        return FM.cdist(input_x, input_y, self.p)
+
+
+__all__ = ["FastGeLU", "Size", "Cdist", "LayerNorm", "BCEWithLogitsLoss", "Softplus", "ReLU6", "SeLU", "Mish", "Softsign", "PReLU", "SigmoidCrossEntropyWithLogits", "L2Loss",
            "Elu", "CeLU", "SmoothL1Loss", "KLDivLoss", "BinaryCrossEntropy"]
