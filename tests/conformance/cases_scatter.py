@@ -265,3 +265,38 @@ def cdist_norms_size(a, b):
       inputs=[ints(3, 2, dtype="int32"), np.array([0, 1], np.int32), ints(2, 2, dtype="int32")])
 def inplace_index_add_rows(x, idx, u):
     return ops.inplace_index_add(x, idx, u, 0)
+
+
+class _ApplyNet(nn.Cell):
+    """Every optimizer-update Primitive once, each on Parameters of its own (values from a generator;
+    MindSpore's outputs alias the Parameters, so none is shared)."""
+
+    def __init__(self):
+        super().__init__()
+        rng = np.random.default_rng(7)
+        for k in range(25):
+            lo = -1.0 if k == 24 else 0.1
+            setattr(self, f"p{k}", Parameter(Tensor(rng.uniform(lo, 1.0, (2, 3)).astype(np.float32)), name=f"p{k}"))
+        self.gd, self.pgd = ops.ApplyGradientDescent(), ops.ApplyProximalGradientDescent()
+        self.adagrad, self.adagrad2 = ops.ApplyAdagrad(), ops.ApplyAdagradV2(1e-6)
+        self.padagrad, self.adadelta = ops.ApplyProximalAdagrad(), ops.ApplyAdadelta()
+        self.adamax, self.power_sign = ops.ApplyAdaMax(), ops.ApplyPowerSign()
+        self.amsgrad, self.ftrl = ops.ApplyAdamWithAmsgrad(), ops.ApplyFtrl()
+
+    def construct(self, g):
+        s = Tensor(np.float32(0.01))
+        return (self.gd(self.p0, s, g), self.pgd(self.p1, s * 10, s * 5, s * 20, g),
+                self.adagrad(self.p2, self.p3, s, g), self.adagrad2(self.p4, self.p5, s, g),
+                self.padagrad(self.p6, self.p7, s * 10, s * 5, s * 20, g),
+                self.adadelta(self.p8, self.p9, self.p10, s, s * 90, s * 1e-4, g),
+                self.adamax(self.p11, self.p12, self.p13, s * 90, s, s * 90, s * 99, s * 1e-6, g),
+                self.power_sign(self.p14, self.p15, s, s * 271.8, s * 99, s * 90, g),
+                self.amsgrad(self.p16, self.p17, self.p18, self.p19, s * 90, s * 99.9, s, g),
+                self.ftrl(self.p20, self.p21, self.p24, g, 0.001, 0.01, 0.02, -0.5))
+
+
+@cell("ops.ApplyGradientDescent", "ops.ApplyProximalGradientDescent", "ops.ApplyAdagrad", "ops.ApplyAdagradV2",
+      "ops.ApplyProximalAdagrad", "ops.ApplyAdadelta", "ops.ApplyAdaMax", "ops.ApplyPowerSign",
+      "ops.ApplyAdamWithAmsgrad", "ops.ApplyFtrl", "nn.Cell", inputs=[rnd(2, 3, lo=-1.0, hi=1.0)])
+def apply_optimizer_primitives():
+    return _ApplyNet()

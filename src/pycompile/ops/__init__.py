@@ -37,6 +37,7 @@ from pycompile.ops.function_amp import *  # noqa: F401,F403
 from pycompile.ops.function_random import *  # noqa: F401,F403
 from pycompile.ops.operations_cnn import *  # noqa: F401,F403
 from pycompile.ops.operations_comm import *  # noqa: F401,F403
+from pycompile.ops.operations_optim import *  # noqa: F401,F403
 
 # the op entries (ops/entry.py): one file per op in ops/entries/, each giving its functional,
 # Primitive and Tensor forms; installed last, and an entry may not replace a name defined above
