@@ -102,3 +102,25 @@ def test_std_mean_in_graph_code():
     std, mean = _StdMean()(Tensor(x))
     np.testing.assert_allclose(std.asnumpy(), np.std(x, (0, 2), keepdims=True), rtol=1e-5)
     np.testing.assert_allclose(mean.asnumpy(), np.mean(x, (0, 2), keepdims=True), rtol=1e-5)
+
+
+def _step(x):
+    return ops.FusedSparseAdam()(x)
+
+
+class _UsesAMissingName(nn.Cell):
+    def construct(self, x):
+        return ops.vmap(_step)(x)          # traced by vmap, not by the frontend
+
+
+@pytest.mark.cc
+def test_a_missing_mindspore_name_in_graph_code_is_the_users_error():
+    """Not 'internal error in pycompile ... this is a bug in pycompile': the program uses a name
+    pycompile does not have yet, reported at the user's line."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with pytest.raises(Exception, match="FusedSparseAdam") as info:
+            _UsesAMissingName()(Tensor(np.ones((2, 2), np.float32)))
+        assert "internal error" not in str(info.value) and "test_mindspore_suite_scatter.py" in str(info.value)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -2,7 +2,7 @@
 pycompile itself.
 
 Only errors about the user's program become user errors at the user's line: deliberate ones
-(CompileError, an op's infer error, `errors.UserError`), exceptions raised in the user's own
+(CompileError, an op's infer error, `errors.UserError`, a MindSpore name pycompile lacks), exceptions raised in the user's own
 code or in code outside pycompile, exceptions raised by a Python operation the interpreter
 performs on the user's values (a subscript, an attribute, an operator, a call: the methods
 marked `@user_site`), and argument errors (TypeError / ValueError / IndexError) of pycompile's
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 
+from pycompile.common.missing import unsupported
 from pycompile.errors import CompileError, UserError
 from pycompile.ops._table import OpError
 
@@ -42,8 +43,8 @@ def _innermost(exc: BaseException):
 
 
 def is_user_error(exc: BaseException) -> bool:
-    if isinstance(exc, (CompileError, OpError, UserError)):
-        return True
+    if isinstance(exc, (CompileError, OpError, UserError)) or unsupported(exc):
+        return True             # unsupported: the program uses a MindSpore name pycompile lacks
     code = _innermost(exc)
     if code is None or code in USER_SITES:
         return True
