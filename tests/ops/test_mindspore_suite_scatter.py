@@ -62,7 +62,7 @@ def test_tensor_scatter_checks_match_mindspore():
 
 
 def test_unsorted_segment_id_out_of_range_raises_runtime_error():
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match=r"For 'UnsortedSegmentMax', segment_ids value should be \[0, 2\)"):
         ops.UnsortedSegmentMax()(Tensor(np.arange(4, dtype=np.float32)), Tensor(np.array([0, 0, 1, 2], np.int32)), 2)
 
 

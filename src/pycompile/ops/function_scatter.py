@@ -19,7 +19,7 @@ import numpy as np
 
 from pycompile.common.abstract import RefType, Symbolic, TensorType
 from pycompile.ops import functional as F
-from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply
+from pycompile.ops._table import OPS, OpRuntimeError, OpTypeError, OpValueError, apply
 
 
 def _tensor_scatter(name: str):
@@ -161,6 +161,11 @@ def _unsorted_segment(rule: str, name: str):
             raise OpValueError(f"For '{name}', the shape of 'segment_ids' must be a prefix of the shape of "
                                f"'input_x', but got {list(st.shape)} and {list(xt.shape)}")
         n = _num_segments(name, num_segments)
+        if not isinstance(segment_ids, Symbolic) and hasattr(segment_ids, "asnumpy"):
+            ids = segment_ids.asnumpy()
+            if ids.size and (ids.min() < 0 or ids.max() >= n):      # graph code: the scatter's own check
+                raise OpRuntimeError(f"For '{name}', segment_ids value should be [0, {n}), but got "
+                                     f"{int(ids.min() if ids.min() < 0 else ids.max())}")
         init = F.fill(xt.dtype, (n,) + tuple(xt.shape[st.ndim:]), _identity(rule, xt.dtype))
         return apply(op, [init, F.expand_dims(segment_ids, -1), input_x])
     fn.__name__ = fn.__qualname__ = "unsorted_segment_" + {"add": "sum", "mul": "prod"}.get(rule, rule)
