@@ -474,25 +474,6 @@ def var(input, axis=None, ddof=0, keepdims=False):
     return F.div(F.sum(dev, axes, builtins.bool(keepdims)), float(builtins.max(count - ddof, 0)))
 
 
-def logical_xor(input, other):
-    """Elementwise exclusive or of two bool tensors (broadcast)."""
-    for what, v in (("input", input), ("other", other)):
-        if not F._tensor_type("logical_xor", v, what).dtype.is_bool:
-            raise OpTypeError(f"For 'logical_xor', '{what}' must be a bool Tensor, but got {F._tensor_type('logical_xor', v)}")
-    return F.not_equal(input, other)
-
-
-def dot(input, other):
-    """np.dot for tensors of rank >= 2: input's last axis contracted with other's second-to-last."""
-    a, b = F._tensor_type("dot", input, "x1"), F._tensor_type("dot", other, "x2")
-    if a.ndim < 2 or b.ndim < 2:
-        raise OpValueError(f"For 'dot', the inputs x1, x2 should have 'dimension >= 2', but got {a.ndim} and {b.ndim}")
-    for what, t in (("x1", a), ("x2", b)):
-        if t.dtype not in (mstype.float16, mstype.float32):
-            raise OpTypeError(f"For 'dot', '{what}' must be a Float16 or Float32 Tensor, but got {t}")
-    return tensor_dot(input, other, ((a.ndim - 1,), (b.ndim - 2,)))
-
-
 def _p_norm(name: str, d, p: float, axis):
     """The p-norm of d over axis: p 0 counts the nonzero entries, inf takes the largest |d|."""
     a = F.abs(d)
@@ -584,23 +565,6 @@ def matrix_solve(matrix, rhs, adjoint=False):
     if not isinstance(adjoint, builtins.bool):
         raise OpTypeError(f"For 'MatrixSolve', 'adjoint' must be a bool, but got {adjoint!r}")
     return apply(OPS["MatrixSolve"], [matrix, rhs], {"adjoint": adjoint})
-
-
-def var_mean(input, axis=None, ddof=0, keepdims=False):
-    """(variance, mean) over axis (all axes by default); `ddof` may be a bool (True: 1)."""
-    t = F._tensor_type("var_mean", input)
-    return var(input, axis, int(ddof), keepdims), F.mean(input, norm_axes("var_mean", axis, t.ndim), builtins.bool(keepdims))
-
-
-def std_mean(input, axis=None, ddof=0, keepdims=False):
-    """(standard deviation, mean) over axis (all axes by default); `ddof` may be a bool (True: 1)."""
-    v, m = var_mean(input, axis, ddof, keepdims)
-    return F.sqrt(v), m
-
-
-def std(input, axis=None, ddof=0, keepdims=False):
-    """Standard deviation over axis (all axes by default) with `ddof` delta degrees of freedom."""
-    return F.sqrt(var(input, axis, int(ddof), keepdims))
 
 
 __all__ = [n for n, v in list(globals().items())
