@@ -118,7 +118,8 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
     moved = apply(OPS["TensorScatterAdd"], [F.transpose(x, perm), F.expand_dims(indices, -1), F.transpose(y, perm)])
     out = F.transpose(moved, back)
     if isinstance(getattr(x, "_abstract", None), RefType) or hasattr(x, "_data"):
-        return F.assign(x, out)
+        # the value returned is the sum itself (ordered after the write): its gradient reaches x and y
+        return F.depend(out, F.assign(x, out))
     return out
 
 

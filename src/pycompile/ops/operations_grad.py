@@ -37,9 +37,9 @@ ACosGrad = _grad_prim("ACosGrad", lambda self, x, dy: F.neg(F.div(dy, F.sqrt(F.s
                       doc="-dy / sqrt(1 - x^2).")
 AsinhGrad = _grad_prim("AsinhGrad", lambda self, y, dy: F.div(dy, F.cosh(y)), doc="dy / cosh(y), y = asinh(x).")
 AcoshGrad = _grad_prim("AcoshGrad", lambda self, y, dy: F.div(dy, F.sinh(y)), doc="dy / sinh(y), y = acosh(x).")
-ReLU6Grad = _grad_prim("ReLU6Grad", lambda self, dy, x: F.select(F.logical_and(F.gt(x, 0), F.lt(x, 6)), dy,
+ReLU6Grad = _grad_prim("ReLU6Grad", lambda self, dy, x: F.select(F.logical_and(F.gt(x, 0), F.le(x, 6)), dy,
                                                                  F.zeros_like(dy)),
-                       doc="dy where 0 < x < 6, else 0.")
+                       doc="dy where 0 < x <= 6 (MindSpore's CPU kernel passes it at 6), else 0.")
 EluGrad = _grad_prim("EluGrad", lambda self, dy, y: F.select(F.gt(y, 0), dy, F.mul(dy, F.add(y, 1))),
                      doc="dy where y > 0, else dy * (y + 1) (alpha 1; y = elu(x)).")
 

@@ -12,7 +12,8 @@ from pycompile.ops.grads import defgrad
 
 @defgrad(P.ReLU6)
 def _relu6(g, out, x):
-    inside = F.logical_and(F.greater(x, 0), F.less(x, 6))
+    # MindSpore 2.10's CPU kernel passes the gradient at x == 6 (0 < x <= 6), not at x == 0
+    inside = F.logical_and(F.greater(x, 0), F.less_equal(x, 6))
     return (F.select(inside, g, F.zeros_like(g)),)
 
 
