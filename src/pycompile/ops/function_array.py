@@ -393,38 +393,6 @@ def padding(x, pad_dim_size=8):
     return F.concat((x, F.zeros(tuple(t.shape[:-1]) + (int(pad_dim_size) - 1,), t.dtype)), -1)
 
 
-def linspace(start, end, steps):
-    """`steps` values from start to end inclusive: start + i * (end - start) / (steps - 1).
-    start / end are Python numbers or 0-d Float32 / Float64 tensors (Float32 for numbers)."""
-    if isinstance(steps, builtins.bool) or not isinstance(steps, (int, np.integer)):
-        if getattr(steps, "_abstract", None) is not None and not isinstance(steps, Symbolic):
-            steps = steps.asnumpy().reshape(-1)[0]
-        if not isinstance(steps, (int, np.integer)) or isinstance(steps, builtins.bool):
-            raise OpTypeError(f"For 'LinSpace', 'steps' must be an int, but got {steps!r}")
-    if steps <= 0:
-        raise OpValueError(f"For 'LinSpace', the num must be greater than 0, but got {int(steps)}")
-    ends = []
-    for what, v in (("start", start), ("stop", end)):
-        if isinstance(getattr(v, "_abstract", None), TensorType):
-            t = type_of(v)
-            if t.dtype not in (mstype.float32, mstype.float64) or t.ndim != 0:
-                raise OpTypeError(f"For 'LinSpace', '{what}' must be a 0-d Float32 or Float64 Tensor, but got {t}")
-        elif isinstance(v, (int, float, np.number)) and not isinstance(v, builtins.bool):
-            v = _const(np.array(float(v), np.float32))
-        else:
-            raise OpTypeError(f"For 'LinSpace', '{what}' must be a Tensor or a number, but got {v!r}")
-        ends.append(v)
-    start, end = ends
-    if type_of(start).dtype != type_of(end).dtype:
-        end = F.cast(end, type_of(start).dtype)
-    dt = type_of(start).dtype
-    i = _const(np.arange(int(steps), dtype=dt.np))
-    if steps == 1:
-        return F.add(F.expand_dims(start, -1), F.mul(i, 0))
-    step = F.div(F.sub(end, start), float(steps - 1))
-    return F.add(F.expand_dims(start, -1), F.mul(F.expand_dims(step, -1), i))
-
-
 def batch_to_space_nd(input_x, block_shape, crops):
     """MindSpore's BatchToSpaceND: the batch split into blocks of `block_shape` (an int: the same
     for the last two axes) moved into the last len(block_shape) axes, then `crops` [[begin, end],

@@ -15,7 +15,6 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType, type_of
 from pycompile.ops import functional as F
-from pycompile.ops.function_array import _const
 from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply, norm_axes, norm_axis
 
 
@@ -506,25 +505,6 @@ def cdist(x1, x2, p=2.0):
         raise OpValueError(f"For 'Cdist', 'p' must be a non-negative number, but got {p!r}")
     d = F.sub(F.expand_dims(x1, -2), F.expand_dims(x2, -3))
     return _p_norm("Cdist", d, float(p), -1)
-
-
-def pdist(input, p=2.0):
-    """The p-norm distances between every pair of rows i < j of a 2-D x, in row-major pair order:
-    (N, M) to (N (N - 1) / 2,)."""
-    t = F._tensor_type("Pdist", input, "x")
-    if not t.dtype.is_float:
-        raise OpTypeError(f"For 'Pdist', 'x' must be a float Tensor, but got {t}")
-    if t.ndim != 2:
-        raise OpValueError(f"For 'Pdist', the x dim must be equal to 2, but got {t.ndim}")
-    if isinstance(p, builtins.bool) or not isinstance(p, (int, float)) or p < 0:
-        raise OpValueError(f"For 'Pdist', 'p' must be a non-negative number, but got {p!r}")
-    n = t.shape[-2]
-    i, j = np.triu_indices(n, 1)
-    if i.size == 0:
-        return F.zeros(tuple(t.shape[:-2]) + (0,), t.dtype)
-    d = F.sub(F.gather(input, _const(i.astype(np.int32)), t.ndim - 2),
-              F.gather(input, _const(j.astype(np.int32)), t.ndim - 2))
-    return _p_norm("Pdist", d, float(p), -1)
 
 
 def renorm(input, p, axis, maxnorm):

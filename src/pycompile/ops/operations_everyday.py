@@ -133,7 +133,6 @@ SquareSumAll = _simple("SquareSumAll", lambda x, y: (F.reduce_sum(F.square(x)), 
 Renorm = _with_init("Renorm", {"p": 2, "dim": 0, "maxnorm": 1.0},
                     lambda self, x: M.renorm(x, self.p, self.dim, self.maxnorm),
                     "Slices along dim whose p-norm exceeds maxnorm scaled down to it.")
-LinSpace = _simple("LinSpace", A.linspace)
 Padding = _with_init("Padding", {"pad_dim_size": 8}, lambda self, x: A.padding(x, self.pad_dim_size),
                      "x of shape (..., 1) as (..., pad_dim_size): its value, then zeros.")
 

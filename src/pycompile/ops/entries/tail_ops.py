@@ -10,6 +10,7 @@ import numpy as np
 
 import pycompile.ops as ops
 from pycompile.common import dtype as mstype
+from pycompile.common.abstract import Symbolic, type_of
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpValueError
@@ -239,12 +240,31 @@ def sequence_mask(lengths, maxlen=None):
     return F.less(steps, ops.expand_dims(lengths, -1))
 
 
-@op_entry("linspace", primitive="LinSpace", args=[Arg("start", "value"), Arg("end", "value"), Arg("steps", "value")])
+@op_entry("linspace", primitive="LinSpace",
+          args=[Arg("start", "tensor|number"), Arg("end", "tensor|number"), Arg("steps", "value")])
 def linspace(start, end, steps):
-    """`steps` evenly spaced float32 values from start to end (both included)."""
-    start, end = (float(v.asnumpy()) if hasattr(v, "asnumpy") else float(v) for v in (start, end))
-    steps = int(steps.asnumpy()) if hasattr(steps, "asnumpy") else int(steps)
-    return Tensor(np.linspace(start, end, steps).astype(np.float32))
+    """`steps` values from start to end (both included): start + i (end - start) / (steps - 1), a
+    composition, so 0-d Float32 / Float64 tensors known only at run time work (graph code, vmap).
+    Python numbers give Float32."""
+    steps = int(steps.asnumpy()) if hasattr(steps, "asnumpy") and not isinstance(steps, Symbolic) else steps
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)):
+        raise TypeError(f"For 'LinSpace', 'steps' must be an int, but got {steps!r}")
+    if steps <= 0:
+        raise OpValueError(f"For 'LinSpace', the num must be greater than 0, but got {int(steps)}")
+    ends = []
+    for what, v in (("start", start), ("stop", end)):
+        if isinstance(v, (int, float, np.number)):
+            v = Tensor(np.array(float(v), np.float32))
+        t = type_of(v)
+        if t.dtype not in (mstype.float32, mstype.float64) or t.ndim != 0:
+            raise TypeError(f"For 'LinSpace', '{what}' must be a 0-d Float32 or Float64 Tensor, but got {t}")
+        ends.append(v)
+    start, end = ends[0], F.cast(ends[1], type_of(ends[0]).dtype)
+    i = Tensor(np.arange(int(steps), dtype=type_of(start).dtype.np))
+    if steps == 1:
+        return F.add(F.expand_dims(start, -1), F.mul(i, 0))
+    step = F.div(F.sub(end, start), float(steps - 1))
+    return F.add(F.expand_dims(start, -1), F.mul(F.expand_dims(step, -1), i))
 
 
 @op_entry("logspace", args=[Arg("start", "value"), Arg("end", "value"), Arg("steps", "value"),
