@@ -124,3 +124,37 @@ def test_a_missing_mindspore_name_in_graph_code_is_the_users_error():
         assert "internal error" not in str(info.value) and "test_mindspore_suite_scatter.py" in str(info.value)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_relu6_gradient_passes_at_six():
+    """MindSpore's CPU ReLU6 gradient is 1 on (0, 6] (its test_relu6_op / test_relu6_grad_op expect it)."""
+    x = Tensor(np.array([-1.0, 0.0, 1.0, 5.9, 6.0, 6.1, 10.0], np.float32))
+    g = ops.grad(lambda t: ops.ReLU6()(t).sum())(x)
+    assert g.asnumpy().tolist() == [0, 0, 1, 1, 1, 0, 0]
+    from pycompile.ops.operations import _grad_ops as G
+    assert G.ReLU6Grad()(Tensor(np.ones(7, np.float32)), x).asnumpy().tolist() == [0, 0, 1, 1, 1, 0, 0]
+
+
+class _IndexAddNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.x = Parameter(Tensor(np.arange(15, dtype=np.float32).reshape(5, 3)), name="x")
+        self.op = ops.IndexAdd(1)
+
+    def construct(self, idx, y):
+        return self.op(self.x, idx, y)
+
+
+@pytest.mark.cc
+def test_index_add_gradient_reaches_the_parameter_and_y():
+    """MindSpore's test_index_add_op grad tests: d/dx is the output's cotangent, d/dy its columns `idx`."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = _IndexAddNet()
+        dout = Tensor(np.arange(63, 78, dtype=np.float32).reshape(5, 3))
+        grad = ops.GradOperation(get_all=True, sens_param=True, get_by_list=True)(net, ms.ParameterTuple(net.trainable_params()))
+        g_inputs, g_params = grad(Tensor(np.array([1], np.int32)), Tensor(np.arange(5, dtype=np.float32).reshape(5, 1)), dout)
+        np.testing.assert_array_equal(g_params[0].asnumpy(), dout.asnumpy())
+        np.testing.assert_array_equal(g_inputs[1].asnumpy(), dout.asnumpy()[:, 1:2])
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
