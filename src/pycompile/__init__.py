@@ -21,8 +21,11 @@ from pycompile.ops.autodiff import grad, value_and_grad  # noqa: F401,E402
 from pycompile.api import inspect, jit, jit_class, lazy_inline  # noqa: F401,E402
 from pycompile.errors import CompileError  # noqa: F401,E402
 from pycompile.backend import runtime as _runtime  # noqa: F401,E402  (thread count, Print, float status)
-from pycompile.train.serialization import (export, load, load_checkpoint, load_param_into_net,  # noqa: F401,E402
+from pycompile.train.serialization import (load, load_checkpoint, load_param_into_net,  # noqa: F401,E402
                                            save_checkpoint)
+from pycompile.export import export  # noqa: F401,E402
+from pycompile.train import serialization as _serialization  # noqa: E402
+_serialization.export = export   # `from mindspore.train.serialization import export` (a layer below export/)
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric,  # noqa: F401,E402
                                   Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                   TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)
@@ -50,5 +53,8 @@ def __getattr__(name):
     if name == "dataset":
         import pycompile.dataset
         return pycompile.dataset
+    if name == "onnx":
+        import pycompile.onnx
+        return pycompile.onnx
     from pycompile.common.missing import missing
     raise missing("ms", __name__, name)

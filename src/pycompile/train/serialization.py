@@ -581,16 +581,6 @@ def _load_with_dict_prefix(net, parameter_dict, param_not_load: list, strict_loa
 
 
 @unsupported_stub
-def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
-    """MindSpore's `export` (a network to a MINDIR / ONNX / AIR file). pycompile has no writer for
-    these formats: it raises NotImplementedError naming the format; `pycompile.inspect` gives a
-    compiled network's IR and generated C instead."""
-    raise NotImplementedError(
-        f"pycompile cannot export a network to {file_format!r} (file_name={file_name!r}): it writes no "
-        f"MINDIR / ONNX / AIR files. Use save_checkpoint for the weights, or pycompile.inspect for the IR.")
-
-
-@unsupported_stub
 def load(file_name, **kwargs):
     """MindSpore's `load` (a MINDIR file as a graph): not supported, as `export` is not."""
     raise NotImplementedError(f"pycompile cannot load a MINDIR file ({file_name!r}): it reads checkpoints "
