@@ -335,9 +335,9 @@ def to_model(graph, twin=None, input_names=None, output_names=None, dim_names=No
 def _error(r: _Refused) -> CompileError:
     n, why = r.args
     loc = getattr(n, "loc", None)
-    return CompileError(f"cannot export to ONNX: {why}", loc,
-                        "write the model with ops that have an ONNX mapping (docs/guide/export.md lists them), "
-                        "or export with static shapes")
+    hint = ("export with static shapes (no dynamic_axes, no None dimensions)" if "dynamic" in why else
+            "docs/guide/export.md lists the ops ONNX export maps; write this part with those")
+    return CompileError(f"cannot export to ONNX: {why}", loc, hint)
 
 
 # ---- tracing ------------------------------------------------------------------------------------
@@ -442,7 +442,7 @@ def onnx_export(net, *inputs, file_name, input_names=None, output_names=None, ex
     """`ms.onnx.export`: MindSpore 2.10's signature and argument checks. `dynamic_axes`
     ({input name: {axis: dim name}} or {input name: [axes]}) and input Tensors built with None / -1
     dimensions make those dimensions dynamic in the file."""
-    from pycompile.export import check_file_name, check_isinstance
+    from pycompile.export.checks import check_file_name, check_isinstance
     from pycompile.nn.cell import Cell
     check_file_name(file_name)
     check_isinstance("net", net, Cell)

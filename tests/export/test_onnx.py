@@ -1,0 +1,134 @@
+"""ONNX export (issue 36): pycompile -> ONNX file -> onnxruntime equals pycompile's own outputs,
+graph mode and PyNative, for LeNet-5, an MLP, a ResNet basic block and a transformer encoder layer;
+dynamic batch / sequence dimensions; Parameter names as MindSpore writes them; an op with no
+ONNX form names itself and the user's line."""
+import os
+
+import numpy as np
+import pytest
+
+import pycompile as ms
+from pycompile.errors import CompileError
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+
+import onnx_models as models  # noqa: E402  (tests/export/onnx_models.py)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MS_DENSE = os.path.join(HERE, "..", "oracle", "data", "export_mindspore_dense.onnx")
+
+
+def _run_onnx(path, arrays):
+    sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    return sess.run(None, {i.name: a for i, a in zip(sess.get_inputs(), arrays)})
+
+
+def _outputs(net, arrays):
+    out = net(*[ms.Tensor(a) for a in arrays])
+    return [o.asnumpy() for o in (out if isinstance(out, tuple) else (out,))]
+
+
+def _close(got, want):
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["LeNet5", "MLP", "BasicBlock", "Encoder"])
+def test_model_equals_pycompile_in_both_modes(name, tmp_path):
+    net = models.build(name)
+    xs = models.inputs(name)
+    ms.export(net, *[ms.Tensor(a) for a in xs], file_name=str(tmp_path / name), file_format="ONNX")
+    path = str(tmp_path / f"{name}.onnx")
+    onnx.checker.check_model(onnx.load(path))
+    got = _run_onnx(path, xs)
+    _close(got, _outputs(net, xs))                  # PyNative
+    ms.set_context(mode=ms.GRAPH_MODE)
+    _close(got, _outputs(net, xs))                  # the compiled graph
+
+
+@pytest.mark.parametrize("name", ["Layout", "Elementwise"])
+def test_op_rules_equal_pynative(name, tmp_path):
+    net = models.build(name)
+    xs = models.inputs(name)
+    ms.onnx.export(net, *[ms.Tensor(a) for a in xs], file_name=str(tmp_path / "m.onnx"))
+    _close(_run_onnx(str(tmp_path / "m.onnx"), xs), _outputs(net, xs))
+
+
+def test_file_holds_parameters_under_mindspore_names(tmp_path):
+    net = models.build("LeNet5")
+    ms.export(net, ms.Tensor(models.inputs("LeNet5")[0]), file_name=str(tmp_path / "lenet"), file_format="ONNX")
+    m = onnx.load(str(tmp_path / "lenet.onnx"))
+    assert [o.version for o in m.opset_import] == [17]
+    inits = {t.name: onnx.numpy_helper.to_array(t) for t in m.graph.initializer}
+    for p in net.get_parameters():
+        np.testing.assert_array_equal(inits[p.name], p.asnumpy())
+    assert [i.name for i in m.graph.input] == ["x"]
+    assert [d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim] == [2, 1, 32, 32]
+    # MindSpore 2.10's own file of a Dense layer names its input and initializers the same way
+    ref = onnx.load(MS_DENSE)
+    assert [i.name for i in ref.graph.input] == ["x"]
+    assert sorted(t.name for t in ref.graph.initializer) == ["fc.bias", "fc.weight"]
+    assert {"conv1.weight", "fc1.weight", "fc1.bias", "fc3.bias"} <= set(inits)
+
+
+def test_inference_mode_while_exporting(tmp_path):
+    net = models.build("BasicBlock")
+    net.set_train(True)
+    xs = models.inputs("BasicBlock")
+    ms.onnx.export(net, ms.Tensor(xs[0]), file_name=str(tmp_path / "b"))
+    assert net.training                             # restored afterwards
+    net.set_train(False)
+    _close(_run_onnx(str(tmp_path / "b.onnx"), xs), _outputs(net, xs))
+
+
+def test_dynamic_batch_from_dynamic_axes(tmp_path):
+    net = models.build("LeNet5")
+    ms.onnx.export(net, ms.Tensor(models.inputs("LeNet5")[0]), file_name=str(tmp_path / "l"),
+                   input_names=["image"], output_names=["logits"], dynamic_axes={"image": {0: "N"}})
+    m = onnx.load(str(tmp_path / "l.onnx"))
+    assert m.graph.input[0].name == "image" and m.graph.output[0].name == "logits"
+    assert m.graph.input[0].type.tensor_type.shape.dim[0].dim_param == "N"
+    assert m.graph.output[0].type.tensor_type.shape.dim[0].dim_param == "N"
+    for batch in (1, 3):
+        xs = models.inputs("LeNet5", batch=batch, seed=batch)
+        _close(_run_onnx(str(tmp_path / "l.onnx"), xs), _outputs(net, xs))
+
+
+def test_dynamic_batch_and_sequence_from_none_dims(tmp_path):
+    net = models.build("Encoder")
+    ms.onnx.export(net, ms.Tensor(shape=[None, None], dtype=ms.int32), file_name=str(tmp_path / "e"))
+    for batch, seq in ((1, 7), (3, 2)):
+        ids = np.random.default_rng(batch).integers(0, 20, (batch, seq)).astype(np.int32)
+        _close(_run_onnx(str(tmp_path / "e.onnx"), [ids]), _outputs(net, [ids]))
+
+
+def test_ms_export_refuses_dynamic_inputs_as_mindspore(tmp_path):
+    with pytest.raises(ValueError, match="^Export ONNX format model not support dynamic shape mode.$"):
+        ms.export(models.build("MLP"), ms.Tensor(shape=[None, 8], dtype=ms.float32),
+                  file_name=str(tmp_path / "m"), file_format="ONNX")
+
+
+def test_enc_mode_function_encrypts_the_file(tmp_path):
+    net = models.build("MLP")
+    x = ms.Tensor(models.inputs("MLP")[0])
+    ms.export(net, x, file_name=str(tmp_path / "plain"), file_format="ONNX")
+    ms.export(net, x, file_name=str(tmp_path / "enc"), file_format="ONNX", enc_key=b"k" * 16,
+              enc_mode=lambda data, key: bytes(b ^ key[0] for b in data))
+    plain = (tmp_path / "plain.onnx").read_bytes()
+    assert bytes(b ^ ord("k") for b in (tmp_path / "enc.onnx").read_bytes()) == plain
+
+
+@pytest.mark.parametrize("name, op, line_text", [
+    ("Unsupported", "op 'CumProd'", "return ops.cumprod(y, dim=0)"),
+    ("WhileLoop", "control flow 'While'", "x = x + 1"),
+])
+def test_op_without_onnx_form_names_it_and_the_line(name, op, line_text, tmp_path):
+    with pytest.raises(CompileError) as info:
+        ms.onnx.export(models.build(name), ms.Tensor(np.ones((2, 3), np.float32)), file_name=str(tmp_path / "u"))
+    msg = str(info.value)
+    assert f"cannot export to ONNX: {op} has no ONNX mapping" in msg
+    assert "onnx_models.py:" in msg and line_text in msg
+    assert "pycompile/export" not in msg and not (tmp_path / "u.onnx").exists()
