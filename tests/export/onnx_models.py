@@ -106,7 +106,8 @@ class Elementwise(nn.Cell):
         c = ops.relu6(x * 4) + ops.silu(y) + ops.hardsigmoid(x) + ops.hardswish(y) + ops.softplus(x) + ops.erf(y)
         d = ops.where(x > y, x, y) + ops.cast(ops.logical_and(x < 1, y >= 0), ms.float32) + ops.sin(x) * ops.cos(y)
         e = ops.gelu(x, approximate='none') + ops.gelu(y) + ops.mish(x) + ops.elu(y) + ops.neg(x) + ops.sigmoid(y)
-        f = ops.amax(x, axis=1, keepdims=True) + ops.amin(y, axis=0) + ops.argmax(x, dim=1, keepdim=True).astype(ms.float32)
+        f = ops.amax(x, axis=1, keepdims=True) + ops.amin(y, axis=0)
+        f = f + ops.argmax(x, dim=1, keepdim=True).astype(ms.float32)
         g = ops.stack((x, y), axis=1).sum(axis=1) + ops.broadcast_to(y[0:1], x.shape) + ops.cumsum(x, axis=1)
         return a, b, c, d, e, f, g
 

@@ -98,3 +98,11 @@ def _files(root):
     for d, _, fs in os.walk(root):
         for f in fs:
             yield os.path.relpath(os.path.join(d, f), root)
+
+
+def test_onnx_without_the_onnx_package_says_how_to_install_it(tmp_path, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "onnx", None)      # `import onnx` raises ImportError
+    with pytest.raises(ImportError, match=r"pip install 'pycompile\[onnx\]'"):
+        ms.export(Net(), ms.Tensor(np.ones((2, 4), np.float32)), file_name=str(tmp_path / "m"), file_format="ONNX")
+    assert os.listdir(tmp_path) == []

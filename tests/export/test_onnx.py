@@ -132,3 +132,37 @@ def test_op_without_onnx_form_names_it_and_the_line(name, op, line_text, tmp_pat
     assert f"cannot export to ONNX: {op} has no ONNX mapping" in msg
     assert "onnx_models.py:" in msg and line_text in msg
     assert "pycompile/export" not in msg and not (tmp_path / "u.onnx").exists()
+
+
+CLI_MODEL = '''
+import pycompile as ms
+from pycompile import nn
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(4, 3, weight_init="ones", bias_init="zeros")
+        self.relu = nn.ReLU()
+
+    def construct(self, x):
+        return self.relu(self.fc(x))
+
+
+@ms.jit
+def double(x):
+    return x * 2
+'''
+
+
+def test_cli_emits_onnx_for_cells(tmp_path, capsys):
+    from pycompile import cli
+    model = tmp_path / "model.py"
+    model.write_text(CLI_MODEL)
+    out = tmp_path / "out"
+    code = cli.main([str(model), "--input", "x=float32[2,4]", "--emit", "onnx", "-o", str(out), "-q"])
+    assert code == 1                                # the @jit function has no ONNX file
+    assert "entry double: --emit: onnx applies to Cells" in capsys.readouterr().err
+    assert sorted(os.listdir(out)) == ["Net.onnx"]
+    got = _run_onnx(str(out / "Net.onnx"), [np.ones((2, 4), np.float32)])
+    np.testing.assert_array_equal(got[0], np.full((2, 3), 4, np.float32))

@@ -61,6 +61,7 @@ class Emitter:
         self.current = None            # the IR node being written
         self._consts: dict = {}
         self.sources: dict = {}        # (size, twin size) -> (input name, axis) of a dynamic input dimension
+        self.params_used: dict = {}    # initializer name -> the Parameter's graph input (RefType Param)
         self._dim_values: dict = {}
 
     # ---- names --------------------------------------------------------------------------------
@@ -120,6 +121,8 @@ class Emitter:
                 arr = arr.astype(dtype.np)
             return self.const(arr)
         name = self.names.get(id(v))
+        if isinstance(v, ir.Param) and v.ref is not None:
+            self.params_used.setdefault(name, v)
         if name is None or isinstance(name, tuple):
             self.refuse(self.current, "an input this exporter cannot name (a tuple or an unsupported value)")
         if dtype is not None and self.dtype_of(v) != dtype:
@@ -267,7 +270,6 @@ def to_model(graph, twin=None, input_names=None, output_names=None, dim_names=No
                 em.sources.setdefault(pair, (name, axis))
         inputs.append(_value_info(em, name, p, dim_names))
     live = _live(graph)
-    used_params = []
     for p in graph.params:
         if p.ref is not None:
             em.names[id(p)] = em.fresh(p.ref.name)
@@ -277,8 +279,7 @@ def to_model(graph, twin=None, input_names=None, output_names=None, dim_names=No
                 continue
             em.current = n
             if n.op is effects.Load:
-                em.names[id(n)] = em.names[id(n.inputs[0])]
-                used_params.append(n.inputs[0])
+                em.names[id(n)] = em.x(n.inputs[0])
                 continue
             if n.op is ir.GETITEM:
                 src = em.names.get(id(n.inputs[0]))
@@ -313,15 +314,8 @@ def to_model(graph, twin=None, input_names=None, output_names=None, dim_names=No
             outputs.append(_value_info(em, name, v, dim_names))
     except _Refused as r:
         raise _error(r) from None
-    params = []
-    seen = set()
-    for p in used_params:
-        if id(p) in seen:
-            continue
-        seen.add(id(p))
-        params.append((em.names[id(p)], p))
     inits = []
-    for name, p in params:
+    for name, p in em.params_used.items():
         if export_params:
             inits.append(onnx.numpy_helper.from_array(np.ascontiguousarray(p.ref.asnumpy()), name))
         if keep_initializers_as_inputs or not export_params:
@@ -455,3 +449,12 @@ def onnx_export(net, *inputs, file_name, input_names=None, output_names=None, ex
     model = onnx_model(net, inputs, input_names, output_names, dynamic_axes,
                        keep_initializers_as_inputs=keep_initializers_as_inputs, export_params=export_params)
     write(model, file_name)
+
+
+def emit_for_cli(cell, args, name: str, out_dir: str) -> str:
+    """`pycompile MODEL --emit onnx`: the Cell entry `name` as out_dir/NAME.onnx."""
+    from pycompile.backend.c.text import file_stem
+    from pycompile.backend.export import ExportError
+    if cell is None:
+        raise ExportError("onnx applies to Cells (ms.onnx.export takes a Cell), not to @jit functions")
+    return write(onnx_model(cell, args), os.path.join(out_dir, file_stem(name) + ".onnx"))
