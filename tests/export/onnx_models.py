@@ -79,6 +79,18 @@ class Encoder(nn.Cell):
         return self.head(ops.mean(h, axis=1))
 
 
+class LSTM(nn.Cell):
+    """A two-layer LSTM over a static sequence (its time loop is unrolled in the file)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(4, 6, num_layers=2, batch_first=True)
+
+    def construct(self, x):
+        y, (h, c) = self.lstm(x)
+        return y, h, c
+
+
 class Layout(nn.Cell):
     """LayerNorm, Transpose, Concat, ReduceMean / ReduceSum, Reshape, Cast, slicing."""
 
@@ -133,6 +145,7 @@ def inputs(name: str, batch: int = 2, seed: int = 0):
         "MLP": lambda: [rng.standard_normal((batch, 8)).astype(np.float32)],
         "BasicBlock": lambda: [rng.standard_normal((batch, 4, 8, 8)).astype(np.float32)],
         "Encoder": lambda: [rng.integers(0, 20, (batch, 5)).astype(np.int32)],
+        "LSTM": lambda: [rng.standard_normal((batch, 5, 4)).astype(np.float32)],
         "Layout": lambda: [rng.integers(0, 20, (batch, 3)).astype(np.int32),
                            rng.standard_normal((batch, 3)).astype(np.float32)],
         "Elementwise": lambda: [rng.standard_normal((batch, 4)).astype(np.float32),

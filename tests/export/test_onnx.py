@@ -1,5 +1,6 @@
 """ONNX export (issue 36): pycompile -> ONNX file -> onnxruntime equals pycompile's own outputs,
-graph mode and PyNative, for LeNet-5, an MLP, a ResNet basic block and a transformer encoder layer;
+graph mode and PyNative, for LeNet-5, an MLP, a ResNet basic block, a transformer encoder layer and
+a two-layer LSTM;
 dynamic batch / sequence dimensions; Parameter names as MindSpore writes them; an op with no
 ONNX form names itself and the user's line."""
 import os
@@ -36,7 +37,7 @@ def _close(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("name", ["LeNet5", "MLP", "BasicBlock", "Encoder"])
+@pytest.mark.parametrize("name", ["LeNet5", "MLP", "BasicBlock", "Encoder", "LSTM"])
 def test_model_equals_pycompile_in_both_modes(name, tmp_path):
     net = models.build(name)
     xs = models.inputs(name)
@@ -103,6 +104,16 @@ def test_dynamic_batch_and_sequence_from_none_dims(tmp_path):
     for batch, seq in ((1, 7), (3, 2)):
         ids = np.random.default_rng(batch).integers(0, 20, (batch, seq)).astype(np.int32)
         _close(_run_onnx(str(tmp_path / "e.onnx"), [ids]), _outputs(net, [ids]))
+
+
+def test_lstm_dynamic_batch_but_not_sequence(tmp_path):
+    net = models.build("LSTM")
+    x = ms.Tensor(models.inputs("LSTM")[0])
+    ms.onnx.export(net, x, file_name=str(tmp_path / "r"), dynamic_axes={"x": [0]})
+    xs = models.inputs("LSTM", batch=3, seed=3)
+    _close(_run_onnx(str(tmp_path / "r.onnx"), xs), _outputs(net, xs))
+    with pytest.raises(CompileError, match="a loop whose trip count depends on a dynamic dimension"):
+        ms.onnx.export(net, x, file_name=str(tmp_path / "t"), dynamic_axes={"x": {1: "T"}})
 
 
 def test_ms_export_refuses_dynamic_inputs_as_mindspore(tmp_path):

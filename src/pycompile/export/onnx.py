@@ -114,7 +114,7 @@ class Emitter:
                 arr = np.asarray(value)
                 twin = self.twins.get(id(v))
                 if twin is not None and np.shape(twin.value) != arr.shape:
-                    self.refuse(self.current, f"a constant of shape {arr.shape} built from a dynamic dimension")
+                    return self._dynamic_fill(arr, np.shape(twin.value), dtype)
             else:
                 arr = np.asarray(value, (dtype or v.type.dtype).np)
             if dtype is not None and arr.dtype != dtype.np:
@@ -154,6 +154,32 @@ class Emitter:
         """v's shape, None for each dimension that follows a dynamic input dimension."""
         return [a if a == b else None for a, b in self.dim_pairs(v)]
 
+    def _dynamic_fill(self, arr, twin_shape, dtype) -> str:
+        """A constant whose shape follows dynamic dimensions (a loop's zero state): one value
+        expanded to the shape read from the inputs at run time."""
+        flat = arr.reshape(-1)
+        if flat.size == 0 or not np.all(flat == flat[0]):
+            self.refuse(self.current, f"a constant of shape {arr.shape} whose values depend on a dynamic dimension")
+        shape = self.shape_tensor(list(zip(arr.shape, twin_shape)))
+        if shape is None:
+            self.refuse(self.current, f"a constant of shape {arr.shape} sized by a product of dynamic dimensions")
+        value = flat[:1].reshape(()).astype(dtype.np if dtype is not None else arr.dtype)
+        return self.op("Expand", [self.const(value), shape])
+
+    def shape_tensor(self, pairs, inferred_ok: int = 0):
+        """A 1-D int64 shape for dimensions given as (size, twin size) pairs: static sizes as
+        numbers, dynamic ones read from the inputs (Shape), and up to `inferred_ok` of the others
+        as -1 (Reshape infers one). None when that is not enough."""
+        parts, inferred = [], 0
+        for a, b in pairs:
+            src = self.dim_value((a, b)) if a != b else None
+            if a != b and src is None:
+                inferred += 1
+                if inferred > inferred_ok:
+                    return None
+            parts.append(src if src is not None else self.ints([a if a == b else -1]))
+        return self.op("Concat", parts, axis=0) if parts else self.ints([])
+
     def dim_value(self, pair):
         """A [1] int64 tensor holding, at run time, the dynamic input dimension of sizes `pair`
         (None when no input has that dimension: it is a product of several)."""
@@ -185,7 +211,8 @@ def _data_inputs(n) -> tuple:
 
 
 def _live(graph) -> set:
-    """ids of the nodes the graph's outputs depend on."""
+    """ids of the nodes the graph's outputs depend on (in a live loop, what its body's results
+    depend on)."""
     live: set = set()
     todo = list(graph.outputs)
     while todo:
@@ -194,7 +221,61 @@ def _live(graph) -> set:
             continue
         live.add(id(v))
         todo.extend(_data_inputs(v))
+        for b in v.blocks:
+            todo.extend(b.results)
     return live
+
+
+def _emit_block(em, block, live: set) -> None:
+    from pycompile.export.onnx_ops import DYNAMIC_ATTRS, RULES
+    from pycompile.ops.defs import effects
+    for n in block.nodes:
+        if id(n) not in live:
+            continue
+        em.current = n
+        if n.op is effects.Load:
+            em.names[id(n)] = em.x(n.inputs[0])
+        elif n.op is ir.GETITEM:
+            src = em.names.get(id(n.inputs[0]))
+            if not isinstance(src, tuple) or src[n.attr("index")] is None:
+                em.refuse(n, "a tuple element of a value this exporter cannot write")
+            em.names[id(n)] = src[n.attr("index")]
+        elif n.op is effects.MakeTuple:
+            em.names[id(n)] = tuple(em.x(v) for v in n.inputs)
+        elif n.op is ir.FOR:
+            em.names[id(n)] = _unroll(em, n, live)
+        else:
+            rule = RULES.get(n.op)
+            if rule is None:
+                kind = "control flow" if ir.is_structural(n) else "op"
+                em.refuse(n, f"{kind} '{n.op.name}' has no ONNX mapping")
+            tw = em.twins.get(id(n))
+            if tw is not None and n.op not in DYNAMIC_ATTRS and not _same_attrs(n, tw):
+                changed = sorted(k for k in n.attrs if not np.array_equal(n.attrs[k], tw.attrs.get(k)))
+                em.refuse(n, f"{n.op.name}'s attribute {', '.join(changed)} depends on a dynamic dimension")
+            em.names[id(n)] = rule(em, n)
+    em.current = None
+
+
+def _unroll(em, n, live: set) -> tuple:
+    """A `for` loop with a trip count known when tracing (an RNN over a static sequence), written
+    once per iteration; its result names (None for the memory state)."""
+    bounds = n.inputs[:3]
+    if not all(isinstance(b, ir.Const) for b in bounds) or n.attr("exit_flags"):
+        em.refuse(n, "a loop whose trip count is known only at run time (or that breaks / returns)")
+    tw = em.twins.get(id(n))
+    if tw is not None and [b.value for b in tw.inputs[:3]] != [b.value for b in bounds]:
+        em.refuse(n, "a loop whose trip count depends on a dynamic dimension")
+    body = n.blocks[0]
+    carried = [None if isinstance(v.type, MonadType) else em.x(v) for v in n.inputs[3:]]
+    for i in range(*(b.value for b in bounds)):
+        em.names[id(body.params[0])] = em.const(np.asarray(i, body.params[0].type.dtype.np))
+        for p, c in zip(body.params[1:], carried):
+            em.names[id(p)] = c
+        _emit_block(em, body, live)
+        em.current = n
+        carried = [None if isinstance(r.type, MonadType) else em.x(r) for r in body.results]
+    return tuple(carried)
 
 
 def _pair_traces(a, b) -> dict:
@@ -250,8 +331,6 @@ def to_model(graph, twin=None, input_names=None, output_names=None, dim_names=No
              keep_initializers_as_inputs=False, export_params=True, graph_name="pycompile"):
     """The onnx.ModelProto of a traced graph. `twin`: the same graph traced at other sizes of the
     dynamic dimensions; `dim_names`: (size, twin size) -> name of each dynamic input dimension."""
-    from pycompile.export.onnx_ops import DYNAMIC_ATTRS, RULES
-    from pycompile.ops.defs import effects
     onnx = _onnx()
     dim_names = dict(dim_names or {})
     try:
@@ -274,31 +353,7 @@ def to_model(graph, twin=None, input_names=None, output_names=None, dim_names=No
         if p.ref is not None:
             em.names[id(p)] = em.fresh(p.ref.name)
     try:
-        for n in ir.iter_nodes(graph.body):
-            if id(n) not in live:
-                continue
-            em.current = n
-            if n.op is effects.Load:
-                em.names[id(n)] = em.x(n.inputs[0])
-                continue
-            if n.op is ir.GETITEM:
-                src = em.names.get(id(n.inputs[0]))
-                if not isinstance(src, tuple):
-                    em.refuse(n, "a tuple element of a value this exporter cannot write")
-                em.names[id(n)] = src[n.attr("index")]
-                continue
-            if n.op is effects.MakeTuple:
-                em.names[id(n)] = tuple(em.x(v) for v in n.inputs)
-                continue
-            rule = RULES.get(n.op)
-            if rule is None:
-                kind = "control flow" if ir.is_structural(n) else "op"
-                em.refuse(n, f"{kind} '{n.op.name}' has no ONNX mapping")
-            tw = twins.get(id(n))
-            if tw is not None and n.op not in DYNAMIC_ATTRS and not _same_attrs(n, tw):
-                changed = sorted(k for k in n.attrs if not np.array_equal(n.attrs[k], tw.attrs.get(k)))
-                em.refuse(n, f"{n.op.name}'s attribute {', '.join(changed)} depends on a dynamic dimension")
-            em.names[id(n)] = rule(em, n)
+        _emit_block(em, graph.body, live)
         em.current = None
         outputs = []
         output_names = list(output_names or [])

@@ -332,17 +332,11 @@ def _reshape(em, n):
         return em.op("Reshape", [em.x(n.inputs[0]), em.ints(shape)])
     # several dynamic dimensions: those equal to an input's are read from it at run time (Shape),
     # and at most one (a product of several) is inferred
-    pairs = em.dim_pairs(n)
-    parts, inferred = [], 0
-    for k, d in enumerate(out):
-        src = em.dim_value(pairs[k]) if d is None else None
-        if d is None and src is None:
-            inferred += 1
-        parts.append(src if src is not None else em.ints([d if d is not None else -1]))
-    if inferred > 1:
-        em.refuse(n, f"Reshape to {tuple(n.type.shape)}: {inferred} of its dimensions are products of dynamic "
+    shape = em.shape_tensor(em.dim_pairs(n), inferred_ok=1)
+    if shape is None:
+        em.refuse(n, f"Reshape to {tuple(n.type.shape)}: several of its dimensions are products of dynamic "
                      f"input dimensions, and ONNX's Reshape can infer only one")
-    return em.op("Reshape", [em.x(n.inputs[0]), em.op("Concat", parts, axis=0)])
+    return em.op("Reshape", [em.x(n.inputs[0]), shape])
 
 
 def _broadcast_to(em, n):
@@ -401,6 +395,14 @@ def _gather_d(em, n):
     return em.op("GatherElements", [em.x(n.inputs[0]), em.x(n.inputs[1], mstype.int64)], axis=int(n.attr("axis", 0)))
 
 
+def _scatter(reduction=None):
+    def rule(em, n):
+        x, idx, upd = n.inputs
+        attrs = {"reduction": reduction} if reduction else {}
+        return em.op("ScatterND", [em.x(x), em.x(idx, mstype.int64), em.x(upd, _out(n))], **attrs)
+    return rule
+
+
 def _fill(em, n):
     t = n.type
     return em.const(np.full(tuple(t.shape), n.attr("value"), t.dtype.np))
@@ -441,6 +443,7 @@ RULES = {
     # layout
     R.Reshape: _reshape, R.Transpose: _transpose, R.Concat: _concat, R.Stack: _stack, R.Gather: _gather,
     R.StridedSlice: _strided_slice, R.BroadcastTo: _broadcast_to, R.Fill: _fill, X.GatherD: _gather_d,
+    X.TensorScatterUpdate: _scatter(), X.TensorScatterAdd: _scatter("add"),
     # ordering and copies: the value itself
     F.Depend: _alias, F.TensorMove: _alias, B.StopGradient: _alias,
 }
