@@ -124,6 +124,36 @@ class Elementwise(nn.Cell):
         return a, b, c, d, e, f, g
 
 
+class MoreMath(nn.Cell):
+    """The remaining math rules: inverse trigonometry, hyperbolics, logs, division, logic."""
+
+    def construct(self, x, y):
+        u = ops.clamp(x, -0.9, 0.9)
+        a = ops.tan(u) + ops.acos(u) + ops.asin(u) + ops.atan(x) + ops.asinh(x) + ops.acosh(ops.abs(x) + 1)
+        b = ops.atanh(u) + ops.cosh(u) + ops.sinh(u) + ops.erfc(x) + ops.expm1(u) + ops.log1p(ops.abs(x))
+        c = ops.log2(ops.abs(y) + 1) + ops.reciprocal(ops.abs(y) + 1) + ops.round(x * 3) + ops.sign(y)
+        d = ops.selu(x) + ops.softsign(y) + ops.logsigmoid(x) + ops.floor_divide(x, 0.7) + ops.floor_mod(x, 0.7)
+        e = ops.fmod(x, 0.7) + ops.isfinite(x / y).astype(ms.float32) + ops.isnan(x).astype(ms.float32)
+        e = e + ops.isinf(x / y).astype(ms.float32) + ops.addn((x, y, x))
+        f = ops.prod(ops.abs(x) + 0.5, axis=1, keep_dims=True) + ops.all(x > -3, axis=1, keep_dims=True)
+        f = f + ops.any(x > 1, axis=1, keep_dims=True) + ops.argmin(y, axis=1, keepdims=True)
+        g = ops.gather_elements(x, 1, ms.Tensor([[3, 0, 2, 1], [1, 1, 0, 3]], ms.int32)) + ops.ones((1, 4), ms.float32)
+        h = ops.tensor_scatter_add(x, ms.Tensor([[0], [1]], ms.int32), y) + ops.exp(ops.not_equal(x, y) * 0.5)
+        k = ops.logical_or(ops.equal(ops.round(x), 0), ops.logical_not(x <= y)).astype(ms.float32)
+        return a, b, c, d, e, f, g, h, k + ops.fill(ms.float32, (2, 4), 0.25)    # (Fill folds to a constant)
+
+
+class IntOps(nn.Cell):
+    """Integer division and remainder keep Python's (floor) rules; global average pooling."""
+
+    def __init__(self):
+        super().__init__()
+        self.pool = nn.AdaptiveAvgPool2d(1)
+
+    def construct(self, i, j, img):
+        return ops.floor_divide(i, j), ops.floor_mod(i, j), ops.fmod(i, j), self.pool(img)
+
+
 class Unsupported(nn.Cell):
     def construct(self, x):
         y = x * 2
@@ -150,6 +180,11 @@ def inputs(name: str, batch: int = 2, seed: int = 0):
                            rng.standard_normal((batch, 3)).astype(np.float32)],
         "Elementwise": lambda: [rng.standard_normal((batch, 4)).astype(np.float32),
                                 rng.standard_normal((batch, 4)).astype(np.float32)],
+        "MoreMath": lambda: [rng.standard_normal((batch, 4)).astype(np.float32),
+                             np.where(np.arange(4) == 3, 0, rng.standard_normal((batch, 4))).astype(np.float32)],
+        "IntOps": lambda: [rng.integers(-20, 20, (batch, 6)).astype(np.int32),
+                           np.array([3, -3, 4, -4, 7, -7] * batch, np.int32).reshape(batch, 6),
+                           rng.standard_normal((batch, 3, 4, 5)).astype(np.float32)],
     }[name]()
 
 

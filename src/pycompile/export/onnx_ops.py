@@ -47,6 +47,13 @@ def unary(onnx_op: str, **attrs):
     return rule
 
 
+def predicate(onnx_op: str):
+    """A test of a float value (IsNaN, IsInf): its input as it is, a bool result."""
+    def rule(em, n):
+        return em.op(onnx_op, [em.x(n.inputs[0])])
+    return rule
+
+
 def binary(onnx_op: str):
     def rule(em, n):
         dt = _out(n)
@@ -403,11 +410,6 @@ def _scatter(reduction=None):
     return rule
 
 
-def _fill(em, n):
-    t = n.type
-    return em.const(np.full(tuple(t.shape), n.attr("value"), t.dtype.np))
-
-
 RULES = {
     # arithmetic
     E.Add: binary("Add"), E.Sub: binary("Sub"), E.Mul: binary("Mul"), E.RealDiv: binary("Div"),
@@ -420,7 +422,7 @@ RULES = {
     E.Sin: unary("Sin"), E.Cos: unary("Cos"), M.Tan: unary("Tan"), M.ACos: unary("Acos"), M.Asin: unary("Asin"),
     M.Atan: unary("Atan"), M.Cosh: unary("Cosh"), M.Sinh: unary("Sinh"), M.Asinh: unary("Asinh"),
     M.Acosh: unary("Acosh"), M.Atanh: unary("Atanh"),
-    M.IsNan: unary("IsNaN"), M.IsInf: unary("IsInf"), E.IsFinite: _is_finite,
+    M.IsNan: predicate("IsNaN"), M.IsInf: predicate("IsInf"), E.IsFinite: _is_finite,
     # activations
     E.ReLU: unary("Relu"), A.ReLU6: _relu6, E.Sigmoid: unary("Sigmoid"), E.Tanh: unary("Tanh"),
     E.GeLU: _gelu_tanh, E.GeLUErf: _gelu_erf, A.SiLU: _silu, A.Mish: _mish, A.Softplus: unary("Softplus"),
@@ -442,7 +444,7 @@ RULES = {
     P.AdaptiveAvgPool: _adaptive_avg_pool,
     # layout
     R.Reshape: _reshape, R.Transpose: _transpose, R.Concat: _concat, R.Stack: _stack, R.Gather: _gather,
-    R.StridedSlice: _strided_slice, R.BroadcastTo: _broadcast_to, R.Fill: _fill, X.GatherD: _gather_d,
+    R.StridedSlice: _strided_slice, R.BroadcastTo: _broadcast_to, X.GatherD: _gather_d,
     X.TensorScatterUpdate: _scatter(), X.TensorScatterAdd: _scatter("add"),
     # ordering and copies: the value itself
     F.Depend: _alias, F.TensorMove: _alias, B.StopGradient: _alias,
