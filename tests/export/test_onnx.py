@@ -197,3 +197,35 @@ def test_cli_emits_onnx_for_cells(tmp_path, capsys):
     assert sorted(os.listdir(out)) == ["Net.onnx"]
     got = _run_onnx(str(out / "Net.onnx"), [np.ones((2, 4), np.float32)])
     np.testing.assert_array_equal(got[0], np.full((2, 3), 4, np.float32))
+
+
+def test_past_protobufs_limit(tmp_path, monkeypatch):
+    """ms.export refuses a network past 2 GB with MindSpore's RuntimeError; ms.onnx.export keeps its
+    Parameters in a side file (the limit lowered here: no test builds a 2 GB network)."""
+    from pycompile.export import onnx as onnx_export
+    net = models.build("MLP")
+    xs = models.inputs("MLP")
+    monkeypatch.setattr(onnx_export, "PROTO_LIMIT_KB", 1)
+    with pytest.raises(RuntimeError, match=r"^Export onnx model failed. Network size is: [0-9.e-]+G, it exceeded "
+                                           r"the protobuf: [0-9.e-]+G limit.$"):
+        ms.export(net, ms.Tensor(xs[0]), file_name=str(tmp_path / "m"), file_format="ONNX")
+    ms.onnx.export(net, ms.Tensor(xs[0]), file_name=str(tmp_path / "big"))
+    assert sorted(os.listdir(tmp_path)) == ["big.onnx", "big.onnx.data"]
+    inits = onnx.load(str(tmp_path / "big.onnx"), load_external_data=False).graph.initializer
+    assert all(t.data_location == onnx.TensorProto.EXTERNAL for t in inits)
+    _close(_run_onnx(str(tmp_path / "big.onnx"), xs), _outputs(net, xs))
+
+
+@pytest.mark.parametrize("keep, params", [(True, True), (False, False)])
+def test_initializers_as_inputs(keep, params, tmp_path):
+    net = models.build("MLP")
+    xs = models.inputs("MLP")
+    ms.onnx.export(net, ms.Tensor(xs[0]), file_name=str(tmp_path / "m"), keep_initializers_as_inputs=keep,
+                   export_params=params)
+    m = onnx.load(str(tmp_path / "m.onnx"))
+    names = [p.name for p in net.get_parameters()]
+    assert [i.name for i in m.graph.input] == ["x"] + names
+    assert {t.name for t in m.graph.initializer} >= set(names) if params else not set(names) & {
+        t.name for t in m.graph.initializer}
+    feeds = [xs[0]] + ([] if params else [p.asnumpy() for p in net.get_parameters()])
+    _close(_run_onnx(str(tmp_path / "m.onnx"), feeds), _outputs(net, xs))

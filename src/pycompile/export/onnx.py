@@ -23,6 +23,7 @@ import os
 import numpy as np
 
 from pycompile.common import dtype as mstype
+from pycompile.common import log
 from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir
@@ -464,12 +465,27 @@ def onnx_model(net, inputs, input_names=None, output_names=None, dynamic_axes=No
                     graph_name=type(net).__name__)
 
 
-def write(model, file_name: str) -> str:
-    """Write `model` to file_name (`.onnx` appended unless it ends so, folders made); its path."""
+# protobuf's 2 GB message limit, in KB as MindSpore counts it (serialization.PROTO_LIMIT_SIZE)
+PROTO_LIMIT_KB = 1024 * 1024 * 2
+
+
+def net_size_kb(net) -> float:
+    """The Parameters' size as MindSpore's _calculation_net_size counts it (sys.getsizeof of each
+    Parameter's bytes, in KB)."""
+    return sum((p.asnumpy().nbytes + 33) / 1024 for p in net.get_parameters())
+
+
+def write(model, file_name: str, external: bool = False) -> str:
+    """Write `model` to file_name (`.onnx` appended unless it ends so, folders made); its path.
+    `external`: the initializers go to NAME.onnx.data beside it (a model past protobuf's 2 GB)."""
     path = os.path.abspath(file_name)
     if not path.endswith(".onnx"):
         path += ".onnx"
     os.makedirs(os.path.dirname(path), exist_ok=True)
+    if external:
+        _onnx().save_model(model, path, save_as_external_data=True, all_tensors_to_one_file=True,
+                           location=os.path.basename(path) + ".data", size_threshold=0)
+        return path
     data = model.SerializeToString()
     tmp = f"{path}.{os.getpid()}.tmp"
     with open(tmp, "wb") as f:
@@ -483,6 +499,10 @@ def export_onnx(net, inputs, file_name: str, **kwargs) -> str:
     for x in inputs:
         if isinstance(x, Tensor) and getattr(x, "dynamic_dims", ()):
             raise ValueError("Export ONNX format model not support dynamic shape mode.")
+    total = net_size_kb(net)
+    if total > PROTO_LIMIT_KB:
+        raise RuntimeError(f"Export onnx model failed. Network size is: {total / 1024 / 1024}G, it exceeded the "
+                           f"protobuf: {PROTO_LIMIT_KB / 1024 / 1024}G limit.")
     return write(onnx_model(net, inputs), file_name)
 
 
@@ -490,7 +510,8 @@ def onnx_export(net, *inputs, file_name, input_names=None, output_names=None, ex
                 keep_initializers_as_inputs=False, dynamic_axes=None):
     """`ms.onnx.export`: MindSpore 2.10's signature and argument checks. `dynamic_axes`
     ({input name: {axis: dim name}} or {input name: [axes]}) and input Tensors built with None / -1
-    dimensions make those dimensions dynamic in the file."""
+    dimensions make those dimensions dynamic in the file. A network past protobuf's 2 GB keeps its
+    Parameters in NAME.onnx.data beside the file, as MindSpore does."""
     from pycompile.export.checks import check_file_name, check_isinstance
     from pycompile.nn.cell import Cell
     check_file_name(file_name)
@@ -501,9 +522,14 @@ def onnx_export(net, *inputs, file_name, input_names=None, output_names=None, ex
     check_isinstance("output_names", output_names, list)
     dynamic_axes = dynamic_axes or {}
     check_isinstance("dynamic_axes", dynamic_axes, dict)
+    external = net_size_kb(net) > PROTO_LIMIT_KB
+    if external:
+        log.logger.warning("Network size is: %sG, it exceeded the protobuf: %sG limit, now parameters in network "
+                           "are saved in external data files.", net_size_kb(net) / 1024 / 1024,
+                           PROTO_LIMIT_KB / 1024 / 1024)
     model = onnx_model(net, inputs, input_names, output_names, dynamic_axes,
                        keep_initializers_as_inputs=keep_initializers_as_inputs, export_params=export_params)
-    write(model, file_name)
+    write(model, file_name, external=external)
 
 
 def emit_for_cli(cell, args, name: str, out_dir: str) -> str:
