@@ -136,6 +136,16 @@ def test_lstm_dynamic_batch_but_not_sequence(tmp_path):
         ms.onnx.export(net, x, file_name=str(tmp_path / "t"), dynamic_axes={"x": {1: "T"}})
 
 
+def test_number_from_a_dynamic_dimension_is_refused(tmp_path):
+    with pytest.raises(CompileError, match="a number computed from a dynamic dimension") as info:
+        ms.onnx.export(models.build("BatchMean"), ms.Tensor(shape=[None, 3], dtype=ms.float32),
+                       file_name=str(tmp_path / "m"))
+    assert "return x.sum(axis=0) / x.shape[0]" in str(info.value)
+    ms.onnx.export(models.build("BatchMean"), ms.Tensor(np.ones((4, 3), np.float32)), file_name=str(tmp_path / "s"))
+    xs = [np.arange(12, dtype=np.float32).reshape(4, 3)]
+    _close(_run_onnx(str(tmp_path / "s.onnx"), xs), _outputs(models.build("BatchMean"), xs))
+
+
 def test_ms_export_refuses_dynamic_inputs_as_mindspore(tmp_path):
     with pytest.raises(ValueError, match="^Export ONNX format model not support dynamic shape mode.$"):
         ms.export(models.build("MLP"), ms.Tensor(shape=[None, 8], dtype=ms.float32),

@@ -58,7 +58,6 @@ class Emitter:
         self.names: dict = {}          # id(IR value) -> ONNX name (or tuple of names)
         self.twins = twins             # id(IR value) -> the same value in the twin trace
         self.taken: set = set()
-        self.dim_names: dict = {}      # (size in trace, size in twin) -> dim_param name
         self.current = None            # the IR node being written
         self._consts: dict = {}
         self.sources: dict = {}        # (size, twin size) -> (input name, axis) of a dynamic input dimension
@@ -111,11 +110,15 @@ class Emitter:
         """The ONNX name of input value v, as `dtype` when given."""
         if isinstance(v, ir.Const):
             value = v.value
+            twin = self.twins.get(id(v))
+            if twin is not None and not (np.shape(twin.value) == np.shape(value)
+                                         and np.array_equal(twin.value, value, equal_nan=True)):
+                if isinstance(v.type, TensorType) and np.shape(twin.value) != np.shape(value):
+                    return self._dynamic_fill(np.asarray(value), np.shape(twin.value), dtype)
+                self.refuse(self.current, "a number computed from a dynamic dimension (such as x.shape[0]) is "
+                                          "a constant in the traced graph")
             if isinstance(v.type, TensorType):
                 arr = np.asarray(value)
-                twin = self.twins.get(id(v))
-                if twin is not None and np.shape(twin.value) != arr.shape:
-                    return self._dynamic_fill(arr, np.shape(twin.value), dtype)
             else:
                 arr = np.asarray(value, (dtype or v.type.dtype).np)
             if dtype is not None and arr.dtype != dtype.np:
