@@ -239,3 +239,13 @@ def test_initializers_as_inputs(keep, params, tmp_path):
         t.name for t in m.graph.initializer}
     feeds = [xs[0]] + ([] if params else [p.asnumpy() for p in net.get_parameters()])
     _close(_run_onnx(str(tmp_path / "m.onnx"), feeds), _outputs(net, xs))
+
+
+def test_the_guide_lists_every_rule():
+    import re
+    from pycompile.export.onnx_ops import RULES
+    with open(os.path.join(HERE, "..", "..", "docs", "guide", "export.md"), encoding="utf-8") as f:
+        guide = f.read()
+    section = guide[guide.index("### Mapped ops"):guide.index("Not written:")]
+    assert f"### Mapped ops ({len(RULES)};" in section
+    assert [op.name for op in RULES if not re.search(rf"\b{op.name}\b", section)] == []
