@@ -106,3 +106,18 @@ def test_onnx_without_the_onnx_package_says_how_to_install_it(tmp_path, monkeypa
     with pytest.raises(ImportError, match=r"pip install 'pycompile\[onnx\]'"):
         ms.export(Net(), ms.Tensor(np.ones((2, 4), np.float32)), file_name=str(tmp_path / "m"), file_format="ONNX")
     assert os.listdir(tmp_path) == []
+
+
+def test_mindir_goes_to_export_mindir(tmp_path, monkeypatch):
+    """MINDIR is written by pycompile.export.mindir.export_mindir(net, inputs, file_name, **kwargs)."""
+    import sys
+    import types
+    calls = []
+    fake = types.ModuleType("pycompile.export.mindir")
+    fake.export_mindir = lambda net, inputs, file_name, **kw: calls.append((net, inputs, file_name, kw))
+    monkeypatch.setitem(sys.modules, "pycompile.export.mindir", fake)
+    net, x = Net(), ms.Tensor(np.ones((2, 4), np.float32))
+    assert ms.export(net, x, file_name="m", file_format="MINDIR", enc_key=KEY, enc_mode="AES-CBC") is None
+    assert calls == [(net, (x,), "m", {"enc_key": KEY, "enc_mode": "AES-CBC"})]
+    _check(lambda: ms.export(net, x, file_name="m", file_format="MINDIR", enc_key=KEY, enc_mode="DES"),
+           "enc_mode_mindir_unknown")

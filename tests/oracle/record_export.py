@@ -54,6 +54,8 @@ def errors():
                                   enc_mode="AES-CBC"),
         "enc_key_not_bytes": dict(file_name="m", file_format="ONNX", enc_key="0123456789abcdef"),
         "enc_mode_not_str": dict(file_name="m", file_format="ONNX", enc_key=b"0123456789abcdef", enc_mode=3),
+        "enc_mode_mindir_unknown": dict(file_name="m", file_format="MINDIR", enc_key=b"0123456789abcdef",
+                                        enc_mode="DES"),
         "custom_func_onnx": dict(file_name="m", file_format="ONNX", custom_func=lambda m: None),
         "obf_func": dict(file_name="m", file_format="ONNX", obf_func=lambda m: None),
     }

@@ -62,7 +62,9 @@ def export(net, *inputs, file_name, file_format, **kwargs):
         return None
     try:
         from pycompile.export.mindir import export_mindir
-    except ImportError as e:
-        raise NotImplementedError(f"pycompile cannot export MINDIR yet ({e}): use file_format='ONNX'.") from None
+    except ModuleNotFoundError as e:
+        if e.name != "pycompile.export.mindir":
+            raise
+        raise NotImplementedError("pycompile cannot export MINDIR yet: use file_format='ONNX'.") from None
     export_mindir(net, inputs, file_name, **kwargs)
     return None
