@@ -88,6 +88,9 @@ def test_file_holds_parameters_under_mindspore_names(tmp_path):
         np.testing.assert_array_equal(inits[p.name], p.asnumpy())
     assert [i.name for i in m.graph.input] == ["x"]
     assert [d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim] == [2, 1, 32, 32]
+    docs = [n.doc_string for n in m.graph.node if n.doc_string]     # each node names its op and line
+    assert any(d.startswith("Conv2D at onnx_models.py:") for d in docs)
+    assert any(d.startswith("ReLU at ") for d in docs) and not any(os.sep + "work" in d for d in docs)
     # MindSpore 2.10's own file of a Dense layer names its input and initializers the same way
     ref = onnx.load(MS_DENSE)
     assert [i.name for i in ref.graph.input] == ["x"]

@@ -139,7 +139,7 @@ class Emitter:
         outs = [self.fresh(f"{op_type}_out") for _ in range(n_out)]
         doc = ""
         if n is not None and n.loc is not None:
-            doc = f"{n.op.name} at {n.loc}"
+            doc = f"{n.op.name} at {os.path.basename(n.loc.file)}:{n.loc.line}"   # no absolute paths in the file
         self.nodes.append(self.onnx.helper.make_node(op_type, inputs, outs, name=self.fresh(op_type),
                                                      doc_string=doc, **attrs))
         return outs[0] if n_out == 1 else tuple(outs)
