@@ -399,6 +399,10 @@ def _dynamic_axes(inputs, names, dynamic_axes) -> list:
     """Per input: {axis: dim name} of its dynamic dimensions."""
     out = []
     dynamic_axes = dynamic_axes or {}
+    unknown = [k for k in dynamic_axes if k not in names[:len(inputs)]]
+    if unknown:
+        raise ValueError(f"For 'onnx.export', dynamic_axes names {unknown}, which are not inputs: the inputs are "
+                         f"{names[:len(inputs)]}.")
     for k, x in enumerate(inputs):
         axes = {}
         for ax in getattr(x, "dynamic_dims", ()) if isinstance(x, Tensor) else ():
