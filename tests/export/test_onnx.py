@@ -123,7 +123,8 @@ def test_dynamic_batch_from_dynamic_axes(tmp_path):
 
 def test_dynamic_axes_of_no_input_or_axis(tmp_path):
     x = ms.Tensor(models.inputs("LeNet5")[0])
-    with pytest.raises(ValueError, match=r"dynamic_axes names \['image'\], which are not inputs: the inputs are \['x'\]"):
+    with pytest.raises(ValueError, match=r"dynamic_axes names \['image'\], which are not inputs: the inputs "
+                                         r"are \['x'\]"):
         ms.onnx.export(models.build("LeNet5"), x, file_name=str(tmp_path / "l"), dynamic_axes={"image": [0]})
     with pytest.raises(ValueError, match="dynamic_axes of input 'x' names axis 4, but the input has 4 dimensions"):
         ms.onnx.export(models.build("LeNet5"), x, file_name=str(tmp_path / "l"), dynamic_axes={"x": [4]})
