@@ -121,6 +121,13 @@ def test_dynamic_batch_from_dynamic_axes(tmp_path):
         _close(_run_onnx(str(tmp_path / "l.onnx"), xs), _outputs(net, xs))
 
 
+def test_number_arguments_are_constants(tmp_path):
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    ms.onnx.export(models.build("Scaled"), 3, ms.Tensor(x), file_name=str(tmp_path / "s"), dynamic_axes={"x": [0]})
+    assert [i.name for i in onnx.load(str(tmp_path / "s.onnx")).graph.input] == ["x"]
+    np.testing.assert_array_equal(_run_onnx(str(tmp_path / "s.onnx"), [x])[0], x * 3)
+
+
 def test_dynamic_axes_of_no_input_or_axis(tmp_path):
     x = ms.Tensor(models.inputs("LeNet5")[0])
     with pytest.raises(ValueError, match=r"dynamic_axes names \['image'\], which are not inputs: the inputs "

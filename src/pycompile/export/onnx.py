@@ -468,7 +468,7 @@ def onnx_model(net, inputs, input_names=None, output_names=None, dynamic_axes=No
     finally:
         net.set_train(was_training)
     dim_names = {pair: dname for dname, pair in sizes.items()}
-    return to_model(graph, twin, names, output_names, dim_names, keep_initializers_as_inputs, export_params,
+    return to_model(graph, twin, input_names, output_names, dim_names, keep_initializers_as_inputs, export_params,
                     graph_name=type(net).__name__)
 
 
