@@ -66,12 +66,15 @@ class BasicBlock(nn.Cell):
 
 
 class Encoder(nn.Cell):
-    """Embedding, a transformer encoder layer, mean over the sequence, a classifier."""
+    """Embedding, a two-layer transformer encoder (GELU feed-forward, a final LayerNorm), mean over the
+    sequence, a classifier."""
 
     def __init__(self):
         super().__init__()
         self.emb = nn.Embedding(20, 8)
-        self.layer = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True)
+        layer = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True,
+                                           activation="gelu")
+        self.layer = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm((8,)))
         self.head = nn.Dense(8, 3)
 
     def construct(self, ids):

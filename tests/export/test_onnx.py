@@ -1,6 +1,6 @@
 """ONNX export (issue 36): pycompile -> ONNX file -> onnxruntime equals pycompile's own outputs,
-graph mode and PyNative, for LeNet-5, an MLP, a ResNet basic block, a transformer encoder layer and
-a two-layer LSTM;
+graph mode and PyNative, for LeNet-5, an MLP, a ResNet basic block, a two-layer transformer encoder
+and a two-layer LSTM;
 dynamic batch / sequence dimensions; Parameter names as MindSpore writes them; an op with no
 ONNX form names itself and the user's line."""
 import os
