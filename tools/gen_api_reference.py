@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "conformance"))
 import pycompile  # noqa: E402
 from pycompile.common.missing import mindspore_names, present  # noqa: E402
 from pycompile.ops._table import OPS  # noqa: E402
+from pycompile.ops.entry import ENTRIES, Entry  # noqa: E402
 
 MODULES = {"ms": "pycompile", "ops": "pycompile.ops", "ops.operations": "pycompile.ops.operations",
            "ops.functional": "pycompile.ops.functional", "nn": "pycompile.nn", "train": "pycompile.train",
@@ -63,6 +64,15 @@ for _op in OPS.values():
 def table_op(name: str):
     """The op-table row spelled like `name` up to case and underscores (`log_softmax` -> `LogSoftmax`)."""
     return OPS.get(name) or _BY_KEY.get(_key(name))
+
+
+def entry_of(obj, name: str):
+    """The op entry (ops/entries/) behind a functional, Primitive or Tensor name, if one is."""
+    v = getattr(obj, name, None)
+    e = getattr(v, "__wrapped_entry__", None) or getattr(v, "entry", None)
+    if e is None and obj is pycompile.Tensor:
+        e = next((x for x in ENTRIES.values() if x.tensor_method == name), None)
+    return e if isinstance(e, Entry) else None
 
 
 def case_counts() -> tuple[Counter, Counter]:
@@ -106,10 +116,12 @@ def page(namespace: str, entries: dict, eager: Counter, compiled: Counter) -> tu
         count += here
         cells = [f"`{name}`", entry["kind"], "yes" if here else "not yet"]
         if op_cols:
-            op = table_op(name) if here else None
+            ent = entry_of(obj, name) if here else None
+            op = table_op(name) if here and ent is None else None
             marks = [] if op is None else ["grad"] * (op.grad is not None) + \
                 ["vmap"] * (op.batch not in (None, "loop"))
-            cells.append(f"`{op.name}` {' '.join(marks)}".strip() if op is not None else "")
+            cells.append(f"entry `{ent.impl.__module__.rsplit('.', 1)[-1]}` (decomposition)" if ent is not None
+                         else f"`{op.name}` {' '.join(marks)}".strip() if op is not None else "")
         key = _case_key(namespace, name)
         cells.append(f"{eager[key]} / {compiled[key]}" if eager[key] else "")
         sig = entry.get("signature", "")
@@ -127,7 +139,9 @@ def page(namespace: str, entries: dict, eager: Counter, compiled: Counter) -> tu
             "*pycompile*: whether the name exists here. A MindSpore name that does not raises "
             "`AttributeError` saying it is not supported yet, eagerly and in graph code.",
             ("*op (rules)*: the op-table row behind the name, with `grad` where it has a gradient rule and "
-             "`vmap` where it has a batch rule of its own (others are batched by looping over the batch). "
+             "`vmap` where it has a batch rule of its own (others are batched by looping over the batch); or "
+             "the op entry (`ops/entries/<file>.py`) whose decomposition defines it, differentiated and "
+             "batched through the ops it is made of. "
              if op_cols else "") +
             "*cases*: recorded MindSpore conformance cases using the name that pycompile runs, eagerly / "
             "compiled, each compared with MindSpore's result.", ""] + head + rows

@@ -11,21 +11,29 @@ from pycompile.common.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE
                                       get_context, set_context, set_device)
 from pycompile.common.dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16,  # noqa: F401
                                     int32, int64, int_, single, uint, uint8, uint16, uint32, uint64)
+from pycompile.common.dtype import (byte, dtype_to_nptype, dtype_to_pytype, get_py_obj_dtype, intc,  # noqa: F401
+                                    intp, long, pytype_to_dtype, short, ubyte, uintc, uintp, ushort)
+from pycompile.common.toplevel import (JitConfig, no_inline, recompute, set_deterministic,  # noqa: F401
+                                       synchronize)
 from pycompile.common.seed import get_seed, set_seed  # noqa: F401
 from pycompile.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from pycompile.common.tensor import Tensor, is_tensor, tensor  # noqa: F401
+from pycompile.common.toplevel import from_numpy  # noqa: F401
 from pycompile.common.mutable import mutable  # noqa: F401
 from pycompile import nn, ops  # noqa: F401,E402
 from pycompile.ops.batching import vmap  # noqa: F401,E402
+from pycompile.ops.function_random import (get_rng_state, initial_seed, manual_seed, seed,  # noqa: F401,E402
+                                           set_rng_state)
 from pycompile.ops.autodiff import grad, value_and_grad  # noqa: F401,E402
-from pycompile.api import inspect, jit, jit_class, lazy_inline  # noqa: F401,E402
+from pycompile.api import inspect, jit, jit_class, lazy_inline, run_check  # noqa: F401,E402
 from pycompile.errors import CompileError  # noqa: F401,E402
 from pycompile.backend import runtime as _runtime  # noqa: F401,E402  (thread count, Print, float status)
-from pycompile.train.serialization import (load, load_checkpoint, load_param_into_net,  # noqa: F401,E402
-                                           save_checkpoint)
+from pycompile.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: F401,E402
 from pycompile.export import export  # noqa: F401,E402
+from pycompile.export.mindir_load import load  # noqa: F401,E402
 from pycompile.train import serialization as _serialization  # noqa: E402
-_serialization.export = export   # `from mindspore.train.serialization import export` (a layer below export/)
+# `from mindspore.train.serialization import export, load`: the same functions (train/ sits below export/)
+_serialization.export, _serialization.load = export, load
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric,  # noqa: F401,E402
                                   Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                   TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)

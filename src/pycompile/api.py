@@ -1,7 +1,7 @@
 """The entry points of graph mode: `jit`, `pycompile.inspect`, and the call path of Cells in
 GRAPH_MODE (installed into nn.Cell as its graph-call hook). MindSpore users import these as
-`mindspore.common.api`: `pycompile.common.api` re-exports this module. This is the layer above
-the backend: everything below reaches the compiler through it, never by importing upward.
+`mindspore.common.api`: this module sets its names on `pycompile.common.api`. This is the layer
+above the backend: everything below reaches the compiler through it, never by importing upward.
 
 Each call is specialized on its signature: the (shape, dtype) of every Tensor argument and the
 value of every Python number / string / tuple of constants. The first call with a signature
@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 import pycompile.common as _common
+from pycompile.common import api as _common_api
 from pycompile.backend import pipeline
 from pycompile import compile_log, jit_options
 from pycompile.common import context, log
@@ -380,9 +381,30 @@ def prefetch_compile_cache(changed=None) -> None:
         import pycompile.backend.cache  # noqa: F401
 
 
-# Cells in GRAPH_MODE compile through this module; mindspore.common exports jit and friends
+# Cells in GRAPH_MODE compile through this module; mindspore.common and mindspore.common.api
+# export jit and friends (common cannot import them from up here)
 _cell.set_graph_call(compile_cell_call)
 for _name in ("jit", "jit_class", "lazy_inline"):
     setattr(_common, _name, globals()[_name])
+for _name in ("BoundJit", "JitFunction", "inspect", "jit", "jit_class", "lazy_inline"):
+    setattr(_common_api, _name, globals()[_name])
 prefetch_compile_cache()
 context.on_change(prefetch_compile_cache)
+
+
+def run_check():
+    """Compile and run `[1, 1] + [1, 1]`, then print MindSpore's success message."""
+    import numpy as np
+
+    import pycompile
+    from pycompile import Tensor, ops
+
+    def add(a, b):
+        return ops.add(a, b)
+
+    out = pycompile.jit(add)(Tensor(np.ones(2, np.float32)), Tensor(np.ones(2, np.float32)))
+    if not np.array_equal(out.asnumpy(), [2.0, 2.0]):
+        raise RuntimeError(f"pycompile's self-test computed {out.asnumpy()} instead of [2. 2.]")
+    print(f"MindSpore version: {pycompile.__version__} (pycompile)")
+    print("The result of multiplication calculation is correct, MindSpore has been installed on platform [CPU] "
+          "successfully!")

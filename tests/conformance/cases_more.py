@@ -46,7 +46,16 @@ def cls_FloatStatus(x, s):
 
 @case("ms.dtype_to_nptype", graph=False, reason="returns NumPy types")
 def dtype_to_nptype():
-    return tuple(str(ms.dtype_to_nptype(t)) for t in (ms.float16, ms.float32, ms.int32, ms.bool_))
+    # NumPy's dtype name, not str(type): numpy 2 renamed numpy.bool_'s class to numpy.bool
+    return tuple(np.dtype(ms.dtype_to_nptype(t)).name for t in (ms.float16, ms.float32, ms.int32, ms.bool_))
+
+
+@case("ms.JitConfig", graph=False, reason="a Python options object")
+def jit_config_dict():
+    c = ms.JitConfig(jit_level="O1", jit_syntax_level="STRICT")
+    d = ms.JitConfig().jit_config_dict
+    return tuple(c.jit_config_dict[k] for k in ("jit_level", "exc_mode", "jit_syntax_level", "debug_level",
+                                                 "infer_boost", "backend")) + (len(d), d["jit_level"])
 
 
 # ---- boxes ------------------------------------------------------------------------------------------------
@@ -183,3 +192,25 @@ def transformer_decoder_2layers():
     net = set_params(Decoder(2), 75, scale=0.3)
     net.set_train(False)
     return net
+
+
+# ---- export and load ------------------------------------------------------------------------------
+@case("ms.export", "ms.load", "nn.GraphCell", inputs=[rnd(2, 4)], graph=False,
+      reason="writes and reads a file; the GraphCell runs in PyNative here (graph mode: tests/export)")
+def graph_cell_round_trip(x):
+    import os
+    import tempfile
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Dense(4, 3, weight_init=Tensor(np.arange(12, dtype=np.float32).reshape(3, 4) / 10),
+                               bias_init=Tensor(np.array([0.5, -0.5, 0.25], np.float32)))
+
+        def construct(self, a):
+            return ops.relu(self.fc(a)) * 2
+
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "net")
+        ms.export(Net(), x, file_name=path, file_format="MINDIR")
+        return nn.GraphCell(ms.load(path + ".mindir"))(x)

@@ -134,6 +134,17 @@ def test_auto_parallel_context():
     assert ms.get_auto_parallel_context("device_num") == 1
 
 
+def test_device_num_defaults_to_the_world_size_once_initialized(world, monkeypatch):
+    """common.auto_parallel reads the world's size through the hook communication.management
+    installs (common never imports communication: tests/test_layering.py)."""
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL)
+    assert ms.get_auto_parallel_context("device_num") == 1
+    monkeypatch.setattr(comm.management, "get_group_size", lambda group=None: 4)
+    assert ms.get_auto_parallel_context("device_num") == 4
+    comm.release()
+    assert ms.get_auto_parallel_context("device_num") == 1
+
+
 def test_buckets_group_by_dtype_and_size():
     """Buckets are filled from the last Parameter (whose gradient the backward produces first)
     and close once they hold at least the limit; all_reduce_fusion_config splits by index."""

@@ -117,7 +117,7 @@ def test_mindir_goes_to_export_mindir(tmp_path, monkeypatch):
     fake.export_mindir = lambda net, inputs, file_name, **kw: calls.append((net, inputs, file_name, kw))
     monkeypatch.setitem(sys.modules, "pycompile.export.mindir", fake)
     net, x = Net(), ms.Tensor(np.ones((2, 4), np.float32))
-    assert ms.export(net, x, file_name="m", file_format="MINDIR", enc_key=KEY, enc_mode="AES-CBC") is None
+    ms.export(net, x, file_name="m", file_format="MINDIR", enc_key=KEY, enc_mode="AES-CBC")
     assert calls == [(net, (x,), "m", {"enc_key": KEY, "enc_mode": "AES-CBC"})]
     _check(lambda: ms.export(net, x, file_name="m", file_format="MINDIR", enc_key=KEY, enc_mode="DES"),
            "enc_mode_mindir_unknown")

@@ -128,7 +128,7 @@ def arg_layout(report) -> tuple[list, list]:
 
 
 def manifest(report, name: str, args: list, files: dict) -> dict:
-    from pycompile import __version__
+    from pycompile._version import __version__
     from pycompile._rt import lib as rt_lib
     from pycompile.common import dtype as mstype
     from pycompile.backend import toolchain

@@ -1,7 +1,8 @@
 """`mindspore.common.api` under pycompile's name: jit, jit_class, lazy_inline and pycompile's
-inspect, re-exported from the entry layer (`pycompile.api`). Nothing in pycompile imports this
-module; it exists for user code that imports MindSpore's path."""
-from pycompile.api import BoundJit, JitFunction, inspect, jit, jit_class, lazy_inline  # noqa: F401
+inspect. They live in the entry layer (`pycompile.api`), which sets them on this module when it
+is imported: common never imports upward (tests/test_layering.py). `pycompile/__init__.py`
+imports `pycompile.api`, and Python runs it before any submodule of the package, so user code
+importing MindSpore's path always finds them here."""
 
 
 class _PynativeExecutor:

@@ -85,11 +85,21 @@ def reset_auto_parallel_context() -> None:
     _SET.clear()
 
 
+# `() -> the process world's size, or None before communication.init()`: installed by
+# pycompile.communication.management, the layer above, which common never imports
+_world_size = None
+
+
+def set_world_size_source(fn) -> None:
+    """Called once by pycompile.communication.management when it is imported."""
+    global _world_size
+    _world_size = fn
+
+
 def _device_num_default() -> int:
-    if _CTX["parallel_mode"] == ParallelMode.STAND_ALONE:
+    if _CTX["parallel_mode"] == ParallelMode.STAND_ALONE or _world_size is None:
         return 1
-    from pycompile.communication import management
-    return management.get_group_size() if management.is_initialized() else 1
+    return _world_size() or 1
 
 
 # what the training wrappers read (MindSpore's mindspore.parallel._utils spellings)

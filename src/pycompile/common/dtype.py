@@ -74,6 +74,9 @@ double = float64
 int_ = int32
 uint = uint32
 float_ = float32
+# MindSpore 2.10's C-style aliases (recorded from the wheel: byte is int8, intp int64, long int64)
+byte, ubyte, short, ushort = int8, uint8, int16, uint16
+intc, uintc, intp, uintp, long = int32, uint32, int64, uint64, int64
 
 ALL = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64)
 _BY_NP = {d.np: d for d in ALL}
@@ -181,3 +184,47 @@ number_type = (int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16
 int_type = (int8, int16, int32, int64)
 uint_type = (uint8, uint16, uint32, uint64)
 float_type = (float16, float32, float64)
+
+
+def dtype_to_nptype(type_):
+    """The NumPy scalar type of a dtype (`dtype_to_nptype(float16)` is numpy.float16)."""
+    return to_dtype(type_).np.type
+
+
+_PYTYPES = {"b": bool, "i": int, "u": int, "f": float}
+
+
+def dtype_to_pytype(type_):
+    """The Python type of a dtype's values: bool, int or float."""
+    return _PYTYPES[to_dtype(type_).kind]
+
+
+def pytype_to_dtype(obj):
+    """A Python or NumPy type as a dtype: int -> Int64, float -> Float64, bool -> Bool,
+    numpy.float32 -> Float32 (as MindSpore's deprecated helper)."""
+    if isinstance(obj, DType):
+        return obj
+    if not isinstance(obj, type):
+        raise TypeError(f"For 'pytype_to_dtype', the argument 'obj' must be a python type object,such as int, "
+                        f"float, str, etc. But got type {type(obj)}.")
+    if obj is bool:
+        return bool_
+    if obj is int:
+        return int64
+    if obj is float:
+        return float64
+    try:
+        return from_numpy(obj)
+    except TypeError:
+        raise NotImplementedError(f"Unsupported convert python type {obj} to MindSpore type.") from None
+
+
+def get_py_obj_dtype(obj):
+    """The dtype of a Python value: a number's (int Int64, float Float64, bool Bool), a tensor's
+    `dtype`, or a type object's (as `pytype_to_dtype`)."""
+    d = getattr(obj, "dtype", None)
+    if isinstance(d, DType):
+        return d
+    if isinstance(obj, type):
+        return pytype_to_dtype(obj)
+    return pytype_to_dtype(type(obj))

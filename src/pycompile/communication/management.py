@@ -10,6 +10,7 @@ names them); any of the three world names means the world. create_group makes a 
 """
 from __future__ import annotations
 
+from pycompile.common import auto_parallel
 from pycompile.communication import _world
 
 HCCL_WORLD_COMM_GROUP = "hccl_world_group"
@@ -176,3 +177,7 @@ def get_process_group_ranks(group=GlobalComm.WORLD_COMM_GROUP):
 def get_comm_name(group=GlobalComm.WORLD_COMM_GROUP):
     _check_group("get_comm_name", group)
     return group
+
+
+# the auto-parallel context's default device_num is the world's size once init() has run
+auto_parallel.set_world_size_source(lambda: get_group_size() if is_initialized() else None)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic, TensorType
+from pycompile.common.cellbase import CellBase
 from pycompile.common.mutable import is_mutable
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
@@ -237,12 +238,11 @@ class Interpreter(ControlFlow, Loops, Expressions):
     # -- calls ---------------------------------------------------------------------------------------
     @user_site
     def call_value(self, fn, args: list, kwargs: dict):
-        from pycompile.nn.cell import Cell
         if isinstance(fn, Sym):
             raise GraphTypeError("a tensor is not callable")
         if isinstance(fn, GraphClosure):
             return self.call_closure(fn, args, kwargs)
-        if isinstance(fn, Cell):
+        if isinstance(fn, CellBase):
             precision = fn.__dict__.get("_mixed_precision")
             if precision is not None:
                 # Cell.to_float: the Cell's inputs and weights cast while it is traced (ops/_mixed.py)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 
 from pycompile.common.abstract import TensorType, TupleType
-from pycompile.nn.decorators import subtree_version
+from pycompile.common.cellbase import subtree_version
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir
 from pycompile.compiler.builder import Sym, finish_graph

@@ -1,19 +1,30 @@
 """pycompile.dataset: data pipelines shaped like mindspore.dataset (`import pycompile.dataset as ds`).
 
-Sources: GeneratorDataset, NumpySlicesDataset, MnistDataset, Cifar10Dataset. Operations:
-batch, shuffle, map, repeat, take, skip, project, rename. Iterators run the pipeline in a
+Sources: GeneratorDataset, NumpySlicesDataset, MnistDataset, FashionMnistDataset, Cifar10Dataset,
+Cifar100Dataset, ImageFolderDataset, CSVDataset, TextFileDataset, MindDataset; the samplers (`sampler=` on each
+source). Operations: batch, shuffle, map, repeat, take, skip, project, rename. Iterators run the pipeline in a
 background thread and yield pycompile Tensors. `config` holds the seed and prefetch size;
-`transforms` and `vision` hold the transforms for `map`.
+`transforms`, `vision` and `text` hold the transforms for `map`.
 """
 from pycompile.dataset import config  # noqa: F401
-from pycompile.dataset import transforms, vision  # noqa: F401
+from pycompile.dataset import text, transforms, vision  # noqa: F401
 from pycompile.dataset.datasets import Dataset  # noqa: F401
+from pycompile.dataset.file_sources import (CSVDataset, ImageFolderDataset, Shuffle,  # noqa: F401
+                                            TextFileDataset)
 from pycompile.dataset.iterators import DictIterator, TupleIterator  # noqa: F401
+from pycompile.dataset.mind_dataset import MindDataset  # noqa: F401
+from pycompile.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,  # noqa: F401
+                                        SequentialSampler, SubsetRandomSampler, SubsetSampler,
+                                        WeightedRandomSampler)
 from pycompile.dataset.sources import GeneratorDataset, NumpySlicesDataset  # noqa: F401
-from pycompile.dataset.vision_sources import Cifar10Dataset, MnistDataset  # noqa: F401
+from pycompile.dataset.vision_sources import (Cifar10Dataset, Cifar100Dataset, FashionMnistDataset,  # noqa: F401
+                                             MnistDataset)
 
-__all__ = ["config", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
-           "Cifar10Dataset", "TupleIterator", "DictIterator"]
+__all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
+           "FashionMnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "CSVDataset",
+           "TextFileDataset", "MindDataset", "Shuffle", "TupleIterator", "DictIterator",
+           "DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
+           "SubsetSampler", "WeightedRandomSampler"]
 
 
 def __getattr__(name):

@@ -1,12 +1,14 @@
 """mindspore.dataset.config: the data pipeline's global settings.
 
 The seed drives every random choice of the pipeline (shuffled sources, `shuffle()`, random
-transforms): a run with the same seed yields the same data, in the same order. MindSpore's own
-random stream is not reproduced. Like MindSpore, `set_seed` also seeds Python's `random` and
+transforms): a run with the same seed yields the same data, in the same order. Samplers (and so
+shuffled sources) reproduce MindSpore's own draws for a seed (samplers.py); `shuffle()` and the
+random transforms draw from pycompile's own streams. Like MindSpore, `set_seed` also seeds Python's `random` and
 NumPy's global generator, and `pycompile.set_seed` sets this seed too.
 """
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
@@ -15,7 +17,8 @@ _UINT32_MAX = 4294967295
 _INT32_MAX = 2147483647
 _DEFAULT_SEED = 5489             # std::mt19937's default seed, what MindSpore reports unset
 
-_state = {"seed": _DEFAULT_SEED, "prefetch_size": 16, "num_parallel_workers": 8}
+# MindSpore: 8 workers, or the CPU count if smaller (CSV / text readers deal their rows by worker)
+_state = {"seed": _DEFAULT_SEED, "prefetch_size": 16, "num_parallel_workers": min(8, os.cpu_count() or 1)}
 
 
 def set_seed(seed: int) -> None:
@@ -46,7 +49,8 @@ def get_prefetch_size() -> int:
 
 
 def set_num_parallel_workers(num: int) -> None:
-    """Accepted for compatibility; pycompile's pipeline runs in one background thread."""
+    """The default worker count. pycompile's pipeline runs in one background thread; the count
+    decides the order CSVDataset / TextFileDataset interleave their files' rows, as in MindSpore."""
     if not isinstance(num, int) or isinstance(num, bool):
         raise TypeError("num isn't of type int.")
     if num <= 0 or num > _INT32_MAX:

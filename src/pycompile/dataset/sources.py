@@ -1,19 +1,19 @@
 """Sources: GeneratorDataset and NumpySlicesDataset, and the sampling every random-access source
-shares (shuffle, shards, num_samples).
+shares (a sampler, or shuffle / shards / num_samples, which make the sampler MindSpore makes).
 
-Sampling follows MindSpore's DistributedSampler: the (possibly shuffled) index order is extended
+Sharding follows MindSpore's DistributedSampler: the (possibly shuffled) index order is extended
 cyclically to `ceil(n / num_shards) * num_shards` entries and shard k takes every
 num_shards-th entry starting at k, so every shard has the same number of rows and together they
 cover the data. The shuffle is seeded the same in every shard, so shards stay disjoint.
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.dataset.datasets import Dataset, node_rng
+from pycompile.dataset import samplers
+from pycompile.dataset.datasets import Dataset
 
 
 def _check_shards(num_shards, shard_id):
@@ -39,21 +39,29 @@ def _check_num_samples(num_samples):
 
 
 class RandomAccessSource(Dataset):
-    """A source whose rows are read by index (`_length()`, `_get(i)`); shuffle=None means True."""
+    """A source whose rows are read by index (`_length()`, `_get(i)`), in the order its sampler
+    gives (samplers.py): `sampler=`, or the one MindSpore builds from shuffle (None means True),
+    num_samples and num_shards / shard_id."""
 
     def __init__(self, num_samples=None, shuffle=None, num_shards=None, shard_id=None, sampler=None):
         super().__init__()
         _check_num_samples(num_samples)
         _check_shards(num_shards, shard_id)
-        if sampler is not None and (shuffle is not None or num_shards is not None):
-            raise RuntimeError("sampler and shuffle / num_shards cannot be specified at the same time.")
-        if sampler is not None and not hasattr(sampler, "__iter__"):
-            raise TypeError("sampler must be an iterable of row indices.")
+        if isinstance(sampler, samplers.BuiltinSampler) and (shuffle is not None or num_shards is not None
+                                                             or shard_id is not None or num_samples is not None):
+            raise ValueError(f"Conflicting arguments during sampler assignments. num_samples: {num_samples}, "
+                             f"num_shards: {num_shards}, shard_id: {shard_id}, shuffle: {shuffle}.")
+        if sampler is not None:
+            sampler = samplers.as_sampler(sampler, num_samples)
+            if isinstance(sampler, samplers.PKSampler) and not hasattr(self, "_class_labels"):
+                raise ValueError("GeneratorDataset doesn't support PKSampler.")
         self.num_samples = num_samples
         self.shuffle_flag = True if shuffle is None else bool(shuffle)
         self.num_shards = num_shards
         self.shard_id = shard_id
         self.sampler = sampler
+        self._sampler = sampler if sampler is not None else samplers.implied_sampler(
+            shuffle, num_samples, num_shards, shard_id)
 
     def _length(self) -> int:
         raise NotImplementedError
@@ -62,24 +70,19 @@ class RandomAccessSource(Dataset):
         raise NotImplementedError
 
     def _indices(self, key, epoch) -> np.ndarray:
-        if self.sampler is not None:
-            order = np.fromiter((int(i) for i in self.sampler), dtype=np.int64)
-        else:
-            n = self._length()
-            order = node_rng(key, epoch).permutation(n) if self.shuffle_flag else np.arange(n)
-            if self.num_shards:
-                per_shard = math.ceil(n / self.num_shards)
-                order = np.resize(order, per_shard * self.num_shards)[self.shard_id::self.num_shards]
-        if self.num_samples:
-            order = order[:self.num_samples]
+        """The indices of `epoch`; key[0] is the pipeline's seed (ds.config.set_seed)."""
+        if not isinstance(self._sampler, samplers.BuiltinSampler):       # a user's iterable
+            order = np.fromiter((int(i) for i in self._sampler), dtype=np.int64)
+            return order[:self.num_samples] if self.num_samples else order
+        order = np.asarray(self._sampler.indices(self, key[0], epoch), dtype=np.int64)
+        n = self._length()
+        bad = order[(order < 0) | (order >= n)]
+        if len(bad):
+            raise RuntimeError(f"Sample ID ({int(bad[0])}) is out of bound, expected range [0, {n - 1}]")
         return order
 
     def _size(self):
-        if self.sampler is not None:
-            return len(self._indices((0,), 0))
-        n = self._length()
-        count = math.ceil(n / self.num_shards) if self.num_shards else n
-        return min(count, self.num_samples) if self.num_samples else count
+        return len(self._indices((0,), 0))
 
     def _rows(self, key, epoch):
         for i in self._indices(key, epoch):

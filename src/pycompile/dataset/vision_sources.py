@@ -1,13 +1,25 @@
-"""MnistDataset and Cifar10Dataset: the standard files, read from a local directory (no downloads).
+"""MnistDataset, FashionMnistDataset, Cifar10Dataset and Cifar100Dataset: the standard files, read
+from a local directory (no downloads), picked by name as MindSpore 2.10 picks them.
 
-MNIST: `train-images-idx3-ubyte` / `train-labels-idx1-ubyte` and `t10k-...` (big-endian idx
-headers, magic 2051 / 2049). Rows: image uint8 (rows, cols, 1), label uint32. usage 'all' reads
-the test files first, then the training files, as MindSpore 2.10 does.
+MNIST / Fashion-MNIST: idx files (big-endian headers, magic 2051 / 2049). A file is an image file
+when its name holds `<prefix>-images` and `idx3-ubyte`, a label file when it holds
+`<prefix>-labels` and `idx1-ubyte`, where the prefix is `train` for usage 'train', `t10k` for
+'test' and empty for 'all' / None; image and label files pair up in sorted order. So usage None
+reads whatever the folder holds: the official layout's MNIST_Data/train (only train-* files)
+works, and a folder with both sets reads t10k first. Rows: image uint8 (rows, cols, 1), label
+uint32.
 
-CIFAR-10 (binary version): `data_batch_*.bin` and `test_batch.bin`, records of one label byte and
-3072 image bytes (channel-major). Rows: image uint8 (32, 32, 3), label uint32; 'all' reads the
-training batches first. MindSpore insists on 10000 records per file; any whole number of records
-is read here (so tests can use small files), and a partial record is an error.
+CIFAR-10 (binary version): the `.bin` files whose names hold `data_batch` (usage 'train'),
+`test_batch` ('test') or either ('all' / None), in sorted order (data_batch_10 before
+data_batch_2, as MindSpore reads them). CIFAR-100: the `.bin` files whose names hold `train` /
+`test` / either, sorted (so 'all' reads test.bin first). Records: one label byte (CIFAR-100: coarse
+then fine) and 3072 image bytes, channel-major. Rows: image uint8 (32, 32, 3), labels uint32.
+MindSpore counts 10000 records per CIFAR-10 file (50000 / 10000 for CIFAR-100's train / test)
+whatever its size; any whole number of records is read here (so tests can use small files), and a
+partial record is an error.
+
+Missing files raise MindSpore's RuntimeError and message, but when the dataset is built:
+MindSpore builds it, reports size 0 (MNIST) and raises on the first row.
 
 Files are not loaded nor memory-mapped: each row is read (pread) when it is asked for, so a file
 that changes under a reader gives a RuntimeError naming it, not SIGBUS.
@@ -88,6 +100,15 @@ class _ArraySource(RandomAccessSource):
         part = int(np.searchsorted(self._starts, index, side="right")) - 1
         return self._row(self._parts[part], index - int(self._starts[part]))
 
+    def _class_labels(self, column):
+        """Every row's value of `column` (PKSampler's classes)."""
+        names = self.get_col_names()
+        if column not in names:
+            raise RuntimeError(f"Invalid data, PKSampler's class_column '{column}' is not a column of "
+                               f"{type(self).__name__}: {names}")
+        col = names.index(column)
+        return [int(self._get(i)[col]) for i in range(self._length())]
+
 
 def _read_idx(path, magic, ndim) -> tuple:
     """(records, item shape) of an idx file: its first dimension counts the records."""
@@ -103,21 +124,35 @@ def _read_idx(path, magic, ndim) -> tuple:
     return _Records(path, 4 * (ndim + 1), math.prod(shape[1:]), shape[0]), shape[1:]
 
 
+def _listing(dataset_dir):
+    return sorted(n for n in os.listdir(dataset_dir) if os.path.isfile(os.path.join(dataset_dir, n)))
+
+
 class MnistDataset(_ArraySource):
     """The MNIST idx files in `dataset_dir`; usage 'train' (60000 rows in the real files), 'test'
-    (10000) or 'all' / None (both). Shuffled by default, as in MindSpore."""
+    (10000) or 'all' / None (whichever files the folder holds). Shuffled by default, as in
+    MindSpore."""
+
+    _API, _WHAT = "MnistDataset", "mnist"
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):
         usage = _check_dir_and_usage(dataset_dir, usage)
-        prefixes = {"train": ["train"], "test": ["t10k"], "all": ["t10k", "train"]}[usage]
+        prefix = {"train": "train", "test": "t10k", "all": ""}[usage]
+        images, labels = [], []
+        for name in _listing(dataset_dir):
+            if f"{prefix}-images" in name and "idx3-ubyte" in name:
+                images.append(os.path.join(dataset_dir, name))
+            elif f"{prefix}-labels" in name and "idx1-ubyte" in name:
+                labels.append(os.path.join(dataset_dir, name))
+        if not images and not labels:
+            raise RuntimeError(f"Invalid data, {self._API} API can't read the data file (interface mismatch or no "
+                               f"data found). Check {self._WHAT} file in directory: {dataset_dir}")
+        if len(images) != len(labels):
+            raise RuntimeError(f"Invalid {self._WHAT} file, num of images should be equal to num of labels, but got "
+                               f"num of images: {len(images)}, num of labels: {len(labels)}.")
         parts = []
-        for prefix in prefixes:
-            img_path = os.path.join(dataset_dir, f"{prefix}-images-idx3-ubyte")
-            lbl_path = os.path.join(dataset_dir, f"{prefix}-labels-idx1-ubyte")
-            if not (os.path.isfile(img_path) and os.path.isfile(lbl_path)):
-                raise RuntimeError(f"Invalid data, MnistDataset API can't read the data file (interface mismatch or "
-                                   f"no data found). Check mnist file in directory: {dataset_dir}")
+        for img_path, lbl_path in zip(images, labels):
             (img, img_shape), (lbl, _) = _read_idx(img_path, 2051, 3), _read_idx(lbl_path, 2049, 1)
             if len(img) != len(lbl):
                 raise RuntimeError(f"Invalid data, {img_path} holds {len(img)} images but {lbl_path} "
@@ -133,34 +168,58 @@ class MnistDataset(_ArraySource):
         return image, np.array(labels.read(i)[0], dtype=np.uint32)
 
 
-_CIFAR_RECORD = 1 + 3 * 32 * 32
+class FashionMnistDataset(MnistDataset):
+    """Fashion-MNIST: the same idx files and names as MNIST (MindSpore reads both alike)."""
+
+    _API, _WHAT = "FashionMnistDataset", "fashion mnist"
 
 
-class Cifar10Dataset(_ArraySource):
-    """The CIFAR-10 binary batches in `dataset_dir`; usage 'train', 'test' or 'all' / None.
-    Shuffled by default, as in MindSpore."""
+class _CifarDataset(_ArraySource):
+    """The CIFAR binary batches of `dataset_dir` chosen by name for `usage` (see the module's text)."""
+
+    _API = _KIND = _LABELS = _NAMES = None
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):
         usage = _check_dir_and_usage(dataset_dir, usage)
-        train = sorted(glob.glob(os.path.join(dataset_dir, "data_batch_*.bin")))
-        test = [p for p in [os.path.join(dataset_dir, "test_batch.bin")] if os.path.isfile(p)]
-        files = {"train": train, "test": test, "all": train + test}[usage]
+        bins = [n for n in _listing(dataset_dir) if os.path.splitext(n)[1] == ".bin"]
+        if not bins:
+            raise RuntimeError(f"Invalid cifar folder, cifar(.bin) files are missing under {dataset_dir}")
+        wanted = self._NAMES if usage == "all" else [self._NAMES[usage == "test"]]
+        files = [os.path.join(dataset_dir, n) for n in bins if any(w in n for w in wanted)]
         if not files:
-            raise RuntimeError(f"Invalid cifar10 folder, no data_batch_*.bin / test_batch.bin for usage '{usage}' "
-                               f"in {dataset_dir} (make sure it is the CIFAR-10 binary version).")
+            raise RuntimeError(f"Invalid data, {self._API} API can't read the data file (interface mismatch or no "
+                               f"data found). Check file in directory:{dataset_dir}")
+        record = self._LABELS + 3 * 32 * 32
         parts = []
         for path in files:
             size = os.path.getsize(path)
-            if size == 0 or size % _CIFAR_RECORD:
-                raise RuntimeError(f"Invalid cifar10 file, {path} is not a whole number of {_CIFAR_RECORD}-byte "
-                                   f"records (make sure it is the CIFAR-10 binary version).")
-            parts.append((_Records(path, 0, _CIFAR_RECORD, size // _CIFAR_RECORD),))
+            if size == 0 or size % record:
+                raise RuntimeError(f"Invalid {self._KIND.replace('-', '').lower()} file, {path} is not a whole "
+                                   f"number of {record}-byte records (make sure it is the {self._KIND} binary "
+                                   f"version).")
+            parts.append((_Records(path, 0, record, size // record),))
         super().__init__(parts, num_samples, shuffle, num_shards, shard_id, sampler)
         self.dataset_dir, self.usage = dataset_dir, usage
 
-    @staticmethod
-    def _row(part, i):
+    def _row(self, part, i):
         record = np.frombuffer(part[0].read(i), np.uint8)
-        image = record[1:].reshape(3, 32, 32).transpose(1, 2, 0)       # CHW bytes -> HWC rows
-        return np.ascontiguousarray(image), np.array(record[0], dtype=np.uint32)
+        image = record[self._LABELS:].reshape(3, 32, 32).transpose(1, 2, 0)       # CHW bytes -> HWC rows
+        return (np.ascontiguousarray(image),) + tuple(np.array(b, dtype=np.uint32) for b in record[:self._LABELS])
+
+
+class Cifar10Dataset(_CifarDataset):
+    """The CIFAR-10 binary batches in `dataset_dir`; usage 'train', 'test' or 'all' / None.
+    Columns image, label. Shuffled by default, as in MindSpore."""
+
+    _API, _KIND, _LABELS, _NAMES = "Cifar10Dataset", "CIFAR-10", 1, ("data_batch", "test_batch")
+
+
+class Cifar100Dataset(_CifarDataset):
+    """The CIFAR-100 binary files (train.bin, test.bin) in `dataset_dir`; usage 'train', 'test' or
+    'all' / None. Columns image, coarse_label, fine_label. Shuffled by default, as in MindSpore."""
+
+    _API, _KIND, _LABELS, _NAMES = "Cifar100Dataset", "CIFAR-100", 2, ("train", "test")
+
+    def get_col_names(self):
+        return ["image", "coarse_label", "fine_label"]

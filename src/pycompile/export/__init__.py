@@ -33,7 +33,9 @@ def export(net, *inputs, file_name, file_format, **kwargs):
 
     ONNX: the Cell traced in inference mode, opset 17, Parameters as named initializers; the ops
     it maps are listed in docs/guide/export.md. An op with no ONNX form raises a CompileError (a
-    RuntimeError) naming it and the user's line."""
+    RuntimeError) naming it and the user's line.
+
+    Returns the path written (MindSpore returns None; code that ignores the result is unaffected)."""
     if 'obf_func' in kwargs:
         raise NotImplementedError("Dynamic model structure obfuscation is no longer supported.")
     if file_format not in SUPPORTED_FORMATS:
@@ -59,12 +61,11 @@ def export(net, *inputs, file_name, file_format, **kwargs):
                 data = f.read()
             with open(path, "wb") as f:
                 f.write(enc_mode(data, kwargs["enc_key"]))
-        return None
+        return path
     try:
         from pycompile.export.mindir import export_mindir
     except ModuleNotFoundError as e:
         if e.name != "pycompile.export.mindir":
             raise
         raise NotImplementedError("pycompile cannot export MINDIR yet: use file_format='ONNX'.") from None
-    export_mindir(net, inputs, file_name, **kwargs)
-    return None
+    return export_mindir(net, inputs, file_name, **kwargs)

@@ -11,12 +11,13 @@ from collections import OrderedDict
 
 from pycompile.common import context
 from pycompile.common.abstract import Symbolic
+from pycompile.common.cellbase import CellBase
 from pycompile.common.parameter import Parameter, ParameterTuple
 from pycompile.ops import _mixed, tracing
 from pycompile.errors import UserAttributeError, UserKeyError
 
 
-class Cell:
+class Cell(CellBase):
     """Base class of layers and models: subclasses define `construct`."""
 
     def __init__(self, auto_prefix: bool = True, flags=None):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from pycompile.common.cellbase import subtree_version
 from pycompile.common.tensor import Tensor
 from pycompile.nn.cell import Cell
 
@@ -37,14 +38,6 @@ def lazy_inline(fn=None, *, policy=None):
     if fn is not None:
         return deco(fn)
     return deco
-
-
-def subtree_version(cell) -> int:
-    """Changes whenever an attribute of the Cell or of one of its sub-Cells is assigned: a
-    lazy_inline Cell whose version moved after __init__ no longer matches its cell_init_args.
-    `set_train` does not count: the mode is part of the shared subgraph's key instead."""
-    return sum(c.__dict__.get("_attr_version", 0) - c.__dict__.get("_mode_version", 0)
-               for _, c in cell.cells_and_names())
 
 
 def _init_args_key(cls, args, kwargs) -> str:

@@ -37,6 +37,11 @@ from pycompile.ops.function_random import *  # noqa: F401,F403
 from pycompile.ops.operations_cnn import *  # noqa: F401,F403
 from pycompile.ops.operations_comm import *  # noqa: F401,F403
 
+# the op entries (ops/entry.py): one file per op in ops/entries/, each giving its functional,
+# Primitive and Tensor forms; installed last, and an entry may not replace a name defined above
+from pycompile.ops import entries as _entries  # noqa: F401,E402
+from pycompile.ops.entry import install as _install_entries  # noqa: E402
+_install_entries(globals())
 from pycompile.ops import primitive  # noqa: F401,E402  (`mindspore.ops.primitive`)
 from pycompile.ops.primitive import (PrimitiveWithCheck, PrimitiveWithInfer, constexpr,  # noqa: F401,E402
                                      prim_attr_register)

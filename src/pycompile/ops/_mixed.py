@@ -92,11 +92,17 @@ class AutoPolicy:
         return f"auto({self.dtype})"
 
     def adjust(self, op_name, inputs):
-        if op_name in AUTO_LOW:
+        cls = "low" if op_name in AUTO_LOW else "full" if op_name in AUTO_FULL else \
+            "promote" if op_name in AUTO_PROMOTE else None
+        return inputs if cls is None else self.adjust_class(cls, inputs)
+
+    def adjust_class(self, cls, inputs):
+        """inputs as an op of class `cls` ('low', 'full', 'promote': an op entry's `amp`) reads them."""
+        if cls == "low":
             return [cast_value(x, self.dtype) for x in inputs]
-        if op_name in AUTO_FULL:
+        if cls == "full":
             return [cast_value(x, mstype.float32) for x in inputs]
-        if op_name in AUTO_PROMOTE:
+        if cls == "promote":
             flat = [y for x in inputs for y in (x if isinstance(x, (tuple, list)) else (x,))]
             dts = [d for d in map(_float_dtype, flat) if d is not None]
             if dts:

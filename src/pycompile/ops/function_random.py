@@ -208,3 +208,38 @@ def dropout3d(input, p=0.5, training=True):
 
 __all__ = ["rand", "randn", "rand_like", "randn_like", "standard_normal", "randint", "randint_like", "uniform",
            "normal", "bernoulli", "multinomial", "randperm", "dropout", "dropout1d", "dropout2d", "dropout3d"]
+
+
+# ---- the default generator's state (ms.manual_seed / seed / initial_seed / get_rng_state) -----------
+def manual_seed(seed):
+    """Seed the random ops' default generator (not the weight initializers: `ms.set_seed` seeds
+    both). Returns None (MindSpore returns its Generator object, which pycompile does not have)."""
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        raise TypeError(f"For 'manual_seed', the 'seed' must be an int, but got {type(seed).__name__}.")
+    _reset(int(seed))
+
+
+def initial_seed():
+    """The seed the random ops' default generator was last seeded with."""
+    return int(RNG_STATE.asnumpy()[0])
+
+
+def seed():
+    """Seed the random ops' default generator from the operating system's entropy; returns it."""
+    s = int(R._entropy_seed())
+    _reset(s)
+    return s
+
+
+def get_rng_state():
+    """A copy of the default generator's state (an Int64 tensor: seed, offset, flag)."""
+    return Tensor(RNG_STATE.asnumpy().copy())
+
+
+def set_rng_state(state):
+    """Restore a state `get_rng_state` returned: the random ops draw the same numbers again."""
+    arr = np.asarray(state.asnumpy() if hasattr(state, "asnumpy") else state)
+    if arr.shape != (3,) or arr.dtype != np.int64:
+        raise ValueError(f"For 'set_rng_state', the state must be the Int64 tensor of shape (3,) that "
+                         f"get_rng_state returns, but got {arr.dtype} {arr.shape}.")
+    RNG_STATE.set_data(arr.copy())

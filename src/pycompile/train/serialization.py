@@ -28,7 +28,6 @@ from collections import OrderedDict
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.missing import unsupported_stub
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 
@@ -580,8 +579,5 @@ def _load_with_dict_prefix(net, parameter_dict, param_not_load: list, strict_loa
                 param_not_load.remove(param.name)
 
 
-@unsupported_stub
-def load(file_name, **kwargs):
-    """MindSpore's `load` (a MINDIR file as a graph): not supported, as `export` is not."""
-    raise NotImplementedError(f"pycompile cannot load a MINDIR file ({file_name!r}): it reads checkpoints "
-                              f"only (load_checkpoint).")
+# export / load (MINDIR) live in pycompile.export, above this layer: pycompile/__init__.py sets
+# this module's `export` and `load` to them, so `from mindspore.train.serialization import load` works.

@@ -13,6 +13,7 @@ import numpy as np
 
 from pycompile.backend.cache.common import ABSENT, Uncacheable, _is_library_module, _rel, _sha
 from pycompile.common import dtype as mstype
+from pycompile.common.cellbase import CellBase
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 
@@ -90,7 +91,6 @@ class Fingerprinter:
                      if k not in skip and not (isinstance(k, str) and k.startswith("_pycompile")))
 
     def _fp_object(self, v, depth):
-        from pycompile.nn.cell import Cell
         if isinstance(v, dict):
             return ("dict", tuple((self.fp(k, depth), self.fp(x, depth)) for k, x in v.items()))
         if isinstance(v, (set, frozenset)):
@@ -134,7 +134,7 @@ class Fingerprinter:
         import enum
         if isinstance(v, enum.Enum):
             return ("enum", self._fp_class(type(v)), v.name)
-        if isinstance(v, Cell):
+        if isinstance(v, CellBase):
             return ("cell", self._fp_class(type(v)), self._state(v.__dict__, depth, _CELL_SKIP))
         if getattr(v, "_pycompile_jit", False):
             jf = getattr(v, "jf", v)
@@ -324,8 +324,7 @@ class DepsRecorder:
             return
         value = _global_value(g, name)
         self.reads[key] = self.fp.hash(value)
-        from pycompile.nn.cell import Cell
-        if isinstance(value, (Cell, Parameter)):
+        if isinstance(value, (CellBase, Parameter)):
             self.roots[(mod, name)] = value
 
     def _attribute(self, obj, name):
@@ -537,9 +536,8 @@ def _resolve(mod: str, qualname: str):
 
 def _locate_refs(refs: list, self_obj, args, kwargs, recorder: DepsRecorder) -> list:
     """Where each Parameter the executable reads is found again in a new process."""
-    from pycompile.nn.cell import Cell
     table: dict = {}
-    if isinstance(self_obj, Cell):
+    if isinstance(self_obj, CellBase):
         for path, p in self_obj.parameters_and_names():
             table.setdefault(id(p), ["self", path])
     for (mod, name), v in sorted(recorder.roots.items()):
@@ -571,7 +569,6 @@ def _locate_refs(refs: list, self_obj, args, kwargs, recorder: DepsRecorder) -> 
 
 def _resolve_refs(specs: list, self_obj, args, kwargs):
     """The Parameters of an entry in this process, or (None, reason)."""
-    from pycompile.nn.cell import Cell
     tables: dict = {}
 
     def params_of(cell):
@@ -583,14 +580,14 @@ def _resolve_refs(specs: list, self_obj, args, kwargs):
     for spec in specs:
         w = spec["where"]
         p = None
-        if w[0] == "self" and isinstance(self_obj, Cell):
+        if w[0] == "self" and isinstance(self_obj, CellBase):
             p = params_of(self_obj).get(w[1])
         elif w[0] == "global":
             m = sys.modules.get(w[1])
             v = m.__dict__.get(w[2]) if m is not None else None
             if w[3] == "":
                 p = v
-            elif isinstance(v, Cell):
+            elif isinstance(v, CellBase):
                 p = params_of(v).get(w[3])
         elif w[0] == "arg":
             path = w[1]

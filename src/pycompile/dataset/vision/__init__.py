@@ -1,5 +1,6 @@
 """mindspore.dataset.vision: image transforms on HWC NumPy arrays (written with NumPy; no OpenCV or
-PIL needed). Results and dtypes are MindSpore 2.10's (checked against recorded outputs)."""
+PIL needed, except Decode, which decodes JPEG / PNG bytes with Pillow). Results and dtypes are
+MindSpore 2.10's (checked against recorded outputs)."""
 from __future__ import annotations
 
 from enum import IntEnum
@@ -7,10 +8,11 @@ from enum import IntEnum
 import numpy as np
 
 from pycompile.dataset.transforms._base import RandomOperation, TensorOperation
+from pycompile.dataset.vision._decode import decode_image, to_pil
 from pycompile.dataset.vision._resize import output_size, resize_bilinear, resize_nearest
 
 __all__ = ["Inter", "Border", "Rescale", "Normalize", "HWC2CHW", "Resize", "RandomCrop", "RandomHorizontalFlip",
-           "CenterCrop", "ToTensor"]
+           "CenterCrop", "ToTensor", "Decode"]
 
 
 class Inter(IntEnum):
@@ -93,6 +95,21 @@ class HWC2CHW(TensorOperation):
         if batch.ndim == 4:
             return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
         return None
+
+
+class Decode(TensorOperation):
+    """Image file bytes (uint8 1-D) -> HWC uint8 RGB; `to_pil=True` gives a PIL image. Needs Pillow."""
+
+    def __init__(self, to_pil=False):
+        if not isinstance(to_pil, bool):
+            raise TypeError(f"Argument to_pil with value {to_pil} is not of type [<class 'bool'>].")
+        self.to_pil = to_pil
+
+    def _apply(self, data):
+        if data.dtype != np.uint8 or data.ndim != 1:
+            raise RuntimeError(f"Decode: the input should be the bytes of an image file, a uint8 1-D array, but got "
+                               f"{data.dtype} of shape {list(data.shape)}.")
+        return to_pil(data) if self.to_pil else decode_image(data)
 
 
 class ToTensor(TensorOperation):

@@ -1,0 +1,225 @@
+"""`export(net, *inputs, file_name=..., file_format="MINDIR")`: a pycompile Cell as a MINDIR file
+that MindSpore 2.10 loads (`ms.load` + `nn.GraphCell`) and pycompile loads back.
+
+The Cell is traced on `inputs` to pycompile's typed IR (compiler/frontend.py, the graph GRAPH_MODE
+compiles), before any optimization pass, so the file holds the network's ops as written. Then:
+
+* graph inputs become `GraphProto.input` (name, dims, data type);
+* Parameters become `GraphProto.parameter` tensors with their data (`ref_key` = the Parameter's
+  name, so `GraphCell.parameters_and_names()` lists the same names);
+* `Load(param, U)` reads become the parameter itself and `UpdateState` is dropped: an exported
+  graph is a pure inference function;
+* every other node becomes a `REF::<primitive>` call through `mindir_ops.RULES`, its settings as
+  `Constant` inputs or primitive attributes, and each node carries its inferred output shape as
+  MindSpore's writer does;
+* the return value is `GraphProto.output`.
+
+Control flow (If / For / While), lazy_inline subgraphs and ops without a rule are refused with a
+`ValueError` naming the op and the user's source line.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import RefType, ScalarType, TensorType
+from pycompile.common.tensor import Tensor
+from pycompile.compiler import ir
+from pycompile.compiler.frontend import trace
+from pycompile.export import mindir_pb as pb
+from pycompile.export.mindir_ops import FUNCTION, PRIMITIVE, RULES, Unsupported
+from pycompile.nn.cell import Cell
+from pycompile.ops import prims as P
+
+_A = pb.AttributeProto
+DATA_TYPES = {mstype.float32: 1, mstype.uint8: 2, mstype.int8: 3, mstype.uint16: 4, mstype.int16: 5,
+              mstype.int32: 6, mstype.int64: 7, mstype.bool_: 9, mstype.float16: 10, mstype.float64: 11,
+              mstype.uint32: 12, mstype.uint64: 13}
+_EFFECTS = (P.UpdateState,)
+
+
+def _set_tensor(t, dtype, shape, data=None):
+    if dtype not in DATA_TYPES:
+        raise ValueError(f"For 'export', MINDIR has no data type for {dtype}")
+    t.dims.extend(int(d) for d in shape)
+    t.data_type = DATA_TYPES[dtype]
+    if data is not None:
+        t.raw_data = np.ascontiguousarray(data, dtype=np.dtype(dtype.np).newbyteorder("<")).tobytes()
+
+
+def _set_value(a, value):
+    """A Python constant (bool, int, float, str, tuple of them, NumPy array) into an AttributeProto."""
+    if isinstance(value, (bool, np.bool_)):
+        a.type, a.i = _A.BOOL, int(value)
+    elif isinstance(value, (int, np.integer)):
+        a.type, a.i = _A.INT64, int(value)
+    elif isinstance(value, (float, np.floating)):
+        a.type, a.f = _A.FLOAT, float(value)
+    elif isinstance(value, str):
+        a.type, a.s = _A.STRING, value.encode()
+    elif isinstance(value, tuple):
+        a.type = _A.TUPLE
+        for v in value:         # items of a sequence hold their scalar in the repeated field
+            item = a.values.add()
+            _set_value(item, v)
+            if item.type in (_A.BOOL, _A.INT64):
+                item.ints.append(item.i)
+                item.ClearField("i")
+            elif item.type == _A.FLOAT:
+                item.floats.append(item.f)
+                item.ClearField("f")
+        a.seq_info.is_dyn_len = False
+    elif isinstance(value, np.ndarray):
+        a.type = _A.TENSORS
+        arr = value
+        _set_tensor(a.tensors.add(), mstype.from_numpy(arr.dtype), arr.shape, arr)
+    else:
+        raise ValueError(f"For 'export', the constant {value!r} cannot be written to MINDIR")
+
+
+def _set_shape(node_proto, ty):
+    """The node's output type as MindSpore's writer records it (attribute 'shape')."""
+    a = node_proto.attribute.add(name="shape")
+    if isinstance(ty, TensorType):
+        a.type = _A.TENSORS
+        _set_tensor(a.tensors.add(), ty.dtype, ty.shape)
+
+
+class _Writer:
+    def __init__(self, graph: ir.Graph, model):
+        self.model = model
+        self.g = model.graph
+        self.prefix = graph.name
+        self.names = {}           # id(IR value) -> value name in the file
+        self.prims = {}           # (name, kind, attrs) -> primitive entry name
+        self.n = 0
+        self.g.name = graph.name
+
+    def fresh(self, base: str) -> str:
+        self.n += 1
+        return f"{self.prefix}:{base}_{self.n}"
+
+    def constant(self, value) -> str:
+        name = self.fresh("ValueNode")
+        node = self.g.node.add(name=name, op_type="Constant")
+        node.output.append(name)
+        _set_value(node.attribute.add(name="value"), value)
+        return name
+
+    def primitive(self, name: str, attrs: dict, kind: str) -> str:
+        key = (name, kind, repr(sorted(attrs.items())))
+        if key not in self.prims:
+            ref = f"{name}:{len(self.prims) + 1}"
+            p = self.model.primitives.add(name=ref, op_type=name, instance_name="")
+            p.prim_type = pb.PrimitiveProto.PRIMITIVE_FUNCTION if kind == FUNCTION else pb.PrimitiveProto.PRIMITIVE
+            for k, v in attrs.items():
+                _set_value(p.attribute.add(name=k), v)
+            self.prims[key] = ref
+        return self.prims[key]
+
+    def value(self, v) -> str:
+        if id(v) in self.names:
+            return self.names[id(v)]
+        if isinstance(v, ir.Const):
+            if isinstance(v.type, TensorType):
+                name = self.constant(np.asarray(v.value))
+            elif isinstance(v.type, ScalarType):
+                name = self.constant(v.value)
+            else:
+                raise ValueError(f"For 'export', a constant of type {v.type} cannot be written to MINDIR")
+            self.names[id(v)] = name
+            return name
+        raise ValueError(f"For 'export', value {v!r} is used before it is defined")
+
+    def node(self, n: ir.Node) -> None:
+        where = f" (at {n.loc.file}:{n.loc.line})" if n.loc else ""
+        if ir.is_structural(n):
+            raise ValueError(f"For 'export', MINDIR export of control flow or subgraphs ({n.op.name}) is not "
+                             f"supported yet{where}")
+        if n.op is P.Load:
+            self.names[id(n)] = self.value(n.inputs[0])
+            return
+        if n.op in _EFFECTS:
+            return
+        rule = RULES.get(n.op)
+        if rule is None:
+            raise ValueError(f"For 'export', the op {n.op.name}{where} has no MINDIR primitive in pycompile yet")
+        try:
+            prim, extra, attrs, kind, *item = rule(n)
+        except Unsupported as e:
+            raise ValueError(f"For 'export', {e}{where} cannot be written to MINDIR") from None
+        name = self.call(prim, attrs, kind, [self.value(i) for i in n.inputs] + [self.constant(x) for x in extra],
+                         None if item else n.type)
+        if item:
+            name = self.call("TupleGetItem", {}, PRIMITIVE, [name, self.constant(item[0])], n.type)
+        self.names[id(n)] = name
+
+    def call(self, prim, attrs, kind, inputs, ty) -> str:
+        name = self.fresh(prim)
+        proto = self.g.node.add(name=name, op_type="REF::" + self.primitive(prim, attrs, kind))
+        proto.input.extend(inputs)
+        proto.output.append(name)
+        _set_shape(proto, ty)
+        return name
+
+
+def _traced(net, inputs):
+    tensors = tuple(x if isinstance(x, Tensor) else Tensor(np.asarray(x)) for x in inputs)
+    return trace(type(net).construct, tensors, {}, self_obj=net, name=f"{type(net).__name__}_construct")
+
+
+def build_model(net, inputs):
+    """The ModelProto of `net` traced on `inputs`."""
+    traced = _traced(net, inputs)
+    graph = traced.graph
+    model = pb.ModelProto(ir_version="1.1", producer_name="MindSpore", model_version="2.10.0",
+                          little_endian=True, mind_ir_version=3)
+    w = _Writer(graph, model)
+    for p in graph.params:
+        if isinstance(p.type, RefType):
+            t = w.g.parameter.add(name=f"{w.prefix}:{p.ref.name}", ref_key=p.ref.name)
+            _set_tensor(t, p.type.tensor.dtype, p.type.tensor.shape, p.ref.asnumpy())
+            w.names[id(p)] = t.name
+        else:
+            vi = w.g.input.add(name=f"{w.prefix}:{p.name}")
+            _set_tensor(vi.tensor.add(), p.type.dtype, p.type.shape)
+            w.names[id(p)] = vi.name
+    for n in graph.body.nodes:
+        w.node(n)
+    for out in graph.outputs:
+        if not isinstance(out.type, TensorType):
+            raise ValueError(f"For 'export', the network must return tensors, but one output is {out.type}")
+        vi = w.g.output.add(name=w.value(out) if not isinstance(out, ir.Param) else w.names[id(out)])
+        _set_tensor(vi.tensor.add(), out.type.dtype, out.type.shape)
+    return model
+
+
+def export_mindir(net, inputs, file_name, **kwargs):
+    """Write `net` traced on `inputs` to `file_name` (".mindir" appended when missing)."""
+    if not isinstance(net, Cell):
+        raise TypeError(f"For 'export', MINDIR export needs an nn.Cell, but got {type(net).__name__}")
+    if not inputs:
+        raise ValueError("For 'export', give the network's inputs (Tensors with the shapes to export)")
+    for key in ("enc_key", "enc_mode", "dataset", "obf_config", "custom_func"):
+        if kwargs.get(key) is not None:
+            raise NotImplementedError(f"For 'export', '{key}' is not supported by pycompile's MINDIR writer")
+    for i, x in enumerate(inputs):
+        if getattr(x, "dynamic_dims", ()):
+            raise NotImplementedError(f"For 'export', input {i} has dynamic dimensions {list(x.dynamic_dims)} "
+                                      f"(None / -1): pycompile writes MINDIR files with static shapes only; "
+                                      f"export with a Tensor of the batch size you need")
+    was_training = getattr(net, "training", False)
+    net.set_train(False)
+    try:
+        model = build_model(net, inputs)
+    finally:
+        net.set_train(was_training)
+    path = file_name if file_name.endswith(".mindir") else file_name + ".mindir"
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(model.SerializeToString())
+    os.replace(tmp, path)
+    return path

@@ -1,0 +1,79 @@
+"""pycompile.mindrecord, shaped like mindspore.mindrecord: FileWriter writes MindRecord files in
+MindSpore 2.10's format, byte for byte (pycompile/dataset/mindrecord_format.py), which MindSpore's
+MindDataset and pycompile's read. One shard per writer (shard_num=1); see docs/guide/data.md.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from pycompile.dataset import mindrecord_format as fmt
+
+__all__ = ["FileWriter"]
+
+_TYPES = ("int32", "int64", "float32", "float64", "string", "bytes")
+
+
+class FileWriter:
+    """Collects a schema, index fields and rows; `commit()` writes `file_name` and `file_name.db`."""
+
+    def __init__(self, file_name, shard_num=1, overwrite=False):
+        if not isinstance(file_name, str) or not file_name:
+            raise ValueError("file_name must be a non-empty str.")
+        if shard_num != 1:
+            raise NotImplementedError("pycompile's FileWriter writes one shard (shard_num=1)")
+        for path in (file_name, file_name + ".db"):
+            if os.path.exists(path) and not overwrite:
+                raise RuntimeError(f"Invalid file, mindrecord files already exist. Please check file path: "
+                                   f"{file_name}.\nIf you do not want to keep the files, set the 'overwrite' "
+                                   "parameter to True and try again.")
+        self.file_name = file_name
+        self._schema, self._desc, self._index, self._rows = None, "", [], []
+        self._committed = False
+
+    def add_schema(self, content, desc=None):
+        if not isinstance(content, dict) or not content:
+            raise ValueError("Invalid schema, the schema must be a non-empty dict.")
+        for name, spec in content.items():
+            if not isinstance(spec, dict) or spec.get("type") not in _TYPES:
+                raise ValueError(f"Invalid schema, field '{name}' needs a type in {list(_TYPES)}, but got {spec!r}.")
+            if "shape" in spec and (spec["type"] in ("string", "bytes") or not isinstance(spec["shape"], list)):
+                raise ValueError(f"Invalid schema, field '{name}': only int32 / int64 / float32 / float64 fields "
+                                 "take a shape (a list).")
+        if self._schema is not None:
+            raise RuntimeError("pycompile's FileWriter takes one schema")
+        self._schema = {k: dict(v) for k, v in content.items()}
+        self._desc = "" if desc is None else str(desc)
+        return 0
+
+    def add_index(self, index_fields):
+        if self._schema is None:
+            raise RuntimeError("add_schema must be called before add_index.")
+        for f in index_fields:
+            spec = self._schema.get(f)
+            if spec is None or fmt.is_blob(spec):
+                raise ValueError(f"Invalid index field '{f}': it must be a scalar (non-bytes, non-array) field of "
+                                 "the schema.")
+        self._index = list(index_fields)
+
+    def write_raw_data(self, raw_data, parallel_writer=False):
+        if self._schema is None:
+            raise RuntimeError("add_schema must be called before write_raw_data.")
+        if not isinstance(raw_data, list) or not all(isinstance(r, dict) for r in raw_data):
+            raise TypeError("raw_data must be a list of dict.")
+        for r in raw_data:
+            self._rows.append({k: (np.asarray(v) if fmt.is_blob(self._schema[k]) and
+                                   self._schema[k]["type"] != "bytes" else v)
+                               for k, v in r.items() if k in self._schema})
+
+    def commit(self):
+        if self._schema is None:
+            raise RuntimeError("add_schema must be called before commit.")
+        fmt.write_file(self.file_name, self._schema, self._desc, self._index, self._rows)
+        self._committed = True
+
+
+def __getattr__(name):
+    from pycompile.common.missing import missing
+    raise missing("mindrecord", __name__, name)

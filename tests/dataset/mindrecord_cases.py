@@ -1,0 +1,74 @@
+"""MindRecord fixtures defined once (NumPy only) for tests/oracle/record_mindrecord.py (MindSpore's
+venv) and tests/dataset/test_mindrecord.py: a schema covering every field type, its rows, and the
+MindDataset reads recorded. The file MindSpore writes is kept as a sparse image (its non-zero
+byte runs: the file is 48 MiB of mostly zeros, MindSpore's 16 MiB header block and 32 MiB pages)."""
+import numpy as np
+
+SCHEMA = {
+    "file_name": {"type": "string"},
+    "label": {"type": "int32"},
+    "big": {"type": "int64"},
+    "score": {"type": "float32"},
+    "weight": {"type": "float64"},
+    "data": {"type": "bytes"},
+    "vec": {"type": "float32", "shape": [-1]},
+    "mat": {"type": "int64", "shape": [2, 2]},
+    "ids": {"type": "int32", "shape": [-1]},
+    "f64": {"type": "float64", "shape": [3]},
+}
+INDEX_FIELDS = ["file_name", "label"]
+DESC = "pycompile test schema"
+
+
+def rows(n=6):
+    out = []
+    for i in range(n):
+        out.append({
+            "file_name": f"img_{i}.jpg",
+            "label": i * 3 - 5,
+            "big": (i - 2) * 10 ** (3 * i),
+            "score": np.float32(i / 4 - 0.3),
+            "weight": i * 1.1 - 2.0,
+            "data": bytes((i * 37 + k) % 256 for k in range(i * 5 + 1)),
+            "vec": (np.arange(i + 1, dtype=np.float32) - 1.5) / 3,
+            "mat": np.array([[i, -i], [300 * i, -70000 * i]], dtype=np.int64) + np.array([[0, 0], [0, 1 << (5 * i)]]),
+            "ids": np.array([(-1) ** k * 17 ** k for k in range(i % 4 + 1)], dtype=np.int32),
+            "f64": np.array([i, -i / 7, 1e300], dtype=np.float64),
+        })
+    return out
+
+
+# name -> MindDataset keyword arguments (shuffle=False unless given)
+READS = {
+    "all": {},
+    "columns": {"columns_list": ["label", "data", "mat"]},
+    "num_samples": {"num_samples": 4},
+    "shard_0_of_4": {"num_shards": 4, "shard_id": 0},
+    "shard_3_of_4": {"num_shards": 4, "shard_id": 3},
+    "sequential_sampler": {"sampler": ("SequentialSampler", {"start_index": 2})},
+}
+
+
+def sparse_image(data: bytes) -> dict:
+    """{"size", "runs": [[offset, hex], ...]}: the non-zero stretches of a file (gaps < 64 zeros kept)."""
+    runs, i, n = [], 0, len(data)
+    while i < n:
+        if data[i] == 0:
+            i += 1
+            continue
+        start = i
+        zeros = 0
+        while i < n and zeros < 64:
+            zeros = zeros + 1 if data[i] == 0 else 0
+            i += 1
+        end = i - zeros
+        runs.append([start, data[start:end].hex()])
+    return {"size": n, "runs": runs}
+
+
+def unsparse(image: dict) -> bytes:
+    buf = bytearray(image["size"])
+    for offset, hexdata in image["runs"]:
+        chunk = bytes.fromhex(hexdata)
+        buf[offset:offset + len(chunk)] = chunk
+    return bytes(buf)

@@ -1,0 +1,105 @@
+"""ms.export(..., file_format="MINDIR"): pycompile's files run in MindSpore 2.10 and in pycompile.
+
+MindSpore cannot run in CI. tests/export/write_mindir_exports.py wrote pycompile_NAME.mindir and
+tests/oracle/record_mindir.py check-export ran each in the wheel (ms.load + nn.GraphCell),
+recording its outputs. Here: today's export writes the same bytes as those checked files, the
+wheel's outputs equal pycompile's, and pycompile loads its own file back to the same outputs.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import pycompile as ms
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ORACLE = os.path.join(HERE, "..", "oracle")
+DATA = os.path.join(ORACLE, "data", "mindir")
+sys.path.insert(0, ORACLE)
+import mindir_models  # noqa: E402
+
+with open(os.path.join(DATA, "pycompile_export_in_mindspore.json")) as _f:
+    IN_MINDSPORE = json.load(_f)["models"]
+
+
+def _close(got, want):
+    want = np.asarray(want)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * max(1.0, np.abs(want).max()))
+
+
+def _export(name, tmp_path):
+    net, inputs = mindir_models.MODELS[name](ms)
+    tensors = [ms.Tensor(x) for x in inputs]
+    path = ms.export(net, *tensors, file_name=str(tmp_path / name), file_format="MINDIR")
+    return net, tensors, path
+
+
+@pytest.mark.parametrize("name", mindir_models.EXPORT_MODELS)
+def test_export_writes_the_file_mindspore_ran(name, tmp_path):
+    net, tensors, path = _export(name, tmp_path)
+    assert path == str(tmp_path / name) + ".mindir"
+    with open(path, "rb") as f, open(os.path.join(DATA, f"pycompile_{name}.mindir"), "rb") as g:
+        assert f.read() == g.read(), ("export's bytes changed: rerun tests/export/write_mindir_exports.py, then "
+                                      "tests/oracle/record_mindir.py check-export in MindSpore's venv")
+    assert "error" not in IN_MINDSPORE[name], IN_MINDSPORE[name]
+    _close(net(*tensors).asnumpy(), IN_MINDSPORE[name]["output"])
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE_MODE", "GRAPH_MODE"])
+@pytest.mark.parametrize("name", ["mlp", "lenet"])
+def test_export_then_load_round_trip(name, mode, tmp_path):
+    net, tensors, path = _export(name, tmp_path)
+    ms.set_context(mode=getattr(ms, mode))
+    cell = ms.nn.GraphCell(ms.load(path))
+    assert [n for n, _ in cell.parameters_and_names()] == [p.name for p in net.trainable_params()]
+    _close(cell(*tensors).asnumpy(), IN_MINDSPORE[name]["output"])
+
+
+def test_export_refuses_an_op_without_primitive_naming_the_line(tmp_path):
+    net, inputs = mindir_models.MODELS["lstm"](ms)
+    with pytest.raises(ValueError, match=r"For 'export'.*mindir_models\.py:\d+"):
+        ms.export(net, ms.Tensor(inputs[0]), file_name=str(tmp_path / "lstm"), file_format="MINDIR")
+    assert not os.path.exists(tmp_path / "lstm.mindir")
+
+
+def test_export_enc_key_is_refused(tmp_path):
+    net, inputs = mindir_models.MODELS["mlp"](ms)
+    with pytest.raises(NotImplementedError, match=r"For 'export', 'enc_key' is not supported"):
+        ms.export(net, ms.Tensor(inputs[0]), file_name=str(tmp_path / "m"), file_format="MINDIR", enc_key=b"0" * 16)
+
+
+def test_export_dynamic_batch_is_refused_clearly(tmp_path):
+    net, _ = mindir_models.MODELS["mlp"](ms)
+    with pytest.raises(NotImplementedError, match=r"input 0 has dynamic dimensions \[0\]"):
+        ms.export(net, ms.Tensor(shape=[None, 16], dtype=ms.float32), file_name=str(tmp_path / "m"),
+                  file_format="MINDIR")
+
+
+class Network(ms.nn.Cell):
+    """MindSpore 2.10's save / load tutorial network, as the tutorial writes it."""
+
+    def __init__(self):
+        super().__init__()
+        self.flatten = ms.nn.Flatten()
+        self.dense_relu_sequential = ms.nn.SequentialCell(
+            ms.nn.Dense(28 * 28, 512), ms.nn.ReLU(), ms.nn.Dense(512, 512), ms.nn.ReLU(), ms.nn.Dense(512, 10))
+
+    def construct(self, x):
+        x = self.flatten(x)
+        logits = self.dense_relu_sequential(x)
+        return logits
+
+
+def test_save_load_tutorial_runs_with_the_import_changed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    model = Network()
+    inputs = ms.Tensor(np.ones([1, 1, 28, 28]).astype(np.float32))
+    ms.export(model, inputs, file_name="model", file_format="MINDIR")
+    mindir = ms.load("model.mindir")
+    loaded_model = ms.nn.GraphCell(mindir)
+    outputs = loaded_model(inputs)
+    assert outputs.shape == (1, 10)
+    _close(outputs.asnumpy(), model(inputs).asnumpy())
