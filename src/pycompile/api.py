@@ -396,15 +396,16 @@ def run_check():
     """Compile and run `[1, 1] + [1, 1]`, then print MindSpore's success message."""
     import numpy as np
 
-    import pycompile
-    from pycompile import Tensor, ops
+    from pycompile._version import __version__
+    from pycompile.common.tensor import Tensor
+    from pycompile.ops import functional as F
 
     def add(a, b):
-        return ops.add(a, b)
+        return F.add(a, b)
 
-    out = pycompile.jit(add)(Tensor(np.ones(2, np.float32)), Tensor(np.ones(2, np.float32)))
+    out = jit(add)(Tensor(np.ones(2, np.float32)), Tensor(np.ones(2, np.float32)))
     if not np.array_equal(out.asnumpy(), [2.0, 2.0]):
         raise RuntimeError(f"pycompile's self-test computed {out.asnumpy()} instead of [2. 2.]")
-    print(f"MindSpore version: {pycompile.__version__} (pycompile)")
+    print(f"MindSpore version: {__version__} (pycompile)")
     print("The result of multiplication calculation is correct, MindSpore has been installed on platform [CPU] "
           "successfully!")
