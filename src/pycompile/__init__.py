@@ -61,5 +61,8 @@ def __getattr__(name):
     if name == "dataset":
         import pycompile.dataset
         return pycompile.dataset
+    if name == "onnx":
+        import pycompile.onnx
+        return pycompile.onnx
     from pycompile.common.missing import missing
     raise missing("ms", __name__, name)

@@ -29,6 +29,8 @@ files (--emit ir,c,so -o DIR; -o alone emits all three):
                               (kind, name, dtype, shape, nbytes), the arena size and the pc_api
                               table to pass to pc_module_init, so a C program can call it
   NAME.bin, pycompile_rt.h    the Parameters' and large constants' bytes; the runtime header
+  NAME.onnx                   (--emit onnx, Cells only) the model as ONNX opset 17, as
+                              ms.onnx.export writes it (needs the onnx package)
   --target-cpu generic|x86-64-v3|...  build the .so for that CPU level instead of this machine's
   --portable                  copy the libraries the .so loads (OpenBLAS, ...) beside it with an
                               $ORIGIN rpath: the directory runs on another machine of the same
@@ -67,6 +69,8 @@ from pycompile.backend.export import KINDS, ExportError, export
 from pycompile.common import context, knobs
 from pycompile.common.initializer import set_seed
 
+EMIT_KINDS = KINDS + ("onnx",)   # onnx: only when asked (it needs the onnx package)
+
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
@@ -94,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--entry", metavar="NAME", help="compile only this entry (variable or class name)")
     p.add_argument("--input", metavar="NAME=DTYPE[SHAPE]", action="append", default=[],
                    help="an input of the entries, e.g. x=float32[64,1,28,28] (repeatable)")
-    p.add_argument("--emit", metavar="KINDS", help="comma-separated: ir, c, so (with -o; -o alone emits all)")
+    p.add_argument("--emit", metavar="KINDS", help="comma-separated: ir, c, so, onnx (with -o; -o alone emits "
+                                                   "ir, c and so)")
     p.add_argument("-o", "--output-dir", metavar="DIR", help="where --emit writes (default: current directory)")
     p.add_argument("--target-cpu", metavar="CPU", default="native",
                    help="the CPU the emitted .so is built for: native (default), generic, x86-64-v3, "
@@ -689,9 +694,9 @@ def _main(argv) -> int:
     kinds = set()
     if opts.emit is not None:
         kinds = {k.strip() for k in opts.emit.split(",") if k.strip()}
-        bad = sorted(kinds - set(KINDS))
+        bad = sorted(kinds - set(EMIT_KINDS))
         if bad or not kinds:
-            raise UsageError(f"bad --emit {opts.emit!r}: expected a comma-separated list of {', '.join(KINDS)}")
+            raise UsageError(f"bad --emit {opts.emit!r}: expected a comma-separated list of {', '.join(EMIT_KINDS)}")
     elif opts.output_dir is not None:
         kinds = set(KINDS)
     if (opts.target_cpu != "native" or opts.portable) and "so" not in kinds:
@@ -738,9 +743,12 @@ def _main(argv) -> int:
                 check_entry(e, rng)
             if opts.bench and not e.failed:
                 bench_entry(e, opts.bench, rng)
-            if kinds and not e.failed:
-                e.files = export(e.report, e.name, kinds, out_dir, target_cpu=opts.target_cpu,
+            if kinds - {"onnx"} and not e.failed:
+                e.files = export(e.report, e.name, kinds - {"onnx"}, out_dir, target_cpu=opts.target_cpu,
                                  portable=opts.portable)
+            if "onnx" in kinds and not e.failed:
+                from pycompile.export.onnx import emit_for_cli
+                e.files.append(emit_for_cli(e.target if e.kind == "cell" else None, e.args, e.name, out_dir))
         except ExportError as exc:
             e.error = f"--emit: {exc}"
         except Exception as exc:  # noqa: BLE001 - reported per entry; the others still run

@@ -91,5 +91,9 @@ def test_pynative_executor_sync_and_runtime():
 
 def test_export_names_the_format():
     import pycompile as ms
-    with pytest.raises(NotImplementedError, match="ONNX"):
+    from pycompile.train.serialization import export
+    assert export is ms.export            # MindSpore's import path gives the same function
+    with pytest.raises(NotImplementedError, match="AIR"):
+        ms.export(None, file_name="net", file_format="AIR")
+    with pytest.raises(ValueError, match="only support nn.Cell object, but got <class 'NoneType'>"):
         ms.export(None, file_name="net", file_format="ONNX")
