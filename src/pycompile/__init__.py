@@ -17,7 +17,7 @@ from pycompile.common.tensor import Tensor, is_tensor, tensor  # noqa: F401
 from pycompile.common.mutable import mutable  # noqa: F401
 from pycompile import nn, ops  # noqa: F401,E402
 from pycompile.ops.batching import vmap  # noqa: F401,E402
-from pycompile.ops.autodiff import grad, value_and_grad  # noqa: F401,E402
+from pycompile.ops.autodiff import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp  # noqa: F401,E402
 from pycompile.api import inspect, jit, jit_class, lazy_inline  # noqa: F401,E402
 from pycompile.errors import CompileError  # noqa: F401,E402
 from pycompile.backend import runtime as _runtime  # noqa: F401,E402  (thread count, Print, float status)
