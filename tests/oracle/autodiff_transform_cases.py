@@ -494,3 +494,282 @@ def _(run):
     def body(x, v):
         return ms.grad(first, sens_param=True)(x, v)  # noqa: F821
     return lambda: run(body, T(ZA), T(np.array([1.0, -2.0, 0.5], np.float32)))
+
+
+# ---- hooks, HookBackward, InsertGradientOf, a Cell's bprop ------------------------------------------
+
+def make_hooked():
+    class Net(nn.Cell):  # noqa: F821
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(Tensor(np.array([2.0, 3.0, 4.0], np.float32)), name="w")  # noqa: F821
+
+        def construct(self, x):
+            return x * x * self.w
+    return Net()
+
+
+X3 = np.array([1.0, 2.0, 3.0], np.float32)
+Y3 = np.array([0.5, -1.0, 2.0], np.float32)
+
+
+def _double_input(cell, inputs):
+    return (inputs[0] * 2.0,)
+
+
+def _add_one(cell, inputs, out):
+    return out + 1.0
+
+
+def _times_three(cell, inputs, out):
+    return out * 3.0
+
+
+def _scale_grad_input(cell, grad_input, grad_output):
+    return (grad_input[0] * 10.0,)
+
+
+@case("hook_forward_pre_and_forward")
+def _(run):
+    net = make_hooked()
+    net.register_forward_pre_hook(_double_input)
+    net.register_forward_hook(_add_one)
+
+    def body(x):
+        return net(x)
+    return lambda: run(body, T(X3))
+
+
+@case("hook_forward_prepend_order")
+def _(run):
+    net = make_hooked()
+    net.register_forward_hook(_add_one)
+    net.register_forward_hook(_times_three, prepend=True)
+
+    def body(x):
+        return net(x)
+    return lambda: run(body, T(X3))
+
+
+@case("hook_backward_scales_grad_input", modes=("pynative", "graph_jit"))
+def _(run):
+    net = make_hooked()
+    net.register_forward_pre_hook(_double_input)
+    net.register_backward_hook(_scale_grad_input)
+
+    def body(x):
+        return ms.grad(net, 0, weights=net.w)(x)  # noqa: F821
+    return lambda: run(body, T(X3))
+
+
+@case("hook_call_order", modes=("pynative",))
+def _(run):
+    net = make_hooked()
+    log = []
+
+    def pre(cell, inputs):
+        log.append("pre")
+
+    def fwd(cell, inputs, out):
+        log.append("forward")
+
+    def bwd(cell, grad_input, grad_output):
+        log.append("backward")
+        return None
+    net.register_forward_pre_hook(pre)
+    net.register_forward_hook(fwd)
+    net.register_backward_hook(bwd)
+
+    def body(x):
+        g = ms.grad(net)(x)  # noqa: F821
+        return g, tuple(log)
+    return lambda: run(body, T(X3))
+
+
+@case("hook_backward_sees_grads", modes=("pynative",))
+def _(run):
+    net = make_hooked()
+    seen = []
+
+    def bwd(cell, grad_input, grad_output):
+        seen.append((grad_input[0], grad_output[0]))
+    net.register_backward_hook(bwd)
+
+    def body(x):
+        g = ms.grad(lambda v: net(v) * 3.0)(x)  # noqa: F821
+        return g, seen[0]
+    return lambda: run(body, T(X3))
+
+
+@case("hook_handle_remove", modes=("pynative",))
+def _(run):
+    net = make_hooked()
+    h1 = net.register_forward_pre_hook(_double_input)
+    h2 = net.register_forward_hook(_add_one)
+    h3 = net.register_backward_hook(_scale_grad_input)
+
+    def body(x):
+        before = net(x), ms.grad(net)(x)  # noqa: F821
+        h1.remove()
+        h2.remove()
+        h3.remove()
+        h3.remove()
+        return before, net(x), ms.grad(net)(x)  # noqa: F821
+    return lambda: run(body, T(X3))
+
+
+def _hook_triple(grads):
+    return grads[0] * 3.0
+
+
+def _hook_none(grads):
+    return None
+
+
+def _hook_tuple(grads):
+    return (grads[0],)
+
+
+@case("hookbackward_replaces_grad")
+def _(run):
+    hb = ops.HookBackward(_hook_triple)  # noqa: F821
+
+    def f(x, y):
+        z = hb(x * y)
+        return z * z
+
+    def body(x, y):
+        return ms.grad(f, (0, 1))(x, y)  # noqa: F821
+    return lambda: run(body, T(X3), T(Y3))
+
+
+@case("hookbackward_none_keeps_grad")
+def _(run):
+    hb = ops.HookBackward(_hook_none)  # noqa: F821
+
+    def f(x, y):
+        z = hb(x * y)
+        return z * z
+
+    def body(x, y):
+        return ms.grad(f, (0, 1))(x, y)  # noqa: F821
+    return lambda: run(body, T(X3), T(Y3))
+
+
+def _hook_tuple_scaled(grads):
+    return (grads[0] * 3.0,)
+
+
+@case("hookbackward_returns_its_input_tuple", modes=("pynative",))
+def _(run):
+    hb = ops.HookBackward(_hook_tuple)  # noqa: F821
+
+    def f(x, y):
+        return hb(x * y) * 2.0
+
+    def body(x, y):
+        return ms.grad(f, (0, 1))(x, y)  # noqa: F821
+    return lambda: run(body, T(X3), T(Y3))
+
+
+@case("hookbackward_returns_a_scaled_tuple", modes=("pynative",))
+def _(run):
+    hb = ops.HookBackward(_hook_tuple_scaled)  # noqa: F821
+
+    def f(x, y):
+        return hb(x * y) * 2.0
+
+    def body(x, y):
+        return ms.grad(f, (0, 1))(x, y)  # noqa: F821
+    return lambda: run(body, T(X3), T(Y3))
+
+
+def _clip(g):
+    return ops.clip_by_value(g, -1.0, 1.0)  # noqa: F821
+
+
+@case("insert_gradient_of_clip")
+def _(run):
+    ig = ops.InsertGradientOf(_clip)  # noqa: F821
+
+    def f(x, y):
+        z = ig(x * y)
+        return z * z
+
+    def body(x, y):
+        return ms.grad(f, (0, 1))(x, y)  # noqa: F821
+    return lambda: run(body, T(X3), T(Y3))
+
+
+def make_bprop_cells():
+    class Mul(nn.Cell):  # noqa: F821
+        def construct(self, x, y):
+            return x * y
+
+        def bprop(self, x, y, out, dout):
+            return y * dout * 100.0, x * dout
+
+    class Scaled(nn.Cell):  # noqa: F821
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(Tensor(np.array([2.0, 3.0, 4.0], np.float32)), name="w")  # noqa: F821
+
+        def construct(self, x):
+            return x * self.w
+
+        def bprop(self, x, out, dout):
+            return (dout * 7.0,)
+
+    class Wrong(nn.Cell):  # noqa: F821
+        def construct(self, x, y):
+            return x * y
+
+        def bprop(self, x, y, out, dout):
+            return (dout,)
+    return Mul(), Scaled(), Wrong()
+
+
+@case("bprop_replaces_gradient")
+def _(run):
+    mul, _, _ = make_bprop_cells()
+
+    def f(x, y):
+        return mul(x, y) * 2.0
+
+    def body(x, y):
+        return ms.grad(f, (0, 1))(x, y)  # noqa: F821
+    return lambda: run(body, T(X3), T(Y3))
+
+
+@case("bprop_weights_get_zero")
+def _(run):
+    _, scaled, _ = make_bprop_cells()
+    ws = ms.ParameterTuple(scaled.trainable_params())  # noqa: F821
+
+    def f(x):
+        return scaled(x) * 2.0
+
+    def body(x):
+        return ms.grad(f, 0, weights=ws)(x)  # noqa: F821
+    return lambda: run(body, T(X3))
+
+
+@case("bprop_forward_value")
+def _(run):
+    mul, _, _ = make_bprop_cells()
+
+    def body(x, y):
+        return mul(x, y)
+    return lambda: run(body, T(X3), T(Y3))
+
+
+@case("bprop_wrong_count")
+def _(run):
+    _, _, wrong = make_bprop_cells()
+
+    def f(x, y):
+        return wrong(x, y)
+
+    def body(x, y):
+        return ms.grad(f, (0, 1))(x, y)  # noqa: F821
+    return lambda: run(body, T(X3), T(Y3))
