@@ -89,6 +89,9 @@ OTHER = [
      [rnd(2, 3, 4), rnd(3, 4, seed=1), rnd(3, 4, seed=2)], (0, 1, 2)),
     ("AddN", lambda x, y, z: ops.addn((x, y, z)), [rnd(2, 3), rnd(2, 3, seed=1), rnd(2, 3, seed=2)], (0, 1, 2)),
     ("Reshape", lambda x: ops.reshape(x, (3, 4)), [rnd(2, 6)], (0,)),
+    # InsertGradientOf's rule applied to the cotangent: the identity here, so it matches the
+    # finite differences of x * x (tests/autodiff/test_oracle_transforms.py checks real rules)
+    ("CustomGrad", lambda x: ops.InsertGradientOf(lambda g: g)(x) * x, [rnd(2, 3)], (0,)),
     ("Transpose", lambda x: ops.transpose(x, (2, 0, 1)), [rnd(2, 3, 4)], (0,)),
     ("BroadcastTo", lambda x: ops.broadcast_to(x, (4, 2, 3)), [rnd(2, 1)], (0,)),
     ("Concat", lambda x, y: ops.concat((x, y), 1), [rnd(2, 3), rnd(2, 5, seed=1)], (0, 1)),

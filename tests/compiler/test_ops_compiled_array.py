@@ -146,6 +146,9 @@ def backprop_checks(dtype) -> list:
     checks = [
         Check("StridedSliceGrad", ("StridedSliceGrad",), slice_grad, (_a(dtype, 2, 3),), slice_ref),
         Check("stop_gradient", ("StopGradient",), lambda v: ops.stop_gradient(v)[1:], (g,), lambda v: v[1:]),
+        # a user-given gradient's op (InsertGradientOf, a Cell's bprop): a view of its input
+        Check("InsertGradientOf", ("CustomGrad",), lambda v: ops.InsertGradientOf(_same)(v)[1:], (g,),
+              lambda v: v[1:]),
     ]
     if np.dtype(dtype).kind != "b":          # a bool scatter-add has no meaning
         checks.append(Check("GatherGrad", ("GatherGrad",), gather_grad, (gg, idx), gather_ref))
@@ -321,3 +324,7 @@ CREATION = Group("creation", creation_checks())
 @pytest.mark.parametrize("group, name", params([CREATION]))
 def test_creation_and_addn_compiled(group, name):
     group.run(name)
+
+
+def _same(g):
+    return g

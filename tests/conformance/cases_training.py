@@ -271,3 +271,48 @@ def mixed_precision_cast_nested(x, i):
     return (ops.mixed_precision_cast(ms.float16, x), ops.mixed_precision_cast(ms.float16, (x, i, 3.5)),
             ops.mixed_precision_cast(ms.float16, [x * 2, (i, x)]),
             ops.mixed_precision_cast(ms.float32, ops.cast(x, ms.float16)))
+
+
+# ---- issue 34: user-given gradients and the derived transforms ----------------------------------------
+
+def _keep_grad(grads):
+    return None
+
+
+def _clip_grad(g):
+    return ops.clip_by_value(g, -1.0, 1.0)
+
+
+_HOOK_KEEP = ops.HookBackward(_keep_grad)
+_CLIP = ops.InsertGradientOf(_clip_grad)
+
+
+def f_hooked(x, y):
+    z = _HOOK_KEEP(x * y)
+    return ops.sum(z * z)
+
+
+def f_clipped(x, y):
+    z = _CLIP(x * y)
+    return ops.sum(z * z)
+
+
+@case("ops.HookBackward", "ms.grad", inputs=[rnd(2, 3), rnd(2, 3)])
+def hook_backward_keeps_grad(x, y):
+    return ms.grad(f_hooked, (0, 1))(x, y)
+
+
+@case("ops.InsertGradientOf", "ms.grad", inputs=[rnd(2, 3), rnd(2, 3)])
+def insert_gradient_of_clips(x, y):
+    return ms.grad(f_clipped, (0, 1))(x, y)
+
+
+@case("ops.vjp", "ops.jvp", inputs=[rnd(2, 3), rnd(2, 3), rnd(2, 3)])
+def vjp_and_jvp(x, y, v):
+    out, fn = ops.vjp(f_poly, x, y)
+    return out, fn(ops.ones_like(out)), ops.jvp(f_poly, (x, y), (v, v))
+
+
+@case("ops.jacrev", "ops.jacfwd", inputs=[rnd(2, 3), rnd(2, 3)])
+def jacobians(x, y):
+    return ops.jacrev(f_poly, grad_position=(0, 1))(x, y), ops.jacfwd(f_poly, grad_position=(0, 1))(x, y)

@@ -358,6 +358,11 @@ CASES = [
     # what gradients use: stop_gradient and the scatters back from a slice / a gather
     Case("stop_gradient", "StopGradient", lambda x: ops.stop_gradient(x) * 2, lambda x: x * 2, (_a(2, 3),),
          (ops.stop_gradient,)),
+    # a user-given gradient (a Cell's bprop, InsertGradientOf, HookBackward): the value passes as is
+    Case("InsertGradientOf", "CustomGrad", lambda x: ops.InsertGradientOf(lambda g: g * 3)(x) * 2,
+         lambda x: x * 2, (_a(2, 3),), (ops.InsertGradientOf,)),
+    Case("HookBackward", "CustomGrad", lambda x: ops.HookBackward(lambda g: None)(x) + 1,
+         lambda x: x + 1, (_a(2, 3),), (ops.HookBackward,)),
     Case("StridedSliceGrad", "StridedSliceGrad",
          lambda g: ops.apply(ops.OPS["StridedSliceGrad"], [g], {"shape": (3, 5), "begin": (1, 4), "end": (3, -1),
                                                                "strides": (1, -2)}),

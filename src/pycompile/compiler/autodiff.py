@@ -545,7 +545,11 @@ class Backprop:
             if id(x) in self._active:
                 todo.pop()
                 continue
-            if isinstance(x, ir.Const):
+            if id(x) in self.session.keep:
+                # a differentiated argument is active whatever computed it: jvp differentiates
+                # with respect to a cotangent made by ones_like, a non-differentiable op
+                self._active[id(x)] = True
+            elif isinstance(x, ir.Const):
                 self._active[id(x)] = False
             elif not (isinstance(x, ir.Node) and isinstance(x.op, OpDef)) or x.op.grad is None:
                 self._active[id(x)] = True

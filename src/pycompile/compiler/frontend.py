@@ -38,6 +38,7 @@ from pycompile.errors import (CompileError, CompileTypeError, CompileUnboundLoca
                               GraphTypeError, InternalCompilerError, MsClassCallError, raised_error, wrap_user_error)
 from pycompile.ops import _mixed as mixed
 from pycompile.ops import functional as F
+from pycompile.ops.autodiff import custom as custom_grads
 from pycompile.ops.composite import HyperMap, MultitypeFuncGraph, hyper_map
 from pycompile.ops.function_index import setitem
 from pycompile.ops.operations import Print, Primitive
@@ -257,9 +258,15 @@ class Interpreter(ControlFlow, Loops, Expressions):
             if shared is not lazy.INLINE:
                 return shared
         construct = unwrap(type(fn).construct)
+        if "_hooks" in fn.__dict__ or getattr(type(fn), "bprop", None) is not None:
+            # hooks and a bprop around construct (nn/hooks.py)
+            return custom_grads.invoke(fn, args, kwargs, lambda a, k: self._construct(fn, construct, list(a), k))
+        return self._construct(fn, construct, args, kwargs)
+
+    def _construct(self, cell, construct, args, kwargs):
         if is_library(construct):
-            return construct(fn, *args, **kwargs)
-        return self.inline(construct, [fn, *args], kwargs)
+            return construct(cell, *args, **kwargs)
+        return self.inline(construct, [cell, *args], kwargs)
 
     @user_site
     def _call_other(self, fn, args, kwargs):

@@ -32,6 +32,11 @@ class Loops(StackedLoops):
         n = len(rng)
         if n == 0:
             return self.exec_stmts(frame, node.orelse)
+        if self.differentiating > 1 and n <= UNROLL_LIMIT:
+            # inside a gradient of a gradient (grad of grad, jvp, jacfwd) a loop of known length is
+            # unrolled: the backward of a loop reads its iterations back from stacks, which a
+            # second differentiation cannot see through yet (autodiff.py)
+            return self._unrolled_range(frame, node, rng, 0, at)
         if n > 1:
             st = self.try_stacked_loop(frame, node, rng, at)     # a list filled row by row
             if st is not None:

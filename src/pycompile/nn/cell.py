@@ -15,6 +15,7 @@ from pycompile.common.cellbase import CellBase
 from pycompile.common.parameter import Parameter, ParameterTuple
 from pycompile.ops import _mixed, tracing
 from pycompile.errors import UserAttributeError, UserKeyError
+from pycompile.nn import hooks
 
 
 class Cell(CellBase):
@@ -213,8 +214,27 @@ class Cell(CellBase):
             # part of that graph, not a separate call run once while tracing
             return graph.call_cell(self, args, kwargs)
         if context.get_context("mode") == context.GRAPH_MODE and not _construct_is_jit(self):
+            if self.__dict__.get("_hooks"):
+                # a top-level call: the forward hooks run around the compiled construct
+                return hooks.invoke(self, args, kwargs, lambda a, k: _GRAPH_CALL[0](self, tuple(a), k))
             return _GRAPH_CALL[0](self, args, kwargs)
+        if "_hooks" in self.__dict__ or _has_bprop(self):
+            return hooks.invoke(self, args, kwargs, lambda a, k: self.construct(*a, **k))
         return self.construct(*args, **kwargs)
+
+    # -- hooks (nn/hooks.py) ---------------------------------------------------------------------------
+    def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
+        """hook_fn(cell, args) before construct; a value returned replaces the arguments."""
+        return hooks.register(self, "forward_pre", hook_fn, prepend, with_kwargs=with_kwargs)
+
+    def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False, always_call=False):
+        """hook_fn(cell, args, output) after construct; a value returned replaces the output."""
+        return hooks.register(self, "forward", hook_fn, prepend, with_kwargs=with_kwargs)
+
+    def register_backward_hook(self, hook_fn):
+        """hook_fn(cell, grad_input, grad_output) in the backward pass; a tuple returned replaces
+        grad_input."""
+        return hooks.register(self, "backward", hook_fn)
 
     # -- printing ----------------------------------------------------------------------------------
     def extend_repr(self) -> str:
@@ -258,6 +278,10 @@ def _first_symbolic(args):
             if s is not None:
                 return s
     return None
+
+
+def _has_bprop(cell) -> bool:
+    return getattr(type(cell), "bprop", None) is not None
 
 
 def _construct_is_jit(cell) -> bool:

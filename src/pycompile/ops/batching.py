@@ -48,7 +48,7 @@ class BatchTrace(Tracer):
         outer = tracing.outer_of(self)
         if outer is not None:
             return outer.call_cell(cell, args, kwargs)
-        return cell.construct(*args, **(kwargs or {}))
+        return tracing.run_cell(cell, args, kwargs)
 
     def _unpack(self, x):
         if isinstance(x, BatchTracer) and x.trace is self:

@@ -70,7 +70,7 @@ class BoundedTrace(Tracer):
         outer = tracing.outer_of(self)
         if outer is not None:
             return outer.call_cell(cell, args, kwargs)
-        return cell.construct(*args, **(kwargs or {}))
+        return tracing.run_cell(cell, args, kwargs)
 
     def _elementwise(self, op, inputs, attrs, out_type):
         args = []

@@ -127,3 +127,15 @@ def outer_of(tracer: Tracer) -> Tracer | None:
         if stack[k] is tracer:
             return stack[k - 1]
     return None
+
+
+# the runner of a Cell with hooks or a bprop (installed by ops/autodiff/custom.py, which imports
+# this module): invoke(cell, args, kwargs, run)
+CELL_HOOKS: list = [None]
+
+
+def run_cell(cell, args, kwargs):
+    """Cell `cell`'s construct run eagerly by a tracer, with its hooks and bprop around it."""
+    if "_hooks" in cell.__dict__ or getattr(type(cell), "bprop", None) is not None:
+        return CELL_HOOKS[0](cell, args, kwargs, lambda a, k: cell.construct(*a, **k))
+    return cell.construct(*args, **(kwargs or {}))

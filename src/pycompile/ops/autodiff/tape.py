@@ -163,7 +163,7 @@ class GradTrace(tracing.Tracer):
         outer = tracing.outer_of(self)
         if outer is not None:
             return outer.call_cell(cell, args, kwargs)
-        return cell.construct(*args, **(kwargs or {}))
+        return tracing.run_cell(cell, args, kwargs)
 
     # ---- the backward pass ------------------------------------------------------------------------
     def backward(self, seeds: list) -> dict:

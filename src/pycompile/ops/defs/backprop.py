@@ -20,6 +20,17 @@ StopGradient = defop("StopGradient", ("x",), infer=lambda types: types[0], eager
                      doc="x, with no gradient flowing through it")
 
 
+def _custom_grad_eager(x, inputs, rule=0):
+    return x
+
+
+CustomGrad = defop("CustomGrad", ("x", "inputs"), attrs={"rule": 0}, variadic=True,
+                   infer=lambda types, rule=0: types[0], eager=_custom_grad_eager,
+                   kind=Kind.LAYOUT, lower=View(), batch="loop", cse=False,
+                   doc="x, whose gradient (and that of `inputs`) is given by a user rule (a Cell's bprop, "
+                       "InsertGradientOf, HookBackward, a backward hook): autodiff/custom.py")
+
+
 def _slice_grad_infer(types, shape, begin, end, strides):
     g = tensor_arg("StridedSliceGrad", types[0], "dy")
     want = _slice_infer([TensorType(g.dtype, tuple(shape))], begin, end, strides)
