@@ -36,10 +36,9 @@ NETS = M.make_grad_nets(ms)
 SOAK = pytest.mark.skipif(knobs.get("PYCOMPILE_FUZZ_EXAMPLES") <= 300, reason="soak only: PYCOMPILE_FUZZ_EXAMPLES > 300")
 
 
-def _check(name: str, compiled: bool, rtol: float = 2e-5, want=None, net=None):
-    net = net or NETS[name][0]
-    _, x, labels = NETS[name]
-    want = want or RECORDED[name]
+def _check(name: str, compiled: bool, rtol: float = 2e-5):
+    net, x, labels = NETS[name]
+    want = RECORDED[name]
     loss, grads, gx = M.step_gradients(ms, net, x, labels, compiled)
     assert loss == pytest.approx(want["loss"], rel=1e-5)
     # errors are measured against the net's largest gradient: a BatchNorm beta followed by a conv
