@@ -43,7 +43,9 @@ def tail(gen, input_array, tol) -> None:
                         break
         # a stream of its own again, so the statements above stay what they were
         gen.r = random.Random(gen.seed * 104729 + 7227)
-        if gen.r.random() < 0.25:
+        # not in the float64 programs, which are differentiated: the gradient through a constant
+        # row is 0 plus rounding noise that its 1 / sqrt(var + 1e-7) magnifies (seed 160)
+        if not gen.float64_only and gen.r.random() < 0.25:
             layer_norm_of_constant_rows(gen)
     finally:
         gen.r = saved
