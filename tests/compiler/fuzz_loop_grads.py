@@ -184,19 +184,19 @@ def forward(mod, args) -> "np.ndarray":
     return np.asarray(mod.Prog()(*(ms.Tensor(a) for a in args)).asnumpy())
 
 
-def finite_differences(mod, args, h: float = 1e-6) -> list:
-    """d sum(out) / d x and d y by central differences."""
+def finite_differences(mod, args, h: float = 1e-6, steps=(1, -1)) -> list:
+    """d sum(out) / d x and d y by central differences (steps (1, 0) / (0, -1): one-sided)."""
     import numpy as np
     grads = []
     for k in range(2):
         g = np.zeros_like(args[k])
         for idx in np.ndindex(args[k].shape):
             vals = []
-            for d in (h, -h):
+            for d in steps:
                 a = [v.copy() for v in args]
-                a[k][idx] += d
+                a[k][idx] += d * h
                 vals.append(forward(mod, a).sum())
-            g[idx] = (vals[0] - vals[1]) / (2 * h)
+            g[idx] = (vals[0] - vals[1]) / ((steps[0] - steps[1]) * h)
         grads.append(g)
     return grads
 
@@ -230,10 +230,13 @@ def check(seed: int, directory, fd: bool = True) -> str | None:
     if fd:
         import numpy as np
         num, fine = finite_differences(ref_mod, args), finite_differences(ref_mod, args, 1e-7)
-        for u, v, w in zip(ref[0], num, fine):
+        right, left = finite_differences(ref_mod, args, 1e-6, (1, 0)), finite_differences(ref_mod, args, 1e-6, (0, -1))
+        for u, v, w, r, lf in zip(ref[0], num, fine, right, left):
             # where a step flips a tensor `if` (its condition reads x, or a Parameter near x) the
-            # forward jumps and the two step sizes disagree: no derivative to compare there
-            smooth = np.isclose(v, w, rtol=1e-3, atol=1e-4)
+            # forward jumps and the two step sizes disagree: no derivative to compare there; nor
+            # where x sits on the `if`'s boundary (seed 4659: x = 0 and `0.4 x < x` is False at
+            # 0 and -h, True at +h), where the one-sided derivatives differ
+            smooth = np.isclose(v, w, rtol=1e-3, atol=1e-4) & np.isclose(r, lf, rtol=1e-3, atol=1e-4)
             if not _close(np.asarray(u)[smooth], np.asarray(v)[smooth], 1e-5, 1e-5):
                 return f"PyNative input gradients {ref[0]} != finite differences {num}"
     return None

@@ -219,3 +219,18 @@ def test_misuse():
     # MindSpore 2.10: "For 'Cell', the method 'construct' is not defined."
     with pytest.raises(AttributeError, match="For 'Cell', the method 'construct' is not defined"):
         nn.Cell()(Tensor([1.0]))
+
+
+def test_a_cell_replaced_by_setattr_keeps_its_place_in_a_sequential_cell():
+    """MindSpore 2.10 (tests/oracle/data/suite_fixes.json, sequential_setattr): the new cell
+    runs where the old one did; pycompile moved it to the end."""
+    import json
+    from pathlib import Path
+    want = json.loads((Path(__file__).resolve().parent.parent / "oracle" / "data" / "suite_fixes.json")
+                      .read_text())["sequential_setattr"]
+    seq = nn.SequentialCell([nn.ReLU(), nn.Tanh(), nn.Sigmoid()])
+    setattr(seq, "1", nn.ELU())
+    assert [type(c).__name__ for c in seq] == want["cells"]
+    assert list(seq._cells.keys()) == want["keys"]
+    x = Tensor(np.array([-1.0, 0.5], np.float32))
+    np.testing.assert_allclose(seq(x).asnumpy(), 1 / (1 + np.exp(-np.array([0.0, 0.5]))), rtol=1e-6)

@@ -29,6 +29,11 @@ def main():
         for name in ("minimum", "maximum"):
             gx, gy = ops.GradOperation(get_all=True, sens_param=True)(getattr(ops, name))(x, y, s)
             out["extremum_grad"][f"{name}/{mode}"] = [gx.asnumpy().tolist(), gy.asnumpy().tolist()]
+    # a sub-Cell replaced by setattr keeps its place in a SequentialCell (tests/nn/test_cell.py)
+    from mindspore import nn
+    seq = nn.SequentialCell([nn.ReLU(), nn.Tanh(), nn.Sigmoid()])
+    setattr(seq, "1", nn.ELU())
+    out["sequential_setattr"] = {"cells": [type(c).__name__ for c in seq], "keys": list(seq._cells.keys())}
     with open(os.path.join(HERE, "data", "suite_fixes.json"), "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -36,7 +36,10 @@ class Cell(CellBase):
             raise UserAttributeError(f"{type(self).__name__}: call super().__init__() before assigning attributes")
         params, cells = self.__dict__["_params"], self.__dict__["_cells"]
         params.pop(name, None)
-        cells.pop(name, None)
+        if not isinstance(value, Cell):
+            # a Cell replacing a Cell keeps its place, as in MindSpore: SequentialCell runs its
+            # cells in this order (setattr(seq, "1", cell) must not move the new one to the end)
+            cells.pop(name, None)
         for key in self.__dict__.setdefault("_tuple_params", {}).pop(name, ()):
             params.pop(key, None)
         if isinstance(value, Parameter):

@@ -107,38 +107,50 @@ def blocked_sum(w: CWriter, name: str, ct: str, n: int, body) -> str:
     sums add SUM_BLOCK / SUM_LANES elements each, then go into SUM_LANES double sums, with no
     horizontal reduction per block (adding each block's total instead cost 6-20 % on a row sum
     of 1024 floats; this costs nothing measurable). Rows up to SUM_BLOCK long keep the single loop."""
+    return blocked_sums(w, (name,), ct, n, lambda accs: body(accs[0]))[0]
+
+
+def blocked_sums(w: CWriter, names, ct: str, n: int, body) -> tuple:
+    """blocked_sum of several sums in one loop: `body(accs)` adds to each of `accs` (C lvalues,
+    in the order of `names`). Returns the totals' C names."""
     if ct != "float" or n <= SUM_BLOCK:
-        w.line(f"{ct} {name} = 0;")
-        w.line(f"#pragma omp simd reduction(+:{name})")
+        for name in names:
+            w.line(f"{ct} {name} = 0;")
+        w.line(f"#pragma omp simd reduction(+:{', '.join(names)})")
         with w.block(f"for (long r = 0; r < {n}L; ++r)"):
-            w.lines_(body(name))
-        return name
+            w.lines_(body(tuple(names)))
+        return tuple(names)
     L = SUM_LANES
     # the whole-lane part is computed in C, not written as a number: a module compiled for a
     # run-time batch size (backend/dynamic.py) sees n at sample sizes where it is a multiple of L
     # and would otherwise read past the end at a batch where it is not
-    whole = f"{name}_m"
+    whole = f"{names[0]}_m"
     w.line(f"const long {whole} = {n}L / {L}L * {L}L;")
-    w.line(f"double {name}_w[{L}] = {{0}};")
+    for name in names:
+        w.line(f"double {name}_w[{L}] = {{0}};")
     with w.block(f"for (long q0 = 0; q0 < {whole}; q0 += {SUM_BLOCK}L)"):
         w.line(f"const long q1 = q0 + {SUM_BLOCK}L < {whole} ? q0 + {SUM_BLOCK}L : {whole};")
-        w.line(f"float {name}_p[{L}] = {{0}};")
+        for name in names:
+            w.line(f"float {name}_p[{L}] = {{0}};")
         with w.block(f"for (long q = q0; q < q1; q += {L})"):
             w.line("#pragma omp simd")
             with w.block(f"for (int l = 0; l < {L}; ++l)"):
                 w.line("const long r = q + l;")
-                w.lines_(body(f"{name}_p[l]"))
+                w.lines_(body(tuple(f"{name}_p[l]" for name in names)))
         w.line("#pragma omp simd")
         with w.block(f"for (int l = 0; l < {L}; ++l)"):
-            w.line(f"{name}_w[l] += {name}_p[l];")
-    w.line(f"float {name}_t = 0;")
+            for name in names:
+                w.line(f"{name}_w[l] += {name}_p[l];")
+    for name in names:
+        w.line(f"float {name}_t = 0;")
     with w.block(f"for (long r = {whole}; r < {n}L; ++r)"):
-        w.lines_(body(f"{name}_t"))
-    w.line(f"double {name}_s = {name}_t;")
-    with w.block(f"for (int l = 0; l < {L}; ++l)"):
-        w.line(f"{name}_s += {name}_w[l];")
-    w.line(f"const float {name} = (float){name}_s;")
-    return name
+        w.lines_(body(tuple(f"{name}_t" for name in names)))
+    for name in names:
+        w.line(f"double {name}_s = {name}_t;")
+        with w.block(f"for (int l = 0; l < {L}; ++l)"):
+            w.line(f"{name}_s += {name}_w[l];")
+        w.line(f"const float {name} = (float){name}_s;")
+    return tuple(names)
 
 
 def row_chunks(w: CWriter, n_rows: int, row_len: int, work: int, body):
@@ -381,10 +393,18 @@ def layernorm(w, x, xt, gamma, beta, gt, out, begin_norm_axis: int, epsilon: flo
     with _row_loop(w, "row", n_rows, n_rows * cols, rows):
         w.line(f"{st} *orow = {out} + row * {cols}L;")
         total = blocked_sum(w, "sum", ct, cols, lambda acc: [f"{acc} += ({ct}){_ldr(x, f'row * {cols}L', 'r', cols)};"])
-        w.line(f"const {ct} mean = {total} / {cols};")
-        sq_total = blocked_sum(w, "sq", ct, cols, lambda acc: [
-            f"const {ct} d = ({ct}){_ldr(x, f'row * {cols}L', 'r', cols)} - mean; {acc} += d * d;"])
-        w.line(f"const {ct} var = {sq_total} / {cols};")
+        w.line(f"{ct} mean = {total} / {cols};")
+        # the corrected two-pass algorithm (Chan, Golub and LeVeque): the rounded mean is moved by
+        # the mean of the deviations from it, and their square sum corrected likewise. The sum
+        # of n equal values divided by n is often 1 ulp off the value (7 x sinf(1) in float32),
+        # and with the 1 / sqrt(var + 1e-7) of a constant row that ulp became 3e-4 * gamma in
+        # the output: MindSpore gives exactly beta (tests/ops/test_layernorm_constant_rows.py)
+        dev, sq_total = blocked_sums(w, ("dev", "sq"), ct, cols, lambda accs: [
+            f"const {ct} d = ({ct}){_ldr(x, f'row * {cols}L', 'r', cols)} - mean; {accs[0]} += d; {accs[1]} += d * d;"])
+        w.line(f"const {ct} shift = {dev} / {cols};")
+        w.line("mean += shift;")
+        w.line(f"{ct} var = ({sq_total} - {dev} * shift) / {cols};")
+        w.line("var = var < 0 ? 0 : var;     /* rounding; NaN stays */")
         w.line(f"const {ct} inv = ({ct})1 / {sq}(var + {C.literal(float(epsilon), ct)});")
         with w.block(f"for (long c = 0; c < {cols}L; ++c)"):
             w.line(C.store("orow", "c", f"(({ct}){_ldr(x, f'row * {cols}L', 'c', cols)} - mean) * inv * "

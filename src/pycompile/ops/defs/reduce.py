@@ -211,9 +211,16 @@ def _layernorm(x, gamma, beta, begin_norm_axis=-1, begin_params_axis=-1, epsilon
     ax = begin_norm_axis % x.ndim
     axes = tuple(range(ax, x.ndim))
     xf = x.astype(np.float32) if x.dtype == np.float16 else x
+    n = int(np.prod([x.shape[a] for a in axes]))
+    # the C template's corrected two-pass algorithm (ops/c/kernels.py layernorm): the mean of n
+    # equal values is often 1 ulp off them, and a constant row's 1 / sqrt(var + 1e-7) made that
+    # ulp 3e-4 * gamma (MindSpore: beta exactly). The deviations' mean moves the mean back
     mean = xf.mean(axis=axes, keepdims=True)
-    var = ((xf - mean) ** 2).mean(axis=axes, keepdims=True)
-    y = (xf - mean) / np.sqrt(var + epsilon)
+    d = xf - mean
+    dev = d.sum(axis=axes, keepdims=True)
+    shift = dev / xf.dtype.type(max(n, 1))
+    var = np.maximum(((d * d).sum(axis=axes, keepdims=True) - dev * shift) / xf.dtype.type(max(n, 1)), 0)
+    y = (xf - (mean + shift)) / np.sqrt(var + epsilon)
     return y * gamma + beta
 
 
