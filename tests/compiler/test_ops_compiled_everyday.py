@@ -274,7 +274,44 @@ def linalg_checks() -> list:
 
 
 LINALG = Group("linalg", linalg_checks())
-EVERYDAY = INDEX + SCAN + SORT + [SURFACE, LINALG]
+
+
+def _scatter_with(x, idx, upd, fn):
+    out = x.copy()
+    for row, u in zip(idx.reshape(-1, idx.shape[-1]), upd.reshape((-1,) + x.shape[idx.shape[-1]:])):
+        out[tuple(row)] = fn(out[tuple(row)], u)
+    return out
+
+
+def _cum(x, axis, pick, index_dtype):
+    vals = pick.accumulate(x, axis=axis)
+    pos = np.arange(x.shape[axis]).reshape([-1 if d == axis % x.ndim else 1 for d in range(x.ndim)])
+    hit = np.where(x == vals, pos, -1)                 # the last position holding the running extreme
+    return vals, np.maximum.accumulate(hit, axis=axis).astype(index_dtype)
+
+
+def _suite_checks():
+    """The rows MindSpore's CPU suite brought (issue 33), compiled: the arithmetic tensor scatters,
+    MatrixSolve, cummax / cummin (distinct values, so the index is unambiguous; MindSpore 2.10's
+    cummax gives Int64 indices, its cummin Int32)."""
+    x, upd = _a(F32, 4, 3), _a(F32, 2, 3, seed=1, domain="pos")
+    idx = np.array([[2], [0]], I32)
+    scat = (("sub", np.subtract), ("mul", np.multiply), ("div", np.divide), ("max", np.maximum), ("min", np.minimum))
+    a = _a(F64, 3, 3, seed=2) + 3 * np.eye(3)
+    b = _a(F64, 3, 2, seed=3)
+    c = np.random.default_rng(4).permutation(12).astype(F32).reshape(3, 4)
+    return [Check(f"tensor_scatter_{n}", (f"TensorScatter{n.capitalize()}",),
+                  lambda x, i, u, n=n: getattr(ops, f"tensor_scatter_{n}")(x, i, u), (x, idx, upd),
+                  lambda x, i, u, f=f: _scatter_with(x, i, u, f)) for n, f in scat] + [
+        Check("matrix_solve", ("MatrixSolve",), lambda a, b: ops.matrix_solve(a, b), (a, b),
+              lambda a, b: np.linalg.solve(a, b), tol=TOL_REDUCE),
+        Check("cummax cummin", ("CumMinMax",), lambda c: ops.cummax(c, 1) + ops.cummin(c, 0), (c,),
+              lambda c: _cum(c, 1, np.maximum, I64) + _cum(c, 0, np.minimum, I32)),   # MindSpore's index dtypes
+    ]
+
+
+SUITE_ROWS = Group("suite rows", _suite_checks())
+EVERYDAY = INDEX + SCAN + SORT + [SURFACE, LINALG, SUITE_ROWS]
 
 
 @pytest.mark.parametrize("group, name", params(EVERYDAY))
