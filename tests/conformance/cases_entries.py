@@ -560,3 +560,19 @@ def tail_losses(x, t, var, sign):
       reason="is_tensor returns a Python bool")
 def tail_complex_parts(x):
     return ops.is_tensor(x), ops.is_tensor(3), ops.conj(x), ops.real(x), ops.imag(x)
+
+
+@case("Tensor.renorm", "Tensor.real", "Tensor.imag", "Tensor.H", "Tensor.type", inputs=[rnd(3, 4)])
+def tensor_more_aliases(x):
+    return x.renorm(2, 0, 2.0), x.real(), x.imag(), x.H, x.type(ms.int32)
+
+
+@case("Tensor.type", inputs=[rnd(2, 2)], graph=False, reason="returns the dtype's name, a Python string")
+def tensor_type_name(x):
+    return x.type()
+
+
+@case("Tensor.fold", "Tensor.unfold", inputs=[rnd(1, 2, 4, 4)])
+def tensor_fold_unfold(x):
+    u = x.unfold(2, 1, 0, 2)
+    return u, u.fold(ms.Tensor([4, 4], ms.int32), 2, 1, 0, 2)

@@ -194,3 +194,24 @@ tensor_alias("mH")(_mt)       # the conjugate transpose: real tensors only here
 def _adjoint(self):
     """The conjugate transpose of the last two axes (real tensors: the transpose)."""
     return ops.swapaxes(self, -2, -1)
+
+
+for _m in ("renorm", "fold", "unfold", "real", "imag"):
+    _forward(_m, _m)
+
+
+@tensor_alias("type")
+def _type(self, dtype=None):
+    """The dtype's name ('Float32') without `dtype`; with it, the tensor cast to it."""
+    return str(self.dtype) if dtype is None else F.cast(self, dtype)
+
+
+def _h(self):
+    """The conjugate transpose of a 2-D tensor (real tensors: the transpose)."""
+    if self.ndim != 2:
+        raise OpValueError(f"For 'Tensor.H', the tensor must be 2-D, but got {self.ndim}-D.")
+    return ops.transpose(self, (1, 0))
+
+
+_h.is_property = True
+tensor_alias("H")(_h)
