@@ -6,6 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 
+def _hswish(x):
+    """x * relu6(x + 3) / 6, piecewise so that -inf gives 0 (its limit, and MindSpore's value) and
+    +inf gives inf, where the product form gives inf * 0 = nan (op fuzzer seeds 6140 and 6420)."""
+    with np.errstate(invalid="ignore"):
+        return np.where(x <= -3, np.zeros_like(x), np.where(x >= 3, x, x * (x + 3) / 6)).astype(np.result_type(x))
+
+
 def numpy_namespace(elementwise: list, dtypes: list) -> dict:
     """`apply`, `P`, `ops`, `ms` and `Tensor` for a program run on plain NumPy arrays, each op
     written the obvious NumPy way with MindSpore's documented rules where they differ (float
@@ -45,7 +52,7 @@ def numpy_namespace(elementwise: list, dtypes: list) -> dict:
           "Log": np.log, "Sqrt": np.sqrt, "Rsqrt": lambda x: 1 / np.sqrt(x), "Sin": np.sin, "Cos": np.cos,
           "Tanh": np.tanh, "Erf": erf, "Reciprocal": lambda x: 1 / x, "Floor": np.floor, "Sigmoid": sig,
           "ReLU": lambda x: np.where(x > 0, x, 0).astype(np.result_type(x)),
-          "HSwish": lambda x: x * np.clip(x + 3, 0, 6) / 6, "HSigmoid": lambda x: np.clip(x + 3, 0, 6) / 6,
+          "HSwish": _hswish, "HSigmoid": lambda x: np.clip(x + 3, 0, 6) / 6,
           "GeLU": gelu, "GeLUErf": lambda x: 0.5 * x * (1 + erf(x / np.sqrt(2))), "Select": np.where,
           # the math and activation rows added after the fuzzer was written (MindSpore's rules:
           # Round is half to even, Sign(NaN) is 0, Mod truncates like C's fmod, Elu's alpha is 1)

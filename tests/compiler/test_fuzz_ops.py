@@ -158,3 +158,15 @@ def test_seed_5806_log_softmax_of_large_rounded_values_is_within_their_spread(tm
     fn = getattr(mod, "prog_5806")
     for got in (fn(*case.args())[0], ms.jit(fn)(*case.args())[0]):
         np.testing.assert_allclose(got.asnumpy(), truth, rtol=0, atol=bound)
+
+
+@pytest.mark.parametrize("seed", [6140, 6420])
+def test_numpy_reference_hswish_of_minus_inf_is_zero(seed, tmp_path):
+    """Seeds 6140 and 6420 (the float64 programs checked against the fuzzer's NumPy reference):
+    HSwish(-inf) is 0 in PyNative, compiled and MindSpore 2.10 (checked with the wheel: [0, inf]
+    for [-inf, inf]); the reference's product form x * relu6(x + 3) / 6 gave inf * 0 = nan. Both
+    seeds reported a NumPy mismatch with main's reference."""
+    import fuzz_numpy
+    assert F.check_numpy(seed, tmp_path) is None
+    np.testing.assert_array_equal(fuzz_numpy._hswish(np.array([-np.inf, np.inf, -3.0, 3.0, 1.0])),
+                                  [0.0, np.inf, 0.0, 3.0, 1.0 * 4 / 6])
