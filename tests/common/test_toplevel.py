@@ -88,3 +88,12 @@ def test_recompute_deterministic_synchronize_no_inline():
 def test_run_check_prints_success(capsys):
     ms.run_check()
     assert "installed on platform [CPU] successfully" in capsys.readouterr().out
+
+
+def test_pytype_to_dtype_of_an_unknown_class():
+    # MindSpore 2.10: NotImplementedError "The python type <class '...A'> cannot be converted to
+    # MindSpore type." (checked with the wheel)
+    class A:
+        pass
+    with pytest.raises(NotImplementedError, match="cannot be converted to MindSpore type"):
+        ms.pytype_to_dtype(A)

@@ -216,7 +216,7 @@ def pytype_to_dtype(obj):
     try:
         return from_numpy(obj)
     except TypeError:
-        raise NotImplementedError(f"Unsupported convert python type {obj} to MindSpore type.") from None
+        raise NotImplementedError(f"The python type {obj} cannot be converted to MindSpore type.") from None  # the wheel's class and text
 
 
 def get_py_obj_dtype(obj):

@@ -62,10 +62,5 @@ def export(net, *inputs, file_name, file_format, **kwargs):
             with open(path, "wb") as f:
                 f.write(enc_mode(data, kwargs["enc_key"]))
         return path
-    try:
-        from pycompile.export.mindir import export_mindir
-    except ModuleNotFoundError as e:
-        if e.name != "pycompile.export.mindir":
-            raise
-        raise NotImplementedError("pycompile cannot export MINDIR yet: use file_format='ONNX'.") from None
+    from pycompile.export.mindir import export_mindir
     return export_mindir(net, inputs, file_name, **kwargs)
