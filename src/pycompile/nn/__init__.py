@@ -9,7 +9,7 @@ from pycompile.nn.time_distributed import TimeDistributed  # noqa: F401
 from pycompile.nn.loss import L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits  # noqa: F401
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric, Precision,  # noqa: F401
                                   Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
-                                  get_metric_fn, names, rearrange_inputs)
+                                  get_metric_fn, names, rearrange_inputs, ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc)
 from pycompile.nn.learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR, InverseDecayLR,  # noqa: F401
                                                  LearningRateSchedule, NaturalExpDecayLR, PolynomialDecayLR,
                                                  WarmUpLR)
