@@ -10,8 +10,9 @@ from pycompile.train.callback._lambda_callback import LambdaCallback
 from pycompile.train.callback._loss_monitor import LossMonitor
 from pycompile.train.callback._lr_scheduler import LearningRateScheduler
 from pycompile.train.callback._progress_bar import ProgressBar
+from pycompile.train.callback._reduce_lr_on_plateau import ReduceLROnPlateau
 from pycompile.train.callback._time_monitor import TimeMonitor
 
 __all__ = ["Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
-           "EarlyStopping", "LearningRateScheduler", "History", "LambdaCallback", "ProgressBar",
+           "EarlyStopping", "ReduceLROnPlateau", "LearningRateScheduler", "History", "LambdaCallback", "ProgressBar",
            "_CallbackManager", "_InternalCallbackParam", "_CheckpointManager"]
