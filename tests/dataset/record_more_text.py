@@ -13,25 +13,11 @@ import mindspore.dataset.text as text
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from more_text_cases import CASES  # noqa: E402
-
-
-def encode(out):
-    outs = out if isinstance(out, (tuple, list)) else (out,)
-    return [{"dtype": str(np.asarray(o).dtype), "shape": list(np.asarray(o).shape), "values": np.asarray(o).tolist()}
-            for o in outs]
-
-
-def run(make, x):
-    try:
-        return {"outputs": encode(make(text)(x))}
-    except Exception as e:  # noqa: BLE001 - recording what MindSpore raises
-        s = str(e)
-        i = s.find("[ERROR]")
-        return {"raises": type(e).__name__, "message": s[i:s.find("\n", i)] if i >= 0 else s}
+from oracle_io import encode, run  # noqa: E402
 
 
 def main():
-    record = {"mindspore": mindspore.__version__, "cases": {k: run(*v) for k, v in CASES.items()},
+    record = {"mindspore": mindspore.__version__, "cases": {k: run(make, text, x) for k, (make, x) in CASES.items()},
               "to_str": encode(text.to_str(np.array([b"ab", b"c"]))),
               "to_bytes": [{"values": [v.decode("latin-1") for v in text.to_bytes(np.array(["ab", "\u00e9"])).tolist()],
                             "dtype": str(text.to_bytes(np.array(["ab", "\u00e9"])).dtype)}]}

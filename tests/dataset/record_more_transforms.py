@@ -5,33 +5,17 @@ import json
 import os
 import sys
 
-import numpy as np
-
 import mindspore
 import mindspore.dataset.transforms as T
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from more_transform_cases import CASES  # noqa: E402
-
-
-def encode(out):
-    outs = out if isinstance(out, (tuple, list)) else (out,)
-    return [{"dtype": str(np.asarray(o).dtype), "shape": list(np.asarray(o).shape), "values": np.asarray(o).tolist()}
-            for o in outs]
-
-
-def run(make, inputs):
-    try:
-        return {"outputs": encode(make(T)(*inputs))}
-    except Exception as e:  # noqa: BLE001 - recording what MindSpore raises
-        text = str(e)
-        i = text.find("[ERROR]")
-        return {"raises": type(e).__name__, "message": text[i:text.find("\n", i)] if i >= 0 else text}
+from oracle_io import run  # noqa: E402
 
 
 def main():
-    record = {"mindspore": mindspore.__version__, "cases": {k: run(*v) for k, v in CASES.items()}}
+    record = {"mindspore": mindspore.__version__, "cases": {k: run(make, T, *inputs) for k, (make, inputs) in CASES.items()}}
     with open(os.path.join(HERE, "fixtures", "more_transforms.json"), "w") as f:
         json.dump(record, f, indent=1)
         f.write("\n")

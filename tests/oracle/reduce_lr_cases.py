@@ -1,5 +1,7 @@
-"""ReduceLROnPlateau cases: (constructor kwargs, monitored value per epoch, initial lr). Shared by
-record_reduce_lr.py (MindSpore 2.10) and tests/train/test_reduce_lr_on_plateau.py."""
+"""ReduceLROnPlateau cases: (constructor kwargs, monitored value per epoch, initial lr), and how
+one is run, given the framework (mindspore or pycompile). Shared by record_reduce_lr.py
+(MindSpore 2.10) and tests/train/test_reduce_lr_on_plateau.py."""
+import numpy as np
 DOWN_THEN_FLAT = [1.0, 0.8, 0.8, 0.8, 0.8, 0.79995, 0.8, 0.8, 0.8, 0.8, 0.5, 0.5]
 CASES = {
     "patience2": ({"patience": 2}, DOWN_THEN_FLAT, 0.1),
@@ -14,3 +16,31 @@ CASES = {
     "bad_mode": ({"mode": "up"}, [1.0], 0.1),
     "bad_patience": ({"patience": -1}, [1.0], 0.1),
 }
+
+
+class _Params(dict):
+    """cb_params: a dict whose keys read as attributes."""
+    __getattr__ = dict.get
+
+
+def run(framework, kwargs, values, lr) -> dict:
+    """The learning rate after each epoch's on_train_epoch_end, or the error raised."""
+    try:
+        net = framework.nn.Dense(2, 2)
+        opt = framework.nn.Momentum(net.trainable_params(), lr, 0.9)
+        cb = framework.train.ReduceLROnPlateau(**kwargs)
+        params = _Params(optimizer=opt, cur_epoch_num=0)
+        ctx = framework.train.RunContext(params)
+        cb.on_train_begin(ctx)
+        out = []
+        for k, v in enumerate(values):
+            params["cur_epoch_num"] = k + 1
+            if cb.monitor == "loss":
+                params["net_outputs"] = framework.Tensor(np.float32(v))
+            else:
+                params["eval_results"] = {cb.monitor: v}
+            cb.on_train_epoch_end(ctx)
+            out.append(float(opt.learning_rate.asnumpy()))
+        return {"lrs": out}
+    except Exception as e:  # noqa: BLE001 - what the framework raised is the record
+        return {"raises": type(e).__name__, "message": str(e)}

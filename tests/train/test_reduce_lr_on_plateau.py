@@ -9,46 +9,20 @@ import numpy as np
 import pytest
 
 import pycompile as ms
-from pycompile import Tensor, nn
+from pycompile import nn
 from pycompile.train import Model, ReduceLROnPlateau, RunContext
 
 ORACLE = os.path.join(os.path.dirname(__file__), "..", "oracle")
 sys.path.insert(0, ORACLE)
-from reduce_lr_cases import CASES  # noqa: E402
+from reduce_lr_cases import CASES, _Params, run  # noqa: E402
 
 with open(os.path.join(ORACLE, "data", "reduce_lr.json")) as _f:
     RECORDED = json.load(_f)["cases"]
 
 
-class _Params(dict):
-    __getattr__ = dict.get
-
-
-def run(kwargs, values, lr):
-    try:
-        net = nn.Dense(2, 2)
-        opt = nn.Momentum(net.trainable_params(), lr, 0.9)
-        cb = ReduceLROnPlateau(**kwargs)
-        params = _Params(optimizer=opt, cur_epoch_num=0)
-        ctx = RunContext(params)
-        cb.on_train_begin(ctx)
-        out = []
-        for k, v in enumerate(values):
-            params["cur_epoch_num"] = k + 1
-            if cb.monitor == "loss":
-                params["net_outputs"] = Tensor(np.float32(v))
-            else:
-                params["eval_results"] = {cb.monitor: v}
-            cb.on_train_epoch_end(ctx)
-            out.append(float(opt.learning_rate.asnumpy()))
-        return {"lrs": out}
-    except Exception as e:  # noqa: BLE001 - compared with what MindSpore raised
-        return {"raises": type(e).__name__, "message": str(e)}
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_learning_rates_equal_mindspore(name):
-    got, want = run(*CASES[name]), RECORDED[name]
+    got, want = run(ms, *CASES[name]), RECORDED[name]
     if "raises" in want:
         assert got.get("raises") == want["raises"], got
     else:
