@@ -235,14 +235,11 @@ __all__ = ["rand", "randn", "rand_like", "randn_like", "standard_normal", "randi
 
 
 # ---- the default generator's state (ms.manual_seed / seed / initial_seed / get_rng_state) -----------
-def manual_seed(seed):
-    """Seed the random ops' default generator (not the weight initializers: `ms.set_seed` seeds
-    both). Returns the default generator (`ms.default_generator`), as MindSpore does."""
+def reseed(seed) -> None:
+    """Seed the default generator (ms.manual_seed, in ops/generator.py, returns it as well)."""
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise TypeError(f"For 'manual_seed', the 'seed' must be an int, but got {type(seed).__name__}.")
     _reset(int(seed))
-    from pycompile.ops.generator import default_generator
-    return default_generator
 
 
 def initial_seed():

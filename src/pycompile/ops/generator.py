@@ -74,3 +74,10 @@ class Generator:
 
 
 default_generator = Generator(FR.RNG_STATE)
+
+
+def manual_seed(seed):
+    """Seed the random ops' default generator (not the weight initializers: `ms.set_seed` seeds
+    both). Returns the default generator (`ms.default_generator`), as MindSpore does."""
+    FR.reseed(seed)
+    return default_generator
