@@ -39,7 +39,7 @@ from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta
                                   TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs, ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc)
 from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping, History,  # noqa: F401,E402
                                       LambdaCallback, LearningRateScheduler, LossMonitor, ModelCheckpoint,
-                                      RunContext, TimeMonitor, ReduceLROnPlateau)
+                                      RunContext, TimeMonitor, ReduceLROnPlateau, BackupAndRestore, OnRequestExit)
 from pycompile import train  # noqa: F401,E402
 from pycompile import amp  # noqa: F401,E402
 from pycompile import communication  # noqa: F401,E402  (mpi4py only on init())
