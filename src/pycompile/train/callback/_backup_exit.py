@@ -13,6 +13,9 @@ from pycompile.train.callback._checkpoint import _make_directory
 
 logger = logging.getLogger("pycompile.train")
 
+# ms.export, installed by pycompile.export when it is imported (it sits above train)
+EXPORT: list = [None]
+
 
 class BackupAndRestore(Callback):
     """Fault tolerance across restarts of the same script: `backup_dir/backup.ckpt` is written at
@@ -112,10 +115,10 @@ class OnRequestExit(Callback):
         from pycompile.train.serialization import save_checkpoint
         if self.save_ckpt:
             save_checkpoint(net, f"{name}.ckpt")
-        if self.save_mindir and inputs is not None:
+        if self.save_mindir and inputs is not None and EXPORT[0] is not None:
             # the MINDIR holds the user's network (its forward pass, for deployment): pycompile's
             # MINDIR writer does not write training graphs (gradients, optimizer updates)
-            from pycompile.export import export
+            export = EXPORT[0]
             forward = cb_params.get("network") or net
             if cb_params.get("loss_fn") is not None:
                 inputs = inputs[:-1]
