@@ -235,3 +235,13 @@ def lm_central_crop():
 @cell("nn.CentralCrop", inputs=[rnd(2, 1, 10, 6)])
 def lm_central_crop_batch():
     return nn.CentralCrop(0.33)
+
+
+@cell("nn.ReflectionPad3d", inputs=[rnd(1, 2, 3, 3, 4)])
+def lm_reflection_pad3d():
+    return nn.ReflectionPad3d((1, 2, 0, 1, 2, 1))
+
+
+@cell("nn.ReplicationPad3d", inputs=[rnd(1, 2, 2, 3, 3)])
+def lm_replication_pad3d():
+    return nn.ReplicationPad3d(1)

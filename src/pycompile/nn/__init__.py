@@ -36,7 +36,8 @@ from pycompile.nn.transformer import (Transformer, TransformerDecoder, Transform
 from pycompile.nn.conv import (Conv1d, Conv1dTranspose, Conv2d, Conv2dBnAct, Conv2dTranspose, Conv3d,  # noqa: F401
                                Conv3dTranspose)
 from pycompile.nn.image import (ConstantPad1d, ConstantPad2d, ConstantPad3d, Dropout1d, Dropout2d, Pad,  # noqa: F401
-                                ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d, Upsample,
+                                ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+                                ReplicationPad3d, Upsample,
                                 ZeroPad2d)
 from pycompile.nn.normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,  # noqa: F401
                                         InstanceNorm2d, InstanceNorm3d)
