@@ -245,3 +245,52 @@ def lm_reflection_pad3d():
 @cell("nn.ReplicationPad3d", inputs=[rnd(1, 2, 2, 3, 3)])
 def lm_replication_pad3d():
     return nn.ReplicationPad3d(1)
+
+
+_MM_X = np.array([[0.1, 0.2, 0.4, 0.8], [0.3, -0.2, 0.5, 0.1], [1.5, 0.0, -1.0, 0.2]], np.float32)
+_MM_Y = np.array([3, 0, 2], np.int64)
+
+
+@case("ops.multi_margin_loss", inputs=[_MM_X, _MM_Y])
+def lm_multi_margin_loss(x, y):
+    return ops.multi_margin_loss(x, y)
+
+
+@case("ops.multi_margin_loss", inputs=[_MM_X, _MM_Y, np.array([1.0, 2.0, 0.5, 3.0], np.float32)])
+def lm_multi_margin_loss_weight_p2(x, y, w):
+    return ops.multi_margin_loss(x, y, p=2, margin=2, weight=w, reduction="sum")
+
+
+@case("ops.multi_margin_loss", inputs=[_MM_X, _MM_Y], error=True)
+def lm_multi_margin_loss_float_margin(x, y):
+    return ops.multi_margin_loss(x, y, margin=1.5)
+
+
+@case("ops.MultiMarginLoss", inputs=[_MM_X, _MM_Y])
+def lm_multi_margin_loss_prim(x, y):
+    return ops.MultiMarginLoss(2, 0.5, "none")(x, y)
+
+
+@cell("nn.MultiMarginLoss", inputs=[_MM_X, _MM_Y])
+def lm_nn_multi_margin_loss():
+    return nn.MultiMarginLoss(margin=0.7, weight=Tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32)))
+
+
+@case("ops.lrn", "ops.LRN", inputs=[rnd(2, 6, 3, 2)])
+def lm_lrn(x):
+    return ops.lrn(x), ops.LRN(2, 0.5, 0.2, 0.75)(x)
+
+
+@cell("nn.LRN", inputs=[rnd(1, 4, 2, 2)])
+def lm_nn_lrn():
+    return nn.LRN(depth_radius=1, bias=2.0, alpha=1e-4, beta=0.75)
+
+
+@cell("nn.TripletMarginWithDistanceLoss", inputs=[rnd(3, 4), rnd(3, 4), rnd(3, 4)])
+def lm_triplet_distance():
+    return nn.TripletMarginWithDistanceLoss(margin=2.0)
+
+
+@cell("nn.TripletMarginWithDistanceLoss", inputs=[rnd(3, 4), rnd(3, 4), rnd(3, 4)])
+def lm_triplet_distance_swap_none():
+    return nn.TripletMarginWithDistanceLoss(swap=True, reduction="none", margin=0.5)

@@ -45,10 +45,10 @@ from pycompile.nn.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, Adaptive
                                   AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
 from pycompile.nn.image_more import CentralCrop, ImageGradients, PSNR  # noqa: F401
 from pycompile.nn.layers_more import (ChannelShuffle, ClipByNorm, Dropout3d, FastGelu, GaussianNLLLoss,  # noqa: F401
-                                      HingeEmbeddingLoss, HShrink, L1Regularizer, Linear, LPPool1d, LPPool2d, MatMul,
-                                      Moments, Norm, PixelShuffle, PixelUnshuffle, PoissonNLLLoss, Range,
-                                      ReduceLogSumExp, Roll, RReLU, Softmax2d, SoftShrink, Threshold, Tril, Triu,
-                                      Unflatten)
+                                      HingeEmbeddingLoss, HShrink, L1Regularizer, Linear, LPPool1d, LPPool2d, LRN, MatMul,
+                                      Moments, MultiMarginLoss, Norm, PixelShuffle, PixelUnshuffle, PoissonNLLLoss, Range,
+                                      ReduceLogSumExp, Roll, RReLU, Softmax2d, SoftShrink, Threshold, Tril,
+                                      TripletMarginWithDistanceLoss, Triu, Unflatten)
 
 
 def __getattr__(name):
