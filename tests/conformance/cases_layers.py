@@ -294,3 +294,33 @@ def lm_triplet_distance():
 @cell("nn.TripletMarginWithDistanceLoss", inputs=[rnd(3, 4), rnd(3, 4), rnd(3, 4)])
 def lm_triplet_distance_swap_none():
     return nn.TripletMarginWithDistanceLoss(swap=True, reduction="none", margin=0.5)
+
+
+_UNPOOL_X = np.array([[[[5.0, 7.0], [13.0, 15.0]], [[-1.0, 2.5], [3.0, 0.5]]]], np.float32)
+_UNPOOL_I = np.array([[[[5, 7], [13, 15]], [[0, 3], [9, 14]]]], np.int64)
+
+
+@case("ops.max_unpool2d", inputs=[_UNPOOL_X, _UNPOOL_I])
+def lm_max_unpool2d(x, i):
+    return ops.max_unpool2d(x, i, 2, 2)
+
+
+@case("ops.max_unpool2d", inputs=[_UNPOOL_X, _UNPOOL_I])
+def lm_max_unpool2d_output_size(x, i):
+    return ops.max_unpool2d(x, i, 2, 2, 0, (1, 2, 5, 5))
+
+
+@cell("nn.MaxUnpool2d", inputs=[_UNPOOL_X[0], _UNPOOL_I[0]])
+def lm_nn_max_unpool2d_unbatched():
+    return nn.MaxUnpool2d(2)
+
+
+@case("ops.max_unpool1d", inputs=[np.array([[[2.0, 4.0]], [[1.0, -3.0]]], np.float32),
+                                  np.array([[[1, 3]], [[0, 2]]], np.int64)])
+def lm_max_unpool1d(x, i):
+    return ops.max_unpool1d(x, i, 2)
+
+
+@cell("nn.MaxUnpool3d", inputs=[np.array([[[[[1.0, 2.0]]]]], np.float32), np.array([[[[[1, 6]]]]], np.int64)])
+def lm_nn_max_unpool3d():
+    return nn.MaxUnpool3d(2, 2)

@@ -42,7 +42,7 @@ from pycompile.nn.image import (ConstantPad1d, ConstantPad2d, ConstantPad3d, Dro
 from pycompile.nn.normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,  # noqa: F401
                                         InstanceNorm2d, InstanceNorm3d)
 from pycompile.nn.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,  # noqa: F401
-                                  AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
+                                  AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)
 from pycompile.nn.image_more import CentralCrop, ImageGradients, PSNR  # noqa: F401
 from pycompile.nn.layers_more import (ChannelShuffle, ClipByNorm, Dropout3d, FastGelu, GaussianNLLLoss,  # noqa: F401
                                       HingeEmbeddingLoss, HShrink, L1Regularizer, Linear, LPPool1d, LPPool2d, LRN, MatMul,
