@@ -20,6 +20,7 @@ import pytest
 
 import conf_harness as H
 import pycompile as ms
+import pycompile.numpy as mnp
 
 GROUP_SIZE = 16
 
@@ -36,9 +37,9 @@ RECORDS = H.load_records()
 
 def implemented(name: str) -> bool:
     """Whether pycompile has the MindSpore API `name` ("ops.split", "nn.LSTM", "Tensor.argmin",
-    "ms.tensor"); names of other namespaces are not in this table."""
+    "ms.tensor", "numpy.linspace"); names of other namespaces are not in this table."""
     ns, _, attr = name.partition(".")
-    root = {"ms": ms, "ops": ms.ops, "nn": ms.nn, "Tensor": ms.Tensor}.get(ns)
+    root = {"ms": ms, "ops": ms.ops, "nn": ms.nn, "Tensor": ms.Tensor, "numpy": mnp}.get(ns)
     return root is not None and hasattr(root, attr)
 
 
