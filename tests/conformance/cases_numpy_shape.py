@@ -78,7 +78,8 @@ def np_tensordot(a, b, u, w):
 @case("numpy.reshape", "numpy.ravel", "numpy.transpose", "numpy.swapaxes", "numpy.moveaxis", "numpy.rollaxis",
       "numpy.expand_dims", "numpy.squeeze", inputs=[rnd(2, 3, 4), rnd(1, 3, 1)])
 def np_layout(x, s):
-    return (mnp.reshape(x, (6, 4)), mnp.reshape(x, (-1, 2)), mnp.ravel(x), mnp.transpose(x), mnp.transpose(x, (1, 0, 2)),
+    return (mnp.reshape(x, (6, 4)), mnp.reshape(x, (-1, 2)), mnp.ravel(x), mnp.transpose(x),
+            mnp.transpose(x, (1, 0, 2)),
             mnp.swapaxes(x, 0, 2), mnp.moveaxis(x, 0, -1), mnp.moveaxis(x, (0, 1), (2, 0)), mnp.rollaxis(x, 2),
             mnp.rollaxis(x, 2, 1), mnp.expand_dims(x, 1), mnp.expand_dims(x, (0, 4)), mnp.squeeze(s),
             mnp.squeeze(s, 0), mnp.squeeze(s, (0, 2)))

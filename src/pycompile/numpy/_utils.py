@@ -10,8 +10,13 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType
+from pycompile.errors import UserError
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError
+
+# A mindspore.numpy feature pycompile does not support (yet): reported at the user's line in graph code
+NotSupported = type("NotImplementedError", (UserError, NotImplementedError),
+                    {"__module__": __name__, "__doc__": "A mindspore.numpy feature pycompile does not support."})
 
 # NumPy dtypes of Python data as mindspore.numpy converts them: 64-bit defaults narrowed
 _NARROW = {np.dtype(np.float64): np.float32, np.dtype(np.int64): np.int32}

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.numpy._utils import (const, finish, host_array, is_tensor, ndim, norm_axis, np_dtype, shape,
+from pycompile.numpy._utils import (const, finish, is_tensor, ndim, norm_axis, np_dtype, shape,
                                     shape_arg, tensor_cls, to_dtype, to_tensor, ttype)
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError
@@ -371,4 +371,3 @@ __all__ = ["array", "asarray", "asfarray", "zeros", "ones", "empty", "full", "ze
            "tril", "triu", "diagonal", "trace", "diag", "diagflat", "meshgrid", "vander", "tril_indices",
            "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices", "indices", "ix_",
            "bartlett", "blackman", "hamming", "hanning"]
-_ = host_array

@@ -9,8 +9,8 @@ import builtins
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.numpy._utils import (const, is_tensor, ndim, norm_axes, norm_axis, shape, shape_arg, to_dtype,
-                                    to_float, to_tensor, ttype)
+from pycompile.numpy._utils import (NotSupported, const, is_tensor, ndim, norm_axes, norm_axis, shape, shape_arg,
+                                    to_dtype, to_float, to_tensor, ttype)
 from pycompile.numpy.shape import concatenate
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpValueError
@@ -69,7 +69,7 @@ def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, en
     x = to_tensor(arr)
     widths = _widths(pad_width, ndim(x))
     if reflect_type != "even":
-        raise NotImplementedError("mindspore.numpy.pad: reflect_type='odd' is not supported yet")
+        raise NotSupported("mindspore.numpy.pad: reflect_type='odd' is not supported yet")
     for axis, (before, after) in enumerate(widths):
         if not before and not after:
             continue
@@ -91,7 +91,7 @@ def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, en
                      for w in (before, after)]
             x = concatenate([parts[0], x, parts[1]], axis)
         else:
-            raise NotImplementedError(f"mindspore.numpy.pad: mode {mode!r} is not supported yet")
+            raise NotSupported(f"mindspore.numpy.pad: mode {mode!r} is not supported yet")
     _ = stat_length, end_values
     return x
 
@@ -157,10 +157,10 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     f = to_float(to_tensor(f))
     axes = norm_axes(axis, ndim(f), "gradient")
     if edge_order != 1:
-        raise NotImplementedError("mindspore.numpy.gradient: edge_order=2 is not supported yet")
+        raise NotSupported("mindspore.numpy.gradient: edge_order=2 is not supported yet")
     spacing = list(varargs) if len(varargs) > 1 else [varargs[0] if varargs else 1.0] * len(axes)
     if len(spacing) != len(axes) or not builtins.all(isinstance(h, (int, float)) for h in spacing):
-        raise NotImplementedError("mindspore.numpy.gradient: only one scalar spacing per axis is supported yet")
+        raise NotSupported("mindspore.numpy.gradient: only one scalar spacing per axis is supported yet")
     outs = []
     for ax, h in zip(axes, spacing):
         n = shape(f)[ax]
@@ -209,7 +209,7 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A00
     return counts, edges          # float32 counts, as mindspore.numpy
 
 
-# ---- index grids and printing -------------------------------------------------------------------------------------------
+# ---- index grids and printing ----------------------------------------------------------------------------
 class _Grid:
     """`mnp.mgrid[0:3, 0:4]` / `mnp.ogrid[...]`: NumPy's grids as constants (int32 for int
     slices, float32 otherwise)."""

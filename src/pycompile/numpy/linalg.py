@@ -8,7 +8,7 @@ import builtins
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.numpy._utils import const, finish, is_float, ndim, norm_axis, shape, to_float, to_tensor, ttype
+from pycompile.numpy._utils import NotSupported, const, finish, ndim, norm_axis, shape, to_float, to_tensor, ttype
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpValueError
 
@@ -181,7 +181,7 @@ def polyint(p, m=1, k=None):
 # ---- statistics of pairs -----------------------------------------------------------------------------------------
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, dtype=None):
     if fweights is not None or aweights is not None:
-        raise NotImplementedError("mindspore.numpy.cov: fweights / aweights are not supported yet")
+        raise NotSupported("mindspore.numpy.cov: fweights / aweights are not supported yet")
     m = to_float(to_tensor(m))
     if ndim(m) == 1:
         m = F.expand_dims(m, 0)
@@ -246,6 +246,5 @@ def _correlate(a, v, mode):
     return F.reduce_sum(F.mul(windows, v), (1,))
 
 
-_ = is_float
 __all__ = ["dot", "matmul", "outer", "inner", "kron", "tensordot", "multi_dot", "cross", "polyadd", "polysub",
            "polymul", "polyval", "polyder", "polyint", "cov", "corrcoef", "convolve", "correlate"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.numpy._utils import finish, is_float, is_tensor, ndim, operand, shape, to_float, to_tensor, ttype
+from pycompile.numpy._utils import (NotSupported, finish, is_float, is_tensor, ndim, operand, shape, to_float,
+                                    to_tensor, ttype)
 from pycompile.ops import functional as F
 
 
@@ -116,7 +117,7 @@ def array_equiv(a1, a2):
 
 def where(condition, x=None, y=None):
     if x is None and y is None:
-        raise NotImplementedError("mindspore.numpy.where(condition) (the indices of the true elements) has a "
+        raise NotSupported("mindspore.numpy.where(condition) (the indices of the true elements) has a "
                                   "data-dependent shape; pass x and y")
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")

@@ -12,7 +12,6 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.numpy._utils import const, finish, is_float, is_tensor, operand, to_float, to_tensor, ttype
 from pycompile.ops import functional as F
-from pycompile.ops import function_math as M
 import pycompile.ops as ops
 
 
@@ -304,7 +303,6 @@ def invert(x, dtype=None):
 
 bitwise_not = invert
 
-_ = M
 __all__ = ["add", "subtract", "multiply", "divide", "true_divide", "power", "float_power", "floor_divide",
            "remainder", "mod", "fmod", "divmod", "negative", "positive", "absolute", "abs", "fabs", "square",
            "reciprocal", "sqrt", "cbrt", "exp", "log", "expm1", "log1p", "log2", "log10", "exp2", "sin", "cos",

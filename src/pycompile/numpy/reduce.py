@@ -7,8 +7,8 @@ from __future__ import annotations
 import builtins
 
 from pycompile.common import dtype as mstype
-from pycompile.numpy._utils import (finish, is_float, ndim, norm_axes, norm_axis, shape, to_dtype, to_float,
-                                    to_tensor, ttype)
+from pycompile.numpy._utils import (NotSupported, finish, is_float, ndim, norm_axes, norm_axis, shape, to_dtype,
+                                    to_float, to_tensor, ttype)
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpValueError
 
@@ -55,7 +55,7 @@ def _extreme(fn, name):
     def f(a, axis=None, keepdims=False, initial=None, where=True):
         a = to_tensor(a)
         if where is not True:
-            raise NotImplementedError(f"mindspore.numpy.{name}: the 'where' argument is not supported yet")
+            raise NotSupported(f"mindspore.numpy.{name}: the 'where' argument is not supported yet")
         axes = _axes(a, axis, name)
         out = _keep(fn(a, axes), a, axes, keepdims)
         if initial is not None:
@@ -238,7 +238,7 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002
         return _vector_norm(x, ord, axes, keepdims)
     if ord in (None, "fro"):
         return _keep(F.sqrt(F.reduce_sum(F.mul(x, x), axes)), x, axes, keepdims)
-    raise NotImplementedError(f"mindspore.numpy.norm: the matrix norm ord={ord!r} is not supported yet")
+    raise NotSupported(f"mindspore.numpy.norm: the matrix norm ord={ord!r} is not supported yet")
 
 
 def _vector_norm(x, ord, axes, keepdims):  # noqa: A002

@@ -335,9 +335,10 @@ def take_along_axis(arr, indices, axis):
     axis = norm_axis(axis, ndim(arr), "take_along_axis")
     out_shape = tuple(np.broadcast_shapes(tuple(n if d != axis else 1 for d, n in enumerate(shape(arr))),
                                           tuple(n if d != axis else 1 for d, n in enumerate(shape(indices)))))
+    dims = builtins.range(ndim(arr))
     full_idx = F.broadcast_to(F.cast(indices, mstype.int32),
-                              tuple(shape(indices)[d] if d == axis else out_shape[d] for d in builtins.range(ndim(arr))))
-    src = F.broadcast_to(arr, tuple(shape(arr)[d] if d == axis else out_shape[d] for d in builtins.range(ndim(arr))))
+                              tuple(shape(indices)[d] if d == axis else out_shape[d] for d in dims))
+    src = F.broadcast_to(arr, tuple(shape(arr)[d] if d == axis else out_shape[d] for d in dims))
     return F.gather_elements(src, axis, full_idx)
 
 
