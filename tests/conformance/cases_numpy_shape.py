@@ -234,3 +234,31 @@ def np_grids(x):
       reason="a Python string of the values")
 def np_array_str(x):
     return mnp.array_str(x)
+
+
+# ---- value-dependent lengths and multi-dimensional histograms (sets.py) ------------------------------------
+@case("numpy.unique", "numpy.intersect1d", "numpy.setdiff1d", inputs=[ints(2, 5, lo=0, hi=6), ints(4, lo=2, hi=8)])
+def np_unique_sets(a, b):
+    return mnp.unique(a), mnp.unique(a, return_inverse=True), mnp.intersect1d(a, b), mnp.setdiff1d(a, b)
+
+
+@case("numpy.unique", inputs=[np.array([2.5, -1.0, 2.5, 0.0, -0.0, 7.0], np.float32)])
+def np_unique_float(x):
+    return mnp.unique(x), mnp.unique(x, True)
+
+
+@case("numpy.argwhere", "numpy.bincount", inputs=[ints(2, 3, lo=0, hi=3), ints(6, lo=0, hi=5), rnd(6)],
+      graph=False, reason="result shapes that depend on the values")
+def np_argwhere_bincount(a, i, w):
+    return mnp.argwhere(a), mnp.bincount(i), mnp.bincount(i, w), mnp.bincount(i, minlength=7)
+
+
+@case("numpy.bincount", inputs=[ints(6, lo=0, hi=5)])
+def np_bincount_length(i):
+    return mnp.bincount(i, length=6), mnp.bincount(i, length=3)
+
+
+@case("numpy.histogram2d", "numpy.histogramdd", inputs=[rnd(12, lo=0, hi=3), rnd(12, lo=-1, hi=1), rnd(10, 3)])
+def np_histogram_nd(x, y, s):
+    return (mnp.histogram2d(x, y, 3), mnp.histogram2d(x, y, [2, 4], [[0, 3], [-1, 1]]), mnp.histogramdd(s, 2),
+            mnp.histogramdd(s, (2, 3, 1), density=True))

@@ -13,7 +13,7 @@ own results (tests/conformance/cases_numpy*.py). A mindspore.numpy name pycompil
 AttributeError saying so (docs/api/numpy.md lists what is present).
 
 The functions live in modules by family: creation, math, logic, reduce, linalg, shape, misc,
-extras.
+extras, sets.
 """
 from pycompile.common.missing import missing as _missing
 from pycompile.numpy.creation import *  # noqa: F401,F403
@@ -23,6 +23,7 @@ from pycompile.numpy.logic import *  # noqa: F401,F403
 from pycompile.numpy.math import *  # noqa: F401,F403
 from pycompile.numpy.misc import *  # noqa: F401,F403
 from pycompile.numpy.reduce import *  # noqa: F401,F403
+from pycompile.numpy.sets import *  # noqa: F401,F403
 from pycompile.numpy.shape import *  # noqa: F401,F403
 
 

@@ -188,8 +188,9 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
     same = F.equal(lo, hi)
     lo = F.select(same, F.sub(lo, 0.5), lo)
     hi = F.select(same, F.add(hi, 0.5), hi)
-    frac = const((np.arange(bins + 1) / bins).astype(np.float32))
-    return F.add(lo, F.mul(F.sub(hi, lo), frac))
+    frac = const((np.arange(bins) / bins).astype(np.float32))
+    # the last edge is hi itself (lo + (hi - lo) * 1 may round past it, leaving the maximum uncounted)
+    return F.concat([F.add(lo, F.mul(F.sub(hi, lo), frac)), F.reshape(hi, (1,))], 0)
 
 
 def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A002
