@@ -119,9 +119,9 @@ def to_float(x):
 def norm_axis(axis, nd: int, name: str) -> int:
     if not isinstance(axis, (int, np.integer)) or isinstance(axis, builtins.bool):
         raise OpTypeError(f"For '{name}', the axis must be an int, but got {type(axis).__name__}")
-    if not -nd <= axis < builtins.max(nd, 1):
+    if not -nd <= axis < nd:
         raise OpValueError(f"For '{name}', the axis {axis} is out of range for a {nd}-D tensor")
-    return int(axis) % builtins.max(nd, 1)
+    return int(axis) % nd
 
 
 def norm_axes(axis, nd: int, name: str) -> tuple:

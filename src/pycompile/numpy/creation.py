@@ -315,13 +315,20 @@ def triu_indices(n, k=0, m=None):
     return _index_pair(*np.triu_indices(n, k, m))
 
 
+def _plane(arr, name):
+    a = to_tensor(arr)
+    if ndim(a) != 2:
+        raise OpValueError(f"For '{name}', the input must be a 2-D tensor, but got {ndim(a)}-D")
+    return shape(a)
+
+
 def tril_indices_from(arr, k=0):
-    r, c = shape(to_tensor(arr))[-2:]
+    r, c = _plane(arr, "tril_indices_from")
     return tril_indices(r, k, c)
 
 
 def triu_indices_from(arr, k=0):
-    r, c = shape(to_tensor(arr))[-2:]
+    r, c = _plane(arr, "triu_indices_from")
     return triu_indices(r, k, c)
 
 
