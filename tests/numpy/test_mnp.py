@@ -74,3 +74,10 @@ def test_an_unsupported_form_in_graph_code_is_a_user_error_at_the_users_line():
     message = str(info.value)
     assert "test_mnp.py:" in message and "data-dependent shape" in message
     assert "internal error" not in message
+
+
+@pytest.mark.parametrize("call", [lambda x: mnp.flipud(x), lambda x: mnp.sum(x, axis=0),
+                                  lambda x: mnp.tril_indices_from(x)], ids=["flipud", "sum", "tril_indices_from"])
+def test_an_axis_a_0d_tensor_lacks_is_a_value_error(call):
+    with pytest.raises(ValueError, match="out of range|2-D"):
+        call(ms.Tensor(np.float32(1.5)))
