@@ -256,3 +256,18 @@ def np_zeros_negative(x):
       reason="MindSpore's graph mode raises ValueError where PyNative raises ZeroDivisionError")
 def np_arange_zero_step(x):
     return mnp.arange(0, 5, 0)
+
+
+@case("numpy.var", "numpy.std", "numpy.average", "numpy.fabs", "numpy.exp2", "numpy.trace", "numpy.nansum",
+      "numpy.sqrt", "numpy.cbrt", "numpy.reciprocal", "numpy.hypot", "numpy.nanmean", "numpy.ptp", "numpy.cov",
+      "numpy.cumsum", "numpy.matmul", inputs=[np.array([[1, 2, 3], [4, 5, 6]], np.int32), bools(3)])
+def np_int_inputs(i, b):
+    """Integer (and bool) inputs: mindspore.numpy's result dtypes (var / std from the int mean)."""
+    return (mnp.var(i), mnp.std(i), mnp.var(i, 1), mnp.average(i), mnp.average(i, 0), mnp.fabs(i), mnp.exp2(i),
+            mnp.trace(i), mnp.nansum(i), mnp.sqrt(i), mnp.cbrt(i), mnp.reciprocal(i), mnp.hypot(i, i),
+            mnp.nanmean(i), mnp.ptp(i), mnp.cov(i), mnp.cumsum(b), mnp.matmul(i, mnp.transpose(i)))
+
+
+@case("numpy.mean", "numpy.std", "numpy.sum", "numpy.divide", inputs=[rnd(2, 3, dtype="float16")])
+def np_float16_inputs(h):
+    return mnp.mean(h), mnp.std(h), mnp.sum(h), mnp.divide(h, 2), mnp.mean(h, 1)

@@ -247,7 +247,10 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
+    """The sum of the diagonal (int64 for ints and bools, as mindspore.numpy's sums)."""
     d = diagonal(a, offset, axis1, axis2)
+    if ttype(d).dtype not in (mstype.float16, mstype.float32, mstype.float64):
+        d = F.cast(d, mstype.int64)
     return finish(F.reduce_sum(d, (ndim(d) - 1,)), dtype)
 
 

@@ -117,7 +117,7 @@ abs = absolute  # noqa: A001
 
 
 def fabs(x, dtype=None):
-    return finish(F.abs(to_float(_t(x))), dtype)
+    return finish(F.abs(_t(x)), dtype)
 
 
 def square(x, dtype=None):
@@ -148,7 +148,9 @@ log10 = _float_unary(ops.log10, "log10")
 
 
 def exp2(x, dtype=None):
-    return finish(F.pow(2.0, to_float(_t(x))), dtype)
+    """2 ** x: an int tensor gives ints, as mindspore.numpy's."""
+    x = _t(x)
+    return finish(F.pow(2.0, x) if is_float(x) else F.pow(F.cast(const(np.array(2)), ttype(x).dtype), x), dtype)
 
 
 # ---- trigonometry -----------------------------------------------------------------------------------------

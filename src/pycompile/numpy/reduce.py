@@ -91,12 +91,14 @@ argmin = _arg(lambda a, ax: F.argmin(a, ax), "argmin", mstype.int32)
 
 
 def var(x, axis=None, ddof=0, keepdims=False):
-    x = to_float(to_tensor(x))
+    """The mean squared deviation from the mean; for an int tensor from its int (truncated) mean,
+    as mindspore.numpy computes it, in float32."""
+    x = to_tensor(x)
     axes = _axes(x, axis, "var")
     n = 1
     for d in axes:
         n *= shape(x)[d]
-    dev = F.sub(x, _keep(F.reduce_mean(x, axes), x, axes, True))
+    dev = to_float(F.sub(x, mean(x, axes, True)))
     out = F.div(F.reduce_sum(F.mul(dev, dev), axes), float(builtins.max(n - ddof, 0)))
     return _keep(out, x, axes, keepdims)
 
@@ -115,8 +117,9 @@ def _nan_fill(a, value):
 
 
 def nansum(a, axis=None, dtype=None, keepdims=False):
+    """The sum of the non-NaN values; an int tensor's keeps its dtype (unlike sum's int64)."""
     filled, _ = _nan_fill(a, 0.0)
-    return sum(filled, axis, dtype, keepdims)
+    return sum(filled, axis, ttype(filled).dtype if dtype is None else dtype, keepdims)
 
 
 def _count(a, nan, axes):
@@ -202,8 +205,8 @@ def sometrue(a, axis=None, keepdims=False):
 
 
 def average(x, axis=None, weights=None, returned=False):
-    x = to_float(to_tensor(x))
-    if weights is None:
+    x = to_tensor(x)
+    if weights is None:              # an int tensor's average is its int mean, as mindspore.numpy's
         avg = mean(x, axis)
         axes = _axes(x, axis, "average")
         n = 1
@@ -211,6 +214,7 @@ def average(x, axis=None, weights=None, returned=False):
             n *= shape(x)[d]
         wsum = F.add(F.zeros_like(avg), float(n))
     else:
+        x = to_float(x)
         w = to_float(to_tensor(weights))
         if shape(w) != shape(x):
             if axis is None or ndim(w) != 1:
