@@ -271,3 +271,17 @@ def np_int_inputs(i, b):
 @case("numpy.mean", "numpy.std", "numpy.sum", "numpy.divide", inputs=[rnd(2, 3, dtype="float16")])
 def np_float16_inputs(h):
     return mnp.mean(h), mnp.std(h), mnp.sum(h), mnp.divide(h, 2), mnp.mean(h, 1)
+
+
+@case("numpy.add", "numpy.subtract", "numpy.power", "numpy.minimum", "numpy.maximum", "numpy.less", "numpy.equal",
+      "numpy.where", "numpy.clip", "numpy.remainder", "numpy.floor_divide", "numpy.fmod", "numpy.true_divide",
+      "numpy.heaviside", "numpy.copysign",
+      inputs=[np.array([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], np.float16), np.array([[1, 2, 3], [4, 5, 6]], np.int32)])
+def np_scalar_operands(x, i):
+    """Python numbers become int32 / float32 tensors and promote as tensors (float16 + 1.5 is
+    float32); maximum / minimum / clip cast them to the tensor's dtype (int32 vs 2.5 compares with 2)."""
+    return (mnp.add(i, 1.5), mnp.subtract(2.5, i), mnp.power(i, 0.5), mnp.minimum(i, 2.5), mnp.add(x, 1.5),
+            mnp.add(x, 2), mnp.maximum(x, 2.5), mnp.less(i, 2.5), mnp.equal(i, 2.0), mnp.where(i > 2, i, 7),
+            mnp.where(i > 2, 1.5, i), mnp.where(x > 0, x, 0.5), mnp.where(i > 2, x, i), mnp.clip(x, 1, 2),
+            mnp.clip(i, 1.5, 4.5), mnp.remainder(i, 2.5), mnp.floor_divide(i, 2.5), mnp.fmod(i, 2.5),
+            mnp.true_divide(i, 2.5), mnp.heaviside(i, 0.5), mnp.copysign(i, -1), mnp.copysign(x, -1))

@@ -85,11 +85,18 @@ def to_tensor(x, dtype=None):
 
 
 def operand(x):
-    """An operand of an elementwise op: tensors stay, Python numbers stay (ops promote them as
-    MindSpore does), lists become constant tensors."""
-    if is_tensor(x) or isinstance(x, (bool, int, float, np.number)):
-        return x
-    return to_tensor(x)
+    """An operand of an elementwise op: tensors stay; Python numbers and lists become constant
+    tensors of mindspore.numpy's default dtypes (int32, float32), which then promote with the other
+    operand as tensors do (`float16 tensor + 1.5` is float32, `+ 2` float16)."""
+    return x if is_tensor(x) else to_tensor(x)
+
+
+def like(x, value):
+    """A Python number (or tensor) as a tensor of x's dtype (maximum / minimum / clip bounds:
+    mindspore.numpy casts them, so `maximum(int32, 2.5)` compares with 2)."""
+    if is_tensor(value):
+        return value
+    return const(np.asarray(value).astype(ttype(x).dtype.np))
 
 
 def finish(out, dtype):

@@ -5,16 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.numpy._utils import (NotSupported, finish, is_float, is_tensor, ndim, operand, shape, to_float,
+from pycompile.numpy._utils import (NotSupported, finish, is_float, ndim, operand, shape, to_float,
                                     to_tensor, ttype)
 from pycompile.ops import functional as F
 
 
 def _pair(x1, x2):
-    a, b = operand(x1), operand(x2)
-    if not is_tensor(a) and not is_tensor(b):
-        a = to_tensor(a)
-    return a, b
+    return operand(x1), operand(x2)
 
 
 def _cmp(fn, name):
@@ -122,13 +119,7 @@ def where(condition, x=None, y=None):
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     c = _bool(condition)
-    xv, yv = operand(x), operand(y)
-    if not is_tensor(xv) and not is_tensor(yv):
-        xv, yv = to_tensor(xv), to_tensor(yv)
-    elif not is_tensor(xv):
-        xv = F.cast(to_tensor(xv), ttype(yv).dtype) if isinstance(xv, (int, float)) else to_tensor(xv)
-    elif not is_tensor(yv):
-        yv = F.cast(to_tensor(yv), ttype(xv).dtype) if isinstance(yv, (int, float)) else to_tensor(yv)
+    xv, yv = operand(x), operand(y)          # numbers as int32 / float32 tensors, then promoted
     if ttype(xv).dtype != ttype(yv).dtype:
         dt = mstype.promote(ttype(xv).dtype, ttype(yv).dtype)
         xv, yv = F.cast(xv, dt), F.cast(yv, dt)

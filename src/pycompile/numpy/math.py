@@ -10,7 +10,7 @@ import math as _m
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.numpy._utils import const, finish, is_float, is_tensor, operand, to_float, to_tensor, ttype
+from pycompile.numpy._utils import const, finish, is_float, is_tensor, like, operand, to_float, to_tensor, ttype
 from pycompile.ops import functional as F
 import pycompile.ops as ops
 
@@ -20,11 +20,8 @@ def _t(x):
 
 
 def _pair(x1, x2):
-    """Operands of a binary function; at least one becomes a tensor."""
-    a, b = operand(x1), operand(x2)
-    if not is_tensor(a) and not is_tensor(b):
-        a = to_tensor(a)
-    return a, b
+    """Operands of a binary function, as tensors."""
+    return operand(x1), operand(x2)
 
 
 def _unary(fn):
@@ -57,17 +54,12 @@ def multiply(x1, x2, dtype=None):
 def divide(x1, x2, dtype=None):
     """True division: ints divide as float32."""
     a, b = _pair(x1, x2)
-    if not _any_float(a, b):
-        a = to_float(a) if is_tensor(a) else float(a)
-        b = to_float(b) if is_tensor(b) else float(b)
+    if not (is_float(a) or is_float(b)):
+        a, b = to_float(a), to_float(b)
     return finish(F.div(a, b), dtype)
 
 
 true_divide = divide
-
-
-def _any_float(*xs):
-    return any(is_float(x) if is_tensor(x) else isinstance(x, (float, np.floating)) for x in xs)
 
 
 def power(x1, x2, dtype=None):
@@ -76,9 +68,7 @@ def power(x1, x2, dtype=None):
 
 def float_power(x1, x2, dtype=None):
     a, b = _pair(x1, x2)
-    a = to_float(a) if is_tensor(a) else float(a)
-    b = to_float(b) if is_tensor(b) else float(b)
-    return finish(F.pow(a, b), dtype)
+    return finish(F.pow(to_float(a), to_float(b)), dtype)
 
 
 def floor_divide(x1, x2, dtype=None):
@@ -199,17 +189,26 @@ def logaddexp2(x1, x2, dtype=None):
 
 
 def copysign(x1, x2, dtype=None):
-    a, b = _t(x1), operand(x2)
-    return finish(ops.copysign(to_float(a), b), dtype)
+    """|x1| with the sign of x2; an int x1 stays int (mindspore.numpy)."""
+    a, b = _pair(x1, x2)
+    if is_float(a):
+        return finish(ops.copysign(a, to_float(b)), dtype)
+    neg = ops.signbit(to_float(b))
+    mag = F.abs(a)
+    shape = tuple(np.broadcast_shapes(tuple(ttype(mag).shape), tuple(ttype(neg).shape)))
+    return finish(F.select(F.broadcast_to(neg, shape), F.broadcast_to(F.neg(mag), shape),
+                           F.broadcast_to(mag, shape)), dtype)
 
 
 def heaviside(x1, x2, dtype=None):
+    """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0, in the promoted dtype of both."""
     a, b = _pair(x1, x2)
-    a = _t(a)
-    b = F.cast(_t(b), ttype(a).dtype)
+    dt = mstype.promote(ttype(a).dtype, ttype(b).dtype)
+    a, b = F.cast(a, dt), F.cast(b, dt)
+    shape = tuple(np.broadcast_shapes(tuple(ttype(a).shape), tuple(ttype(b).shape)))
+    a, b = F.broadcast_to(a, shape), F.broadcast_to(b, shape)
     zero = F.zeros_like(a)
-    out = F.select(F.less(a, zero), zero, F.select(F.greater(a, zero), F.ones_like(a), F.broadcast_to(b, ttype(a).shape)
-                                                   if ttype(b).shape != ttype(a).shape else b))
+    out = F.select(F.less(a, zero), zero, F.select(F.greater(a, zero), F.ones_like(a), b))
     return finish(out, dtype)
 
 
@@ -234,22 +233,32 @@ def signbit(x, dtype=None):
 
 
 # ---- minimum, maximum, clip ----------------------------------------------------------------------------------
+def _bounded(fn, x1, x2):
+    """maximum / minimum: a Python number takes the tensor's dtype (mindspore.numpy casts it)."""
+    if is_tensor(x1) and not is_tensor(x2):
+        return fn(x1, like(x1, x2))
+    if is_tensor(x2) and not is_tensor(x1):
+        return fn(like(x2, x1), x2)
+    return fn(*_pair(x1, x2))
+
+
 def maximum(x1, x2, dtype=None):
-    return finish(F.maximum(*_pair(x1, x2)), dtype)
+    return finish(_bounded(F.maximum, x1, x2), dtype)
 
 
 def minimum(x1, x2, dtype=None):
-    return finish(F.minimum(*_pair(x1, x2)), dtype)
+    return finish(_bounded(F.minimum, x1, x2), dtype)
 
 
 def clip(x, xmin, xmax, dtype=None):
+    """x limited to [xmin, xmax] (either may be None); number bounds take x's dtype."""
     x = _t(x)
     if xmin is None and xmax is None:
         raise ValueError("One of max or min must be given.")
     if xmin is not None:
-        x = F.maximum(x, operand(xmin))
+        x = _bounded(F.maximum, x, xmin)
     if xmax is not None:
-        x = F.minimum(x, operand(xmax))
+        x = _bounded(F.minimum, x, xmax)
     return finish(x, dtype)
 
 
