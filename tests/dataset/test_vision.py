@@ -1,7 +1,7 @@
 """The vision transforms MindSpore's tutorials use beyond test_transforms.py's, against MindSpore 2.10
 (tests/oracle/data/vision.json, written by tests/oracle/record_vision.py on vision_cases.py's inputs):
 Pad, the flips, RandomResizedCrop, ConvertColor, ToPIL / Grayscale, the colour adjustments and
-RandomColorAdjust, Rotate / RandomRotation - bit for bit, random ones at ranges where the draw
+RandomColorAdjust, Rotate / RandomRotation - bit for bit (AdjustHue on wide rows within 1), random ones at ranges where the draw
 does not matter; plus the distributions of the random draws (MindSpore's own random stream is
 not reproduced)."""
 import json
@@ -20,12 +20,11 @@ _DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(_DATA) as _f:
     MS = json.load(_f)["cases"]
 
-NOT_IMPLEMENTED = {"adjust_hue", "hue_0_1", "hue_minus_0_25"}      # the hue shift (docs/status.md)
 CASES = vc.cases(vision)
 IMAGES = vc.inputs()
 
 
-@pytest.mark.parametrize("name", sorted(set(CASES) - NOT_IMPLEMENTED))
+@pytest.mark.parametrize("name", sorted(set(CASES) - vc.APPROXIMATE))
 def test_matches_mindspore(name):
     if name.startswith("to_pil") or name.startswith("grayscale"):
         pytest.importorskip("PIL")
@@ -42,10 +41,14 @@ def test_matches_mindspore(name):
     assert values == want["values"]
 
 
-@pytest.mark.parametrize("name", sorted(NOT_IMPLEMENTED))
-def test_the_hue_shift_says_it_is_missing(name):
-    with pytest.raises((NotImplementedError, AttributeError), match="(?i)hue"):
-        CASES[name][0]()
+@pytest.mark.parametrize("name", sorted(vc.APPROXIMATE))
+def test_hue_on_wide_rows_is_within_mindspores_truncation(name):
+    build, img = CASES[name]
+    want = np.array(MS[name]["values"])
+    got = np.asarray(vc.apply(build(), IMAGES[img].copy())).astype(np.int64)
+    assert got.shape == want.shape
+    assert set(np.unique(got - want)) <= {0, 1}          # MindSpore's SIMD path truncates: 1 lower at most
+    assert (got == want).mean() > 0.5
 
 
 def test_random_resized_crop_boxes_follow_scale_and_ratio():

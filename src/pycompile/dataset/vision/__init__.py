@@ -16,7 +16,7 @@ from pycompile.dataset.vision._resize import output_size, resize_bilinear, resiz
 __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", "Resize", "RandomCrop",
            "RandomHorizontalFlip", "CenterCrop", "ToTensor", "Decode", "Pad", "HorizontalFlip", "VerticalFlip",
            "RandomVerticalFlip", "RandomResizedCrop", "ConvertColor", "Grayscale", "ToPIL", "AdjustBrightness",
-           "AdjustContrast", "AdjustSaturation", "RandomColorAdjust", "Rotate", "RandomRotation"]
+           "AdjustContrast", "AdjustSaturation", "AdjustHue", "RandomColorAdjust", "Rotate", "RandomRotation"]
 
 
 class Inter(IntEnum):
@@ -392,6 +392,18 @@ class AdjustContrast(TensorOperation):
         return _color.adjust_contrast(img, self.factor)
 
 
+class AdjustHue(TensorOperation):
+    """Shift the hue by `hue_factor` (in [-0.5, 0.5]) of the colour circle (see _color.adjust_hue)."""
+
+    def __init__(self, hue_factor):
+        if not isinstance(hue_factor, (int, float)) or isinstance(hue_factor, bool) or not -0.5 <= hue_factor <= 0.5:
+            raise ValueError("Input hue_factor is not within the required interval of [-0.5, 0.5].")
+        self.factor = float(hue_factor)
+
+    def _apply(self, img):
+        return _color.adjust_hue(img, self.factor)
+
+
 class AdjustSaturation(TensorOperation):
     def __init__(self, saturation_factor):
         self.factor = _factor(saturation_factor, "saturation_factor")
@@ -415,24 +427,21 @@ def _range(value, name, center, bound=None):
 
 
 class RandomColorAdjust(RandomOperation):
-    """Brightness, contrast and saturation factors drawn uniformly from their ranges, applied in a
-    random order (as MindSpore does). A random hue shift is not implemented (hue must stay 0)."""
+    """Brightness, contrast, saturation and hue factors drawn uniformly from their ranges, applied
+    in a random order (as MindSpore does); a range left at its default is skipped."""
 
     def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
         self.brightness = _range(brightness, "brightness", 1)
         self.contrast = _range(contrast, "contrast", 1)
         self.saturation = _range(saturation, "saturation", 1)
         self.hue = _range(hue, "hue", 0, bound=0.5)
-        if self.hue != (0.0, 0.0):
-            raise NotImplementedError("RandomColorAdjust with a hue range is not implemented in pycompile; "
-                                      "leave hue at (0, 0)")
 
     def _apply_random(self, rng, img):
-        steps = [(self.brightness, _color.adjust_brightness), (self.contrast, _color.adjust_contrast),
-                 (self.saturation, _color.adjust_saturation)]
+        steps = [(self.brightness, 1.0, _color.adjust_brightness), (self.contrast, 1.0, _color.adjust_contrast),
+                 (self.saturation, 1.0, _color.adjust_saturation), (self.hue, 0.0, _color.adjust_hue)]
         for k in rng.permutation(len(steps)):
-            (lo, hi), fn = steps[k]
-            if (lo, hi) != (1.0, 1.0):
+            (lo, hi), neutral, fn = steps[k]
+            if (lo, hi) != (neutral, neutral):
                 img = fn(img, rng.uniform(lo, hi) if hi > lo else lo)
         return img
 

@@ -5,7 +5,13 @@ recorded outputs, tests/oracle/data/vision.json):
 * AdjustBrightness (Mat::convertTo with a scale): v * alpha in float32, rounded half to even;
 * AdjustContrast / AdjustSaturation blend the image with a gray one (the rounded mean of the gray
   image; the gray image itself) as OpenCV's vectorised addWeighted: a fused multiply-add in
-  float32, rounded half to even, saturated to uint8.
+  float32, rounded half to even, saturated to uint8;
+* AdjustHue: cvtColor RGB2HSV_FULL (integer division tables with 12 fractional bits, hue over
+  256 steps), hue + int(factor * 255) mod 256, then HSV2RGB_FULL (float32, hue over 255 steps,
+  x * 255 rounded half to even). That is OpenCV's scalar path, which MindSpore runs on images
+  narrower than its SIMD width; on wider rows its vectorised path truncates instead of rounding
+  for all but each row's last few pixels (how many depends on the CPU), so there MindSpore's
+  values can be 1 lower.
 """
 from __future__ import annotations
 
@@ -110,3 +116,45 @@ def adjust_contrast(img, factor):
 def adjust_saturation(img, factor):
     _check_rgb(img, "AdjustSaturation")
     return _blend(img, np.repeat(gray(img)[..., None], 3, axis=2), factor)
+
+
+_HSV_SHIFT = 12
+
+
+def _rgb_to_hsv_full(img):
+    c = img.astype(np.int64)
+    r, g, b = c[..., 0], c[..., 1], c[..., 2]
+    v = np.maximum(np.maximum(b, g), r)
+    diff = v - np.minimum(np.minimum(b, g), r)
+    steps = np.arange(1, 256, dtype=np.float64)
+    sdiv = np.concatenate([[0], np.rint((255 << _HSV_SHIFT) / steps)]).astype(np.int64)
+    hdiv = np.concatenate([[0], np.rint((256 << _HSV_SHIFT) / (6.0 * steps))]).astype(np.int64)
+    half = 1 << (_HSV_SHIFT - 1)
+    s = (diff * sdiv[v] + half) >> _HSV_SHIFT
+    h = np.where(v == r, g - b, np.where(v == g, b - r + 2 * diff, r - g + 4 * diff))
+    h = (h * hdiv[diff] + half) >> _HSV_SHIFT
+    return np.where(h < 0, h + 256, h), s, v
+
+
+_SECTORS = np.array([[1, 3, 0], [1, 0, 2], [3, 0, 1], [0, 2, 1], [0, 1, 3], [2, 1, 0]])   # b, g, r from tab
+
+
+def _hsv_full_to_rgb(h, s, v):
+    f32, one = np.float32, np.float32(1)
+    hf = h.astype(f32) * f32(6.0 / 255)
+    sf = s.astype(f32) * f32(1.0 / 255)
+    vf = v.astype(f32) * f32(1.0 / 255)
+    hf = np.where(hf >= 6, hf - f32(6), hf).astype(f32)
+    sector = np.floor(hf).astype(np.int64)
+    frac = (hf - sector).astype(f32)
+    tab = np.stack([vf, vf * (one - sf), vf * (one - sf * frac), vf * (one - sf * (one - frac))], -1)
+    bgr = np.take_along_axis(tab, _SECTORS[sector], axis=-1)
+    bgr = np.where((s == 0)[..., None], vf[..., None], bgr)
+    return _u8(bgr[..., ::-1] * f32(255))
+
+
+def adjust_hue(img, factor):
+    _check_rgb(img, "AdjustHue")
+    h, s, v = _rgb_to_hsv_full(img)
+    shift = int(np.float32(factor) * np.float32(255)) % 256      # C++'s static_cast<uint8_t> of the float
+    return _hsv_full_to_rgb((h + shift) % 256, s, v)
