@@ -12,12 +12,7 @@ def inputs():
     return {"u8": u8, "gray": rng.integers(0, 256, (12, 10), dtype=np.uint8),
             "gray1": rng.integers(0, 256, (12, 10, 1), dtype=np.uint8),
             "f32": rng.random((12, 10, 3), dtype=np.float32), "u8_square": rng.integers(0, 256, (9, 9, 3), np.uint8),
-            "u8_wide": rng.integers(0, 256, (6, 64, 3), np.uint8)}
-
-
-# MindSpore's vectorised OpenCV truncates where its scalar path (and pycompile) rounds: on rows wider
-# than the CPU's SIMD width, its AdjustHue values can be 1 lower (pycompile/dataset/vision/_color.py)
-APPROXIMATE = {"adjust_hue_wide"}
+            "u8_wide": rng.integers(0, 256, (6, 45, 3), np.uint8)}
 
 
 def cases(vision):
@@ -70,7 +65,9 @@ def cases(vision):
         "adjust_contrast": (lambda: vision.AdjustContrast(0.6), "u8"),
         "adjust_saturation": (lambda: vision.AdjustSaturation(1.5), "u8"),
         "adjust_hue": (lambda: vision.AdjustHue(0.1), "u8"),
-        "adjust_hue_wide": (lambda: vision.AdjustHue(-0.3), "u8_wide"),     # see APPROXIMATE
+        "adjust_hue_wide": (lambda: vision.AdjustHue(-0.3), "u8_wide"),     # 32 vectorised pixels a row, 13 not
+        "saturation_wide": (lambda: vision.AdjustSaturation(0.7), "u8_wide"),
+        "rotate_wide_linear": (lambda: vision.Rotate(17.5, resample=vision.Inter.BILINEAR, expand=True), "u8_wide"),
         "rotate_90_expand": (lambda: vision.RandomRotation((90, 90), expand=True), "u8"),
         "rotate_180": (lambda: vision.RandomRotation((180, 180)), "u8"),
         "rotate_30_nearest": (lambda: vision.RandomRotation((30, 30), resample=Inter.NEAREST), "u8"),

@@ -7,11 +7,11 @@ recorded outputs, tests/oracle/data/vision.json):
   image; the gray image itself) as OpenCV's vectorised addWeighted: a fused multiply-add in
   float32, rounded half to even, saturated to uint8;
 * AdjustHue: cvtColor RGB2HSV_FULL (integer division tables with 12 fractional bits, hue over
-  256 steps), hue + int(factor * 255) mod 256, then HSV2RGB_FULL (float32, hue over 255 steps,
-  x * 255 rounded half to even). That is OpenCV's scalar path, which MindSpore runs on images
-  narrower than its SIMD width; on wider rows its vectorised path truncates instead of rounding
-  for all but each row's last few pixels (how many depends on the CPU), so there MindSpore's
-  values can be 1 lower.
+  256 steps), hue + int(factor * 255) mod 256, then HSV2RGB_FULL (float32, hue over 255 steps),
+  times 255 back to uint8 as OpenCV's two paths do it: the vectorised one, 32 pixels a step,
+  truncates; the scalar one, for the rest of each row (width mod 32 pixels), rounds half to even.
+  (32 is the step of the AVX2 code MindSpore 2.10's OpenCV runs; a build with another vector
+  width would split rows differently.)
 """
 from __future__ import annotations
 
@@ -119,6 +119,7 @@ def adjust_saturation(img, factor):
 
 
 _HSV_SHIFT = 12
+_HSV_STEP = 32          # pixels per step of OpenCV's vectorised HSV2RGB (AVX2)
 
 
 def _rgb_to_hsv_full(img):
@@ -150,7 +151,11 @@ def _hsv_full_to_rgb(h, s, v):
     tab = np.stack([vf, vf * (one - sf), vf * (one - sf * frac), vf * (one - sf * (one - frac))], -1)
     bgr = np.take_along_axis(tab, _SECTORS[sector], axis=-1)
     bgr = np.where((s == 0)[..., None], vf[..., None], bgr)
-    return _u8(bgr[..., ::-1] * f32(255))
+    x = bgr[..., ::-1] * f32(255)
+    out = np.rint(x)
+    vectorised = x.shape[1] // _HSV_STEP * _HSV_STEP
+    out[:, :vectorised] = np.floor(x[:, :vectorised])
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def adjust_hue(img, factor):
