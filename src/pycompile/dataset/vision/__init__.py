@@ -16,7 +16,9 @@ from pycompile.dataset.vision._resize import output_size, resize_bilinear, resiz
 __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", "Resize", "RandomCrop",
            "RandomHorizontalFlip", "CenterCrop", "ToTensor", "Decode", "Pad", "HorizontalFlip", "VerticalFlip",
            "RandomVerticalFlip", "RandomResizedCrop", "ConvertColor", "Grayscale", "ToPIL", "AdjustBrightness",
-           "AdjustContrast", "AdjustSaturation", "AdjustHue", "RandomColorAdjust", "Rotate", "RandomRotation"]
+           "AdjustContrast", "AdjustSaturation", "AdjustHue", "RandomColorAdjust", "Rotate", "RandomRotation",
+           "Crop", "ResizedCrop", "Invert", "RandomInvert", "Posterize", "RandomPosterize", "Solarize", "RandomSolarize",
+           "AdjustGamma", "PadToSize", "Erase", "Equalize", "AutoContrast", "Affine", "RandomAffine", "ToNumpy", "ToType"]
 
 
 class Inter(IntEnum):
@@ -486,6 +488,12 @@ class RandomRotation(RandomOperation):
         angle = rng.uniform(lo, hi) if hi > lo else lo
         return _geometry.rotate(img, angle, self.center, self.expand, self.resample == Inter.LINEAR,
                                 self.fill_value)
+
+
+from pycompile.dataset.vision._more import (Affine, AdjustGamma, AutoContrast, Crop, Equalize, Erase,  # noqa: E402
+                                            Invert, PadToSize, Posterize, RandomAffine, RandomInvert,
+                                            RandomPosterize, RandomSolarize, ResizedCrop, Solarize, ToNumpy)
+from pycompile.dataset.transforms import TypeCast as ToType  # noqa: E402
 
 
 def __getattr__(name):

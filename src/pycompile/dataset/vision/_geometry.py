@@ -77,6 +77,27 @@ def rotate(img, degrees, center=None, expand=False, bilinear=False, fill=0):
         m[0, 2] += bw / 2 - w / 2
         m[1, 2] += bh / 2 - h / 2
         out_w, out_h = int(_round(bw)), int(_round(bh))
+    return warp_affine(img, m, out_h, out_w, bilinear, fill)
+
+
+def affine_matrix(h, w, degrees, translate, scale, shear):
+    """MindSpore's Affine: about the image centre, rotate by `degrees`, scale, shear by (x, y)
+    degrees, then translate by `translate` times the image's (width, height); float32 entries."""
+    a = math.radians(degrees)
+    sx, sy = math.radians(shear[0]), math.radians(-shear[1])
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    m = np.float32([scale * math.cos(a + sy) / math.cos(sy),
+                    scale * (-math.cos(a + sy) * math.tan(sx) / math.cos(sy) - math.sin(a)), 0,
+                    scale * math.sin(a + sy) / math.cos(sy),
+                    scale * (-math.sin(a + sy) * math.tan(sx) / math.cos(sy) + math.cos(a)), 0])
+    m[2] = (1 - m[0]) * cx - m[1] * cy + translate[0] * w
+    m[5] = (1 - m[4]) * cy - m[3] * cx + translate[1] * h
+    return m.astype(np.float64).reshape(2, 3)
+
+
+def warp_affine(img, m, out_h, out_w, bilinear=False, fill=0):
+    """cv::warpAffine of `img` by the forward matrix `m` to (out_h, out_w), BORDER_CONSTANT `fill`."""
+    h, w = img.shape[:2]
     inv = _inverse(m)
     scale = 1 << _AB_BITS
     xs, ys = np.arange(out_w), np.arange(out_h)
