@@ -1,16 +1,20 @@
 """mindspore.dataset.vision: image transforms on HWC NumPy arrays (written with NumPy; no OpenCV or
-PIL needed, except Decode, which decodes JPEG / PNG bytes with Pillow). Results and dtypes are
-MindSpore 2.10's (checked against recorded outputs)."""
+PIL needed, except Decode, ToPIL and Grayscale, which use Pillow). Results and dtypes are
+MindSpore 2.10's (checked against recorded outputs: tests/dataset/fixtures/ms_dataset.json and
+tests/oracle/data/vision.json), OpenCV's fixed-point and rounding details included."""
 from __future__ import annotations
-
-from enum import IntEnum
 
 import numpy as np
 
+from pycompile.dataset.transforms import TypeCast as ToType  # noqa: F401
 from pycompile.dataset.transforms._base import RandomOperation, TensorOperation
 from pycompile.dataset.vision import _color, _geometry
+from pycompile.dataset.vision._common import Border, Inter, _check_inter, _degrees, _pad, _pair  # noqa: F401
 from pycompile.dataset.vision._color import ConvertMode
 from pycompile.dataset.vision._decode import decode_image, to_pil
+from pycompile.dataset.vision._more import (Affine, AdjustGamma, AutoContrast, Crop, Equalize, Erase,  # noqa: F401
+                                            Invert, PadToSize, Posterize, RandomAffine, RandomInvert,
+                                            RandomPosterize, RandomSolarize, ResizedCrop, Solarize, ToNumpy)
 from pycompile.dataset.vision._resize import output_size, resize_bilinear, resize_nearest
 
 __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", "Resize", "RandomCrop",
@@ -19,34 +23,6 @@ __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", 
            "AdjustContrast", "AdjustSaturation", "AdjustHue", "RandomColorAdjust", "Rotate", "RandomRotation",
            "Crop", "ResizedCrop", "Invert", "RandomInvert", "Posterize", "RandomPosterize", "Solarize", "RandomSolarize",
            "AdjustGamma", "PadToSize", "Erase", "Equalize", "AutoContrast", "Affine", "RandomAffine", "ToNumpy", "ToType"]
-
-
-class Inter(IntEnum):
-    """Interpolation modes (MindSpore's values); Resize implements NEAREST and LINEAR."""
-    NEAREST = 0
-    ANTIALIAS = 1
-    LINEAR = 2
-    BILINEAR = 2
-    CUBIC = 3
-    BICUBIC = 3
-    AREA = 4
-    PILCUBIC = 5
-
-
-class Border(str):
-    """Padding modes; RandomCrop implements CONSTANT, EDGE, REFLECT and SYMMETRIC."""
-    CONSTANT = "constant"
-    EDGE = "edge"
-    REFLECT = "reflect"
-    SYMMETRIC = "symmetric"
-
-
-def _pair(size, name):
-    if isinstance(size, int) and not isinstance(size, bool):
-        size = (size, size)
-    if not (isinstance(size, (tuple, list)) and len(size) == 2 and all(isinstance(s, int) and s > 0 for s in size)):
-        raise ValueError(f"{name} must be a positive int or a (height, width) pair, but got {size!r}.")
-    return tuple(size)
 
 
 class Rescale(TensorOperation):
@@ -151,19 +127,6 @@ class Resize(TensorOperation):
         if self.interpolation == Inter.NEAREST:
             return resize_nearest(img, h, w)
         return resize_bilinear(img, h, w)
-
-
-def _pad(img, top, bottom, left, right, fill=0, mode=Border.CONSTANT):
-    widths = [(top, bottom), (left, right)] + [(0, 0)] * (img.ndim - 2)
-    if mode == Border.CONSTANT:
-        fill = np.asarray(fill, img.dtype)
-        if fill.ndim == 0 or img.ndim == 2:
-            return np.pad(img, widths, constant_values=fill.reshape(-1)[0])
-        out = np.empty((img.shape[0] + top + bottom, img.shape[1] + left + right) + img.shape[2:], img.dtype)
-        out[...] = fill
-        out[top:top + img.shape[0], left:left + img.shape[1]] = img
-        return out
-    return np.pad(img, widths, mode=str(mode))
 
 
 class CenterCrop(TensorOperation):
@@ -282,13 +245,6 @@ class RandomVerticalFlip(RandomOperation):
         if rng.random() < self.prob:
             return np.ascontiguousarray(img[::-1])
         return img
-
-
-def _check_inter(interpolation, op):
-    if interpolation not in (Inter.LINEAR, Inter.NEAREST):
-        raise NotImplementedError(f"{op} with {Inter(interpolation).name} is not implemented; "
-                                  f"use Inter.LINEAR or Inter.NEAREST")
-    return Inter(interpolation)
 
 
 class RandomResizedCrop(RandomOperation):
@@ -448,16 +404,6 @@ class RandomColorAdjust(RandomOperation):
         return img
 
 
-def _degrees(degrees):
-    if isinstance(degrees, (int, float)) and not isinstance(degrees, bool):
-        if degrees < 0:
-            raise ValueError(f"Input degrees is not within the required interval of [0, 16777216], but got {degrees}.")
-        return -float(degrees), float(degrees)
-    if isinstance(degrees, (list, tuple)) and len(degrees) == 2 and degrees[0] <= degrees[1]:
-        return float(degrees[0]), float(degrees[1])
-    raise ValueError(f"degrees should be a non-negative number or a (min, max) pair, but got {degrees!r}.")
-
-
 class Rotate(TensorOperation):
     """Rotate by `degrees` counter-clockwise about `center` (the image centre by default), with
     Inter.NEAREST (default) or BILINEAR; `expand` fits the whole rotated image; uncovered pixels take
@@ -488,12 +434,6 @@ class RandomRotation(RandomOperation):
         angle = rng.uniform(lo, hi) if hi > lo else lo
         return _geometry.rotate(img, angle, self.center, self.expand, self.resample == Inter.LINEAR,
                                 self.fill_value)
-
-
-from pycompile.dataset.vision._more import (Affine, AdjustGamma, AutoContrast, Crop, Equalize, Erase,  # noqa: E402
-                                            Invert, PadToSize, Posterize, RandomAffine, RandomInvert,
-                                            RandomPosterize, RandomSolarize, ResizedCrop, Solarize, ToNumpy)
-from pycompile.dataset.transforms import TypeCast as ToType  # noqa: E402
 
 
 def __getattr__(name):

@@ -7,6 +7,7 @@ import numpy as np
 
 from pycompile.dataset.transforms._base import RandomOperation, TensorOperation
 from pycompile.dataset.vision import _geometry
+from pycompile.dataset.vision._common import _check_inter, _degrees, _pad
 from pycompile.dataset.vision._resize import resize_bilinear, resize_nearest
 
 
@@ -40,7 +41,6 @@ class ResizedCrop(TensorOperation):
     """Crop (top, left, height, width), then resize to `size` (LINEAR or NEAREST)."""
 
     def __init__(self, top, left, height, width, size, interpolation=2):
-        from pycompile.dataset.vision import _check_inter
         self.box = (top, left, height, width)
         self.size = _hw(size, "ResizedCrop size")
         self.interpolation = _check_inter(interpolation, "ResizedCrop")
@@ -81,7 +81,7 @@ class Posterize(TensorOperation):
 
     def __init__(self, bits):
         if not isinstance(bits, int) or not 1 <= bits <= 8:
-            raise ValueError(f"Input bits is not within the required interval of [1, 8].")
+            raise ValueError("Input bits is not within the required interval of [1, 8].")
         self.bits = bits
 
     def _apply(self, img):
@@ -149,7 +149,6 @@ class PadToSize(TensorOperation):
         self.fill_value, self.padding_mode = fill_value, padding_mode
 
     def _apply(self, img):
-        from pycompile.dataset.vision import _pad
         h, w = self.size
         if h < img.shape[0] or w < img.shape[1]:
             raise RuntimeError(f"PadToSize: the target size {list(self.size)} is smaller than the image "
@@ -254,7 +253,6 @@ class Affine(TensorOperation):
     (degrees, x and y) about the image centre; NEAREST (default) or BILINEAR; `fill_value` outside."""
 
     def __init__(self, degrees, translate, scale, shear, resample=0, fill_value=0):
-        from pycompile.dataset.vision import _check_inter
         self.degrees, self.translate, self.scale = float(degrees), tuple(translate), float(scale)
         self.shear = _shear_pair(shear)
         self.resample = _check_inter(resample, "Affine")
@@ -270,7 +268,6 @@ class RandomAffine(RandomOperation):
     """Affine with degrees, translation, scale and shear drawn uniformly from their ranges."""
 
     def __init__(self, degrees, translate=None, scale=None, shear=None, resample=0, fill_value=0):
-        from pycompile.dataset.vision import _check_inter, _degrees
         self.degrees = _degrees(degrees)
         self.translate = tuple(translate) if translate is not None else (0.0, 0.0, 0.0, 0.0)
         if len(self.translate) == 2:
