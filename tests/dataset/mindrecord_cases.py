@@ -107,3 +107,18 @@ PADDED_ERRORS = {
 }
 # FileWriter(shard_num=...) values MindSpore refuses
 BAD_SHARD_NUMS = {"zero": 0, "too_many": 1001, "str": "2"}
+
+
+# -- PKSampler on a MindRecord file (class_column) ----------------------------------------------------
+PK_LABELS = [2, 0, 1, 2, 2, 0, 1, 1, 0, 2, 3]
+PK_SCHEMA = {"label": {"type": "int32"}, "id": {"type": "int64"}, "cls": {"type": "string"}}
+
+
+def pk_rows():
+    return [{"label": label, "id": i, "cls": "c%d" % ((label * 7) % 4)} for i, label in enumerate(PK_LABELS)]
+
+
+# name -> PKSampler keyword arguments
+PK_READS = {"num_val_1": {"num_val": 1}, "num_val_2": {"num_val": 2}, "num_val_5": {"num_val": 5},
+            "cls_column": {"num_val": 2, "class_column": "cls"}, "num_samples_5": {"num_val": 2, "num_samples": 5},
+            "shuffled": {"num_val": 3, "shuffle": True}}

@@ -7,7 +7,9 @@ Writes data/mindrecord_shards.json: for each write of mindrecord_cases.SHARD_WRI
 write_raw_data call, into SHARD_NUM shards named sh_<name>.mindrecord0 ...), every shard file as a
 sparse image and its SQLite index's rows; the rows MindDataset reads from the uneven set, from
 its first file and from a middle one; each PADDED_READS read (columns PAD_COLUMNS, padded_sample
-mindrecord_cases.padded_sample()), the errors of PADDED_ERRORS and of BAD_SHARD_NUMS.
+mindrecord_cases.padded_sample()), the errors of PADDED_ERRORS and of BAD_SHARD_NUMS; the size and
+rows of PKSampler reads (PK_READS) of a file of pk_rows(), and its errors. (MindSpore 2.10 yields the
+file's first row for every PKSampler row of a MindDataset; recorded as it is.)
 
 MindSpore gives the n % shard_num extra rows to shards it picks at random, so the recorder writes
 again until they went to the first shards (what pycompile's FileWriter does).
@@ -100,6 +102,20 @@ def main():
         d = ds.MindDataset(uneven + "0", shuffle=False, **padded_kwargs(kwargs))
         return list(d.create_tuple_iterator(output_numpy=True, num_epochs=1))
     record["padded_errors"] = {name: error_of(lambda kw=kw: iterate(**kw)) for name, kw in mc.PADDED_ERRORS.items()}
+    writer = FileWriter("pk.mindrecord", shard_num=1, overwrite=True)
+    writer.add_schema(mc.PK_SCHEMA, "pk")
+    writer.add_index(["label", "cls"])
+    writer.write_raw_data(mc.pk_rows())
+    writer.commit()
+    record["pk_reads"] = {}
+    for name, kw in mc.PK_READS.items():
+        d = ds.MindDataset("pk.mindrecord", sampler=ds.PKSampler(**kw))
+        record["pk_reads"][name] = {"size": d.get_dataset_size(), "ids": [
+            int(r["id"]) for r in d.create_dict_iterator(output_numpy=True, num_epochs=1)]}
+    record["pk_errors"] = {
+        "unknown_column": error_of(lambda: list(ds.MindDataset("pk.mindrecord", sampler=ds.PKSampler(
+            2, class_column="nope")).create_tuple_iterator(num_epochs=1))),
+        "column_not_str": error_of(lambda: ds.PKSampler(2, class_column=3))}
     record["shard_num_errors"] = {name: error_of(lambda v=v: FileWriter("bad.mindrecord", shard_num=v))
                                   for name, v in mc.BAD_SHARD_NUMS.items()}
     out = os.path.join(HERE, "data", "mindrecord_shards.json")

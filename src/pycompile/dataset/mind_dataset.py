@@ -71,6 +71,13 @@ class MindDataset(RandomAccessSource):
     def _length(self):
         return len(self._rows_data)
 
+    def _class_labels(self, column):
+        """Every row's value of `column` (PKSampler's classes; any schema column, as MindSpore allows)."""
+        if self._rows_data and column not in self._rows_data[0]:
+            raise RuntimeError(f"Invalid data, 'class_column': {column} can not found in fields of mindrecord files. "
+                               "Please check 'class_column' in PKSampler.")
+        return [row[column].item() for row in self._rows_data]
+
     def _get(self, index):
         row = self._rows_data[index]
         return tuple(row[n] for n in self._names)
