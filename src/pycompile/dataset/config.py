@@ -50,8 +50,9 @@ def get_prefetch_size() -> int:
 
 
 def set_num_parallel_workers(num: int) -> None:
-    """The default worker count. pycompile's pipeline runs in one background thread; the count
-    decides the order CSVDataset / TextFileDataset interleave their files' rows, as in MindSpore."""
+    """The default worker count. It decides the order CSVDataset / TextFileDataset interleave
+    their files' rows, as in MindSpore; Python worker processes are started only where a source
+    or map asks for them (num_parallel_workers > 1 with python_multiprocessing=True, workers.py)."""
     if not isinstance(num, int) or isinstance(num, bool):
         raise TypeError("num isn't of type int.")
     if num <= 0 or num > _INT32_MAX:
