@@ -46,7 +46,7 @@ def test_matches_mindspore(name):
 
 
 @pytest.mark.parametrize("name", sorted(vc.NOT_IMPLEMENTED))
-def test_resize_area_and_pilcubic_say_they_are_missing(name):
+def test_resize_pilcubic_says_it_is_missing(name):
     with pytest.raises(NotImplementedError, match="not implemented"):
         CASES[name][0]()
 

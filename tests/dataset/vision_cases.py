@@ -16,7 +16,7 @@ def inputs():
 
 
 # recorded, not implemented by pycompile (it raises NotImplementedError): Resize's other interpolations
-NOT_IMPLEMENTED = {"resize_area_down", "resize_area_frac", "resize_area_up", "resize_pilcubic"}
+NOT_IMPLEMENTED = {"resize_pilcubic"}
 # float results within a few ulp of MindSpore's (its pow is not NumPy's; OpenCV's float bicubic sums
 # in an order not reproduced)
 WITHIN_ULPS = {"gamma_f32": 1, "resize_bicubic_f32": 4}
@@ -118,6 +118,10 @@ def cases(vision):
         "resize_area_down": (lambda: vision.Resize((6, 5), vision.Inter.AREA), "u8"),
         "resize_area_frac": (lambda: vision.Resize((5, 4), vision.Inter.AREA), "u8"),
         "resize_area_up": (lambda: vision.Resize((17, 13), vision.Inter.AREA), "u8"),
+        "resize_area_mixed": (lambda: vision.Resize((5, 23), vision.Inter.AREA), "u8"),
+        "resize_area_by_3": (lambda: vision.Resize((3, 3), vision.Inter.AREA), "u8_square"),
+        "resize_area_f32": (lambda: vision.Resize((5, 4), vision.Inter.AREA), "f32"),
+        "resize_area_wide": (lambda: vision.Resize((4, 17), vision.Inter.AREA), "u8_wide"),
         "resize_pilcubic": (lambda: vision.Resize((7, 8), vision.Inter.PILCUBIC), "u8"),
     }
 

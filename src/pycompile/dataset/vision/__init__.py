@@ -15,7 +15,8 @@ from pycompile.dataset.vision._decode import decode_image, to_pil
 from pycompile.dataset.vision._more import (Affine, AdjustGamma, AutoContrast, Crop, Equalize, Erase,  # noqa: F401
                                             Invert, PadToSize, Posterize, RandomAffine, RandomInvert,
                                             RandomPosterize, RandomSolarize, ResizedCrop, Solarize, ToNumpy)
-from pycompile.dataset.vision._resize import output_size, resize_bicubic, resize_bilinear, resize_nearest
+from pycompile.dataset.vision._resize import (output_size, resize_area, resize_bicubic, resize_bilinear,
+                                              resize_nearest)
 
 __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", "Resize", "RandomCrop",
            "RandomHorizontalFlip", "CenterCrop", "ToTensor", "Decode", "Pad", "HorizontalFlip", "VerticalFlip",
@@ -109,7 +110,7 @@ class ToTensor(TensorOperation):
 
 class Resize(TensorOperation):
     """Resize an HW / HWC image to `size` ((height, width), or an int for the shorter side) with
-    Inter.LINEAR (default), Inter.NEAREST or Inter.BICUBIC, matching MindSpore's OpenCV results."""
+    Inter.LINEAR (default), NEAREST, BICUBIC or AREA, matching MindSpore's OpenCV results."""
 
     def __init__(self, size, interpolation=Inter.LINEAR):
         if isinstance(size, int) and not isinstance(size, bool):
@@ -117,9 +118,9 @@ class Resize(TensorOperation):
                 raise ValueError(f"Resize: size must be positive, but got {size}.")
         else:
             size = _pair(size, "Resize size")
-        if interpolation not in (Inter.LINEAR, Inter.NEAREST, Inter.BICUBIC):
+        if interpolation not in (Inter.LINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA):
             raise NotImplementedError(f"Resize with {Inter(interpolation).name} is not implemented; "
-                                      f"use Inter.LINEAR, Inter.NEAREST or Inter.BICUBIC")
+                                      f"use Inter.LINEAR, Inter.NEAREST, Inter.BICUBIC or Inter.AREA")
         self.size, self.interpolation = size, Inter(interpolation)
 
     def _apply(self, img):
@@ -128,6 +129,8 @@ class Resize(TensorOperation):
             return resize_nearest(img, h, w)
         if self.interpolation == Inter.BICUBIC:
             return resize_bicubic(img, h, w)
+        if self.interpolation == Inter.AREA:
+            return resize_area(img, h, w)
         return resize_bilinear(img, h, w)
 
 

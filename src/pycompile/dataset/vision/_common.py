@@ -7,7 +7,7 @@ import numpy as np
 
 
 class Inter(IntEnum):
-    """Interpolation modes (MindSpore's values); Resize implements NEAREST, LINEAR and CUBIC."""
+    """Interpolation modes (MindSpore's values); Resize implements NEAREST, LINEAR, CUBIC and AREA."""
     NEAREST = 0
     ANTIALIAS = 1
     LINEAR = 2
