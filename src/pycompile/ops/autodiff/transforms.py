@@ -27,7 +27,8 @@ from pycompile.common.tensor import Tensor
 from pycompile.ops import functional as F
 from pycompile.ops import tracing
 from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
-from pycompile.ops.autodiff.api import GradFunction
+from pycompile.ops.autodiff.api import GradFunction, _graph_tracer
+from pycompile.ops.autodiff.forward import run_jvp
 from pycompile.ops.batching import vmap
 
 
@@ -115,11 +116,29 @@ def _as_tuple(x, what: str) -> tuple:
 
 
 def jvp(fn, inputs, v, has_aux=False):
-    """ops.jvp: (fn(*inputs), J v) or, with has_aux, (first output, J v, aux)."""
+    """ops.jvp: (fn(*inputs), J v) or, with has_aux, (first output, J v, aux), by forward mode:
+    one pass of fn carrying tangents (see the module docstring)."""
     _check_has_aux(has_aux)
     ins, vs = _as_tuple(inputs, "inputs"), _as_tuple(v, "v")
     if len(ins) != len(vs):
         raise OpValueError(f"v has invalid length: should be {len(ins)}, but got {len(vs)}")
+    tracer = _graph_tracer(ins + vs, {})
+    if tracer is not None and hasattr(tracer, "forward_differentiate"):
+        # graph code: the compiler transforms the traced IR (compiler/forward.py)
+        res, tan = tracer.forward_differentiate(fn, ins, vs)
+    else:
+        res, tan = run_jvp(fn, ins, vs, call)
+    if has_aux:
+        (out, aux), (t, _) = _aux_split(res), _aux_split(tan)
+        return out, t, aux
+    return res, tan
+
+
+def jvp_by_transpose(fn, inputs, v, has_aux=False):
+    """The jvp of before forward mode, as MindSpore 2.10 computes it: the gradient, with cotangent
+    v, of the linear map u -> J^T u (a grad of a grad). Kept as the reference forward mode is
+    tested against, and as the compiler's path where its forward transformation stops (a loop)."""
+    ins, vs = _as_tuple(inputs, "inputs"), _as_tuple(v, "v")
     res = call(fn, ins)
     out, aux = _aux_split(res) if has_aux else (res, None)
     t = _tangent(fn, ins, vs, has_aux, out)
@@ -211,7 +230,7 @@ def jacfwd(fn, grad_position=0, has_aux=False):
         def row(*tangents):
             by_pos = dict(zip(pos, tangents))
             vs = tuple(by_pos[i] if i in by_pos else F.zeros_like(a) for i, a in enumerate(args))
-            t = _tangent(fn, tuple(args), vs, has_aux, out)
+            t = jvp(fn, tuple(args), vs, has_aux)[1]
             return t if isinstance(t, tuple) else (t,)
 
         cols = vmap(row)(*basis)     # per output: (N, *output shape)
