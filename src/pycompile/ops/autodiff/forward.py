@@ -196,7 +196,9 @@ def run_jvp(fn, inputs: tuple, tangents: tuple, call):
     """(fn(*inputs), its tangent) in one pass on JvpTracers; `call(fn, args)` runs fn (as graph
     code when its arguments are graph values)."""
     trace = JvpTrace()
-    args = [trace.wrap(x, F.cast(t, type_of(x).dtype) if _is_tensor(t) else t) for x, t in zip(inputs, tangents)]
+    # an integer or bool input carries no tangent (as in the compiled transformation)
+    args = [trace.wrap(x, F.cast(t, type_of(x).dtype)) if _is_tensor(x) and _is_tensor(t) and type_of(x).dtype.is_float
+            else x for x, t in zip(inputs, tangents)]
     with tracing.tracing(trace):
         res = call(fn, tuple(args))
     return trace.split(res)
