@@ -3,7 +3,8 @@ gradient rule transposed), in PyNative and as a transformation of the compiled I
 
 - every differentiable op's tangent (grad_specs.SPECS: the op-table shapes) against central
   finite differences in float64 along a random direction, eagerly; compiled, one spec per op;
-- the compiled jvp is a forward pass (no grad of a grad: the IR holds no backward), jacfwd is
+- the compiled jvp is a forward pass (no grad of a grad: the IR holds no backward), through
+  if / for / while too; jacfwd is
   batched code (no loop over the basis), a Hessian-vector product is one compiled call;
 - equal to the previous path (the transpose trick, `jvp_by_transpose`).
 """
@@ -171,12 +172,22 @@ def test_jvp_through_an_if_in_graph_code():
         _check(got.asnumpy(), _fd(f, [x, y], [vx, vy]), f"if, sign {sign}")
 
 
-def test_jvp_through_a_loop_in_graph_code_falls_back_to_the_transpose_trick():
+def test_jvp_through_loops_in_graph_code():
+    """A For and a run-time-length While: a second loop carries the tangents (no stacks)."""
     def f(x):
         for _ in range(3):
             x = ops.tanh(x) * 1.5
         return x
 
-    x, v = np.linspace(-1, 1, 5), np.cos(np.arange(5.0))
-    got = ms.jit(lambda a, b: ops.jvp(f, (a,), (b,))[1])(Tensor(x), Tensor(v))
-    _check(got.asnumpy(), _fd(f, [x], [v]), "loop")
+    def g(x, y):
+        while x.sum() < 20:
+            x = x * 1.3 + ops.sin(y)
+        return x * y
+
+    x, y, v = np.linspace(-1, 1, 5), np.linspace(0.1, 1, 5), np.cos(np.arange(5.0))
+    jf = ms.jit(lambda a, b: ops.jvp(f, (a,), (b,))[1])
+    _check(jf(Tensor(x), Tensor(v)).asnumpy(), _fd(f, [x], [v]), "for")
+    names = _ops_in(ms.inspect(jf, Tensor(x), Tensor(v)).graph_before)
+    assert names.count("For") == 2 and "StackNew" not in names, names
+    jg = ms.jit(lambda a, b, c, d: ops.jvp(g, (a, b), (c, d))[1])
+    _check(jg(*map(Tensor, (x, y, v, v))).asnumpy(), _fd(g, [x, y], [v, v]), "while")

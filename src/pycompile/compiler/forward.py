@@ -26,7 +26,7 @@ from pycompile.compiler.builder import Sym
 from pycompile.compiler.replay import Replay, _zeros_like
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
-from pycompile.ops._table import OpDef
+from pycompile.ops._table import Effect, OpDef
 from pycompile.ops.autodiff.forward import tangent
 
 
@@ -57,13 +57,24 @@ def forward_differentiate(interp, fn, inputs: tuple, tangents: tuple):
     start = len(b.nodes)
     out = interp.call_value(fn, args, {})
     segment = b.nodes[start:]
-    if any(n.op in (ir.FOR, ir.WHILE, ir.CALL) for n in segment):
+    if not _transformable(segment):
         del b.nodes[start:]
         b.u = u_start
         from pycompile.ops.autodiff.transforms import jvp_by_transpose
         return jvp_by_transpose(fn, inputs, tangents)
     Forward(b, tans).run(segment)
     return out, _tangent_tree(out, tans, b)
+
+
+def _transformable(segment) -> bool:
+    """Whether the loops of `segment` can be recomputed after it: not when the segment writes
+    Parameters (a recomputed Load would see the last write) or holds the stacks of a reverse
+    mode's loops (freed by the end of the segment); never through a lazy_inline Call."""
+    nodes = [m for top in segment for m in [top, *(x for blk in top.blocks for x in ir.iter_nodes(blk))]]
+    if any(m.op is ir.CALL or m.op is P.StackNew for m in nodes):
+        return False
+    loops = any(m.op in (ir.FOR, ir.WHILE) for m in nodes)
+    return not loops or not any(isinstance(m.op, OpDef) and m.op.effect is Effect.MEM for m in nodes)
 
 
 def _tangent_tree(v, tans, b):
@@ -99,6 +110,8 @@ class Forward:
                     self.tans[id(n)] = ts[n.attrs["index"]]
             elif n.op is ir.IF:
                 self.forward_if(n)
+            elif n.op in (ir.FOR, ir.WHILE):
+                self.forward_loop(n)
             elif isinstance(n.op, OpDef):
                 self.forward_op(n)
 
@@ -155,4 +168,58 @@ class Forward:
         ts = [None] * len(n.type.elems)
         for i, k in enumerate(keys):
             ts[k] = b.add(ir.GETITEM, (node,), types[i], {"index": i})
+        self.tuples[id(n)] = ts
+
+    def forward_loop(self, n) -> None:
+        """A second loop over the same range (or condition) carrying the loop's values and their
+        tangents: its body recomputes the body's pure nodes and pushes the tangents through
+        them. It runs after the segment, so its C does not grow with the trip count either."""
+        b = self.b
+        is_for = n.op is ir.FOR
+        body = n.blocks[-1]
+        lead = 1 if is_for else 0
+        carried = body.params[lead:-1]
+        inits = list(n.inputs[3:-1] if is_for else n.inputs[:-1])
+        keys = [k for k, p in enumerate(carried) if isinstance(p.type, TensorType) and p.type.dtype.is_float]
+        reads = {id(i) for blk in n.blocks for m in ir.iter_nodes(blk) for i in m.inputs}
+        reads |= {id(r) for blk in n.blocks for r in blk.results}
+        if not keys or not (any(id(inits[k]) in self.tans for k in keys) or any(r in self.tans for r in reads)):
+            return
+        t_types = [carried[k].type for k in keys]
+
+        def params_like(blk):
+            fresh = [ir.Param(name=p.name, type=p.type, ref=p.ref) for p in blk.params]
+            tps = [ir.Param(name=f"t{k}", type=t) for k, t in zip(keys, t_types)]
+            return fresh, tps
+
+        def rebuild(blk, tangents_out: bool):
+            fresh, tps = params_like(blk)
+            u_outer = b.u
+            b.push_block()
+            b.u = fresh[-1]
+            replay = Replay(b, {id(o): nw for o, nw in zip(blk.params, fresh)}, augment=False, recompute=True,
+                            session=_Session())
+            first = len(b.nodes)
+            replay.nodes(blk.nodes)
+            results = [replay.get(r) for r in blk.results]
+            if tangents_out:
+                tans = dict(self.tans)
+                tans.update({id(fresh[lead + k]): tp for k, tp in zip(keys, tps)})
+                inner = Forward(b, tans)
+                inner.run(b.nodes[first:])
+                tres = [inner.tans.get(id(results[k])) or _zeros_like(results[k], b)._value for k in keys]
+                results = [*results[:-1], *tres, results[-1]]
+            nodes = b.pop_block()
+            b.u = u_outer
+            return ir.Block((*fresh[:-1], *tps, fresh[-1]), tuple(nodes), tuple(results))
+
+        blocks = (rebuild(body, True),) if is_for else (rebuild(n.blocks[0], False), rebuild(body, True))
+        init_t = [self.tans.get(id(inits[k])) or _zeros_like(inits[k], b)._value for k in keys]
+        head = tuple(n.inputs[:3]) if is_for else ()
+        types = TupleType((*(p.type for p in carried), *t_types, U_TYPE))
+        node = b.add(n.op, (*head, *inits, *init_t, b.u), types, n.attrs, blocks)
+        b.u = b.add(ir.GETITEM, (node,), U_TYPE, {"index": len(types.elems) - 1})
+        ts = [None] * len(n.type.elems)
+        for j, k in enumerate(keys):
+            ts[k] = b.add(ir.GETITEM, (node,), t_types[j], {"index": len(carried) + j})
         self.tuples[id(n)] = ts
