@@ -33,6 +33,9 @@ any call, into a segment of the current block; then:
    Parameter inside a loop nested in another loop or in a branch cannot be saved that way: it
    is a CompileError rather than a wrong gradient.
 
+Re-emitting the segment (the augmented forward, the recomputations) is compiler/replay.py's
+`Replay`; forward mode (ops.jvp in graph code) is compiler/forward.py.
+
 Values are only recomputed inside branches and loop bodies (which the backward cannot see
 otherwise); straight-line forward values are read by the backward where the forward computed
 them, and memory planning keeps exactly those alive.
