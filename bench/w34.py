@@ -12,6 +12,11 @@ The MLP is W4's (784 -> 512 -> ReLU -> 512 -> ReLU -> 10, float32, batch 64).
   matrices, times a direction: pycompile `ms.jit` of `ops.jvp(ms.grad(loss, (0, 1, 2)), ...)`,
   `jax.jit` of `jax.jvp(jax.grad(loss, (0, 1, 2)), ...)`, `torch.func.jvp(torch.func.grad(...))`.
 
+`--cpu` times by the process's CPU time (run.py's --cpu): with one thread everywhere and the
+process pinned to one core (`OPENBLAS_NUM_THREADS=1 PYCOMPILE_NUM_THREADS=1 XLA_FLAGS=
+--xla_cpu_multi_thread_eigen=false taskset -c 0 python bench/w34.py --cpu`) it measures the work
+each side does rather than how it shares a loaded machine.
+
 Every side computes the same numbers (checked against pycompile's before timing); times are
 medians of interleaved rounds (run.py's `timed_rounds`), ratios the median of per-round ratios.
 """
@@ -25,6 +30,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import run as bench_run  # noqa: E402
 from run import fmt, machine, ratio, timed_rounds  # noqa: E402
 
 import pycompile as ms  # noqa: E402
@@ -162,6 +168,9 @@ def _check(name, got, want, tol=2e-4):
 
 def main(argv) -> None:
     quick = "--quick" in argv
+    if "--cpu" in argv:                 # the process's CPU time, as run.py --cpu (pin to one core)
+        import time
+        bench_run.CLOCK = time.process_time
     rounds, block = (5, 0.2) if quick else (11, 0.5)
     p = params()
     x, labels = inputs()
