@@ -122,6 +122,7 @@ def jvp(fn, inputs, v, has_aux=False):
     ins, vs = _as_tuple(inputs, "inputs"), _as_tuple(v, "v")
     if len(ins) != len(vs):
         raise OpValueError(f"v has invalid length: should be {len(ins)}, but got {len(vs)}")
+    vs = tuple(_tangent_like(t, x) for x, t in zip(ins, vs))
     tracer = _graph_tracer(ins + vs, {})
     if tracer is not None and hasattr(tracer, "forward_differentiate"):
         # graph code: the compiler transforms the traced IR (compiler/forward.py)
@@ -132,6 +133,17 @@ def jvp(fn, inputs, v, has_aux=False):
         (out, aux), (t, _) = _aux_split(res), _aux_split(tan)
         return out, t, aux
     return res, tan
+
+
+def _tangent_like(t, x):
+    """A tangent of x's dtype broadcast to x's shape, as MindSpore 2.10 accepts it (it joins the
+    two dtypes: a tangent of another dtype is its TypeError)."""
+    if not (_is_tensor(x) and _is_tensor(t)):
+        return t
+    tt, xt = type_of(t), type_of(x)
+    if tt.dtype is not xt.dtype:
+        raise OpTypeError(f"Type Join Failed: dtype1 = {tt.dtype}, dtype2 = {xt.dtype}.")
+    return t if tt.shape == xt.shape else F.broadcast_to(t, xt.shape)
 
 
 def jvp_by_transpose(fn, inputs, v, has_aux=False):
