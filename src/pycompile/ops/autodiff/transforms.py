@@ -2,20 +2,23 @@
 `ops.get_grad`, with MindSpore 2.10's result structures (recorded in
 tests/oracle/data/autodiff_transforms.json).
 
-Each is built on the reverse mode of api.py, so one implementation serves PyNative (the tape)
+vjp and jacrev are built on the reverse mode of api.py, so one implementation serves PyNative (the tape)
 and graph code (the compiler differentiates the traced IR):
 
 - `vjp(fn, *inputs)` is (fn's output, vjp_fn); vjp_fn(v) is GradOperation(get_all=True,
   sens_param=True) of fn with cotangent v. The forward runs again when vjp_fn is called (in
   graph code the second copy is shared with the first by CSE where it is pure).
-- `jvp` is forward mode by the transpose trick, as MindSpore 2.10 computes it too: the
+- `jvp` is forward mode: one pass of fn carrying tangents (ops/autodiff/forward.py in PyNative
+  and under vmap, compiler/forward.py's transformation of the IR in graph code), by the ops'
+  JVP rules. `jvp_by_transpose` is the previous form, as MindSpore 2.10 computes it: the
   gradient map u -> J^T u is linear in u, so its own gradient with cotangent v is J v (a grad
-  of a grad). It is not a forward-mode transformation of the IR: its cost is about three
-  forward passes.
+  of a grad, about three forward passes); the compiler falls back to it where its forward
+  transformation stops.
 - `jacrev` / `jacfwd` are vmap over the vjp / jvp of the rows of an identity matrix, so a
   Jacobian is batched code, not a loop over its rows; the result is laid out as MindSpore's:
   output shape + input shape, `jac[output][input]` when both are several (a flat tuple when
-  either is one, the array alone when both are).
+  either is one, the array alone when both are). jacfwd maps the forward-mode jvp, so a
+  Jacobian by columns is one batched forward pass.
 """
 from __future__ import annotations
 
