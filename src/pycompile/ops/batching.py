@@ -233,6 +233,14 @@ def _gather(op, args, attrs, size):
 
 def _matmul(op, args, attrs, size):
     # a batch of matrix products is a BatchMatMul; unbatched operands broadcast over the batch
+    (xv, bx), (yv, by) = args
+    if by is None and bx is not None and _ndim(yv) == 2 and not attrs.get("transpose_a", False):
+        # only the left side is batched and the right is one matrix: one product of all the
+        # batch's rows (a GEMM), not a batch of small ones (jacrev's rows, jacfwd's tangents)
+        x = to_front(xv, bx)
+        shape = type_of(x).shape
+        flat = apply(OPS["MatMul"], [F.reshape(x, (-1, shape[-1])), yv], attrs)
+        return F.reshape(flat, shape[:-1] + (type_of(flat).shape[-1],)), 0
     x, y = _pad_examples(args, _example_rank(args))
     return apply(OPS["BatchMatMul"], [x, y], attrs), 0
 
