@@ -1,0 +1,197 @@
+"""The conformance table: issue 33's op tail added by ops33b (src/pycompile/ops/entries/*_33b.py):
+the tensor_* / scalar_* / bool_* aliases, indexing and selection, special functions and linear
+algebra, each in its functional, Primitive and Tensor forms where MindSpore has them.
+Part of the table loaded after cases.py."""
+group("ops33b")
+
+_E33 = np.array([0.0, -0.0, 1.5, -2.25, np.inf, -np.inf, np.nan, 1e-30, 7.0, -3.5], np.float32)
+_F33 = np.array([-0.0, 0.0, -3.0, 2.0, 1.0, np.inf, 2.0, -1e-30, 2.0, np.nan], np.float32)
+
+
+# ---- aliases -----------------------------------------------------------------------------------------
+@case("ops.tensor_div", "ops.tensor_gt", "ops.tensor_ge", "ops.tensor_le", "ops.tensor_lt", "ops.tensor_sub",
+      "ops.tensor_mod", "ops.tensor_floordiv", "ops.tensor_muls", inputs=[_E33, _F33])
+def tensor_binary_aliases(x, y):
+    return (ops.tensor_div(x, y), ops.tensor_gt(x, y), ops.tensor_ge(x, y), ops.tensor_le(x, y),
+            ops.tensor_lt(x, y), ops.tensor_sub(x, y), ops.tensor_mod(x, y), ops.tensor_floordiv(x, y),
+            ops.tensor_muls(x, 2.5))
+
+
+@case("ops.tensor_mod", "ops.tensor_floordiv", inputs=[ints(3, 4, lo=-9, hi=9), ints(3, 4, lo=1, hi=4)])
+def tensor_mod_int(x, y):
+    return ops.tensor_mod(x, y), ops.tensor_floordiv(x, y), ops.tensor_mod(x, -y)
+
+
+@case("ops.tensor_exp", "ops.tensor_expm1", inputs=[_E33])
+def tensor_exp_aliases(x):
+    return ops.tensor_exp(x), ops.tensor_expm1(x)
+
+
+@case("ops.scalar_add", "ops.scalar_sub", "ops.scalar_mul", "ops.scalar_div", "ops.scalar_floordiv",
+      "ops.scalar_mod", "ops.scalar_pow", "ops.scalar_max", "ops.scalar_min", "ops.scalar_log", "ops.scalar_uadd",
+      "ops.scalar_usub", inputs=[rnd(3)])
+def scalar_arith(x):
+    return (x * ops.scalar_add(2, 3), x * ops.scalar_sub(2.5, 4), x * ops.scalar_mul(3, -2),
+            x * ops.scalar_div(7, 2), x * ops.scalar_floordiv(-7, 2), x * ops.scalar_mod(-7, 3),
+            x * ops.scalar_pow(2, 3), x * ops.scalar_max(2, 5.5), x * ops.scalar_min(2, 5.5),
+            x * ops.scalar_log(2.0), x * ops.scalar_uadd(4), x * ops.scalar_usub(4))
+
+
+@case("ops.scalar_ne", inputs=[rnd(3)], trust_graph="MindSpore 2.10's PyNative scalar_ne raises 'prim:scalar_ne has "
+      "no attr:__infer__'; its graph mode computes 2 != 3")
+def scalar_ne_graph(x):
+    return x * 2.0 if ops.scalar_ne(2, 3) else x, x * 2.0 if ops.scalar_ne(2, 2) else x
+
+
+@case("ops.scalar_eq", "ops.scalar_lt", "ops.scalar_le", "ops.scalar_gt", "ops.scalar_ge",
+      "ops.bool_and", "ops.bool_or", "ops.bool_not", "ops.bool_eq", inputs=[rnd(3)])
+def scalar_compare(x):
+    flags = (ops.scalar_eq(2, 2.0), ops.scalar_lt(2, 3), ops.scalar_le(3, 3),
+             ops.scalar_gt(2, 3), ops.scalar_ge(2, 3), ops.bool_and(True, False), ops.bool_or(True, False),
+             ops.bool_not(False), ops.bool_eq(True, True))
+    return tuple(x * 2.0 if f else x for f in flags)
+
+
+@case("ops.top_k", "ops.view_as", "ops.soft_shrink", "ops.adjoint", inputs=[rnd(3, 4), ints(4, 3)], graph=False,
+      reason="MindSpore's top_k logs a deprecation warning (mindspore.log.warning), which its graph mode cannot compile")
+def small_aliases(x, i):
+    return (ops.top_k(x, 2), ops.top_k(x, 3, False)[0].shape, ops.view_as(x, i), ops.soft_shrink(x, 0.3),
+            ops.adjoint(x))
+
+
+@case("ops.view_as", "ops.soft_shrink", "ops.adjoint", inputs=[rnd(3, 4), ints(4, 3)])
+def small_aliases_graph(x, i):
+    return ops.view_as(x, i), ops.soft_shrink(x, 0.3), ops.adjoint(x)
+
+
+@case("ops.type_as", inputs=[rnd(3, 4), ints(4, 3)],
+      trust_graph="MindSpore 2.10's CPU PyNative has no TypeAs kernel ('The kernel TypeAs unregistered')")
+def type_as_graph(x, i):
+    return ops.type_as(x, i), ops.type_as(i, x)
+
+
+@case("ops.approximate_equal", "ops.ApproximateEqual", inputs=[_E33, _F33])
+def approximate_equal_edges(x, y):
+    return ops.approximate_equal(x, y, 1.0), ops.ApproximateEqual(2.5)(x, y), ops.approximate_equal(x, x)
+
+
+@case("ops.aminmax", inputs=[rnd(3, 4)])
+def aminmax_axes(x):
+    return ops.aminmax(x), ops.aminmax(x, axis=1, keepdims=True)
+
+
+@case("ops.expand", inputs=[rnd(3, 1)])
+def expand_sizes(x):
+    return ops.expand(x, Tensor(np.array([2, 3, 4], np.int32))), ops.expand(x, Tensor(np.array([-1, 2], np.int64)))
+
+
+@case("ops.TensorAdd", "ops.TruncateDiv", "ops.TruncateMod", "ops.SquaredDifference", "ops.DivNoNan",
+      "ops.MulNoNan", "ops.Rint", inputs=[_E33, _F33])
+def class_aliases(x, y):
+    return (ops.TensorAdd()(x, y), ops.TruncateDiv()(x, y), ops.TruncateMod()(x, y), ops.SquaredDifference()(x, y),
+            ops.DivNoNan()(x, y), ops.MulNoNan()(x, y), ops.Rint()(x))
+
+
+@case("ops.TruncateDiv", "ops.TruncateMod", "ops.DivNoNan", "ops.Rint",
+      inputs=[ints(3, 4, lo=-9, hi=9), ints(3, 4, lo=-3, hi=3), np.array([0.5, 1.5, 2.5, -0.5, -2.5], np.float32)])
+def class_aliases_int(x, y, h):
+    return ops.TruncateDiv()(x, ops.abs(y) + 1), ops.TruncateMod()(x, ops.abs(y) + 1), ops.DivNoNan()(
+        ops.cast(x, ms.float32), ops.cast(y, ms.float32)), ops.Rint()(h)
+
+
+# ---- selection -----------------------------------------------------------------------------------
+@case("Tensor.take", inputs=[rnd(3, 4), ints(2, 3, lo=0, hi=12)])
+def tensor_take(x, i):
+    return x.take(i), x.take(i - 6, axis=None, mode="wrap"), x.take(i - 3, 1, "clip")
+
+
+@case("ops.index_fill", "ops.IndexFill", "Tensor.index_fill",
+      inputs=[rnd(3, 4), np.array([0, 2], np.int32), ints(3, 4, lo=-5, hi=5)])
+def index_fill_forms(x, i, k):
+    return (ops.index_fill(x, 1, i, 9.5), ops.index_fill(x, 0, i, Tensor(-1.0, ms.float32)), x.index_fill(1, i, 2.0),
+            ops.index_fill(k, 1, i, 7), ops.IndexFill()(x, 0, i, Tensor(3.0, ms.float32)))
+
+
+@case("ops.scatter", "Tensor.scatter",
+      inputs=[rnd(3, 4), np.array([[0, 2], [1, 0]], np.int32), rnd(2, 2)])
+def scatter_forms(x, i, s):
+    return ops.scatter(x, 1, i, s), x.scatter(0, i, s)
+
+
+@case("ops.select_scatter", "ops.slice_scatter", "Tensor.select_scatter", "Tensor.slice_scatter",
+      inputs=[rnd(3, 5), rnd(5), rnd(3), rnd(3, 2), rnd(2, 5)])
+def select_slice_scatter(x, r, c, s2, s3):
+    return (ops.select_scatter(x, r, 0, 1), ops.select_scatter(x, c, 1, -1), x.select_scatter(r, 0, 2),
+            ops.slice_scatter(x, s2, 1, 1, 5, 2), ops.slice_scatter(x, s3, 0, 0, 2), x.slice_scatter(s2, 1, 3))
+
+
+@case("ops.diagonal_scatter", "Tensor.diagonal_scatter", inputs=[rnd(3, 4), rnd(3), rnd(2), rnd(2, 3, 4), rnd(4, 2)])
+def diagonal_scatter_forms(x, d0, d1, y, dy):
+    return (ops.diagonal_scatter(x, d0), ops.diagonal_scatter(x, d1, 2), x.diagonal_scatter(d1, -1),
+            ops.diagonal_scatter(y, dy, 0, 0, 1))
+
+
+@case("ops.searchsorted", "Tensor.searchsorted",
+      trust_graph="MindSpore 2.10's PyNative SearchSorted fails ('the dimension of `v` and output must be equal, "
+      "but got ... 24 and ... 24')",
+      inputs=[np.array([1.0, 2.0, 2.0, 3.5, 7.0], np.float32), np.array([[0.0, 2.0, 3.0], [7.0, 9.0, 2.0]], np.float32),
+              np.array([[1, 3, 5], [2, 4, 6]], np.int32), np.array([[3, 6], [1, 7]], np.int32)])
+def searchsorted_forms(s, v, s2, v2):
+    return (ops.searchsorted(s, v), ops.searchsorted(s, v, right=True), ops.searchsorted(s, v, side="right",
+            out_int32=True), s.searchsorted(v), s.searchsorted(v, side="right"), ops.searchsorted(s2, v2))
+
+
+@case("ops.bucketize", trust_graph="MindSpore 2.10's PyNative Bucketize fails in SearchSorted's shape check",
+      inputs=[np.array([[0.0, 2.0, 3.0], [7.0, 9.0, -2.0]], np.float32), ints(2, 3, lo=0, hi=8)])
+def bucketize_forms(x, i):
+    return ops.bucketize(x, [1.0, 2.0, 5.0]), ops.bucketize(x, [1.0, 2.0, 5.0], right=True), ops.bucketize(i, [2, 4])
+
+
+@case("ops.combinations", inputs=[rnd(4), ints(3)])
+def combinations_forms(x, i):
+    return ops.combinations(x), ops.combinations(x, 3), ops.combinations(i, 2, True)
+
+
+@case("ops.vector_norm", inputs=[rnd(3, 4, lo=-2, hi=2)])
+def vector_norm_ords(x):
+    return (ops.vector_norm(x), ops.vector_norm(x, 1, 1), ops.vector_norm(x, float("inf"), 0, True),
+            ops.vector_norm(x, float("-inf")), ops.vector_norm(x, 0), ops.vector_norm(x, 3.0, (0, 1)),
+            ops.vector_norm(x, 2, -1, dtype=ms.float64))
+
+
+@case("ops.kaiser_window", inputs=[rnd(1)])
+def kaiser_window_forms(x):
+    return ops.kaiser_window(8), ops.kaiser_window(7, False, 5.0), ops.kaiser_window(1), ops.kaiser_window(
+        5, dtype=ms.float64)
+
+
+@case("ops.histc", "Tensor.histc", inputs=[rnd(4, 5, lo=-2, hi=3), np.array([1.0, 2.0, 1.0, 4.0, 4.0, 0.0], np.float32)])
+def histc_forms(x, y):
+    return ops.histc(x, 5), ops.histc(x, 4, -1.0, 1.0), x.histc(3, 0.0, 2.0), ops.histc(y, 4, 0.0, 4.0)
+
+
+@case("ops.nanmedian", "Tensor.nanmedian",
+      inputs=[np.array([[1.0, np.nan, 3.0, 2.0], [np.nan, np.nan, np.nan, np.nan], [4.0, 0.5, 2.0, 8.0]], np.float32)])
+def nanmedian_forms(x):
+    return ops.nanmedian(x), ops.nanmedian(x, 0), x.nanmedian(1, True)
+
+
+@case("ops.argwhere", "Tensor.argwhere",
+      inputs=[np.array([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]], np.float32)], graph=False,
+      reason="the output's shape is the data's (pycompile's graph mode has static shapes)")
+def argwhere_forms(x):
+    return ops.argwhere(x), x.argwhere()
+
+
+@case("ops.bincount", "Tensor.bincount", inputs=[np.array([1, 3, 3, 0, 5], np.int32), rnd(5)], graph=False,
+      reason="the output's shape is the data's (pycompile's graph mode has static shapes)")
+def bincount_forms(i, w):
+    return ops.bincount(i), ops.bincount(i, w), ops.bincount(i, minlength=8), i.bincount()
+
+
+@case("ops.unique_consecutive", "Tensor.unique_consecutive",
+      inputs=[np.array([1, 1, 2, 2, 2, 3, 1, 1], np.int32), np.array([[1, 1, 2], [1, 1, 2], [0, 3, 3]], np.int64)],
+      graph=False, reason="the output's shape is the data's (pycompile's graph mode has static shapes)")
+def unique_consecutive_forms(x, m):
+    return (ops.unique_consecutive(x), ops.unique_consecutive(x, True, True), x.unique_consecutive(return_counts=True),
+            ops.unique_consecutive(m, True, True, 0))
