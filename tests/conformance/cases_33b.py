@@ -43,12 +43,17 @@ def scalar_ne_graph(x):
     return x * 2.0 if ops.scalar_ne(2, 3) else x, x * 2.0 if ops.scalar_ne(2, 2) else x
 
 
-@case("ops.scalar_eq", "ops.scalar_lt", "ops.scalar_le", "ops.scalar_gt", "ops.scalar_ge",
-      "ops.bool_and", "ops.bool_or", "ops.bool_not", "ops.bool_eq", inputs=[rnd(3)])
+@case("ops.scalar_eq", "ops.scalar_lt", "ops.scalar_le", "ops.scalar_gt", "ops.scalar_ge", inputs=[rnd(3)])
 def scalar_compare(x):
-    flags = (ops.scalar_eq(2, 2.0), ops.scalar_lt(2, 3), ops.scalar_le(3, 3),
-             ops.scalar_gt(2, 3), ops.scalar_ge(2, 3), ops.bool_and(True, False), ops.bool_or(True, False),
-             ops.bool_not(False), ops.bool_eq(True, True))
+    flags = (ops.scalar_eq(2, 2.0), ops.scalar_lt(2, 3), ops.scalar_le(3, 3), ops.scalar_gt(2, 3), ops.scalar_ge(2, 3))
+    return tuple(x * 2.0 if f else x for f in flags)
+
+
+@case("ops.bool_and", "ops.bool_or", "ops.bool_not", "ops.bool_eq", inputs=[rnd(3)],
+      trust_graph="MindSpore 2.10's PyNative bool_* functions raise 'prim:bool_and has no attr:__infer__'")
+def bool_functions(x):
+    flags = (ops.bool_and(True, False), ops.bool_or(True, False), ops.bool_not(False), ops.bool_eq(True, True),
+             ops.bool_and(True, True), ops.bool_eq(False, True))
     return tuple(x * 2.0 if f else x for f in flags)
 
 
@@ -59,9 +64,9 @@ def small_aliases(x, i):
             ops.adjoint(x))
 
 
-@case("ops.view_as", "ops.soft_shrink", "ops.adjoint", inputs=[rnd(3, 4), ints(4, 3)])
+@case("ops.view_as", "ops.adjoint", inputs=[rnd(3, 4), ints(4, 3)])
 def small_aliases_graph(x, i):
-    return ops.view_as(x, i), ops.soft_shrink(x, 0.3), ops.adjoint(x)
+    return ops.view_as(x, i), ops.adjoint(x)
 
 
 @case("ops.type_as", inputs=[rnd(3, 4), ints(4, 3)],
@@ -171,9 +176,11 @@ def histc_forms(x, y):
 
 
 @case("ops.nanmedian", "Tensor.nanmedian",
-      inputs=[np.array([[1.0, np.nan, 3.0, 2.0], [np.nan, np.nan, np.nan, np.nan], [4.0, 0.5, 2.0, 8.0]], np.float32)])
-def nanmedian_forms(x):
-    return ops.nanmedian(x), ops.nanmedian(x, 0), x.nanmedian(1, True)
+      inputs=[np.array([[1.0, np.nan, 3.0, 2.0], [np.nan, 7.0, np.nan, -1.0], [4.0, 0.5, 2.0, 8.0]], np.float32),
+              np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan]], np.float32)])
+def nanmedian_forms(x, allnan):
+    # the index MindSpore gives for an all-NaN slice is its kernel's own: only the value is compared there
+    return ops.nanmedian(x), ops.nanmedian(x, 0), x.nanmedian(1, True), ops.nanmedian(allnan)[0]
 
 
 @case("ops.argwhere", "Tensor.argwhere",
@@ -195,3 +202,149 @@ def bincount_forms(i, w):
 def unique_consecutive_forms(x, m):
     return (ops.unique_consecutive(x), ops.unique_consecutive(x, True, True), x.unique_consecutive(return_counts=True),
             ops.unique_consecutive(m, True, True, 0))
+
+
+# ---- special functions ---------------------------------------------------------------------------
+_G33 = np.array([0.0, -0.0, 0.5, 1.0, 2.0, 3.5, -0.5, -2.5, -3.0, 1e-6, 25.0, 170.5, np.inf, -np.inf, np.nan],
+                np.float32)
+
+
+@case("ops.lgamma", "ops.Lgamma", "Tensor.lgamma", inputs=[_G33, rnd(3, 4, lo=-6, hi=12)])
+def lgamma_edges(x, r):
+    return ops.lgamma(x), ops.Lgamma()(r), r.lgamma()
+
+
+@case("ops.lgamma", "ops.digamma", inputs=[rnd(2, 3, lo=0.5, hi=6, dtype="float16")])
+def lgamma_digamma_f16(x):
+    return ops.lgamma(x), ops.digamma(x)
+
+
+@case("ops.digamma", "ops.Digamma", "Tensor.digamma", inputs=[_G33, rnd(3, 4, lo=-6, hi=12)])
+def digamma_edges(x, r):
+    return ops.digamma(x), ops.Digamma()(r), r.digamma()
+
+
+@case("ops.polygamma", "ops.Polygamma", inputs=[rnd(3, 4, lo=0.2, hi=9)])
+def polygamma_orders(x):
+    return (ops.polygamma(Tensor(1, ms.int64), x), ops.polygamma(Tensor(2, ms.int64), x),
+            ops.Polygamma()(Tensor(3, ms.int64), x))
+
+
+@case("ops.erfinv", "ops.Erfinv", "Tensor.erfinv",
+      inputs=[np.array([0.0, -0.0, 0.5, -0.9, 0.95, 1.0, -1.0, 1.5, np.nan, 1e-7, 0.3], np.float32),
+              rnd(3, 4, lo=-0.95, hi=0.95)])
+def erfinv_edges(x, r):
+    return ops.erfinv(x), ops.Erfinv()(r), r.erfinv()
+
+
+@case("ops.erfinv", inputs=[np.array([0.99, 0.999, -0.99999, 0.9999], np.float32)],
+      oracle_bug="MindSpore 2.10's CPU Erfinv loses accuracy in the tails: erfinv(0.99) = 1.821364, erfinv(0.999) = 2.2777 and "
+      "erfinv(-0.99999) = -2.4342, where the function is 1.821386, 2.32675 and -3.12341 (scipy.special.erfinv)")
+def erfinv_tails(x):
+    return ops.erfinv(x)
+
+
+_I33 = np.array([0.0, -0.0, 0.5, -1.5, 3.0, 12.0, -19.5, 20.5, 45.0, -80.0, np.inf, -np.inf, np.nan], np.float32)
+
+
+@case("ops.i0", "ops.bessel_i0", "ops.bessel_i0e", "ops.bessel_i1", "ops.bessel_i1e", "ops.BesselI0",
+      "ops.BesselI0e", "ops.BesselI1", "ops.BesselI1e", "Tensor.i0", inputs=[_I33])
+def bessel_i_edges(x):
+    return (ops.i0(x), ops.bessel_i0(x), ops.bessel_i0e(x), ops.bessel_i1(x), ops.bessel_i1e(x), ops.BesselI0()(x),
+            ops.BesselI0e()(x), ops.BesselI1()(x), ops.BesselI1e()(x), x.i0())
+
+
+@case("ops.bessel_i0", "ops.bessel_i1e", inputs=[rnd(3, 4, lo=-30, hi=30, dtype="float64")])
+def bessel_i_f64(x):
+    return ops.bessel_i0(x), ops.bessel_i1e(x)
+
+
+@case("ops.zeta", "ops.Zeta", inputs=[rnd(3, 4, lo=1.1, hi=8), rnd(3, 4, lo=0.1, hi=6),
+                                      np.array([1.0, 0.5, 2.0, np.inf], np.float32), np.array([1.0, 1.0, 1.0, 2.0], np.float32)])
+def zeta_values(x, q, xe, qe):
+    return ops.zeta(x, q), ops.Zeta()(x, q), ops.zeta(xe, qe)
+
+
+@case("ops.mvlgamma", "ops.Mvlgamma", "Tensor.mvlgamma", inputs=[rnd(3, 4, lo=2.5, hi=9)])
+def mvlgamma_p(x):
+    return ops.mvlgamma(x, 1), ops.mvlgamma(x, 3), ops.Mvlgamma(4)(x), x.mvlgamma(2)
+
+
+@case("ops.mvlgamma", inputs=[rnd(3, lo=0.1, hi=0.5)], error=True, graph=False,
+      reason="a check of the input's values: pycompile's graph code, compiled before the values exist, gives nan there")
+def mvlgamma_too_small(x):
+    return ops.mvlgamma(x, 3)
+
+
+# ---- linear algebra ------------------------------------------------------------------------------
+def _spd(n, seed, batch=()):
+    g = np.random.default_rng(seed).normal(size=batch + (n, n))
+    return (g @ np.swapaxes(g, -1, -2) + n * np.eye(n)).astype(np.float32)
+
+
+_SING = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], np.float32)
+
+
+@case("ops.det", "ops.slogdet", "ops.logdet", "Tensor.det", "Tensor.slogdet", "Tensor.logdet",
+      inputs=[rnd(2, 4, 4, lo=-2, hi=2), _spd(3, 1)])
+def determinants(a, s):
+    return ops.det(a), ops.slogdet(a), ops.logdet(s), a.det(), a.slogdet(), s.logdet()
+
+
+@case("ops.matrix_determinant", "ops.log_matrix_determinant", "ops.MatrixDeterminant", "ops.LogMatrixDeterminant",
+      "Tensor.matrix_determinant", "Tensor.log_matrix_determinant", inputs=[rnd(2, 4, 4, lo=-2, hi=2), _spd(3, 1)],
+      graph=False, reason="MindSpore's matrix_determinant / log_matrix_determinant log a deprecation warning, which "
+      "its graph mode cannot compile")
+def determinants_deprecated(a, s):
+    return (ops.matrix_determinant(a), ops.log_matrix_determinant(a), ops.MatrixDeterminant()(a),
+            ops.LogMatrixDeterminant()(s), a.matrix_determinant(), a.log_matrix_determinant())
+
+
+@case("ops.det", "ops.slogdet", "ops.logdet", inputs=[_SING, -_spd(3, 2), rnd(3, 3, dtype="float64")])
+def determinants_edges(z, neg, d):
+    return ops.det(z), ops.slogdet(z), ops.logdet(neg), ops.det(neg), ops.det(d), ops.slogdet(d)
+
+
+@case("ops.inverse", "ops.MatrixInverse", "Tensor.inverse", inputs=[_spd(4, 3, (2,)), rnd(3, 3, dtype="float64")])
+def inverse_forms(s, d):
+    return ops.inverse(s), ops.MatrixInverse()(s), ops.MatrixInverse(True)(d), d.inverse()
+
+
+@case("ops.cholesky", "ops.Cholesky", "Tensor.cholesky", inputs=[_spd(4, 4, (2,)), _spd(3, 5).astype(np.float64)])
+def cholesky_forms(s, d):
+    return ops.cholesky(s), ops.cholesky(s, upper=True), ops.Cholesky()(d), d.cholesky(True)
+
+
+@case("ops.cholesky_solve", "ops.CholeskySolve", "Tensor.cholesky_solve", "ops.cholesky_inverse",
+      "ops.CholeskyInverse", "Tensor.cholesky_inverse",
+      inputs=[_spd(3, 6), rnd(3, 2), np.linalg.cholesky(_spd(3, 6)).astype(np.float32)])
+def cholesky_solve_inverse(s, b, low):
+    up = ops.transpose(low, (1, 0))
+    return (ops.cholesky_solve(b, low), ops.cholesky_solve(b, up, upper=True), ops.CholeskySolve()(b, low),
+            b.cholesky_solve(low), ops.cholesky_inverse(low), ops.CholeskyInverse(True)(up), low.cholesky_inverse())
+
+
+@case("ops.lu_solve", "Tensor.lu_solve",
+      inputs=[rnd(3, 2), np.array([[4.0, 3.0, 2.0], [0.25, 1.25, 0.5], [0.5, 0.4, 2.0]], np.float32),
+              np.array([3, 3, 3], np.int32)])
+def lu_solve_forms(b, lu, piv):
+    return ops.lu_solve(b, lu, piv), b.lu_solve(lu, piv)
+
+
+@case("ops.qr", inputs=[rnd(5, 3, lo=-2, hi=2), rnd(2, 3, 4, lo=-2, hi=2)])
+def qr_modes(a, w):
+    return ops.qr(a), ops.qr(a, "complete"), ops.qr(w)
+
+
+@case("ops.svd", "Tensor.svd", inputs=[rnd(4, 3, lo=-2, hi=2), rnd(2, 3, 5, lo=-2, hi=2)])
+def svd_values(a, w):
+    s, u, v = ops.svd(a)
+    s2, u2, v2 = w.svd()
+    # the singular vectors' signs are any decomposition's own: compare what they reconstruct
+    return (ops.svd(a, compute_uv=False), s, ops.matmul(u * ops.expand_dims(s, -2), ops.transpose(v, (1, 0))),
+            s2, ops.matmul(u2 * ops.expand_dims(s2, -2), ops.transpose(v2, (0, 2, 1))))
+
+
+@case("ops.pinv", "ops.lstsq", "Tensor.lstsq", inputs=[rnd(5, 3, lo=-2, hi=2), rnd(5, 2), rnd(3, 5)])
+def pinv_lstsq(a, b, w):
+    return ops.pinv(a), ops.pinv(w), ops.lstsq(a, b), a.lstsq(b)

@@ -185,8 +185,15 @@ _prim("TensorAdd", lambda x, y: F.add(x, y), _XY, "The deprecated name of ops.Ad
 _prim("TruncateDiv", lambda x, y: ops.truncate_div(x, y), _XY, "ops.truncate_div's class form.")
 _prim("TruncateMod", lambda x, y: ops.truncate_mod(x, y), _XY, "ops.truncate_mod's class form.")
 _prim("SquaredDifference", lambda x, y: F.square(F.sub(x, y)), _XY, "(x - y) ** 2.")
-_prim("DivNoNan", lambda x, y: ops.where(F.equal(y, 0), F.zeros_like(F.div(x, y)), F.div(x, y)), _XY,
-      "x / y, and 0 where y is 0.")
+def _div_no_nan(x, y):
+    q = F.div(x, y)
+    yt = y if isinstance(y, TensorMethods) else F.fill(q.dtype, (), y)
+    # MindSpore's CPU kernel takes |y| below the dtype's epsilon for 0 (1e-30 / -1e-30 gives 0)
+    tiny = F.less(F.abs(yt), float(np.finfo(q.dtype.np).eps)) if q.dtype.is_float else F.equal(yt, 0)
+    return ops.where(tiny, F.zeros_like(q), q)
+
+
+_prim("DivNoNan", _div_no_nan, _XY, "x / y, and 0 where |y| is below the dtype's epsilon (0 for integers).")
 _prim("MulNoNan", lambda x, y: ops.where(F.equal(y, 0), F.zeros_like(F.mul(x, y)), F.mul(x, y)), _XY,
       "x * y, and 0 where y is 0 (even where x is inf or nan).")
 _prim("Rint", lambda x: ops.round(x), [Arg("x")], "Round half to even.")

@@ -236,7 +236,7 @@ def qr(input, mode="reduced"):
     rows = Tensor(np.arange(m, dtype=np.int32))
     q = ops.broadcast_to(ops.eye(m, m, a.dtype), (bsz, m, m))
     r = a
-    for j in range(min(k, m - 1) if m > n else k):
+    for j in range(min(k, m - 1)):      # LAPACK reflects nothing for a one-element column
         x = ops.where(F.less(rows, j), F.zeros_like(_col(r, j)), _col(r, j))           # (B, m)
         alpha = ops.squeeze(ops.narrow(x, 1, j, 1), 1)
         norm = F.sqrt(ops.sum(F.square(x), 1))

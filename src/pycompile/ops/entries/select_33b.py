@@ -111,7 +111,7 @@ def index_fill(x, axis, index, value):
     """x with the slices at `index` along `axis` set to `value` (a number or a 0-d Tensor)."""
     ax = _axis(axis, x.ndim, "IndexFill")
     n = x.shape[ax] if x.ndim else 1
-    hit = ops.reduce_any(F.equal(ops.expand_dims(ops.arange(0, n, 1, dtype=index.dtype), 1),
+    hit = ops.any(F.equal(ops.expand_dims(ops.arange(0, n, 1, dtype=index.dtype), 1),
                                  ops.reshape(index, (1, -1))), 1)
     v = F.cast(value, x.dtype) if isinstance(value, TensorMethods) else F.fill(x.dtype, (), value)
     return ops.where(_along(hit, ax, x.ndim) if x.ndim else ops.reshape(hit, ()), v, x)
@@ -216,7 +216,7 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, side=Non
 @tensor_alias("searchsorted")
 def _searchsorted(self, v, side="left", sorter=None):
     """`x.searchsorted(v, side='left', sorter=None)`."""
-    return searchsorted(self, v, side=side, sorter=sorter)
+    return searchsorted(self, v, side=side, sorter=sorter, out_int32=True)
 
 
 def _boundaries(v, op):
@@ -231,7 +231,7 @@ def bucketize(input, boundaries, right=False):
     b = _const(np.asarray(boundaries, np.float64).astype(input.dtype.np if input.dtype.is_float else np.float32))
     x = input if input.dtype.is_float else F.cast(input, mstype.float32)
     hit = (F.less_equal if right else F.less)(b, ops.expand_dims(x, -1))
-    return ops.sum(F.cast(hit, mstype.int32), -1)
+    return F.cast(ops.sum(F.cast(hit, mstype.int32), -1), mstype.int32)
 
 
 @op_entry("combinations", args=[Arg("input"), Arg("r", "value", default=2),
@@ -275,10 +275,11 @@ def vector_norm(x, ord=2, axis=None, keepdims=False, dtype=None):
 @op_entry("kaiser_window", args=[Arg("window_length", "value"), Arg("periodic", "value", default=True),
                                  Arg("beta", "value", default=12.0), Arg("dtype", "value", default=None, keyword=True)])
 def kaiser_window(window_length, periodic=True, beta=12.0, dtype=None):
-    """i0(beta sqrt(1 - (2k / m - 1)^2)) / i0(beta), m = N (periodic) or N - 1 (float32 by default)."""
+    """i0(beta sqrt(1 - (2k / m - 1)^2)) / i0(beta), m = N (periodic) or N - 1 (float64 by default, as
+    MindSpore 2.10 returns)."""
     if isinstance(window_length, bool) or not isinstance(window_length, int) or window_length < 0:
         raise OpValueError(f"For 'kaiser_window', 'window_length' must be a non-negative int, but got {window_length!r}.")
-    dt = dtype or mstype.float32
+    dt = dtype or mstype.float64
     n = window_length
     if n <= 1:
         return Tensor(np.ones(n, dt.np))
@@ -339,7 +340,7 @@ def _quantile(input, q, axis, keepdims, ignore_nan):
     a = ops.gather_elements(srt, srt.ndim - 1, F.cast(lo, mstype.int32))
     b = ops.gather_elements(srt, srt.ndim - 1, F.cast(hi, mstype.int32))
     out = a + (b - a) * (pos - lo)
-    bad = (F.less(count, 1) if ignore_nan else ops.reduce_any(nan, -1, True))
+    bad = (F.less(count, 1) if ignore_nan else ops.any(nan, -1, True))
     out = ops.where(ops.broadcast_to(bad, tuple(out.shape)), F.fill(x.dtype, (), float("nan")), out)
     out = ops.transpose(out, (out.ndim - 1,) + tuple(range(out.ndim - 1)))           # (Q, ...)
     if keepdims:
@@ -370,19 +371,16 @@ def nanquantile(input, q, axis=None, keepdims=False):
                                                   Arg("keepdims", "value", default=False)])
 def nanmedian(input, axis=-1, keepdims=False):
     """(the lower median of the non-NaN values along `axis`, its index); NaN where all are NaN."""
-    ax = _axis(axis, input.ndim, "nanmedian")
-    x = ops.swapaxes(input, ax, -1) if input.ndim and ax != input.ndim - 1 else input
-    if x.ndim == 0:
+    if input.ndim == 0:
         return input, F.zeros_like(F.cast(input, mstype.int64))
+    ax = _axis(axis, input.ndim, "nanmedian")
+    others = tuple(i for i in range(input.ndim) if i != ax)
+    x = ops.transpose(input, others + (ax,)) if ax != input.ndim - 1 else input
     srt, idx = ops.sort(x, -1)
     count = ops.sum(F.cast(F.logical_not(ops.isnan(x)), mstype.int32), -1, True)
     k = ops.maximum((count - 1) // 2, F.zeros_like(count))
-    v = ops.gather_elements(srt, srt.ndim - 1, k)
-    i = F.cast(ops.gather_elements(idx, idx.ndim - 1, k), mstype.int64)
-    v, i = ops.squeeze(v, -1), ops.squeeze(i, -1)
-    if input.ndim > 1 and ax != input.ndim - 1:
-        v, i = ops.swapaxes(ops.expand_dims(v, -1), ax, -1), ops.swapaxes(ops.expand_dims(i, -1), ax, -1)
-        v, i = ops.squeeze(v, -1), ops.squeeze(i, -1)
+    v = ops.squeeze(ops.gather_elements(srt, srt.ndim - 1, k), -1)
+    i = ops.squeeze(F.cast(ops.gather_elements(idx, idx.ndim - 1, k), mstype.int64), -1)
     if keepdims:
         v, i = ops.expand_dims(v, ax), ops.expand_dims(i, ax)
     return v, i
@@ -409,13 +407,14 @@ def argwhere(input):
 @op_entry("bincount", tensor_method=True, args=[Arg("input", dtypes=INT), Arg("weights", "value", default=None),
                                                  Arg("minlength", "value", default=0)])
 def bincount(input, weights=None, minlength=0):
-    """The count of each value 0..max(input) (at least minlength bins), or the sum of its weights."""
+    """The count of each value 0..max(input) (at least minlength bins; Float32, as MindSpore), or
+    the sum of its weights."""
     a = _eager_only(input, "bincount")
     if a.ndim != 1 or (a.size and a.min() < 0):
         raise OpValueError("For 'bincount', the input must be 1-D and non-negative.")
     w = None if weights is None else _eager_only(weights, "bincount")
     out = np.bincount(a, w, minlength)
-    return Tensor(out.astype(np.int64) if w is None else out.astype(w.dtype))
+    return Tensor(out.astype(np.float32) if w is None else out.astype(w.dtype))      # Float32 counts, as MindSpore
 
 
 @op_entry("unique_consecutive", tensor_method=True,

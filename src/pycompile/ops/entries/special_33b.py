@@ -10,6 +10,7 @@ import math
 
 import pycompile.ops as ops
 from pycompile.common import dtype as mstype
+from pycompile.common.abstract import Symbolic
 from pycompile.common.tensor import TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError
@@ -96,7 +97,7 @@ def digamma(input):
     c = F.cos(math.pi * (x - 2.0 * F.floor(x * 0.5 + 0.5)))
     refl = p - math.pi * c / ops.where(big, F.ones_like(s), s)
     y = ops.where(big, p, refl)
-    y = ops.where(F.equal(x, 0), ops.where(ops.signbit(x), F.fill(x.dtype, (), math.inf),
+    y = ops.where(F.equal(x, 0), ops.where(F.less(1.0 / x, 0), F.fill(x.dtype, (), math.inf),
                                            F.fill(x.dtype, (), -math.inf)), y)
     y = ops.where(F.logical_and(F.less(x, 0), F.equal(x, F.floor(x))), F.fill(x.dtype, (), math.nan), y)
     y = ops.where(F.equal(x, math.inf), F.fill(x.dtype, (), math.inf), y)
@@ -255,6 +256,8 @@ def zeta(input, other):
         term_x = term_x * (x + float(2 * j - 2)) if j == 1 else term_x * (x + float(2 * j - 3)) * (x + float(2 * j - 2))
         fac *= (2 * j - 1) * (2 * j)
         s = s + (b / fac) * term_x * F.pow(a, -x - float(2 * j - 1))
+    s = ops.where(F.equal(x, math.inf), ops.where(F.equal(q, 1.0), F.ones_like(s),
+                                                  ops.where(F.less(q, 1.0), F.fill(s.dtype, (), math.inf), F.zeros_like(s))), s)
     s = ops.where(F.equal(x, 1.0), F.fill(s.dtype, (), math.inf), s)
     s = ops.where(F.less(x, 1.0), F.fill(s.dtype, (), math.nan), s)
     return _back(s, input)
@@ -267,9 +270,10 @@ def mvlgamma(input, p):
     every element must be > (p - 1) / 2."""
     if isinstance(p, bool) or not isinstance(p, int) or p < 1:
         raise OpValueError(f"For 'Mvlgamma', 'p' must be a positive int, but got {p!r}.")
-    if hasattr(input, "asnumpy") and input.size and not (input.asnumpy() > (p - 1) / 2).all():
+    if not isinstance(input, Symbolic) and input.size and not (input.asnumpy() > (p - 1) / 2).all():
         raise OpValueError(f"For 'Mvlgamma', all elements of 'x' must be greater than (p-1)/2 = {(p - 1) / 2}.")
     s = F.fill(input.dtype, tuple(input.shape), p * (p - 1) / 4 * math.log(math.pi))
     for j in range(1, p + 1):
         s = s + lgamma(input + (1 - j) / 2.0)
-    return s
+    # in graph code the values are not known when it is compiled: nan where they are out of the domain
+    return ops.where(F.greater(input, (p - 1) / 2), s, F.fill(s.dtype, (), math.nan))
