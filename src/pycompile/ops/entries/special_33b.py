@@ -155,7 +155,8 @@ def erfinv(input):
     x = ops.where(F.less(w, 5.0), pc, pt) * ys
     for _ in range(2):                     # Newton on erf(x) = y
         x = x - (F.erf(x) - ys) / (2.0 / math.sqrt(math.pi) * F.exp(-x * x))
-    x = ops.where(F.equal(F.abs(y), 1.0), F.sign(y) * math.inf, x)
+    x = ops.where(F.equal(F.abs(y), 1.0), ops.where(F.greater(y, 0), F.fill(y.dtype, (), math.inf),
+                                                      F.fill(y.dtype, (), -math.inf)), x)
     x = ops.where(F.greater(F.abs(y), 1.0), F.fill(y.dtype, (), math.nan), x)
     return _back(x, input)
 
