@@ -163,8 +163,8 @@ def erfinv(input):
 
 # ---- modified Bessel functions of the first kind -------------------------------------------------
 _SERIES_MAX = 20.0
-_SERIES_TERMS = 64
-_ASYMPTOTIC_TERMS = 24
+_SERIES_TERMS = 36
+_ASYMPTOTIC_TERMS = 20
 
 
 def _bessel_series(x, nu):
