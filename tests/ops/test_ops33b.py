@@ -147,3 +147,24 @@ def test_compiled_gradient_equals_eager():
     compiled = ms.jit(ms.grad(_program, grad_position=(0, 1)))(*args)
     for e, c in zip(eager, compiled):
         np.testing.assert_allclose(c.asnumpy(), e.asnumpy(), rtol=1e-10, atol=1e-12)
+
+
+# ---- classes the wheel has no CPU kernel for: their documented semantics ---------------------------
+def _kernel_less_classes(x, y):
+    return (ops.EuclideanNorm()(x, (1,)), ops.EuclideanNorm(True)(x, Tensor(np.array([0, 1], np.int32))),
+            ops.SplitV([1, -1, 2], 1, 3)(x), ops.Fills()(x, 2.5), ops.LerpScalar()(x, y, 0.25),
+            ops.SoftMarginLoss()(x, ops.sign(y)), ops.SoftMarginLoss("none")(x, ops.sign(y)))
+
+
+@pytest.mark.parametrize("mode", ["eager", pytest.param("compiled", marks=pytest.mark.cc)])
+def test_kernel_less_classes_follow_their_definitions(mode):
+    rng = np.random.default_rng(11)
+    x, y = rng.normal(size=(3, 5)), rng.normal(size=(3, 5))
+    fn = ms.jit(_kernel_less_classes) if mode == "compiled" else _kernel_less_classes
+    got = fn(Tensor(x), Tensor(y))
+    soft = np.log1p(np.exp(-x * np.sign(y)))
+    want = (np.sqrt((x ** 2).sum(1)), np.sqrt((x ** 2).sum(keepdims=True)), (x[:, :1], x[:, 1:3], x[:, 3:]),
+            np.full_like(x, 2.5), x + 0.25 * (y - x), soft.mean(), soft)
+    for k, (g, w) in enumerate(zip(got, want)):
+        for gi, wi in zip(g if isinstance(g, tuple) else (g,), w if isinstance(w, tuple) else (w,)):
+            np.testing.assert_allclose(gi.asnumpy(), wi, rtol=1e-12, atol=1e-12, err_msg=f"result {k}")
