@@ -36,7 +36,7 @@ from pycompile.train import serialization as _serialization  # noqa: E402
 _serialization.export, _serialization.load = export, load
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric,  # noqa: F401,E402
                                   Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
-                                  TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)
+                                  TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs, ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc)
 from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping, History,  # noqa: F401,E402
                                       LambdaCallback, LearningRateScheduler, LossMonitor, ModelCheckpoint,
                                       RunContext, TimeMonitor)

@@ -9,7 +9,7 @@ from pycompile.nn.time_distributed import TimeDistributed  # noqa: F401
 from pycompile.nn.loss import L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits  # noqa: F401
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric, Precision,  # noqa: F401
                                   Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
-                                  get_metric_fn, names, rearrange_inputs)
+                                  get_metric_fn, names, rearrange_inputs, ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc)
 from pycompile.nn.learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR, InverseDecayLR,  # noqa: F401
                                                  LearningRateSchedule, NaturalExpDecayLR, PolynomialDecayLR,
                                                  WarmUpLR)
@@ -41,8 +41,14 @@ from pycompile.nn.image import (ConstantPad1d, ConstantPad2d, ConstantPad3d, Dro
 from pycompile.nn.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm2d  # noqa: F401
 from pycompile.nn.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,  # noqa: F401
                                   AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
+from pycompile.nn.layers_more import (ChannelShuffle, ClipByNorm, Dropout3d, FastGelu, GaussianNLLLoss,  # noqa: F401
+                                      HingeEmbeddingLoss, HShrink, L1Regularizer, Linear, LPPool1d, LPPool2d, MatMul,
+                                      Moments, Norm, PixelShuffle, PixelUnshuffle, PoissonNLLLoss, Range,
+                                      ReduceLogSumExp, Roll, RReLU, Softmax2d, SoftShrink, Threshold, Tril, Triu,
+                                      Unflatten)
 
 
 def __getattr__(name):
     from pycompile.common.missing import missing
     raise missing("nn", __name__, name)
+
