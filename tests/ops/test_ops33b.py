@@ -25,11 +25,13 @@ def _special(t):
 _REFS = (sp.gammaln, sp.digamma, sp.i0, sp.i0e, sp.i1, sp.i1e)
 
 
-@pytest.mark.parametrize("mode", ["eager", pytest.param("compiled", marks=pytest.mark.cc)])
-def test_special_functions_match_scipy_in_float64(mode):
-    fn = ms.jit(_special) if mode == "compiled" else _special
-    for name, got, ref in zip(("lgamma", "digamma", "i0", "i0e", "i1", "i1e"), fn(Tensor(_X)), _REFS):
-        np.testing.assert_allclose(got.asnumpy(), ref(_X), rtol=1e-11, atol=1e-13, err_msg=name)
+def _check_special(got):
+    for name, g, ref in zip(("lgamma", "digamma", "i0", "i0e", "i1", "i1e"), got, _REFS):
+        np.testing.assert_allclose(g.asnumpy(), ref(_X), rtol=1e-11, atol=1e-13, err_msg=name)
+
+
+def test_special_functions_match_scipy_in_float64():
+    _check_special(_special(Tensor(_X)))
 
 
 def test_erfinv_polygamma_zeta_mvlgamma_match_scipy_in_float64():
@@ -57,20 +59,27 @@ def _no_kernel_ops(x, i, n):
             x.quantile(0.5, 0, True), ops.nanquantile(n, 0.5, 1), n.nanquantile(0.25, 0))
 
 
-@pytest.mark.parametrize("mode", ["eager", pytest.param("compiled", marks=pytest.mark.cc)])
-def test_roll_take_quantile_follow_numpy(mode):
+def _no_kernel_inputs():
     rng = np.random.default_rng(3)
     x = rng.normal(size=(3, 4))
     i = np.array([[0, 5, 11], [3, 3, 7]], np.int32)
     n = x.copy()
     n[0, 1] = n[2, 0] = np.nan
-    fn = ms.jit(_no_kernel_ops) if mode == "compiled" else _no_kernel_ops
-    got = [t.asnumpy() for t in fn(Tensor(x), Tensor(i), Tensor(n))]
+    return x, i, n
+
+
+def _check_no_kernel(out, x, i, n):
+    got = [t.asnumpy() for t in out]
     want = [np.roll(x, 1), np.roll(x, -2, 1), np.roll(x, (1, 5), (0, 1)), np.roll(x, 2, 1), np.roll(x, 1, 0),
             np.take(x, i), np.quantile(x, 0.3), np.quantile(x, [0.0, 0.25, 0.9], 1), np.quantile(x, 0.5, 0, keepdims=True),
             np.nanquantile(n, 0.5, 1), np.nanquantile(n, 0.25, 0)]
     for k, (g, w) in enumerate(zip(got, want)):
         np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12, err_msg=f"result {k}")
+
+
+def test_roll_take_quantile_follow_numpy():
+    x, i, n = _no_kernel_inputs()
+    _check_no_kernel(_no_kernel_ops(Tensor(x), Tensor(i), Tensor(n)), x, i, n)
     # a NaN anywhere in the slice: quantile is NaN there
     assert np.isnan(ops.quantile(Tensor(n), 0.5, 1).asnumpy()[[0, 2]]).all()
 
@@ -156,15 +165,35 @@ def _kernel_less_classes(x, y):
             ops.SoftMarginLoss()(x, ops.sign(y)), ops.SoftMarginLoss("none")(x, ops.sign(y)))
 
 
-@pytest.mark.parametrize("mode", ["eager", pytest.param("compiled", marks=pytest.mark.cc)])
-def test_kernel_less_classes_follow_their_definitions(mode):
+def _kernel_less_inputs():
     rng = np.random.default_rng(11)
-    x, y = rng.normal(size=(3, 5)), rng.normal(size=(3, 5))
-    fn = ms.jit(_kernel_less_classes) if mode == "compiled" else _kernel_less_classes
-    got = fn(Tensor(x), Tensor(y))
+    return rng.normal(size=(3, 5)), rng.normal(size=(3, 5))
+
+
+def _check_kernel_less(got, x, y):
     soft = np.log1p(np.exp(-x * np.sign(y)))
     want = (np.sqrt((x ** 2).sum(1)), np.sqrt((x ** 2).sum(keepdims=True)), (x[:, :1], x[:, 1:3], x[:, 3:]),
             np.full_like(x, 2.5), x + 0.25 * (y - x), soft.mean(), soft)
     for k, (g, w) in enumerate(zip(got, want)):
         for gi, wi in zip(g if isinstance(g, tuple) else (g,), w if isinstance(w, tuple) else (w,)):
             np.testing.assert_allclose(gi.asnumpy(), wi, rtol=1e-12, atol=1e-12, err_msg=f"result {k}")
+
+
+def test_kernel_less_classes_follow_their_definitions():
+    x, y = _kernel_less_inputs()
+    _check_kernel_less(_kernel_less_classes(Tensor(x), Tensor(y)), x, y)
+
+
+def _compiled_all(s, x, i, n, a, b):
+    return _special(s), _no_kernel_ops(x, i, n), _kernel_less_classes(a, b)
+
+
+@pytest.mark.cc
+def test_compiled_forms_equal_the_references():
+    """The three checks above in graph mode, compiled as one program (one C compile)."""
+    x, i, n = _no_kernel_inputs()
+    a, b = _kernel_less_inputs()
+    special, no_kernel, kernel_less = ms.jit(_compiled_all)(*map(Tensor, (_X, x, i, n, a, b)))
+    _check_special(special)
+    _check_no_kernel(no_kernel, x, i, n)
+    _check_kernel_less(kernel_less, a, b)
