@@ -532,3 +532,66 @@ def class_IdentityN(x, c, v, d, i, g, e, y, w, m, t, lab, wt):
 @case("ops.InvertPermutation", inputs=_A33)
 def class_InvertPermutation(x, c, v, d, i, g, e, y, w, m, t, lab, wt):
     return (ops.InvertPermutation()((3, 0, 2, 1)), x,)
+
+
+# ---- integer and box utilities -----------------------------------------------------------------
+@case("ops.gcd", "ops.lcm", "ops.Gcd", "ops.Lcm", "Tensor.gcd", "Tensor.lcm",
+      inputs=[np.array([12, -18, 0, 7, 0, 1071, -2147483647], np.int32), np.array([18, 12, 5, 0, 0, 462, 3], np.int32),
+              ints(3, 4, lo=-50, hi=50, dtype="int64"), ints(4, lo=-50, hi=50, dtype="int64")])
+def gcd_lcm(a, b, c, d):
+    return (ops.gcd(a, b), ops.lcm(a, b), ops.Gcd()(c, d), ops.Lcm()(c, d), a.gcd(b), c.lcm(d))
+
+
+@case("ops.population_count", "ops.PopulationCount",
+      inputs=[np.array([3, -1, 255, -128, 0, 32767], np.int16), np.array([3, -1, 127, -128], np.int8),
+              np.array([0, 1, 255, 254], np.uint8)])
+def population_count_forms(a, b, c):
+    return ops.population_count(a), ops.PopulationCount()(b), ops.population_count(c)
+
+
+@case("ops.FillDiagonal", "Tensor.fill_diagonal", inputs=[rnd(3, 4), rnd(7, 3), rnd(3, 3, 3)])
+def fill_diagonal_forms(x, t, c):
+    return (x.fill_diagonal(-1.0), t.fill_diagonal(5.0), t.fill_diagonal(5.0, True), ops.FillDiagonal(2.0)(x),
+            c.fill_diagonal(7.0))
+
+
+@case("ops.reverse_sequence", "ops.ReverseSequence", "Tensor.reverse_sequence",
+      inputs=[rnd(3, 4), np.array([2, 4, 1], np.int32), rnd(4, 2, 3), np.array([3, 1], np.int64)])
+def reverse_sequence_forms(x, l3, y, l2):
+    return (ops.reverse_sequence(x, l3, 1), ops.ReverseSequence(1, 0)(x, l3), x.reverse_sequence(l3, 1, 0),
+            ops.reverse_sequence(y, l2, 0, 1))
+
+
+@case("Tensor.qr", inputs=[rnd(4, 3, lo=-2, hi=2)])
+def tensor_qr(a):
+    return a.qr(), a.qr(False)
+
+
+@case("ops.lu_unpack", "ops.LuUnpack", "ops.LuSolve",
+      inputs=[np.array([[4.0, 3.0, 2.0], [0.25, 1.25, 0.5], [0.5, 0.4, 2.0]], np.float32), np.array([3, 3, 3], np.int32),
+              np.array([[[2.0, 1.0], [0.5, 3.0]], [[1.0, 2.0], [0.5, -1.0]]], np.float32), np.array([[1, 2], [2, 2]], np.int32),
+              rnd(3, 2)])
+def lu_unpack_forms(lu, piv, lu2, piv2, b):
+    return ops.lu_unpack(lu, piv), ops.LuUnpack()(lu2, piv2), ops.LuSolve()(b, lu, piv)
+
+
+@case("ops.intopk", "ops.InTopK", inputs=[np.array([[1.0, 3.0, 2.0], [3.0, 3.0, 1.0], [0.5, 0.1, 0.9]], np.float32),
+                                          np.array([1, 0, 1], np.int32)])
+def intopk_forms(x, t):
+    return ops.intopk(x, t, 1), ops.InTopK(2)(x, t)
+
+
+@case("ops.multi_margin_loss", "ops.MultiMarginLoss",
+      inputs=[rnd(3, 4), np.array([1, 0, 3], np.int64), rnd(4, lo=0.5, hi=2), rnd(3, 4), rnd(3, 4)])
+def margin_losses(x, t, w, pos, neg):
+    return (ops.multi_margin_loss(x, t), ops.multi_margin_loss(x, t, 2, 2, w, "sum"), ops.MultiMarginLoss()(x, t),
+            ops.MultiMarginLoss(2, 1.5, "none")(x, t, w))
+
+
+@case("ops.iou", "ops.IOU", "ops.check_valid", "ops.CheckValid",
+      inputs=[np.array([[0, 0, 2, 2], [1, 1, 3, 4], [2, 0, 8, 5]], np.float32),
+              np.array([[0, 0, 2, 2], [1, 0, 2, 3], [5, 5, 6, 6], [0, 1, 9, 9]], np.float32),
+              np.array([[0, 0, 2, 2], [1, 1, 30, 4], [-1, 0, 2, 2], [0, 0, 9, 19], [0, 0, 9, 20]], np.float32),
+              np.array([20, 10, 1], np.float32)])
+def box_utilities(a, g, b, meta):
+    return ops.iou(a, g), ops.iou(a, g, "iof"), ops.IOU()(a, g), ops.check_valid(b, meta), ops.CheckValid()(b, meta)

@@ -113,6 +113,9 @@ GRADS = {
     "selection": (lambda x, s: ops.roll(x, 1, 1) + ops.take(x, Tensor(np.array([[1, 7, 2, 0]] * 3, np.int32)))
                   + ops.index_fill(x, 1, Tensor(np.array([2], np.int32)), 0.5) + ops.slice_scatter(x, s, 1, 0, 4, 2)
                   + ops.diagonal_scatter(x, s[:, 0]) + ops.select_scatter(x, s[:, 1], 1, 3), [(3, 4), (3, 2)], (-2, 2)),
+    "misc": (lambda x, w: ops.reverse_sequence(x, Tensor(np.array([2, 4, 1], np.int32)), 1)
+             + ops.multi_margin_loss(x, Tensor(np.array([1, 0, 3], np.int64)), 2, 1, w, "none")[:, None]
+             + ops.lu_unpack(x[:, :3], Tensor(np.array([3, 2, 3], np.int32)))[2].sum(), [(3, 4), (4,)], (-2, 2)),
     "order_statistics": (lambda x: ops.quantile(x, 0.3, 1) + ops.nanquantile(x, 0.6, 1) + ops.nanmedian(x, 1)[0]
                          + ops.vector_norm(x, 3.0, 1), [(3, 4)], (-2, 2)),
 }
@@ -158,11 +161,13 @@ def test_compiled_gradient_equals_eager():
         np.testing.assert_allclose(c.asnumpy(), e.asnumpy(), rtol=1e-10, atol=1e-12)
 
 
-# ---- classes the wheel has no CPU kernel for: their documented semantics ---------------------------
+# ---- classes the wheel has no CPU kernel for (EuclideanNorm, SplitV, Fills, LerpScalar, SoftMarginLoss,
+# TripletMarginLoss): their documented semantics ---------------------------
 def _kernel_less_classes(x, y):
     return (ops.EuclideanNorm()(x, (1,)), ops.EuclideanNorm(True)(x, Tensor(np.array([0, 1], np.int32))),
             ops.SplitV([1, -1, 2], 1, 3)(x), ops.Fills()(x, 2.5), ops.LerpScalar()(x, y, 0.25),
-            ops.SoftMarginLoss()(x, ops.sign(y)), ops.SoftMarginLoss("none")(x, ops.sign(y)))
+            ops.SoftMarginLoss()(x, ops.sign(y)), ops.SoftMarginLoss("none")(x, ops.sign(y)),
+            ops.TripletMarginLoss()(x, y, x * 0.5, Tensor(1.0, ms.float64)))
 
 
 def _kernel_less_inputs():
@@ -173,7 +178,8 @@ def _kernel_less_inputs():
 def _check_kernel_less(got, x, y):
     soft = np.log1p(np.exp(-x * np.sign(y)))
     want = (np.sqrt((x ** 2).sum(1)), np.sqrt((x ** 2).sum(keepdims=True)), (x[:, :1], x[:, 1:3], x[:, 3:]),
-            np.full_like(x, 2.5), x + 0.25 * (y - x), soft.mean(), soft)
+            np.full_like(x, 2.5), x + 0.25 * (y - x), soft.mean(), soft,
+            np.maximum(np.linalg.norm(x - y + 1e-6, axis=1) - np.linalg.norm(x - x * 0.5 + 1e-6, axis=1) + 1.0, 0).mean())
     for k, (g, w) in enumerate(zip(got, want)):
         for gi, wi in zip(g if isinstance(g, tuple) else (g,), w if isinstance(w, tuple) else (w,)):
             np.testing.assert_allclose(gi.asnumpy(), wi, rtol=1e-12, atol=1e-12, err_msg=f"result {k}")
