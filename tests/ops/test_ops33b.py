@@ -46,6 +46,22 @@ def test_erfinv_polygamma_zeta_mvlgamma_match_scipy_in_float64():
     np.testing.assert_allclose(ops.mvlgamma(Tensor(v), 3).asnumpy(), [sp.multigammaln(t, 3) for t in v], rtol=1e-12)
 
 
+def test_igamma_igammac_match_scipy_and_nextafter_matches_numpy():
+    a, x = (g.ravel() for g in np.meshgrid(np.concatenate([np.linspace(0.05, 3, 7), np.linspace(3.5, 50, 6)]),
+                                           np.concatenate([[0, 1e-8], np.linspace(0.01, 60, 12), [np.inf]])))
+    np.testing.assert_allclose(ops.igamma(Tensor(a), Tensor(x)).asnumpy(), sp.gammainc(a, x), rtol=1e-11, atol=1e-300)
+    np.testing.assert_allclose(ops.igammac(Tensor(a), Tensor(x)).asnumpy(), sp.gammaincc(a, x), rtol=1e-11, atol=1e-300)
+    for dt in (np.float32, np.float64):
+        info = np.finfo(dt)
+        xs = np.array([1.0, -2.0, 0.0, -0.0, 1.5, 2.0, 2.0, -4.0, 1e-30, info.max, info.tiny, np.inf, -np.inf, np.nan], dt)
+        ys = np.array([2.0, -3.0, 1.0, -1.0, 0.0, 0.0, 3.0, 0.0, 0.0, np.inf, 0.0, 0.0, 0.0, 1.0], dt)
+        with np.errstate(over="ignore"):
+            want = np.nextafter(xs, ys)
+        got = ops.nextafter(Tensor(xs), Tensor(ys)).asnumpy()
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
 def test_erfinv_float32_is_accurate_in_the_tails():
     # MindSpore 2.10's CPU kernel gives 2.2777 for 0.999 (cases_33b.py erfinv_tails records it as its bug)
     y = np.array([0.99, 0.999, -0.99999, 0.9999], np.float32)
@@ -106,6 +122,7 @@ GRADS = {
     "bessel": (lambda x: ops.i0(x) + ops.bessel_i1(x), [(2, 3)], (-5, 5)),
     "bessel_scaled": (lambda x: ops.bessel_i0e(x) + ops.bessel_i1e(x) * 2, [(2, 3)], (-40, 40)),
     "zeta": (lambda x, q: ops.zeta(x, q), [(2, 3), (2, 3)], (1.5, 4)),
+    "igamma": (lambda a, x: ops.igamma(a, x) + ops.igammac(a * 2, x * 3), [(2, 3), (2, 3)], (0.5, 4)),
     "determinants": (lambda a: ops.det(a) + ops.slogdet(a)[1] + ops.logdet(_spd(a)) * 2, [(3, 3)], (-2, 2)),
     "inverse_cholesky": (lambda a, b: ops.inverse(_spd(a)) + ops.cholesky(_spd(a)) * 2
                          + ops.cholesky_solve(b, ops.cholesky(_spd(a))), [(3, 3), (3, 3)], (-1, 1)),

@@ -440,3 +440,4 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     if return_counts:
         res += (Tensor(counts),)
     return res if len(res) > 1 else res[0]
+
