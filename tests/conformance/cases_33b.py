@@ -628,3 +628,31 @@ def nextafter_f64(a, b, x, y):
 def nextafter_f32(x, y, a, b):
     return (ops.nextafter(x, y) - x) * 1e7
 
+
+
+@case("ops.bitwise_left_shift", "ops.bitwise_right_shift", "ops.LeftShift", "ops.RightShift",
+      "Tensor.bitwise_left_shift", "Tensor.bitwise_right_shift",
+      inputs=[np.array([[1, 2, 8], [-3, 4, 7]], np.int32), np.array([33, -1, 32], np.int32),
+              np.array([100, -100, 7, -128], np.int8), np.array([1, 3, 9, 7], np.int8), np.array([200, 3, 255], np.uint8),
+              np.array([1, 7, 4], np.uint8), ints(2, 3, lo=-1000, hi=1000, dtype="int16"), ints(2, 3, lo=0, hi=20, dtype="int16")])
+def bit_shifts(a, s, b, t, u, us, c, cs):
+    return (ops.bitwise_left_shift(a, s), ops.bitwise_right_shift(a, s), ops.LeftShift()(b, t), ops.RightShift()(b, t),
+            a.bitwise_left_shift(ops.abs(s)), u.bitwise_right_shift(us), ops.bitwise_left_shift(u, us),
+            ops.bitwise_left_shift(c, cs), c.bitwise_right_shift(cs), ops.bitwise_left_shift(a, 2))
+
+
+@case("Tensor.select", "Tensor.masked_scatter", "ops.MaskedScatter", "Tensor.index_put",
+      inputs=[rnd(3, 4), bools(3, 4), rnd(12), bools(4), np.array([0, 2, 2], np.int32), np.array([1, 3, 1], np.int32),
+              rnd(3)])
+def select_masked_scatter_index_put(x, m, u, row, i, j, v):
+    return (x.select(1, 2), x.select(0, -1), x.masked_scatter(m, u), ops.MaskedScatter()(x, row, u),
+            x.index_put((i, j), v), x.index_put((i, j), v, True), x.index_put((i,), v[0:1]))
+
+
+@case("ops.geqrf", "ops.orgqr", "ops.Geqrf", "ops.Orgqr", "Tensor.geqrf", "Tensor.orgqr",
+      inputs=[rnd(4, 3, lo=-2, hi=2), rnd(3, 3, lo=-2, hi=2)])
+def householder_qr(a, s):
+    # ormqr / Ormqr: the wheel has no CPU kernel; tests/ops/test_ops33b.py checks them against Q from NumPy
+    y, tau = ops.geqrf(a)
+    ys, ts = ops.Geqrf()(s)
+    return y, tau, ops.Geqrf()(s), a.geqrf(), ops.orgqr(y, tau), ops.Orgqr()(ys, ts), y.orgqr(tau)

@@ -62,6 +62,18 @@ def test_igamma_igammac_match_scipy_and_nextafter_matches_numpy():
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
 
 
+def test_ormqr_applies_lapacks_q():
+    # the wheel has no CPU Ormqr kernel; NumPy's complete Q comes from the same LAPACK reflectors
+    rng = np.random.default_rng(4)
+    a, c, d = rng.normal(size=(4, 3)), rng.normal(size=(4, 2)), rng.normal(size=(2, 4))
+    q = np.linalg.qr(a, "complete")[0]
+    y, tau = ops.geqrf(Tensor(a))
+    for got, want in ((ops.ormqr(y, tau, Tensor(c)), q @ c), (ops.ormqr(y, tau, Tensor(c), True, True), q.T @ c),
+                      (ops.ormqr(y, tau, Tensor(d), False, False), d @ q), (ops.Ormqr(False, True)(y, tau, Tensor(d)), d @ q.T),
+                      (y.ormqr(tau, Tensor(c)), q @ c)):
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-12, atol=1e-12)
+
+
 def test_erfinv_float32_is_accurate_in_the_tails():
     # MindSpore 2.10's CPU kernel gives 2.2777 for 0.999 (cases_33b.py erfinv_tails records it as its bug)
     y = np.array([0.99, 0.999, -0.99999, 0.9999], np.float32)
