@@ -656,3 +656,4 @@ def householder_qr(a, s):
     y, tau = ops.geqrf(a)
     ys, ts = ops.Geqrf()(s)
     return y, tau, ops.Geqrf()(s), a.geqrf(), ops.orgqr(y, tau), ops.Orgqr()(ys, ts), y.orgqr(tau)
+

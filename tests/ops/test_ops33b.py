@@ -74,6 +74,24 @@ def test_ormqr_applies_lapacks_q():
         np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-12, atol=1e-12)
 
 
+def test_matrix_exp_matches_scipy_and_kthvalue_matches_numpy():
+    # the wheel has no CPU kernel for MatrixExp ("Kernel select failed") nor for Tensor.kthvalue
+    sl = pytest.importorskip("scipy.linalg")
+    rng = np.random.default_rng(0)
+    a = np.stack([rng.normal(size=(4, 4)) * sc for sc in (1e-3, 0.5, 3, 30, 200)])
+    for got in (ops.matrix_exp(Tensor(a)).asnumpy(), ops.MatrixExp()(Tensor(a)).asnumpy()):
+        for g, m in zip(got, a):
+            want = sl.expm(m)
+            assert np.abs(g - want).max() <= 1e-11 * np.abs(want).max()
+    x = rng.normal(size=(3, 5))
+    v, i = Tensor(x).kthvalue(2, 1)
+    np.testing.assert_array_equal(v.asnumpy(), np.sort(x, 1)[:, 1])
+    np.testing.assert_array_equal(i.asnumpy(), np.argsort(x, 1)[:, 1])
+    v, i = Tensor(x).kthvalue(3, 0, True)
+    np.testing.assert_array_equal(v.asnumpy(), np.sort(x, 0)[2:3])
+    np.testing.assert_array_equal(i.asnumpy(), np.argsort(x, 0)[2:3])
+
+
 def test_erfinv_float32_is_accurate_in_the_tails():
     # MindSpore 2.10's CPU kernel gives 2.2777 for 0.999 (cases_33b.py erfinv_tails records it as its bug)
     y = np.array([0.99, 0.999, -0.99999, 0.9999], np.float32)
@@ -139,6 +157,7 @@ GRADS = {
     "inverse_cholesky": (lambda a, b: ops.inverse(_spd(a)) + ops.cholesky(_spd(a)) * 2
                          + ops.cholesky_solve(b, ops.cholesky(_spd(a))), [(3, 3), (3, 3)], (-1, 1)),
     "qr": (lambda a: ops.concat(ops.qr(a), 0), [(4, 3)], (-2, 2)),
+    "matrix_exp": (lambda a: ops.matrix_exp(a * 3), [(3, 3)], (-1, 1)),
     "selection": (lambda x, s: ops.roll(x, 1, 1) + ops.take(x, Tensor(np.array([[1, 7, 2, 0]] * 3, np.int32)))
                   + ops.index_fill(x, 1, Tensor(np.array([2], np.int32)), 0.5) + ops.slice_scatter(x, s, 1, 0, 4, 2)
                   + ops.diagonal_scatter(x, s[:, 0]) + ops.select_scatter(x, s[:, 1], 1, 3), [(3, 4), (3, 2)], (-2, 2)),
@@ -177,7 +196,8 @@ def test_gradient_matches_finite_differences(name):
 
 
 def _program(x, a):
-    return (ops.lgamma(x + 1) + ops.erfinv(x * 0.3) + ops.roll(x, 1, 0)).sum() + ops.det(a) + ops.quantile(x, 0.4)
+    return (ops.lgamma(x + 1) + ops.erfinv(x * 0.3) + ops.roll(x, 1, 0)).sum() + ops.det(a) + ops.quantile(x, 0.4) \
+        + ops.matrix_exp(a).sum() + x.kthvalue(2)[0].sum()
 
 
 @pytest.mark.cc

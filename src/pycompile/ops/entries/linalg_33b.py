@@ -306,3 +306,39 @@ def lstsq(input, A):
     a2 = ops.expand_dims(A, 1) if A.ndim == 1 else A
     out = ops.matmul(pinv(input), F.cast(a2, input.dtype))
     return ops.squeeze(out, 1) if A.ndim == 1 else out
+
+
+# ---- the matrix exponential ---------------------------------------------------------------------
+_PADE13 = (64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0, 129060195264000.0,
+           10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0, 1.0)
+_THETA13 = 5.371920351148152
+_MAX_SQUARINGS = 40
+
+
+@op_entry("matrix_exp", primitive="MatrixExp", args=[Arg("input")])
+def matrix_exp(input):
+    """exp of each square matrix: the [13/13] Pade approximant of A / 2^s, squared s times (Higham
+    2005), s from A's 1-norm. The squarings run as a fixed number of steps that keep the matrix
+    once s is reached, so graph code needs no shape or count known from the data."""
+    _float(input, "MatrixExp")
+    _square(input, "MatrixExp")
+    a, lead = _flat(input)
+    bsz, n = a.shape[0], a.shape[-1]
+    norm = ops.amax(ops.sum(F.abs(a), 1), 1)                                      # (B,) the 1-norm
+    s = ops.maximum(F.ceil(F.log(norm / _THETA13) / math.log(2.0)), F.zeros_like(norm))
+    s = ops.where(F.isfinite(s), s, F.zeros_like(s))
+    s = ops.minimum(s, F.fill(s.dtype, (), float(_MAX_SQUARINGS)))
+    x = a / ops.expand_dims(ops.expand_dims(F.pow(2.0, s), 1), 2)
+    eye = ops.broadcast_to(ops.eye(n, n, a.dtype), (bsz, n, n))
+    b = _PADE13
+    x2 = ops.matmul(x, x)
+    x4 = ops.matmul(x2, x2)
+    x6 = ops.matmul(x4, x2)
+    u = ops.matmul(x, ops.matmul(x6, b[13] * x6 + b[11] * x4 + b[9] * x2) + b[7] * x6 + b[5] * x4 + b[3] * x2
+                   + b[1] * eye)
+    v = ops.matmul(x6, b[12] * x6 + b[10] * x4 + b[8] * x2) + b[6] * x6 + b[4] * x4 + b[2] * x2 + b[0] * eye
+    r = _matrix_solve(v - u, v + u)
+    for i in range(_MAX_SQUARINGS):
+        more = ops.expand_dims(ops.expand_dims(F.greater(s, float(i)), 1), 2)
+        r = ops.where(more, ops.matmul(r, r), r)
+    return ops.reshape(r, tuple(input.shape))

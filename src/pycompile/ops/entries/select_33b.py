@@ -441,3 +441,19 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         res += (Tensor(counts),)
     return res if len(res) > 1 else res[0]
 
+
+
+@tensor_alias("kthvalue")
+def _kthvalue(self, k, dim=-1, keepdim=False):
+    """`x.kthvalue(k, dim=-1, keepdim=False)`: (the k-th smallest value along dim (k from 1), its index)."""
+    nd = max(self.ndim, 1)
+    d = _axis(dim, nd, "Tensor.kthvalue")
+    x = self if self.ndim else ops.reshape(self, (1,))
+    n = x.shape[d]
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n:
+        raise OpValueError(f"For 'Tensor.kthvalue', 'k' must be an int in [1, {n}], but got {k!r}.")
+    srt, idx = ops.sort(x, d)
+    v, i = ops.narrow(srt, d, k - 1, 1), F.cast(ops.narrow(idx, d, k - 1, 1), mstype.int64)
+    if not keepdim or not self.ndim:
+        v, i = ops.squeeze(v, d), ops.squeeze(i, d)
+    return v, i
