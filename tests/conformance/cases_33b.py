@@ -657,3 +657,8 @@ def householder_qr(a, s):
     ys, ts = ops.Geqrf()(s)
     return y, tau, ops.Geqrf()(s), a.geqrf(), ops.orgqr(y, tau), ops.Orgqr()(ys, ts), y.orgqr(tau)
 
+
+
+@case("ops.eps", "ops.Eps", inputs=[rnd(2, 3, dtype="float16"), rnd(2), rnd(3, dtype="float64")])
+def eps_forms(h, f, d):
+    return ops.eps(h), ops.Eps()(f), ops.eps(d)

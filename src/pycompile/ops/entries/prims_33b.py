@@ -368,3 +368,20 @@ def _fills(x, value):
 def _fill_v2(shape, value):
     dims = tuple(int(s) for s in _known(shape, "shape", "FillV2").reshape(-1))
     return ops.broadcast_to(ops.reshape(value, ()), dims)
+
+
+def _float_eps(x, op):
+    if isinstance(x, TensorMethods) and x.dtype not in (mstype.float16, mstype.float32, mstype.float64):
+        raise OpTypeError(f"For '{op}', the input must be a float16, float32 or float64 Tensor, but got {x.dtype}.")
+
+
+@op_entry("eps", primitive="Eps", args=[Arg("x", check=_float_eps)])
+def eps(x):
+    """A tensor of x's shape and dtype filled with the dtype's machine epsilon (2**-10, 2**-23, 2**-52)."""
+    return F.fill(x.dtype, tuple(x.shape), float(np.finfo(x.dtype.np).eps))
+
+
+@op_entry("fills", tensor_method=True, args=[Arg("x"), Arg("value", "value")])
+def fills(x, value):
+    """A tensor of x's shape and dtype filled with value (a number or a 0-d Tensor)."""
+    return _fills(x, value)
