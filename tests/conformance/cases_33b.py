@@ -662,3 +662,15 @@ def householder_qr(a, s):
 @case("ops.eps", "ops.Eps", inputs=[rnd(2, 3, dtype="float16"), rnd(2), rnd(3, dtype="float64")])
 def eps_forms(h, f, d):
     return ops.eps(h), ops.Eps()(f), ops.eps(d)
+
+
+_JK33 = np.array([0.0, 1e-6, 0.5, 1.9, 2.1, 7.5, 19.0, 24.0, 26.0, 60.0, 300.0, np.inf, np.nan, -1.5], np.float32)
+
+
+@case("ops.bessel_j0", "ops.bessel_j1", "ops.bessel_k0", "ops.bessel_k0e", "ops.bessel_k1", "ops.bessel_k1e",
+      "ops.BesselJ0", "ops.BesselJ1", "ops.BesselK0", "ops.BesselK0e", "ops.BesselK1", "ops.BesselK1e",
+      inputs=[_JK33, rnd(3, 4, lo=-30, hi=30, dtype="float64")])
+def bessel_jk(x, d):
+    return (ops.bessel_j0(x), ops.bessel_j1(x), ops.bessel_k0(x), ops.bessel_k0e(x), ops.bessel_k1(x), ops.bessel_k1e(x),
+            ops.BesselJ0()(d), ops.BesselJ1()(d), ops.BesselK0()(ops.abs(d)), ops.BesselK0e()(ops.abs(d)),
+            ops.BesselK1()(ops.abs(d)), ops.BesselK1e()(ops.abs(d)))

@@ -46,6 +46,15 @@ def test_erfinv_polygamma_zeta_mvlgamma_match_scipy_in_float64():
     np.testing.assert_allclose(ops.mvlgamma(Tensor(v), 3).asnumpy(), [sp.multigammaln(t, 3) for t in v], rtol=1e-12)
 
 
+def test_bessel_j_k_match_scipy_in_float64():
+    x = np.concatenate([np.linspace(-60, 60, 41), [0.0, 1e-8, 24.9, 25.1, 80.0, 700.0]])
+    for fn, ref in ((ops.bessel_j0, sp.j0), (ops.bessel_j1, sp.j1)):
+        np.testing.assert_allclose(fn(Tensor(x)).asnumpy(), ref(x), rtol=0, atol=2e-15)
+    xp = np.concatenate([np.linspace(1e-3, 60, 41), [1e-8, 2.0, 2.0000001, 19.9, 20.1, 300.0, 700.0]])
+    for fn, ref in ((ops.bessel_k0, sp.k0), (ops.bessel_k0e, sp.k0e), (ops.bessel_k1, sp.k1), (ops.bessel_k1e, sp.k1e)):
+        np.testing.assert_allclose(fn(Tensor(xp)).asnumpy(), ref(xp), rtol=5e-15, atol=1e-300)
+
+
 def test_igamma_igammac_match_scipy_and_nextafter_matches_numpy():
     a, x = (g.ravel() for g in np.meshgrid(np.concatenate([np.linspace(0.05, 3, 7), np.linspace(3.5, 50, 6)]),
                                            np.concatenate([[0, 1e-8], np.linspace(0.01, 60, 12), [np.inf]])))
@@ -149,7 +158,8 @@ GRADS = {
                      [(2, 3)], (0.3, 4)),
     "lgamma_negative": (lambda x: ops.lgamma(x) + ops.digamma(x), [(2, 3)], (-2.9, -2.1)),
     "erfinv": (lambda x: ops.erfinv(x), [(2, 3)], (-0.95, 0.95)),
-    "bessel": (lambda x: ops.i0(x) + ops.bessel_i1(x), [(2, 3)], (-5, 5)),
+    "bessel": (lambda x: ops.i0(x) + ops.bessel_i1(x) + ops.bessel_j0(x * 6) + ops.bessel_j1(x * 8), [(2, 3)], (-5, 5)),
+    "bessel_k": (lambda x: ops.bessel_k0(x) + ops.bessel_k1e(x * 10) + ops.bessel_k0e(x * 30), [(2, 3)], (0.5, 3)),
     "bessel_scaled": (lambda x: ops.bessel_i0e(x) + ops.bessel_i1e(x) * 2, [(2, 3)], (-40, 40)),
     "zeta": (lambda x, q: ops.zeta(x, q), [(2, 3), (2, 3)], (1.5, 4)),
     "igamma": (lambda a, x: ops.igamma(a, x) + ops.igammac(a * 2, x * 3), [(2,), (2,)], (0.5, 4)),

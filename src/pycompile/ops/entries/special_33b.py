@@ -3,7 +3,9 @@ fuses them into one loop, and their gradients follow): lgamma (Lanczos, g = 7, w
 reflection formula below 0.5), digamma (ten steps of the recurrence, then the asymptotic
 series), polygamma, erfinv (Giles' approximation polished by two Newton steps on erf),
 the modified Bessel functions i0 / i0e / i1 / i1e (the power series up to |x| = 20, the
-asymptotic series above), the Hurwitz zeta (Euler-Maclaurin) and mvlgamma. Accuracy: checked
+asymptotic series above), j0 / j1 (the trapezoid rule over a period up to 25, Hankel's expansion
+above), k0 / k0e / k1 / k1e (series, the trapezoid rule on the integral, Hankel's expansion),
+igamma / igammac, nextafter, the Hurwitz zeta (Euler-Maclaurin) and mvlgamma. Accuracy: checked
 against scipy.special in float64 (tests/ops/test_ops33b.py) and against the wheel's float32 values
 (tests/conformance/cases_33b.py)."""
 import math
@@ -380,3 +382,137 @@ def nextafter(input, other):
                                                                  F.fill(x.dtype, (), float(info.max)))), out)
     out = ops.where(F.equal(x, y), y, out)
     return ops.where(F.logical_or(F.isnan(x), F.isnan(y)), F.fill(x.dtype, (), math.nan), out)
+
+
+# ---- Bessel functions J0 / J1 and K0 / K1 ---------------------------------------------------------
+_EULER = 0.5772156649015329
+_J_NODES = 64              # the trapezoid rule over a period: exact to double for |x| <= 25
+_J_SWITCH = 25.0
+_K_SWITCH = 2.0
+_K_STEP, _K_NODES = 0.125, 41     # t in [0, 5]: exp(-x cosh t) below 1e-64 past it for x > 2
+_K_ASYMPTOTIC = 20.0               # above: Hankel's expansion (the integrand gets too narrow for the step)
+
+
+def _hankel(ax, nu):
+    """(P, Q) of Hankel's expansion J_nu(x) = sqrt(2 / (pi x)) (P cos chi - Q sin chi), chi = x - (2 nu + 1) pi / 4."""
+    mu = 4.0 * nu * nu
+    p, q = F.ones_like(ax), F.zeros_like(ax)
+    term = 1.0
+    for k in range(1, 25):
+        term *= (mu - (2 * k - 1) ** 2) / (k * 8.0)
+        if k % 2:
+            q = q + ((-1) ** (k // 2)) * term / F.pow(ax, float(k))
+        else:
+            p = p + ((-1) ** (k // 2)) * term / F.pow(ax, float(k))
+    return p, q
+
+
+def _bessel_j(input, nu):
+    x = _work(input)
+    ax = F.abs(x)
+    small = F.less_equal(ax, _J_SWITCH)
+    xs = ops.where(small, ax, F.zeros_like(ax))
+    total = F.zeros_like(ax)
+    for k in range(_J_NODES):                 # (1 / 2pi) sum over a full period of cos(nu t - x sin t)
+        t = 2 * math.pi * (k + 0.5) / _J_NODES
+        total = total + F.cos(nu * t - xs * math.sin(t))
+    trap = total / _J_NODES
+    xb = ops.where(small, F.fill(x.dtype, (), 2 * _J_SWITCH), ax)
+    p, q = _hankel(xb, nu)
+    chi = xb - (2 * nu + 1) * math.pi / 4
+    asym = F.sqrt(2.0 / (math.pi * xb)) * (p * F.cos(chi) - q * F.sin(chi))
+    y = ops.where(small, trap, asym)
+    if nu == 1:
+        y = y * ops.where(F.less(x, 0), -F.ones_like(x), F.ones_like(x))
+    y = ops.where(F.isinf(x), F.fill(x.dtype, (), math.nan), y)          # nan at +-inf, as the wheel
+    return _back(ops.where(F.isnan(x), x, y), input)
+
+
+def _bessel_k(input, nu, scaled):
+    """K_nu(x) (times e^x when scaled) for x > 0: the power series up to 2, then the integral of
+    exp(-x (cosh t - 1)) cosh(nu t) over t >= 0 by the trapezoid rule, above 20 Hankel's expansion."""
+    x = _work(input)
+    small = F.less_equal(x, _K_SWITCH)
+    xs = ops.where(F.logical_and(small, F.greater(x, 0)), x, F.ones_like(x))
+    u = xs * xs * 0.25
+    i0 = _bessel_series(xs, 0)
+    lg = F.log(xs * 0.5) + _EULER
+    if nu == 0:
+        s, term, h = F.zeros_like(xs), F.ones_like(xs), 0.0
+        for k in range(1, 30):
+            h += 1.0 / k
+            term = term * u / float(k * k)
+            s = s + term * h
+        ser = -lg * i0 + s
+    else:
+        # K1(x) = 1/x + ln(x/2) I1(x) - (x/4) sum_k (psi(k+1) + psi(k+2)) (x^2/4)^k / (k! (k+1)!)
+        i1 = _bessel_series(xs, 1)
+        s, term = F.zeros_like(xs), F.ones_like(xs)
+        hk = 0.0
+        for k in range(0, 30):
+            if k:
+                term = term * u / float(k * (k + 1))
+            psi1 = -_EULER + hk                       # psi(k + 1)
+            psi2 = psi1 + 1.0 / (k + 1)               # psi(k + 2)
+            s = s + term * (psi1 + psi2)
+            hk += 1.0 / (k + 1)
+        ser = 1.0 / xs + F.log(xs * 0.5) * i1 - xs * 0.25 * s
+    if scaled:
+        ser = ser * F.exp(xs)
+    xb = ops.where(small, F.fill(x.dtype, (), 2 * _K_SWITCH), x)
+    acc = F.zeros_like(xb)
+    for k in range(_K_NODES):
+        t = k * _K_STEP
+        w = 0.5 if k == 0 else 1.0
+        acc = acc + (w * math.cosh(nu * t)) * F.exp(-xb * (math.cosh(t) - 1.0))
+    integral = acc * _K_STEP
+    far = F.greater(x, _K_ASYMPTOTIC)
+    xf = ops.where(far, x, F.fill(x.dtype, (), 2 * _K_ASYMPTOTIC))
+    series, term = F.ones_like(xf), F.ones_like(xf)
+    for k in range(1, 30):
+        term = term * ((4.0 * nu * nu - (2 * k - 1) ** 2) / (k * 8.0)) / xf
+        series = series + term
+    hankel = F.sqrt(math.pi / (2.0 * xf)) * series
+    integral = ops.where(far, hankel, integral)
+    big = integral if scaled else integral * F.exp(-ops.where(far, xf, xb))
+    y = ops.where(small, ser, big)
+    y = ops.where(F.equal(x, 0), F.fill(x.dtype, (), math.inf), y)
+    y = ops.where(F.less(x, 0), F.fill(x.dtype, (), math.inf), y)           # the wheel gives inf below 0
+    y = ops.where(F.equal(x, math.inf), F.zeros_like(x), y)
+    return _back(ops.where(F.isnan(x), x, y), input)
+
+
+@op_entry("bessel_j0", primitive="BesselJ0", args=_BESSEL)
+def bessel_j0(x):
+    """The Bessel function of the first kind, order 0."""
+    return _bessel_j(x, 0)
+
+
+@op_entry("bessel_j1", primitive="BesselJ1", args=_BESSEL)
+def bessel_j1(x):
+    """The Bessel function of the first kind, order 1 (odd)."""
+    return _bessel_j(x, 1)
+
+
+@op_entry("bessel_k0", primitive="BesselK0", args=_BESSEL)
+def bessel_k0(x):
+    """The modified Bessel function of the second kind, order 0 (x > 0; inf at and below 0, as the wheel)."""
+    return _bessel_k(x, 0, False)
+
+
+@op_entry("bessel_k0e", primitive="BesselK0e", args=_BESSEL)
+def bessel_k0e(x):
+    """K0(x) exp(x)."""
+    return _bessel_k(x, 0, True)
+
+
+@op_entry("bessel_k1", primitive="BesselK1", args=_BESSEL)
+def bessel_k1(x):
+    """The modified Bessel function of the second kind, order 1 (x > 0)."""
+    return _bessel_k(x, 1, False)
+
+
+@op_entry("bessel_k1e", primitive="BesselK1e", args=_BESSEL)
+def bessel_k1e(x):
+    """K1(x) exp(x)."""
+    return _bessel_k(x, 1, True)
