@@ -198,3 +198,40 @@ def lm_poisson_nll():
 @cell("nn.PoissonNLLLoss", inputs=[rnd(3, 4, lo=0.1, hi=3), rnd(3, 4, lo=0, hi=4)])
 def lm_poisson_nll_full():
     return nn.PoissonNLLLoss(log_input=False, full=True, reduction="none")
+
+
+@cell("nn.ImageGradients", inputs=[rnd(2, 3, 4, 5)])
+def lm_image_gradients():
+    return nn.ImageGradients()
+
+
+@cell("nn.ImageGradients", inputs=[rnd(1, 1, 1, 3)])
+def lm_image_gradients_one_row():
+    return nn.ImageGradients()
+
+
+@cell("nn.PSNR", inputs=[rnd(2, 3, 4, 4, lo=0, hi=1), rnd(2, 3, 4, 4, lo=0, hi=1)],
+      trust_graph="the wheel's PyNative PSNR fails inside its own scalar_cast of max_val (ValueError: For 'ScalarCast' ... got Float32); its graph mode computes the documented PSNR")
+def lm_psnr():
+    return nn.PSNR()
+
+
+@cell("nn.PSNR", inputs=[ints(1, 3, 4, 4, lo=0, hi=255, dtype="uint8"), ints(1, 3, 4, 4, lo=0, hi=255, dtype="uint8")],
+      trust_graph="the wheel's PyNative PSNR fails inside its own scalar_cast of max_val (ValueError: For 'ScalarCast' ... got Float32); its graph mode computes the documented PSNR")
+def lm_psnr_uint8():
+    return nn.PSNR(max_val=255)
+
+
+@cell("nn.PSNR", inputs=[rnd(2, 3, 4), rnd(2, 3, 4)], error=True)
+def lm_psnr_3d():
+    return nn.PSNR()
+
+
+@cell("nn.CentralCrop", inputs=[rnd(3, 7, 9)])
+def lm_central_crop():
+    return nn.CentralCrop(0.5)
+
+
+@cell("nn.CentralCrop", inputs=[rnd(2, 1, 10, 6)])
+def lm_central_crop_batch():
+    return nn.CentralCrop(0.33)

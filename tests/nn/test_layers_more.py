@@ -84,3 +84,20 @@ def test_linear_is_dense_with_torch_style_arguments():
     for out in _both(net, Tensor(X[:, :, :4])):
         np.testing.assert_allclose(out.asnumpy(), X[:, :, :4] @ w.T + b, rtol=1e-5, atol=1e-6)
     assert [p.name for p in net.trainable_params()] == ["weight", "bias"]
+
+
+@pytest.mark.parametrize("cls,shape", [(nn.InstanceNorm1d, (2, 3, 7)), (nn.InstanceNorm2d, (2, 3, 4, 5)),
+                                       (nn.InstanceNorm3d, (2, 3, 2, 3, 4))])
+def test_instance_norm_of_each_rank_equals_numpy(cls, shape):
+    x = RNG.normal(size=shape).astype(np.float32) * 3 + 1
+    gamma = RNG.uniform(0.5, 1.5, 3).astype(np.float32)
+    beta = RNG.normal(size=3).astype(np.float32)
+    net = cls(3, gamma_init=Tensor(gamma), beta_init=Tensor(beta))
+    axes = tuple(range(2, len(shape)))
+    mean, var = x.mean(axes, keepdims=True), x.var(axes, keepdims=True)
+    view = (1, 3) + (1,) * (len(shape) - 2)
+    expected = (x - mean) / np.sqrt(var + 1e-5) * gamma.reshape(view) + beta.reshape(view)
+    for out in _both(net, Tensor(x)):
+        np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match=f"must have {len(shape)} dims"):
+        net(Tensor(np.ones((2, 3), np.float32)))

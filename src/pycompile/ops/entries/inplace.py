@@ -350,9 +350,14 @@ def _masked_scatter(self, mask, source):
 
 
 # ---- random fills -----------------------------------------------------------------------------------
-def _no_generator(name, generator):
-    if generator is not None:
-        raise OpTypeError(f"For 'Tensor.{name}', pycompile supports generator=None only (the global seed).")
+def _source(name, generator):
+    """Where a random fill draws: the default generator, or `generator` (an ms.Generator)."""
+    from pycompile.ops.generator import Generator, default_generator
+    if generator is None:
+        return default_generator.drawing()
+    if not isinstance(generator, Generator):
+        raise OpTypeError(f"For 'Tensor.{name}', 'generator' must be a Generator, but got {type(generator).__name__}.")
+    return generator.drawing()
 
 
 def _float_self(name, self):
@@ -363,32 +368,33 @@ def _float_self(name, self):
 @inplace("uniform_")
 def _uniform(self, from_=0, to=1, *, generator=None):
     """self filled with samples of U[from_, to); returns self."""
-    _no_generator("uniform_", generator)
     _float_self("uniform_", self)
     if from_ > to:
         raise OpValueError(f"For 'Tensor.uniform_', 'from_' must be <= 'to', but got {from_} and {to}.")
-    u = ops.rand_like(self, dtype=mstype.float32)
+    with _source("uniform_", generator):
+        u = ops.rand_like(self, dtype=mstype.float32)
     return F.add(F.mul(u, float(to) - float(from_)), float(from_))
 
 
 @inplace("normal_")
 def _normal(self, mean=0, std=1, *, generator=None):
     """self filled with samples of N(mean, std²); returns self."""
-    _no_generator("normal_", generator)
     _float_self("normal_", self)
     if std < 0:
         raise OpValueError(f"For 'Tensor.normal_', 'std' must be >= 0, but got {std}.")
-    return F.add(F.mul(ops.randn_like(self, dtype=mstype.float32), float(std)), float(mean))
+    with _source("normal_", generator):
+        z = ops.randn_like(self, dtype=mstype.float32)
+    return F.add(F.mul(z, float(std)), float(mean))
 
 
 @inplace("exponential_")
 def _exponential(self, lambd=1, *, generator=None):
     """self filled with samples of an exponential distribution of rate `lambd`; returns self."""
-    _no_generator("exponential_", generator)
     _float_self("exponential_", self)
     if lambd <= 0:
         raise OpValueError(f"For 'Tensor.exponential_', 'lambd' must be > 0, but got {lambd}.")
-    u = ops.rand_like(self, dtype=mstype.float32)
+    with _source("exponential_", generator):
+        u = ops.rand_like(self, dtype=mstype.float32)
     return F.div(F.neg(F.log(F.sub(1.0, u))), float(lambd))
 
 
@@ -396,8 +402,8 @@ def _exponential(self, lambd=1, *, generator=None):
 def _bernoulli(self, p=0.5, *, generator=None):
     """self filled with 0 / 1 samples of Bernoulli(p) (p a number or a tensor broadcast to self);
     returns self."""
-    _no_generator("bernoulli_", generator)
-    u = ops.rand_like(self, dtype=mstype.float32)
+    with _source("bernoulli_", generator):
+        u = ops.rand_like(self, dtype=mstype.float32)
     p = F.cast(p, mstype.float32) if isinstance(p, TensorMethods) else float(p)
     return F.less(u, p)
 
@@ -406,7 +412,6 @@ def _bernoulli(self, p=0.5, *, generator=None):
 def _random(self, from_=0, to=None, *, generator=None):
     """self filled with integers drawn uniformly from [from_, to) (to None: up to the largest integer
     self's dtype holds exactly, 2**24 for float32); returns self."""
-    _no_generator("random_", generator)
     if to is None:
         if self.dtype.is_float:
             to = 2 ** (np.finfo(self.dtype.np).nmant + 1)
@@ -416,7 +421,8 @@ def _random(self, from_=0, to=None, *, generator=None):
             to = int(np.iinfo(self.dtype.np).max)
     if from_ >= to:
         raise OpValueError(f"For 'Tensor.random_', 'from_' must be < 'to', but got {from_} and {to}.")
-    return ops.randint_like(self, int(from_), int(to), dtype=mstype.int64)
+    with _source("random_", generator):
+        return ops.randint_like(self, int(from_), int(to), dtype=mstype.int64)
 
 
 # ---- flags ------------------------------------------------------------------------------------------
