@@ -167,15 +167,20 @@ def erfinv(input):
 
 # ---- modified Bessel functions of the first kind -------------------------------------------------
 _SERIES_MAX = 20.0
-_SERIES_TERMS = 36
-_ASYMPTOTIC_TERMS = 20
+# terms per dtype (float32 and float16 need fewer: a smaller program to compile): float64, float32
+_SERIES_TERMS = {True: 36, False: 24}
+_ASYMPTOTIC_TERMS = {True: 20, False: 10}
+
+
+def _f64(x) -> bool:
+    return x.dtype == mstype.float64
 
 
 def _bessel_series(x, nu):
     """I_nu(x) for |x| <= 20: (x/2)^nu sum_k (x^2/4)^k / (k! (k + nu)!), by Horner in x^2/4."""
     u = x * x * 0.25
     s = F.fill(x.dtype, (), 0.0)
-    for k in range(_SERIES_TERMS, -1, -1):
+    for k in range(_SERIES_TERMS[_f64(x)], -1, -1):
         s = s * u + 1.0 / (math.factorial(k) * math.factorial(k + nu))
     return s if nu == 0 else s * (x * 0.5)
 
@@ -183,7 +188,7 @@ def _bessel_series(x, nu):
 def _bessel_asymptotic_e(ax, nu):
     """I_nu(x) exp(-x) for x >= 20: (2 pi x)^-1/2 sum_k (-1)^k a_k(nu) / x^k."""
     coeffs, a = [], 1.0
-    for k in range(_ASYMPTOTIC_TERMS + 1):
+    for k in range(_ASYMPTOTIC_TERMS[_f64(ax)] + 1):
         coeffs.append(a * (-1) ** k)
         a *= (4 * nu * nu - (2 * k + 1) ** 2) / ((k + 1) * 8.0)
     r = 1.0 / ax
@@ -285,8 +290,8 @@ def mvlgamma(input, p):
 
 
 # ---- the regularized incomplete gamma functions ---------------------------------------------------
-_IGAMMA_SERIES = 80
-_IGAMMA_CF = 40
+_IGAMMA_SERIES = {True: 80, False: 45}
+_IGAMMA_CF = {True: 40, False: 20}
 
 
 def _igamma_parts(a, x):
@@ -300,7 +305,7 @@ def _igamma_parts(a, x):
     xser = ops.where(use_series, xs, F.zeros_like(xs))
     term = 1.0 / a
     total = term
-    for n in range(1, _IGAMMA_SERIES + 1):
+    for n in range(1, _IGAMMA_SERIES[_f64(x)] + 1):
         term = term * xser / (a + float(n))
         total = total + term
     p_series = total * F.exp(logf)
@@ -311,7 +316,7 @@ def _igamma_parts(a, x):
     c = F.fill(x.dtype, (), 1.0 / tiny) + F.zeros_like(b)
     d = 1.0 / b
     h = d
-    for i in range(1, _IGAMMA_CF + 1):
+    for i in range(1, _IGAMMA_CF[_f64(x)] + 1):
         an = -float(i) * (float(i) - a)
         b = b + 2.0
         d = an * d + b
@@ -386,10 +391,11 @@ def nextafter(input, other):
 
 # ---- Bessel functions J0 / J1 and K0 / K1 ---------------------------------------------------------
 _EULER = 0.5772156649015329
-_J_NODES = 64              # the trapezoid rule over a period: exact to double for |x| <= 25
-_J_SWITCH = 25.0
+# the trapezoid rule over a period: exact to double for |x| <= 25 with 64 nodes, to single for |x| <= 12 with 32
+_J_NODES = {True: 64, False: 32}
+_J_SWITCH = {True: 25.0, False: 12.0}
 _K_SWITCH = 2.0
-_K_STEP, _K_NODES = 0.125, 41     # t in [0, 5]: exp(-x cosh t) below 1e-64 past it for x > 2
+_K_STEP = {True: 0.125, False: 0.25}     # t in [0, 5]: exp(-x cosh t) below 1e-64 past it for x > 2
 _K_ASYMPTOTIC = 20.0               # above: Hankel's expansion (the integrand gets too narrow for the step)
 
 
@@ -410,14 +416,15 @@ def _hankel(ax, nu):
 def _bessel_j(input, nu):
     x = _work(input)
     ax = F.abs(x)
-    small = F.less_equal(ax, _J_SWITCH)
+    nodes, switch = _J_NODES[_f64(x)], _J_SWITCH[_f64(x)]
+    small = F.less_equal(ax, switch)
     xs = ops.where(small, ax, F.zeros_like(ax))
     total = F.zeros_like(ax)
-    for k in range(_J_NODES):                 # (1 / 2pi) sum over a full period of cos(nu t - x sin t)
-        t = 2 * math.pi * (k + 0.5) / _J_NODES
+    for k in range(nodes):                    # (1 / 2pi) sum over a full period of cos(nu t - x sin t)
+        t = 2 * math.pi * (k + 0.5) / nodes
         total = total + F.cos(nu * t - xs * math.sin(t))
-    trap = total / _J_NODES
-    xb = ops.where(small, F.fill(x.dtype, (), 2 * _J_SWITCH), ax)
+    trap = total / nodes
+    xb = ops.where(small, F.fill(x.dtype, (), 2 * switch), ax)
     p, q = _hankel(xb, nu)
     chi = xb - (2 * nu + 1) * math.pi / 4
     asym = F.sqrt(2.0 / (math.pi * xb)) * (p * F.cos(chi) - q * F.sin(chi))
@@ -461,11 +468,12 @@ def _bessel_k(input, nu, scaled):
         ser = ser * F.exp(xs)
     xb = ops.where(small, F.fill(x.dtype, (), 2 * _K_SWITCH), x)
     acc = F.zeros_like(xb)
-    for k in range(_K_NODES):
-        t = k * _K_STEP
+    step = _K_STEP[_f64(x)]
+    for k in range(int(round(5.0 / step)) + 1):
+        t = k * step
         w = 0.5 if k == 0 else 1.0
         acc = acc + (w * math.cosh(nu * t)) * F.exp(-xb * (math.cosh(t) - 1.0))
-    integral = acc * _K_STEP
+    integral = acc * step
     far = F.greater(x, _K_ASYMPTOTIC)
     xf = ops.where(far, x, F.fill(x.dtype, (), 2 * _K_ASYMPTOTIC))
     series, term = F.ones_like(xf), F.ones_like(xf)
