@@ -61,6 +61,9 @@ def __getattr__(name):
     if name == "dataset":
         import pycompile.dataset
         return pycompile.dataset
+    if name == "numpy":           # `ms.numpy` / `from pycompile import numpy as mnp`
+        import pycompile.numpy
+        return pycompile.numpy
     if name == "onnx":
         import pycompile.onnx
         return pycompile.onnx

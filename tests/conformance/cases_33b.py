@@ -581,13 +581,6 @@ def intopk_forms(x, t):
     return ops.intopk(x, t, 1), ops.InTopK(2)(x, t)
 
 
-@case("ops.multi_margin_loss", "ops.MultiMarginLoss",
-      inputs=[rnd(3, 4), np.array([1, 0, 3], np.int64), rnd(4, lo=0.5, hi=2), rnd(3, 4), rnd(3, 4)])
-def margin_losses(x, t, w, pos, neg):
-    return (ops.multi_margin_loss(x, t), ops.multi_margin_loss(x, t, 2, 2, w, "sum"), ops.MultiMarginLoss()(x, t),
-            ops.MultiMarginLoss(2, 1.5, "none")(x, t, w))
-
-
 @case("ops.iou", "ops.IOU", "ops.check_valid", "ops.CheckValid",
       inputs=[np.array([[0, 0, 2, 2], [1, 1, 3, 4], [2, 0, 8, 5]], np.float32),
               np.array([[0, 0, 2, 2], [1, 0, 2, 3], [5, 5, 6, 6], [0, 1, 9, 9]], np.float32),

@@ -235,3 +235,92 @@ def lm_central_crop():
 @cell("nn.CentralCrop", inputs=[rnd(2, 1, 10, 6)])
 def lm_central_crop_batch():
     return nn.CentralCrop(0.33)
+
+
+@cell("nn.ReflectionPad3d", inputs=[rnd(1, 2, 3, 3, 4)])
+def lm_reflection_pad3d():
+    return nn.ReflectionPad3d((1, 2, 0, 1, 2, 1))
+
+
+@cell("nn.ReplicationPad3d", inputs=[rnd(1, 2, 2, 3, 3)])
+def lm_replication_pad3d():
+    return nn.ReplicationPad3d(1)
+
+
+_MM_X = np.array([[0.1, 0.2, 0.4, 0.8], [0.3, -0.2, 0.5, 0.1], [1.5, 0.0, -1.0, 0.2]], np.float32)
+_MM_Y = np.array([3, 0, 2], np.int64)
+
+
+@case("ops.multi_margin_loss", inputs=[_MM_X, _MM_Y])
+def lm_multi_margin_loss(x, y):
+    return ops.multi_margin_loss(x, y)
+
+
+@case("ops.multi_margin_loss", inputs=[_MM_X, _MM_Y, np.array([1.0, 2.0, 0.5, 3.0], np.float32)])
+def lm_multi_margin_loss_weight_p2(x, y, w):
+    return ops.multi_margin_loss(x, y, p=2, margin=2, weight=w, reduction="sum")
+
+
+@case("ops.multi_margin_loss", inputs=[_MM_X, _MM_Y], error=True)
+def lm_multi_margin_loss_float_margin(x, y):
+    return ops.multi_margin_loss(x, y, margin=1.5)
+
+
+@case("ops.MultiMarginLoss", inputs=[_MM_X, _MM_Y])
+def lm_multi_margin_loss_prim(x, y):
+    return ops.MultiMarginLoss(2, 0.5, "none")(x, y)
+
+
+@cell("nn.MultiMarginLoss", inputs=[_MM_X, _MM_Y])
+def lm_nn_multi_margin_loss():
+    return nn.MultiMarginLoss(margin=0.7, weight=Tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32)))
+
+
+@case("ops.lrn", "ops.LRN", inputs=[rnd(2, 6, 3, 2)])
+def lm_lrn(x):
+    return ops.lrn(x), ops.LRN(2, 0.5, 0.2, 0.75)(x)
+
+
+@cell("nn.LRN", inputs=[rnd(1, 4, 2, 2)])
+def lm_nn_lrn():
+    return nn.LRN(depth_radius=1, bias=2.0, alpha=1e-4, beta=0.75)
+
+
+@cell("nn.TripletMarginWithDistanceLoss", inputs=[rnd(3, 4), rnd(3, 4), rnd(3, 4)])
+def lm_triplet_distance():
+    return nn.TripletMarginWithDistanceLoss(margin=2.0)
+
+
+@cell("nn.TripletMarginWithDistanceLoss", inputs=[rnd(3, 4), rnd(3, 4), rnd(3, 4)])
+def lm_triplet_distance_swap_none():
+    return nn.TripletMarginWithDistanceLoss(swap=True, reduction="none", margin=0.5)
+
+
+_UNPOOL_X = np.array([[[[5.0, 7.0], [13.0, 15.0]], [[-1.0, 2.5], [3.0, 0.5]]]], np.float32)
+_UNPOOL_I = np.array([[[[5, 7], [13, 15]], [[0, 3], [9, 14]]]], np.int64)
+
+
+@case("ops.max_unpool2d", inputs=[_UNPOOL_X, _UNPOOL_I])
+def lm_max_unpool2d(x, i):
+    return ops.max_unpool2d(x, i, 2, 2)
+
+
+@case("ops.max_unpool2d", inputs=[_UNPOOL_X, _UNPOOL_I])
+def lm_max_unpool2d_output_size(x, i):
+    return ops.max_unpool2d(x, i, 2, 2, 0, (1, 2, 5, 5))
+
+
+@cell("nn.MaxUnpool2d", inputs=[_UNPOOL_X[0], _UNPOOL_I[0]])
+def lm_nn_max_unpool2d_unbatched():
+    return nn.MaxUnpool2d(2)
+
+
+@case("ops.max_unpool1d", inputs=[np.array([[[2.0, 4.0]], [[1.0, -3.0]]], np.float32),
+                                  np.array([[[1, 3]], [[0, 2]]], np.int64)])
+def lm_max_unpool1d(x, i):
+    return ops.max_unpool1d(x, i, 2)
+
+
+@cell("nn.MaxUnpool3d", inputs=[np.array([[[[[1.0, 2.0]]]]], np.float32), np.array([[[[[1, 6]]]]], np.int64)])
+def lm_nn_max_unpool3d():
+    return nn.MaxUnpool3d(2, 2)

@@ -101,3 +101,17 @@ def test_instance_norm_of_each_rank_equals_numpy(cls, shape):
         np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-4, atol=1e-5)
     with pytest.raises(ValueError, match=f"must have {len(shape)} dims"):
         net(Tensor(np.ones((2, 3), np.float32)))
+
+
+@pytest.mark.parametrize("mode", ["pynative", "jit"])
+def test_multi_margin_and_lrn_gradients_against_finite_differences(mode):
+    a = RNG.normal(size=(2, 4, 2, 2))
+    target = Tensor(np.array([1, 3], np.int64))
+
+    def f(x):
+        y = ops.lrn(x, 1, 2.0, 0.5, 0.75)
+        return ops.multi_margin_loss(ops.reshape(ops.mean(y, (2, 3)), (2, 4)), target, p=2)
+    g = ms.grad(f)
+    g = ms.jit(g) if mode == "jit" else g
+    got = g(Tensor(a)).asnumpy()
+    np.testing.assert_allclose(got, _fd(lambda v: f(Tensor(v)).asnumpy(), a), rtol=1e-5, atol=1e-9)

@@ -36,18 +36,19 @@ from pycompile.nn.transformer import (Transformer, TransformerDecoder, Transform
 from pycompile.nn.conv import (Conv1d, Conv1dTranspose, Conv2d, Conv2dBnAct, Conv2dTranspose, Conv3d,  # noqa: F401
                                Conv3dTranspose)
 from pycompile.nn.image import (ConstantPad1d, ConstantPad2d, ConstantPad3d, Dropout1d, Dropout2d, Pad,  # noqa: F401
-                                ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d, Upsample,
+                                ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+                                ReplicationPad3d, Upsample,
                                 ZeroPad2d)
 from pycompile.nn.normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,  # noqa: F401
                                         InstanceNorm2d, InstanceNorm3d)
 from pycompile.nn.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,  # noqa: F401
-                                  AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
+                                  AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)
 from pycompile.nn.image_more import CentralCrop, ImageGradients, PSNR  # noqa: F401
 from pycompile.nn.layers_more import (ChannelShuffle, ClipByNorm, Dropout3d, FastGelu, GaussianNLLLoss,  # noqa: F401
-                                      HingeEmbeddingLoss, HShrink, L1Regularizer, Linear, LPPool1d, LPPool2d, MatMul,
-                                      Moments, Norm, PixelShuffle, PixelUnshuffle, PoissonNLLLoss, Range,
-                                      ReduceLogSumExp, Roll, RReLU, Softmax2d, SoftShrink, Threshold, Tril, Triu,
-                                      Unflatten)
+                                      HingeEmbeddingLoss, HShrink, L1Regularizer, Linear, LPPool1d, LPPool2d, LRN, MatMul,
+                                      Moments, MultiMarginLoss, Norm, PixelShuffle, PixelUnshuffle, PoissonNLLLoss, Range,
+                                      ReduceLogSumExp, Roll, RReLU, Softmax2d, SoftShrink, Threshold, Tril,
+                                      TripletMarginWithDistanceLoss, Triu, Unflatten)
 
 
 def __getattr__(name):

@@ -446,3 +446,59 @@ class PoissonNLLLoss(LossBase):
             stirling = (target + 0.5) * ops.log(target) - target + 0.5 * math.log(2 * math.pi)
             loss = loss + ops.where(target > 1, stirling, ops.zeros_like(stirling))
         return self.get_loss(loss)
+
+
+class MultiMarginLoss(LossBase):
+    """ops.multi_margin_loss as a Cell: `weight` given here or to construct."""
+
+    def __init__(self, p=1, margin=1.0, reduction="mean", weight=None):
+        super().__init__(reduction)
+        if p not in (1, 2):
+            raise ValueError(f"For 'MultiMarginLoss', the 'p' must be 1 or 2, but got {p}.")
+        _check_type(margin, "margin", (float, int), "MultiMarginLoss")
+        self.p, self.margin, self.weight = p, float(margin), weight
+
+    def construct(self, x, target, weight=None):
+        weight = self.weight if weight is None else weight
+        return ops.MultiMarginLoss(self.p, self.margin, self.reduction)(x, target, weight)
+
+
+class LRN(Cell):
+    """Local response normalization across channels (ops.lrn)."""
+
+    def __init__(self, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, norm_region="ACROSS_CHANNELS"):
+        super().__init__()
+        self.depth_radius, self.bias, self.alpha, self.beta = depth_radius, bias, alpha, beta
+        self.norm_region = norm_region
+
+    def construct(self, input):
+        return ops.lrn(input, self.depth_radius, self.bias, self.alpha, self.beta, self.norm_region)
+
+
+class TripletMarginWithDistanceLoss(LossBase):
+    """max(d(x, positive) - d(x, negative) + margin, 0) with `distance_function` (default: the L2
+    norm of the difference along axis 1); `swap` uses min(d(x, negative), d(positive, negative))."""
+
+    def __init__(self, distance_function=None, swap=False, reduction="mean", margin=1.0):
+        super().__init__(reduction)
+        if isinstance(margin, bool) or not isinstance(margin, float):
+            raise TypeError(f"For 'TripletMarginWithDistanceLoss', the type of 'margin' must be float, but got "
+                            f"{type(margin).__name__}.")
+        _check_type(swap, "swap", (bool,), "TripletMarginWithDistanceLoss")
+        self.distance_function = distance_function or _l2_distance
+        self.swap, self.margin = swap, margin
+
+    def construct(self, x, positive, negative):
+        d1 = self.distance_function(x, positive)
+        d2 = self.distance_function(x, negative)
+        if self.swap:
+            d2 = ops.minimum(d2, self.distance_function(positive, negative))
+        return self.get_loss(ops.maximum(d1 - d2 + self.margin, 0.0))
+
+
+def _l2_distance(x, y):
+    d = ops.abs(x - y)
+    if d.ndim == 0:
+        raise ValueError("For 'pairwise_distance' in 'TripletMarginWithDistanceLoss', 'ndim' of the input must be "
+                         f"positive, but got {d.ndim}")
+    return ops.sqrt(ops.sum(ops.square(d), 1))

@@ -1,8 +1,8 @@
 """More of MindSpore 2.10's tail as compositions: gcd / lcm (Euclid's algorithm, unrolled to the
 dtype's worst case), population_count (the bits read off by division), fill_diagonal,
-reverse_sequence, lu_unpack, intopk, multi_margin_loss, iou, check_valid,
+reverse_sequence, lu_unpack, intopk, iou, check_valid,
 their Primitive classes (Gcd, Lcm, PopulationCount, FillDiagonal, ReverseSequence, LuUnpack,
-LuSolve, InTopK, MultiMarginLoss, TripletMarginLoss, IOU, CheckValid) and Tensor
+LuSolve, InTopK, TripletMarginLoss, IOU, CheckValid) and Tensor
 forms (gcd, lcm, fill_diagonal, reverse_sequence, qr). Values recorded from the wheel in
 tests/conformance/cases_33b.py."""
 import numpy as np
@@ -188,35 +188,6 @@ def intopk(x1, x2, k):
     target = ops.gather_elements(x1, 1, ops.expand_dims(F.cast(x2, mstype.int32), 1))
     above = ops.sum(F.cast(F.greater(x1, target), mstype.int32), 1)
     return F.less(above, k)
-
-
-@op_entry("multi_margin_loss", args=[Arg("input"), Arg("target"), Arg("p", "value", default=1),
-                                     Arg("margin", "value", default=1), Arg("weight", "value", default=None),
-                                     Arg("reduction", "value", default="mean")])
-def multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction="mean"):
-    """sum_{i != y} max(0, margin - x[y] + x[i])^p / C per row (times weight[y]), then reduced."""
-    if p not in (1, 2):
-        raise OpValueError(f"For 'MultiMarginLoss', 'p' must be 1 or 2, but got {p}.")
-    if isinstance(margin, bool) or not isinstance(margin, (int, float)):
-        raise OpTypeError(f"For 'multi_margin_loss', the type of 'margin' must be int, but got {type(margin)}.")
-    c = input.shape[-1]
-    y = ops.expand_dims(F.cast(target, mstype.int32), 1)
-    xy = ops.gather_elements(input, 1, y)
-    h = ops.maximum(margin - xy + input, F.zeros_like(input))
-    h = F.square(h) if p == 2 else h
-    if weight is not None:
-        h = h * ops.gather_elements(ops.broadcast_to(ops.expand_dims(weight, 0), tuple(input.shape)), 1, y)
-    other = F.logical_not(F.equal(ops.expand_dims(ops.arange(0, c, 1, dtype=mstype.int32), 0), y))
-    loss = ops.sum(ops.where(other, h, F.zeros_like(h)), 1) / c
-    return ops.mean(loss) if reduction == "mean" else ops.sum(loss) if reduction == "sum" else loss
-
-
-@op_entry("multi_margin_loss_prim", primitive="MultiMarginLoss", functional=False,
-          args=[Arg("x"), Arg("target"), Arg("weight", "value", default=None), Arg("p", "value", default=1, init=True),
-                Arg("margin", "value", default=1.0, init=True), Arg("reduction", "value", default="mean", init=True)])
-def _multi_margin_loss_prim(x, target, weight=None, p=1, margin=1.0, reduction="mean"):
-    """ops.MultiMarginLoss(p, margin, reduction)(x, target, weight)."""
-    return multi_margin_loss(x, target, p, margin, weight, reduction)
 
 
 @op_entry("triplet_margin_loss_prim", primitive="TripletMarginLoss", functional=False,
