@@ -69,12 +69,6 @@ def small_aliases_graph(x, i):
     return ops.view_as(x, i), ops.adjoint(x)
 
 
-@case("ops.type_as", inputs=[rnd(3, 4), ints(4, 3)],
-      trust_graph="MindSpore 2.10's CPU PyNative has no TypeAs kernel ('The kernel TypeAs unregistered')")
-def type_as_graph(x, i):
-    return ops.type_as(x, i), ops.type_as(i, x)
-
-
 @case("ops.approximate_equal", "ops.ApproximateEqual", inputs=[_E33, _F33])
 def approximate_equal_edges(x, y):
     return ops.approximate_equal(x, y, 1.0), ops.ApproximateEqual(2.5)(x, y), ops.approximate_equal(x, x)

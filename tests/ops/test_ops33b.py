@@ -221,13 +221,14 @@ def test_compiled_gradient_equals_eager():
 
 
 # ---- classes the wheel has no CPU kernel for (EuclideanNorm, SplitV, Fills / fills, LerpScalar, SoftMarginLoss,
-# TripletMarginLoss): their documented semantics ---------------------------
+# TripletMarginLoss, type_as): their documented semantics ---------------------------
 def _kernel_less_classes(x, y):
     return (ops.EuclideanNorm()(x, (1,)), ops.EuclideanNorm(True)(x, Tensor(np.array([0, 1], np.int32))),
             ops.SplitV([1, -1, 2], 1, 3)(x), ops.Fills()(x, 2.5), ops.fills(x, 2.5), x.fills(Tensor(2.5)),
             ops.LerpScalar()(x, y, 0.25),
             ops.SoftMarginLoss()(x, ops.sign(y)), ops.SoftMarginLoss("none")(x, ops.sign(y)),
-            ops.TripletMarginLoss()(x, y, x * 0.5, Tensor(1.0, ms.float64)))
+            ops.TripletMarginLoss()(x, y, x * 0.5, Tensor(1.0, ms.float64)),
+            ops.type_as(x * 3, ops.cast(y, ms.int32)), ops.type_as(ops.cast(y * 3, ms.int32), x))
 
 
 def _kernel_less_inputs():
@@ -239,7 +240,8 @@ def _check_kernel_less(got, x, y):
     soft = np.log1p(np.exp(-x * np.sign(y)))
     want = (np.sqrt((x ** 2).sum(1)), np.sqrt((x ** 2).sum(keepdims=True)), (x[:, :1], x[:, 1:3], x[:, 3:]),
             np.full_like(x, 2.5), np.full_like(x, 2.5), np.full_like(x, 2.5), x + 0.25 * (y - x), soft.mean(), soft,
-            np.maximum(np.linalg.norm(x - y + 1e-6, axis=1) - np.linalg.norm(x - x * 0.5 + 1e-6, axis=1) + 1.0, 0).mean())
+            np.maximum(np.linalg.norm(x - y + 1e-6, axis=1) - np.linalg.norm(x - x * 0.5 + 1e-6, axis=1) + 1.0, 0).mean(),
+            (x * 3).astype(np.int32), (y * 3).astype(np.int32).astype(np.float64))
     for k, (g, w) in enumerate(zip(got, want)):
         for gi, wi in zip(g if isinstance(g, tuple) else (g,), w if isinstance(w, tuple) else (w,)):
             np.testing.assert_allclose(gi.asnumpy(), wi, rtol=1e-12, atol=1e-12, err_msg=f"result {k}")
