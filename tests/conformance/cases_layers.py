@@ -324,3 +324,23 @@ def lm_max_unpool1d(x, i):
 @cell("nn.MaxUnpool3d", inputs=[np.array([[[[[1.0, 2.0]]]]], np.float32), np.array([[[[[1, 6]]]]], np.int64)])
 def lm_nn_max_unpool3d():
     return nn.MaxUnpool3d(2, 2)
+
+
+@cell("nn.LGamma", inputs=[rnd(3, 4, lo=0.1, hi=6)])
+def lm_lgamma():
+    return nn.LGamma()
+
+
+@cell("nn.DiGamma", inputs=[rnd(3, 4, lo=0.1, hi=6)])
+def lm_digamma():
+    return nn.DiGamma()
+
+
+@cell("nn.IGamma", inputs=[rnd(3, 4, lo=0.2, hi=4), rnd(3, 4, lo=0.0, hi=5)])
+def lm_igamma():
+    return nn.IGamma()
+
+
+@cell("nn.LBeta", inputs=[rnd(3, 4, lo=0.1, hi=5), rnd(3, 4, lo=0.1, hi=5)])
+def lm_lbeta():
+    return nn.LBeta()

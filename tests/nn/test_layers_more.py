@@ -115,3 +115,23 @@ def test_multi_margin_and_lrn_gradients_against_finite_differences(mode):
     g = ms.jit(g) if mode == "jit" else g
     got = g(Tensor(a)).asnumpy()
     np.testing.assert_allclose(got, _fd(lambda v: f(Tensor(v)).asnumpy(), a), rtol=1e-5, atol=1e-9)
+
+
+def test_matrix_cells_equal_numpy():
+    a = RNG.normal(size=(2, 3, 3)).astype(np.float32) + 3 * np.eye(3, dtype=np.float32)
+    for out in _both(nn.MatDet(), Tensor(a)):
+        np.testing.assert_allclose(out.asnumpy(), np.linalg.det(a), rtol=1e-4)
+    for out in _both(nn.MatInverse(), Tensor(a)):
+        np.testing.assert_allclose(out.asnumpy(), np.linalg.inv(a), rtol=1e-4, atol=1e-5)
+    v = RNG.normal(size=(2, 4)).astype(np.float32)
+    for out in _both(nn.MatrixDiag(), Tensor(v)):
+        np.testing.assert_array_equal(out.asnumpy(), np.stack([np.diag(r) for r in v]))
+    m = RNG.normal(size=(2, 3, 5)).astype(np.float32)
+    for out in _both(nn.MatrixDiagPart(), Tensor(m)):
+        np.testing.assert_array_equal(out.asnumpy(), np.stack([np.diag(r) for r in m]))
+    d = RNG.normal(size=(2, 3)).astype(np.float32)
+    expected = m.copy()
+    for b in range(2):
+        np.fill_diagonal(expected[b], d[b])
+    for out in _both(nn.MatrixSetDiag(), Tensor(m), Tensor(d)):
+        np.testing.assert_array_equal(out.asnumpy(), expected)

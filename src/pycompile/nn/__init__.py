@@ -44,6 +44,8 @@ from pycompile.nn.normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, G
 from pycompile.nn.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,  # noqa: F401
                                   AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)
 from pycompile.nn.image_more import CentralCrop, ImageGradients, PSNR  # noqa: F401
+from pycompile.nn.math_more import (DiGamma, IGamma, LBeta, LGamma, MatDet, MatInverse, MatrixDiag,  # noqa: F401
+                                    MatrixDiagPart, MatrixSetDiag)
 from pycompile.nn.layers_more import (ChannelShuffle, ClipByNorm, Dropout3d, FastGelu, GaussianNLLLoss,  # noqa: F401
                                       HingeEmbeddingLoss, HShrink, L1Regularizer, Linear, LPPool1d, LPPool2d, LRN, MatMul,
                                       Moments, MultiMarginLoss, Norm, PixelShuffle, PixelUnshuffle, PoissonNLLLoss, Range,
