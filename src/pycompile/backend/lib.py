@@ -520,6 +520,18 @@ def _run_all(cmds: list, cwd: str) -> None:
                           f"command (in {cwd}): {shlex.join(cmd)}")
 
 
+# runtime.o by its compile command and sources: the same for every model built for one CPU level
+_RUNTIME_OBJECTS: dict = {}
+
+
+def _runtime_key(cmd: list) -> tuple:
+    sources = []
+    for f in ("pool.c", "gemm.c", "pycompile_rt.h"):
+        with open(_runtime_source(f), "rb") as fh:
+            sources.append(zlib.crc32(fh.read()))
+    return (tuple(cmd), RUNTIME_C, tuple(sources))
+
+
 def build(report, entry: str, out_dir: str, model_file: str = "", target_cpu: str | None = None,
           input_names=(), static: bool = True) -> list[str]:
     """Write lib<name>.so (and .a), <name>.h and <name>.bin for `report` into out_dir; the paths.
@@ -566,12 +578,20 @@ def build(report, entry: str, out_dir: str, model_file: str = "", target_cpu: st
                       if prefix != "pc_"]
             models.append(cc + _compile_flags(cpu) + hidden + rename + includes
                           + ["-c", "model.c", "-o", f"model_{cpu}.o"])
-        runtime_cpu = levels[-1][1]
+        runtime_cmd = cc + _compile_flags(levels[-1][1]) + hidden + includes + ["-pthread", "-c", "runtime.c",
+                                                                                "-o", "runtime.o"]
+        runtime_key = _runtime_key(runtime_cmd)
+        if runtime_key in _RUNTIME_OBJECTS:
+            with open(os.path.join(d, "runtime.o"), "wb") as f:
+                f.write(_RUNTIME_OBJECTS[runtime_key])
+        else:
+            models.append(runtime_cmd)
         _run_all(models + [
-                  cc + _compile_flags(runtime_cpu) + hidden + includes + ["-pthread", "-c", "runtime.c", "-o",
-                                                                          "runtime.o"],
                   cc + ["-O2", "-std=gnu11", "-fPIC", "-w", *toolchain.march("generic"), *hidden, "-I.",
                         "-c", "api.c", "-o", "api.o"]], d)
+        if runtime_key not in _RUNTIME_OBJECTS:
+            with open(os.path.join(d, "runtime.o"), "rb") as f:
+                _RUNTIME_OBJECTS[runtime_key] = f.read()
         objs = ["api.o", *(f"model_{cpu}.o" for _, cpu, _ in levels), "runtime.o"]
         libs = ["-lm"] + (["-lmvec"] if toolchain.HAVE_LIBMVEC else [])
         if uses_blas:
