@@ -203,3 +203,53 @@ def test_names_from_user_files_are_sanitized(tmp_path):
                                 str(tmp_path / "use"), str(c)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert subprocess.run([str(tmp_path / "use")]).returncode == 0
+
+
+_CPUINFO_NAMES = {"sse3": "pni", "sse4.1": "sse4_1", "sse4.2": "sse4_2", "bmi": "bmi1"}
+
+
+def _missing_feature():
+    try:
+        flags = next(line for line in open("/proc/cpuinfo") if line.startswith("flags")).split()
+    except (OSError, StopIteration):
+        return None
+    return next((f for _, f in pclib._X86_FEATURES if _CPUINFO_NAMES.get(f, f.replace(".", "_")) not in flags), None)
+
+
+@pytest.mark.skipif(_missing_feature() is None, reason="needs an x86 CPU lacking one of the instruction sets checked")
+def test_cpu_check_picks_a_variant_this_cpu_runs_or_returns_an_error_code(tmp_path):
+    """create runs the build for the first CPU level this CPU has; with none, PC_LIB_E_CPU naming
+    the instruction set, never an illegal instruction. The model and runtime are stubs here."""
+    missing = _missing_feature()
+    args = [{"index": 0, "kind": "input", "name": "x", "dtype": "float32", "dtype_code": 10, "shape": [2],
+             "nbytes": 8},
+            {"index": 1, "kind": "output", "name": "y", "dtype": "float32", "dtype_code": 10, "shape": [2],
+             "nbytes": 8},
+            {"index": 2, "kind": "arena", "name": "arena", "nbytes": 64, "alignment": 64}]
+    (tmp_path / "weights.bin").write_bytes(b"\0" * 64)
+    abi = pclib._abi_version()
+    (tmp_path / "stubs.c").write_text(
+        f"int pc_a_module_init(const void *a) {{ (void)a; return {abi}; }}\n"
+        "int pc_a_entry(void **a) { (void)a; return 1000; }\n"
+        f"int pc_b_module_init(const void *a) {{ (void)a; return {abi}; }}\n"
+        "int pc_b_entry(void **a) { ((float *)a[1])[0] = 42; return 0; }\n"
+        "const void *pc_lib_api(void) { return 0; }\nvoid pc_lib_set_team(int n) { (void)n; }\n"
+        "void pc_lib_params_written(void) {}\n")
+    (tmp_path / "main.c").write_text(
+        '#include <stdio.h>\n#include "t.h"\n'
+        "int main(void) { float x[2] = {0}, y[2] = {0}; const void *in[] = {x}; void *out[] = {y};\n"
+        "  pc_t_ctx *c = pc_t_create(NULL, 1);\n"
+        '  if (!c) { printf("%d %s\\n", pc_t_last_status(), pc_t_last_error()); return 0; }\n'
+        '  int rc = pc_t_run(c, in, out); printf("ran %d %g\\n", rc, y[0]); pc_t_destroy(c); return 0; }\n')
+    (tmp_path / "t.h").write_text(pclib.header_text("t", "t", "t.py", args, "test", False))
+    outputs = []
+    for variants in ([("pc_a_", [missing])], [("pc_a_", [missing]), ("pc_b_", [])]):
+        (tmp_path / "api.c").write_text(pclib.api_text("t", args, 64, 0, [], variants, False))
+        exe = str(tmp_path / "t")
+        proc = subprocess.run(CC + ["-O1", "-I.", "api.c", "stubs.c", "main.c", "-o", exe, "-pthread"],
+                              cwd=tmp_path, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        outputs.append(subprocess.run([exe], capture_output=True, text=True).stdout.strip())
+    assert outputs[0] == f"3 libt was built for a CPU with {missing}, which this one lacks (rebuild it with " \
+                         f"pycompile --emit lib --target-cpu for this machine)"
+    assert outputs[1] == "ran 0 42"
