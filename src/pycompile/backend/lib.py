@@ -507,8 +507,15 @@ def _compile_flags(target_cpu: str) -> list:
 
 def _run_all(cmds: list, cwd: str) -> None:
     """Run the compiler commands side by side; ExportError naming the first that failed."""
-    procs = [(cmd, subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
-             for cmd in cmds]
+    procs = []
+    for cmd in cmds:
+        try:
+            procs.append((cmd, subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)))
+        except OSError as e:
+            for _, p in procs:
+                p.kill()
+                p.wait()
+            raise ExportError(f"cannot run {cmd[0]} to build the library: {e.strerror or e}") from None
     failed = None
     for cmd, proc in procs:
         out, _ = proc.communicate()
@@ -552,7 +559,15 @@ def build(report, entry: str, out_dir: str, model_file: str = "", target_cpu: st
         variants = [("pc_v4_", "x86-64-v4"), ("pc_v3_", "x86-64-v3")]
     else:
         variants = [("pc_", target_cpu or default_target())]
-    levels = [(prefix, cpu, cpu_features(cpu)) for prefix, cpu in variants]
+    levels = []
+    for prefix, cpu in variants:
+        try:
+            levels.append((prefix, cpu, cpu_features(cpu)))
+        except ExportError:
+            if prefix != "pc_v4_":      # a compiler without x86-64-v4 (GCC < 11) builds v3 alone
+                raise
+    if len(levels) == 1 and levels[0][0] != "pc_":
+        levels = [("pc_", levels[0][1], levels[0][2])]
     built_for = ", or ".join(f"{cpu} ({' '.join(f) or 'the baseline'})" for _, cpu, f in levels)
     if len(levels) > 1:
         built_for += ", the first this CPU runs chosen by pc_" + name + "_create"
