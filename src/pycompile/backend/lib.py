@@ -589,8 +589,7 @@ def build(report, entry: str, out_dir: str, model_file: str = "", target_cpu: st
             f.write(blob)
         models = []
         for prefix, cpu, _ in levels:
-            rename = [f"-D{sym}={prefix}{sym[3:]}" for sym in ("pc_entry", "pc_module_init", "pc_layout")
-                      if prefix != "pc_"]
+            rename = [f"-D{sym}={prefix}{sym[3:]}" for sym in ("pc_entry", "pc_module_init") if prefix != "pc_"]
             models.append(cc + _compile_flags(cpu) + hidden + rename + includes
                           + ["-c", "model.c", "-o", f"model_{cpu}.o"])
         runtime_cmd = cc + _compile_flags(levels[-1][1]) + hidden + includes + ["-pthread", "-c", "runtime.c",
@@ -604,6 +603,9 @@ def build(report, entry: str, out_dir: str, model_file: str = "", target_cpu: st
         _run_all(models + [
                   cc + ["-O2", "-std=gnu11", "-fPIC", "-w", *toolchain.march("generic"), *hidden, "-I.",
                         "-c", "api.c", "-o", "api.o"]], d)
+        # each build keeps only its entry points global: nothing else of one can clash with the other
+        _run_all([["objcopy", "-G", f"{prefix}entry", "-G", f"{prefix}module_init", f"model_{cpu}.o"]
+                  for prefix, cpu, _ in levels], d)
         if runtime_key not in _RUNTIME_OBJECTS:
             with open(os.path.join(d, "runtime.o"), "rb") as f:
                 _RUNTIME_OBJECTS[runtime_key] = f.read()
