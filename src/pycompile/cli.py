@@ -655,6 +655,7 @@ def _main(argv) -> int:
     log = (lambda *a: None) if opts.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
     todo = [e for e in entries if e.args is not None]
     rng = np.random.default_rng(0)
+    libs = {}                   # --emit lib: library name -> the entry it was built for
     for k, e in enumerate(todo, 1):
         if len(todo) > 1:
             log(f"[{k}/{len(todo)}] {e.name}: compiling ({_sig_text(e)})")
@@ -669,7 +670,10 @@ def _main(argv) -> int:
                 e.files = export(e.report, e.name, kinds - {"onnx", "lib"}, out_dir,
                                  target_cpu=opts.target_cpu or "native", portable=opts.portable)
             if "lib" in kinds and not e.failed:
-                from pycompile.backend.lib import build as build_lib
+                from pycompile.backend.lib import build as build_lib, lib_name
+                if libs.setdefault(lib_name(e.name), e.name) != e.name:
+                    raise ExportError(f"its library name {lib_name(e.name)!r} is entry {libs[lib_name(e.name)]}'s too; "
+                                      f"emit one of them at a time with --entry")
                 e.files += build_lib(e.report, e.name, out_dir, model, opts.target_cpu, [n for n, _ in e.params or ()])
             if "onnx" in kinds and not e.failed:
                 from pycompile.export.onnx import emit_for_cli

@@ -253,3 +253,14 @@ def test_cpu_check_picks_a_variant_this_cpu_runs_or_returns_an_error_code(tmp_pa
     assert outputs[0] == f"3 libt was built for a CPU with {missing}, which this one lacks (rebuild it with " \
                          f"pycompile --emit lib --target-cpu for this machine)"
     assert outputs[1] == "ran 0 42"
+
+
+def test_two_entries_with_one_library_name_are_refused(tmp_path, capsys):
+    model = tmp_path / "dup.py"
+    model.write_text("import numpy as np\nimport pycompile as ms\n\n\n@ms.jit\ndef Net(x):\n    return x + 1\n\n\n"
+                     "@ms.jit\ndef net(x):\n    return x * 2\n\n\n"
+                     "def example_inputs():\n    return (ms.Tensor(np.ones(3, np.float32)),)\n")
+    rc = cli.main([str(model), "--emit", "lib", "--target-cpu", "native", "-o", str(tmp_path / "out"), "-q"])
+    assert rc == 1
+    assert "entry net: --emit: its library name 'net' is entry Net's too" in capsys.readouterr().err
+    assert sorted(os.listdir(tmp_path / "out")) == ["libnet.a", "libnet.so", "net.bin", "net.h"]
