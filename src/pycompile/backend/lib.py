@@ -4,7 +4,7 @@
                          runtime it needs (csrc/pool.c's thread pool, csrc/gemm.c's small-product
                          kernel), with only the pc_<name>_* functions exported
     DIR/lib<name>.a      the same as one relocatable object (its internal symbols made local), for
-                         static linking: `cc app.c lib<name>.a -lscipy_openblas -lmvec -lm -pthread`
+                         static linking: `cc app.c lib<name>.a -lscipy_openblas -lmvec -lm -pthread` (as the header says)
     DIR/<name>.h         the C API: create / run / destroy / last_error, each input's and output's
                          rank, shape, dtype, byte size and name, the status codes
     DIR/<name>.bin       the weights file the library embeds (same bytes): pc_<name>_create can load
@@ -155,7 +155,7 @@ def header_text(name: str, entry: str, model_file: str, args: list, built_for: s
          f" *   outputs: {sig(outs)}",
          " *",
          f" * Link: cc app.c -I. -L. {link}   (or statically: lib{name}.a"
-         f"{' -lscipy_openblas' if uses_blas else ''} -lmvec -lm -pthread)",
+         f"{' -lscipy_openblas' if uses_blas else ''}{' -lmvec' if toolchain.HAVE_LIBMVEC else ''} -lm -pthread)",
          " *",
          f" *   pc_{name}_ctx *ctx = pc_{name}_create(NULL, 1);    (NULL: the embedded weights)",
          f" *   if (!ctx) {{ fprintf(stderr, \"%s\\n\", pc_{name}_last_error()); ... }}",
