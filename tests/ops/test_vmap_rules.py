@@ -6,6 +6,8 @@ grow with the batch; gradients through vmap (grad of vmap, vmap of grad) against
 differences."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -173,3 +175,125 @@ def test_index_and_leading_rules_match_the_reference_per_example(case):
     op = OPS[name.split()[0]]
     assert op.batch != "loop", f"{op.name} batches by looping"
     check_vmap(fn, ref, arrays, seed=len(name), out_axes=len(name) % 2, rtol=1e-4, atol=1e-5)
+
+
+# ---- compiled: one convolution whatever the batch ---------------------------------------------------
+def _conv(x, w):
+    return ops.conv2d(x, w, pad_mode="pad", padding=1, groups=2)
+
+
+def _two_ways(x, w, ws):
+    """x batched against shared weights (the batch joins the images) and against per-example
+    weights (a grouped convolution)."""
+    return vmap(_conv, in_axes=(0, None))(x, w) + vmap(_conv, in_axes=(1, 0), out_axes=0)(x.swapaxes(0, 1), ws)
+
+
+def test_vmap_conv2d_compiles_to_c_that_does_not_grow_with_the_batch():
+    f = ms.jit(_two_ways)
+    w = R._a(6, 2, 3, 3, seed=1)
+    sizes = []
+    for b in (2, 8):
+        x, ws = R._a(b, 1, 4, 5, 6, seed=b), R._a(b, 6, 2, 3, 3, seed=b + 1)
+        rep = ms.inspect(f, Tensor(x), Tensor(w), Tensor(ws))
+        sizes.append(rep.c_source.count("\n"))
+        assert rep.ir_before.count("Conv2D(") == 2, rep.ir_before
+        want = np.stack([R.ref_conv(x[j], w, (1, 1), (1, 1), (1, 1, 1, 1), 2) +
+                         R.ref_conv(x[j], ws[j], (1, 1), (1, 1), (1, 1, 1, 1), 2) for j in range(b)])
+        np.testing.assert_allclose(f(Tensor(x), Tensor(w), Tensor(ws)).asnumpy(), want, rtol=1e-5, atol=1e-5)
+    assert sizes[0] == sizes[1], f"C lines at batch 2 / 8: {sizes}"
+
+
+def _once(ir, *names):
+    """Each op once for the whole batch (a loop applies it per example and Stacks the results)."""
+    for name in names:
+        assert ir.count(f"= {name}(") == 1, name
+    assert "= Stack(" not in ir
+
+
+def _mixed(x, idx, upd, gamma):
+    """One example through pooling, GatherNd, a scatter, Gather with the example's indices and
+    a LayerNorm with the example's parameters."""
+    p = ops.max_pool2d(x, 2, 2) + ops.avg_pool2d(x, 2, 2)                    # (1, 2, 2, 3)
+    rows = ops.gather_nd(p[0], idx)                                          # (3, 3)
+    s = ops.tensor_scatter_add(p[0, 0], idx[:2, 1:], upd)                     # (2, 3)
+    g = ops.gather(p[0, 1], idx[:, 0], 0)                                    # (3, 3)
+    return ops.layer_norm(rows * g, gamma, gamma * 0.5).sum() + s.sum()
+
+
+def test_compiled_rules_equal_the_eager_ones():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((3, 1, 2, 4, 6)).astype(np.float32)
+    idx = np.array([[[0, 1], [1, 0], [1, 1]], [[1, 1], [0, 0], [0, 1]], [[0, 0], [1, 1], [1, 0]]], np.int64)
+    upd = rng.standard_normal((3, 2, 3)).astype(np.float32)
+    gamma = rng.standard_normal((3, 3)).astype(np.float32)
+    args = [Tensor(a) for a in (x, idx, upd, gamma)]
+    eager = vmap(_mixed)(*args).asnumpy()
+    want = np.stack([_mixed(*[Tensor(a[j]) for a in (x, idx, upd, gamma)]).asnumpy() for j in range(3)])
+    np.testing.assert_allclose(eager, want, rtol=1e-5, atol=1e-5)
+    f = ms.jit(vmap(_mixed))
+    _once(ms.inspect(f, *args).ir_before, "MaxPool", "AvgPool", "GatherNd", "TensorScatterAdd", "LayerNorm")
+    np.testing.assert_allclose(f(*args).asnumpy(), eager, rtol=1e-5, atol=1e-5)
+
+
+# ---- gradients through vmap against finite differences ---------------------------------------------
+def _net(x, w):
+    """One example: a convolution, ReLU, 2 x 2 max pooling, a weighted sum."""
+    y = ops.relu(ops.conv2d(x, w, pad_mode="pad", padding=1))
+    return (ops.max_pool2d(y, 2, 2) * ops.avg_pool2d(y, 2, 2)).sum()
+
+
+def _net_np(x, w):
+    y = np.maximum(R.ref_conv(x, w, (1, 1), (1, 1), (1, 1, 1, 1), 1), 0)
+    n, c, h, v = y.shape
+    win = y.reshape(n, c, h // 2, 2, v // 2, 2)
+    return float((win.max(axis=(3, 5)) * win.mean(axis=(3, 5))).sum())
+
+
+def _fd(f, arrays, k, eps=1e-6):
+    g = np.zeros_like(arrays[k])
+    for i in np.ndindex(g.shape):
+        hi, lo = [a.copy() for a in arrays], [a.copy() for a in arrays]
+        hi[k][i] += eps
+        lo[k][i] -= eps
+        g[i] = (f(*hi) - f(*lo)) / (2 * eps)
+    return g
+
+
+GRAD_OPS = ("Conv2D", "MaxPool", "MaxPoolGrad", "AvgPoolGrad", "Conv2DBackpropInput", "Conv2DBackpropFilter")
+X64 = np.random.default_rng(5).uniform(-1, 1, (2, 1, 2, 4, 4))
+W64 = np.random.default_rng(6).uniform(-0.5, 0.5, (2, 3, 2, 3, 3))
+
+
+@functools.lru_cache(maxsize=None)
+def _fd_example(j, wj):
+    """Finite-difference gradients of example j's loss with weights W64[wj], in x and in w."""
+    return tuple(_fd(_net_np, [X64[j], W64[wj]], k) for k in (0, 1))
+
+
+@pytest.mark.parametrize("shared", [True, False], ids=["shared weights", "per-example weights"])
+def test_vmap_of_grad_gives_per_example_gradients(shared):
+    w = W64[0] if shared else W64
+    in_axes = (0, None) if shared else (0, 0)
+    per_example = vmap(ms.grad(_net, (0, 1)), in_axes=in_axes)
+    want_x, want_w = (np.stack([_fd_example(j, 0 if shared else j)[k] for j in range(2)]) for k in (0, 1))
+    compiled = ms.jit(per_example)
+    _once(ms.inspect(compiled, Tensor(X64), Tensor(w)).ir_before, *GRAD_OPS)
+    for fn in (per_example, compiled):
+        gx, gw = fn(Tensor(X64), Tensor(w))
+        np.testing.assert_allclose(gx.asnumpy(), want_x, rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(gw.asnumpy(), want_w, rtol=1e-6, atol=1e-8)
+
+
+def test_grad_of_vmap():
+    def loss(x, w):
+        return vmap(_net, in_axes=(0, 0))(x, w).sum()
+
+    # the loss sums the examples: its gradient is every example's own
+    want = [np.stack([_fd_example(j, j)[k] for j in range(2)]) for k in (0, 1)]
+    g = ms.grad(loss, (0, 1))
+    compiled = ms.jit(g)
+    _once(ms.inspect(compiled, Tensor(X64), Tensor(W64)).ir_before, *GRAD_OPS)
+    for fn in (g, compiled):
+        gx, gw = fn(Tensor(X64), Tensor(W64))
+        np.testing.assert_allclose(gx.asnumpy(), want[0], rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(gw.asnumpy(), want[1], rtol=1e-6, atol=1e-8)
