@@ -16,14 +16,13 @@ from __future__ import annotations
 
 from pycompile.ops import functional as F
 from pycompile.ops._table import apply
-from pycompile.ops.batch_util import fold, front, shape_of, to_front, unfold
+from pycompile.ops.batch_util import fold, front, move_axis, shape_of, to_front, unfold
 
 
 def channels_in(v):
     """(B, N, C, ...) as (N, B * C, ...): each example's channels a block of their own."""
     s = shape_of(v)
-    v = F.transpose(v, (1, 0) + tuple(range(2, len(s))))
-    return F.reshape(v, (s[1], s[0] * s[2]) + s[3:])
+    return F.reshape(move_axis(v, 0, 1), (s[1], s[0] * s[2]) + s[3:])
 
 
 def channels_out(v, size):

@@ -64,10 +64,10 @@ def gather_grad(op, args, attrs, size):
     p, q = math.prod(shape[:ax]), math.prod(shape[ax + 1:])
     idx = F.reshape(idx, (size, n))
     idx = F.select(idx < 0, idx + a, idx) + Tensor((np.arange(size) * a).astype(type_of(idx).dtype.np)[:, None])
-    dy = F.transpose(F.reshape(dy, (size, p, n, q)), (1, 0, 2, 3))
+    dy = move_axis(F.reshape(dy, (size, p, n, q)), 0, 1)
     out = apply(op, [F.reshape(dy, (p, size * n, q)), F.reshape(idx, (size * n,))],
                 dict(attrs, shape=(p, size * a, q), axis=1))
-    out = F.transpose(F.reshape(out, (p, size, a, q)), (1, 0, 2, 3))
+    out = move_axis(F.reshape(out, (p, size, a, q)), 1, 0)
     return F.reshape(out, (size,) + shape), 0
 
 

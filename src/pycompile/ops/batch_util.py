@@ -21,22 +21,29 @@ def shape_of(v) -> tuple:
     return type_of(v).shape
 
 
+def permute(v, perm):
+    """F.transpose(v, perm), as a reshape (no copy) when it moves only axes of length 1."""
+    perm = tuple(perm)
+    if perm == tuple(range(len(perm))):
+        return v
+    s = shape_of(v)
+    if [p for p in perm if s[p] != 1] == [i for i in range(len(s)) if s[i] != 1]:
+        return F.reshape(v, tuple(s[p] for p in perm))
+    return F.transpose(v, perm)
+
+
 def to_front(v, bdim):
     """The batched value with its batch axis first."""
     if bdim is None or bdim == 0:
         return v
-    nd = ndim(v)
-    perm = (bdim,) + tuple(i for i in range(nd) if i != bdim)
-    return F.transpose(v, perm)
+    return move_axis(v, bdim, 0)
 
 
 def move_axis(v, src: int, dst: int):
     """v with axis `src` moved to position `dst` (the others in order)."""
-    if src == dst:
-        return v
     order = [i for i in range(ndim(v)) if i != src]
     order.insert(dst, src)
-    return F.transpose(v, tuple(order))
+    return permute(v, order)
 
 
 def broadcast_batch(v, size):

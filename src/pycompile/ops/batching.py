@@ -26,7 +26,7 @@ from pycompile.common.tensor import TensorMethods
 from pycompile.ops import batch_rules_cnn, batch_rules_index, tracing
 from pycompile.ops import functional as F
 from pycompile.ops._table import OPS, OpValueError, apply, norm_axes, norm_axis
-from pycompile.ops.batch_util import (broadcast_batch, example_rank, loop, ndim, pad_examples,
+from pycompile.ops.batch_util import (broadcast_batch, example_rank, loop, move_axis, ndim, pad_examples,
                                       to_front)
 from pycompile.ops.tracing import Tracer
 
@@ -240,16 +240,11 @@ def _unbatch(out, trace, out_axes):
         axes = out_axes if isinstance(out_axes, (tuple, list)) else [out_axes] * len(out)
         return type(out)(_unbatch(o, trace, a) for o, a in zip(out, axes))
     if isinstance(out, BatchTracer) and out.trace is trace:
-        v = to_front(out.val, out.bdim)
+        v, b = out.val, out.bdim
     else:
-        v = broadcast_batch(out, trace.size)
-    if out_axes in (0, None):
-        return v
-    nd = ndim(v)
-    axis = out_axes % nd
-    perm = list(range(1, nd))
-    perm.insert(axis, 0)
-    return F.transpose(v, tuple(perm))
+        v, b = broadcast_batch(out, trace.size), 0
+    # one move from where the batch is to where it goes (None: in front, as 0)
+    return move_axis(v, b, 0 if out_axes is None else out_axes % ndim(v))
 
 
 def vmap(fn, in_axes=0, out_axes=0):
