@@ -297,3 +297,13 @@ def test_grad_of_vmap():
         gx, gw = fn(Tensor(X64), Tensor(W64))
         np.testing.assert_allclose(gx.asnumpy(), want[0], rtol=1e-6, atol=1e-8)
         np.testing.assert_allclose(gw.asnumpy(), want[1], rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("fn", [lambda x: ops.cumsum(x, 0), lambda x: ops.cummax(x, -1)[0],
+                                lambda x: ops.cummin(x, 0)[1]], ids=["cumsum", "cummax", "cummin index"])
+def test_ops_along_an_axis_of_0_d_examples(fn):
+    """A scalar example has one axis position (axis 0 or -1): the batched call must not shift it
+    past the batch axis."""
+    x = np.array([3.0, -1.0, 2.0], np.float32)
+    want = np.stack([fn(Tensor(v)).asnumpy() for v in x])
+    np.testing.assert_array_equal(vmap(fn)(Tensor(x)).asnumpy(), want)

@@ -116,6 +116,8 @@ def _argmax(op, args, attrs, size):
     if axis is None:
         v = F.reshape(v, (size, -1))
         return apply(op, [v], dict(attrs, axis=1)), 0
+    if ndim(v) == 1:                   # 0-d examples: the op's own rule for its axis (-1 / 0)
+        return loop(op, args, attrs, size)
     return apply(op, [v], dict(attrs, axis=norm_axis(op.name, axis, ndim(v) - 1) + 1)), 0
 
 
