@@ -307,3 +307,22 @@ def test_ops_along_an_axis_of_0_d_examples(fn):
     x = np.array([3.0, -1.0, 2.0], np.float32)
     want = np.stack([fn(Tensor(v)).asnumpy() for v in x])
     np.testing.assert_array_equal(vmap(fn)(Tensor(x)).asnumpy(), want)
+
+
+def _lookup_loss(table, idx):
+    return (ops.gather(table, idx, 0) ** 2).sum()
+
+
+def test_per_example_gradients_of_an_embedding_lookup():
+    """vmap of grad with the indices batched and the table shared: Gather with batched indices,
+    then GatherGrad with batched indices (each example's rows added into its own gradient)."""
+    table = np.random.default_rng(8).uniform(-1, 1, (5, 3))
+    idx = np.array([[0, 4, 4], [-1, 2, 0]], np.int64)
+    want = np.zeros((2, 5, 3))
+    for j in range(2):
+        np.add.at(want[j], idx[j] % 5, 2 * table[idx[j]])
+    f = vmap(ms.grad(_lookup_loss), in_axes=(None, 0))
+    compiled = ms.jit(f)
+    _once(ms.inspect(compiled, Tensor(table), Tensor(idx)).ir_before, "Gather", "GatherGrad")
+    for fn in (f, compiled):
+        np.testing.assert_allclose(fn(Tensor(table), Tensor(idx)).asnumpy(), want, rtol=1e-12)
