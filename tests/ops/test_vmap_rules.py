@@ -326,3 +326,27 @@ def test_per_example_gradients_of_an_embedding_lookup():
     _once(ms.inspect(compiled, Tensor(table), Tensor(idx)).ir_before, "Gather", "GatherGrad")
     for fn in (f, compiled):
         np.testing.assert_allclose(fn(Tensor(table), Tensor(idx)).asnumpy(), want, rtol=1e-12)
+
+
+# the rows that still batch example by example, and why: none computes on tensor data that a
+# rule could batch (tools/vmap_report.py lists them; docs/architecture.md, vmap)
+LOOPING = {
+    # effects and ordering: a write, a read of a Parameter, printing, the float-status register
+    "Assign", "Load", "UpdateState", "MakeTuple", "Print",
+    "NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus",
+    # collectives
+    "AllGather", "AllReduce", "AllReduceStart", "AllReduceWait", "Broadcast", "ReduceScatter",
+    # random draws (one draw per example, as the loop makes them)
+    "Bernoulli", "Multinomial", "RandomInt", "RandomNormal", "RandomUniform", "Randperm",
+    # graph-only stacks of differentiated loops, made after vmap ran
+    "StackNew", "StackPush", "StackGet", "StackLen", "StackFree",
+    # no tensor inputs (Fill), made by the optimizer after vmap (FusedConv), a custom bprop
+    "Fill", "FusedConv", "CustomGrad",
+}
+
+
+def test_only_effects_collectives_and_random_draws_batch_by_looping():
+    looping = {n for n, op in OPS.items() if op.batch == "loop"}
+    new = sorted(looping - LOOPING)
+    assert not new, (f"{new} batch by looping (one op per example, C growing with the batch): give each a batch "
+                     f"rule (ops/batch_rules_*.py) or add it to LOOPING with the reason")
