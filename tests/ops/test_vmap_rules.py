@@ -340,7 +340,8 @@ LOOPING = {
     "Bernoulli", "Multinomial", "RandomInt", "RandomNormal", "RandomUniform", "Randperm",
     # graph-only stacks of differentiated loops, made after vmap ran
     "StackNew", "StackPush", "StackGet", "StackLen", "StackFree",
-    # no tensor inputs (Fill), made by the optimizer after vmap (FusedConv), a custom bprop
+    # no tensor inputs (Fill), made by the optimizer after vmap (FusedConv), a user's bprop or
+    # hook, written for one example, sees one example (CustomGrad)
     "Fill", "FusedConv", "CustomGrad",
 }
 
