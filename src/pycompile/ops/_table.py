@@ -222,7 +222,7 @@ def _apply(op: OpDef, inputs, attrs: dict, key):
             f"For '{op.name}', expected {len(op.inputs)} inputs ({', '.join(op.inputs)}), "
             f"but got {len(inputs)}")
     if _mixed.SCOPE and op.effect is Effect.PURE and op.name != "Cast":
-        inputs = _mixed.adjust(op.name, inputs)     # inside a Cell run under to_float / an amp level
+        inputs = _mixed.adjust(op, inputs)     # inside a Cell run under to_float / an amp level
     types = input_types(op, inputs)
     out_type = op.infer(types, **attrs)
     check_size(op.name, out_type)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numbers
 
 from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply, norm_axis
+from pycompile.ops import _mixed
 from pycompile.ops import functional as F
 from pycompile.ops.defs import activation  # noqa: F401  (declares the rows)
 
@@ -121,6 +122,7 @@ def glu(x, axis=-1):
     return F.mul(a, F.sigmoid(b))
 
 
+@_mixed.amp_class("low")       # amp_level='auto' (ops/amp_auto.py)
 def prelu(input, weight):
     """x > 0 ? x : w * x, with one weight per channel (axis 1) or one shared weight."""
     xt = F._tensor_type("PReLU", input, "x")

@@ -14,6 +14,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType, type_of
+from pycompile.ops import _mixed
 from pycompile.ops import functional as F
 from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply, norm_axes, norm_axis
 
@@ -146,6 +147,7 @@ def _widen_int(x, dtype):
     return x
 
 
+@_mixed.amp_class("full")       # amp_level='auto' (ops/amp_auto.py)
 def prod(input, axis=None, keep_dims=False, dtype=None):
     return reduce_prod_keep(_widen_int(input, dtype), axis, keep_dims)
 
@@ -492,6 +494,7 @@ def size(input_x):
     return F._tensor_type("Size", input_x, "input_x").size
 
 
+@_mixed.amp_class("full")       # amp_level='auto' (ops/amp_auto.py)
 def cdist(x1, x2, p=2.0):
     """The p-norm distance between every row of x1 and every row of x2: (B, P, M), (B, R, M) to
     (B, P, R) (2-D inputs without the batch)."""
@@ -507,6 +510,7 @@ def cdist(x1, x2, p=2.0):
     return _p_norm("Cdist", d, float(p), -1)
 
 
+@_mixed.amp_class("full")       # amp_level='auto' (ops/amp_auto.py)
 def renorm(input, p, axis, maxnorm):
     """Each slice along `axis` whose p-norm exceeds maxnorm scaled to norm maxnorm (by maxnorm / (norm + 1e-7))."""
     t = F._tensor_type("Renorm", input, "x")

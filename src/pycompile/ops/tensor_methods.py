@@ -82,7 +82,7 @@ class _TensorOps:
     def unsqueeze(self, dim): return F.expand_dims(self, dim)
     def squeeze(self, axis=None): return F.squeeze(self, axis)
     def broadcast_to(self, shape): return F.broadcast_to(self, shape)
-    def sum(self, axis=None, keepdims=False, dtype=None): return F.sum(self, axis, keepdims, dtype=dtype)
+    def sum(self, axis=None, keepdims=False, dtype=None): return F._sum_public(self, axis, keepdims, dtype=dtype)
     def mean(self, axis=None, keep_dims=False): return F.mean(self, axis, keep_dims)
     def max(self, axis=None, keepdims=False): return F.amax(self, axis, keepdims)
     def min(self, axis=None, keepdims=False): return F.amin(self, axis, keepdims)
