@@ -62,6 +62,12 @@ class OpDef:
                  differ from the user-facing ones: Fill's folded attributes)
     graph_only   the op exists only inside compiled graphs, made by a transformation (the stacks
                  of differentiated loops): it has no PyNative meaning
+    decompose    a function of the op's inputs (and attributes, by name) computing it with other
+                 rows: the op's code is its decomposition (docs/architecture.md, "The core"). The
+                 row stays the op everywhere before rendering (PyNative runs `eager`, the graph
+                 holds the row, its gradient and batch rules apply); the pre-render pass
+                 (compiler/passes/decompose.py) replaces each node of it by its parts, which the
+                 renderer and the fusion passes see
     eager_kernel PyNative runs it on graph mode's C (one kernel per signature, compiled on first
                  use: backend/eager.py) rather than on `eager`, which stays the reference and the
                  fallback without a C compiler. For ops whose NumPy form is slow (convolutions,
@@ -84,6 +90,7 @@ class OpDef:
     check_infer: bool = True
     graph_only: bool = False
     eager_kernel: bool = False
+    decompose: Any = None
     doc: str = ""
 
     def __repr__(self) -> str:

@@ -18,9 +18,10 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.tensor import Tensor
+from pycompile.ops import prims as P
 from pycompile.ops import _mixed
 from pycompile.ops import functional as F
-from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply
+from pycompile.ops._table import OpTypeError, OpValueError, apply
 
 REDUCTIONS = ("mean", "sum", "none")
 BCE_EPS = 1e-12
@@ -46,7 +47,7 @@ def _tt(name, x, what="input"):
 
 
 def softplus_row(x):
-    return apply(OPS["Softplus"], [x])
+    return apply(P.Softplus, [x])
 
 
 # ---- classification ---------------------------------------------------------------------------------
