@@ -15,7 +15,7 @@ from pycompile.common.tensor import Tensor
 from pycompile.ops import _mixed
 from pycompile.ops._table import OPS, OpRuntimeError, OpTypeError, OpValueError, apply, norm_axis
 from pycompile.ops.stacked import stacked_whole
-from pycompile.ops import prims as P     # the rows, as objects: a misspelt name fails at import
+from pycompile.ops import prims as _P    # the rows, as objects (private: MindSpore's ops.functional.P is another module)
 
 
 def _t(name):
@@ -62,7 +62,7 @@ def add(input, other):
         raise OpTypeError(f"For primitive[Add], the input argument[x] must be a type of {{Tensor[Float16], "
                           f"Tensor[Float32], Tensor[Float64], Tensor[Int8] ... Tensor[UInt64]}}, but got "
                           f"{type_of(input)} and {type_of(other)}.")
-    return apply(P.Add, [input, other])
+    return apply(_P.Add, [input, other])
 
 
 def _promoted_is_bool(*xs) -> builtins.bool:
@@ -77,15 +77,15 @@ def _promoted_is_bool(*xs) -> builtins.bool:
     return dt == "bool" or dt is mstype.bool_
 
 
-def sub(input, other): return apply(P.Sub, [input, other])
-def mul(input, other): return apply(P.Mul, [input, other])
+def sub(input, other): return apply(_P.Sub, [input, other])
+def mul(input, other): return apply(_P.Mul, [input, other])
 def div(input, other, rounding_mode=None):
     if rounding_mode is None:
-        return apply(P.RealDiv, [input, other])
+        return apply(_P.RealDiv, [input, other])
     if rounding_mode == "floor":
-        return apply(P.FloorDiv, [input, other])
+        return apply(_P.FloorDiv, [input, other])
     if rounding_mode == "trunc":
-        q = apply(P.RealDiv, [input, other])
+        q = apply(_P.RealDiv, [input, other])
         return cast(select(less(q, 0), neg(floor(neg(q))), floor(q)), _dtype_of(input, other))
     raise OpValueError(f"For 'div', rounding_mode must be None, 'floor' or 'trunc', but got {rounding_mode!r}")
 
@@ -99,45 +99,45 @@ def _dtype_of(*xs):
 ScalarDefault = {"bool": mstype.bool_, "int": mstype.int64, "float": mstype.float32}
 
 true_divide = div
-def floor_divide(input, other): return apply(P.FloorDiv, [input, other])
-def floor_div(input, other): return apply(P.FloorDiv, [input, other])
-def remainder(input, other): return apply(P.FloorMod, [input, other])
+def floor_divide(input, other): return apply(_P.FloorDiv, [input, other])
+def floor_div(input, other): return apply(_P.FloorDiv, [input, other])
+def remainder(input, other): return apply(_P.FloorMod, [input, other])
 floor_mod = remainder
-def pow(input, exponent): return apply(P.Pow, [input, exponent])
-def neg(input): return apply(P.Neg, [input])
+def pow(input, exponent): return apply(_P.Pow, [input, exponent])
+def neg(input): return apply(_P.Neg, [input])
 negative = neg
-def abs(input): return apply(P.Abs, [input])
+def abs(input): return apply(_P.Abs, [input])
 absolute = abs
-def square(input): return apply(P.Square, [input])
-def exp(input): return apply(P.Exp, [input])
-def log(input): return apply(P.Log, [input])
-def sqrt(input): return apply(P.Sqrt, [input])
-def rsqrt(input): return apply(P.Rsqrt, [input])
-def sin(input): return apply(P.Sin, [input])
-def cos(input): return apply(P.Cos, [input])
-def tanh(input): return apply(P.Tanh, [input])
-def erf(input): return apply(P.Erf, [input])
-def reciprocal(input): return apply(P.Reciprocal, [input])
-def floor(input): return apply(P.Floor, [input])
-def ceil(input): return apply(P.Ceil, [input])
-def sigmoid(input): return apply(P.Sigmoid, [input])
-def relu(input): return apply(P.ReLU, [input])
-def hardswish(x): return apply(P.HSwish, [x])
+def square(input): return apply(_P.Square, [input])
+def exp(input): return apply(_P.Exp, [input])
+def log(input): return apply(_P.Log, [input])
+def sqrt(input): return apply(_P.Sqrt, [input])
+def rsqrt(input): return apply(_P.Rsqrt, [input])
+def sin(input): return apply(_P.Sin, [input])
+def cos(input): return apply(_P.Cos, [input])
+def tanh(input): return apply(_P.Tanh, [input])
+def erf(input): return apply(_P.Erf, [input])
+def reciprocal(input): return apply(_P.Reciprocal, [input])
+def floor(input): return apply(_P.Floor, [input])
+def ceil(input): return apply(_P.Ceil, [input])
+def sigmoid(input): return apply(_P.Sigmoid, [input])
+def relu(input): return apply(_P.ReLU, [input])
+def hardswish(x): return apply(_P.HSwish, [x])
 hswish = hardswish
-def hardsigmoid(input): return apply(P.HSigmoid, [input])
+def hardsigmoid(input): return apply(_P.HSigmoid, [input])
 
 
 def gelu(input_x, approximate="none"):
     """GeLU; approximate='none' (erf, MindSpore's default for ops.gelu) or 'tanh'."""
     if approximate == "tanh":
-        return apply(P.GeLU, [input_x])
+        return apply(_P.GeLU, [input_x])
     if approximate == "none":
-        return apply(P.GeLUErf, [input_x])
+        return apply(_P.GeLUErf, [input_x])
     raise OpValueError(f"For 'gelu', approximate must be 'none' or 'tanh', but got {approximate!r}")
 
 
-def maximum(input, other): return apply(P.Maximum, [input, other])
-def minimum(input, other): return apply(P.Minimum, [input, other])
+def maximum(input, other): return apply(_P.Maximum, [input, other])
+def minimum(input, other): return apply(_P.Minimum, [input, other])
 
 
 def clamp(input, min=None, max=None):
@@ -155,24 +155,24 @@ clip = clamp
 
 
 # ---- comparison and logic ------------------------------------------------------------------------
-def equal(input, other): return apply(P.Equal, [input, other])
-def ne(input, other): return apply(P.NotEqual, [input, other])
+def equal(input, other): return apply(_P.Equal, [input, other])
+def ne(input, other): return apply(_P.NotEqual, [input, other])
 not_equal = ne
-def less(input, other): return apply(P.Less, [input, other])
+def less(input, other): return apply(_P.Less, [input, other])
 lt = less
-def less_equal(input, other): return apply(P.LessEqual, [input, other])
+def less_equal(input, other): return apply(_P.LessEqual, [input, other])
 le = less_equal
-def greater(input, other): return apply(P.Greater, [input, other])
+def greater(input, other): return apply(_P.Greater, [input, other])
 gt = greater
-def greater_equal(input, other): return apply(P.GreaterEqual, [input, other])
+def greater_equal(input, other): return apply(_P.GreaterEqual, [input, other])
 ge = greater_equal
-def logical_and(input, other): return apply(P.LogicalAnd, [input, other])
-def logical_or(input, other): return apply(P.LogicalOr, [input, other])
-def logical_not(input): return apply(P.LogicalNot, [input])
-def isfinite(input): return apply(P.IsFinite, [input])
-def bitwise_and(input, other): return apply(P.BitwiseAnd, [input, other])
-def bitwise_or(input, other): return apply(P.BitwiseOr, [input, other])
-def bitwise_xor(input, other): return apply(P.BitwiseXor, [input, other])
+def logical_and(input, other): return apply(_P.LogicalAnd, [input, other])
+def logical_or(input, other): return apply(_P.LogicalOr, [input, other])
+def logical_not(input): return apply(_P.LogicalNot, [input])
+def isfinite(input): return apply(_P.IsFinite, [input])
+def bitwise_and(input, other): return apply(_P.BitwiseAnd, [input, other])
+def bitwise_or(input, other): return apply(_P.BitwiseOr, [input, other])
+def bitwise_xor(input, other): return apply(_P.BitwiseXor, [input, other])
 
 
 def bitwise_not(input):
@@ -198,17 +198,17 @@ def all_finite(*inputs):
 
 def select(cond, x, y):
     """cond ? x : y, elementwise with broadcasting (MindSpore's ops.select)."""
-    return apply(P.Select, [cond, x, y])
+    return apply(_P.Select, [cond, x, y])
 
 
 def where(condition, x=None, y=None):
     if x is None or y is None:
         raise OpValueError("For 'where', x and y are required (the one-argument form has a data-dependent shape)")
-    return apply(P.Select, [condition, x, y])
+    return apply(_P.Select, [condition, x, y])
 
 
 def cast(input, dtype):
-    return apply(P.Cast, [input], {"dtype": _dtype_arg("Cast", dtype)})
+    return apply(_P.Cast, [input], {"dtype": _dtype_arg("Cast", dtype)})
 
 
 _mixed.CAST[0] = cast       # the casts Cell.to_float inserts (ops/_mixed.py)
@@ -233,7 +233,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         input = cast(input, dtype)
     elif isinstance(dt, mstype.DType) and dt.kind in "biu" and dt is not mstype.int64:
         input = cast(input, mstype.int64)
-    return apply(P.ReduceSum, [input], {"axis": _axis_attr(dim), "keep_dims": builtins.bool(keepdim)})
+    return apply(_P.ReduceSum, [input], {"axis": _axis_attr(dim), "keep_dims": builtins.bool(keepdim)})
 
 
 # ops.sum and Tensor.sum are the wheel's SumExt, on its amp 'auto' black list (float32); library
@@ -243,44 +243,44 @@ _sum_public = _mixed.amp_class("full")(sum)
 
 
 def mean(input, axis=None, keep_dims=False):
-    return apply(P.ReduceMean, [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keep_dims)})
+    return apply(_P.ReduceMean, [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keep_dims)})
 
 
 def amax(input, axis=None, keepdims=False):
-    return apply(P.ReduceMax, [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keepdims)})
+    return apply(_P.ReduceMax, [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keepdims)})
 
 
 def amin(input, axis=None, keepdims=False):
-    return apply(P.ReduceMin, [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keepdims)})
+    return apply(_P.ReduceMin, [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keepdims)})
 
 
 def all(input, axis=None, keep_dims=False):
-    return apply(P.ReduceAll, [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keep_dims)})
+    return apply(_P.ReduceAll, [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keep_dims)})
 
 
 def any(input, axis=None, keep_dims=False):
-    return apply(P.ReduceAny, [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keep_dims)})
+    return apply(_P.ReduceAny, [input], {"axis": _axis_attr(axis), "keep_dims": builtins.bool(keep_dims)})
 
 
 def argmax(input, dim=None, keepdim=False):
-    return apply(P.Argmax, [input], {"axis": dim, "keep_dims": builtins.bool(keepdim)})
+    return apply(_P.Argmax, [input], {"axis": dim, "keep_dims": builtins.bool(keepdim)})
 
 
 def softmax(input, axis=-1):
-    return apply(P.Softmax, [input], {"axis": tuple(axis) if isinstance(axis, list) else axis})
+    return apply(_P.Softmax, [input], {"axis": tuple(axis) if isinstance(axis, list) else axis})
 
 
 def log_softmax(logits, axis=-1):
-    return apply(P.LogSoftmax, [logits], {"axis": tuple(axis) if isinstance(axis, list) else axis})
+    return apply(_P.LogSoftmax, [logits], {"axis": tuple(axis) if isinstance(axis, list) else axis})
 
 
 def layer_norm(x, gamma, beta, begin_norm_axis=-1, begin_params_axis=-1, epsilon=1e-7):
-    return apply(P.LayerNorm, [x, gamma, beta],
+    return apply(_P.LayerNorm, [x, gamma, beta],
                  {"begin_norm_axis": begin_norm_axis, "begin_params_axis": begin_params_axis, "epsilon": epsilon})
 
 
 def addn(x):
-    return apply(P.AddN, [_tensor_seq("AddN", x)])
+    return apply(_P.AddN, [_tensor_seq("AddN", x)])
 
 
 # ---- layout ------------------------------------------------------------------------------------
@@ -296,7 +296,7 @@ def _static_shape(shape):
 
 
 def reshape(input, shape):
-    return apply(P.Reshape, [input], {"shape": _static_shape(shape)})
+    return apply(_P.Reshape, [input], {"shape": _static_shape(shape)})
 
 
 def flatten(input, order="C", *, start_dim=1, end_dim=-1):
@@ -318,7 +318,7 @@ def flatten(input, order="C", *, start_dim=1, end_dim=-1):
 
 def transpose(input, input_perm=None):
     perm = _int_tuple("Transpose", "input_perm", input_perm) if input_perm is not None else None
-    return apply(P.Transpose, [input], {"perm": perm})
+    return apply(_P.Transpose, [input], {"perm": perm})
 
 
 permute = transpose
@@ -356,7 +356,7 @@ def squeeze(input, axis=None):
 
 
 def broadcast_to(input, shape):
-    return apply(P.BroadcastTo, [input], {"shape": _static_shape(shape)})
+    return apply(_P.BroadcastTo, [input], {"shape": _static_shape(shape)})
 
 
 def tile(input, dims):
@@ -381,7 +381,7 @@ def concat(tensors, axis=0):
         shape = whole.shape[1:]
         moved = _move_first(whole, a)
         return reshape(moved, shape[:a] + (len(tensors) * shape[a],) + shape[a + 1:])
-    return apply(P.Concat, [_tensor_seq("Concat", tensors)], {"axis": axis})
+    return apply(_P.Concat, [_tensor_seq("Concat", tensors)], {"axis": axis})
 
 
 cat = concat
@@ -391,7 +391,7 @@ def stack(tensors, axis=0):
     whole = stacked_whole(tensors)
     if whole is not None and -_row_rank(whole) - 1 <= axis <= _row_rank(whole):
         return _move_first(whole, axis % (_row_rank(whole) + 1))   # the loop's buffer is the stack
-    return apply(P.Stack, [_tensor_seq("Stack", tensors)], {"axis": axis})
+    return apply(_P.Stack, [_tensor_seq("Stack", tensors)], {"axis": axis})
 
 
 def _row_rank(whole) -> int:
@@ -409,7 +409,7 @@ def _move_first(whole, a: int):
 def gather(input_params, input_indices, axis, batch_dims=0):
     if batch_dims:
         raise OpValueError("For 'gather', batch_dims other than 0 is not supported")
-    return apply(P.Gather, [input_params, input_indices], {"axis": axis})
+    return apply(_P.Gather, [input_params, input_indices], {"axis": axis})
 
 
 def matmul(input, other):
@@ -432,9 +432,9 @@ def matmul(input, other):
     y = reshape(other, b.shape + (1,)) if b.ndim == 1 else other
     xs, ys = type_of(x).shape, type_of(y).shape
     if len(xs) == 2 and len(ys) == 2:
-        out = apply(P.MatMul, [x, y])
+        out = apply(_P.MatMul, [x, y])
     else:
-        out = apply(P.BatchMatMul, [x, y])
+        out = apply(_P.BatchMatMul, [x, y])
     shape = type_of(out).shape
     if a.ndim == 1:
         shape = shape[:-2] + shape[-1:]
@@ -444,11 +444,11 @@ def matmul(input, other):
 
 
 def mm(input, mat2):
-    return apply(P.MatMul, [input, mat2])
+    return apply(_P.MatMul, [input, mat2])
 
 
 def bmm(input_x, mat2):
-    return apply(P.BatchMatMul, [input_x, mat2])
+    return apply(_P.BatchMatMul, [input_x, mat2])
 
 
 @_mixed.amp_class("low")       # amp_level='auto' (ops/amp_auto.py)
@@ -460,7 +460,7 @@ def dense(input, weight, bias=None):
         raise OpValueError(f"For 'dense', 'input' must be at least 1-D and 'weight' 2-D, but got shapes "
                            f"{list(shape)} and {list(wshape)}")
     x2 = reshape(input, (-1, shape[-1])) if len(shape) != 2 else input
-    out = apply(P.MatMul, [x2, weight], {"transpose_a": False, "transpose_b": True})
+    out = apply(_P.MatMul, [x2, weight], {"transpose_a": False, "transpose_b": True})
     if bias is not None:
         out = add(out, bias)
     if len(shape) != 2:
@@ -470,7 +470,7 @@ def dense(input, weight, bias=None):
 
 # ---- creation ----------------------------------------------------------------------------------
 def fill(type, shape, value):
-    return apply(P.Fill, [], {"shape": _static_shape(shape), "value": value, "dtype": _dtype_arg("Fill", type)})
+    return apply(_P.Fill, [], {"shape": _static_shape(shape), "value": value, "dtype": _dtype_arg("Fill", type)})
 
 
 def full(size, fill_value, *, dtype=None):
@@ -559,7 +559,7 @@ def getitem(x, index):
 
     out = x
     if (begin, end, strides) != ([0] * t.ndim, list(t.shape), [1] * t.ndim):
-        out = apply(P.StridedSlice, [x], {"begin": tuple(begin), "end": tuple(end), "strides": tuple(strides)})
+        out = apply(_P.StridedSlice, [x], {"begin": tuple(begin), "end": tuple(end), "strides": tuple(strides)})
     for axis, idx in reversed(gathers):       # from the last: each 0-d index removes its axis
         out = gather(out, idx, axis)
     if tuple(final_shape) != type_of(out).shape:
@@ -622,7 +622,7 @@ def _static_slice(s: slice, size: int):
 # ---- effects -----------------------------------------------------------------------------------
 def assign(variable, value):
     """Write `value` into the Parameter `variable` (in place); returns the Parameter."""
-    return apply(P.Assign, [variable, value])
+    return apply(_P.Assign, [variable, value])
 
 
 def depend(value, expr):
@@ -635,11 +635,11 @@ def depend(value, expr):
         return value
     if expr is None or isinstance(expr, (bool, str)):
         return value
-    return apply(P.Depend, [value, expr])
+    return apply(_P.Depend, [value, expr])
 
 
 def tensor_move(x):
-    return apply(P.TensorMove, [x])
+    return apply(_P.TensorMove, [x])
 
 
 __all__ = [n for n, v in list(globals().items())
