@@ -10,7 +10,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECORDERS = ["record_autodiff.py", "record_optimizers.py", "record_lr_schedules.py",
              "record_loss_scale.py", "record_checkpoint.py", "record_robustness.py", "record_export.py",
-             "record_autodiff_transforms.py"]
+             "record_autodiff_transforms.py", "record_amp_auto_ops.py"]
 
 
 def main():

@@ -3,6 +3,7 @@ mindspore.ops (`ops.add`, `ops.Add()`, `ops.HyperMap`, `ops.functional`, `ops.op
 import builtins as _builtins
 
 from pycompile.ops import _table, composite, functional, operations, tensor_methods  # noqa: F401
+from pycompile.ops import amp_auto as _amp_auto  # noqa: F401  (amp_level='auto': the rows' classes, by object)
 from pycompile.ops.grads import core as _grad_rules  # noqa: F401  (registers the gradient rules)
 from pycompile.ops.grads import everyday as _grad_rules_everyday  # noqa: F401
 from pycompile.ops.grads import activation as _grads_activation  # noqa: F401  (the activation rows' rules)
@@ -17,6 +18,7 @@ from pycompile.ops.batching import vmap  # noqa: F401
 from pycompile.ops.composite import HyperMap, Map, MultitypeFuncGraph  # noqa: F401
 from pycompile.ops.functional import *  # noqa: F401,F403
 from pycompile.ops.functional import abs, all, any, pow, sum  # noqa: F401  (shadow builtins on purpose)
+from pycompile.ops.functional import _sum_public as sum  # noqa: F401,F811  (amp 'auto' class: ops/amp_auto.py)
 from pycompile.ops.operations import *  # noqa: F401,F403
 from pycompile.ops.operations import Primitive  # noqa: F401
 # the everyday surface: functional and class forms, Tensor methods (after tensor_methods: they

@@ -43,14 +43,14 @@ def cast_value(x, dtype):
     return CAST[0](x, dtype)
 
 
-def adjust(op_name, inputs):
-    """The inputs of a pure op run inside a scope: under a dtype, its float Parameters cast to it;
-    under the 'auto' policy, as the policy says for this op."""
+def adjust(op, inputs):
+    """The inputs of a pure op (an OpDef) run inside a scope: under a dtype, its float Parameters
+    cast to it; under the 'auto' policy, as the policy says for this op."""
     top = SCOPE[-1]
     if top is None:
         return inputs
     if isinstance(top, AutoPolicy):
-        return top.adjust(op_name, inputs)
+        return top.adjust(op, inputs)
     from pycompile.common.parameter import Parameter
     out = None
     for i, x in enumerate(inputs):
@@ -66,18 +66,33 @@ def adjust(op_name, inputs):
     return inputs if out is None else out
 
 
-# amp_level="auto" (MindSpore 2.10's AMP_AUTO_WHITE_LIST / AMP_AUTO_BLACK_LIST / promote list), by
-# pycompile's op names: MindSpore's Dense / BiasAdd are pycompile's MatMul + Add, its BatchNorm is
-# BatchNormStats here, its Conv2DTranspose a Conv2DBackpropInput.
-AUTO_LOW = frozenset({"MatMul", "BatchMatMul", "Conv2D", "Conv3D", "Conv2DBackpropInput", "Conv3DBackpropInput",
-                      "PReLU", "Einsum", "Dense", "Addmm", "Addbmm", "Addmv", "Baddbmm", "Mv"})
-AUTO_FULL = frozenset({"Pow", "ACos", "Asin", "Cosh", "Erfinv", "Exp", "Expm1", "Log", "Log10", "Log1p", "Log2",
-                       "Reciprocal", "Rsqrt", "Sinh", "Tan", "Softplus", "LayerNorm", "BatchNorm", "BatchNormStats",
-                       "GroupNorm", "Norm", "KLDivLoss", "SmoothL1Loss", "MultilabelMarginLoss", "SoftMarginLoss",
-                       "TripletMarginLoss", "MultiMarginLoss", "BCEWithLogitsLoss", "Pdist", "Cdist", "Renorm",
-                       "ReduceProd", "Softmax", "LogSoftmax", "CumProd", "CumSum", "NLLLoss", "NLLLoss2d"})
-AUTO_PROMOTE = frozenset({"Addcdiv", "Addcmul", "Cross", "Dot", "GridSampler2D", "GridSampler3D", "BiasAdd",
-                          "AddN", "Concat"})
+# amp_level="auto": the class of each op of the table, {OpDef: "low" | "full" | "promote"}, filled
+# by ops/amp_auto.py from op objects (MindSpore 2.10's AMP_AUTO_WHITE_LIST / AMP_AUTO_BLACK_LIST /
+# promote list). Op entries declare theirs (`amp=`), front-end functions through `amp_class`.
+AUTO_CLASS: dict = {}
+_CLASSES = ("low", "full", "promote")
+
+
+def amp_class(cls):
+    """Decorator: a front-end function (a composition of table ops standing for one MindSpore
+    Primitive of the auto lists) reads its tensor arguments as an op of class `cls` does under
+    amp_level 'auto'; the ops it is made of then apply their own classes to what they get."""
+    if cls not in _CLASSES:
+        raise ValueError(f"amp_class: the class must be one of {_CLASSES}, got {cls!r}")
+
+    def wrap(fn):
+        import functools
+
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            if SCOPE and isinstance(SCOPE[-1], AutoPolicy):
+                keys = list(kwargs)
+                cast = SCOPE[-1].adjust_class(cls, list(args) + [kwargs[k] for k in keys])
+                args, kwargs = tuple(cast[:len(args)]), dict(zip(keys, cast[len(args):]))
+            return fn(*args, **kwargs)
+        run.amp_class = cls
+        return run
+    return wrap
 
 
 class AutoPolicy:
@@ -91,9 +106,8 @@ class AutoPolicy:
     def __repr__(self):
         return f"auto({self.dtype})"
 
-    def adjust(self, op_name, inputs):
-        cls = "low" if op_name in AUTO_LOW else "full" if op_name in AUTO_FULL else \
-            "promote" if op_name in AUTO_PROMOTE else None
+    def adjust(self, op, inputs):
+        cls = AUTO_CLASS.get(op)
         return inputs if cls is None else self.adjust_class(cls, inputs)
 
     def adjust_class(self, cls, inputs):

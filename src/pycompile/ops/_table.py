@@ -62,6 +62,12 @@ class OpDef:
                  differ from the user-facing ones: Fill's folded attributes)
     graph_only   the op exists only inside compiled graphs, made by a transformation (the stacks
                  of differentiated loops): it has no PyNative meaning
+    decompose    a function of the op's inputs (and attributes, by name) computing it with other
+                 rows: the op's code is its decomposition (docs/architecture.md, "The core"). The
+                 row stays the op everywhere before rendering (PyNative runs `eager`, the graph
+                 holds the row, its gradient and batch rules apply); the pre-render pass
+                 (compiler/passes/decompose.py) replaces each node of it by its parts, which the
+                 renderer and the fusion passes see
     eager_kernel PyNative runs it on graph mode's C (one kernel per signature, compiled on first
                  use: backend/eager.py) rather than on `eager`, which stays the reference and the
                  fallback without a C compiler. For ops whose NumPy form is slow (convolutions,
@@ -85,6 +91,7 @@ class OpDef:
     check_infer: bool = True
     graph_only: bool = False
     eager_kernel: bool = False
+    decompose: Any = None
     doc: str = ""
 
     def __repr__(self) -> str:
@@ -223,7 +230,7 @@ def _apply(op: OpDef, inputs, attrs: dict, key):
             f"For '{op.name}', expected {len(op.inputs)} inputs ({', '.join(op.inputs)}), "
             f"but got {len(inputs)}")
     if _mixed.SCOPE and op.effect is Effect.PURE and op.name != "Cast":
-        inputs = _mixed.adjust(op.name, inputs)     # inside a Cell run under to_float / an amp level
+        inputs = _mixed.adjust(op, inputs)     # inside a Cell run under to_float / an amp level
     types = input_types(op, inputs)
     out_type = op.infer(types, **attrs)
     check_size(op.name, out_type)

@@ -27,9 +27,10 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic, TensorType, type_of
 from pycompile.common.tensor import TensorMethods
+from pycompile.ops import prims as P
 from pycompile.ops import functional as F
 from pycompile.ops import tracing
-from pycompile.ops._table import Kind, OPS, OpRuntimeError, apply, norm_axes
+from pycompile.ops._table import Kind, OpRuntimeError, apply, norm_axes
 from pycompile.ops.tracing import OnTrace, Tracer
 
 # reduction -> the value the padding takes so it cannot change the result
@@ -98,7 +99,7 @@ class BoundedTrace(Tracer):
         keep = attrs.get("keep_dims", False)
         if op.name != "ReduceMean":
             return apply(op, [data], attrs)
-        total = apply(OPS["ReduceSum"], [data], attrs)
+        total = apply(P.ReduceSum, [data], attrs)
         if dt.is_float:
             return total / F.cast(self.count, dt)
         # an integer mean truncates, as MindSpore's does
@@ -175,10 +176,10 @@ def masked_select_graph(x, mask):
     if dt.is_bool:
         xs = F.cast(xs, mstype.int8)
     flags = F.cast(ms, mstype.int32)
-    rank = apply(OPS["CumSum"], [flags], {"axis": 0, "exclusive": True, "reverse": False})
+    rank = apply(P.CumSum, [flags], {"axis": 0, "exclusive": True, "reverse": False})
     index = F.reshape(F.select(ms, rank, _const(np.array(n, np.int32))), (n, 1))
     zeros = _const(np.zeros(n + 1, type_of(xs).dtype.np))
-    data = apply(OPS["TensorScatterAdd"], [zeros, index, xs])
+    data = apply(P.TensorScatterAdd, [zeros, index, xs])
     data = F.getitem(data, slice(0, n))
     if dt.is_bool:
         data = F.cast(data, mstype.bool_)

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import numbers
 
-from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply, norm_axis
+from pycompile.ops import prims as P
+from pycompile.ops._table import OpTypeError, OpValueError, apply, norm_axis
+from pycompile.ops import _mixed
 from pycompile.ops import functional as F
 from pycompile.ops.defs import activation  # noqa: F401  (declares the rows)
 
@@ -20,29 +22,29 @@ def _number(name: str, what: str, v) -> float:
 
 def relu6(x):
     """min(max(x, 0), 6)."""
-    return apply(OPS["ReLU6"], [x])
+    return apply(P.ReLU6, [x])
 
 
 def silu(input):
     """x * sigmoid(x)."""
-    return apply(OPS["SiLU"], [input])
+    return apply(P.SiLU, [input])
 
 
 def selu(input_x):
-    return apply(OPS["SeLU"], [input_x])
+    return apply(P.SeLU, [input_x])
 
 
 def softsign(x):
-    return apply(OPS["Softsign"], [x])
+    return apply(P.Softsign, [x])
 
 
 def mish(x):
-    return apply(OPS["Mish"], [x])
+    return apply(P.Mish, [x])
 
 
 def logsigmoid(x):
     """log(sigmoid(x)), computed stably (finite for very negative x)."""
-    return apply(OPS["LogSigmoid"], [x])
+    return apply(P.LogSigmoid, [x])
 
 
 def elu(input_x, alpha=1.0):
@@ -51,7 +53,7 @@ def elu(input_x, alpha=1.0):
     if _number("Elu", "alpha", alpha) != 1.0:
         raise OpValueError(f"For 'Elu', 'alpha' must be 1.0 (MindSpore's CPU Elu supports no other value; "
                            f"ops.celu takes any alpha), but got {alpha}")
-    return apply(OPS["Elu"], [input_x])
+    return apply(P.Elu, [input_x])
 
 
 def celu(x, alpha=1.0):
@@ -59,8 +61,8 @@ def celu(x, alpha=1.0):
     if _number("CeLU", "alpha", alpha) == 0:
         raise OpValueError("For 'CeLU', the 'alpha' can not be equal to zero")
     if alpha == 1.0:
-        return apply(OPS["Elu"], [x])
-    return F.mul(apply(OPS["Elu"], [F.div(x, alpha)]), alpha)
+        return apply(P.Elu, [x])
+    return F.mul(apply(P.Elu, [F.div(x, alpha)]), alpha)
 
 
 def leaky_relu(input, alpha=0.2):
@@ -90,7 +92,7 @@ def softplus(input, beta=1, threshold=20):
     if beta == 0:
         raise OpValueError("For 'softplus', the value of 'beta' cannot be 0.")
     scaled = input if beta == 1 else F.mul(input, beta)
-    soft = apply(OPS["Softplus"], [scaled])
+    soft = apply(P.Softplus, [scaled])
     if beta != 1:
         soft = F.div(soft, beta)
     return F.select(F.greater(scaled, threshold), input, soft)
@@ -121,6 +123,7 @@ def glu(x, axis=-1):
     return F.mul(a, F.sigmoid(b))
 
 
+@_mixed.amp_class("low")       # amp_level='auto' (ops/amp_auto.py)
 def prelu(input, weight):
     """x > 0 ? x : w * x, with one weight per channel (axis 1) or one shared weight."""
     xt = F._tensor_type("PReLU", input, "x")

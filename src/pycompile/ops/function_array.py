@@ -18,8 +18,9 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, type_of
+from pycompile.ops import prims as P
 from pycompile.ops import functional as F
-from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply, norm_axis
+from pycompile.ops._table import OpTypeError, OpValueError, apply, norm_axis
 
 
 def _tensor_cls():
@@ -116,7 +117,7 @@ def _pieces(x, axis: int, sizes) -> tuple:
         if s == t.shape[axis]:
             out.append(x)
         else:
-            out.append(apply(OPS["StridedSlice"], [x], {"begin": begin, "end": end, "strides": (1,) * t.ndim}))
+            out.append(apply(P.StridedSlice, [x], {"begin": begin, "end": end, "strides": (1,) * t.ndim}))
         start += s
     return tuple(out)
 
@@ -304,7 +305,7 @@ def flip(input, dims):
     begin = tuple(n - 1 if d in axes else 0 for d, n in enumerate(t.shape))
     end = tuple(-1 if d in axes else n for d, n in enumerate(t.shape))
     strides = tuple(-1 if d in axes else 1 for d in builtins.range(t.ndim))
-    return apply(OPS["StridedSlice"], [input], {"begin": begin, "end": end, "strides": strides})
+    return apply(P.StridedSlice, [input], {"begin": begin, "end": end, "strides": strides})
 
 
 def slice(input_x, begin, size):

@@ -288,6 +288,7 @@ def _group_stats_norm(x, groups: int, eps: float):
     return F.reshape(d * F.rsqrt(var + eps), t.shape)
 
 
+@_mixed.amp_class("full")       # amp_level='auto' (ops/amp_auto.py)
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
     t = _ttype("group_norm", input)
     if t.ndim < 2:

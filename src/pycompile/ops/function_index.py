@@ -17,8 +17,9 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic, TensorType, type_of
+from pycompile.ops import prims as P
 from pycompile.ops import functional as F
-from pycompile.ops._table import OPS, OpRuntimeError, OpTypeError, OpValueError, apply
+from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError, apply
 
 
 def _tensor_cls():
@@ -104,10 +105,10 @@ def unique(input):
     flat = F.reshape(input, (n,))
     if _in_graph(input):
         from pycompile.ops.dynamic_length import masked_select_graph
-        first = apply(OPS["Argmax"], [F.cast(F.equal(F.reshape(flat, (n, 1)), F.reshape(flat, (1, n))), mstype.int32)],
+        first = apply(P.Argmax, [F.cast(F.equal(F.reshape(flat, (n, 1)), F.reshape(flat, (1, n))), mstype.int32)],
                       {"axis": 1})
         is_first = F.equal(first, _const(np.arange(n, dtype=np.int64)))
-        rank = apply(OPS["CumSum"], [F.cast(is_first, idt)], {"axis": 0, "exclusive": True, "reverse": False})
+        rank = apply(P.CumSum, [F.cast(is_first, idt)], {"axis": 0, "exclusive": True, "reverse": False})
         return masked_select_graph(flat, is_first), F.reshape(F.gather(rank, first, 0), t.shape)
     xs = _concrete(input)
     if xs is None:
@@ -146,7 +147,7 @@ def _concrete(v):
 # ---- gathers -----------------------------------------------------------------------------------------
 def gather_elements(input, dim, index):
     """out[i][j] = input[i][index[i][j]] for dim 1 (index has the input's rank)."""
-    return apply(OPS["GatherD"], [input, index], {"axis": dim})
+    return apply(P.GatherD, [input, index], {"axis": dim})
 
 
 def gather_d(x, dim, index):
@@ -155,7 +156,7 @@ def gather_d(x, dim, index):
 
 def gather_nd(input_x, indices):
     """out[i] = input_x[indices[i][0], ..., indices[i][m - 1]]."""
-    return apply(OPS["GatherNd"], [input_x, indices])
+    return apply(P.GatherNd, [input_x, indices])
 
 
 def index_select(input, axis, index):
@@ -168,18 +169,18 @@ def index_select(input, axis, index):
 # ---- scatters ----------------------------------------------------------------------------------------
 def tensor_scatter_update(input_x, indices, updates):
     """input_x with the rows addressed by the index tuples of `indices` replaced by `updates`."""
-    return apply(OPS["TensorScatterUpdate"], [input_x, indices, updates])
+    return apply(P.TensorScatterUpdate, [input_x, indices, updates])
 
 
 def tensor_scatter_add(input_x, indices, updates):
     it = F._tensor_type("TensorScatterAdd", indices, "indices")
     if it.dtype.np.name not in ("int32", "int64"):
         raise OpTypeError(f"For 'TensorScatterAdd', 'indices' must be an int32 or int64 Tensor, but got {it}")
-    return apply(OPS["TensorScatterAdd"], [input_x, indices, updates])
+    return apply(P.TensorScatterAdd, [input_x, indices, updates])
 
 
 def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction="none"):
-    return apply(OPS["TensorScatterElements"], [input_x, indices, updates], {"axis": axis, "reduction": reduction})
+    return apply(P.TensorScatterElements, [input_x, indices, updates], {"axis": axis, "reduction": reduction})
 
 
 def _row_index(name: str, x, v, indices):

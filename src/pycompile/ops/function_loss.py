@@ -18,8 +18,10 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.tensor import Tensor
+from pycompile.ops import prims as P
+from pycompile.ops import _mixed
 from pycompile.ops import functional as F
-from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply
+from pycompile.ops._table import OpTypeError, OpValueError, apply
 
 REDUCTIONS = ("mean", "sum", "none")
 BCE_EPS = 1e-12
@@ -45,7 +47,7 @@ def _tt(name, x, what="input"):
 
 
 def softplus_row(x):
-    return apply(OPS["Softplus"], [x])
+    return apply(P.Softplus, [x])
 
 
 # ---- classification ---------------------------------------------------------------------------------
@@ -75,6 +77,7 @@ def _pick(logp, target, axis: int):
     return F.gather(F.reshape(logp, (-1,)), index, 0)
 
 
+@_mixed.amp_class("full")       # amp_level='auto' (ops/amp_auto.py)
 def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
     """Negative log likelihood of class indices `target` under log-probabilities `inputs`
     (classes on axis 1, or axis 0 of a 1-D input)."""
@@ -141,6 +144,7 @@ def sigmoid_cross_entropy_with_logits(logits, labels):
     return F.sub(softplus_row(logits), F.mul(logits, labels))
 
 
+@_mixed.amp_class("full")       # amp_level='auto' (ops/amp_auto.py)
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction="mean"):
     """-w [pw y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))]
     = w [(1 - y) x + (1 + (pw - 1) y) softplus(-x)], stable for any x."""
@@ -168,6 +172,7 @@ def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
 
 
 # ---- regression -------------------------------------------------------------------------------------
+@_mixed.amp_class("full")       # amp_level='auto' (ops/amp_auto.py)
 def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
     """|d| < beta ? 0.5 d^2 / beta : |d| - 0.5 beta (beta 0: the L1 loss)."""
     check_reduction("smooth_l1_loss", reduction)
@@ -190,6 +195,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     return reduce_loss(loss, reduction)
 
 
+@_mixed.amp_class("full")       # amp_level='auto' (ops/amp_auto.py)
 def kl_div(logits, labels, reduction="mean"):
     """target * (log(target) - x), 0 where target is 0; 'mean' over elements, 'batchmean' over
     the first axis."""

@@ -14,6 +14,8 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType, type_of
+from pycompile.ops import prims as P
+from pycompile.ops import _mixed
 from pycompile.ops import functional as F
 from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply, norm_axes, norm_axis
 
@@ -41,7 +43,7 @@ for _f, _n in ((log1p, "log1p"), (expm1, "expm1"), (erfc, "erfc"), (log2, "log2"
 
 
 def atan2(input, other):
-    return apply(OPS["Atan2"], [input, other])
+    return apply(P.Atan2, [input, other])
 
 
 arctan2 = atan2
@@ -49,14 +51,14 @@ arctan2 = atan2
 
 def fmod(input, other):
     """The truncated remainder (C's fmod; the Mod primitive): -4 fmod 3 is -1."""
-    return apply(OPS["Mod"], [input, other])
+    return apply(P.Mod, [input, other])
 
 
 def round(input, *, decimals=0):
     """Round half to even; MindSpore's CPU kernel takes only decimals=0."""
     if decimals != 0:
         raise OpValueError(f"For 'Round', only 'decimals' 0 is supported on CPU, but got {decimals}")
-    return apply(OPS["Round"], [input])
+    return apply(P.Round, [input])
 
 
 _INV_INTS = ("Int16", "Int32", "Int64")
@@ -116,7 +118,7 @@ def _axis_or_all(axis):
 
 def reduce_sum(x, axis=()):
     """The ReduceSum primitive: the input dtype is kept."""
-    return apply(OPS["ReduceSum"], [x], {"axis": _axis_or_all(axis), "keep_dims": False})
+    return apply(P.ReduceSum, [x], {"axis": _axis_or_all(axis), "keep_dims": False})
 
 
 def reduce_mean(x, axis=()):
@@ -133,7 +135,7 @@ def reduce_min(x, axis=()):
 
 def reduce_prod_keep(x, axis=None, keep_dims=False):
     """The ReduceProd primitive: the input dtype is kept."""
-    return apply(OPS["ReduceProd"], [x], {"axis": _axis_or_all(axis), "keep_dims": builtins.bool(keep_dims)})
+    return apply(P.ReduceProd, [x], {"axis": _axis_or_all(axis), "keep_dims": builtins.bool(keep_dims)})
 
 
 def _widen_int(x, dtype):
@@ -146,6 +148,7 @@ def _widen_int(x, dtype):
     return x
 
 
+@_mixed.amp_class("full")       # amp_level='auto' (ops/amp_auto.py)
 def prod(input, axis=None, keep_dims=False, dtype=None):
     return reduce_prod_keep(_widen_int(input, dtype), axis, keep_dims)
 
@@ -188,7 +191,7 @@ def min(input, axis=None, keepdims=False, *, initial=None, where=None):
 
 
 def argmin_int64(input, axis=None, keepdims=False):
-    return apply(OPS["Argmin"], [input], {"axis": axis, "keep_dims": builtins.bool(keepdims)})
+    return apply(P.Argmin, [input], {"axis": axis, "keep_dims": builtins.bool(keepdims)})
 
 
 def argmin(input, axis=None, keepdims=False):
@@ -216,7 +219,7 @@ def cumprod(input, dim, dtype=None):
 
 def argsort(input, axis=-1, descending=False):
     """The stable ordering of `input` along axis, as Int32 indices."""
-    return apply(OPS["Argsort"], [input], {"axis": axis, "descending": builtins.bool(descending)})
+    return apply(P.Argsort, [input], {"axis": axis, "descending": builtins.bool(descending)})
 
 
 def _axis_of(x, axis) -> int:
@@ -229,7 +232,7 @@ def sort(input_x, axis=-1, descending=False):
     idx = argsort(input_x, axis, descending)
     if not F._tensor_type("Sort", input_x).ndim:
         return input_x, idx
-    return apply(OPS["GatherD"], [input_x, idx], {"axis": _axis_of(input_x, axis)}), idx
+    return apply(P.GatherD, [input_x, idx], {"axis": _axis_of(input_x, axis)}), idx
 
 
 def topk(input, k, dim=None, largest=True, sorted=True):
@@ -237,13 +240,13 @@ def topk(input, k, dim=None, largest=True, sorted=True):
     in order; with sorted=False in the order of their indices (so k = the whole axis gives the
     input back, as MindSpore's does; below that MindSpore's order is its heap's)."""
     axis = -1 if dim is None else dim
-    idx = apply(OPS["TopKIndices"], [input], {"k": k, "axis": axis, "largest": builtins.bool(largest)})
+    idx = apply(P.TopKIndices, [input], {"k": k, "axis": axis, "largest": builtins.bool(largest)})
     if not F._tensor_type("TopK", input).ndim:
         return input, idx
     if not sorted:
         ax = _axis_of(input, axis)
-        idx = apply(OPS["GatherD"], [idx, argsort(idx, ax, False)], {"axis": ax})
-    return apply(OPS["GatherD"], [input, idx], {"axis": _axis_of(input, axis)}), idx
+        idx = apply(P.GatherD, [idx, argsort(idx, ax, False)], {"axis": ax})
+    return apply(P.GatherD, [input, idx], {"axis": _axis_of(input, axis)}), idx
 
 
 # ---- norms ----------------------------------------------------------------------------------------
@@ -290,7 +293,7 @@ def _singular_norm(x, ord, r, c, keepdim):
     y = F.transpose(x, rest + (r, c)) if rest + (r, c) != tuple(builtins.range(nd)) else x
     if t.dtype == mstype.float16:
         y = F.cast(y, mstype.float32)
-    s = apply(OPS["Svd"], [y], {"part": "s"})
+    s = apply(P.Svd, [y], {"part": "s"})
     out = F.sum(s, -1) if ord == "nuc" else (F.amax if ord == 2 else F.amin)(s, -1)
     if t.dtype != mstype.float32:
         out = F.cast(out, mstype.float32)
@@ -492,6 +495,7 @@ def size(input_x):
     return F._tensor_type("Size", input_x, "input_x").size
 
 
+@_mixed.amp_class("full")       # amp_level='auto' (ops/amp_auto.py)
 def cdist(x1, x2, p=2.0):
     """The p-norm distance between every row of x1 and every row of x2: (B, P, M), (B, R, M) to
     (B, P, R) (2-D inputs without the batch)."""
@@ -507,6 +511,7 @@ def cdist(x1, x2, p=2.0):
     return _p_norm("Cdist", d, float(p), -1)
 
 
+@_mixed.amp_class("full")       # amp_level='auto' (ops/amp_auto.py)
 def renorm(input, p, axis, maxnorm):
     """Each slice along `axis` whose p-norm exceeds maxnorm scaled to norm maxnorm (by maxnorm / (norm + 1e-7))."""
     t = F._tensor_type("Renorm", input, "x")
@@ -526,8 +531,8 @@ def _cum_min_max(name: str, rule: str, input, axis):
     if isinstance(axis, builtins.bool) or not isinstance(axis, (int, np.integer)):
         raise OpTypeError(f"For '{name}', 'axis' must be an int, but got {axis!r}")
     attrs = {"axis": norm_axis(name, int(axis), builtins.max(t.ndim, 1)), "rule": rule}
-    return (apply(OPS["CumMinMax"], [input], {**attrs, "part": "values"}),
-            apply(OPS["CumMinMax"], [input], {**attrs, "part": "indices"}))
+    return (apply(P.CumMinMax, [input], {**attrs, "part": "values"}),
+            apply(P.CumMinMax, [input], {**attrs, "part": "indices"}))
 
 
 def cummax(input, axis):
@@ -544,7 +549,7 @@ def matrix_solve(matrix, rhs, adjoint=False):
     """x with op(matrix) x = rhs for each matrix of the batch (op: the transpose when `adjoint`)."""
     if not isinstance(adjoint, builtins.bool):
         raise OpTypeError(f"For 'MatrixSolve', 'adjoint' must be a bool, but got {adjoint!r}")
-    return apply(OPS["MatrixSolve"], [matrix, rhs], {"adjoint": adjoint})
+    return apply(P.MatrixSolve, [matrix, rhs], {"adjoint": adjoint})
 
 
 __all__ = [n for n, v in list(globals().items())

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.common.abstract import RefType, Symbolic, TensorType
+from pycompile.ops import prims as P
 from pycompile.ops import functional as F
 from pycompile.ops._table import OPS, OpRuntimeError, OpTypeError, OpValueError, apply
 
@@ -115,7 +116,7 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
         raise OpValueError(f"For 'IndexAdd', 'y' must be a {xt.dtype} Tensor of shape {list(want)}, but got {yt}")
     perm = (ax,) + tuple(d for d in range(xt.ndim) if d != ax)
     back = tuple(int(i) for i in np.argsort(perm))
-    moved = apply(OPS["TensorScatterAdd"], [F.transpose(x, perm), F.expand_dims(indices, -1), F.transpose(y, perm)])
+    moved = apply(P.TensorScatterAdd, [F.transpose(x, perm), F.expand_dims(indices, -1), F.transpose(y, perm)])
     out = F.transpose(moved, back)
     if isinstance(getattr(x, "_abstract", None), RefType) or hasattr(x, "_data"):
         # the value returned is the sum itself (ordered after the write): its gradient reaches x and y

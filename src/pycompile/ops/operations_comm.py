@@ -5,7 +5,8 @@ rows are in ops/defs/comm.py, their gradients in ops/grads/comm.py.
 """
 from __future__ import annotations
 
-from pycompile.ops._table import OPS, OpTypeError, OpValueError, apply
+from pycompile.ops import prims as P
+from pycompile.ops._table import OpTypeError, OpValueError, apply
 from pycompile.ops.defs.comm import REDUCE_OP_NAMES, WORLD
 from pycompile.ops.primitive import Primitive
 
@@ -45,7 +46,7 @@ class AllReduce(Primitive):
         self.attrs.update(op=op, group=self.group, fusion=0, index=0, no_eliminate=True)
 
     def __call__(self, x):
-        return apply(OPS["AllReduce"], [x], {"op": self._code, "group": self.group})
+        return apply(P.AllReduce, [x], {"op": self._code, "group": self.group})
 
 
 class AllGather(Primitive):
@@ -57,7 +58,7 @@ class AllGather(Primitive):
         self.attrs.update(group=self.group, fusion=0, mean_flag=False, no_eliminate=True)
 
     def __call__(self, x):
-        return apply(OPS["AllGather"], [x], {"group": self.group})
+        return apply(P.AllGather, [x], {"group": self.group})
 
 
 class ReduceScatter(Primitive):
@@ -71,7 +72,7 @@ class ReduceScatter(Primitive):
         self.attrs.update(op=op, group=self.group, fusion=0, no_eliminate=True)
 
     def __call__(self, x):
-        return apply(OPS["ReduceScatter"], [x], {"op": self._code, "group": self.group})
+        return apply(P.ReduceScatter, [x], {"op": self._code, "group": self.group})
 
 
 class Broadcast(Primitive):
@@ -89,7 +90,7 @@ class Broadcast(Primitive):
         if not isinstance(input_x, (tuple, list)):
             raise OpTypeError("For 'Broadcast', the input must be a tuple of Tensors, "
                               f"but got {type(input_x).__name__}")
-        return tuple(apply(OPS["Broadcast"], [x], {"root_rank": self.root_rank, "group": self.group})
+        return tuple(apply(P.Broadcast, [x], {"root_rank": self.root_rank, "group": self.group})
                      for x in input_x)
 
 
@@ -102,14 +103,14 @@ class AllReduceStart(Primitive):
         self.group = _group("AllReduceStart", group)
 
     def __call__(self, x):
-        return apply(OPS["AllReduceStart"], [x], {"op": 0, "group": self.group})
+        return apply(P.AllReduceStart, [x], {"op": 0, "group": self.group})
 
 
 class AllReduceWait(Primitive):
     """Complete the AllReduceStart whose result is `started`; x: that start's input."""
 
     def __call__(self, started, x):
-        return apply(OPS["AllReduceWait"], [started, x], {})
+        return apply(P.AllReduceWait, [started, x], {})
 
 
 __all__ = ["ReduceOp", "AllReduce", "AllGather", "ReduceScatter", "Broadcast"]

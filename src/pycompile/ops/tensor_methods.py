@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from pycompile.common import dtype as mstype
 from pycompile.common.tensor import TensorMethods
+from pycompile.ops import prims as P
 from pycompile.ops import functional as F
-from pycompile.ops._table import OPS, apply
+from pycompile.ops._table import apply
 
 
 def _varargs(args):
@@ -25,8 +26,8 @@ class _TensorOps:
 
     # -- arithmetic ------------------------------------------------------------------------------
     # the operator accepts bool + bool (a logical or), MindSpore's ops.add does not
-    def __add__(self, o): return apply(OPS["Add"], [self, o])
-    def __radd__(self, o): return apply(OPS["Add"], [o, self])
+    def __add__(self, o): return apply(P.Add, [self, o])
+    def __radd__(self, o): return apply(P.Add, [o, self])
     def __sub__(self, o): return F.sub(self, o)
     def __rsub__(self, o): return F.sub(o, self)
     def __mul__(self, o): return F.mul(self, o)
@@ -82,7 +83,7 @@ class _TensorOps:
     def unsqueeze(self, dim): return F.expand_dims(self, dim)
     def squeeze(self, axis=None): return F.squeeze(self, axis)
     def broadcast_to(self, shape): return F.broadcast_to(self, shape)
-    def sum(self, axis=None, keepdims=False, dtype=None): return F.sum(self, axis, keepdims, dtype=dtype)
+    def sum(self, axis=None, keepdims=False, dtype=None): return F._sum_public(self, axis, keepdims, dtype=dtype)
     def mean(self, axis=None, keep_dims=False): return F.mean(self, axis, keep_dims)
     def max(self, axis=None, keepdims=False): return F.amax(self, axis, keepdims)
     def min(self, axis=None, keepdims=False): return F.amin(self, axis, keepdims)

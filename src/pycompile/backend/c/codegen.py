@@ -7,6 +7,11 @@
 Every graph becomes straight-line C with native if / for / while; elementwise nodes and fused
 groups become tiled kernels (elementwise.py), other ops loop templates (kernels.py). A comment
 with the user's source line sits above the statements it produced.
+
+CodeGen is assembled from mixins, one per kind of node: fused.py (fused groups and their heads),
+structures.py (if / for / while), effects.py (Assign, Print, float status; stacks.py's and
+collectives.py's effects), template_context.py (what loop templates render with). This file keeps
+the module, the names of values, blocks, scalars, lone elementwise kernels and subgraph calls.
 """
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
+from pycompile.common.abstract import RefType, ScalarType, TensorType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
 from pycompile.backend.compiled import graph_layout_text
 from pycompile.backend.c import collectives, text
@@ -25,13 +30,14 @@ from pycompile.backend.c.dedup import dedup_functions
 from pycompile.backend.c.naming import nid, numbering
 from pycompile.backend.c.outline import outline
 from pycompile.backend.c.split import split_function
-from pycompile.backend.c.stacks import StackEmitter
+from pycompile.backend.c.effects import EffectEmitter
+from pycompile.backend.c.fused import FusedEmitter
+from pycompile.backend.c.structures import StructureEmitter
 from pycompile.backend.c.template_context import TemplateContext
-from pycompile.backend.c.memory import Plan, _ancestors, gemm_addend, gemm_folds, head_destination, plan_graph
+from pycompile.backend.c.memory import Plan, plan_graph
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
 from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c import kernels as K
 from pycompile.ops.c import templates
 from pycompile.ops.c.elementwise import expr as c_expr
 from pycompile.ops.c.writer import CWriter
@@ -65,7 +71,7 @@ class _Module:
     collectives: list = field(default_factory=list)     # backend/c/collectives.py: one per call emitted
 
 
-class CodeGen(StackEmitter, TemplateContext):
+class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):
     def __init__(self, graph: ir.Graph, float_status: bool = False, module: _Module | None = None):
         self.g = graph
         self.mod = module or _Module()
@@ -438,33 +444,6 @@ class CodeGen(StackEmitter, TemplateContext):
         args = [C.convert(self.scalar(v), C.value_ctype(v.type), ct) for v in n.inputs]
         w.line(f"{out}[0] = {C.convert(c_expr(n.op, args, ct), ct, C.storage(n.type.dtype))};")
 
-    def emit_fused(self, w, n):
-        block = n.blocks[0]
-        head, kind, k = head_destination(block, set(self.getitems.get(id(n), {})),
-                                         self.plan.inplace_results.get(id(n), ()))
-        if head is not None:
-            return self.emit_fused_head(w, n, head, kind, k)
-        last = block.results[-1] if block.results else None
-        reduction = last if isinstance(getattr(last, "op", None), OpDef) and isinstance(last.op.lower, Template) \
-            and last.op.lower.prologue else None
-        if reduction is not None and reduction in block.nodes:
-            return self.emit_fused_reduction(w, n, reduction)
-        outs = self.getitems.get(id(n), {})
-        results, ptrs, gets = [], [], []
-        for k, r in enumerate(block.results):
-            g = outs.get(k)
-            if g is None:
-                continue
-            results.append(r)
-            gets.append(g)
-            ptrs.append(self.declare_ptr(w, g))
-        if not results or n.attrs["shape"] and int(np.prod(n.attrs["shape"])) == 0:
-            return
-        em = KernelEmitter(self.kernel_name(n), n.attrs["shape"], ir.Block(block.params, block.nodes, tuple(results)),
-                           self._kinputs(n.inputs), results, ptrs, float_status=self.float_status,
-                           inplace=self._inplace(n.inputs, gets))
-        w.line(em.emit(self.defs))
-
     def emit_call(self, w, n):
         """Call a shared subgraph: its args are (inputs, Parameters, outputs, constants, arena)."""
         callee = n.attrs["graph"]
@@ -504,270 +483,6 @@ class CodeGen(StackEmitter, TemplateContext):
         w.line(f"{{ void *sa[{len(items)}]; {' '.join(_fill('sa', items))}")
         w.line(f"  const int rc = {name}(sa); if (rc) return rc; }}")
 
-    def emit_fused_reduction(self, w, n, red):
-        """A reduction whose input's producers are fused: it reads that input through an inline
-        function computing it at each index (one pass over the producers' inputs, no temporary)."""
-        block = n.blocks[0]
-        outer = {id(p): v for p, v in zip(block.params, n.inputs)}
-        g = self.getitems.get(id(n), {}).get(len(block.results) - 1)
-        if g is None:
-            return
-        x = red.inputs[0]
-        load = self._prologue_loader(n, tuple(m for m in block.nodes if m is not red), x)
-        # the reduction's other inputs (LayerNorm's gamma / beta) are outside values
-        self.fused_load = (red, load, outer)
-        self.names[id(red)] = self.declare_ptr(w, g)
-        self._w = w
-        templates.render(self, w, red)
-        self.fused_load = None
-        self.record_status(w, red, self.names[id(red)])
-
-    def emit_fused_head(self, w, n, head, kind, k_dest):
-        """A head - a matrix product, or a reduction over rows - and its epilogue: each chunk of
-        rows is computed, then the epilogue runs on those rows while they are in cache."""
-        block = n.blocks[0]
-        outs = self.getitems.get(id(n), {})
-        outer = {id(p): v for p, v in zip(block.params, n.inputs)}
-        results, ptrs, gets = [], [], []
-        for k, r in enumerate(block.results):
-            g = outs.get(k)
-            if g is not None:
-                results.append((k, r))
-                gets.append(g)
-                ptrs.append(self.declare_ptr(w, g))
-        if kind in ("output", "alias"):
-            dest = ptrs[[k for k, _ in results].index(k_dest)]
-        else:
-            dest = self.storage_expr(self.plan.of(head), head)
-        feeds = _ancestors(head, block)            # a reduction's prologue, computed inline
-        epi_nodes = tuple(m for m in block.nodes if m is not head and id(m) not in feeds)
-        # a Dense layer's bias and a residual: added by the product kernel as it stores
-        # (kernels.gemm), so the epilogue reads residual + (product + bias) (`value`) where it read
-        # the product, or is gone
-        value, bias, residual = head, None, None
-        if isinstance(head.op.lower, Blas) and not self.float_status:
-            found = gemm_folds(kind, k_dest, head, block, epi_nodes, outer)
-            a, b = head.inputs
-            if found and K.small_kernel(a.type, b.type, head.type, head.attrs.get("transpose_a", False),
-                                        head.attrs.get("transpose_b", False)):
-                folded = [x for x in found[1:] if x is not None]
-                # not when this block writes its result over one of them (an Assign's value)
-                if all(self._owner(g) is not self._owner(outer[id(x)]) for g in gets for x in folded):
-                    value = found[0]
-                    bias, residual = (None if x is None else self.ptr(outer[id(x)]) for x in found[1:])
-                    added = _ancestors(value, block) | {id(value)}
-                    epi_nodes = tuple(m for m in epi_nodes if id(m) not in added)
-        epi = [(r, p) for (k, r), p in zip(results, ptrs) if r is not head and r is not value]
-        epilogue = None
-        if epi_nodes and epi:
-            used = {id(i) for m in epi_nodes for i in m.inputs}
-            params = [p for p in block.params if id(p) in used]
-            kin = self._kinputs([outer[id(p)] for p in params]) + [KInput(value, dest)]
-            # inputs that are a Parameter the epilogue writes in place (an Assign's value)
-            epi_gets = [g for (k, r), g in zip(results, gets) if r is not head and r is not value]
-            inplace = self._inplace([outer[id(p)] for p in params], epi_gets)
-            if kind == "alias" and block.results[k_dest] is not value:
-                # the epilogue reads the head's value from the output it overwrites
-                inplace[len(kin) - 1] = [r for r, _ in epi].index(block.results[k_dest])
-            em = KernelEmitter(self.kernel_name(n), n.attrs["shape"],
-                               ir.Block(tuple(params) + (value,), epi_nodes, tuple(r for r, _ in epi)),
-                               kin, [r for r, _ in epi], [p for _, p in epi], float_status=self.float_status,
-                               inplace=inplace)
-            fname = em.emit_rows(self.defs)
-            call = ", ".join([i.cexpr for k, i in enumerate(kin) if k not in inplace] + [p for _, p in epi])
-            epilogue = lambda r0, r1: f"{fname}({call}, {r0}, {r1});"
-        # the head's own values are scanned for float status unless the epilogue overwrote them
-        # in place (its results, scanned as they are stored, carry any overflow on)
-        scan = dest if kind != "alias" else None
-        if isinstance(head.op.lower, Blas):
-            a, b = (outer[id(x)] if id(x) in outer else x for x in head.inputs)
-            # not under float status: the epilogue scans the values it stores
-            # (and not when the kernel makes the epilogue's first additions: nothing is left to add)
-            x = (None if self.float_status or value is not head
-                 else gemm_addend(kind, head, epi_nodes, [r for r, _ in epi], outer))
-            addend = None if x is None else self.ptr(x)
-            templates.render_blas(self, w, head, a, b, dest, epilogue, addend, bias, residual)
-            self.record_status(w, head, scan)
-            return
-        # a row reduction: its template over each chunk of rows, reading its input through the
-        # fused prologue (or from memory), then the epilogue on the same rows
-        x = head.inputs[0]
-        if feeds:
-            prologue = tuple(m for m in block.nodes if id(m) in feeds)
-            load = self._prologue_loader(n, prologue, x)
-        else:
-            load = self.ptr(outer.get(id(x), x))
-        shape = x.type.shape
-        n_rows, row_len = x.type.size // max(shape[-1], 1), shape[-1]
-        passes = head.op.lower.passes + (1 if head.op.lower.passes > 1 else 0)   # reads, and the write
-
-        def body(r0, r1):
-            self.fused_load = (head, load, outer)
-            self.head_rows = (r0, r1)
-            self.names[id(head)] = dest
-            self._w = w
-            templates.render(self, w, head)
-            self.fused_load = self.head_rows = None
-            if epilogue is not None:
-                w.line(epilogue(r0, r1))
-        K.row_chunks(w, n_rows, row_len, passes * x.type.size, body)
-        self.record_status(w, head, scan)
-
-    def _prologue_loader(self, n, prologue, x):
-        """A C function computing the fused value `x` at a flat index from the group's inputs:
-        returns a loader for the reduction templates (kernels._ld)."""
-        block = n.blocks[0]
-        outer = {id(p): v for p, v in zip(block.params, n.inputs)}
-        used = {id(i) for m in prologue for i in m.inputs}
-        params = [p for p in block.params if id(p) in used]
-        kin = self._kinputs([outer[id(p)] for p in params])
-        em = KernelEmitter(self.kernel_name(n), x.type.shape, ir.Block(tuple(params), prologue, (x,)), kin, [x], [])
-        return _PrologueLoader(em, self.defs, ", ".join(i.cexpr for i in kin))
-
-    # ---- structures ---------------------------------------------------------------------------------
-    def cond_expr(self, v) -> str:
-        if isinstance(v.type, ScalarType) or isinstance(v, ir.Const) and not isinstance(v.type, TensorType):
-            return self.scalar(v)
-        return f"({self.ptr(v)}[0] != 0)"
-
-    def emit_getitem(self, w, n):
-        parent = n.inputs[0]
-        k = n.attrs["index"]
-        if id(n) in self.names:
-            return
-        if isinstance(n.type, ScalarType):
-            self.names[id(n)] = f"r{nid(parent)}_{k}"
-            return
-        if isinstance(n.type, (MonadType, TupleType)):
-            return
-        if parent.op in (ir.FOR, ir.WHILE):
-            self.names[id(n)] = f"L{nid(parent)}_cur{k}"
-            return
-        self.declare_ptr(w, n)
-
-    def _result_into(self, w, r, target_storage, target_expr, t):
-        """Copy a block result into its parent's place unless it was computed there."""
-        if isinstance(t, ScalarType):
-            w.line(f"{target_expr} = {self.scalar(r)};")
-            return
-        s = self.plan.storage.get(id(r))
-        if s is target_storage:
-            return
-        if t.nbytes:
-            w.line(f"memcpy({target_expr}, {self.ptr(r)}, {t.nbytes});")
-
-    def emit_if(self, w, n):
-        outs = self.getitems.get(id(n), {})
-        places = []
-        for k, t in enumerate(n.type.elems):
-            if isinstance(t, ScalarType):
-                w.line(f"{C.scalar_ctype(t)} r{nid(n)}_{k};")
-                places.append((None, f"r{nid(n)}_{k}"))
-            elif isinstance(t, TensorType):
-                g = outs.get(k)
-                s = self.plan.of(g) if g is not None else None
-                places.append((s, self.storage_expr(s, g) if s is not None else None))
-            else:
-                places.append((None, None))
-        with w.block(f"if ({self.cond_expr(n.inputs[0])})"):
-            self._branch(w, n.blocks[0], n.type.elems, places)
-        with w.block("else"):
-            self._branch(w, n.blocks[1], n.type.elems, places)
-
-    def _branch(self, w, block, types, places):
-        self.last_loc = None
-        self.emit_block(w, block)
-        for r, t, (s, expr) in zip(block.results, types, places):
-            if expr is None:
-                continue
-            self._result_into(w, r, s, expr, t)
-
-    def _loop_setup(self, w, n, carried, inits):
-        info = self.plan.loops[id(n)]
-        for k, (prm, init) in enumerate(zip(carried, inits)):
-            t = prm.type
-            if isinstance(t, TensorType):
-                cur, nxt, s0, s1 = info[k]
-                st = C.storage(t.dtype)
-                if k in self.plan.inplace_carried.get(id(n), ()):
-                    # updated in place: one buffer of its own, starting as a copy of the initial value
-                    out = self.plan.loop_outputs.get((id(n), k))
-                    buf = f"args[{out.index}]" if out is not None else f"(arena + {s0.offset})"
-                    w.line(f"{st} *const {cur.name} = ({st} *){buf};")
-                    if t.nbytes and k not in n.attrs.get("fills", ()):
-                        w.line(f"memcpy({cur.name}, {self.ptr(init)}, {t.nbytes});")
-                else:
-                    w.line(f"{st} *{cur.name} = {self.ptr(init)};")
-                    w.line(f"{st} *{nxt.name} = ({st} *)(arena + {s0.offset});")
-                self.names[id(prm)] = cur.name
-            elif isinstance(t, ScalarType):
-                name = f"L{nid(n)}_cur{k}"
-                w.line(f"{C.scalar_ctype(t)} {name} = {self.scalar(init)};")
-                self.names[id(prm)] = name
-        return info
-
-    def _loop_update(self, w, n, body, carried, info, lead):
-        results = body.results[:len(carried)]
-        inplace = self.plan.inplace_carried.get(id(n), ())
-        # copies first (they read current values), then scalars, then pointer swaps
-        for k, (prm, r) in enumerate(zip(carried, results)):
-            t = prm.type
-            if isinstance(t, TensorType) and r is not prm and k not in inplace:
-                cur, nxt, s0, s1 = info[k]
-                self._result_into(w, r, nxt, nxt.name, t)
-        for k, (prm, r) in enumerate(zip(carried, results)):
-            if isinstance(prm.type, ScalarType) and r is not prm:
-                w.line(f"const {C.scalar_ctype(prm.type)} n{nid(n)}_{k} = {self.scalar(r)};")
-        for k, (prm, r) in enumerate(zip(carried, results)):
-            if isinstance(prm.type, ScalarType) and r is not prm:
-                w.line(f"L{nid(n)}_cur{k} = n{nid(n)}_{k};")
-            elif isinstance(prm.type, TensorType) and r is not prm and k not in inplace:
-                cur, nxt, s0, s1 = info[k]
-                st = C.storage(prm.type.dtype)
-                w.line(f"{cur.name} = {nxt.name}; {nxt.name} = ({cur.name} == ({st} *)(arena + {s0.offset})) ? "
-                       f"({st} *)(arena + {s1.offset}) : ({st} *)(arena + {s0.offset});")
-
-    def emit_for(self, w, n):
-        body = n.blocks[0]
-        start, stop, step = n.inputs[:3]
-        carried = body.params[1:]
-        info = self._loop_setup(w, n, carried, n.inputs[3:])
-        idx = f"i{nid(n)}"
-        self.names[id(body.params[0])] = idx
-        step_v = step.value if isinstance(step, ir.Const) else None
-        cmp = ">" if step_v is not None and step_v < 0 else "<"
-        with w.block(f"for (int64_t {idx} = {self.scalar(start)}; {idx} {cmp} {self.scalar(stop)}; "
-                     f"{idx} += {self.scalar(step)})"):
-            w.line("if (*PC_INTR) return PC_ERR_INTERRUPTED;")
-            self.last_loc = None
-            self.emit_block(w, body)
-            self._loop_update(w, n, body, carried, info, 1)
-            flags = [f"L{nid(n)}_cur{k}" for k in n.attrs.get("exit_flags", ())]
-            if flags:
-                w.line(f"if ({' || '.join(flags)}) break;")
-        self._name_loop_outputs(n, carried)
-
-    def emit_while(self, w, n):
-        cond, body = n.blocks
-        carried = body.params
-        info = self._loop_setup(w, n, carried, n.inputs)
-        for prm_c, prm_b in zip(cond.params, carried):
-            if id(prm_b) in self.names:
-                self.names[id(prm_c)] = self.names[id(prm_b)]
-        with w.block("for (;;)"):
-            w.line("if (*PC_INTR) return PC_ERR_INTERRUPTED;")
-            self.last_loc = None
-            self.emit_block(w, cond)
-            w.line(f"if (!({self.cond_expr(cond.results[0])})) break;")
-            self.emit_block(w, body)
-            self._loop_update(w, n, body, carried, info, 0)
-        self._name_loop_outputs(n, carried)
-
-    def _name_loop_outputs(self, n, carried):
-        for k, g in self.getitems.get(id(n), {}).items():
-            if k < len(carried):
-                self.names[id(g)] = f"L{nid(n)}_cur{k}"
-
     # ---- renderers by lowering kind --------------------------------------------------------------
     def _render_view(self, w, n):
         self.declare_ptr(w, n, f"({C.storage(n.type.dtype)} *){self.ptr(n.inputs[0])}")
@@ -790,63 +505,8 @@ class CodeGen(StackEmitter, TemplateContext):
     def _render_effect(self, w, n):
         self.EFFECTS[n.op.lower.name](self, w, n)
 
-    def _effect_assign(self, w, n):
-        ref, value = n.inputs[0], n.inputs[1]
-        t = ref.type.tensor
-        dst = self.ptr(ref)
-        if isinstance(value.type, ScalarType):
-            with w.block(f"for (long j = 0; j < {t.size}L; ++j)"):
-                w.line(f"{dst}[j] = {C.convert(self.scalar(value), C.value_ctype(value.type), C.storage(t.dtype))};")
-        elif value.type.dtype is t.dtype and value.type.size == t.size:
-            if self._owner(value) is not self._owner(ref):    # else computed in place: nothing to do
-                w.line(f"if ((void *){dst} != (void *){self.ptr(value)}) memcpy({dst}, {self.ptr(value)}, "
-                       f"{t.nbytes});")
-        else:
-            n_src = value.type.size
-            with w.block(f"for (long j = 0; j < {t.size}L; ++j)"):
-                src = C.load(self.ptr(value), 'j' if n_src == t.size else '0', value.type.dtype)
-                w.line(C.store(dst, "j", C.convert(src, C.compute(value.type.dtype), C.compute(t.dtype)), t.dtype))
-        self.declare_ptr(w, n, f"({C.storage(t.dtype)} *){dst}")
-
-    def _effect_print(self, w, n):
-        values = n.inputs[:-1]
-        for kind, v in n.attrs["format"]:
-            if kind == "str":
-                w.line(f"RT->print_str({text.string(v)}, {text.string_length(v)});")
-                continue
-            x = values[v]
-            if isinstance(x.type, ScalarType):
-                w.line(f"RT->print_scalar((double)({self.scalar(x)}), {x.type.dtype.code});")
-            else:
-                shape = ", ".join(f"{d}" for d in x.type.shape) or "0"
-                w.line(f"{{ static const int64_t shp[] = {{{shape}}}; "
-                       f"RT->print_tensor({self.ptr(x)}, {x.type.dtype.code}, {x.type.ndim}, shp); }}")
-        self.names[id(n)] = "PC_PRINT_RESULT"
-
-    def _effect_status_alloc(self, w, n):
-        out = self.declare_ptr(w, n)
-        w.line(f"memset({out}, 0, {n.type.nbytes});")
-
-    def _effect_status_clear(self, w, n):
-        # in place: the result is the memory of the status tensor it was given (MindSpore's op)
-        out = self.declare_ptr(w, n, self.ptr(n.inputs[0]))
-        w.line("RT->status_clear();")
-        w.line(f"memset({out}, 0, {n.type.nbytes});")
-
-    def _effect_status_get(self, w, n):
-        # written into the status tensor it was given, which the result is (loss-scale code reads
-        # `init` after `get_status(init)`): overflow in element 0, invalid (NaN) in element 1
-        out = self.declare_ptr(w, n, self.ptr(n.inputs[0]))
-        dt = n.type.dtype
-        w.line(f"{{ const int bits = RT->status_get(); memset({out}, 0, {n.type.nbytes}); "
-               f"{C.store(out, '0', '(float)(bits & 1)', dt)} {C.store(out, '1', '(float)((bits >> 1) & 1)', dt)} }}")
-
     RENDER = {View: _render_view, Copy: _render_copy, Template: _render_template, Blas: _render_blas,
               Constant: _render_constant, EffectCode: _render_effect}
-    EFFECTS = {"assign": _effect_assign, "print": _effect_print, "status_alloc": _effect_status_alloc,
-               "status_clear": _effect_status_clear, "status_get": _effect_status_get,
-               **StackEmitter.STACK_EFFECTS, **collectives.EFFECTS}
-
 
 
 def _fill(array: str, items: list) -> list:
@@ -884,31 +544,6 @@ def _drop_unused_params(w: CWriter, decls: list, start: int) -> None:
 def _spare_bytes(graph: ir.Graph) -> int:
     """Room after a subgraph's arena for outputs its caller does not use."""
     return sum((v.type.nbytes + 63) // 64 * 64 for v in graph.outputs if isinstance(v.type, TensorType))
-
-
-class _PrologueLoader:
-    """A reduction template's reader of a fused producer (kernels._ld / _ldr): `loader(i)` calls
-    the producer's function at flat index i; `loader.rows(i0, r, n)` its form for rows of n
-    contiguous elements (i0 a multiple of n, r < n). Each function is emitted at its first read."""
-
-    def __init__(self, em, defs, head: str):
-        self.em, self.defs, self.head = em, defs, head
-        self.flat, self.row = None, {}
-
-    def _call(self, fname, args):
-        return f"{fname}({self.head}, {args})" if self.head else f"{fname}({args})"
-
-    def __call__(self, idx):
-        if self.flat is None:
-            self.flat = self.em.emit_point(self.defs)
-        return self._call(self.flat, idx)
-
-    def rows(self, i0, r, n: int):
-        if n not in self.row:       # named by order of first use: a row length may scale with the batch
-            self.row[n] = self.em.emit_point(self.defs, row_len=n, suffix=f"row{len(self.row) or ''}")
-        if self.row[n] is None:     # no operand reads differently by row: the flat form
-            return self(i0 if r == "0" else f"{i0} + {r}")
-        return self._call(self.row[n], f"{i0}, {r}")
 
 
 def _reads_parameter(v) -> bool:

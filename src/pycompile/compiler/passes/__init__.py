@@ -14,6 +14,7 @@ from pycompile.compiler.passes.conv_epilogue import conv_epilogue
 from pycompile.compiler.stats import PassStat
 from pycompile.compiler.passes.cse import cse
 from pycompile.compiler.passes.dce import dce
+from pycompile.compiler.passes.decompose import decompose
 from pycompile.compiler.passes.fold import fold
 from pycompile.compiler.passes.fusion import fusion
 from pycompile.compiler.passes.layout import layout
@@ -37,6 +38,7 @@ def _subgraphs(graph, options):
 # (name, function, minimum opt level)
 PIPELINE = [
     ("subgraphs", _subgraphs, 0),
+    ("decompose", lambda g, o: decompose(g), 0),
     ("fold", lambda g, o: fold(g), 1),
     ("simplify", lambda g, o: simplify(g), 1),
     ("cse", lambda g, o: cse(g), 1),

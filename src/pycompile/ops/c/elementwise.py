@@ -77,11 +77,8 @@ EXPR = {
     E.Maximum: _max,
     E.Minimum: _min,
     E.Equal: lambda a, ct: f"({a[0]} == {a[1]})",
-    E.NotEqual: lambda a, ct: f"({a[0]} != {a[1]})",
     E.Less: lambda a, ct: f"({a[0]} < {a[1]})",
     E.LessEqual: lambda a, ct: f"({a[0]} <= {a[1]})",
-    E.Greater: lambda a, ct: f"({a[0]} > {a[1]})",
-    E.GreaterEqual: lambda a, ct: f"({a[0]} >= {a[1]})",
     E.LogicalAnd: lambda a, ct: f"({a[0]} && {a[1]})",
     E.LogicalOr: lambda a, ct: f"({a[0]} || {a[1]})",
     E.LogicalNot: lambda a, ct: f"(!{a[0]})",
@@ -107,9 +104,6 @@ EXPR = {
     E.Ceil: lambda a, ct: f"{fm('ceil', ct)}({a[0]})",
     E.Sigmoid: lambda a, ct: f"({lit(1, ct)} / ({lit(1, ct)} + {fm('exp', ct)}(-{a[0]})))",
     E.ReLU: lambda a, ct: f"({a[0]} > 0 ? {a[0]} : 0)",
-    E.HSwish: lambda a, ct: (f"({a[0]} <= {lit(-3, ct)} ? {lit(0, ct)} : {a[0]} >= {lit(3, ct)} ? {a[0]} : "
-                             f"{a[0]} * ({a[0]} + {lit(3, ct)}) / {lit(6, ct)})"),      # piecewise: defs _hswish
-    E.HSigmoid: lambda a, ct: f"(pc_clamp_{ct}({a[0]} + {lit(3, ct)}, {lit(0, ct)}, {lit(6, ct)}) / {lit(6, ct)})",
     E.GeLU: _gelu_tanh,
     E.GeLUErf: _gelu_erf,
     E.Select: _select,
@@ -118,5 +112,7 @@ EXPR = {
 
 
 def expr(op, args: list, ctype: str) -> str:
-    """The C expression of elementwise `op` over `args` in compute type `ctype`."""
+    """The C expression of elementwise `op` over `args` in compute type `ctype`. Rows defined by a
+    decomposition (Greater, GreaterEqual, NotEqual, HSwish, HSigmoid, the activations) have none:
+    the pre-render pass has replaced them by their parts."""
     return EXPR[op](args, ctype)

@@ -18,8 +18,8 @@ import math
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.abstract import ScalarType, TensorType
-from pycompile.ops._table import (OpDef, Kind, OpTypeError, broadcast_shapes, defop, describe,
+from pycompile.common.abstract import ScalarType, TensorType, type_of
+from pycompile.ops._table import (OpDef, Kind, OpTypeError, apply, broadcast_shapes, defop, describe,
                                   result_dtype)
 from pycompile.ops.lowering import Elementwise
 
@@ -90,12 +90,13 @@ _OUT = {"same": (_out_same, _compute_same), "float": (_out_float, _compute_same)
 
 
 def elementwise(name: str, inputs, eager, *, out: str = "same", allow: str = "biuf", attrs=None,
-                doc: str = "", exact: bool = False, transcendental: bool = False):
+                doc: str = "", exact: bool = False, transcendental: bool = False, decompose=None):
     out_rule, compute = _OUT[out]
     infer = make_infer(name, out_rule, allow)
     # `eager` gets its inputs already converted to the compute dtype (ops._table.eager_values)
     return defop(name, inputs, infer=infer, eager=eager, kind=Kind.ELEMENTWISE,
-                 lower=Elementwise(compute, exact, transcendental), attrs=attrs or {}, doc=doc)
+                 lower=Elementwise(compute, exact, transcendental), attrs=attrs or {}, doc=doc,
+                 decompose=decompose)
 
 
 # ---- binary arithmetic ------------------------------------------------------------------------
@@ -160,11 +161,15 @@ def _int_pow(x, y):
 
 # ---- comparisons and logic ------------------------------------------------------------------
 Equal = elementwise("Equal", ("x", "y"), np.equal, out="bool")
-NotEqual = elementwise("NotEqual", ("x", "y"), np.not_equal, out="bool")
+NotEqual = elementwise("NotEqual", ("x", "y"), np.not_equal, out="bool",
+                       decompose=lambda x, y: call(LogicalNot, call(Equal, x, y)))
 Less = elementwise("Less", ("x", "y"), np.less, out="bool")
 LessEqual = elementwise("LessEqual", ("x", "y"), np.less_equal, out="bool")
-Greater = elementwise("Greater", ("x", "y"), np.greater, out="bool")
-GreaterEqual = elementwise("GreaterEqual", ("x", "y"), np.greater_equal, out="bool")
+# decompositions (docs/architecture.md, "The core"): x > y is y < x, x >= y is y <= x (NaN
+# compares false either way), x != y is not (x == y) (NaN != NaN is true)
+Greater = elementwise("Greater", ("x", "y"), np.greater, out="bool", decompose=lambda x, y: call(Less, y, x))
+GreaterEqual = elementwise("GreaterEqual", ("x", "y"), np.greater_equal, out="bool",
+                           decompose=lambda x, y: call(LessEqual, y, x))
 LogicalAnd = elementwise("LogicalAnd", ("x", "y"), np.logical_and, out="logical")
 LogicalOr = elementwise("LogicalOr", ("x", "y"), np.logical_or, out="logical")
 LogicalNot = elementwise("LogicalNot", ("x",), np.logical_not, out="logical")
@@ -179,8 +184,9 @@ Abs = elementwise("Abs", ("x",), np.abs, exact=True)
 Square = elementwise("Square", ("x",), np.square, allow="iuf")
 
 
-def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = False):
-    return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental)
+def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = False, decompose=None):
+    return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental,
+                       decompose=decompose)
 
 
 def _in_float32(fn):
@@ -233,8 +239,18 @@ def _hswish(x):
     return np.where(x <= -3, x.dtype.type(0), np.where(x >= 3, x, x * (x + 3) / 6))
 
 
-HSwish = _float_unary("HSwish", _in_float32(_hswish))
-HSigmoid = _float_unary("HSigmoid", lambda x: np.clip(x + 3, 0, 6) / 6)
+def _hswish_parts(x):
+    return in_float(x, lambda x: call(Select, call(LessEqual, x, -3), 0, call(
+        Select, call(LessEqual, 3, x), x, call(RealDiv, call(Mul, x, call(Add, x, 3)), 6))))
+
+
+def _hsigmoid_parts(x):
+    # clamp(x + 3, 0, 6) / 6; NaN stays NaN through Maximum and Minimum, as through the clamp
+    return in_float(x, lambda x: call(RealDiv, call(Minimum, call(Maximum, call(Add, x, 3), 0), 6), 6))
+
+
+HSwish = _float_unary("HSwish", _in_float32(_hswish), decompose=_hswish_parts)
+HSigmoid = _float_unary("HSigmoid", lambda x: np.clip(x + 3, 0, 6) / 6, decompose=_hsigmoid_parts)
 
 SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 GeLU = _float_unary(
@@ -322,6 +338,31 @@ def _cast_infer(types, dtype):
 Cast = defop("Cast", ("x",), attrs={"dtype": None}, infer=_cast_infer,
              eager=lambda x, dtype: np.asarray(x).astype(mstype.to_dtype(dtype).np),
              kind=Kind.ELEMENTWISE, lower=Elementwise(lambda types, out: out.dtype), doc="convert to dtype")
+
+
+# ---- writing a row as a decomposition (`decompose=`; docs/architecture.md, "The core") ------------
+def call(op, *inputs, **attrs):
+    """op (a row object) applied to inputs, as a decomposition writes its parts: `call(Neg, x)`."""
+    return apply(op, list(inputs), attrs)
+
+
+def cast(x, dtype):
+    return apply(Cast, [x], {"dtype": dtype})
+
+
+def in_float(x, body):
+    """body(x) computed as an elementwise row with type rule "float" computes: integer and bool
+    tensors read as float32; float16 read as float32 and the result rounded to float16 once (the
+    row's C computes float16 in float and rounds its result; so does this); float32, float64 and
+    Python numbers as they are."""
+    t = type_of(x)
+    if not isinstance(t, TensorType):
+        return body(x)
+    if t.dtype is mstype.float16:
+        return cast(body(cast(x, mstype.float32)), mstype.float16)
+    if not t.dtype.is_float:
+        return body(cast(x, mstype.float32))
+    return body(x)
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

@@ -14,13 +14,13 @@ def _combine(input, product, beta, alpha):
     return (input if beta == 1 else input * beta) + scaled
 
 
-@op_entry("addmm", tensor_method=True, amp="low", args=[Arg("input"), Arg("mat1"), Arg("mat2"), *_SCALE])
+@op_entry("addmm", tensor_method=True, args=[Arg("input"), Arg("mat1"), Arg("mat2"), *_SCALE])
 def addmm(input, mat1, mat2, beta=1, alpha=1):
     """beta * input + alpha * (mat1 @ mat2)."""
     return _combine(input, ops.matmul(mat1, mat2), beta, alpha)
 
 
-@op_entry("addmv", tensor_method=True, amp="low", args=[Arg("input"), Arg("mat"), Arg("vec"), *_SCALE])
+@op_entry("addmv", tensor_method=True, args=[Arg("input"), Arg("mat"), Arg("vec"), *_SCALE])
 def addmv(input, mat, vec, beta=1, alpha=1):
     """beta * input + alpha * (mat @ vec)."""
     return _combine(input, ops.matmul(mat, vec), beta, alpha)
@@ -33,7 +33,7 @@ def addr(x, vec1, vec2, beta=1, alpha=1):
     return _combine(x, ops.outer(vec1, vec2), beta, alpha)
 
 
-@op_entry("addbmm", tensor_method=True, amp="low", args=[Arg("input"), Arg("batch1"), Arg("batch2"), *_SCALE])
+@op_entry("addbmm", tensor_method=True, args=[Arg("input"), Arg("batch1"), Arg("batch2"), *_SCALE])
 def addbmm(input, batch1, batch2, beta=1, alpha=1):
     """beta * input + alpha * sum over the batch of batch1[i] @ batch2[i]."""
     return _combine(input, ops.sum(ops.bmm(batch1, batch2), 0), beta, alpha)

@@ -72,7 +72,7 @@ def exp2(input):
     return F.pow(2.0, input if input.dtype.is_float else F.cast(input, mstype.float32))
 
 
-@op_entry("log10", tensor_method=True, args=[Arg("input")])
+@op_entry("log10", tensor_method=True, amp="full", args=[Arg("input")])
 def log10(input):
     """log(input) / log(10); float inputs only (MindSpore's CPU Log has no integer kernel)."""
     if not input.dtype.is_float:

@@ -65,7 +65,7 @@ def reverse(x, axis):
     return ops.flip(x, tuple(axis) if isinstance(axis, (list, tuple)) else (axis,))
 
 
-@op_entry("bias_add", args=[Arg("input_x"), Arg("bias")])
+@op_entry("bias_add", amp="promote", args=[Arg("input_x"), Arg("bias")])
 def bias_add(input_x, bias):
     """input_x + bias along the channel axis (axis 1)."""
     if bias.ndim != 1 or input_x.ndim < 2 or bias.shape[0] != input_x.shape[1]:
@@ -174,7 +174,7 @@ def dist(input, other, p=2):
     return _p_norm(d, p, tuple(range(d.ndim)))
 
 
-@op_entry("pdist", args=[Arg("input"), Arg("p", "value", default=2.0)])
+@op_entry("pdist", amp="full", args=[Arg("input"), Arg("p", "value", default=2.0)])
 def pdist(input, p=2.0):
     """The p-norm distance between every pair of rows i < j, in row-major order (only those
     pairs are formed, so no zero distance of a row to itself puts a nan in the gradient)."""

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic
+from pycompile.ops import prims as _P    # private: MindSpore's operations has no P
 from pycompile.ops import functional as F
-from pycompile.ops._table import OPS, OpTypeError, apply
+from pycompile.ops._table import OpTypeError, apply
 from pycompile.ops.primitive import Primitive, _simple
 
 
@@ -95,7 +96,7 @@ class _Reduce(Primitive):
 
 class ReduceSum(_Reduce):
     """The primitive keeps the input dtype (int32 in, int32 out), unlike ops.sum."""
-    _fn = staticmethod(lambda x, axis, keep: apply(OPS["ReduceSum"], [x], {"axis": F._axis_attr(axis),
+    _fn = staticmethod(lambda x, axis, keep: apply(_P.ReduceSum, [x], {"axis": F._axis_attr(axis),
                                                                           "keep_dims": keep}))
 
 
@@ -188,7 +189,7 @@ class MatMul(Primitive):
         self.transpose_a, self.transpose_b = transpose_a, transpose_b
 
     def __call__(self, x, y):
-        return apply(OPS["MatMul"], [x, y], {"transpose_a": self.transpose_a, "transpose_b": self.transpose_b})
+        return apply(_P.MatMul, [x, y], {"transpose_a": self.transpose_a, "transpose_b": self.transpose_b})
 
 
 class BatchMatMul(Primitive):
@@ -197,7 +198,7 @@ class BatchMatMul(Primitive):
         self.transpose_a, self.transpose_b = transpose_a, transpose_b
 
     def __call__(self, x, y):
-        return apply(OPS["BatchMatMul"], [x, y], {"transpose_a": self.transpose_a, "transpose_b": self.transpose_b})
+        return apply(_P.BatchMatMul, [x, y], {"transpose_a": self.transpose_a, "transpose_b": self.transpose_b})
 
 
 class BiasAdd(Primitive):
@@ -265,21 +266,21 @@ def print_values(args):
             parts.append(("str", str(a)))
         else:
             raise OpTypeError(f"For 'Print', arguments must be strings, numbers or Tensors, got {type(a).__name__}")
-    return apply(OPS["Print"], [tuple(tensors)], {"format": tuple(parts)})
+    return apply(_P.Print, [tuple(tensors)], {"format": tuple(parts)})
 
 
 class NPUAllocFloatStatus(Primitive):
     """Allocate the float-status tensor (8 float32). Ascend device only."""
 
     def __call__(self):
-        return apply(OPS["NPUAllocFloatStatus"], [])
+        return apply(_P.NPUAllocFloatStatus, [])
 
 
 class NPUClearFloatStatus(Primitive):
     """Clear the float-status register. Ascend device only; order it with Depend."""
 
     def __call__(self, addr):
-        return apply(OPS["NPUClearFloatStatus"], [addr])
+        return apply(_P.NPUClearFloatStatus, [addr])
 
 
 class NPUGetFloatStatus(Primitive):
@@ -287,7 +288,7 @@ class NPUGetFloatStatus(Primitive):
     NaN / Inf since the last clear. Ascend device only; order it with Depend."""
 
     def __call__(self, addr):
-        return apply(OPS["NPUGetFloatStatus"], [addr])
+        return apply(_P.NPUGetFloatStatus, [addr])
 
 
 class Identity(Primitive):

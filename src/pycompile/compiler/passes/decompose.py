@@ -1,0 +1,76 @@
+"""The pre-render pass: each node of a row defined by its decomposition (`OpDef.decompose`,
+ops/_table.py) is replaced by the decomposition's parts, so the renderer sees only rows it
+renders (docs/architecture.md, "The core") and fusion groups the parts like any elementwise
+chain (one loop: the C is what the row's hand-written expression was).
+
+It runs first in the pipeline, at every optimization level: autodiff and vmap have run while
+the frontend traced, with the row's own gradient and batch rules, so those stay the row's
+(a decomposition's own gradient can differ at its edges: x / (1 + exp(-x)) is NaN at -100,
+where SiLU's rule gives 0). The decomposition is run on values of a small tracer whose `emit`
+appends nodes here; its parts go through `apply` as anywhere else (their checks, their types).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pycompile.common.abstract import Symbolic
+from pycompile.compiler import ir
+from pycompile.compiler.passes._rewrite import Rewriter
+from pycompile.ops._table import OpDef
+from pycompile.ops.tracing import Tracer
+
+
+class _Part(Symbolic):
+    """A value the decomposition sees: an IR value of the graph being rewritten."""
+
+    __slots__ = ("_value", "_tracer")
+
+    def __init__(self, value, tracer):
+        self._value = value
+        self._tracer = tracer
+
+    @property
+    def _abstract(self):
+        return self._value.type
+
+
+class _Parts(Tracer):
+    def __init__(self, rewriter: Rewriter, loc):
+        self.rewriter, self.loc = rewriter, loc
+
+    def value(self, x):
+        if isinstance(x, _Part):
+            return x._value
+        if isinstance(x, (bool, int, float, np.number, np.bool_)):
+            return ir.Const.scalar(x)
+        raise TypeError(f"a decomposition used a {type(x).__name__} as an op argument")
+
+    def emit(self, op, inputs, attrs, out_type):
+        node = ir.Node(op=op, inputs=tuple(self.value(x) for x in inputs), type=out_type, attrs=dict(attrs),
+                       loc=self.loc)
+        return _Part(self.rewriter.emit(node), self)
+
+
+class _Decompose(Rewriter):
+    def visit(self, n, inputs, blocks):
+        op = n.op
+        if not isinstance(op, OpDef) or op.decompose is None:
+            return super().visit(n, inputs, blocks)
+        tracer = _Parts(self, n.loc)
+        out = op.decompose(*[_Part(v, tracer) for v in inputs], **n.attrs)
+        value = out._value if isinstance(out, _Part) else None
+        if value is None or _strip(value.type) != _strip(n.type):
+            raise RuntimeError(f"the decomposition of {op.name} gave {getattr(value, 'type', out)}, "
+                               f"the row's type is {n.type}")
+        return value
+
+
+def _strip(t):
+    """A tensor type without its Python-number flag (a part does not know the row was one)."""
+    return (t.dtype, t.shape) if hasattr(t, "shape") else t
+
+
+def decompose(graph: ir.Graph) -> ir.Graph:
+    if not any(isinstance(n.op, OpDef) and n.op.decompose is not None for n in ir.iter_nodes(graph.body)):
+        return graph
+    return _Decompose().run(graph)

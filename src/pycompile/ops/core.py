@@ -1,0 +1,63 @@
+"""The core: the primitive ops every device renders, and where each other row of the table
+stands (docs/architecture.md, "The core", is this list in words; tests/ops/test_core.py checks
+that every row is in exactly one place and prints the counts).
+
+* CORE - the numerical primitives, each with one semantics, implemented twice only (the NumPy
+  reference `eager` and the C renderer), their edge values matched to MindSpore 2.10's CPU
+  results (tests/compiler/test_edge_values.py). At most ~80.
+* MACHINERY - not arithmetic: effects and their ordering (Assign, Load, Depend, UpdateState,
+  MakeTuple, TensorMove, Print), autodiff's markers and loop stacks, the float-status register,
+  the collectives.
+* FAST_PATHS - rows kept for speed whose semantics is a composition (softmax, LayerNorm, the
+  convolution backprops, pooling gradients, ...): each is to become a *lowering* the compiler
+  chooses for a decomposed op, with a test that the two agree.
+* TO_DECOMPOSE - rows that are compositions but not converted yet (the reason for each in the
+  docs).
+* decomposed - rows with `decompose=` (ops/_table.py): defined by their parts, which every call
+  runs; they are not listed here, the attribute says it.
+"""
+from __future__ import annotations
+
+from pycompile.ops import prims as P
+
+CORE = (
+    # elementwise arithmetic and math (43)
+    P.Add, P.Sub, P.Mul, P.RealDiv, P.FloorDiv, P.FloorMod, P.Mod, P.Pow, P.Maximum, P.Minimum, P.Neg, P.Abs,
+    P.Exp, P.Expm1, P.Log, P.Log1p, P.Sqrt, P.Sin, P.Cos, P.Tan, P.Tanh, P.Asin, P.ACos, P.Atan, P.Atan2,
+    P.Erf, P.Erfc, P.Floor, P.Ceil, P.Round, P.Trunc,
+    P.Equal, P.Less, P.LessEqual, P.IsNan, P.LogicalAnd, P.LogicalOr, P.LogicalNot,
+    P.BitwiseAnd, P.BitwiseOr, P.BitwiseXor, P.Select, P.Cast,
+    # reductions and scans (9)
+    P.ReduceSum, P.ReduceProd, P.ReduceMax, P.ReduceMin, P.Argmax, P.Argmin, P.CumSum, P.CumProd, P.CumMinMax,
+    # layout, indexing, creation (12)
+    P.Reshape, P.Transpose, P.BroadcastTo, P.StridedSlice, P.Concat, P.GatherD, P.GatherNd,
+    P.TensorScatterUpdate, P.TensorScatterAdd, P.Argsort, P.Fill, P.RandomUniform,
+    # products, convolutions, pooling windows (6)
+    P.MatMul, P.BatchMatMul, P.Conv2D, P.Conv3D, P.MaxPool, P.AvgPool,
+    # linear algebra no composition gives (2)
+    P.Svd, P.MatrixSolve,
+)
+
+MACHINERY = (
+    P.Assign, P.Load, P.Depend, P.UpdateState, P.MakeTuple, P.TensorMove, P.Print, P.StopGradient, P.CustomGrad,
+    P.StackNew, P.StackPush, P.StackGet, P.StackLen, P.StackFree,
+    P.NPUAllocFloatStatus, P.NPUClearFloatStatus, P.NPUGetFloatStatus,
+    P.AllReduce, P.AllReduceStart, P.AllReduceWait, P.AllGather, P.ReduceScatter, P.Broadcast,
+)
+
+FAST_PATHS = (
+    P.Softmax, P.LogSoftmax, P.LayerNorm, P.BatchNormStats, P.FusedConv, P.ReduceMean,
+    P.Conv2DBackpropInput, P.Conv2DBackpropFilter, P.Conv3DBackpropInput, P.Conv3DBackpropFilter,
+    P.MaxPoolArgmax, P.MaxPoolGrad, P.AvgPoolGrad, P.AdaptiveAvgPool, P.AdaptiveAvgPoolGrad,
+    P.AdaptiveMaxPool, P.AdaptiveMaxPoolArgmax, P.AdaptiveMaxPoolGrad,
+    P.AxisResample, P.AxisResampleGrad, P.Gather, P.GatherGrad, P.StridedSliceGrad, P.TopKIndices,
+    P.Sigmoid, P.ReLU, P.GeLU, P.GeLUErf,
+)
+
+TO_DECOMPOSE = (
+    P.Square, P.Reciprocal, P.Rsqrt, P.Sign, P.Log2, P.Sinh, P.Cosh, P.Asinh, P.Acosh, P.Atanh,
+    P.IsInf, P.IsFinite, P.AddN, P.ReduceAll, P.ReduceAny, P.Stack, P.CheckFinite,
+    P.TensorScatterSub, P.TensorScatterMul, P.TensorScatterDiv, P.TensorScatterMax, P.TensorScatterMin,
+    P.TensorScatterElements,
+    P.RandomNormal, P.RandomInt, P.Bernoulli, P.Multinomial, P.Randperm,
+)
