@@ -57,7 +57,7 @@ MAPPED = {
     "SoftMarginLoss": None, "TripletMarginLoss": None, "BCEWithLogitsLoss": "binary_cross_entropy_with_logits",
     "Pdist": "pdist", "Cdist": "cdist", "Renorm": "renorm", "ProdExt": "prod", "SumExt": "sum", "L1LossExt": None, "MSELossExt": None, "NLLLoss": "nll_loss",
     "Addcdiv": "addcdiv", "Addcmul": "addcmul", "Cross": "cross", "_PyboostCrossPrim": "cross", "Dot": None,
-    "BiasAdd": "bias_add",
+    "BiasAdd": "bias_add", "Erfinv": "erfinv", "MultiMarginLoss": "multi_margin_loss",
 }
 
 

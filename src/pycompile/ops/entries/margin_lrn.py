@@ -16,7 +16,7 @@ def _int_margin(margin, op):
         raise OpTypeError(f"For 'multi_margin_loss', the type of 'margin' must be int, but got {type(margin)}.")
 
 
-@op_entry("multi_margin_loss",
+@op_entry("multi_margin_loss", amp="full",
           args=[Arg("input"), Arg("target"), Arg("p", "value", default=1), Arg("margin", "value", default=1, check=_int_margin),
                 Arg("weight", "value", default=None), Arg("reduction", "value", default="mean")])
 def multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction="mean"):
@@ -42,7 +42,7 @@ def _multi_margin(input, target, p, margin, weight, reduction):
     return loss if reduction == "none" else ops.mean(loss) if reduction == "mean" else ops.sum(loss)
 
 
-@op_entry("multi_margin_loss_prim", primitive="MultiMarginLoss", functional=False,
+@op_entry("multi_margin_loss_prim", primitive="MultiMarginLoss", functional=False, amp="full",
           args=[Arg("input"), Arg("target"), Arg("weight", "value", default=None),
                 Arg("p", "value", default=1, init=True), Arg("margin", "value", default=1.0, init=True),
                 Arg("reduction", "value", default="mean", init=True)])

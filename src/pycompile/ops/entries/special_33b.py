@@ -139,7 +139,7 @@ def polygamma(n, input):
     return _back(sign * (fact * acc + tail), input)
 
 
-@op_entry("erfinv", primitive="Erfinv", tensor_method=True, args=[Arg("input", check=_floats)])
+@op_entry("erfinv", primitive="Erfinv", tensor_method=True, amp="full", args=[Arg("input", check=_floats)])
 def erfinv(input):
     """The inverse of erf on (-1, 1): +-inf at +-1, nan outside."""
     y = _work(input)
