@@ -46,3 +46,17 @@ def test_random_poisson_argument_errors(args, exc):
         ops.random_poisson(*args, seed=1)
     with pytest.raises(TypeError, match="seed"):
         ops.random_poisson(Tensor(np.array([3], np.int32)), Tensor(np.array([0.5], np.float32)), seed=0.5)
+
+
+@pytest.mark.cc
+def test_gather_with_a_constant_index_of_more_than_64_elements_compiles_right():
+    """A constant over 64 elements is passed to the C entry as an argument pointer expression,
+    which the Gather kernel took for a scalar index (every index read as the pointer's value)."""
+    idx = (np.arange(90) % 15).astype(np.int32)
+
+    @ms.jit
+    def f(x):
+        return ops.gather(x, Tensor(idx), 1)
+
+    x = np.random.default_rng(0).random((2, 15)).astype(np.float32)
+    np.testing.assert_array_equal(f(Tensor(x)).asnumpy(), x[:, idx])
