@@ -7,6 +7,7 @@ import numpy as np
 
 import pycompile.ops as ops
 from pycompile.common import dtype as mstype
+from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.ops._table import OpValueError
 from pycompile.ops.entries.layout_extra import narrow
@@ -48,6 +49,17 @@ def _window_bounds(n: int, window: int, center: bool, closed: str):
     return np.clip(start, 0, n), np.clip(end, 0, n)
 
 
+def _table(prim, key: str, value: np.ndarray):
+    """A table the kernel computes from the primitive's attributes, as a constant Parameter kept on
+    the primitive: graph code reads it as an input instead of embedding it in the C text, so two
+    primitives that differ only in their tables (window, centring, closed side) share one build."""
+    tables = prim.__dict__.setdefault("_pycompile_tables", {})
+    t = tables.get(key)
+    if t is None or t.shape != value.shape or not np.array_equal(t.asnumpy(), value):
+        t = tables[key] = Parameter(Tensor(value), name=f"rolling_{key}", requires_grad=False)
+    return t
+
+
 _METHODS = ("max", "min", "mean", "sum", "std", "var")
 _CLOSED = ("left", "both", "right", "neither")
 
@@ -80,8 +92,8 @@ def rolling(prim, x):
     is_float = x.dtype in _FLOATS
     work = x if is_float or method in ("max", "min", "sum") else ops.cast(x, mstype.float64)
     xt = ops.moveaxis(work, axis, -1)                                    # (..., n)
-    g = ops.reshape(ops.gather(xt, Tensor(idx), xt.ndim - 1), tuple(xt.shape[:-1]) + (n, width))
-    mask = Tensor(valid)
+    g = ops.reshape(ops.gather(xt, _table(prim, "index", idx), xt.ndim - 1), tuple(xt.shape[:-1]) + (n, width))
+    mask = _table(prim, "valid", valid)
     if method in ("max", "min"):
         # the wheel starts a max at numeric_limits<T>::min(): for floats the smallest positive
         # normal, so a window of negative values gives that (recorded); a min at ::max()
@@ -97,7 +109,7 @@ def rolling(prim, x):
     else:
         zero = ops.zeros(g.shape, g.dtype)
         total = ops.reduce_sum(ops.select(ops.broadcast_to(mask, g.shape), g, zero), -1)
-        cnt = Tensor(np.maximum(count, 1).astype(g.dtype.np))
+        cnt = _table(prim, "count", np.maximum(count, 1).astype(g.dtype.np))
         if method == "sum":
             out = total
         elif method == "mean":
@@ -106,12 +118,12 @@ def rolling(prim, x):
             mean = total / cnt
             dev = ops.square(g - ops.expand_dims(mean, -1))
             ss = ops.reduce_sum(ops.select(ops.broadcast_to(mask, g.shape), dev, zero), -1)
-            out = ss / Tensor(np.maximum(count - 1, 1).astype(g.dtype.np))
+            out = ss / _table(prim, "dof", np.maximum(count - 1, 1).astype(g.dtype.np))
             if method == "std":
                 out = ops.sqrt(out)
     if out.dtype != x.dtype:
         out = ops.cast(out, x.dtype)
-    enough = Tensor(end - start >= min_periods)
+    enough = _table(prim, "enough", end - start >= min_periods)
     empty = ops.full(out.shape, float("nan") if is_float else 0, dtype=x.dtype)
     out = ops.select(ops.broadcast_to(enough, out.shape), out, empty)
     return ops.moveaxis(out, -1, axis)
