@@ -40,3 +40,40 @@ def random_poisson_bool_rate(shape, rate):
 @case("ops.random_poisson", inputs=[np.array([3, 5], np.int32), np.array([0.5], np.float32)], error=True)
 def random_poisson_bool_dtype(shape, rate):
     return ops.random_poisson(shape, rate, seed=1, dtype=ms.bool_)
+
+
+# ---- 3-D pooling: the Primitive forms (pad modes valid / same / pad) and the functional ones ----------
+_X5 = rnd(1, 2, 4, 5, 5, lo=-3, hi=3)
+
+
+@case("ops.MaxPool3D", inputs=[_X5])
+def maxpool3d_modes(x):
+    return (ops.MaxPool3D(kernel_size=(2, 2, 3), strides=1, pad_mode="VALID")(x),
+            ops.MaxPool3D(kernel_size=(2, 2, 3), strides=1, pad_mode="SAME")(x),
+            ops.MaxPool3D(kernel_size=2, strides=3, pad_mode="same")(x),
+            ops.MaxPool3D(kernel_size=3, strides=2, pad_mode="pad", pad_list=1)(x),
+            ops.MaxPool3D(kernel_size=3, strides=2, pad_mode="pad", pad_list=(1, 0, 1, 1, 0, 1), ceil_mode=True)(x))
+
+
+@case("ops.AvgPool3D", inputs=[_X5])
+def avgpool3d_modes(x):
+    return (ops.AvgPool3D(kernel_size=(2, 2, 3), strides=1, pad_mode="valid")(x),
+            ops.AvgPool3D(kernel_size=(2, 2, 3), strides=1, pad_mode="same")(x),
+            ops.AvgPool3D(kernel_size=(2, 2, 3), strides=1, pad_mode="same", count_include_pad=False)(x),
+            ops.AvgPool3D(kernel_size=3, strides=2, pad_mode="pad", pad=1)(x),
+            ops.AvgPool3D(kernel_size=3, strides=2, pad_mode="pad", pad=1, count_include_pad=False)(x),
+            ops.AvgPool3D(kernel_size=3, strides=2, pad_mode="pad", pad=(1, 0, 1, 1, 0, 1), ceil_mode=True)(x),
+            ops.AvgPool3D(kernel_size=2, strides=2, divisor_override=3)(x))
+
+
+@case("ops.avg_pool3d", "ops.max_pool3d", inputs=[_X5])
+def pool3d_functional(x):
+    m, i = ops.max_pool3d(x, 2, 1, 1, return_indices=True)
+    return (ops.avg_pool3d(x, kernel_size=3, stride=1), ops.avg_pool3d(x, 2, 2, 1, count_include_pad=False),
+            ops.avg_pool3d(x, 3, 2, 1, ceil_mode=True, divisor_override=5), ops.max_pool3d(x, 3),
+            ops.max_pool3d(x, (2, 3, 3), (1, 2, 2), (1, 1, 0), ceil_mode=True), m, i)
+
+
+@case("ops.MaxPool3D", inputs=[rnd(2, 4, 5, 5)], error=True)
+def maxpool3d_rank4(x):
+    return ops.MaxPool3D(kernel_size=2)(x)

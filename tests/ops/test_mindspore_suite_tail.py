@@ -60,3 +60,26 @@ def test_gather_with_a_constant_index_of_more_than_64_elements_compiles_right():
 
     x = np.random.default_rng(0).random((2, 15)).astype(np.float32)
     np.testing.assert_array_equal(f(Tensor(x)).asnumpy(), x[:, idx])
+
+
+def _pool3d_ref(x, k, kind):
+    """Valid 3-D pooling with stride 1, by brute force."""
+    n, c, d, h, w = x.shape
+    out = np.empty((n, c, d - k[0] + 1, h - k[1] + 1, w - k[2] + 1), x.dtype)
+    for i, j, m in np.ndindex(*out.shape[2:]):
+        win = x[:, :, i:i + k[0], j:j + k[1], m:m + k[2]]
+        out[:, :, i, j, m] = win.max(axis=(2, 3, 4)) if kind == "max" else win.mean(axis=(2, 3, 4))
+    return out
+
+
+def test_pool3d_primitives_and_functions():
+    x = np.random.default_rng(3).standard_normal((1, 2, 4, 5, 6)).astype(np.float32)
+    np.testing.assert_allclose(ops.MaxPool3D(kernel_size=(2, 2, 3), strides=1)(Tensor(x)).asnumpy(),
+                               _pool3d_ref(x, (2, 2, 3), "max"))
+    np.testing.assert_allclose(ops.AvgPool3D(kernel_size=(2, 2, 3), strides=1)(Tensor(x)).asnumpy(),
+                               _pool3d_ref(x, (2, 2, 3), "avg"), rtol=1e-6)
+    np.testing.assert_allclose(ops.avg_pool3d(Tensor(x), kernel_size=3, stride=1).asnumpy(),
+                               _pool3d_ref(x, (3, 3, 3), "avg"), rtol=1e-6)
+    assert ops.MaxPool3D(kernel_size=2, pad_mode="same", strides=3)(Tensor(x)).shape == (1, 2, 2, 2, 2)
+    with pytest.raises(ValueError, match="x_rank must be equal to 5"):
+        ops.MaxPool3D(kernel_size=2)(Tensor(x[0]))
