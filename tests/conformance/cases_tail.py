@@ -77,3 +77,23 @@ def pool3d_functional(x):
 @case("ops.MaxPool3D", inputs=[rnd(2, 4, 5, 5)], error=True)
 def maxpool3d_rank4(x):
     return ops.MaxPool3D(kernel_size=2)(x)
+
+
+# ---- Tensor.index_add: both overloads ----------------------------------------------------------------
+@case("Tensor.index_add", inputs=[np.arange(9, dtype=np.float32).reshape(3, 3),
+                                  np.array([[0.5, 1.0], [1.0, 1.5], [2.0, 2.5]], np.float32)])
+def tensor_index_add_dim(x, source):
+    return x.index_add(1, Tensor(np.array([0, 2], np.int32)), source)
+
+
+@case("Tensor.index_add", inputs=[np.arange(9, dtype=np.float32).reshape(3, 3),
+                                  np.array([[0.5, 1.0, -1.0]], np.float32)])
+def tensor_index_add_alpha(x, source):
+    return x.index_add(0, Tensor(np.array([1], np.int32)), source, alpha=3)
+
+
+@case("Tensor.index_add", inputs=[np.arange(9, dtype=np.float32).reshape(3, 3),
+                                  np.array([[0.5, 1.0], [1.0, 1.5], [2.0, 2.5]], np.float32)], graph=False,
+      reason="the wheel's graph mode refuses the deprecated overload (not in its deprecated method map)")
+def tensor_index_add_deprecated(x, source):
+    return x.index_add(Tensor(np.array([0, 2], np.int32)), source, 1)

@@ -83,3 +83,18 @@ def test_pool3d_primitives_and_functions():
     assert ops.MaxPool3D(kernel_size=2, pad_mode="same", strides=3)(Tensor(x)).shape == (1, 2, 2, 2, 2)
     with pytest.raises(ValueError, match="x_rank must be equal to 5"):
         ops.MaxPool3D(kernel_size=2)(Tensor(x[0]))
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_tensor_index_add_on_a_parameter(mode):
+    """test_index_add_op's Tensor-method form: x.index_add(dim, index, source, alpha=...)."""
+    ms.set_context(mode=mode)
+    try:
+        x = ms.Parameter(Tensor(np.arange(9, dtype=np.float32).reshape(3, 3)), name="x")
+        src = Tensor(np.array([[0.5, 1.0], [1.0, 1.5], [2.0, 2.5]], np.float32))
+        out = x.index_add(1, Tensor(np.array([0, 2], np.int32)), src, alpha=2)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    want = np.arange(9, dtype=np.float32).reshape(3, 3)
+    want[:, [0, 2]] += 2 * src.asnumpy()
+    np.testing.assert_array_equal(out.asnumpy(), want)
