@@ -98,3 +98,38 @@ def test_tensor_index_add_on_a_parameter(mode):
     want = np.arange(9, dtype=np.float32).reshape(3, 3)
     want[:, [0, 2]] += 2 * src.asnumpy()
     np.testing.assert_array_equal(out.asnumpy(), want)
+
+
+def test_erfinv_inverts_erf():
+    x = np.array([-0.999999, -0.99, -0.5, 0.0, 1e-7, 0.3, 0.9, 0.9999], np.float64)
+    y = ops.erfinv(Tensor(x)).asnumpy()
+    np.testing.assert_allclose([math.erf(v) for v in y], x, rtol=1e-12, atol=1e-15)
+    edge = Tensor(np.array([1.0, -1.0, 1.5, np.nan], np.float32)).erfinv().asnumpy()
+    assert edge[0] == np.inf and edge[1] == -np.inf and np.isnan(edge[2]) and np.isnan(edge[3])
+
+
+def test_space_to_batch_nd_inverts_batch_to_space_nd():
+    x = np.random.default_rng(1).standard_normal((2, 3, 4, 6)).astype(np.float32)
+    y = ops.SpaceToBatchND((2, 3), [[1, 1], [0, 3]])(Tensor(x))
+    assert y.shape == (12, 3, 3, 3)
+    back = ops.batch_to_space_nd(y, (2, 3), [[1, 1], [0, 3]]).asnumpy()
+    np.testing.assert_array_equal(back, x)
+
+
+def test_reverse_sequence_check_valid_approximate_equal_truncate():
+    x = np.arange(24, dtype=np.int32).reshape(3, 4, 2)
+    lens = np.array([1, 4, 2], np.int32)
+    want = x.copy()
+    for b, n in enumerate(lens):
+        want[b, :n] = x[b, :n][::-1]
+    np.testing.assert_array_equal(ops.ReverseSequence(seq_dim=1)(Tensor(x), Tensor(lens)).asnumpy(), want)
+    boxes = np.array([[1, 1, 2, 3], [-1, 0, 4, 5], [0, 0, 5, 6]], np.float32)
+    np.testing.assert_array_equal(ops.CheckValid()(Tensor(boxes), Tensor(np.array([7, 6, 1], np.float32))).asnumpy(),
+                                  [True, False, True])
+    a, b = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([1.2, 2.9], np.float32))
+    np.testing.assert_array_equal(ops.ApproximateEqual(0.5)(a, b).asnumpy(), [True, False])
+    with pytest.raises(TypeError, match="tolerance"):
+        ops.ApproximateEqual(1)
+    np.testing.assert_array_equal(ops.TruncateDiv()(Tensor(np.array([7, -7], np.int32)), Tensor(np.array([2, 2], np.int32))).asnumpy(),
+                                  [3, -3])
+    np.testing.assert_array_equal(ms.nn.FastGelu()(a).asnumpy(), ops.fast_gelu(a).asnumpy())

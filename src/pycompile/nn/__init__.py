@@ -1,7 +1,7 @@
 """pycompile.nn: Cell, layers, losses (shaped like mindspore.nn)."""
 from pycompile.nn.cell import Cell  # noqa: F401
 from pycompile.nn.graph_cell import GraphCell  # noqa: F401
-from pycompile.nn.layers import (GELU, CellList, Dense, Dropout, Embedding, Flatten, HSigmoid, HSwish,  # noqa: F401
+from pycompile.nn.layers import (GELU, FastGelu, CellList, Dense, Dropout, Embedding, Flatten, HSigmoid, HSwish,  # noqa: F401
                                  Identity, LayerNorm, LogSoftmax, ReLU, SequentialCell, Sigmoid, Softmax, Tanh,
                                  get_activation)
 from pycompile.nn.onehot import OneHot  # noqa: F401
