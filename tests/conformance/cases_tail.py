@@ -158,3 +158,9 @@ def truncate_primitives(a, b, f):
 @case("nn.FastGelu", inputs=[np.array([0.0, -0.0, 1.5, -2.25, 1e-30, 88.0, -100.0, 3.0], np.float32)])
 def fast_gelu_cell(x):
     return nn.FastGelu()(x)
+
+
+@case("ops.print_", inputs=[rnd(2, 3)])
+def print_function(x):
+    ops.print_("tuple:", (1, 2), "x:", x, 3, 1.5, False)
+    return x * 2

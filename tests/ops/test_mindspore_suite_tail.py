@@ -133,3 +133,25 @@ def test_reverse_sequence_check_valid_approximate_equal_truncate():
     np.testing.assert_array_equal(ops.TruncateDiv()(Tensor(np.array([7, -7], np.int32)), Tensor(np.array([2, 2], np.int32))).asnumpy(),
                                   [3, -3])
     np.testing.assert_array_equal(ms.nn.FastGelu()(a).asnumpy(), ops.fast_gelu(a).asnumpy())
+
+
+def test_cell_compile_builds_without_running_and_print_function(capsys):
+    class Step(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(Tensor(np.zeros(3, np.float32)), name="w")
+
+        def construct(self, x):
+            ops.print_("step", x)
+            ops.assign(self.w, self.w + x)
+            return self.w
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net, x = Step(), Tensor(np.ones(3, np.float32))
+        assert net.compile(x) is None
+        np.testing.assert_array_equal(net.w.asnumpy(), np.zeros(3))     # compiled, not run
+        np.testing.assert_array_equal(net(x).asnumpy(), np.ones(3))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert "step" in capsys.readouterr().out

@@ -156,3 +156,10 @@ def check_valid(bboxes, img_metas):
     x1, y1, x2, y2 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
     ok = ops.logical_and(ops.logical_and(x1 >= 0, y1 >= 0), ops.logical_and(x2 <= w - 1.0, y2 <= h - 1.0))
     return ok
+
+
+@op_entry("print_", prim_name="Print", args=[Arg("input_x", "value", variadic=True)])
+def print_(input_x):
+    """ops.Print as a function: strings, numbers, tuples and tensors, in program order."""
+    from pycompile.ops.operations import print_values
+    return print_values(input_x)
