@@ -164,3 +164,21 @@ def fast_gelu_cell(x):
 def print_function(x):
     ops.print_("tuple:", (1, 2), "x:", x, 3, 1.5, False)
     return x * 2
+
+
+@case("ops.operations", graph=False,
+      reason="Primitives of ops.operations._grad_ops, called eagerly as the suite does",
+      inputs=[rnd(2, 3, 4), rnd(2, 3, 4), np.array([[[1, 0, 1, 1]] * 3, [[0, 1, 1, 0]] * 3], np.float32)])
+def grad_ops_slices_dropout(x, d, mask):
+    G = __import__(ops.__name__ + ".operations._grad_ops", fromlist=["_grad_ops"])
+    return (G.DropoutGrad(0.8)(d, mask), G.DropoutGrad()(d, mask), G.SliceGrad()(d[:, 1:3, 0:2], x, (0, 1, 0), (2, 2, 2)),
+            G.SliceGrad()(d[1:, :, 3:], x, (1, 0, 3), (1, 3, 1)),
+            G.StridedSliceGrad()(d[:, 0:3:2, 1:4:2], (2, 3, 4), (0, 0, 1), (2, 3, 4), (1, 2, 2)),
+            G.StridedSliceGrad()(d[1:2, 2:3, 0:4], (2, 3, 4), (1, 2, 0), (2, 3, 4), (1, 1, 1)))
+
+
+@case("ops.operations", graph=False, error=True,
+      reason="Primitives of ops.operations._grad_ops, called eagerly as the suite does", inputs=[rnd(2, 3, 4)])
+def grad_ops_slice_grad_negative_size(x):
+    G = __import__(ops.__name__ + ".operations._grad_ops", fromlist=["_grad_ops"])
+    return G.SliceGrad()(x[1:], x, (1, 0, 0), (1, -1, 4))

@@ -155,3 +155,19 @@ def test_cell_compile_builds_without_running_and_print_function(capsys):
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     assert "step" in capsys.readouterr().out
+
+
+def test_grad_ops_dropout_slice_strided_slice():
+    from pycompile.ops.operations import _grad_ops as G
+    dy = np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+    out = G.DropoutGrad(0.5)(Tensor(dy), Tensor(np.array([[1, 0, 1], [0, 0, 1]], np.float32))).asnumpy()
+    np.testing.assert_array_equal(out, dy * [[2, 0, 2], [0, 0, 2]])
+    x = Tensor(np.zeros((3, 4), np.float32))
+    want = np.zeros((3, 4), np.float32)
+    want[1:3, 1:4] = np.arange(6).reshape(2, 3)
+    got = G.SliceGrad()(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), x, (1, 1), (2, 3)).asnumpy()
+    np.testing.assert_array_equal(got, want)
+    want = np.zeros((3, 4), np.float32)
+    want[0:3:2, 1:4:2] = 7
+    got = G.StridedSliceGrad()(Tensor(np.full((2, 2), 7, np.float32)), (3, 4), (0, 1), (3, 4), (2, 2)).asnumpy()
+    np.testing.assert_array_equal(got, want)
