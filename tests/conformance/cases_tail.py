@@ -182,3 +182,17 @@ def grad_ops_slices_dropout(x, d, mask):
 def grad_ops_slice_grad_negative_size(x):
     G = __import__(ops.__name__ + ".operations._grad_ops", fromlist=["_grad_ops"])
     return G.SliceGrad()(x[1:], x, (1, 0, 0), (1, -1, 4))
+
+
+@case("ops.Rint", inputs=[np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.6, 2.4, 1e10 + 0.5, np.inf, -np.inf, np.nan, -0.0],
+                                   np.float32)])
+def rint_ties_to_even(x):
+    return ops.Rint()(x), ops.Rint()(ops.cast(x, ms.float16)), ops.Rint()(ops.cast(x, ms.float64))
+
+
+@case("ops.Median", inputs=[np.array([[3.0, np.nan, 1.0, 2.0], [4.0, 8.0, 6.0, 5.0], [np.nan, np.nan, 7.0, 9.0]],
+                                     np.float32), ints(3, 5, lo=-9, hi=9)])
+def median_primitive_forms(x, k):
+    return (ops.Median(axis=1)(x), ops.Median(axis=1, ignore_nan=True, keep_dims=True)(x),
+            ops.Median(global_median=True)(x), ops.Median(global_median=True, ignore_nan=True)(x),
+            ops.Median(axis=0)(k), ops.Median(axis=-1, keep_dims=True)(k), ops.Median(True)(k))

@@ -171,3 +171,15 @@ def test_grad_ops_dropout_slice_strided_slice():
     want[0:3:2, 1:4:2] = 7
     got = G.StridedSliceGrad()(Tensor(np.full((2, 2), 7, np.float32)), (3, 4), (0, 1), (3, 4), (2, 2)).asnumpy()
     np.testing.assert_array_equal(got, want)
+
+
+def test_rint_and_median_primitives():
+    x = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 2.6, np.inf], np.float32)
+    np.testing.assert_array_equal(ops.Rint()(Tensor(x)).asnumpy(), np.rint(x))
+    m = np.array([[3.0, np.nan, 1.0, 2.0], [4.0, 8.0, 6.0, 5.0]], np.float32)
+    v, i = ops.Median(axis=1)(Tensor(m))
+    np.testing.assert_array_equal(v.asnumpy(), [np.nan, 5.0])
+    np.testing.assert_array_equal(i.asnumpy(), [1, 3])
+    v, i = ops.Median(axis=1, ignore_nan=True)(Tensor(m))
+    np.testing.assert_array_equal(v.asnumpy(), [2.0, 5.0])
+    assert i.dtype == ms.int64

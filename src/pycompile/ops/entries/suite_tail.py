@@ -163,3 +163,69 @@ def print_(input_x):
     """ops.Print as a function: strings, numbers, tuples and tensors, in program order."""
     from pycompile.ops.operations import print_values
     return print_values(input_x)
+
+
+@op_entry("rint_primitive", primitive="Rint", functional=False, prim_name="Rint",
+          args=[Arg("input_x", dtypes=frozenset({mstype.float16, mstype.float32, mstype.float64}))])
+def rint_primitive(input_x):
+    """The nearest integer, ties to even (NumPy's rint)."""
+    x = F.cast(input_x, mstype.float32) if input_x.dtype == mstype.float16 else input_x
+    t = ops.floor(x)
+    d = x - t
+    odd = ops.not_equal(ops.floor(t * 0.5) * 2.0, t)
+    up = ops.logical_or(d > 0.5, ops.logical_and(d == 0.5, odd))
+    out = ops.select(up, t + 1.0, t)
+    out = ops.select(ops.isfinite(x), out, x)
+    return F.cast(out, input_x.dtype)
+
+
+@op_entry("median_primitive", primitive="Median", functional=False, prim_name="Median",
+          args=[Arg("x", dtypes=frozenset({mstype.int16, mstype.int32, mstype.int64, mstype.float16,
+                                           mstype.float32, mstype.float64})),
+                Arg("global_median", "value", default=False, init=True), Arg("axis", "value", default=0, init=True),
+                Arg("keep_dims", "value", default=False, init=True),
+                Arg("ignore_nan", "value", default=False, init=True)])
+def median_primitive(x, global_median=False, axis=0, keep_dims=False, ignore_nan=False):
+    """(values, Int64 indices): the lower median along `axis` (of all elements with global_median,
+    whose index is then 0, as the wheel's); a slice holding NaN gives NaN (the first) unless ignore_nan,
+    which takes the median of the other values; an empty input's global median is NaN (0 for
+    integers)."""
+    if global_median:
+        if keep_dims:
+            raise OpValueError("For 'Median', 'keep_dims' must be False when 'global_median' is True.")
+        flat = F.reshape(x, (-1,)) if len(x.shape) else F.reshape(x, (1,))
+        if flat.shape[0] == 0:
+            v = ops.full((), float("nan") if x.dtype.is_float else 0, dtype=x.dtype)
+            return v, ops.zeros((), mstype.int64)
+        v, _ = _median_along(flat, 0, False, ignore_nan)
+        return v, ops.zeros((), mstype.int64)          # the wheel's global median reports index 0
+    nd = max(len(x.shape), 1)
+    if not -nd <= axis < nd:
+        raise OpValueError(f"For 'Median', 'axis' must be in range [{-nd}, {nd}), but got {axis}.")
+    ax = axis % nd
+    if x.shape[ax] == 0 or 0 in tuple(x.shape):
+        shape = tuple(x.shape[:ax]) + ((1,) if keep_dims else ()) + tuple(x.shape[ax + 1:])
+        return ops.zeros(shape, x.dtype), ops.zeros(shape, mstype.int64)
+    return _median_along(x, ax, keep_dims, ignore_nan)
+
+
+def _median_along(x, ax, keep_dims, ignore_nan):
+    values, indices = ops.sort(x, ax)                       # NaN sorts last
+    n = x.shape[ax]
+    if x.dtype.is_float:
+        nan_count = ops.sum(F.cast(ops.isnan(x), mstype.int32), ax, keepdim=True)
+        valid = n - nan_count
+        if ignore_nan:
+            k = ops.maximum((valid - 1) // 2, 0)
+        else:
+            # the first NaN (NaN sorts last, stably)
+            k = ops.select(nan_count > 0, n - nan_count, ops.full(nan_count.shape, (n - 1) // 2, dtype=mstype.int32))
+    else:
+        shape = list(x.shape)
+        shape[ax] = 1
+        k = ops.full(tuple(shape), (n - 1) // 2, dtype=mstype.int32)
+    v = ops.gather_elements(values, ax, k)
+    i = F.cast(ops.gather_elements(indices, ax, k), mstype.int64)
+    if not keep_dims:
+        v, i = ops.squeeze(v, ax), ops.squeeze(i, ax)
+    return v, i
