@@ -6,6 +6,7 @@ import os
 import threading
 
 from pycompile.backend import devices
+from pycompile.common import knobs
 
 # (C source, build command) -> the shared object built from it in this process: graphs that
 # render to the same text (primitives differing only in constant tables they pass as
@@ -26,7 +27,8 @@ class CPU(devices.Device):
         """Write `stem`.c and compile it to `stem`.so with the system C compiler."""
         from pycompile.backend import toolchain
         # the command (compiler, flags, libraries) is part of the key: CC or a sanitizer knob
-        # changed since is a different build
+        # changed since is a different build; a bad build setting is the user's error even on a hit
+        knobs.get("PYCOMPILE_CC_TIMEOUT")
         key = (hashlib.sha256(module.source.encode()).hexdigest(),
                tuple(toolchain.build_command("m.c", "m.so", module.uses_blas)))
         with _BUILT_LOCK:
