@@ -19,7 +19,10 @@ class build_py_with_headers(build_py):
         super().run()
         dest = os.path.join(self.build_lib, "pycompile", "include")
         os.makedirs(dest, exist_ok=True)
-        for header in glob.glob(os.path.join(HERE, "csrc", "*.h")):
+        # the headers generated code includes, and the runtime sources a standalone library
+        # (`pycompile --emit lib`, backend/lib.py) compiles into itself
+        for header in glob.glob(os.path.join(HERE, "csrc", "*.h")) + [os.path.join(HERE, "csrc", "pool.c"),
+                                                                      os.path.join(HERE, "csrc", "gemm.c")]:
             shutil.copy(header, dest)
 
 

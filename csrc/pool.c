@@ -242,9 +242,11 @@ static void after_fork_child(void)
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static void install_fork_handler(void) { pthread_atfork(NULL, NULL, after_fork_child); }
 
-void pc_parallel_for(pc_task_fn fn, void *ctx, long n)
+/* pc_parallel_for on a team of `threads` (caller included) instead of pc_set_num_threads's:
+ * the standalone library (`pycompile --emit lib`, backend/lib.py) includes this file and runs each
+ * context's calls on that context's thread count; the pool's workers are shared. */
+static void pc_parallel_for_team(pc_task_fn fn, void *ctx, long n, int threads)
 {
-    int threads = g_threads;
     if (n <= 0)
         return;
     if (threads <= 1 || n == 1 || t_inside || atomic_exchange(&g_busy, 1)) {
@@ -326,6 +328,7 @@ void pc_parallel_for(pc_task_fn fn, void *ctx, long n)
     atomic_store(&g_busy, 0);
 }
 
+void pc_parallel_for(pc_task_fn fn, void *ctx, long n) { pc_parallel_for_team(fn, ctx, n, g_threads); }
 void pc_set_num_threads(int n) { g_threads = n < 1 ? 1 : n > PC_MAX_WORKERS + 1 ? PC_MAX_WORKERS + 1 : n; }
 int pc_get_num_threads(void) { return g_threads; }
 int pc_thread_index(void) { return t_index; }

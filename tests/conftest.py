@@ -56,3 +56,47 @@ def pytest_collection_modifyitems(config, items):
             verdict[path] = _needs_cc(path)
         if verdict[path]:
             item.add_marker(pytest.mark.cc)
+
+
+# ---- tests that need the machine to themselves (pytest-xdist) ---------------------------------------
+# The suite runs on every core (addopts -n auto). A test marked `exclusive` measures the thread
+# pool's behaviour on an idle machine (a late worker once is not contention, ...): while it runs,
+# the other workers' tests wait. Every test holds a shared lock on one file for its duration; an
+# exclusive test raises a flag (new tests wait while it is up) and takes the lock exclusively, so
+# it starts as soon as the tests already running end. Without xdist there is nothing to do.
+_LOCK_DIR = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+
+
+def _lock_paths():
+    import tempfile
+    base = os.path.join(tempfile.gettempdir(), f"pycompile-tests-{_LOCK_DIR}")
+    os.makedirs(base, exist_ok=True)
+    return os.path.join(base, "lock"), os.path.join(base, "exclusive-waiting")
+
+
+@pytest.fixture(autouse=True)
+def _machine_share(request):
+    if not _LOCK_DIR or not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield
+        return
+    import fcntl
+    import time
+    lock_path, flag = _lock_paths()
+    exclusive = request.node.get_closest_marker("exclusive") is not None
+    with open(lock_path, "a") as lock:
+        if exclusive:
+            open(flag, "a").close()
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        else:
+            while os.path.exists(flag):
+                time.sleep(0.05)
+            fcntl.flock(lock, fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            if exclusive:
+                try:
+                    os.remove(flag)
+                except FileNotFoundError:
+                    pass

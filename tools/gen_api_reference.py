@@ -29,6 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "conformance"))
 
 import pycompile  # noqa: E402
+import pycompile.numpy  # noqa: E402,F401  (the mindspore.numpy page)
 from pycompile.common.missing import mindspore_names, present  # noqa: E402
 from pycompile.ops._table import OPS  # noqa: E402
 from pycompile.ops.entry import ENTRIES, Entry  # noqa: E402
@@ -93,7 +94,8 @@ def case_counts() -> tuple[Counter, Counter]:
 def _has_all(names) -> bool:
     for spelled in names:
         head, _, rest = spelled.partition(".")
-        obj = {"ms": pycompile, "ops": pycompile.ops, "nn": pycompile.nn, "Tensor": pycompile.Tensor}.get(head)
+        obj = {"ms": pycompile, "ops": pycompile.ops, "nn": pycompile.nn, "Tensor": pycompile.Tensor,
+               "numpy": pycompile.numpy}.get(head)
         for part in rest.split("."):
             if obj is None or not hasattr(obj, part):
                 return False

@@ -50,12 +50,13 @@ LAYERS = {
     "ops": (("pycompile.ops",), ("communication",)),
     "dataset": (("pycompile.dataset",), ("ops",)),
     "nn": (("pycompile.nn",), ("ops",)),
+    "numpy": (("pycompile.numpy",), ("ops",)),       # mindspore.numpy: compositions of ops
     "train": (("pycompile.train", "pycompile.amp"), ("nn", "dataset")),
     "compiler": (("pycompile.compiler",), ("ops",)),
     "backend": (("pycompile.backend",), ("compiler",)),
     # the package itself, pycompile.api (jit, inspect, the Cell call hook), the CLI, and the
     # other top-level modules
-    "entry": (("pycompile",), ("backend", "train")),
+    "entry": (("pycompile",), ("backend", "train", "numpy")),
 }
 
 

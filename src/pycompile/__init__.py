@@ -22,8 +22,8 @@ from pycompile.common.toplevel import from_numpy  # noqa: F401
 from pycompile.common.mutable import mutable  # noqa: F401
 from pycompile import nn, ops  # noqa: F401,E402
 from pycompile.ops.batching import vmap  # noqa: F401,E402
-from pycompile.ops.function_random import (get_rng_state, initial_seed, manual_seed, seed,  # noqa: F401,E402
-                                           set_rng_state)
+from pycompile.ops.function_random import get_rng_state, initial_seed, seed, set_rng_state  # noqa: F401,E402
+from pycompile.ops.generator import Generator, default_generator, manual_seed  # noqa: F401,E402
 from pycompile.ops.autodiff import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp  # noqa: F401,E402
 from pycompile.api import inspect, jit, jit_class, lazy_inline, run_check  # noqa: F401,E402
 from pycompile.errors import CompileError  # noqa: F401,E402
@@ -36,10 +36,10 @@ from pycompile.train import serialization as _serialization  # noqa: E402
 _serialization.export, _serialization.load = export, load
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric,  # noqa: F401,E402
                                   Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
-                                  TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs)
+                                  TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs, ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc)
 from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping, History,  # noqa: F401,E402
                                       LambdaCallback, LearningRateScheduler, LossMonitor, ModelCheckpoint,
-                                      RunContext, TimeMonitor)
+                                      RunContext, TimeMonitor, ReduceLROnPlateau, BackupAndRestore, OnRequestExit)
 from pycompile import train  # noqa: F401,E402
 from pycompile import amp  # noqa: F401,E402
 from pycompile import communication  # noqa: F401,E402  (mpi4py only on init())
@@ -61,6 +61,9 @@ def __getattr__(name):
     if name == "dataset":
         import pycompile.dataset
         return pycompile.dataset
+    if name == "numpy":           # `ms.numpy` / `from pycompile import numpy as mnp`
+        import pycompile.numpy
+        return pycompile.numpy
     if name == "onnx":
         import pycompile.onnx
         return pycompile.onnx

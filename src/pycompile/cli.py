@@ -31,6 +31,9 @@ files (--emit ir,c,so -o DIR; -o alone emits all three):
   NAME.bin, pycompile_rt.h    the Parameters' and large constants' bytes; the runtime header
   NAME.onnx                   (--emit onnx, Cells only) the model as ONNX opset 17, as
                               ms.onnx.export writes it (needs the onnx package)
+  libNAME.so, libNAME.a, NAME.h   (--emit lib) a standalone C library: weights embedded, C API
+                              pc_NAME_create / _run / _destroy, no Python at run time; built for
+                              x86-64-v3 with an AVX-512 variant chosen at run time (--target-cpu: one CPU)
   --target-cpu generic|x86-64-v3|...  build the .so for that CPU level instead of this machine's
   --portable                  copy the libraries the .so loads (OpenBLAS, ...) beside it with an
                               $ORIGIN rpath: the directory runs on another machine of the same
@@ -47,6 +50,7 @@ examples:
   pycompile model.py --input ids=int32[4,64] --input mask=bool[4,64]
   pycompile examples/gpt_blocks.py --emit ir,c,so -o out/
   pycompile examples/network.py --emit so --target-cpu x86-64-v3 --portable -o dist/
+  pycompile examples/lenet.py --emit lib -o dist/   (or a MindSpore model file: model.mindir)
   python -m pycompile examples/jit_class_sample.py -v --opt-level 1
 """
 from __future__ import annotations
@@ -66,10 +70,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pycompile.backend.export import KINDS, ExportError, export
+from pycompile.cli_support import copy_args, leaves, compare, mindir_entries, random_like
 from pycompile.common import context, knobs
 from pycompile.common.initializer import set_seed
 
-EMIT_KINDS = KINDS + ("onnx",)   # onnx: only when asked (it needs the onnx package)
+EMIT_KINDS = KINDS + ("onnx", "lib")   # onnx, lib: only when asked
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -94,16 +99,16 @@ def build_parser() -> argparse.ArgumentParser:
     from pycompile.backend import devices
     p = _Parser(prog="pycompile", formatter_class=argparse.RawDescriptionHelpFormatter,
                 description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 2)[2])
-    p.add_argument("model", metavar="MODEL.py", help="the Python file holding the model")
+    p.add_argument("model", metavar="MODEL.py", help="the Python file holding the model, or a .mindir file")
     p.add_argument("--entry", metavar="NAME", help="compile only this entry (variable or class name)")
     p.add_argument("--input", metavar="NAME=DTYPE[SHAPE]", action="append", default=[],
                    help="an input of the entries, e.g. x=float32[64,1,28,28] (repeatable)")
-    p.add_argument("--emit", metavar="KINDS", help="comma-separated: ir, c, so, onnx (with -o; -o alone emits "
+    p.add_argument("--emit", metavar="KINDS", help="comma-separated: ir, c, so, onnx, lib (with -o; -o alone emits "
                                                    "ir, c and so)")
     p.add_argument("-o", "--output-dir", metavar="DIR", help="where --emit writes (default: current directory)")
-    p.add_argument("--target-cpu", metavar="CPU", default="native",
+    p.add_argument("--target-cpu", metavar="CPU",
                    help="the CPU the emitted .so is built for: native (default), generic, x86-64-v3, "
-                        "or another -march value")
+                        "or another -march value (--emit lib: x86-64-v3 + an AVX-512 variant by default)")
     p.add_argument("--portable", action="store_true",
                    help="copy the libraries the emitted .so loads (OpenBLAS ...) beside it, with an "
                         "$ORIGIN rpath, so the output directory runs on another machine")
@@ -459,91 +464,6 @@ def run_eager(e: Entry, args):
     return e.target(*args)          # PYNATIVE_MODE is set for the whole command
 
 
-def random_like(args, rng):
-    """Arguments of the same signature: normal floats, small ints, random bools."""
-    from pycompile.common.parameter import Parameter
-    from pycompile.common.tensor import Tensor
-    out = []
-    for a in args:
-        if isinstance(a, Tensor) and not isinstance(a, Parameter):
-            shape, dt = a.shape, a.dtype.np
-            if dt.kind == "f":
-                arr = rng.standard_normal(shape).astype(dt)
-            elif dt.kind in "iu":
-                arr = rng.integers(0, 8, shape).astype(dt)
-            elif dt.kind == "b":
-                arr = rng.random(shape) < 0.5
-            else:
-                arr = np.zeros(shape, dt)
-            out.append(Tensor(np.ascontiguousarray(arr)))
-        elif isinstance(a, (tuple, list)):
-            out.append(type(a)(random_like(a, rng)))
-        else:
-            out.append(a)
-    return tuple(out)
-
-
-def _copy_args(args):
-    from pycompile.common.parameter import Parameter
-    from pycompile.common.tensor import Tensor
-    out = []
-    for a in args:
-        if isinstance(a, Tensor) and not isinstance(a, Parameter):
-            out.append(Tensor(a._data.copy()))
-        elif isinstance(a, (tuple, list)):
-            out.append(type(a)(_copy_args(a)))
-        else:
-            out.append(a)
-    return tuple(out)
-
-
-def _leaves(value) -> list:
-    from pycompile.common.tensor import Tensor
-    if isinstance(value, Tensor):
-        return [np.asarray(value._data)]
-    if isinstance(value, np.ndarray):
-        return [value]
-    if isinstance(value, (tuple, list)):
-        return [x for v in value for x in _leaves(v)]
-    if isinstance(value, dict):
-        return [x for k in sorted(value, key=str) for x in _leaves(value[k])]
-    if isinstance(value, (bool, int, float, np.generic)):
-        return [np.asarray(value)]
-    return [value]
-
-
-_RTOL = {2: 1e-2, 4: 1e-4, 8: 1e-9}
-
-
-def compare(got: list, want: list) -> tuple[float, str]:
-    """(max abs error, what is wrong or "") of compiled `got` against PyNative `want`. Floats
-    pass within a relative tolerance of the output's magnitude; other dtypes must be equal."""
-    if len(got) != len(want):
-        return float("inf"), f"{len(got)} outputs, PyNative returned {len(want)}"
-    err = 0.0
-    for k, (g, w) in enumerate(zip(got, want)):
-        if not isinstance(w, np.ndarray) or not isinstance(g, np.ndarray):
-            if type(g) is not type(w) or not (g is w or g == w):
-                return float("inf"), f"output {k}: {g!r}, PyNative {w!r}"
-            continue
-        if g.shape != w.shape or g.dtype != w.dtype:
-            return float("inf"), f"output {k}: {g.dtype}{list(g.shape)}, PyNative {w.dtype}{list(w.shape)}"
-        if w.size == 0:
-            continue
-        w64, g64 = w.astype(np.float64), g.astype(np.float64)
-        same = (np.isnan(w64) & np.isnan(g64)) | (w64 == g64)
-        diff = np.where(same, 0.0, np.abs(g64 - w64))
-        e = float(np.nan_to_num(diff, nan=np.inf).max())
-        err = max(err, e)
-        tol = 0.0
-        if w.dtype.kind == "f":
-            finite = np.abs(w64[np.isfinite(w64)])
-            tol = _RTOL.get(w.dtype.itemsize, 1e-4) * max(1.0, float(finite.max()) if finite.size else 1.0)
-        if e > tol:
-            return err, f"output {k}: max abs error {e:.3g} exceeds tolerance {tol:.3g}"
-    return err, ""
-
-
 def _parameters(e: Entry) -> list:
     """The Parameters the compiled entry reads or writes."""
     if e.report.refs:
@@ -576,10 +496,10 @@ def check_entry(e: Entry, rng) -> None:
     params = _parameters(e)
     args = random_like(e.args, rng)
     with _Restore(params) as state:
-        got = _leaves(run_compiled(e, _copy_args(args))) + [p._data.copy() for p in params]
+        got = leaves(run_compiled(e, copy_args(args))) + [p._data.copy() for p in params]
         state.restore()
         set_seed(0)
-        want = _leaves(run_eager(e, _copy_args(args))) + [p._data.copy() for p in params]
+        want = leaves(run_eager(e, copy_args(args))) + [p._data.copy() for p in params]
     err, problem = compare(got, want)
     if problem:
         e.error = f"--check failed: {problem}"
@@ -699,8 +619,9 @@ def _main(argv) -> int:
             raise UsageError(f"bad --emit {opts.emit!r}: expected a comma-separated list of {', '.join(EMIT_KINDS)}")
     elif opts.output_dir is not None:
         kinds = set(KINDS)
-    if (opts.target_cpu != "native" or opts.portable) and "so" not in kinds:
-        raise UsageError("--target-cpu and --portable apply to the emitted .so: add --emit so (or -o DIR)")
+    if (opts.target_cpu or opts.portable) and not kinds & {"so", "lib"} or opts.portable and "so" not in kinds:
+        raise UsageError("--target-cpu and --portable apply to the emitted .so (--target-cpu also to --emit lib): "
+                         "add --emit so (or -o DIR)")
     if opts.bench is not None and opts.bench < 1:
         raise UsageError(f"--bench N needs N >= 1, got {opts.bench}")
     out_dir = prepare_output_dir(opts.output_dir or ".") if kinds else None
@@ -708,7 +629,8 @@ def _main(argv) -> int:
     if opts.opt_level is not None:
         knobs.set_for_process("PYCOMPILE_OPT_LEVEL", opts.opt_level)
     set_seed(0)
-    module = load_module(model)
+    mindir = model.lower().endswith(".mindir")
+    module = None if mindir else load_module(model)
     # one context change before any compile: PyNative for the reference runs (compiled runs go
     # through the compile API directly, whatever the mode), and the device asked for
     ctx = {"mode": context.PYNATIVE_MODE}
@@ -716,7 +638,7 @@ def _main(argv) -> int:
         ctx["device_target"] = opts.device
     context.set_context(**ctx)
 
-    entries = discover(module)
+    entries = mindir_entries(model, Entry, ModelError) if mindir else discover(module)
     if opts.entry is not None:
         chosen = [e for e in entries if e.name == opts.entry]
         if not chosen:
@@ -728,11 +650,12 @@ def _main(argv) -> int:
         return EXIT_FAIL
     if cli_inputs:
         _check_cli_names(entries, cli_inputs)
-    resolve_inputs(entries, module, cli_inputs, opts.entry is not None)
+    resolve_inputs(entries, module, cli_inputs, opts.entry is not None or mindir)
 
     log = (lambda *a: None) if opts.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
     todo = [e for e in entries if e.args is not None]
     rng = np.random.default_rng(0)
+    libs = {}                   # --emit lib: library name -> the entry it was built for
     for k, e in enumerate(todo, 1):
         if len(todo) > 1:
             log(f"[{k}/{len(todo)}] {e.name}: compiling ({_sig_text(e)})")
@@ -743,9 +666,15 @@ def _main(argv) -> int:
                 check_entry(e, rng)
             if opts.bench and not e.failed:
                 bench_entry(e, opts.bench, rng)
-            if kinds - {"onnx"} and not e.failed:
-                e.files = export(e.report, e.name, kinds - {"onnx"}, out_dir, target_cpu=opts.target_cpu,
-                                 portable=opts.portable)
+            if kinds - {"onnx", "lib"} and not e.failed:
+                e.files = export(e.report, e.name, kinds - {"onnx", "lib"}, out_dir,
+                                 target_cpu=opts.target_cpu or "native", portable=opts.portable)
+            if "lib" in kinds and not e.failed:
+                from pycompile.backend.lib import build as build_lib, lib_name
+                if libs.setdefault(lib_name(e.name), e.name) != e.name:
+                    raise ExportError(f"its library name {lib_name(e.name)!r} is entry {libs[lib_name(e.name)]}'s too; "
+                                      f"emit one of them at a time with --entry")
+                e.files += build_lib(e.report, e.name, out_dir, model, opts.target_cpu, [n for n, _ in e.params or ()])
             if "onnx" in kinds and not e.failed:
                 from pycompile.export.onnx import emit_for_cli
                 e.files.append(emit_for_cli(e.target if e.kind == "cell" else None, e.args, e.name, out_dir))

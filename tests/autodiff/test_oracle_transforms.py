@@ -33,6 +33,9 @@ BEYOND = {
     # MindSpore cannot compile jacfwd of jacrev inside @jit / construct ("Illegal AnfNode")
     ("hessian_jacfwd_of_jacrev", "graph_jit"): "pynative",
     ("hessian_jacfwd_of_jacrev", "graph_cell"): "pynative",
+    # nor a jvp of a grad (a Hessian-vector product), which pycompile compiles into one call
+    ("jvp_of_grad_hvp", "graph_jit"): "pynative",
+    ("jvp_of_grad_hvp", "graph_cell"): "pynative",
     # MindSpore's graph mode runs forward hooks in registration order, ignoring prepend=True;
     # pycompile keeps PyNative's (documented) order in both modes
     ("hook_forward_prepend_order", "graph_jit"): "pynative",

@@ -14,6 +14,9 @@ import pycompile as ms
 from pycompile import ops
 from pycompile._rt import ffi, lib
 from pycompile.common import context
+
+# the pool's stall and back-off behaviour assumes an idle machine: no other test runs meanwhile
+pytestmark = pytest.mark.exclusive
 from thread_helpers import run_in_threads
 
 

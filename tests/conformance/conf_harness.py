@@ -1,7 +1,7 @@
 """The framework-neutral machinery of the conformance table (stdlib and NumPy only).
 
-`cases.py` is plain MindSpore-style code whose module globals `ms`, `ops`, `nn`, `Tensor` and
-`Parameter` are bound by `load_cases(framework)`: once to `mindspore` by `record.py` (in the
+`cases.py` is plain MindSpore-style code whose module globals `ms`, `ops`, `nn`, `Tensor`,
+`Parameter` and `mnp` (the framework's `numpy` module) are bound by `load_cases(framework)`: once to `mindspore` by `record.py` (in the
 MindSpore venv) and once to `pycompile` by `test_conformance.py`. Both then run the same case
 functions with the same NumPy inputs, and encode what comes out with `encode`, so the recorded
 MindSpore result and pycompile's result can be compared as data (`compare`).
@@ -10,6 +10,7 @@ The record format is described in README.md beside this file.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import sys
@@ -120,6 +121,7 @@ def load_cases(framework) -> list[Case]:
     mod.__file__ = str(CASES_FILE)
     mod.ms, mod.ops, mod.nn = framework, framework.ops, framework.nn
     mod.Tensor, mod.Parameter = framework.Tensor, framework.Parameter
+    mod.mnp = importlib.import_module(framework.__name__ + ".numpy")     # `import mindspore.numpy as mnp`
     sys.modules[name] = mod          # graph frontends look functions' modules up by name
     for path in case_files():
         exec(compile(path.read_text(), str(path), "exec"), mod.__dict__)

@@ -72,3 +72,53 @@ def unsparse(image: dict) -> bytes:
         chunk = bytes.fromhex(hexdata)
         buf[offset:offset + len(chunk)] = chunk
     return bytes(buf)
+
+
+# -- sharded writing and padded samples (tests/oracle/record_mindrecord_shards.py) -----------------
+SHARD_NUM = 3
+# MindSpore gives the n % shard_num extra rows of a write_raw_data call to shards it picks at random
+# (std::random_device); the recorder rewrote until they went to the first shards, as pycompile's do
+SHARD_WRITES = {"even": 6, "uneven": 7}
+PAD_COLUMNS = ["file_name", "label", "data", "vec", "score", "big", "mat"]
+
+
+def padded_sample():
+    return {"file_name": "PAD", "label": -1, "data": b"\x01\x02", "vec": np.array([9.5, 8.5], np.float32),
+            "score": 0.5, "big": 7, "mat": np.arange(4, dtype=np.int64).reshape(2, 2), "weight": 2.5}
+
+
+# name -> MindDataset keyword arguments over the "uneven" shards (shuffle=False); "sampler" as in READS
+PADDED_READS = {f"shard_{s}_of_3_pad_2": {"num_shards": 3, "shard_id": s, "num_padded": 2} for s in range(3)}
+PADDED_READS.update({
+    "shard_0_of_3_pad_5": {"num_shards": 3, "shard_id": 0, "num_padded": 5},
+    "unsharded_pad_2": {"num_padded": 2},
+    "distributed_sampler_1_of_3_pad_2": {"sampler": ("DistributedSampler", {"num_shards": 3, "shard_id": 1,
+                                                                            "shuffle": False}), "num_padded": 2},
+    "shard_2_of_4_pad_1": {"num_shards": 4, "shard_id": 2, "num_padded": 1},
+})
+# name -> (MindDataset keyword arguments, with padded_sample=True meaning padded_sample()); MindSpore raises
+PADDED_ERRORS = {
+    "not_divisible": {"num_shards": 3, "shard_id": 0, "num_padded": 1, "padded_sample": True, "columns_list": True},
+    "no_num_padded": {"padded_sample": True, "columns_list": True},
+    "no_padded_sample": {"num_padded": 2, "columns_list": True},
+    "no_columns_list": {"padded_sample": True, "num_padded": 2},
+    "column_not_padded": {"padded_sample": True, "num_padded": 2, "columns_list": ["file_name", "f64"]},
+    "negative": {"padded_sample": True, "num_padded": -1, "columns_list": True},
+}
+# FileWriter(shard_num=...) values MindSpore refuses
+BAD_SHARD_NUMS = {"zero": 0, "too_many": 1001, "str": "2"}
+
+
+# -- PKSampler on a MindRecord file (class_column) ----------------------------------------------------
+PK_LABELS = [2, 0, 1, 2, 2, 0, 1, 1, 0, 2, 3]
+PK_SCHEMA = {"label": {"type": "int32"}, "id": {"type": "int64"}, "cls": {"type": "string"}}
+
+
+def pk_rows():
+    return [{"label": label, "id": i, "cls": "c%d" % ((label * 7) % 4)} for i, label in enumerate(PK_LABELS)]
+
+
+# name -> PKSampler keyword arguments
+PK_READS = {"num_val_1": {"num_val": 1}, "num_val_2": {"num_val": 2}, "num_val_5": {"num_val": 5},
+            "cls_column": {"num_val": 2, "class_column": "cls"}, "num_samples_5": {"num_val": 2, "num_samples": 5},
+            "shuffled": {"num_val": 3, "shuffle": True}}

@@ -51,13 +51,33 @@ CASES = {
                              [(CM_PRED[:3], CM_TRUE[:3])], [{}]),
     "confusion_all": ("ConfusionMatrix", {"num_classes": 3, "normalize": "all"}, [(CM_PRED, CM_TRUE)], [{}]),
     "confusion_binary": ("ConfusionMatrix", {"num_classes": 2, "threshold": 0.5}, [(BIN_PRED, BIN_TRUE)], [{}]),
+    "perplexity": ("Perplexity", {}, [(P4x3, Y4), (P6, Y6)], [{}]),
+    "perplexity_ignore": ("Perplexity", {"ignore_label": 2}, [(P4x3, Y4)], [{}]),
+    "dice": ("Dice", {}, [(ML_PRED.astype(np.float64), ML_TRUE.astype(np.float64)),
+                          (P4x3.astype(np.float64), P4x3[::-1].astype(np.float64))], [{}]),
+    "dice_smooth": ("Dice", {"smooth": 0.5}, [(REG2_PRED, REG2_TRUE)], [{}]),
+    "cosine": ("CosineSimilarity", {}, [(P6,)], [{}]),
+    "cosine_dot_mean": ("CosineSimilarity", {"similarity": "dot", "reduction": "mean"}, [(P4x3,)], [{}]),
+    "cosine_sum_diag": ("CosineSimilarity", {"reduction": "sum", "zero_diagonal": False}, [(REG2_PRED,)], [{}]),
+    "roc_binary": ("ROC", {"pos_label": 1}, [(BIN_PRED, BIN_TRUE)], [{}]),
+    "roc_binary_ties": ("ROC", {}, [(np.array([0.1, 0.4, 0.4, 0.8, 0.8, 0.3]), np.array([0, 1, 0, 1, 1, 0]))], [{}]),
+    "roc_multiclass": ("ROC", {"class_num": 4}, [(np.array([[0.28, 0.55, 0.15, 0.05], [0.10, 0.20, 0.05, 0.05],
+                                                            [0.20, 0.05, 0.15, 0.05], [0.05, 0.05, 0.05, 0.75]]),
+                                                  np.array([0, 1, 2, 3]))], [{}]),
+    "bleu": ("BleuScore", {}, [([["the", "cat", "sat", "on", "the", "mat"]],
+                                [[["the", "cat", "is", "on", "the", "mat"], ["there", "is", "a", "cat", "on", "the", "mat"]]])],
+             [{}]),
+    "bleu_2gram_smooth": ("BleuScore", {"n_gram": 2, "smooth": True},
+                          [([["a", "b", "c"], ["d", "e"]], [[["a", "b", "d", "c"]], [["d", "e", "f"], ["d"]]])], [{}]),
+    "bleu_no_match": ("BleuScore", {"n_gram": 3}, [([["x", "y", "z"]], [[["x", "q", "z"]]])], [{}]),
 }
 
 # (class, constructor kwargs) whose eval() is called with no update.
 EMPTY = {
     "Accuracy": {}, "Loss": {}, "Top1CategoricalAccuracy": {}, "Top5CategoricalAccuracy": {},
     "TopKCategoricalAccuracy": {"k": 3}, "MAE": {}, "MSE": {}, "Precision": {}, "Recall": {}, "F1": {},
-    "Fbeta": {"beta": 1.5}, "ConfusionMatrix": {"num_classes": 2},
+    "Fbeta": {"beta": 1.5}, "ConfusionMatrix": {"num_classes": 2}, "Perplexity": {}, "Dice": {},
+    "CosineSimilarity": {}, "ROC": {}, "BleuScore": {},
 }
 
 # Wrong uses: (class, kwargs, update inputs or None for a constructor error, how to call).
@@ -77,4 +97,24 @@ ERRORS = {
     "confusion_ndim": ("ConfusionMatrix", {"num_classes": 2}, [(np.ones((2, 2, 2)), np.ones(2))]),
     "confusion_int_threshold": ("ConfusionMatrix", {"num_classes": 2, "threshold": 1}, None),
     "confusion_float_classes": ("ConfusionMatrix", {"num_classes": 2.0}, None),
+    "perplexity_shape": ("Perplexity", {}, [(P4x3, Y6)]),
+    "dice_shape": ("Dice", {}, [(P4x3, P6)]),
+    "dice_int_smooth": ("Dice", {"smooth": 1}, None),
+    "cosine_bad_similarity": ("CosineSimilarity", {"similarity": "l2"}, None),
+    "roc_class_num": ("ROC", {"class_num": 3}, [(P4x3[:, :2], Y4)]),
+    "roc_no_negative": ("ROC", {}, [(BIN_PRED, np.ones(5, np.int64))]),
+    "roc_pos_label_multiclass": ("ROC", {"class_num": 3, "pos_label": 1}, [(P4x3, Y4)]),
+    "bleu_n_gram": ("BleuScore", {"n_gram": 5}, None),
+    "bleu_lengths": ("BleuScore", {}, [([["a"]], [])]),
+}
+
+# auc(x, y, reorder) calls: (x, y, reorder)
+AUC = {
+    "increasing": (np.array([0.0, 0.1, 0.4, 1.0]), np.array([0.0, 0.5, 0.8, 1.0]), False),
+    "decreasing": (np.array([1.0, 0.5, 0.0]), np.array([[1.0], [0.75], [0.0]]), False),
+    "reorder": (np.array([0.3, 0.0, 1.0, 0.6]), np.array([0.5, 0.0, 1.0, 0.7]), True),
+    "not_monotonic": (np.array([0.0, 1.0, 0.5]), np.array([0.0, 1.0, 0.5]), False),
+    "one_point": (np.array([0.5]), np.array([0.5]), False),
+    "lengths": (np.array([0.0, 1.0]), np.array([0.0, 1.0, 2.0]), False),
+    "list_input": ([0.0, 1.0], np.array([0.0, 1.0]), False),
 }

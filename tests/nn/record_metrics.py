@@ -27,6 +27,8 @@ def encode(value):
                 "values": value.astype(np.float64).tolist()}
     if isinstance(value, np.generic):
         return {"type": type(value).__name__, "values": value.item()}
+    if isinstance(value, (tuple, list)) and any(isinstance(v, (np.ndarray, tuple, list)) for v in value):
+        return {"type": type(value).__name__, "items": [encode(v) for v in value]}
     return {"type": type(value).__name__, "values": value}
 
 
@@ -71,6 +73,7 @@ def main():
                                                                            "top_1_accuracy", "top_5_accuracy")}
     record["factory_topk"] = run_factory(lambda: train.get_metric_fn("topk", k=3).k)
     record["factory_unknown"] = run_factory(lambda: train.get_metric_fn("nope"))
+    record["auc"] = {name: run_factory(lambda a=args: encode(train.auc(*a))) for name, args in metric_cases.AUC.items()}
     out = os.path.join(HERE, "fixtures", "ms_metrics.json")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:

@@ -240,6 +240,27 @@ def _(run):
     return lambda: run(body, T(XA), T(YA), T(VA))
 
 
+@case("jvp_broadcast_tangent")
+def _(run):
+    def body(x, y, v):
+        return ops.jvp(f_cube, (x, y), (v[0], v))  # noqa: F821
+    return lambda: run(body, T(XA), T(YA), T(VA))
+
+
+@case("jvp_tangent_other_dtype")
+def _(run):
+    def body(x, v):
+        return ops.jvp(f_one, x, v)  # noqa: F821
+    return lambda: run(body, T(XA), T(VA.astype(np.int32)))
+
+
+@case("jvp_of_grad_hvp")
+def _(run):
+    def body(x, y, v):
+        return ops.jvp(ms.grad(f_cube, 0), (x, y), (v, v))  # noqa: F821
+    return lambda: run(body, T(XA), T(YA), T(VA))
+
+
 @case("jvp_if")
 def _(run):
     def body(x, y, v):

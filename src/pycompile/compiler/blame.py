@@ -20,7 +20,8 @@ from pycompile.ops._table import OpError
 
 _PKG = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 # layers whose functions users call directly and that validate the arguments they are given
-_LIBRARY = tuple(os.path.join(_PKG, d) + os.sep for d in ("ops", "nn", "common", "dataset", "train"))
+_LIBRARY = tuple(os.path.join(_PKG, d) + os.sep for d in ("ops", "nn", "common", "dataset", "train",
+                                                                    "numpy"))
 _ARGUMENT_ERRORS = (TypeError, ValueError, IndexError, ZeroDivisionError, OverflowError)
 _BUG_ERRORS = (AttributeError, KeyError, NameError, AssertionError)
 

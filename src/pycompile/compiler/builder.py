@@ -266,6 +266,11 @@ class Builder(Tracer):
         traces it and differentiates the IR (compiler/autodiff.py)."""
         return self.frontend.differentiate(gradfn, args, kwargs)
 
+    def forward_differentiate(self, fn, inputs, tangents):
+        """ops.jvp called in graph code: the frontend traces `fn` and pushes the tangents through
+        the IR (compiler/forward.py)."""
+        return self.frontend.forward_differentiate(fn, inputs, tangents)
+
     walks_code = True
 
     def walk(self, fn, args, kwargs):

@@ -94,6 +94,11 @@ def _is_number(v) -> bool:
     return isinstance(v, (bool, int, float, np.number, np.bool_)) and not isinstance(v, Tensor)
 
 
+def _inplace_methods() -> set:
+    from pycompile.ops.entries.inplace import INPLACE_METHODS
+    return INPLACE_METHODS
+
+
 def assigned_names(stmts) -> set:
     """Names a block of statements may assign (not descending into nested defs)."""
     names = set()
@@ -107,6 +112,13 @@ def assigned_names(stmts) -> set:
             # `y[i] = v` rebinds y when y is a tensor (functional item assignment)
             if isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
                 names.add(node.value.id)
+            self.generic_visit(node)
+
+        def visit_Call(self, node):
+            # `x.add_(y)` rebinds x when x is a tensor (an in-place method: ops/entries/inplace.py)
+            f = node.func
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr in _inplace_methods():
+                names.add(f.value.id)
             self.generic_visit(node)
 
         def visit_FunctionDef(self, node):

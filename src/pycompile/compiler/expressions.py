@@ -272,7 +272,24 @@ class Expressions:
                 kwargs[kw.arg] = v
         if fn is super and not args:
             return super(frame.pf.closure.get("__class__") or type(frame.first_arg).__mro__[1], frame.first_arg)
-        return self.call_value(fn, args, kwargs)
+        result = self.call_value(fn, args, kwargs)
+        if getattr(getattr(fn, "__func__", None), "__pycompile_inplace__", False):
+            self._rebind_inplace(frame, e, fn, result)
+        return result
+
+    def _rebind_inplace(self, frame, e, method, result):
+        """`x.add_(y)` in graph code: a tensor is a value here, so the name x is rebound to the
+        result (ops/entries/inplace.py), as `x[i] = v` rebinds x. A Parameter was written with
+        ops.assign and is its own result."""
+        receiver, fn_name = method.__self__, method.__name__
+        if result is receiver:
+            return
+        if isinstance(e.func, ast.Attribute) and isinstance(e.func.value, ast.Name):
+            frame.env[e.func.value.id] = result
+        elif isinstance(receiver, Tensor):
+            raise self.error(e, f"the in-place method '{fn_name}' of a Tensor that is not a local variable "
+                             "cannot update it in graph code",
+                             "make it a Parameter (updated with ops.assign), or bind it to a local name first")
 
     def expr_Lambda(self, frame, e):
         return self.closure(e, frame)

@@ -25,7 +25,7 @@ from pycompile.common.cellbase import CellBase
 from pycompile.common.mutable import is_mutable
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
-from pycompile.compiler import autodiff, ir, lazy
+from pycompile.compiler import autodiff, forward, ir, lazy
 from pycompile.compiler.blame import is_user_error, user_site
 from pycompile.compiler.builder import Builder, NeedsConstant, Sym, finish_graph, is_number
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
@@ -139,6 +139,9 @@ class Interpreter(ControlFlow, Loops, Expressions):
 
     def differentiate(self, gradfn, args, kwargs):
         return autodiff.differentiate(self, gradfn, list(args), dict(kwargs or {}))
+
+    def forward_differentiate(self, fn, inputs, tangents):
+        return forward.forward_differentiate(self, fn, tuple(inputs), tuple(tangents))
 
     def unsupported_hint(self, node_kind: str) -> str:
         return _UNSUPPORTED_HINTS.get(node_kind, "rewrite it with the supported Python subset")

@@ -2,13 +2,14 @@
 
 Sources: GeneratorDataset, NumpySlicesDataset, MnistDataset, FashionMnistDataset, Cifar10Dataset,
 Cifar100Dataset, ImageFolderDataset, CSVDataset, TextFileDataset, MindDataset; the samplers (`sampler=` on each
-source). Operations: batch, shuffle, map, repeat, take, skip, project, rename. Iterators run the pipeline in a
+source). Operations: batch, shuffle, map, repeat, take, skip, project, rename, concat (+), zip, filter, apply. Iterators run the pipeline in a
 background thread and yield pycompile Tensors. `config` holds the seed and prefetch size;
 `transforms`, `vision` and `text` hold the transforms for `map`.
 """
 from pycompile.dataset import config  # noqa: F401
 from pycompile.dataset import text, transforms, vision  # noqa: F401
 from pycompile.dataset.datasets import Dataset  # noqa: F401
+from pycompile.dataset.combine import zip_datasets as zip  # noqa: F401,A001
 from pycompile.dataset.file_sources import (CSVDataset, ImageFolderDataset, Shuffle,  # noqa: F401
                                             TextFileDataset)
 from pycompile.dataset.iterators import DictIterator, TupleIterator  # noqa: F401
@@ -24,7 +25,7 @@ __all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDatase
            "FashionMnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "CSVDataset",
            "TextFileDataset", "MindDataset", "Shuffle", "TupleIterator", "DictIterator",
            "DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
-           "SubsetSampler", "WeightedRandomSampler"]
+           "SubsetSampler", "WeightedRandomSampler", "zip"]
 
 
 def __getattr__(name):

@@ -18,7 +18,8 @@ _INT32_MAX = 2147483647
 _DEFAULT_SEED = 5489             # std::mt19937's default seed, what MindSpore reports unset
 
 # MindSpore: 8 workers, or the CPU count if smaller (CSV / text readers deal their rows by worker)
-_state = {"seed": _DEFAULT_SEED, "prefetch_size": 16, "num_parallel_workers": min(8, os.cpu_count() or 1)}
+_state = {"seed": _DEFAULT_SEED, "prefetch_size": 16, "num_parallel_workers": min(8, os.cpu_count() or 1),
+          "start_method": "fork"}
 
 
 def set_seed(seed: int) -> None:
@@ -49,8 +50,9 @@ def get_prefetch_size() -> int:
 
 
 def set_num_parallel_workers(num: int) -> None:
-    """The default worker count. pycompile's pipeline runs in one background thread; the count
-    decides the order CSVDataset / TextFileDataset interleave their files' rows, as in MindSpore."""
+    """The default worker count. It decides the order CSVDataset / TextFileDataset interleave
+    their files' rows, as in MindSpore; Python worker processes are started only where a source
+    or map asks for them (num_parallel_workers > 1 with python_multiprocessing=True, workers.py)."""
     if not isinstance(num, int) or isinstance(num, bool):
         raise TypeError("num isn't of type int.")
     if num <= 0 or num > _INT32_MAX:
@@ -60,6 +62,22 @@ def set_num_parallel_workers(num: int) -> None:
 
 def get_num_parallel_workers() -> int:
     return _state["num_parallel_workers"]
+
+
+def set_multiprocessing_start_method(start_method: str = "fork") -> None:
+    """How worker processes start (GeneratorDataset / map with python_multiprocessing=True):
+    "fork" (MindSpore's default: any callable works, lambdas included) or "spawn" (fresh
+    interpreters: callables must be importable module-level objects). See workers.py."""
+    if not isinstance(start_method, str):
+        raise TypeError(f"Argument start_method with value {start_method} is not of type [<class 'str'>], "
+                        f"but got {type(start_method)}.")
+    if start_method not in ("fork", "spawn"):
+        raise ValueError("Input start_method is not within the valid set of ['fork', 'spawn'].")
+    _state["start_method"] = start_method
+
+
+def get_multiprocessing_start_method() -> str:
+    return _state["start_method"]
 
 
 def _follow_global_seed(seed: int) -> None:

@@ -91,11 +91,18 @@ class Dataset:
         least the dataset size)."""
         return ShuffleDataset(self, buffer_size)
 
-    def map(self, operations, input_columns=None, output_columns=None, num_parallel_workers=None, **kwargs):
+    def map(self, operations, input_columns=None, output_columns=None, num_parallel_workers=None,
+            python_multiprocessing=False, **kwargs):
         """Apply `operations` (a callable or a list applied in order) to `input_columns` (default:
-        the first column), producing `output_columns` (default: the same names)."""
+        the first column), producing `output_columns` (default: the same names). With
+        `num_parallel_workers` > 1 and `python_multiprocessing=True` the operations run in that many
+        worker processes (workers.py), the rows keeping their order."""
         _refuse(kwargs, "map", ("column_order", "callbacks"))
-        return MapDataset(self, operations, input_columns, output_columns)
+        node = MapDataset(self, operations, input_columns, output_columns)
+        if num_parallel_workers is not None:
+            check_workers(num_parallel_workers)
+        node.workers = num_parallel_workers if python_multiprocessing and num_parallel_workers else 1
+        return node
 
     def repeat(self, count=None):
         """Run the pipeline `count` times per epoch (None or -1: forever)."""
@@ -139,6 +146,17 @@ def _refuse(kwargs, op, unsupported):
     for name in unsupported:
         if kwargs.get(name) is not None:
             raise NotImplementedError(f"pycompile's Dataset.{op} does not support '{name}'")
+
+
+def check_workers(value):
+    """MindSpore's check of num_parallel_workers: an int from 1 to the CPU count."""
+    import os
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"Argument num_parallel_workers with value {value} is not of type [<class 'int'>], "
+                        f"but got {type(value)}.")
+    cpus = os.cpu_count() or 1
+    if value < 1 or value > cpus:
+        raise ValueError(f"num_parallel_workers exceeds the boundary between 1 and {cpus}!")
 
 
 def _check_int_range(value, name, low):
@@ -293,6 +311,7 @@ class MapDataset(Dataset):
         if len(set(self._names)) != len(self._names):
             raise ValueError(f"For 'map', the resulting columns {self._names} repeat a name")
         self._n_out = len(outputs)
+        self.workers = 1
 
     def get_col_names(self):
         return list(self._names)
@@ -300,22 +319,66 @@ class MapDataset(Dataset):
     def _size(self):
         return self.children[0].get_dataset_size()
 
+    def _worker_pool_spec(self):
+        if self.workers <= 1:
+            return None
+        return _MapTask(self.operations, self._n_out), self.workers, "map operation: [{op}] failed. "
+
     def _rows(self, key, epoch):
+        from pycompile.dataset import workers
+        pool = workers.pool_of(self)
+        if pool is not None:
+            # each row's random draws from its own generator (key, epoch, row number), so the
+            # result does not depend on which worker ran the row
+            items = (((key, epoch, k, tuple(row[i] for i in self._in_index)), row)
+                     for k, row in enumerate(self._child_rows(key, epoch)))
+            for row, values in pool.ordered(items):
+                yield self._place(row, values)
+            return
         rng = node_rng(key, epoch)
         for row in self._child_rows(key, epoch):
             values = tuple(row[i] for i in self._in_index)
             for op in self.operations:
                 values = _as_tuple(_apply(op, values, rng))
-            if len(values) != self._n_out:
-                raise RuntimeError(f"For 'map', the operations returned {len(values)} column(s), but "
-                                   f"output_columns names {self._n_out}.")
-            if self._layout is None:
-                out = list(row)
-                for i, v in zip(self._in_index, values):
-                    out[i] = v
-                yield tuple(out)
-            else:
-                yield values + tuple(row[i] for i in self._layout)
+            yield self._place(row, _check_outputs(values, self._n_out))
+
+    def _place(self, row, values):
+        """The output row: `values` in their inputs' places, or first (see the class docstring)."""
+        if self._layout is None:
+            out = list(row)
+            for i, v in zip(self._in_index, values):
+                out[i] = v
+            return tuple(out)
+        return values + tuple(row[i] for i in self._layout)
+
+
+def _check_outputs(values, n_out):
+    if len(values) != n_out:
+        raise RuntimeError(f"For 'map', the operations returned {len(values)} column(s), but "
+                           f"output_columns names {n_out}.")
+    return values
+
+
+class _MapTask:
+    """What a map's worker process runs on one row: (key, epoch, row number, input values) ->
+    output values. Random operations draw from the row's own generator."""
+
+    def __init__(self, operations, n_out):
+        self.operations, self.n_out = operations, n_out
+
+    def __call__(self, payload):
+        key, epoch, k, values = payload
+        rng = None
+        for op in self.operations:
+            if rng is None and hasattr(op, "_apply_random"):
+                rng = node_rng(key + ("row", k), epoch)
+            try:
+                values = _as_tuple(_apply(op, values, rng))
+            except Exception as e:
+                # MindSpore names the failing operation: its class for a dataset transform
+                e._dataset_op = type(op).__name__ if type(op).__module__.startswith("pycompile.") else "PyFunc"
+                raise
+        return _check_outputs(values, self.n_out)
 
 
 def _map_batch(maps, batch):

@@ -27,7 +27,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.tensor import Tensor
-from pycompile.dataset import config
+from pycompile.dataset import config, workers
 
 _EPOCH_END = object()
 _POLL = 0.05        # seconds between checks of the stop flag while the queue is full
@@ -50,8 +50,10 @@ def _to_output(arr, output_numpy: bool, do_copy: bool):
     return Tensor._wrap(arr)          # copies only a non-contiguous array
 
 
-def _produce(dataset, seed, epoch, index, output_numpy, do_copy, out: queue.Queue, stop: threading.Event):
-    """Run one epoch of `dataset` into `out`; end with _EPOCH_END or a _Failure."""
+def _produce(dataset, seed, epoch, index, output_numpy, do_copy, out: queue.Queue, stop: threading.Event, pools):
+    """Run one epoch of `dataset` into `out`; end with _EPOCH_END or a _Failure. `pools`: the
+    iterator's worker processes (workers.py)."""
+    workers.bind(pools)
     def put(item) -> bool:
         while not stop.is_set():
             try:
@@ -101,6 +103,9 @@ class _Iterator:
         self._thread = None
         self.wait_time = 0.0
         self.epoch_wait_time = 0.0
+        # worker processes start here, in the caller's thread, and end with the iterator
+        self._pools = workers.start_pools(dataset)
+        self._pool_finalizer = weakref.finalize(self, workers.close_pools, self._pools)
         self._start_epoch()
 
     def _start_epoch(self):
@@ -109,7 +114,7 @@ class _Iterator:
         self._thread = threading.Thread(
             target=_produce, name=f"pycompile-dataset-epoch{self._epoch}", daemon=True,
             args=(self._dataset, self._seed, self._epoch, self._index, self._output_numpy, self._do_copy,
-                  self._queue, self._stop))
+                  self._queue, self._stop, self._pools))
         self._thread.start()
         # Dropping the iterator stops its producer; the thread holds no reference to the iterator.
         self._finalizer = weakref.finalize(self, self._stop.set)
@@ -134,10 +139,13 @@ class _Iterator:
             self._epoch += 1
             if self._num_epochs == -1 or self._epoch < self._num_epochs:
                 self._start_epoch()          # prefetch the next epoch now
+            else:
+                self._pool_finalizer()       # the last epoch: end the worker processes
             self.epoch_wait_time = 0.0
             raise StopIteration
         if isinstance(item, _Failure):
             self.stop()
+            self._thread.join(1.0)
             error = item.error
             if hasattr(error, "add_note"):
                 error.add_note("(raised in the dataset pipeline's background thread)")
@@ -148,6 +156,7 @@ class _Iterator:
         """Stop the producer thread now (dropping the iterator does the same)."""
         if self._stop is not None:
             self._stop.set()
+        self._pool_finalizer()
         self._queue = None
         self._epoch = self._num_epochs if self._num_epochs != -1 else self._epoch
 

@@ -216,7 +216,7 @@ def read_rows(path: str, header: dict) -> list:
     return rows
 
 
-def _pages(records, page_type, first_id, page_size):
+def _pages(records, page_type, first_id, page_size, shard_id=0):
     """Pack length-prefixed records into pages: [(header entry, bytes, [(page id, start, end)])]."""
     pages, spots = [], []
     current, start_row = bytearray(), 0
@@ -234,42 +234,53 @@ def _pages(records, page_type, first_id, page_size):
         blob = page_type == "BLOB_DATA"
         entries.append(({"end_row_id": end if blob else 0, "page_id": first_id + k, "page_size": len(data),
                          "page_type": page_type, "page_type_id": k, "row_group_ids": [{"id": 0, "offset": 0}],
-                         "shard_id": 0, "start_row_id": start if blob else 0}, data))
+                         "shard_id": shard_id, "start_row_id": start if blob else 0}, data))
     return entries, spots
+
+
+def write_shards(paths: list, schema: dict, desc: str, index_fields: list, shards: list) -> None:
+    """The shard files `paths` (and their .db indexes), shard k holding the rows `shards[k]`, as
+    MindSpore's FileWriter writes them: each header lists every shard's path and its own shard_id,
+    and the compression_size of all the rows."""
+    blob_names = sorted(k for k, spec in schema.items() if is_blob(spec))
+    saved, encoded = 0, []
+    for rows in shards:
+        raw_records, blob_records = [], []
+        for row in rows:
+            missing = [k for k in schema if k not in row]
+            if missing:
+                raise ValueError(f"MindRecord: a row lacks the schema's field(s) {missing}: {sorted(row)}")
+            raw_records.append(pack({k: row[k] for k in schema if not is_blob(schema[k])}))
+            blob = b""
+            for name in blob_names:
+                data, gain = encode_blob(schema[name], row[name])
+                blob += struct.pack(">Q", len(data)) + data
+                saved += gain
+            blob_records.append(blob)
+        encoded.append((raw_records, blob_records))
+    for shard_id, (path, rows, (raw_records, blob_records)) in enumerate(zip(paths, shards, encoded)):
+        blob_pages, blob_spots = _pages(blob_records, "BLOB_DATA", 0, PAGE_SIZE, shard_id) if blob_names else ([], [])
+        raw_pages, raw_spots = _pages(raw_records, "RAW_DATA", len(blob_pages), PAGE_SIZE, shard_id)
+        pages = blob_pages + raw_pages
+        header = {"header_size": HEADER_SIZE,
+                  "index_fields": [{"index_field": f, "schema_id": 0} for f in index_fields],
+                  "page": [entry for entry, _ in pages], "page_size": PAGE_SIZE, "compression_size": saved,
+                  "schema": [{"blob_fields": blob_names, "desc": desc,
+                              "schema": {k: dict(sorted(v.items(), key=lambda kv: kv[0] != "shape"))
+                                         for k, v in sorted(schema.items())}}],
+                  "shard_addresses": list(paths), "shard_id": shard_id, "statistics": None, "version": VERSION}
+        text = json.dumps(header, separators=(",", ":")).encode()
+        with open(path, "wb") as f:
+            f.write(struct.pack("<Q", len(text)) + text)
+            for entry, data in pages:
+                f.seek(HEADER_SIZE + entry["page_id"] * PAGE_SIZE)
+                f.write(data)
+        _write_index(path + ".db", path, schema, index_fields, rows, raw_spots, blob_spots)
 
 
 def write_file(path: str, schema: dict, desc: str, index_fields: list, rows: list) -> None:
     """One shard file and its .db index, as MindSpore's FileWriter writes them."""
-    blob_names = sorted(k for k, spec in schema.items() if is_blob(spec))
-    raw_records, blob_records, saved = [], [], 0
-    for row in rows:
-        missing = [k for k in schema if k not in row]
-        if missing:
-            raise ValueError(f"MindRecord: a row lacks the schema's field(s) {missing}: {sorted(row)}")
-        raw_records.append(pack({k: row[k] for k in schema if not is_blob(schema[k])}))
-        blob = b""
-        for name in blob_names:
-            data, gain = encode_blob(schema[name], row[name])
-            blob += struct.pack(">Q", len(data)) + data
-            saved += gain
-        blob_records.append(blob)
-    blob_pages, blob_spots = _pages(blob_records, "BLOB_DATA", 0, PAGE_SIZE) if blob_names else ([], [])
-    raw_pages, raw_spots = _pages(raw_records, "RAW_DATA", len(blob_pages), PAGE_SIZE)
-    pages = blob_pages + raw_pages
-    header = {"header_size": HEADER_SIZE,
-              "index_fields": [{"index_field": f, "schema_id": 0} for f in index_fields],
-              "page": [entry for entry, _ in pages], "page_size": PAGE_SIZE, "compression_size": saved,
-              "schema": [{"blob_fields": blob_names, "desc": desc,
-                          "schema": {k: dict(sorted(v.items(), key=lambda kv: kv[0] != "shape"))
-                                     for k, v in sorted(schema.items())}}],
-              "shard_addresses": [path], "shard_id": 0, "statistics": None, "version": VERSION}
-    text = json.dumps(header, separators=(",", ":")).encode()
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text)
-        for entry, data in pages:
-            f.seek(HEADER_SIZE + entry["page_id"] * PAGE_SIZE)
-            f.write(data)
-    _write_index(path + ".db", path, schema, index_fields, rows, raw_spots, blob_spots)
+    write_shards([path], schema, desc, index_fields, [rows])
 
 
 def _write_index(db_path, path, schema, index_fields, rows, raw_spots, blob_spots):

@@ -308,7 +308,7 @@ class PKSampler(BuiltinSampler):
             raise NotImplementedError("Not supported to specify num_class for PKSampler.")
         _check_bool(shuffle, "shuffle must be a boolean value but was: {}.")
         if not isinstance(class_column, str):
-            raise TypeError(f"class_column must be a str, but got {type(class_column).__name__}.")
+            raise TypeError(f"class_column must be a str value but was: {class_column}.")
         super().__init__(num_samples)
         self.num_val, self.shuffle, self.class_column = num_val, shuffle, class_column
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.dataset import samplers
-from pycompile.dataset.datasets import Dataset
+from pycompile.dataset.datasets import Dataset, check_workers
 
 
 def _check_shards(num_shards, shard_id):
@@ -126,21 +126,20 @@ class GeneratorDataset(RandomAccessSource):
             if not callable(source) and not hasattr(source, "__iter__"):
                 raise TypeError("Input source must be callable, iterable or random accessible, "
                                 f"but got {type(source).__name__}.")
+        check_workers(num_parallel_workers)
         super().__init__(num_samples, shuffle if self._random_access else False, num_shards, shard_id, sampler)
         self.source = source
         self.column_names = [column_names] if isinstance(column_names, str) else list(column_names)
         self.column_types = [_np_type(t) for t in column_types] if column_types is not None else None
+        # worker processes read a random-access source's rows (workers.py); a generator or an
+        # iterable has one stream of rows, read in the pipeline's thread
+        self.workers = num_parallel_workers if python_multiprocessing and self._random_access else 1
 
     def get_col_names(self):
         return list(self.column_names)
 
     def _row(self, item) -> tuple:
-        values = item if isinstance(item, tuple) else (item,)
-        if len(values) != len(self.column_names):
-            raise RuntimeError(f"the source gave a row of {len(values)} column(s), but column_names names "
-                               f"{len(self.column_names)}: {self.column_names}")
-        types = self.column_types or [None] * len(values)
-        return tuple(_to_array(v, t) for v, t in zip(values, types))
+        return _source_row(item, self.column_names, self.column_types)
 
     def _length(self):
         return len(self.source)
@@ -148,9 +147,20 @@ class GeneratorDataset(RandomAccessSource):
     def _get(self, index):
         return self._row(self.source[index])
 
+    def _worker_pool_spec(self):
+        if self.workers <= 1:
+            return None
+        return _SourceTask(self.source, self.column_names, self.column_types), self.workers, ""
+
     def _rows(self, key, epoch):
+        from pycompile.dataset import workers
         if self._random_access:
-            yield from super()._rows(key, epoch)
+            pool = workers.pool_of(self)
+            if pool is None:
+                yield from super()._rows(key, epoch)
+            else:
+                for _, row in pool.ordered(((int(i), None) for i in self._indices(key, epoch))):
+                    yield row
             return
         items = self.source() if callable(self.source) else iter(self.source)
         try:
@@ -172,6 +182,24 @@ class GeneratorDataset(RandomAccessSource):
             # A generator has no length: run one epoch and count, as MindSpore does.
             n = sum(1 for _ in self._rows((0,), 0))
         return min(n, self.num_samples) if self.num_samples else n
+
+
+def _source_row(item, names, types) -> tuple:
+    values = item if isinstance(item, tuple) else (item,)
+    if len(values) != len(names):
+        raise RuntimeError(f"the source gave a row of {len(values)} column(s), but column_names names "
+                           f"{len(names)}: {names}")
+    return tuple(_to_array(v, t) for v, t in zip(values, types or [None] * len(values)))
+
+
+class _SourceTask:
+    """What a GeneratorDataset's worker process runs: index -> the source's row."""
+
+    def __init__(self, source, names, types):
+        self.source, self.names, self.types = source, names, types
+
+    def __call__(self, index):
+        return _source_row(self.source[index], self.names, self.types)
 
 
 class NumpySlicesDataset(RandomAccessSource):

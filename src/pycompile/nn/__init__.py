@@ -1,7 +1,7 @@
 """pycompile.nn: Cell, layers, losses (shaped like mindspore.nn)."""
 from pycompile.nn.cell import Cell  # noqa: F401
 from pycompile.nn.graph_cell import GraphCell  # noqa: F401
-from pycompile.nn.layers import (GELU, FastGelu, CellList, Dense, Dropout, Embedding, Flatten, HSigmoid, HSwish,  # noqa: F401
+from pycompile.nn.layers import (GELU, CellList, Dense, Dropout, Embedding, Flatten, HSigmoid, HSwish,  # noqa: F401
                                  Identity, LayerNorm, LogSoftmax, ReLU, SequentialCell, Sigmoid, Softmax, Tanh,
                                  get_activation)
 from pycompile.nn.onehot import OneHot  # noqa: F401
@@ -9,7 +9,7 @@ from pycompile.nn.time_distributed import TimeDistributed  # noqa: F401
 from pycompile.nn.loss import L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits  # noqa: F401
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric, Precision,  # noqa: F401
                                   Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
-                                  get_metric_fn, names, rearrange_inputs)
+                                  get_metric_fn, names, rearrange_inputs, ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc)
 from pycompile.nn.learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR, InverseDecayLR,  # noqa: F401
                                                  LearningRateSchedule, NaturalExpDecayLR, PolynomialDecayLR,
                                                  WarmUpLR)
@@ -36,13 +36,24 @@ from pycompile.nn.transformer import (Transformer, TransformerDecoder, Transform
 from pycompile.nn.conv import (Conv1d, Conv1dTranspose, Conv2d, Conv2dBnAct, Conv2dTranspose, Conv3d,  # noqa: F401
                                Conv3dTranspose)
 from pycompile.nn.image import (ConstantPad1d, ConstantPad2d, ConstantPad3d, Dropout1d, Dropout2d, Pad,  # noqa: F401
-                                ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d, Upsample,
+                                ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+                                ReplicationPad3d, Upsample,
                                 ZeroPad2d)
-from pycompile.nn.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm2d  # noqa: F401
+from pycompile.nn.normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,  # noqa: F401
+                                        InstanceNorm2d, InstanceNorm3d)
 from pycompile.nn.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,  # noqa: F401
-                                  AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
+                                  AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)
+from pycompile.nn.image_more import CentralCrop, ImageGradients, PSNR  # noqa: F401
+from pycompile.nn.math_more import (DiGamma, IGamma, LBeta, LGamma, MatDet, MatInverse, MatrixDiag,  # noqa: F401
+                                    MatrixDiagPart, MatrixSetDiag)
+from pycompile.nn.layers_more import (ChannelShuffle, ClipByNorm, Dropout3d, FastGelu, GaussianNLLLoss,  # noqa: F401
+                                      HingeEmbeddingLoss, HShrink, L1Regularizer, Linear, LPPool1d, LPPool2d, LRN, MatMul,
+                                      Moments, MultiMarginLoss, Norm, PixelShuffle, PixelUnshuffle, PoissonNLLLoss, Range,
+                                      ReduceLogSumExp, Roll, RReLU, Softmax2d, SoftShrink, Threshold, Tril,
+                                      TripletMarginWithDistanceLoss, Triu, Unflatten)
 
 
 def __getattr__(name):
     from pycompile.common.missing import missing
     raise missing("nn", __name__, name)
+

@@ -99,6 +99,20 @@ class ReplicationPad2d(_TorchPad):
         super().__init__(padding)
 
 
+class ReflectionPad3d(_TorchPad):
+    _nd, _mode = 3, "reflect"
+
+    def __init__(self, padding):
+        super().__init__(padding)
+
+
+class ReplicationPad3d(_TorchPad):
+    _nd, _mode = 3, "edge"
+
+    def __init__(self, padding):
+        super().__init__(padding)
+
+
 class Upsample(Cell):
     def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
         super().__init__()

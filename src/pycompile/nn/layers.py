@@ -47,13 +47,6 @@ class GELU(Cell):
         return ""   # MindSpore prints GELU() for both forms
 
 
-class FastGelu(Cell):
-    """ops.fast_gelu as a Cell: x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))."""
-
-    def construct(self, x):
-        return ops.fast_gelu(x)
-
-
 class HSwish(Cell):
     def construct(self, x):
         return ops.hardswish(x)

@@ -125,19 +125,23 @@ class GroupNorm(Cell):
         return f"num_groups={self.num_groups}, num_channels={self.num_channels}"
 
 
-class InstanceNorm2d(Cell):
-    """Instance statistics in training and eval (MindSpore 2.10 has no CPU kernel to compare the
-    moving statistics with; they are kept as Parameters and not updated)."""
+class _InstanceNorm(Cell):
+    """Instance statistics in training and eval, over every axis after (N, C) (MindSpore 2.10 has
+    no CPU kernel to compare the moving statistics with; they are kept as Parameters and not
+    updated). Subclasses set `_dims`, the input's rank."""
+
+    _dims = 4
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, gamma_init="ones", beta_init="zeros",
                  dtype=mstype.float32):
         super().__init__()
+        name = type(self).__name__
         if not isinstance(num_features, int) or num_features < 1:
-            raise ValueError(f"For 'InstanceNorm2d', the 'num_features' must be at least 1, but got {num_features}.")
+            raise ValueError(f"For '{name}', the 'num_features' must be at least 1, but got {num_features}.")
         if not isinstance(eps, float) or not isinstance(momentum, float):
-            raise TypeError("For 'InstanceNorm2d', 'eps' and 'momentum' must be floats")
+            raise TypeError(f"For '{name}', 'eps' and 'momentum' must be floats")
         if momentum < 0 or momentum > 1:
-            raise ValueError(f"For 'InstanceNorm2d', the 'momentum' must be a number in range [0, 1], but got {momentum}.")
+            raise ValueError(f"For '{name}', the 'momentum' must be a number in range [0, 1], but got {momentum}.")
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.moving_mean = Parameter(initializer("zeros", num_features, dtype=dtype), name="mean", requires_grad=False)
         self.moving_variance = Parameter(initializer("ones", num_features, dtype=dtype), name="variance",
@@ -146,11 +150,27 @@ class InstanceNorm2d(Cell):
         self.beta = Parameter(initializer(beta_init, num_features, dtype=dtype), name="beta", requires_grad=affine)
 
     def construct(self, x):
-        t = ops.functional._tensor_type("InstanceNorm2d", x)
-        if t.ndim != 4:
-            raise ValueError(f"For 'InstanceNorm2d', the in_shape must have 4 dims, but got {t.ndim}.")
+        name = type(self).__name__
+        t = ops.functional._tensor_type(name, x)
+        if t.ndim != self._dims:
+            raise ValueError(f"For '{name}', the in_shape must have {self._dims} dims, but got {t.ndim}.")
         return FI.instance_norm(x, weight=self.gamma, bias=self.beta, eps=self.eps)
 
     def extend_repr(self):
         return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
                 f"beta={self.beta}, moving_mean={self.moving_mean}, moving_variance={self.moving_variance}")
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance normalization of (N, C, L) inputs."""
+    _dims = 3
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalization of (N, C, H, W) inputs."""
+    _dims = 4
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalization of (N, C, D, H, W) inputs."""
+    _dims = 5

@@ -220,3 +220,28 @@ class AdaptiveMaxPool1d(Cell):
 
     def construct(self, input):
         return FC.adaptive_max_pool1d(input, self.output_size)
+
+
+class _MaxUnpool(Cell):
+    """The inverse of a max pooling with return_indices (ops.max_unpool1d / 2d / 3d)."""
+
+    _op = None
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+
+    def construct(self, x, indices, output_size=None):
+        return getattr(ops, self._op)(x, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class MaxUnpool1d(_MaxUnpool):
+    _op = "max_unpool1d"
+
+
+class MaxUnpool2d(_MaxUnpool):
+    _op = "max_unpool2d"
+
+
+class MaxUnpool3d(_MaxUnpool):
+    _op = "max_unpool3d"

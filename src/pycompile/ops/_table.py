@@ -76,6 +76,7 @@ class OpDef:
     effect: Effect = Effect.PURE
     lower: Lowering | None = None
     grad: Any = None
+    jvp: Any = None                  # forward-mode rule (ops/grads/forward.py); None: the VJP rule transposed
     batch: Any = None
     variadic: bool = False           # last input is a tuple of tensors (Concat, Stack, AddN)
     cse: bool = True

@@ -9,19 +9,26 @@ as in JAX; `fn` runs as plain Python on tracers.
 
 Rules (name -> function(op, args, attrs, size) -> (value, batch_dim)):
   elementwise  batched operands get the batch axis in front, padded to the example rank
-  reduce / softmax / argmax / layernorm / transpose / reshape / slice / concat / gather /
-               matmul / broadcast_to / depend    axes shifted past the batch axis
-  loop         any other op: slice each example, apply the op, stack the results
+  reduce / softmax / argmax / transpose / reshape / slice / concat / matmul / broadcast_to /
+               depend    axes shifted past the batch axis
+  conv / conv_input / conv_filter / pool / pool_grad / batchnorm_stats   the batch folded into
+               the op's images or (grouped) channels (ops/batch_rules_cnn.py)
+  gather / gather_d / gather_nd / scatter_nd / gather_grad / slice_grad / leading / layernorm
+               batch first, batched index tuples given the example's number (batch_rules_index.py)
+  loop         any other op: slice each example, apply the op, stack the results (ops/batch_util.py);
+               what is left on it: effects, random draws, collectives, graph-only ops
+               (tools/vmap_report.py lists them)
 """
 from __future__ import annotations
 
-from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleType, type_of
+from pycompile.common.abstract import Symbolic, TensorType, TupleType, type_of
 from pycompile.common.tensor import TensorMethods
+from pycompile.ops import batch_rules_cnn, batch_rules_index, tracing
 from pycompile.ops import functional as F
-from pycompile.ops import tracing
 from pycompile.ops._table import OPS, OpValueError, apply, norm_axes, norm_axis
+from pycompile.ops.batch_util import (broadcast_batch, example_rank, loop, move_axis, ndim, pad_examples,
+                                      to_front)
 from pycompile.ops.tracing import Tracer
-
 
 
 class BatchTrace(Tracer):
@@ -38,7 +45,7 @@ class BatchTrace(Tracer):
                 args.append([self._unpack(y) for y in x])
             else:
                 args.append(self._unpack(x))
-        rule = RULES.get(op.batch, _loop)
+        rule = RULES.get(op.batch, loop)
         val, bdim = rule(op, args, attrs, self.size)
         return self._wrap(val, bdim)
 
@@ -86,64 +93,18 @@ class BatchTracer(tracing.OnTrace, TensorMethods, Symbolic):
     __hash__ = object.__hash__
 
 
-# ---- helpers ---------------------------------------------------------------------------------------
-
-def _ndim(v) -> int:
-    t = type_of(v)
-    return len(t.shape) if isinstance(t, TensorType) else 0
-
-
-def to_front(v, bdim):
-    """The batched value with its batch axis first."""
-    if bdim is None or bdim == 0:
-        return v
-    nd = _ndim(v)
-    perm = (bdim,) + tuple(i for i in range(nd) if i != bdim)
-    return F.transpose(v, perm)
-
-
-def _broadcast_batch(v, size):
-    """An unbatched value repeated along a new leading batch axis."""
-    t = type_of(v)
-    if isinstance(t, ScalarType):
-        v = F.cast(v, F.ScalarDefault[t.kind])
-        t = type_of(v)
-    return F.broadcast_to(F.expand_dims(v, 0), (size,) + t.shape)
-
-
-def _pad_examples(args, rank):
-    """Batched operands with the batch axis first and example rank raised to `rank`."""
-    vals = []
-    for v, b in args:
-        if b is None:
-            vals.append(v)
-            continue
-        v = to_front(v, b)
-        example_rank = _ndim(v) - 1
-        if example_rank < rank:
-            shape = type_of(v).shape
-            v = F.reshape(v, (shape[0],) + (1,) * (rank - example_rank) + shape[1:])
-        vals.append(v)
-    return vals
-
-
 # ---- rules -----------------------------------------------------------------------------------------
 
-def _example_rank(args) -> int:
-    ranks = [(_ndim(v) - (1 if b is not None else 0)) for v, b in args]
-    return max(ranks) if ranks else 0
-
-
 def _elementwise(op, args, attrs, size):
-    return apply(op, _pad_examples(args, _example_rank(args)), attrs), 0
+    return apply(op, pad_examples(args, example_rank(args)), attrs), 0
 
 
 def _reduce(op, args, attrs, size):
     (v, b), = args
     v = to_front(v, b)
-    rank = _ndim(v) - 1
+    rank = ndim(v) - 1
     if rank == 0:                      # a 0-d example: map it one by one
-        return _loop(op, args, attrs, size)
+        return loop(op, args, attrs, size)
     axes = norm_axes(op.name, attrs.get("axis"), rank)
     return apply(op, [v], dict(attrs, axis=tuple(a + 1 for a in axes))), 0
 
@@ -155,34 +116,25 @@ def _argmax(op, args, attrs, size):
     if axis is None:
         v = F.reshape(v, (size, -1))
         return apply(op, [v], dict(attrs, axis=1)), 0
-    return apply(op, [v], dict(attrs, axis=norm_axis(op.name, axis, _ndim(v) - 1) + 1)), 0
+    if ndim(v) == 1:                   # 0-d examples: the op's own rule for its axis (-1 / 0)
+        return loop(op, args, attrs, size)
+    return apply(op, [v], dict(attrs, axis=norm_axis(op.name, axis, ndim(v) - 1) + 1)), 0
 
 
 def _softmax(op, args, attrs, size):
     (v, b), = args
     v = to_front(v, b)
-    rank = _ndim(v) - 1
+    rank = ndim(v) - 1
     axis = attrs.get("axis", -1)
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     shifted = tuple(norm_axis(op.name, a, rank) + 1 for a in axes)
     return apply(op, [v], dict(attrs, axis=shifted if isinstance(axis, (tuple, list)) else shifted[0])), 0
 
 
-def _layernorm(op, args, attrs, size):
-    (x, bx), (g, bg), (be, bb) = args
-    if bg is not None or bb is not None:
-        return _loop(op, args, attrs, size)
-    x = to_front(x, bx)
-    rank = _ndim(x) - 1
-    new = dict(attrs, begin_norm_axis=norm_axis(op.name, attrs.get("begin_norm_axis", -1), rank) + 1,
-               begin_params_axis=norm_axis(op.name, attrs.get("begin_params_axis", -1), rank) + 1)
-    return apply(op, [x, g, be], new), 0
-
-
 def _transpose(op, args, attrs, size):
     (v, b), = args
     v = to_front(v, b)
-    rank = _ndim(v) - 1
+    rank = ndim(v) - 1
     perm = attrs.get("perm")
     perm = tuple(reversed(range(rank))) if perm is None else tuple(int(p) % rank for p in perm)
     return apply(op, [v], dict(attrs, perm=(0,) + tuple(p + 1 for p in perm))), 0
@@ -215,25 +167,24 @@ def _broadcast_to(op, args, attrs, size):
 
 def _concat(op, args, attrs, size):
     (items,) = args
-    vals = [to_front(v, b) if b is not None else _broadcast_batch(v, size) for v, b in items]
-    rank = _ndim(vals[0]) - 1
+    vals = [to_front(v, b) if b is not None else broadcast_batch(v, size) for v, b in items]
+    rank = ndim(vals[0]) - 1
     extra = 1 if op.name == "Stack" else 0
     axis = norm_axis(op.name, attrs.get("axis", 0), rank, extra=extra) + 1
     return apply(op, [tuple(vals)], dict(attrs, axis=axis)), 0
 
 
-def _gather(op, args, attrs, size):
-    (x, bx), (idx, bi) = args
-    if bi is not None:
-        return _loop(op, args, attrs, size)
-    x = to_front(x, bx)
-    axis = norm_axis(op.name, attrs.get("axis", 0), _ndim(x) - 1) + 1
-    return apply(op, [x, idx], dict(attrs, axis=axis)), 0
-
-
 def _matmul(op, args, attrs, size):
     # a batch of matrix products is a BatchMatMul; unbatched operands broadcast over the batch
-    x, y = _pad_examples(args, _example_rank(args))
+    (xv, bx), (yv, by) = args
+    if by is None and bx is not None and ndim(yv) == 2 and not attrs.get("transpose_a", False):
+        # only the left side is batched and the right is one matrix: one product of all the
+        # batch's rows (a GEMM), not a batch of small ones (jacrev's rows, jacfwd's tangents)
+        x = to_front(xv, bx)
+        shape = type_of(x).shape
+        flat = apply(OPS["MatMul"], [F.reshape(x, (-1, shape[-1])), yv], attrs)
+        return F.reshape(flat, shape[:-1] + (type_of(flat).shape[-1],)), 0
+    x, y = pad_examples(args, example_rank(args))
     return apply(OPS["BatchMatMul"], [x, y], attrs), 0
 
 
@@ -243,32 +194,11 @@ def _depend(op, args, attrs, size):
     return apply(op, [v, *rest], attrs), b
 
 
-def _loop(op, args, attrs, size):
-    """Correct for every op: apply it to each example and stack the results."""
-    outs = []
-    for i in range(size):
-        ex = []
-        for a in args:
-            if isinstance(a, list):
-                ex.append(tuple(F.getitem(v, _take(b, i, _ndim(v))) if b is not None else v for v, b in a))
-            else:
-                v, b = a
-                ex.append(F.getitem(v, _take(b, i, _ndim(v))) if b is not None else v)
-        outs.append(apply(op, ex, attrs))
-    if isinstance(outs[0], tuple):
-        return tuple(F.stack([o[k] for o in outs]) for k in range(len(outs[0]))), 0
-    return F.stack(outs), 0
-
-
-def _take(bdim, i, nd):
-    return tuple([slice(None)] * bdim + [i])
-
-
 RULES = {
     "elementwise": _elementwise, "reduce": _reduce, "argmax": _argmax, "softmax": _softmax,
-    "layernorm": _layernorm, "transpose": _transpose, "reshape": _reshape, "slice": _slice,
-    "broadcast_to": _broadcast_to, "concat": _concat, "gather": _gather, "matmul": _matmul,
-    "depend": _depend, "loop": _loop,
+    "transpose": _transpose, "reshape": _reshape, "slice": _slice, "broadcast_to": _broadcast_to,
+    "concat": _concat, "matmul": _matmul, "depend": _depend, "loop": loop,
+    **batch_rules_cnn.RULES, **batch_rules_index.RULES,
 }
 
 
@@ -293,7 +223,7 @@ def _batch_args(args, axes, trace):
             sub = ax if isinstance(ax, (tuple, list)) else [ax] * len(a)
             out.append(type(a)(_batch_args(a, sub, trace)))
         else:
-            nd = _ndim(a)
+            nd = ndim(a)
             if not -nd <= ax < max(nd, 1) or nd == 0:
                 raise OpValueError(f"vmap: in_axes {ax} is out of range for an argument of rank {nd}")
             out.append(BatchTracer(a, ax % nd, trace))
@@ -320,16 +250,11 @@ def _unbatch(out, trace, out_axes):
         axes = out_axes if isinstance(out_axes, (tuple, list)) else [out_axes] * len(out)
         return type(out)(_unbatch(o, trace, a) for o, a in zip(out, axes))
     if isinstance(out, BatchTracer) and out.trace is trace:
-        v = to_front(out.val, out.bdim)
+        v, b = out.val, out.bdim
     else:
-        v = _broadcast_batch(out, trace.size)
-    if out_axes in (0, None):
-        return v
-    nd = _ndim(v)
-    axis = out_axes % nd
-    perm = list(range(1, nd))
-    perm.insert(axis, 0)
-    return F.transpose(v, tuple(perm))
+        v, b = broadcast_batch(out, trace.size), 0
+    # one move from where the batch is to where it goes (None: in front, as 0)
+    return move_axis(v, b, 0 if out_axes is None else out_axes % ndim(v))
 
 
 def vmap(fn, in_axes=0, out_axes=0):

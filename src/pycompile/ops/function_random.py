@@ -9,6 +9,8 @@ that is a Load and an Assign like any Parameter update, so calls are ordered, ea
 """
 from __future__ import annotations
 
+import contextvars
+
 import numpy as np
 
 from pycompile.common import dtype as mstype
@@ -42,10 +44,18 @@ def _op_seed(name: str, seed) -> int:
     return int(seed)
 
 
+# the state random ops draw from: RNG_STATE (the default generator's), or a Generator's while one
+# is drawing (`with generator.drawing():`, ops/generator.py)
+_DRAWING_FROM = contextvars.ContextVar("pycompile_drawing_from", default=None)
+
+
 def draw(op, inputs: list, attrs: dict):
     """Run random op `op` on the current state, then advance the state's offset."""
-    out = apply(op, [RNG_STATE, *inputs], attrs)
-    F.assign(RNG_STATE, RNG_STATE + _STEP)
+    state = _DRAWING_FROM.get()
+    if state is None:
+        state = RNG_STATE
+    out = apply(op, [state, *inputs], attrs)
+    F.assign(state, state + _STEP)
     return out
 
 
@@ -225,9 +235,8 @@ __all__ = ["rand", "randn", "rand_like", "randn_like", "standard_normal", "randi
 
 
 # ---- the default generator's state (ms.manual_seed / seed / initial_seed / get_rng_state) -----------
-def manual_seed(seed):
-    """Seed the random ops' default generator (not the weight initializers: `ms.set_seed` seeds
-    both). Returns None (MindSpore returns its Generator object, which pycompile does not have)."""
+def reseed(seed) -> None:
+    """Seed the default generator (ms.manual_seed, in ops/generator.py, returns it as well)."""
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise TypeError(f"For 'manual_seed', the 'seed' must be an int, but got {type(seed).__name__}.")
     _reset(int(seed))

@@ -2,11 +2,11 @@
 from pycompile.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: F401
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric, Precision,  # noqa: F401
                                   Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
-                                  get_metric_fn, get_metrics, names, rearrange_inputs)
+                                  get_metric_fn, get_metrics, names, rearrange_inputs, ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc)
 from pycompile.train import metrics  # noqa: F401,E402
 from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping, History, LambdaCallback,  # noqa: F401
                                       LearningRateScheduler, LossMonitor, ModelCheckpoint, ProgressBar, RunContext,
-                                      TimeMonitor)
+                                      TimeMonitor, ReduceLROnPlateau, BackupAndRestore, OnRequestExit)
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
 from pycompile.train.model import Model  # noqa: F401,E402

@@ -1,8 +1,10 @@
 """mindspore.dataset.text, a first real subset: Vocab (from_list / from_dict / from_dataset /
 from_file), Lookup, ToNumber, SlidingWindow, Ngram, PythonTokenizer, WhitespaceTokenizer,
-UnicodeCharTokenizer and TruncateSequencePair. Outputs, dtypes and offsets (UTF-8 byte offsets,
-uint32) are MindSpore 2.10's (tests/oracle/data/text.json). The rest of MindSpore's text names
-raise the "not supported yet" AttributeError.
+UnicodeCharTokenizer and TruncateSequencePair here; AddToken, Truncate, CaseFold, NormalizeUTF8,
+RegexReplace, RegexTokenizer, BasicTokenizer, WordpieceTokenizer, BertTokenizer, to_str / to_bytes
+in _more.py. Outputs, dtypes and offsets (UTF-8 byte offsets, uint32) are MindSpore 2.10's
+(tests/oracle/data/text.json, tests/dataset/fixtures/more_text.json). The rest of MindSpore's text
+names raise the "not supported yet" AttributeError.
 """
 from __future__ import annotations
 
@@ -11,10 +13,15 @@ import re
 
 import numpy as np
 
+from pycompile.dataset.text._more import (AddToken, BasicTokenizer, BertTokenizer, CaseFold, JiebaMode,  # noqa: F401
+                                          NormalizeForm, NormalizeUTF8, RegexReplace, RegexTokenizer, Truncate,
+                                          WordpieceTokenizer, to_bytes, to_str)
 from pycompile.dataset.transforms._base import TensorOperation
 
 __all__ = ["Vocab", "Lookup", "ToNumber", "SlidingWindow", "Ngram", "PythonTokenizer", "WhitespaceTokenizer",
-           "UnicodeCharTokenizer", "TruncateSequencePair"]
+           "UnicodeCharTokenizer", "TruncateSequencePair", "AddToken", "Truncate", "CaseFold", "NormalizeForm",
+           "NormalizeUTF8", "RegexReplace", "RegexTokenizer", "BasicTokenizer", "WordpieceTokenizer", "BertTokenizer",
+           "JiebaMode", "to_str", "to_bytes"]
 
 
 def _np_type(data_type):

@@ -1,12 +1,16 @@
-"""mindspore.dataset.transforms: TypeCast, Compose, OneHot."""
+"""mindspore.dataset.transforms: TypeCast, Compose, OneHot here; Fill, Mask, Relational, Duplicate,
+Concatenate, Slice, PadEnd, Unique and the random combinators in _more.py."""
 from __future__ import annotations
 
 import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.dataset.transforms._base import TensorOperation, as_array, eager_rng
+from pycompile.dataset.transforms._more import (Concatenate, Duplicate, Fill, Mask, PadEnd, RandomApply,  # noqa: F401
+                                                RandomChoice, RandomOrder, Relational, Slice, Unique)
 
-__all__ = ["TypeCast", "Compose", "OneHot"]
+__all__ = ["TypeCast", "Compose", "OneHot", "Fill", "Mask", "Relational", "Duplicate", "Concatenate", "Slice",
+           "PadEnd", "Unique", "RandomApply", "RandomChoice", "RandomOrder"]
 
 
 class TypeCast(TensorOperation):

@@ -1,46 +1,29 @@
 """mindspore.dataset.vision: image transforms on HWC NumPy arrays (written with NumPy; no OpenCV or
-PIL needed, except Decode, which decodes JPEG / PNG bytes with Pillow). Results and dtypes are
-MindSpore 2.10's (checked against recorded outputs)."""
+PIL needed, except Decode, ToPIL and Grayscale, which use Pillow). Results and dtypes are
+MindSpore 2.10's (checked against recorded outputs: tests/dataset/fixtures/ms_dataset.json and
+tests/oracle/data/vision.json), OpenCV's fixed-point and rounding details included."""
 from __future__ import annotations
-
-from enum import IntEnum
 
 import numpy as np
 
+from pycompile.dataset.transforms import TypeCast as ToType  # noqa: F401
 from pycompile.dataset.transforms._base import RandomOperation, TensorOperation
+from pycompile.dataset.vision import _color, _geometry
+from pycompile.dataset.vision._common import Border, Inter, _check_inter, _degrees, _pad, _pair  # noqa: F401
+from pycompile.dataset.vision._color import ConvertMode
 from pycompile.dataset.vision._decode import decode_image, to_pil
-from pycompile.dataset.vision._resize import output_size, resize_bilinear, resize_nearest
+from pycompile.dataset.vision._more import (Affine, AdjustGamma, AutoContrast, Crop, Equalize, Erase,  # noqa: F401
+                                            Invert, PadToSize, Posterize, RandomAffine, RandomInvert,
+                                            RandomPosterize, RandomSolarize, ResizedCrop, Solarize, ToNumpy)
+from pycompile.dataset.vision._resize import (output_size, resize_area, resize_bicubic, resize_bilinear,
+                                              resize_nearest)
 
-__all__ = ["Inter", "Border", "Rescale", "Normalize", "HWC2CHW", "Resize", "RandomCrop", "RandomHorizontalFlip",
-           "CenterCrop", "ToTensor", "Decode"]
-
-
-class Inter(IntEnum):
-    """Interpolation modes (MindSpore's values); Resize implements NEAREST and LINEAR."""
-    NEAREST = 0
-    ANTIALIAS = 1
-    LINEAR = 2
-    BILINEAR = 2
-    CUBIC = 3
-    BICUBIC = 3
-    AREA = 4
-    PILCUBIC = 5
-
-
-class Border(str):
-    """Padding modes; RandomCrop implements CONSTANT, EDGE, REFLECT and SYMMETRIC."""
-    CONSTANT = "constant"
-    EDGE = "edge"
-    REFLECT = "reflect"
-    SYMMETRIC = "symmetric"
-
-
-def _pair(size, name):
-    if isinstance(size, int) and not isinstance(size, bool):
-        size = (size, size)
-    if not (isinstance(size, (tuple, list)) and len(size) == 2 and all(isinstance(s, int) and s > 0 for s in size)):
-        raise ValueError(f"{name} must be a positive int or a (height, width) pair, but got {size!r}.")
-    return tuple(size)
+__all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", "Resize", "RandomCrop",
+           "RandomHorizontalFlip", "CenterCrop", "ToTensor", "Decode", "Pad", "HorizontalFlip", "VerticalFlip",
+           "RandomVerticalFlip", "RandomResizedCrop", "ConvertColor", "Grayscale", "ToPIL", "AdjustBrightness",
+           "AdjustContrast", "AdjustSaturation", "AdjustHue", "RandomColorAdjust", "Rotate", "RandomRotation",
+           "Crop", "ResizedCrop", "Invert", "RandomInvert", "Posterize", "RandomPosterize", "Solarize", "RandomSolarize",
+           "AdjustGamma", "PadToSize", "Erase", "Equalize", "AutoContrast", "Affine", "RandomAffine", "ToNumpy", "ToType"]
 
 
 class Rescale(TensorOperation):
@@ -127,7 +110,7 @@ class ToTensor(TensorOperation):
 
 class Resize(TensorOperation):
     """Resize an HW / HWC image to `size` ((height, width), or an int for the shorter side) with
-    Inter.LINEAR (default) or Inter.NEAREST, matching MindSpore's OpenCV results."""
+    Inter.LINEAR (default), NEAREST, BICUBIC or AREA, matching MindSpore's OpenCV results."""
 
     def __init__(self, size, interpolation=Inter.LINEAR):
         if isinstance(size, int) and not isinstance(size, bool):
@@ -135,29 +118,20 @@ class Resize(TensorOperation):
                 raise ValueError(f"Resize: size must be positive, but got {size}.")
         else:
             size = _pair(size, "Resize size")
-        if interpolation not in (Inter.LINEAR, Inter.NEAREST):
+        if interpolation not in (Inter.LINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA):
             raise NotImplementedError(f"Resize with {Inter(interpolation).name} is not implemented; "
-                                      f"use Inter.LINEAR or Inter.NEAREST")
+                                      f"use Inter.LINEAR, Inter.NEAREST, Inter.BICUBIC or Inter.AREA")
         self.size, self.interpolation = size, Inter(interpolation)
 
     def _apply(self, img):
         h, w = output_size(img.shape, self.size)
         if self.interpolation == Inter.NEAREST:
             return resize_nearest(img, h, w)
+        if self.interpolation == Inter.BICUBIC:
+            return resize_bicubic(img, h, w)
+        if self.interpolation == Inter.AREA:
+            return resize_area(img, h, w)
         return resize_bilinear(img, h, w)
-
-
-def _pad(img, top, bottom, left, right, fill=0, mode=Border.CONSTANT):
-    widths = [(top, bottom), (left, right)] + [(0, 0)] * (img.ndim - 2)
-    if mode == Border.CONSTANT:
-        fill = np.asarray(fill, img.dtype)
-        if fill.ndim == 0 or img.ndim == 2:
-            return np.pad(img, widths, constant_values=fill.reshape(-1)[0])
-        out = np.empty((img.shape[0] + top + bottom, img.shape[1] + left + right) + img.shape[2:], img.dtype)
-        out[...] = fill
-        out[top:top + img.shape[0], left:left + img.shape[1]] = img
-        return out
-    return np.pad(img, widths, mode=str(mode))
 
 
 class CenterCrop(TensorOperation):
@@ -224,6 +198,247 @@ class RandomHorizontalFlip(RandomOperation):
         if rng.random() < self.prob:
             return np.ascontiguousarray(img[:, ::-1])
         return img
+
+
+def _padding(padding, op="Pad"):
+    """MindSpore's padding forms -> (left, top, right, bottom)."""
+    if isinstance(padding, int) and not isinstance(padding, bool):
+        padding = (padding,) * 4
+    elif isinstance(padding, (list, tuple)) and len(padding) == 2:
+        padding = (padding[0], padding[1], padding[0], padding[1])
+    if not (isinstance(padding, (list, tuple)) and len(padding) == 4
+            and all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in padding)):
+        raise ValueError(f"{op}: padding must be a non-negative int or a sequence of 2 or 4 of them, "
+                         f"but got {padding!r}.")
+    return tuple(padding)
+
+
+class Pad(TensorOperation):
+    """Pad the image's borders: `padding` an int (every side), (left/right, top/bottom) or (left,
+    top, right, bottom); `fill_value` an int or an RGB triple for Border.CONSTANT; EDGE repeats
+    the border pixel, REFLECT mirrors without it, SYMMETRIC with it (OpenCV's borders)."""
+
+    def __init__(self, padding, fill_value=0, padding_mode=Border.CONSTANT):
+        self.padding = _padding(padding)
+        self.fill_value = fill_value
+        self.padding_mode = padding_mode
+
+    def _apply(self, img):
+        left, top, right, bottom = self.padding
+        return _pad(img, top, bottom, left, right, self.fill_value, self.padding_mode)
+
+
+class HorizontalFlip(TensorOperation):
+    def _apply(self, img):
+        return np.ascontiguousarray(img[:, ::-1])
+
+
+class VerticalFlip(TensorOperation):
+    def _apply(self, img):
+        return np.ascontiguousarray(img[::-1])
+
+
+class RandomVerticalFlip(RandomOperation):
+    """Mirror the image top-bottom with probability `prob`."""
+
+    def __init__(self, prob=0.5):
+        if not 0.0 <= prob <= 1.0:
+            raise ValueError(f"Input prob is not within the required interval of [0.0, 1.0], but got {prob}.")
+        self.prob = prob
+
+    def _apply_random(self, rng, img):
+        if rng.random() < self.prob:
+            return np.ascontiguousarray(img[::-1])
+        return img
+
+
+class RandomResizedCrop(RandomOperation):
+    """Crop a random part (area a `scale` fraction of the image's, aspect ratio in `ratio`; see
+    _geometry.crop_box) and resize it to `size` with Inter.BILINEAR (default) or NEAREST."""
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3. / 4., 4. / 3.), interpolation=Inter.BILINEAR,
+                 max_attempts=10):
+        self.size = _pair(size, "RandomResizedCrop size")
+        if not (len(scale) == 2 and 0 <= scale[0] <= scale[1]):
+            raise ValueError(f"RandomResizedCrop: scale should be a (min, max) pair with 0 <= min <= max, "
+                             f"but got {scale!r}.")
+        if not (len(ratio) == 2 and 0 < ratio[0] <= ratio[1]):
+            raise ValueError(f"RandomResizedCrop: ratio should be a (min, max) pair with 0 < min <= max, "
+                             f"but got {ratio!r}.")
+        self.scale, self.ratio = tuple(scale), tuple(ratio)
+        self.interpolation = _check_inter(interpolation, "RandomResizedCrop")
+
+    def _apply_random(self, rng, img):
+        top, left, h, w = _geometry.crop_box(rng, img.shape[0], img.shape[1], self.scale, self.ratio)
+        crop = img[top:top + h, left:left + w]
+        resize = resize_nearest if self.interpolation == Inter.NEAREST else resize_bilinear
+        return resize(np.ascontiguousarray(crop), *self.size)
+
+
+class ConvertColor(TensorOperation):
+    """Change the colour space (ConvertMode: RGB / BGR / RGBA / BGRA / GRAY), as OpenCV's cvtColor."""
+
+    def __init__(self, convert_mode):
+        self.convert_mode = ConvertMode(convert_mode)
+
+    def _apply(self, img):
+        return _color.convert_color(img, self.convert_mode)
+
+
+class _PilOperation:
+    """Transforms on PIL images (MindSpore's Python transforms): the input is passed on as it is."""
+
+    def __call__(self, img):
+        return self._apply(img)
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+
+class ToPIL(_PilOperation):
+    """HWC / HW NumPy image -> PIL image (needs Pillow)."""
+
+    def _apply(self, img):
+        from pycompile.dataset.transforms._base import as_array
+        try:
+            from PIL import Image
+        except ImportError:
+            raise ImportError("vision.ToPIL needs Pillow, which is not installed: pip install "
+                              "'pycompile[images]'") from None
+        if isinstance(img, Image.Image):
+            return img
+        img = as_array(img)
+        if img.ndim == 3 and img.shape[2] == 1:
+            img = img[:, :, 0]
+        return Image.fromarray(img)
+
+
+class Grayscale(_PilOperation):
+    """PIL image -> its luminance (PIL's "L" conversion), 1 or 3 identical channels, as a PIL image."""
+
+    def __init__(self, num_output_channels=1):
+        if not isinstance(num_output_channels, int) or num_output_channels not in (1, 3):
+            raise ValueError(f"num_output_channels should be either 1 or 3. Got {num_output_channels}.")
+        self.num_output_channels = num_output_channels
+
+    def _apply(self, img):
+        from PIL import Image
+        if not isinstance(img, Image.Image):
+            raise TypeError(f"img should be PIL image. Got {type(img)}. Use Decode() for encoded data or ToPIL() "
+                            "for decoded data.")
+        gray = img.convert("L")
+        if self.num_output_channels == 1:
+            return gray
+        g = np.asarray(gray, dtype=np.uint8)
+        return Image.fromarray(np.dstack([g, g, g]), "RGB")
+
+
+def _factor(value, name, low=0.0):
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value < low:
+        raise ValueError(f"Input {name} is not within the required interval of [{low}, 16777216].")
+    return float(value)
+
+
+class AdjustBrightness(TensorOperation):
+    def __init__(self, brightness_factor):
+        self.factor = _factor(brightness_factor, "brightness_factor")
+
+    def _apply(self, img):
+        return _color.adjust_brightness(img, self.factor)
+
+
+class AdjustContrast(TensorOperation):
+    def __init__(self, contrast_factor):
+        self.factor = _factor(contrast_factor, "contrast_factor")
+
+    def _apply(self, img):
+        return _color.adjust_contrast(img, self.factor)
+
+
+class AdjustHue(TensorOperation):
+    """Shift the hue by `hue_factor` (in [-0.5, 0.5]) of the colour circle (see _color.adjust_hue)."""
+
+    def __init__(self, hue_factor):
+        if not isinstance(hue_factor, (int, float)) or isinstance(hue_factor, bool) or not -0.5 <= hue_factor <= 0.5:
+            raise ValueError("Input hue_factor is not within the required interval of [-0.5, 0.5].")
+        self.factor = float(hue_factor)
+
+    def _apply(self, img):
+        return _color.adjust_hue(img, self.factor)
+
+
+class AdjustSaturation(TensorOperation):
+    def __init__(self, saturation_factor):
+        self.factor = _factor(saturation_factor, "saturation_factor")
+
+    def _apply(self, img):
+        return _color.adjust_saturation(img, self.factor)
+
+
+def _range(value, name, center, bound=None):
+    """A factor range: a number v -> [max(0, center - v), center + v], or a (min, max) pair."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        lo, hi = center - value, center + value
+        lo = max(lo, 0.0) if center == 1 else lo
+    elif isinstance(value, (list, tuple)) and len(value) == 2 and value[0] <= value[1]:
+        lo, hi = value
+    else:
+        raise ValueError(f"RandomColorAdjust: {name} should be a number or a (min, max) pair, but got {value!r}.")
+    if bound is not None and not (-bound <= lo and hi <= bound):
+        raise ValueError(f"RandomColorAdjust: {name} should be within [{-bound}, {bound}], but got {value!r}.")
+    return float(lo), float(hi)
+
+
+class RandomColorAdjust(RandomOperation):
+    """Brightness, contrast, saturation and hue factors drawn uniformly from their ranges, applied
+    in a random order (as MindSpore does); a range left at its default is skipped."""
+
+    def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
+        self.brightness = _range(brightness, "brightness", 1)
+        self.contrast = _range(contrast, "contrast", 1)
+        self.saturation = _range(saturation, "saturation", 1)
+        self.hue = _range(hue, "hue", 0, bound=0.5)
+
+    def _apply_random(self, rng, img):
+        steps = [(self.brightness, 1.0, _color.adjust_brightness), (self.contrast, 1.0, _color.adjust_contrast),
+                 (self.saturation, 1.0, _color.adjust_saturation), (self.hue, 0.0, _color.adjust_hue)]
+        for k in rng.permutation(len(steps)):
+            (lo, hi), neutral, fn = steps[k]
+            if (lo, hi) != (neutral, neutral):
+                img = fn(img, rng.uniform(lo, hi) if hi > lo else lo)
+        return img
+
+
+class Rotate(TensorOperation):
+    """Rotate by `degrees` counter-clockwise about `center` (the image centre by default), with
+    Inter.NEAREST (default) or BILINEAR; `expand` fits the whole rotated image; uncovered pixels take
+    `fill_value` (an int or an RGB triple). See _geometry.rotate."""
+
+    def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
+        if not isinstance(degrees, (int, float)) or isinstance(degrees, bool):
+            raise TypeError(f"Argument degrees with value {degrees} is not of type [<class 'int'>, <class 'float'>].")
+        self.degrees = float(degrees)
+        self.resample = _check_inter(resample, "Rotate")
+        self.expand, self.center, self.fill_value = bool(expand), center, fill_value
+
+    def _apply(self, img):
+        return _geometry.rotate(img, self.degrees, self.center, self.expand, self.resample == Inter.LINEAR,
+                                self.fill_value)
+
+
+class RandomRotation(RandomOperation):
+    """Rotate by an angle drawn uniformly from `degrees` (a number d: [-d, d]); as Rotate otherwise."""
+
+    def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
+        self.degrees = _degrees(degrees)
+        self.resample = _check_inter(resample, "RandomRotation")
+        self.expand, self.center, self.fill_value = bool(expand), center, fill_value
+
+    def _apply_random(self, rng, img):
+        lo, hi = self.degrees
+        angle = rng.uniform(lo, hi) if hi > lo else lo
+        return _geometry.rotate(img, angle, self.center, self.expand, self.resample == Inter.LINEAR,
+                                self.fill_value)
 
 
 def __getattr__(name):

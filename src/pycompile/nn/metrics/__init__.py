@@ -9,12 +9,14 @@ from pycompile.nn.metrics.error import MAE, MSE
 from pycompile.nn.metrics.fbeta import F1, Fbeta
 from pycompile.nn.metrics.loss import Loss
 from pycompile.nn.metrics.metric import EvaluationBase, Metric, rearrange_inputs
+from pycompile.nn.metrics.more import ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc
 from pycompile.nn.metrics.precision_recall import Precision, Recall
 from pycompile.nn.metrics.topk import Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy
 
 __all__ = ["names", "get_metric_fn", "get_metrics", "Metric", "EvaluationBase", "rearrange_inputs", "Accuracy",
            "Loss", "MAE", "MSE", "Precision", "Recall", "Fbeta", "F1", "ConfusionMatrix",
-           "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy"]
+           "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Perplexity", "Dice",
+           "CosineSimilarity", "ROC", "auc", "BleuScore"]
 
 # MindSpore's names for the metrics pycompile has (a subset of MindSpore 2.10's list).
 _FACTORY = {
@@ -30,6 +32,12 @@ _FACTORY = {
     "mse": MSE,
     "loss": Loss,
     "confusion_matrix": ConfusionMatrix,
+    "dice": Dice,
+    "roc": ROC,
+    "auc": auc,
+    "bleu_score": BleuScore,
+    "cosine_similarity": CosineSimilarity,
+    "perplexity": Perplexity,
 }
 
 

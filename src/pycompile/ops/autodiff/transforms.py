@@ -2,20 +2,23 @@
 `ops.get_grad`, with MindSpore 2.10's result structures (recorded in
 tests/oracle/data/autodiff_transforms.json).
 
-Each is built on the reverse mode of api.py, so one implementation serves PyNative (the tape)
+vjp and jacrev are built on the reverse mode of api.py, so one implementation serves PyNative (the tape)
 and graph code (the compiler differentiates the traced IR):
 
 - `vjp(fn, *inputs)` is (fn's output, vjp_fn); vjp_fn(v) is GradOperation(get_all=True,
   sens_param=True) of fn with cotangent v. The forward runs again when vjp_fn is called (in
   graph code the second copy is shared with the first by CSE where it is pure).
-- `jvp` is forward mode by the transpose trick, as MindSpore 2.10 computes it too: the
+- `jvp` is forward mode: one pass of fn carrying tangents (ops/autodiff/forward.py in PyNative
+  and under vmap, compiler/forward.py's transformation of the IR in graph code), by the ops'
+  JVP rules. `jvp_by_transpose` is the previous form, as MindSpore 2.10 computes it: the
   gradient map u -> J^T u is linear in u, so its own gradient with cotangent v is J v (a grad
-  of a grad). It is not a forward-mode transformation of the IR: its cost is about three
-  forward passes.
+  of a grad, about three forward passes); the compiler falls back to it where its forward
+  transformation stops.
 - `jacrev` / `jacfwd` are vmap over the vjp / jvp of the rows of an identity matrix, so a
   Jacobian is batched code, not a loop over its rows; the result is laid out as MindSpore's:
   output shape + input shape, `jac[output][input]` when both are several (a flat tuple when
-  either is one, the array alone when both are).
+  either is one, the array alone when both are). jacfwd maps the forward-mode jvp, so a
+  Jacobian by columns is one batched forward pass.
 """
 from __future__ import annotations
 
@@ -27,7 +30,8 @@ from pycompile.common.tensor import Tensor
 from pycompile.ops import functional as F
 from pycompile.ops import tracing
 from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
-from pycompile.ops.autodiff.api import GradFunction
+from pycompile.ops.autodiff.api import GradFunction, _graph_tracer
+from pycompile.ops.autodiff.forward import run_jvp
 from pycompile.ops.batching import vmap
 
 
@@ -115,11 +119,41 @@ def _as_tuple(x, what: str) -> tuple:
 
 
 def jvp(fn, inputs, v, has_aux=False):
-    """ops.jvp: (fn(*inputs), J v) or, with has_aux, (first output, J v, aux)."""
+    """ops.jvp: (fn(*inputs), J v) or, with has_aux, (first output, J v, aux), by forward mode:
+    one pass of fn carrying tangents (see the module docstring)."""
     _check_has_aux(has_aux)
     ins, vs = _as_tuple(inputs, "inputs"), _as_tuple(v, "v")
     if len(ins) != len(vs):
         raise OpValueError(f"v has invalid length: should be {len(ins)}, but got {len(vs)}")
+    vs = tuple(_tangent_like(t, x) for x, t in zip(ins, vs))
+    tracer = _graph_tracer(ins + vs, {})
+    if tracer is not None and hasattr(tracer, "forward_differentiate"):
+        # graph code: the compiler transforms the traced IR (compiler/forward.py)
+        res, tan = tracer.forward_differentiate(fn, ins, vs)
+    else:
+        res, tan = run_jvp(fn, ins, vs, call)
+    if has_aux:
+        (out, aux), (t, _) = _aux_split(res), _aux_split(tan)
+        return out, t, aux
+    return res, tan
+
+
+def _tangent_like(t, x):
+    """A tangent of x's dtype broadcast to x's shape, as MindSpore 2.10 accepts it (it joins the
+    two dtypes: a tangent of another dtype is its TypeError)."""
+    if not (_is_tensor(x) and _is_tensor(t)):
+        return t
+    tt, xt = type_of(t), type_of(x)
+    if tt.dtype is not xt.dtype:
+        raise OpTypeError(f"Type Join Failed: dtype1 = {tt.dtype}, dtype2 = {xt.dtype}.")
+    return t if tt.shape == xt.shape else F.broadcast_to(t, xt.shape)
+
+
+def jvp_by_transpose(fn, inputs, v, has_aux=False):
+    """The jvp of before forward mode, as MindSpore 2.10 computes it: the gradient, with cotangent
+    v, of the linear map u -> J^T u (a grad of a grad). Kept as the reference forward mode is
+    tested against, and as the compiler's path where its forward transformation stops (a loop)."""
+    ins, vs = _as_tuple(inputs, "inputs"), _as_tuple(v, "v")
     res = call(fn, ins)
     out, aux = _aux_split(res) if has_aux else (res, None)
     t = _tangent(fn, ins, vs, has_aux, out)
@@ -211,7 +245,7 @@ def jacfwd(fn, grad_position=0, has_aux=False):
         def row(*tangents):
             by_pos = dict(zip(pos, tangents))
             vs = tuple(by_pos[i] if i in by_pos else F.zeros_like(a) for i, a in enumerate(args))
-            t = _tangent(fn, tuple(args), vs, has_aux, out)
+            t = jvp(fn, tuple(args), vs, has_aux)[1]
             return t if isinstance(t, tuple) else (t,)
 
         cols = vmap(row)(*basis)     # per output: (N, *output shape)

@@ -48,7 +48,7 @@ def _slice_grad_eager(g, shape, begin, end, strides):
 
 
 StridedSliceGrad = defop("StridedSliceGrad", ("dy",), attrs={"shape": (), "begin": (), "end": (), "strides": ()},
-                         infer=_slice_grad_infer, eager=_slice_grad_eager, kind=Kind.LAYOUT,
+                         infer=_slice_grad_infer, eager=_slice_grad_eager, kind=Kind.LAYOUT, batch="slice_grad",
                          lower=Template("slice_grad", moves_data=True))
 
 
@@ -80,7 +80,7 @@ def _gather_grad_eager(g, idx, shape, axis=0):
 
 
 GatherGrad = defop("GatherGrad", ("dy", "indices"), attrs={"shape": (), "axis": 0}, infer=_gather_grad_infer,
-                   eager=_gather_grad_eager, kind=Kind.LAYOUT, lower=Template("gather_grad"))
+                   eager=_gather_grad_eager, kind=Kind.LAYOUT, batch="gather_grad", lower=Template("gather_grad"))
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

@@ -223,24 +223,24 @@ def _bpf_infer(name: str, nd: int):
 _CONV_ATTRS = {"stride": None, "dilation": None, "pads": None, "group": 1}
 
 Conv2D = defop("Conv2D", ("x", "w"), attrs=dict(_CONV_ATTRS), infer=_conv_infer("Conv2D", 4), eager=conv_eager,
-               kind=Kind.REDUCE, batch="loop", eager_kernel=True, lower=Template("conv"))
+               kind=Kind.REDUCE, batch="conv", eager_kernel=True, lower=Template("conv"))
 Conv3D = defop("Conv3D", ("x", "w"), attrs=dict(_CONV_ATTRS), infer=_conv_infer("Conv3D", 5), eager=conv_eager,
-               kind=Kind.REDUCE, batch="loop", eager_kernel=True, lower=Template("conv"))
+               kind=Kind.REDUCE, batch="conv", eager_kernel=True, lower=Template("conv"))
 Conv2DBackpropInput = defop("Conv2DBackpropInput", ("out_backprop", "filter"),
                             attrs=dict(_CONV_ATTRS, input_size=()), infer=_bpi_infer("Conv2DBackpropInput", 4),
-                            eager=conv_backprop_input_eager, kind=Kind.REDUCE, batch="loop", eager_kernel=True,
+                            eager=conv_backprop_input_eager, kind=Kind.REDUCE, batch="conv_input", eager_kernel=True,
                             lower=Template("conv_backprop_input"))
 Conv3DBackpropInput = defop("Conv3DBackpropInput", ("out_backprop", "filter"),
                             attrs=dict(_CONV_ATTRS, input_size=()), infer=_bpi_infer("Conv3DBackpropInput", 5),
-                            eager=conv_backprop_input_eager, kind=Kind.REDUCE, batch="loop", eager_kernel=True,
+                            eager=conv_backprop_input_eager, kind=Kind.REDUCE, batch="conv_input", eager_kernel=True,
                             lower=Template("conv_backprop_input"))
 Conv2DBackpropFilter = defop("Conv2DBackpropFilter", ("out_backprop", "input"),
                              attrs=dict(_CONV_ATTRS, filter_size=()), infer=_bpf_infer("Conv2DBackpropFilter", 4),
-                             eager=conv_backprop_filter_eager, kind=Kind.REDUCE, batch="loop", eager_kernel=True,
+                             eager=conv_backprop_filter_eager, kind=Kind.REDUCE, batch="conv_filter", eager_kernel=True,
                              lower=Template("conv_backprop_filter"))
 Conv3DBackpropFilter = defop("Conv3DBackpropFilter", ("out_backprop", "input"),
                              attrs=dict(_CONV_ATTRS, filter_size=()), infer=_bpf_infer("Conv3DBackpropFilter", 5),
-                             eager=conv_backprop_filter_eager, kind=Kind.REDUCE, batch="loop", eager_kernel=True,
+                             eager=conv_backprop_filter_eager, kind=Kind.REDUCE, batch="conv_filter", eager_kernel=True,
                              lower=Template("conv_backprop_filter"))
 
 CONV_OPS = {4: (Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter), 5: (Conv3D, Conv3DBackpropInput, Conv3DBackpropFilter)}

@@ -46,7 +46,7 @@ Load = defop("Load", ("variable",), infer=lambda types: types[0].tensor if isins
              doc="read a Parameter at the point of the memory state given as last input")
 
 TensorMove = defop("TensorMove", ("x",), infer=lambda types: types[0], eager=lambda x: np.array(x, copy=True),
-                   kind=Kind.LAYOUT, lower=Copy(), cse=False, movable=False,
+                   kind=Kind.LAYOUT, lower=Copy(), cse=False, movable=False, batch="depend",
                    doc="a real copy that keeps a loaded value alive")
 
 
@@ -81,7 +81,7 @@ def _addn_infer(types):
 
 AddN = defop("AddN", ("inputs",), infer=_addn_infer, variadic=True,
              eager=lambda xs: np.sum(np.stack([np.asarray(x) for x in xs]), axis=0).astype(np.asarray(xs[0]).dtype),
-             kind=Kind.REDUCE, lower=Template("addn"), batch="loop")
+             kind=Kind.REDUCE, lower=Template("addn"), batch="leading")
 
 
 def _print_infer(types, format=()):

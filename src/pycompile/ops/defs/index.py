@@ -74,7 +74,7 @@ def _gather_d(x, idx, axis=0):
 
 
 GatherD = defop("GatherD", ("x", "index"), attrs={"axis": 0}, infer=_gather_d_infer, eager=_gather_d,
-                kind=Kind.LAYOUT, lower=Template("gather_d", moves_data=True), speculatable=False)
+                kind=Kind.LAYOUT, batch="gather_d", lower=Template("gather_d", moves_data=True), speculatable=False)
 
 
 # ---- GatherNd: out[i] = x[indices[i][0], ..., indices[i][m-1]] ------------------------------------------
@@ -111,7 +111,7 @@ def _gather_nd(x, idx):
 
 
 GatherNd = defop("GatherNd", ("input_x", "indices"), infer=_gather_nd_infer, eager=_gather_nd,
-                 kind=Kind.LAYOUT, lower=Template("gather_nd", moves_data=True), speculatable=False)
+                 kind=Kind.LAYOUT, batch="gather_nd", lower=Template("gather_nd", moves_data=True), speculatable=False)
 
 
 # ---- TensorScatterUpdate / Add / Sub / Mul / Div / Max / Min -------------------------------------------
@@ -201,7 +201,7 @@ def _scatter_nd(name: str):
 def _scatter_nd_op(name: str) -> OpDef:
     rule = SCATTER_RULES[name]
     return defop(name, ("input_x", "indices", "updates"), infer=_scatter_nd_infer(name), eager=_scatter_nd(name),
-                 kind=Kind.LAYOUT, lower=Template("scatter_nd", rule=rule, moves_data=not rule),
+                 kind=Kind.LAYOUT, batch="scatter_nd", lower=Template("scatter_nd", rule=rule, moves_data=not rule),
                  speculatable=False)
 
 
@@ -260,7 +260,7 @@ def _scatter_elements(x, idx, upd, axis=0, reduction="none"):
 
 TensorScatterElements = defop("TensorScatterElements", ("input_x", "indices", "updates"),
                               attrs={"axis": 0, "reduction": "none"}, infer=_scatter_elements_infer,
-                              eager=_scatter_elements, kind=Kind.LAYOUT,
+                              eager=_scatter_elements, kind=Kind.LAYOUT, batch="gather_d",
                               lower=Template("scatter_elements"), speculatable=False)
 
 

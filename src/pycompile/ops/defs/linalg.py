@@ -39,7 +39,7 @@ def _svd_eager(x, part="s"):
     return (u if part == "u" else np.swapaxes(vh, -1, -2)).astype(x.dtype)
 
 
-Svd = defop("Svd", ("x",), attrs={"part": "s"}, infer=_svd_infer, eager=_svd_eager, kind=Kind.LAYOUT,
+Svd = defop("Svd", ("x",), attrs={"part": "s"}, infer=_svd_infer, eager=_svd_eager, kind=Kind.LAYOUT, batch="leading",
             lower=Template("svd"), doc="singular values (part 's') or vectors ('u', 'v') of the last two axes")
 
 # ---- MatrixSolve: x with op(matrix) x = rhs, op the transpose when `adjoint` ------------------------------
@@ -72,7 +72,7 @@ def _matrix_solve_eager(a, b, adjoint=False):
 
 
 MatrixSolve = defop("MatrixSolve", ("matrix", "rhs"), attrs={"adjoint": False}, infer=_matrix_solve_infer,
-                    eager=_matrix_solve_eager, kind=Kind.LAYOUT, lower=Template("matrix_solve"),
+                    eager=_matrix_solve_eager, kind=Kind.LAYOUT, batch="leading", lower=Template("matrix_solve"),
                     doc="LAPACK's LU solve (gesv) per matrix of the batch")
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

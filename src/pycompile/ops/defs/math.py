@@ -89,7 +89,7 @@ def _check_finite(x, message):
 # or hoisted: the check must happen where (and whenever) the program reaches it.
 CheckFinite = defop("CheckFinite", ("x",), attrs={"message": ""}, infer=_check_finite_infer,
                     eager=_check_finite, kind=Kind.LAYOUT, lower=Template("check_finite", moves_data=True),
-                    speculatable=False, movable=False, batch="loop")
+                    speculatable=False, movable=False, batch="depend")
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

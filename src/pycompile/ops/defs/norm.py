@@ -38,7 +38,7 @@ def _stats_eager(x):
 
 
 BatchNormStats = defop("BatchNormStats", ("x",), infer=_stats_infer, eager=_stats_eager, kind=Kind.REDUCE,
-                       batch="loop", eager_kernel=True, lower=Template("batchnorm_stats"))
+                       batch="batchnorm_stats", eager_kernel=True, lower=Template("batchnorm_stats"))
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

@@ -280,32 +280,32 @@ def _adaptive_grad_eager(mode):
 
 
 MaxPool = defop("MaxPool", ("x",), attrs=dict(_POOL), infer=_max_infer, eager=_max_eager, kind=Kind.REDUCE,
-                batch="loop", eager_kernel=True, lower=Template("pool", rule="max"))
+                batch="pool", eager_kernel=True, lower=Template("pool", rule="max"))
 MaxPoolArgmax = defop("MaxPoolArgmax", ("x",), attrs=dict(_POOL), infer=_argmax_infer, eager=_argmax_eager,
-                      kind=Kind.REDUCE, batch="loop", eager_kernel=True, lower=Template("pool", rule="argmax"))
+                      kind=Kind.REDUCE, batch="pool", eager_kernel=True, lower=Template("pool", rule="argmax"))
 AvgPool = defop("AvgPool", ("x",), attrs=dict(_AVG), infer=_avg_infer, eager=_avg_eager, kind=Kind.REDUCE,
-                batch="loop", eager_kernel=True, lower=Template("pool", rule="avg"))
+                batch="pool", eager_kernel=True, lower=Template("pool", rule="avg"))
 MaxPoolGrad = defop("MaxPoolGrad", ("x", "dout"), attrs=dict(_POOL), infer=_grad_infer("MaxPoolGrad"),
-                    eager=_max_grad_eager, kind=Kind.REDUCE, batch="loop", eager_kernel=True,
+                    eager=_max_grad_eager, kind=Kind.REDUCE, batch="pool_grad", eager_kernel=True,
                     lower=Template("pool_grad", rule="max"))
 AvgPoolGrad = defop("AvgPoolGrad", ("x", "dout"), attrs=dict(_AVG), infer=_grad_infer("AvgPoolGrad"),
-                    eager=_avg_grad_eager, kind=Kind.REDUCE, batch="loop", eager_kernel=True,
+                    eager=_avg_grad_eager, kind=Kind.REDUCE, batch="pool_grad", eager_kernel=True,
                     lower=Template("pool_grad", rule="avg"))
 AdaptiveAvgPool = defop("AdaptiveAvgPool", ("x",), attrs={"output_size": ()},
                         infer=_adaptive_infer("AdaptiveAvgPool2D", False), eager=_adaptive_eager("avg"),
-                        kind=Kind.REDUCE, batch="loop", lower=Template("pool", rule="adaptive_avg"))
+                        kind=Kind.REDUCE, batch="pool", lower=Template("pool", rule="adaptive_avg"))
 AdaptiveMaxPool = defop("AdaptiveMaxPool", ("x",), attrs={"output_size": ()},
                         infer=_adaptive_infer("AdaptiveMaxPool2D", False), eager=_adaptive_eager("max"),
-                        kind=Kind.REDUCE, batch="loop", lower=Template("pool", rule="adaptive_max"))
+                        kind=Kind.REDUCE, batch="pool", lower=Template("pool", rule="adaptive_max"))
 AdaptiveMaxPoolArgmax = defop("AdaptiveMaxPoolArgmax", ("x",), attrs={"output_size": ()},
                               infer=_adaptive_infer("AdaptiveMaxPool2D", True), eager=_adaptive_eager("max", True),
-                              kind=Kind.REDUCE, batch="loop", lower=Template("pool", rule="adaptive_argmax"))
+                              kind=Kind.REDUCE, batch="pool", lower=Template("pool", rule="adaptive_argmax"))
 AdaptiveAvgPoolGrad = defop("AdaptiveAvgPoolGrad", ("x", "dout"), attrs={"output_size": ()},
                             infer=_grad_infer("AdaptiveAvgPoolGrad"), eager=_adaptive_grad_eager("avg"),
-                            kind=Kind.REDUCE, batch="loop", lower=Template("pool_grad", rule="adaptive_avg"))
+                            kind=Kind.REDUCE, batch="pool_grad", lower=Template("pool_grad", rule="adaptive_avg"))
 AdaptiveMaxPoolGrad = defop("AdaptiveMaxPoolGrad", ("x", "dout"), attrs={"output_size": ()},
                             infer=_grad_infer("AdaptiveMaxPoolGrad"), eager=_adaptive_grad_eager("max"),
-                            kind=Kind.REDUCE, batch="loop", lower=Template("pool_grad", rule="adaptive_max"))
+                            kind=Kind.REDUCE, batch="pool_grad", lower=Template("pool_grad", rule="adaptive_max"))
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

@@ -72,9 +72,9 @@ def _resample_grad_eager(g, axis=0, index=(), weight=(), size=0):
 
 
 AxisResample = defop("AxisResample", ("x",), attrs={"axis": 0, "index": (), "weight": ()}, infer=_resample_infer,
-                     eager=_resample_eager, kind=Kind.LAYOUT, batch="loop", lower=Template("resample"))
+                     eager=_resample_eager, kind=Kind.LAYOUT, batch="argmax", lower=Template("resample"))
 AxisResampleGrad = defop("AxisResampleGrad", ("g",), attrs={"axis": 0, "index": (), "weight": (), "size": 0},
-                         infer=_resample_grad_infer, eager=_resample_grad_eager, kind=Kind.LAYOUT, batch="loop",
+                         infer=_resample_grad_infer, eager=_resample_grad_eager, kind=Kind.LAYOUT, batch="argmax",
                          lower=Template("resample_grad"))
 
 

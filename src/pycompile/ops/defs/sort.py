@@ -85,7 +85,7 @@ def _cum_min_max(x, axis=0, rule="max", part="values"):
 
 
 CumMinMax = defop("CumMinMax", ("x",), attrs={"axis": 0, "rule": "max", "part": "values"}, infer=_cum_min_max_infer,
-                  eager=_cum_min_max, kind=Kind.LAYOUT, lower=Template("cum_min_max"),
+                  eager=_cum_min_max, kind=Kind.LAYOUT, batch="argmax", lower=Template("cum_min_max"),
                   doc="ops.cummax / cummin: the running value (part 'values') or its index ('indices')")
 
 

@@ -1,6 +1,6 @@
-"""Ops MindSpore's own CPU tests use that compose from others: ApproximateEqual, Erfinv,
-SpaceToBatchND (BatchToSpaceND's inverse), ReverseSequence, CheckValid. Values recorded from the
-wheel in tests/conformance/cases_tail.py."""
+"""Ops MindSpore's own CPU tests use that compose from others: SpaceToBatchND (BatchToSpaceND's
+inverse), ops.print_, the Median Primitive. Values recorded from the wheel in
+tests/conformance/cases_tail.py."""
 import builtins
 import math
 
@@ -9,65 +9,8 @@ import numpy as np
 import pycompile.ops as ops
 from pycompile.common import dtype as mstype
 from pycompile.ops import functional as F
-from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
-from pycompile.ops.entry import FLOAT, INT, Arg, op_entry
-
-
-def _tolerance(v, op_name):
-    if isinstance(v, bool) or not isinstance(v, float):
-        raise OpTypeError(f"For '{op_name}', the type of 'tolerance' should be 'float', but got "
-                          f"'{type(v).__name__}'.")
-
-
-@op_entry("approximate_equal", primitive="ApproximateEqual",
-          args=[Arg("x", dtypes=FLOAT), Arg("y", dtypes=FLOAT),
-                Arg("tolerance", "value", default=1e-5, init=True, check=_tolerance)])
-def approximate_equal(x, y, tolerance=1e-5):
-    """|x - y| < tolerance, elementwise (x and y of one shape)."""
-    if len(x.shape) >= 8:
-        raise OpRuntimeError(f"For 'ApproximateEqual', the x's rank should be less than 8, but got {len(x.shape)}.")
-    if tuple(x.shape) != tuple(y.shape):
-        raise OpValueError(f"For 'ApproximateEqual', 'x1' must have the same shape as 'x2', but got "
-                           f"{list(x.shape)} and {list(y.shape)}.")
-    if y.dtype != x.dtype:
-        y = F.cast(y, x.dtype)
-    return ops.abs(x - y) < tolerance
-
-
-# Giles (2010), "Approximating the erfinv function": w = -log(1 - x^2); a polynomial in w - 2.5
-# below 5, in sqrt(w) - 3 above; then two Newton steps on erf in float64
-_ERFINV_SMALL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
-                 -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
-_ERFINV_LARGE = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
-                 -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
-
-
-def _horner(coefs, w):
-    p = coefs[0]
-    for c in coefs[1:]:
-        p = p * w + c
-    return p
-
-
-@op_entry("erfinv", primitive="Erfinv", tensor_method=True,
-          args=[Arg("input", dtypes=frozenset({mstype.float16, mstype.float32, mstype.float64}))])
-def erfinv(input):
-    """The inverse of erf on [-1, 1] (+-inf at +-1, NaN outside)."""
-    x = F.cast(input, mstype.float64)
-    ax = ops.abs(x)
-    inside = ax < 1.0
-    xs = ops.select(inside, x, ops.zeros_like(x))
-    w = -ops.log((1.0 - xs) * (1.0 + xs))
-    small = _horner(_ERFINV_SMALL, w - 2.5)
-    large = _horner(_ERFINV_LARGE, ops.sqrt(ops.maximum(w, 5.0)) - 3.0)
-    y = ops.select(w < 5.0, small, large) * xs
-    for _ in range(2):
-        y = y - (ops.erf(y) - xs) / (2.0 / math.sqrt(math.pi) * ops.exp(-y * y))
-    inf = ops.full(x.shape, float("inf"), dtype=mstype.float64)
-    y = ops.select(ax == 1.0, ops.sign(x) * inf, y)
-    y = ops.select(ax > 1.0, ops.full(x.shape, float("nan"), dtype=mstype.float64), y)
-    y = ops.select(ops.isnan(x), x, y)
-    return F.cast(y, input.dtype)
+from pycompile.ops._table import OpValueError
+from pycompile.ops.entry import Arg, op_entry
 
 
 def _block(name, block_shape, m_default=2):
@@ -119,64 +62,11 @@ def space_to_batch_nd(input_x, block_size, paddings):
     return F.reshape(F.transpose(x, perm), (n * math.prod(block),) + rest + tuple(s // b for s, b in zip(spatial, block)))
 
 
-@op_entry("reverse_sequence", primitive="ReverseSequence", tensor_method=True,
-          args=[Arg("x"), Arg("seq_lengths", dtypes=frozenset({mstype.int32, mstype.int64})),
-                Arg("seq_dim", "value", init=True), Arg("batch_dim", "value", default=0, init=True)])
-def reverse_sequence(x, seq_lengths, seq_dim, batch_dim=0):
-    """For each b along `batch_dim`, the first seq_lengths[b] elements along `seq_dim` reversed."""
-    nd = len(x.shape)
-    sd, bd = seq_dim % nd, batch_dim % nd
-    if sd == bd:
-        raise OpValueError(f"For 'ReverseSequence', 'seq_dim' and 'batch_dim' must differ, but both are {seq_dim}.")
-    n = x.shape[sd]
-    shape = [1] * nd
-    shape[sd] = n
-    pos = F.reshape(ops.arange(0, n, dtype=seq_lengths.dtype), tuple(shape))
-    lshape = [1] * nd
-    lshape[bd] = x.shape[bd]
-    lens = F.reshape(seq_lengths, tuple(lshape))
-    src = ops.select(ops.broadcast_to(pos < lens, _bshape(shape, lshape)),
-                     ops.broadcast_to(lens - 1 - pos, _bshape(shape, lshape)),
-                     ops.broadcast_to(pos, _bshape(shape, lshape)))
-    return ops.gather_elements(x, sd, ops.broadcast_to(src, tuple(x.shape)))
-
-
-def _bshape(a, b):
-    return tuple(max(i, j) for i, j in zip(a, b))
-
-
-@op_entry("check_valid", primitive="CheckValid",
-          args=[Arg("bboxes", dtypes=frozenset({mstype.float16, mstype.float32, mstype.int16, mstype.uint8})),
-                Arg("img_metas", dtypes=frozenset({mstype.float16, mstype.float32, mstype.int16, mstype.uint8}))])
-def check_valid(bboxes, img_metas):
-    """Whether each box (x1, y1, x2, y2) lies inside the image of img_metas (height, width, ratio)."""
-    b = F.cast(bboxes, mstype.float32)
-    m = F.cast(img_metas, mstype.float32)
-    h, w = m[0] * m[2], m[1] * m[2]
-    x1, y1, x2, y2 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
-    ok = ops.logical_and(ops.logical_and(x1 >= 0, y1 >= 0), ops.logical_and(x2 <= w - 1.0, y2 <= h - 1.0))
-    return ok
-
-
 @op_entry("print_", prim_name="Print", args=[Arg("input_x", "value", variadic=True)])
 def print_(input_x):
     """ops.Print as a function: strings, numbers, tuples and tensors, in program order."""
     from pycompile.ops.operations import print_values
     return print_values(input_x)
-
-
-@op_entry("rint_primitive", primitive="Rint", functional=False, prim_name="Rint",
-          args=[Arg("input_x", dtypes=frozenset({mstype.float16, mstype.float32, mstype.float64}))])
-def rint_primitive(input_x):
-    """The nearest integer, ties to even (NumPy's rint)."""
-    x = F.cast(input_x, mstype.float32) if input_x.dtype == mstype.float16 else input_x
-    t = ops.floor(x)
-    d = x - t
-    odd = ops.not_equal(ops.floor(t * 0.5) * 2.0, t)
-    up = ops.logical_or(d > 0.5, ops.logical_and(d == 0.5, odd))
-    out = ops.select(up, t + 1.0, t)
-    out = ops.select(ops.isfinite(x), out, x)
-    return F.cast(out, input_x.dtype)
 
 
 @op_entry("median_primitive", primitive="Median", functional=False, prim_name="Median",

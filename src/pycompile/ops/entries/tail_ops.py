@@ -45,7 +45,7 @@ def floormod(x, y):
     return F.remainder(x, y)
 
 
-@op_entry("truncate_div", primitive="TruncateDiv", args=[Arg("x", "tensor|number"), Arg("y", "tensor|number")])
+@op_entry("truncate_div", args=[Arg("x", "tensor|number"), Arg("y", "tensor|number")])
 def truncate_div(x, y):
     """x / y rounded toward zero; integers stay integers."""
     q = ops.trunc(F.div(x, y))
@@ -53,7 +53,7 @@ def truncate_div(x, y):
     return q if ref.dtype.is_float else F.cast(q, ref.dtype)
 
 
-@op_entry("truncate_mod", primitive="TruncateMod", args=[Arg("x", "tensor|number"), Arg("y", "tensor|number")])
+@op_entry("truncate_mod", args=[Arg("x", "tensor|number"), Arg("y", "tensor|number")])
 def truncate_mod(x, y):
     """The remainder with the sign of x (C's fmod)."""
     return ops.fmod(x, y)

@@ -18,6 +18,11 @@ a cotangent whose shape is a broadcast of the input's is summed back to the inpu
 it is cast to the input's dtype (an int input gets an int gradient, as in MindSpore). Python
 number inputs get none.
 
+Forward mode (ops.jvp, jacfwd) reads `op.jvp`, registered with `@defjvp(op)` in
+ops/grads/forward.py: the tangent of the output from the inputs' tangents. An op without one is
+pushed forward by transposing its gradient rule (the rule is linear in its cotangent), so every
+differentiable op has a JVP; a JVP rule of its own is only faster.
+
 Ops without a gradient say so with `nondiff(op, ...)` (comparisons, logic, argmax, random,
 effects). tests/ops/test_grad_rules.py walks the table and fails on an op with neither.
 
@@ -52,6 +57,16 @@ def defgrad(op: OpDef) -> Callable:
         if op.grad is not None:
             raise ValueError(f"op {op.name} already has a gradient rule")
         object.__setattr__(op, "grad", rule)
+        return rule
+    return register
+
+
+def defjvp(op: OpDef) -> Callable:
+    """Register the decorated function as `op`'s forward-mode (JVP) rule (ops/grads/forward.py)."""
+    def register(rule: Callable) -> Callable:
+        if op.jvp is not None:
+            raise ValueError(f"op {op.name} already has a JVP rule")
+        object.__setattr__(op, "jvp", rule)
         return rule
     return register
 

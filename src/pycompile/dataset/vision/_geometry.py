@@ -1,0 +1,164 @@
+"""Geometry for RandomResizedCrop and Rotate / RandomRotation, with MindSpore 2.10's (OpenCV's)
+conventions (checked against recorded outputs, tests/oracle/data/vision.json).
+
+RandomResizedCrop's box: up to 10 tries of a random area (scale times the image's) and aspect ratio
+(log-uniform in `ratio`), width round(sqrt(area * aspect)), height round(width / aspect), kept
+when it fits, at a uniform offset; otherwise the whole image with its aspect ratio clamped into
+`ratio`, centred.
+
+Rotation: the rotation about `center` ((w - 1) / 2, (h - 1) / 2 by default; degrees counter-
+clockwise) as cv::getRotationMatrix2D builds it; `expand` grows the output to the rotated image's
+bounding box. Each output pixel maps back to the source as cv::warpAffine does it: the inverse
+matrix in fixed point (1/1024 pixel) for nearest, then 1/32 pixel steps and 15-bit weights for
+bilinear; pixels from outside the image take `fill`.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+_AB_BITS = 10
+_INTER_BITS = 5
+_TAB = 1 << _INTER_BITS
+_COEF_BITS = 15
+
+
+def crop_box(rng, height, width, scale, ratio):
+    """(top, left, crop height, crop width)."""
+    area = height * width
+    log_lo, log_hi = math.log(ratio[0]), math.log(ratio[1])
+    for _ in range(10):
+        target = area * rng.uniform(scale[0], scale[1])
+        aspect = math.exp(rng.uniform(log_lo, log_hi))
+        w = max(int(_round(math.sqrt(target * aspect))), 1)
+        h = max(int(_round(w / aspect)), 1)
+        if w <= width and h <= height:
+            return int(rng.integers(0, height - h + 1)), int(rng.integers(0, width - w + 1)), h, w
+    aspect = width / height
+    if aspect < ratio[0]:
+        w, h = width, int(_round(width / ratio[0]))
+    elif aspect > ratio[1]:
+        h, w = height, int(_round(height * ratio[1]))
+    else:
+        h, w = height, width
+    return int(_round((height - h) / 2)), int(_round((width - w) / 2)), h, w
+
+
+def _round(x: float) -> float:
+    """std::round: halves away from zero."""
+    return math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5)
+
+
+def rotation_matrix(cx, cy, degrees):
+    a = math.radians(degrees)
+    alpha, beta = math.cos(a), math.sin(a)
+    return np.array([[alpha, beta, (1 - alpha) * cx - beta * cy],
+                     [-beta, alpha, beta * cx + (1 - alpha) * cy]])
+
+
+def _inverse(m):
+    d = m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0]
+    d = 1.0 / d if d else 0.0
+    a11, a22, a12, a21 = m[1, 1] * d, m[0, 0] * d, -m[0, 1] * d, -m[1, 0] * d
+    return np.array([[a11, a12, -a11 * m[0, 2] - a12 * m[1, 2]], [a21, a22, -a21 * m[0, 2] - a22 * m[1, 2]]])
+
+
+def rotate(img, degrees, center=None, expand=False, bilinear=False, fill=0):
+    h, w = img.shape[:2]
+    cx, cy = ((w - 1) / 2, (h - 1) / 2) if center is None else center
+    m = rotation_matrix(cx, cy, degrees)
+    out_h, out_w = h, w
+    if expand:
+        # the bounding box of the image rectangle rotated about its centre
+        a = math.radians(degrees)
+        c, s = abs(math.cos(a)), abs(math.sin(a))
+        bw, bh = w * c + h * s, w * s + h * c
+        m[0, 2] += bw / 2 - w / 2
+        m[1, 2] += bh / 2 - h / 2
+        out_w, out_h = int(_round(bw)), int(_round(bh))
+    return warp_affine(img, m, out_h, out_w, bilinear, fill)
+
+
+def affine_matrix(h, w, degrees, translate, scale, shear):
+    """MindSpore's Affine: about the image centre, rotate by `degrees`, scale, shear by (x, y)
+    degrees, then translate by `translate` times the image's (width, height); float32 entries."""
+    a = math.radians(degrees)
+    sx, sy = math.radians(shear[0]), math.radians(-shear[1])
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    m = np.float32([scale * math.cos(a + sy) / math.cos(sy),
+                    scale * (-math.cos(a + sy) * math.tan(sx) / math.cos(sy) - math.sin(a)), 0,
+                    scale * math.sin(a + sy) / math.cos(sy),
+                    scale * (-math.sin(a + sy) * math.tan(sx) / math.cos(sy) + math.cos(a)), 0])
+    m[2] = (1 - m[0]) * cx - m[1] * cy + translate[0] * w
+    m[5] = (1 - m[4]) * cy - m[3] * cx + translate[1] * h
+    return m.astype(np.float64).reshape(2, 3)
+
+
+def warp_affine(img, m, out_h, out_w, bilinear=False, fill=0):
+    """cv::warpAffine of `img` by the forward matrix `m` to (out_h, out_w), BORDER_CONSTANT `fill`."""
+    h, w = img.shape[:2]
+    inv = _inverse(m)
+    scale = 1 << _AB_BITS
+    xs, ys = np.arange(out_w), np.arange(out_h)
+    adelta = np.rint(inv[0, 0] * xs * scale).astype(np.int64)
+    bdelta = np.rint(inv[1, 0] * xs * scale).astype(np.int64)
+    round_delta = scale // 2 if not bilinear else scale // _TAB // 2
+    x0 = np.rint((inv[0, 1] * ys + inv[0, 2]) * scale).astype(np.int64) + round_delta
+    y0 = np.rint((inv[1, 1] * ys + inv[1, 2]) * scale).astype(np.int64) + round_delta
+    X = x0[:, None] + adelta[None, :]
+    Y = y0[:, None] + bdelta[None, :]
+    squeeze = img.ndim == 2
+    src = img[:, :, None] if squeeze else img
+    fill_px = np.broadcast_to(np.asarray(fill, np.float64), (src.shape[2],))
+    if not bilinear:
+        sx, sy = X >> _AB_BITS, Y >> _AB_BITS
+        inside = (sx >= 0) & (sx < w) & (sy >= 0) & (sy < h)
+        out = np.empty((out_h, out_w, src.shape[2]), img.dtype)
+        out[...] = fill_px.astype(img.dtype)
+        out[inside] = src[sy[inside], sx[inside]]
+        return out[:, :, 0] if squeeze else out
+    X, Y = X >> (_AB_BITS - _INTER_BITS), Y >> (_AB_BITS - _INTER_BITS)
+    sx, sy = X >> _INTER_BITS, Y >> _INTER_BITS
+    fx, fy = X & (_TAB - 1), Y & (_TAB - 1)
+    weights = _bilinear_table()[fy, fx]                      # (h, w, 4): top-left, top-right, bottom-left, bottom-right
+    acc = np.zeros((out_h, out_w, src.shape[2]), np.int64 if img.dtype == np.uint8 else np.float64)
+    any_inside = np.zeros((out_h, out_w), bool)
+    for k, (dy, dx) in enumerate(((0, 0), (0, 1), (1, 0), (1, 1))):
+        py, px = sy + dy, sx + dx
+        ok = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+        any_inside |= ok
+        pix = np.empty(acc.shape, acc.dtype)
+        pix[...] = fill_px.astype(acc.dtype)
+        pix[ok] = src[py[ok], px[ok]]
+        acc += pix * weights[..., k:k + 1].astype(acc.dtype)
+    if img.dtype == np.uint8:
+        out = np.clip((acc + (1 << (_COEF_BITS - 1))) >> _COEF_BITS, 0, 255).astype(np.uint8)
+    else:
+        out = (acc / (1 << _COEF_BITS)).astype(img.dtype)
+    out[~any_inside] = fill_px.astype(img.dtype)
+    return out[:, :, 0] if squeeze else out
+
+
+_TABLE = []
+
+
+def _bilinear_table():
+    """[fy, fx] -> the 4 integer weights (sum 1 << 15) OpenCV's remap uses for that 1/32 offset."""
+    if not _TABLE:
+        scale = 1 << _COEF_BITS
+        table = np.zeros((_TAB, _TAB, 4), np.int64)
+        for i in range(_TAB):
+            for j in range(_TAB):
+                ty, tx = np.float32(i / _TAB), np.float32(j / _TAB)
+                wy = [np.float32(1) - ty, ty]
+                wx = [np.float32(1) - tx, tx]
+                vals = [np.float32(wy[a] * wx[b]) for a in (0, 1) for b in (0, 1)]
+                ints = [int(np.rint(v * scale)) for v in vals]
+                diff = scale - sum(ints)        # OpenCV: a shortfall goes to the largest weight,
+                if diff:                         # an excess comes off the smallest
+                    k = int(np.argmax(ints)) if diff > 0 else int(np.argmin(ints))
+                    ints[k] += diff
+                table[i, j] = ints
+        _TABLE.append(table)
+    return _TABLE[0]

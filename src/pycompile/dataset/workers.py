@@ -1,0 +1,243 @@
+"""Python worker processes for `GeneratorDataset(..., num_parallel_workers=N, python_multiprocessing=True)`
+and `map(..., num_parallel_workers=N, python_multiprocessing=True)` with N > 1.
+
+An iterator starts one pool of N processes per such node when it is created (in the caller's
+thread) and closes them when its last epoch ends, when it is stopped or dropped (a
+weakref.finalize), or at interpreter exit (the processes are daemons, which multiprocessing
+terminates then). A node's `_rows` asks `pool_of(self)` for the pool of the iterator running it
+(None outside an iterator, e.g. for `output_shapes()`: the node then runs in the calling thread).
+
+Rows keep MindSpore's order: row k goes to worker k mod N, and the results are taken back in the
+same order, up to 2 N rows ahead. Each worker has its own task and result queues (multiprocessing
+Queues, whose feeder threads keep a large row from blocking either side), so waiting on row k is
+waiting on one worker: while it is quiet, the pool checks every `_POLL` seconds that the worker is
+alive, and a worker that died raises RuntimeError naming its process id and exit code (MindSpore
+logs the same words and then terminates the whole program). Workers ignore SIGINT (Ctrl-C reaches
+the main process, whose exit ends them) and exit by themselves when their parent is gone.
+
+Start method: "fork" by default, as in MindSpore (`config.set_multiprocessing_start_method`
+switches to "spawn"). With fork the user's callables reach the workers without pickling, so
+lambdas, closures and functions of a script without a `__main__` guard work - what MindSpore's
+tutorials pass; with spawn they must be importable, module-level objects. Rows travel pickled
+through pipes (no shared memory: `max_rowsize` is accepted and has no effect).
+
+A worker's exception comes back as MindSpore's RuntimeError "Exception thrown from user defined
+Python function in dataset." with the user's traceback (formatted in the worker, pycompile's
+frames removed) in its "Python Call Stack" section; the original exception, when it pickles, is its
+`__cause__`.
+"""
+from __future__ import annotations
+
+import collections
+import multiprocessing
+import os
+import pickle
+import queue
+import signal
+import threading
+import traceback
+
+_POLL = 0.1                # seconds between liveness checks while waiting on a worker
+_JOIN = 2.0                # seconds a closing worker gets before it is terminated
+_SEP = "-" * 66
+_PKG = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+_bound = threading.local()
+
+
+def _is_ours(filename: str) -> bool:
+    return os.path.abspath(filename).startswith(_PKG)
+
+
+def describe(error: BaseException) -> tuple:
+    """(the failing operation's name, traceback text without pycompile's leading frames, the
+    pickled exception or None)."""
+    tb = traceback.TracebackException.from_exception(error)
+    frames = list(tb.stack)
+    while frames and _is_ours(frames[0].filename):
+        frames.pop(0)
+    tb.stack = traceback.StackSummary.from_list(frames)
+    try:
+        pickled = pickle.dumps(error)
+        pickle.loads(pickled)
+    except Exception:  # noqa: BLE001 - an exception that does not travel is described by its text
+        pickled = None
+    return getattr(error, "_dataset_op", "PyFunc"), "".join(tb.format()), pickled
+
+
+def user_error(prefix: str, op: str, text: str, pickled) -> RuntimeError:
+    """MindSpore's RuntimeError for a user function that raised (its C++ call stack section left
+    out); `prefix` may name the failing `{op}`."""
+    prefix = prefix.format(op=op)
+    error = RuntimeError(
+        f"Exception thrown from user defined Python function in dataset. \n\n{_SEP}\n- Python Call Stack: \n{_SEP}\n"
+        f"{prefix}{text}\n{_SEP}\n- Dataset Pipeline Error Message: \n{_SEP}\n"
+        "[ERROR] Execute user Python code failed, check 'Python Call Stack' above.\n")
+    if pickled is not None:
+        try:
+            error.__cause__ = pickle.loads(pickled)
+        except Exception:  # noqa: BLE001 - the text says it all
+            pass
+    return error
+
+
+def _worker_main(task, tasks, results, parent_pid):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            item = tasks.get(timeout=1.0)
+        except queue.Empty:
+            if os.getppid() != parent_pid:
+                return
+            continue
+        if item is None:
+            return
+        run, payload = item
+        try:
+            out = (True, task(payload))
+        except BaseException as e:  # noqa: BLE001 - handed to the main process
+            out = (False, describe(e))
+        results.put((run, out))
+
+
+class WorkerPool:
+    """`n` processes running `task(payload)` (a picklable callable under spawn); see the module
+    docstring. `prefix` starts the Python Call Stack section of a failure's message."""
+
+    def __init__(self, task, n: int, start_method: str, prefix: str = ""):
+        ctx = multiprocessing.get_context(start_method)
+        self.prefix = prefix
+        self._tasks = [ctx.Queue() for _ in range(n)]
+        self._results = [ctx.Queue() for _ in range(n)]
+        self._procs = []
+        self._run = 0
+        self._lock = threading.Lock()
+        self.closed = False
+        try:
+            for i in range(n):
+                p = ctx.Process(target=_worker_main, args=(task, self._tasks[i], self._results[i], os.getpid()),
+                                name=f"pycompile-dataset-worker{i}", daemon=True)
+                p.start()
+                self._procs.append(p)
+        except Exception as e:
+            self.close()
+            if start_method == "spawn":
+                raise RuntimeError(f"Could not start the dataset's worker processes with the 'spawn' start method: "
+                                   f"{e}. Under spawn the source and map operations must be picklable (module-level "
+                                   f"functions and classes); ds.config.set_multiprocessing_start_method('fork') "
+                                   f"lifts that.") from e
+            raise
+
+    def ordered(self, items):
+        """Run `task` on each payload of `items` ((payload, keep) pairs) in the workers; yield
+        (keep, result) in the order of `items`."""
+        with self._lock:
+            self._run += 1
+            run = self._run
+        n = len(self._procs)
+        pending = collections.deque()
+        items = iter(items)
+        sent = 0
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < 2 * n:
+                try:
+                    payload, keep = next(items)
+                except StopIteration:
+                    exhausted = True
+                    break
+                self._check_open()
+                self._tasks[sent % n].put((run, payload))
+                pending.append((sent % n, keep))
+                sent += 1
+            if not pending:
+                return
+            worker, keep = pending.popleft()
+            ok, value = self._receive(worker, run)
+            if not ok:
+                raise user_error(self.prefix, *value)
+            yield keep, value
+
+    def _receive(self, worker: int, run: int):
+        q, proc = self._results[worker], self._procs[worker]
+        while True:
+            self._check_open()
+            try:
+                got_run, out = q.get(timeout=_POLL)
+            except queue.Empty:
+                if proc.exitcode is not None:
+                    raise RuntimeError(f"Dataset worker process {proc.pid} exited unexpectedly with exit code "
+                                       f"{proc.exitcode}.") from None
+                continue
+            except (EOFError, OSError):
+                raise RuntimeError(f"Dataset worker process {proc.pid} exited unexpectedly.") from None
+            if got_run == run:
+                return out
+            # a result of an earlier epoch the consumer stopped reading: skip it
+
+    def _check_open(self):
+        if self.closed:
+            raise RuntimeError("The dataset's worker processes were shut down (the iterator was stopped).")
+
+    def close(self):
+        """Stop every worker (asked first, then terminated, then killed); idempotent."""
+        if self.closed:
+            return
+        self.closed = True
+        for q in self._tasks:
+            try:
+                q.put(None)
+            except (OSError, ValueError):
+                pass
+        for p in self._procs:
+            p.join(_JOIN)
+        for p in self._procs:
+            if p.exitcode is None:
+                p.terminate()
+                p.join(_JOIN)
+            if p.exitcode is None:
+                p.kill()
+                p.join()
+        for q in self._tasks + self._results:
+            q.cancel_join_thread()
+            q.close()
+
+    @property
+    def pids(self) -> list:
+        return [p.pid for p in self._procs]
+
+
+def start_pools(dataset) -> dict:
+    """{id(node): WorkerPool} for every node of the tree under `dataset` that asks for workers
+    (its `_worker_pool_spec()` gives (task, n, prefix))."""
+    from pycompile.dataset import config
+    pools, stack = {}, [dataset]
+    try:
+        while stack:
+            node = stack.pop()
+            spec = getattr(node, "_worker_pool_spec", lambda: None)()
+            if spec is not None and id(node) not in pools:
+                task, n, prefix = spec
+                pools[id(node)] = WorkerPool(task, n, config.get_multiprocessing_start_method(), prefix)
+            stack.extend(node.children)
+    except BaseException:
+        close_pools(pools)
+        raise
+    return pools
+
+
+def close_pools(pools: dict) -> None:
+    for pool in list(pools.values()):
+        pool.close()
+
+
+def bind(pools: dict) -> None:
+    """Make `pools` the ones `pool_of` finds in this thread (an iterator's producer thread)."""
+    _bound.pools = pools
+
+
+def pool_of(node):
+    """The running iterator's pool for `node`, or None (run in this thread)."""
+    pools = getattr(_bound, "pools", None)
+    pool = pools.get(id(node)) if pools else None
+    return None if pool is None or pool.closed else pool
