@@ -383,7 +383,7 @@ def prefetch_compile_cache(changed=None) -> None:
 
 # Cells in GRAPH_MODE compile through this module; mindspore.common and mindspore.common.api
 # export jit and friends (common cannot import them from up here)
-_cell.set_graph_call(compile_cell_call)
+_cell.set_graph_call(compile_cell_call, lambda cell, args, kwargs: inspect(cell, *args, **kwargs))
 for _name in ("jit", "jit_class", "lazy_inline"):
     setattr(_common, _name, globals()[_name])
 for _name in ("BoundJit", "JitFunction", "inspect", "jit", "jit_class", "lazy_inline"):

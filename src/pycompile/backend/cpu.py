@@ -1,7 +1,18 @@
 """The CPU device: generated C (backend/c), built by the system C compiler, loaded through cffi."""
 from __future__ import annotations
 
+import hashlib
+import os
+import threading
+
 from pycompile.backend import devices
+from pycompile.common import knobs
+
+# (C source, build command) -> the shared object built from it in this process: graphs that
+# render to the same text (primitives differing only in constant tables they pass as
+# Parameters, a Cell rebuilt with the same attributes) are built once
+_BUILT: dict = {}
+_BUILT_LOCK = threading.Lock()
 
 
 class CPU(devices.Device):
@@ -15,10 +26,21 @@ class CPU(devices.Device):
     def build(self, module, stem: str) -> str:
         """Write `stem`.c and compile it to `stem`.so with the system C compiler."""
         from pycompile.backend import toolchain
+        # the command (compiler, flags, libraries) is part of the key: CC or a sanitizer knob
+        # changed since is a different build; a bad build setting is the user's error even on a hit
+        knobs.get("PYCOMPILE_CC_TIMEOUT")
+        key = (hashlib.sha256(module.source.encode()).hexdigest(),
+               tuple(toolchain.build_command("m.c", "m.so", module.uses_blas)))
+        with _BUILT_LOCK:
+            done = _BUILT.get(key)
+        if done is not None and os.path.exists(done):
+            return done
         c_path, so_path = stem + ".c", stem + ".so"
         with open(c_path, "w") as f:
             f.write(module.source)
         toolchain.compile_shared(c_path, so_path, module.uses_blas)
+        with _BUILT_LOCK:
+            _BUILT[key] = so_path
         return so_path
 
     def load(self, path: str, layout: dict):

@@ -187,6 +187,12 @@ class Cell(CellBase):
     def set_grad(self, requires_grad: bool = True) -> "Cell":
         return self
 
+    def compile(self, *args, **kwargs) -> None:
+        """MindSpore's Cell.compile: in GRAPH_MODE, compile `construct` for these arguments without
+        running it (a later call with the same signature reuses the build); nothing in PyNative."""
+        if context.get_context("mode") == context.GRAPH_MODE and _GRAPH_COMPILE[0] is not None:
+            _GRAPH_COMPILE[0](self, args, kwargs)
+
     def set_inputs(self, *inputs) -> None:
         """Declare the input signature (Tensors, possibly with shapes only) for compiling
         ahead of the first call, e.g. by the `pycompile` command."""
@@ -267,9 +273,15 @@ class Cell(CellBase):
 _GRAPH_CALL: list = [None]
 
 
-def set_graph_call(fn) -> None:
-    """Install fn(cell, args, kwargs) as the GRAPH_MODE call path of every Cell."""
+_GRAPH_COMPILE: list = [None]
+
+
+def set_graph_call(fn, compile_only=None) -> None:
+    """Install fn(cell, args, kwargs) as the GRAPH_MODE call path of every Cell, and
+    compile_only(cell, args, kwargs) as Cell.compile's."""
     _GRAPH_CALL[0] = fn
+    if compile_only is not None:
+        _GRAPH_COMPILE[0] = compile_only
 
 
 def _first_symbolic(args):

@@ -5,8 +5,10 @@ the wheel: tests/conformance/cases_scatter.py). pycompile's own gradients come f
 ops/grads; these classes are the public names only."""
 from __future__ import annotations
 
+import numpy as np
+
 from pycompile.ops import functional as F
-from pycompile.ops._table import OpTypeError, OpValueError
+from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
 from pycompile.ops.primitive import Primitive
 
 
@@ -113,6 +115,58 @@ def _layer_norm_grad(self, x, dy, variance, mean, gamma):
 
 LayerNormGrad = _grad_prim("LayerNormGrad", _layer_norm_grad, {"begin_norm_axis": 1, "begin_params_axis": 1},
                            "(dx, dgamma, dbeta) of LayerNorm from (x, dy, variance, mean, gamma); epsilon 1e-12.")
+
+def _dropout_grad(self, dy, mask):
+    keep = float(self.keep_prob)
+    if not 0 < keep <= 1:
+        raise OpValueError(f"For 'DropoutGrad', 'keep_prob' must be in (0, 1], but got {keep}")
+    t = F._tensor_type("DropoutGrad", dy, "dy")
+    return F.mul(F.mul(dy, F.cast(mask, t.dtype)), 1.0 / keep)
+
+
+DropoutGrad = _grad_prim("DropoutGrad", _dropout_grad, {"keep_prob": 0.5}, "dy * mask / keep_prob.")
+
+
+def _scatter_back(name, dy, shape, ranges):
+    """zeros of `shape` with dy written at the grid of positions `ranges` (one range per axis)."""
+    t = F._tensor_type(name, dy, "dy")
+    grid = np.stack(np.meshgrid(*[np.array(r, np.int32) for r in ranges], indexing="ij"), -1)
+    counts = tuple(len(r) for r in ranges)
+    if int(np.prod(counts)) != t.size:
+        raise OpValueError(f"For '{name}', dy has {t.size} elements but the slice has {int(np.prod(counts))}")
+    zeros = F.zeros(tuple(shape), t.dtype)
+    if not t.size:
+        return zeros
+    from pycompile.common.tensor import Tensor
+    return F.tensor_scatter_update(zeros, Tensor(grid.reshape(counts + (len(ranges),))), F.reshape(dy, counts))
+
+
+def _slice_grad(self, dy, x, begin, size):
+    shape = tuple(F._tensor_type("SliceGrad", x, "x").shape)
+    if any(s < 0 for s in size):
+        raise OpRuntimeError("For 'SliceGrad', the value of size can not be negative.")
+    ranges = [range(b, b + s) for b, s in zip(begin, size)]
+    return _scatter_back("SliceGrad", dy, shape, ranges)
+
+
+SliceGrad = _grad_prim("SliceGrad", _slice_grad, doc="The gradient of Slice: dy in zeros of x's shape at begin.")
+
+
+def _strided_slice_grad(self, dy, shapex, begin, end, strides):
+    masks = [m for m in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+             if getattr(self, m)]
+    if masks:
+        raise OpValueError(f"For 'StridedSliceGrad', pycompile supports no masks, but got {', '.join(masks)}")
+    shape = tuple(int(v) for v in shapex)
+    ranges = [range(*slice(b, e, s).indices(n)) for b, e, s, n in zip(begin, end, strides, shape)]
+    ranges += [range(n) for n in shape[len(ranges):]]
+    return _scatter_back("StridedSliceGrad", dy, shape, ranges)
+
+
+StridedSliceGrad = _grad_prim("StridedSliceGrad", _strided_slice_grad,
+                              {"begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0, "new_axis_mask": 0,
+                               "shrink_axis_mask": 0},
+                              "The gradient of StridedSlice (no masks): dy in zeros of shapex at the slice.")
 
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, type) and issubclass(v, Primitive)
            and v is not Primitive]

@@ -3,9 +3,11 @@
 `Primitive` is the base of every class-form op (`ops.Add()`, `P.ReduceSum(keep_dims=True)`);
 `_simple` builds the class form of a functional op. `PrimitiveWithInfer` / `PrimitiveWithCheck`,
 `prim_attr_register` and `constexpr` are what user code subclassing a primitive writes: they
-construct and keep their attributes as in MindSpore, but pycompile has no kernel registry keyed
-by a user primitive's name, so calling such a primitive raises a clear NotImplementedError
-unless the subclass defines `__call__` itself.
+construct and keep their attributes as in MindSpore. As in MindSpore, a user primitive runs the
+backend kernel registered under its name (`NAMED_KERNELS`, filled by `register_kernel`: the CPU
+kernels MindSpore's wheel has with no public Python class, such as `Shift` and `Rolling`); one
+whose name has no kernel raises a clear NotImplementedError unless the subclass defines
+`__call__` itself.
 """
 from __future__ import annotations
 
@@ -43,10 +45,28 @@ class Primitive:
         return f"Prim[{self.name}]"
 
 
+# primitive name -> kernel(prim, *inputs): what a user Primitive subclass of that name runs
+NAMED_KERNELS: dict = {}
+
+
+def register_kernel(name: str):
+    """Decorator: `fn(prim, *inputs)` is the kernel of a user primitive named `name` (it reads the
+    primitive's attributes from `prim.attrs`); written with ops, so it traces in graph code."""
+    def deco(fn):
+        if name in NAMED_KERNELS:
+            raise ValueError(f"a kernel named {name!r} is registered already")
+        NAMED_KERNELS[name] = fn
+        return fn
+    return deco
+
+
 class PrimitiveWithCheck(Primitive):
     """A user primitive with argument checks (`check_shape` / `check_dtype`)."""
 
     def __call__(self, *args):
+        kernel = NAMED_KERNELS.get(self.name)
+        if kernel is not None:
+            return kernel(self, *args)
         raise NotImplementedError(
             f"Primitive '{self.name}' (a user subclass of {type(self).__mro__[1].__name__}) has no pycompile "
             f"kernel: pycompile runs only its own ops. Define __call__ on the class (in terms of ops.*) "

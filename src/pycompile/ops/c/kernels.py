@@ -514,7 +514,9 @@ def gather(w, x, xt, idx, it, out, axis: int, err_code: int):
     shape = xt.shape
     outer, n, inner = _prod(shape[:axis]), shape[axis], _prod(shape[axis + 1:])
     m = _prod(it.shape)
-    scalar_idx = isinstance(idx, str) and idx.startswith("(")
+    # a scalar index is a C expression; an index tensor is a pointer, which may also be an
+    # expression (a constant of more than 64 elements is `((int32_t *)args[i])`)
+    scalar_idx = isinstance(idx, str) and idx.startswith("(") and len(getattr(it, "shape", ())) == 0
     with w.block(f"for (long o = 0; o < {outer}L; ++o)"):
         with w.block(f"for (long k = 0; k < {m}L; ++k)"):
             w.line(f"int64_t ix = (int64_t){idx if scalar_idx else idx + '[k]'};")

@@ -12,7 +12,7 @@ import pycompile.ops as ops
 from pycompile.common import dtype as mstype
 from pycompile.common.tensor import TensorMethods
 from pycompile.ops import functional as F
-from pycompile.ops._table import OpTypeError, OpValueError
+from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
 from pycompile.ops.entry import Arg, op_entry
 
 _TWO = [Arg("input", "tensor|number"), Arg("other", "tensor|number")]
@@ -129,7 +129,8 @@ def adjoint(x):
 
 def _tolerance(v, op):
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise OpTypeError(f"For '{op}', the 'tolerance' must be a float, but got {type(v).__name__}.")
+        raise OpTypeError(f"For '{op}', the type of 'tolerance' should be 'float', but got "
+                          f"'{type(v).__name__}'.")
 
 
 @op_entry("approximate_equal", primitive="ApproximateEqual",
@@ -137,10 +138,15 @@ def _tolerance(v, op):
                 Arg("y", dtypes=frozenset({mstype.float16, mstype.float32, mstype.float64})),
                 Arg("tolerance", "value", default=1e-05, init=True, check=_tolerance)])
 def approximate_equal(x, y, tolerance=1e-05):
-    """|x - y| < tolerance, elementwise (x and y of one float dtype)."""
+    """|x - y| < tolerance, elementwise (x and y of one shape; y cast to x's dtype, as the wheel's
+    implicit conversion does; rank below 8, MindSpore's CPU kernel's limit)."""
+    if len(x.shape) >= 8:
+        raise OpRuntimeError(f"For 'ApproximateEqual', the x's rank should be less than 8, but got {len(x.shape)}.")
+    if tuple(x.shape) != tuple(y.shape):
+        raise OpValueError(f"For 'ApproximateEqual', 'x1' must have the same shape as 'x2', but got "
+                           f"{list(x.shape)} and {list(y.shape)}.")
     if x.dtype != y.dtype:
-        raise OpTypeError(f"For 'ApproximateEqual', 'x' and 'y' must have the same dtype, but got {x.dtype} "
-                          f"and {y.dtype}.")
+        y = F.cast(y, x.dtype)
     return F.less(F.abs(x - y), tolerance)
 
 
