@@ -52,6 +52,41 @@ class OnTrace:
         return self.trace
 
 
+class PrimalLook:
+    """Mixin of the transformations' values that carry a concrete `primal` (the tape's and forward
+    mode's tracers in PyNative): code may look at the value while it is transformed (truth, int,
+    float, index, asnumpy, item, tolist, NumPy conversion, repr), and a look is not recorded."""
+
+    __slots__ = ()
+
+    def __bool__(self):
+        return bool(self.primal)
+
+    def __int__(self):
+        return int(self.primal)
+
+    def __float__(self):
+        return float(self.primal)
+
+    def __index__(self):
+        return self.primal.__index__()
+
+    def asnumpy(self):
+        return self.primal.asnumpy()
+
+    def item(self, *index):
+        return self.primal.item(*index)
+
+    def tolist(self):
+        return self.primal.tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        return self.primal.__array__(dtype)
+
+    def __repr__(self):
+        return repr(self.primal)
+
+
 def walk_as_graph_code(fn, args, kwargs=None):
     """Library code runs directly on tracer values, so a Python loop in it is unrolled into the
     graph. A library function whose `for` over a range must stay one loop in compiled code (the

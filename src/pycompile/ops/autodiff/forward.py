@@ -98,7 +98,7 @@ def _transposed(op, out, inputs, tangents, attrs):
 
 # ---- PyNative (and vmap) -------------------------------------------------------------------------
 
-class JvpTracer(tracing.OnTrace, TensorMethods, Symbolic):
+class JvpTracer(tracing.OnTrace, tracing.PrimalLook, TensorMethods, Symbolic):
     """A value with its tangent: `primal` is the value (a Tensor or an outer tracer's value)."""
 
     __slots__ = ("primal", "tangent", "trace")
@@ -109,33 +109,6 @@ class JvpTracer(tracing.OnTrace, TensorMethods, Symbolic):
     @property
     def _abstract(self):
         return type_of(self.primal)
-
-    def __bool__(self):
-        return bool(self.primal)
-
-    def __int__(self):
-        return int(self.primal)
-
-    def __float__(self):
-        return float(self.primal)
-
-    def __index__(self):
-        return self.primal.__index__()
-
-    def asnumpy(self):
-        return self.primal.asnumpy()
-
-    def item(self, *index):
-        return self.primal.item(*index)
-
-    def tolist(self):
-        return self.primal.tolist()
-
-    def __array__(self, dtype=None, copy=None):
-        return self.primal.__array__(dtype)
-
-    def __repr__(self):
-        return repr(self.primal)
 
     __hash__ = object.__hash__
 

@@ -47,7 +47,7 @@ class Leaf:
         self.value = value
 
 
-class GradTracer(tracing.OnTrace, TensorMethods, Symbolic):
+class GradTracer(tracing.OnTrace, tracing.PrimalLook, TensorMethods, Symbolic):
     """A watched value: `primal` is the value itself (a Tensor, or a tracer of an outer
     transformation); `source` is where it came from on the tape."""
 
@@ -59,34 +59,6 @@ class GradTracer(tracing.OnTrace, TensorMethods, Symbolic):
     @property
     def _abstract(self):
         return type_of(self.primal)
-
-    # PyNative code may look at values while it is differentiated: a look is not recorded
-    def __bool__(self):
-        return bool(self.primal)
-
-    def __int__(self):
-        return int(self.primal)
-
-    def __float__(self):
-        return float(self.primal)
-
-    def __index__(self):
-        return self.primal.__index__()
-
-    def asnumpy(self):
-        return self.primal.asnumpy()
-
-    def item(self, *index):
-        return self.primal.item(*index)
-
-    def tolist(self):
-        return self.primal.tolist()
-
-    def __array__(self, dtype=None, copy=None):
-        return self.primal.__array__(dtype)
-
-    def __repr__(self):
-        return repr(self.primal)
 
     def __str__(self):
         return str(self.primal)
