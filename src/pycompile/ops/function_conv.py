@@ -167,7 +167,10 @@ def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
 
 
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
-    """torch-style transposed convolution: H_out = (H - 1) s - 2 p + d (k - 1) + output_padding + 1."""
+    """torch-style transposed convolution: H_out = (H - 1) s - 2 p + d (k - 1) + output_padding + 1,
+    the output_padding rows being those the bottom / right padding would crop (torch's and MindSpore's
+    Ascend kernel's result; MindSpore 2.10 CPU has no kernel for it). nn.Conv2dTranspose keeps the
+    CPU wheel's own behaviour: zero rows appended."""
     xt, wt = _ttype("conv_transpose2d", input), _ttype("conv_transpose2d", weight)
     if xt.ndim != 4 or wt.ndim != 4:
         raise OpValueError(f"For 'conv_transpose2d', the input and weight must be 4D Tensors, but got {xt.ndim}D "
@@ -178,9 +181,14 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     op_ = (output_padding,) * 2 if _is_int(output_padding) else tuple(output_padding)
     out_sp = tuple((xt.shape[2 + i] - 1) * s[i] - 2 * p[i] + d[i] * (wt.shape[2 + i] - 1) + op_[i] + 1 for i in range(2))
     size = (xt.shape[0], wt.shape[1] * groups) + out_sp
-    # output_padding rows extend the bottom / right: they are covered by pads (p, p + op)
-    out = conv_backprop_input("Conv2DTranspose", input, weight, size, s, d, "pad",
-                              (p[0], p[0] + op_[0], p[1], p[1] + op_[1]), groups)
+    # output_padding rows extend the bottom / right: they are the rows the bottom / right padding
+    # would crop, so that side is padded by p - op; rows beyond what any tap reaches (op > p) are 0
+    extra = tuple(max(op_[i] - p[i], 0) for i in range(2))
+    inner = (size[0], size[1], out_sp[0] - extra[0], out_sp[1] - extra[1])
+    out = conv_backprop_input("Conv2DTranspose", input, weight, inner, s, d, "pad",
+                              (p[0], max(p[0] - op_[0], 0), p[1], max(p[1] - op_[1], 0)), groups)
+    if any(extra):
+        out = F.pad(out, (0, extra[1], 0, extra[0]))
     return _bias("conv_transpose2d", out, bias, wt.shape[1] * groups, 4)
 
 
