@@ -41,6 +41,10 @@ from pycompile.ops.function_amp import *  # noqa: F401,F403
 from pycompile.ops.function_random import *  # noqa: F401,F403
 from pycompile.ops.operations_cnn import *  # noqa: F401,F403
 from pycompile.ops.operations_comm import *  # noqa: F401,F403
+from pycompile.ops import communication  # noqa: F401,E402  (`mindspore.ops.communication`)
+# its functions under ops too, as MindSpore has them, but for gather / scatter: ops.gather and
+# ops.scatter are the tensor ops there (the collective forms are ops.communication.gather / scatter)
+globals().update({_n: getattr(communication, _n) for _n in communication.__all__ if _n not in ("gather", "scatter")})
 from pycompile.ops.operations_optim import *  # noqa: F401,F403
 
 # the op entries (ops/entry.py): one file per op in ops/entries/, each giving its functional,
