@@ -41,6 +41,7 @@ from pycompile.ops.function_amp import *  # noqa: F401,F403
 from pycompile.ops.function_random import *  # noqa: F401,F403
 from pycompile.ops.operations_cnn import *  # noqa: F401,F403
 from pycompile.ops.operations_comm import *  # noqa: F401,F403
+from pycompile.ops.function_internal import *  # noqa: F401,F403,E402
 from pycompile.ops import communication  # noqa: F401,E402  (`mindspore.ops.communication`)
 # its functions under ops too, as MindSpore has them, but for gather / scatter: ops.gather and
 # ops.scatter are the tensor ops there (the collective forms are ops.communication.gather / scatter)
@@ -53,6 +54,8 @@ from pycompile.ops import entries as _entries  # noqa: F401,E402
 from pycompile.ops.entry import install as _install_entries  # noqa: E402
 _install_entries(globals())
 from pycompile.ops import primitive  # noqa: F401,E402  (`mindspore.ops.primitive`)
+# instances MindSpore's ops / ops.functional expose under these names
+tensor_range, shape_, tensor_slice = Range(), Shape(), Slice()  # noqa: F405
 from pycompile.ops.primitive import (PrimitiveWithCheck, PrimitiveWithInfer, constexpr,  # noqa: F401,E402
                                      prim_attr_register)
 
