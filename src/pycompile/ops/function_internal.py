@@ -210,9 +210,10 @@ __all__ = ["make_tuple", "make_list", "tuple_getitem", "list_getitem", "dict_get
 
 
 def dyn_shape(input_x):
-    """The shape of a tensor as an int64 Tensor (MindSpore's TensorShape)."""
-    from pycompile.ops import TensorShape
-    return TensorShape()(input_x)
+    """The shape of a tensor as an int64 Tensor (MindSpore's TensorShape; PyNative)."""
+    import numpy as np
+    from pycompile.common.tensor import Tensor
+    return Tensor(np.array(input_x.shape, np.int64))
 
 
 __all__ += ["dyn_shape"]
