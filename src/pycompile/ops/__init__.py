@@ -47,6 +47,7 @@ from pycompile.ops import communication  # noqa: F401,E402  (`mindspore.ops.comm
 # ops.scatter are the tensor ops there (the collective forms are ops.communication.gather / scatter)
 globals().update({_n: getattr(communication, _n) for _n in communication.__all__ if _n not in ("gather", "scatter")})
 from pycompile.ops.operations_optim import *  # noqa: F401,F403
+from pycompile.ops.operations_optim_dense import *  # noqa: F401,F403
 
 # the op entries (ops/entry.py): one file per op in ops/entries/, each giving its functional,
 # Primitive and Tensor forms; installed last, and an entry may not replace a name defined above
