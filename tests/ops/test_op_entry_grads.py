@@ -52,6 +52,10 @@ CASES = {
                     [(4, 3), (2,)], (-2, 2)),
     "tail_losses": (lambda x, t, v: ops.gaussian_nll_loss(x, t, v, True) + ops.hinge_embedding_loss(
         x, ops.sign(t), 0.5) + ops.ldexp(x, ops.ones_like(x)).sum(), [(3, 4)] * 3, (0.2, 2)),
+    "grid_sample_2d": (lambda x, g: ops.grid_sample(x, g) + ops.grid_sample(x, g * 1.3, "bilinear", "border", True)
+                       + ops.grid_sample(x, g * 1.4, "bilinear", "reflection"), [(1, 2, 3, 4), (1, 3, 2, 2)], (-0.9, 0.9)),
+    "grid_sample_3d": (lambda x, g: ops.grid_sample(x, g, "bilinear", "zeros", True), [(1, 1, 2, 3, 2), (1, 2, 2, 1, 3)],
+                       (-0.9, 0.9)),
 }
 
 
