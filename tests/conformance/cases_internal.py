@@ -83,3 +83,11 @@ def fi_tensor_bits(x):
       reason="Range of tensors: PyNative in the wheel")
 def fi_tensor_range(x):
     return ops.tensor_range(ms.Tensor(0), ms.Tensor(5), ms.Tensor(1)), x
+
+
+@case("ops.float_power_ext", "ops.isnan_ext", "ops.pows", "ops.mirror_pad",
+      inputs=[np.array([[0.5, -1.5, np.nan], [2.0, 3.0, -0.25]], np.float32)])
+def fi_ext_aliases(x):
+    pads = Tensor(np.array([[1, 1], [2, 1]], np.int32))
+    return (ops.float_power_ext(ops.abs(x), 2.5), ops.isnan_ext(x), ops.pows(x, 2.0),
+            ops.mirror_pad(x, pads, "REFLECT"), ops.mirror_pad(x, pads, "SYMMETRIC"))

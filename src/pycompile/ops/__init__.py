@@ -56,7 +56,7 @@ from pycompile.ops.entry import install as _install_entries  # noqa: E402
 _install_entries(globals())
 from pycompile.ops import primitive  # noqa: F401,E402  (`mindspore.ops.primitive`)
 # instances MindSpore's ops / ops.functional expose under these names
-tensor_range, shape_, tensor_slice = Range(), Shape(), Slice()  # noqa: F405
+tensor_range, shape_, tensor_slice, pows = Range(), Shape(), Slice(), Pow()  # noqa: F405
 from pycompile.ops.primitive import (PrimitiveWithCheck, PrimitiveWithInfer, constexpr,  # noqa: F401,E402
                                      prim_attr_register)
 
