@@ -32,7 +32,7 @@ from pycompile.ops import functional as F
 from pycompile.ops import prims as P
 from pycompile.ops import tracing
 from pycompile.ops._table import OpIndexError, OpRuntimeError, OpTypeError, OpValueError, apply
-from pycompile.ops.autodiff.tape import GradTrace, GradTracer, fit
+from pycompile.ops.autodiff.tape import NO_GRAD, GradTrace, GradTracer, fit
 
 
 def stop_gradient(value):
@@ -66,6 +66,8 @@ class GradFunction:
 
     # ---- PyNative ---------------------------------------------------------------------------------
     def eager(self, args, kwargs):
+        if NO_GRAD.get():
+            raise RuntimeError("In no_grad context, you can not calculate gradient")
         args = list(args)
         sens = args.pop() if self.sens_param else None
         positions = self.check_positions(len(args))

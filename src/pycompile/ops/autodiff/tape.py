@@ -18,6 +18,9 @@ mode does: a value assigned to it after a read is what that read's gradient sees
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
+
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, type_of
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import TensorMethods
@@ -70,6 +73,28 @@ def _is_tensor(v) -> bool:
     return isinstance(getattr(v, "_abstract", None), TensorType)
 
 
+# inside `with ms._no_grad():` ops on differentiated values are not recorded: their results are
+# constants to every gradient being taken (MindSpore's PyNative `_no_grad`)
+NO_GRAD = contextvars.ContextVar("pycompile_no_grad", default=False)
+
+
+class _no_grad(contextlib.ContextDecorator):
+    """MindSpore's `ms._no_grad()`: a context manager (or decorator) inside which PyNative ops are
+    not recorded for differentiation (their results count as constants), and taking a gradient
+    raises RuntimeError, as in MindSpore. PyNative only."""
+
+    def __init__(self):
+        self._tokens = []
+
+    def __enter__(self):
+        self._tokens.append(NO_GRAD.set(True))
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        NO_GRAD.reset(self._tokens.pop())
+        return False
+
+
 class GradTrace(tracing.Tracer):
     """One differentiation: the tape of the ops applied to its watched values."""
 
@@ -104,6 +129,11 @@ class GradTrace(tracing.Tracer):
         return x, None
 
     def emit(self, op, inputs, attrs, out_type):
+        if NO_GRAD.get():
+            with tracing.below(self):
+                return apply(op, [[self._unwrap(y)[0] for y in x] if op.variadic and k == len(inputs) - 1 and
+                                  isinstance(x, (tuple, list)) else self._unwrap(x)[0] for k, x in enumerate(inputs)],
+                             attrs)
         primals, sources, watched = [], [], False
         for k, x in enumerate(inputs):
             if op.variadic and k == len(inputs) - 1 and isinstance(x, (tuple, list)):
