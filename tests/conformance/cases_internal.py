@@ -91,3 +91,8 @@ def fi_ext_aliases(x):
     pads = Tensor(np.array([[1, 1], [2, 1]], np.int32))
     return (ops.float_power_ext(ops.abs(x), 2.5), ops.isnan_ext(x), ops.pows(x, 2.0),
             ops.mirror_pad(x, pads, "REFLECT"), ops.mirror_pad(x, pads, "SYMMETRIC"))
+
+
+@case("ops.SoftmaxCrossEntropyWithLogits", inputs=[rnd(3, 5, lo=-3, hi=3), rnd(3, 5, lo=0, hi=1)])
+def fi_softmax_xent(logits, labels):
+    return ops.SoftmaxCrossEntropyWithLogits()(logits, labels / labels.sum(1, keepdims=True))
