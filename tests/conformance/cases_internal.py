@@ -96,3 +96,12 @@ def fi_ext_aliases(x):
 @case("ops.SoftmaxCrossEntropyWithLogits", inputs=[rnd(3, 5, lo=-3, hi=3), rnd(3, 5, lo=0, hi=1)])
 def fi_softmax_xent(logits, labels):
     return ops.SoftmaxCrossEntropyWithLogits()(logits, labels / labels.sum(1, keepdims=True))
+
+
+_YX = np.array([0.0, -1.0, np.inf, np.nan, 1e-30, 1e-3, 0.5, 1.9, 2.1, 3.0, 7.5, 11.9, 12.5, 24.0, 26.0, 30.0, 100.0],
+               np.float32)
+
+
+@case("ops.bessel_y0", "ops.bessel_y1", "ops.BesselY0", "ops.BesselY1", inputs=[_YX, _YX.astype(np.float64)])
+def fi_bessel_y(x, x64):
+    return ops.bessel_y0(x), ops.bessel_y1(x), ops.BesselY0()(x64), ops.BesselY1()(x64)
