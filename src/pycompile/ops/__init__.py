@@ -56,6 +56,8 @@ from pycompile.ops.entry import install as _install_entries  # noqa: E402
 _install_entries(globals())
 from pycompile.ops import primitive  # noqa: F401,E402  (`mindspore.ops.primitive`)
 # instances MindSpore's ops / ops.functional expose under these names
+P = operations            # `ops.P` / `F.P`: the Primitive classes' module, as MindSpore names it
+functional.P = operations
 tensor_range, shape_, tensor_slice, pows = Range(), Shape(), Slice(), Pow()  # noqa: F405
 from pycompile.ops.primitive import (PrimitiveWithCheck, PrimitiveWithInfer, constexpr,  # noqa: F401,E402
                                      prim_attr_register)

@@ -217,3 +217,19 @@ def dyn_shape(input_x):
 
 
 __all__ += ["dyn_shape"]
+
+
+def add_flags(fn=None, **flags):
+    """Record `flags` in fn._func_graph_flags (a dict, created if absent) and return fn; without fn,
+    a decorator doing so. MindSpore's compiler reads some of these flags; pycompile records them
+    and reads none."""
+    def deco(f):
+        table = getattr(f, "_func_graph_flags", None)
+        if table is None:
+            f._func_graph_flags = table = {}
+        table.update(flags)
+        return f
+    return deco if fn is None else deco(fn)
+
+
+__all__ += ["add_flags"]
