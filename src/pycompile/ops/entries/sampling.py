@@ -171,25 +171,21 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     return _grid_sample(name, input, grid, mode, padding_mode, bool(align_corners))
 
 
-@op_entry("grid_sampler_2d", primitive="GridSampler2D", functional=False,
-          args=[Arg("input_x", dtypes=_FLOATS), Arg("grid", dtypes=_FLOATS),
-                Arg("interpolation_mode", "value", default="bilinear", init=True),
-                Arg("padding_mode", "value", default="zeros", init=True),
-                Arg("align_corners", "value", default=False, init=True)])
-def grid_sampler_2d(input_x, grid, interpolation_mode="bilinear", padding_mode="zeros", align_corners=False):
-    """The Primitive form of grid_sample for 4-D inputs."""
-    if input_x.ndim != 4:
-        raise OpValueError(f"For 'GridSampler2D', 'input_x' must be 4-D, but got {input_x.ndim}-D")
-    return _grid_sample("GridSampler2D", input_x, grid, interpolation_mode, padding_mode, align_corners)
+def _sampler_primitive(nd):
+    prim = f"GridSampler{nd}D"
+
+    def impl(input_x, grid, interpolation_mode="bilinear", padding_mode="zeros", align_corners=False):
+        if input_x.ndim != nd + 2:
+            raise OpValueError(f"For '{prim}', 'input_x' must be {nd + 2}-D, but got {input_x.ndim}-D")
+        return _grid_sample(prim, input_x, grid, interpolation_mode, padding_mode, align_corners)
+    impl.__doc__ = f"The Primitive form of grid_sample for {nd + 2}-D inputs."
+    impl.__name__ = f"grid_sampler_{nd}d"
+    args = [Arg("input_x", dtypes=_FLOATS), Arg("grid", dtypes=_FLOATS),
+            Arg("interpolation_mode", "value", default="bilinear", init=True),
+            Arg("padding_mode", "value", default="zeros", init=True),
+            Arg("align_corners", "value", default=False, init=True)]
+    op_entry(f"grid_sampler_{nd}d", primitive=prim, functional=False, args=args)(impl)
 
 
-@op_entry("grid_sampler_3d", primitive="GridSampler3D", functional=False,
-          args=[Arg("input_x", dtypes=_FLOATS), Arg("grid", dtypes=_FLOATS),
-                Arg("interpolation_mode", "value", default="bilinear", init=True),
-                Arg("padding_mode", "value", default="zeros", init=True),
-                Arg("align_corners", "value", default=False, init=True)])
-def grid_sampler_3d(input_x, grid, interpolation_mode="bilinear", padding_mode="zeros", align_corners=False):
-    """The Primitive form of grid_sample for 5-D inputs."""
-    if input_x.ndim != 5:
-        raise OpValueError(f"For 'GridSampler3D', 'input_x' must be 5-D, but got {input_x.ndim}-D")
-    return _grid_sample("GridSampler3D", input_x, grid, interpolation_mode, padding_mode, align_corners)
+_sampler_primitive(2)
+_sampler_primitive(3)
