@@ -99,6 +99,11 @@ def _inplace_methods() -> set:
     return INPLACE_METHODS
 
 
+def _inplace_functions() -> dict:
+    from pycompile.ops.inplace_functions import INPLACE_FUNCTIONS
+    return INPLACE_FUNCTIONS
+
+
 def assigned_names(stmts) -> set:
     """Names a block of statements may assign (not descending into nested defs)."""
     names = set()
@@ -119,6 +124,10 @@ def assigned_names(stmts) -> set:
             f = node.func
             if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr in _inplace_methods():
                 names.add(f.value.id)
+            # `ops.clamp_(x, ...)` likewise (ops/inplace_functions.py), whatever the function is called through
+            called = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+            if called in _inplace_functions() and node.args and isinstance(node.args[0], ast.Name):
+                names.add(node.args[0].id)
             self.generic_visit(node)
 
         def visit_FunctionDef(self, node):

@@ -275,7 +275,21 @@ class Expressions:
         result = self.call_value(fn, args, kwargs)
         if getattr(getattr(fn, "__func__", None), "__pycompile_inplace__", False):
             self._rebind_inplace(frame, e, fn, result)
+        elif getattr(fn, "__pycompile_inplace_fn__", False) and e.args:
+            self._rebind_inplace_arg(frame, e, fn, args[0], result)
         return result
+
+    def _rebind_inplace_arg(self, frame, e, fn, receiver, result):
+        """`ops.clamp_(x, ...)` in graph code: the functional form of an in-place method rebinds
+        the name passed first (ops/inplace_functions.py), as `x.clamp_(...)` does."""
+        if result is receiver:
+            return
+        if isinstance(e.args[0], ast.Name):
+            frame.env[e.args[0].id] = result
+        elif isinstance(receiver, Tensor):
+            raise self.error(e, f"'{fn.__name__}' of a Tensor that is not a local variable cannot update it in "
+                             "graph code", "make it a Parameter (updated with ops.assign), or bind it to a local "
+                             "name first")
 
     def _rebind_inplace(self, frame, e, method, result):
         """`x.add_(y)` in graph code: a tensor is a value here, so the name x is rebound to the
