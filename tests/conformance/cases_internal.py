@@ -105,3 +105,21 @@ _YX = np.array([0.0, -1.0, np.inf, np.nan, 1e-30, 1e-3, 0.5, 1.9, 2.1, 3.0, 7.5,
 @case("ops.bessel_y0", "ops.bessel_y1", "ops.BesselY0", "ops.BesselY1", inputs=[_YX, _YX.astype(np.float64)])
 def fi_bessel_y(x, x64):
     return ops.bessel_y0(x), ops.bessel_y1(x), ops.BesselY0()(x64), ops.BesselY1()(x64)
+
+
+@case("ops.cond", inputs=[np.array([[1.0, 2.0], [3.0, 4.5]], np.float32), rnd(2, 3, 3, lo=0.5, hi=2)])
+def fi_cond(a, b):
+    inf = float("inf")
+    return (ops.cond(a), ops.cond(a, "fro"), ops.cond(a, "nuc"), ops.cond(a, inf), ops.cond(a, -inf), ops.cond(a, 1),
+            ops.cond(a, -1), ops.cond(a, 2), ops.cond(a, -2), ops.cond(b))
+
+
+@case("ops.is_nonzero", inputs=[np.array([1.0], np.float32), np.array([[0]], np.int32)], graph=False,
+      reason="a Python bool from the tensor's value")
+def fi_is_nonzero(a, b):
+    return ops.is_nonzero(a), ops.is_nonzero(b)
+
+
+@case("ops.is_nonzero", inputs=[rnd(2)], error=True, graph=False, reason="a Python bool from the tensor's value")
+def fi_is_nonzero_two(a):
+    return ops.is_nonzero(a)
