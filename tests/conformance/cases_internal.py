@@ -123,3 +123,10 @@ def fi_is_nonzero(a, b):
 @case("ops.is_nonzero", inputs=[rnd(2)], error=True, graph=False, reason="a Python bool from the tensor's value")
 def fi_is_nonzero_two(a):
     return ops.is_nonzero(a)
+
+
+@case("ops.col2im", "ops.Col2Im", inputs=[rnd(1, 2, 4, 16), rnd(2, 1, 4, 9)])
+def fi_col2im(a, b):
+    size = Tensor(np.array([5, 5], np.int32))
+    return (ops.col2im(a, size, [2, 2], [1, 1], [0, 0], [1, 1]),
+            ops.Col2Im([2, 2], [2, 2], [1, 1], [2, 2])(b, Tensor(np.array([6, 6], np.int32))))
