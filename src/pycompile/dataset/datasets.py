@@ -121,6 +121,11 @@ class Dataset:
     def rename(self, input_columns, output_columns):
         return RenameDataset(self, input_columns, output_columns)
 
+    def save(self, file_name, num_files=1, file_type="mindrecord"):
+        """Write the rows as MindRecord files MindDataset (and MindSpore) reads (saving.py)."""
+        from pycompile.dataset.saving import save
+        save(self, file_name, num_files, file_type)
+
     # -- iteration -----------------------------------------------------------------------------
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
         """An iterator of lists, one value per column (pycompile Tensors, or NumPy arrays with

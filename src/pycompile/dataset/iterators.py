@@ -47,7 +47,9 @@ def _to_output(arr, output_numpy: bool, do_copy: bool):
         return arr
     if arr.dtype not in mstype._BY_NP:
         return arr                     # strings and other types pycompile has no Tensor for
-    return Tensor._wrap(arr)          # copies only a non-contiguous array
+    t = Tensor._wrap(arr)             # copies only a non-contiguous array
+    t._numpy_backed = True            # MindSpore prints a dataset row's values as NumPy does
+    return t
 
 
 def _produce(dataset, seed, epoch, index, output_numpy, do_copy, out: queue.Queue, stop: threading.Event, pools):
