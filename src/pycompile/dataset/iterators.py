@@ -86,7 +86,9 @@ class _Iterator:
 
     def __init__(self, dataset, columns, num_epochs, output_numpy, do_copy):
         names = dataset.get_col_names()
-        columns = names if columns is None else ([columns] if isinstance(columns, str) else list(columns))
+        if columns is None:        # as MindSpore's iterators, leave out the sources' '_meta-' columns
+            columns = [c for c in names if not c.startswith("_meta-")]
+        columns = [columns] if isinstance(columns, str) else list(columns)
         for c in columns:
             if c not in names:
                 raise ValueError(f"Column {c!r} is not a column of the dataset: {names}")

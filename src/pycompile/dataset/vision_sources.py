@@ -138,9 +138,9 @@ class MnistDataset(_ArraySource):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):
         usage = _check_dir_and_usage(dataset_dir, usage)
-        prefix = {"train": "train", "test": "t10k", "all": ""}[usage]
+        prefix = self._prefix(usage)
         images, labels = [], []
-        for name in _listing(dataset_dir):
+        for name in filter(self._wanted, _listing(dataset_dir)):
             if f"{prefix}-images" in name and "idx3-ubyte" in name:
                 images.append(os.path.join(dataset_dir, name))
             elif f"{prefix}-labels" in name and "idx1-ubyte" in name:
@@ -162,6 +162,14 @@ class MnistDataset(_ArraySource):
         self.dataset_dir, self.usage = dataset_dir, usage
 
     @staticmethod
+    def _prefix(usage):
+        return {"train": "train", "test": "t10k", "all": ""}[usage]
+
+    @staticmethod
+    def _wanted(file_name):
+        return True
+
+    @staticmethod
     def _row(part, i):
         images, labels, shape = part
         image = np.frombuffer(images.read(i), np.uint8).reshape(shape).copy()     # writable, as a row is
@@ -172,6 +180,36 @@ class FashionMnistDataset(MnistDataset):
     """Fashion-MNIST: the same idx files and names as MNIST (MindSpore reads both alike)."""
 
     _API, _WHAT = "FashionMnistDataset", "fashion mnist"
+
+
+class KMnistDataset(MnistDataset):
+    """Kuzushiji-MNIST: the MNIST file names and format (train-* / t10k-*)."""
+
+    _API, _WHAT = "KMnistDataset", "kmnist"
+
+
+class EMnistDataset(MnistDataset):
+    """EMNIST: the idx files emnist-<name>-<train|test>-{images-idx3,labels-idx1}-ubyte of split
+    `name` ('byclass', 'bymerge', 'balanced', 'letters', 'digits' or 'mnist'); usage 'train',
+    'test' or 'all' / None (test files first: sorted names). The images as stored (not transposed)."""
+
+    _API, _WHAT = "EMnistDataset", "emnist"
+    _NAMES = ("byclass", "bymerge", "balanced", "letters", "digits", "mnist")
+
+    def __init__(self, dataset_dir, name, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None):
+        if name not in self._NAMES:
+            raise ValueError(f"Input name is not within the valid set of {list(self._NAMES)}.")
+        self.name = name
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle, sampler, num_shards,
+                         shard_id, cache)
+
+    @staticmethod
+    def _prefix(usage):
+        return {"train": "train", "test": "test", "all": ""}[usage]
+
+    def _wanted(self, file_name):
+        return file_name.startswith(f"emnist-{self.name}-")
 
 
 class _CifarDataset(_ArraySource):
