@@ -19,7 +19,7 @@ from pycompile.dataset.mind_dataset import MindDataset  # noqa: F401
 from pycompile.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,  # noqa: F401
                                         SequentialSampler, SubsetRandomSampler, SubsetSampler,
                                         WeightedRandomSampler)
-from pycompile.dataset.sources import GeneratorDataset, NumpySlicesDataset  # noqa: F401
+from pycompile.dataset.sources import GeneratorDataset, NumpySlicesDataset, PaddedDataset  # noqa: F401
 from pycompile.dataset.tfrecord import TFRecordDataset  # noqa: F401
 from pycompile.dataset.vision_sources import (Cifar10Dataset, Cifar100Dataset, EMnistDataset,  # noqa: F401
                                              FashionMnistDataset, KMnistDataset, MnistDataset)
@@ -29,7 +29,7 @@ __all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDatase
            "TextFileDataset", "MindDataset", "Shuffle", "TupleIterator", "DictIterator",
            "DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
            "SubsetSampler", "WeightedRandomSampler", "zip", "VOCDataset", "CocoDataset", "CelebADataset",
-           "TFRecordDataset", "KMnistDataset", "EMnistDataset"]
+           "TFRecordDataset", "KMnistDataset", "EMnistDataset", "PaddedDataset"]
 
 
 def __getattr__(name):
