@@ -15,6 +15,11 @@ from pycompile.dataset.vision._decode import decode_image, to_pil
 from pycompile.dataset.vision._more import (Affine, AdjustGamma, AutoContrast, Crop, Equalize, Erase,  # noqa: F401
                                             Invert, PadToSize, Posterize, RandomAffine, RandomInvert,
                                             RandomPosterize, RandomSolarize, ResizedCrop, Solarize, ToNumpy)
+from pycompile.dataset.vision._extra import (AdjustSharpness, CutOut, FiveCrop, HsvToRgb,  # noqa: F401
+                                             LinearTransformation, NormalizePad, RandomAdjustSharpness,
+                                             RandomAutoContrast, RandomColor, RandomEqualize, RandomErasing,
+                                             RandomGrayscale, RandomLighting, RandomSharpness, RgbToHsv, SliceMode,
+                                             SlicePatches, TenCrop, get_image_num_channels, get_image_size)
 from pycompile.dataset.vision._resize import (output_size, resize_area, resize_bicubic, resize_bilinear,
                                               resize_nearest)
 
@@ -23,7 +28,11 @@ __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", 
            "RandomVerticalFlip", "RandomResizedCrop", "ConvertColor", "Grayscale", "ToPIL", "AdjustBrightness",
            "AdjustContrast", "AdjustSaturation", "AdjustHue", "RandomColorAdjust", "Rotate", "RandomRotation",
            "Crop", "ResizedCrop", "Invert", "RandomInvert", "Posterize", "RandomPosterize", "Solarize", "RandomSolarize",
-           "AdjustGamma", "PadToSize", "Erase", "Equalize", "AutoContrast", "Affine", "RandomAffine", "ToNumpy", "ToType"]
+           "AdjustGamma", "PadToSize", "Erase", "Equalize", "AutoContrast", "Affine", "RandomAffine", "ToNumpy", "ToType",
+           "AdjustSharpness", "CutOut", "FiveCrop", "HsvToRgb", "LinearTransformation", "NormalizePad",
+           "RandomAdjustSharpness", "RandomAutoContrast", "RandomColor", "RandomEqualize", "RandomErasing",
+           "RandomGrayscale", "RandomLighting", "RandomSharpness", "RgbToHsv", "SliceMode", "SlicePatches", "TenCrop",
+           "get_image_num_channels", "get_image_size"]
 
 
 class Rescale(TensorOperation):
