@@ -15,6 +15,10 @@ from pycompile.dataset.vision._decode import decode_image, to_pil
 from pycompile.dataset.vision._more import (Affine, AdjustGamma, AutoContrast, Crop, Equalize, Erase,  # noqa: F401
                                             Invert, PadToSize, Posterize, RandomAffine, RandomInvert,
                                             RandomPosterize, RandomSolarize, ResizedCrop, Solarize, ToNumpy)
+from pycompile.dataset.vision._boxes import (BoundingBoxAugment, RandomCropDecodeResize,  # noqa: F401
+                                             RandomCropWithBBox, RandomHorizontalFlipWithBBox, RandomResize,
+                                             RandomResizedCropWithBBox, RandomResizeWithBBox,
+                                             RandomVerticalFlipWithBBox, ResizeWithBBox)
 from pycompile.dataset.vision._extra import (AdjustSharpness, CutOut, FiveCrop, HsvToRgb,  # noqa: F401
                                              LinearTransformation, NormalizePad, RandomAdjustSharpness,
                                              RandomAutoContrast, RandomColor, RandomEqualize, RandomErasing,
@@ -32,7 +36,9 @@ __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", 
            "AdjustSharpness", "CutOut", "FiveCrop", "HsvToRgb", "LinearTransformation", "NormalizePad",
            "RandomAdjustSharpness", "RandomAutoContrast", "RandomColor", "RandomEqualize", "RandomErasing",
            "RandomGrayscale", "RandomLighting", "RandomSharpness", "RgbToHsv", "SliceMode", "SlicePatches", "TenCrop",
-           "get_image_num_channels", "get_image_size"]
+           "get_image_num_channels", "get_image_size", "BoundingBoxAugment", "RandomCropDecodeResize",
+           "RandomCropWithBBox", "RandomHorizontalFlipWithBBox", "RandomResize", "RandomResizedCropWithBBox",
+           "RandomResizeWithBBox", "RandomVerticalFlipWithBBox", "ResizeWithBBox"]
 
 
 class Rescale(TensorOperation):
