@@ -42,3 +42,68 @@ def test_matches_mindspore(name):
     for k, (g, w) in enumerate(zip(got, want["outputs"])):
         assert (g["dtype"], g["shape"]) == (w["dtype"], w["shape"]), f"output {k}"
         assert g["values"] == w["values"], f"output {k}"
+
+
+def _decoded(values):
+    from PIL import Image
+    import io
+    return np.asarray(Image.open(io.BytesIO(np.asarray(values, np.uint8).tobytes())))
+
+
+@pytest.fixture
+def png_path(tmp_path):
+    path = str(tmp_path / "a.png")
+    with open(path, "wb") as f:
+        f.write(IMAGES["png"].tobytes())
+    return path
+
+
+def test_read_file_and_read_image_match_mindspore(png_path):
+    pytest.importorskip("PIL")
+    files = MS["files"]
+    assert vision.read_file(png_path).tolist() == files["read_file"]["outputs"][0]["values"]
+    for mode in ("UNCHANGED", "GRAYSCALE", "COLOR"):
+        got = vision.read_image(png_path, getattr(vision.ImageReadMode, mode))
+        want = files[f"read_image_{mode}"]["outputs"][0]
+        assert (str(got.dtype), list(got.shape), got.tolist()) == (want["dtype"], want["shape"], want["values"]), mode
+
+
+def test_read_file_missing_is_mindspores_error(tmp_path):
+    missing = str(tmp_path / "nope.png")
+    with pytest.raises(RuntimeError) as info:
+        vision.read_file(missing)
+    want = MS["files"]["read_file_missing"]["message"]
+    assert "[ERROR] ReadFile: Invalid file path, " + missing + " does not exist." in str(info.value)
+    assert want.startswith("[ERROR] ReadFile: Invalid file path, ") and want.endswith("nope.png does not exist.")
+
+
+@pytest.mark.parametrize("name, image, kwargs", [("encode_jpeg", "u8", {}), ("encode_jpeg_q50", "u8", {"quality": 50}),
+                                                 ("encode_png", "u8", {}), ("encode_png_gray", "gray", {}),
+                                                 ("encode_png_level_9", "u8", {"compression_level": 9})])
+def test_encoders_match_mindspore(name, image, kwargs):
+    """JPEG: the wheel's bytes exactly. PNG: the same image when decoded (zlib's stream may differ)."""
+    pytest.importorskip("PIL")
+    encode = vision.encode_jpeg if "jpeg" in name else vision.encode_png
+    got = encode(IMAGES[image], **kwargs)
+    want = MS["files"][name]["outputs"][0]["values"]
+    assert got.dtype == np.uint8 and got.ndim == 1
+    if "jpeg" in name:
+        assert got.tolist() == want
+    else:
+        assert np.array_equal(_decoded(got), _decoded(want)) and np.array_equal(_decoded(got), IMAGES[image])
+
+
+def test_encode_png_refuses_float_as_mindspore_does():
+    with pytest.raises(RuntimeError) as info:
+        vision.encode_png(IMAGES["f32"])
+    assert MS["files"]["encode_png_f32"]["message"] in str(info.value)
+
+
+def test_writers_write_what_the_encoders_give(tmp_path):
+    pytest.importorskip("PIL")
+    vision.write_file(str(tmp_path / "w.bin"), IMAGES["png"])
+    assert np.fromfile(str(tmp_path / "w.bin"), np.uint8).tolist() == MS["files"]["write_file"]["outputs"][0]["values"]
+    vision.write_jpeg(str(tmp_path / "w.jpg"), IMAGES["u8"])
+    assert np.fromfile(str(tmp_path / "w.jpg"), np.uint8).tolist() == MS["files"]["write_jpeg"]["outputs"][0]["values"]
+    vision.write_png(str(tmp_path / "w.png"), IMAGES["u8"])
+    assert np.array_equal(_decoded(np.fromfile(str(tmp_path / "w.png"), np.uint8)), IMAGES["u8"])

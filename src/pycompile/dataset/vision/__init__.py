@@ -24,6 +24,8 @@ from pycompile.dataset.vision._extra import (AdjustSharpness, CutOut, FiveCrop, 
                                              RandomAutoContrast, RandomColor, RandomEqualize, RandomErasing,
                                              RandomGrayscale, RandomLighting, RandomSharpness, RgbToHsv, SliceMode,
                                              SlicePatches, TenCrop, get_image_num_channels, get_image_size)
+from pycompile.dataset.vision._io import (ImageReadMode, encode_jpeg, encode_png, read_file, read_image,  # noqa: F401
+                                          write_file, write_jpeg, write_png)
 from pycompile.dataset.vision._resize import (output_size, resize_area, resize_bicubic, resize_bilinear,
                                               resize_nearest)
 
@@ -38,7 +40,8 @@ __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", 
            "RandomGrayscale", "RandomLighting", "RandomSharpness", "RgbToHsv", "SliceMode", "SlicePatches", "TenCrop",
            "get_image_num_channels", "get_image_size", "BoundingBoxAugment", "RandomCropDecodeResize",
            "RandomCropWithBBox", "RandomHorizontalFlipWithBBox", "RandomResize", "RandomResizedCropWithBBox",
-           "RandomResizeWithBBox", "RandomVerticalFlipWithBBox", "ResizeWithBBox"]
+           "RandomResizeWithBBox", "RandomVerticalFlipWithBBox", "ResizeWithBBox", "ImageReadMode", "encode_jpeg",
+           "encode_png", "read_file", "read_image", "write_file", "write_jpeg", "write_png"]
 
 
 class Rescale(TensorOperation):
