@@ -15,6 +15,9 @@ from pycompile.dataset.vision._decode import decode_image, to_pil
 from pycompile.dataset.vision._more import (Affine, AdjustGamma, AutoContrast, Crop, Equalize, Erase,  # noqa: F401
                                             Invert, PadToSize, Posterize, RandomAffine, RandomInvert,
                                             RandomPosterize, RandomSolarize, ResizedCrop, Solarize, ToNumpy)
+from pycompile.dataset.vision._augment import (AutoAugment, AutoAugmentPolicy, CutMixBatch,  # noqa: F401
+                                               ImageBatchFormat, MixUp, MixUpBatch, RandAugment,
+                                               RandomSelectSubpolicy, TrivialAugmentWide, UniformAugment)
 from pycompile.dataset.vision._boxes import (BoundingBoxAugment, RandomCropDecodeResize,  # noqa: F401
                                              RandomCropWithBBox, RandomHorizontalFlipWithBBox, RandomResize,
                                              RandomResizedCropWithBBox, RandomResizeWithBBox,
@@ -41,7 +44,9 @@ __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", 
            "get_image_num_channels", "get_image_size", "BoundingBoxAugment", "RandomCropDecodeResize",
            "RandomCropWithBBox", "RandomHorizontalFlipWithBBox", "RandomResize", "RandomResizedCropWithBBox",
            "RandomResizeWithBBox", "RandomVerticalFlipWithBBox", "ResizeWithBBox", "ImageReadMode", "encode_jpeg",
-           "encode_png", "read_file", "read_image", "write_file", "write_jpeg", "write_png"]
+           "encode_png", "read_file", "read_image", "write_file", "write_jpeg", "write_png", "AutoAugment",
+           "AutoAugmentPolicy", "CutMixBatch", "ImageBatchFormat", "MixUp", "MixUpBatch", "RandAugment",
+           "RandomSelectSubpolicy", "TrivialAugmentWide", "UniformAugment"]
 
 
 class Rescale(TensorOperation):
