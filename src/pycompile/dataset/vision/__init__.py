@@ -18,11 +18,11 @@ from pycompile.dataset.vision._more import (Affine, AdjustGamma, AutoContrast, C
 from pycompile.dataset.vision._augment import (AutoAugment, AutoAugmentPolicy, CutMixBatch,  # noqa: F401
                                                ImageBatchFormat, MixUp, MixUpBatch, RandAugment,
                                                RandomSelectSubpolicy, TrivialAugmentWide, UniformAugment)
-from pycompile.dataset.vision._boxes import (BoundingBoxAugment, RandomCropDecodeResize,  # noqa: F401
+from pycompile.dataset.vision._boxes import (BoundingBoxAugment, Perspective, RandomCropDecodeResize,  # noqa: F401
                                              RandomCropWithBBox, RandomHorizontalFlipWithBBox, RandomResize,
-                                             RandomResizedCropWithBBox, RandomResizeWithBBox,
+                                             RandomPerspective, RandomResizedCropWithBBox, RandomResizeWithBBox,
                                              RandomVerticalFlipWithBBox, ResizeWithBBox)
-from pycompile.dataset.vision._extra import (AdjustSharpness, CutOut, FiveCrop, HsvToRgb,  # noqa: F401
+from pycompile.dataset.vision._extra import (AdjustSharpness, CutOut, FiveCrop, GaussianBlur, HsvToRgb,  # noqa: F401
                                              LinearTransformation, NormalizePad, RandomAdjustSharpness,
                                              RandomAutoContrast, RandomColor, RandomEqualize, RandomErasing,
                                              RandomGrayscale, RandomLighting, RandomSharpness, RgbToHsv, SliceMode,
@@ -46,7 +46,8 @@ __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", 
            "RandomResizeWithBBox", "RandomVerticalFlipWithBBox", "ResizeWithBBox", "ImageReadMode", "encode_jpeg",
            "encode_png", "read_file", "read_image", "write_file", "write_jpeg", "write_png", "AutoAugment",
            "AutoAugmentPolicy", "CutMixBatch", "ImageBatchFormat", "MixUp", "MixUpBatch", "RandAugment",
-           "RandomSelectSubpolicy", "TrivialAugmentWide", "UniformAugment"]
+           "RandomSelectSubpolicy", "TrivialAugmentWide", "UniformAugment", "GaussianBlur", "Perspective",
+           "RandomPerspective"]
 
 
 class Rescale(TensorOperation):

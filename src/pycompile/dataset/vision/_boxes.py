@@ -218,3 +218,45 @@ class RandomCropDecodeResize(RandomOperation):
         img = decode_image(data)
         top, left, h, w = _geometry.crop_box(rng, img.shape[0], img.shape[1], self.scale, self.ratio)
         return _resize(img[top:top + h, left:left + w], *self.size, self.interpolation)
+
+
+def _points(points, name):
+    pts = [tuple(float(v) for v in p) for p in points]
+    if len(pts) != 4 or any(len(p) != 2 for p in pts):
+        raise TypeError(f"{name} should be a list of four [x, y] points, but got {points}.")
+    return pts
+
+
+class Perspective(TensorOperation):
+    """The perspective warp taking `start_points` (top-left, top-right, bottom-right, bottom-left)
+    to `end_points`, the image keeping its size; BILINEAR (default) or NEAREST, zeros outside."""
+
+    def __init__(self, start_points, end_points, interpolation=Inter.BILINEAR):
+        self.start, self.end = _points(start_points, "start_points"), _points(end_points, "end_points")
+        self.interpolation = _check_inter(interpolation, "Perspective")
+
+    def _apply(self, img):
+        m = _geometry.perspective_matrix(self.start, self.end)
+        return _geometry.warp_perspective(img, m, self.interpolation != Inter.NEAREST)
+
+
+class RandomPerspective(RandomOperation):
+    """With probability `prob`, move each corner inward by up to distortion_scale / 2 of the
+    image's size (torchvision's draw) and warp the image so."""
+
+    def __init__(self, distortion_scale=0.5, prob=0.5, interpolation=Inter.BICUBIC):
+        if not 0.0 <= distortion_scale <= 1.0 or not 0.0 <= prob <= 1.0:
+            raise ValueError("RandomPerspective: distortion_scale and prob should be within [0.0, 1.0].")
+        self.distortion_scale, self.prob = float(distortion_scale), float(prob)
+        self.interpolation = Inter(interpolation)
+
+    def _apply_random(self, rng, img):
+        if rng.random() >= self.prob:
+            return img
+        h, w = img.shape[:2]
+        dw, dh = int(self.distortion_scale * w / 2), int(self.distortion_scale * h / 2)
+        r = lambda hi: int(rng.integers(0, hi + 1))  # noqa: E731
+        start = [(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]
+        end = [(r(dw), r(dh)), (w - 1 - r(dw), r(dh)), (w - 1 - r(dw), h - 1 - r(dh)), (r(dw), h - 1 - r(dh))]
+        m = _geometry.perspective_matrix(start, end)
+        return _geometry.warp_perspective(img, m, self.interpolation != Inter.NEAREST)
