@@ -5,8 +5,8 @@
   sum exactly 1); rows are filtered in exact integer arithmetic, then columns, and the result
   rounded (+2^15, >> 16) to uint8.
 - float: separable float32 filtering, each pass adding the symmetric pairs
-  (k0 * x0 + k1 * (x-1 + x1) + ...) as OpenCV's symmetric kernels do; within 1 ulp of MindSpore's
-  (about a third of the values differ in the last bit: OpenCV's float summation order is not
+  (k0 * x0 + k1 * (x-1 + x1) + ...) as OpenCV's symmetric kernels do; within 2 ulp of MindSpore's
+  (about a third of the values differ in the last bits: OpenCV's float summation order is not
   reproduced).
 """
 from __future__ import annotations
