@@ -89,6 +89,13 @@ def cases(vision):
         "get_image_num_channels": (lambda: vision.get_image_num_channels, ("u8",)),
         "get_image_num_channels_gray": (lambda: vision.get_image_num_channels, ("gray",)),
         "decode_png_via_read": (lambda: vision.Decode(), ("png",)),
+        "resize_pilcubic_up": (lambda: vision.Resize((20, 15), Inter.PILCUBIC), ("u8",)),
+        "resize_pilcubic_width_only": (lambda: vision.Resize((12, 7), Inter.PILCUBIC), ("u8",)),
+        "resize_pilcubic_gray": (lambda: vision.Resize((5, 13), Inter.PILCUBIC), ("gray",)),
+        "resize_pilcubic_pil_refused": (lambda: [pil(), vision.Resize((7, 8), Inter.PILCUBIC)], ("u8",)),
+        "resize_antialias_pil": (lambda: [pil(), vision.Resize((7, 8), Inter.ANTIALIAS)], ("u8",)),
+        "resize_antialias_pil_int": (lambda: [pil(), vision.Resize(6, Inter.ANTIALIAS)], ("u8",)),
+        "resize_antialias_numpy_refused": (lambda: vision.Resize((7, 8), Inter.ANTIALIAS), ("u8",)),
     }
 
 

@@ -134,7 +134,8 @@ class ToTensor(TensorOperation):
 
 class Resize(TensorOperation):
     """Resize an HW / HWC image to `size` ((height, width), or an int for the shorter side) with
-    Inter.LINEAR (default), NEAREST, BICUBIC or AREA, matching MindSpore's OpenCV results."""
+    Inter.LINEAR (default), NEAREST, BICUBIC or AREA (MindSpore's OpenCV results), PILCUBIC
+    (its Pillow-style bicubic, _pilcubic.py) or, for a PIL image only, ANTIALIAS (Pillow's LANCZOS)."""
 
     def __init__(self, size, interpolation=Inter.LINEAR):
         if isinstance(size, int) and not isinstance(size, bool):
@@ -142,12 +143,23 @@ class Resize(TensorOperation):
                 raise ValueError(f"Resize: size must be positive, but got {size}.")
         else:
             size = _pair(size, "Resize size")
-        if interpolation not in (Inter.LINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA):
-            raise NotImplementedError(f"Resize with {Inter(interpolation).name} is not implemented; "
-                                      f"use Inter.LINEAR, Inter.NEAREST, Inter.BICUBIC or Inter.AREA")
         self.size, self.interpolation = size, Inter(interpolation)
 
+    def __call__(self, img):
+        from pycompile.dataset.vision._pilcubic import resize_antialias
+        is_pil = hasattr(img, "getbands") and hasattr(img, "resize")
+        if self.interpolation == Inter.ANTIALIAS:
+            if not is_pil:
+                raise TypeError(f"img should be PIL image. Got {type(img)}. Use Decode() for encoded data or ToPIL() "
+                                "for decoded data.")
+            h, w = output_size((img.size[1], img.size[0]), self.size)
+            return resize_antialias(img, h, w)
+        if is_pil and self.interpolation == Inter.PILCUBIC:
+            raise TypeError("Current Interpolation is not supported with PIL input.")
+        return super().__call__(img)
+
     def _apply(self, img):
+        from pycompile.dataset.vision._pilcubic import resize_pilcubic
         h, w = output_size(img.shape, self.size)
         if self.interpolation == Inter.NEAREST:
             return resize_nearest(img, h, w)
@@ -155,6 +167,11 @@ class Resize(TensorOperation):
             return resize_bicubic(img, h, w)
         if self.interpolation == Inter.AREA:
             return resize_area(img, h, w)
+        if self.interpolation == Inter.PILCUBIC:
+            return resize_pilcubic(img, h, w)
+        if self.interpolation == Inter.ANTIALIAS:
+            raise TypeError(f"img should be PIL image. Got {type(img)}. Use Decode() for encoded data or ToPIL() "
+                            "for decoded data.")
         return resize_bilinear(img, h, w)
 
 
