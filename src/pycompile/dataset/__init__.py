@@ -2,7 +2,8 @@
 
 Sources: GeneratorDataset, NumpySlicesDataset, MnistDataset, FashionMnistDataset, Cifar10Dataset,
 Cifar100Dataset, KMnistDataset, EMnistDataset, ImageFolderDataset, CSVDataset, TextFileDataset, MindDataset,
-VOCDataset, CocoDataset, CelebADataset, TFRecordDataset; the samplers (`sampler=` on each
+VOCDataset, CocoDataset, CelebADataset, TFRecordDataset, PaddedDataset, RandomDataset, FakeImageDataset (and
+Schema); the samplers (`sampler=` on each
 source). Operations: batch, shuffle, map, repeat, take, skip, project, rename, concat (+), zip, filter, apply. Iterators run the pipeline in a
 background thread and yield pycompile Tensors. `config` holds the seed and prefetch size;
 `transforms`, `vision` and `text` hold the transforms for `map`.
@@ -20,6 +21,7 @@ from pycompile.dataset.samplers import (DistributedSampler, PKSampler, RandomSam
                                         SequentialSampler, SubsetRandomSampler, SubsetSampler,
                                         WeightedRandomSampler)
 from pycompile.dataset.sources import GeneratorDataset, NumpySlicesDataset, PaddedDataset  # noqa: F401
+from pycompile.dataset.schema_sources import FakeImageDataset, RandomDataset, Schema  # noqa: F401
 from pycompile.dataset.tfrecord import TFRecordDataset  # noqa: F401
 from pycompile.dataset.vision_sources import (Cifar10Dataset, Cifar100Dataset, EMnistDataset,  # noqa: F401
                                              FashionMnistDataset, KMnistDataset, MnistDataset)
@@ -29,7 +31,8 @@ __all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDatase
            "TextFileDataset", "MindDataset", "Shuffle", "TupleIterator", "DictIterator",
            "DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
            "SubsetSampler", "WeightedRandomSampler", "zip", "VOCDataset", "CocoDataset", "CelebADataset",
-           "TFRecordDataset", "KMnistDataset", "EMnistDataset", "PaddedDataset"]
+           "TFRecordDataset", "KMnistDataset", "EMnistDataset", "PaddedDataset", "Schema", "RandomDataset",
+           "FakeImageDataset"]
 
 
 def __getattr__(name):
