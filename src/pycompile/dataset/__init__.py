@@ -9,6 +9,7 @@ background thread and yield pycompile Tensors. `config` holds the seed and prefe
 `transforms`, `vision` and `text` hold the transforms for `map`.
 """
 from pycompile.dataset import config  # noqa: F401
+from pycompile.dataset.callbacks import DSCallback  # noqa: F401
 from pycompile.dataset.annotated_sources import CelebADataset, CocoDataset, VOCDataset  # noqa: F401
 from pycompile.dataset import text, transforms, vision  # noqa: F401
 from pycompile.dataset.datasets import Dataset  # noqa: F401
@@ -32,7 +33,7 @@ __all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDatase
            "DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
            "SubsetSampler", "WeightedRandomSampler", "zip", "VOCDataset", "CocoDataset", "CelebADataset",
            "TFRecordDataset", "KMnistDataset", "EMnistDataset", "PaddedDataset", "Schema", "RandomDataset",
-           "FakeImageDataset"]
+           "FakeImageDataset", "DSCallback"]
 
 
 def __getattr__(name):
