@@ -199,7 +199,19 @@ def build_mnists(root):
             _idx(os.path.join(em, f"emnist-{name}-{usage}-labels-idx1-ubyte"), 2049, rng.integers(0, 26, n))
 
 
+def build_qmnist(root):
+    rng = np.random.default_rng(8)
+    qm = os.path.join(root, "qmnist")
+    os.makedirs(qm)
+    for stem, n in (("qmnist-train", 3), ("qmnist-test", 4), ("xnist", 2)):
+        _idx(os.path.join(qm, f"{stem}-images-idx3-ubyte"), 2051, rng.integers(0, 256, (n, 28, 28)))
+        labels = rng.integers(0, 60000, (n, 8))
+        labels[:, 0] = rng.integers(0, 10, n)
+        _idx(os.path.join(qm, f"{stem}-labels-idx2-int"), 3074, labels, ">i4")
+
+
 def build_all(root):
+    build_qmnist(root)
     build_voc(root)
     build_celeba(root)
     build_coco(root)
@@ -241,6 +253,11 @@ CASES = {
     "kmnist_test": ("KMnistDataset", "kmnist", {"usage": "test"}),
     "emnist_mnist_all": ("EMnistDataset", "emnist", {"name": "mnist"}),
     "emnist_letters_train": ("EMnistDataset", "emnist", {"name": "letters", "usage": "train"}),
+    "qmnist_all": ("QMnistDataset", "qmnist", {}),
+    "qmnist_train": ("QMnistDataset", "qmnist", {"usage": "train"}),
+    "qmnist_test_full": ("QMnistDataset", "qmnist", {"usage": "test", "compat": False}),
+    "qmnist_nist": ("QMnistDataset", "qmnist", {"usage": "nist"}),
+    "qmnist_test10k": ("QMnistDataset", "qmnist", {"usage": "test10k"}),
 }
 # shuffle=False is added to every case where the source takes it
 NO_SHUFFLE_ARG = ()

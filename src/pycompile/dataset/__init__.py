@@ -25,7 +25,7 @@ from pycompile.dataset.sources import GeneratorDataset, NumpySlicesDataset, Padd
 from pycompile.dataset.schema_sources import FakeImageDataset, RandomDataset, Schema  # noqa: F401
 from pycompile.dataset.tfrecord import TFRecordDataset  # noqa: F401
 from pycompile.dataset.vision_sources import (Cifar10Dataset, Cifar100Dataset, EMnistDataset,  # noqa: F401
-                                             FashionMnistDataset, KMnistDataset, MnistDataset)
+                                             FashionMnistDataset, KMnistDataset, MnistDataset, QMnistDataset)
 
 __all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
            "FashionMnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "CSVDataset",
@@ -33,7 +33,7 @@ __all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDatase
            "DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
            "SubsetSampler", "WeightedRandomSampler", "zip", "VOCDataset", "CocoDataset", "CelebADataset",
            "TFRecordDataset", "KMnistDataset", "EMnistDataset", "PaddedDataset", "Schema", "RandomDataset",
-           "FakeImageDataset", "DSCallback"]
+           "FakeImageDataset", "DSCallback", "QMnistDataset"]
 
 
 def __getattr__(name):
