@@ -1,4 +1,4 @@
-"""VOCDataset, CocoDataset, CelebADataset, TFRecordDataset, KMnistDataset and EMnistDataset against
+"""VOCDataset, CocoDataset, CelebADataset, TFRecordDataset, KMnistDataset, EMnistDataset and QMnistDataset against
 MindSpore 2.10 (tests/oracle/data/sources_data35.json, written by
 tests/oracle/record_sources_data35.py on the folders of source_cases_data35.py): columns, size,
 every row's dtype / shape / values, and the errors."""

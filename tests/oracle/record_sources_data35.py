@@ -1,5 +1,5 @@
-"""Record MindSpore 2.10's VOCDataset, CelebADataset, CocoDataset, TFRecordDataset, KMnistDataset and
-EMnistDataset on the folders of tests/dataset/source_cases_data35.py (issue 35):
+"""Record MindSpore 2.10's VOCDataset, CelebADataset, CocoDataset, TFRecordDataset, KMnistDataset,
+EMnistDataset and QMnistDataset on the folders of tests/dataset/source_cases_data35.py (issue 35):
 
     . /work/ms-venv/bin/activate && python tests/oracle/record_sources_data35.py
 
