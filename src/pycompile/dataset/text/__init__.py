@@ -16,12 +16,13 @@ import numpy as np
 from pycompile.dataset.text._more import (AddToken, BasicTokenizer, BertTokenizer, CaseFold, JiebaMode,  # noqa: F401
                                           NormalizeForm, NormalizeUTF8, RegexReplace, RegexTokenizer, Truncate,
                                           WordpieceTokenizer, to_bytes, to_str)
+from pycompile.dataset.text._vectors import FastText, GloVe, ToVectors, Vectors  # noqa: F401
 from pycompile.dataset.transforms._base import TensorOperation
 
 __all__ = ["Vocab", "Lookup", "ToNumber", "SlidingWindow", "Ngram", "PythonTokenizer", "WhitespaceTokenizer",
            "UnicodeCharTokenizer", "TruncateSequencePair", "AddToken", "Truncate", "CaseFold", "NormalizeForm",
            "NormalizeUTF8", "RegexReplace", "RegexTokenizer", "BasicTokenizer", "WordpieceTokenizer", "BertTokenizer",
-           "JiebaMode", "to_str", "to_bytes"]
+           "JiebaMode", "to_str", "to_bytes", "Vectors", "GloVe", "FastText", "ToVectors"]
 
 
 def _np_type(data_type):
