@@ -595,6 +595,7 @@ def run_page(cells, seed_dataset, workdir):
     import contextlib
     import io
     import traceback
+    saved = {k: sys.modules.get(k) for k in ("matplotlib", "matplotlib.pyplot")}
     install_matplotlib_stub()
     np.random.seed(SEED)
     seed_dataset(SEED)
@@ -615,4 +616,9 @@ def run_page(cells, seed_dataset, workdir):
             outputs.append(normalize(buf.getvalue()))
     finally:
         os.chdir(here)
+        for k, mod in saved.items():            # leave no stub behind for other tests
+            if mod is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = mod
     return outputs
