@@ -146,7 +146,8 @@ def decompress_ints(data: bytes, np_type) -> np.ndarray:
         pick = np.nonzero(codes == code)[0]
         if len(pick):
             w = 1 << code
-            out[pick] = raw[starts[pick, None] + np.arange(w)].copy().view(np.dtype(np_type_w).newbyteorder("<")).reshape(-1)
+            little = np.dtype(np_type_w).newbyteorder("<")
+            out[pick] = raw[starts[pick, None] + np.arange(w)].copy().view(little).reshape(-1)
     return out
 
 

@@ -89,7 +89,8 @@ class RandomDataset(RandomAccessSource):
             if columns_list is not None:
                 specs = [s for s in specs if s[0] in columns_list]
         else:
-            names = list(columns_list) if columns_list is not None else [f"c{i}" for i in range(int(setup.integers(1, 5)))]
+            count = int(setup.integers(1, 5))
+            names = list(columns_list) if columns_list is not None else [f"c{i}" for i in range(count)]
             kinds = ("uint8", "int32", "int64", "float32", "float64")
             specs = [(n, kinds[int(setup.integers(0, len(kinds)))], [int(setup.integers(1, 5))]) for n in names]
         self.specs = specs

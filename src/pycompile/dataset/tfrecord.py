@@ -133,10 +133,12 @@ def read_records(path: str) -> list:
         head = data[at:at + 8]
         n = struct.unpack("<Q", head)[0]
         if struct.unpack("<I", data[at + 8:at + 12])[0] != masked_crc32c(head) or at + 16 + n > len(data):
-            raise RuntimeError(f"Invalid TFRecord file, {path}: the record at byte {at} is corrupt (length check failed).")
+            raise RuntimeError(f"Invalid TFRecord file, {path}: the record at byte {at} is corrupt "
+                               "(length check failed).")
         body = data[at + 12:at + 12 + n]
         if struct.unpack("<I", data[at + 12 + n:at + 16 + n])[0] != masked_crc32c(body):
-            raise RuntimeError(f"Invalid TFRecord file, {path}: the record at byte {at} is corrupt (data check failed).")
+            raise RuntimeError(f"Invalid TFRecord file, {path}: the record at byte {at} is corrupt "
+                               "(data check failed).")
         out.append(body)
         at += 16 + n
     return out
