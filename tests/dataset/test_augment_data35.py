@@ -112,3 +112,15 @@ def test_mixup_single_keeps_pairs_together():
     out, mixed = vision.MixUp(4, 1.0)._apply_random(rng, images, labels)
     # an image mixed from images a and b at (lam, 1 - lam) has the value lam * a + (1 - lam) * b
     assert np.allclose(out[:, 0, 0, 0], mixed @ np.arange(4, dtype=np.float32), atol=1e-5)
+
+
+def test_not_random_marks_the_function_and_returns_it():
+    """As MindSpore's transforms.not_random / vision.not_random: function.random = False."""
+    import pycompile.dataset.transforms as transforms
+
+    def double(x):
+        return x * 2
+    assert transforms.not_random(double) is double and double.random is False and double(3) == 6
+    assert vision.not_random(lambda x: x).random is False
+    d = ds.NumpySlicesDataset([1, 2], ["x"], shuffle=False).map(transforms.not_random(lambda x: x + 1))
+    assert [int(r[0]) for r in d.create_tuple_iterator(output_numpy=True)] == [2, 3]

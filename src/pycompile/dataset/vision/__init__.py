@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.dataset.transforms import TypeCast as ToType  # noqa: F401
-from pycompile.dataset.transforms._base import RandomOperation, TensorOperation
+from pycompile.dataset.transforms._base import RandomOperation, TensorOperation, not_random  # noqa: F401
 from pycompile.dataset.vision import _color, _geometry
 from pycompile.dataset.vision._common import Border, Inter, _check_inter, _degrees, _pad, _pair  # noqa: F401
 from pycompile.dataset.vision._color import ConvertMode
@@ -47,7 +47,7 @@ __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", 
            "encode_png", "read_file", "read_image", "write_file", "write_jpeg", "write_png", "AutoAugment",
            "AutoAugmentPolicy", "CutMixBatch", "ImageBatchFormat", "MixUp", "MixUpBatch", "RandAugment",
            "RandomSelectSubpolicy", "TrivialAugmentWide", "UniformAugment", "GaussianBlur", "Perspective",
-           "RandomPerspective"]
+           "RandomPerspective", "not_random"]
 
 
 class Rescale(TensorOperation):
