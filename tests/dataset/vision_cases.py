@@ -15,8 +15,8 @@ def inputs():
             "u8_wide": rng.integers(0, 256, (6, 45, 3), np.uint8)}
 
 
-# recorded, not implemented by pycompile (it raises NotImplementedError): Resize's other interpolations
-NOT_IMPLEMENTED = {"resize_pilcubic"}
+# recorded, not implemented by pycompile (it raises NotImplementedError): none left (PILCUBIC: issue 35)
+NOT_IMPLEMENTED = set()
 # float results within a few ulp of MindSpore's (its pow is not NumPy's; OpenCV's float bicubic sums
 # in an order not reproduced)
 WITHIN_ULPS = {"gamma_f32": 1, "resize_bicubic_f32": 4}

@@ -11,6 +11,9 @@
   - a dimension longer than 6 (1000 for a 1-D tensor) shows its first and last 3 entries around
     `...`; a 1-D tensor starts a new line after every 12 floats / bools or 24 integers;
   - multi-dimensional values start on the next line; an empty tensor shows no value at all;
+* `repr` of a tensor that wraps NumPy memory (the rows a dataset iterator yields, like MindSpore's
+  `Tensor.from_numpy`): NumPy's `array2string` with `, ` between entries (`[1., 1.]`,
+  `value= 3.`), as MindSpore prints those (`host_tensor_repr`);
 * graph-mode Print (`print_form`): the same with spaces instead of commas and no space after
   `value=`; a 0-d tensor prints as its bare value (bools as 0 / 1).
 """
@@ -96,6 +99,14 @@ def tensor_repr(arr: np.ndarray, dtype_name: str, sep: str = ", ", graph: bool =
     if arr.ndim > 1:
         return head + "\n" + body + ")"
     return head + ("" if graph else " ") + body + ")"
+
+
+def host_tensor_repr(arr: np.ndarray, dtype_name: str) -> str:
+    """repr of a tensor over NumPy memory: MindSpore prints its values as NumPy does."""
+    shape = "[" + ", ".join(str(d) for d in arr.shape) + "]"
+    with np.printoptions(**_NUMPY1_PRINT):
+        body = np.array2string(arr, separator=", ")
+    return f"Tensor(shape={shape}, dtype={dtype_name}, value={chr(10) if arr.ndim > 1 else ' '}{body})"
 
 
 def print_form(arr: np.ndarray, dtype_name: str) -> str:

@@ -271,7 +271,11 @@ class Tensor(TensorMethods):
             raise ValueError(f"For 'setitem', cannot assign a value of shape {list(arr.shape)} to the selection "
                              f"{index!r} of a tensor of shape {list(self.shape)}") from None
 
+    _numpy_backed = False    # set on the rows dataset iterators yield: repr as MindSpore prints those
+
     def __repr__(self) -> str:
+        if self._numpy_backed:
+            return _format.host_tensor_repr(self._data, self.dtype.name)
         return _format.tensor_repr(self._data, self.dtype.name)
 
     def __str__(self) -> str:

@@ -1,12 +1,16 @@
 """pycompile.dataset: data pipelines shaped like mindspore.dataset (`import pycompile.dataset as ds`).
 
 Sources: GeneratorDataset, NumpySlicesDataset, MnistDataset, FashionMnistDataset, Cifar10Dataset,
-Cifar100Dataset, ImageFolderDataset, CSVDataset, TextFileDataset, MindDataset; the samplers (`sampler=` on each
+Cifar100Dataset, KMnistDataset, EMnistDataset, ImageFolderDataset, CSVDataset, TextFileDataset, MindDataset,
+VOCDataset, CocoDataset, CelebADataset, TFRecordDataset, PaddedDataset, RandomDataset, FakeImageDataset (and
+Schema); the samplers (`sampler=` on each
 source). Operations: batch, shuffle, map, repeat, take, skip, project, rename, concat (+), zip, filter, apply. Iterators run the pipeline in a
 background thread and yield pycompile Tensors. `config` holds the seed and prefetch size;
 `transforms`, `vision` and `text` hold the transforms for `map`.
 """
 from pycompile.dataset import config  # noqa: F401
+from pycompile.dataset.callbacks import DSCallback  # noqa: F401
+from pycompile.dataset.annotated_sources import CelebADataset, CocoDataset, VOCDataset  # noqa: F401
 from pycompile.dataset import text, transforms, vision  # noqa: F401
 from pycompile.dataset.datasets import Dataset  # noqa: F401
 from pycompile.dataset.combine import zip_datasets as zip  # noqa: F401,A001
@@ -17,15 +21,19 @@ from pycompile.dataset.mind_dataset import MindDataset  # noqa: F401
 from pycompile.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,  # noqa: F401
                                         SequentialSampler, SubsetRandomSampler, SubsetSampler,
                                         WeightedRandomSampler)
-from pycompile.dataset.sources import GeneratorDataset, NumpySlicesDataset  # noqa: F401
-from pycompile.dataset.vision_sources import (Cifar10Dataset, Cifar100Dataset, FashionMnistDataset,  # noqa: F401
-                                             MnistDataset)
+from pycompile.dataset.sources import GeneratorDataset, NumpySlicesDataset, PaddedDataset  # noqa: F401
+from pycompile.dataset.schema_sources import FakeImageDataset, RandomDataset, Schema  # noqa: F401
+from pycompile.dataset.tfrecord import TFRecordDataset  # noqa: F401
+from pycompile.dataset.vision_sources import (Cifar10Dataset, Cifar100Dataset, EMnistDataset,  # noqa: F401
+                                             FashionMnistDataset, KMnistDataset, MnistDataset, QMnistDataset)
 
 __all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
            "FashionMnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "CSVDataset",
            "TextFileDataset", "MindDataset", "Shuffle", "TupleIterator", "DictIterator",
            "DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
-           "SubsetSampler", "WeightedRandomSampler", "zip"]
+           "SubsetSampler", "WeightedRandomSampler", "zip", "VOCDataset", "CocoDataset", "CelebADataset",
+           "TFRecordDataset", "KMnistDataset", "EMnistDataset", "PaddedDataset", "Schema", "RandomDataset",
+           "FakeImageDataset", "DSCallback", "QMnistDataset"]
 
 
 def __getattr__(name):

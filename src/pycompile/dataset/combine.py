@@ -27,10 +27,40 @@ class ConcatDataset(Dataset):
     def get_batch_size(self):
         return self.children[0].get_batch_size()
 
-    def _size(self):
+    _sampler = None
+
+    def use_sampler(self, sampler):
+        """Read the joined rows through `sampler` (a DistributedSampler over a dataset padded with
+        a PaddedDataset, as MindSpore's distributed evaluation does)."""
+        from pycompile.dataset import samplers
+        if not isinstance(sampler, samplers.BuiltinSampler):
+            raise TypeError("Argument sampler is not of type [<class 'mindspore.dataset.engine.samplers.Sampler'>].")
+        self._sampler = sampler
+
+    def _length(self):
         return sum(d.get_dataset_size() for d in self.children)
 
+    def _picked(self, seed, epoch):
+        """The joined rows' indices the sampler reads. A DistributedSampler deals the rows to the
+        shards in turn, row i to shard i % num_shards, without padding to equal shares (as
+        MindSpore's concat does: the padding is the PaddedDataset's job)."""
+        from pycompile.dataset import samplers
+        s = self._sampler
+        if isinstance(s, samplers.DistributedSampler) and not s.shuffle:
+            ids = list(range(s.shard_id, self._length(), s.num_shards))
+            return ids[:s.num_samples] if s.num_samples else ids
+        return list(self._sampler.indices(self, seed, epoch))
+
+    def _size(self):
+        if self._sampler is not None:
+            return len(self._picked(0, 0))
+        return self._length()
+
     def _rows(self, key, epoch):
+        if self._sampler is not None:
+            rows = [r for i in range(len(self.children)) for r in self._child_rows(key, epoch, i)]
+            yield from (rows[i] for i in self._picked(key[0], epoch))
+            return
         for i in range(len(self.children)):
             yield from self._child_rows(key, epoch, i)
 

@@ -97,8 +97,11 @@ class Dataset:
         the first column), producing `output_columns` (default: the same names). With
         `num_parallel_workers` > 1 and `python_multiprocessing=True` the operations run in that many
         worker processes (workers.py), the rows keeping their order."""
-        _refuse(kwargs, "map", ("column_order", "callbacks"))
+        _refuse(kwargs, "map", ("column_order",))
         node = MapDataset(self, operations, input_columns, output_columns)
+        if kwargs.get("callbacks") is not None:
+            from pycompile.dataset.callbacks import CallbackRunner, check_callbacks
+            node.callback_runner = CallbackRunner(check_callbacks(kwargs["callbacks"]))
         if num_parallel_workers is not None:
             check_workers(num_parallel_workers)
         node.workers = num_parallel_workers if python_multiprocessing and num_parallel_workers else 1
@@ -120,6 +123,11 @@ class Dataset:
 
     def rename(self, input_columns, output_columns):
         return RenameDataset(self, input_columns, output_columns)
+
+    def save(self, file_name, num_files=1, file_type="mindrecord"):
+        """Write the rows as MindRecord files MindDataset (and MindSpore) reads (saving.py)."""
+        from pycompile.dataset.saving import save
+        save(self, file_name, num_files, file_type)
 
     # -- iteration -----------------------------------------------------------------------------
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
@@ -324,7 +332,15 @@ class MapDataset(Dataset):
             return None
         return _MapTask(self.operations, self._n_out), self.workers, "map operation: [{op}] failed. "
 
+    callback_runner = None
+
     def _rows(self, key, epoch):
+        rows = self._mapped_rows(key, epoch)
+        if self.callback_runner is not None:         # map(callbacks=[DSCallback, ...]): callbacks.py
+            rows = self.callback_runner.wrap(rows, epoch)
+        yield from rows
+
+    def _mapped_rows(self, key, epoch):
         from pycompile.dataset import workers
         pool = workers.pool_of(self)
         if pool is not None:

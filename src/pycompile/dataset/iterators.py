@@ -47,7 +47,9 @@ def _to_output(arr, output_numpy: bool, do_copy: bool):
         return arr
     if arr.dtype not in mstype._BY_NP:
         return arr                     # strings and other types pycompile has no Tensor for
-    return Tensor._wrap(arr)          # copies only a non-contiguous array
+    t = Tensor._wrap(arr)             # copies only a non-contiguous array
+    t._numpy_backed = True            # MindSpore prints a dataset row's values as NumPy does
+    return t
 
 
 def _produce(dataset, seed, epoch, index, output_numpy, do_copy, out: queue.Queue, stop: threading.Event, pools):
@@ -84,7 +86,9 @@ class _Iterator:
 
     def __init__(self, dataset, columns, num_epochs, output_numpy, do_copy):
         names = dataset.get_col_names()
-        columns = names if columns is None else ([columns] if isinstance(columns, str) else list(columns))
+        if columns is None:        # as MindSpore's iterators, leave out the sources' '_meta-' columns
+            columns = [c for c in names if not c.startswith("_meta-")]
+        columns = [columns] if isinstance(columns, str) else list(columns)
         for c in columns:
             if c not in names:
                 raise ValueError(f"Column {c!r} is not a column of the dataset: {names}")

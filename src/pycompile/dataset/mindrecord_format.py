@@ -11,7 +11,8 @@ A data file is a header block, then pages:
   then its data.
 - a raw row is a MessagePack map of the scalar fields, keys sorted, encoded as nlohmann::json's
   to_msgpack encodes (the smallest integer form; a float as float32 when that is exact).
-- a blob row is each blob field (names sorted) as its length (uint64 big-endian) and its bytes:
+- a blob row is each blob field (names sorted) as its length (uint64 big-endian) and its bytes
+  (a lone blob field: its bytes alone):
   `bytes` as is, float arrays little-endian, int32 / int64 arrays compressed: the element count
   (uint32 big-endian), 2 bits per element (first element in the high bits) naming its width
   (0: 1 byte, 1: 2, 2: 4, 3: 8), then each element little-endian in that width.
@@ -41,6 +42,8 @@ def is_blob(spec: dict) -> bool:
 
 # -- MessagePack (the subset nlohmann::json writes for a flat map) ---------------------------------
 def pack(value) -> bytes:
+    if value is None:
+        return b"\xc0"
     if isinstance(value, dict):
         n = len(value)
         head = bytes([0x80 | n]) if n < 16 else (b"\xde" + struct.pack(">H", n) if n < 65536
@@ -111,34 +114,40 @@ def unpack(data: bytes, at: int = 0):
 
 
 # -- blob fields ----------------------------------------------------------------------------------
-_WIDTHS = ((np.int8, 0), (np.int16, 1), (np.int32, 2), (np.int64, 3))
 
 
 def compress_ints(values: np.ndarray) -> bytes:
-    flat = [int(v) for v in values.reshape(-1)]
-    codes, body = [], []
-    for v in flat:
-        for np_type, code in _WIDTHS:
-            info = np.iinfo(np_type)
-            if info.min <= v <= info.max:
-                codes.append(code)
-                body.append(np.array(v, np_type).tobytes())
-                break
-    bitmap = bytearray(math.ceil(len(flat) / 4))
-    for i, code in enumerate(codes):
-        bitmap[i // 4] |= code << (6 - 2 * (i % 4))
-    return struct.pack(">I", len(flat)) + bytes(bitmap) + b"".join(body)
+    flat = np.asarray(values).reshape(-1).astype(np.int64)
+    n = len(flat)
+    codes = np.full(n, 3, np.uint8)             # the narrowest of 1 / 2 / 4 / 8 bytes that holds it
+    for code, np_type in ((2, np.int32), (1, np.int16), (0, np.int8)):
+        info = np.iinfo(np_type)
+        codes[(flat >= info.min) & (flat <= info.max)] = code
+    widths = np.left_shift(1, codes.astype(np.int64))
+    le = flat.astype("<i8").view(np.uint8).reshape(n, 8)
+    body = le[np.arange(8)[None, :] < widths[:, None]].tobytes()   # two's complement, truncated
+    padded = np.zeros(-(-n // 4) * 4, np.uint8)
+    padded[:n] = codes
+    quads = padded.reshape(-1, 4)
+    bitmap = (quads[:, 0] << 6) | (quads[:, 1] << 4) | (quads[:, 2] << 2) | quads[:, 3]
+    return struct.pack(">I", n) + bitmap.astype(np.uint8).tobytes() + body
 
 
 def decompress_ints(data: bytes, np_type) -> np.ndarray:
     n = struct.unpack(">I", data[:4])[0]
     at = 4 + math.ceil(n / 4)
+    bitmap = np.frombuffer(data, np.uint8, at - 4, 4)
+    codes = ((bitmap[:, None] >> np.array([6, 4, 2, 0], np.uint8)) & 3).reshape(-1)[:n]
+    widths = np.left_shift(1, codes.astype(np.int64))
+    starts = at + np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64)
+    raw = np.frombuffer(data, np.uint8)
     out = np.empty(n, np_type)
-    for i in range(n):
-        code = (data[4 + i // 4] >> (6 - 2 * (i % 4))) & 3
-        width = 1 << code
-        out[i] = int.from_bytes(data[at:at + width], "little", signed=True)
-        at += width
+    for code, np_type_w in enumerate((np.int8, np.int16, np.int32, np.int64)):
+        pick = np.nonzero(codes == code)[0]
+        if len(pick):
+            w = 1 << code
+            little = np.dtype(np_type_w).newbyteorder("<")
+            out[pick] = raw[starts[pick, None] + np.arange(w)].copy().view(little).reshape(-1)
     return out
 
 
@@ -204,9 +213,11 @@ def read_rows(path: str, header: dict) -> list:
     for i in range(max(len(raws), len(blobs))):
         row = {}
         if raws:
-            for k, v in unpack(raws[i])[0].items():
+            for k, v in (unpack(raws[i])[0] or {}).items():
                 row[k] = decode_scalar(fields[k], v)
-        if blob_names:
+        if len(blob_names) == 1:      # a lone blob field is stored without its length
+            row[blob_names[0]] = decode_blob(fields[blob_names[0]], blobs[i])
+        elif blob_names:
             data, at = blobs[i], 0
             for name in blob_names:
                 n = struct.unpack(">Q", data[at:at + 8])[0]
@@ -250,11 +261,12 @@ def write_shards(paths: list, schema: dict, desc: str, index_fields: list, shard
             missing = [k for k in schema if k not in row]
             if missing:
                 raise ValueError(f"MindRecord: a row lacks the schema's field(s) {missing}: {sorted(row)}")
-            raw_records.append(pack({k: row[k] for k in schema if not is_blob(schema[k])}))
+            scalars = {k: row[k] for k in schema if not is_blob(schema[k])}
+            raw_records.append(pack(scalars or None))     # no scalar field: a null, as MindSpore writes
             blob = b""
             for name in blob_names:
                 data, gain = encode_blob(schema[name], row[name])
-                blob += struct.pack(">Q", len(data)) + data
+                blob += data if len(blob_names) == 1 else struct.pack(">Q", len(data)) + data
                 saved += gain
             blob_records.append(blob)
         encoded.append((raw_records, blob_records))
@@ -263,7 +275,7 @@ def write_shards(paths: list, schema: dict, desc: str, index_fields: list, shard
         raw_pages, raw_spots = _pages(raw_records, "RAW_DATA", len(blob_pages), PAGE_SIZE, shard_id)
         pages = blob_pages + raw_pages
         header = {"header_size": HEADER_SIZE,
-                  "index_fields": [{"index_field": f, "schema_id": 0} for f in index_fields],
+                  "index_fields": [{"index_field": f, "schema_id": 0} for f in index_fields] or None,
                   "page": [entry for entry, _ in pages], "page_size": PAGE_SIZE, "compression_size": saved,
                   "schema": [{"blob_fields": blob_names, "desc": desc,
                               "schema": {k: dict(sorted(v.items(), key=lambda kv: kv[0] != "shape"))

@@ -367,6 +367,20 @@ def implied_sampler(shuffle, num_samples, num_shards, shard_id):
     return SequentialSampler(num_samples=num_samples)
 
 
+class _IndexedSampler:
+    """A user sampler written as __getitem__ / __len__ (the sampler tutorial's second form): its
+    indices sampler[0] ... sampler[len - 1]."""
+
+    def __init__(self, sampler):
+        self.sampler = sampler
+
+    def __iter__(self):
+        return (self.sampler[i] for i in range(len(self.sampler)))
+
+    def __len__(self):
+        return len(self.sampler)
+
+
 def as_sampler(sampler, num_samples=None):
     """A source's `sampler=` argument: a sampler, a list of indices, or any iterable of them
     (num_samples caps the last two, as in MindSpore)."""
@@ -376,4 +390,6 @@ def as_sampler(sampler, num_samples=None):
         return SubsetSampler(list(sampler), num_samples)
     if hasattr(sampler, "__iter__") and not isinstance(sampler, str):
         return sampler
+    if hasattr(sampler, "__getitem__") and hasattr(sampler, "__len__"):
+        return _IndexedSampler(sampler)
     raise TypeError("sampler should be either iterable or from mindspore.dataset.samplers.")

@@ -237,3 +237,36 @@ class NumpySlicesDataset(RandomAccessSource):
 
     def _get(self, index):
         return tuple(np.array(c[index]) for c in self.columns)
+
+
+class PaddedDataset(RandomAccessSource):
+    """Rows given as a list of dicts (column -> value), unshuffled: the padding rows a dataset is
+    joined with (`data + PaddedDataset(...)`, then `use_sampler(DistributedSampler(...))`) so that
+    every shard gets as many rows. Columns are the first dict's keys, in its order."""
+
+    def __init__(self, padded_samples):
+        if not isinstance(padded_samples, list):
+            raise TypeError(f"Argument padded_samples with value {padded_samples} is not of type [<class 'list'>], "
+                            f"but got {type(padded_samples)}.")
+        if not padded_samples:
+            raise ValueError("padded_samples cannot be empty.")
+        for s in padded_samples:
+            if not isinstance(s, dict):
+                raise TypeError(f"Argument padded_element with value {s} is not of type [<class 'dict'>], but got "
+                                f"{type(s)}.")
+        super().__init__(None, False, None, None, None)
+        self.column_names = list(padded_samples[0])
+        for s in padded_samples:
+            if list(s) != self.column_names:
+                raise RuntimeError(f"Invalid data, every padded sample needs the columns {self.column_names}, but "
+                                   f"one has {list(s)}.")
+        self.samples = [tuple(_to_array(s[c]) for c in self.column_names) for s in padded_samples]
+
+    def get_col_names(self):
+        return list(self.column_names)
+
+    def _length(self):
+        return len(self.samples)
+
+    def _get(self, index):
+        return tuple(np.array(v) for v in self.samples[index])

@@ -138,9 +138,9 @@ class MnistDataset(_ArraySource):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):
         usage = _check_dir_and_usage(dataset_dir, usage)
-        prefix = {"train": "train", "test": "t10k", "all": ""}[usage]
+        prefix = self._prefix(usage)
         images, labels = [], []
-        for name in _listing(dataset_dir):
+        for name in filter(self._wanted, _listing(dataset_dir)):
             if f"{prefix}-images" in name and "idx3-ubyte" in name:
                 images.append(os.path.join(dataset_dir, name))
             elif f"{prefix}-labels" in name and "idx1-ubyte" in name:
@@ -162,6 +162,14 @@ class MnistDataset(_ArraySource):
         self.dataset_dir, self.usage = dataset_dir, usage
 
     @staticmethod
+    def _prefix(usage):
+        return {"train": "train", "test": "t10k", "all": ""}[usage]
+
+    @staticmethod
+    def _wanted(file_name):
+        return True
+
+    @staticmethod
     def _row(part, i):
         images, labels, shape = part
         image = np.frombuffer(images.read(i), np.uint8).reshape(shape).copy()     # writable, as a row is
@@ -172,6 +180,36 @@ class FashionMnistDataset(MnistDataset):
     """Fashion-MNIST: the same idx files and names as MNIST (MindSpore reads both alike)."""
 
     _API, _WHAT = "FashionMnistDataset", "fashion mnist"
+
+
+class KMnistDataset(MnistDataset):
+    """Kuzushiji-MNIST: the MNIST file names and format (train-* / t10k-*)."""
+
+    _API, _WHAT = "KMnistDataset", "kmnist"
+
+
+class EMnistDataset(MnistDataset):
+    """EMNIST: the idx files emnist-<name>-<train|test>-{images-idx3,labels-idx1}-ubyte of split
+    `name` ('byclass', 'bymerge', 'balanced', 'letters', 'digits' or 'mnist'); usage 'train',
+    'test' or 'all' / None (test files first: sorted names). The images as stored (not transposed)."""
+
+    _API, _WHAT = "EMnistDataset", "emnist"
+    _NAMES = ("byclass", "bymerge", "balanced", "letters", "digits", "mnist")
+
+    def __init__(self, dataset_dir, name, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None):
+        if name not in self._NAMES:
+            raise ValueError(f"Input name is not within the valid set of {list(self._NAMES)}.")
+        self.name = name
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle, sampler, num_shards,
+                         shard_id, cache)
+
+    @staticmethod
+    def _prefix(usage):
+        return {"train": "train", "test": "test", "all": ""}[usage]
+
+    def _wanted(self, file_name):
+        return file_name.startswith(f"emnist-{self.name}-")
 
 
 class _CifarDataset(_ArraySource):
@@ -223,3 +261,59 @@ class Cifar100Dataset(_CifarDataset):
 
     def get_col_names(self):
         return ["image", "coarse_label", "fine_label"]
+
+
+class QMnistDataset(_ArraySource):
+    """QMNIST: qmnist-{train,test}-images-idx3-ubyte with qmnist-*-labels-idx2-int (8 int32 fields
+    per image, big-endian) and xnist-* ('nist'). usage 'train', 'test', 'test10k' (the first 10000
+    test records), 'test50k' (the 50000 after them), 'nist', or 'all' / None (train, test, nist).
+    Labels: the class (uint32) with compat=True, else all 8 fields (uint32)."""
+
+    _PARTS = {"train": ("qmnist-train", None), "test": ("qmnist-test", None), "test10k": ("qmnist-test", (0, 10000)),
+              "test50k": ("qmnist-test", (10000, 60000)), "nist": ("xnist", None)}
+
+    def __init__(self, dataset_dir, usage=None, compat=True, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        if not isinstance(dataset_dir, str) or not os.path.isdir(dataset_dir):
+            raise ValueError(f"The folder {dataset_dir} does not exist or is not a directory or permission denied!")
+        usage = "all" if usage is None else usage
+        if usage not in ("train", "test", "test10k", "test50k", "nist", "all"):
+            raise ValueError("Input usage is not within the valid set of ['train', 'test', 'test10k', 'test50k', "
+                             "'nist', 'all'].")
+        parts = []
+        for name in (("train", "test", "nist") if usage == "all" else (usage,)):
+            stem, window = self._PARTS[name]
+            img_path = os.path.join(dataset_dir, f"{stem}-images-idx3-ubyte")
+            lbl_path = os.path.join(dataset_dir, f"{stem}-labels-idx2-int")
+            for p in (img_path, lbl_path):
+                if not os.path.isfile(p):
+                    raise RuntimeError(f"Invalid file, failed to open {p}: the file does not exist.")
+            images, img_shape = _read_idx(img_path, 2051, 3)
+            labels, _ = _read_idx(lbl_path, 3074, 2)
+            labels.record_bytes *= 4                       # int32 fields
+            first, last = (0, len(images)) if window is None else window
+            if window is not None and len(images) < last:
+                raise RuntimeError(f"Invalid file, failed to read {(last - first) * images.record_bytes} bytes from "
+                                   f"{img_path}: the data file is damaged or the content is incomplete.")
+            parts.append((images, labels, img_shape + (1,), first, last - first))
+        super().__init__([_Window(p) for p in parts], num_samples, shuffle, num_shards, shard_id, sampler)
+        self.dataset_dir, self.usage, self.compat = dataset_dir, usage, bool(compat)
+
+    def _row(self, part, i):
+        images, labels, shape, first, _ = part.part
+        image = np.frombuffer(images.read(first + i), np.uint8).reshape(shape).copy()
+        fields = np.frombuffer(labels.read(first + i), ">i4").astype(np.uint32)
+        return image, (np.array(fields[0], np.uint32) if self.compat else fields.copy())
+
+
+class _Window:
+    """A run of records of one QMNIST file pair (a _ArraySource part with a length)."""
+
+    def __init__(self, part):
+        self.part = part
+
+    def __len__(self):
+        return self.part[4]
+
+    def __getitem__(self, k):
+        return self if k == 0 else None

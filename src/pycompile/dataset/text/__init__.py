@@ -16,12 +16,13 @@ import numpy as np
 from pycompile.dataset.text._more import (AddToken, BasicTokenizer, BertTokenizer, CaseFold, JiebaMode,  # noqa: F401
                                           NormalizeForm, NormalizeUTF8, RegexReplace, RegexTokenizer, Truncate,
                                           WordpieceTokenizer, to_bytes, to_str)
+from pycompile.dataset.text._vectors import FastText, GloVe, ToVectors, Vectors  # noqa: F401
 from pycompile.dataset.transforms._base import TensorOperation
 
 __all__ = ["Vocab", "Lookup", "ToNumber", "SlidingWindow", "Ngram", "PythonTokenizer", "WhitespaceTokenizer",
            "UnicodeCharTokenizer", "TruncateSequencePair", "AddToken", "Truncate", "CaseFold", "NormalizeForm",
            "NormalizeUTF8", "RegexReplace", "RegexTokenizer", "BasicTokenizer", "WordpieceTokenizer", "BertTokenizer",
-           "JiebaMode", "to_str", "to_bytes"]
+           "JiebaMode", "to_str", "to_bytes", "Vectors", "GloVe", "FastText", "ToVectors"]
 
 
 def _np_type(data_type):
@@ -32,15 +33,19 @@ def _np_type(data_type):
 class Vocab:
     """Tokens and their ids."""
 
-    def __init__(self, mapping: dict):
+    def __init__(self, mapping: dict, insert_order=None, from_dict=False):
         self._ids = dict(mapping)
         self._tokens = {i: t for t, i in self._ids.items()}
+        # the order MindSpore's C++ map received the words (words, then special tokens): vocab() lists them by it
+        self._insert_order = list(insert_order) if insert_order is not None else list(self._ids)
+        self._from_dict = from_dict     # the words came in a Python dict, converted to a sized C++ map
 
     @classmethod
     def _with_specials(cls, words, special_tokens, special_first):
         specials = list(special_tokens or [])
         words = [w for w in dict.fromkeys(words) if w not in specials]
-        return cls({t: i for i, t in enumerate(specials + words if special_first else words + specials)})
+        return cls({t: i for i, t in enumerate(specials + words if special_first else words + specials)},
+                   words + specials)
 
     @classmethod
     def from_list(cls, word_list, special_tokens=None, special_first=True):
@@ -53,7 +58,7 @@ class Vocab:
         for t, i in word_dict.items():
             if not isinstance(i, int) or isinstance(i, bool) or i < 0:
                 raise ValueError(f"word_dict's ids must be non-negative ints, but '{t}' has {i!r}.")
-        return cls(word_dict)
+        return cls(word_dict, from_dict=True)
 
     @classmethod
     def from_file(cls, file_path, delimiter="", vocab_size=None, special_tokens=None, special_first=True):
@@ -77,7 +82,12 @@ class Vocab:
         return cls._with_specials(words[:top_k] if top_k else words, special_tokens, special_first)
 
     def vocab(self) -> dict:
-        return dict(self._ids)
+        """{word: id} in the order MindSpore lists it (its C++ hash map's order, _hash_order.py)."""
+        from pycompile.dataset.text._hash_order import unordered_map_order
+        words = self._insert_order
+        if self._from_dict:          # pybind11's sized copy of the dict, then inserted into the vocab's map
+            words = unordered_map_order(words, reserve=True)
+        return {w: self._ids[w] for w in unordered_map_order(words)}
 
     def tokens_to_ids(self, tokens):
         if isinstance(tokens, str):

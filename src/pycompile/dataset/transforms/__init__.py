@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.dataset.transforms._base import TensorOperation, as_array, eager_rng
+from pycompile.dataset.transforms._base import TensorOperation, as_array, eager_rng, not_random  # noqa: F401
 from pycompile.dataset.transforms._more import (Concatenate, Duplicate, Fill, Mask, PadEnd, RandomApply,  # noqa: F401
                                                 RandomChoice, RandomOrder, Relational, Slice, Unique)
 
 __all__ = ["TypeCast", "Compose", "OneHot", "Fill", "Mask", "Relational", "Duplicate", "Concatenate", "Slice",
-           "PadEnd", "Unique", "RandomApply", "RandomChoice", "RandomOrder"]
+           "PadEnd", "Unique", "RandomApply", "RandomChoice", "RandomOrder", "not_random"]
 
 
 class TypeCast(TensorOperation):

@@ -49,3 +49,10 @@ class RandomOperation(TensorOperation):
 
     def _apply_random(self, rng, *arrays):
         raise NotImplementedError
+
+
+def not_random(function):
+    """Mark a Python function used in `map` as deterministic (MindSpore's decorator: it sets
+    `function.random = False`, which its pipeline cache reads); the function is returned as is."""
+    function.random = False
+    return function

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.dataset.transforms import TypeCast as ToType  # noqa: F401
-from pycompile.dataset.transforms._base import RandomOperation, TensorOperation
+from pycompile.dataset.transforms._base import RandomOperation, TensorOperation, not_random  # noqa: F401
 from pycompile.dataset.vision import _color, _geometry
 from pycompile.dataset.vision._common import Border, Inter, _check_inter, _degrees, _pad, _pair  # noqa: F401
 from pycompile.dataset.vision._color import ConvertMode
@@ -15,6 +15,20 @@ from pycompile.dataset.vision._decode import decode_image, to_pil
 from pycompile.dataset.vision._more import (Affine, AdjustGamma, AutoContrast, Crop, Equalize, Erase,  # noqa: F401
                                             Invert, PadToSize, Posterize, RandomAffine, RandomInvert,
                                             RandomPosterize, RandomSolarize, ResizedCrop, Solarize, ToNumpy)
+from pycompile.dataset.vision._augment import (AutoAugment, AutoAugmentPolicy, CutMixBatch,  # noqa: F401
+                                               ImageBatchFormat, MixUp, MixUpBatch, RandAugment,
+                                               RandomSelectSubpolicy, TrivialAugmentWide, UniformAugment)
+from pycompile.dataset.vision._boxes import (BoundingBoxAugment, Perspective, RandomCropDecodeResize,  # noqa: F401
+                                             RandomCropWithBBox, RandomHorizontalFlipWithBBox, RandomResize,
+                                             RandomPerspective, RandomResizedCropWithBBox, RandomResizeWithBBox,
+                                             RandomVerticalFlipWithBBox, ResizeWithBBox)
+from pycompile.dataset.vision._extra import (AdjustSharpness, CutOut, FiveCrop, GaussianBlur, HsvToRgb,  # noqa: F401
+                                             LinearTransformation, NormalizePad, RandomAdjustSharpness,
+                                             RandomAutoContrast, RandomColor, RandomEqualize, RandomErasing,
+                                             RandomGrayscale, RandomLighting, RandomSharpness, RgbToHsv, SliceMode,
+                                             SlicePatches, TenCrop, get_image_num_channels, get_image_size)
+from pycompile.dataset.vision._io import (ImageReadMode, encode_jpeg, encode_png, read_file, read_image,  # noqa: F401
+                                          write_file, write_jpeg, write_png)
 from pycompile.dataset.vision._resize import (output_size, resize_area, resize_bicubic, resize_bilinear,
                                               resize_nearest)
 
@@ -23,7 +37,17 @@ __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", 
            "RandomVerticalFlip", "RandomResizedCrop", "ConvertColor", "Grayscale", "ToPIL", "AdjustBrightness",
            "AdjustContrast", "AdjustSaturation", "AdjustHue", "RandomColorAdjust", "Rotate", "RandomRotation",
            "Crop", "ResizedCrop", "Invert", "RandomInvert", "Posterize", "RandomPosterize", "Solarize", "RandomSolarize",
-           "AdjustGamma", "PadToSize", "Erase", "Equalize", "AutoContrast", "Affine", "RandomAffine", "ToNumpy", "ToType"]
+           "AdjustGamma", "PadToSize", "Erase", "Equalize", "AutoContrast", "Affine", "RandomAffine", "ToNumpy", "ToType",
+           "AdjustSharpness", "CutOut", "FiveCrop", "HsvToRgb", "LinearTransformation", "NormalizePad",
+           "RandomAdjustSharpness", "RandomAutoContrast", "RandomColor", "RandomEqualize", "RandomErasing",
+           "RandomGrayscale", "RandomLighting", "RandomSharpness", "RgbToHsv", "SliceMode", "SlicePatches", "TenCrop",
+           "get_image_num_channels", "get_image_size", "BoundingBoxAugment", "RandomCropDecodeResize",
+           "RandomCropWithBBox", "RandomHorizontalFlipWithBBox", "RandomResize", "RandomResizedCropWithBBox",
+           "RandomResizeWithBBox", "RandomVerticalFlipWithBBox", "ResizeWithBBox", "ImageReadMode", "encode_jpeg",
+           "encode_png", "read_file", "read_image", "write_file", "write_jpeg", "write_png", "AutoAugment",
+           "AutoAugmentPolicy", "CutMixBatch", "ImageBatchFormat", "MixUp", "MixUpBatch", "RandAugment",
+           "RandomSelectSubpolicy", "TrivialAugmentWide", "UniformAugment", "GaussianBlur", "Perspective",
+           "RandomPerspective", "not_random"]
 
 
 class Rescale(TensorOperation):
@@ -110,7 +134,8 @@ class ToTensor(TensorOperation):
 
 class Resize(TensorOperation):
     """Resize an HW / HWC image to `size` ((height, width), or an int for the shorter side) with
-    Inter.LINEAR (default), NEAREST, BICUBIC or AREA, matching MindSpore's OpenCV results."""
+    Inter.LINEAR (default), NEAREST, BICUBIC or AREA (MindSpore's OpenCV results), PILCUBIC
+    (its Pillow-style bicubic, _pilcubic.py) or, for a PIL image only, ANTIALIAS (Pillow's LANCZOS)."""
 
     def __init__(self, size, interpolation=Inter.LINEAR):
         if isinstance(size, int) and not isinstance(size, bool):
@@ -118,12 +143,23 @@ class Resize(TensorOperation):
                 raise ValueError(f"Resize: size must be positive, but got {size}.")
         else:
             size = _pair(size, "Resize size")
-        if interpolation not in (Inter.LINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA):
-            raise NotImplementedError(f"Resize with {Inter(interpolation).name} is not implemented; "
-                                      f"use Inter.LINEAR, Inter.NEAREST, Inter.BICUBIC or Inter.AREA")
         self.size, self.interpolation = size, Inter(interpolation)
 
+    def __call__(self, img):
+        from pycompile.dataset.vision._pilcubic import resize_antialias
+        is_pil = hasattr(img, "getbands") and hasattr(img, "resize")
+        if self.interpolation == Inter.ANTIALIAS:
+            if not is_pil:
+                raise TypeError(f"img should be PIL image. Got {type(img)}. Use Decode() for encoded data or ToPIL() "
+                                "for decoded data.")
+            h, w = output_size((img.size[1], img.size[0]), self.size)
+            return resize_antialias(img, h, w)
+        if is_pil and self.interpolation == Inter.PILCUBIC:
+            raise TypeError("Current Interpolation is not supported with PIL input.")
+        return super().__call__(img)
+
     def _apply(self, img):
+        from pycompile.dataset.vision._pilcubic import resize_pilcubic
         h, w = output_size(img.shape, self.size)
         if self.interpolation == Inter.NEAREST:
             return resize_nearest(img, h, w)
@@ -131,6 +167,11 @@ class Resize(TensorOperation):
             return resize_bicubic(img, h, w)
         if self.interpolation == Inter.AREA:
             return resize_area(img, h, w)
+        if self.interpolation == Inter.PILCUBIC:
+            return resize_pilcubic(img, h, w)
+        if self.interpolation == Inter.ANTIALIAS:
+            raise TypeError(f"img should be PIL image. Got {type(img)}. Use Decode() for encoded data or ToPIL() "
+                            "for decoded data.")
         return resize_bilinear(img, h, w)
 
 

@@ -118,7 +118,16 @@ def warp_affine(img, m, out_h, out_w, bilinear=False, fill=0):
         out[...] = fill_px.astype(img.dtype)
         out[inside] = src[sy[inside], sx[inside]]
         return out[:, :, 0] if squeeze else out
-    X, Y = X >> (_AB_BITS - _INTER_BITS), Y >> (_AB_BITS - _INTER_BITS)
+    return remap_fixed(img, X >> (_AB_BITS - _INTER_BITS), Y >> (_AB_BITS - _INTER_BITS), fill)
+
+
+def remap_fixed(img, X, Y, fill=0):
+    """cv::remap INTER_LINEAR, BORDER_CONSTANT `fill`, of source coordinates X, Y in 1/32 pixel."""
+    h, w = img.shape[:2]
+    out_h, out_w = X.shape
+    squeeze = img.ndim == 2
+    src = img[:, :, None] if squeeze else img
+    fill_px = np.broadcast_to(np.asarray(fill, np.float64), (src.shape[2],))
     sx, sy = X >> _INTER_BITS, Y >> _INTER_BITS
     fx, fy = X & (_TAB - 1), Y & (_TAB - 1)
     weights = _bilinear_table()[fy, fx]                      # (h, w, 4): top-left, top-right, bottom-left, bottom-right
@@ -162,3 +171,41 @@ def _bilinear_table():
                 table[i, j] = ints
         _TABLE.append(table)
     return _TABLE[0]
+
+
+def perspective_matrix(start, end):
+    """cv::getPerspectiveTransform: the 3 x 3 matrix taking the four `start` points to `end`."""
+    a, b = np.zeros((8, 8)), np.zeros(8)
+    for i, ((x, y), (u, v)) in enumerate(zip(start, end)):
+        a[i, :3], a[i + 4, 3:6] = (x, y, 1), (x, y, 1)
+        a[i, 6:], a[i + 4, 6:] = (-x * u, -y * u), (-x * v, -y * v)
+        b[i], b[i + 4] = u, v
+    return np.append(np.linalg.solve(a, b), 1.0).reshape(3, 3)
+
+
+def warp_perspective(img, m, bilinear=True, fill=0):
+    """cv::warpPerspective of `img` by the forward matrix `m`, same size, BORDER_CONSTANT `fill`:
+    each output pixel's source (X0 + M0 x) / W in double, rounded to 1/32 pixel (bilinear) or to a
+    pixel (nearest)."""
+    h, w = img.shape[:2]
+    inv = np.linalg.inv(m).reshape(-1)
+    ys, xs = np.arange(h, dtype=np.float64)[:, None], np.arange(w, dtype=np.float64)[None, :]
+    X0 = inv[1] * ys + inv[2]
+    Y0 = inv[4] * ys + inv[5]
+    W0 = inv[7] * ys + inv[8]
+    W = W0 + inv[6] * xs
+    scale = float(_TAB) if bilinear else 1.0
+    W = np.where(W != 0, scale / np.where(W != 0, W, 1.0), 0.0)
+    lim = float(np.iinfo(np.int32).max)
+    fX = np.clip((X0 + inv[0] * xs) * W, -lim - 1, lim)
+    fY = np.clip((Y0 + inv[3] * xs) * W, -lim - 1, lim)
+    X, Y = np.rint(fX).astype(np.int64), np.rint(fY).astype(np.int64)
+    if bilinear:
+        return remap_fixed(img, X, Y, fill)
+    squeeze = img.ndim == 2
+    src = img[:, :, None] if squeeze else img
+    inside = (X >= 0) & (X < w) & (Y >= 0) & (Y < h)
+    out = np.empty((h, w, src.shape[2]), img.dtype)
+    out[...] = np.broadcast_to(np.asarray(fill), (src.shape[2],)).astype(img.dtype)
+    out[inside] = src[Y[inside], X[inside]]
+    return out[:, :, 0] if squeeze else out
