@@ -298,16 +298,23 @@ def _sparse_apply_ftrl_v2(var, accum, linear, grad, indices, lr, l1, l2, l2_shri
                               _t("grad", _F16_32), _t("indices", _I32_64), _v("rho"), _v("momentum"),
                               _v("epsilon"), _v("use_locking", False)])
 def _sparse_apply_rms_prop(var, ms, mom, lr, grad, indices, rho, momentum, epsilon, use_locking=False):
-    """ms = rho ms + (1 - rho) g^2; mom = momentum mom + lr g / sqrt(ms + epsilon); var -= mom,
-    index by index."""
+    """ms = rho ms + (1 - rho) g^2 where g != 0 (the kernel leaves ms where the gradient is 0);
+    mom = momentum mom + lr g / sqrt(ms + epsilon); var -= mom, index by index. float16 is computed
+    in float32, each slot rounded to float16 as it is stored (the wheel's float16 results)."""
     op = "SparseApplyRMSProp"
     _check(op, var, {"ms": ms, "mom": mom}, grad, indices)
-    lr = _scalar(lr, var, op, "lr")
-    rho_, mom_, eps = (_scalar(x, var, op, n) for x, n in ((rho, "rho"), (momentum, "momentum"), (epsilon, "epsilon")))
+    wide = F.fill(mstype.float32, (), 0.0) if var.dtype == mstype.float16 else var
+    lr = _scalar(lr, wide, op, "lr")
+    rho_, mom_, eps = (_scalar(x, wide, op, n) for x, n in ((rho, "rho"), (momentum, "momentum"), (epsilon, "epsilon")))
+
+    half = var.dtype == mstype.float16
+    up = (lambda t: F.cast(t, mstype.float32)) if half else (lambda t: t)
+    rnd = (lambda t: up(F.cast(t, mstype.float16))) if half else (lambda t: t)   # stored as float16
 
     def step(state, g):
         x, s, mo = state
-        s = F.add(F.mul(s, rho_), F.mul(F.mul(g, g), F.sub(1.0, rho_)))
-        mo = F.add(F.mul(mo, mom_), F.div(F.mul(lr, g), F.sqrt(F.add(s, eps))))
-        return F.sub(x, mo), s, mo
-    return _write(*zip((var, ms, mom), _in_turn(var, grad, indices, (var, ms, mom), step)))
+        s = rnd(F.select(F.ne(g, 0.0), F.add(F.mul(s, rho_), F.mul(F.mul(g, g), F.sub(1.0, rho_))), s))
+        mo = rnd(F.add(F.mul(mo, mom_), F.div(F.mul(lr, g), F.sqrt(F.add(s, eps)))))
+        return rnd(F.sub(x, mo)), s, mo
+    new = _in_turn(var, up(grad), indices, tuple(up(t) for t in (var, ms, mom)), step)
+    return _write(*((p, F.cast(t, var.dtype)) for p, t in zip((var, ms, mom), new)))
