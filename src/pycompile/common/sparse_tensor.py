@@ -198,4 +198,10 @@ def rebuild(cls, parts, shape):
     return obj
 
 
+def rebuild_named(kind, items):
+    """The sparse tensor a pytree node names (its class's name), from its parts then its shape."""
+    cls = {c.__name__: c for c in SPARSE_TYPES}[kind]
+    return rebuild(cls, items[:-1], items[-1])
+
+
 __all__ = ["COOTensor", "CSRTensor", "RowTensor", "SparseTensor"]

@@ -54,6 +54,8 @@ def _check_coo(op, indices, values, shape):
 def _to_dense(op, indices, values, shape):
     shape = _static_shape(op, shape)
     _check_coo(op, indices, values, shape)
+    if values.dtype == mstype.bool_:        # scatter_nd adds: count the True entries at each place
+        return F.gt(F.scatter_nd(indices, F.cast(values, mstype.int32), shape), 0)
     return F.scatter_nd(indices, values, shape)
 
 

@@ -222,15 +222,26 @@ def csr_softmax(logits, dtype=mstype.float32):
 def coo_concat(sp_input, concat_dim=0):
     """COO tensors joined along concat_dim: each one's indices moved by the sizes before it, the
     entries then in row-major order (MindSpore's SparseConcat)."""
-    items = list(sp_input)
-    if len(items) < 2 or not all(isinstance(c, COOTensor) for c in items):
-        raise OpTypeError("For 'coo_concat', 'sp_input' must be a tuple or list of at least 2 COOTensors.")
+    items = list(sp_input) if isinstance(sp_input, (tuple, list)) else None
+    if items is None or not all(isinstance(c, COOTensor) for c in items):
+        raise OpTypeError("For 'coo_concat', 'sp_input' must be a tuple or list of COOTensors.")
+    if len(items) < 2:
+        raise OpValueError(f"For 'coo_concat', 'sp_input' must hold at least 2 COOTensors, but got {len(items)}.")
+    if isinstance(concat_dim, bool) or not isinstance(concat_dim, int):
+        raise OpTypeError(f"For 'coo_concat', 'concat_dim' must be an int, but got {type(concat_dim).__name__}.")
     ndim = len(items[0].shape)
+    if not -ndim <= concat_dim < ndim:
+        raise IndexError(f"For 'coo_concat', 'concat_dim' must be in [{-ndim}, {ndim}), but got {concat_dim}.")
     dim = concat_dim % ndim
     idx, vals, offset = [], [], 0
     for c in items:
+        if c.values.dtype != items[0].values.dtype or c.indices.dtype != items[0].indices.dtype:
+            raise OpTypeError(f"For 'coo_concat', the COOTensors' indices and values must have the same dtypes, but "
+                              f"got {items[0].indices.dtype} / {items[0].values.dtype} and {c.indices.dtype} / "
+                              f"{c.values.dtype}.")
         if len(c.shape) != ndim or any(a != b for i, (a, b) in enumerate(zip(c.shape, items[0].shape)) if i != dim):
-            raise OpValueError(f"For 'coo_concat', the shapes must match except along concat_dim, but got "
+            # MindSpore's SparseConcat kernel raises RuntimeError for this one
+            raise RuntimeError(f"For 'coo_concat', the shapes must match except along concat_dim, but got "
                                f"{items[0].shape} and {c.shape}.")
         shift = np.zeros((1, ndim), np.int64)
         shift[0, dim] = offset
