@@ -257,13 +257,13 @@ def coo_concat(sp_input, concat_dim=0):
 
 
 # ---- patterns that depend on the values (PyNative only) -------------------------------------------
-def _coo_from_dense(op, a, index_dtype=np.int64):
+def _coo_from_dense(op, a, index_dtype=np.int32):
     a = np.asarray(a)
     nz = np.argwhere(a != 0).astype(index_dtype)
     return COOTensor(Tensor(nz), Tensor(a[tuple(nz.T)]) if nz.size else Tensor(np.zeros((0,), a.dtype)), a.shape)
 
 
-def _csr_from_dense(a, index_dtype=np.int64):
+def _csr_from_dense(a, index_dtype=np.int32):
     a = np.asarray(a)
     if a.ndim != 2:
         raise OpValueError(f"For 'dense_to_sparse_csr', the input must be 2-D, but got {a.ndim}-D.")
@@ -274,14 +274,14 @@ def _csr_from_dense(a, index_dtype=np.int64):
 
 @op_entry("dense_to_sparse_coo", args=[Arg("tensor")])
 def dense_to_sparse_coo(tensor):
-    """The COOTensor of a dense tensor's nonzero entries (int64 indices, row-major order)."""
+    """The COOTensor of a dense tensor's nonzero entries (int32 indices, row-major order, as MindSpore 2.10)."""
     (a,) = _eager("dense_to_sparse_coo", tensor)
     return _coo_from_dense("dense_to_sparse_coo", a)
 
 
 @op_entry("dense_to_sparse_csr", args=[Arg("tensor")])
 def dense_to_sparse_csr(tensor):
-    """The CSRTensor of a dense matrix's nonzero entries (int64 indptr / indices)."""
+    """The CSRTensor of a dense matrix's nonzero entries (int32 indptr / indices, as MindSpore 2.10)."""
     (a,) = _eager("dense_to_sparse_csr", tensor)
     return _csr_from_dense(a)
 
