@@ -94,8 +94,10 @@ def _rows(mask_1d, like):
 def _summed(var, grad, indices):
     """The gradient with duplicate rows added, shaped as var, and the mask of rows an index names."""
     n = var.shape[0]
-    g = F.unsorted_segment_sum(grad, indices, n)
-    hit = F.unsorted_segment_sum(F.ones((indices.shape[0],), mstype.float32), indices, n)
+    valid = F.logical_and(F.ge(indices, 0), F.lt(indices, n))     # an index outside [0, N) updates nothing
+    safe = F.select(valid, indices, F.zeros_like(indices))
+    g = F.unsorted_segment_sum(F.mul(grad, F.cast(_rows(valid, grad), grad.dtype)), safe, n)
+    hit = F.unsorted_segment_sum(F.cast(valid, mstype.float32), safe, n)
     return g, _rows(F.gt(hit, 0.0), var)
 
 

@@ -1,0 +1,167 @@
+"""Sparse tensors (COOTensor / CSRTensor / RowTensor), the coo_* / csr_* functions and the sparse
+optimizer Primitives (issue 33, branch sparse33). Values MindSpore 2.10 gives are in
+tests/conformance/cases_sparse33.py; here, what the wheel cannot run on CPU (its AKG kernel builder
+fails for csr_mul, csr_mv, csr2coo, ...) is checked against NumPy, and graph code against PyNative."""
+import numpy as np
+import pytest
+
+import pycompile as ms
+from pycompile import COOTensor, CSRTensor, RowTensor, Tensor, ops
+
+# a 4 x 5 matrix with an empty row and a row of three entries
+DENSE = np.array([[0, 1.5, 0, 0, -2], [0, 0, 0, 0, 0], [3, 0, 0.5, -1, 0], [0, 0, 0, 4, 0]], np.float32)
+ROWS, COLS = np.nonzero(DENSE)
+INDPTR = np.searchsorted(ROWS, np.arange(5)).astype(np.int32)
+
+
+def _csr():
+    return CSRTensor(Tensor(INDPTR), Tensor(COLS.astype(np.int32)), Tensor(DENSE[ROWS, COLS]), DENSE.shape)
+
+
+def _coo():
+    return COOTensor(Tensor(np.stack([ROWS, COLS], 1).astype(np.int64)), Tensor(DENSE[ROWS, COLS]), DENSE.shape)
+
+
+def _csr_results(c, d, m, y):
+    """Every CSR function with a static pattern, on one CSRTensor (run eagerly and compiled)."""
+    return (c.to_dense(), ops.csr_mv(c, d), c.mm(m), ops.csr_reduce_sum(c, 1), ops.csr_reduce_sum(c, 0),
+            ops.csr_mul(c, y).values, ops.csr_div(c, y).values, ops.csr_mul(c, y[0]).values,
+            ops.csr_gather(c.indptr, c.indices, y, c.shape), ops.csr2coo(c.indptr, 6), ops.csr_to_coo(c).indices,
+            ops.csr_softmax(c, ms.float32).values, ops.csr_exp(c).values, c.sum(1))
+
+
+def _csr_expected(d, m, y):
+    e = np.exp(DENSE[ROWS, COLS])
+    soft = e / np.bincount(ROWS, e, 4)[ROWS]
+    return (DENSE, DENSE @ d, DENSE @ m, DENSE.sum(1, keepdims=True), DENSE.sum(0, keepdims=True),
+            DENSE[ROWS, COLS] * y[ROWS, COLS], DENSE[ROWS, COLS] / y[ROWS, COLS],
+            DENSE[ROWS, COLS] * y[0][COLS], y[ROWS, COLS], ROWS, np.stack([ROWS, COLS], 1),
+            soft, np.exp(DENSE[ROWS, COLS]), DENSE.sum(1, keepdims=True))
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_csr_functions_equal_numpy_in_both_modes(graph):
+    rng = np.random.default_rng(0)
+    d, m = rng.normal(size=(5, 1)).astype(np.float32), rng.normal(size=(5, 3)).astype(np.float32)
+    y = rng.uniform(1, 2, (4, 5)).astype(np.float32)
+    fn = ms.jit(_csr_results) if graph else _csr_results
+    got = fn(_csr(), Tensor(d), Tensor(m), Tensor(y))
+    for k, (g, e) in enumerate(zip(got, _csr_expected(d, m, y))):
+        np.testing.assert_allclose(g.asnumpy(), e, rtol=1e-5, atol=1e-6, err_msg=f"result {k}")
+
+
+def test_coo2csr_and_to_csr_count_rows():
+    rows = Tensor(np.array([0, 0, 2, 3, 3, 3], np.int32))
+    assert ops.coo2csr(rows, 5).asnumpy().tolist() == [0, 2, 2, 3, 6, 6]
+    c = _coo().to_csr()
+    assert c.indptr.asnumpy().tolist() == INDPTR.tolist()
+    np.testing.assert_array_equal(c.to_dense().asnumpy(), DENSE)
+
+
+def test_sparse_tensors_pass_into_and_out_of_graph_code_without_recompiling():
+    """A sparse argument's parts are graph inputs (keyed by dtypes and shapes, not identity) and a
+    returned sparse tensor is rebuilt from the outputs."""
+    @ms.jit
+    def f(c, r):
+        return ops.coo_relu(c), ops.csr_neg(r), COOTensor(c.indices, c.values * 2, c.shape).to_dense()
+
+    a, b, dense = f(_coo(), _csr())
+    assert isinstance(a, COOTensor) and isinstance(b, CSRTensor) and a.shape == DENSE.shape
+    np.testing.assert_array_equal(a.values.asnumpy(), np.maximum(DENSE[ROWS, COLS], 0))
+    np.testing.assert_array_equal(b.to_dense().asnumpy(), -DENSE)
+    np.testing.assert_array_equal(dense.asnumpy(), 2 * DENSE)
+    other = COOTensor(Tensor(np.stack([ROWS, COLS], 1).astype(np.int64)), Tensor(-DENSE[ROWS, COLS]), DENSE.shape)
+    a2, _, _ = f(other, _csr())
+    np.testing.assert_array_equal(a2.values.asnumpy(), np.maximum(-DENSE[ROWS, COLS], 0))
+    assert len(f._cache) == 1
+
+
+def test_value_dependent_pattern_in_graph_code_names_the_users_line():
+    @ms.jit
+    def g(x):
+        return ops.dense_to_sparse_coo(x)          # the line the error names
+
+    with pytest.raises(ValueError, match="PyNative mode only") as e:
+        g(Tensor(DENSE))
+    assert "test_sparse33_tensors.py" in str(e.value) and "dense_to_sparse_coo(x)" in str(e.value)
+
+
+def test_pynative_value_dependent_functions_equal_numpy():
+    c = ops.dense_to_sparse_csr(Tensor(DENSE))
+    assert c.indptr.asnumpy().tolist() == INDPTR.tolist() and c.indptr.dtype == ms.int32
+    np.testing.assert_array_equal(Tensor(DENSE).to_coo().to_dense().asnumpy(), DENSE)
+    dup = COOTensor(Tensor(np.array([[1, 1], [0, 2], [1, 1]], np.int64)), Tensor(np.array([1., 2., 3.], np.float32)),
+                    (2, 3))
+    co = dup.coalesce()
+    assert co.indices.asnumpy().tolist() == [[0, 2], [1, 1]] and co.values.asnumpy().tolist() == [2.0, 4.0]
+    mm = ops.csr_mm(_csr(), CSRTensor(Tensor(np.array([0, 1, 1, 1, 2, 3], np.int32)), Tensor(np.array([0, 1, 0], np.int32)),
+                                      Tensor(np.array([2., 3., 4.], np.float32)), (5, 2)))
+    rhs = np.array([[2, 0], [0, 0], [0, 0], [0, 3], [4, 0]], np.float32)
+    np.testing.assert_allclose(mm.to_dense().asnumpy(), DENSE @ rhs)
+    seg = ops.sparse_segment_mean(Tensor(DENSE), Tensor(np.array([0, 2, 3], np.int32)),
+                                  Tensor(np.array([0, 0, 2], np.int32)))
+    np.testing.assert_allclose(seg.asnumpy(), [(DENSE[0] + DENSE[2]) / 2, np.zeros(5), DENSE[3]])
+
+
+def test_row_tensor_and_printing():
+    r = RowTensor(Tensor(np.array([0, 2])), Tensor(np.ones((2, 3), np.float32)), (4, 3))
+    assert r.dense_shape == (4, 3) and r.shape == (4, 3)
+    assert repr(_csr()).startswith("CSRTensor(shape=[4, 5], dtype=Float32, indptr=Tensor(shape=[5], dtype=Int32, "
+                                   "value=[0 2 2 5 6]), indices=")
+    with pytest.raises(ValueError, match="indptr must have length"):
+        CSRTensor(Tensor(INDPTR[:4]), Tensor(COLS.astype(np.int32)), Tensor(DENSE[ROWS, COLS]), DENSE.shape)
+
+
+class _Adagrad(ms.nn.Cell):
+    def __init__(self, op):
+        super().__init__()
+        self.op = op
+        self.var = ms.Parameter(Tensor(np.full((4, 2), 0.5, np.float32)), name="var")
+        self.accum = ms.Parameter(Tensor(np.full((4, 2), 0.2, np.float32)), name="accum")
+
+    def construct(self, grad, indices):
+        return self.op(self.var, self.accum, grad, indices)
+
+
+def _adagrad_numpy(grad, indices, in_turn, lr=0.1, eps=0.0):
+    var, acc = np.full((4, 2), 0.5, np.float32), np.full((4, 2), 0.2, np.float32)
+    if in_turn:
+        for g, i in zip(grad, indices):
+            if 0 <= i < 4:
+                acc[i] += g * g
+                var[i] -= np.float32(lr) * g / (np.sqrt(acc[i]) + np.float32(eps))
+        return var, acc
+    summed = np.zeros_like(var)
+    for g, i in zip(grad, indices):
+        if 0 <= i < 4:
+            summed[i] += g
+    hit = np.isin(np.arange(4), indices)[:, None]
+    acc = np.where(hit, acc + summed * summed, acc)
+    return np.where(hit, var - np.float32(lr) * summed / np.sqrt(acc), var), acc
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_sparse_adagrads_treat_duplicate_and_outside_indices_as_the_wheel(mode):
+    """SparseApplyAdagrad adds the rows of a duplicate index first; SparseApplyAdagradV2 applies
+    them in turn; an index outside [0, N) updates nothing. In place, in both modes."""
+    grad = np.array([[0.5, -1.0], [0.25, 2.0], [1.5, 0.5], [3.0, 3.0]], np.float32)
+    indices = np.array([2, 0, 2, 7], np.int32)
+    ms.set_context(mode=mode)
+    try:
+        for op, in_turn, eps in ((ops.SparseApplyAdagrad(0.1), False, 0.0), (ops.SparseApplyAdagradV2(0.1, 1e-6), True, 1e-6)):
+            net = _Adagrad(op)
+            out = net(Tensor(grad), Tensor(indices))
+            var, acc = _adagrad_numpy(grad, indices, in_turn, eps=eps)
+            np.testing.assert_allclose(net.var.asnumpy(), var, rtol=1e-6)
+            np.testing.assert_allclose(net.accum.asnumpy(), acc, rtol=1e-6)
+            np.testing.assert_allclose(out[0].asnumpy(), var, rtol=1e-6)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_sparse_update_checks_raise_mindspore_classes():
+    net = _Adagrad(ops.SparseApplyAdagrad(0.1))
+    with pytest.raises(ValueError, match="grad_shape\\[0\\] must be equal to indices_shape\\[0\\]"):
+        net(Tensor(np.ones((3, 2), np.float32)), Tensor(np.array([0, 1], np.int32)))
+    with pytest.raises(TypeError, match="indices"):
+        net(Tensor(np.ones((2, 2), np.float32)), Tensor(np.array([0, 1], np.float32)))
