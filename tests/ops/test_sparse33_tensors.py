@@ -165,3 +165,38 @@ def test_sparse_update_checks_raise_mindspore_classes():
         net(Tensor(np.ones((3, 2), np.float32)), Tensor(np.array([0, 1], np.int32)))
     with pytest.raises(TypeError, match="indices"):
         net(Tensor(np.ones((2, 2), np.float32)), Tensor(np.array([0, 1], np.float32)))
+
+
+# MindSpore 2.10's SparseAdd on these inputs (PyNative, recorded with the wheel): an index both hold
+# is summed and dropped when |sum| < thresh; one only one side holds is kept whatever its value
+_SPARSE_ADD_WHEEL = {
+    0.0: ([[0, 1], [1, 0], [1, 3], [2, 0], [2, 2]], [0.0, 3.0, 0.55, 1.0, 0.01]),
+    0.02: ([[1, 0], [1, 3], [2, 0], [2, 2]], [3.0, 0.55, 1.0, 0.01]),
+    0.6: ([[1, 0], [2, 0], [2, 2]], [3.0, 1.0, 0.01]),
+}
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_sparse_add_equals_the_wheel_and_returns_a_run_time_length_in_graph_code(mode):
+    from pycompile.ops.operations.sparse_ops import SparseAdd
+
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.add = SparseAdd()
+
+        def construct(self, *args):
+            return self.add(*args)
+
+    a_i, a_v = np.array([[0, 1], [1, 3], [2, 0]], np.int64), np.array([-2., 0.05, 1.], np.float32)
+    b_i, b_v = np.array([[0, 1], [1, 0], [1, 3], [2, 2]], np.int64), np.array([2., 3., 0.5, 0.01], np.float32)
+    shape = Tensor(np.array([3, 4], np.int64))
+    ms.set_context(mode=mode)
+    try:
+        net = Net()
+        for th, (idx, val) in _SPARSE_ADD_WHEEL.items():
+            i, v, s = net(Tensor(a_i), Tensor(a_v), shape, Tensor(b_i), Tensor(b_v), shape, Tensor(np.float32(th)))
+            assert i.asnumpy().tolist() == idx and s.asnumpy().tolist() == [3, 4]
+            np.testing.assert_allclose(v.asnumpy(), val, rtol=1e-6)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

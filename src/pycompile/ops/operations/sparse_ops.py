@@ -2,3 +2,4 @@
 `pycompile.ops.operations` (the same objects; pycompile does not split them by MindSpore's files)."""
 from pycompile.ops.operations import *  # noqa: F401,F403
 from pycompile.ops.operations import __all__  # noqa: F401
+from pycompile.ops.sparse_add_sparse33 import SparseAdd  # noqa: F401,E402  (only here, as in MindSpore)
