@@ -200,3 +200,30 @@ def test_sparse_add_equals_the_wheel_and_returns_a_run_time_length_in_graph_code
             np.testing.assert_allclose(v.asnumpy(), val, rtol=1e-6)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_sparse_ops_reorder_addmm_cwise_equal_the_wheel():
+    """Recorded with MindSpore 2.10 (PyNative) on these inputs; SparseDenseCwiseDiv has no CPU
+    kernel there, so its values are x1_values / x2 at the entries' places (NumPy below)."""
+    from pycompile.ops.operations.sparse_ops import (SparseAddmm, SparseDenseCwiseAdd, SparseDenseCwiseDiv,
+                                                     SparseDenseCwiseMul, SparseReorder)
+    i, v = np.array([[2, 1], [0, 3], [1, 0], [0, 1]], np.int64), np.array([1., 2., 3., 4.], np.float32)
+    s = Tensor(np.array([3, 4], np.int64))
+    d, d2 = np.array([1., 2., 4., 8.], np.float32), np.arange(1, 13, dtype=np.float32).reshape(3, 4)
+    for graph in (False, True):
+        ms.set_context(mode=ms.GRAPH_MODE if graph else ms.PYNATIVE_MODE)
+        try:
+            ri, rv = ms.jit(lambda a, b, c: SparseReorder()(a, b, c))(Tensor(i), Tensor(v), s) if graph else \
+                SparseReorder()(Tensor(i), Tensor(v), s)
+            assert ri.asnumpy().tolist() == [[0, 1], [0, 3], [1, 0], [2, 1]] and rv.asnumpy().tolist() == [4, 2, 3, 1]
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+    out = SparseAddmm()(Tensor(i), Tensor(v), s, Tensor(np.arange(8, dtype=np.float32).reshape(4, 2)),
+                        Tensor(np.ones((3, 2), np.float32)), Tensor(np.array([2.], np.float32)),
+                        Tensor(np.array([0.5], np.float32)))
+    assert out.asnumpy().tolist() == [[40.5, 52.5], [0.5, 6.5], [4.5, 6.5]]
+    for op, wheel, wheel2 in ((SparseDenseCwiseAdd, [3, 10, 4, 6], [11, 6, 8, 6]),
+                              (SparseDenseCwiseMul, [2, 16, 3, 8], [10, 8, 15, 8]),
+                              (SparseDenseCwiseDiv, v / d[i[:, 1]], v / d2[i[:, 0], i[:, 1]])):
+        np.testing.assert_allclose(op()(Tensor(i), Tensor(v), s, Tensor(d)).asnumpy(), wheel, rtol=1e-6)
+        np.testing.assert_allclose(op()(Tensor(i), Tensor(v), s, Tensor(d2)).asnumpy(), wheel2, rtol=1e-6)

@@ -2,4 +2,6 @@
 `pycompile.ops.operations` (the same objects; pycompile does not split them by MindSpore's files)."""
 from pycompile.ops.operations import *  # noqa: F401,F403
 from pycompile.ops.operations import __all__  # noqa: F401
-from pycompile.ops.sparse_add_sparse33 import SparseAdd  # noqa: F401,E402  (only here, as in MindSpore)
+from pycompile.ops.sparse_ops_sparse33 import (SparseAdd, SparseAddmm, SparseDenseCwiseAdd,  # noqa: F401,E402
+                                               SparseDenseCwiseDiv, SparseDenseCwiseMul, SparseReorder)
+# (only here, as in MindSpore)

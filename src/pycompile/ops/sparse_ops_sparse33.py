@@ -1,5 +1,10 @@
-"""`mindspore.ops.operations.sparse_ops.SparseAdd`: the sum of two COO tensors given as parts.
+"""Primitives MindSpore keeps only in `mindspore.ops.operations.sparse_ops`, over COO tensors given
+as parts (indices (n, ndim), values (n,), shape a 1-D int Tensor, known only when the graph runs):
+SparseAdd, SparseReorder, SparseAddmm, SparseDenseCwiseAdd / Mul / Div. None needs the shape's
+values at compile time: a row-major position is computed in the graph, a dense operand is read
+by broadcasting its own (static) shape.
 
+SparseAdd: the sum of two COO tensors.
 MindSpore's CPU kernel merges the two entry lists, each assumed in row-major order: an index both
 hold is one entry, their sum, dropped when |sum| < thresh; an index only one holds is kept as is.
 Here the entries are sorted by their row-major position (the shape is a run-time tensor, so the
@@ -24,6 +29,18 @@ from pycompile.ops.primitive import Primitive
 
 def _cumsum_exclusive(x):
     return apply(P.CumSum, [x], {"axis": 0, "exclusive": True, "reverse": False})
+
+
+def _position(idx, shape):
+    """Each entry's row-major position, sum_d idx[:, d] * prod(shape[d + 1:]) (shape a run-time tensor)."""
+    stride, key = None, None
+    for d in range(idx.shape[1] - 1, -1, -1):
+        col = F.cast(idx[:, d], mstype.int64)
+        term = col if stride is None else F.mul(col, stride)
+        key = term if key is None else F.add(key, term)
+        dim = F.cast(shape[d], mstype.int64)
+        stride = dim if stride is None else F.mul(stride, dim)
+    return key
 
 
 def _compact(data, keep, n):
@@ -52,12 +69,7 @@ def sparse_add(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape,
     n, ndim = x1_indices.shape[0] + x2_indices.shape[0], x1_indices.shape[1]
     idx = F.concat((x1_indices, x2_indices), 0)
     val = F.concat((x1_values, x2_values), 0)
-    # row-major position: sum_d idx[:, d] * prod(shape[d + 1:])
-    stride, key = None, None
-    for d in range(ndim - 1, -1, -1):
-        term = idx[:, d] if stride is None else F.mul(idx[:, d], stride)
-        key = term if key is None else F.add(key, term)
-        stride = x1_shape[d] if stride is None else F.mul(stride, x1_shape[d])
+    key = _position(idx, x1_shape)
     order = F.argsort(key)
     ks, rows, vs = F.gather(key, order, 0), F.gather(idx, order, 0), F.gather(val, order, 0)
     first = F.concat((F.fill(mstype.bool_, (1,), True), F.ne(ks[1:], ks[:-1])), 0) if n > 1 else \
@@ -88,3 +100,60 @@ class SparseAdd(Primitive):
 
     def __call__(self, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape, thresh):
         return sparse_add(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape, thresh)
+
+
+class SparseReorder(Primitive):
+    """`SparseReorder()(indices, values, shape)`: the entries in row-major order (indices, values)."""
+
+    def __init__(self):
+        super().__init__("SparseReorder")
+
+    def __call__(self, indices, values, shape):
+        if indices.ndim != 2 or values.ndim != 1 or indices.shape[0] != values.shape[0]:
+            raise OpValueError(f"For 'SparseReorder', 'indices' must be (n, ndim) and 'values' (n,), but got "
+                               f"{tuple(indices.shape)} and {tuple(values.shape)}.")
+        order = F.argsort(_position(indices, shape))
+        return F.gather(indices, order, 0), F.gather(values, order, 0)
+
+
+class SparseAddmm(Primitive):
+    """`SparseAddmm()(indices, values, sparse_shape, x2_dense, x3_dense, alpha, beta)`:
+    alpha (sparse @ x2_dense) + beta x3_dense; the product's rows are x3_dense's."""
+
+    def __init__(self):
+        super().__init__("SparseAddmm")
+
+    def __call__(self, indices, values, sparse_shape, x2_dense, x3_dense, alpha, beta):
+        if x2_dense.ndim != 2 or x3_dense.ndim != 2 or x2_dense.shape[1] != x3_dense.shape[1]:
+            raise OpValueError(f"For 'SparseAddmm', 'x2_dense' (k, m) and 'x3_dense' (n, m) must be 2-D with the same "
+                               f"columns, but got {tuple(x2_dense.shape)} and {tuple(x3_dense.shape)}.")
+        rows = F.gather(x2_dense, F.cast(indices[:, 1], mstype.int32), 0)
+        prod = F.unsorted_segment_sum(F.mul(F.expand_dims(values, 1), rows), F.cast(indices[:, 0], mstype.int32),
+                                      x3_dense.shape[0])
+        return F.add(F.mul(alpha, prod), F.mul(beta, x3_dense))
+
+
+def _cwise(name, fn):
+    def call(self, x1_indices, x1_values, x1_shape, x2):
+        """values op x2 at the entries' places (x2 broadcast to the sparse tensor's shape by its trailing axes)."""
+        if x1_indices.ndim != 2 or x2.ndim > x1_indices.shape[1]:
+            raise OpValueError(f"For '{name}', 'x2' must have at most as many dims as the sparse tensor, but got "
+                               f"{x2.ndim} and {x1_indices.shape[1]}.")
+        if x2.dtype != x1_values.dtype:
+            raise OpTypeError(f"For '{name}', 'x1_values' and 'x2' must have the same dtype, but got "
+                              f"{x1_values.dtype} and {x2.dtype}.")
+        lead = x1_indices.shape[1] - x2.ndim
+        cols = [F.zeros_like(x1_indices[:, lead + k]) if x2.shape[k] == 1 else x1_indices[:, lead + k]
+                for k in range(x2.ndim)]
+        other = F.gather_nd(x2, F.stack(cols, 1)) if cols else F.broadcast_to(x2, tuple(x1_values.shape))
+        return fn(x1_values, other)
+
+    def init(self):
+        Primitive.__init__(self, name)
+    return type(name, (Primitive,), {"__init__": init, "__call__": call, "__module__": __name__,
+                                     "__doc__": f"`{name}()(x1_indices, x1_values, x1_shape, x2)`: {call.__doc__}"})
+
+
+SparseDenseCwiseAdd = _cwise("SparseDenseCwiseAdd", F.add)
+SparseDenseCwiseMul = _cwise("SparseDenseCwiseMul", F.mul)
+SparseDenseCwiseDiv = _cwise("SparseDenseCwiseDiv", F.div)
