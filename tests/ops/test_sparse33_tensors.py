@@ -244,3 +244,17 @@ def test_sparse_matrix_softmax_is_each_rows_softmax(index_dtype):
         Tensor(np.array([0, 1, 4, 4, 0, 0, 1, 2], index_dtype)), Tensor(np.array([1, 0, 2, 3, 3, 1], index_dtype)),
         Tensor(np.array([1., 2., 3., 0.5, -1., 4.], np.float32)))
     np.testing.assert_allclose(batched[4].asnumpy(), [1.0, 0.2537162, 0.6896721, 0.05661174, 1.0, 1.0], rtol=1e-6)
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_sparse_sparse_maximum_minimum_equal_the_wheel(graph):
+    """Recorded with MindSpore 2.10: the union of places, a place one side lacks compared with 0."""
+    from pycompile.ops.operations.sparse_ops import SparseSparseMaximum, SparseSparseMinimum
+    a_i, a_v = np.array([[0, 1], [1, 3], [2, 0]], np.int64), np.array([-2., 0.05, 1.], np.float32)
+    b_i, b_v = np.array([[0, 1], [1, 0], [1, 3], [2, 2]], np.int64), np.array([2., -3., 0.5, 0.01], np.float32)
+    args = [Tensor(a_i), Tensor(a_v), Tensor(np.array([3, 4], np.int64)), Tensor(b_i), Tensor(b_v),
+            Tensor(np.array([3, 4], np.int64))]
+    for op, wheel in ((SparseSparseMaximum(), [2.0, 0.0, 0.5, 1.0, 0.01]), (SparseSparseMinimum(), [-2.0, -3.0, 0.05, 0.0, 0.0])):
+        i, v = ms.jit(lambda *a: op(*a))(*args) if graph else op(*args)
+        assert i.asnumpy().tolist() == [[0, 1], [1, 0], [1, 3], [2, 0], [2, 2]]
+        np.testing.assert_allclose(v.asnumpy(), wheel, rtol=1e-6)

@@ -51,8 +51,7 @@ def _compact(data, keep, n):
     return apply(P.TensorScatterAdd, [zeros, target, data])[:n]
 
 
-def sparse_add(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape, thresh):
-    op = "SparseAdd"
+def _check_pair(op, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape):
     for name, t in (("x1_indices", x1_indices), ("x2_indices", x2_indices), ("x1_shape", x1_shape),
                     ("x2_shape", x2_shape)):
         if not isinstance(t, TensorMethods) or t.dtype != mstype.int64:
@@ -66,7 +65,13 @@ def sparse_add(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape,
                            f"{tuple(x1_indices.shape)} and {tuple(x2_indices.shape)}.")
     if x1_values.shape[0] != x1_indices.shape[0] or x2_values.shape[0] != x2_indices.shape[0]:
         raise OpValueError(f"For primitive[{op}], each 'values' must have one entry per row of its 'indices'.")
-    n, ndim = x1_indices.shape[0] + x2_indices.shape[0], x1_indices.shape[1]
+
+
+def _merge(x1_indices, x1_values, x1_shape, x2_indices, x2_values, combine):
+    """The union of two COO tensors' entries in row-major order: `combine(first, second, size)`
+    gives each place's value and whether it is kept (size: 1 or 2 entries there; second is 0 where
+    size is 1). Returns (indices, values) of run-time length: Bounded in graph code."""
+    n = x1_indices.shape[0] + x2_indices.shape[0]
     idx = F.concat((x1_indices, x2_indices), 0)
     val = F.concat((x1_values, x2_values), 0)
     key = _position(idx, x1_shape)
@@ -75,20 +80,51 @@ def sparse_add(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape,
     first = F.concat((F.fill(mstype.bool_, (1,), True), F.ne(ks[1:], ks[:-1])), 0) if n > 1 else \
         F.fill(mstype.bool_, (n,), True)
     group = F.sub(apply(P.CumSum, [F.cast(first, mstype.int32)], {"axis": 0, "exclusive": False, "reverse": False}), 1)
-    sums = F.unsorted_segment_sum(vs, group, n)
     size = F.unsorted_segment_sum(F.ones((n,), mstype.int32), group, n)
+    v_first = F.unsorted_segment_sum(F.mul(vs, F.cast(first, vs.dtype)), group, n)
+    v_second = F.unsorted_segment_sum(F.mul(vs, F.cast(F.logical_not(first), vs.dtype)), group, n)
     rep = F.unsorted_segment_sum(F.mul(rows, F.cast(F.expand_dims(first, 1), rows.dtype)), group, n)
     groups = F.reduce_sum(F.cast(first, mstype.int32))
-    th = F.cast(thresh, sums.dtype) if isinstance(thresh, TensorMethods) else thresh
-    keep = F.logical_and(F.lt(F.arange(0, n, 1, dtype=mstype.int32), groups),
-                         F.logical_or(F.lt(size, 2), F.ge(F.abs(sums), th)))
-    out_idx, out_val = _compact(rep, keep, n), _compact(sums, keep, n)
+    value, kept = combine(v_first, v_second, size)
+    keep = F.logical_and(F.lt(F.arange(0, n, 1, dtype=mstype.int32), groups), kept)
+    out_idx, out_val = _compact(rep, keep, n), _compact(value, keep, n)
     count = F.reduce_sum(F.cast(keep, mstype.int32))
     if any(isinstance(t, Symbolic) or not hasattr(t, "asnumpy") for t in (out_idx, count)):
         trace = BoundedTrace(count, n)
-        return Bounded(out_idx, trace), Bounded(out_val, trace), x1_shape
+        return Bounded(out_idx, trace), Bounded(out_val, trace)
     c = int(count.asnumpy())
-    return Tensor(out_idx.asnumpy()[:c]), Tensor(out_val.asnumpy()[:c]), x1_shape
+    return Tensor(out_idx.asnumpy()[:c]), Tensor(out_val.asnumpy()[:c])
+
+
+def sparse_add(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape, thresh):
+    _check_pair("SparseAdd", x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape)
+
+    def combine(a, b, size):
+        total = F.add(a, b)
+        th = F.cast(thresh, total.dtype) if isinstance(thresh, TensorMethods) else thresh
+        return total, F.logical_or(F.lt(size, 2), F.ge(F.abs(total), th))
+    return (*_merge(x1_indices, x1_values, x1_shape, x2_indices, x2_values, combine), x1_shape)
+
+
+def _sparse_extreme(name, fn):
+    def call(self, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape):
+        """The element-wise extreme of two COO tensors over the union of their places (a place only
+        one holds is compared with 0, the other's implicit value)."""
+        _check_pair(name, x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape)
+
+        def combine(a, b, size):
+            return fn(a, b), F.ge(size, 1)
+        return _merge(x1_indices, x1_values, x1_shape, x2_indices, x2_values, combine)
+
+    def init(self):
+        Primitive.__init__(self, name)
+    return type(name, (Primitive,), {"__init__": init, "__call__": call, "__module__": __name__,
+                                     "__doc__": f"`{name}()(x1_indices, x1_values, x1_shape, x2_indices, x2_values, "
+                                                f"x2_shape)`: (indices, values). {call.__doc__}"})
+
+
+SparseSparseMaximum = _sparse_extreme("SparseSparseMaximum", F.maximum)
+SparseSparseMinimum = _sparse_extreme("SparseSparseMinimum", F.minimum)
 
 
 class SparseAdd(Primitive):
