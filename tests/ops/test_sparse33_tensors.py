@@ -258,3 +258,19 @@ def test_sparse_sparse_maximum_minimum_equal_the_wheel(graph):
         i, v = ms.jit(lambda *a: op(*a))(*args) if graph else op(*args)
         assert i.asnumpy().tolist() == [[0, 1], [1, 0], [1, 3], [2, 0], [2, 2]]
         np.testing.assert_allclose(v.asnumpy(), wheel, rtol=1e-6)
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_sparse_reshape_moves_entries_to_the_same_row_major_position(graph):
+    """[9, -1] and [36] recorded with MindSpore 2.10; for [-1, 4, 3] its kernel returns indices out of
+    the shape ([4, 2, 8] in a [3, 4, 3] tensor: its bug), so that case is checked with NumPy."""
+    from pycompile.ops.operations.sparse_ops import SparseReshape
+    i = np.array([[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 2, 3]], np.int64)
+    op = SparseReshape()
+    run = ms.jit(lambda *a: op(*a)) if graph else op
+    for new, want, want_shape in (([9, -1], [[0, 0], [0, 1], [1, 2], [4, 2], [8, 1]], [9, 4]),
+                                  ([36], [[0], [1], [6], [18], [33]], [36]),
+                                  ([-1, 4, 3], np.stack(np.unravel_index(np.ravel_multi_index(i.T, (2, 3, 6)), (3, 4, 3)), 1).tolist(),
+                                   [3, 4, 3])):
+        y, s = run(Tensor(i), Tensor(np.array([2, 3, 6], np.int64)), Tensor(np.array(new, np.int64)))
+        assert y.asnumpy().tolist() == want and s.asnumpy().tolist() == want_shape

@@ -227,3 +227,35 @@ class SparseMatrixSoftmax(Primitive):
         e = F.exp(F.sub(x_values, F.gather(F.unsorted_segment_max(x_values, seg, n), seg, 0)))
         y = F.div(e, F.gather(F.unsorted_segment_sum(e, seg, n), seg, 0))
         return x_dense_shape, x_batch_pointers, x_row_pointers, x_col_indices, y
+
+
+class SparseReshape(Primitive):
+    """`SparseReshape()(indices, shape, new_shape)`: (y_indices, y_shape), each entry moved to the
+    place of the same row-major position in new_shape (one -1 in new_shape is inferred)."""
+
+    def __init__(self):
+        super().__init__("SparseReshape")
+
+    def __call__(self, indices, shape, new_shape):
+        for name, t in (("indices", indices), ("shape", shape), ("new_shape", new_shape)):
+            if t.dtype != mstype.int64:
+                raise OpTypeError(f"For 'SparseReshape', the type of '{name}' must be int64, but got {t.dtype}.")
+        if indices.ndim != 2 or shape.ndim != 1 or new_shape.ndim != 1 or indices.shape[1] != shape.shape[0]:
+            raise OpValueError(f"For 'SparseReshape', 'indices' must be (n, rank) and 'shape' (rank,), but got "
+                               f"{tuple(indices.shape)} and {tuple(shape.shape)}.")
+        pos = _position(indices, shape)
+        total = None
+        for d in range(shape.shape[0]):
+            total = shape[d] if total is None else F.mul(total, shape[d])
+        unknown = F.equal(new_shape, -1)
+        known = None
+        for d in range(new_shape.shape[0]):
+            dim = F.select(unknown[d], F.ones((), mstype.int64), new_shape[d])
+            known = dim if known is None else F.mul(known, dim)
+        y_shape = F.select(unknown, F.broadcast_to(F.floor_div(total, known), tuple(new_shape.shape)), new_shape)
+        cols, stride = [], None
+        for d in range(new_shape.shape[0] - 1, -1, -1):
+            q = pos if stride is None else F.floor_div(pos, stride)
+            cols.append(F.floor_mod(q, y_shape[d]))
+            stride = y_shape[d] if stride is None else F.mul(stride, y_shape[d])
+        return F.stack(cols[::-1], 1), y_shape
