@@ -274,3 +274,19 @@ def test_sparse_reshape_moves_entries_to_the_same_row_major_position(graph):
                                    [3, 4, 3])):
         y, s = run(Tensor(i), Tensor(np.array([2, 3, 6], np.int64)), Tensor(np.array(new, np.int64)))
         assert y.asnumpy().tolist() == want and s.asnumpy().tolist() == want_shape
+
+
+def test_sparse_matrix_mat_mul_equals_the_wheel():
+    """Recorded with MindSpore 2.10: one CSR matrix (plain, and x2 / output transposed) and a batch of two."""
+    from pycompile.ops.operations.sparse_ops import SparseMatrixMatMul
+    a = [Tensor(np.array(v, np.int32)) for v in ([4, 5], [0, 4], [0, 1, 1, 3, 4], [0, 3, 4, 0])] + \
+        [Tensor(np.array([1., 5., -1., -2.], np.float32))]
+    x2 = np.array([[2.0, 0.8, 1.0], [2.9, 3.2, 0.0], [7.0, 4.6, 0.2], [3.5, 4.9, 1.4], [4.0, 3.7, 6.9]], np.float32)
+    want = [[2.0, 0.8, 1.0], [0.0, 0.0, 0.0], [13.5, 20.8, 0.1], [-4.0, -1.6, -2.0]]
+    np.testing.assert_allclose(SparseMatrixMatMul()(*a, Tensor(x2)).asnumpy(), want, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(SparseMatrixMatMul(transpose_x2=True, transpose_output=True)(*a, Tensor(x2.T.copy())).asnumpy(),
+                               np.array(want).T, rtol=1e-5, atol=1e-6)
+    b = [Tensor(np.array(v, np.int32)) for v in ([2, 3, 4], [0, 2, 5], [0, 1, 1, 2, 0, 2, 3, 3], [1, 3, 0, 2, 3])] + \
+        [Tensor(np.array([1., 2., 3., 4., 5.], np.float32))]
+    out = ms.jit(lambda *t: SparseMatrixMatMul()(*t))(*b, Tensor(np.arange(16, dtype=np.float32).reshape(2, 4, 2)))
+    assert out.asnumpy().tolist() == [[[2.0, 3.0], [0.0, 0.0], [12.0, 14.0]], [[72.0, 79.0], [70.0, 75.0], [0.0, 0.0]]]

@@ -195,6 +195,53 @@ SparseDenseCwiseMul = _cwise("SparseDenseCwiseMul", F.mul)
 SparseDenseCwiseDiv = _cwise("SparseDenseCwiseDiv", F.div)
 
 
+def _csr_segments(op, batch_pointers, row_pointers, nnz):
+    """For a batch of CSR matrices: each entry's global row (batch * rows + row, int32), the number
+    of rows in all (n), the batch count and the rows per matrix (static: the pointers' lengths)."""
+    one = batch_pointers.ndim != 1 or batch_pointers.shape[0] < 2   # a 0-d count (as MindSpore's tests pass): one matrix
+    nb = 1 if one else batch_pointers.shape[0] - 1
+    if row_pointers.shape[0] % nb:
+        raise OpValueError(f"For '{op}', the row pointers must hold rows + 1 pointers per batch.")
+    rows = row_pointers.shape[0] // nb - 1
+    k = F.arange(0, nnz, 1, dtype=mstype.int64)
+    bp = Tensor(np.array([0, nnz], np.int64)) if one else F.cast(batch_pointers, mstype.int64)
+    rp = F.reshape(F.cast(row_pointers, mstype.int64), (nb, rows + 1))
+    batch = F.reduce_sum(F.cast(F.le(F.expand_dims(bp[1:], 0), F.expand_dims(k, 1)), mstype.int64), 1)
+    local = F.sub(k, F.gather(bp, batch, 0))
+    row = F.reduce_sum(F.cast(F.le(F.gather(rp, batch, 0)[:, 1:], F.expand_dims(local, 1)), mstype.int64), 1)
+    return F.cast(F.add(F.mul(batch, rows), row), mstype.int32), nb * rows, nb, rows
+
+
+class SparseMatrixMatMul(Primitive):
+    """`SparseMatrixMatMul(...)(x1_dense_shape, x1_batch_pointers, x1_row_pointers, x1_col_indices,
+    x1_values, x2_dense)`: a (batch of) CSR matrices times dense ones. x2 may be transposed
+    (transpose_x2 / adjoint_x2) and the output too (transpose_output); transposing x1 needs its
+    column count, a run-time value here, so it raises."""
+
+    def __init__(self, transpose_x1=False, transpose_x2=False, adjoint_x1=False, adjoint_x2=False,
+                 transpose_output=False, conjugate_output=False):
+        super().__init__("SparseMatrixMatMul")
+        if transpose_x1 or adjoint_x1:
+            raise OpValueError("For 'SparseMatrixMatMul', transpose_x1 / adjoint_x1 are not supported by pycompile "
+                               "(the product's rows would be x1's columns, known only when the graph runs).")
+        self.transpose_x2, self.transpose_output = transpose_x2 or adjoint_x2, transpose_output
+
+    def __call__(self, x1_dense_shape, x1_batch_pointers, x1_row_pointers, x1_col_indices, x1_values, x2_dense):
+        seg, n, nb, rows = _csr_segments("SparseMatrixMatMul", x1_batch_pointers, x1_row_pointers, x1_values.shape[0])
+        x2 = x2_dense
+        if self.transpose_x2:
+            x2 = F.transpose(x2, tuple(range(x2.ndim - 2)) + (x2.ndim - 1, x2.ndim - 2))
+        k, m = x2.shape[-2], x2.shape[-1]
+        batch = F.floor_div(seg, rows) if rows else seg
+        pick = F.add(F.mul(F.cast(batch, mstype.int32), k), F.cast(x1_col_indices, mstype.int32))
+        picked = F.gather(F.reshape(x2, (-1, m)), pick, 0)
+        out = F.unsorted_segment_sum(F.mul(F.expand_dims(x1_values, 1), picked), seg, n)
+        out = F.reshape(out, (nb, rows, m)) if x2.ndim == 3 else out
+        if self.transpose_output:
+            out = F.transpose(out, tuple(range(out.ndim - 2)) + (out.ndim - 1, out.ndim - 2))
+        return out
+
+
 class SparseMatrixSoftmax(Primitive):
     """`SparseMatrixSoftmax(dtype)(x_dense_shape, x_batch_pointers, x_row_pointers, x_col_indices,
     x_values)`: a (batch of) CSR matrices with the softmax of each row's stored values; the other
@@ -211,19 +258,7 @@ class SparseMatrixSoftmax(Primitive):
     def __call__(self, x_dense_shape, x_batch_pointers, x_row_pointers, x_col_indices, x_values):
         if x_values.dtype != self.dtype:
             raise OpTypeError(f"For 'SparseMatrixSoftmax', 'x_values' must be {self.dtype}, but got {x_values.dtype}.")
-        nnz = x_values.shape[0]
-        one = x_batch_pointers.ndim != 1 or x_batch_pointers.shape[0] < 2   # a 0-d count (as MindSpore's tests pass): one matrix
-        nb = 1 if one else x_batch_pointers.shape[0] - 1
-        if x_row_pointers.shape[0] % nb:
-            raise OpValueError("For 'SparseMatrixSoftmax', 'x_row_pointers' must hold rows + 1 pointers per batch.")
-        rows = x_row_pointers.shape[0] // nb - 1
-        k = F.arange(0, nnz, 1, dtype=mstype.int64)
-        bp = Tensor(np.array([0, nnz], np.int64)) if one else F.cast(x_batch_pointers, mstype.int64)
-        rp = F.reshape(F.cast(x_row_pointers, mstype.int64), (nb, rows + 1))
-        batch = F.reduce_sum(F.cast(F.le(F.expand_dims(bp[1:], 0), F.expand_dims(k, 1)), mstype.int64), 1)
-        local = F.sub(k, F.gather(bp, batch, 0))
-        row = F.reduce_sum(F.cast(F.le(F.gather(rp, batch, 0)[:, 1:], F.expand_dims(local, 1)), mstype.int64), 1)
-        seg, n = F.cast(F.add(F.mul(batch, rows), row), mstype.int32), nb * rows
+        seg, n, _, _ = _csr_segments("SparseMatrixSoftmax", x_batch_pointers, x_row_pointers, x_values.shape[0])
         e = F.exp(F.sub(x_values, F.gather(F.unsorted_segment_max(x_values, seg, n), seg, 0)))
         y = F.div(e, F.gather(F.unsorted_segment_sum(e, seg, n), seg, 0))
         return x_dense_shape, x_batch_pointers, x_row_pointers, x_col_indices, y

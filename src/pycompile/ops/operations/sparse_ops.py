@@ -3,7 +3,8 @@
 from pycompile.ops.operations import *  # noqa: F401,F403
 from pycompile.ops.operations import __all__  # noqa: F401
 from pycompile.ops.sparse_ops_sparse33 import (SparseAdd, SparseAddmm, SparseDenseCwiseAdd,  # noqa: F401,E402
-                                               SparseDenseCwiseDiv, SparseDenseCwiseMul, SparseMatrixSoftmax,
+                                               SparseDenseCwiseDiv, SparseDenseCwiseMul, SparseMatrixMatMul,
+                                               SparseMatrixSoftmax,
                                                SparseReorder, SparseReshape, SparseSparseMaximum,
                                                SparseSparseMinimum)
 # (only here, as in MindSpore)
