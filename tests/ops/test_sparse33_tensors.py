@@ -290,3 +290,18 @@ def test_sparse_matrix_mat_mul_equals_the_wheel():
         [Tensor(np.array([1., 2., 3., 4., 5.], np.float32))]
     out = ms.jit(lambda *t: SparseMatrixMatMul()(*t))(*b, Tensor(np.arange(16, dtype=np.float32).reshape(2, 4, 2)))
     assert out.asnumpy().tolist() == [[[2.0, 3.0], [0.0, 0.0], [12.0, 14.0]], [[72.0, 79.0], [70.0, 75.0], [0.0, 0.0]]]
+
+
+def test_sparse_count_sparse_output_counts_per_row_and_guards_the_shape_in_graph_code():
+    """The values MindSpore 2.10 passes with (its suite's test_sparse_count_sparse_output.py) and
+    an index outside dense_shape raising RuntimeError when the compiled graph runs."""
+    from pycompile.ops.operations.sparse_ops import SparseCountSparseOutput
+    i = Tensor(np.array([[1, 2], [3, 4], [2, 1], [2, 2], [1, 0], [3, 3], [2, 0], [2, 2]], np.int64))
+    v = Tensor(np.array([0, 2, 8, 8, 1, 2, 3, 7], np.int64))
+    w = Tensor(np.array([2, 5, 1, 0, 4, 2, 2, 2], np.int64))
+    count = ms.jit(lambda *a: SparseCountSparseOutput(False, -1, 4)(*a))
+    oi, ov, os_ = count(i, v, Tensor(np.array([5, 5], np.int64)), w)
+    assert oi.asnumpy().tolist() == [[1, 0], [1, 1], [2, 3], [3, 2]] and ov.asnumpy().tolist() == [2, 4, 2, 7]
+    assert os_.asnumpy().tolist() == [5, 4]
+    with pytest.raises(RuntimeError):
+        count(i, v, Tensor(np.array([3, 3], np.int64)), w)

@@ -294,3 +294,68 @@ class SparseReshape(Primitive):
             cols.append(F.floor_mod(q, y_shape[d]))
             stride = y_shape[d] if stride is None else F.mul(stride, y_shape[d])
         return F.stack(cols[::-1], 1), y_shape
+
+
+class SparseCountSparseOutput(Primitive):
+    """`SparseCountSparseOutput(binary_output, minlength, maxlength)(indices, values, dense_shape,
+    weights)`: per row of a 2-D sparse tensor (or for the whole 1-D one), the weight sum (binary:
+    1) of each value it holds, as a sparse tensor (row, value) of run-time length, with its dense
+    shape (rows, max(max value + 1, minlength), at most maxlength). An index outside dense_shape is
+    a RuntimeError, raised when the graph runs (a guarded read of a 1-element buffer)."""
+
+    def __init__(self, binary_output=False, minlength=-1, maxlength=-1):
+        super().__init__("SparseCountSparseOutput")
+        if not isinstance(binary_output, bool):
+            raise OpTypeError(f"For 'SparseCountSparseOutput', 'binary_output' must be a bool, but got {binary_output!r}.")
+        for name, v in (("minlength", minlength), ("maxlength", maxlength)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise OpTypeError(f"For 'SparseCountSparseOutput', '{name}' must be an int, but got {v!r}.")
+        self.binary_output, self.minlength, self.maxlength = binary_output, minlength, maxlength
+
+    def __call__(self, indices, values, dense_shape, weights):
+        op = "SparseCountSparseOutput"
+        if indices.dtype != mstype.int64 or dense_shape.dtype != mstype.int64:
+            raise OpTypeError(f"For '{op}', 'indices' and 'dense_shape' must be int64, but got {indices.dtype} and "
+                              f"{dense_shape.dtype}.")
+        if values.dtype not in (mstype.int32, mstype.int64):
+            raise OpTypeError(f"For '{op}', 'values' must be int32 or int64, but got {values.dtype}.")
+        n = values.shape[0]
+        if indices.ndim != 2 or indices.shape[0] != n or indices.shape[1] != dense_shape.shape[0]:
+            raise OpValueError(f"For '{op}', 'indices' must be (n, rank of dense_shape) with n the number of values, "
+                               f"but got {tuple(indices.shape)}, {n} values and dense_shape {tuple(dense_shape.shape)}.")
+        if weights.size and weights.shape[0] != n:
+            raise RuntimeError(f"For '{op}', the number of weights ({weights.shape[0]}) must equal the number of "
+                               f"values ({n}).")
+        inside = F.logical_and(F.ge(indices, 0), F.lt(indices, F.expand_dims(dense_shape, 0)))
+        bad = F.cast(F.logical_not(F.all(inside)), mstype.int32)
+        guard = F.gather(Tensor(np.zeros((1,), np.int32)), F.reshape(bad, (1,)), 0)   # out of range when bad
+        v64 = F.cast(values, mstype.int64)
+        size = F.add(F.reduce_max(v64), 1)
+        if self.minlength > 0:
+            size = F.maximum(size, self.minlength)
+        if self.maxlength > 0:
+            size = F.minimum(size, self.maxlength)
+        w = weights if weights.size else F.ones((n,), mstype.int64)
+        row = indices[:, 0] if indices.shape[1] == 2 else F.zeros((n,), mstype.int64)
+        kept = F.lt(v64, size)
+        key = F.add(F.mul(row, size), v64)
+        order = F.argsort(key)
+        ks, rs, vs = F.gather(key, order, 0), F.gather(row, order, 0), F.gather(v64, order, 0)
+        ws, ok = F.gather(w, order, 0), F.gather(kept, order, 0)
+        first = F.concat((F.fill(mstype.bool_, (1,), True), F.ne(ks[1:], ks[:-1])), 0) if n > 1 else \
+            F.fill(mstype.bool_, (n,), True)
+        group = F.sub(apply(P.CumSum, [F.cast(first, mstype.int32)], {"axis": 0, "exclusive": False, "reverse": False}), 1)
+        total = F.unsorted_segment_sum(ws, group, n)
+        if self.binary_output:
+            total = F.cast(F.ne(total, 0) if weights.size else F.gt(total, 0), total.dtype)
+        place = F.stack((rs, vs), 1) if indices.shape[1] == 2 else F.expand_dims(vs, 1)
+        rep = F.unsorted_segment_sum(F.mul(place, F.cast(F.expand_dims(first, 1), mstype.int64)), group, n)
+        keep_g = F.gt(F.unsorted_segment_sum(F.cast(F.logical_and(first, ok), mstype.int32), group, n), 0)
+        out_idx, out_val = _compact(F.add(rep, F.cast(guard, mstype.int64)), keep_g, n), _compact(total, keep_g, n)
+        count = F.reduce_sum(F.cast(keep_g, mstype.int32))
+        shape = F.stack((dense_shape[0], size)) if indices.shape[1] == 2 else F.reshape(size, (1,))
+        if any(isinstance(t, Symbolic) or not hasattr(t, "asnumpy") for t in (out_idx, count)):
+            trace = BoundedTrace(count, n)
+            return Bounded(out_idx, trace), Bounded(out_val, trace), shape
+        c = int(count.asnumpy())
+        return Tensor(out_idx.asnumpy()[:c]), Tensor(out_val.asnumpy()[:c]), shape
