@@ -1,6 +1,8 @@
 """Primitives MindSpore keeps only in `mindspore.ops.operations.sparse_ops`, over COO tensors given
 as parts (indices (n, ndim), values (n,), shape a 1-D int Tensor, known only when the graph runs):
-SparseAdd, SparseReorder, SparseAddmm, SparseDenseCwiseAdd / Mul / Div. None needs the shape's
+SparseAdd, SparseSparseMaximum / Minimum, SparseReorder, SparseReshape, SparseAddmm,
+SparseDenseCwiseAdd / Mul / Div, SparseMatrixMatMul, SparseMatrixSoftmax, SparseCountSparseOutput.
+None needs the shape's
 values at compile time: a row-major position is computed in the graph, a dense operand is read
 by broadcasting its own (static) shape.
 
