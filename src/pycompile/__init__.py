@@ -18,6 +18,7 @@ from pycompile.common.toplevel import (JitConfig, no_inline, recompute, set_dete
 from pycompile.common.seed import get_seed, set_seed  # noqa: F401
 from pycompile.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from pycompile.common.tensor import Tensor, is_tensor, tensor  # noqa: F401
+from pycompile.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor  # noqa: F401
 from pycompile.common.toplevel import from_numpy  # noqa: F401
 from pycompile.common.mutable import mutable  # noqa: F401
 from pycompile import nn, ops  # noqa: F401,E402

@@ -21,6 +21,7 @@ from pycompile.backend import pipeline
 from pycompile import compile_log, jit_options
 from pycompile.common import context, log
 from pycompile.common.parameter import Parameter
+from pycompile.common.sparse_tensor import SPARSE_TYPES
 from pycompile.common.tensor import Tensor
 from pycompile.errors import CompileError
 from pycompile.nn import cell as _cell
@@ -44,6 +45,8 @@ def _key(a):
         return (d.dtype, d.shape)
     if t is dict:
         return (t, tuple((k, _key(v)) for k, v in a.items()))
+    if isinstance(a, SPARSE_TYPES):       # its parts are inputs (compiler/frontend.py trace), its shape static
+        return (t, tuple(_key(p) for p in a.to_tuple()))
     if isinstance(a, (np.number, np.bool_)):
         return (t, a.item())
     if getattr(a, "__ms_mutable__", False) is True:

@@ -25,6 +25,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import RefType, ScalarType, TensorType
 from pycompile.common.parameter import Parameter
+from pycompile.common.sparse_tensor import SPARSE_TYPES, rebuild_named
 from pycompile.common.tensor import Tensor
 from pycompile.compiler.stats import PassStat
 
@@ -56,13 +57,15 @@ def _unflatten(tree, leaves):
         return next(leaves)
     kind, kids = tree
     items = [_unflatten(k, leaves) for k in kids]
+    if kind not in ("tuple", "list"):
+        return rebuild_named(kind, items)        # a sparse tensor: its parts, then its shape
     return tuple(items) if kind == "tuple" else items
 
 
 def _at_path(args, kwargs, path):
     v = args[path[0]] if isinstance(path[0], int) else kwargs[path[0]]
     for i in path[1:]:
-        v = v[i]
+        v = v.to_tuple()[i] if isinstance(v, SPARSE_TYPES) else v[i]      # a sparse tensor's part
     return v
 
 

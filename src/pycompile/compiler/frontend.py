@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic, TensorType
 from pycompile.common.cellbase import CellBase
+from pycompile.common.sparse_tensor import SPARSE_TYPES, parts_of, rebuild
 from pycompile.common.mutable import is_mutable
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
@@ -323,6 +324,8 @@ class Interpreter(ControlFlow, Loops, Expressions):
             if dt is None and is_number(args[0]):
                 return F.cast(args[0], args[0].dtype)     # Tensor(mutable number) is a Tensor
             return F.cast(args[0], dt) if dt is not None else args[0]
+        if cls in SPARSE_TYPES or issubclass(cls, SPARSE_TYPES):
+            return cls(*args, **kwargs)      # a container of its parts: graph values are fine
         if _has_graph(list(args) + list(kwargs.values())):
             names = _param_names(cls, args, kwargs)
             bad = [n for n, v in names if _has_graph([v])]
@@ -617,6 +620,10 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
             return Sym(p, b)
         if isinstance(x, (tuple, list)):
             return type(x)(lift(v, f"{label}{i}", path + (i,)) for i, v in enumerate(x))
+        if isinstance(x, SPARSE_TYPES):     # a sparse tensor: each part an input, the shape static
+            cls, parts, shape = parts_of(x)
+            return rebuild(cls, [lift(v, f"{label}_{n}", path + (i,)) for i, (n, v) in
+                                 enumerate(zip(cls._parts, parts))], shape)
         if is_mutable(x) and isinstance(x, dict):
             return type(x)((k, lift(v, f"{label}_{k}", path + (k,))) for k, v in x.items())
         return x

@@ -1,5 +1,8 @@
-"""Pytrees of Python values: nested tuples and lists flattened to leaves and rebuilt."""
+"""Pytrees of Python values: nested tuples and lists flattened to leaves and rebuilt. A sparse
+tensor (COOTensor / CSRTensor / RowTensor) is a node too: its tensor parts, then its shape."""
 from __future__ import annotations
+
+from pycompile.common.sparse_tensor import SPARSE_TYPES, parts_of, rebuild_named
 
 
 def flatten(v):
@@ -10,6 +13,10 @@ def flatten(v):
     if isinstance(v, list):
         parts = [flatten(x) for x in v]
         return [l for p in parts for l in p[0]], ("list", tuple(p[1] for p in parts))
+    if isinstance(v, SPARSE_TYPES):
+        cls, parts, shape = parts_of(v)
+        leaves, tree = flatten((*parts, shape))
+        return leaves, (cls.__name__, tree[1])
     return [v], None
 
 
@@ -21,5 +28,7 @@ def unflatten(tree, leaves):
             return next(it)
         kind, kids = t
         items = [build(k) for k in kids]
+        if kind not in ("tuple", "list"):
+            return rebuild_named(kind, items)
         return tuple(items) if kind == "tuple" else items
     return build(tree)

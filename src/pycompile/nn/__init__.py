@@ -5,6 +5,7 @@ from pycompile.nn.layers import (GELU, CellList, Dense, Dropout, Embedding, Flat
                                  Identity, LayerNorm, LogSoftmax, ReLU, SequentialCell, Sigmoid, Softmax, Tanh,
                                  get_activation)
 from pycompile.nn.onehot import OneHot  # noqa: F401
+from pycompile.nn.sparse_sparse33 import SparseTensorDenseMatmul, SparseToDense  # noqa: F401
 from pycompile.nn.time_distributed import TimeDistributed  # noqa: F401
 from pycompile.nn.loss import L1Loss, LossBase, MSELoss, SoftmaxCrossEntropyWithLogits  # noqa: F401
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric, Precision,  # noqa: F401
