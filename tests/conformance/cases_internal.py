@@ -130,3 +130,22 @@ def fi_col2im(a, b):
     size = Tensor(np.array([5, 5], np.int32))
     return (ops.col2im(a, size, [2, 2], [1, 1], [0, 0], [1, 1]),
             ops.Col2Im([2, 2], [2, 2], [1, 1], [2, 2])(b, Tensor(np.array([6, 6], np.int32))))
+
+
+@case("ms._no_grad", inputs=[rnd(3)], graph=False, reason="MindSpore's _no_grad is PyNative only (graph code: TypeError)")
+def fi_no_grad(x):
+    def f(t):
+        with ms._no_grad():
+            y = t * 2
+        return (y * t).sum()
+    return ms.grad(f)(x)
+
+
+@case("ops.add_flags", inputs=[rnd(3)], graph=False, reason="flags on a Python function object")
+def fi_add_flags(x):
+    def f(t):
+        return t
+    g = ops.add_flags(f, a=True, b=False)
+    ops.add_flags(c=True)(f)
+    flags = f._func_graph_flags
+    return g is f, flags["a"], flags["b"], flags["c"], len(flags), x
