@@ -6,6 +6,8 @@
   itself (not with NumPy), and this module follows its rules:
   - a 0-d value prints as C++ streams print it: floats like `%g` (`21`, `0.333333`), bools as
     `True` / `False`;
+  - complex values as `%g` of the real part then the imaginary part with its sign (`1+0.5j`,
+    `-0-3e-05j`), unpadded;
   - floats as `%.8e` right-aligned in 15 columns (`%.4e` in 11 for float16), bools right-aligned
     in 5, integers right-aligned to the widest one shown;
   - a dimension longer than 6 (1000 for a 1-D tensor) shows its first and last 3 entries around
@@ -23,7 +25,14 @@ _SUMMARIZE = 6       # a dimension longer than this is summarized ...
 _SUMMARIZE_1D = 1000  # ... or longer than this for a 1-D tensor
 
 
+def _complex_text(value) -> str:
+    value = complex(value)
+    return f"{value.real:g}{value.imag:+g}j"
+
+
 def _scalar_text(value, kind: str) -> str:
+    if kind == "c":
+        return _complex_text(value)
     if kind == "f":
         return format(float(value), "g")
     if kind == "b":
@@ -46,6 +55,8 @@ def _item_formatter(arr: np.ndarray):
         return lambda v: f"{float(v):>{width}.{digits}e}"
     if kind == "b":
         return lambda v: f"{'True' if v else 'False':>5}"
+    if kind == "c":
+        return _complex_text
     shown = arr[np.ix_(*[_visible(n, d == arr.ndim - 1, arr.ndim) for d, n in enumerate(arr.shape)])]
     width = max(len(str(int(v))) for v in shown.flat)
     return lambda v: f"{int(v):>{width}}"

@@ -59,6 +59,11 @@ def value_ctype(t) -> str:
 
 
 def literal(v, ctype: str) -> str:
+    if ctype in ("float _Complex", "double _Complex"):
+        # GCC / clang's constant-expression constructor (no <complex.h> `I`, which would turn
+        # `inf * I` into NaN real parts)
+        z, part = complex(v), ctype.split()[0]
+        return f"__builtin_complex({literal(z.real, part)}, {literal(z.imag, part)})"
     if ctype in ("float", "double"):
         f = float(v)
         if f != f:
