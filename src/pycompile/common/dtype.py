@@ -124,6 +124,8 @@ def to_dtype(obj) -> DType:
         raise TypeError("expected a pycompile dtype such as pycompile.float32, got None")
     if isinstance(obj, str) and obj in _PY_NAMES:
         return _PY_NAMES[obj]
+    if isinstance(obj, str) and obj.startswith(("complex", "c")):   # NumPy's 'complex' / 'c8': no such name here
+        raise TypeError(f"expected a pycompile dtype such as pycompile.float32, got {obj!r}")
     if obj is bool:
         return bool_
     if obj is int:

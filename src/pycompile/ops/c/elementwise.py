@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from pycompile.ops.defs import complex as X
 from pycompile.ops.defs import elementwise as E
 
 
@@ -145,9 +146,27 @@ COMPLEX_EXPR = {
 }
 
 
+def _cpart(name):
+    return lambda a, ct: f"{cm(name, ct)}({a[0]})"
+
+
+def _complex_abs_naive(a, ct):
+    # sqrt(re^2 + im^2) in the part type, as MindSpore's ComplexAbs (defs/complex.py)
+    re, im, part = f"{cm('real', ct)}({a[0]})", f"{cm('imag', ct)}({a[0]})", ct.split()[0]
+    return f"({{ const {part} pc_re = {re}, pc_im = {im}; {fm('sqrt', part)}(pc_re * pc_re + pc_im * pc_im); }})"
+
+
+COMPLEX_EXPR.update({
+    X.Real: _cpart("real"), X.Imag: _cpart("imag"), X.Conj: _cpart("conj"), X.Angle: _cpart("arg"),
+    X.ComplexAbs: _complex_abs_naive,
+})
+# Complex(re, im) computes in the float part type and yields a complex value
+EXPR[X.Complex] = lambda a, ct: f"__builtin_complex(({ct})({a[0]}), ({ct})({a[1]}))"
+
+
 def renders_complex(op) -> bool:
-    """Whether `expr` has a complex form of elementwise `op`."""
-    return op in COMPLEX_EXPR
+    """Whether `expr` has a complex form of elementwise `op` (Complex builds one from floats)."""
+    return op in COMPLEX_EXPR or op is X.Complex
 
 
 def expr(op, args: list, ctype: str) -> str:

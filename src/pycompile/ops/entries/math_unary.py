@@ -106,7 +106,9 @@ def isposinf(input):
 
 @op_entry("isreal", tensor_method=True, args=[Arg("input")])
 def isreal(input):
-    """True everywhere for the real dtypes pycompile has."""
+    """True everywhere for a real dtype; for a complex one where the imaginary part is 0."""
+    if input.dtype.is_complex:
+        return F.equal(ops.imag(input), 0)
     return F.cast(F.ones_like(input), mstype.bool_)
 
 
@@ -118,5 +120,5 @@ def is_floating_point(input):
 
 @op_entry("is_complex", tensor_method=True, args=[Arg("input")])
 def is_complex(input):
-    """Whether the dtype is complex (a Python bool; pycompile has no complex dtypes yet)."""
-    return False
+    """Whether the dtype is complex64 or complex128 (a Python bool)."""
+    return input.dtype.is_complex

@@ -1,0 +1,48 @@
+"""Gradient rules of the complex rows (ops/defs/complex.py), in the convention of MindSpore 2.10's
+complex gradients (g * conj(f'(z)); values recorded in tests/conformance/cases_cplx33.py): a real
+cotangent g of Real(z) is g + 0j, of Imag(z) 0 + g j; Conj gives conj(g); ComplexAbs g z / |z|;
+Angle g i / conj(z); Complex(re, im) splits a complex cotangent into its parts."""
+from __future__ import annotations
+
+from pycompile.common.abstract import type_of
+from pycompile.ops import functional as F
+from pycompile.ops import prims as P
+from pycompile.ops._table import apply
+from pycompile.ops.grads import defgrad
+
+
+def _complex(re, im):
+    return apply(P.Complex, [re, im])
+
+
+@defgrad(P.Real)
+def _real(g, out, x):
+    return (_complex(g, F.zeros_like(g)),)
+
+
+@defgrad(P.Imag)
+def _imag(g, out, x):
+    return (_complex(F.zeros_like(g), g),)
+
+
+@defgrad(P.Conj)
+def _conj(g, out, x):
+    return (apply(P.Conj, [g]),)
+
+
+@defgrad(P.ComplexAbs)
+def _complex_abs(g, out, x):
+    dt = type_of(x).dtype
+    return (F.div(F.mul(F.cast(g, dt), x), F.cast(out, dt)),)
+
+
+@defgrad(P.Angle)
+def _angle(g, out, x):
+    re, im = apply(P.Real, [x]), apply(P.Imag, [x])
+    scale = F.div(g, F.add(F.mul(re, re), F.mul(im, im)))
+    return (_complex(F.neg(F.mul(scale, im)), F.mul(scale, re)),)
+
+
+@defgrad(P.Complex)
+def _complex_grad(g, out, re, im):
+    return apply(P.Real, [g]), apply(P.Imag, [g])
