@@ -509,9 +509,8 @@ def convert(v, to: np.dtype) -> np.ndarray:
     loop's: through int64."""
     a = np.asarray(v)
     if a.dtype.kind == "c" and np.dtype(to).kind != "c":
-        # complex to a real type keeps the real part (MindSpore's Cast and C's conversion), a
-        # bool the truth of the whole value (C: z != 0)
-        a = a != 0 if to == np.bool_ else a.real
+        # complex to a real type keeps the real part, to bool too (MindSpore's Cast: 0 + 1j is False)
+        a = a.real
     if a.dtype.kind == "f" and to == np.uint32:
         return a.astype(np.int64).astype(np.uint32)
     return a.astype(to, copy=False)
