@@ -8,7 +8,7 @@ Complex renders where the C is the same for any element type or is C's own compl
 * the elementwise ops `pycompile.ops.c.elementwise.COMPLEX_EXPR` names (+ - * /, Neg, Square, Pow,
   Exp, Log, Sqrt, Sin, Cos, Tanh, Sigmoid, Abs, Equal, Select, Cast ...);
 * the sum-like loop templates (ReduceSum / ReduceMean / ReduceProd, AddN), whose loops only add,
-  multiply and scale.
+  multiply and scale, and the DFT (ops/c/fft.py).
 Everything else (products through BLAS, sorts, max / min reductions, convolutions ...) raises.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pycompile.ops.c.elementwise import renders_complex
 
 # loop templates whose C only adds, scales and stores (checked with complex inputs in
 # tests/backend/test_cplx33_graph.py)
-_SUM_TEMPLATES = {("reduce", "sum"), ("reduce", "mean"), ("reduce", "prod"), ("addn", "")}
+_SUM_TEMPLATES = {("reduce", "sum"), ("reduce", "mean"), ("reduce", "prod"), ("addn", ""), ("dft", "")}
 
 
 def _complex_in(t) -> bool:

@@ -1,7 +1,8 @@
 """Gradient rules of the complex rows (ops/defs/complex.py), in the convention of MindSpore 2.10's
 complex gradients (g * conj(f'(z)); values recorded in tests/conformance/cases_cplx33.py): a real
 cotangent g of Real(z) is g + 0j, of Imag(z) 0 + g j; Conj gives conj(g); ComplexAbs g z / |z|;
-Angle g i / conj(z); Complex(re, im) splits a complex cotangent into its parts."""
+Angle g i / conj(z); Complex(re, im) splits a complex cotangent into its parts; DFT's is the
+DFT the other way with the same scale."""
 from __future__ import annotations
 
 from pycompile.common.abstract import type_of
@@ -46,3 +47,9 @@ def _angle(g, out, x):
 @defgrad(P.Complex)
 def _complex_grad(g, out, re, im):
     return apply(P.Real, [g]), apply(P.Imag, [g])
+
+
+@defgrad(P.DFT)
+def _dft(g, out, x, axis=-1, inverse=False, scale=1.0):
+    # out = scale * F x with F symmetric: the cotangent is scale * conj(F) g, the other direction
+    return (apply(P.DFT, [g], {"axis": axis, "inverse": not inverse, "scale": scale}),)
