@@ -266,6 +266,9 @@ def _fft_with_size(x, signal_ndim, inverse, real, norm="backward", onesided=True
     if signal_ndim not in (1, 2, 3) or signal_ndim > x.ndim:
         raise OpValueError(f"For 'FFTWithSize', 'signal_ndim' must be 1, 2 or 3 and at most the rank "
                            f"{x.ndim}, but got {signal_ndim}.")
+    if real and inverse and x.shape[-1] == 1:
+        raise OpValueError("For 'FFTWithSize', the last dimension of the input cannot be 1, but got shape "
+                           f"{list(x.shape)}.")
     dims = list(range(x.ndim - signal_ndim, x.ndim))
     sizes = list(signal_sizes) if signal_sizes else None
     if not real:
