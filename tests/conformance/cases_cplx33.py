@@ -241,3 +241,78 @@ def complex_grad_parts(z, sf, s):
 @case("ops.GradOperation", "ops.Complex", "ops.polar", inputs=[_cx_F + 2.5, _cx_F[::-1].copy(), _cx_S])
 def complex_grad_build(a, b, s):
     return _cx_GRAD(_cx_build)(a, b, s)
+
+
+# ---- the FFT family ----------------------------------------------------------------------------------
+_cx_X = (np.random.default_rng(5).standard_normal((3, 4)) + 1j * np.random.default_rng(6).standard_normal((3, 4)))
+_cx_R = np.random.default_rng(7).standard_normal((4, 6)).astype(np.float32)
+
+
+@case("ops.fft", "ops.ifft", "ops.rfft", "ops.irfft", "ops.hfft", "ops.ihfft", inputs=[_cx_X.astype(np.complex64), _cx_R])
+def complex_fft_1d(x, r):
+    return (ops.fft(x), ops.fft(x, 6, 0, "ortho"), ops.ifft(x, 3), ops.ifft(x, norm="forward"), ops.rfft(r),
+            ops.rfft(r, 5, 0, "forward"), ops.irfft(x), ops.irfft(x, 7, 0, "ortho"), ops.hfft(x), ops.hfft(x, 5),
+            ops.ihfft(r), ops.ihfft(r, 4, 0, "ortho"))
+
+
+@case("ops.fft2", "ops.ifft2", "ops.rfft2", "ops.irfft2", "ops.hfft2", "ops.ihfft2", "ops.fftn", "ops.ifftn",
+      "ops.rfftn", "ops.irfftn", "ops.hfftn", "ops.ihfftn", inputs=[_cx_X, _cx_R.astype(np.float64)])
+def complex_fft_nd(x, r):
+    return (ops.fft2(x), ops.ifft2(x, (2, 5)), ops.rfft2(r), ops.irfft2(x), ops.irfft2(x, (3, 5)), ops.hfft2(x),
+            ops.ihfft2(r), ops.fftn(x, dim=(0,)), ops.ifftn(x, norm="ortho"), ops.rfftn(r, (3, 4)), ops.irfftn(x),
+            ops.hfftn(x), ops.ihfftn(r))
+
+
+@case("ops.fft", "ops.rfft", "ops.irfft", inputs=[np.arange(6).reshape(2, 3).astype(np.int32),
+                                                  np.arange(6).reshape(2, 3).astype(np.float16)])
+def complex_fft_real_inputs(i, h):
+    return ops.fft(i), ops.rfft(h), ops.irfft(ops.fft(i)), ops.fft(ops.cast(i, ms.float64))
+
+
+@case("ops.fft", inputs=[np.array([True, False])], error=True)
+def complex_refused_fft_bool(b):
+    return ops.fft(b)
+
+
+@case("ops.fftshift", "ops.ifftshift", inputs=[_cx_R])
+def complex_fftshift(r):
+    return ops.fftshift(r), ops.ifftshift(r), ops.fftshift(r, 1), ops.ifftshift(r, (0,))
+
+
+@case("ops.fftfreq", "ops.rfftfreq", inputs=[], graph=False, reason="creation from Python numbers")
+def complex_fftfreq():
+    return ops.fftfreq(5), ops.fftfreq(8, 0.1), ops.rfftfreq(5), ops.rfftfreq(6, 0.5), ops.fftfreq(4, dtype=ms.float64)
+
+
+@case("ops.FFTWithSize", inputs=[_cx_X.astype(np.complex64), np.arange(24, dtype=np.float64).reshape(1, 2, 3, 4)])
+def complex_fft_with_size(x, r):
+    return (ops.FFTWithSize(1, False, False)(x), ops.FFTWithSize(2, True, False, "ortho")(x),
+            ops.FFTWithSize(3, False, True)(r), ops.FFTWithSize(2, True, True, signal_sizes=(3, 6))(x),
+            ops.FFTWithSize(1, False, True, "forward", False)(r), ops.FFTWithSize(2, True, True)(x))
+
+
+@case("ops.stft", "ops.STFT", inputs=[(np.arange(20, dtype=np.float32).reshape(2, 10) % 7),
+                                      np.array([1.0, 2.0, 3.0], np.float32)], graph=False,
+      reason="MindSpore's GRAPH_MODE cannot take stft's window=None default through jit")
+def complex_stft(x, w):
+    return (ops.stft(x, 4), ops.stft(x, 4, center=False), ops.stft(x, 4, 2, 3, w, True, "REFLECT", True, True, True),
+            ops.stft(x[0], 6, hop_length=3, return_complex=True), ops.stft(x, 4, window=ops.ones(4, ms.float32),
+                                                                             onesided=False),
+            ops.STFT(4, 1, 4, False, True, True)(x, ops.ones(4, ms.float32)))
+
+
+@case("ops.stft", inputs=[np.full((2, 6), 1 + 1j, np.complex64), np.array([1j, 1j, 1j, 1j], np.complex128)],
+      graph=False, reason="as complex_stft")
+def complex_stft_complex(x, w):
+    return (ops.stft(x, 4, window=w, center=False, onesided=False, return_complex=True),
+            ops.stft(x, 4, window=ops.real(w) + 1, center=False, return_complex=True, normalized=True))
+
+
+def _cx_fft_loss(a, b):
+    return ops.real(ops.fft2(ops.Complex()(a, b))) + ops.irfft(ops.rfft(a), 4)
+
+
+@case("ops.GradOperation", "ops.fft2", "ops.rfft", "ops.irfft", inputs=[_cx_R[:3, :4].copy(), _cx_R[1:, 2:].copy(),
+                                                                         _cx_R[:3, 2:].copy()])
+def complex_grad_fft(a, b, s):
+    return _cx_GRAD(_cx_fft_loss)(a, b, s)

@@ -282,3 +282,62 @@ def _fft_with_size(x, signal_ndim, inverse, real, norm="backward", onesided=True
     if sizes is None:
         sizes = [x.shape[d] for d in dims[:-1]] + [2 * (x.shape[dims[-1]] - 1)]
     return _c2r_n(x, sizes, dims, norm, "FFTWithSize")
+
+
+def _stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="REFLECT",
+          normalized=False, onesided=None, return_complex=None):
+    if x.ndim not in (1, 2):
+        raise OpValueError(f"For 'STFT', the input must be 1-D or 2-D, but got {x.ndim}-D.")
+    n_fft = int(n_fft)
+    hop = n_fft // 4 if hop_length is None else int(hop_length)
+    win = n_fft if win_length is None else int(win_length)
+    if not 0 < win <= n_fft or hop < 1:
+        raise OpValueError(f"For 'STFT', expected 0 < win_length <= n_fft and hop_length > 0, but got n_fft "
+                           f"{n_fft}, win_length {win}, hop_length {hop}.")
+    complex_in = x.dtype.is_complex or (window is not None and window.dtype.is_complex)
+    onesided = not complex_in if onesided is None else bool(onesided)
+    return_complex = complex_in if return_complex is None else bool(return_complex)
+    if center:
+        rows = x if x.ndim == 2 else ops.reshape(x, (1, -1))
+        rows = ops.pad(rows, (n_fft // 2, n_fft // 2), mode=str(pad_mode).lower())
+        x = rows if x.ndim == 2 else ops.reshape(rows, (-1,))
+    length = x.shape[-1]
+    if length < n_fft:
+        raise OpValueError(f"For 'STFT', the input is shorter ({length}) than n_fft ({n_fft}).")
+    frames = ops.stack([ops.narrow(x, x.ndim - 1, t * hop, n_fft) for t in range(1 + (length - n_fft) // hop)],
+                       x.ndim - 1)
+    z = _as_complex(frames, "STFT")
+    if window is not None:
+        w = window
+        if win < n_fft:
+            left = (n_fft - win) // 2
+            w = ops.pad(w, (left, n_fft - win - left))
+        z = z * _as_complex(w, "STFT")
+    spec = _dft(z, z.ndim - 1, False, "ortho" if normalized else "backward", n_fft)
+    if onesided:
+        spec = ops.narrow(spec, spec.ndim - 1, 0, n_fft // 2 + 1)
+    spec = ops.swapaxes(spec, -2, -1)
+    return spec if return_complex else ops.view_as_real(spec)
+
+
+@op_entry("stft", args=[Arg("x"), Arg("n_fft", "value"), Arg("hop_length", "value", default=None),
+                        Arg("win_length", "value", default=None), Arg("window", "value", default=None),
+                        Arg("center", "value", default=True), Arg("pad_mode", "value", default="REFLECT"),
+                        Arg("normalized", "value", default=False), Arg("onesided", "value", default=None),
+                        Arg("return_complex", "value", default=None)])
+def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="REFLECT",
+         normalized=False, onesided=None, return_complex=None):
+    """The short-time Fourier transform: frames of n_fft every hop_length (default n_fft // 4) of x
+    (1-D or batched 2-D; padded by n_fft // 2 at both ends when center), times the window (ones;
+    win_length centred in n_fft), transformed: (..., freqs, frames), complex or as (re, im) pairs."""
+    return _stft(x, n_fft, hop_length, win_length, window, center, pad_mode, normalized, onesided, return_complex)
+
+
+@op_entry("stft_prim_33", primitive="STFT", functional=False,
+          args=[Arg("x"), Arg("window"), Arg("n_fft", "value", init=True), Arg("hop_length", "value", init=True),
+                Arg("win_length", "value", init=True), Arg("normalized", "value", init=True),
+                Arg("onesided", "value", init=True), Arg("return_complex", "value", init=True)])
+def _stft_prim(x, window, n_fft, hop_length, win_length, normalized, onesided, return_complex):
+    """ops.STFT(n_fft, hop_length, win_length, normalized, onesided, return_complex)(x, window): stft
+    without centring."""
+    return _stft(x, n_fft, hop_length, win_length, window, False, "REFLECT", normalized, onesided, return_complex)
