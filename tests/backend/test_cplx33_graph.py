@@ -95,3 +95,16 @@ def test_padding_cell_in_graph_mode():
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     np.testing.assert_array_equal(out.asnumpy(), np.pad(x, ((0, 0), (0, 3))))
+
+
+def print_complex(x):
+    ops.Print()("x:", x, x[0])
+    return x * 2
+
+
+def test_graph_print_of_complex(capsys):
+    # MindSpore 2.10 prints (recorded): the tensor as repr without commas, a 0-d value as C++'s
+    # std::complex stream form
+    ms.jit(print_complex)(Tensor(np.array([1 + 2j, -0.5j], np.complex64)))
+    out = capsys.readouterr().out
+    assert "x:\nTensor(shape=[2], dtype=Complex64, value=[1+2j -0-0.5j])\n(1,2)\n" in out

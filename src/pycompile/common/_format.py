@@ -14,7 +14,7 @@
     `...`; a 1-D tensor starts a new line after every 12 floats / bools or 24 integers;
   - multi-dimensional values start on the next line; an empty tensor shows no value at all;
 * graph-mode Print (`print_form`): the same with spaces instead of commas and no space after
-  `value=`; a 0-d tensor prints as its bare value (bools as 0 / 1).
+  `value=`; a 0-d tensor prints as its bare value (bools as 0 / 1, complex values as `(1,2)`).
 """
 from __future__ import annotations
 
@@ -112,6 +112,9 @@ def tensor_repr(arr: np.ndarray, dtype_name: str, sep: str = ", ", graph: bool =
 def print_form(arr: np.ndarray, dtype_name: str) -> str:
     """How graph-mode Print shows a tensor."""
     if arr.ndim == 0:
+        if arr.dtype.kind == "c":       # C++'s std::complex stream form, as MindSpore 2.10 prints it
+            z = complex(arr.item())
+            return f"({z.real:g},{z.imag:g})"
         return str(int(arr.item())) if arr.dtype.kind == "b" else _scalar_text(arr.item(), arr.dtype.kind)
     return tensor_repr(arr, dtype_name, sep=" ", graph=True)
 
