@@ -9,7 +9,7 @@ from pycompile.common.abstract import type_of
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
 from pycompile.ops._table import apply
-from pycompile.ops.grads import defgrad
+from pycompile.ops.grads import defgrad, defjvp
 
 
 def _complex(re, im):
@@ -53,3 +53,44 @@ def _complex_grad(g, out, re, im):
 def _dft(g, out, x, axis=-1, inverse=False, scale=1.0):
     # out = scale * F x with F symmetric: the cotangent is scale * conj(F) g, the other direction
     return (apply(P.DFT, [g], {"axis": axis, "inverse": not inverse, "scale": scale}),)
+
+
+# forward mode: the complex rows are linear over the reals, not over the complex numbers (conj), so
+# transposing their gradient rules would not give their tangents; each says its own
+@defjvp(P.Real)
+def _real_jvp(tangents, out, x):
+    return apply(P.Real, [tangents[0]])
+
+
+@defjvp(P.Imag)
+def _imag_jvp(tangents, out, x):
+    return apply(P.Imag, [tangents[0]])
+
+
+@defjvp(P.Conj)
+def _conj_jvp(tangents, out, x):
+    return apply(P.Conj, [tangents[0]])
+
+
+@defjvp(P.Complex)
+def _complex_jvp(tangents, out, re, im):
+    t_re, t_im = tangents
+    return _complex(F.zeros_like(re) if t_re is None else t_re, F.zeros_like(im) if t_im is None else t_im)
+
+
+@defjvp(P.ComplexAbs)
+def _complex_abs_jvp(tangents, out, x):
+    # d|z| = Re(conj(z) dz) / |z|
+    return F.div(apply(P.Real, [F.mul(apply(P.Conj, [x]), tangents[0])]), out)
+
+
+@defjvp(P.Angle)
+def _angle_jvp(tangents, out, x):
+    # d arg z = Im(conj(z) dz) / |z|^2
+    re, im = apply(P.Real, [x]), apply(P.Imag, [x])
+    return F.div(apply(P.Imag, [F.mul(apply(P.Conj, [x]), tangents[0])]), F.add(F.mul(re, re), F.mul(im, im)))
+
+
+@defjvp(P.DFT)
+def _dft_jvp(tangents, out, x, axis=-1, inverse=False, scale=1.0):
+    return apply(P.DFT, [tangents[0]], {"axis": axis, "inverse": inverse, "scale": scale})
