@@ -9,8 +9,9 @@ from pycompile._version import __version__  # noqa: F401,E402
 from pycompile.common import dtype  # noqa: F401
 from pycompile.common.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT,  # noqa: F401
                                       get_context, set_context, set_device)
-from pycompile.common.dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16,  # noqa: F401
-                                    int32, int64, int_, single, uint, uint8, uint16, uint32, uint64)
+from pycompile.common.dtype import (bool_, cdouble, cfloat, complex64, complex128, double, float16,  # noqa: F401
+                                    float32, float64, float_, half, int8, int16, int32, int64, int_, single,
+                                    uint, uint8, uint16, uint32, uint64)
 from pycompile.common.dtype import (byte, dtype_to_nptype, dtype_to_pytype, get_py_obj_dtype, intc,  # noqa: F401
                                     intp, long, pytype_to_dtype, short, ubyte, uintc, uintp, ushort)
 from pycompile.common.toplevel import (JitConfig, no_inline, recompute, set_deterministic,  # noqa: F401

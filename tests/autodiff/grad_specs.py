@@ -121,4 +121,6 @@ from grad_specs_cnn import CNN  # noqa: E402
 
 from grad_specs_comm import COMM  # noqa: E402  (the collectives, in a world of one)
 
-SPECS = _elementwise_specs() + OTHER + EVERYDAY + CNN + COMM
+from grad_specs_cplx33 import COMPLEX  # noqa: E402  (the complex rows, through real inputs and results)
+
+SPECS = _elementwise_specs() + OTHER + EVERYDAY + CNN + COMM + COMPLEX

@@ -76,7 +76,7 @@ def test_construction_with_shape_and_init():
 
 @pytest.mark.parametrize("bad, pattern", [
     ("abc", "str"), (object(), "object"), (None, "input_data"), ([[1, 2], [3]], "regular shape"),
-    (["a", "b"], "numbers"), (1 + 2j, "complex"),
+    (["a", "b"], "numbers"), ({1: 2}, "dict"),
 ])
 def test_bad_construction_raises_type_error(bad, pattern):
     with pytest.raises(TypeError, match=pattern):
@@ -85,7 +85,9 @@ def test_bad_construction_raises_type_error(bad, pattern):
 
 def test_unknown_dtype_raises():
     with pytest.raises(TypeError, match="dtype"):
-        Tensor([1], "complex64")
+        Tensor([1], "complex")
+    with pytest.raises(TypeError, match="dtype"):
+        Tensor([1], np.dtype("S2"))
 
 
 # ---- properties and conversions ---------------------------------------------------------------------

@@ -21,7 +21,8 @@ from pycompile.ops import OPS
 from pycompile.ops import prims as P
 from pycompile.ops._table import Kind, OpError
 from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c.elementwise import EXPR
+from pycompile.ops.c.elementwise import COMPLEX_EXPR, EXPR
+from pycompile.ops.c.elementwise import expr as c_expr
 from pycompile.ops.c.templates import TEMPLATES
 from pycompile.ops.lowering import Constant, Elementwise, Ordering, Template
 
@@ -32,7 +33,7 @@ _TRANSCENDENTAL = re.compile(r"\b(exp|expm1|log|log1p|log2|sin|cos|tan|sinh|cosh
 
 def _accepted_input_types(op):
     """Tensor input types of each dtype the op's infer accepts (Select: a bool condition)."""
-    for dt in DTYPES:
+    for dt in list(DTYPES) + [np.complex64, np.complex128]:     # (the complex rows take only these)
         t = TensorType(op_specs.ms_dtype(dt), (2, 3))
         types = [t] * len(op.inputs)
         if op is P.Select:
@@ -55,13 +56,15 @@ def test_op_has_infer_eager_and_a_lowering(name):
         assert isinstance(lower, Elementwise) and op not in EXPR, name
     elif op.kind is Kind.ELEMENTWISE:
         assert isinstance(lower, Elementwise), f"{name} is elementwise but its lowering is {lower!r}"
-        assert op in EXPR, f"{name} has no C expression in pycompile/ops/c/elementwise.py"
+        assert op in EXPR or op in COMPLEX_EXPR, f"{name} has no C expression in pycompile/ops/c/elementwise.py"
         accepted = list(_accepted_input_types(op))
         assert accepted, f"{name} accepts no dtype"
         for types, out in accepted:
             ct = C.compute(lower.compute(types, out))
-            expr = EXPR[op]([f"a{k}" for k in range(len(types))], ct)
+            expr = c_expr(op, [f"a{k}" for k in range(len(types))], ct)
             assert isinstance(expr, str) and "a0" in expr or op is P.IsFinite, (name, ct, expr)
+        if op not in EXPR:
+            return              # a complex-only row (its C: COMPLEX_EXPR, compiled in tests/backend/test_cplx33_graph.py)
         # the declared cost fact fusion reads agrees with the C the renderer emits
         rendered = EXPR[op]([f"a{k}" for k in range(len(op.inputs))], "float")
         assert lower.transcendental == bool(_TRANSCENDENTAL.search(rendered)), \
@@ -113,6 +116,9 @@ def test_every_op_is_compiled_by_a_test():
     import test_communication as dist
     covered = {o for g in groups for c in g.checks for o in c.ops} | eff.EFFECT_OPS | grads.STACK_OPS | cnn.EPILOGUE_OPS
     covered |= dist.COMPILED_OPS        # the collectives, compiled in a world of one (and under mpirun)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "backend"))
+    import test_cplx33_graph as cplx
+    covered |= cplx.COMPILED_OPS        # the complex rows and the DFT
     covered |= {name for name, op in OPS.items() if isinstance(op.lower, Constant)}     # see the test above
     missing = sorted(set(OPS) - covered)
     assert not missing, f"ops no compiled test runs: {missing}"

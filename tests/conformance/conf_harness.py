@@ -27,7 +27,8 @@ DATA = HERE / "data"
 CASES_FILE = HERE / "cases.py"
 
 # (rtol, atol) per result dtype; Python float scalars use the Float32 row
-TOLERANCE = {"Float16": (1e-3, 1e-3), "Float32": (1e-5, 1e-6), "Float64": (1e-12, 1e-12)}
+TOLERANCE = {"Float16": (1e-3, 1e-3), "Float32": (1e-5, 1e-6), "Float64": (1e-12, 1e-12),
+             "Complex64": (1e-5, 1e-6), "Complex128": (1e-12, 1e-12)}
 
 DTYPE_NAMES = {"Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64",
                "Float16", "Float32", "Float64", "BFloat16", "Complex64", "Complex128"}
@@ -35,7 +36,8 @@ DTYPE_NAMES = {"Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UI
 # the names of MindSpore dtypes for NumPy dtypes (inputs are NumPy arrays)
 NP_OF = {"Bool": np.bool_, "Int8": np.int8, "Int16": np.int16, "Int32": np.int32, "Int64": np.int64,
          "UInt8": np.uint8, "UInt16": np.uint16, "UInt32": np.uint32, "UInt64": np.uint64,
-         "Float16": np.float16, "Float32": np.float32, "Float64": np.float64}
+         "Float16": np.float16, "Float32": np.float32, "Float64": np.float64,
+         "Complex64": np.complex64, "Complex128": np.complex128}
 
 
 # ---- cases -----------------------------------------------------------------------------------------
@@ -199,6 +201,8 @@ def _num(v):
 
 
 def _values(a: np.ndarray):
+    if a.dtype.kind == "c":     # each complex value as [real, imag]: one more axis of 2
+        return _values(np.stack([a.real, a.imag], axis=-1))
     if a.dtype.kind == "f":
         flat = [_num(float(v)) for v in a.astype(np.float64).reshape(-1)]
     elif a.dtype.kind == "b":
@@ -235,6 +239,8 @@ def encode(v):
         return {"scalar": int(v), "type": "int"}
     if isinstance(v, (float, np.floating)):
         return {"scalar": _num(float(v)), "type": "float"}
+    if isinstance(v, (complex, np.complexfloating)):
+        return {"scalar": [_num(complex(v).real), _num(complex(v).imag)], "type": "complex"}
     if v is None:
         return {"none": None}
     if isinstance(v, str):
@@ -306,6 +312,11 @@ def _array(value, dt, shape):
         if isinstance(v, str):
             return float(v)
         return v
+    if dt.kind == "c":          # [real, imag] pairs (see _values)
+        pairs = np.array(conv(value), dtype=np.float64).reshape(tuple(shape) + (2,))
+        out = np.empty(tuple(shape), dt)
+        out.real, out.imag = pairs[..., 0], pairs[..., 1]     # (inf * 1j would make a NaN real part)
+        return out
     return np.array(conv(value), dtype=dt).reshape(shape)
 
 
@@ -338,6 +349,8 @@ def compare(expected: dict, actual: dict, tol: dict | None = None, path: str = "
                     f"({expected['scalar']})"]
         if expected["type"] == "float":
             return _compare_values(expected["scalar"], actual["scalar"], "Float32", [], tol, path)
+        if expected["type"] == "complex":
+            return _compare_values(expected["scalar"], actual["scalar"], "Complex128", [], tol, path)
         if expected["scalar"] != actual["scalar"]:
             return [f"{path}: {actual['scalar']!r}, expected {expected['scalar']!r}"]
         return []
@@ -349,6 +362,11 @@ def compare(expected: dict, actual: dict, tol: dict | None = None, path: str = "
 def _compare_values(e, a, dtype, shape, tol, path) -> list:
     np_dt = NP_OF.get(dtype, np.float64) if dtype in NP_OF else np.dtype(dtype)
     x, y = _array(e, np.dtype(np_dt), shape), _array(a, np.dtype(np_dt), shape)
+    if x.dtype.kind == "c":     # real and imaginary parts each within the tolerance of the dtype
+        rtol, atol = tol.get(dtype) or tol.get(_np_to_ms(x.dtype)) or TOLERANCE["Float32"]
+        part = "Float32" if x.dtype == np.complex64 else "Float64"
+        return (_compare_values(_values(x.real), _values(y.real), part, shape, {part: (rtol, atol)}, path + ".real")
+                + _compare_values(_values(x.imag), _values(y.imag), part, shape, {part: (rtol, atol)}, path + ".imag"))
     if x.dtype.kind == "f":
         rtol, atol = tol.get(dtype) or tol.get(_np_to_ms(x.dtype)) or TOLERANCE["Float32"]
         x64, y64 = x.astype(np.float64), y.astype(np.float64)

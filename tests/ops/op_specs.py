@@ -20,7 +20,8 @@ BOOL, I32, I64, F16, F32, F64 = np.bool_, np.int32, np.int64, np.float16, np.flo
 ALL_DTYPES = (BOOL, I32, I64, F16, F32, F64)
 MS_OF = {np.dtype(BOOL): ms.bool_, np.dtype(np.int8): ms.int8, np.dtype(np.uint8): ms.uint8,
          np.dtype(np.int16): ms.int16, np.dtype(I32): ms.int32, np.dtype(I64): ms.int64,
-         np.dtype(F16): ms.float16, np.dtype(F32): ms.float32, np.dtype(F64): ms.float64}
+         np.dtype(F16): ms.float16, np.dtype(F32): ms.float32, np.dtype(F64): ms.float64,
+         np.dtype(np.complex64): ms.complex64, np.dtype(np.complex128): ms.complex128}
 
 # Absolute / relative tolerance per result dtype.
 TOL = {np.dtype(F16): (2e-3, 2e-3), np.dtype(F32): (2e-6, 2e-5), np.dtype(F64): (1e-12, 1e-12)}
@@ -508,3 +509,6 @@ CASES += LINALG_CASES
 from op_specs_scatter import MORE_CASES, SCATTER_CASES  # noqa: E402  (arithmetic scatters, issue 33's ops)
 
 CASES += SCATTER_CASES + MORE_CASES
+from op_specs_cplx33 import COMPLEX_CASES  # noqa: E402  (the complex rows, issue 33's cplx33)
+
+CASES += COMPLEX_CASES

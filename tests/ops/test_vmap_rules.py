@@ -331,6 +331,8 @@ def test_per_example_gradients_of_an_embedding_lookup():
 # the rows that still batch example by example, and why: none computes on tensor data that a
 # rule could batch (tools/vmap_report.py lists them; docs/architecture.md, vmap)
 LOOPING = {
+    # the DFT along one axis (issue 33, cplx33): an example at a time until it has a batch rule
+    "DFT",
     # effects and ordering: a write, a read of a Parameter, printing, the float-status register
     "Assign", "Load", "UpdateState", "MakeTuple", "Print",
     "NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus",

@@ -1,7 +1,8 @@
 """pycompile.common: Tensor, Parameter, dtypes, initializers, context (mirrors mindspore.common)."""
 from pycompile.common import dtype  # noqa: F401
-from pycompile.common.dtype import (bool_, double, float16, float32, float64, float_, half, int8, int16,  # noqa: F401
-                                    int32, int64, int_, single, uint, uint8, uint16, uint32, uint64)
+from pycompile.common.dtype import (bool_, cdouble, cfloat, complex64, complex128, double, float16,  # noqa: F401
+                                    float32, float64, float_, half, int8, int16, int32, int64, int_, single,
+                                    uint, uint8, uint16, uint32, uint64)
 # `pycompile.common.initializer` stays the module (as `mindspore.common.initializer` is), so
 # `ms.common.initializer.Normal()` works; the function is `pycompile.common.initializer.initializer`.
 from pycompile.common import initializer  # noqa: F401

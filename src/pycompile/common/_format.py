@@ -6,6 +6,8 @@
   itself (not with NumPy), and this module follows its rules:
   - a 0-d value prints as C++ streams print it: floats like `%g` (`21`, `0.333333`), bools as
     `True` / `False`;
+  - complex values as `%g` of the real part then the imaginary part with its sign (`1+0.5j`,
+    `-0-3e-05j`), unpadded;
   - floats as `%.8e` right-aligned in 15 columns (`%.4e` in 11 for float16), bools right-aligned
     in 5, integers right-aligned to the widest one shown;
   - a dimension longer than 6 (1000 for a 1-D tensor) shows its first and last 3 entries around
@@ -15,7 +17,7 @@
   `Tensor.from_numpy`): NumPy's `array2string` with `, ` between entries (`[1., 1.]`,
   `value= 3.`), as MindSpore prints those (`host_tensor_repr`);
 * graph-mode Print (`print_form`): the same with spaces instead of commas and no space after
-  `value=`; a 0-d tensor prints as its bare value (bools as 0 / 1).
+  `value=`; a 0-d tensor prints as its bare value (bools as 0 / 1, complex values as `(1,2)`).
 """
 from __future__ import annotations
 
@@ -26,7 +28,14 @@ _SUMMARIZE = 6       # a dimension longer than this is summarized ...
 _SUMMARIZE_1D = 1000  # ... or longer than this for a 1-D tensor
 
 
+def _complex_text(value) -> str:
+    value = complex(value)
+    return f"{value.real:g}{value.imag:+g}j"
+
+
 def _scalar_text(value, kind: str) -> str:
+    if kind == "c":
+        return _complex_text(value)
     if kind == "f":
         return format(float(value), "g")
     if kind == "b":
@@ -49,6 +58,8 @@ def _item_formatter(arr: np.ndarray):
         return lambda v: f"{float(v):>{width}.{digits}e}"
     if kind == "b":
         return lambda v: f"{'True' if v else 'False':>5}"
+    if kind == "c":
+        return _complex_text
     shown = arr[np.ix_(*[_visible(n, d == arr.ndim - 1, arr.ndim) for d, n in enumerate(arr.shape)])]
     width = max(len(str(int(v))) for v in shown.flat)
     return lambda v: f"{int(v):>{width}}"
@@ -112,6 +123,9 @@ def host_tensor_repr(arr: np.ndarray, dtype_name: str) -> str:
 def print_form(arr: np.ndarray, dtype_name: str) -> str:
     """How graph-mode Print shows a tensor."""
     if arr.ndim == 0:
+        if arr.dtype.kind == "c":       # C++'s std::complex stream form, as MindSpore 2.10 prints it
+            z = complex(arr.item())
+            return f"({z.real:g},{z.imag:g})"
         return str(int(arr.item())) if arr.dtype.kind == "b" else _scalar_text(arr.item(), arr.dtype.kind)
     return tensor_repr(arr, dtype_name, sep=" ", graph=True)
 

@@ -27,7 +27,7 @@ class DType:
     def __init__(self, name: str, np_dtype, kind: str, code: int, ctype: str):
         self.name = name
         self.np = np.dtype(np_dtype)
-        self.kind = kind          # 'b' bool, 'i' signed, 'u' unsigned, 'f' float
+        self.kind = kind          # 'b' bool, 'i' signed, 'u' unsigned, 'f' float, 'c' complex
         self.code = code
         self.itemsize = self.np.itemsize
         self.ctype = ctype        # C storage type used by generated code
@@ -53,6 +53,10 @@ class DType:
     def is_bool(self) -> bool:
         return self.kind == "b"
 
+    @property
+    def is_complex(self) -> bool:
+        return self.kind == "c"
+
 
 bool_ = DType("Bool", np.bool_, "b", _rtlib.PC_BOOL, "_Bool")
 int8 = DType("Int8", np.int8, "i", _rtlib.PC_INT8, "int8_t")
@@ -66,6 +70,13 @@ uint64 = DType("UInt64", np.uint64, "u", _rtlib.PC_UINT64, "uint64_t")
 float16 = DType("Float16", np.float16, "f", _rtlib.PC_FLOAT16, "_Float16")
 float32 = DType("Float32", np.float32, "f", _rtlib.PC_FLOAT32, "float")
 float64 = DType("Float64", np.float64, "f", _rtlib.PC_FLOAT64, "double")
+try:
+    _C64, _C128 = _rtlib.PC_COMPLEX64, _rtlib.PC_COMPLEX128
+except AttributeError:   # a runtime built before the complex codes (ABI header) were added
+    raise ImportError("pycompile's C runtime is older than its sources (no complex dtype codes): rebuild it "
+                      "with `python setup.py build_ext --inplace` or reinstall pycompile") from None
+complex64 = DType("Complex64", np.complex64, "c", _C64, "float _Complex")
+complex128 = DType("Complex128", np.complex128, "c", _C128, "double _Complex")
 
 # MindSpore spellings that are aliases of the above.
 half = float16
@@ -74,16 +85,18 @@ double = float64
 int_ = int32
 uint = uint32
 float_ = float32
+cfloat, cdouble = complex64, complex128
 # MindSpore 2.10's C-style aliases (recorded from the wheel: byte is int8, intp int64, long int64)
 byte, ubyte, short, ushort = int8, uint8, int16, uint16
 intc, uintc, intp, uintp, long = int32, uint32, int64, uint64, int64
 
-ALL = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64)
+ALL = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
+       complex64, complex128)
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 _BY_CODE = {d.code: d for d in ALL}
 
-_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
 
 def _by_name(name: str) -> DType:
@@ -111,12 +124,16 @@ def to_dtype(obj) -> DType:
         raise TypeError("expected a pycompile dtype such as pycompile.float32, got None")
     if isinstance(obj, str) and obj in _PY_NAMES:
         return _PY_NAMES[obj]
+    if isinstance(obj, str) and obj.startswith(("complex", "c")):   # NumPy's 'complex' / 'c8': no such name here
+        raise TypeError(f"expected a pycompile dtype such as pycompile.float32, got {obj!r}")
     if obj is bool:
         return bool_
     if obj is int:
         return int64
     if obj is float:
         return float32
+    if obj is complex:
+        return complex128
     try:
         return from_numpy(obj)
     except (TypeError, ValueError):
@@ -126,7 +143,7 @@ def to_dtype(obj) -> DType:
 _PY_NAMES = {
     "bool": bool_, "bool_": bool_, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
     "uint8": uint8, "uint16": uint16, "uint32": uint32, "uint64": uint64,
-    "float16": float16, "float32": float32, "float64": float64,
+    "float16": float16, "float32": float32, "float64": float64, "complex64": complex64, "complex128": complex128,
 }
 
 
@@ -140,6 +157,11 @@ def promote(a: DType, b: DType) -> DType:
     if a is b:
         return a
     ra, rb = _KIND_RANK[a.kind], _KIND_RANK[b.kind]
+    if "c" in (a.kind, b.kind):
+        # MindSpore 2.10: a complex type with anything gives the complex type wide enough for the
+        # other's float part (float64 + complex64 -> complex128; ints, bool, float16/32 keep it)
+        wide = max(d.itemsize if d.kind == "c" else 2 * d.itemsize if d.kind == "f" else 0 for d in (a, b))
+        return complex128 if wide > 8 else complex64
     if ra != rb:
         return a if ra > rb else b
     unsigned = a if a.kind == "u" else b
@@ -176,14 +198,16 @@ def promote_scalar_kinds(a: str, b: str) -> str:
 
 
 def kind_of_dtype(d: DType) -> str:
-    return {"b": "bool", "i": "int", "u": "int", "f": "float"}[d.kind]
+    return {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}[d.kind]
 
 
 # MindSpore groups, used by isinstance-style checks in user code.
-number_type = (int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64)
+number_type = (int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
+               complex64, complex128)
 int_type = (int8, int16, int32, int64)
 uint_type = (uint8, uint16, uint32, uint64)
 float_type = (float16, float32, float64)
+complex_type = (complex64, complex128)
 
 
 def dtype_to_nptype(type_):
@@ -191,7 +215,7 @@ def dtype_to_nptype(type_):
     return to_dtype(type_).np.type
 
 
-_PYTYPES = {"b": bool, "i": int, "u": int, "f": float}
+_PYTYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
 def dtype_to_pytype(type_):
@@ -213,6 +237,8 @@ def pytype_to_dtype(obj):
         return int64
     if obj is float:
         return float64
+    if obj is complex:
+        return complex128
     try:
         return from_numpy(obj)
     except TypeError:

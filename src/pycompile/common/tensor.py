@@ -80,6 +80,8 @@ def _infer_default_dtype(data) -> mstype.DType:
         return mstype.int64
     if arr.dtype.kind == "f":
         return mstype.float32
+    if arr.dtype.kind == "c":
+        return mstype.complex128
     raise TypeError(f"Tensor data must be numbers, got {arr.dtype}")
 
 
@@ -116,16 +118,18 @@ def _to_new_array(data, dtype) -> np.ndarray:
             arr = np.array(data)
         except ValueError:
             arr = None
-        if arr is None or arr.dtype == object or arr.dtype.kind not in "biuf":
+        if arr is None or arr.dtype == object or arr.dtype.kind not in "biufc":
             raise TypeError(f"For 'Tensor', the input_data {data!r} must be a (nested) list of numbers "
                             f"with a regular shape")
         if dtype is None:
             dtype = _infer_default_dtype(arr) if arr.size else mstype.float32
         return np.array(arr, dtype=dtype.np, order="C")
-    if isinstance(data, (numbers.Number, np.generic)) and not isinstance(data, complex):
+    if isinstance(data, (numbers.Number, np.generic)):
         if dtype is None:
             if isinstance(data, np.generic):
                 dtype = mstype.from_numpy(data.dtype)
+            elif isinstance(data, complex):
+                dtype = mstype.complex128     # MindSpore 2.10: Tensor(1+2j) is Complex128
             else:
                 dtype = {"bool": mstype.bool_, "int": mstype.int64, "float": mstype.float32}[mstype.scalar_kind(data)]
         return np.array(data).astype(dtype.np)

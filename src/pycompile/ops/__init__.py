@@ -10,6 +10,7 @@ from pycompile.ops.grads import activation as _grads_activation  # noqa: F401  (
 from pycompile.ops.grads import cnn as _cnn_grad_rules  # noqa: F401
 from pycompile.ops.grads import comm as _comm_grad_rules  # noqa: F401  (the collectives' rules)
 from pycompile.ops.grads import linalg as _linalg_grad_rules  # noqa: F401  (the singular values' rule)
+from pycompile.ops.grads import complex as _complex_grad_rules  # noqa: F401  (the complex rows' rules)
 from pycompile.ops.grads import forward as _jvp_rules  # noqa: F401  (the forward-mode rules)
 from pycompile.ops.autodiff import (GradOperation, HookBackward, InsertGradientOf, get_grad, grad, jacfwd, jacrev, jvp,  # noqa: F401
                                    stop_gradient, value_and_grad, vjp)

@@ -153,7 +153,7 @@ def describe(t) -> str:
     if isinstance(t, TensorType):
         return f"Tensor[{t.dtype}]{fmt_shape(t.shape)}"
     if isinstance(t, ScalarType):
-        return {"bool": "bool", "int": "int", "float": "float"}[t.kind]
+        return {"bool": "bool", "int": "int", "float": "float", "complex": "complex"}[t.kind]
     return str(t)
 
 
@@ -508,6 +508,9 @@ def convert(v, to: np.dtype) -> np.ndarray:
     depends on the array's length (its SIMD and scalar loops differ); both sides use its scalar
     loop's: through int64."""
     a = np.asarray(v)
+    if a.dtype.kind == "c" and np.dtype(to).kind != "c":
+        # complex to a real type keeps the real part, to bool too (MindSpore's Cast: 0 + 1j is False)
+        a = a.real
     if a.dtype.kind == "f" and to == np.uint32:
         return a.astype(np.int64).astype(np.uint32)
     return a.astype(to, copy=False)

@@ -36,6 +36,8 @@ CORE = (
     P.MatMul, P.BatchMatMul, P.Conv2D, P.Conv3D, P.MaxPool, P.AvgPool,
     # linear algebra no composition gives (2)
     P.Svd, P.MatrixSolve,
+    # complex numbers: their parts, the conjugate, modulus and argument, building one, the DFT (7)
+    P.Real, P.Imag, P.Conj, P.ComplexAbs, P.Angle, P.Complex, P.DFT,
 )
 
 MACHINERY = (

@@ -12,6 +12,15 @@ from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
 from pycompile.ops.primitive import Primitive
 
 
+def _cj(v):
+    """conj(v) of a complex tensor (MindSpore's complex gradients are dy * conj(f'(x))), else v."""
+    if getattr(getattr(v, "dtype", None), "is_complex", False):
+        from pycompile.ops import prims as P
+        from pycompile.ops._table import apply
+        return apply(P.Conj, [v])
+    return v
+
+
 def _grad_prim(name: str, fn, params: dict | None = None, doc: str = ""):
     """A Primitive whose constructor takes `params` (name -> default) and whose call is fn(self, *args)."""
     params = params or {}
@@ -30,9 +39,10 @@ def _grad_prim(name: str, fn, params: dict | None = None, doc: str = ""):
                                      "__doc__": doc or f"MindSpore's {name}."})
 
 
-InvGrad = _grad_prim("InvGrad", lambda self, y, dy: F.neg(F.mul(F.mul(dy, y), y)), doc="-dy * y * y.")
-SqrtGrad = _grad_prim("SqrtGrad", lambda self, y, dy: F.div(dy, F.mul(y, 2)), doc="dy / (2 y).")
-AtanGrad = _grad_prim("AtanGrad", lambda self, x, dy: F.div(dy, F.add(F.square(x), 1)), doc="dy / (1 + x^2).")
+InvGrad = _grad_prim("InvGrad", lambda self, y, dy: F.neg(F.mul(dy, _cj(F.mul(y, y)))), doc="-dy * conj(y * y).")
+SqrtGrad = _grad_prim("SqrtGrad", lambda self, y, dy: F.div(dy, _cj(F.mul(y, 2))), doc="dy / conj(2 y).")
+AtanGrad = _grad_prim("AtanGrad", lambda self, x, dy: F.div(dy, _cj(F.add(F.square(x), 1))),
+                      doc="dy / conj(1 + x^2).")
 AsinGrad = _grad_prim("AsinGrad", lambda self, x, dy: F.div(dy, F.sqrt(F.sub(1, F.square(x)))),
                       doc="dy / sqrt(1 - x^2).")
 ACosGrad = _grad_prim("ACosGrad", lambda self, x, dy: F.neg(F.div(dy, F.sqrt(F.sub(1, F.square(x))))),

@@ -23,3 +23,5 @@ from pycompile.ops.defs.random import *  # noqa: F401,F403
 from pycompile.ops.defs.resample import *  # noqa: F401,F403
 from pycompile.ops.defs.comm import *  # noqa: F401,F403
 from pycompile.ops.defs.linalg import *  # noqa: F401,F403
+from pycompile.ops.defs.complex import *  # noqa: F401,F403
+from pycompile.ops.defs.fft import *  # noqa: F401,F403

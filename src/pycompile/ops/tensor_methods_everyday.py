@@ -16,6 +16,13 @@ from pycompile.ops import function_math as M
 from pycompile.ops import function_scatter as S
 from pycompile.ops import functional as F
 from pycompile.ops import tracing
+from pycompile.ops import prims as P
+from pycompile.ops._table import apply
+
+
+def _conj(x):
+    return apply(P.Conj, [x]) if x.dtype.is_complex else x
+
 
 _UNSET = object()
 
@@ -96,7 +103,7 @@ class _EverydayMethods:
     def bitwise_or(self, other): return F.bitwise_or(self, other)
     def bitwise_xor(self, other): return F.bitwise_xor(self, other)
     def baddbmm(self, batch1, batch2, *, beta=1, alpha=1): return M.baddbmm(self, batch1, batch2, beta, alpha)
-    def conj(self): return self
+    def conj(self): return _conj(self)
     def value(self): return self
     def inner(self, other): return M.inner(self, other)
     def outer(self, vec2): return M.outer(self, vec2)

@@ -26,6 +26,7 @@ from pycompile.common.abstract import RefType, ScalarType, TensorType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
 from pycompile.backend.compiled import graph_layout_text
 from pycompile.backend.c import collectives, text
+from pycompile.backend.c.complex_check import check_complex
 from pycompile.backend.c.dedup import dedup_functions
 from pycompile.backend.c.naming import nid, numbering
 from pycompile.backend.c.outline import outline
@@ -585,5 +586,6 @@ def _l2_bytes() -> int:
 
 
 def generate(graph: ir.Graph, float_status: bool = False) -> CModule:
+    check_complex(graph)
     with numbering():
         return CodeGen(graph, float_status).generate()

@@ -30,13 +30,19 @@ def _has(t) -> bool:
     return any(x is not None for x in t) if isinstance(t, (list, tuple)) else t is not None
 
 
+def _carries(x) -> bool:
+    """A float or complex tensor carries a tangent."""
+    dt = type_of(x).dtype
+    return dt.is_float or dt.is_complex
+
+
 def fit_out(t, like):
     """Tangent `t` broadcast to the shape of `like` and cast to its dtype (the forward image of
     tape.fit: a rule may return the tangent of a broadcast operand)."""
     lt = type_of(like)
     if t is None or not isinstance(lt, TensorType):
         return None
-    if not lt.dtype.is_float:
+    if not (lt.dtype.is_float or lt.dtype.is_complex):
         return None                 # an integer or bool value carries no tangent
     tt = type_of(t)
     if not isinstance(tt, TensorType) or tt.shape != lt.shape:
@@ -69,7 +75,7 @@ def _transposed(op, out, inputs, tangents, attrs):
     trace = GradTrace()
     watched, leaves = [], []
     for o in outs:
-        if _is_tensor(o) and type_of(o).dtype.is_float:
+        if _is_tensor(o) and (type_of(o).dtype.is_float or type_of(o).dtype.is_complex):
             w, leaf = trace.watch(F.zeros_like(o))
         else:
             w, leaf = (F.zeros_like(o) if _is_tensor(o) else None), None
@@ -170,8 +176,8 @@ def run_jvp(fn, inputs: tuple, tangents: tuple, call):
     code when its arguments are graph values)."""
     trace = JvpTrace()
     # an integer or bool input carries no tangent (as in the compiled transformation)
-    args = [trace.wrap(x, F.cast(t, type_of(x).dtype)) if _is_tensor(x) and _is_tensor(t) and type_of(x).dtype.is_float
-            else x for x, t in zip(inputs, tangents)]
+    args = [trace.wrap(x, F.cast(t, type_of(x).dtype)) if _is_tensor(x) and _is_tensor(t) and _carries(x) else x
+            for x, t in zip(inputs, tangents)]
     with tracing.tracing(trace):
         res = call(fn, tuple(args))
     return trace.split(res)

@@ -40,6 +40,12 @@ def convert(expr: str, src: str, dst: str) -> str:
     undefined, NumPy gives fixed results."""
     if src == dst:
         return expr
+    if src.endswith("_Complex") and not dst.endswith("_Complex"):
+        # the real part, as MindSpore's Cast takes it (to bool too: 0 + 1j is False, where C's
+        # conversion of the whole value would give true)
+        expr, src = f"__builtin_creal{'f' if src.startswith('float') else ''}({expr})", src.split()[0]
+        if src == dst:
+            return expr
     if src in ("float", "double") and dst in _INT_CTYPES:
         return f"pc_{src}_to_{dst}({expr})"
     return f"(({dst})({expr}))"
@@ -59,6 +65,11 @@ def value_ctype(t) -> str:
 
 
 def literal(v, ctype: str) -> str:
+    if ctype in ("float _Complex", "double _Complex"):
+        # GCC / clang's constant-expression constructor (no <complex.h> `I`, which would turn
+        # `inf * I` into NaN real parts)
+        z, part = complex(v), ctype.split()[0]
+        return f"__builtin_complex({literal(z.real, part)}, {literal(z.imag, part)})"
     if ctype in ("float", "double"):
         f = float(v)
         if f != f:

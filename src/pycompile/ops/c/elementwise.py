@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from pycompile.ops.defs import complex as X
 from pycompile.ops.defs import elementwise as E
 
 
@@ -111,8 +112,69 @@ EXPR = {
 }
 
 
+COMPLEX_CTYPES = ("float _Complex", "double _Complex")
+
+
+def cm(name: str, ctype: str) -> str:
+    """The C99 complex function for a complex compute type through GCC / clang's builtin (no
+    <complex.h>): cexpf for float _Complex, cexp for double _Complex. (A misspelt builtin compiles
+    as an unknown function and fails at load: tests/backend/test_cplx33_graph.py renders them all.)"""
+    return f"__builtin_c{name}" + ("f" if ctype.startswith("float") else "")
+
+
+def _complex_abs(a, ct):
+    # MindSpore 2.10's Abs of a complex tensor keeps the dtype: |z| + 0j
+    return f"(({ct})({cm('abs', ct)}({a[0]})))"
+
+
+# The complex (C99 `_Complex`) expression of the elementwise ops MindSpore's CPU kernels take
+# complex64 / complex128 in; the arithmetic operators and the comparisons are C's own.
+COMPLEX_EXPR = {
+    E.Add: EXPR[E.Add], E.Sub: EXPR[E.Sub], E.Mul: EXPR[E.Mul], E.RealDiv: EXPR[E.RealDiv],
+    E.Neg: EXPR[E.Neg], E.Square: EXPR[E.Square], E.Equal: EXPR[E.Equal], E.LogicalNot: EXPR[E.LogicalNot],
+    E.Select: _select, E.Cast: EXPR[E.Cast],
+    E.Pow: lambda a, ct: f"{cm('pow', ct)}({a[0]}, {a[1]})",
+    E.Abs: _complex_abs,
+    E.Exp: lambda a, ct: f"{cm('exp', ct)}({a[0]})",
+    E.Log: lambda a, ct: f"{cm('log', ct)}({a[0]})",
+    E.Sqrt: lambda a, ct: f"{cm('sqrt', ct)}({a[0]})",
+    E.Rsqrt: lambda a, ct: f"(1 / {cm('sqrt', ct)}({a[0]}))",
+    E.Sin: lambda a, ct: f"{cm('sin', ct)}({a[0]})",
+    E.Cos: lambda a, ct: f"{cm('cos', ct)}({a[0]})",
+    E.Tanh: lambda a, ct: f"{cm('tanh', ct)}({a[0]})",
+    E.Reciprocal: lambda a, ct: f"(1 / {a[0]})",
+    E.Sigmoid: lambda a, ct: f"(1 / (1 + {cm('exp', ct)}(-{a[0]})))",
+}
+
+
+def _cpart(name):
+    return lambda a, ct: f"{cm(name, ct)}({a[0]})"
+
+
+def _complex_abs_naive(a, ct):
+    # sqrt(re^2 + im^2) in the part type, as MindSpore's ComplexAbs (defs/complex.py)
+    re, im, part = f"{cm('real', ct)}({a[0]})", f"{cm('imag', ct)}({a[0]})", ct.split()[0]
+    return f"({{ const {part} pc_re = {re}, pc_im = {im}; {fm('sqrt', part)}(pc_re * pc_re + pc_im * pc_im); }})"
+
+
+COMPLEX_EXPR.update({
+    X.Real: _cpart("real"), X.Imag: _cpart("imag"), X.Angle: _cpart("arg"),
+    X.Conj: lambda a, ct: f"__builtin_conj{'f' if ct.startswith('float') else ''}({a[0]})",
+    X.ComplexAbs: _complex_abs_naive,
+})
+# Complex(re, im) computes in the float part type and yields a complex value
+EXPR[X.Complex] = lambda a, ct: f"__builtin_complex(({ct})({a[0]}), ({ct})({a[1]}))"
+
+
+def renders_complex(op) -> bool:
+    """Whether `expr` has a complex form of elementwise `op` (Complex builds one from floats)."""
+    return op in COMPLEX_EXPR or op is X.Complex
+
+
 def expr(op, args: list, ctype: str) -> str:
     """The C expression of elementwise `op` over `args` in compute type `ctype`. Rows defined by a
     decomposition (Greater, GreaterEqual, NotEqual, HSwish, HSigmoid, the activations) have none:
     the pre-render pass has replaced them by their parts."""
+    if ctype in COMPLEX_CTYPES:
+        return COMPLEX_EXPR[op](args, ctype)
     return EXPR[op](args, ctype)

@@ -65,6 +65,8 @@ def acc_type(rule: str, dt: mstype.DType) -> str:
     if rule in ("all", "any"):
         return "_Bool"
     if rule in ("sum", "mean", "prod"):
+        if dt.kind == "c":          # complex sums and products in their own type
+            return C.compute(dt)
         if dt.kind in "biu":
             return "int64_t" if rule != "mean" else "double"
         return "double" if dt is mstype.float64 else "float"

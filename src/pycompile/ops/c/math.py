@@ -5,7 +5,9 @@ Integer Mod guards the divisor: `x % 0` and `INT_MIN % -1` trap on x86, and both
 (the remainder of a division by -1 is 0 anyway)."""
 from __future__ import annotations
 
-from pycompile.ops.c.elementwise import EXPR, fm
+import math
+
+from pycompile.ops.c.elementwise import COMPLEX_EXPR, EXPR, cm, fm, lit
 from pycompile.ops.c.templates import template
 from pycompile.ops.defs import math as M
 
@@ -51,6 +53,21 @@ EXPR.update({
     M.Round: lambda a, ct: f"{fm('rint', ct)}({a[0]})" if _is_float(ct) else f"({a[0]})",
     M.Sign: _sign,
     M.Mod: _mod,
+})
+
+
+def _ccall(name):
+    return lambda a, ct: f"{cm(name, ct)}({a[0]})"
+
+
+# complex forms (C99's ctanf ...; log1p and expm1 have none: log(1 + z), exp(z) - 1)
+COMPLEX_EXPR.update({
+    M.Tan: _ccall("tan"), M.Asin: _ccall("asin"), M.ACos: _ccall("acos"), M.Atan: _ccall("atan"),
+    M.Sinh: _ccall("sinh"), M.Cosh: _ccall("cosh"), M.Asinh: _ccall("asinh"), M.Acosh: _ccall("acosh"),
+    M.Atanh: _ccall("atanh"),
+    M.Log1p: lambda a, ct: f"{cm('log', ct)}(1 + {a[0]})",
+    M.Expm1: lambda a, ct: f"({cm('exp', ct)}({a[0]}) - 1)",
+    M.Log2: lambda a, ct: f"({cm('log', ct)}({a[0]}) / {lit(math.log(2), ct.split()[0])})",
 })
 
 

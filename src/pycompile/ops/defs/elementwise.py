@@ -9,7 +9,8 @@ Type rules (`out`):
   logical  bool result, inputs read as bool            logical_and ...
 
 `allow` names the kinds an op computes in (the promoted dtype decides): Sub / Neg / Pow refuse
-bool, the Bitwise ops refuse floats.
+bool, the Bitwise ops refuse floats. Complex ('c') is allowed only where MindSpore 2.10's CPU
+kernels take complex64 / complex128 (recorded in tests/conformance/cases_cplx33.py).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, TensorType, type_of
-from pycompile.ops._table import (OpDef, Kind, OpTypeError, apply, broadcast_shapes, defop, describe,
+from pycompile.ops._table import (OpDef, Kind, OpTypeError, apply, broadcast_shapes, convert, defop, describe,
                                   result_dtype)
 from pycompile.ops.lowering import Elementwise
 
@@ -36,7 +37,7 @@ def _out_float(name, types):
     dt = result_dtype(types)
     if isinstance(dt, str):
         return "float"
-    return dt if dt.is_float else mstype.float32
+    return dt if dt.is_float or dt.is_complex else mstype.float32
 
 
 def _out_bool(name, types):
@@ -49,7 +50,7 @@ def _check_kinds(name: str, types, allow: str):
     dt = result_dtype(types)
     kind = {"bool": "b", "int": "i", "float": "f"}[dt] if isinstance(dt, str) else dt.kind
     if kind not in allow:
-        names = {"b": "bool", "i": "int", "u": "int", "f": "float"}
+        names = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
         ok = " or ".join(sorted({names[k] for k in allow}))
         got = " and ".join(describe(t) for t in types)
         raise OpTypeError(f"For '{name}', the inputs must be {ok} (after type promotion), but got {got}")
@@ -100,10 +101,10 @@ def elementwise(name: str, inputs, eager, *, out: str = "same", allow: str = "bi
 
 
 # ---- binary arithmetic ------------------------------------------------------------------------
-Add = elementwise("Add", ("x", "y"), np.add)
-Sub = elementwise("Sub", ("x", "y"), np.subtract, allow="iuf")
-Mul = elementwise("Mul", ("x", "y"), np.multiply)
-RealDiv = elementwise("RealDiv", ("x", "y"), lambda x, y: np.true_divide(x, y), out="float")
+Add = elementwise("Add", ("x", "y"), np.add, allow="biufc")
+Sub = elementwise("Sub", ("x", "y"), np.subtract, allow="iufc")
+Mul = elementwise("Mul", ("x", "y"), np.multiply, allow="biufc")
+RealDiv = elementwise("RealDiv", ("x", "y"), lambda x, y: np.true_divide(x, y), out="float", allow="biufc")
 
 
 def _float_floor_div(x, y):
@@ -126,7 +127,7 @@ FloorMod = elementwise(
     lambda x, y: _float_floor_mod(x, y) if x.dtype.kind == "f" else np.mod(x, y), allow="iuf")
 Pow = elementwise(
     "Pow", ("x", "y"), lambda x, y: np.power(x, y) if not np.issubdtype(np.result_type(x), np.integer)
-    else _int_pow(x, y), allow="iuf", transcendental=True)
+    else _int_pow(x, y), allow="iufc", transcendental=True)
 def _maximum(x, y):
     # as the C does and MindSpore's CPU kernel gives: y where x == y (max(0, -0) is -0); a NaN x
     # propagates (MindSpore's CPU kernel returns y there, against its documentation)
@@ -160,8 +161,8 @@ def _int_pow(x, y):
 
 
 # ---- comparisons and logic ------------------------------------------------------------------
-Equal = elementwise("Equal", ("x", "y"), np.equal, out="bool")
-NotEqual = elementwise("NotEqual", ("x", "y"), np.not_equal, out="bool",
+Equal = elementwise("Equal", ("x", "y"), np.equal, out="bool", allow="biufc")
+NotEqual = elementwise("NotEqual", ("x", "y"), np.not_equal, out="bool", allow="biufc",
                        decompose=lambda x, y: call(LogicalNot, call(Equal, x, y)))
 Less = elementwise("Less", ("x", "y"), np.less, out="bool")
 LessEqual = elementwise("LessEqual", ("x", "y"), np.less_equal, out="bool")
@@ -172,21 +173,23 @@ GreaterEqual = elementwise("GreaterEqual", ("x", "y"), np.greater_equal, out="bo
                            decompose=lambda x, y: call(LessEqual, y, x))
 LogicalAnd = elementwise("LogicalAnd", ("x", "y"), np.logical_and, out="logical")
 LogicalOr = elementwise("LogicalOr", ("x", "y"), np.logical_or, out="logical")
-LogicalNot = elementwise("LogicalNot", ("x",), np.logical_not, out="logical")
+LogicalNot = elementwise("LogicalNot", ("x",), np.logical_not, out="logical", allow="biufc")
 BitwiseAnd = elementwise("BitwiseAnd", ("x", "y"), np.bitwise_and, allow="biu")
 BitwiseOr = elementwise("BitwiseOr", ("x", "y"), np.bitwise_or, allow="biu")
 BitwiseXor = elementwise("BitwiseXor", ("x", "y"), np.bitwise_xor, allow="biu")
 IsFinite = elementwise("IsFinite", ("x",), np.isfinite, out="bool")
 
 # ---- unary ----------------------------------------------------------------------------------
-Neg = elementwise("Neg", ("x",), np.negative, allow="iuf", exact=True)
-Abs = elementwise("Abs", ("x",), np.abs, exact=True)
-Square = elementwise("Square", ("x",), np.square, allow="iuf")
+Neg = elementwise("Neg", ("x",), np.negative, allow="iufc", exact=True)
+# MindSpore 2.10's Abs of a complex tensor keeps the complex dtype: |z| + 0j
+Abs = elementwise("Abs", ("x",), np.abs, exact=True, allow="biufc")
+Square = elementwise("Square", ("x",), np.square, allow="iufc")
 
 
-def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = False, decompose=None):
+def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = False, decompose=None,
+                 allow: str = "biuf"):
     return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental,
-                       decompose=decompose)
+                       decompose=decompose, allow=allow)
 
 
 def _in_float32(fn):
@@ -207,18 +210,18 @@ def _exp(x):
     return np.where(x <= EXP_FLUSH_F32, np.float32(0), y) if y.dtype == np.float32 else y
 
 
-Exp = _float_unary("Exp", _exp, transcendental=True)
-Log = _float_unary("Log", np.log, transcendental=True)
-Sqrt = _float_unary("Sqrt", np.sqrt)
-Rsqrt = _float_unary("Rsqrt", lambda x: 1 / np.sqrt(x))
-Sin = _float_unary("Sin", np.sin, transcendental=True)
-Cos = _float_unary("Cos", np.cos, transcendental=True)
-Tanh = _float_unary("Tanh", np.tanh, transcendental=True)
+Exp = _float_unary("Exp", _exp, transcendental=True, allow="biufc")
+Log = _float_unary("Log", np.log, transcendental=True, allow="biufc")
+Sqrt = _float_unary("Sqrt", np.sqrt, allow="biufc")
+Rsqrt = _float_unary("Rsqrt", lambda x: 1 / np.sqrt(x), allow="biufc")
+Sin = _float_unary("Sin", np.sin, transcendental=True, allow="biufc")
+Cos = _float_unary("Cos", np.cos, transcendental=True, allow="biufc")
+Tanh = _float_unary("Tanh", np.tanh, transcendental=True, allow="biufc")
 Erf = _float_unary("Erf", np.vectorize(math.erf, otypes=[np.float64]), transcendental=True)
-Reciprocal = _float_unary("Reciprocal", lambda x: 1 / x)
+Reciprocal = _float_unary("Reciprocal", lambda x: 1 / x, allow="biufc")
 Floor = _float_unary("Floor", np.floor, exact=True)
 Ceil = _float_unary("Ceil", np.ceil, exact=True)
-Sigmoid = _float_unary("Sigmoid", _in_float32(lambda x: 1 / (1 + np.exp(-x))), transcendental=True)
+Sigmoid = _float_unary("Sigmoid", _in_float32(lambda x: 1 / (1 + np.exp(-x))), transcendental=True, allow="biufc")
 def _relu(x):
     """x > 0 ? x : 0. For floats as fmax(x, 0) + 0 (NaN -> 0, -0.0 -> +0.0: the same values):
     np.where on a mask of random signs mispredicts its branch every other element and took 2.3 ms
@@ -336,7 +339,7 @@ def _cast_infer(types, dtype):
 
 
 Cast = defop("Cast", ("x",), attrs={"dtype": None}, infer=_cast_infer,
-             eager=lambda x, dtype: np.asarray(x).astype(mstype.to_dtype(dtype).np),
+             eager=lambda x, dtype: convert(x, mstype.to_dtype(dtype).np),
              kind=Kind.ELEMENTWISE, lower=Elementwise(lambda types, out: out.dtype), doc="convert to dtype")
 
 

@@ -19,8 +19,9 @@ from pycompile.ops.defs.elementwise import elementwise
 from pycompile.ops.lowering import Template
 
 
-def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = True):
-    return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental)
+def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = True, allow: str = "biufc"):
+    # complex64 / complex128 allowed where MindSpore 2.10's CPU kernels take them (cases_cplx33.py)
+    return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental, allow=allow)
 
 
 def _erfc(x):
@@ -29,7 +30,7 @@ def _erfc(x):
 
 Log1p = _float_unary("Log1p", np.log1p)
 Expm1 = _float_unary("Expm1", np.expm1)
-Erfc = _float_unary("Erfc", _erfc)
+Erfc = _float_unary("Erfc", _erfc, allow="biuf")
 Log2 = _float_unary("Log2", np.log2)
 Tan = _float_unary("Tan", np.tan)
 Asin = _float_unary("Asin", np.arcsin)

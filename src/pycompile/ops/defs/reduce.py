@@ -28,12 +28,17 @@ def reduced_shape(shape: tuple, axes: tuple, keep_dims: bool) -> tuple:
     return tuple(d for i, d in enumerate(shape) if i not in axes)
 
 
+_COMPLEX_REDUCTIONS = ("ReduceSum", "ReduceMean", "ReduceProd")
+
+
 def _reduce_infer(name: str, out_dtype, allow_bool: bool = True):
     def infer(types, axis=None, keep_dims=False):
         x = tensor_arg(name, types[0])
         axes = norm_axes(name, axis, x.ndim)
         if not allow_bool and x.dtype.is_bool:
             raise OpTypeError(f"For '{name}', bool tensors are not supported, but got {describe(x)}")
+        if x.dtype.is_complex and name not in _COMPLEX_REDUCTIONS:     # MindSpore 2.10's CPU kernels
+            raise OpTypeError(f"For '{name}', complex tensors are not supported, but got {describe(x)}")
         empty = any(x.shape[a] == 0 for a in axes)
         if empty and (name in ("ReduceMax", "ReduceMin") or (name == "ReduceMean" and not x.dtype.is_float)):
             raise OpValueError(f"For '{name}', cannot reduce over a zero-length axis of shape {list(x.shape)}")

@@ -43,8 +43,8 @@ def xlogy(input, other):
     input, other = _to_tensor(input), _to_tensor(other)
     if input.dtype == mstype.bool_ and other.dtype == mstype.bool_:
         input, other = F.cast(input, mstype.float32), F.cast(other, mstype.float32)
-    if not other.dtype.is_float:
-        other = F.cast(other, input.dtype if input.dtype.is_float else mstype.float32)
+    if not (other.dtype.is_float or other.dtype.is_complex):
+        other = F.cast(other, input.dtype if input.dtype.is_float or input.dtype.is_complex else mstype.float32)
     return input * F.log(other)
 
 

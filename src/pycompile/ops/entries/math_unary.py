@@ -69,12 +69,14 @@ def positive(input):
 @op_entry("exp2", args=[Arg("input")])
 def exp2(input):
     """2 ** input; integer inputs give float32."""
-    return F.pow(2.0, input if input.dtype.is_float else F.cast(input, mstype.float32))
+    return F.pow(2.0, input if input.dtype.is_float or input.dtype.is_complex else F.cast(input, mstype.float32))
 
 
 @op_entry("log10", tensor_method=True, amp="full", args=[Arg("input")])
 def log10(input):
     """log(input) / log(10); float inputs only (MindSpore's CPU Log has no integer kernel)."""
+    if input.dtype.is_complex:
+        return F.log(input) / math.log(10)
     if not input.dtype.is_float:
         raise OpTypeError(f"For 'log10', the CPU Log kernel does not support {input.dtype}: use a float input.")
     return F.log(input) / F.log(F.fill(input.dtype, (), 10))
@@ -82,7 +84,10 @@ def log10(input):
 
 @op_entry("sgn", tensor_method=True, args=[Arg("input")])
 def sgn(input):
-    """sign(input) for real tensors (complex tensors are not supported yet)."""
+    """sign(input) for real tensors; z / |z| (0 at 0) for complex ones."""
+    if input.dtype.is_complex:
+        q = F.div(input, F.abs(input))
+        return ops.where(F.equal(input, 0), F.zeros_like(q), q)
     return F.sign(input)
 
 
@@ -106,7 +111,9 @@ def isposinf(input):
 
 @op_entry("isreal", tensor_method=True, args=[Arg("input")])
 def isreal(input):
-    """True everywhere for the real dtypes pycompile has."""
+    """True everywhere for a real dtype; for a complex one where the imaginary part is 0."""
+    if input.dtype.is_complex:
+        return F.equal(ops.imag(input), 0)
     return F.cast(F.ones_like(input), mstype.bool_)
 
 
@@ -118,5 +125,5 @@ def is_floating_point(input):
 
 @op_entry("is_complex", tensor_method=True, args=[Arg("input")])
 def is_complex(input):
-    """Whether the dtype is complex (a Python bool; pycompile has no complex dtypes yet)."""
-    return False
+    """Whether the dtype is complex64 or complex128 (a Python bool)."""
+    return input.dtype.is_complex

@@ -13,7 +13,8 @@ from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic, type_of
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
-from pycompile.ops._table import OpValueError
+from pycompile.ops import prims as P
+from pycompile.ops._table import OpValueError, apply
 from pycompile.ops.entries.layout_extra import _move, narrow
 from pycompile.ops.entries.shrink_loss import _reduce
 from pycompile.ops.entry import Arg, op_entry
@@ -369,16 +370,16 @@ def is_tensor(obj):
 @op_entry("conj", args=[Arg("input")])
 def conj(input):
     """The complex conjugate: a real tensor itself."""
-    return input
+    return apply(P.Conj, [input]) if input.dtype.is_complex else input
 
 
 @op_entry("real", args=[Arg("input")])
 def real(input):
-    """The real part: a real tensor itself."""
-    return input
+    """The real part (float32 of complex64, float64 of complex128): a real tensor itself."""
+    return apply(P.Real, [input]) if input.dtype.is_complex else input
 
 
 @op_entry("imag", args=[Arg("input")])
 def imag(input):
     """The imaginary part: zeros for a real tensor."""
-    return F.zeros_like(input)
+    return apply(P.Imag, [input]) if input.dtype.is_complex else F.zeros_like(input)

@@ -193,7 +193,7 @@ tensor_alias("mH")(_mt)       # the conjugate transpose: real tensors only here
 @tensor_alias("adjoint")
 def _adjoint(self):
     """The conjugate transpose of the last two axes (real tensors: the transpose)."""
-    return ops.swapaxes(self, -2, -1)
+    return ops.conj(ops.swapaxes(self, -2, -1))
 
 
 for _m in ("renorm", "fold", "unfold", "real", "imag"):
@@ -210,7 +210,7 @@ def _h(self):
     """The conjugate transpose of a 2-D tensor (real tensors: the transpose)."""
     if self.ndim != 2:
         raise OpValueError(f"For 'Tensor.H', the tensor must be 2-D, but got {self.ndim}-D.")
-    return ops.transpose(self, (1, 0))
+    return ops.conj(ops.transpose(self, (1, 0)))
 
 
 _h.is_property = True

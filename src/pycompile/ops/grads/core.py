@@ -10,7 +10,7 @@ import math
 from pycompile.common.abstract import TensorType, type_of
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
-from pycompile.ops._table import apply, norm_axes
+from pycompile.ops._table import OpTypeError, apply, norm_axes
 from pycompile.ops.defs.array import norm_perm
 from pycompile.ops.defs.reduce import reduced_shape, softmax_axis
 from pycompile.ops.grads import defgrad, nondiff
@@ -32,6 +32,20 @@ def _is_tensor(v) -> bool:
     return isinstance(type_of(v), TensorType)
 
 
+def _no_complex_grad(name: str, *values) -> None:
+    if any(isinstance(type_of(v), TensorType) and type_of(v).dtype.is_complex for v in values):
+        raise OpTypeError(f"For '{name}', gradient not support for complex type currently.")
+
+
+def _cj(v):
+    """conj(v) for a complex value, else v: the cotangent of a complex op is g * conj(f'(x)) (the
+    convention of MindSpore 2.10's complex gradients, recorded in tests/conformance/cases_cplx33.py)."""
+    t = type_of(v)
+    if isinstance(t, TensorType) and t.dtype.is_complex:
+        return apply(P.Conj, [v])
+    return v
+
+
 # ---- arithmetic ------------------------------------------------------------------------------------
 @defgrad(P.Add)
 def _add(g, out, x, y):
@@ -45,13 +59,13 @@ def _sub(g, out, x, y):
 
 @defgrad(P.Mul)
 def _mul(g, out, x, y):
-    return F.mul(g, y), F.mul(g, x)
+    return F.mul(g, _cj(y)), F.mul(g, _cj(x))
 
 
 @defgrad(P.RealDiv)
 def _div(g, out, x, y):
-    gx = F.div(g, y)
-    return gx, F.neg(F.mul(gx, out))
+    gx = F.div(g, _cj(y))
+    return gx, F.neg(F.mul(gx, _cj(out)))
 
 
 @defgrad(P.FloorMod)
@@ -64,8 +78,9 @@ def _floor_mod(g, out, x, y):
 def _pow(g, out, x, y):
     gx = gy = None
     if _is_tensor(x):
-        gx = F.mul(F.mul(g, y), F.pow(x, F.sub(y, 1)))
+        gx = F.mul(g, _cj(F.mul(y, F.pow(x, F.sub(y, 1)))))
     if _is_tensor(y):
+        _no_complex_grad("Pow", x, y)
         # d/dy x**y = x**y log x, taken as 0 where x <= 0 (no real logarithm there)
         positive = F.greater(x, 0)
         safe_log = F.log(F.select(positive, x, 1.0))
@@ -103,12 +118,13 @@ def _neg(g, out, x):
 
 @defgrad(P.Abs)
 def _abs(g, out, x):
+    _no_complex_grad("Abs", x)
     return (F.select(F.greater(x, 0), g, F.select(F.less(x, 0), F.neg(g), 0)),)
 
 
 @defgrad(P.Square)
 def _square(g, out, x):
-    return (F.mul(F.mul(g, x), 2),)
+    return (F.mul(F.mul(g, _cj(x)), 2),)
 
 
 @defgrad(P.Select)
@@ -124,42 +140,42 @@ def _cast(g, out, x, dtype=None):
 # ---- transcendental and activations ------------------------------------------------------------
 @defgrad(P.Exp)
 def _exp(g, out, x):
-    return (F.mul(g, out),)
+    return (F.mul(g, _cj(out)),)
 
 
 @defgrad(P.Log)
 def _log(g, out, x):
-    return (F.div(g, x),)
+    return (F.div(g, _cj(x)),)
 
 
 @defgrad(P.Sqrt)
 def _sqrt(g, out, x):
-    return (F.div(F.mul(g, 0.5), out),)
+    return (F.div(F.mul(g, 0.5), _cj(out)),)
 
 
 @defgrad(P.Rsqrt)
 def _rsqrt(g, out, x):
-    return (F.mul(F.mul(g, -0.5), F.mul(F.mul(out, out), out)),)
+    return (F.mul(F.mul(g, -0.5), _cj(F.mul(F.mul(out, out), out))),)
 
 
 @defgrad(P.Reciprocal)
 def _reciprocal(g, out, x):
-    return (F.neg(F.mul(g, F.mul(out, out))),)
+    return (F.neg(F.mul(g, _cj(F.mul(out, out)))),)
 
 
 @defgrad(P.Sin)
 def _sin(g, out, x):
-    return (F.mul(g, F.cos(x)),)
+    return (F.mul(g, _cj(F.cos(x))),)
 
 
 @defgrad(P.Cos)
 def _cos(g, out, x):
-    return (F.neg(F.mul(g, F.sin(x))),)
+    return (F.neg(F.mul(g, _cj(F.sin(x)))),)
 
 
 @defgrad(P.Tanh)
 def _tanh(g, out, x):
-    return (F.mul(g, F.sub(1, F.mul(out, out))),)
+    return (F.mul(g, _cj(F.sub(1, F.mul(out, out)))),)
 
 
 @defgrad(P.Erf)
@@ -169,7 +185,7 @@ def _erf(g, out, x):
 
 @defgrad(P.Sigmoid)
 def _sigmoid(g, out, x):
-    return (F.mul(g, F.mul(out, F.sub(1, out))),)
+    return (F.mul(g, _cj(F.mul(out, F.sub(1, out)))),)
 
 
 @defgrad(P.ReLU)

@@ -17,6 +17,7 @@ from pycompile.ops import prims as P
 from pycompile.ops._table import apply, norm_axes
 from pycompile.ops.defs.reduce import reduced_shape
 from pycompile.ops.grads import defgrad, nondiff
+from pycompile.ops.grads.core import _cj      # complex: g * conj(f'(x)), MindSpore's convention
 
 nondiff(P.IsNan, P.IsInf, P.Argsort, P.TopKIndices, P.Argmin)
 
@@ -39,12 +40,12 @@ def _check_finite(g, out, x, message=""):
 
 @defgrad(P.Log1p)
 def _log1p(g, out, x):
-    return (F.div(g, F.add(x, 1)),)
+    return (F.div(g, _cj(F.add(x, 1))),)
 
 
 @defgrad(P.Expm1)
 def _expm1(g, out, x):
-    return (F.mul(g, F.add(out, 1)),)
+    return (F.mul(g, _cj(F.add(out, 1))),)
 
 
 @defgrad(P.Erfc)
@@ -54,52 +55,52 @@ def _erfc(g, out, x):
 
 @defgrad(P.Log2)
 def _log2(g, out, x):
-    return (F.div(g, F.mul(x, math.log(2))),)
+    return (F.div(g, _cj(F.mul(x, math.log(2)))),)
 
 
 @defgrad(P.Tan)
 def _tan(g, out, x):
-    return (F.mul(g, F.add(F.square(out), 1)),)
+    return (F.mul(g, _cj(F.add(F.square(out), 1))),)
 
 
 @defgrad(P.Asin)
 def _asin(g, out, x):
-    return (F.mul(g, F.rsqrt(F.sub(1, F.square(x)))),)
+    return (F.mul(g, _cj(F.rsqrt(F.sub(1, F.square(x))))),)
 
 
 @defgrad(P.ACos)
 def _acos(g, out, x):
-    return (F.neg(F.mul(g, F.rsqrt(F.sub(1, F.square(x))))),)
+    return (F.neg(F.mul(g, _cj(F.rsqrt(F.sub(1, F.square(x)))))),)
 
 
 @defgrad(P.Atan)
 def _atan(g, out, x):
-    return (F.div(g, F.add(F.square(x), 1)),)
+    return (F.div(g, _cj(F.add(F.square(x), 1))),)
 
 
 @defgrad(P.Sinh)
 def _sinh(g, out, x):
-    return (F.mul(g, apply(P.Cosh, [x])),)
+    return (F.mul(g, _cj(apply(P.Cosh, [x]))),)
 
 
 @defgrad(P.Cosh)
 def _cosh(g, out, x):
-    return (F.mul(g, apply(P.Sinh, [x])),)
+    return (F.mul(g, _cj(apply(P.Sinh, [x]))),)
 
 
 @defgrad(P.Asinh)
 def _asinh(g, out, x):
-    return (F.mul(g, F.rsqrt(F.add(F.square(x), 1))),)
+    return (F.mul(g, _cj(F.rsqrt(F.add(F.square(x), 1)))),)
 
 
 @defgrad(P.Acosh)
 def _acosh(g, out, x):
-    return (F.mul(g, F.rsqrt(F.sub(F.square(x), 1))),)
+    return (F.mul(g, _cj(F.rsqrt(F.sub(F.square(x), 1)))),)
 
 
 @defgrad(P.Atanh)
 def _atanh(g, out, x):
-    return (F.div(g, F.sub(1, F.square(x))),)
+    return (F.div(g, _cj(F.sub(1, F.square(x)))),)
 
 
 @defgrad(P.Atan2)
