@@ -23,3 +23,4 @@ from pycompile.ops.defs.random import *  # noqa: F401,F403
 from pycompile.ops.defs.resample import *  # noqa: F401,F403
 from pycompile.ops.defs.comm import *  # noqa: F401,F403
 from pycompile.ops.defs.linalg import *  # noqa: F401,F403
+from pycompile.ops.defs.pyfunc import *  # noqa: F401,F403
