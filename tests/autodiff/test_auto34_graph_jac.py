@@ -76,3 +76,89 @@ def test_jacobian_through_a_tensor_if_in_graph_code(mode, body, scale):
     want = fd_jacobian(fn_if, [x, Y])
     for i in range(2):
         np.testing.assert_allclose(got[i].asnumpy(), want[i], rtol=1e-6, atol=1e-8)
+
+
+# ---- grad of grad through a `while` whose trip count is a run-time value --------------------------
+
+W = RNG.uniform(-0.8, 0.8, (3, 3))
+
+
+def _loss_counted(x, y, n):
+    z = x
+    i = 0
+    while i < n:
+        z = ops.sin(z) * y + x
+        i += 1
+    return (z * z).sum()
+
+
+def _loss_until(x, y, n):
+    z = x
+    while z.sum() < n:
+        z = z * 1.25 + ops.sin(z) * y
+    return (z * z * y).sum()
+
+
+def _loss_matmul(x, y, n):
+    z = x
+    i = 0
+    while i < n:
+        z = ops.tanh(ops.matmul(z, y))       # a product: saved to a stack by a plain gradient
+        i += 1
+    return (z * z).sum()
+
+
+def _hvp(loss):
+    def first(x, y, n):
+        return ms.grad(loss, 0)(x, y, n)
+
+    def body(x, y, n, v):
+        return ms.grad(first, 0, sens_param=True)(x, y, n, v)
+    return body
+
+
+def fd_hvp(loss, x, y, n, v, h=1e-4):
+    """H v of loss at x by central differences of the loss alone (no autodiff)."""
+    def f(a):
+        return float(loss(Tensor(a), Tensor(y), n).asnumpy())
+    out = np.zeros_like(x)
+    for idx in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[idx] = h
+        out[idx] = (f(x + e + h * v) - f(x + e - h * v) - f(x - e + h * v) + f(x - e - h * v)) / (4 * h * h)
+    return out
+
+
+CASES = [(_loss_counted, Y, 4), (_loss_until, Y, 12.0), (_loss_matmul, W, 3)]
+
+
+@pytest.mark.parametrize("mode", ["graph_jit", "graph_cell"])
+@pytest.mark.parametrize("loss, y, n", CASES, ids=["counted", "until", "matmul"])
+def test_grad_of_grad_through_a_run_time_while(mode, loss, y, n):
+    v = RNG.standard_normal(X.shape)
+    tn = Tensor(np.array(n, np.int32 if isinstance(n, int) else np.float64))
+    got = _run(mode, _hvp(loss), Tensor(X), Tensor(y), tn, Tensor(v))
+    want = fd_hvp(loss, X, y, tn, v)
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-6)
+
+
+# ---- ops.ForiLoop / WhileLoop on run-time bounds: one loop, differentiable --------------------------
+
+def _fori_step(i, v):
+    return ops.sin(v) * 1.5 + v * 0.25
+
+
+def _fori_loss(x, n):
+    return (ops.ForiLoop()(0, n, _fori_step, x) ** 2).sum()
+
+
+def _fori_grad(x, n):
+    return ms.grad(_fori_loss)(x, n)
+
+
+def test_fori_loop_on_a_tensor_bound_is_one_loop_with_the_finite_difference_gradient():
+    n = Tensor(np.array(5, np.int32))
+    assert ms.inspect(ms.jit(_fori_loss), Tensor(X), n).ir_after.count("While") == 1
+    got = ms.jit(_fori_grad)(Tensor(X), n).asnumpy()
+    want = fd_jacobian(lambda a: _fori_loss(a, n), [X])[0]
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)

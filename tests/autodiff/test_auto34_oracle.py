@@ -21,6 +21,12 @@ DATA = json.loads((ORACLE / "data" / "autodiff_auto34.json").read_text())
 RECORDED = {c["name"]: c["results"] for c in DATA["cases"]}
 
 
+# MindSpore 2.10's ops.Scan with xs=None fails in PyNative inside its own argument check
+# (`isinstance(xs, [list, tuple, None])`: a TypeError about isinstance) and works in graph mode:
+# pycompile gives the graph-mode result in every mode
+BEYOND = {("scan_length_without_xs", "pynative"): "graph_jit"}
+
+
 def _load():
     spec = importlib.util.spec_from_file_location("pycompile_autodiff_auto34_cases", ORACLE / "autodiff_auto34_cases.py")
     mod = importlib.util.module_from_spec(spec)
@@ -55,6 +61,7 @@ def test_case(name, mode):
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     res = RECORDED[name]
-    want = res["pynative"] if "same_as" in res[mode] else res[mode]
+    mode_ = BEYOND.get((name, mode), mode)
+    want = res["pynative"] if "same_as" in res[mode_] else res[mode_]
     diffs = compare(want, got)
     assert not diffs, f"{name} ({mode})\n" + "\n".join(diffs)

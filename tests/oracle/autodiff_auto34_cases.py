@@ -325,3 +325,109 @@ def _(run):
     def body(x, y):
         return ms.grad(f, (0, 1))(x, y)  # noqa: F821
     return lambda: run(body, T(X3), T(Y3))
+
+
+# ---- ops.WhileLoop / ForiLoop / Scan ------------------------------------------------------------------------
+
+def below_50(v):
+    return v.sum() < 50.0
+
+
+def grow(v):
+    return v * 1.5 + 1.0
+
+
+def sin_step(i, v):
+    return ops.sin(v) * 2.0 + i  # noqa: F821
+
+
+def cum_step(c, e):
+    c = c * e + 1.0
+    return c, c * 2.0
+
+
+def none_step(c, e):
+    return c * 2.0, c + 1.0
+
+
+def bad_step(i, v):
+    return v + ops.ones((7,), ms.float32)  # noqa: F821
+
+
+@case("while_loop_tensor_cond")
+def _(run):
+    def body(x):
+        return ops.WhileLoop()(below_50, grow, x)  # noqa: F821
+    return lambda: run(body, T(X3))
+
+
+@case("while_loop_grad")
+def _(run):
+    def f(x):
+        return (ops.WhileLoop()(below_50, grow, x) * x).sum()  # noqa: F821
+
+    def body(x):
+        return ms.grad(f)(x)  # noqa: F821
+    return lambda: run(body, T(X3))
+
+
+@case("fori_loop_value_and_grad")
+def _(run):
+    def f(x):
+        return ops.ForiLoop()(0, 3, sin_step, x).sum()  # noqa: F821
+
+    def body(x):
+        return ms.value_and_grad(f)(x)  # noqa: F821
+    return lambda: run(body, T(X3))
+
+
+@case("fori_loop_tensor_upper")
+def _(run):
+    def body(x, n):
+        return ops.ForiLoop()(0, n, sin_step, x)  # noqa: F821
+    return lambda: run(body, T(X3), Tensor(np.array(4, np.int32)))  # noqa: F821
+
+
+@case("scan_carry_and_ys")
+def _(run):
+    def body(x):
+        return ops.Scan()(cum_step, x, [x, x * 2.0, x * 3.0])  # noqa: F821
+    return lambda: run(body, T(X3))
+
+
+@case("scan_grad")
+def _(run):
+    def f(x, y):
+        c, ys = ops.Scan()(cum_step, x, [y, y * 2.0])  # noqa: F821
+        return c.sum() + ys[0].sum()
+
+    def body(x, y):
+        return ms.grad(f, (0, 1))(x, y)  # noqa: F821
+    return lambda: run(body, T(X3), T(Y3))
+
+
+@case("scan_length_without_xs")
+def _(run):
+    def body(x):
+        return ops.Scan()(none_step, x, None, 3)  # noqa: F821
+    return lambda: run(body, T(X3))
+
+
+@case("while_loop_cond_not_a_function", modes=("pynative",))
+def _(run):
+    return lambda: ops.WhileLoop()(3, grow, T(X3))  # noqa: F821
+
+
+@case("fori_loop_float_bound", modes=("pynative",))
+def _(run):
+    return lambda: ops.ForiLoop()(0.5, 3, sin_step, T(X3))  # noqa: F821
+
+
+@case("fori_loop_bad_loop_func", modes=("pynative",))
+def _(run):
+    return lambda: ops.ForiLoop()(0, 2, bad_step, T(X3))  # noqa: F821
+
+
+@case("scan_xs_not_a_list", modes=("pynative",))
+def _(run):
+    return lambda: ops.Scan()(cum_step, T(X3), T(X3))  # noqa: F821
