@@ -79,9 +79,11 @@ def test_a_result_of_another_dtype_is_converted_to_out_dtype(jit):
     np.testing.assert_allclose(out.asnumpy(), X[0] / 3, rtol=1e-6)
 
 
-def test_the_compiled_func_types_say_so():
-    with pytest.raises(NotImplementedError, match="pycompile runs func_type 'pyfunc' only"):
-        ops.Custom("./kernels.so:add", (3,), ms.float32, "aot")
+def test_the_func_types_pycompile_does_not_run_say_so():
+    with pytest.raises(NotImplementedError, match="pycompile runs func_type 'pyfunc'"):
+        ops.Custom(_twice, (3,), ms.float32, "hybrid")
+    with pytest.raises(NotImplementedError, match="build kernels.cc first"):
+        ops.Custom("kernels.cc:add", (3,), ms.float32, "aot")
 
 
 def test_a_graph_with_a_pyfunc_is_not_cached_on_disk(tmp_path):

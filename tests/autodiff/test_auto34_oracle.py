@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -27,10 +30,24 @@ RECORDED = {c["name"]: c["results"] for c in DATA["cases"]}
 BEYOND = {("scan_length_without_xs", "pynative"): "graph_jit"}
 
 
+_SO: list = []
+
+
+def _aot_so() -> str:
+    """tests/oracle/data/custom_aot_kernels.c built once per session (cc), for the 'aot' cases."""
+    if not _SO:
+        d = tempfile.mkdtemp(prefix="pycompile_aot_")
+        so = os.path.join(d, "custom_aot_kernels.so")
+        subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", so, str(ORACLE / "data" / "custom_aot_kernels.c")],
+                       check=True)
+        _SO.append(so)
+    return _SO[0]
+
+
 def _load():
     spec = importlib.util.spec_from_file_location("pycompile_autodiff_auto34_cases", ORACLE / "autodiff_auto34_cases.py")
     mod = importlib.util.module_from_spec(spec)
-    mod.__dict__.update(ms=ms, ops=ops, nn=nn, Tensor=Tensor, Parameter=Parameter)
+    mod.__dict__.update(ms=ms, ops=ops, nn=nn, Tensor=Tensor, Parameter=Parameter, aot_so=_aot_so)
     sys.modules[spec.name] = mod
     spec.loader.exec_module(mod)
     return mod.CASES

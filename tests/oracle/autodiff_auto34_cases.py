@@ -3,7 +3,8 @@ inputs or outputs, run by MindSpore 2.10 (record_autodiff_auto34.py writes
 data/autodiff_auto34.json) and by pycompile (tests/autodiff/test_auto34_oracle.py compares).
 
 As autodiff_transform_cases.py: no framework import; the loader binds `ms`, `ops`, `nn`,
-`Tensor`, `Parameter`; each case returns a thunk given `run(body, *args)` (pynative, graph_jit:
+`Tensor`, `Parameter`, and `aot_so()`, the path of data/custom_aot_kernels.c built as a shared
+object; each case returns a thunk given `run(body, *args)` (pynative, graph_jit:
 inside ms.jit, graph_cell: a GRAPH_MODE Cell's construct).
 """
 import numpy as np
@@ -150,6 +151,75 @@ def _(run):
 def _(run):
     op = ops.Custom(np_mul_add, out_shape=3, out_dtype=ms.float32, func_type="pyfunc")  # noqa: F821
     return lambda: run(op, T(X3), T(Y3))
+
+
+# ---- ops.Custom, func_type "aot": a compiled C function (data/custom_aot_kernels.c) ------------------
+
+def make_aot(name, shape=same_shape, dtype=same_dtype, **kw):
+    return ops.Custom(aot_so() + ":" + name, out_shape=shape, out_dtype=dtype, func_type="aot", **kw)  # noqa: F821
+
+
+def add_twice_bprop(x, y, out, dout):
+    return dout, dout * 2.0
+
+
+@case("custom_aot_forward")
+def _(run):
+    op = make_aot("CustomAddTwice")
+
+    def body(x, y):
+        return op(x, y) * 3.0
+    return lambda: run(body, T(X3), T(Y3))
+
+
+@case("custom_aot_row_sums")
+def _(run):
+    op = make_aot("CustomRowSum", lambda s: (s[0],))
+
+    def body(x):
+        return op(x + 1.0)
+    return lambda: run(body, T(M23))
+
+
+@case("custom_aot_bprop")
+def _(run):
+    op = make_aot("CustomAddTwice", bprop=add_twice_bprop)
+
+    def f(x, y):
+        return (op(x, y) * x).sum()
+
+    def body(x, y):
+        return ms.grad(f, (0, 1))(x, y)  # noqa: F821
+    return lambda: run(body, T(X3), T(Y3))
+
+
+@case("custom_aot_kernel_fails", modes=("pynative",))
+def _(run):
+    op = make_aot("CustomFails")
+    return lambda: run(op, T(X3), T(Y3))
+
+
+@case("custom_aot_no_such_function", modes=("pynative",))
+def _(run):
+    op = make_aot("NoSuchFunction")
+    return lambda: run(op, T(X3), T(Y3))
+
+
+@case("custom_aot_no_such_file", modes=("pynative",))
+def _(run):
+    op = ops.Custom("/no/such/dir/kernels.so:CustomAddTwice", out_shape=same_shape, out_dtype=same_dtype,  # noqa: F821
+                    func_type="aot")
+    return lambda: run(op, T(X3), T(Y3))
+
+
+@case("custom_aot_func_without_colon", modes=("pynative",))
+def _(run):
+    return lambda: ops.Custom(aot_so(), out_shape=(3,), out_dtype=ms.float32, func_type="aot")  # noqa: F821
+
+
+@case("custom_aot_func_not_a_string", modes=("pynative",))
+def _(run):
+    return lambda: ops.Custom(3, out_shape=(3,), out_dtype=ms.float32, func_type="aot")  # noqa: F821
 
 
 # ---- backward hooks on Cells with several inputs / outputs ---------------------------------------------

@@ -1,4 +1,4 @@
-"""ops.Custom: MindSpore 2.10's custom operator on the CPU, func_type "pyfunc" (issue 34).
+"""ops.Custom: MindSpore 2.10's custom operator on the CPU, func_type "pyfunc" and "aot" (issue 34).
 
 `ops.Custom(func, out_shape, out_dtype, func_type="pyfunc", bprop=None)` calls `func` on NumPy
 arrays (one per input) and takes its result as a Tensor of the declared shape and dtype
@@ -19,8 +19,9 @@ calls them).
 What differs from the wheel (documented in docs/status.md): a result whose shape differs from
 the declared one raises a ValueError naming both (MindSpore 2.10 keeps whatever came back), and
 one of another dtype is converted to the declared dtype (MindSpore reinterprets its bytes).
-Multiple outputs (a tuple out_shape of shapes) and the compiled func_types ("aot", "hybrid",
-"akg", "tbe", "aicpu") raise a clear error.
+func_type "aot" ("lib.so:function", ops/custom_aot.py) is a C function called through the same
+op: its Site runs the kernel into the output buffer. Multiple outputs (a tuple out_shape of
+shapes) and the other func_types ("hybrid", "akg", "tbe", "aicpu") raise a clear error.
 """
 from __future__ import annotations
 
@@ -47,16 +48,31 @@ class Custom(PrimitiveWithInfer):
         self.log_prefix = f"For 'Custom', 'func_type': {func_type}, 'func': {func}"
         if func_type not in SUPPORTED:
             raise ValueError(f"{self.log_prefix}, 'func_type' must be one of {SUPPORTED}, but got {func_type}")
-        if func_type != "pyfunc":
-            raise NotImplementedError(f"{self.log_prefix}: pycompile runs func_type 'pyfunc' only (a Python function "
-                                      f"on NumPy arrays); compile the kernel into one instead")
-        if not callable(func):
+        if func_type == "aot":
+            func = self._aot(func, out_shape)
+        elif func_type != "pyfunc":
+            raise NotImplementedError(f"{self.log_prefix}: pycompile runs func_type 'pyfunc' (a Python function on "
+                                      f"NumPy arrays) and 'aot' (a compiled C function in a shared object)")
+        if func_type == "pyfunc" and not callable(func):
             raise TypeError(f"{self.log_prefix}, 'func' must be of type function, but got {type(func)}")
         if bprop is not None and not callable(bprop):
             raise TypeError(f"{self.log_prefix}, 'bprop' must be a function, but got {type(bprop)}")
         self.func, self.func_type, self.bprop = func, func_type, bprop
         self.out_shape, self.out_dtype, self.reg_info = out_shape, out_dtype, reg_info
         self._sites: dict = {}
+
+    def _aot(self, func, out_shape):
+        """func_type 'aot': "path/to/lib.so:function" (ops/custom_aot.py)."""
+        from pycompile.ops.custom_aot import AotKernel
+        if not isinstance(func, str):
+            raise TypeError(f"{self.log_prefix}, 'func' must be of type str, but got {type(func)}")
+        parts = func.split(":")
+        if len(parts) != 2:
+            raise TypeError(f"{self.log_prefix}, 'func' should be like 'file_name:func_name', but got {func}")
+        if parts[0].endswith(("cu", "cpp", "cc")):
+            raise NotImplementedError(f"{self.log_prefix}: pycompile loads a compiled shared object; build "
+                                      f"{parts[0]} first (cc -shared -fPIC -O2 -o lib.so {parts[0]})")
+        return AotKernel(func)
 
     def _out_type(self, types) -> TensorType:
         shape, dtype = self.out_shape, self.out_dtype

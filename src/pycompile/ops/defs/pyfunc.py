@@ -25,6 +25,10 @@ class Site:
 
     def run(self, arrays: list) -> np.ndarray:
         """func on the inputs, as an array of the declared shape and dtype."""
+        if hasattr(self.func, "run_into"):        # a compiled kernel (ops/custom_aot.py) writes it
+            out = np.empty(self.out.shape, self.out.dtype.np)
+            self.func.run_into(arrays, out)
+            return out
         res = self.func(*arrays)
         if isinstance(res, (tuple, list)) and len(res) == 1:
             res = res[0]
