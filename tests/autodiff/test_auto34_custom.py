@@ -94,3 +94,14 @@ def test_a_graph_with_a_pyfunc_is_not_cached_on_disk(tmp_path):
         ms.set_context(enable_compile_cache=False)
     np.testing.assert_allclose(out.asnumpy(), np.exp((X + 1) * 2) * 0.5, rtol=1e-6)
     assert not list(tmp_path.rglob("*.entry"))
+
+
+def test_a_run_time_batch_size_compiles_each_size_with_its_own_shapes():
+    """jit(dynamic=1) cannot share one program across batch sizes: the function's site (and its
+    shapes) differs per size, so each size compiles separately and the function sees its shape."""
+    f = ms.jit(_pyfunc_body, dynamic=1)
+    CALLS.clear()
+    for b in (3, 5):
+        x = np.linspace(-1, 1, b * 2, dtype=np.float32).reshape(b, 2)
+        np.testing.assert_allclose(f(Tensor(x)).asnumpy(), np.exp((x + 1) * 2) * 0.5, rtol=1e-6)
+    assert CALLS == [(3, 2), (5, 2)]

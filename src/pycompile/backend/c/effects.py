@@ -72,8 +72,12 @@ class EffectEmitter(StackEmitter):
         loc = f" at {n.loc}" if n.loc else ""
         code = self.runtime_error(f"PyFuncError: For 'Custom', the Python function{loc} failed")
         ins = ", ".join(f"(const void *){self.ptr(x)}" for x in n.inputs) or "0"
-        w.line(f"{{ const void *pi[] = {{{ins}}}; void *po[] = {{(void *){out}}}; "
-               f"if (RT->abi_version < 9 || !RT->py_call || RT->py_call({int(n.attrs['site'])}, pi, po)) "
+        # the site (a Python function and its shapes) named by an identifier too: a graph compiled
+        # for a run-time batch size (backend/dynamic.py) then differs between its samples in a
+        # name, not only in a number that could happen to look proportional to the batch size
+        site = int(n.attrs["site"])
+        w.line(f"{{ const int64_t pc_site_{site} = {site}; const void *pi[] = {{{ins}}}; void *po[] = {{(void *){out}}}; "
+               f"if (RT->abi_version < 9 || !RT->py_call || RT->py_call(pc_site_{site}, pi, po)) "
                f"return PC_ERR_BASE + {code}; }}")
 
     EFFECTS = {"assign": _effect_assign, "print": _effect_print, "pyfunc": _effect_pyfunc, "status_alloc": _effect_status_alloc,
