@@ -10,6 +10,16 @@ import pytest
 
 import pycompile as ms
 from pycompile import Tensor, nn, ops
+from pycompile.common import knobs
+
+# each case is a C compile of a few seconds: CI runs the marked ones, a soak
+# (PYCOMPILE_FUZZ_EXAMPLES > 300) every mode of every case
+SOAK = knobs.get("PYCOMPILE_FUZZ_EXAMPLES") > 300
+
+
+def _ci(*values, ci):
+    return pytest.param(*values, marks=() if ci or SOAK else pytest.mark.skip(reason="soak only: "
+                                                                                   "PYCOMPILE_FUZZ_EXAMPLES > 300"))
 
 RNG = np.random.default_rng(34)
 X = RNG.uniform(0.5, 1.5, (2, 3))
@@ -66,9 +76,13 @@ def _run(mode, body, *args):
     return ms.jit(body)(*args)
 
 
-@pytest.mark.parametrize("mode", ["graph_jit", "graph_cell"])
-@pytest.mark.parametrize("body", [_jacrev, _jacfwd], ids=["jacrev", "jacfwd"])
-@pytest.mark.parametrize("scale", [1.0, 0.1], ids=["then", "else"])
+JAC_CASES = [_ci(m, b, s, ci=(m, b, s) in {("graph_jit", _jacrev, 1.0), ("graph_cell", _jacfwd, 0.1)})
+             for m in ("graph_jit", "graph_cell") for b in (_jacrev, _jacfwd) for s in (1.0, 0.1)]
+
+
+@pytest.mark.parametrize("mode, body, scale", JAC_CASES,
+                         ids=[f"{m}-{b.__name__[1:]}-{'then' if s == 1.0 else 'else'}"
+                              for m in ("graph_jit", "graph_cell") for b in (_jacrev, _jacfwd) for s in (1.0, 0.1)])
 def test_jacobian_through_a_tensor_if_in_graph_code(mode, body, scale):
     x = X * scale
     assert (x.sum() > 3.0) == (scale == 1.0)
@@ -129,11 +143,13 @@ def fd_hvp(loss, x, y, n, v, h=1e-4):
     return out
 
 
-CASES = [(_loss_counted, Y, 4), (_loss_until, Y, 12.0), (_loss_matmul, W, 3)]
+LOSSES = [(_loss_counted, Y, 4), (_loss_until, Y, 12.0), (_loss_matmul, W, 3)]
+HVP_CI = {("graph_jit", _loss_counted), ("graph_cell", _loss_until), ("graph_jit", _loss_matmul)}
 
 
-@pytest.mark.parametrize("mode", ["graph_jit", "graph_cell"])
-@pytest.mark.parametrize("loss, y, n", CASES, ids=["counted", "until", "matmul"])
+@pytest.mark.parametrize("mode, loss, y, n", [_ci(m, *c, ci=(m, c[0]) in HVP_CI)
+                                              for m in ("graph_jit", "graph_cell") for c in LOSSES],
+                         ids=[f"{m}-{c[0].__name__[6:]}" for m in ("graph_jit", "graph_cell") for c in LOSSES])
 def test_grad_of_grad_through_a_run_time_while(mode, loss, y, n):
     v = RNG.standard_normal(X.shape)
     tn = Tensor(np.array(n, np.int32 if isinstance(n, int) else np.float64))
