@@ -113,6 +113,8 @@ def test_every_op_is_compiled_by_a_test():
     import test_communication as dist
     covered = {o for g in groups for c in g.checks for o in c.ops} | eff.EFFECT_OPS | grads.STACK_OPS | cnn.EPILOGUE_OPS
     covered |= dist.COMPILED_OPS        # the collectives, compiled in a world of one (and under mpirun)
+    import test_auto34_custom as pyfunc
+    covered |= pyfunc.COMPILED_OPS      # ops.Custom's host call
     covered |= {name for name, op in OPS.items() if isinstance(op.lower, Constant)}     # see the test above
     missing = sorted(set(OPS) - covered)
     assert not missing, f"ops no compiled test runs: {missing}"
