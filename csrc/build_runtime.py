@@ -20,6 +20,7 @@ ffibuilder.cdef(header_cdef() + """
 extern "Python" void pc_py_print_tensor(const void *, int, int, const int64_t *);
 extern "Python" void pc_py_print_str(const char *, int64_t);
 extern "Python" void pc_py_print_scalar(double, int);
+extern "Python" int pc_py_call(int64_t, const void *const *, void *const *);
 """)
 with open(os.path.join(HERE, "runtime.c")) as f:
     runtime_source = f.read()

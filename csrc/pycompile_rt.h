@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* CDEF-BEGIN */
-#define PC_RT_ABI_VERSION 8
+#define PC_RT_ABI_VERSION 9
 
 /* dtype codes; pycompile.common.dtype reads these numbers from here through cffi. */
 enum pc_dtype {
@@ -81,6 +81,11 @@ typedef struct pc_api {
     /* ABI 8: a Parameter was (or is about to be) written: packings the kernel kept are stale.
      * Modules that assign Parameters call it as a call starts and as it ends. May be NULL. */
     void (*params_written)(void);
+    /* ABI 9: ops.Custom(func_type="pyfunc"): call the Python function registered as `site` on the
+     * input buffers (their dtypes and shapes are the site's), writing its results into the output
+     * buffers; 0 on success, nonzero when the function raised or returned a value of another
+     * shape or dtype (the Python side keeps the exception). May be NULL: such graphs then fail. */
+    int (*py_call)(int64_t site, const void *const *inputs, void *const *outputs);
 } pc_api;
 
 /* pc_entry's result when a loop stopped at a pending SIGINT (runtime errors are 1000 + k) */

@@ -11,6 +11,8 @@
 static void pc_py_print_tensor(const void *data, int dtype, int ndim, const int64_t *shape);
 static void pc_py_print_str(const char *text, int64_t nbytes);
 static void pc_py_print_scalar(double value, int dtype);
+/* ops.Custom(func_type="pyfunc") (backend/runtime.py) */
+static int pc_py_call(int64_t site, const void *const *inputs, void *const *outputs);
 
 static volatile int g_float_status = 0;
 
@@ -47,6 +49,7 @@ static pc_api g_api = {      /* sgemm_nt, sgemm_ep: filled by pc_get_api, for th
     0,
     0,
     pc_params_written,
+    pc_py_call,
 };
 static int g_api_ready;
 

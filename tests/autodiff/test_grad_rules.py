@@ -24,7 +24,9 @@ def test_every_op_has_a_gradient_rule_or_none(name):
 def test_every_differentiable_op_is_checked():
     checked = {name for name, *_ in SPECS}
     missing = sorted(n for n, op in OPS.items() if callable(op.grad) and n not in checked
-                     and n not in ("Load",))       # Load: a Parameter read, checked with weights
+                     and n not in ("Load", "CustomPyFunc"))
+    # Load: a Parameter read, checked with weights; CustomPyFunc: its rule raises MindSpore's error
+    # (a Custom without bprop): tests/autodiff/test_auto34_oracle.py
     assert not missing, f"differentiable ops without a finite-difference check: {missing}"
 
 

@@ -73,7 +73,7 @@ def test_the_runtime_offers_the_kernel_exactly_on_avx512_cpus():
     from pycompile._rt import lib
     with open("/proc/cpuinfo") as f:
         flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
-    assert lib.pc_get_api().abi_version == 8
+    assert lib.pc_get_api().abi_version == 9
     assert bool(lib.pc_get_api().sgemm_nt) == ("avx512f" in flags)
     assert bool(lib.pc_get_api().sgemm_ep) == ("avx512f" in flags)
 
@@ -184,7 +184,7 @@ def _run_export_without_the_kernel(tmp_path, fn, inputs):
     api.sgemm_nt = ffi.NULL
     api.sgemm_ep = ffi.NULL
     so = ctypes.CDLL(str(tmp_path / "m.so"), mode=ctypes.RTLD_LOCAL)
-    assert so.pc_module_init(ctypes.c_void_p(int(ffi.cast("uintptr_t", api)))) == 8
+    assert so.pc_module_init(ctypes.c_void_p(int(ffi.cast("uintptr_t", api)))) == 9
     manifest = json.loads((tmp_path / "m.json").read_text())
     keep, outs = [], []
     for rec, x in zip([r for r in manifest["args"] if r["kind"] == "input"], inputs):

@@ -364,6 +364,9 @@ CASES = [
          lambda x: x * 2, (_a(2, 3),), (ops.InsertGradientOf,)),
     Case("HookBackward", "CustomGrad", lambda x: ops.HookBackward(lambda g: None)(x) + 1,
          lambda x: x + 1, (_a(2, 3),), (ops.HookBackward,)),
+    # ops.Custom's Python function on NumPy arrays (tests/autodiff/test_auto34_custom.py compiles it)
+    Case("Custom", "CustomPyFunc", lambda x: ops.Custom(np.cos, lambda s: s, lambda d: d, "pyfunc")(x) + 1,
+         lambda x: np.cos(x) + 1, (_a(2, 3),), (ops.Custom,)),
     Case("StridedSliceGrad", "StridedSliceGrad",
          lambda g: ops.apply(ops.OPS["StridedSliceGrad"], [g], {"shape": (3, 5), "begin": (1, 4), "end": (3, -1),
                                                                "strides": (1, -2)}),

@@ -345,6 +345,8 @@ LOOPING = {
     # no tensor inputs (Fill), made by the optimizer after vmap (FusedConv), a user's bprop or
     # hook, written for one example, sees one example (CustomGrad)
     "Fill", "FusedConv", "CustomGrad",
+    # ops.Custom's Python function, written for one example's arrays
+    "CustomPyFunc",
 }
 
 

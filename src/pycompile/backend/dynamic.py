@@ -363,6 +363,9 @@ class DynamicExecutable:
                 if self.errors[code].startswith("CommError: "):     # a collective: with the runtime's reason
                     from pycompile.backend.executable import _comm_error
                     raise _comm_error(self.errors[code][len("CommError: "):])
+                if self.errors[code].startswith("PyFuncError: "):   # ops.Custom's Python function raised
+                    from pycompile.backend.executable import _py_call_error
+                    raise _py_call_error(self.errors[code][len("PyFuncError: "):])
                 raise IndexError(self.errors[code])
             raise RuntimeError(f"compiled code returned error {rc}")
         return outs

@@ -294,7 +294,13 @@ def _comm_error(text: str) -> RuntimeError:
     return RuntimeError(f"{text}: {_ffi.string(buf, n).decode(errors='replace') or 'unknown failure'}")
 
 
+def _py_call_error(text: str) -> BaseException:
+    """ops.Custom's Python function failed inside compiled code: its own exception."""
+    from pycompile.backend.runtime import take_py_call_error
+    return take_py_call_error(text)
+
+
 # exception classes a runtime error message may name (ops/c: ctx.runtime_error); CommError: a
 # collective's failure, whose reason the runtime holds
 _RUNTIME_ERRORS = {"RuntimeError": RuntimeError, "ValueError": ValueError, "IndexError": IndexError,
-                   "CommError": _comm_error}
+                   "CommError": _comm_error, "PyFuncError": _py_call_error}

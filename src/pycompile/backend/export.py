@@ -76,6 +76,8 @@ API_FIELDS = {
                 "products then call BLAS and make the additions",
     "params_written": "() -> void: called as a call of a graph that assigns Parameters starts and as it ends "
                       "(packings sgemm_nt / sgemm_ep kept are then stale); may be NULL",
+    "py_call": "(site, inputs, outputs) -> 0: run ops.Custom's Python function (func_type 'pyfunc'); only "
+               "pycompile's own runtime has one: NULL makes a graph calling one fail with its runtime error",
 }
 
 CALLING_CONVENTION = (

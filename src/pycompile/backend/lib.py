@@ -238,7 +238,7 @@ static void pc_lib_print_scalar(double v, int dtype) { (void)dtype; printf("%.17
 static pc_api pc_lib_table = {
     PC_RT_ABI_VERSION, pc_lib_threads, pc_lib_parallel_for, pc_lib_status_raise, pc_lib_status_get,
     pc_lib_status_clear, pc_lib_print_tensor, pc_lib_print_str, pc_lib_print_scalar,
-    0, pc_thread_index, 0, 0, 0, 0, 0, 0, 0, 0, 0, pc_params_written,
+    0, pc_thread_index, 0, 0, 0, 0, 0, 0, 0, 0, 0, pc_params_written, 0,
 };
 const pc_api *pc_lib_api(void)
 {

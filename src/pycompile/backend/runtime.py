@@ -40,6 +40,34 @@ def pc_py_print_scalar(value, dtype_code):
     sys.stdout.write(text + "\n")
 
 
+# the exception ops.Custom's Python function raised inside compiled code (raised again by the
+# executable when the call returns its error: executable.py)
+PY_CALL_ERROR: list = [None]
+
+
+@rt_ffi.def_extern()
+def pc_py_call(site, inputs, outputs):
+    try:
+        from pycompile.ops.defs.pyfunc import SITES
+        s = SITES[int(site)]
+        arrays = []
+        for k, t in enumerate(s.inputs):
+            buf = rt_ffi.buffer(inputs[k], t.size * t.dtype.itemsize)
+            arrays.append(np.frombuffer(buf, dtype=t.dtype.np).reshape(t.shape).copy())
+        res = s.run(arrays)
+        rt_ffi.buffer(outputs[0], res.nbytes)[:] = res.tobytes()
+        return 0
+    except BaseException as e:     # (KeyboardInterrupt too: cffi would only print it)
+        PY_CALL_ERROR[0] = e
+        return 1
+
+
+def take_py_call_error(text: str) -> BaseException:
+    """The exception of the failed host call (or a RuntimeError saying so, without one)."""
+    e, PY_CALL_ERROR[0] = PY_CALL_ERROR[0], None
+    return e if e is not None else RuntimeError(text)
+
+
 def api_address() -> int:
     return int(rt_ffi.cast("uintptr_t", rt_lib.pc_get_api()))
 

@@ -74,6 +74,7 @@ def differentiate(interp, gradfn, args, kwargs):
     weights = list(gradfn.weights or ())
     wrefs = [b.ref_param(w) if isinstance(w, Parameter) else None for w in weights]
     start = len(b.nodes)
+    nested = interp.differentiating > 0      # inside the function of another gradient
     interp.differentiating += 1      # (compiler/stacking.py unrolls the loops it would keep)
     try:
         out = interp.call_value(gradfn.fn, args, kwargs or {})
@@ -83,6 +84,7 @@ def differentiate(interp, gradfn, args, kwargs):
     segment = b.nodes[start:]
     del b.nodes[start:]
     session = Session(interp)
+    session.nested = nested
     session.assigned = _assigned_refs(segment)
     replay = Replay(b, {}, augment=True, recompute=False, session=session)
     u_end = b.u
@@ -249,6 +251,10 @@ class Session:
         self.load_saved: dict = {}
         self.load_ref: dict = {}
         self.saved_loads: dict = {}
+        # a gradient taken inside the function of another gradient: its loops' backward recomputes
+        # the carried values instead of reading them from stacks (see Backprop.carried_at), so the
+        # outer gradient differentiates plain loops (grad of grad through a run-time `while`)
+        self.nested = False
 
 
 # ---- the backward pass -----------------------------------------------------------------------------------
@@ -442,7 +448,14 @@ class Backprop:
         b.u = u_param
         kk = Sym(k_param, b)
         idx = F.sub(F.sub(Sym(trips, b), 1), kk)
-        values = [b.add(P.StackGet, (s, idx._value, b.u), p.type) for s, p in zip(stacks, carried)]
+        nested = self.session.nested
+        if nested and saved_loads:
+            raise CompileError("a gradient of a gradient through a loop that reads a Parameter the function also "
+                               "assigns is not supported: read it before the loop", n.loc)
+        if nested:
+            values = self.carried_at(n, idx)
+        else:
+            values = [b.add(P.StackGet, (s, idx._value, b.u), p.type) for s, p in zip(stacks, carried)]
         vmap = {id(p): v for p, v in zip(carried, values)}
         if is_for:
             start, step = n.inputs[0], n.inputs[2]
@@ -453,7 +466,7 @@ class Backprop:
             vmap[id(v)] = get
             self.session.load_ref[id(get)] = ref
         replay = Replay(b, vmap, augment=True, recompute=True, session=self.session)
-        replay.from_stack = {id(v): (s, idx._value) for v, s in saved}
+        replay.from_stack = {} if nested else {id(v): (s, idx._value) for v, s in saved}
         first = len(b.nodes)
         replay.nodes(body.nodes)
         seeds = [(replay.get(body.results[k]), Sym(ct_params[k], b)) for k in diff]
@@ -488,6 +501,31 @@ class Backprop:
         for (vid, v, c), o in zip(outer, outs[len(diff):]):
             self.add(cts, v, Sym(o, b))
         self._free(all_stacks)
+
+    def carried_at(self, n, idx) -> list:
+        """(a nested gradient) The values loop `n` carries into iteration `idx`, recomputed by
+        running its body `idx` times from the initial values: a loop of ordinary ops the outer
+        gradient can differentiate (a StackGet it could not), at a cost quadratic in the trip
+        count. The trip count itself still comes from the forward's stack length (an int: no
+        gradient flows through it)."""
+        b = self.b
+        is_for = n.op is ir.FOR
+        body = n.blocks[-1]
+        fresh = tuple(ir.Param(name=p.name, type=p.type, ref=p.ref) for p in body.params)
+        blk = Replay(b, {}, augment=False, recompute=True, session=self.session).clone_block(body, fresh, loop=True)
+        if is_for:
+            start, step = n.inputs[0], n.inputs[2]
+            head = (start, F.add(Sym(start, b), F.mul(idx, Sym(step, b)))._value, step)
+            block = blk
+        else:
+            head = (ir.Const.scalar(0), idx._value, ir.Const.scalar(1))
+            block = ir.Block((ir.Param(name="j", type=ScalarType("int")), *blk.params), blk.nodes, blk.results)
+        inits = n.inputs[3:-1] if is_for else n.inputs[:-1]
+        types = tuple(r.type for r in blk.results[:-1]) + (U_TYPE,)
+        loop = b.add(ir.FOR, (*head, *inits, b.u), TupleType(types), {"zero_trip": True}, blocks=(block,))
+        outs = [b.add(ir.GETITEM, (loop,), t, {"index": i}) for i, t in enumerate(types)]
+        b.u = outs.pop()
+        return outs
 
     def _free(self, stacks) -> None:
         b = self.b

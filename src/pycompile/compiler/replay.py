@@ -224,7 +224,7 @@ class Replay:
                 push = b.add(P.StackPush, (s, v, state), U_TYPE)
                 state = b.add(P.UpdateState, (state, push), U_TYPE)
                 saved.append((v, s))
-            for old_id, load, v, ref in inner.collect:
+            for old_id, load, v, ref in inner.collect or ():   # (None in a recomputation)
                 s = loads[old_id]
                 push = b.add(P.StackPush, (s, v, state), U_TYPE)
                 state = b.add(P.UpdateState, (state, push), U_TYPE)

@@ -42,6 +42,7 @@ CORE = (
 
 MACHINERY = (
     P.Assign, P.Load, P.Depend, P.UpdateState, P.MakeTuple, P.TensorMove, P.Print, P.StopGradient, P.CustomGrad,
+    P.CustomPyFunc,
     P.StackNew, P.StackPush, P.StackGet, P.StackLen, P.StackFree,
     P.NPUAllocFloatStatus, P.NPUClearFloatStatus, P.NPUGetFloatStatus,
     P.AllReduce, P.AllReduceStart, P.AllReduceWait, P.AllGather, P.ReduceScatter, P.Broadcast,

@@ -25,3 +25,4 @@ from pycompile.ops.defs.comm import *  # noqa: F401,F403
 from pycompile.ops.defs.linalg import *  # noqa: F401,F403
 from pycompile.ops.defs.complex import *  # noqa: F401,F403
 from pycompile.ops.defs.fft import *  # noqa: F401,F403
+from pycompile.ops.defs.pyfunc import *  # noqa: F401,F403

@@ -62,6 +62,24 @@ class EffectEmitter(StackEmitter):
         w.line(f"{{ const int bits = RT->status_get(); memset({out}, 0, {n.type.nbytes}); "
                f"{C.store(out, '0', '(float)(bits & 1)', dt)} {C.store(out, '1', '(float)((bits >> 1) & 1)', dt)} }}")
 
-    EFFECTS = {"assign": _effect_assign, "print": _effect_print, "status_alloc": _effect_status_alloc,
+    def _effect_pyfunc(self, w, n):
+        # ops.Custom(func_type="pyfunc") (ops/custom_op.py): the runtime's py_call runs the site's
+        # Python function on the input buffers and writes the output buffer
+        from pycompile.compiler import frontend
+        if frontend.DEPS:       # the site number is this process's: keep it out of the disk cache
+            frontend.DEPS[-1].problem = "the graph calls ops.Custom's Python function (func_type 'pyfunc')"
+        out = self.declare_ptr(w, n)
+        loc = f" at {n.loc}" if n.loc else ""
+        code = self.runtime_error(f"PyFuncError: For 'Custom', the Python function{loc} failed")
+        ins = ", ".join(f"(const void *){self.ptr(x)}" for x in n.inputs) or "0"
+        # the site (a Python function and its shapes) named by an identifier too: a graph compiled
+        # for a run-time batch size (backend/dynamic.py) then differs between its samples in a
+        # name, not only in a number that could happen to look proportional to the batch size
+        site = int(n.attrs["site"])
+        w.line(f"{{ const int64_t pc_site_{site} = {site}; const void *pi[] = {{{ins}}}; void *po[] = {{(void *){out}}}; "
+               f"if (RT->abi_version < 9 || !RT->py_call || RT->py_call(pc_site_{site}, pi, po)) "
+               f"return PC_ERR_BASE + {code}; }}")
+
+    EFFECTS = {"assign": _effect_assign, "print": _effect_print, "pyfunc": _effect_pyfunc, "status_alloc": _effect_status_alloc,
                "status_clear": _effect_status_clear, "status_get": _effect_status_get,
                **StackEmitter.STACK_EFFECTS, **collectives.EFFECTS}

@@ -23,6 +23,8 @@ as long as the process, like MindSpore's registered hooks.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from pycompile.common.abstract import Symbolic, TensorType
 from pycompile.ops import prims as P
 from pycompile.ops import tracing
@@ -69,21 +71,59 @@ def custom(x, inputs: list, rule) -> object:
     return apply(P.CustomGrad, [x, list(inputs)], {"rule": key})
 
 
+# ---- packing several tensors into one (a Cell with several inputs or outputs) -------------------------
+
+def _pack(cell, values: list, what: str):
+    """One flat tensor holding `values` (tensors of one dtype) and the function splitting a flat
+    tensor of that layout back into a tuple: a rule that must see the cotangents of several
+    tensors at once (a bprop of a Cell with two outputs, a backward hook of one with two inputs)
+    puts one CustomGrad on the flat tensor, whose cotangent holds them all."""
+    from pycompile.ops import functional as F
+    dtypes = {v._abstract.dtype for v in values}
+    if len(dtypes) > 1:
+        raise OpTypeError(f"For '{type(cell).__name__}', pycompile runs a bprop or backward hook on a Cell whose "
+                          f"tensor {what} share one dtype, but got {sorted(d.name for d in dtypes)}")
+    shapes = [tuple(v._abstract.shape) for v in values]
+    sizes = [int(np.prod(sh, dtype=np.int64)) for sh in shapes]
+    flat = F.concat([F.reshape(v, (-1,)) for v in values])
+
+    def unpack(f):
+        out, k = [], 0
+        for sh, n in zip(shapes, sizes):
+            out.append(F.reshape(f[k:k + n], sh))
+            k += n
+        return tuple(out)
+    return flat, unpack
+
+
+def _tensor_tuple(out) -> bool:
+    return isinstance(out, (tuple, list)) and len(out) > 0 and all(_is_tensor(o) for o in out)
+
+
 # ---- a Cell's bprop -----------------------------------------------------------------------------------
 
 def call_with_bprop(cell, args: list, kwargs: dict, run):
-    """The output of Cell `cell` that defines `bprop`: `run(args, kwargs)` runs construct."""
+    """The output of Cell `cell` that defines `bprop`: `run(args, kwargs)` runs construct. A tuple
+    of tensors out: bprop gets out and dout as tuples (MindSpore's form)."""
     from pycompile.ops.autodiff.api import stop_gradient
     tensors = [i for i, a in enumerate(args) if _is_tensor(a)]
     out = run([stop_gradient(a) if i in tensors else a for i, a in enumerate(args)], kwargs)
-    if not _is_tensor(out):
+    unpack = None
+    if _tensor_tuple(out):
+        kind = type(out)
+        flat, unpack = _pack(cell, list(out), "outputs")
+    elif _is_tensor(out):
+        flat = out
+    else:
         if not any(_is_tensor(a) for a in tracing._leaves([out])):
             return out
-        raise OpTypeError(f"For '{type(cell).__name__}', a Cell with a bprop must return one tensor in pycompile "
-                          f"(a tuple output is not supported yet)")
+        raise OpTypeError(f"For '{type(cell).__name__}', a Cell with a bprop must return a tensor or a tuple of "
+                          f"tensors in pycompile")
     n_args = len(args)
 
     def rule(dout, out_value, inputs):
+        if unpack is not None:
+            out_value, dout = unpack(out_value), unpack(dout)
         grads = call_user(cell.bprop, [*args_with(inputs), out_value, dout])
         if not isinstance(grads, (tuple, list)):
             grads = (grads,)
@@ -101,7 +141,8 @@ def call_with_bprop(cell, args: list, kwargs: dict, run):
             full[i] = v
         return full
 
-    return custom(out, [args[i] for i in tensors], rule)
+    res = custom(flat, [args[i] for i in tensors], rule)
+    return res if unpack is None else kind(unpack(res))
 
 
 # ---- InsertGradientOf / HookBackward --------------------------------------------------------------------
@@ -153,33 +194,58 @@ class HookBackward:
 
 def call_with_backward_hooks(cell, hooks, args: list, kwargs: dict, run):
     """Cell `cell` called with its backward hooks (a list of hook_fn(cell, grad_input,
-    grad_output) -> None or new grad_input)."""
+    grad_output) -> None or new grad_input). grad_input holds the gradient of each tensor input,
+    grad_output that of each tensor output (MindSpore's tuples); with several inputs (outputs)
+    they travel packed in one tensor (_pack), so one rule sees them all."""
     tensors = [i for i, a in enumerate(args) if _is_tensor(a)]
-    if len(tensors) != 1:
-        raise OpTypeError(f"For '{type(cell).__name__}', pycompile runs backward hooks on Cells with one tensor "
-                          f"input (got {len(tensors)})")
-    k = tensors[0]
+    if not tensors:
+        raise OpTypeError(f"For '{type(cell).__name__}', pycompile runs backward hooks on Cells with a tensor input")
+    name = type(cell).__name__
     saved = {}
+    args = list(args)
+    if len(tensors) == 1:
+        flat, unpack_in = args[tensors[0]], None
+    else:
+        flat, unpack_in = _pack(cell, [args[i] for i in tensors], "inputs")
 
     def input_rule(dout, out, inputs):
-        gin = (dout,)
+        gin = (dout,) if unpack_in is None else unpack_in(dout)
+        gout = saved.get("gout", (dout,))
         for hook in hooks:
-            new = call_user(hook, [cell, gin, (saved.get("gout", dout),)])
-            if new is not None:
-                gin = tuple(new) if isinstance(new, (tuple, list)) else (new,)
-        return (gin[0],)
+            new = call_user(hook, [cell, gin, gout])
+            if new is None:
+                continue
+            new = tuple(new) if isinstance(new, (tuple, list)) else (new,)
+            if len(new) != len(gin):
+                raise OpTypeError(f"The backward hook return value size is {len(new)} not equal to expect grad input "
+                                  f"size {len(gin)}")
+            gin = new
+        if unpack_in is None:
+            return (gin[0],)
+        from pycompile.ops import functional as F
+        return (F.concat([F.reshape(g, (-1,)) for g in gin]),)
+
+    hooked = custom(flat, [flat], input_rule)
+    if unpack_in is None:
+        args[tensors[0]] = hooked
+    else:
+        for i, v in zip(tensors, unpack_in(hooked)):
+            args[i] = v
+    out = run(args, kwargs)
+    if _tensor_tuple(out):
+        kind = type(out)
+        oflat, unpack_out = _pack(cell, list(out), "outputs")
+    elif _is_tensor(out):
+        oflat, unpack_out = out, None
+    else:
+        raise OpTypeError(f"For '{name}', pycompile runs backward hooks on Cells returning tensors")
 
     def output_rule(dout, out, inputs):
-        saved["gout"] = dout
+        saved["gout"] = (dout,) if unpack_out is None else unpack_out(dout)
         return (dout,)
 
-    args = list(args)
-    args[k] = custom(args[k], [args[k]], input_rule)
-    out = run(args, kwargs)
-    if not _is_tensor(out):
-        raise OpTypeError(f"For '{type(cell).__name__}', pycompile runs backward hooks on Cells returning one "
-                          f"tensor")
-    return custom(out, [out], output_rule)
+    res = custom(oflat, [oflat], output_rule)
+    return res if unpack_out is None else kind(unpack_out(res))
 
 
 # ---- a Cell's hooks and bprop around construct (registered by nn/hooks.py) -------------------------

@@ -201,13 +201,34 @@ def _shape(x) -> tuple:
     return tuple(type_of(x).shape)
 
 
+def _call_watching(fn, args):
+    """fn(*args) as `call` runs it, and whether graph code traced control flow on run-time values
+    there (an `if` on a tensor, a loop with a run-time trip count): vmap runs the function it maps
+    as Python, so a Jacobian of such code is built row by row instead (see jacrev)."""
+    tracer = _graph_tracer(args, {})
+    graph = getattr(tracer, "walks_code", False) and hasattr(tracer, "nodes")
+    start = len(tracer.nodes) if graph else 0
+    res = call(fn, args)
+    return res, graph and any(n.blocks for n in tracer.nodes[start:])
+
+
+def _rows(row, basis: list, by_rows: bool) -> list:
+    """vmap(row)(*basis), or, by_rows, row on each row of the basis stacked (graph code whose
+    control flow depends on run-time values: one gradient or jvp per row, each compiled as graph
+    code, which vmap cannot map)."""
+    if not by_rows:
+        return vmap(row)(*basis)
+    per_row = [row(*[b[k] for b in basis]) for k in range(int(basis[0].shape[0]))]
+    return [F.stack([r[j] for r in per_row]) for j in range(len(per_row[0]))]
+
+
 def jacrev(fn, grad_position=0, has_aux=False):
     """ops.jacrev: the Jacobian of fn by reverse mode (vmap of vjp over the outputs' basis)."""
     _check_has_aux(has_aux)
 
     def jacobian(*args):
         pos = _positions(grad_position, len(args))
-        res = call(fn, args)
+        res, by_rows = _call_watching(fn, args)
         out, aux = _aux_split(res) if has_aux else (res, None)
         outs = out if isinstance(out, tuple) else (out,)
         basis = _basis([_shape(o) for o in outs], [type_of(o).dtype for o in outs])
@@ -217,7 +238,7 @@ def jacrev(fn, grad_position=0, has_aux=False):
             g = gradfn(*args, cts[0] if len(cts) == 1 else tuple(cts))
             return g if isinstance(g, tuple) else (g,)
 
-        rows = vmap(row)(*basis)     # per position: (N, *input shape)
+        rows = _rows(row, basis, by_rows)     # per position: (N, *input shape)
         blocks, off = [], 0
         for o in outs:
             so = _shape(o)
@@ -237,7 +258,7 @@ def jacfwd(fn, grad_position=0, has_aux=False):
 
     def jacobian(*args):
         pos = _positions(grad_position, len(args))
-        res = call(fn, args)
+        res, by_rows = _call_watching(fn, args)
         out, aux = _aux_split(res) if has_aux else (res, None)
         outs = out if isinstance(out, tuple) else (out,)
         basis = _basis([_shape(args[p]) for p in pos], [type_of(args[p]).dtype for p in pos])
@@ -248,7 +269,7 @@ def jacfwd(fn, grad_position=0, has_aux=False):
             t = jvp(fn, tuple(args), vs, has_aux)[1]
             return t if isinstance(t, tuple) else (t,)
 
-        cols = vmap(row)(*basis)     # per output: (N, *output shape)
+        cols = _rows(row, basis, by_rows)     # per output: (N, *output shape)
         blocks = []
         for c, o in zip(cols, outs):
             so, off, per_in = _shape(o), 0, []

@@ -310,9 +310,13 @@ from pycompile.ops.operations_comm import *  # noqa: F401,F403,E402
 from pycompile.ops.operations_optim import *  # noqa: F401,F403,E402
 from pycompile.ops.operations_optim_dense import *  # noqa: F401,F403,E402
 from pycompile.ops.primitive import PrimitiveWithCheck, PrimitiveWithInfer, prim_attr_register  # noqa: F401,E402
+from pycompile.ops.custom_op import Custom  # noqa: F401,E402  (func_type 'pyfunc': a host call)
+from pycompile.ops.control_flow_ops import ForiLoop, Scan, WhileLoop  # noqa: F401,E402
+from pycompile.ops.autodiff.custom import HookBackward, InsertGradientOf  # noqa: F401,E402
 
 __all__ = [n for n, v in list(globals().items())
-           if not n.startswith("_") and isinstance(v, type) and issubclass(v, Primitive)] + ["print_values"]
+           if not n.startswith("_") and isinstance(v, type) and issubclass(v, Primitive)] + ["print_values", "HookBackward",
+                                                                                 "InsertGradientOf"]
 
 
 def __getattr__(name):
