@@ -58,6 +58,7 @@ MAPPED = {
     "Pdist": "pdist", "Cdist": "cdist", "Renorm": "renorm", "ProdExt": "prod", "SumExt": "sum", "L1LossExt": None, "MSELossExt": None, "NLLLoss": "nll_loss",
     "Addcdiv": "addcdiv", "Addcmul": "addcmul", "Cross": "cross", "_PyboostCrossPrim": "cross", "Dot": None,
     "BiasAdd": "bias_add", "Erfinv": "erfinv", "MultiMarginLoss": "multi_margin_loss",
+    "GridSampler2D": "grid_sample", "GridSampler3D": "grid_sample",
 }
 
 

@@ -161,7 +161,7 @@ def _grid_sample(name, input, grid, mode, padding_mode, align_corners):
 _FLOATS = frozenset({mstype.float16, mstype.float32, mstype.float64})
 
 
-@op_entry("grid_sample", args=[Arg("input", dtypes=_FLOATS), Arg("grid", dtypes=_FLOATS),
+@op_entry("grid_sample", amp="promote", args=[Arg("input", dtypes=_FLOATS), Arg("grid", dtypes=_FLOATS),
                                Arg("mode", "value", default="bilinear"), Arg("padding_mode", "value", default="zeros"),
                                Arg("align_corners", "value", default=None)])
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
@@ -184,7 +184,7 @@ def _sampler_primitive(nd):
             Arg("interpolation_mode", "value", default="bilinear", init=True),
             Arg("padding_mode", "value", default="zeros", init=True),
             Arg("align_corners", "value", default=False, init=True)]
-    op_entry(f"grid_sampler_{nd}d", primitive=prim, functional=False, args=args)(impl)
+    op_entry(f"grid_sampler_{nd}d", primitive=prim, functional=False, amp="promote", args=args)(impl)
 
 
 _sampler_primitive(2)
