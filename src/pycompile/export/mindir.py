@@ -14,8 +14,15 @@ compiles), before any optimization pass, so the file holds the network's ops as 
   MindSpore's writer does;
 * the return value is `GraphProto.output`.
 
-Control flow (If / For / While), lazy_inline subgraphs and ops without a rule are refused with a
-`ValueError` naming the op and the user's source line.
+A `for` loop whose trip count is known when tracing (an RNN over a static sequence: nn.LSTM,
+nn.GRU) is **unrolled**: its body is written once per iteration as straight-line nodes, with the
+loop counter a constant in each copy (ops computed from the counter alone, such as the row index
+of the output write, are folded to constants). MindSpore itself exports nn.LSTM on the CPU as one
+fused `LSTM` primitive; pycompile writes the cell's ops instead, which MindSpore 2.10 loads and
+runs (tests/oracle/data/mindir/pycompile_lstm.mindir). Only what the outputs depend on is written.
+Other control flow (If / While, a loop that breaks or whose trip count is known only at run
+time), lazy_inline subgraphs and ops without a rule are refused with a `ValueError` naming the op
+and the user's source line.
 """
 from __future__ import annotations
 
@@ -24,20 +31,45 @@ import os
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.abstract import RefType, ScalarType, TensorType
+from pycompile.common.abstract import MonadType, RefType, ScalarType, TensorType, TupleType
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir
 from pycompile.compiler.frontend import trace
 from pycompile.export import mindir_pb as pb
-from pycompile.export.mindir_ops import FUNCTION, PRIMITIVE, RULES, Unsupported
+from pycompile.export.mindir_ops import FUNCTION, PRIMITIVE, RULES, TUPLE_INPUT, Unsupported
 from pycompile.nn.cell import Cell
 from pycompile.ops import prims as P
+from pycompile.ops._table import Effect, OpDef, eager_values
 
 _A = pb.AttributeProto
 DATA_TYPES = {mstype.float32: 1, mstype.uint8: 2, mstype.int8: 3, mstype.uint16: 4, mstype.int16: 5,
               mstype.int32: 6, mstype.int64: 7, mstype.bool_: 9, mstype.float16: 10, mstype.float64: 11,
               mstype.uint32: 12, mstype.uint64: 13}
 _EFFECTS = (P.UpdateState,)
+FOLD_LIMIT = 1 << 16      # bytes: a value folded from a loop counter larger than this is computed instead
+
+
+class _Known:
+    """A value known when writing: an unrolled loop's counter, or an op computed from it alone.
+    Written as a Constant node where a node reads it (once per value)."""
+    __slots__ = ("value", "name")
+
+    def __init__(self, value):
+        self.value, self.name = value, None
+
+
+def _live(graph: ir.Graph) -> set:
+    """ids of the nodes the graph's outputs depend on (in a loop: what its results depend on)."""
+    live, todo = set(), list(graph.outputs)
+    while todo:
+        v = todo.pop()
+        if not isinstance(v, ir.Node) or id(v) in live:
+            continue
+        live.add(id(v))
+        todo.extend(v.inputs[:1] if v.op in (P.Load, P.Depend) else v.inputs)
+        for b in v.blocks:
+            todo.extend(b.results)
+    return live
 
 
 def _set_tensor(t, dtype, shape, data=None):
@@ -59,8 +91,8 @@ def _set_value(a, value):
         a.type, a.f = _A.FLOAT, float(value)
     elif isinstance(value, str):
         a.type, a.s = _A.STRING, value.encode()
-    elif isinstance(value, tuple):
-        a.type = _A.TUPLE
+    elif isinstance(value, (tuple, list)):
+        a.type = _A.TUPLE if isinstance(value, tuple) else _A.LIST
         for v in value:         # items of a sequence hold their scalar in the repeated field
             item = a.values.add()
             _set_value(item, v)
@@ -70,7 +102,11 @@ def _set_value(a, value):
             elif item.type == _A.FLOAT:
                 item.floats.append(item.f)
                 item.ClearField("f")
-        a.seq_info.is_dyn_len = False
+            elif item.type == _A.STRING:
+                item.strings.append(item.s)
+                item.ClearField("s")
+        if isinstance(value, tuple):
+            a.seq_info.is_dyn_len = False
     elif isinstance(value, np.ndarray):
         a.type = _A.TENSORS
         arr = value
@@ -120,8 +156,16 @@ class _Writer:
         return self.prims[key]
 
     def value(self, v) -> str:
-        if id(v) in self.names:
-            return self.names[id(v)]
+        got = self.names.get(id(v))
+        if isinstance(got, str):
+            return got
+        if isinstance(got, _Known):
+            if got.name is None:
+                got.name = self.constant(got.value if np.ndim(got.value) == 0 and not isinstance(got.value, np.ndarray)
+                                         else np.asarray(got.value))
+            return got.name
+        if isinstance(got, ir.Const) and got is not v:      # an unrolled loop's parameter set to a constant
+            return self.value(got)
         if isinstance(v, ir.Const):
             if isinstance(v.type, TensorType):
                 name = self.constant(np.asarray(v.value))
@@ -133,15 +177,93 @@ class _Writer:
             return name
         raise ValueError(f"For 'export', value {v!r} is used before it is defined")
 
-    def node(self, n: ir.Node) -> None:
+    def entry(self, v):
+        """What v stands for: its name in the file, a _Known, a tuple of entries, or v itself (a
+        constant not written yet). Entries are never other IR values, so they survive the next
+        iteration of an unrolled loop redefining the body's nodes."""
+        return self.names.get(id(v), v)
+
+    def known(self, v):
+        """v's value when it is known while writing (a constant or a _Known), else None."""
+        got = self.entry(v)
+        if isinstance(got, _Known):
+            return got
+        if isinstance(got, ir.Const) and isinstance(got.type, (TensorType, ScalarType)):
+            return _Known(got.value)
+        return None
+
+    def fold(self, n: ir.Node) -> bool:
+        """Compute n now when it is pure and reads only known values, one of them derived from an
+        unrolled loop's counter (plain constant expressions stay as the user wrote them)."""
+        op = n.op
+        if not (isinstance(op, OpDef) and op.effect is Effect.PURE and op.eager is not None and n.inputs
+                and isinstance(n.type, (TensorType, ScalarType))):
+            return False
+        if isinstance(n.type, TensorType) and n.type.nbytes > FOLD_LIMIT:
+            return False
+        if not any(isinstance(self.names.get(id(i)), _Known) for i in n.inputs):
+            return False
+        known = [self.known(i) for i in n.inputs]
+        if any(k is None for k in known):
+            return False
+        values, types = [k.value for k in known], [i.type for i in n.inputs]
+        if op.variadic:
+            k = len(op.inputs) - 1
+            values = values[:k] + [values[k:]]
+            types = types[:k] + [TupleType(tuple(types[k:]))]
+        out = eager_values(op, values, n.attrs, types, n.type)
+        if isinstance(n.type, TensorType):
+            out = np.asarray(out, dtype=n.type.dtype.np).reshape(n.type.shape)
+        else:
+            out = {"bool": bool, "int": int, "float": float}[n.type.kind](out)
+        self.names[id(n)] = _Known(out)
+        return True
+
+    def block(self, block: ir.Block, live: set) -> None:
+        for n in block.nodes:
+            if id(n) in live:
+                self.node(n, live)
+
+    def loop(self, n: ir.Node, live: set, where: str) -> None:
+        """An unrolled `for` loop: the body once per iteration, its results carried by name."""
+        bounds = n.inputs[:3]
+        if not all(isinstance(b, ir.Const) for b in bounds) or n.attr("exit_flags"):
+            raise ValueError(f"For 'export', a loop whose trip count is known only at run time, or that breaks "
+                             f"or returns early{where}, cannot be written to MINDIR (unroll it in Python, or "
+                             f"give it a fixed trip count)")
+        body = n.blocks[0]
+        carried = [self.entry(v) for v in n.inputs[3:]]
+        for i in range(*(int(b.value) for b in bounds)):
+            self.names[id(body.params[0])] = _Known(i)
+            for p, c in zip(body.params[1:], carried):
+                self.names[id(p)] = c
+            self.block(body, live)
+            carried = [self.entry(r) for r in body.results]
+        self.names[id(n)] = tuple(carried)
+
+    def node(self, n: ir.Node, live: set = frozenset()) -> None:
         where = f" (at {n.loc.file}:{n.loc.line})" if n.loc else ""
+        if n.op is ir.FOR:
+            return self.loop(n, live, where)
+        if n.op is ir.GETITEM:
+            src = self.names.get(id(n.inputs[0]))
+            if not isinstance(src, tuple):
+                raise ValueError(f"For 'export', a tuple element of a value that cannot be written to MINDIR{where}")
+            self.names[id(n)] = src[n.attr("index")]
+            return
         if ir.is_structural(n):
             raise ValueError(f"For 'export', MINDIR export of control flow or subgraphs ({n.op.name}) is not "
                              f"supported yet{where}")
-        if n.op is P.Load:
-            self.names[id(n)] = self.value(n.inputs[0])
+        if n.op in (P.Load, P.Depend):
+            self.names[id(n)] = self.entry(n.inputs[0])
             return
         if n.op in _EFFECTS:
+            return
+        if self.fold(n):
+            return
+        if n.op is P.Cast and ir.tensor_type(n.inputs[0]) is not None \
+                and ir.tensor_type(n.inputs[0]).dtype == n.type.dtype:
+            self.names[id(n)] = self.value(n.inputs[0])        # MindSpore drops a cast to the same type
             return
         rule = RULES.get(n.op)
         if rule is None:
@@ -150,11 +272,22 @@ class _Writer:
             prim, extra, attrs, kind, *item = rule(n)
         except Unsupported as e:
             raise ValueError(f"For 'export', {e}{where} cannot be written to MINDIR") from None
-        name = self.call(prim, attrs, kind, [self.value(i) for i in n.inputs] + [self.constant(x) for x in extra],
-                         None if item else n.type)
+        inputs = [self.tensor_input(n, k, i) for k, i in enumerate(n.inputs)]
+        if n.op in TUPLE_INPUT:
+            inputs = [self.call("MakeTuple", {}, PRIMITIVE, inputs, None)]
+        name = self.call(prim, attrs, kind, inputs + [self.constant(x) for x in extra], None if item else n.type)
         if item:
             name = self.call("TupleGetItem", {}, PRIMITIVE, [name, self.constant(item[0])], n.type)
         self.names[id(n)] = name
+
+    def tensor_input(self, n: ir.Node, k: int, v) -> str:
+        """Input k of n; a known integer index of a Gather as the 0-d int64 tensor MindSpore wants."""
+        if n.op is P.Gather and k == 1 and isinstance(v.type, ScalarType):
+            got = self.known(v)
+            if got is None:
+                raise ValueError(f"For 'export', a Gather at a run-time scalar index cannot be written to MINDIR")
+            return self.constant(np.asarray(got.value, np.int64))
+        return self.value(v)
 
     def call(self, prim, attrs, kind, inputs, ty) -> str:
         name = self.fresh(prim)
@@ -186,8 +319,7 @@ def build_model(net, inputs):
             vi = w.g.input.add(name=f"{w.prefix}:{p.name}")
             _set_tensor(vi.tensor.add(), p.type.dtype, p.type.shape)
             w.names[id(p)] = vi.name
-    for n in graph.body.nodes:
-        w.node(n)
+    w.block(graph.body, _live(graph))
     for out in graph.outputs:
         if not isinstance(out.type, TensorType):
             raise ValueError(f"For 'export', the network must return tensors, but one output is {out.type}")

@@ -184,6 +184,30 @@ def _lstm(node, args):
     return (x, ops.stack(hs, 0), ops.stack(cs, 0), None, None)
 
 
+# MindSpore's TypeId numbers (Cast's dst_type input) -> pycompile dtype names
+_TYPE_IDS = {30: "bool_", 32: "int8", 33: "int16", 34: "int32", 35: "int64", 37: "uint8", 38: "uint16",
+             39: "uint32", 40: "uint64", 42: "float16", 43: "float32", 44: "float64"}
+
+
+def _cast(node, args):
+    from pycompile.common import dtype as mstype
+    x, dst = args[:2]
+    if not isinstance(dst, int) or dst not in _TYPE_IDS:
+        raise GraphLoadError(f"node {node.output}: Cast to MindSpore type id {dst!r}, which pycompile does not have")
+    return ops.cast(x, getattr(mstype, _TYPE_IDS[dst]))
+
+
+def _gather(node, args):
+    x, idx, axis = args[:3]
+    batch_dims = args[3] if len(args) > 3 else 0
+    return ops.gather(x, idx, int(axis), int(batch_dims))
+
+
+def _stack(node, args):
+    axis = args[1] if len(args) > 1 else node.attrs.get("axis", 0)
+    return ops.stack(tuple(args[0]), int(axis))
+
+
 def _unary(fn):
     return lambda node, args: fn(args[0])
 
@@ -221,4 +245,6 @@ PRIMITIVES = {
                                             else node.attrs.get("axis", 0)),
     "Split": _split,
     "StridedSlice": _strided_slice,
+    "Stack": _stack, "Gather": _gather, "Cast": _cast,
+    "TensorScatterUpdate": lambda node, args: ops.tensor_scatter_update(*args[:3]),
 }
