@@ -149,3 +149,7 @@ MODELS = {"mlp": mlp, "lenet": lenet, "resblock": resblock, "lstm": lstm, "trans
 EXPORT_MODELS = ("mlp", "lenet", "resblock", "transformer", "lstm", "encoder2")
 # exported by MindSpore with a None batch dimension too (NAME_dyn.mindir)
 DYNAMIC_MODELS = ("mlp", "lenet")
+# exported by pycompile with a None batch dimension (pycompile_NAME_dyn.mindir), run by MindSpore
+# at batch 1 and 3 (the LSTM is refused: its zero initial state is sized by the batch)
+DYNAMIC_EXPORT_MODELS = ("mlp", "lenet", "resblock", "encoder2")
+DYNAMIC_BATCHES = (1, 3)

@@ -9,7 +9,9 @@
     /work/ms-venv/bin/python tests/oracle/record_mindir.py check-export
         loads data/mindir/pycompile_NAME.mindir (written by pycompile's export:
         tests/export/write_mindir_exports.py) with ms.load + nn.GraphCell and records
-        MindSpore's outputs (or its error) in data/mindir/pycompile_export_in_mindspore.json.
+        MindSpore's outputs (or its error) in data/mindir/pycompile_export_in_mindspore.json;
+        and pycompile_NAME_dyn.mindir (a None batch dimension) at each recorded batch size
+        (under "dynamic_batch").
 
     /work/ms-venv/bin/python tests/oracle/record_mindir.py errors
         records what ms.load raises for bad file names and bad files (error_cases() below) in
@@ -84,6 +86,22 @@ def check_one(name):
     except Exception as e:  # noqa: BLE001  (recorded, not hidden)
         return {"error": {"type": type(e).__name__, "message_first_line": str(e).splitlines()[0]}}
     return {"output": out.astype(np.float64).tolist(), "shape": list(out.shape)}
+
+
+def check_dynamic(name):
+    """pycompile_NAME_dyn.mindir (a None batch dimension) in the wheel: its input / output dims
+    as MindSpore reads them, and its outputs at each recorded batch size."""
+    ms = _ms()
+    path = os.path.join(DATA, f"pycompile_{name}_dyn.mindir")
+    with open(os.path.join(DATA, "pycompile_outputs.json")) as f:
+        cases = json.load(f)[name + "_dyn"]
+    try:
+        cell = ms.nn.GraphCell(ms.load(path))
+        out = {b: cell(ms.Tensor(np.asarray(c["input"], np.float32))).asnumpy().astype(np.float64).tolist()
+               for b, c in cases.items()}
+    except Exception as e:  # noqa: BLE001  (recorded, not hidden)
+        return {"error": {"type": type(e).__name__, "message_first_line": str(e).splitlines()[0]}}
+    return {"outputs": out}
 
 
 def error_cases(workdir):
@@ -167,7 +185,8 @@ def main():
             f.write("\n")
         return
     if sys.argv[1] == "--one":
-        fn = {"export": export_one, "dynamic": export_dynamic, "check-export": check_one}[sys.argv[2]]
+        fn = {"export": export_one, "dynamic": export_dynamic, "check-export": check_one,
+              "check-dynamic": check_dynamic}[sys.argv[2]]
         print("@@RESULT@@" + json.dumps(fn(sys.argv[3])))
         return
     sys.path.insert(0, HERE)
@@ -185,6 +204,11 @@ def main():
         print(name, "ok", flush=True)
     if mode == "export":
         out["dynamic_batch"] = {name: _run("dynamic", name) for name in mindir_models.DYNAMIC_MODELS}
+    else:
+        out.setdefault("dynamic_batch", {})
+        for name in [n for n in names if n in mindir_models.DYNAMIC_EXPORT_MODELS]:
+            out["dynamic_batch"][name] = _run("check-dynamic", name)
+            print(name, "dynamic ok", flush=True)
     with open(os.path.join(DATA, out_name), "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -46,6 +46,7 @@ DATA_TYPES = {mstype.float32: 1, mstype.uint8: 2, mstype.int8: 3, mstype.uint16:
               mstype.int32: 6, mstype.int64: 7, mstype.bool_: 9, mstype.float16: 10, mstype.float64: 11,
               mstype.uint32: 12, mstype.uint64: 13}
 _EFFECTS = (P.UpdateState,)
+_ARITHMETIC = (P.Add, P.Sub, P.Mul, P.RealDiv, P.Maximum, P.Minimum, P.Pow)
 FOLD_LIMIT = 1 << 16      # bytes: a value folded from a loop counter larger than this is computed instead
 
 
@@ -115,17 +116,19 @@ def _set_value(a, value):
         raise ValueError(f"For 'export', the constant {value!r} cannot be written to MINDIR")
 
 
-def _set_shape(node_proto, ty):
-    """The node's output type as MindSpore's writer records it (attribute 'shape')."""
+def _set_shape(node_proto, ty, dims=None):
+    """The node's output type as MindSpore's writer records it (attribute 'shape'; -1 for a
+    dynamic dimension)."""
     a = node_proto.attribute.add(name="shape")
     if isinstance(ty, TensorType):
         a.type = _A.TENSORS
-        _set_tensor(a.tensors.add(), ty.dtype, ty.shape)
+        _set_tensor(a.tensors.add(), ty.dtype, ty.shape if dims is None else dims)
 
 
 class _Writer:
-    def __init__(self, graph: ir.Graph, model):
+    def __init__(self, graph: ir.Graph, model, twins=None):
         self.model = model
+        self.twins = twins or {}  # id(IR value) -> the same value traced at other dynamic sizes
         self.g = model.graph
         self.prefix = graph.name
         self.names = {}           # id(IR value) -> value name in the file
@@ -167,6 +170,11 @@ class _Writer:
         if isinstance(got, ir.Const) and got is not v:      # an unrolled loop's parameter set to a constant
             return self.value(got)
         if isinstance(v, ir.Const):
+            twin = self.twins.get(id(v))
+            if twin is not None and not (np.shape(twin.value) == np.shape(v.value)
+                                         and np.array_equal(twin.value, v.value)):
+                raise Unsupported(f"a constant of shape {np.shape(v.value)} that depends on a dynamic dimension "
+                                  f"(such as a loop's zero state, or a number computed from x.shape)")
             if isinstance(v.type, TensorType):
                 name = self.constant(np.asarray(v.value))
             elif isinstance(v.type, ScalarType):
@@ -270,31 +278,53 @@ class _Writer:
             raise ValueError(f"For 'export', the op {n.op.name}{where} has no MINDIR primitive in pycompile yet")
         try:
             prim, extra, attrs, kind, *item = rule(n)
+            twin = self.twins.get(id(n))
+            if twin is not None:
+                extra = _dynamic_extra(n, twin, extra, rule(twin)[1:3] != (extra, attrs))
         except Unsupported as e:
             raise ValueError(f"For 'export', {e}{where} cannot be written to MINDIR") from None
-        inputs = [self.tensor_input(n, k, i) for k, i in enumerate(n.inputs)]
+        try:
+            inputs = [self.tensor_input(n, k, i) for k, i in enumerate(n.inputs)]
+        except Unsupported as e:
+            raise ValueError(f"For 'export', {n.op.name} reads {e}{where}: it cannot be written to MINDIR with "
+                             f"dynamic dimensions; export with a Tensor of the batch size you need") from None
         if n.op in TUPLE_INPUT:
             inputs = [self.call("MakeTuple", {}, PRIMITIVE, inputs, None)]
-        name = self.call(prim, attrs, kind, inputs + [self.constant(x) for x in extra], None if item else n.type)
+        dims = self.dims(n)
+        name = self.call(prim, attrs, kind, inputs + [self.constant(x) for x in extra], None if item else n.type,
+                         dims)
         if item:
-            name = self.call("TupleGetItem", {}, PRIMITIVE, [name, self.constant(item[0])], n.type)
+            name = self.call("TupleGetItem", {}, PRIMITIVE, [name, self.constant(item[0])], n.type, dims)
         self.names[id(n)] = name
 
     def tensor_input(self, n: ir.Node, k: int, v) -> str:
-        """Input k of n; a known integer index of a Gather as the 0-d int64 tensor MindSpore wants."""
-        if n.op is P.Gather and k == 1 and isinstance(v.type, ScalarType):
+        """Input k of n. A number operand of an arithmetic op is written as a 0-d tensor of the
+        result's dtype, as MindSpore writes `x + 1e-5` (its shape inference of a graph with
+        dynamic dimensions rejects a plain scalar there); a known integer index of a Gather as
+        the 0-d int64 tensor MindSpore wants."""
+        if isinstance(v.type, ScalarType) and (n.op is P.Gather and k == 1 or n.op in _ARITHMETIC):
             got = self.known(v)
             if got is None:
-                raise ValueError(f"For 'export', a Gather at a run-time scalar index cannot be written to MINDIR")
-            return self.constant(np.asarray(got.value, np.int64))
+                raise ValueError(f"For 'export', {n.op.name} of a number known only at run time cannot be written "
+                                 f"to MINDIR")
+            dtype = np.int64 if n.op is P.Gather else n.type.dtype.np
+            return self.constant(np.asarray(got.value, dtype))
         return self.value(v)
 
-    def call(self, prim, attrs, kind, inputs, ty) -> str:
+    def dims(self, v):
+        """v's shape with -1 for each dimension that differs in the twin trace (None: static)."""
+        twin = self.twins.get(id(v))
+        t, u = ir.tensor_type(v), ir.tensor_type(twin) if twin is not None else None
+        if t is None or u is None:
+            return None
+        return tuple(a if a == b else -1 for a, b in zip(t.shape, u.shape))
+
+    def call(self, prim, attrs, kind, inputs, ty, dims=None) -> str:
         name = self.fresh(prim)
         proto = self.g.node.add(name=name, op_type="REF::" + self.primitive(prim, attrs, kind))
         proto.input.extend(inputs)
         proto.output.append(name)
-        _set_shape(proto, ty)
+        _set_shape(proto, ty, dims)
         return name
 
 
@@ -303,13 +333,63 @@ def _traced(net, inputs):
     return trace(type(net).construct, tensors, {}, self_obj=net, name=f"{type(net).__name__}_construct")
 
 
+def _dynamic_extra(n, twin, extra, differs: bool) -> tuple:
+    """The constant inputs of node n for any size of the dynamic dimensions, from its rule's
+    values in the two traces: a Reshape's target with one dynamic dimension becomes -1, a slice
+    to the end of a dynamic axis sets that axis' end_mask bit. Anything else that changes with
+    the size raises Unsupported."""
+    if not differs:
+        return extra
+    other = RULES[n.op](twin)[1]
+    if n.op is P.Reshape:
+        shape = tuple(a if a == b else -1 for a, b in zip(extra[0], other[0]))
+        if shape.count(-1) == 1:
+            return (shape,)
+    if n.op is P.StridedSlice:
+        begin, end, strides, _, end_mask = extra[:5]
+        if begin == other[0] and strides == other[2]:
+            sizes = ir.tensor_type(n.inputs[0]).shape, ir.tensor_type(twin.inputs[0]).shape
+            for k, (e, f) in enumerate(zip(end, other[1])):
+                if e != f and (e, f) == (sizes[0][k], sizes[1][k]) and strides[k] > 0:
+                    end_mask |= 1 << k
+                elif e != f:
+                    break
+            else:
+                return (begin, end, strides, extra[3], end_mask) + tuple(extra[5:])
+    raise Unsupported(f"{n.op.name} whose settings depend on a dynamic dimension")
+
+
+def _twin_traces(net, inputs):
+    """The graph traced on `inputs`, and the id -> twin map of the same graph traced at other
+    sizes of the inputs' dynamic (None / -1) dimensions ({} when there are none). The two
+    traces use the sizes ms.onnx.export samples (export/onnx.py)."""
+    from pycompile.export.onnx import _SAMPLES, _Refused, _pair_traces, _sample_inputs
+    axes = [{ax: f"{k}_{ax}" for ax in getattr(x, "dynamic_dims", ())} if isinstance(x, Tensor) else {}
+            for k, x in enumerate(inputs)]
+    names = sorted({d for ax in axes for d in ax.values()})
+    if not names:
+        return _traced(net, inputs).graph, {}
+    if len(names) > len(_SAMPLES):
+        raise ValueError(f"For 'export', at most {len(_SAMPLES)} dynamic dimensions")
+    sizes = {d: _SAMPLES[k] for k, d in enumerate(names)}
+    graph = _traced(net, _sample_inputs(inputs, axes, sizes, 0)).graph
+    twin = _traced(net, _sample_inputs(inputs, axes, sizes, 1)).graph
+    try:
+        return graph, _pair_traces(graph, twin)
+    except _Refused as r:
+        n, why = r.args
+        where = f" (at {n.loc.file}:{n.loc.line})" if getattr(n, "loc", None) else ""
+        raise ValueError(f"For 'export', {why}{where}: MINDIR export with dynamic dimensions needs the same "
+                         f"graph at every size") from None
+
+
 def build_model(net, inputs):
-    """The ModelProto of `net` traced on `inputs`."""
-    traced = _traced(net, inputs)
-    graph = traced.graph
+    """The ModelProto of `net` traced on `inputs` (inputs with None / -1 dimensions: those
+    dimensions are -1 in the file, as MindSpore writes them)."""
+    graph, twins = _twin_traces(net, inputs)
     model = pb.ModelProto(ir_version="1.1", producer_name="MindSpore", model_version="2.10.0",
                           little_endian=True, mind_ir_version=3)
-    w = _Writer(graph, model)
+    w = _Writer(graph, model, twins)
     for p in graph.params:
         if isinstance(p.type, RefType):
             t = w.g.parameter.add(name=f"{w.prefix}:{p.ref.name}", ref_key=p.ref.name)
@@ -317,14 +397,14 @@ def build_model(net, inputs):
             w.names[id(p)] = t.name
         else:
             vi = w.g.input.add(name=f"{w.prefix}:{p.name}")
-            _set_tensor(vi.tensor.add(), p.type.dtype, p.type.shape)
+            _set_tensor(vi.tensor.add(), p.type.dtype, w.dims(p) or p.type.shape)
             w.names[id(p)] = vi.name
     w.block(graph.body, _live(graph))
     for out in graph.outputs:
         if not isinstance(out.type, TensorType):
             raise ValueError(f"For 'export', the network must return tensors, but one output is {out.type}")
         vi = w.g.output.add(name=w.value(out) if not isinstance(out, ir.Param) else w.names[id(out)])
-        _set_tensor(vi.tensor.add(), out.type.dtype, out.type.shape)
+        _set_tensor(vi.tensor.add(), out.type.dtype, w.dims(out) or out.type.shape)
     return model
 
 
@@ -337,11 +417,6 @@ def export_mindir(net, inputs, file_name, **kwargs):
     for key in ("enc_key", "enc_mode", "dataset", "obf_config", "custom_func"):
         if kwargs.get(key) is not None:
             raise NotImplementedError(f"For 'export', '{key}' is not supported by pycompile's MINDIR writer")
-    for i, x in enumerate(inputs):
-        if getattr(x, "dynamic_dims", ()):
-            raise NotImplementedError(f"For 'export', input {i} has dynamic dimensions {list(x.dynamic_dims)} "
-                                      f"(None / -1): pycompile writes MINDIR files with static shapes only; "
-                                      f"export with a Tensor of the batch size you need")
     was_training = getattr(net, "training", False)
     net.set_train(False)
     try:
