@@ -17,6 +17,10 @@
         records what ms.load raises for bad file names and bad files (error_cases() below) in
         data/mindir/load_errors.json.
 
+    /work/ms-venv/bin/python tests/oracle/record_mindir.py util
+        records ms.load_mindir / save_mindir / export_split_mindir's errors (util_cases() below)
+        and a user_info edit saved and loaded back, in data/mindir/util_errors.json.
+
     /work/ms-venv/bin/python tests/oracle/record_mindir.py check-schema
         compares src/pycompile/export/mindir_pb.py's schema with the wheel's mind_ir_pb2
         descriptor, field by field (prints "schema equal"; exits 1 with a diff otherwise).
@@ -130,6 +134,43 @@ def record_errors():
     return out
 
 
+def util_cases():
+    """(function, args) per case of ms.load_mindir / save_mindir / export_split_mindir; file names
+    relative to a work dir holding m.mindir (a copy of mlp.mindir) and junk.mindir. The tests
+    rebuild the same files."""
+    return {"load_missing": ("load_mindir", ["nope.mindir"]), "load_not_string": ("load_mindir", [3]),
+            "load_bad_name": ("load_mindir", ["bad name!.mindir"]), "load_junk": ("load_mindir", ["junk.mindir"]),
+            "save_not_a_model": ("save_mindir", ["x", "y.mindir"]), "save_name_not_string": ("save_mindir", [None, 5]),
+            "split_not_string": ("export_split_mindir", [3]), "split_extension": ("export_split_mindir", ["m.txt"]),
+            "split_missing": ("export_split_mindir", ["nope.mindir"])}
+
+
+def record_util():
+    import shutil
+    ms = _ms()
+    work = os.getcwd()
+    shutil.copy(os.path.join(DATA, "mlp.mindir"), "m.mindir")
+    with open("junk.mindir", "wb") as f:
+        f.write(b"hello\n")
+    out = {}
+    for case, (fn, args) in util_cases().items():
+        if fn == "save_mindir" and args[0] is None:
+            args = [ms.load_mindir("m.mindir"), args[1]]
+        try:
+            getattr(ms, fn)(*args)
+            out[case] = {"ok": True}
+        except Exception as e:  # noqa: BLE001  (recorded, not hidden)
+            out[case] = {"error": {"type": type(e).__name__,
+                                   "message_first_line": str(e).splitlines()[0].replace(work, "<dir>")}}
+    md = ms.load_mindir("m.mindir")
+    md.user_info["version"] = "pangu v100"
+    ms.save_mindir(md, "out/new")
+    out["save_then_load"] = {"user_info": dict(ms.load_mindir("out/new.mindir").user_info),
+                             "mode": oct(os.stat("out/new.mindir").st_mode & 0o777),
+                             "graph_name": md.graph.name, "nodes": len(md.graph.node)}
+    return out
+
+
 def check_schema():
     import difflib
     import importlib.util
@@ -182,6 +223,13 @@ def main():
         os.chdir(tempfile.mkdtemp())
         with open(os.path.join(DATA, "load_errors.json"), "w") as f:
             json.dump({"mindspore": mindspore.__version__, "cases": record_errors()}, f, indent=1, sort_keys=True)
+            f.write("\n")
+        return
+    if sys.argv[1] == "util":
+        import mindspore
+        os.chdir(tempfile.mkdtemp())
+        with open(os.path.join(DATA, "util_errors.json"), "w") as f:
+            json.dump({"mindspore": mindspore.__version__, "cases": record_util()}, f, indent=1, sort_keys=True)
             f.write("\n")
         return
     if sys.argv[1] == "--one":
