@@ -61,7 +61,7 @@ def test_dynamic_batch_file_runs_in_mindspore_at_each_batch(name, tmp_path):
 
 
 @pytest.mark.parametrize("name, mode", [("lenet", "PYNATIVE_MODE"), ("encoder2", "PYNATIVE_MODE"),
-                                        ("mlp", "GRAPH_MODE")])      # each batch size compiles: the MLP's fastest
+                                        ("lstm", "PYNATIVE_MODE"), ("mlp", "GRAPH_MODE")])      # each batch size compiles: the MLP's fastest
 def test_dynamic_batch_file_loads_back_at_each_batch(name, mode, tmp_path):
     net, path = _export_dynamic(name, tmp_path)
     ms.set_context(mode=getattr(ms, mode))
@@ -94,13 +94,30 @@ def test_dynamic_structure_is_mindspores(name, tmp_path):
         assert [v.ints[0] for v in const.attribute[0].values][0] in (-1, 1)
 
 
-def test_lstm_dynamic_batch_is_refused_naming_the_reason(tmp_path):
-    net, inputs = mindir_models.MODELS["lstm"](ms)
-    with pytest.raises(ValueError, match=r"For 'export', MatMul reads a constant of shape \(\d+, 16\) that depends "
-                                         r"on a dynamic dimension .*rnn\.py:\d+"):
-        ms.export(net, ms.Tensor(shape=[None, 5, 8], dtype=ms.float32), file_name=str(tmp_path / "l"),
+def test_lstm_zero_state_is_sized_at_run_time_as_mindspore_writes_it(tmp_path):
+    """The LSTM's zero initial state follows the batch: Zeros(MakeTuple(TupleGetItem(Shape(x), 0),
+    16), float32), the form of MindSpore's own dynamic export of nn.LSTM (recorded above: MindSpore
+    ran the file at batch 1 and 3)."""
+    _, path = _export_dynamic("lstm", tmp_path)
+    model = _model(path)
+    prims = {p.name: p.op_type for p in model.primitives}
+    ops_used = [prims.get(n.op_type[5:]) for n in model.graph.node if n.op_type.startswith("REF::")]
+    assert ops_used.count("Shape") == 1 and "Zeros" in ops_used
+    zeros = [n for n in model.graph.node if prims.get(n.op_type[5:]) == "Zeros"]
+    assert [list(a.tensors[0].dims) for n in zeros for a in n.attribute if a.name == "shape"][0] == [-1, 16]
+
+
+class _ArangeBatch(ms.nn.Cell):
+    def construct(self, x):
+        return x * ms.Tensor(np.arange(x.shape[0] * 4, dtype=np.float32).reshape(-1, 4))
+
+
+def test_constant_built_from_the_batch_is_refused_naming_the_line(tmp_path):
+    with pytest.raises(ValueError, match=r"For 'export', Mul reads a constant of shape \(\d+, 4\) that depends on a "
+                                         r"dynamic dimension .*test_mindir_dynamic\.py:\d+"):
+        ms.export(_ArangeBatch(), ms.Tensor(shape=[None, 4], dtype=ms.float32), file_name=str(tmp_path / "a"),
                   file_format="MINDIR")
-    assert not os.path.exists(tmp_path / "l.mindir")
+    assert not os.path.exists(tmp_path / "a.mindir")
 
 
 class _HalfBatch(ms.nn.Cell):

@@ -36,7 +36,7 @@ from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir
 from pycompile.compiler.frontend import trace
 from pycompile.export import mindir_pb as pb
-from pycompile.export.mindir_ops import FUNCTION, PRIMITIVE, RULES, TUPLE_INPUT, Unsupported
+from pycompile.export.mindir_ops import FUNCTION, PRIMITIVE, RULES, TUPLE_INPUT, TYPE_IDS, Unsupported
 from pycompile.nn.cell import Cell
 from pycompile.ops import prims as P
 from pycompile.ops._table import Effect, OpDef, eager_values
@@ -129,6 +129,7 @@ class _Writer:
     def __init__(self, graph: ir.Graph, model, twins=None):
         self.model = model
         self.twins = twins or {}  # id(IR value) -> the same value traced at other dynamic sizes
+        self.sources = {}         # (size, twin size) of a dynamic dimension -> (input name, axis)
         self.g = model.graph
         self.prefix = graph.name
         self.names = {}           # id(IR value) -> value name in the file
@@ -173,8 +174,8 @@ class _Writer:
             twin = self.twins.get(id(v))
             if twin is not None and not (np.shape(twin.value) == np.shape(v.value)
                                          and np.array_equal(twin.value, v.value)):
-                raise Unsupported(f"a constant of shape {np.shape(v.value)} that depends on a dynamic dimension "
-                                  f"(such as a loop's zero state, or a number computed from x.shape)")
+                name = self.names[id(v)] = self.dynamic_fill(v, twin)
+                return name
             if isinstance(v.type, TensorType):
                 name = self.constant(np.asarray(v.value))
             elif isinstance(v.type, ScalarType):
@@ -184,6 +185,41 @@ class _Writer:
             self.names[id(v)] = name
             return name
         raise ValueError(f"For 'export', value {v!r} is used before it is defined")
+
+    def dynamic_fill(self, v, twin) -> str:
+        """A constant of one value whose shape follows dynamic dimensions (an RNN's zero state), as
+        MindSpore writes it: Zeros(MakeTuple(sizes), dtype), each dynamic size read from an input
+        with Shape + TupleGetItem, plus the value when it is not 0."""
+        arr, other = np.asarray(v.value), np.asarray(twin.value)
+        flat = arr.reshape(-1)
+        why = (f"a constant of shape {arr.shape} that depends on a dynamic dimension (such as a number computed "
+               f"from x.shape)")
+        if not isinstance(v.type, TensorType) or arr.ndim != other.ndim or not flat.size \
+                or not np.all(flat == flat[0]) or mstype.from_numpy(arr.dtype) not in TYPE_IDS:
+            raise Unsupported(why)
+        parts = []
+        for a, b in zip(arr.shape, other.shape):
+            if a == b:
+                parts.append(self.constant(int(a)))
+            elif (a, b) in self.sources:
+                parts.append(self.dim_value(*self.sources[(a, b)]))
+            else:
+                raise Unsupported(why)
+        dtype = mstype.from_numpy(arr.dtype)
+        dims = tuple(a if a == b else -1 for a, b in zip(arr.shape, other.shape))
+        shape = self.call("MakeTuple", {}, PRIMITIVE, parts, None)
+        out = self.call("Zeros", {}, FUNCTION, [shape, self.constant(TYPE_IDS[dtype])], v.type, dims)
+        if flat[0] != 0:
+            out = self.call("Add", {}, FUNCTION, [out, self.constant(np.asarray(flat[0], arr.dtype))], v.type, dims)
+        return out
+
+    def dim_value(self, source: str, axis: int) -> str:
+        """The size of dimension `axis` of the graph input `source` at run time (Shape + TupleGetItem)."""
+        key = ("dim", source, axis)
+        if key not in self.prims:
+            shape = self.call("Shape", {}, FUNCTION, [source], None)
+            self.prims[key] = self.call("TupleGetItem", {}, PRIMITIVE, [shape, self.constant(axis)], None)
+        return self.prims[key]
 
     def entry(self, v):
         """What v stands for: its name in the file, a _Known, a tuple of entries, or v itself (a
@@ -399,6 +435,10 @@ def build_model(net, inputs):
             vi = w.g.input.add(name=f"{w.prefix}:{p.name}")
             _set_tensor(vi.tensor.add(), p.type.dtype, w.dims(p) or p.type.shape)
             w.names[id(p)] = vi.name
+            if id(p) in twins:
+                for axis, pair in enumerate(zip(p.type.shape, twins[id(p)].type.shape)):
+                    if pair[0] != pair[1]:
+                        w.sources.setdefault(pair, (vi.name, axis))
     w.block(graph.body, _live(graph))
     for out in graph.outputs:
         if not isinstance(out.type, TensorType):

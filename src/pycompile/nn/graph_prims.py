@@ -197,6 +197,14 @@ def _cast(node, args):
     return ops.cast(x, getattr(mstype, _TYPE_IDS[dst]))
 
 
+def _zeros(node, args):
+    from pycompile.common import dtype as mstype
+    shape, dst = args[:2]
+    if not isinstance(dst, int) or dst not in _TYPE_IDS:
+        raise GraphLoadError(f"node {node.output}: Zeros of MindSpore type id {dst!r}, which pycompile does not have")
+    return ops.zeros(tuple(int(d) for d in shape), getattr(mstype, _TYPE_IDS[dst]))
+
+
 def _gather(node, args):
     x, idx, axis = args[:3]
     batch_dims = args[3] if len(args) > 3 else 0
@@ -245,6 +253,7 @@ PRIMITIVES = {
                                             else node.attrs.get("axis", 0)),
     "Split": _split,
     "StridedSlice": _strided_slice,
-    "Stack": _stack, "Gather": _gather, "Cast": _cast,
+    "Stack": _stack, "Gather": _gather, "Cast": _cast, "Zeros": _zeros,
+    "Shape": lambda node, args: tuple(args[0].shape),
     "TensorScatterUpdate": lambda node, args: ops.tensor_scatter_update(*args[:3]),
 }
