@@ -47,6 +47,7 @@ DATA_TYPES = {mstype.float32: 1, mstype.uint8: 2, mstype.int8: 3, mstype.uint16:
               mstype.uint32: 12, mstype.uint64: 13}
 _EFFECTS = (P.UpdateState,)
 _ARITHMETIC = (P.Add, P.Sub, P.Mul, P.RealDiv, P.Maximum, P.Minimum, P.Pow)
+_COMPARE = (P.Equal, P.NotEqual)
 FOLD_LIMIT = 1 << 16      # bytes: a value folded from a loop counter larger than this is computed instead
 
 
@@ -338,12 +339,19 @@ class _Writer:
         result's dtype, as MindSpore writes `x + 1e-5` (its shape inference of a graph with
         dynamic dimensions rejects a plain scalar there); a known integer index of a Gather as
         the 0-d int64 tensor MindSpore wants."""
-        if isinstance(v.type, ScalarType) and (n.op is P.Gather and k == 1 or n.op in _ARITHMETIC):
+        if isinstance(v.type, ScalarType) and (n.op is P.Gather and k == 1 or n.op in _ARITHMETIC
+                                               or n.op in _COMPARE or n.op is P.Select and k > 0):
             got = self.known(v)
             if got is None:
                 raise ValueError(f"For 'export', {n.op.name} of a number known only at run time cannot be written "
                                  f"to MINDIR")
-            dtype = np.int64 if n.op is P.Gather else n.type.dtype.np
+            if n.op is P.Gather:
+                dtype = np.int64
+            elif n.op in _COMPARE:       # the number takes the other operand's dtype
+                other = [ir.tensor_type(i) for i in n.inputs if ir.tensor_type(i) is not None]
+                dtype = other[0].dtype.np if other else np.asarray(got.value).dtype
+            else:
+                dtype = n.type.dtype.np
             return self.constant(np.asarray(got.value, dtype))
         return self.value(v)
 

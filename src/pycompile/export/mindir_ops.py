@@ -124,6 +124,18 @@ def _cast(node):
     return "Cast", (TYPE_IDS[dtype],), _named("Cast"), FUNCTION
 
 
+def _broadcast_to(node):
+    return "BroadcastTo", (tuple(int(d) for d in node.type.shape),), {}, FUNCTION
+
+
+def _gather_grad(node):
+    """The gradient of a Gather along axis 0: the rows summed into their indices' slots, which is
+    MindSpore's UnsortedSegmentSum(dy, indices, rows)."""
+    if int(node.attrs.get("axis", 0)) != 0:
+        raise Unsupported("the gradient of a Gather along an axis other than 0")
+    return "UnsortedSegmentSum", (int(node.attrs["shape"][0]),), {}, FUNCTION
+
+
 # variadic ops: their tensors go to the primitive as one MakeTuple input
 TUPLE_INPUT = (P.Stack, P.Concat)
 
@@ -139,4 +151,6 @@ RULES = {
     P.StridedSlice: _strided_slice, P.ReduceSum: _reduce_sum, P.LayerNorm: _layer_norm,
     P.Gather: _gather, P.Stack: _stack, P.Concat: _concat, P.Cast: _cast,
     P.TensorScatterUpdate: lambda node: ("TensorScatterUpdate", (), _named("TensorScatterUpdate"), PRIMITIVE),
+    P.Equal: _same("Equal"), P.NotEqual: _same("NotEqual"), P.Select: _same("Select"),
+    P.BroadcastTo: _broadcast_to, P.GatherGrad: _gather_grad,
 }

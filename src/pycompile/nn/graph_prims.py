@@ -197,6 +197,18 @@ def _cast(node, args):
     return ops.cast(x, getattr(mstype, _TYPE_IDS[dst]))
 
 
+def _reduce_sum(node, args):
+    x = args[0]
+    axis = tuple(args[1]) if len(args) > 1 and args[1] is not None else ()
+    keep = bool(args[2]) if len(args) > 2 else bool(node.attrs.get("keep_dims", False))
+    skip = bool(args[3]) if len(args) > 3 else False
+    if not axis:
+        if skip:
+            return x
+        axis = tuple(range(len(x.shape)))
+    return ops.sum(x, axis, keep)
+
+
 def _zeros(node, args):
     from pycompile.common import dtype as mstype
     shape, dst = args[:2]
@@ -255,5 +267,9 @@ PRIMITIVES = {
     "StridedSlice": _strided_slice,
     "Stack": _stack, "Gather": _gather, "Cast": _cast, "Zeros": _zeros,
     "Shape": lambda node, args: tuple(args[0].shape),
+    "Equal": _binary(ops.equal), "NotEqual": _binary(ops.not_equal), "ReduceSum": _reduce_sum,
+    "Select": lambda node, args: ops.select(*args[:3]),
+    "BroadcastTo": lambda node, args: ops.broadcast_to(args[0], tuple(args[1])),
+    "UnsortedSegmentSum": lambda node, args: ops.unsorted_segment_sum(args[0], args[1], int(args[2])),
     "TensorScatterUpdate": lambda node, args: ops.tensor_scatter_update(*args[:3]),
 }
