@@ -160,3 +160,21 @@ def test_gradient_network_round_trip(reduction, tmp_path):
     want = {"none": [[0, -0.35430002, 0, 0, 0], [-0.148624, 0, 0, 0, 0], [0, 0, 0, 0, -0.2691125]],
             "mean": [[0, -1.0003041, 0, 0, 0], [-0.6668694, 0, 0, 0, 0], [0, 0, 0, 0, -0.8335867]]}[reduction]
     np.testing.assert_allclose(dx, np.array(want, np.float32), rtol=1e-4, atol=1e-4)
+
+
+def test_tuple_outputs_carry_mindspores_abstract():
+    """A LayerNorm node (it returns (y, mean, rstd)) records the same output abstract as MindSpore
+    writes for it (its transformer.mindir), so the wheel's loader infers nothing and logs no error."""
+    from pycompile.export import mindir_pb as pb
+
+    def layer_norm_shapes(path):
+        model = pb.ModelProto()
+        with open(path, "rb") as f:
+            model.ParseFromString(f.read())
+        prims = {p.name: p.op_type for p in model.primitives}
+        node = next(n for n in model.graph.node if prims.get(n.op_type[5:]) == "LayerNorm")
+        a = next(a for a in node.attribute if a.name == "shape")
+        return a.type, [(v.type, list(v.tensors[0].dims), v.tensors[0].data_type) for v in a.values]
+    ours = layer_norm_shapes(os.path.join(DATA, "pycompile_transformer.mindir"))
+    assert ours == layer_norm_shapes(os.path.join(DATA, "transformer.mindir"))
+    assert [dims for _, dims, _ in ours[1]] == [[2, 6, 16], [2, 6, 1], [2, 6, 1]]

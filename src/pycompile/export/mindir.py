@@ -117,13 +117,29 @@ def _set_value(a, value):
         raise ValueError(f"For 'export', the constant {value!r} cannot be written to MINDIR")
 
 
-def _set_shape(node_proto, ty, dims=None):
-    """The node's output type as MindSpore's writer records it (attribute 'shape'; -1 for a
-    dynamic dimension)."""
-    a = node_proto.attribute.add(name="shape")
+INT64_SCALAR = "int64 scalar"      # the abstract of a shape's item (Shape, TupleGetItem of it)
+
+
+def _set_abstract(a, ty, dims=None) -> None:
+    """An output's abstract as MindSpore's writer records it: a tensor's dtype and dims (-1 for a
+    dynamic dimension), an int64 scalar, or a tuple of those (a list of abstracts)."""
     if isinstance(ty, TensorType):
         a.type = _A.TENSORS
         _set_tensor(a.tensors.add(), ty.dtype, ty.shape if dims is None else dims)
+    elif ty is INT64_SCALAR:
+        a.type = _A.SCALAR
+        t = a.tensors.add(data_type=7)
+        t.dims.append(0)
+    elif isinstance(ty, list):
+        a.type = _A.TUPLE
+        for elem, elem_dims in ty:
+            _set_abstract(a.values.add(), elem, elem_dims)
+        a.seq_info.is_dyn_len = False
+
+
+def _set_shape(node_proto, ty, dims=None):
+    """The node's output abstract (attribute 'shape'; see _set_abstract)."""
+    _set_abstract(node_proto.attribute.add(name="shape"), ty, dims)
 
 
 class _Writer:
@@ -208,7 +224,7 @@ class _Writer:
                 raise Unsupported(why)
         dtype = mstype.from_numpy(arr.dtype)
         dims = tuple(a if a == b else -1 for a, b in zip(arr.shape, other.shape))
-        shape = self.call("MakeTuple", {}, PRIMITIVE, parts, None)
+        shape = self.call("MakeTuple", {}, PRIMITIVE, parts, [(INT64_SCALAR, None)] * len(parts))
         out = self.call("Zeros", {}, FUNCTION, [shape, self.constant(TYPE_IDS[dtype])], v.type, dims)
         if flat[0] != 0:
             out = self.call("Add", {}, FUNCTION, [out, self.constant(np.asarray(flat[0], arr.dtype))], v.type, dims)
@@ -218,8 +234,9 @@ class _Writer:
         """The size of dimension `axis` of the graph input `source` at run time (Shape + TupleGetItem)."""
         key = ("dim", source, axis)
         if key not in self.prims:
-            shape = self.call("Shape", {}, FUNCTION, [source], None)
-            self.prims[key] = self.call("TupleGetItem", {}, PRIMITIVE, [shape, self.constant(axis)], None)
+            rank = len(next(vi for vi in self.g.input if vi.name == source).tensor[0].dims)
+            shape = self.call("Shape", {}, FUNCTION, [source], [(INT64_SCALAR, None)] * rank)
+            self.prims[key] = self.call("TupleGetItem", {}, PRIMITIVE, [shape, self.constant(axis)], INT64_SCALAR)
         return self.prims[key]
 
     def entry(self, v):
@@ -326,10 +343,11 @@ class _Writer:
             raise ValueError(f"For 'export', {n.op.name} reads {e}{where}: it cannot be written to MINDIR with "
                              f"dynamic dimensions; export with a Tensor of the batch size you need") from None
         if n.op in TUPLE_INPUT:
-            inputs = [self.call("MakeTuple", {}, PRIMITIVE, inputs, None)]
+            inputs = [self.call("MakeTuple", {}, PRIMITIVE, inputs,
+                                [(ir.tensor_type(i), self.dims(i)) for i in n.inputs])]
         dims = self.dims(n)
-        name = self.call(prim, attrs, kind, inputs + [self.constant(x) for x in extra], None if item else n.type,
-                         dims)
+        name = self.call(prim, attrs, kind, inputs + [self.constant(x) for x in extra],
+                         _items(n, dims) if item else n.type, dims)
         if item:
             name = self.call("TupleGetItem", {}, PRIMITIVE, [name, self.constant(item[0])], n.type, dims)
         self.names[id(n)] = name
@@ -370,6 +388,18 @@ class _Writer:
         proto.output.append(name)
         _set_shape(proto, ty, dims)
         return name
+
+
+def _items(n, dims):
+    """The abstract of a primitive returning a tuple whose item the node reads: LayerNorm's
+    (y, mean, rstd), mean and rstd with 1 for each normalized dimension."""
+    ty = n.type
+    if n.op is not P.LayerNorm:
+        return None
+    shape = tuple(ty.shape if dims is None else dims)
+    axis = int(n.attrs["begin_norm_axis"]) % len(shape)
+    stat = TensorType(ty.dtype, shape[:axis] + (1,) * (len(shape) - axis))
+    return [(ty, dims), (stat, stat.shape), (stat, stat.shape)]
 
 
 def _traced(net, inputs):
