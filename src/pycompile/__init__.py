@@ -34,9 +34,11 @@ from pycompile.backend import runtime as _runtime  # noqa: F401,E402  (thread co
 from pycompile.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: F401,E402
 from pycompile.export import export  # noqa: F401,E402
 from pycompile.export.mindir_load import load  # noqa: F401,E402
+from pycompile.export.mindir_util import export_split_mindir, load_mindir, save_mindir  # noqa: F401,E402
 from pycompile.train import serialization as _serialization  # noqa: E402
 # `from mindspore.train.serialization import export, load`: the same functions (train/ sits below export/)
 _serialization.export, _serialization.load = export, load
+_serialization.export_split_mindir = export_split_mindir
 from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta, Loss, Metric,  # noqa: F401,E402
                                   Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                   TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs, ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc)
@@ -44,6 +46,8 @@ from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping,
                                       LambdaCallback, LearningRateScheduler, LossMonitor, ModelCheckpoint,
                                       RunContext, TimeMonitor, ReduceLROnPlateau, BackupAndRestore, OnRequestExit)
 from pycompile import train  # noqa: F401,E402
+# mindspore.train.export / export_split_mindir (defined above train/, so set here)
+train.export, train.export_split_mindir = export, export_split_mindir
 from pycompile import amp  # noqa: F401,E402
 from pycompile import communication  # noqa: F401,E402  (mpi4py only on init())
 from pycompile.common import context  # noqa: F401,E402  (`ms.context.set_context`, `ms.context.ParallelMode`)

@@ -50,7 +50,7 @@ examples:
   pycompile model.py --input ids=int32[4,64] --input mask=bool[4,64]
   pycompile examples/gpt_blocks.py --emit ir,c,so -o out/
   pycompile examples/network.py --emit so --target-cpu x86-64-v3 --portable -o dist/
-  pycompile examples/lenet.py --emit lib -o dist/   (or a MindSpore model file: model.mindir)
+  pycompile examples/lenet.py --emit lib -o dist/   (or a model file: model.mindir, model.onnx)
   python -m pycompile examples/jit_class_sample.py -v --opt-level 1
 """
 from __future__ import annotations
@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     from pycompile.backend import devices
     p = _Parser(prog="pycompile", formatter_class=argparse.RawDescriptionHelpFormatter,
                 description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 2)[2])
-    p.add_argument("model", metavar="MODEL.py", help="the Python file holding the model, or a .mindir file")
+    p.add_argument("model", metavar="MODEL.py", help="the Python file holding the model, or a .mindir / .onnx file")
     p.add_argument("--entry", metavar="NAME", help="compile only this entry (variable or class name)")
     p.add_argument("--input", metavar="NAME=DTYPE[SHAPE]", action="append", default=[],
                    help="an input of the entries, e.g. x=float32[64,1,28,28] (repeatable)")
@@ -629,7 +629,7 @@ def _main(argv) -> int:
     if opts.opt_level is not None:
         knobs.set_for_process("PYCOMPILE_OPT_LEVEL", opts.opt_level)
     set_seed(0)
-    mindir = model.lower().endswith(".mindir")
+    mindir = model.lower().endswith((".mindir", ".onnx"))      # a model file: one GraphCell entry
     module = None if mindir else load_module(model)
     # one context change before any compile: PyNative for the reference runs (compiled runs go
     # through the compile API directly, whatever the mode), and the device asked for

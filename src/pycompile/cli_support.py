@@ -9,16 +9,21 @@ import numpy as np
 
 
 def mindir_entries(path: str, entry_cls, error_cls) -> list:
-    """The one entry of a MINDIR file: `nn.GraphCell(ms.load(path))`, named after the file, its
-    inputs the graph's declared inputs (a -1 dimension is compiled at size 1 unless --input gives
-    it). A file ms.load or GraphCell refuses raises `error_cls` with their message (it names the file)."""
+    """The one entry of a MINDIR or ONNX file: `nn.GraphCell(ms.load(path))` (`pycompile.onnx.load(path)`
+    for a .onnx file), named after the file, its inputs the graph's declared inputs (a -1 dimension
+    is compiled at size 1 unless --input gives it). A file the loader or GraphCell refuses raises
+    `error_cls` with their message (it names the file)."""
     import re
     from pycompile.common.tensor import Tensor
     from pycompile.export.mindir_load import load
     from pycompile.nn.graph_cell import GraphCell
     try:
-        cell = GraphCell(load(path))
-    except (ValueError, RuntimeError, TypeError, NotImplementedError) as e:
+        if path.lower().endswith(".onnx"):
+            from pycompile.export.onnx_load import load as load_onnx
+            cell = load_onnx(path)
+        else:
+            cell = GraphCell(load(path))
+    except (ValueError, RuntimeError, TypeError, NotImplementedError, ImportError) as e:
         raise error_cls(f"{type(e).__name__}: {e}") from e
     graph = cell._graph
     cell.set_inputs(*(Tensor(shape=[None if d == -1 else d for d in shape], dtype=dt) for _, shape, dt in graph.inputs))

@@ -123,8 +123,33 @@ def transformer(ms):
     return net, [np.random.RandomState(15).standard_normal((2, 6, 16)).astype(np.float32)]
 
 
-MODELS = {"mlp": mlp, "lenet": lenet, "resblock": resblock, "lstm": lstm, "transformer": transformer}
-# what pycompile's export writes and MindSpore must load (tests/oracle/record_mindir.py check-export)
-EXPORT_MODELS = ("mlp", "lenet", "resblock", "transformer")
+def encoder2(ms):
+    """A two-layer transformer encoder (nn.TransformerEncoder over two copies of one layer)."""
+    nn = ms.nn
+
+    class Encoder2(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            layer = nn.TransformerEncoderLayer(16, 2, dim_feedforward=32, dropout=0.0, batch_first=True)
+            self.encoder = nn.TransformerEncoder(layer, 2)
+
+        def construct(self, x):
+            return self.encoder(x)
+
+    net = Encoder2()
+    _seed_weights(ms, net, 6)
+    net.set_train(False)
+    return net, [np.random.RandomState(16).standard_normal((2, 6, 16)).astype(np.float32)]
+
+
+MODELS = {"mlp": mlp, "lenet": lenet, "resblock": resblock, "lstm": lstm, "transformer": transformer,
+          "encoder2": encoder2}
+# what pycompile's export writes and MindSpore must load (tests/oracle/record_mindir.py check-export);
+# the LSTM's time loop is unrolled in pycompile's file
+EXPORT_MODELS = ("mlp", "lenet", "resblock", "transformer", "lstm", "encoder2")
 # exported by MindSpore with a None batch dimension too (NAME_dyn.mindir)
 DYNAMIC_MODELS = ("mlp", "lenet")
+# exported by pycompile with a None batch dimension (pycompile_NAME_dyn.mindir), run by MindSpore
+# at batch 1 and 3 (the LSTM's zero initial state sized by the batch: Zeros of the input's Shape)
+DYNAMIC_EXPORT_MODELS = ("mlp", "lenet", "resblock", "encoder2", "lstm")
+DYNAMIC_BATCHES = (1, 3)

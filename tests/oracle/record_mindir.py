@@ -9,11 +9,17 @@
     /work/ms-venv/bin/python tests/oracle/record_mindir.py check-export
         loads data/mindir/pycompile_NAME.mindir (written by pycompile's export:
         tests/export/write_mindir_exports.py) with ms.load + nn.GraphCell and records
-        MindSpore's outputs (or its error) in data/mindir/pycompile_export_in_mindspore.json.
+        MindSpore's outputs (or its error) in data/mindir/pycompile_export_in_mindspore.json;
+        and pycompile_NAME_dyn.mindir (a None batch dimension) at each recorded batch size
+        (under "dynamic_batch").
 
     /work/ms-venv/bin/python tests/oracle/record_mindir.py errors
         records what ms.load raises for bad file names and bad files (error_cases() below) in
         data/mindir/load_errors.json.
+
+    /work/ms-venv/bin/python tests/oracle/record_mindir.py util
+        records ms.load_mindir / save_mindir / export_split_mindir's errors (util_cases() below)
+        and a user_info edit saved and loaded back, in data/mindir/util_errors.json.
 
     /work/ms-venv/bin/python tests/oracle/record_mindir.py check-schema
         compares src/pycompile/export/mindir_pb.py's schema with the wheel's mind_ir_pb2
@@ -86,6 +92,22 @@ def check_one(name):
     return {"output": out.astype(np.float64).tolist(), "shape": list(out.shape)}
 
 
+def check_dynamic(name):
+    """pycompile_NAME_dyn.mindir (a None batch dimension) in the wheel: its input / output dims
+    as MindSpore reads them, and its outputs at each recorded batch size."""
+    ms = _ms()
+    path = os.path.join(DATA, f"pycompile_{name}_dyn.mindir")
+    with open(os.path.join(DATA, "pycompile_outputs.json")) as f:
+        cases = json.load(f)[name + "_dyn"]
+    try:
+        cell = ms.nn.GraphCell(ms.load(path))
+        out = {b: cell(ms.Tensor(np.asarray(c["input"], np.float32))).asnumpy().astype(np.float64).tolist()
+               for b, c in cases.items()}
+    except Exception as e:  # noqa: BLE001  (recorded, not hidden)
+        return {"error": {"type": type(e).__name__, "message_first_line": str(e).splitlines()[0]}}
+    return {"outputs": out}
+
+
 def error_cases(workdir):
     """name -> the argument given to ms.load; the tests rebuild the same files."""
     with open(os.path.join(DATA, "mlp.mindir"), "rb") as f:
@@ -109,6 +131,43 @@ def record_errors():
         except Exception as e:  # noqa: BLE001  (recorded, not hidden)
             out[case] = {"error": {"type": type(e).__name__,
                                    "message_first_line": str(e).splitlines()[0].replace(work, "<dir>")}}
+    return out
+
+
+def util_cases():
+    """(function, args) per case of ms.load_mindir / save_mindir / export_split_mindir; file names
+    relative to a work dir holding m.mindir (a copy of mlp.mindir) and junk.mindir. The tests
+    rebuild the same files."""
+    return {"load_missing": ("load_mindir", ["nope.mindir"]), "load_not_string": ("load_mindir", [3]),
+            "load_bad_name": ("load_mindir", ["bad name!.mindir"]), "load_junk": ("load_mindir", ["junk.mindir"]),
+            "save_not_a_model": ("save_mindir", ["x", "y.mindir"]), "save_name_not_string": ("save_mindir", [None, 5]),
+            "split_not_string": ("export_split_mindir", [3]), "split_extension": ("export_split_mindir", ["m.txt"]),
+            "split_missing": ("export_split_mindir", ["nope.mindir"])}
+
+
+def record_util():
+    import shutil
+    ms = _ms()
+    work = os.getcwd()
+    shutil.copy(os.path.join(DATA, "mlp.mindir"), "m.mindir")
+    with open("junk.mindir", "wb") as f:
+        f.write(b"hello\n")
+    out = {}
+    for case, (fn, args) in util_cases().items():
+        if fn == "save_mindir" and args[0] is None:
+            args = [ms.load_mindir("m.mindir"), args[1]]
+        try:
+            getattr(ms, fn)(*args)
+            out[case] = {"ok": True}
+        except Exception as e:  # noqa: BLE001  (recorded, not hidden)
+            out[case] = {"error": {"type": type(e).__name__,
+                                   "message_first_line": str(e).splitlines()[0].replace(work, "<dir>")}}
+    md = ms.load_mindir("m.mindir")
+    md.user_info["version"] = "pangu v100"
+    ms.save_mindir(md, "out/new")
+    out["save_then_load"] = {"user_info": dict(ms.load_mindir("out/new.mindir").user_info),
+                             "mode": oct(os.stat("out/new.mindir").st_mode & 0o777),
+                             "graph_name": md.graph.name, "nodes": len(md.graph.node)}
     return out
 
 
@@ -166,8 +225,16 @@ def main():
             json.dump({"mindspore": mindspore.__version__, "cases": record_errors()}, f, indent=1, sort_keys=True)
             f.write("\n")
         return
+    if sys.argv[1] == "util":
+        import mindspore
+        os.chdir(tempfile.mkdtemp())
+        with open(os.path.join(DATA, "util_errors.json"), "w") as f:
+            json.dump({"mindspore": mindspore.__version__, "cases": record_util()}, f, indent=1, sort_keys=True)
+            f.write("\n")
+        return
     if sys.argv[1] == "--one":
-        fn = {"export": export_one, "dynamic": export_dynamic, "check-export": check_one}[sys.argv[2]]
+        fn = {"export": export_one, "dynamic": export_dynamic, "check-export": check_one,
+              "check-dynamic": check_dynamic}[sys.argv[2]]
         print("@@RESULT@@" + json.dumps(fn(sys.argv[3])))
         return
     sys.path.insert(0, HERE)
@@ -177,11 +244,19 @@ def main():
     names = sys.argv[2:] or (list(mindir_models.MODELS) if mode == "export" else list(mindir_models.EXPORT_MODELS))
     out_name = "mindspore_outputs.json" if mode == "export" else "pycompile_export_in_mindspore.json"
     out = {"mindspore": mindspore.__version__, "models": {}}
+    if sys.argv[2:] and os.path.exists(os.path.join(DATA, out_name)):     # some models: keep the others
+        with open(os.path.join(DATA, out_name)) as f:
+            out = json.load(f)
     for name in names:
         out["models"][name] = _run(mode, name)
         print(name, "ok", flush=True)
     if mode == "export":
         out["dynamic_batch"] = {name: _run("dynamic", name) for name in mindir_models.DYNAMIC_MODELS}
+    else:
+        out.setdefault("dynamic_batch", {})
+        for name in [n for n in names if n in mindir_models.DYNAMIC_EXPORT_MODELS]:
+            out["dynamic_batch"][name] = _run("check-dynamic", name)
+            print(name, "dynamic ok", flush=True)
     with open(os.path.join(DATA, out_name), "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")

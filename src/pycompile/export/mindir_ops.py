@@ -10,9 +10,17 @@ no rule here is refused by `export` with its name and the user's source line.
 """
 from __future__ import annotations
 
+from pycompile.common import dtype as mstype
 from pycompile.ops import prims as P
 
 FUNCTION, PRIMITIVE = "PRIMITIVE_FUNCTION", "PRIMITIVE"
+# MindSpore's TypeId of each dtype: Cast's `dst_type` input (read from the wheel's exported Casts)
+TYPE_IDS = {mstype.bool_: 30, mstype.int8: 32, mstype.int16: 33, mstype.int32: 34, mstype.int64: 35,
+            mstype.uint8: 37, mstype.uint16: 38, mstype.uint32: 39, mstype.uint64: 40, mstype.float16: 42,
+            mstype.float32: 43, mstype.float64: 44}
+# the older primitives' input_names / output_names attributes, as MindSpore writes them
+_NAMES = {"TensorScatterUpdate": (["input_x", "indices", "updates"], ["y"]), "Stack": (["x"], ["y"]),
+          "Cast": (["x", "dst_type"], ["output"])}
 
 
 class Unsupported(Exception):
@@ -91,6 +99,46 @@ def _layer_norm(node):
             FUNCTION, 0)
 
 
+def _named(name, **attrs):
+    ins, outs = _NAMES[name]
+    return {"output_names": outs, "input_names": ins, **attrs}
+
+
+def _gather(node):
+    return "Gather", (int(node.attrs["axis"]), 0), {}, FUNCTION
+
+
+def _stack(node):
+    n = len(node.inputs)
+    return "Stack", (), _named("Stack", num=n, axis=int(node.attrs["axis"]), N=n), PRIMITIVE
+
+
+def _concat(node):
+    return "Concat", (int(node.attrs["axis"]),), {}, FUNCTION
+
+
+def _cast(node):
+    dtype = node.type.dtype
+    if dtype not in TYPE_IDS:
+        raise Unsupported(f"Cast to {dtype}")
+    return "Cast", (TYPE_IDS[dtype],), _named("Cast"), FUNCTION
+
+
+def _broadcast_to(node):
+    return "BroadcastTo", (tuple(int(d) for d in node.type.shape),), {}, FUNCTION
+
+
+def _gather_grad(node):
+    """The gradient of a Gather along axis 0: the rows summed into their indices' slots, which is
+    MindSpore's UnsortedSegmentSum(dy, indices, rows)."""
+    if int(node.attrs.get("axis", 0)) != 0:
+        raise Unsupported("the gradient of a Gather along an axis other than 0")
+    return "UnsortedSegmentSum", (int(node.attrs["shape"][0]),), {}, FUNCTION
+
+
+# variadic ops: their tensors go to the primitive as one MakeTuple input
+TUPLE_INPUT = (P.Stack, P.Concat)
+
 RULES = {
     P.MatMul: _matmul("MatMul"), P.BatchMatMul: _matmul("BatchMatMul"),
     P.Add: _same("Add"), P.Sub: _same("Sub"), P.Mul: _same("Mul"), P.RealDiv: _same("RealDiv"),
@@ -101,4 +149,8 @@ RULES = {
     P.Conv2D: _conv2d, P.MaxPool: _pool("MaxPool"), P.AvgPool: _pool("AvgPool"),
     P.Reshape: _reshape, P.Transpose: _transpose, P.Softmax: _softmax,
     P.StridedSlice: _strided_slice, P.ReduceSum: _reduce_sum, P.LayerNorm: _layer_norm,
+    P.Gather: _gather, P.Stack: _stack, P.Concat: _concat, P.Cast: _cast,
+    P.TensorScatterUpdate: lambda node: ("TensorScatterUpdate", (), _named("TensorScatterUpdate"), PRIMITIVE),
+    P.Equal: _same("Equal"), P.NotEqual: _same("NotEqual"), P.Select: _same("Select"),
+    P.BroadcastTo: _broadcast_to, P.GatherGrad: _gather_grad,
 }

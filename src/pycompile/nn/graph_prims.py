@@ -184,6 +184,50 @@ def _lstm(node, args):
     return (x, ops.stack(hs, 0), ops.stack(cs, 0), None, None)
 
 
+# MindSpore's TypeId numbers (Cast's dst_type input) -> pycompile dtype names
+_TYPE_IDS = {30: "bool_", 32: "int8", 33: "int16", 34: "int32", 35: "int64", 37: "uint8", 38: "uint16",
+             39: "uint32", 40: "uint64", 42: "float16", 43: "float32", 44: "float64"}
+
+
+def _cast(node, args):
+    from pycompile.common import dtype as mstype
+    x, dst = args[:2]
+    if not isinstance(dst, int) or dst not in _TYPE_IDS:
+        raise GraphLoadError(f"node {node.output}: Cast to MindSpore type id {dst!r}, which pycompile does not have")
+    return ops.cast(x, getattr(mstype, _TYPE_IDS[dst]))
+
+
+def _reduce_sum(node, args):
+    x = args[0]
+    axis = tuple(args[1]) if len(args) > 1 and args[1] is not None else ()
+    keep = bool(args[2]) if len(args) > 2 else bool(node.attrs.get("keep_dims", False))
+    skip = bool(args[3]) if len(args) > 3 else False
+    if not axis:
+        if skip:
+            return x
+        axis = tuple(range(len(x.shape)))
+    return ops.sum(x, axis, keep)
+
+
+def _zeros(node, args):
+    from pycompile.common import dtype as mstype
+    shape, dst = args[:2]
+    if not isinstance(dst, int) or dst not in _TYPE_IDS:
+        raise GraphLoadError(f"node {node.output}: Zeros of MindSpore type id {dst!r}, which pycompile does not have")
+    return ops.zeros(tuple(int(d) for d in shape), getattr(mstype, _TYPE_IDS[dst]))
+
+
+def _gather(node, args):
+    x, idx, axis = args[:3]
+    batch_dims = args[3] if len(args) > 3 else 0
+    return ops.gather(x, idx, int(axis), int(batch_dims))
+
+
+def _stack(node, args):
+    axis = args[1] if len(args) > 1 else node.attrs.get("axis", 0)
+    return ops.stack(tuple(args[0]), int(axis))
+
+
 def _unary(fn):
     return lambda node, args: fn(args[0])
 
@@ -221,4 +265,11 @@ PRIMITIVES = {
                                             else node.attrs.get("axis", 0)),
     "Split": _split,
     "StridedSlice": _strided_slice,
+    "Stack": _stack, "Gather": _gather, "Cast": _cast, "Zeros": _zeros,
+    "Shape": lambda node, args: tuple(args[0].shape),
+    "Equal": _binary(ops.equal), "NotEqual": _binary(ops.not_equal), "ReduceSum": _reduce_sum,
+    "Select": lambda node, args: ops.select(*args[:3]),
+    "BroadcastTo": lambda node, args: ops.broadcast_to(args[0], tuple(args[1])),
+    "UnsortedSegmentSum": lambda node, args: ops.unsorted_segment_sum(args[0], args[1], int(args[2])),
+    "TensorScatterUpdate": lambda node, args: ops.tensor_scatter_update(*args[:3]),
 }
