@@ -1,0 +1,42 @@
+"""MindSpore's CPU suite fixes of prim33 (issue 33): each test here fails on the main before it.
+Values recorded from the wheel are in tests/conformance/cases_prim33.py."""
+import numpy as np
+import pytest
+
+import pycompile as ms
+from pycompile import Tensor, ops
+
+
+def _gather_rows(x, idx):
+    return ops.gather(x, idx, 0)
+
+
+X3 = np.arange(1, 13, dtype=np.float32).reshape(2, 2, 3)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_vmap_gather_with_both_batched_reports_gathers_range_error(mode):
+    """vmap of Gather with the table and the indices batched reads through GatherD: an index out
+    of range must still say Gather's words (the suite's test_gather_vmap_indices_outofbound)."""
+    ms.set_context(mode=mode)
+    try:
+        f = ms.vmap(_gather_rows, in_axes=(0, 0))
+        out = f(Tensor(X3), Tensor(np.array([[1, -1], [0, 1]], np.int32)))
+        np.testing.assert_array_equal(out.asnumpy(), np.stack([X3[0][[1, 1]], X3[1][[0, 1]]]))
+        with pytest.raises(RuntimeError, match="For 'Gather', the 'input_indices' should be in the range"):
+            f(Tensor(X3), Tensor(np.array([[0, 2], [2, 0]], np.int32))).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@ms.jit
+def _jit_vmap_gather(x, idx):
+    return ms.vmap(_gather_rows, in_axes=(0, 0))(x, idx)
+
+
+@pytest.mark.cc
+def test_vmap_gather_range_error_in_compiled_code():
+    out = _jit_vmap_gather(Tensor(X3), Tensor(np.array([[1, -2], [0, 1]], np.int32)))
+    np.testing.assert_array_equal(out.asnumpy(), np.stack([X3[0][[1, 0]], X3[1][[0, 1]]]))
+    with pytest.raises(RuntimeError, match="For 'Gather', the 'input_indices' should be in the range"):
+        _jit_vmap_gather(Tensor(X3), Tensor(np.array([[0, 1], [-3, 0]], np.int32))).asnumpy()
