@@ -40,3 +40,31 @@ def test_vmap_gather_range_error_in_compiled_code():
     np.testing.assert_array_equal(out.asnumpy(), np.stack([X3[0][[1, 0]], X3[1][[0, 1]]]))
     with pytest.raises(RuntimeError, match="For 'Gather', the 'input_indices' should be in the range"):
         _jit_vmap_gather(Tensor(X3), Tensor(np.array([[0, 1], [-3, 0]], np.int32))).asnumpy()
+
+
+class _UniqueReshape(ms.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.unique = ops.Unique()
+
+    def construct(self, x):
+        y, _ = self.unique(x)
+        return ops.reshape(y, (3, 3)) * 2
+
+
+@pytest.mark.cc
+def test_unique_then_reshape_to_a_static_shape_in_graph_mode():
+    """Unique's values have a length known only at run time in compiled code: Reshape to a static
+    shape takes the first n, checked when the graph runs (the suite's *_dynamic_shape tests)."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = _UniqueReshape()
+        x = np.array([8, -3, 0, 0, 10, 1, 21, -3, 11, 4, -2, 10, 8], np.float32)
+        np.testing.assert_array_equal(net(Tensor(x)).asnumpy(),
+                                      2 * np.array([8, -3, 0, 10, 1, 21, 11, 4, -2], np.float32).reshape(3, 3))
+        with pytest.raises(RuntimeError, match="For 'Reshape'.*must be 9"):
+            net(Tensor(x[:9])).asnumpy()            # 7 distinct values
+        with pytest.raises(RuntimeError, match="For 'Reshape'.*at most 5"):
+            net(Tensor(x[:5])).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
