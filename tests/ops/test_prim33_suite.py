@@ -68,3 +68,26 @@ def test_unique_then_reshape_to_a_static_shape_in_graph_mode():
             net(Tensor(x[:5])).asnumpy()
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def _band(a, lo, up):
+    """NumPy's band of every matrix (negative: the whole triangle)."""
+    i, j = np.indices(a.shape[-2:])
+    return a * (((i - j <= lo) | (lo < 0)) & ((j - i <= up) | (up < 0)))
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_matrix_band_part_with_tensor_bounds_and_under_vmap(mode):
+    """MatrixBandPart's bounds may be int tensors (the suite's test_matrix_band_part_vmap maps over
+    them: 'lower' a batch tracer); main refused anything but an int."""
+    ms.set_context(mode=mode)
+    try:
+        a = np.arange(1, 31, dtype=np.float32).reshape(2, 3, 5)
+        out = ms.vmap(ops.matrix_band_part, (0, 0, None), 0)(Tensor(a), Tensor(np.array([1, -1], np.int64)), 0)
+        np.testing.assert_array_equal(out.asnumpy(), np.stack([_band(a[0], 1, 0), _band(a[1], -1, 0)]))
+        out = ops.matrix_band_part(Tensor(a), Tensor(np.array(0, np.int32)), Tensor(np.array([2, -1], np.int32)))
+        np.testing.assert_array_equal(out.asnumpy(), np.stack([_band(a[0], 0, 2), _band(a[1], 0, -1)]))
+        with pytest.raises(TypeError, match="'lower' should be int32 or int64"):
+            ops.matrix_band_part(Tensor(a), Tensor(np.array(1.0, np.float32)), 1)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
