@@ -13,7 +13,8 @@ whatever an elementwise op makes of them; no result ever reads it:
     count;
   * returned from the compiled function, the buffer and the count are two graph outputs and the
     call hands back `data[:count]` (compiler/builder.finish_graph, backend/compiled.Layout);
-  * Reshape to a shape known at compile time (MindSpore's `Unique` then `Reshape(x, (3, 3))`)
+  * Reshape to a shape known at compile time (MindSpore's `Unique` then `Reshape(x, (3, 3))`; a -1
+    stands for what the bound leaves)
     takes the first prod(shape) elements, an ordinary static tensor, and checks when the graph
     runs that the count is exactly that (RuntimeError at the user's line otherwise);
   * any other op raises RuntimeError at the user's line, naming the op.
@@ -162,9 +163,14 @@ class Bounded(OnTrace, TensorMethods, Symbolic):
     def reshape_static(self, shape: tuple):
         """Reshaped to a shape known at compile time (MindSpore's Unique then Reshape((3, 3))): the
         first n = prod(shape) elements, an ordinary static tensor, with a check when the graph runs
-        that the count is n (RuntimeError otherwise). (-1,) keeps the run-time length."""
+        that the count is n (RuntimeError otherwise). (-1,) keeps the run-time length; another shape
+        with one -1 takes that dimension from the bound (every element selected: the check then
+        asks for the bound)."""
         if tuple(shape) == (-1,):
             return self
+        known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+        if list(shape).count(-1) == 1 and all(d > 0 or d == -1 for d in shape) and self.trace.bound % known == 0:
+            shape = tuple(self.trace.bound // known if d == -1 else d for d in shape)
         if any(d < 0 for d in shape):
             raise unsupported("Reshape", f"; reshaping it into {list(shape)} needs a size computed at run time")
         n = int(np.prod(shape, dtype=np.int64))
@@ -174,8 +180,8 @@ class Bounded(OnTrace, TensorMethods, Symbolic):
         ok = F.equal(self.trace.count, _const(np.array(n, np.int32)))
         flag = F.select(ok, _const(np.float32(0)), _const(np.float32(np.inf)))
         flag = apply(P.CheckFinite, [flag], {
-            "message": f"For 'Reshape', the input's length, known only at run time (at most {self.trace.bound}), "
-                       f"must be {n} to reshape it into {list(shape)}"})
+            "message": f"For 'Reshape', the input's length is known only at run time (at most {self.trace.bound}): "
+                       f"it must be {n} to reshape it into {list(shape)}"})
         out = F.reshape(F.getitem(self.data, slice(0, n)), shape)
         return F.depend(out, flag)
 

@@ -1,0 +1,45 @@
+"""The conformance table: ops MindSpore's own CPU op tests need (issue 33, prim33): PSROIPooling and
+PSROIPoolingGrad (ops.operations.nn_ops / _grad_ops), ... Part of the table loaded after cases.py."""
+group("prim33")
+
+
+def _ops_module(name):
+    return __import__(ops.__name__ + ".operations." + name, fromlist=[name])
+
+
+# rois (batch, 5, 1): (image, x1, y1, x2, y2); the second box reaches past the map's right and bottom
+# edges (MindSpore's forward kernel never reads the last row and column, its gradient does)
+_PS_ROIS = np.array([[[0.0], [20.3], [33.0], [100.2], [70.9]],
+                     [[1.0], [4.6], [0.0], [140.0], [160.0]]], np.float32)
+
+
+@case("ops.operations", inputs=[rnd(2, 18, 9, 7), _PS_ROIS])
+def ps_roi_pooling_values(x, rois):
+    nn_ops = _ops_module("nn_ops")
+    return nn_ops.PSROIPooling(1.0 / 16, 3, 2)(x, rois), nn_ops.PSROIPooling(0.125, 1, 18)(x, rois)
+
+
+@case("ops.operations", inputs=[rnd(2, 2, 3, 3), _PS_ROIS])
+def ps_roi_pooling_grad_values(dy, rois):
+    G = _ops_module("_grad_ops")
+    return G.PSROIPoolingGrad((9, 7), 1.0 / 16, 3, 2)(dy, rois), G.PSROIPoolingGrad(8, 0.125, 3, 2)(dy, rois)
+
+
+@case("ops.operations", inputs=[rnd(2, 17, 9, 7), _PS_ROIS], error=True)
+def ps_roi_pooling_channels_wrong(x, rois):
+    return _ops_module("nn_ops").PSROIPooling(1.0 / 16, 3, 2)(x, rois)
+
+
+@case("ops.operations", inputs=[rnd(3, 2, 3, 3), _PS_ROIS], error=True)
+def ps_roi_pooling_grad_rois_count_wrong(dy, rois):
+    return _ops_module("_grad_ops").PSROIPoolingGrad((9, 7), 1.0 / 16, 3, 2)(dy, rois)
+
+
+@case("ops.operations", graph=False, reason="the constructor's argument checks", error=True)
+def ps_roi_pooling_group_size_float():
+    return _ops_module("nn_ops").PSROIPooling(1.0 / 16, 2.5, 2)
+
+
+@case("ops.operations", graph=False, reason="the constructor's argument checks", error=True)
+def ps_roi_pooling_grad_input_size_list():
+    return _ops_module("_grad_ops").PSROIPoolingGrad([9, 7], 1.0 / 16, 3, 2)
