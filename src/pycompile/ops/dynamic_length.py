@@ -160,6 +160,10 @@ class Bounded(OnTrace, TensorMethods, Symbolic):
     def __repr__(self):
         return f"<{self.data.dtype} values, at most {self.trace.bound}, counted at run time>"
 
+    def refused(self, op_name: str) -> OpRuntimeError:
+        """The error for an op that cannot take a value of run-time length (F.matmul asks)."""
+        return unsupported(op_name)
+
     def reshape_static(self, shape: tuple):
         """Reshaped to a shape known at compile time (MindSpore's Unique then Reshape((3, 3))): the
         first n = prod(shape) elements, an ordinary static tensor, with a check when the graph runs

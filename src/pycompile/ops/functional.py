@@ -418,9 +418,9 @@ def gather(input_params, input_indices, axis, batch_dims=0):
 def matmul(input, other):
     """NumPy-style matmul: 1-D operands are promoted and the added axis removed, >2-D batch."""
     a, b = _tensor_type("matmul", input), _tensor_type("matmul", other, "other")
-    if getattr(input, "run_time_length", False) or getattr(other, "run_time_length", False):
-        from pycompile.ops.dynamic_length import unsupported    # its type's length is only a bound
-        raise unsupported("MatMul")
+    for v in (input, other):
+        if getattr(v, "run_time_length", False):    # its type's length is only a bound
+            raise v.refused("MatMul")
     if a.ndim == 0 or b.ndim == 0:
         raise OpValueError(f"For 'matmul', inputs must not be 0-d; use mul (got shapes {list(a.shape)} "
                            f"and {list(b.shape)})")
