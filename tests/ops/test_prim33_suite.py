@@ -91,3 +91,38 @@ def test_matrix_band_part_with_tensor_bounds_and_under_vmap(mode):
             ops.matrix_band_part(Tensor(a), Tensor(np.array(1.0, np.float32)), 1)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+class _VmapApply(ms.nn.Cell):
+    """The suite's pattern (test_apply_*_vmap): vmap over a function that updates Parameters."""
+
+    def __init__(self):
+        super().__init__()
+        self.var = ms.Parameter(Tensor(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)), name="var")
+        self.acc = ms.Parameter(Tensor(np.array([[0.5, 0.5], [1.0, 1.0]], np.float32)), name="acc")
+
+        def step(var, acc, lr, grad):
+            return ops.ApplyAdagrad()(var, acc, lr, grad)
+        self.step = ms.vmap(step, in_axes=(0, 0, 0, None), out_axes=0)
+
+    def construct(self, lr, grad):
+        return self.step(self.var, self.acc, lr, grad)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_vmap_over_parameters_updates_each_row(mode):
+    """Assign of a mapped Parameter writes the whole batch (main: 'the first argument must be a
+    Parameter' in graph mode, as each example's slice was assigned)."""
+    ms.set_context(mode=mode)
+    try:
+        net = _VmapApply()
+        lr, grad = np.array([0.1, 0.2], np.float32), np.array([1.0, -2.0], np.float32)
+        var, acc = net(Tensor(lr), Tensor(grad))
+        acc_np = np.array([[0.5, 0.5], [1.0, 1.0]], np.float32) + grad ** 2
+        var_np = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32) - lr[:, None] * grad / np.sqrt(acc_np)
+        np.testing.assert_allclose(var.asnumpy(), var_np, rtol=1e-6)
+        np.testing.assert_allclose(acc.asnumpy(), acc_np, rtol=1e-6)
+        np.testing.assert_allclose(net.var.asnumpy(), var_np, rtol=1e-6)
+        np.testing.assert_allclose(net.acc.asnumpy(), acc_np, rtol=1e-6)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
