@@ -126,3 +126,19 @@ def test_vmap_over_parameters_updates_each_row(mode):
         np.testing.assert_allclose(net.acc.asnumpy(), acc_np, rtol=1e-6)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@ms.jit
+def _div_modes(x, y):
+    return x.div(y, rounding_mode="floor"), x.div(y, rounding_mode="trunc"), x.div(y)
+
+
+def test_tensor_div_takes_rounding_mode():
+    x, y = np.array([[0.93, -0.59], [-0.26, 0.71]]), np.array([-0.47, 0.3])
+    for f in (_div_modes, _div_modes.__wrapped__ if hasattr(_div_modes, "__wrapped__") else _div_modes):
+        fl, tr, plain = f(Tensor(x), Tensor(y))
+        np.testing.assert_array_equal(fl.asnumpy(), np.floor(x / y))
+        np.testing.assert_array_equal(tr.asnumpy(), np.trunc(x / y))
+        np.testing.assert_allclose(plain.asnumpy(), x / y)
+    fl = Tensor(x).div(Tensor(y), rounding_mode="floor")
+    np.testing.assert_array_equal(fl.asnumpy(), np.floor(x / y))
