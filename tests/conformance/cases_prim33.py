@@ -43,3 +43,34 @@ def ps_roi_pooling_group_size_float():
 @case("ops.operations", graph=False, reason="the constructor's argument checks", error=True)
 def ps_roi_pooling_grad_input_size_list():
     return _ops_module("_grad_ops").PSROIPoolingGrad([9, 7], 1.0 / 16, 3, 2)
+
+
+# ---- argument checks the suite makes (test_square_sum_all, test_truncate_div_op) -------------------------
+@case("ops.SquareSumAll", inputs=[rnd(3, dtype="float16"), rnd(3, dtype="float16")])
+def square_sum_all_f16(x, y):
+    return ops.SquareSumAll()(x, y)
+
+
+@case("ops.SquareSumAll", inputs=[rnd(3, dtype="float16"), rnd(3)], error=True)
+def square_sum_all_dtypes_differ(x, y):
+    return ops.SquareSumAll()(x, y)
+
+
+@case("ops.SquareSumAll", inputs=[rnd(3, dtype="float64"), rnd(3, dtype="float64")], error=True)
+def square_sum_all_float64(x, y):
+    return ops.SquareSumAll()(x, y)
+
+
+@case("ops.SquareSumAll", inputs=[rnd(3), rnd(2)], error=True)
+def square_sum_all_shapes_differ(x, y):
+    return ops.SquareSumAll()(x, y)
+
+
+@case("ops.TruncateDiv", inputs=[np.array([True, False]), np.array([True])], error=True)
+def truncate_div_bools(x, y):
+    return ops.TruncateDiv()(x, y)
+
+
+@case("ops.TruncateDiv", inputs=[np.array([1, 4, -3], np.int32), np.array([True])])
+def truncate_div_int_by_bool(x, y):
+    return ops.TruncateDiv()(x, y)
