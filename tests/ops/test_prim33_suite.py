@@ -142,3 +142,15 @@ def test_tensor_div_takes_rounding_mode():
         np.testing.assert_allclose(plain.asnumpy(), x / y)
     fl = Tensor(x).div(Tensor(y), rounding_mode="floor")
     np.testing.assert_array_equal(fl.asnumpy(), np.floor(x / y))
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_time_distributed_wraps_a_primitive(mode):
+    ms.set_context(mode=mode)
+    try:
+        x = np.random.default_rng(3).integers(0, 10, (3, 6, 4)).astype(np.float32)
+        for axis in (0, None):
+            td = ms.nn.TimeDistributed(ops.Argmax(output_type=ms.int32, axis=1), time_axis=1, reshape_with_axis=axis)
+            np.testing.assert_array_equal(td(Tensor(x)).asnumpy(), x.argmax(-1).astype(np.int32))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
