@@ -74,3 +74,19 @@ def truncate_div_bools(x, y):
 @case("ops.TruncateDiv", inputs=[np.array([1, 4, -3], np.int32), np.array([True])])
 def truncate_div_int_by_bool(x, y):
     return ops.TruncateDiv()(x, y)
+
+
+# ---- nn.Pad's checks (test_pad.py::test_pad_error_cases) ------------------------------------------------
+@cell("nn.Pad", inputs=[rnd(3, 3)], error=True)
+def pad_negative_constant():
+    return nn.Pad(paddings=((0, 0), (-1, -1)), mode="CONSTANT")
+
+
+@cell("nn.Pad", inputs=[rnd(3, 3)], error=True)
+def pad_negative_reflect():
+    return nn.Pad(paddings=((0, 0), (-1, 1)), mode="REFLECT")
+
+
+@cell("nn.Pad", inputs=[rnd(1, 3, 3)], error=True)
+def pad_rank_mismatch():
+    return nn.Pad(paddings=((0, 0), (1, 0)), mode="CONSTANT")

@@ -154,3 +154,12 @@ def test_time_distributed_wraps_a_primitive(mode):
             np.testing.assert_array_equal(td(Tensor(x)).asnumpy(), x.argmax(-1).astype(np.int32))
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_functional_names_shadowing_builtins():
+    """ops.functional.slice / range / max / min / round are MindSpore's ops (main: AttributeError);
+    inside pycompile the builtins stay builtins."""
+    from pycompile.ops import functional as F
+    x = Tensor(np.arange(18, dtype=np.float32).reshape(3, 2, 3))
+    np.testing.assert_array_equal(F.slice(x, (0, 1, 0), (2, 1, 3)).asnumpy(), np.arange(18).reshape(3, 2, 3)[:2, 1:2])
+    assert F.slice is ops.slice and F.range is ops.range and F.max is ops.max

@@ -652,6 +652,11 @@ __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and callable(v) and getattr(v, "__module__", None) == __name__]
 
 
+BUILTIN_NAMED: dict = {}     # ops functions named like a Python builtin (slice, range, ...): ops/__init__.py
+
+
 def __getattr__(name):
+    if name in BUILTIN_NAMED:
+        return BUILTIN_NAMED[name]
     from pycompile.common.missing import missing
     raise missing("ops.functional", __name__, name)
