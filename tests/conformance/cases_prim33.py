@@ -90,3 +90,13 @@ def pad_negative_reflect():
 @cell("nn.Pad", inputs=[rnd(1, 3, 3)], error=True)
 def pad_rank_mismatch():
     return nn.Pad(paddings=((0, 0), (1, 0)), mode="CONSTANT")
+
+
+@case("Tensor.expand", inputs=[rnd(3, 1)])
+def tensor_expand_by_a_size_tensor(x):
+    return x.expand(Tensor(np.array([3, 4], np.int32))), x.expand(Tensor(np.array([2, -1, 5], np.int64)))
+
+
+@case("ops.fold", inputs=[rnd(16, 64, 4)], error=True)
+def fold_negative_output_size(x):
+    return ops.fold(x, Tensor(np.array([6, -1], np.int32)), [2, 2], [2, 2], [2, 2], [2, 2])

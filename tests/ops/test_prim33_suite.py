@@ -163,3 +163,9 @@ def test_functional_names_shadowing_builtins():
     x = Tensor(np.arange(18, dtype=np.float32).reshape(3, 2, 3))
     np.testing.assert_array_equal(F.slice(x, (0, 1, 0), (2, 1, 3)).asnumpy(), np.arange(18).reshape(3, 2, 3)[:2, 1:2])
     assert F.slice is ops.slice and F.range is ops.range and F.max is ops.max
+
+
+def test_fold_negative_output_size_message():
+    with pytest.raises(ValueError, match="the value of 'output_size' must not be negative"):
+        ops.fold(Tensor(np.ones((16, 64, 4), np.float32)), Tensor(np.array([6, -1], np.int32)), [2, 2], [2, 2],
+                 [2, 2], [2, 2])
