@@ -169,3 +169,29 @@ def test_fold_negative_output_size_message():
     with pytest.raises(ValueError, match="the value of 'output_size' must not be negative"):
         ops.fold(Tensor(np.ones((16, 64, 4), np.float32)), Tensor(np.array([6, -1], np.int32)), [2, 2], [2, 2],
                  [2, 2], [2, 2])
+
+
+class _DenseNet(ms.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = ops.Dense()
+
+    def construct(self, x, w, b):
+        return self.dense(x, w, b)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_dense_with_a_1d_weight_and_dynamic_rank_inputs(mode):
+    """ops.Dense with a 1-D weight is one output unit, its axis dropped (the suite's test_1d_forward);
+    Tensor(dtype=...) is MindSpore's dynamic-rank placeholder for set_inputs."""
+    ms.set_context(mode=mode)
+    try:
+        net = _DenseNet()
+        x, w = np.array([[1, 2, 3], [4, 5, 6]], np.float32), np.array([1, 2, 3], np.float32)
+        net.set_inputs(Tensor(dtype=ms.float32), Tensor(dtype=ms.float32), Tensor(np.array(7, np.float32)))
+        out = net(Tensor(x), Tensor(w), Tensor(np.array(7, np.float32)))
+        np.testing.assert_allclose(out.asnumpy(), x @ w + 7)
+        out = net(Tensor(x[0]), Tensor(w), Tensor(np.array(7, np.float32)))
+        assert out.shape == () and float(out.asnumpy()) == 21.0
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

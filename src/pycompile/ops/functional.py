@@ -462,9 +462,12 @@ def dense(input, weight, bias=None):
     """input @ weight.T + bias (MindSpore's ops.dense)."""
     shape = _tensor_type("dense", input).shape
     wshape = _tensor_type("dense", weight, "weight").shape
-    if not shape or len(wshape) != 2:
-        raise OpValueError(f"For 'dense', 'input' must be at least 1-D and 'weight' 2-D, but got shapes "
+    if not shape or len(wshape) not in (1, 2):
+        raise OpValueError(f"For 'dense', 'input' must be at least 1-D and 'weight' 1-D or 2-D, but got shapes "
                            f"{list(shape)} and {list(wshape)}")
+    if len(wshape) == 1:        # one output unit, its axis dropped (MindSpore: (3,) . (3,) + b is 0-d)
+        out = sum(mul(input, weight), -1)
+        return add(out, bias) if bias is not None else out
     x2 = reshape(input, (-1, shape[-1])) if len(shape) != 2 else input
     out = apply(_P.MatMul, [x2, weight], {"transpose_a": False, "transpose_b": True})
     if bias is not None:
