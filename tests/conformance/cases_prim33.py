@@ -100,3 +100,22 @@ def tensor_expand_by_a_size_tensor(x):
 @case("ops.fold", inputs=[rnd(16, 64, 4)], error=True)
 def fold_negative_output_size(x):
     return ops.fold(x, Tensor(np.array([6, -1], np.int32)), [2, 2], [2, 2], [2, 2], [2, 2])
+
+
+# ---- box regression targets ------------------------------------------------------------------------------
+_ANCH = np.array([[4, 1, 6, 9], [2, 5, 5, 9], [0, 0, 30, 20], [10, 10, 11, 12]], np.float32)
+_GT = np.array([[3, 2, 7, 7], [1, 5, 5, 8], [5, 2, 25, 30], [9, 8, 14, 12]], np.float32)
+_DELTAS = np.array([[3, 1, 2, 2], [1, 2, 1, 4], [-0.5, 0.2, 5.0, -6.0], [0.1, -0.1, 0.3, 0.2]], np.float32)
+
+
+@case("ops.bounding_box_encode", "ops.BoundingBoxEncode", inputs=[_ANCH, _GT])
+def bounding_box_encode_values(a, g):
+    return (ops.bounding_box_encode(a, g), ops.BoundingBoxEncode((0.1, 0.1, 0.2, 0.2), (2.0, 2.0, 3.0, 3.0))(a, g),
+            ops.bounding_box_encode(ops.cast(a, ms.float16), ops.cast(g, ms.float16)))
+
+
+@case("ops.bounding_box_decode", "ops.BoundingBoxDecode", inputs=[_ANCH, _DELTAS])
+def bounding_box_decode_values(a, d):
+    return (ops.bounding_box_decode(a, d, (768, 1280)),
+            ops.BoundingBoxDecode((24, 16), (0.1, 0.1, 0.2, 0.2), (2.0, 2.0, 3.0, 3.0), 0.016)(a, d),
+            ops.bounding_box_decode(a, d, max_shape=(30, 40), wh_ratio_clip=0.2))
