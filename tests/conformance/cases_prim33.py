@@ -119,3 +119,27 @@ def bounding_box_decode_values(a, d):
     return (ops.bounding_box_decode(a, d, (768, 1280)),
             ops.BoundingBoxDecode((24, 16), (0.1, 0.1, 0.2, 0.2), (2.0, 2.0, 3.0, 3.0), 0.016)(a, d),
             ops.bounding_box_decode(a, d, max_shape=(30, 40), wh_ratio_clip=0.2))
+
+
+# ---- InplaceUpdateV2 / Tensor.inplace_update, DataFormatDimMap, EqualCount ---------------------------------
+@case("ops.InplaceUpdateV2", "Tensor.inplace_update", "ops.inplace_update",
+      inputs=[rnd(4, 3), rnd(2, 3), np.array([3, -4], np.int32)])
+def inplace_update_v2_rows(x, v, idx):
+    return ops.InplaceUpdateV2()(x, idx, v), x.inplace_update(v, idx), ops.inplace_update(x, v, idx), x
+
+
+@case("ops.DataFormatDimMap", inputs=[np.array([-4, -3, -2, -1, 0, 1, 2, 3], np.int32),
+                                      np.array([[0, 1], [2, -1]], np.int64)])
+def data_format_dim_map_layouts(x, y):
+    return ops.DataFormatDimMap()(x), ops.DataFormatDimMap("NCHW", "NHWC")(x), ops.DataFormatDimMap("NHWC", "NHWC")(y)
+
+
+@case("ops.DataFormatDimMap", inputs=[np.array([0, 1], np.int32)], error=True)
+def data_format_dim_map_other_layout(x):
+    return ops.DataFormatDimMap(dst_format="CHWN")(x)
+
+
+@case("ops.EqualCount", inputs=[np.array([1, 20, 5, 7], np.int32), np.array([2, 20, 5, 7], np.int32),
+                                np.array([0.5, 1.0, -2.0], np.float32), np.array([0.5, 1.5, -2.0], np.float32)])
+def equal_count_dtypes(a, b, x, y):
+    return ops.EqualCount()(a, b), ops.EqualCount()(x, y)

@@ -1,0 +1,52 @@
+"""Small Primitives MindSpore's CPU op tests use (issue 33, prim33): InplaceUpdateV2 and
+Tensor.inplace_update (rows replaced, the rows given as a Tensor), DataFormatDimMap (an axis index
+of one 4-letter layout mapped to another), EqualCount (the number of equal elements). Values
+recorded from the wheel in tests/conformance/cases_prim33.py."""
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.ops import function_index as X
+from pycompile.ops import functional as F
+from pycompile.ops._table import OpValueError
+from pycompile.ops.entry import Arg, op_entry, tensor_alias
+
+_INTS = frozenset({mstype.int32, mstype.int64})
+
+
+@op_entry("inplace_update_v2_primitive", primitive="InplaceUpdateV2", functional=False,
+          args=[Arg("x"), Arg("indices", "value"), Arg("v")])
+def inplace_update_v2_primitive(x, indices, v):
+    """x with its rows `indices` (an int, a tuple of ints or an int Tensor) replaced by v."""
+    return X.inplace_update(x, v, indices)
+
+
+@tensor_alias("inplace_update")
+def _inplace_update(self, v, indices):
+    """ops.inplace_update(self, v, indices): a new tensor (self is left as it was)."""
+    return X.inplace_update(self, v, indices)
+
+
+def _format(what):
+    def check(v, op_name):
+        if v not in ("NHWC", "NCHW"):
+            raise OpValueError(f"For '{op_name}', the '{what}' must be str and must be in '['NHWC', 'NCHW']', but "
+                               f"got '{v}'.")
+    return check
+
+
+@op_entry("data_format_dim_map_primitive", primitive="DataFormatDimMap", functional=False,
+          args=[Arg("input_x", dtypes=_INTS),
+                Arg("src_format", "value", default="NHWC", init=True, check=_format("src_format")),
+                Arg("dst_format", "value", default="NCHW", init=True, check=_format("dst_format"))])
+def data_format_dim_map_primitive(input_x, src_format="NHWC", dst_format="NCHW"):
+    """Each axis index (in [-4, 4)) of dst_format's layout as the index of the same letter in src_format."""
+    table = np.array([src_format.index(c) for c in dst_format], dtype=input_x.dtype.np)
+    from pycompile.common.tensor import Tensor
+    return F.gather(Tensor._wrap(table), F.remainder(input_x, 4), 0)
+
+
+@op_entry("equal_count_primitive", primitive="EqualCount", functional=False, args=[Arg("x"), Arg("y")])
+def equal_count_primitive(x, y):
+    """[the number of places where x == y], shape (1,), in x's dtype."""
+    n = F.sum(F.cast(F.equal(x, y), mstype.int32))
+    return F.reshape(F.cast(n, x.dtype), (1,))
