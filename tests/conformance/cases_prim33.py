@@ -143,3 +143,21 @@ def data_format_dim_map_other_layout(x):
                                 np.array([0.5, 1.0, -2.0], np.float32), np.array([0.5, 1.5, -2.0], np.float32)])
 def equal_count_dtypes(a, b, x, y):
     return ops.EqualCount()(a, b), ops.EqualCount()(x, y)
+
+
+# ---- bilinear layers -------------------------------------------------------------------------------------
+@case("ops.bidense", inputs=[rnd(5, 3), rnd(5, 4), rnd(2, 3, 4), rnd(2), rnd(2, 5, 3), rnd(2, 5, 4)])
+def bidense_shapes(x1, x2, w, b, y1, y2):
+    return (ops.bidense(x1, x2, w, b), ops.bidense(x1, x2, w), ops.bidense(y1, y2, w, b),
+            ops.bidense(x1[0], x2[0], w, b))
+
+
+@case("ops.bidense", inputs=[ints(2, lo=-20, hi=20, dtype="int8"), ints(3, lo=-20, hi=20, dtype="int8"),
+                             ints(1, 2, 3, lo=-3, hi=3, dtype="int8"), ints(1, lo=-20, hi=20, dtype="int8")])
+def bidense_int8(x1, x2, w, b):
+    return ops.bidense(x1, x2, w, b)
+
+
+@cell("nn.BiDense", inputs=[rnd(4, 3), rnd(4, 2)])
+def bidense_cell():
+    return set_params(nn.BiDense(3, 2, 5), 33)
