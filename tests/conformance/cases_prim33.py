@@ -161,3 +161,8 @@ def bidense_int8(x1, x2, w, b):
 @cell("nn.BiDense", inputs=[rnd(4, 3), rnd(4, 2)])
 def bidense_cell():
     return set_params(nn.BiDense(3, 2, 5), 33)
+
+
+@case("ops.EmbeddingLookup", inputs=[rnd(4, 3), np.array([[5, 2, 8], [4, 7, 3]], np.int32)])
+def embedding_lookup_shard(p, idx):
+    return ops.EmbeddingLookup()(p, idx, 4), ops.EmbeddingLookup()(p, idx, 0)

@@ -50,3 +50,18 @@ def equal_count_primitive(x, y):
     """[the number of places where x == y], shape (1,), in x's dtype."""
     n = F.sum(F.cast(F.equal(x, y), mstype.int32))
     return F.reshape(F.cast(n, x.dtype), (1,))
+
+
+@op_entry("embedding_lookup_primitive", primitive="EmbeddingLookup", functional=False,
+          args=[Arg("input_params"), Arg("input_indices", dtypes=_INTS), Arg("offset", "value")])
+def embedding_lookup_primitive(input_params, input_indices, offset):
+    """Rows input_indices - offset of input_params; an index outside the table reads zeros (the
+    table is one shard of a bigger one: other shards own those rows)."""
+    if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):
+        raise OpValueError(f"For 'EmbeddingLookup', 'offset' must be an int, but got {offset!r}.")
+    n = input_params.shape[0]
+    idx = input_indices - int(offset)
+    inside = F.logical_and(idx >= 0, idx < n)
+    rows = F.gather(input_params, F.select(inside, idx, F.zeros_like(idx)), 0)
+    keep = F.reshape(inside, tuple(inside.shape) + (1,) * (len(input_params.shape) - 1))
+    return F.select(keep, rows, F.zeros_like(rows))
