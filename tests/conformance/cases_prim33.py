@@ -166,3 +166,10 @@ def bidense_cell():
 @case("ops.EmbeddingLookup", inputs=[rnd(4, 3), np.array([[5, 2, 8], [4, 7, 3]], np.int32)])
 def embedding_lookup_shard(p, idx):
     return ops.EmbeddingLookup()(p, idx, 4), ops.EmbeddingLookup()(p, idx, 0)
+
+
+@case("ops.standard_laplace", "ops.StandardLaplace", graph=False, reason="random: shape, dtype and spread")
+def standard_laplace_shape_dtype():
+    a = ops.standard_laplace((300, 40), seed=3)
+    b = ops.StandardLaplace(10, 10)((5, 6))
+    return a.shape, a.dtype, b.shape, b.dtype, (ops.abs(a).mean() > 0.8).all(), (ops.abs(a).mean() < 1.2).all()
