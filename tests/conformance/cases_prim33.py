@@ -173,3 +173,8 @@ def standard_laplace_shape_dtype():
     a = ops.standard_laplace((300, 40), seed=3)
     b = ops.StandardLaplace(10, 10)((5, 6))
     return a.shape, a.dtype, b.shape, b.dtype, (ops.abs(a).mean() > 0.8).all(), (ops.abs(a).mean() < 1.2).all()
+
+
+@case("ops.operations", inputs=[rnd(3, 4), rnd(3, 4, lo=-6.0, hi=6.0)])
+def softplus_grad_values(dy, x):
+    return _ops_module("_grad_ops").SoftplusGrad()(dy, x)

@@ -65,3 +65,11 @@ def embedding_lookup_primitive(input_params, input_indices, offset):
     rows = F.gather(input_params, F.select(inside, idx, F.zeros_like(idx)), 0)
     keep = F.reshape(inside, tuple(inside.shape) + (1,) * (len(input_params.shape) - 1))
     return F.select(keep, rows, F.zeros_like(rows))
+
+
+@op_entry("softplus_grad_primitive", primitive="SoftplusGrad", functional=False,
+          args=[Arg("gradients"), Arg("features")])
+def softplus_grad_primitive(gradients, features):
+    """Softplus's backward (ops.operations._grad_ops): gradients * sigmoid(features); its own gradient
+    follows from the composition (the suite's grad of grad)."""
+    return gradients * F.sigmoid(features)
