@@ -178,3 +178,10 @@ def standard_laplace_shape_dtype():
 @case("ops.operations", inputs=[rnd(3, 4), rnd(3, 4, lo=-6.0, hi=6.0)])
 def softplus_grad_values(dy, x):
     return _ops_module("_grad_ops").SoftplusGrad()(dy, x)
+
+
+@case("ops.LRN", inputs=[rnd(2, 6, 3, 3), rnd(2, 6, 3, 3)])
+def lrn_grad_values(x, dy):
+    G = _ops_module("_grad_ops")
+    y = ops.LRN(2, 1.0, 0.1, 0.75)(x)
+    return G.LRNGrad(2, 1.0, 0.1, 0.75)(dy, x, y), G.LRNGrad(depth_radius=1, alpha=0.5)(dy, x, ops.LRN(1, alpha=0.5)(x))

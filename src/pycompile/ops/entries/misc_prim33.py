@@ -73,3 +73,26 @@ def softplus_grad_primitive(gradients, features):
     """Softplus's backward (ops.operations._grad_ops): gradients * sigmoid(features); its own gradient
     follows from the composition (the suite's grad of grad)."""
     return gradients * F.sigmoid(features)
+
+
+def _channel_window_sum(t, r):
+    """sum over channels [c - r, c + r] of an (N, C, H, W) tensor (zeros past the edges)."""
+    import pycompile.ops as ops
+    c = t.shape[1]
+    padded = ops.pad(t, (0, 0, 0, 0, r, r))
+    return ops.addn([ops.narrow(padded, 1, k, c) for k in range(2 * r + 1)])
+
+
+@op_entry("lrn_grad_primitive", primitive="LRNGrad", functional=False,
+          args=[Arg("grads"), Arg("x"), Arg("y"), Arg("depth_radius", "value", default=5, init=True),
+                Arg("bias", "value", default=1.0, init=True), Arg("alpha", "value", default=1.0, init=True),
+                Arg("beta", "value", default=0.5, init=True)])
+def lrn_grad_primitive(grads, x, y, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):
+    """LRN's backward (ops.operations._grad_ops): with n = bias + alpha * (window sum of x^2),
+    dx = dy n^-beta - 2 alpha beta x * (window sum of dy x n^(-beta-1)); y is LRN's output."""
+    if len(x.shape) != 4:
+        raise OpValueError(f"For 'LRNGrad', the dimension of 'x' must be 4, but got {len(x.shape)}.")
+    norm = bias + alpha * _channel_window_sum(F.square(x), depth_radius)
+    scale = F.pow(norm, -beta)
+    inner = _channel_window_sum(grads * x * scale / norm, depth_radius)
+    return grads * scale - (2.0 * alpha * beta) * x * inner
