@@ -185,3 +185,10 @@ def lrn_grad_values(x, dy):
     G = _ops_module("_grad_ops")
     y = ops.LRN(2, 1.0, 0.1, 0.75)(x)
     return G.LRNGrad(2, 1.0, 0.1, 0.75)(dy, x, y), G.LRNGrad(depth_radius=1, alpha=0.5)(dy, x, ops.LRN(1, alpha=0.5)(x))
+
+
+@case("ops.operations", inputs=[rnd(2, 3, 3, 5), ints(1, 2, 4, 3, lo=-5, hi=5)])
+def resize_nearest_neighbor_grad_values(dy, k):
+    G = _ops_module("_grad_ops")
+    return (G.ResizeNearestNeighborGrad(False)(dy, (7, 4)), G.ResizeNearestNeighborGrad(True)(dy, (7, 4)),
+            G.ResizeNearestNeighborGrad(True)(dy, (2, 9)), G.ResizeNearestNeighborGrad()(k, (2, 2)))

@@ -1,7 +1,8 @@
 """Small Primitives MindSpore's CPU op tests use (issue 33, prim33): InplaceUpdateV2 and
 Tensor.inplace_update (rows replaced, the rows given as a Tensor), DataFormatDimMap (an axis index
-of one 4-letter layout mapped to another), EqualCount (the number of equal elements). Values
-recorded from the wheel in tests/conformance/cases_prim33.py."""
+of one 4-letter layout mapped to another), EqualCount (the number of equal elements), EmbeddingLookup,
+and the backward Primitives of ops.operations._grad_ops SoftplusGrad, LRNGrad and
+ResizeNearestNeighborGrad. Values recorded from the wheel in tests/conformance/cases_prim33.py."""
 import numpy as np
 
 from pycompile.common import dtype as mstype
@@ -96,3 +97,31 @@ def lrn_grad_primitive(grads, x, y, depth_radius=5, bias=1.0, alpha=1.0, beta=0.
     scale = F.pow(norm, -beta)
     inner = _channel_window_sum(grads * x * scale / norm, depth_radius)
     return grads * scale - (2.0 * alpha * beta) * x * inner
+
+
+def _nearest_source(out_n, in_n, align_corners):
+    """The input index nearest-neighbour resizing reads for each output index (MindSpore's CPU rule)."""
+    o = np.arange(out_n, dtype=np.float64)
+    if align_corners:
+        scale = (in_n - 1) / (out_n - 1) if out_n > 1 else 0.0
+        src = np.floor(o * scale + 0.5)          # C round(): half away from zero
+    else:
+        src = np.floor(o * (in_n / out_n))
+    return np.minimum(src, in_n - 1).astype(np.int64)
+
+
+@op_entry("resize_nearest_neighbor_grad_primitive", primitive="ResizeNearestNeighborGrad", functional=False,
+          args=[Arg("grads"), Arg("size", "value"), Arg("align_corners", "value", default=False, init=True)])
+def resize_nearest_neighbor_grad_primitive(grads, size, align_corners=False):
+    """ResizeNearestNeighbor's backward (ops.operations._grad_ops): each output pixel's gradient added
+    to the input pixel it was read from; `size` is the input's (H, W)."""
+    from pycompile.common.tensor import Tensor
+    if len(grads.shape) != 4:
+        raise OpValueError(f"For 'ResizeNearestNeighborGrad', 'grads' must be 4-D, but got {len(grads.shape)}-D.")
+    n, c, oh, ow = grads.shape
+    h, w = (int(v) for v in size)
+    rows, cols = _nearest_source(oh, h, align_corners), _nearest_source(ow, w, align_corners)
+    flat = (rows[:, None] * w + cols[None, :]).reshape(-1, 1)
+    upd = F.transpose(F.reshape(grads, (n * c, oh * ow)), (1, 0))
+    out = X.tensor_scatter_add(F.zeros((h * w, n * c), grads.dtype), Tensor._wrap(flat), upd)
+    return F.reshape(F.transpose(out, (1, 0)), (n, c, h, w))
