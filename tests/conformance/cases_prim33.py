@@ -192,3 +192,10 @@ def resize_nearest_neighbor_grad_values(dy, k):
     G = _ops_module("_grad_ops")
     return (G.ResizeNearestNeighborGrad(False)(dy, (7, 4)), G.ResizeNearestNeighborGrad(True)(dy, (7, 4)),
             G.ResizeNearestNeighborGrad(True)(dy, (2, 9)), G.ResizeNearestNeighborGrad()(k, (2, 2)))
+
+
+@case("ops.L2Normalize", inputs=[rnd(2, 3, 4), rnd(2, 3, 4)])
+def l2_normalize_grad_values(x, dout):
+    G = _ops_module("_grad_ops")
+    y1, y0 = ops.L2Normalize(1)(x), ops.L2Normalize(0, 1e-4)(x * 0.001)
+    return G.L2NormalizeGrad(1)(x, y1, dout), G.L2NormalizeGrad(0, 1e-4)(x * 0.001, y0, dout)

@@ -125,3 +125,14 @@ def resize_nearest_neighbor_grad_primitive(grads, size, align_corners=False):
     upd = F.transpose(F.reshape(grads, (n * c, oh * ow)), (1, 0))
     out = X.tensor_scatter_add(F.zeros((h * w, n * c), grads.dtype), Tensor._wrap(flat), upd)
     return F.reshape(F.transpose(out, (1, 0)), (n, c, h, w))
+
+
+@op_entry("l2_normalize_grad_primitive", primitive="L2NormalizeGrad", functional=False,
+          args=[Arg("input_x"), Arg("out"), Arg("dout"), Arg("axis", "value", default=0, init=True),
+                Arg("epsilon", "value", default=1e-4, init=True)])
+def l2_normalize_grad_primitive(input_x, out, dout, axis=0, epsilon=1e-4):
+    """L2Normalize's backward (ops.operations._grad_ops): (dout - out * sum(out * dout)) / norm over
+    `axis`, norm = max(sqrt(sum(x^2)), epsilon) (MindSpore 2.10's CPU kernel; recorded)."""
+    axis = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    norm = F.maximum(F.sqrt(F.sum(F.square(input_x), axis, True)), epsilon)
+    return (dout - out * F.sum(out * dout, axis, True)) / norm
