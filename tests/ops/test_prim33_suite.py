@@ -222,3 +222,32 @@ def test_seeded_random_primitives_repeat_per_instance(mode):
         assert abs(x.mean()) < 0.05 and abs(np.abs(x).mean() - 1) < 0.03 and abs(x.var() - 2) < 0.15
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_layer_norm_grad_with_a_given_mean_and_begin_params_axis_zero():
+    """LayerNormGrad takes mean / variance as given (the suite's vmap test passes random ones):
+    MindSpore's kernel form, against central differences of x -> (x - mean) rstd gamma with mean and
+    variance held fixed; begin_params_axis 0 sums nothing for dgamma / dbeta (main summed all)."""
+    from pycompile.ops.operations import _grad_ops as G
+    rng = np.random.default_rng(20)
+    x, g, dy = (rng.random((3, 4)) for _ in range(3))
+    mean, var = np.array([[0.3]]), np.array([[0.7]])
+    dx, dg, db = G.LayerNormGrad(0, 0)(Tensor(x), Tensor(dy), Tensor(var), Tensor(mean), Tensor(g))
+    rstd = (var + 1e-12) ** -0.5
+    n = x.size
+
+    def f(v):        # what the kernel differentiates: the statistics recomputed from v
+        m = v.mean()
+        return (((v - m) * (((v - m) ** 2).mean() + 1e-12) ** -0.5) * g * dy).sum()
+    # with the true statistics the kernel's form equals the derivative of f
+    m_true, v_true = x.mean(keepdims=True), x.var(keepdims=True)
+    dx_true = G.LayerNormGrad(0, 0)(Tensor(x), Tensor(dy), Tensor(v_true), Tensor(m_true), Tensor(g))[0].asnumpy()
+    eps = 1e-6
+    num = np.array([(f(x + eps * e) - f(x - eps * e)) / (2 * eps) for e in np.eye(n).reshape(n, 3, 4)]).reshape(3, 4)
+    np.testing.assert_allclose(dx_true, num, rtol=1e-5, atol=1e-7)
+    # with given statistics: the kernel's closed form
+    d = x - mean
+    s1, s2, s3 = (-0.5 * dy * g * d * rstd ** 3).sum(), (dy * g).sum(), (-2 * d).sum()
+    np.testing.assert_allclose(dx.asnumpy(), dy * g * rstd + s1 * 2 / n * d + (s1 * s3 / n - rstd * s2) / n, rtol=1e-10)
+    np.testing.assert_allclose(dg.asnumpy(), dy * d * rstd, rtol=1e-10)
+    np.testing.assert_allclose(db.asnumpy(), dy, rtol=1e-12)
