@@ -73,7 +73,17 @@ def _with_a_vector(x):
     return ops.masked_select(x, x > 0) + x.reshape(-1)     # as long as the bound: still refused
 
 
-@pytest.mark.parametrize("fn, op", [(_reshape, "Reshape"), (_matmul, "Reshape"), (_two_lengths, "Add"),
+def test_reshape_with_minus_one_takes_the_bound_and_checks_the_count_when_run():
+    """(1, -1) stands for (1, bound): right when every element is selected, else a RuntimeError
+    from the running program naming the user's line (it was refused when compiling)."""
+    f = ms.jit(_reshape)
+    np.testing.assert_array_equal(f(Tensor(np.abs(X) + 1)).asnumpy(), (np.abs(X) + 1).reshape(1, -1))
+    with pytest.raises(RuntimeError, match=r"For 'Reshape', the input's length is known only at run time \(at most "
+                                           r"30\): it must be 30 .*test_dynamic_length.py:\d+"):
+        f(Tensor(X)).asnumpy()
+
+
+@pytest.mark.parametrize("fn, op", [(_matmul, "MatMul"), (_two_lengths, "Add"),
                                     (_with_a_vector, "Add")])
 def test_other_ops_raise_runtime_error_at_the_users_line(fn, op):
     with pytest.raises(RuntimeError, match=rf"test_dynamic_length.py:\d+.*For '{op}', the input's length is known "

@@ -84,7 +84,7 @@ ERRORS = [
      r"For 'BatchMatMul'.*\[2, 2, 3\].*\[2, 2, 3\]"),
     ("batch matmul batch dims", lambda: ops.matmul(f32(2, 2, 3), f32(3, 3, 4)), ValueError, r"For 'BatchMatMul'"),
     ("matmul 0-d", lambda: ops.matmul(Tensor(1.0), f32(2)), ValueError, r"For 'matmul'.*0-d"),
-    ("dense weight", lambda: ops.dense(f32(2, 3), f32(3)), ValueError, r"For 'dense'.*\[2, 3\].*\[3\]"),
+    ("dense weight", lambda: ops.dense(f32(2, 3), f32(4, 3, 3)), ValueError, r"For 'dense'.*\[2, 3\].*\[4, 3, 3\]"),
     # concat / stack
     ("concat shapes", lambda: ops.concat((f32(2, 3), f32(2, 2))), ValueError, r"For 'Concat'.*\[2, 3\].*\[2, 2\]"),
     ("concat ranks", lambda: ops.concat((f32(2, 3), f32(2))), ValueError, r"For 'Concat'.*\[2, 3\].*\[2\]"),

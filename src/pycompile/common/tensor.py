@@ -151,8 +151,13 @@ class Tensor(TensorMethods):
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False, const_arg=False):
         dt = mstype.to_dtype(dtype) if dtype is not None else None
         if input_data is None:
-            if shape is None:
+            if shape is None and dt is None:
                 raise TypeError("For 'Tensor', 'input_data' is required unless 'shape' and 'dtype' are given")
+            if shape is None:
+                # MindSpore's dynamic-rank placeholder (shape (-2,)) for set_inputs / input_signature:
+                # the rank too is known only at run time; each call's shapes compile
+                self.dynamic_rank = True
+                shape = ()
             shape = (shape,) if isinstance(shape, int) or shape is None else tuple(shape)
             dt = dt or mstype.float32
             if any(d is None or d == -1 for d in shape):

@@ -53,6 +53,8 @@ from pycompile.nn.layers_more import (ChannelShuffle, ClipByNorm, Dropout3d, Fas
                                       ReduceLogSumExp, Roll, RReLU, Softmax2d, SoftShrink, Threshold, Tril,
                                       TripletMarginWithDistanceLoss, Triu, Unflatten)
 
+from pycompile.nn.bidense_prim33 import BiDense  # noqa: F401
+
 
 def __getattr__(name):
     from pycompile.common.missing import missing

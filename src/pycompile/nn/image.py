@@ -29,6 +29,15 @@ class Pad(Cell):
         self.paddings, self.mode = paddings, mode
 
     def construct(self, x):
+        for i, (a, b) in enumerate(self.paddings):
+            if a < 0 or b < 0:       # MindSpore's Pad / MirrorPad refuse them (ops.pad crops instead)
+                if self.mode != "CONSTANT":
+                    raise ValueError("For 'MirrorPad', all elements of paddings must be >= 0.")
+                raise ValueError(f"For 'Pad', all elements of 'paddings' must be >= 0, but got paddings[{i}][0] = "
+                                 f"{a}, paddings[{i}][1] = {b}")
+        if self.mode == "CONSTANT" and len(self.paddings) != x.ndim:
+            raise ValueError(f"For 'Pad', the length of 'paddings' must be equal to the rank of 'input_x', but got "
+                             f"{len(self.paddings)} vs {x.ndim}")
         return FI.pad_pairs("Pad", x, self.paddings, self.mode.lower())
 
 

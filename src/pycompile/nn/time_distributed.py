@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pycompile import ops
 from pycompile.nn.cell import Cell
+from pycompile.ops.primitive import Primitive
 
 
 def _move(ndim: int, src: int, dst: int) -> tuple:
@@ -13,14 +14,15 @@ def _move(ndim: int, src: int, dst: int) -> tuple:
 
 
 class TimeDistributed(Cell):
-    """`layer` on each step along `time_axis`. With `reshape_with_axis`, the time axis is merged
+    """`layer` (a Cell or a Primitive) on each step along `time_axis`. With `reshape_with_axis`, the time axis is merged
     into that axis (one call of the layer on N * T rows) and split again after; without it the
     layer runs step by step and the outputs are stacked."""
 
     def __init__(self, layer, time_axis, reshape_with_axis=None):
         super().__init__()
-        if not isinstance(layer, Cell):
-            raise TypeError(f"For 'TimeDistributed', 'layer' must be a Cell, but got {type(layer).__name__}")
+        if not isinstance(layer, (Cell, Primitive)):
+            raise TypeError(f"For 'TimeDistributed', 'layer' must be a Cell or a Primitive, but got "
+                            f"{type(layer).__name__}")
         for what, v in (("time_axis", time_axis), ("reshape_with_axis", reshape_with_axis)):
             if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
                 raise TypeError(f"For 'TimeDistributed', '{what}' must be an int, but got {v!r}")

@@ -80,6 +80,10 @@ FUNCTIONS = tuple(n for n in __all__ if _is_function(globals()[n]))
 for _n in FUNCTIONS:
     if not hasattr(functional, _n) and not hasattr(_builtins, _n):
         setattr(functional, _n, globals()[_n])
+    elif _n not in vars(functional) and hasattr(_builtins, _n):
+        # `F.slice` / `F.range` from outside: the module's __getattr__ answers, so functional.py's
+        # own code still reaches the builtins
+        functional.BUILTIN_NAMED[_n] = globals()[_n]
 del _n
 
 

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from pycompile.common import dtype as mstype
 from pycompile.common.abstract import type_of
 from pycompile.common.tensor import Tensor
 from pycompile.ops import functional as F
@@ -27,6 +28,18 @@ def _with_batch_column(idx):
     col = np.arange(s[0], dtype=type_of(idx).dtype.np).reshape((s[0],) + (1,) * (len(s) - 1))
     col = F.broadcast_to(Tensor(col), s[:-1] + (1,))
     return F.concat((col, idx), -1)
+
+
+def _gather_range_checked(idx, n):
+    """idx unchanged, or Gather's RuntimeError when the program runs if an index is outside [-n, n):
+    the GatherD that reads the batch would otherwise report its own op's name and rule."""
+    bad = F.logical_or(idx < -n, idx >= n)
+    flag = F.select(bad, F.fill(mstype.float32, shape_of(idx), float("inf")),
+                    F.fill(mstype.float32, shape_of(idx), 0.0))
+    flag = apply(OPS["CheckFinite"], [flag], {
+        "message": f"For 'Gather', the 'input_indices' should be in the range [0, {n}), but got an index "
+                   f"outside [-{n}, {n})"})
+    return idx + F.cast(flag, type_of(idx).dtype)
 
 
 def gather(op, args, attrs, size):
@@ -44,6 +57,7 @@ def gather(op, args, attrs, size):
     xs, ishape = shape_of(x), shape_of(idx)[1:]
     ax = norm_axis(op.name, attrs.get("axis", 0), len(xs) - 1) + 1
     p, q, n = math.prod(xs[1:ax]), math.prod(xs[ax + 1:]), math.prod(ishape)
+    idx = _gather_range_checked(idx, xs[ax])
     idx = F.broadcast_to(F.reshape(idx, (size, 1, n, 1)), (size, p, n, q))
     out = apply(OPS["GatherD"], [F.reshape(x, (size, p, xs[ax], q)), idx], {"axis": 2})
     return F.reshape(out, (size,) + xs[1:ax] + ishape + xs[ax + 1:]), 0

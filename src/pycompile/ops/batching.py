@@ -194,8 +194,22 @@ def _depend(op, args, attrs, size):
     return apply(op, [v, *rest], attrs), b
 
 
+def _assign(op, args, attrs, size):
+    """A mapped Parameter (the whole batch is the Parameter) takes the whole batch of values: an
+    unbatched value is repeated, a batched one moved to the Parameter's batch axis."""
+    (t, bt), (v, bv) = args
+    if bt is None:
+        if bv is not None:
+            raise OpValueError("vmap: a batched value cannot be assigned to a Parameter that is not mapped "
+                               "(its in_axes entry is None)")
+        return apply(op, [t, v], attrs), None
+    if isinstance(type_of(v), TensorType):
+        v = move_axis(v, bv, bt) if bv is not None else F.broadcast_to(v, type_of(t).shape)
+    return apply(op, [t, v], attrs), bt
+
+
 RULES = {
-    "elementwise": _elementwise, "reduce": _reduce, "argmax": _argmax, "softmax": _softmax,
+    "assign": _assign, "elementwise": _elementwise, "reduce": _reduce, "argmax": _argmax, "softmax": _softmax,
     "transpose": _transpose, "reshape": _reshape, "slice": _slice, "broadcast_to": _broadcast_to,
     "concat": _concat, "matmul": _matmul, "depend": _depend, "loop": loop,
     **batch_rules_cnn.RULES, **batch_rules_index.RULES,

@@ -13,6 +13,10 @@ whatever an elementwise op makes of them; no result ever reads it:
     count;
   * returned from the compiled function, the buffer and the count are two graph outputs and the
     call hands back `data[:count]` (compiler/builder.finish_graph, backend/compiled.Layout);
+  * Reshape to a shape known at compile time (MindSpore's `Unique` then `Reshape(x, (3, 3))`; a -1
+    stands for what the bound leaves)
+    takes the first prod(shape) elements, an ordinary static tensor, and checks when the graph
+    runs that the count is exactly that (RuntimeError at the user's line otherwise);
   * any other op raises RuntimeError at the user's line, naming the op.
 
 A Bounded is a tracer of its own (the JAX / vmap design: `ops._table.apply` hands every op with
@@ -38,7 +42,7 @@ _IDENTITY = {"ReduceSum": "zero", "ReduceMean": "zero", "ReduceProd": "one", "Re
              "ReduceMin": "highest", "ReduceAll": "one", "ReduceAny": "zero"}
 
 
-def _unsupported(op_name: str, what: str = "") -> OpRuntimeError:
+def unsupported(op_name: str, what: str = "") -> OpRuntimeError:
     return OpRuntimeError(
         f"For '{op_name}', the input's length is known only at run time (it comes from MaskedSelect){what}: "
         "compiled code supports elementwise ops, casts, the reductions sum / mean / max / min / prod / all / any "
@@ -65,7 +69,7 @@ class BoundedTrace(Tracer):
             return self._elementwise(op, inputs, attrs, out_type)
         if op.name in _IDENTITY and len(inputs) == 1:
             return self._reduce(op, inputs[0], attrs)
-        raise _unsupported(op.name)
+        raise unsupported(op.name)
 
     def call_cell(self, cell, args, kwargs):
         outer = tracing.outer_of(self)
@@ -78,13 +82,13 @@ class BoundedTrace(Tracer):
         for x in inputs:
             if isinstance(x, Bounded):
                 if x.trace is not self:
-                    raise _unsupported(op.name, " and so is another input's, from another MaskedSelect: the "
+                    raise unsupported(op.name, " and so is another input's, from another MaskedSelect: the "
                                                 "lengths may differ")
                 args.append(x.data)
                 continue
             t = type_of(x)
             if isinstance(t, TensorType) and (t.ndim > 1 or t.size != 1):
-                raise _unsupported(op.name, f"; it cannot be combined with a tensor of shape {list(t.shape)}")
+                raise unsupported(op.name, f"; it cannot be combined with a tensor of shape {list(t.shape)}")
             args.append(x)
         out = apply(op, args, attrs)
         if isinstance(out, tuple):
@@ -133,6 +137,8 @@ class Bounded(OnTrace, TensorMethods, Symbolic):
     """A 1-D value of run-time length `trace.count` (at most `trace.bound`), held in `data`."""
 
     __slots__ = ("data", "trace")
+    run_time_length = True      # what F.reshape asks
+
 
     def __init__(self, data, trace: BoundedTrace):
         self.data, self.trace = data, trace
@@ -143,16 +149,45 @@ class Bounded(OnTrace, TensorMethods, Symbolic):
 
     @property
     def shape(self):
-        raise _unsupported("shape", "; its shape is known only when the graph runs")
+        raise unsupported("shape", "; its shape is known only when the graph runs")
 
     def __len__(self):
-        raise _unsupported("len", "")
+        raise unsupported("len", "")
 
     def __bool__(self):
-        raise _unsupported("bool", "")
+        raise unsupported("bool", "")
 
     def __repr__(self):
         return f"<{self.data.dtype} values, at most {self.trace.bound}, counted at run time>"
+
+    def refused(self, op_name: str) -> OpRuntimeError:
+        """The error for an op that cannot take a value of run-time length (F.matmul asks)."""
+        return unsupported(op_name)
+
+    def reshape_static(self, shape: tuple):
+        """Reshaped to a shape known at compile time (MindSpore's Unique then Reshape((3, 3))): the
+        first n = prod(shape) elements, an ordinary static tensor, with a check when the graph runs
+        that the count is n (RuntimeError otherwise). (-1,) keeps the run-time length; another shape
+        with one -1 takes that dimension from the bound (every element selected: the check then
+        asks for the bound)."""
+        if tuple(shape) == (-1,):
+            return self
+        known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+        if list(shape).count(-1) == 1 and all(d > 0 or d == -1 for d in shape) and self.trace.bound % known == 0:
+            shape = tuple(self.trace.bound // known if d == -1 else d for d in shape)
+        if any(d < 0 for d in shape):
+            raise unsupported("Reshape", f"; reshaping it into {list(shape)} needs a size computed at run time")
+        n = int(np.prod(shape, dtype=np.int64))
+        if n > self.trace.bound:
+            raise OpRuntimeError(f"For 'Reshape', cannot reshape a tensor of at most {self.trace.bound} elements "
+                                 f"(a length known only at run time) into {list(shape)}")
+        ok = F.equal(self.trace.count, _const(np.array(n, np.int32)))
+        flag = F.select(ok, _const(np.float32(0)), _const(np.float32(np.inf)))
+        flag = apply(P.CheckFinite, [flag], {
+            "message": f"For 'Reshape', the input's length is known only at run time (at most {self.trace.bound}): "
+                       f"it must be {n} to reshape it into {list(shape)}"})
+        out = F.reshape(F.getitem(self.data, slice(0, n)), shape)
+        return F.depend(out, flag)
 
     __hash__ = object.__hash__
 

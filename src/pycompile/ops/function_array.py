@@ -282,15 +282,39 @@ def tril(input, diagonal=0):
 def matrix_band_part(x, lower, upper):
     """The band of each matrix of x (its last two axes): elements with i - j <= lower and
     j - i <= upper kept, the rest zero; a negative bound keeps the whole triangle (MindSpore's
-    MatrixBandPart, with the bounds ints known at compile time)."""
+    MatrixBandPart). A bound is an int, or an int32 / int64 tensor broadcast over x's matrices
+    (one bound per matrix: what vmap over the bounds hands it)."""
     t = F._tensor_type("MatrixBandPart", x, "x")
     if t.ndim < 2:
         raise OpValueError(f"For 'MatrixBandPart', 'x' must be at least 2-D, but got shape {list(t.shape)}")
-    lower, upper = _int("MatrixBandPart", "lower", lower), _int("MatrixBandPart", "upper", upper)
     rows, cols = t.shape[-2:]
     i, j = np.arange(rows)[:, None], np.arange(cols)[None, :]
+    if isinstance(lower, (Symbolic, _tensor_cls())) or isinstance(upper, (Symbolic, _tensor_cls())):
+        return _band_by_tensors(x, t, i - j, lower, upper)
+    lower, upper = _int("MatrixBandPart", "lower", lower), _int("MatrixBandPart", "upper", upper)
     keep = ((i - j <= lower) | (lower < 0)) & ((j - i <= upper) | (upper < 0))
     return F.select(_const(keep), x, _const(np.zeros((), t.dtype.np)))
+
+
+def _band_bound(what: str, v, batch: tuple):
+    if isinstance(v, (Symbolic, _tensor_cls())):
+        bt = F._tensor_type("MatrixBandPart", v, what)
+        if bt.dtype not in (mstype.int32, mstype.int64):
+            raise OpTypeError(f"For 'MatrixBandPart', the type of '{what}' should be int32 or int64, but got "
+                              f"{bt.dtype}")
+        if bt.ndim > len(batch) or np.broadcast_shapes(tuple(bt.shape), batch) != batch:
+            raise OpValueError(f"For 'MatrixBandPart', the shape of '{what}' {list(bt.shape)} must broadcast to "
+                               f"x's batch shape {list(batch)}")
+        return F.reshape(F.cast(v, mstype.int64), tuple(bt.shape) + (1, 1))
+    return _const(np.array(_int("MatrixBandPart", what, v), np.int64))
+
+
+def _band_by_tensors(x, t, diff, lower, upper):
+    """matrix_band_part with tensor bounds: the kept mask computed from them (i - j a constant)."""
+    lo, up = _band_bound("lower", lower, t.shape[:-2]), _band_bound("upper", upper, t.shape[:-2])
+    d, zero = _const(diff.astype(np.int64)), _const(np.zeros((), np.int64))
+    keep = F.logical_and(F.logical_or(d <= lo, lo < zero), F.logical_or(-d <= up, up < zero))
+    return F.select(keep, x, _const(np.zeros((), t.dtype.np)))
 
 
 def flip(input, dims):

@@ -394,7 +394,10 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     if data is None:
         raise OpTypeError(f"For Primitive[Col2Im], the type of input argument[output_size] must be Tensor but got "
                           f"{type(output_size).__name__}")
-    size = tuple_arg("fold", "output_size", tuple(int(v) for v in np.asarray(data).reshape(-1)), 2)
+    values = [int(v) for v in np.asarray(data).reshape(-1)]
+    if any(v < 0 for v in values):
+        raise OpValueError(f"For 'Col2Im', the value of 'output_size' must not be negative, but got {values}.")
+    size = tuple_arg("fold", "output_size", tuple(values), 2)
     k = tuple_arg("fold", "kernel_size", kernel_size, 2)
     d = tuple_arg("fold", "dilation", dilation, 2)
     s = tuple_arg("fold", "stride", stride, 2)

@@ -17,6 +17,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic, TensorType, type_of
+from pycompile.common.tensor import TensorMethods
 from pycompile.ops import prims as P
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError, apply
@@ -185,7 +186,10 @@ def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction="none")
 
 def _row_index(name: str, x, v, indices):
     """MindSpore's InplaceAdd / InplaceSub / InplaceUpdate arguments: the (len(indices), 1) index
-    tensor of the rows of x, and v shaped (len(indices),) + x.shape[1:]."""
+    tensor of the rows of x, and v shaped (len(indices),) + x.shape[1:]. `indices` may also be a
+    1-D int32 / int64 Tensor (InplaceUpdateV2's form; a row out of range raises when it runs)."""
+    if isinstance(indices, TensorMethods):
+        return _row_index_tensor(name, x, v, indices)
     rows = (indices,) if isinstance(indices, int) else indices
     if not isinstance(rows, (tuple, list)) or not all(isinstance(i, int) and not isinstance(i, bool) for i in rows) \
             or isinstance(indices, bool):
@@ -203,6 +207,23 @@ def _row_index(name: str, x, v, indices):
     if vt.dtype != xt.dtype:
         raise OpTypeError(f"For '{name}', 'v' must have the dtype of 'x' ({xt.dtype}), but got {vt.dtype}")
     return _const(np.array([[i % n] for i in rows], np.int64)), v
+
+
+def _row_index_tensor(name: str, x, v, indices):
+    it = F._tensor_type(name, indices, "indices")
+    if it.dtype not in (mstype.int32, mstype.int64) or it.ndim > 1:
+        raise OpTypeError(f"For '{name}', 'indices' must be an int, a tuple of ints or a 1-D int32 / int64 Tensor, "
+                          f"but got {it}")
+    xt, vt = F._tensor_type(name, x, "x"), F._tensor_type(name, v, "v")
+    m = 1 if it.ndim == 0 else it.shape[0]
+    want = (m,) + tuple(xt.shape[1:])
+    if tuple(vt.shape) != want:
+        raise OpValueError(f"For '{name}', 'v' must have shape {list(want)}, but got {list(vt.shape)}")
+    if vt.dtype != xt.dtype:
+        raise OpTypeError(f"For '{name}', 'v' must have the dtype of 'x' ({xt.dtype}), but got {vt.dtype}")
+    n = xt.shape[0] if xt.ndim else 0
+    idx = F.reshape(indices, (m, 1))
+    return F.select(idx < 0, idx + n, idx), v
 
 
 def inplace_add(x, v, indices):

@@ -296,7 +296,10 @@ def _static_shape(shape):
 
 
 def reshape(input, shape):
-    return apply(_P.Reshape, [input], {"shape": _static_shape(shape)})
+    shape = _static_shape(shape)
+    if getattr(input, "run_time_length", False):    # Unique's / masked_select's values in graph code
+        return input.reshape_static(shape)
+    return apply(_P.Reshape, [input], {"shape": shape})
 
 
 def flatten(input, order="C", *, start_dim=1, end_dim=-1):
@@ -415,6 +418,9 @@ def gather(input_params, input_indices, axis, batch_dims=0):
 def matmul(input, other):
     """NumPy-style matmul: 1-D operands are promoted and the added axis removed, >2-D batch."""
     a, b = _tensor_type("matmul", input), _tensor_type("matmul", other, "other")
+    for v in (input, other):
+        if getattr(v, "run_time_length", False):    # its type's length is only a bound
+            raise v.refused("MatMul")
     if a.ndim == 0 or b.ndim == 0:
         raise OpValueError(f"For 'matmul', inputs must not be 0-d; use mul (got shapes {list(a.shape)} "
                            f"and {list(b.shape)})")
@@ -456,9 +462,12 @@ def dense(input, weight, bias=None):
     """input @ weight.T + bias (MindSpore's ops.dense)."""
     shape = _tensor_type("dense", input).shape
     wshape = _tensor_type("dense", weight, "weight").shape
-    if not shape or len(wshape) != 2:
-        raise OpValueError(f"For 'dense', 'input' must be at least 1-D and 'weight' 2-D, but got shapes "
+    if not shape or len(wshape) not in (1, 2):
+        raise OpValueError(f"For 'dense', 'input' must be at least 1-D and 'weight' 1-D or 2-D, but got shapes "
                            f"{list(shape)} and {list(wshape)}")
+    if len(wshape) == 1:        # one output unit, its axis dropped (MindSpore: (3,) . (3,) + b is 0-d)
+        out = sum(mul(input, weight), -1)
+        return add(out, bias) if bias is not None else out
     x2 = reshape(input, (-1, shape[-1])) if len(shape) != 2 else input
     out = apply(_P.MatMul, [x2, weight], {"transpose_a": False, "transpose_b": True})
     if bias is not None:
@@ -646,6 +655,11 @@ __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and callable(v) and getattr(v, "__module__", None) == __name__]
 
 
+BUILTIN_NAMED: dict = {}     # ops functions named like a Python builtin (slice, range, ...): ops/__init__.py
+
+
 def __getattr__(name):
+    if name in BUILTIN_NAMED:
+        return BUILTIN_NAMED[name]
     from pycompile.common.missing import missing
     raise missing("ops.functional", __name__, name)

@@ -236,53 +236,70 @@ def _seed(seed, seed2):
     return int(seed) * 1000003 + int(seed2)
 
 
-class StandardNormal(Primitive):
+class _Seeded(Primitive):
+    """A random Primitive with MindSpore's (seed, seed2): when either is set, the instance draws from
+    a Generator of its own seeded with them, so two instances built alike draw the same numbers
+    (MindSpore's contract the suite checks) and calls on one instance continue its stream; unset,
+    it draws from the default stream."""
+
     def __init__(self, seed=0, seed2=0):
         super().__init__()
         self.seed = _seed(seed, seed2)
+        self._generator = None
 
+    def _draw(self, fn):
+        if not self.seed:
+            return fn()
+        if self._generator is None:
+            from pycompile.ops.generator import Generator
+            self._generator = Generator().manual_seed(self.seed)
+        with self._generator.drawing():
+            return fn()
+
+
+class StandardNormal(_Seeded):
     def __call__(self, shape):
-        return FR.randn(*tuple(shape), seed=self.seed or None)
+        return self._draw(lambda: FR.randn(*tuple(shape)))
 
 
-class UniformReal(Primitive):
-    def __init__(self, seed=0, seed2=0):
-        super().__init__()
-        self.seed = _seed(seed, seed2)
+def laplace(shape, seed=None):
+    """Laplace(0, 1) of `shape` by the inverse CDF of uniform draws (also ops.standard_laplace's)."""
+    u = F.maximum(FR.rand(*shape, seed=seed), 1e-30)     # rand draws from [0, 1): log stays finite
+    return F.select(u < 0.5, F.log(u * 2.0), F.neg(F.log((1.0 - u) * 2.0)))
 
+
+class StandardLaplace(_Seeded):
     def __call__(self, shape):
-        return FR.rand(*tuple(shape), seed=self.seed or None)
+        if not isinstance(shape, tuple):
+            raise TypeError(f"For 'StandardLaplace', 'shape' must be a tuple, but got {type(shape).__name__}")
+        return self._draw(lambda: laplace(shape))
 
 
-class UniformInt(Primitive):
-    def __init__(self, seed=0, seed2=0):
-        super().__init__()
-        self.seed = _seed(seed, seed2)
+class UniformReal(_Seeded):
+    def __call__(self, shape):
+        return self._draw(lambda: FR.rand(*tuple(shape)))
 
+
+class UniformInt(_Seeded):
     def __call__(self, shape, minval, maxval):
         lo, hi = (int(v.asnumpy()) if hasattr(v, "asnumpy") else int(v) for v in (minval, maxval))
         from pycompile.common import dtype as mstype
-        return FR.randint(lo, hi, tuple(shape), seed=self.seed or None, dtype=mstype.int32)
+        return self._draw(lambda: FR.randint(lo, hi, tuple(shape), dtype=mstype.int32))
 
 
-class RandomShuffle(Primitive):
-    def __init__(self, seed=0, seed2=0):
-        super().__init__()
-        self.seed = _seed(seed, seed2)
-
+class RandomShuffle(_Seeded):
     def __call__(self, x):
-        return FR.shuffle(x, self.seed or None)
+        return self._draw(lambda: FR.shuffle(x))
 
 
-class Multinomial(Primitive):
+class Multinomial(_Seeded):
     def __init__(self, seed=0, seed2=0, dtype=None):
-        super().__init__()
-        self.seed = _seed(seed, seed2)
+        super().__init__(seed, seed2)
 
     def __call__(self, x, num_samples):
-        return FR.multinomial(x, int(num_samples), True, seed=self.seed or None)
+        return self._draw(lambda: FR.multinomial(x, int(num_samples), True))
 
 
 __all__ = ["Conv2D", "Conv3D", "Conv2DBackpropInput", "Conv2DTranspose", "MaxPool", "AvgPool", "AdaptiveAvgPool2D",
            "AdaptiveMaxPool2D", "ResizeNearestNeighbor", "ResizeBilinearV2", "Pad", "MirrorPad", "BatchNorm",
-           "Dropout", "Dropout2D", "Dropout3D", "StandardNormal", "UniformReal", "UniformInt", "Multinomial", "RandomShuffle"]
+           "Dropout", "Dropout2D", "Dropout3D", "StandardNormal", "StandardLaplace", "UniformReal", "UniformInt", "Multinomial", "RandomShuffle"]

@@ -9,6 +9,7 @@ from pycompile.ops import function_index as X
 from pycompile.ops import function_math as M
 from pycompile.ops import function_scatter as S
 from pycompile.ops import functional as F
+from pycompile.ops._table import OpTypeError, OpValueError
 from pycompile.ops.primitive import Primitive, _simple
 
 
@@ -128,8 +129,21 @@ DepthToSpace = _with_init("DepthToSpace", {"block_size": 2}, lambda self, x: A.d
                           "(N, C * b * b, H, W) to (N, C, H * b, W * b), depth-column-row order.")
 SpaceToDepth = _with_init("SpaceToDepth", {"block_size": 2}, lambda self, x: A.space_to_depth(x, self.block_size),
                           "(N, C, H * b, W * b) to (N, b * b * C, H, W).")
-SquareSumAll = _simple("SquareSumAll", lambda x, y: (F.reduce_sum(F.square(x)), F.reduce_sum(F.square(y))),
-                       "(sum of x^2, sum of y^2) over all elements.")
+def _square_sum_all(x, y):
+    """MindSpore 2.10's checks: float16 / float32 inputs of one dtype and one shape."""
+    tx, ty = F._tensor_type("SquareSumAll", x, "x"), F._tensor_type("SquareSumAll", y, "y")
+    for what, t in (("x", tx), ("y", ty)):
+        if t.dtype not in (mstype.float16, mstype.float32):
+            raise OpTypeError(f"For primitive[SquareSumAll], the input argument[{what}] must be a type of "
+                              f"{{Tensor[Float16], Tensor[Float32]}}, but got Tensor[{t.dtype}].")
+    if tx.dtype != ty.dtype:
+        raise OpTypeError("For primitive[SquareSumAll], the input type must be same.")
+    if tx.shape != ty.shape:
+        raise OpValueError(f"For primitive[SquareSumAll], the x: {list(tx.shape)} must be equal to {list(ty.shape)}")
+    return F.reduce_sum(F.square(x)), F.reduce_sum(F.square(y))
+
+
+SquareSumAll = _simple("SquareSumAll", _square_sum_all, "(sum of x^2, sum of y^2) over all elements.")
 Renorm = _with_init("Renorm", {"p": 2, "dim": 0, "maxnorm": 1.0},
                     lambda self, x: M.renorm(x, self.p, self.dim, self.maxnorm),
                     "Slices along dim whose p-norm exceeds maxnorm scaled down to it.")

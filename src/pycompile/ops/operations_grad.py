@@ -116,10 +116,23 @@ def _layer_norm_grad(self, x, dy, variance, mean, gamma):
     rstd = F.rsqrt(F.add(variance, 1e-12))
     xhat = F.mul(F.sub(x, mean), rstd)
     g = F.mul(dy, F.reshape(gamma, (1,) * p + tuple(t.shape[p:])))
-    dx = F.mul(rstd, F.sub(F.sub(g, F.mean(g, norm_axes, True)), F.mul(xhat, F.mean(F.mul(g, xhat), norm_axes, True))))
+    # MindSpore's kernel form, which holds for any given mean (the suite passes ones that are not
+    # x's): with d = x - mean, s1 = sum(-g d rstd^3 / 2), s2 = sum(g), s3 = sum(-2 d) over the
+    # normalized axes (n elements), dx = g rstd + s1 (2 / n) d + (s1 s3 / n - rstd s2) / n
+    n = 1
+    for k in norm_axes:
+        n *= t.shape[k]
+    d = F.sub(x, mean)
+    s1 = F.sum(F.mul(F.mul(g, d), F.mul(F.mul(rstd, rstd), rstd) * -0.5), norm_axes, True)
+    s2 = F.sum(g, norm_axes, True)
+    s3 = F.sum(d * -2.0, norm_axes, True)
+    dx = F.add(F.add(F.mul(g, rstd), F.mul(s1, d) * (2.0 / n)),
+               F.sub(F.mul(s1, s3) * (1.0 / n), F.mul(rstd, s2)) * (1.0 / n))
     gshape = F._tensor_type("LayerNormGrad", gamma, "gamma").shape
-    dgamma = F.reshape(F.reduce_sum(F.mul(dy, xhat), param_axes), gshape)
-    dbeta = F.reshape(F.reduce_sum(dy, param_axes), gshape)
+    # begin_params_axis 0: nothing is summed (an empty axis tuple would sum everything)
+    total = (lambda v: F.reduce_sum(v, param_axes)) if param_axes else (lambda v: v)
+    dgamma = F.reshape(total(F.mul(dy, xhat)), gshape)
+    dbeta = F.reshape(total(dy), gshape)
     return dx, dgamma, dbeta
 
 

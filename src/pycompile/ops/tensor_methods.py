@@ -106,7 +106,7 @@ class _TensorOps:
     def add(self, o): return F.add(self, o)
     def sub(self, o): return F.sub(self, o)
     def mul(self, o): return F.mul(self, o)
-    def div(self, o): return F.div(self, o)
+    def div(self, o, rounding_mode=None): return F.div(self, o, rounding_mode=rounding_mode)
     def pow(self, o): return F.pow(self, o)
     def neg(self): return F.neg(self)
     def maximum(self, o): return F.maximum(self, o)

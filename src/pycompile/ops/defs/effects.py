@@ -39,7 +39,7 @@ def _assign_eager(ref, value):
 
 
 Assign = defop("Assign", ("variable", "value"), infer=_assign_infer, eager=_assign_eager,
-               kind=Kind.EFFECT, effect=Effect.MEM, lower=EffectCode("assign", alias=True))
+               kind=Kind.EFFECT, effect=Effect.MEM, lower=EffectCode("assign", alias=True), batch="assign")
 
 Load = defop("Load", ("variable",), infer=lambda types: types[0].tensor if isinstance(types[0], RefType) else types[0],
              eager=lambda ref: ref, kind=Kind.EFFECT, lower=View(), movable=False,

@@ -14,7 +14,7 @@ from pycompile.common.abstract import Symbolic, type_of
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
-from pycompile.ops._table import OpValueError, apply
+from pycompile.ops._table import OpTypeError, OpValueError, apply
 from pycompile.ops.entries.layout_extra import _move, narrow
 from pycompile.ops.entries.shrink_loss import _reduce
 from pycompile.ops.entry import Arg, op_entry
@@ -48,7 +48,10 @@ def floormod(x, y):
 
 @op_entry("truncate_div", args=[Arg("x", "tensor|number"), Arg("y", "tensor|number")])
 def truncate_div(x, y):
-    """x / y rounded toward zero; integers stay integers."""
+    """x / y rounded toward zero; integers stay integers. Two bool inputs are refused (TypeError),
+    as MindSpore 2.10's kernel has no bool form."""
+    if all(isinstance(v, bool) or (isinstance(v, TensorMethods) and v.dtype == mstype.bool_) for v in (x, y)):
+        raise OpTypeError("For 'TruncateDiv', the inputs must not both be bool")
     q = ops.trunc(F.div(x, y))
     ref = x if isinstance(x, TensorMethods) else y
     return q if ref.dtype.is_float else F.cast(q, ref.dtype)

@@ -3,6 +3,7 @@ dtype conversions (`x.double()`), shape helpers (`x.reshape_as(y)`), and the mat
 `mT` / `mH`. Values recorded from the wheel in tests/conformance/cases_entries.py."""
 import pycompile.ops as ops
 from pycompile.common import dtype as mstype
+from pycompile.common.tensor import TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError
 from pycompile.ops.entry import tensor_alias
@@ -128,7 +129,9 @@ def _size_args(size):
 
 @tensor_alias("expand")
 def _expand(self, *size):
-    """Broadcast to `size` (-1 keeps an axis)."""
+    """Broadcast to `size` (-1 keeps an axis); `size` may be one 1-D int Tensor (ops.expand's form)."""
+    if len(size) == 1 and isinstance(size[0], TensorMethods):
+        return ops.expand(self, size[0])
     return ops.broadcast_to(self, _size_args(size))
 
 
