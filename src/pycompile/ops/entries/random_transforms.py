@@ -1,5 +1,6 @@
 """Random ops made from the generator's uniform draws (ops/function_random.py), so they run in
-both modes and advance the same state: standard_laplace, laplace, rrelu, gumbel_softmax, as
+both modes and advance the same state: laplace, rrelu, gumbel_softmax (standard_laplace is in
+random_prim33.py), as
 MindSpore 2.10 defines them (argument errors recorded from the wheel: tests/conformance/
 cases_random_transforms.py; distributions tested in tests/ops/test_random_transforms.py)."""
 from __future__ import annotations
@@ -32,13 +33,6 @@ def _shape_arg(name):
                                                for d in v):
             raise OpTypeError(f"For '{name}', input must be a tuple, or a Tensor with all Int elements, but got: {v}")
     return check
-
-
-@op_entry("standard_laplace", primitive="StandardLaplace",
-          args=[Arg("shape", "value", check=_shape_arg("StandardLaplace")), Arg("seed", "value", default=None, init=True)])
-def standard_laplace(shape, seed=None):
-    """Samples of the Laplace distribution with mean 0 and scale 1 (float32)."""
-    return _laplace_of_uniform(_uniform(shape, mstype.float32, seed, "standard_laplace"))
 
 
 @op_entry("laplace", args=[Arg("shape", "value", check=_shape_arg("laplace")), Arg("mean"), Arg("lambda_param"),
