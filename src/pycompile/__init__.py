@@ -51,6 +51,14 @@ from pycompile.common.auto_parallel import (ParallelMode, get_auto_parallel_cont
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
 from pycompile.train.model import Model  # noqa: F401,E402
+# issue 33 (surface33): type objects, device-runtime answers, segmentation metrics, training helpers
+from pycompile.common.dtype import (Int, QuantDtype, TensorType, Type, list_, number, string,  # noqa: F401,E402
+                                    tensor_type, tuple_, type_none)
+from pycompile.device_api import *  # noqa: F401,F403,E402
+from pycompile.nn.metrics import (ConfusionMatrixMetric, HausdorffDistance, MeanSurfaceDistance,  # noqa: F401,E402
+                                  OcclusionSensitivity, RootMeanSquareDistance)
+from pycompile.train.surface33 import *  # noqa: F401,F403,E402
+train.export, train.load = export, load          # mindspore.train.export / load
 from pycompile.common.missing import install_tensor_stubs as _install_tensor_stubs  # noqa: E402
 
 _install_tensor_stubs(Tensor)   # last: after every module that adds Tensor methods
