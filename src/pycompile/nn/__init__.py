@@ -52,6 +52,12 @@ from pycompile.nn.layers_more import (ChannelShuffle, ClipByNorm, Dropout3d, Fas
                                       ReduceLogSumExp, Roll, RReLU, Softmax2d, SoftShrink, Threshold, Tril,
                                       TripletMarginWithDistanceLoss, Triu, Unflatten)
 
+from pycompile.nn.layers_surface33 import (AvgPool1dExt, AvgPool2dExt, AvgPool3d, AvgPool3dExt, BiDense,  # noqa: F401,E402
+                                           CellDict, Dropout2dExt, DropoutExt, ForwardValueAndGrad, Jvp, L1LossExt,
+                                           LogSoftmaxExt, MaxPool2dExt, MaxPool3d, MultiClassDiceLoss,
+                                           MultilabelMarginLoss, ParameterUpdate, Vjp, no_init_parameters)
+from pycompile.nn.metrics import (ConfusionMatrixMetric, HausdorffDistance, MeanSurfaceDistance,  # noqa: F401,E402
+                                  OcclusionSensitivity, RootMeanSquareDistance, get_metrics)
 
 def __getattr__(name):
     from pycompile.common.missing import missing

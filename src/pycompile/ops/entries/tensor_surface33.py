@@ -108,6 +108,8 @@ def _scatter_add(self, dim, index, src):
 @tensor_alias("inplace_update")
 def _inplace_update(self, v, indices):
     """`ops.inplace_update(self, v, indices)`: rows `indices` of self replaced by v (a new tensor)."""
+    if isinstance(indices, Tensor):          # a concrete index tensor: InplaceUpdate takes ints
+        indices = tuple(int(i) for i in indices.asnumpy().reshape(-1))
     return ops.inplace_update(self, v, indices)
 
 

@@ -1,0 +1,223 @@
+"""The conformance table: issue 33's nn layers and Tensor methods added by surface33
+(src/pycompile/nn/layers_surface33.py, src/pycompile/ops/entries/tensor_surface33.py).
+Part of the table loaded after cases.py. Random methods are compared by shape and dtype."""
+group("surface33")
+
+
+# ---- Tensor methods ------------------------------------------------------------------------------------
+@case("Tensor.unique_with_pad", inputs=[np.array([1, 1, 2, 5, 5, 3, 2], np.int32)], graph=False,
+      reason="data-dependent values computed on the host")
+def t_unique_with_pad(x):
+    return x.unique_with_pad(0), x.unique_with_pad(-7)
+
+
+@case("Tensor.choose", inputs=[np.array([2, 3, 1, 0], np.int32)], graph=False, reason="Python choices")
+def t_choose_clip_wrap(x):
+    c = [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]]
+    return x.choose(c), x.choose(c, mode="wrap")
+
+
+@case("Tensor.itemset", inputs=[rnd(2, 3)], graph=False, reason="a Python-level copy")
+def t_itemset(x):
+    return x.itemset((0, 1), 9.0), x.itemset(4, -2.5), x
+
+
+@case("Tensor.inplace_update", inputs=[rnd(3, 4), rnd(2, 4)])
+def t_inplace_update(x, v):
+    return x.inplace_update(v, Tensor(np.array([2, 0], np.int32)))
+
+
+@case("Tensor.multinomial", inputs=[rnd(3, 5, lo=0.1, hi=1.0)], graph=False, reason="random")
+def t_multinomial_shape(x):
+    y = x.multinomial(4)
+    return y.shape, y.dtype, (y >= 0).all(), (y < 5).all()
+
+
+@case("Tensor.random_categorical", inputs=[rnd(2, 6)], graph=False, reason="random")
+def t_random_categorical_shape(x):
+    y, z = x.random_categorical(3), x.random_categorical(5, 1, ms.int32)
+    return y.shape, y.dtype, z.shape, z.dtype, (y < 6).all(), (z >= 0).all()
+
+
+@case("Tensor.cauchy", "Tensor.log_normal", inputs=[rnd(3, 4)], graph=False, reason="random")
+def t_cauchy_log_normal_shape(x):
+    a, b = x.cauchy(), x.log_normal(0.0, 0.5)
+    return a.shape, a.dtype, b.shape, b.dtype, (b > 0).all()
+
+
+@case("Tensor.data_ptr", "Tensor.is_pinned", "Tensor.is_shared", "Tensor.get_bytes", inputs=[rnd(2, 2)],
+      graph=False, reason="host facts")
+def t_buffer_facts(x):
+    return isinstance(x.data_ptr(), int), x.is_pinned(), x.is_shared(), len(x.get_bytes())
+
+
+@case("Tensor.is_init", "Tensor.init_flag", "Tensor.is_meta", "Tensor.virtual_flag", "Tensor.param_info",
+      "Tensor.symbolic_shape", "Tensor.const_arg", "Tensor.init_finished", inputs=[rnd(2)], graph=False,
+      reason="host facts")
+def t_state_facts(x):
+    return (x.is_init(), x.init_flag, x.is_meta, x.virtual_flag, x.param_info is None, x.symbolic_shape is None,
+            x.const_arg, x.init_finished)
+
+
+@case("Tensor.set_", "Tensor.data", inputs=[rnd(2, 3), rnd(4)], graph=False, reason="rebinds the buffer")
+def t_set_data(x, y):
+    z = x * 1
+    z.set_(y)
+    return z, x.data
+
+
+# ---- nn ----------------------------------------------------------------------------------------------
+@cell("nn.MaxPool3d", inputs=[rnd(1, 2, 4, 4, 6)])
+def nn_MaxPool3d_valid():
+    return nn.MaxPool3d(2, 2)
+
+
+@cell("nn.MaxPool3d", inputs=[rnd(1, 2, 3, 4, 5)])
+def nn_MaxPool3d_pad():
+    return nn.MaxPool3d(3, 2, pad_mode="pad", padding=1)
+
+
+@cell("nn.AvgPool3d", inputs=[rnd(1, 2, 4, 4, 6)])
+def nn_AvgPool3d_valid():
+    return nn.AvgPool3d(2, 2)
+
+
+@cell("nn.AvgPool3d", inputs=[rnd(2, 4, 5, 5)])
+def nn_AvgPool3d_pad_4d():
+    return nn.AvgPool3d(3, 2, pad_mode="pad", padding=1, count_include_pad=False)
+
+
+@cell("nn.AvgPool2dExt", inputs=[rnd(1, 2, 5, 6)])
+def nn_AvgPool2dExt():
+    return nn.AvgPool2dExt(2)
+
+
+@cell("nn.AvgPool1dExt", inputs=[rnd(2, 3, 7)])
+def nn_AvgPool1dExt():
+    return nn.AvgPool1dExt(3, 2, 1)
+
+
+@cell("nn.L1LossExt", inputs=[rnd(3, 4), rnd(3, 4)])
+def nn_L1LossExt_sum():
+    return nn.L1LossExt("sum")
+
+
+@cell("nn.LogSoftmaxExt", inputs=[rnd(3, 4)])
+def nn_LogSoftmaxExt_default():
+    return nn.LogSoftmaxExt()
+
+
+@cell("nn.LogSoftmaxExt", inputs=[rnd(2, 3, 4)], tol={"Float32": (1e-4, 1e-5)},
+      note="MindSpore's graph-mode LogSoftmax is off by 3e-6 near 0")
+def nn_LogSoftmaxExt_dim():
+    return nn.LogSoftmaxExt(dim=-1)
+
+
+@cell("nn.BiDense", inputs=[rnd(5, 3), rnd(5, 4)])
+def nn_BiDense():
+    return set_params(nn.BiDense(3, 4, 2), 5)
+
+
+@cell("nn.BiDense", inputs=[rnd(2, 3, 3), rnd(2, 3, 2)])
+def nn_BiDense_nobias_3d():
+    return set_params(nn.BiDense(3, 2, 4, has_bias=False), 6)
+
+
+@cell("nn.MultilabelMarginLoss", inputs=[rnd(3, 4), np.array([[3, 0, -1, 1], [1, 2, 3, -1], [0, -1, 2, 1]],
+                                                                np.int32)])
+def nn_MultilabelMarginLoss_mean():
+    return nn.MultilabelMarginLoss()
+
+
+@cell("nn.MultilabelMarginLoss", inputs=[rnd(3, 4), np.array([[3, 0, -1, 1], [1, 2, 3, -1], [0, -1, 2, 1]],
+                                                                np.int32)])
+def nn_MultilabelMarginLoss_none():
+    return nn.MultilabelMarginLoss("none")
+
+
+@cell("nn.MultiClassDiceLoss", inputs=[rnd(3, 3), np.array([[0, 1, 0], [1, 0, 0], [0, 0, 1]], np.float32)])
+def nn_MultiClassDiceLoss():
+    return nn.MultiClassDiceLoss()
+
+
+@cell("nn.MultiClassDiceLoss", inputs=[rnd(2, 3, 4), (np.arange(24).reshape(2, 3, 4) % 3 == 0).astype(np.float32)])
+def nn_MultiClassDiceLoss_sigmoid_ignore():
+    return nn.MultiClassDiceLoss(ignore_indiex=1, activation="sigmoid")
+
+
+class _Cube(nn.Cell):
+    def construct(self, x, y):
+        return x * x * y
+
+
+class _Square(nn.Cell):
+    def construct(self, x):
+        return x * x * x + 2 * x
+
+
+@cell("nn.Jvp", inputs=[rnd(3), rnd(3)], graph=False, reason="the Cell's construct is jit-compiled by "
+      "MindSpore itself")
+def nn_Jvp_one_input():
+    return nn.Jvp(_Square())
+
+
+@cell("nn.Vjp", inputs=[rnd(3), rnd(3), rnd(3)], graph=False, reason="the Cell's construct is jit-compiled by "
+      "MindSpore itself")
+def nn_Vjp_two_inputs():
+    return nn.Vjp(_Cube())
+
+
+class _Lin(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.array([[1.0, -2.0], [0.5, 3.0]], np.float32)), name="w")
+
+    def construct(self, x):
+        return ops.reduce_sum(ops.matmul(x, self.w) ** 2)
+
+
+class _FVG(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.net = _Lin()
+        self.fvg = nn.ForwardValueAndGrad(self.net, weights=self.net.trainable_params(), get_all=True,
+                                          get_by_list=True)
+
+    def construct(self, x):
+        return self.fvg(x)
+
+
+@cell("nn.ForwardValueAndGrad", inputs=[rnd(3, 2)])
+def nn_ForwardValueAndGrad_all_and_list():
+    return _FVG()
+
+
+class _PU(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.p = Parameter(Tensor(np.zeros((2, 3), np.float32)), name="p")
+        self.update = nn.ParameterUpdate(self.p)
+
+    def construct(self, x):
+        y = self.update(x * 2)
+        return y, self.p + 1
+
+
+@cell("nn.ParameterUpdate", inputs=[rnd(2, 3)])
+def nn_ParameterUpdate():
+    return _PU()
+
+
+class _CD(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.table = nn.CellDict({"relu": nn.ReLU(), "tanh": nn.Tanh()})
+
+    def construct(self, x):
+        return self.table["relu"](x), self.table["tanh"](x)
+
+
+@cell("nn.CellDict", inputs=[rnd(2, 3, lo=-1, hi=1)], graph=False, reason="MindSpore's GRAPH_MODE indexes "
+      "a CellDict only by constant keys in its own way; the eager result is the contract")
+def nn_CellDict_index():
+    return _CD()
