@@ -55,6 +55,7 @@ from pycompile.train.model import Model  # noqa: F401,E402
 from pycompile.common.dtype import (Int, QuantDtype, TensorType, Type, list_, number, string,  # noqa: F401,E402
                                     tensor_type, tuple_, type_none)
 from pycompile.device_api import *  # noqa: F401,F403,E402
+from pycompile.common.tensor_extras import Symbol, UntypedStorage, frombuffer, swap_tensors  # noqa: F401,E402
 from pycompile.nn.metrics import (ConfusionMatrixMetric, HausdorffDistance, MeanSurfaceDistance,  # noqa: F401,E402
                                   OcclusionSensitivity, RootMeanSquareDistance)
 from pycompile.train.surface33 import *  # noqa: F401,F403,E402

@@ -37,10 +37,10 @@ def memory_stats(device_target=None) -> dict:
 def memory_summary(device_target=None) -> str:
     """memory_stats as MindSpore's table."""
     rule = "|" + "-" * 45 + "|"
-    lines = ["|" + "=" * 45 + "|", "|" + "Memory summary".center(45) + "|", "|" + "=" * 45 + "|",
+    lines = ["|" + "=" * 45 + "|", "|" + " " * 15 + "Memory summary" + " " * 16 + "|", "|" + "=" * 45 + "|",
              f"| {'Metric':20s} | {'Data':20s} |", rule]
     for i, name in enumerate(_NAMES):
-        lines.append(f"| {name:20s} | {'0 B':>9s}{'':11s} |")
+        lines.append(f"| {name:20s} | {'0 B':>8s}{'':12s} |")
         lines.append(rule if i < len(_NAMES) - 1 else "|" + "=" * 45 + "|")
     return "\n".join(lines) + "\n"
 
@@ -106,11 +106,10 @@ class Stream:
     def __init__(self, priority=0, **kwargs):
         if isinstance(priority, bool) or not isinstance(priority, int):
             raise TypeError(f"For 'Stream', the argument 'priority' must be int, but got {type(priority)}.")
-        self.device_name, self.device_id, self.stream_id = "CPU", 0, 0
+        self.device_name, self.device_id, self.id = "CPU", 0, 0
 
-    @property
-    def id(self) -> int:
-        return self.stream_id
+    def stream_id(self) -> int:
+        return self.id
 
     def query(self):
         return None
@@ -128,13 +127,13 @@ class Stream:
         return None
 
     def __eq__(self, other):
-        return isinstance(other, Stream) and other.stream_id == self.stream_id
+        return isinstance(other, Stream) and other.id == self.id
 
     def __hash__(self):
-        return hash(("Stream", self.stream_id))
+        return hash(("Stream", self.id))
 
     def __repr__(self):
-        return f"Stream(device_name={self.device_name}, device_id:{self.device_id}, stream id:{self.stream_id})"
+        return f"Stream(device_name={self.device_name}, device_id:{self.device_id}, stream id:{self.id})"
 
 
 class StreamCtx:

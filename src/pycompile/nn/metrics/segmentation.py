@@ -93,7 +93,7 @@ class _SurfaceMetric(Metric):
         label_idx = inputs[2]
         if not isinstance(label_idx, (int, float)):
             raise self._label_type_error(f"For '{self._name}.update', the label index (input[2]) must be int or "
-                                         f"float, but got {type(label_idx)}.")
+                                         f"float, {self._label_type_got} {type(label_idx)}.")
         if label_idx not in y_pred and label_idx not in y:
             raise ValueError(f"For '{self._name}.update', the label index (input[2]) must be in predicted value "
                              f"(input[0]) or true value (input[1]), but {label_idx} is not.")
@@ -107,6 +107,7 @@ class _SurfaceMetric(Metric):
         return y_pred, y
 
     _label_type_error = ValueError
+    _label_type_got = "but got"
 
     def _distances(self, a, b):
         return _surface_distance(a, b, self.distance_metric)
@@ -207,6 +208,7 @@ class RootMeanSquareDistance(MeanSurfaceDistance):
 
     _name = "RootMeanSquareDistance"
     _label_type_error = TypeError
+    _label_type_got = "but got label index type:"
 
     def eval(self):
         """The root mean square surface distance (a NumPy float)."""
@@ -256,7 +258,7 @@ def _fraction(name, cm):
     """(numerator, denominator) of the named metric from [..., (tp, fp, tn, fn)]."""
     key = _CANONICAL.get(name.replace(" ", "_").lower())
     if key is None:
-        raise NotImplementedError("For 'ConfusionMatrix', the argument 'metric_name' is not supported.")
+        raise NotImplementedError("The metric is not implemented.")
     tp, fp, tn, fn = cm[..., 0], cm[..., 1], cm[..., 2], cm[..., 3]
     p, n = tp + fn, fp + tn
     if key in ("pt", "ba", "bm"):

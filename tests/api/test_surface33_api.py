@@ -1,0 +1,191 @@
+"""Issue 33 (surface33): the top-level / train names against MindSpore 2.10's recorded answers
+(fixtures/ms_surface33.json, written by record_surface33.py under MindSpore's venv)."""
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import pycompile as ms
+from pycompile import Tensor, nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import surface33_cases as C  # noqa: E402
+
+with open(os.path.join(HERE, "fixtures", "ms_surface33.json")) as _f:
+    MS = json.load(_f)
+
+
+def outcome(fn):
+    try:
+        return {"value": fn()}
+    except Exception as e:  # noqa: BLE001
+        return {"raises": type(e).__name__, "message": str(e).splitlines()[0]}
+
+
+def check_outcome(got, want, rtol=1e-9):
+    if "raises" in want:
+        assert "raises" in got, f"MindSpore raises {want}, pycompile returned {got}"
+        assert got["raises"] == want["raises"], (got, want)
+        assert got["message"] == want["message"], (got, want)
+        return
+    assert "value" in got, f"pycompile raised {got}; MindSpore returns {want}"
+    check_value(got["value"], want["value"], rtol)
+
+
+def check_value(got, want, rtol):
+    if isinstance(want, dict) and "tensor" in want:
+        assert isinstance(got, Tensor)
+        assert str(got.dtype) == want["dtype"] and list(got.shape) == want["shape"]
+        np.testing.assert_allclose(got.asnumpy().astype(np.float64), want["tensor"], rtol=rtol)
+    elif isinstance(want, dict) and "ndarray" in want:
+        got = np.asarray(got)
+        assert list(got.shape) == want["shape"], (got, want)
+        np.testing.assert_allclose(got.astype(np.float64), want["ndarray"], rtol=rtol)
+    elif isinstance(want, str):
+        assert str(float(got)) == want
+    else:
+        assert float(got) == pytest.approx(want, rel=rtol), (got, want)
+
+
+# ---- types ----------------------------------------------------------------------------------------------
+def test_type_objects_print_and_classify_as_mindspore():
+    rec = MS["types"]
+    assert {n: str(getattr(ms, n)) for n in rec["str"]} == rec["str"]
+    assert (ms.Int(32) == ms.int32) == rec["Int32_is_int32"] and ms.Int(32) is ms.int32
+    assert [isinstance(getattr(ms, d), ms.Int) for d in C.DTYPES] == rec["isinstance_Int"]
+    assert [isinstance(getattr(ms, d), ms.Type) for d in C.DTYPES] == rec["isinstance_Type"]
+    assert str(ms.TensorType(ms.float32)) == rec["tensor_type_str"]
+    assert str(ms.TensorType(ms.float32).element_type()) == rec["tensor_type_element"]
+    assert [[q.name, q.value()] for q in ms.QuantDtype] == rec["QuantDtype"]
+    assert str(ms.QuantDtype.INT8) == "INT8"
+    check_outcome(outcome(lambda: ms.Int(7)), rec["Int7"])
+    check_outcome(outcome(lambda: ms.Type()), rec["Type()"])
+    assert ms.dtype.number is ms.number and ms.dtype.Int is ms.Int
+
+
+# ---- device runtime (MindSpore's CPU build) --------------------------------------------------------------
+def test_memory_statistics_are_the_cpu_builds():
+    rec = MS["runtime"]
+    assert {n: getattr(ms, n)() for n in C.MEMORY} == rec["memory"]
+    assert ms.memory_stats() == rec["memory_stats"]
+    assert ms.memory_summary() == rec["memory_summary"]
+    for fn in (ms.empty_cache, ms.reset_peak_memory_stats, ms.reset_max_memory_allocated,
+               ms.reset_max_memory_reserved, ms.ms_memory_recycle):
+        assert fn() is None
+
+
+def test_streams_and_events_answer_as_the_cpu_build():
+    rec = MS["runtime"]
+    s = ms.Stream()
+    assert repr(s) == rec["stream_repr"]
+    assert [s.query(), s.synchronize()] == rec["stream_query_sync"]
+    for name, (is_call, value) in rec["stream_ids"].items():
+        attr = getattr(s, name)
+        assert callable(attr) == is_call and (attr() if is_call else attr) == value
+    assert [ms.current_stream(), ms.default_stream()] == rec["current_default"]
+    assert repr(ms.communication_stream()) == rec["communication_stream"]
+    assert ms.Stream() == ms.Stream()
+    with ms.StreamCtx(s) as ctx:
+        assert ctx.stream is s
+    assert rec["event"]["raises"] == "TypeError"
+    with pytest.raises(TypeError, match="CPU"):
+        ms.Event()
+    assert list(ms.get_current_device()) == rec["device"]
+    assert ms.get_current_device().device_target == "CPU"
+
+
+def test_set_recursion_limit_checks_and_raises_pythons_limit():
+    rec = MS["runtime"]["recursion_bad"]
+    check_outcome(outcome(lambda: ms.set_recursion_limit(-1)), rec[0])
+    check_outcome(outcome(lambda: ms.set_recursion_limit("a")), rec[1])
+    before = sys.getrecursionlimit()
+    ms.set_recursion_limit(before + 10)
+    assert sys.getrecursionlimit() == before + 10
+    ms.set_recursion_limit(10)              # never lowered
+    assert sys.getrecursionlimit() == before + 10
+    sys.setrecursionlimit(before)
+
+
+# ---- tensors ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(MS["frombuffer"]))
+def test_frombuffer(name):
+    buf, dtype, kw = C.frombuffer_cases(ms)[name]
+    got = outcome(lambda: ms.frombuffer(buf, dtype, **kw))
+    check_outcome(got, MS["frombuffer"][name])
+
+
+def test_frombuffer_shares_a_writable_buffer():
+    buf = bytearray(np.arange(4, dtype=np.float32).tobytes())
+    t = ms.frombuffer(buf, ms.float32)
+    buf[0:4] = np.float32(7).tobytes()
+    assert t.asnumpy()[0] == 7
+
+
+def test_symbol_and_swap_tensors():
+    rec = MS["symbol"]
+    assert str(ms.Symbol(max=8, min=2, divisor=2)) == rec["str"]
+    assert str(ms.Symbol()) == rec["default"]
+    check_outcome(outcome(lambda: ms.Symbol(min=0)), rec["min0"])
+    check_outcome(outcome(lambda: ms.Symbol(divisor=0)), rec["div0"])
+    a, b = Tensor(np.array([1], np.int32)), Tensor(np.array([2.0, 3.0], np.float32))
+    ms.swap_tensors(a, b)
+    check_value(a, MS["swap"][0], 0)
+    check_value(b, MS["swap"][1], 0)
+
+
+def test_untyped_storage():
+    x = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    s = x.untyped_storage()
+    assert x.storage() is s and s.nbytes() == s.size() == 12 and s.element_size() == 1
+    assert s.device == "CPU" and s.dtype == ms.float32 and not s.is_shared()
+    assert s.data_ptr() == x.data_ptr()
+    s.copy_(Tensor(np.array([7.0, 8.0, 9.0], np.float32)).untyped_storage())
+    np.testing.assert_array_equal(x.asnumpy(), [7, 8, 9])
+    with pytest.raises(TypeError):
+        ms.UntypedStorage()
+
+
+# ---- metrics ---------------------------------------------------------------------------------------------
+def _metric(cls_name, kwargs, updates):
+    def run():
+        metric = getattr(nn, cls_name)(**kwargs)
+        metric.clear()
+        for inputs in updates:
+            metric.update(*[Tensor(x) if isinstance(x, np.ndarray) else x for x in inputs])
+        return metric.eval()
+    return outcome(run)
+
+
+@pytest.mark.parametrize("name", sorted(C.METRICS))
+def test_segmentation_metrics_match_mindspore(name):
+    check_outcome(_metric(*C.METRICS[name]), MS["metrics"][name], rtol=1e-7)
+
+
+def test_occlusion_sensitivity_matches_mindspore():
+    net = C.occlusion_net(nn, Tensor)
+    metric = ms.train.OcclusionSensitivity()
+    metric.update(net, Tensor(C.OCC_X), Tensor(C.OCC_LABEL))
+    check_outcome({"value": metric.eval()}, MS["occlusion"], rtol=1e-6)
+    with pytest.raises(RuntimeError, match="update"):
+        nn.OcclusionSensitivity().eval()
+
+
+def test_metric_names_and_namespaces():
+    assert ms.train.names() == MS["metric_names"]
+    for name in ("HausdorffDistance", "MeanSurfaceDistance", "RootMeanSquareDistance", "ConfusionMatrixMetric",
+                 "OcclusionSensitivity"):
+        assert getattr(ms, name) is getattr(ms.train, name) is getattr(nn, name)
+    assert isinstance(ms.train.get_metric_fn("hausdorff_distance"), nn.HausdorffDistance)
+    assert set(nn.get_metrics({"hausdorff_distance", "accuracy"})) == {"hausdorff_distance", "accuracy"}
+
+
+def test_surface_distance_of_a_large_mask_is_chunked():
+    a = np.zeros((60, 70), np.float32)
+    a[5:50, 8:60] = 1
+    b = np.roll(a, 3, axis=1)
+    m = nn.HausdorffDistance(crop=False)
+    m.update(Tensor(a), Tensor(b), 1)
+    assert m.eval() == pytest.approx(3.0)
