@@ -115,11 +115,20 @@ class DatasetHelper:
     def __len__(self):
         return self.sink_size()
 
+    def _next(self):
+        """The next batch; at the dataset's end it starts over (the next epoch)."""
+        for _ in range(2):
+            if self._iter is None:
+                self._iter = iter(self.dataset.create_tuple_iterator(num_epochs=1))
+            try:
+                return tuple(next(self._iter))
+            except StopIteration:
+                self._iter = None
+        raise ValueError("For 'DatasetHelper', the dataset is empty.")
+
     def __iter__(self):
-        if self._iter is None:
-            self._iter = self.dataset.create_tuple_iterator(num_epochs=-1)
         for _ in range(self.sink_size()):
-            yield tuple(next(self._iter))
+            yield self._next()
 
     def get_data_info(self):
         return self.types_shapes()
