@@ -52,8 +52,8 @@ from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLo
                                                 LossScaleManager)
 from pycompile.train.model import Model  # noqa: F401,E402
 # issue 33 (surface33): type objects, device-runtime answers, segmentation metrics, training helpers
-from pycompile.common.dtype import (Int, QuantDtype, TensorType, Type, list_, number, string,  # noqa: F401,E402
-                                    tensor_type, tuple_, type_none)
+from pycompile.common.dtype_types import (Int, QuantDtype, TensorType, Type, list_, number,  # noqa: F401,E402
+                                          string, tensor_type, tuple_, type_none)
 from pycompile.device_api import *  # noqa: F401,F403,E402
 from pycompile.common.tensor_extras import Symbol, UntypedStorage, frombuffer, swap_tensors  # noqa: F401,E402
 from pycompile.nn.metrics import (ConfusionMatrixMetric, HausdorffDistance, MeanSurfaceDistance,  # noqa: F401,E402

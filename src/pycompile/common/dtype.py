@@ -228,8 +228,3 @@ def get_py_obj_dtype(obj):
     if isinstance(obj, type):
         return pytype_to_dtype(obj)
     return pytype_to_dtype(type(obj))
-
-
-# MindSpore's type classes and non-tensor type objects (ms.dtype.Int, ms.dtype.number, ...)
-from pycompile.common.dtype_types import (Int, QuantDtype, TensorType, Type, list_, number, string,  # noqa: E402,F401
-                                          tensor_type, tuple_, type_none)

@@ -157,3 +157,9 @@ class QuantDtype(enum.Enum):
 
 __all__ = ["Type", "Int", "TensorType", "number", "string", "tuple_", "list_", "type_none", "tensor_type",
            "QuantDtype"]
+
+# `mindspore.dtype.Int`, `ms.dtype.number` ...: the same objects under the dtype module (set from
+# here, since dtype.py is imported first and may not import this module back)
+for _name in __all__:
+    setattr(_dt, _name, globals()[_name])
+del _name
