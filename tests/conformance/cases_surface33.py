@@ -221,3 +221,59 @@ class _CD(nn.Cell):
       "a CellDict only by constant keys in its own way; the eager result is the contract")
 def nn_CellDict_index():
     return _CD()
+
+
+# ---- wrappers_surface33.py -----------------------------------------------------------------------------
+@cell("nn.DenseBnAct", inputs=[rnd(4, 3)])
+def nn_DenseBnAct_bn_relu():
+    return set_params(nn.DenseBnAct(3, 5, has_bn=True, activation="relu"), 7)
+
+
+@cell("nn.DenseBnAct", inputs=[rnd(4, 3, lo=-2, hi=2)])
+def nn_DenseBnAct_leakyrelu():
+    return set_params(nn.DenseBnAct(3, 2, activation="leakyrelu", alpha=0.3), 8)
+
+
+@cell("nn.MicroBatchInterleaved", inputs=[rnd(4, 3)])
+def nn_MicroBatchInterleaved():
+    return nn.MicroBatchInterleaved(set_params(nn.Dense(3, 2), 9), 2)
+
+
+@cell("nn.PipelineCell", inputs=[rnd(6, 3)])
+def nn_PipelineCell():
+    return nn.PipelineCell(set_params(nn.Dense(3, 2), 10), 3)
+
+
+@cell("nn.GradAccumulationCell", inputs=[rnd(4, 3)])
+def nn_GradAccumulationCell():
+    return nn.GradAccumulationCell(set_params(nn.Dense(3, 2), 11), 2)
+
+
+@cell("nn.AdaptiveAvgPool3d", inputs=[rnd(1, 2, 5, 4, 7)])
+def nn_AdaptiveAvgPool3d():
+    return nn.AdaptiveAvgPool3d((2, None, 3))
+
+
+@cell("nn.AdaptiveMaxPool3d", inputs=[rnd(2, 5, 4, 7)])
+def nn_AdaptiveMaxPool3d_4d():
+    return nn.AdaptiveMaxPool3d((3, 2, 4))
+
+
+@cell("nn.PReLUExt", inputs=[rnd(2, 3, 4, lo=-1, hi=1)])
+def nn_PReLUExt_channels():
+    return set_params(nn.PReLUExt(3), 12)
+
+
+@cell("nn.LayerNormExt", inputs=[rnd(2, 3, 4)])
+def nn_LayerNormExt():
+    return set_params(nn.LayerNormExt((3, 4)), 13)
+
+
+@cell("nn.EmbeddingExt", inputs=[np.array([[1, 4], [0, 2]], np.int32)])
+def nn_EmbeddingExt():
+    return set_params(nn.EmbeddingExt(5, 3), 14)
+
+
+@cell("nn.Unfold", inputs=[rnd(2, 3, 5, 5)])
+def nn_Unfold_same():
+    return nn.Unfold([1, 2, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1], "same")

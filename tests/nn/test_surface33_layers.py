@@ -239,3 +239,89 @@ def test_tensor_to_and_state_queries():
     assert Tensor.convert_bytes_to_tensor(x.get_bytes(), (3,), ms.float32).asnumpy().tolist() == [1, 1, 1]
     assert x.data.asnumpy().tolist() == [1, 1, 1]
     assert x.data_sync(True) is None and x.flush_from_cache() is None
+
+
+# ---- wrappers_surface33.py ---------------------------------------------------------------------------
+def unfold_ref(x, k, s, r, same):
+    """TensorFlow's extract_image_patches on NCHW, depth ordered (row, col, channel)."""
+    n, c, h, w = x.shape
+    span = [(k[i] - 1) * r[i] + 1 for i in range(2)]
+    if same:
+        out = [-(-h // s[0]), -(-w // s[1])]
+        need = [max((out[i] - 1) * s[i] + span[i] - (h, w)[i], 0) for i in range(2)]
+        x = np.pad(x, [(0, 0), (0, 0), (need[0] // 2, need[0] - need[0] // 2), (need[1] // 2, need[1] - need[1] // 2)])
+    else:
+        out = [(h - span[0]) // s[0] + 1, (w - span[1]) // s[1] + 1]
+    y = np.zeros((n, k[0] * k[1] * c, out[0], out[1]))
+    for oi in range(out[0]):
+        for oj in range(out[1]):
+            for i in range(k[0]):
+                for j in range(k[1]):
+                    for ch in range(c):
+                        y[:, (i * k[1] + j) * c + ch, oi, oj] = x[:, ch, oi * s[0] + i * r[0], oj * s[1] + j * r[1]]
+    return y
+
+
+@pytest.mark.parametrize("k,s,r,pad", [((2, 2), (1, 1), (1, 1), "valid"), ((3, 2), (2, 1), (1, 2), "valid"),
+                                       ((2, 3), (2, 2), (1, 1), "same")])
+def test_unfold_matches_extract_image_patches(k, s, r, pad):
+    x = RNG.random((2, 3, 6, 7))
+    got = nn.Unfold([1, *k, 1], [1, *s, 1], [1, *r, 1], pad)(Tensor(x)).asnumpy()
+    np.testing.assert_array_equal(got, unfold_ref(x, k, s, r, pad == "same"))
+
+
+def test_unfold_differentiates_and_checks_arguments():
+    check_grad(nn.Unfold([1, 2, 2, 1], [1, 1, 2, 1], [1, 1, 1, 1], "same"), [RNG.random((1, 2, 3, 4))])
+    with pytest.raises(ValueError, match="ksizes"):
+        nn.Unfold([2, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1])
+    with pytest.raises(ValueError, match="padding"):
+        nn.Unfold([1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "full")
+
+
+def test_layer_norm_ext_and_embedding_ext():
+    x = RNG.random((2, 3, 4))
+    ln = nn.LayerNormExt((3, 4), eps=1e-5, dtype=ms.float64)
+    mean, var = x.mean((1, 2), keepdims=True), x.var((1, 2), keepdims=True)
+    np.testing.assert_allclose(ln(Tensor(x)).asnumpy(), (x - mean) / np.sqrt(var + 1e-5), rtol=1e-10)
+    assert [p.name for p in ln.trainable_params()] == ["weight", "bias"]
+    check_grad(ln, [x])
+    assert nn.LayerNormExt(4, elementwise_affine=False).trainable_params() == []
+    emb = nn.EmbeddingExt(5, 3, padding_idx=1)
+    w = emb.weight.asnumpy()
+    assert (w[1] == 0).all()
+    np.testing.assert_array_equal(emb(Tensor(np.array([[1, 4], [0, 2]], np.int32))).asnumpy(), w[[[1, 4], [0, 2]]])
+    big = nn.EmbeddingExt(2, 2, max_norm=1.0, _weight=Tensor(np.array([[3.0, 4.0], [0.3, 0.4]], np.float32)))
+    np.testing.assert_allclose(big(Tensor(np.array([0, 1], np.int32))).asnumpy(), [[0.6, 0.8], [0.3, 0.4]],
+                               rtol=1e-5)
+
+
+def test_adaptive_pool3d_windows_and_gradient():
+    x = RNG.random((1, 2, 5, 4, 7))
+    got = nn.AdaptiveAvgPool3d((2, None, 3))(Tensor(x)).asnumpy()
+    ref = np.zeros((1, 2, 2, 4, 3))
+    for i in range(2):
+        for k in range(3):
+            d0, d1 = (i * 5) // 2, -(-(i + 1) * 5 // 2)
+            w0, w1 = (k * 7) // 3, -(-(k + 1) * 7 // 3)
+            ref[:, :, i, :, k] = x[:, :, d0:d1, :, w0:w1].mean((2, 4))
+    np.testing.assert_allclose(got, ref, rtol=1e-12)
+    check_grad(nn.AdaptiveAvgPool3d((2, 2, 3)), [RNG.random((1, 1, 3, 3, 4))])
+    with pytest.raises(ValueError, match="return_indices"):
+        nn.AdaptiveMaxPool3d(2, return_indices=True)
+
+
+def test_micro_batch_wrappers_sum_the_slices_and_check():
+    net = nn.Dense(3, 2)
+    x = RNG.random((6, 3)).astype(np.float32)
+    full = net(Tensor(x)).asnumpy()
+    ref = full[0:2] + full[2:4] + full[4:6]
+    np.testing.assert_allclose(nn.PipelineCell(net, 3)(Tensor(x)).asnumpy(), ref, rtol=1e-6)
+    np.testing.assert_allclose(nn.GradAccumulationCell(net, 3)(Tensor(x)).asnumpy(), ref, rtol=1e-6)
+    np.testing.assert_allclose(nn.MicroBatchInterleaved(net, 2)(Tensor(x)).asnumpy(), full[:3] + full[3:],
+                               rtol=1e-6)
+    with pytest.raises(ValueError, match="divisible"):
+        nn.PipelineCell(net, 4)(Tensor(x))
+    with pytest.raises(ValueError, match="large than 0"):
+        nn.MicroBatchInterleaved(net, 0)
+    with pytest.raises(KeyError, match="stage_config"):
+        nn.PipelineCell(net, 2, stage_config={"nope": 1})

@@ -58,6 +58,9 @@ from pycompile.nn.layers_surface33 import (AvgPool1dExt, AvgPool2dExt, AvgPool3d
                                            MultilabelMarginLoss, ParameterUpdate, Vjp, no_init_parameters)
 from pycompile.nn.metrics import (ConfusionMatrixMetric, HausdorffDistance, MeanSurfaceDistance,  # noqa: F401,E402
                                   OcclusionSensitivity, RootMeanSquareDistance, get_metrics)
+from pycompile.nn.wrappers_surface33 import (AdaptiveAvgPool3d, AdaptiveMaxPool3d, DenseBnAct,  # noqa: F401,E402
+                                             EmbeddingExt, GradAccumulationCell, LayerNormExt, MicroBatchInterleaved,
+                                             PipelineCell, PReLUExt, Unfold)
 
 def __getattr__(name):
     from pycompile.common.missing import missing
