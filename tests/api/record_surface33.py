@@ -99,6 +99,8 @@ def main():
     rec["metrics"] = {name: metric_run(*spec) for name, spec in C.METRICS.items()}
     rec["occlusion"] = outcome(occlusion)
     rec["metric_names"] = sorted(ms.train.names())
+    rec["optimizers"] = {name: outcome(lambda a=spec: C.run_optimizer(ms, nn, Tensor, ms.Parameter, *a))
+                         for name, spec in C.OPTIMIZERS.items()}
     out = os.path.join(HERE, "fixtures", "ms_surface33.json")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:

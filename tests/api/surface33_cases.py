@@ -94,3 +94,30 @@ def occlusion_net(nn, Tensor):
     w = np.array([[0.1, 0.8, 0.1, 0.1], [1, 1, 1, 1]], np.float32)
     b = np.array([0.3, 0.6], np.float32)
     return nn.Dense(4, 2, weight_init=Tensor(w), bias_init=Tensor(b))
+
+
+# optimizers: (class name, kwargs, per-step gradients for one Parameter w0 of shape (2, 3))
+W0 = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], np.float32)
+GRADS = [np.array([[0.1, -0.2, 0.3], [0.0, 0.5, -0.5]], np.float32),
+         np.array([[0.2, 0.1, 0.3], [-0.1, 0.5, 0.4]], np.float32),
+         np.array([[-0.3, 0.1, 0.2], [0.1, -0.5, 0.4]], np.float32),
+         np.array([[0.3, 0.2, 0.2], [0.1, -0.5, -0.4]], np.float32)]
+OPTIMIZERS = {
+    "rprop": ("Rprop", {}),
+    "rprop_args": ("Rprop", {"learning_rate": 0.05, "etas": (0.4, 1.5), "step_sizes": (0.01, 0.06),
+                             "weight_decay": 0.1}),
+    "asgd": ("ASGD", {}),
+    "asgd_args": ("ASGD", {"learning_rate": 0.2, "lambd": 0.01, "alpha": 0.5, "t0": 2.0}),
+}
+
+
+def run_optimizer(ms, nn, Tensor, Parameter, cls_name, kwargs):
+    w = Parameter(Tensor(W0.copy()), name="w")
+    opt = getattr(nn, cls_name)([w], **kwargs)
+    out = []
+    for g in GRADS:
+        opt((Tensor(g),))
+        out.append(w.asnumpy().astype(np.float64).tolist())
+    state = {name: p.asnumpy().astype(np.float64).tolist() for name, p in opt.parameters_and_names()
+             if name != "w"}
+    return {"trajectory": out, "state": state}

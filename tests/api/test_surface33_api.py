@@ -189,3 +189,20 @@ def test_surface_distance_of_a_large_mask_is_chunked():
     m = nn.HausdorffDistance(crop=False)
     m.update(Tensor(a), Tensor(b), 1)
     assert m.eval() == pytest.approx(3.0)
+
+
+# ---- optimizers ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(C.OPTIMIZERS))
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_optimizer_trajectory_matches_mindspore(name, mode):
+    want = MS["optimizers"][name]["value"]
+    if mode == "graph":
+        ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        got = C.run_optimizer(ms, nn, Tensor, ms.Parameter, *C.OPTIMIZERS[name])
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(got["trajectory"], want["trajectory"], rtol=1e-6, atol=1e-7)
+    assert sorted(got["state"]) == sorted(want["state"])
+    for key, value in want["state"].items():
+        np.testing.assert_allclose(np.reshape(got["state"][key], np.shape(value)), value, rtol=1e-6, atol=1e-7)
