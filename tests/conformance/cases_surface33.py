@@ -277,3 +277,41 @@ def nn_EmbeddingExt():
 @cell("nn.Unfold", inputs=[rnd(2, 3, 5, 5)])
 def nn_Unfold_same():
     return nn.Unfold([1, 2, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1], "same")
+
+
+# ---- ssim.py ---------------------------------------------------------------------------------------------
+_SSIM_PYNATIVE = ("MindSpore 2.10's PyNative SSIM / MSSSIM raise 'For ScalarCast, the supported type is in the list: "
+                  "[int64, float64, bool], but got Float32' (its max_val cast); GRAPH_MODE computes them")
+
+
+@cell("nn.SSIM", inputs=[rnd(2, 3, 16, 16), rnd(2, 3, 16, 16)], trust_graph=_SSIM_PYNATIVE)
+def nn_SSIM_default():
+    return nn.SSIM()
+
+
+@cell("nn.SSIM", inputs=[rnd(1, 2, 9, 12), rnd(1, 2, 9, 12)], trust_graph=_SSIM_PYNATIVE)
+def nn_SSIM_small_window():
+    return nn.SSIM(max_val=2.0, filter_size=4, filter_sigma=0.8, k1=0.02, k2=0.05)
+
+
+@cell("nn.SSIM", inputs=[rnd(1, 1, 8, 8, dtype="float16"), rnd(1, 1, 8, 8, dtype="float16")],
+      tol={"Float32": (1e-3, 1e-4)}, note="Float16 images", trust_graph=_SSIM_PYNATIVE)
+def nn_SSIM_f16():
+    return nn.SSIM(filter_size=5)
+
+
+@cell("nn.MSSSIM", inputs=[rnd(2, 2, 48, 48), rnd(2, 2, 48, 48)], trust_graph=_SSIM_PYNATIVE)
+def nn_MSSSIM_default():
+    return nn.MSSSIM()
+
+
+@cell("nn.MSSSIM", inputs=[ints(1, 3, 20, 20, lo=0, hi=255, dtype="uint8"), ints(1, 3, 20, 20, lo=0, hi=255,
+                                                                                 dtype="uint8")],
+      trust_graph=_SSIM_PYNATIVE)
+def nn_MSSSIM_uint8_three_levels():
+    return nn.MSSSIM(max_val=255, power_factors=(0.3, 0.3, 0.4), filter_size=3)
+
+
+@cell("nn.SSIM", inputs=[rnd(1, 1, 5, 5), rnd(1, 1, 5, 5)], error=True)
+def nn_SSIM_image_smaller_than_window():
+    return nn.SSIM()

@@ -325,3 +325,18 @@ def test_micro_batch_wrappers_sum_the_slices_and_check():
         nn.MicroBatchInterleaved(net, 0)
     with pytest.raises(KeyError, match="stage_config"):
         nn.PipelineCell(net, 2, stage_config={"nope": 1})
+
+
+def test_ssim_gradient_and_identity():
+    img = RNG.random((1, 2, 7, 7)).astype(np.float32)
+    ssim = nn.SSIM(filter_size=3)
+    np.testing.assert_allclose(ssim(Tensor(img), Tensor(img)).asnumpy(), [1.0], rtol=1e-5)
+    other = RNG.random((1, 2, 7, 7)).astype(np.float32)
+    eps = 1e-3
+    w = RNG.random(img.shape).astype(np.float32)
+    g = ms.grad(lambda a: ssim(a, Tensor(other)).sum())(Tensor(img)).asnumpy()
+    fd = (ssim(Tensor(img + eps * w), Tensor(other)).asnumpy().sum()
+          - ssim(Tensor(img - eps * w), Tensor(other)).asnumpy().sum()) / (2 * eps)
+    assert (g * w).sum() == pytest.approx(fd, rel=2e-2)
+    assert [n for n, _ in nn.MSSSIM(power_factors=(0.5, 0.5)).parameters_and_names()] == [
+        "multi_convs_list.0.weight", "multi_convs_list.1.weight"]
