@@ -59,6 +59,7 @@ from pycompile.common.tensor_extras import Symbol, UntypedStorage, frombuffer, s
 from pycompile.nn.metrics import (ConfusionMatrixMetric, HausdorffDistance, MeanSurfaceDistance,  # noqa: F401,E402
                                   OcclusionSensitivity, RootMeanSquareDistance)
 from pycompile.train.surface33 import *  # noqa: F401,F403,E402
+from pycompile.train.checkpoint_more import *  # noqa: F401,F403,E402
 train.export, train.load = export, load          # mindspore.train.export / load
 from pycompile.common.missing import install_tensor_stubs as _install_tensor_stubs  # noqa: E402
 

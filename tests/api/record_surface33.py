@@ -99,6 +99,11 @@ def main():
     rec["metrics"] = {name: metric_run(*spec) for name, spec in C.METRICS.items()}
     rec["occlusion"] = outcome(occlusion)
     rec["metric_names"] = sorted(ms.train.names())
+    rec["knobs"] = {"algo": {k: ms.get_algo_parameters(k) for k in C.ALGO_KEYS},
+                    "ps": {k: ms.get_ps_context(k) for k in C.PS_KEYS},
+                    "algo_bad": outcome(lambda: ms.get_algo_parameters("nope")),
+                    "ps_bad": outcome(lambda: ms.get_ps_context("nope")),
+                    "algo_type": outcome(lambda: ms.set_algo_parameters(fully_use_devices=3))}
     rec["optimizers"] = {name: outcome(lambda a=spec: C.run_optimizer(ms, nn, Tensor, ms.Parameter, *a))
                          for name, spec in C.OPTIMIZERS.items()}
     out = os.path.join(HERE, "fixtures", "ms_surface33.json")

@@ -3,6 +3,9 @@ framework-neutral, the framework's modules are passed in."""
 import numpy as np
 
 DTYPES = ["int8", "int16", "int32", "int64", "uint8", "float16", "float32", "bool_"]
+ALGO_KEYS = ["fully_use_devices", "elementwise_op_strategy_follow", "enable_algo_approxi", "algo_approxi_epsilon",
+             "tensor_slice_align_enable", "tensor_slice_align_size"]
+PS_KEYS = ["enable_ps", "config_file_path", "enable_ssl"]
 MEMORY = ["memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved"]
 
 

@@ -206,3 +206,16 @@ def test_optimizer_trajectory_matches_mindspore(name, mode):
     assert sorted(got["state"]) == sorted(want["state"])
     for key, value in want["state"].items():
         np.testing.assert_allclose(np.reshape(got["state"][key], np.shape(value)), value, rtol=1e-6, atol=1e-7)
+
+
+def test_algo_and_ps_defaults_and_errors_are_mindspores():
+    rec = MS["knobs"]
+    ms.reset_algo_parameters()
+    got = {k: ms.get_algo_parameters(k) for k in C.ALGO_KEYS}
+    assert got.keys() == rec["algo"].keys()
+    for k, v in rec["algo"].items():
+        assert got[k] == pytest.approx(v) and type(got[k]) is type(v)
+    assert {k: ms.get_ps_context(k) for k in C.PS_KEYS} == rec["ps"]
+    check_outcome(outcome(lambda: ms.get_algo_parameters("nope")), rec["algo_bad"])
+    check_outcome(outcome(lambda: ms.get_ps_context("nope")), rec["ps_bad"])
+    check_outcome(outcome(lambda: ms.set_algo_parameters(fully_use_devices=3)), rec["algo_type"])

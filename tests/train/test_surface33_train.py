@@ -86,3 +86,44 @@ def test_data_sink_runs_fn_on_the_next_batches():
     assert seen == [0.0, 2.0, 4.0, 0.0]
     with pytest.raises(ValueError, match="sink_size"):
         ms.data_sink(step, _dataset(), sink_size=0)
+
+
+def test_load_checkpoint_async_segmented_and_status(tmp_path):
+    _save(str(tmp_path / "a.ckpt"), w=np.ones((2, 2), np.float32))
+    _save(str(tmp_path / "b.ckpt"), b=np.zeros(3, np.float32))
+    future = ms.load_checkpoint_async(str(tmp_path / "a.ckpt"))
+    np.testing.assert_array_equal(future.result()["w"].asnumpy(), np.ones((2, 2)))
+    assert sorted(ms.load_segmented_checkpoints(str(tmp_path))) == ["b", "w"]
+    with pytest.raises(ValueError, match="directory"):
+        ms.load_segmented_checkpoints(str(tmp_path / "a.ckpt"))
+    assert ms.async_ckpt_thread_status() is False
+    ms.save_checkpoint({"x": Parameter(Tensor(np.ones(4, np.float32)), name="x")}, str(tmp_path / "c.ckpt"),
+                       async_save=True)
+    ms.train.serialization._wait_async_saves()
+    assert ms.train.async_ckpt_thread_status() is False
+
+
+def test_algo_and_ps_context_knobs():
+    assert ms.get_algo_parameters("tensor_slice_align_size") == 16
+    assert ms.get_algo_parameters("algo_approxi_epsilon") == pytest.approx(0.1)
+    ms.set_algo_parameters(fully_use_devices=True)
+    assert ms.get_algo_parameters("fully_use_devices") is True
+    ms.reset_algo_parameters()
+    assert ms.get_algo_parameters("fully_use_devices") is False
+    with pytest.raises(ValueError, match="not recognized"):
+        ms.get_algo_parameters("nope")
+    with pytest.raises(TypeError, match="fully_use_devices"):
+        ms.set_algo_parameters(fully_use_devices=3)
+    assert ms.get_ps_context("enable_ps") is False and ms.get_ps_context("config_file_path") == ""
+    with pytest.raises(ValueError, match="parameter-server"):
+        ms.set_ps_context(enable_ps=True)
+    with pytest.warns(UserWarning, match="set_dump"):
+        ms.set_dump(nn.Dense(2, 2))
+
+    @ms.enable_dynamic(x=Tensor(shape=[None, 2], dtype=ms.float32))
+    def double(x):
+        return x * 2
+
+    np.testing.assert_array_equal(ms.jit(double)(Tensor(np.ones((3, 2), np.float32))).asnumpy(), np.full((3, 2), 2))
+    with pytest.raises(TypeError, match="enable_dynamic"):
+        ms.enable_dynamic(x=None)
