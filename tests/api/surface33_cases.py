@@ -111,6 +111,7 @@ OPTIMIZERS = {
                              "weight_decay": 0.1}),
     "asgd": ("ASGD", {}),
     "asgd_args": ("ASGD", {"learning_rate": 0.2, "lambd": 0.01, "alpha": 0.5, "t0": 2.0}),
+    "adam_offload": ("AdamOffload", {"learning_rate": 0.1, "weight_decay": 0.01, "use_nesterov": True}),
 }
 
 

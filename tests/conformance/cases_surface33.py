@@ -315,3 +315,29 @@ def nn_MSSSIM_uint8_three_levels():
 @cell("nn.SSIM", inputs=[rnd(1, 1, 5, 5), rnd(1, 1, 5, 5)], error=True)
 def nn_SSIM_image_smaller_than_window():
     return nn.SSIM()
+
+
+# ---- more Tensor methods ------------------------------------------------------------------------------
+@case("Tensor.col2im", inputs=[rnd(2, 3, 4, 4)])
+def t_col2im(x):
+    return x.col2im(Tensor(np.array([3, 3], np.int32)), 2, 1, 0, 1)
+
+
+@case("Tensor.col2im", inputs=[rnd(1, 2, 4, 9)])
+def t_col2im_stride_pad(x):
+    return x.col2im(Tensor(np.array([5, 5], np.int32)), 2, 1, 1, 2)
+
+
+@case("Tensor.to_dlpack", "Tensor.from_dlpack", inputs=[rnd(2, 3)], graph=False, reason="host buffers")
+def t_dlpack_round_trip(x):
+    return Tensor.from_dlpack(x.to_dlpack())
+
+
+class _Triple(nn.Cell):
+    def construct(self, a, b, c):
+        return a * b - c
+
+
+@cell("nn.VirtualDatasetCellTriple", inputs=[rnd(2, 3), rnd(2, 3), rnd(2, 3)])
+def nn_VirtualDatasetCellTriple():
+    return nn.VirtualDatasetCellTriple(_Triple())

@@ -340,3 +340,25 @@ def test_ssim_gradient_and_identity():
     assert (g * w).sum() == pytest.approx(fd, rel=2e-2)
     assert [n for n, _ in nn.MSSSIM(power_factors=(0.5, 0.5)).parameters_and_names()] == [
         "multi_convs_list.0.weight", "multi_convs_list.1.weight"]
+
+
+def test_tensor_unique_matches_numpy():
+    x = np.array([[3, 1, 1], [2, 3, 3]], np.int32)
+    vals, inv, counts = Tensor(x).unique(return_inverse=True, return_counts=True)
+    ref_vals, ref_inv, ref_counts = np.unique(x, return_inverse=True, return_counts=True)
+    np.testing.assert_array_equal(vals.asnumpy(), ref_vals)
+    np.testing.assert_array_equal(inv.asnumpy(), ref_inv.reshape(x.shape))
+    np.testing.assert_array_equal(counts.asnumpy(), ref_counts)
+    assert vals.dtype == ms.int32 and inv.dtype == ms.int64
+    rows = Tensor(np.array([[1, 2], [0, 5], [1, 2]], np.float32)).unique(dim=0)
+    np.testing.assert_array_equal(rows.asnumpy(), [[0, 5], [1, 2]])
+
+
+def test_pipeline_grad_reducer_scales_the_gradients():
+    net = nn.Dense(2, 1)
+    reducer = nn.PipelineGradReducer(net.trainable_params(), scale_sense=4.0)
+    assert [n for n, _ in reducer.parameters_and_names()] == ["accu_grads.weight", "accu_grads.bias", "scale_sense"]
+    grads = (Tensor(np.full((1, 2), 8.0, np.float32)), Tensor(np.array([4.0], np.float32)))
+    out = reducer(grads)
+    np.testing.assert_array_equal(out[0].asnumpy(), [[2.0, 2.0]])
+    np.testing.assert_array_equal(out[1].asnumpy(), [1.0])

@@ -13,7 +13,7 @@ import numpy as np
 
 from pycompile import ops
 from pycompile.common import dtype as mstype
-from pycompile.common.parameter import Parameter
+from pycompile.common.parameter import Parameter, ParameterTuple
 from pycompile.common.tensor import Tensor
 from pycompile.nn.activation import LeakyReLU
 from pycompile.nn.cell import Cell
@@ -125,6 +125,37 @@ class GradAccumulationCell(_MicroSum):
     def __init__(self, network, micro_size):
         super().__init__(network, micro_size, "micro_size")
         self.micro_size = micro_size
+
+
+class VirtualDatasetCellTriple(Cell):
+    """Wraps a backbone of three inputs for auto-parallel's dataset slicing; on one device the
+    backbone gets the inputs as they are."""
+
+    def __init__(self, backbone):
+        super().__init__(auto_prefix=False)
+        self._backbone = backbone
+
+    def construct(self, a, b, c):
+        return self._backbone(a, b, c)
+
+
+class PipelineGradReducer(Cell):
+    """The gradient reducer of pipeline training: returns the gradients divided by `scale_sense`.
+    MindSpore reads them from `accu_grads.<name>` buffers that its pipeline backward fills across
+    stages (and zeroes them); on one device the gradients a PipelineCell's backward gives are that
+    accumulated sum already, so they are used directly (the buffers exist, named as MindSpore's,
+    and stay zero)."""
+
+    def __init__(self, parameters, scale_sense=1.0, opt_shard=None):
+        super().__init__(auto_prefix=False)
+        if not isinstance(parameters, ParameterTuple):
+            parameters = ParameterTuple(parameters)
+        self.accu_grads = parameters.clone(prefix="accu_grads", init="zeros")
+        self.scale_sense = Parameter(Tensor(np.float32(scale_sense)), name="scale_sense")
+        self.opt_shard = bool(opt_shard)
+
+    def construct(self, grads):
+        return tuple(g / ops.cast(self.scale_sense, g.dtype) for g in grads)
 
 
 class Unfold(Cell):
@@ -299,5 +330,5 @@ class PReLUExt(Cell):
         return ops.maximum(x, 0.0) + w * ops.minimum(x, 0.0)
 
 
-__all__ = ["DenseBnAct", "MicroBatchInterleaved", "PipelineCell", "GradAccumulationCell", "Unfold",
+__all__ = ["VirtualDatasetCellTriple", "PipelineGradReducer", "DenseBnAct", "MicroBatchInterleaved", "PipelineCell", "GradAccumulationCell", "Unfold",
            "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "LayerNormExt", "EmbeddingExt", "PReLUExt"]

@@ -1,4 +1,4 @@
-"""nn.Rprop and nn.ASGD with MindSpore 2.10's update rules (issue 33, surface33)."""
+"""nn.Rprop, nn.ASGD and nn.AdamOffload with MindSpore 2.10's update rules (issue 33, surface33)."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,6 +7,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common import validator as V
 from pycompile.common.parameter import Parameter, ParameterTuple
 from pycompile.common.tensor import Tensor
+from pycompile.nn.optim.adam import Adam
 from pycompile.nn.optim.optimizer import Optimizer
 from pycompile.ops import functional as F
 
@@ -96,3 +97,17 @@ class ASGD(Optimizer):
 
 
 __all__ = ["Rprop", "ASGD"]
+
+
+
+class AdamOffload(Adam):
+    """Adam whose update MindSpore runs on the host CPU to save device memory. pycompile's updates
+    always run on the host: the same rule, state and results as nn.Adam."""
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
+                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov, weight_decay,
+                         loss_scale, use_offload=True)
+
+
+__all__.append("AdamOffload")

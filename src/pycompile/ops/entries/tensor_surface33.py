@@ -297,3 +297,62 @@ def _attach_properties():
 
 
 _attach_properties()
+
+
+@tensor_alias("col2im")
+def _col2im(self, output_size, kernel_size, dilation, padding_value, stride):
+    """Col2Im: (N, C, kh * kw, L) columns summed back into (N, C, H, W) images of `output_size`
+    (the inverse layout of unfold; overlaps add), as ops.fold."""
+    if self.ndim != 4:
+        raise OpValueError(f"For primitive[Col2Im], the x dimension must be equal to 4, but got {self.ndim}.")
+    if not isinstance(output_size, Tensor):
+        output_size = Tensor(np.asarray(output_size, np.int32))
+    n, c, k, length = self.shape
+    return ops.fold(F.reshape(self, (n, c * k, length)), output_size, kernel_size, dilation, padding_value, stride)
+
+
+@tensor_alias("unique")
+def _unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct values (sorted) of self, flattened or along `dim`; with return_inverse each
+    element's index into them, with return_counts their counts (torch.unique's contract)."""
+    x = self.asnumpy()
+    if dim is None:
+        values, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
+        inverse = inverse.reshape(x.shape)
+    else:
+        values, inverse, counts = np.unique(x, return_inverse=True, return_counts=True, axis=dim)
+        inverse = inverse.reshape(-1)
+    out = (Tensor(values, self.dtype),)
+    if return_inverse:
+        out += (Tensor(inverse.astype(np.int64), mstype.int64),)
+    if return_counts:
+        out += (Tensor(counts.astype(np.int64), mstype.int64),)
+    return out[0] if len(out) == 1 else out
+
+
+class _DLPackCapsule:
+    """A DLPack capsule presented as an object NumPy's from_dlpack accepts (host memory)."""
+
+    def __init__(self, capsule):
+        self._capsule = capsule
+
+    def __dlpack__(self, stream=None, **kwargs):
+        return self._capsule
+
+    def __dlpack_device__(self):
+        return (1, 0)            # kDLCPU, device 0
+
+
+@tensor_alias("to_dlpack")
+def _to_dlpack(self):
+    """A DLPack capsule sharing self's memory (consumable once, by from_dlpack or another framework)."""
+    return np.ascontiguousarray(self._data).__dlpack__()
+
+
+def _from_dlpack(dlpack):
+    """A Tensor sharing the memory of a DLPack capsule or of an object with __dlpack__ (host memory)."""
+    source = dlpack if hasattr(dlpack, "__dlpack__") else _DLPackCapsule(dlpack)
+    return Tensor._wrap(np.from_dlpack(source))
+
+
+Tensor.from_dlpack = staticmethod(_from_dlpack)
