@@ -60,6 +60,7 @@ from pycompile.nn.metrics import (ConfusionMatrixMetric, HausdorffDistance, Mean
                                   OcclusionSensitivity, RootMeanSquareDistance)
 from pycompile.train.surface33 import *  # noqa: F401,F403,E402
 from pycompile.train.checkpoint_more import *  # noqa: F401,F403,E402
+from pycompile.train.summary import SummaryCollector, SummaryRecord  # noqa: F401,E402
 train.export, train.load = export, load          # mindspore.train.export / load
 from pycompile.common.missing import install_tensor_stubs as _install_tensor_stubs  # noqa: E402
 

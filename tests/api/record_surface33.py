@@ -62,6 +62,36 @@ def occlusion():
     return metric.eval()
 
 
+def summary_file():
+    """Write C.SUMMARY_STEPS with MindSpore's SummaryRecord; keep the file (fixtures/ms_summary.bin) and
+    MindSpore's own protobuf reading of it."""
+    import shutil
+    import tempfile
+    from mindspore.train import summary_pb2
+    tmp = tempfile.mkdtemp()
+    with ms.SummaryRecord(tmp) as sr:
+        for step, values in C.SUMMARY_STEPS:
+            for plugin, name, array in values:
+                sr.add_value(plugin, name, Tensor(array))
+            sr.record(step)
+    path = os.path.join(tmp, os.listdir(tmp)[0])
+    dst = os.path.join(HERE, "fixtures", "ms_summary.bin")
+    shutil.copyfile(path, dst)
+    blob = open(dst, "rb").read()
+    events, pos = [], 0
+    while pos < len(blob):
+        (length,) = np.frombuffer(blob[pos:pos + 8], "<u8")
+        event = summary_pb2.Event()
+        event.ParseFromString(blob[pos + 12:pos + 12 + int(length)])
+        events.append({"step": event.step, "version": event.version,
+                       "values": [[v.tag, v.scalar_value if v.HasField("scalar_value") else
+                                   {"dims": list(v.tensor.dims), "data_type": v.tensor.data_type,
+                                    "float_data": list(v.tensor.float_data)}] for v in event.summary.value]})
+        pos += 16 + int(length)
+    shutil.rmtree(tmp)
+    return {"events": events, "name_pattern": os.path.basename(path).split(".")[:4]}
+
+
 def main():
     rec = {"mindspore": ms.__version__}
     rec["types"] = {
@@ -106,6 +136,7 @@ def main():
                     "algo_type": outcome(lambda: ms.set_algo_parameters(fully_use_devices=3))}
     rec["optimizers"] = {name: outcome(lambda a=spec: C.run_optimizer(ms, nn, Tensor, ms.Parameter, *a))
                          for name, spec in C.OPTIMIZERS.items()}
+    rec["summary"] = summary_file()
     out = os.path.join(HERE, "fixtures", "ms_surface33.json")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:

@@ -125,3 +125,12 @@ def run_optimizer(ms, nn, Tensor, Parameter, cls_name, kwargs):
     state = {name: p.asnumpy().astype(np.float64).tolist() for name, p in opt.parameters_and_names()
              if name != "w"}
     return {"trajectory": out, "state": state}
+
+
+SUMMARY_STEPS = [
+    (1, [("scalar", "loss", np.array(1.5, np.float32))]),
+    (2, [("scalar", "loss", np.array(0.75, np.float32)),
+         ("tensor", "w", np.arange(4, dtype=np.float32).reshape(2, 2))]),
+    (5, [("tensor", "ints", np.array([[1, -2, 3]], np.int32)), ("scalar", "acc", np.array([0.5], np.float64))]),
+    (7, []),
+]

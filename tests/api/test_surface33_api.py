@@ -219,3 +219,84 @@ def test_algo_and_ps_defaults_and_errors_are_mindspores():
     check_outcome(outcome(lambda: ms.get_algo_parameters("nope")), rec["algo_bad"])
     check_outcome(outcome(lambda: ms.get_ps_context("nope")), rec["ps_bad"])
     check_outcome(outcome(lambda: ms.set_algo_parameters(fully_use_devices=3)), rec["algo_type"])
+
+
+# ---- summary files ---------------------------------------------------------------------------------------
+def _records(path):
+    """The data of each record of a summary file (framing checked by read_summary)."""
+    import struct
+    blob, pos, out = open(path, "rb").read(), 0, []
+    while pos < len(blob):
+        (length,) = struct.unpack("<Q", blob[pos:pos + 8])
+        out.append(blob[pos + 12:pos + 12 + length])
+        pos += 16 + length
+    return out
+
+
+def _as_recorded(events):
+    out = []
+    for e in events:
+        values = [[tag, float(v) if not isinstance(v, np.ndarray) else
+                   {"dims": list(v.shape), "float_data": v.astype(np.float64).ravel().tolist()}] for tag, v in e["values"]]
+        out.append({"step": e["step"] or 0, "version": e["version"] or "", "values": values})
+    return out
+
+
+def _strip_types(events):
+    for e in events:
+        for v in e["values"]:
+            if isinstance(v[1], dict):
+                v[1] = {k: v[1][k] for k in ("dims", "float_data")}
+    return events
+
+
+def test_read_summary_reads_mindspores_file():
+    from pycompile.train.summary import read_summary
+    got = _as_recorded(read_summary(os.path.join(HERE, "fixtures", "ms_summary.bin")))
+    assert got == _strip_types(json.loads(json.dumps(MS["summary"]["events"])))
+
+
+def test_summary_record_writes_mindspores_bytes(tmp_path):
+    with ms.SummaryRecord(str(tmp_path)) as sr:
+        for step, values in C.SUMMARY_STEPS:
+            for plugin, name, array in values:
+                sr.add_value(plugin, name, Tensor(array))
+            assert sr.record(step)
+    files = os.listdir(tmp_path)
+    assert len(files) == 1 and files[0].split(".")[:4] == MS["summary"]["name_pattern"] and files[0].endswith("_MS")
+    mine = _records(str(tmp_path / files[0]))
+    theirs = _records(os.path.join(HERE, "fixtures", "ms_summary.bin"))
+    assert len(mine) == len(theirs)
+    for a, b in zip(mine, theirs):          # equal but for the wall time (field 1, a double: 9 bytes)
+        assert a[0] == b[0] == 0x09 and a[9:] == b[9:]
+    assert not sr.record(9)                  # closed
+
+
+def test_summary_record_refuses_what_it_cannot_write(tmp_path):
+    sr = ms.SummaryRecord(str(tmp_path))
+    with pytest.raises(ValueError, match="no such \"plugin\""):
+        sr.add_value("nope", "x", Tensor(1.0))
+    with pytest.raises(ValueError, match="only 'scalar' and 'tensor'"):
+        sr.add_value("image", "x", Tensor(np.ones((1, 3, 2, 2), np.float32)))
+    with pytest.raises(TypeError, match="Tensor"):
+        sr.add_value("scalar", "x", 1.0)
+    with pytest.raises(ValueError, match="rank"):
+        sr.add_value("scalar", "x", Tensor(np.ones(2, np.float32)))
+    with pytest.raises(TypeError, match="step"):
+        sr.record("a")
+    with pytest.raises(ValueError, match="mode"):
+        sr.set_mode("x")
+    sr.close()
+
+
+def test_summary_collector_writes_the_loss(tmp_path):
+    from pycompile.train.summary import read_summary
+    import pycompile.dataset as ds
+    x = np.random.default_rng(0).random((8, 2)).astype(np.float32)
+    data = ds.NumpySlicesDataset({"x": x, "y": x.sum(1, keepdims=True)}, shuffle=False).batch(2)
+    net = nn.Dense(2, 1)
+    model = ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.01))
+    model.train(1, data, callbacks=[ms.SummaryCollector(str(tmp_path), collect_freq=2)])
+    events = read_summary(str(tmp_path / os.listdir(tmp_path)[0]))
+    assert [e["step"] for e in events[1:]] == [1, 2, 4]
+    assert all(tag == "loss" and value > 0 for e in events[1:] for tag, value in e["values"])

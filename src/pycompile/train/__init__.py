@@ -14,6 +14,7 @@ from pycompile.nn.metrics import (ConfusionMatrixMetric, HausdorffDistance, Mean
                                   OcclusionSensitivity, RootMeanSquareDistance)
 from pycompile.train.surface33 import *  # noqa: F401,F403,E402
 from pycompile.train.checkpoint_more import async_ckpt_thread_status, load_checkpoint_async  # noqa: F401,E402
+from pycompile.train.summary import SummaryCollector, SummaryRecord  # noqa: F401,E402
 
 
 def __getattr__(name):
