@@ -362,3 +362,31 @@ def test_pipeline_grad_reducer_scales_the_gradients():
     out = reducer(grads)
     np.testing.assert_array_equal(out[0].asnumpy(), [[2.0, 2.0]])
     np.testing.assert_array_equal(out[1].asnumpy(), [1.0])
+
+
+def ctc_brute_force(lp, target, blank=0):
+    """-log of the summed probability of every path of lp (T, C) collapsing to target."""
+    import itertools
+    t_len, c = lp.shape
+    total = 0.0
+    for path in itertools.product(range(c), repeat=t_len):
+        collapsed = [k for i, k in enumerate(path) if k != blank and (i == 0 or k != path[i - 1])]
+        if collapsed == list(target):
+            total += np.exp(sum(lp[i, k] for i, k in enumerate(path)))
+    return -np.log(total) if total > 0 else np.inf
+
+
+def test_ctc_loss_matches_brute_force_and_differentiates():
+    rng = np.random.default_rng(5)
+    lp = np.log(rng.dirichlet(np.ones(4), size=(5, 2)))
+    targets = np.array([[1, 1], [2, 3]], np.int32)
+    lengths, tl = np.array([5, 4], np.int32), np.array([2, 1], np.int32)
+    got = nn.CTCLoss(reduction="none")(Tensor(lp), Tensor(targets), Tensor(lengths), Tensor(tl)).asnumpy()
+    ref = [ctc_brute_force(lp[:5, 0], [1, 1]), ctc_brute_force(lp[:4, 1], [2])]
+    np.testing.assert_allclose(got, ref, rtol=1e-10)
+    zi = nn.CTCLoss(reduction="none", zero_infinity=True)(
+        Tensor(lp), Tensor(np.array([[1, 1], [1, 1]], np.int32)), Tensor(np.array([2, 5], np.int32)),
+        Tensor(np.array([2, 2], np.int32))).asnumpy()
+    assert zi[0] == 0.0 and zi[1] == pytest.approx(ctc_brute_force(lp[:, 1], [1, 1]), rel=1e-10)
+    ctc = nn.CTCLoss(reduction="sum")
+    check_grad(lambda x: ctc(x, Tensor(targets), Tensor(lengths), Tensor(tl)), [lp])

@@ -55,6 +55,7 @@ from pycompile.nn.layers_more import (ChannelShuffle, ClipByNorm, Dropout3d, Fas
                                       TripletMarginWithDistanceLoss, Triu, Unflatten)
 
 from pycompile.nn.layers_surface33 import (AvgPool1dExt, AvgPool2dExt, AvgPool3d, AvgPool3dExt, BiDense,  # noqa: F401,E402
+                                           CTCLoss,
                                            CellDict, Dropout2dExt, DropoutExt, ForwardValueAndGrad, Jvp, L1LossExt,
                                            LogSoftmaxExt, MaxPool2dExt, MaxPool3d, MultiClassDiceLoss,
                                            MultilabelMarginLoss, ParameterUpdate, Vjp, no_init_parameters)

@@ -451,3 +451,81 @@ class MultiClassDiceLoss(Cell):
                     loss = loss * self.weights[i]
                 total = total + loss
         return total / c
+
+
+def _logsumexp(*terms):
+    """log(sum(exp(terms))) elementwise, -inf where every term is -inf (finite gradients there)."""
+    m = terms[0]
+    for t in terms[1:]:
+        m = ops.maximum(m, t)
+    neg_inf = ops.isinf(m) & (m < 0)
+    m_safe = ops.select(neg_inf, ops.zeros_like(m), m)
+    total = 0.0
+    for t in terms:
+        total = total + ops.exp(t - m_safe)
+    empty = total <= 0
+    return ops.select(empty, ops.fill(m.dtype, m.shape, float("-inf")),
+                      ops.log(ops.select(empty, ops.ones_like(total), total)) + m_safe)
+
+
+class CTCLoss(Cell):
+    """Connectionist temporal classification loss of log-probabilities (T, N, C) (or (T, C)) and
+    padded targets (N, S): -log of the summed probability of every alignment of target n to the
+    first input_lengths[n] frames (blank `blank`), by the forward (alpha) recursion in log space.
+    'mean' divides each loss by its target length, then averages; `zero_infinity` turns impossible
+    alignments' infinite losses into 0. Gradients come from autodiff through the recursion."""
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__()
+        if isinstance(blank, bool) or not isinstance(blank, int) or blank < 0:
+            raise ValueError(f"For 'CTCLoss', the 'blank' must be a non-negative int, but got {blank}.")
+        if reduction not in ("mean", "sum", "none"):
+            raise ValueError(f"For 'CTCLoss', the 'reduction' must be in ['mean', 'sum', 'none'], "
+                             f"but got {reduction}.")
+        if not isinstance(zero_infinity, bool):
+            raise TypeError(f"For 'CTCLoss', the 'zero_infinity' must be bool, but got {type(zero_infinity)}.")
+        self.blank, self.reduction, self.zero_infinity = blank, reduction, zero_infinity
+
+    def construct(self, log_probs, targets, input_lengths, target_lengths):
+        unbatched = log_probs.ndim == 2
+        if unbatched:
+            log_probs = ops.expand_dims(log_probs, 1)
+            if targets.ndim == 1:
+                targets = ops.expand_dims(targets, 0)
+        t_max, n, _ = log_probs.shape
+        s_max = targets.shape[1]
+        width = 2 * s_max + 1
+        targets = ops.cast(targets, mstype.int32)
+        blanks = ops.fill(mstype.int32, (n, s_max + 1), self.blank)
+        # the extended label sequence: blank, l1, blank, l2, ..., blank
+        ext = ops.reshape(ops.stack([blanks[:, :s_max], targets], 2), (n, 2 * s_max))
+        ext = ops.concat([ext, blanks[:, :1]], 1)
+        prev2 = ops.concat([ops.fill(mstype.int32, (n, 2), -1), ext[:, :width - 2]], 1)
+        skip = (ext != self.blank) & (ext != prev2)
+        neg_inf = ops.fill(log_probs.dtype, (n, width), float("-inf"))
+        pad1 = ops.fill(log_probs.dtype, (n, 1), float("-inf"))
+        pad2 = ops.fill(log_probs.dtype, (n, 2), float("-inf"))
+        lengths = ops.cast(input_lengths, mstype.int32)
+        first = ops.gather_elements(log_probs[0], 1, ext)
+        start = ops.cast(ops.arange(width) < 2, mstype.bool_)
+        alpha = ops.select(ops.broadcast_to(start, (n, width)), first, neg_inf)
+        final = alpha
+        for t in range(1, t_max):
+            a1 = ops.concat([pad1, alpha[:, :width - 1]], 1)
+            a2 = ops.select(skip, ops.concat([pad2, alpha[:, :width - 2]], 1), neg_inf)
+            alpha = _logsumexp(alpha, a1, a2) + ops.gather_elements(log_probs[t], 1, ext)
+            here = ops.broadcast_to(ops.expand_dims(lengths == t + 1, 1), (n, width))
+            final = ops.select(here, alpha, final)
+        tl = ops.cast(target_lengths, mstype.int32)
+        last = ops.expand_dims(2 * tl, 1)
+        before = ops.expand_dims(ops.maximum(2 * tl - 1, ops.zeros_like(tl)), 1)
+        end_blank = ops.gather_elements(final, 1, last)
+        end_label = ops.select(ops.expand_dims(tl > 0, 1), ops.gather_elements(final, 1, before), pad1)
+        loss = -ops.reshape(_logsumexp(end_blank, end_label), (n,))
+        if self.zero_infinity:
+            loss = ops.select(ops.isinf(loss), ops.zeros_like(loss), loss)
+        if self.reduction == "mean":
+            return ops.mean(loss / ops.cast(ops.maximum(tl, ops.ones_like(tl)), loss.dtype))
+        if self.reduction == "sum":
+            return ops.sum(loss)
+        return ops.squeeze(loss, 0) if unbatched else loss
