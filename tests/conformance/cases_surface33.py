@@ -364,3 +364,25 @@ def nn_CTCLoss_mean():
                  "(documented: set to 0); pycompile gives 0 + the other sample's 7.0770")
 def nn_CTCLoss_impossible_zero_infinity():
     return nn.CTCLoss(blank=0, reduction="sum", zero_infinity=True)
+
+
+# ---- fractional max pooling (the random samples given) ---------------------------------------------------
+_FMP2_SAMPLES = np.random.default_rng(7).random((2, 3, 2)).astype(np.float32)
+_FMP3_SAMPLES = np.random.default_rng(8).random((1, 2, 3)).astype(np.float32)
+
+
+@cell("nn.FractionalMaxPool2d", inputs=[rnd(2, 3, 9, 8)])
+def nn_FractionalMaxPool2d_indices():
+    return nn.FractionalMaxPool2d(3, output_size=(4, 5), return_indices=True,
+                                  _random_samples=Tensor(_FMP2_SAMPLES))
+
+
+@cell("nn.FractionalMaxPool2d", inputs=[rnd(2, 3, 10, 9)])
+def nn_FractionalMaxPool2d_ratio():
+    return nn.FractionalMaxPool2d((2, 3), output_ratio=(0.5, 0.5), _random_samples=Tensor(_FMP2_SAMPLES))
+
+
+@cell("nn.FractionalMaxPool3d", inputs=[rnd(1, 2, 6, 7, 8)])
+def nn_FractionalMaxPool3d_indices():
+    return nn.FractionalMaxPool3d(2, output_size=(3, 4, 5), return_indices=True,
+                                  _random_samples=Tensor(_FMP3_SAMPLES))

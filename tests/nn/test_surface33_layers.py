@@ -390,3 +390,18 @@ def test_ctc_loss_matches_brute_force_and_differentiates():
     assert zi[0] == 0.0 and zi[1] == pytest.approx(ctc_brute_force(lp[:, 1], [1, 1]), rel=1e-10)
     ctc = nn.CTCLoss(reduction="sum")
     check_grad(lambda x: ctc(x, Tensor(targets), Tensor(lengths), Tensor(tl)), [lp])
+
+
+def test_fractional_max_pool_draws_its_samples_and_checks():
+    ms.set_seed(3)
+    x = Tensor(RNG.random((2, 3, 9, 9)).astype(np.float32))
+    y = nn.FractionalMaxPool2d(2, output_ratio=0.5)(x)
+    assert y.shape == (2, 3, 4, 4)
+    # every output is the maximum of some 2x2 window of its channel
+    xs, ys = x.asnumpy(), y.asnumpy()
+    windows = np.lib.stride_tricks.sliding_window_view(xs, (2, 2), axis=(2, 3)).max((-1, -2))
+    assert all(np.isin(ys[n, c], windows[n, c]).all() for n in range(2) for c in range(3))
+    with pytest.raises(ValueError, match="can not be None"):
+        nn.FractionalMaxPool2d(2)
+    with pytest.raises(ValueError, match="does not fit"):
+        nn.FractionalMaxPool2d(3, output_size=(8, 8))(x)

@@ -330,5 +330,98 @@ class PReLUExt(Cell):
         return ops.maximum(x, 0.0) + w * ops.minimum(x, 0.0)
 
 
-__all__ = ["VirtualDatasetCellTriple", "PipelineGradReducer", "DenseBnAct", "MicroBatchInterleaved", "PipelineCell", "GradAccumulationCell", "Unfold",
+__all__ = ["FractionalMaxPool2d", "FractionalMaxPool3d", "VirtualDatasetCellTriple", "PipelineGradReducer", "DenseBnAct", "MicroBatchInterleaved", "PipelineCell", "GradAccumulationCell", "Unfold",
            "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "LayerNormExt", "EmbeddingExt", "PReLUExt"]
+
+
+class _FractionalMaxPool(Cell):
+    """Fractional max pooling (Graham): output cell i of an axis of length L (window k, o outputs)
+    starts at int((i + u) a) - int(u a), a = (L - k) / (o - 1), the last at L - k, for one uniform
+    sample u per (batch, channel, axis) (`_random_samples` (N, C, dims): (W, H) in 2-D, (D, H, W)
+    in 3-D, as MindSpore reads them; drawn when not given). Indices are flat positions in the spatial dims."""
+
+    _dims = 2
+    _what = ""
+    _samples_reversed = True
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        super().__init__()
+        d = self._dims
+        self.kernel_size = tuple(kernel_size) if isinstance(kernel_size, (tuple, list)) else (kernel_size,) * d
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"For '{self._what}', 'output_size' and 'output_ratio' can not be None at the same "
+                             f"time.")
+        self.output_size = None if output_size is None else (
+            tuple(output_size) if isinstance(output_size, (tuple, list)) else (output_size,) * d)
+        self.output_ratio = None if output_ratio is None else (
+            tuple(output_ratio) if isinstance(output_ratio, (tuple, list)) else (output_ratio,) * d)
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"For '{self._what}', 'output_ratio' must be in (0, 1), but got {output_ratio}.")
+        self.return_indices, self._random_samples = return_indices, _random_samples
+
+    def _starts(self, u, length, k, out):
+        """(N, C, out) int32 window starts along one axis for samples u (N, C)."""
+        if out == 1:
+            return ops.zeros(u.shape + (1,), mstype.int32)
+        alpha = (length - k) / (out - 1)
+        i = Tensor(np.arange(out - 1, dtype=np.float64))
+        u64 = ops.expand_dims(ops.cast(u, mstype.float64), -1)
+        first = ops.floor((i + u64) * alpha) - ops.floor(u64 * alpha)
+        last = ops.fill(mstype.float64, u.shape + (1,), float(length - k))
+        return ops.cast(ops.concat([first, last], -1), mstype.int32)
+
+    def construct(self, x):
+        d = self._dims
+        unbatched = x.ndim == d + 1
+        if unbatched:
+            x = ops.expand_dims(x, 0)
+        n, c = x.shape[:2]
+        spatial = x.shape[2:]
+        out = self.output_size or tuple(int(s * r) for s, r in zip(spatial, self.output_ratio))
+        for s, k, o in zip(spatial, self.kernel_size, out):
+            if o + k - 1 > s:
+                raise ValueError(f"For '{self._what}', the output size {out} with kernel {self.kernel_size} does not "
+                                 f"fit the input's spatial size {tuple(spatial)}.")
+        samples = self._random_samples if self._random_samples is not None else ops.rand((n, c, d))
+        # the samples' last axis runs (W, H) in 2-D but (D, H, W) in 3-D, as MindSpore's kernels read it
+        order = [d - 1 - a for a in range(d)] if self._samples_reversed else list(range(d))
+        starts = [self._starts(samples[:, :, order[a]], spatial[a], self.kernel_size[a], out[a]) for a in range(d)]
+        values, flats = [], []
+        for offset in np.ndindex(*self.kernel_size):
+            v = x
+            flat = None
+            for a in range(d):
+                idx = starts[a] + int(offset[a])                       # (N, C, out_a)
+                shape = [n, c] + [1] * d
+                shape[2 + a] = out[a]
+                full = [n, c] + [out[b] if b <= a else v.shape[2 + b] for b in range(d)]
+                index = ops.broadcast_to(ops.reshape(idx, tuple(shape)), tuple(full))
+                v = ops.gather_elements(v, 2 + a, index)
+                stride = int(np.prod(spatial[a + 1:]))
+                term = ops.cast(ops.reshape(idx, tuple(shape)), mstype.int64) * stride
+                flat = term if flat is None else flat + term
+            values.append(v)
+            flats.append(ops.broadcast_to(flat, v.shape))
+        stacked = ops.stack(values, 0)
+        result = ops.max(stacked, 0)[0]
+        if self.return_indices:
+            which = ops.expand_dims(ops.argmax(stacked, 0), 0)
+            indices = ops.squeeze(ops.gather_elements(ops.stack(flats, 0), 0, which), 0)
+            return (ops.squeeze(result, 0), ops.squeeze(indices, 0)) if unbatched else (result, indices)
+        return ops.squeeze(result, 0) if unbatched else result
+
+
+class FractionalMaxPool2d(_FractionalMaxPool):
+    """Fractional max pooling over (N, C, H, W) or (C, H, W); see _FractionalMaxPool."""
+
+    _dims = 2
+    _what = "FractionalMaxPool2d"
+
+
+class FractionalMaxPool3d(_FractionalMaxPool):
+    """Fractional max pooling over (N, C, D, H, W) or (C, D, H, W); see _FractionalMaxPool."""
+
+    _dims = 3
+    _what = "FractionalMaxPool3d"
+    _samples_reversed = False
