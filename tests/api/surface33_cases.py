@@ -111,19 +111,24 @@ OPTIMIZERS = {
                              "weight_decay": 0.1}),
     "asgd": ("ASGD", {}),
     "asgd_args": ("ASGD", {"learning_rate": 0.2, "lambd": 0.01, "alpha": 0.5, "t0": 2.0}),
+    "adafactor": ("AdaFactor", {}),
+    "adafactor_manual": ("AdaFactor", {"learning_rate": 0.05, "relative_step": False, "scale_parameter": False,
+                                       "weight_decay": 0.1, "beta1": 0.5, "clip_threshold": 0.5}),
+    "adafactor_warmup": ("AdaFactor", {"warmup_init": True, "decay_rate": 0.5}),
     "adam_offload": ("AdamOffload", {"learning_rate": 0.1, "weight_decay": 0.01, "use_nesterov": True}),
 }
 
 
 def run_optimizer(ms, nn, Tensor, Parameter, cls_name, kwargs):
     w = Parameter(Tensor(W0.copy()), name="w")
-    opt = getattr(nn, cls_name)([w], **kwargs)
+    b = Parameter(Tensor(W0[0].copy()), name="b")        # a vector: AdaFactor's unfactored branch
+    opt = getattr(nn, cls_name)([w, b], **kwargs)
     out = []
     for g in GRADS:
-        opt((Tensor(g),))
-        out.append(w.asnumpy().astype(np.float64).tolist())
+        opt((Tensor(g), Tensor(g[1].copy())))
+        out.append(w.asnumpy().astype(np.float64).tolist() + [b.asnumpy().astype(np.float64).tolist()])
     state = {name: p.asnumpy().astype(np.float64).tolist() for name, p in opt.parameters_and_names()
-             if name != "w"}
+             if name not in ("w", "b")}
     return {"trajectory": out, "state": state}
 
 

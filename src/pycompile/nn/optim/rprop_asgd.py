@@ -111,3 +111,105 @@ class AdamOffload(Adam):
 
 
 __all__.append("AdamOffload")
+
+
+class AdaFactor(Optimizer):
+    """Adafactor (Shazeer & Stern) with MindSpore 2.10's rule. Per step t (`afactor_step`):
+    lr = min(1e-2, 1 / sqrt(t)) with relative_step (1e-6 t with warmup_init) else the learning rate;
+    beta2t = 1 - t^-decay_rate; u = g^2 + eps1; a matrix (ndim >= 2) keeps row / column means of u
+    (`exp_avg_sq_row_<name>` / `exp_avg_sq_col_<name>`) and scales g by their rsqrt product
+    (rows normalized by their mean), a vector keeps `exp_avg_sq_<name>`; the update is clipped to
+    RMS clip_threshold, times lr (times max(eps2, RMS(p)) with scale_parameter), averaged into
+    `exp_avg.<name>` with beta1 > 0; p = p - lr' wd p - update. Gradients are used as given."""
+
+    def __init__(self, params, learning_rate=None, eps=(1e-30, 1e-3), clip_threshold=1.0, decay_rate=0.8, beta1=0.9,
+                 weight_decay=0.0, scale_parameter=True, relative_step=True, warmup_init=False, compression=False,
+                 loss_scale=1.0):
+        if learning_rate is not None and relative_step:
+            raise ValueError("Cannot combine manual lr and relative_step options", learning_rate)
+        if warmup_init and not relative_step:
+            raise ValueError("warmup_init requires relative_step=True")
+        if learning_rate is None and not relative_step:
+            raise ValueError("Cannot learning_rate is None and relative_step=False")
+        learning_rate = 0.0 if learning_rate is None else learning_rate
+        beta1 = 0.0 if beta1 is None else beta1
+        scale_lr = isinstance(learning_rate, (float, int))
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.scale_lr = scale_lr
+        V.check_value_type("eps", eps, [list, tuple], self.cls_name)
+        if len(eps) != 2:
+            raise ValueError("eps must have 2 value: (eps1, eps2).")
+        for i, e in enumerate(eps):
+            V.check_value_type(f"eps{i}", e, [float], self.cls_name)
+            V.check_non_negative_float(e, f"eps{i}", self.cls_name)
+        V.check_value_type("clip_threshold", clip_threshold, [float], self.cls_name)
+        V.check_non_negative_float(clip_threshold, "clip_threshold", self.cls_name)
+        V.check_value_type("decay_rate", decay_rate, [float], self.cls_name)
+        V.check_float_range(decay_rate, 0, 1, V.INC_NEITHER, "decay_rate", self.cls_name)
+        V.check_float_range(weight_decay, 0, 1, V.INC_LEFT, "weight_decay", self.cls_name)
+        for name, v in (("scale_parameter", scale_parameter), ("relative_step", relative_step),
+                        ("compression", compression)):
+            V.check_value_type(name, v, [bool], self.cls_name)
+        V.check_value_type("beta1", beta1, [int, float], self.cls_name)
+        V.check_non_negative_float(float(beta1), "beta1", self.cls_name)
+        self.eps, self.clip_threshold, self.decay_rate = tuple(eps), clip_threshold, decay_rate
+        self.beta1, self.wd = float(beta1), float(weight_decay)
+        self.scale_parameter = scale_parameter and self.scale_lr
+        self.relative_step, self.warmup_init, self.compression = relative_step, warmup_init, compression
+        self.use_first_moment = beta1 > 0
+        if self.use_first_moment:
+            self.exp_avg = self._parameters.clone(prefix="exp_avg", init="zeros")
+        rows, cols, sq = [], [], []
+        for p in self._parameters:
+            shape, dt = tuple(p.shape), p.dtype
+            factored = len(shape) > 1
+            rows.append(Parameter(Tensor(np.zeros(shape[:-1] if factored else (1,)), dt),
+                                  name=f"exp_avg_sq_row_{p.name}"))
+            cols.append(Parameter(Tensor(np.zeros(shape[:-2] + shape[-1:] if factored else (1,)), dt),
+                                  name=f"exp_avg_sq_col_{p.name}"))
+            sq.append(Parameter(Tensor(np.zeros((1,) if factored else shape),
+                                       mstype.float16 if compression and not factored else dt),
+                                name=f"exp_avg_sq_{p.name}"))
+        self.exp_avg_sq_row, self.exp_avg_sq_col = ParameterTuple(rows), ParameterTuple(cols)
+        self.exp_avg_sq = ParameterTuple(sq)
+        self.step = Parameter(Tensor(np.zeros(1, np.float32)), name="afactor_step")
+
+    def construct(self, gradients):
+        lr = self.get_lr()
+        self._advance(gradients)
+        step = self.step + 1.0
+        F.assign(self.step, step)
+        if self.scale_lr and self.relative_step:
+            min_step = step * 1e-6 if self.warmup_init else 1e-2
+            lr = F.minimum(min_step, 1.0 / F.sqrt(step))
+        lr = F.reshape(F.cast(lr, mstype.float32), ())
+        beta2t = F.reshape(1.0 - F.pow(step, -self.decay_rate), ())
+        for i, (g, p) in enumerate(zip(gradients, self._parameters)):
+            g32, p32 = F.cast(g, mstype.float32), F.cast(p, mstype.float32)
+            rate = lr * F.maximum(F.ones_like(lr) * self.eps[1], F.sqrt(F.mean(F.square(p32)))) \
+                if self.scale_parameter else lr
+            u = F.square(g32) + self.eps[0]
+            if p.ndim > 1:
+                row = F.cast(self.exp_avg_sq_row[i], mstype.float32) * beta2t + F.mean(u, -1) * (1.0 - beta2t)
+                col = F.cast(self.exp_avg_sq_col[i], mstype.float32) * beta2t + F.mean(u, -2) * (1.0 - beta2t)
+                F.assign(self.exp_avg_sq_row[i], F.cast(row, self.exp_avg_sq_row[i].dtype))
+                F.assign(self.exp_avg_sq_col[i], F.cast(col, self.exp_avg_sq_col[i].dtype))
+                r_factor = F.expand_dims(1.0 / F.sqrt(row / F.mean(row, -1, True)), -1)
+                update = r_factor * (1.0 / F.sqrt(F.expand_dims(col, -2))) * g32
+            else:
+                avg = F.cast(self.exp_avg_sq[i], mstype.float32) * beta2t + u * (1.0 - beta2t)
+                F.assign(self.exp_avg_sq[i], F.cast(avg, self.exp_avg_sq[i].dtype))
+                update = (1.0 / F.sqrt(avg)) * g32
+            coeff = F.maximum(F.sqrt(F.mean(F.square(update))) / self.clip_threshold, F.ones_like(lr))
+            update = update / coeff * rate
+            if self.use_first_moment:
+                avg1 = F.cast(self.exp_avg[i], mstype.float32) * self.beta1 + update * (1.0 - self.beta1)
+                F.assign(self.exp_avg[i], F.cast(avg1, self.exp_avg[i].dtype))
+                update = avg1
+            if self.wd:
+                p32 = p32 + p32 * (-self.wd) * rate
+            F.assign(p, F.cast(p32 - update, p.dtype))
+        return True
+
+
+__all__.append("AdaFactor")
