@@ -386,3 +386,24 @@ def nn_FractionalMaxPool2d_ratio():
 def nn_FractionalMaxPool3d_indices():
     return nn.FractionalMaxPool3d(2, output_size=(3, 4, 5), return_indices=True,
                                   _random_samples=Tensor(_FMP3_SAMPLES))
+
+
+# ---- MultiFieldEmbeddingLookup -----------------------------------------------------------------------------
+_MF_IDS = np.array([[1, 5, 2, 7], [0, 3, 3, 6]], np.int32)
+_MF_VALUES = np.array([[1.0, 0.5, 0.0, 2.0], [1.0, -1.0, 3.0, 0.0]], np.float32)
+_MF_FIELDS = np.array([[0, 0, 1, 1], [2, 0, 0, 1]], np.int32)
+
+
+@cell("nn.MultiFieldEmbeddingLookup", inputs=[_MF_IDS, _MF_VALUES, _MF_FIELDS])
+def nn_MultiFieldEmbeddingLookup_sum():
+    return set_params(nn.MultiFieldEmbeddingLookup(8, 3, 3), 21)
+
+
+@cell("nn.MultiFieldEmbeddingLookup", inputs=[_MF_IDS, _MF_VALUES, _MF_FIELDS])
+def nn_MultiFieldEmbeddingLookup_mean():
+    return set_params(nn.MultiFieldEmbeddingLookup(8, 3, 3, operator="MEAN"), 22)
+
+
+@cell("nn.MultiFieldEmbeddingLookup", inputs=[_MF_IDS, _MF_VALUES, _MF_FIELDS])
+def nn_MultiFieldEmbeddingLookup_max():
+    return set_params(nn.MultiFieldEmbeddingLookup(8, 3, 4, operator="MAX"), 23)

@@ -62,7 +62,7 @@ from pycompile.nn.layers_surface33 import (AvgPool1dExt, AvgPool2dExt, AvgPool3d
 from pycompile.nn.metrics import (ConfusionMatrixMetric, HausdorffDistance, MeanSurfaceDistance,  # noqa: F401,E402
                                   OcclusionSensitivity, RootMeanSquareDistance, get_metrics)
 from pycompile.nn.wrappers_surface33 import (AdaptiveAvgPool3d, AdaptiveMaxPool3d, DenseBnAct,  # noqa: F401,E402
-                                             FractionalMaxPool2d, FractionalMaxPool3d,
+                                             FractionalMaxPool2d, FractionalMaxPool3d, MultiFieldEmbeddingLookup,
                                              EmbeddingExt, GradAccumulationCell, LayerNormExt, MicroBatchInterleaved,
                                              PipelineCell, PipelineGradReducer, PReLUExt, Unfold,
                                              VirtualDatasetCellTriple)

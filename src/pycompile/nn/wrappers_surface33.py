@@ -330,7 +330,7 @@ class PReLUExt(Cell):
         return ops.maximum(x, 0.0) + w * ops.minimum(x, 0.0)
 
 
-__all__ = ["FractionalMaxPool2d", "FractionalMaxPool3d", "VirtualDatasetCellTriple", "PipelineGradReducer", "DenseBnAct", "MicroBatchInterleaved", "PipelineCell", "GradAccumulationCell", "Unfold",
+__all__ = ["MultiFieldEmbeddingLookup", "FractionalMaxPool2d", "FractionalMaxPool3d", "VirtualDatasetCellTriple", "PipelineGradReducer", "DenseBnAct", "MicroBatchInterleaved", "PipelineCell", "GradAccumulationCell", "Unfold",
            "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "LayerNormExt", "EmbeddingExt", "PReLUExt"]
 
 
@@ -425,3 +425,61 @@ class FractionalMaxPool3d(_FractionalMaxPool):
     _dims = 3
     _what = "FractionalMaxPool3d"
     _samples_reversed = False
+
+
+class MultiFieldEmbeddingLookup(Cell):
+    """Embeddings of `input_indices` (B, L) weighted by `input_values` (B, L) and merged per field
+    (`field_ids` (B, L) in [0, field_size)) into (B, field_size, embedding_size): 'SUM', 'MEAN'
+    (the sum over the sum of |values|, 0 for an empty field) or 'MAX' (zero-valued entries left out,
+    an empty field 0). Out-of-range ids give zero rows on the CPU target, as nn.EmbeddingLookup."""
+
+    _OPERATORS = ("SUM", "MAX", "MEAN")
+
+    def __init__(self, vocab_size, embedding_size, field_size, param_init="normal", target="CPU",
+                 slice_mode="batch_slice", feature_num_list=None, max_norm=None, sparse=True, operator="SUM",
+                 dtype=mstype.float32):
+        super().__init__()
+        from pycompile.nn.embedding import EmbeddingLookup
+        if operator not in self._OPERATORS:
+            raise ValueError(f"For 'MultiFieldEmbeddingLookup', the 'operator' must be one of {list(self._OPERATORS)},"
+                             f" but got {operator}.")
+        if isinstance(field_size, bool) or not isinstance(field_size, int) or field_size <= 0:
+            raise ValueError(f"For 'MultiFieldEmbeddingLookup', the 'field_size' must be a positive int, "
+                             f"but got {field_size}.")
+        lookup = EmbeddingLookup(vocab_size, embedding_size, param_init, target, slice_mode, feature_num_list,
+                                 max_norm, sparse, dtype=dtype)          # its checks and its initialized table
+        self.embedding_table = Parameter(lookup.embedding_table.asnumpy(), name="embedding_table")
+        self.vocab_size, self.max_norm = vocab_size, max_norm
+        self.field_size, self.embedding_size, self.operator = field_size, embedding_size, operator
+
+    def construct(self, input_indices, input_values, field_ids):
+        for name, x in (("input_indices", input_indices), ("input_values", input_values), ("field_ids", field_ids)):
+            if x.ndim != 2:
+                raise ValueError(f"For 'MultiFieldEmbeddingLookup', the dimension of '{name}' must be 2, "
+                                 f"but got {x.ndim}.")
+        valid = ops.logical_and(input_indices >= 0, input_indices < self.vocab_size)
+        rows = ops.gather(self.embedding_table, ops.select(valid, input_indices, ops.zeros_like(input_indices)), 0)
+        rows = rows * ops.cast(ops.expand_dims(valid, -1), rows.dtype)           # (B, L, E)
+        if self.max_norm is not None:
+            norm = ops.sqrt(ops.sum(rows * rows, -1, keepdim=True))
+            rows = rows * (self.max_norm / ops.maximum(norm, self.max_norm))
+        weights = ops.expand_dims(input_values, -1)
+        emb = rows * weights
+        member = ops.one_hot(ops.cast(field_ids, mstype.int32), self.field_size,
+                             Tensor(1.0, emb.dtype), Tensor(0.0, emb.dtype))       # (B, L, F)
+        per_field = ops.transpose(member, (0, 2, 1))                              # (B, F, L)
+        if self.operator == "MAX":
+            emb = emb + ops.cast(weights == 0, emb.dtype) * -3.402823466e38
+            inside = ops.expand_dims(per_field, -1) > 0                           # (B, F, L, 1)
+            lowest = ops.fill(emb.dtype, (1,), -3.402823466e38)
+            merged = ops.max(ops.select(ops.broadcast_to(inside, inside.shape[:3] + (self.embedding_size,)),
+                                        ops.broadcast_to(ops.expand_dims(emb, 1), inside.shape[:3] +
+                                                         (self.embedding_size,)), lowest), 2)[0]
+            count = ops.matmul(per_field, ops.expand_dims(ops.abs(input_values), -1))
+            return merged * ops.cast(count != 0, emb.dtype)
+        merged = ops.matmul(per_field, emb)                                       # (B, F, E)
+        if self.operator == "MEAN":
+            count = ops.matmul(per_field, ops.expand_dims(ops.abs(input_values), -1))
+            merged = ops.select(ops.broadcast_to(count == 0, merged.shape), ops.zeros_like(merged),
+                                merged / ops.select(count == 0, ops.ones_like(count), count))
+        return merged
