@@ -258,17 +258,15 @@ def set_recursion_limit(recursion_limit=1000) -> None:
 
 
 def get_level() -> str:
-    """MindSpore's log level (GLOG_v, '2' = WARNING unless set)."""
-    return os.environ.get("GLOG_v", "2")
+    """MindSpore's log level (the GLOG_v knob, '2' = WARNING unless set)."""
+    from pycompile.common import knobs
+    return knobs.get("GLOG_v")
 
 
 def get_log_config() -> dict:
-    """MindSpore's GLOG_* settings from the environment, with GLOG_v and GLOG_logtostderr defaulted."""
-    config = {"GLOG_v": get_level(), "GLOG_logtostderr": os.environ.get("GLOG_logtostderr", "1")}
-    for key in ("GLOG_log_dir", "GLOG_log_max", "GLOG_stderrthreshold", "logger_maxBytes", "logger_backupCount"):
-        if key in os.environ:
-            config[key] = os.environ[key]
-    return config
+    """MindSpore's log settings: GLOG_v and GLOG_logtostderr (knobs, defaults '2' and '1')."""
+    from pycompile.common import knobs
+    return {"GLOG_v": get_level(), "GLOG_logtostderr": knobs.get("GLOG_logtostderr")}
 
 
 __all__ = ["memory_stats", "memory_summary", "memory_allocated", "max_memory_allocated", "memory_reserved",

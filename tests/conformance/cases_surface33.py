@@ -407,3 +407,62 @@ def nn_MultiFieldEmbeddingLookup_mean():
 @cell("nn.MultiFieldEmbeddingLookup", inputs=[_MF_IDS, _MF_VALUES, _MF_FIELDS])
 def nn_MultiFieldEmbeddingLookup_max():
     return set_params(nn.MultiFieldEmbeddingLookup(8, 3, 4, operator="MAX"), 23)
+
+
+# ---- ms.* training helpers -------------------------------------------------------------------------------
+@case("ms.merge_sliced_parameter", inputs=[rnd(2, 3), rnd(2, 3)], graph=False, reason="builds a Parameter")
+def ms_merge_sliced_parameter(a, b):
+    merged = ms.merge_sliced_parameter([Parameter(a, name="w"), Parameter(b, name="w")])
+    return merged + 0, merged.name == "w"
+
+
+class _MSENet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(3, 2)
+
+    def construct(self, x):
+        return self.dense(x)
+
+
+@cell("ms.build_train_network", inputs=[rnd(4, 3), rnd(4, 2)], graph=False,
+      reason="a training step updates the weights: one run per mode would see different weights")
+def ms_build_train_network_O0():
+    net = set_params(_MSENet(), 31)
+    return ms.build_train_network(net, nn.Momentum(net.trainable_params(), 0.1, 0.9), nn.MSELoss(), level="O0")
+
+
+def _helper_dataset():
+    x = np.arange(12, dtype=np.float32).reshape(6, 2)
+    return ms.dataset.NumpySlicesDataset({"x": x, "y": x.sum(1)}, shuffle=False).batch(2)
+
+
+@case("ms.DatasetHelper", inputs=[rnd(2)], graph=False, reason="iterates a dataset on the host")
+def ms_dataset_helper_non_sink(x):
+    helper = ms.DatasetHelper(_helper_dataset(), dataset_sink_mode=False)
+    batches = [tuple(b) for b in helper]
+    return len(batches), batches[1][0], batches[2][1]
+
+
+@case("ms.DatasetHelper", "ms.connect_network_with_dataset", inputs=[rnd(2)], graph=False, error=True,
+      reason="iterates a dataset on the host")
+def ms_connect_network_needs_sink_mode(x):
+    return ms.connect_network_with_dataset(nn.ReLU(), ms.DatasetHelper(_helper_dataset(), dataset_sink_mode=False))
+
+
+@case("ms.SummaryRecord", inputs=[rnd(2)], graph=False, reason="writes a file")
+def ms_summary_record_files(x):
+    import os
+    import tempfile
+    folder = tempfile.mkdtemp()
+    with ms.SummaryRecord(folder) as sr:
+        sr.add_value("scalar", "loss", Tensor(np.float32(0.5)))
+        sr.add_value("tensor", "x", x)
+        written = sr.record(3)
+    files = os.listdir(folder)
+    return written, len(files), files[0].split(".")[1:4], files[0].endswith("_MS")
+
+
+@case("ms.SummaryCollector", inputs=[rnd(2)], graph=False, error=True, reason="a callback object")
+def ms_summary_collector_bad_freq(x):
+    return ms.SummaryCollector("/tmp/never_written", collect_freq=0)

@@ -298,8 +298,8 @@ class SummaryCollector(Callback):
                  keep_default_action=True, custom_lineage_data=None, collect_tensor_freq=None, max_file_size=None,
                  export_options=None):
         if isinstance(collect_freq, bool) or not isinstance(collect_freq, int) or collect_freq <= 0:
-            raise ValueError(f"For 'SummaryCollector', the 'collect_freq' must be a positive int, "
-                             f"but got {collect_freq}.")
+            raise ValueError(f'For "SummaryCollector", the value of `collect_freq` should be greater than 0, '
+                             f'but got `{collect_freq}`.')
         self.summary_dir, self.collect_freq, self._max_file_size = summary_dir, collect_freq, max_file_size
         self._record = None
         self._last_step = None

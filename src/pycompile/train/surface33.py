@@ -156,6 +156,8 @@ def connect_network_with_dataset(network, dataset_helper):
     if not isinstance(dataset_helper, DatasetHelper):
         raise TypeError(f"For 'connect_network_with_dataset', the type of 'dataset_helper' must be DatasetHelper, "
                         f"but got {type(dataset_helper)}.")
+    if not dataset_helper.dataset_sink_mode:
+        raise RuntimeError("The API 'connect_network_with_dataset' should be called in dataset sink mode.")
     return network
 
 
