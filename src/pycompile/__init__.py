@@ -58,6 +58,17 @@ from pycompile.common.auto_parallel import (ParallelMode, get_auto_parallel_cont
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
 from pycompile.train.model import Model  # noqa: F401,E402
+# issue 33 (surface33): type objects, device-runtime answers, segmentation metrics, training helpers
+from pycompile.common.dtype_types import (Int, QuantDtype, TensorType, Type, list_, number,  # noqa: F401,E402
+                                          string, tensor_type, tuple_, type_none)
+from pycompile.device_api import *  # noqa: F401,F403,E402
+from pycompile.common.tensor_extras import Symbol, UntypedStorage, frombuffer, swap_tensors  # noqa: F401,E402
+from pycompile.nn.metrics import (ConfusionMatrixMetric, HausdorffDistance, MeanSurfaceDistance,  # noqa: F401,E402
+                                  OcclusionSensitivity, RootMeanSquareDistance)
+from pycompile.train.surface33 import *  # noqa: F401,F403,E402
+from pycompile.train.checkpoint_more import *  # noqa: F401,F403,E402
+from pycompile.train.summary import SummaryCollector, SummaryRecord  # noqa: F401,E402
+train.export, train.load = export, load          # mindspore.train.export / load
 from pycompile.common.missing import install_tensor_stubs as _install_tensor_stubs  # noqa: E402
 
 _install_tensor_stubs(Tensor)   # last: after every module that adds Tensor methods

@@ -149,6 +149,10 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("PYCOMPILE_KEEP_PACKED_MB", 256, _int_in(0, 1 << 30, "PYCOMPILE_KEEP_PACKED_MB"),
          "megabytes of packed weights the product kernel may keep between calls of graphs that only "
          "read their Parameters (default 256; 0: pack on every call)"),
+    Knob("GLOG_v", "2", _text,
+         "MindSpore's log level, as ms.get_level() / get_log_config() report it (pycompile's own logging "
+         "is PYCOMPILE_LOG)"),
+    Knob("GLOG_logtostderr", "1", _text, "MindSpore's log-to-stderr flag, as ms.get_log_config() reports it"),
     Knob("PYCOMPILE_FUZZ_EXAMPLES", 300, _int_in(1, 10 ** 9, "PYCOMPILE_FUZZ_EXAMPLES"),
          "how many random programs tests/compiler/test_fuzz_ops.py runs (a soak: 10000)"),
 )}

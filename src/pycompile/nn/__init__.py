@@ -18,6 +18,8 @@ from pycompile.nn.dynamic_lr import (cosine_decay_lr, exponential_decay_lr, inve
                                      natural_exp_decay_lr, piecewise_constant_lr, polynomial_decay_lr, warmup_lr)
 from pycompile.nn.optim import (FTRL, SGD, AdaMax, Adadelta, Adagrad, Adam, AdamWeightDecay, Lamb, LazyAdam,  # noqa: F401
                                 Momentum, Optimizer, ProximalAdagrad, RMSProp)
+from pycompile.nn.optim import ASGD, AdaFactor, AdamOffload, Rprop  # noqa: F401
+from pycompile.nn.ssim import MSSSIM, SSIM  # noqa: F401
 from pycompile.nn.wrap import DistributedGradReducer  # noqa: F401
 from pycompile.nn.sync_batchnorm import SyncBatchNorm  # noqa: F401
 from pycompile.nn.wrap import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell, TrainOneStepCell,  # noqa: F401
@@ -53,8 +55,18 @@ from pycompile.nn.layers_more import (ChannelShuffle, ClipByNorm, Dropout3d, Fas
                                       ReduceLogSumExp, Roll, RReLU, Softmax2d, SoftShrink, Threshold, Tril,
                                       TripletMarginWithDistanceLoss, Triu, Unflatten)
 
-from pycompile.nn.bidense_prim33 import BiDense  # noqa: F401
-
+from pycompile.nn.layers_surface33 import (AvgPool1dExt, AvgPool2dExt, AvgPool3d, AvgPool3dExt, BiDense,  # noqa: F401,E402
+                                           CTCLoss,
+                                           CellDict, Dropout2dExt, DropoutExt, ForwardValueAndGrad, Jvp, L1LossExt,
+                                           LogSoftmaxExt, MaxPool2dExt, MaxPool3d, MultiClassDiceLoss,
+                                           MultilabelMarginLoss, ParameterUpdate, Vjp, no_init_parameters)
+from pycompile.nn.metrics import (ConfusionMatrixMetric, HausdorffDistance, MeanSurfaceDistance,  # noqa: F401,E402
+                                  OcclusionSensitivity, RootMeanSquareDistance, get_metrics)
+from pycompile.nn.wrappers_surface33 import (AdaptiveAvgPool3d, AdaptiveMaxPool3d, DenseBnAct,  # noqa: F401,E402
+                                             FractionalMaxPool2d, FractionalMaxPool3d, MultiFieldEmbeddingLookup,
+                                             EmbeddingExt, GradAccumulationCell, LayerNormExt, MicroBatchInterleaved,
+                                             PipelineCell, PipelineGradReducer, PReLUExt, Unfold,
+                                             VirtualDatasetCellTriple)
 
 def __getattr__(name):
     from pycompile.common.missing import missing

@@ -10,6 +10,11 @@ from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping,
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
 from pycompile.train.model import Model  # noqa: F401,E402
+from pycompile.nn.metrics import (ConfusionMatrixMetric, HausdorffDistance, MeanSurfaceDistance,  # noqa: F401,E402
+                                  OcclusionSensitivity, RootMeanSquareDistance)
+from pycompile.train.surface33 import *  # noqa: F401,F403,E402
+from pycompile.train.checkpoint_more import async_ckpt_thread_status, load_checkpoint_async  # noqa: F401,E402
+from pycompile.train.summary import SummaryCollector, SummaryRecord  # noqa: F401,E402
 
 
 def __getattr__(name):

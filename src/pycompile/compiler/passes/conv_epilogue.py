@@ -54,15 +54,16 @@ def extra_kind(v, t: TensorType):
     return None
 
 
-def _group(conv, nodes, pos, users, results):
-    """The fusable members after `conv` (in order), or []."""
+def _group(conv, nodes, pos, users, results, taken):
+    """The fusable members after `conv` (in order), or []. A node an earlier group took is no
+    member: it is an input computed elsewhere (so `conv`, if that node reads it, stays visible)."""
     t = conv.type
     members = [conv]
     inside = {id(conv)}
     for n in nodes[pos[id(conv)] + 1:]:
         if isinstance(n.op, OpDef) and n.op.effect is not Effect.PURE:
             break
-        if not _elementwise(n, t) or not any(id(i) in inside for i in n.inputs):
+        if id(n) in taken or not _elementwise(n, t) or not any(id(i) in inside for i in n.inputs):
             continue
         ok = True
         for i in n.inputs:
@@ -144,9 +145,8 @@ def _fuse_block(b: ir.Block) -> ir.Block:
     for n in nodes:
         if not _is_conv(n) or id(n) in taken:
             continue
-        group = _group(n, nodes, pos, users, results)
-        group = [m for m in group if id(m) not in taken] if group else []
-        if len(group) < 2 or group[0] is not n:
+        group = _group(n, nodes, pos, users, results, taken)
+        if len(group) < 2:
             continue
         program, extras = _program(group)
         attrs = dict(n.attrs, program=program, fold_scale=_folds_scale(program, extras, n.type))

@@ -10,13 +10,17 @@ from pycompile.nn.metrics.fbeta import F1, Fbeta
 from pycompile.nn.metrics.loss import Loss
 from pycompile.nn.metrics.metric import EvaluationBase, Metric, rearrange_inputs
 from pycompile.nn.metrics.more import ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc
+from pycompile.nn.metrics.occlusion import OcclusionSensitivity
 from pycompile.nn.metrics.precision_recall import Precision, Recall
+from pycompile.nn.metrics.segmentation import (ConfusionMatrixMetric, HausdorffDistance, MeanSurfaceDistance,
+                                               RootMeanSquareDistance)
 from pycompile.nn.metrics.topk import Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy
 
 __all__ = ["names", "get_metric_fn", "get_metrics", "Metric", "EvaluationBase", "rearrange_inputs", "Accuracy",
            "Loss", "MAE", "MSE", "Precision", "Recall", "Fbeta", "F1", "ConfusionMatrix",
            "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Perplexity", "Dice",
-           "CosineSimilarity", "ROC", "auc", "BleuScore"]
+           "CosineSimilarity", "ROC", "auc", "BleuScore", "HausdorffDistance", "MeanSurfaceDistance",
+           "RootMeanSquareDistance", "ConfusionMatrixMetric", "OcclusionSensitivity"]
 
 # MindSpore's names for the metrics pycompile has (a subset of MindSpore 2.10's list).
 _FACTORY = {
@@ -38,6 +42,11 @@ _FACTORY = {
     "bleu_score": BleuScore,
     "cosine_similarity": CosineSimilarity,
     "perplexity": Perplexity,
+    "hausdorff_distance": HausdorffDistance,
+    "mean_surface_distance": MeanSurfaceDistance,
+    "root_mean_square_distance": RootMeanSquareDistance,
+    "confusion_matrix_metric": ConfusionMatrixMetric,
+    "occlusion_sensitivity": OcclusionSensitivity,
 }
 
 
