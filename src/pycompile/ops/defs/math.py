@@ -9,13 +9,11 @@ Mod computes in the promoted dtype like FloorMod, but truncates (C's fmod and `%
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from pycompile.common.abstract import TensorType
 from pycompile.ops._table import Kind, OpDef, OpRuntimeError, OpTypeError, defop
-from pycompile.ops.defs.elementwise import elementwise
+from pycompile.ops.defs.elementwise import Erfc as E_Erfc, elementwise
 from pycompile.ops.lowering import Template
 
 
@@ -23,13 +21,9 @@ def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = T
     return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental)
 
 
-def _erfc(x):
-    return np.vectorize(math.erfc, otypes=[np.float64])(x).astype(x.dtype)
-
-
 Log1p = _float_unary("Log1p", np.log1p)
 Expm1 = _float_unary("Expm1", np.expm1)
-Erfc = _float_unary("Erfc", _erfc)
+Erfc = E_Erfc       # declared beside Erf (defs/elementwise.py), where GeLUErf's decomposition uses it
 Log2 = _float_unary("Log2", np.log2)
 Tan = _float_unary("Tan", np.tan)
 Asin = _float_unary("Asin", np.arcsin)
