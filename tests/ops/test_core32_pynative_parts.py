@@ -103,3 +103,14 @@ def test_gradients_stay_finite_at_the_edges(op, x, want):
     f = ms.grad(lambda u: apply(op, [u]).sum())
     for g in (f(t), ms.jit(f)(t)):
         np.testing.assert_allclose(g.asnumpy(), [want, want], rtol=1e-6, atol=1e-30)
+
+
+def test_float16_overflow_gives_inf_without_a_warning():
+    """Square(300) in float16 is Mul(300, 300) computed in float32 and rounded: inf, as compiled
+    code gives, with no NumPy RuntimeWarning from inside pycompile (an error under -W error)."""
+    import warnings
+    x = Tensor(np.array([300.0, -2.0], np.float16))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(apply(P.Square, [x]).asnumpy(), [np.inf, 4.0])
+        np.testing.assert_array_equal((x * x).asnumpy(), [np.inf, 4.0])

@@ -406,7 +406,14 @@ def _numpy_plan(op: OpDef, types: list, out_type):
             values = [getattr(x, "_data", x) for x in inputs]
         out = compute(values, attrs)
         # np.asarray(out, dtype=out_np), skipped when `out` is that already
-        arr = out if out.__class__ is np.ndarray and out.dtype is out_np else np.asarray(out, dtype=out_np)
+        if out.__class__ is np.ndarray and out.dtype is out_np:
+            arr = out
+        else:       # float16's overflow to inf is the result, as in C: no NumPy warning
+            token = _ERRSTATE.set(_IGNORE_ALL)
+            try:
+                arr = np.asarray(out, dtype=out_np)
+            finally:
+                _ERRSTATE.reset(token)
         if arr.shape != shape:
             arr = arr.reshape(shape)
         if is_float and STATUS_TRACKING[0]:

@@ -85,21 +85,17 @@ EXPR = {
     E.BitwiseAnd: lambda a, ct: f"({a[0]} & {a[1]})",
     E.BitwiseOr: lambda a, ct: f"({a[0]} | {a[1]})",
     E.BitwiseXor: lambda a, ct: f"({a[0]} ^ {a[1]})",
-    E.IsFinite: lambda a, ct: f"isfinite({a[0]})" if _is_float(ct) else "1",
     E.Neg: lambda a, ct: f"(-{a[0]})",
     E.Abs: lambda a, ct: f"{fm('fabs', ct)}({a[0]})" if _is_float(ct) else f"({a[0]} < 0 ? -{a[0]} : {a[0]})",
-    E.Square: lambda a, ct: f"({a[0]} * {a[0]})",
     # float (float32 and float16 computed in float): 0 for x <= -87 (defs/elementwise.py: EXP_FLUSH_F32)
     E.Exp: lambda a, ct: (f"({a[0]} <= {lit(E.EXP_FLUSH_F32, ct)} ? {lit(0, ct)} : expf({a[0]}))" if ct == "float"
                           else f"{fm('exp', ct)}({a[0]})"),
     E.Log: lambda a, ct: f"{fm('log', ct)}({a[0]})",
     E.Sqrt: lambda a, ct: f"{fm('sqrt', ct)}({a[0]})",
-    E.Rsqrt: lambda a, ct: f"({lit(1, ct)} / {fm('sqrt', ct)}({a[0]}))",
     E.Sin: lambda a, ct: f"{fm('sin', ct)}({a[0]})",
     E.Cos: lambda a, ct: f"{fm('cos', ct)}({a[0]})",
     E.Tanh: lambda a, ct: f"{fm('tanh', ct)}({a[0]})",
     E.Erf: lambda a, ct: f"{fm('erf', ct)}({a[0]})",
-    E.Reciprocal: lambda a, ct: f"({lit(1, ct)} / {a[0]})",
     E.Floor: lambda a, ct: f"{fm('floor', ct)}({a[0]})",
     E.Ceil: lambda a, ct: f"{fm('ceil', ct)}({a[0]})",
     E.Sigmoid: lambda a, ct: f"({lit(1, ct)} / ({lit(1, ct)} + {fm('exp', ct)}(-{a[0]})))",
@@ -113,6 +109,7 @@ EXPR = {
 
 def expr(op, args: list, ctype: str) -> str:
     """The C expression of elementwise `op` over `args` in compute type `ctype`. Rows defined by a
-    decomposition (Greater, GreaterEqual, NotEqual, HSwish, HSigmoid, the activations) have none:
+    decomposition (Greater, GreaterEqual, NotEqual, HSwish, HSigmoid, the activations, Square, Rsqrt,
+    Reciprocal, IsFinite, and IsInf / Sign of ops/c/math.py) have none:
     the pre-render pass has replaced them by their parts."""
     return EXPR[op](args, ctype)

@@ -177,12 +177,20 @@ LogicalNot = elementwise("LogicalNot", ("x",), np.logical_not, out="logical")
 BitwiseAnd = elementwise("BitwiseAnd", ("x", "y"), np.bitwise_and, allow="biu")
 BitwiseOr = elementwise("BitwiseOr", ("x", "y"), np.bitwise_or, allow="biu")
 BitwiseXor = elementwise("BitwiseXor", ("x", "y"), np.bitwise_xor, allow="biu")
-IsFinite = elementwise("IsFinite", ("x",), np.isfinite, out="bool")
+def _floating(x) -> bool:
+    """Whether a decomposition's input holds floats (a float tensor, a float scalar)."""
+    t = type_of(x)
+    return t.dtype.is_float if isinstance(t, TensorType) else getattr(t, "kind", "") == "float"
+
+
+# |x| < inf: NaN and +-inf are not finite; an integer or bool always is (x <= x)
+IsFinite = elementwise("IsFinite", ("x",), np.isfinite, out="bool", decompose=lambda x: call(
+    Less, call(Abs, x), math.inf) if _floating(x) else call(LessEqual, x, x))
 
 # ---- unary ----------------------------------------------------------------------------------
 Neg = elementwise("Neg", ("x",), np.negative, allow="iuf", exact=True)
 Abs = elementwise("Abs", ("x",), np.abs, exact=True)
-Square = elementwise("Square", ("x",), np.square, allow="iuf")
+Square = elementwise("Square", ("x",), np.square, allow="iuf", decompose=lambda x: call(Mul, x, x))
 
 
 def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = False, decompose=None,
@@ -212,14 +220,15 @@ def _exp(x):
 Exp = _float_unary("Exp", _exp, transcendental=True)
 Log = _float_unary("Log", np.log, transcendental=True)
 Sqrt = _float_unary("Sqrt", np.sqrt)
-Rsqrt = _float_unary("Rsqrt", lambda x: 1 / np.sqrt(x))
+Rsqrt = _float_unary("Rsqrt", lambda x: 1 / np.sqrt(x),
+                     decompose=lambda x: in_float(x, lambda x: call(RealDiv, 1, call(Sqrt, x))))
 Sin = _float_unary("Sin", np.sin, transcendental=True)
 Cos = _float_unary("Cos", np.cos, transcendental=True)
 Tanh = _float_unary("Tanh", np.tanh, transcendental=True)
 Erf = _float_unary("Erf", np.vectorize(math.erf, otypes=[np.float64]), transcendental=True)
 Erfc = _float_unary("Erfc", lambda x: np.vectorize(math.erfc, otypes=[np.float64])(x).astype(x.dtype),
                     transcendental=True)
-Reciprocal = _float_unary("Reciprocal", lambda x: 1 / x)
+Reciprocal = _float_unary("Reciprocal", lambda x: 1 / x, decompose=lambda x: in_float(x, lambda x: call(RealDiv, 1, x)))
 Floor = _float_unary("Floor", np.floor, exact=True)
 Ceil = _float_unary("Ceil", np.ceil, exact=True)
 # fast paths (`fast_path=True`): each keeps its one C expression, chosen for speed; the

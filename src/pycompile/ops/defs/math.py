@@ -13,7 +13,9 @@ import numpy as np
 
 from pycompile.common.abstract import TensorType
 from pycompile.ops._table import Kind, OpDef, OpRuntimeError, OpTypeError, defop
-from pycompile.ops.defs.elementwise import Erfc as E_Erfc, elementwise
+from pycompile.common.abstract import type_of
+from pycompile.ops.defs import elementwise as E
+from pycompile.ops.defs.elementwise import Erfc as E_Erfc, _floating, call, cast, elementwise
 from pycompile.ops.lowering import Template
 
 
@@ -39,8 +41,10 @@ Trunc = elementwise("Trunc", ("x",), lambda x: np.trunc(x) if x.dtype.kind == "f
 
 IsNan = elementwise("IsNan", ("x",), lambda x: np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool),
                     out="bool")
+# |x| == inf; never for an integer (x < x)
 IsInf = elementwise("IsInf", ("x",), lambda x: np.isinf(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool),
-                    out="bool")
+                    out="bool", decompose=lambda x: call(E.Equal, call(E.Abs, x), np.inf) if _floating(x)
+                    else call(E.Less, x, x))
 
 # round half to even (C's rint in the default rounding mode), as MindSpore's CPU Round does
 Round = elementwise("Round", ("x",), lambda x: np.rint(x) if x.dtype.kind == "f" else x, allow="iuf", exact=True)
@@ -51,7 +55,8 @@ def _sign(x):
 
 
 # Sign(-0.0) and Sign(NaN) are 0, as MindSpore's
-Sign = elementwise("Sign", ("x",), _sign, allow="iuf", exact=True)
+Sign = elementwise("Sign", ("x",), _sign, allow="iuf", exact=True, decompose=lambda x: call(
+    E.Sub, cast(call(E.Less, 0, x), type_of(x).dtype), cast(call(E.Less, x, 0), type_of(x).dtype)))
 
 
 def _trunc_mod(x, y):
