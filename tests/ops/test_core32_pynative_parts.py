@@ -114,3 +114,19 @@ def test_float16_overflow_gives_inf_without_a_warning():
         warnings.simplefilter("error")
         np.testing.assert_array_equal(apply(P.Square, [x]).asnumpy(), [np.inf, 4.0])
         np.testing.assert_array_equal((x * x).asnumpy(), [np.inf, 4.0])
+
+
+@pytest.mark.parametrize("op,ref", [(P.ReduceAll, np.all), (P.ReduceAny, np.any)], ids=["all", "any"])
+def test_all_any_as_counts(op, ref):
+    """ReduceAll / ReduceAny are a count of zeros (non-zeros) compared with 0: over some axes, an
+    empty axis (all() True, any() False), NaN and -0.0, in PyNative and compiled alike."""
+    x = np.array([[0.0, -0.0, np.nan], [1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [-0.0, 5.0, np.inf]], np.float32)
+    cases = [(x, None, False), (x, (1,), False), (x, (0,), True), (np.nan_to_num(x).astype(np.int8), (1,), False),
+             (np.zeros((3, 0), np.float32), (1,), False), (x > 1, (0, 1), True)]
+    for a, axis, keep in cases:
+        want = ref(a, axis=axis, keepdims=keep)
+
+        def run(t, axis=axis, keep=keep):
+            return apply(op, [t], {"axis": axis, "keep_dims": keep})
+        np.testing.assert_array_equal(run(Tensor(a)).asnumpy(), want)
+        np.testing.assert_array_equal(ms.jit(run)(Tensor(a)).asnumpy(), want)
