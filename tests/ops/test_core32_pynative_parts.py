@@ -130,3 +130,18 @@ def test_all_any_as_counts(op, ref):
             return apply(op, [t], {"axis": axis, "keep_dims": keep})
         np.testing.assert_array_equal(run(Tensor(a)).asnumpy(), want)
         np.testing.assert_array_equal(ms.jit(run)(Tensor(a)).asnumpy(), want)
+
+
+def test_float_status_sees_the_rows_result_not_its_parts():
+    """On the Ascend device's float-status emulation, SiLU(-100) is -0 (no overflow), though its
+    parts' exp(100) is inf on the way: the register sees the row's result, as it sees a compiled
+    kernel's; a row whose result overflows still sets it."""
+    from pycompile import ops
+    ms.set_context(device_target="Ascend")           # the conftest fixture resets the context
+    status = ops.NPUAllocFloatStatus()()
+    ops.NPUClearFloatStatus()(status)
+    out = apply(P.SiLU, [Tensor(np.array([-100.0, 1.0], np.float32))])
+    np.testing.assert_array_equal(out.asnumpy() == 0, [True, False])
+    assert not ops.NPUGetFloatStatus()(status).asnumpy().any()
+    apply(P.Square, [Tensor(np.array([1e30], np.float32))])           # inf: recorded
+    assert ops.NPUGetFloatStatus()(status).asnumpy().any()

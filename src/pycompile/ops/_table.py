@@ -347,14 +347,29 @@ def _parts_plan(op: OpDef, out_type):
     decompose = op.decompose
 
     def run(inputs, attrs):
-        if _mixed.SCOPE:
-            with _mixed.exact():      # the row's inputs were recast already; its parts are not
-                out = decompose(*inputs, **attrs)
-        else:
-            out = decompose(*inputs, **attrs)
+        if _mixed.SCOPE or STATUS_TRACKING[0]:
+            return parts_aside(inputs, attrs)
+        return parts(inputs, attrs)
+
+    def parts(inputs, attrs):
+        out = decompose(*inputs, **attrs)
         arr = out._data
         if arr.dtype != out_np or arr.shape != shape:     # a Python number's result type
             return Tensor._wrap_array(np.ascontiguousarray(arr.astype(out_np).reshape(shape)))
+        return out
+
+    def parts_aside(inputs, attrs):
+        # the row's inputs were recast already (a Cell's amp scope): its parts are not; and the
+        # float-status register sees the row's result, as a compiled kernel's, not the parts'
+        # (SiLU(-100)'s exp(100) is inf on the way to -0)
+        tracking, STATUS_TRACKING[0] = STATUS_TRACKING[0], False
+        try:
+            with _mixed.exact():
+                out = parts(inputs, attrs)
+        finally:
+            STATUS_TRACKING[0] = tracking
+        if tracking and out_type.dtype.is_float:
+            _record_status(out._data)
         return out
     return run
 
