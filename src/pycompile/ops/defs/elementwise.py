@@ -386,7 +386,7 @@ def in_float(x, body):
     row's C computes float16 in float and rounds its result; so does this); float32, float64 and
     Python numbers as they are."""
     t = type_of(x)
-    if not isinstance(t, TensorType):
+    if not isinstance(t, TensorType) or t.dtype.np.kind == "c":     # (a complex tensor as it is)
         return body(x)
     if t.dtype is mstype.float16:
         return cast(body(cast(x, mstype.float32)), mstype.float16)
