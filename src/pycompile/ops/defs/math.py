@@ -15,7 +15,7 @@ from pycompile.common.abstract import TensorType
 from pycompile.ops._table import Kind, OpDef, OpRuntimeError, OpTypeError, defop
 from pycompile.common.abstract import type_of
 from pycompile.ops.defs import elementwise as E
-from pycompile.ops.defs.elementwise import Erfc as E_Erfc, _floating, call, cast, elementwise
+from pycompile.ops.defs.elementwise import Erfc, _floating, call, cast, elementwise  # noqa: F401 (Erfc re-exported)
 from pycompile.ops.lowering import Template
 
 
@@ -25,7 +25,7 @@ def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = T
 
 Log1p = _float_unary("Log1p", np.log1p)
 Expm1 = _float_unary("Expm1", np.expm1)
-Erfc = E_Erfc       # declared beside Erf (defs/elementwise.py), where GeLUErf's decomposition uses it
+# (Erfc is declared beside Erf, in defs/elementwise.py, where GeLUErf's decomposition uses it)
 Log2 = _float_unary("Log2", np.log2)
 Tan = _float_unary("Tan", np.tan)
 Asin = _float_unary("Asin", np.arcsin)
