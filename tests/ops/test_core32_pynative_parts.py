@@ -117,9 +117,9 @@ def test_float16_overflow_gives_inf_without_a_warning():
 
 
 @pytest.mark.parametrize("op,ref", [(P.ReduceAll, np.all), (P.ReduceAny, np.any)], ids=["all", "any"])
-def test_all_any_as_counts(op, ref):
-    """ReduceAll / ReduceAny are a count of zeros (non-zeros) compared with 0: over some axes, an
-    empty axis (all() True, any() False), NaN and -0.0, in PyNative and compiled alike."""
+def test_all_any_edges(op, ref):
+    """ReduceAll / ReduceAny (still rows of their own: docs/architecture.md says why) over some
+    axes, an empty axis (all() True, any() False), NaN and -0.0, in PyNative and compiled alike."""
     x = np.array([[0.0, -0.0, np.nan], [1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [-0.0, 5.0, np.inf]], np.float32)
     cases = [(x, None, False), (x, (1,), False), (x, (0,), True), (np.nan_to_num(x).astype(np.int8), (1,), False),
              (np.zeros((3, 0), np.float32), (1,), False), (x > 1, (0, 1), True)]

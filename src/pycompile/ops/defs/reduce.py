@@ -165,22 +165,10 @@ ReduceProd = _reduction("ReduceProd", "prod", lambda dt: dt, lambda x, axis=None
     x, axis=_np_axes(x, axis), keepdims=keep_dims, dtype=np.float32 if x.dtype == np.float16 else x.dtype))
 
 
-def _count_parts(x, axis, keep_dims, zeros: bool):
-    """How many elements over the axes are (zeros) or are not 0, as int64: all / any are a count
-    compared with 0 (an empty axis counts 0: all() is True, any() False; NaN is not 0)."""
-    E = _E()
-    hit = E.call(E.Equal, x, 0) if zeros else E.call(E.LogicalNot, E.call(E.Equal, x, 0))
-    return E.call(ReduceSum, E.cast(hit, mstype.int64), axis=axis, keep_dims=keep_dims)
-
-
 ReduceAll = _reduction("ReduceAll", "all", lambda dt: mstype.bool_,
-                       lambda x, axis=None, keep_dims=False: np.all(x, axis=_np_axes(x, axis), keepdims=keep_dims),
-                       decompose=lambda x, axis=None, keep_dims=False: _E().call(
-                           _E().Equal, _count_parts(x, axis, keep_dims, True), 0))
+                       lambda x, axis=None, keep_dims=False: np.all(x, axis=_np_axes(x, axis), keepdims=keep_dims)
 ReduceAny = _reduction("ReduceAny", "any", lambda dt: mstype.bool_,
-                       lambda x, axis=None, keep_dims=False: np.any(x, axis=_np_axes(x, axis), keepdims=keep_dims),
-                       decompose=lambda x, axis=None, keep_dims=False: _E().call(
-                           _E().Less, 0, _count_parts(x, axis, keep_dims, False)))
+                       lambda x, axis=None, keep_dims=False: np.any(x, axis=_np_axes(x, axis), keepdims=keep_dims)
 
 
 def _arg_infer(name: str):
