@@ -163,12 +163,10 @@ ReduceMin = _reduction("ReduceMin", "min", lambda dt: dt,
                        lambda x, axis=None, keep_dims=False: np.min(x, axis=_np_axes(x, axis), keepdims=keep_dims))
 ReduceProd = _reduction("ReduceProd", "prod", lambda dt: dt, lambda x, axis=None, keep_dims=False: np.prod(
     x, axis=_np_axes(x, axis), keepdims=keep_dims, dtype=np.float32 if x.dtype == np.float16 else x.dtype))
-
-
 ReduceAll = _reduction("ReduceAll", "all", lambda dt: mstype.bool_,
-                       lambda x, axis=None, keep_dims=False: np.all(x, axis=_np_axes(x, axis), keepdims=keep_dims)
+                       lambda x, axis=None, keep_dims=False: np.all(x, axis=_np_axes(x, axis), keepdims=keep_dims))
 ReduceAny = _reduction("ReduceAny", "any", lambda dt: mstype.bool_,
-                       lambda x, axis=None, keep_dims=False: np.any(x, axis=_np_axes(x, axis), keepdims=keep_dims)
+                       lambda x, axis=None, keep_dims=False: np.any(x, axis=_np_axes(x, axis), keepdims=keep_dims))
 
 
 def _arg_infer(name: str):
