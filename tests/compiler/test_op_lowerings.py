@@ -51,7 +51,7 @@ def test_op_has_infer_eager_and_a_lowering(name):
     assert callable(op.infer), f"{name} has no infer"
     assert callable(op.eager), f"{name} has no eager implementation"
     lower = op.lower
-    if op.kind is Kind.ELEMENTWISE and op.decompose is not None:
+    if op.kind is Kind.ELEMENTWISE and op.expands:
         # its C is its parts' (compiler/passes/decompose.py): it has no expression of its own
         assert isinstance(lower, Elementwise) and op not in EXPR, name
     elif op.kind is Kind.ELEMENTWISE:

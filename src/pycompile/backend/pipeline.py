@@ -83,7 +83,7 @@ def remove_stale_workdirs(tmp: str) -> list:
 
 def options() -> dict:
     return {"load_elim": context.load_elim_level(), "float_status": devices.current().float_status,
-            "opt_level": knobs.get("PYCOMPILE_OPT_LEVEL")}
+            "opt_level": knobs.get("PYCOMPILE_OPT_LEVEL"), "fast_paths": knobs.get("PYCOMPILE_FAST_PATHS")}
 
 
 def _copied_bytes(graph) -> int:

@@ -106,6 +106,9 @@ class Knob:
 KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("PYCOMPILE_OPT_LEVEL", 3, _int_in(0, 3, "PYCOMPILE_OPT_LEVEL"),
          "optimizer level 0-3 (0: no optimization passes; default 3)"),
+    Knob("PYCOMPILE_FAST_PATHS", True, _flag,
+         "0: compile each fast-path row (softmax, LayerNorm, ...) as its decomposition and fuse no "
+         "epilogue into a convolution or a matrix product (to check a fast path against its meaning)"),
     Knob("PYCOMPILE_VERIFY", False, _flag,
          "run the IR verifier after every pass (the test suite does)"),
     Knob("PYCOMPILE_CACHE_EXPLAIN", 0, _level,

@@ -68,6 +68,11 @@ class OpDef:
                  holds the row, its gradient and batch rules apply); the pre-render pass
                  (compiler/passes/decompose.py) replaces each node of it by its parts, which the
                  renderer and the fusion passes see
+    fast_path    with `decompose`: the row is a composition by meaning (its decomposition) that
+                 keeps a hand-written lowering for speed, which the compiler chooses (the
+                 pre-render pass leaves the row whole); PYCOMPILE_FAST_PATHS=0 compiles the
+                 decomposition instead, and tests/ops/test_core32_fast_paths.py checks the two
+                 agree. `expands` says whether the pass replaces the row by default
     eager_kernel PyNative runs it on graph mode's C (one kernel per signature, compiled on first
                  use: backend/eager.py) rather than on `eager`, which stays the reference and the
                  fallback without a C compiler. For ops whose NumPy form is slow (convolutions,
@@ -92,7 +97,13 @@ class OpDef:
     graph_only: bool = False
     eager_kernel: bool = False
     decompose: Any = None
+    fast_path: bool = False
     doc: str = ""
+
+    @property
+    def expands(self) -> bool:
+        """The row is its decomposition everywhere past tracing (not a fast path kept whole)."""
+        return self.decompose is not None and not self.fast_path
 
     def __repr__(self) -> str:
         return f"<op {self.name}>"
@@ -316,12 +327,51 @@ def _then_float32(first):
 def _plan(op: OpDef, types: list, out_type, attrs: dict):
     """What a call with these input types runs once infer has accepted it: for an `eager_kernel`
     op its compiled kernel, where one can be built (EAGER_KERNELS), else the NumPy plan."""
+    if op.expands and any(isinstance(t, TensorType) for t in types) and isinstance(out_type, TensorType):
+        return _parts_plan(op, out_type)
     numpy_plan = _numpy_plan(op, types, out_type)
     if op.eager_kernel and EAGER_KERNELS[0] is not None:
         kernel = EAGER_KERNELS[0].plan(op, types, out_type, attrs, numpy_plan)
         if kernel is not None:
             return kernel
     return numpy_plan
+
+
+def _parts_plan(op: OpDef, out_type):
+    """A row defined by its decomposition (`OpDef.expands`) runs its parts in PyNative, as compiled
+    code does (each part on its own plan: NumPy or its kernel), so the two modes compute the same
+    formula, with the core rows' edge semantics (Exp's float32 flush below -87 included). A tape
+    above records the row itself (autodiff/tape.py runs `apply` below its trace): the gradient is
+    the row's rule, finite where the parts' own gradient is not (SiLU at -100, Elu at +90)."""
+    out_np, shape = out_type.dtype.np, out_type.shape
+    decompose = op.decompose
+
+    def run(inputs, attrs):
+        if _mixed.SCOPE or STATUS_TRACKING[0]:
+            return parts_aside(inputs, attrs)
+        return parts(inputs, attrs)
+
+    def parts(inputs, attrs):
+        out = decompose(*inputs, **attrs)
+        arr = out._data
+        if arr.dtype != out_np or arr.shape != shape:     # a Python number's result type
+            return Tensor._wrap_array(np.ascontiguousarray(arr.astype(out_np).reshape(shape)))
+        return out
+
+    def parts_aside(inputs, attrs):
+        # the row's inputs were recast already (a Cell's amp scope): its parts are not; and the
+        # float-status register sees the row's result, as a compiled kernel's, not the parts'
+        # (SiLU(-100)'s exp(100) is inf on the way to -0)
+        tracking, STATUS_TRACKING[0] = STATUS_TRACKING[0], False
+        try:
+            with _mixed.exact():
+                out = parts(inputs, attrs)
+        finally:
+            STATUS_TRACKING[0] = tracking
+        if tracking and out_type.dtype.is_float:
+            _record_status(out._data)
+        return out
+    return run
 
 
 def _numpy_plan(op: OpDef, types: list, out_type):
@@ -371,7 +421,14 @@ def _numpy_plan(op: OpDef, types: list, out_type):
             values = [getattr(x, "_data", x) for x in inputs]
         out = compute(values, attrs)
         # np.asarray(out, dtype=out_np), skipped when `out` is that already
-        arr = out if out.__class__ is np.ndarray and out.dtype is out_np else np.asarray(out, dtype=out_np)
+        if out.__class__ is np.ndarray and out.dtype is out_np:
+            arr = out
+        else:       # float16's overflow to inf is the result, as in C: no NumPy warning
+            token = _ERRSTATE.set(_IGNORE_ALL)
+            try:
+                arr = np.asarray(out, dtype=out_np)
+            finally:
+                _ERRSTATE.reset(token)
         if arr.shape != shape:
             arr = arr.reshape(shape)
         if is_float and STATUS_TRACKING[0]:
@@ -418,6 +475,8 @@ def run_eager(op: OpDef, inputs, attrs: dict, out_type, types: list | None = Non
     values = []
     if types is None:
         types = input_types(op, inputs)
+    if op.expands and any(isinstance(t, TensorType) for t in types) and isinstance(out_type, TensorType):
+        return _parts_plan(op, out_type)(inputs, attrs)
     if op.eager_kernel and EAGER_KERNELS[0] is not None:
         kernel = EAGER_KERNELS[0].plan(op, types, out_type, attrs, None)
         if kernel is not None:

@@ -38,7 +38,7 @@ def _subgraphs(graph, options):
 # (name, function, minimum opt level)
 PIPELINE = [
     ("subgraphs", _subgraphs, 0),
-    ("decompose", lambda g, o: decompose(g), 0),
+    ("decompose", lambda g, o: decompose(g, o.get("fast_paths", True)), 0),
     ("fold", lambda g, o: fold(g), 1),
     ("simplify", lambda g, o: simplify(g), 1),
     ("cse", lambda g, o: cse(g), 1),
@@ -50,8 +50,9 @@ PIPELINE = [
     ("dce_after_simplify", lambda g, o: dce(g), 0),
     ("load_elim", _load_elim, 0),
     ("layout", lambda g, o: layout(g), 2),
-    ("conv_epilogue", lambda g, o: conv_epilogue(g), 2),
-    ("fusion", lambda g, o: fusion(g), 2),
+    # the fast paths (PYCOMPILE_FAST_PATHS=0 leaves their compositions: tests/ops/test_core32_fast_paths.py)
+    ("conv_epilogue", lambda g, o: conv_epilogue(g) if o.get("fast_paths", True) else g, 2),
+    ("fusion", lambda g, o: fusion(g, o.get("fast_paths", True)), 2),
     ("dce_final", lambda g, o: dce(g), 0),
     # last: only reorders (gradient all-reduces start when their bucket exists, wait when read)
     ("comm_schedule", lambda g, o: comm_schedule(g), 0),

@@ -1,6 +1,7 @@
 """The pre-render pass: each node of a row defined by its decomposition (`OpDef.decompose`,
 ops/_table.py) is replaced by the decomposition's parts, so the renderer sees only rows it
-renders (docs/architecture.md, "The core") and fusion groups the parts like any elementwise
+renders (docs/architecture.md, "The core"; a fast-path row, `OpDef.fast_path`, is kept whole
+unless the options ask for its decomposition) and fusion groups the parts like any elementwise
 chain (one loop: the C is what the row's hand-written expression was).
 
 It runs first in the pipeline, at every optimization level: autodiff and vmap have run while
@@ -52,9 +53,13 @@ class _Parts(Tracer):
 
 
 class _Decompose(Rewriter):
+    def __init__(self, fast_paths: bool = True):
+        super().__init__()
+        self.fast_paths = fast_paths
+
     def visit(self, n, inputs, blocks):
         op = n.op
-        if not isinstance(op, OpDef) or op.decompose is None:
+        if not _expands(op, self.fast_paths):
             return super().visit(n, inputs, blocks)
         tracer = _Parts(self, n.loc)
         out = op.decompose(*[_Part(v, tracer) for v in inputs], **n.attrs)
@@ -70,7 +75,13 @@ def _strip(t):
     return (t.dtype, t.shape) if hasattr(t, "shape") else t
 
 
-def decompose(graph: ir.Graph) -> ir.Graph:
-    if not any(isinstance(n.op, OpDef) and n.op.decompose is not None for n in ir.iter_nodes(graph.body)):
+def _expands(op, fast_paths: bool) -> bool:
+    return isinstance(op, OpDef) and op.decompose is not None and (not op.fast_path or not fast_paths)
+
+
+def decompose(graph: ir.Graph, fast_paths: bool = True) -> ir.Graph:
+    """fast_paths=False (PYCOMPILE_FAST_PATHS=0): the fast-path rows (`OpDef.fast_path`) become
+    their decompositions too, instead of keeping their hand-written lowerings."""
+    if not any(_expands(n.op, fast_paths) for n in ir.iter_nodes(graph.body)):
         return graph
-    return _Decompose().run(graph)
+    return _Decompose(fast_paths).run(graph)

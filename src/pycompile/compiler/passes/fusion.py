@@ -203,7 +203,7 @@ def _strip_u(loop: ir.Node) -> ir.Node:
                    uid=loop.uid)
 
 
-def _group_block(block: ir.Block) -> ir.Block:
+def _group_block(block: ir.Block, gemm_epilogues: bool = True) -> ir.Block:
     nodes = list(block.nodes)
     pos = {id(n): i for i, n in enumerate(nodes)}
     users = _Users(block)
@@ -266,7 +266,7 @@ def _group_block(block: ir.Block) -> ir.Block:
                         members[id(i)] = i
                         changed = True
                         continue
-                    if not reduction and (_gemm_head(i, shape) or _row_head(i, shape)) and not gemm_inputs \
+                    if not reduction and ((gemm_epilogues and _gemm_head(i, shape)) or _row_head(i, shape)) and not gemm_inputs \
                             and can_join(i) and not any(id(x) in members for x in i.inputs):
                         members[id(i)] = i            # the group's epilogue runs on its row chunks
                         gemm_inputs.update(id(x) for x in i.inputs)
@@ -393,10 +393,16 @@ def _build(block, nodes, pos, users, groups):
 
 
 class Fusion(Rewriter):
+    def __init__(self, gemm_epilogues: bool = True):
+        super().__init__()
+        self.gemm_epilogues = gemm_epilogues
+
     def block(self, b: ir.Block) -> ir.Block:
         b2 = super().block(b)
-        return _group_block(b2)
+        return _group_block(b2, self.gemm_epilogues)
 
 
-def fusion(graph: ir.Graph) -> ir.Graph:
-    return Fusion().run(graph)
+def fusion(graph: ir.Graph, gemm_epilogues: bool = True) -> ir.Graph:
+    """gemm_epilogues=False (PYCOMPILE_FAST_PATHS=0): a matrix product heads no group, its
+    consumers run as a loop of their own (the composition the GEMM epilogue fast path equals)."""
+    return Fusion(gemm_epilogues).run(graph)

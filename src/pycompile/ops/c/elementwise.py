@@ -86,21 +86,17 @@ EXPR = {
     E.BitwiseAnd: lambda a, ct: f"({a[0]} & {a[1]})",
     E.BitwiseOr: lambda a, ct: f"({a[0]} | {a[1]})",
     E.BitwiseXor: lambda a, ct: f"({a[0]} ^ {a[1]})",
-    E.IsFinite: lambda a, ct: f"isfinite({a[0]})" if _is_float(ct) else "1",
     E.Neg: lambda a, ct: f"(-{a[0]})",
     E.Abs: lambda a, ct: f"{fm('fabs', ct)}({a[0]})" if _is_float(ct) else f"({a[0]} < 0 ? -{a[0]} : {a[0]})",
-    E.Square: lambda a, ct: f"({a[0]} * {a[0]})",
     # float (float32 and float16 computed in float): 0 for x <= -87 (defs/elementwise.py: EXP_FLUSH_F32)
     E.Exp: lambda a, ct: (f"({a[0]} <= {lit(E.EXP_FLUSH_F32, ct)} ? {lit(0, ct)} : expf({a[0]}))" if ct == "float"
                           else f"{fm('exp', ct)}({a[0]})"),
     E.Log: lambda a, ct: f"{fm('log', ct)}({a[0]})",
     E.Sqrt: lambda a, ct: f"{fm('sqrt', ct)}({a[0]})",
-    E.Rsqrt: lambda a, ct: f"({lit(1, ct)} / {fm('sqrt', ct)}({a[0]}))",
     E.Sin: lambda a, ct: f"{fm('sin', ct)}({a[0]})",
     E.Cos: lambda a, ct: f"{fm('cos', ct)}({a[0]})",
     E.Tanh: lambda a, ct: f"{fm('tanh', ct)}({a[0]})",
     E.Erf: lambda a, ct: f"{fm('erf', ct)}({a[0]})",
-    E.Reciprocal: lambda a, ct: f"({lit(1, ct)} / {a[0]})",
     E.Floor: lambda a, ct: f"{fm('floor', ct)}({a[0]})",
     E.Ceil: lambda a, ct: f"{fm('ceil', ct)}({a[0]})",
     E.Sigmoid: lambda a, ct: f"({lit(1, ct)} / ({lit(1, ct)} + {fm('exp', ct)}(-{a[0]})))",
@@ -131,18 +127,16 @@ def _complex_abs(a, ct):
 # complex64 / complex128 in; the arithmetic operators and the comparisons are C's own.
 COMPLEX_EXPR = {
     E.Add: EXPR[E.Add], E.Sub: EXPR[E.Sub], E.Mul: EXPR[E.Mul], E.RealDiv: EXPR[E.RealDiv],
-    E.Neg: EXPR[E.Neg], E.Square: EXPR[E.Square], E.Equal: EXPR[E.Equal], E.LogicalNot: EXPR[E.LogicalNot],
+    E.Neg: EXPR[E.Neg], E.Equal: EXPR[E.Equal], E.LogicalNot: EXPR[E.LogicalNot],
     E.Select: _select, E.Cast: EXPR[E.Cast],
     E.Pow: lambda a, ct: f"{cm('pow', ct)}({a[0]}, {a[1]})",
     E.Abs: _complex_abs,
     E.Exp: lambda a, ct: f"{cm('exp', ct)}({a[0]})",
     E.Log: lambda a, ct: f"{cm('log', ct)}({a[0]})",
     E.Sqrt: lambda a, ct: f"{cm('sqrt', ct)}({a[0]})",
-    E.Rsqrt: lambda a, ct: f"(1 / {cm('sqrt', ct)}({a[0]}))",
     E.Sin: lambda a, ct: f"{cm('sin', ct)}({a[0]})",
     E.Cos: lambda a, ct: f"{cm('cos', ct)}({a[0]})",
     E.Tanh: lambda a, ct: f"{cm('tanh', ct)}({a[0]})",
-    E.Reciprocal: lambda a, ct: f"(1 / {a[0]})",
     E.Sigmoid: lambda a, ct: f"(1 / (1 + {cm('exp', ct)}(-{a[0]})))",
 }
 
@@ -173,7 +167,8 @@ def renders_complex(op) -> bool:
 
 def expr(op, args: list, ctype: str) -> str:
     """The C expression of elementwise `op` over `args` in compute type `ctype`. Rows defined by a
-    decomposition (Greater, GreaterEqual, NotEqual, HSwish, HSigmoid, the activations) have none:
+    decomposition (Greater, GreaterEqual, NotEqual, HSwish, HSigmoid, the activations, Square, Rsqrt,
+    Reciprocal, IsFinite, and IsInf / Sign of ops/c/math.py) have none:
     the pre-render pass has replaced them by their parts."""
     if ctype in COMPLEX_CTYPES:
         return COMPLEX_EXPR[op](args, ctype)

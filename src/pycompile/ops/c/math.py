@@ -28,10 +28,6 @@ def _mod(a, ct):
     return f"({guard} ? ({ct})0 : ({ct})({a[0]} % {a[1]}))"
 
 
-def _sign(a, ct):
-    return f"({ct})(({a[0]} > 0) - ({a[0]} < 0))"        # -0.0 and NaN give 0, as in MindSpore
-
-
 EXPR.update({
     M.Log1p: _call("log1p"),
     M.Expm1: _call("expm1"),
@@ -49,9 +45,7 @@ EXPR.update({
     M.Atan2: lambda a, ct: f"{fm('atan2', ct)}({a[0]}, {a[1]})",
     M.Trunc: lambda a, ct: f"{fm('trunc', ct)}({a[0]})" if _is_float(ct) else f"({a[0]})",
     M.IsNan: lambda a, ct: f"({a[0]} != {a[0]})",
-    M.IsInf: lambda a, ct: f"isinf({a[0]})" if _is_float(ct) else f"({a[0]} != {a[0]})",
     M.Round: lambda a, ct: f"{fm('rint', ct)}({a[0]})" if _is_float(ct) else f"({a[0]})",
-    M.Sign: _sign,
     M.Mod: _mod,
 })
 

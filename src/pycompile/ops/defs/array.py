@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.abstract import ScalarType, TensorType, TupleType
+from pycompile.common.abstract import ScalarType, TensorType, TupleType, type_of
 from pycompile.ops._table import (OpDef, Kind, OpTypeError, OpValueError, broadcast_shapes, defop, describe,
                                   fmt_shape, norm_axis, tensor_arg)
 from pycompile.ops.lowering import Blas, Constant, Template, View
@@ -198,10 +198,30 @@ def _gather(x, idx, axis=0):
     return np.take(x, idx, axis=ax)
 
 
+def _gather_parts(x, idx, axis=0):
+    """Gather as GatherD (a fast path: `fast_path`, docs/architecture.md "The core"): x viewed as
+    (A, N, B) around the axis, the indices as (1, K, 1) broadcast to (A, K, B), GatherD along the
+    middle axis, then the result's shape x.shape[:axis] + indices.shape + x.shape[axis + 1:]. (An
+    out-of-range index then raises from GatherD, naming it: only PYCOMPILE_FAST_PATHS=0 compiles
+    this.)"""
+    from pycompile.ops.defs.elementwise import call, cast
+    from pycompile.ops.defs.index import GatherD
+    xt = type_of(x)
+    it = type_of(idx)
+    if not isinstance(it, TensorType):
+        idx, it = cast(idx, mstype.int64), TensorType(mstype.int64, ())
+    ax = axis % xt.ndim
+    a, n, b = math.prod(xt.shape[:ax]), xt.shape[ax], math.prod(xt.shape[ax + 1:])
+    k = math.prod(it.shape)
+    x3 = call(Reshape, x, shape=(a, n, b))
+    i3 = call(BroadcastTo, call(Reshape, idx, shape=(1, k, 1)), shape=(a, k, b))
+    return call(Reshape, call(GatherD, x3, i3, axis=1), shape=xt.shape[:ax] + it.shape + xt.shape[ax + 1:])
+
+
 # an out-of-range index raises (RuntimeError): never hoisted where the program might not have run it
 Gather = defop("Gather", ("input_params", "input_indices"), attrs={"axis": 0}, infer=_gather_infer,
                eager=_gather, kind=Kind.LAYOUT, lower=Template("gather", moves_data=True), batch="gather",
-               speculatable=False)
+               speculatable=False, decompose=_gather_parts, fast_path=True)
 
 
 # ---- creation ---------------------------------------------------------------------------------

@@ -91,13 +91,14 @@ _OUT = {"same": (_out_same, _compute_same), "float": (_out_float, _compute_same)
 
 
 def elementwise(name: str, inputs, eager, *, out: str = "same", allow: str = "biuf", attrs=None,
-                doc: str = "", exact: bool = False, transcendental: bool = False, decompose=None):
+                doc: str = "", exact: bool = False, transcendental: bool = False, decompose=None,
+                fast_path: bool = False):
     out_rule, compute = _OUT[out]
     infer = make_infer(name, out_rule, allow)
     # `eager` gets its inputs already converted to the compute dtype (ops._table.eager_values)
     return defop(name, inputs, infer=infer, eager=eager, kind=Kind.ELEMENTWISE,
                  lower=Elementwise(compute, exact, transcendental), attrs=attrs or {}, doc=doc,
-                 decompose=decompose)
+                 decompose=decompose, fast_path=fast_path)
 
 
 # ---- binary arithmetic ------------------------------------------------------------------------
@@ -177,19 +178,27 @@ LogicalNot = elementwise("LogicalNot", ("x",), np.logical_not, out="logical", al
 BitwiseAnd = elementwise("BitwiseAnd", ("x", "y"), np.bitwise_and, allow="biu")
 BitwiseOr = elementwise("BitwiseOr", ("x", "y"), np.bitwise_or, allow="biu")
 BitwiseXor = elementwise("BitwiseXor", ("x", "y"), np.bitwise_xor, allow="biu")
-IsFinite = elementwise("IsFinite", ("x",), np.isfinite, out="bool")
+def _floating(x) -> bool:
+    """Whether a decomposition's input holds floats (a float tensor, a float scalar)."""
+    t = type_of(x)
+    return t.dtype.is_float if isinstance(t, TensorType) else getattr(t, "kind", "") == "float"
+
+
+# |x| < inf: NaN and +-inf are not finite; an integer or bool always is (x <= x)
+IsFinite = elementwise("IsFinite", ("x",), np.isfinite, out="bool", decompose=lambda x: call(
+    Less, call(Abs, x), math.inf) if _floating(x) else call(LessEqual, x, x))
 
 # ---- unary ----------------------------------------------------------------------------------
 Neg = elementwise("Neg", ("x",), np.negative, allow="iufc", exact=True)
 # MindSpore 2.10's Abs of a complex tensor keeps the complex dtype: |z| + 0j
 Abs = elementwise("Abs", ("x",), np.abs, exact=True, allow="biufc")
-Square = elementwise("Square", ("x",), np.square, allow="iufc")
+Square = elementwise("Square", ("x",), np.square, allow="iufc", decompose=lambda x: call(Mul, x, x))
 
 
 def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = False, decompose=None,
-                 allow: str = "biuf"):
+                 fast_path: bool = False, allow: str = "biuf"):
     return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental,
-                       decompose=decompose, allow=allow)
+                       decompose=decompose, fast_path=fast_path, allow=allow)
 
 
 def _in_float32(fn):
@@ -213,15 +222,24 @@ def _exp(x):
 Exp = _float_unary("Exp", _exp, transcendental=True, allow="biufc")
 Log = _float_unary("Log", np.log, transcendental=True, allow="biufc")
 Sqrt = _float_unary("Sqrt", np.sqrt, allow="biufc")
-Rsqrt = _float_unary("Rsqrt", lambda x: 1 / np.sqrt(x), allow="biufc")
+Rsqrt = _float_unary("Rsqrt", lambda x: 1 / np.sqrt(x),
+                     decompose=lambda x: in_float(x, lambda x: call(RealDiv, 1, call(Sqrt, x))), allow="biufc")
 Sin = _float_unary("Sin", np.sin, transcendental=True, allow="biufc")
 Cos = _float_unary("Cos", np.cos, transcendental=True, allow="biufc")
 Tanh = _float_unary("Tanh", np.tanh, transcendental=True, allow="biufc")
 Erf = _float_unary("Erf", np.vectorize(math.erf, otypes=[np.float64]), transcendental=True)
-Reciprocal = _float_unary("Reciprocal", lambda x: 1 / x, allow="biufc")
+Erfc = _float_unary("Erfc", lambda x: np.vectorize(math.erfc, otypes=[np.float64])(x).astype(x.dtype),
+                    transcendental=True)
+Reciprocal = _float_unary("Reciprocal", lambda x: 1 / x, decompose=lambda x: in_float(x, lambda x: call(RealDiv, 1, x)),
+                          allow="biufc")
 Floor = _float_unary("Floor", np.floor, exact=True)
 Ceil = _float_unary("Ceil", np.ceil, exact=True)
-Sigmoid = _float_unary("Sigmoid", _in_float32(lambda x: 1 / (1 + np.exp(-x))), transcendental=True, allow="biufc")
+# fast paths (`fast_path=True`): each keeps its one C expression, chosen for speed; the
+# decomposition is its meaning, in the expression's own order of operations (the parts fuse into
+# the same one loop; tests/ops/test_core32_fast_paths.py compiles both and compares them)
+Sigmoid = _float_unary("Sigmoid", _in_float32(lambda x: 1 / (1 + np.exp(-x))), transcendental=True,
+                       decompose=lambda x: in_float(x, lambda x: call(
+                           RealDiv, 1, call(Add, 1, call(Exp, call(Neg, x))))), fast_path=True, allow="biufc")
 def _relu(x):
     """x > 0 ? x : 0. For floats as fmax(x, 0) + 0 (NaN -> 0, -0.0 -> +0.0: the same values):
     np.where on a mask of random signs mispredicts its branch every other element and took 2.3 ms
@@ -235,7 +253,8 @@ def _relu(x):
     return r
 
 
-ReLU = elementwise("ReLU", ("x",), _relu, exact=True)
+ReLU = elementwise("ReLU", ("x",), _relu, exact=True, fast_path=True,
+                   decompose=lambda x: call(Select, call(Less, 0, x), x, 0))     # NaN and -0 give +0
 def _hswish(x):
     # piecewise, as MindSpore's kernel: 0 for x <= -3, x for x >= 3 (hswish(-inf) is 0 and
     # hswish(max float) is max float, not -inf * 0 and an overflow)
@@ -256,10 +275,21 @@ HSwish = _float_unary("HSwish", _in_float32(_hswish), decompose=_hswish_parts)
 HSigmoid = _float_unary("HSigmoid", lambda x: np.clip(x + 3, 0, 6) / 6, decompose=_hsigmoid_parts)
 
 SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+def _gelu_parts(x):
+    """0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x * x * x)))"""
+    cube = call(Mul, call(Mul, call(Mul, 0.044715, x), x), x)
+    return call(Mul, call(Mul, 0.5, x), call(Add, 1, call(Tanh, call(Mul, SQRT_2_OVER_PI, call(Add, x, cube)))))
+
+
+def _gelu_erf_parts(x):
+    """0.5 * x * erfc(-x / sqrt 2)"""
+    return call(Mul, call(Mul, 0.5, x), call(Erfc, call(Mul, call(Neg, x), 1 / math.sqrt(2))))
+
+
 GeLU = _float_unary(
     "GeLU",
     _in_float32(lambda x: 0.5 * x * (1 + np.tanh(x.dtype.type(SQRT_2_OVER_PI) * (x + x.dtype.type(0.044715) * x * x * x)))),
-    transcendental=True)
+    transcendental=True, decompose=lambda x: in_float(x, _gelu_parts), fast_path=True)
 
 
 def _erfc_np(x):
@@ -269,7 +299,7 @@ def _erfc_np(x):
 # 0.5 x erfc(-x / sqrt 2), which is 0.5 x (1 + erf(x / sqrt 2)) without its cancellation for x < -3
 # (gelu(-5) to float32's precision; the C is the same formula)
 GeLUErf = _float_unary("GeLUErf", _in_float32(lambda x: 0.5 * x * _erfc_np(-x * x.dtype.type(1 / math.sqrt(2)))),
-                       transcendental=True)
+                       transcendental=True, decompose=lambda x: in_float(x, _gelu_erf_parts), fast_path=True)
 
 
 # ---- select and cast --------------------------------------------------------------------------
@@ -359,7 +389,7 @@ def in_float(x, body):
     row's C computes float16 in float and rounds its result; so does this); float32, float64 and
     Python numbers as they are."""
     t = type_of(x)
-    if not isinstance(t, TensorType):
+    if not isinstance(t, TensorType) or t.dtype.np.kind == "c":     # (a complex tensor as it is)
         return body(x)
     if t.dtype is mstype.float16:
         return cast(body(cast(x, mstype.float32)), mstype.float16)

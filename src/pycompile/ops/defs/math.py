@@ -9,13 +9,13 @@ Mod computes in the promoted dtype like FloorMod, but truncates (C's fmod and `%
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from pycompile.common.abstract import TensorType
 from pycompile.ops._table import Kind, OpDef, OpRuntimeError, OpTypeError, defop
-from pycompile.ops.defs.elementwise import elementwise
+from pycompile.common.abstract import type_of
+from pycompile.ops.defs import elementwise as E
+from pycompile.ops.defs.elementwise import Erfc, _floating, call, cast, elementwise  # noqa: F401 (Erfc re-exported)
 from pycompile.ops.lowering import Template
 
 
@@ -24,13 +24,9 @@ def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = T
     return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental, allow=allow)
 
 
-def _erfc(x):
-    return np.vectorize(math.erfc, otypes=[np.float64])(x).astype(x.dtype)
-
-
 Log1p = _float_unary("Log1p", np.log1p)
 Expm1 = _float_unary("Expm1", np.expm1)
-Erfc = _float_unary("Erfc", _erfc, allow="biuf")
+# (Erfc is declared beside Erf, in defs/elementwise.py, where GeLUErf's decomposition uses it)
 Log2 = _float_unary("Log2", np.log2)
 Tan = _float_unary("Tan", np.tan)
 Asin = _float_unary("Asin", np.arcsin)
@@ -46,8 +42,10 @@ Trunc = elementwise("Trunc", ("x",), lambda x: np.trunc(x) if x.dtype.kind == "f
 
 IsNan = elementwise("IsNan", ("x",), lambda x: np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool),
                     out="bool")
+# |x| == inf; never for an integer (x < x)
 IsInf = elementwise("IsInf", ("x",), lambda x: np.isinf(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool),
-                    out="bool")
+                    out="bool", decompose=lambda x: call(E.Equal, call(E.Abs, x), np.inf) if _floating(x)
+                    else call(E.Less, x, x))
 
 # round half to even (C's rint in the default rounding mode), as MindSpore's CPU Round does
 Round = elementwise("Round", ("x",), lambda x: np.rint(x) if x.dtype.kind == "f" else x, allow="iuf", exact=True)
@@ -58,7 +56,16 @@ def _sign(x):
 
 
 # Sign(-0.0) and Sign(NaN) are 0, as MindSpore's
-Sign = elementwise("Sign", ("x",), _sign, allow="iuf", exact=True)
+# (selects of constants: GCC vectorizes them as blends, where the C's (x > 0) - (x < 0) through
+# _Bool and a cast ran 4x slower; -0.0 and NaN fail both tests and give 0)
+def _sign_parts(x):
+    one = 1.0 if _floating(x) else 1         # the selects' type (float32 / int64), cast back exactly
+    signs = call(E.Select, call(E.Less, 0, x), one, call(E.Select, call(E.Less, x, 0), -one, 0 * one))
+    t = type_of(x)
+    return cast(signs, t.dtype) if isinstance(t, TensorType) and type_of(signs).dtype is not t.dtype else signs
+
+
+Sign = elementwise("Sign", ("x",), _sign, allow="iuf", exact=True, decompose=_sign_parts)
 
 
 def _trunc_mod(x, y):

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.abstract import TensorType
+from pycompile.common.abstract import TensorType, type_of
 from pycompile.ops._table import (OpDef, Kind, OpTypeError, OpValueError, defop, describe, norm_axes,
                                   norm_axis, tensor_arg)
 from pycompile.ops.lowering import Template
@@ -79,14 +79,89 @@ def _reduce(rule: str) -> Template:
     return Template("reduce", prologue=True, per_row=_reduces_last_axis, rule=rule)
 
 
-def _reduction(name: str, rule: str, out_dtype, eager, allow_bool: bool = True):
+def _reduction(name: str, rule: str, out_dtype, eager, allow_bool: bool = True, **kw):
     return defop(name, ("x",), attrs={"axis": None, "keep_dims": False},
                  infer=_reduce_infer(name, out_dtype, allow_bool), kind=Kind.REDUCE, lower=_reduce(rule),
-                 eager=eager)
+                 eager=eager, **kw)
+
+
+# ---- the fast paths' decompositions (`fast_path=True`, docs/architecture.md "The core"): each
+# row keeps its loop template, chosen for speed; these are their meanings, in core rows, in the
+# templates' order of operations (ops/c/kernels.py); PYCOMPILE_FAST_PATHS=0 compiles them and
+# tests/ops/test_core32_fast_paths.py compares the two
+def _E():
+    from pycompile.ops.defs import elementwise as E
+    return E
+
+
+def _mean_parts(x, axis=None, keep_dims=False):
+    """sum / count, accumulated as the template does (float16 in float32, integers in double,
+    truncated back); a float mean over nothing is 0 / 0 = NaN."""
+    E = _E()
+    t = type_of(x)
+    count = math.prod(t.shape[a] for a in norm_axes("ReduceMean", axis, t.ndim)) if t.ndim else 1
+    wide = {mstype.float16: mstype.float32, mstype.float32: None, mstype.float64: None}.get(t.dtype, mstype.float64)
+    xs = x if wide is None else E.cast(x, wide)
+    out = E.call(E.RealDiv, E.call(ReduceSum, xs, axis=axis, keep_dims=keep_dims), count)
+    return out if wide is None else E.cast(out, t.dtype)
+
+
+def _softmax_parts(x, axis=-1, log=False):
+    """x - max over the axis; softmax: exp of it times 1 / its sum; log_softmax: it minus the log of
+    the sum of its exp. Float32 takes exp(x - max <= -87) as 0 over the last axis (SOFTMAX_FLUSH_F32,
+    the Exp row's flush); over another axis it keeps the denormals (exp taken in double)."""
+    E = _E()
+    t = type_of(x)
+    if t.size == 0:
+        return x
+    if t.dtype is mstype.float16:
+        return E.cast(_softmax_parts(E.cast(x, mstype.float32), axis, log), mstype.float16)
+    ax = softmax_axis("Softmax", axis, t.ndim)
+    d = E.call(E.Sub, x, E.call(ReduceMax, x, axis=ax, keep_dims=True))
+    if log:
+        total = E.call(ReduceSum, E.call(E.Exp, d), axis=ax, keep_dims=True)
+        return E.call(E.Sub, d, E.call(E.Log, total))
+    if t.dtype is mstype.float32 and math.prod(t.shape[ax + 1:]) > 1:
+        e = E.cast(E.call(E.Exp, E.cast(d, mstype.float64)), mstype.float32)
+    else:
+        e = E.call(E.Exp, d)
+    return E.call(E.Mul, e, E.call(E.RealDiv, 1, E.call(ReduceSum, e, axis=ax, keep_dims=True)))
+
+
+def _layernorm_parts(x, gamma, beta, begin_norm_axis=-1, begin_params_axis=-1, epsilon=1e-7):
+    """The template's corrected two-pass algorithm (ops/c/kernels.py layernorm) over the rows of the
+    (rows, cols) view: mean = sum / cols; d = x - mean; the mean moved by sum(d) / cols, the
+    variance (sum(d * d) - sum(d) * shift) / cols clamped at 0; then (x - mean) / sqrt(var + eps)
+    * gamma + beta, in float32 for float16."""
+    from pycompile.ops.defs.array import Reshape
+    E = _E()
+    t = type_of(x)
+    if t.size == 0:
+        return x
+    ct = mstype.float64 if t.dtype is mstype.float64 else mstype.float32
+    ax = begin_norm_axis % t.ndim
+    cols = math.prod(t.shape[ax:])
+    xf = E.cast(x, ct) if t.dtype is not ct else x
+    rows = E.call(Reshape, xf, shape=(math.prod(t.shape[:ax]), cols))
+
+    def row_sum(v):
+        return E.call(ReduceSum, v, axis=1, keep_dims=True)
+    mean = E.call(E.RealDiv, row_sum(rows), cols)
+    d = E.call(E.Sub, rows, mean)
+    dev = row_sum(d)
+    shift = E.call(E.RealDiv, dev, cols)
+    var = E.call(E.RealDiv, E.call(E.Sub, row_sum(E.call(E.Mul, d, d)), E.call(E.Mul, dev, shift)), cols)
+    var = E.call(E.Select, E.call(E.Less, var, 0), 0, var)
+    inv = E.call(E.RealDiv, 1, E.call(E.Sqrt, E.call(E.Add, var, epsilon)))
+    y = E.call(Reshape, E.call(E.Mul, E.call(E.Sub, rows, E.call(E.Add, mean, shift)), inv), shape=t.shape)
+    g, b = (v if type_of(v).dtype is ct else E.cast(v, ct) for v in (gamma, beta))
+    y = E.call(E.Add, E.call(E.Mul, y, g), b)
+    return y if t.dtype is ct else E.cast(y, t.dtype)
 
 
 ReduceSum = _reduction("ReduceSum", "sum", lambda dt: dt, _sum)
-ReduceMean = _reduction("ReduceMean", "mean", lambda dt: dt, _mean, allow_bool=False)
+ReduceMean = _reduction("ReduceMean", "mean", lambda dt: dt, _mean, allow_bool=False, decompose=_mean_parts,
+                        fast_path=True)
 ReduceMax = _reduction("ReduceMax", "max", lambda dt: dt,
                        lambda x, axis=None, keep_dims=False: np.max(x, axis=_np_axes(x, axis), keepdims=keep_dims))
 ReduceMin = _reduction("ReduceMin", "min", lambda dt: dt,
@@ -192,9 +267,11 @@ def _softmax_last_axis(attrs, in_shape, out_shape) -> bool:
 # softmax reads its input three times (max, sum of exp, normalize)
 Softmax = defop("Softmax", ("x",), attrs={"axis": -1}, infer=_softmax_infer("Softmax"),
                 eager=_softmax, kind=Kind.REDUCE, batch="softmax", eager_kernel=True,
+                decompose=_softmax_parts, fast_path=True,
                 lower=Template("softmax", passes=3, prologue=True, per_row=_softmax_last_axis))
 LogSoftmax = defop("LogSoftmax", ("x",), attrs={"axis": -1}, infer=_softmax_infer("LogSoftmax"),
                    eager=_log_softmax, kind=Kind.REDUCE, batch="softmax", eager_kernel=True,
+                   decompose=lambda x, axis=-1: _softmax_parts(x, axis, log=True), fast_path=True,
                    lower=Template("softmax", passes=3, prologue=True, per_row=_softmax_last_axis, rule="log"))
 
 
@@ -237,6 +314,7 @@ def _layernorm_last_axis(attrs, in_shape, out_shape) -> bool:
 LayerNorm = defop("LayerNorm", ("x", "gamma", "beta"),
                   attrs={"begin_norm_axis": -1, "begin_params_axis": -1, "epsilon": 1e-7},
                   infer=_layernorm_infer, eager=_layernorm, kind=Kind.REDUCE, batch="layernorm", eager_kernel=True,
+                  decompose=_layernorm_parts, fast_path=True,
                   lower=Template("layernorm", passes=3, prologue=True, per_row=_layernorm_last_axis))
 
 
