@@ -20,28 +20,8 @@ import struct
 
 import numpy as np
 
+from pycompile.common.checksums import masked_crc32c
 from pycompile.dataset.file_sources import Shuffle, _FileRows
-
-
-def _crc32c_table():
-    table = []
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-        table.append(c)
-    return table
-
-
-_CRC = _crc32c_table()
-
-
-def masked_crc32c(data: bytes) -> int:
-    c = 0xFFFFFFFF
-    for b in data:
-        c = _CRC[(c ^ b) & 0xFF] ^ (c >> 8)
-    c ^= 0xFFFFFFFF
-    return (((c >> 15) | (c << 17)) + 0xA282EAD8) & 0xFFFFFFFF
 
 
 def _varint(buf: bytes, at: int):

@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 
+from pycompile.common.checksums import masked_crc32c as masked_crc
 from pycompile.common.tensor import Tensor
 from pycompile.train.callback._callback import Callback
 
@@ -26,32 +27,6 @@ _PLUGINS = ["tensor", "scalar", "image", "histogram", "train_lineage", "eval_lin
 _WRITTEN = ("scalar", "tensor")
 _DATA_TYPE = {np.bool_: 1, np.int8: 2, np.int16: 3, np.int32: 4, np.int64: 5, np.uint8: 6, np.uint16: 7,
               np.uint32: 8, np.uint64: 9, np.float16: 10, np.float32: 11, np.float64: 12}
-
-
-def _crc32c_table():
-    table = []
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-        table.append(c)
-    return table
-
-
-_CRC_TABLE = _crc32c_table()
-
-
-def crc32c(data: bytes) -> int:
-    """CRC-32C (Castagnoli), as the record framing uses."""
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc = _CRC_TABLE[(crc ^ b) & 0xFF] ^ (crc >> 8)
-    return crc ^ 0xFFFFFFFF
-
-
-def masked_crc(data: bytes) -> int:
-    crc = crc32c(data)
-    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
 
 
 def frame(data: bytes) -> bytes:
