@@ -366,14 +366,12 @@ class RReLU(Cell):
         if lower > upper:
             raise ValueError(f"For RReLU, the value of 'upper' must be greater than or equal to 'lower', "
                              f"but got upper: {upper}, lower: {lower}. ")
-        self.lower = Tensor(lower, mstype.float32)
-        self.upper = Tensor(upper, mstype.float32)
+        self.lower, self.upper = float(lower), float(upper)
 
     def construct(self, x):
         if not isinstance(x, Tensor) and not hasattr(x, "_abstract"):
             raise TypeError(f"For 'rrelu', the input must be a Tensor, but got {type(x)}.")
-        a = ops.cast(ops.uniform(x.shape, self.lower, self.upper), x.dtype)
-        return ops.where(x < 0, a * x, x)
+        return ops.rrelu(x, self.lower, self.upper)
 
 
 class Roll(Cell):

@@ -64,15 +64,11 @@ def add_rms_norm(x1, x2, gamma, epsilon=1e-6):
                                   Arg("beta"), Arg("epsilon", "value", default=1e-5),
                                   Arg("additional_output", "value", default=False)])
 def add_layer_norm(x1, x2, gamma, beta, epsilon=1e-5, additional_output=False):
-    """LayerNorm over the last axis of x1 + x2: (y, mean, rstd, x1 + x2), mean and rstd with the
-    last axis kept as 1 (x1's dtype)."""
+    """LayerNorm over the last axis of x1 + x2 (the LayerNorm row): (y, mean, rstd, x1 + x2), mean
+    and rstd with the last axis kept as 1."""
     x = F.add(x1, x2)
-    xf = F.cast(x, mstype.float32)
-    mean = F.mean(xf, -1, True)
-    var = F.mean(F.square(F.sub(xf, mean)), -1, True)
-    rstd = F.rsqrt(F.add(var, float(epsilon)))
-    y = F.add(F.mul(F.mul(F.sub(xf, mean), rstd), F.cast(gamma, mstype.float32)), F.cast(beta, mstype.float32))
-    return F.cast(y, x1.dtype), F.cast(mean, x1.dtype), F.cast(rstd, x1.dtype), x
+    y, mean, var = ops.LayerNorm(-1, -1, float(epsilon))(x, F.cast(gamma, x.dtype), F.cast(beta, x.dtype))
+    return y, mean, F.rsqrt(F.add(var, float(epsilon))), x
 
 
 @op_entry("swiglu", args=[Arg("input", dtypes=_HALF_FLOATS), Arg("dim", "value", default=-1)])

@@ -14,17 +14,11 @@ from pycompile.ops import function_random as FR
 from pycompile.ops._table import OpTypeError, OpValueError
 from pycompile.ops.defs import random as R
 from pycompile.ops.entry import Arg, op_entry
+from pycompile.ops.operations_cnn import laplace as standard_laplace_draws
 
 
 def _uniform(shape, dtype, seed, name):
     return FR.draw(R.RandomUniform, [], {"shape": tuple(shape), "dtype": dtype, "seed": FR._op_seed(name, seed)})
-
-
-def _laplace_of_uniform(u):
-    """Inverse CDF of Laplace(0, 1) at u in [0, 1): -sign(u - 1/2) log(1 - 2 |u - 1/2|)."""
-    c = F.sub(u, 0.5)
-    tail = F.maximum(F.sub(1.0, F.mul(F.abs(c), 2.0)), 1e-30)
-    return F.neg(F.mul(F.sign(c), F.log(tail)))
 
 
 def _shape_arg(name):
@@ -40,7 +34,7 @@ def _shape_arg(name):
 def laplace(shape, mean, lambda_param, seed=None):
     """mean + lambda_param * Laplace(0, 1), of shape broadcast(shape, mean, lambda_param)."""
     full = tuple(np.broadcast_shapes(tuple(shape), tuple(mean.shape), tuple(lambda_param.shape)))
-    s = _laplace_of_uniform(_uniform(full, mstype.float32, seed, "laplace"))
+    s = standard_laplace_draws(full, FR._op_seed("laplace", seed) or None)
     return F.add(F.mul(s, lambda_param), mean)
 
 
