@@ -193,6 +193,11 @@ def main() -> int:
     ap.add_argument("patterns", nargs="*", help="run only files whose path contains one (run.py's patterns)")
     ap.add_argument("--suite", default=default_suite(), help="the mindspore-tests folder (default ../shared/...)")
     ap.add_argument("--python", default=sys.executable, help="interpreter with pytest, numpy, scipy")
+    ap.add_argument("--oracle-numpy", action="store_true",
+                    help="run the tests under numpy 1.26.4, the numpy the oracle ran MindSpore 2.10 with: a venv "
+                         "in out/venv-np126 (made on first use: numpy==1.26.4, scipy, pytest and pycompile's "
+                         "runtime dependencies) replaces --python. The suite's test code uses names numpy 2 "
+                         "removed (np.complex_, np.array([-1], np.uint8)); this is the figure the README gives")
     ap.add_argument("--out", help="output folder (default out/mst/<time>)")
     ap.add_argument("--src", default=os.path.join(ROOT, "src"),
                     help="the pycompile sources to test (default this checkout's src/; the C headers are "
@@ -216,6 +221,8 @@ def main() -> int:
     if not os.path.isdir(args.suite):
         print(f"no MindSpore test suite at {args.suite}: nothing to run")
         return 0
+    if args.oracle_numpy and not args.results:
+        args.python = oracle_numpy_python()
     out_dir = args.out or os.path.join(ROOT, "out", "mst", time.strftime("%Y%m%d-%H%M%S"))
     os.makedirs(out_dir, exist_ok=True)
     results = args.results or os.path.join(out_dir, "run.jsonl")
@@ -266,6 +273,24 @@ def main() -> int:
             f.write("\n")
         print(f"baseline written: {args.baseline}")
     return status
+
+
+ORACLE_NUMPY_VENV = os.path.join(ROOT, "out", "venv-np126")
+
+
+def oracle_numpy_python() -> str:
+    """The interpreter of out/venv-np126, made when missing: the oracle's numpy (1.26.4), the suite's
+    needs (pytest, scipy) and pycompile's runtime dependencies from pyproject.toml (pycompile itself
+    comes from --src on PYTHONPATH, as with any --python)."""
+    py = os.path.join(ORACLE_NUMPY_VENV, "bin", "python")
+    if os.path.exists(py) and _numpy_version(py) == "1.26.4":
+        return py
+    with open(os.path.join(ROOT, "pyproject.toml")) as f:
+        block = re.search(r"^dependencies = \[(.*?)\]", f.read(), re.S | re.M).group(1)
+    deps = [d for d in re.findall(r'"([^"]+)"', block) if not d.startswith("numpy")]
+    subprocess.run([sys.executable, "-m", "venv", ORACLE_NUMPY_VENV], check=True)
+    subprocess.run([py, "-m", "pip", "install", "-q", "numpy==1.26.4", "scipy", "pytest", "pillow", *deps], check=True)
+    return py
 
 
 def _numpy_version(python: str) -> str:
