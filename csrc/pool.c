@@ -90,6 +90,45 @@ void pc_pool_stats(long *out, int n)
         out[k] = v[k];
 }
 
+static long now_ns(void);
+
+/* The work-split trace (pc_pool_trace): while on, every top-level loop given to pc_parallel_for is
+ * recorded - its iteration count, the chunks it was cut into and the ns it took on the caller -
+ * whatever the team size (a team of one included, where nothing is cut), for the printout that
+ * shows how a call's work would split over T threads (tools/work_split.py). Off by default: then
+ * the cost is one load per loop. */
+#define PC_TRACE_MAX 8192
+static int g_trace_on;
+static long g_trace_len;
+static long g_trace[PC_TRACE_MAX][3];
+
+void pc_pool_trace(int on)
+{
+    if (on)
+        g_trace_len = 0;
+    g_trace_on = on;
+}
+
+long pc_pool_trace_read(long *out, long cap)
+{
+    long n = g_trace_len < cap ? g_trace_len : cap;
+    for (long k = 0; k < n; ++k)
+        for (int j = 0; j < 3; ++j)
+            out[3 * k + j] = g_trace[k][j];
+    g_trace_len = 0;
+    return n;
+}
+
+static void trace_loop(long n, long chunks, long t0)
+{
+    if (g_trace_len < PC_TRACE_MAX) {
+        g_trace[g_trace_len][0] = n;
+        g_trace[g_trace_len][1] = chunks;
+        g_trace[g_trace_len][2] = now_ns() - t0;
+        g_trace_len++;
+    }
+}
+
 static long now_ns(void)
 {
     struct timespec ts;
@@ -249,6 +288,21 @@ static void pc_parallel_for_team(pc_task_fn fn, void *ctx, long n, int threads)
 {
     if (n <= 0)
         return;
+    if (g_trace_on && !t_inside) {
+        /* traced: the same loop, timed (one thread records: the trace is for the caller's loops) */
+        const int top = !atomic_load(&g_busy);
+        long t0 = now_ns();
+        g_trace_on = 0;
+        pc_parallel_for_team(fn, ctx, n, threads);
+        g_trace_on = 1;
+        if (top) {
+            long nchunks = threads <= 1 || n == 1 ? 1 : (long)threads * PC_CHUNKS_PER_THREAD < n
+                           ? (long)threads * PC_CHUNKS_PER_THREAD : n;
+            long chunk = (n + nchunks - 1) / nchunks;
+            trace_loop(n, (n + chunk - 1) / chunk, t0);
+        }
+        return;
+    }
     if (threads <= 1 || n == 1 || t_inside || atomic_exchange(&g_busy, 1)) {
         fn(ctx, 0, n);
         return;

@@ -97,6 +97,11 @@ void pc_parallel_for(pc_task_fn fn, void *ctx, long n);
 /* the pool's counters, the first n of: loops run in parallel, loops run serially after a stall,
  * stalls, chunks run by workers, ns the caller waited for workers' chunks, wake-ups, ns in them */
 void pc_pool_stats(long *out, int n);
+/* the work-split trace: on (1) clears it and records every top-level loop given to parallel_for -
+ * (iterations, chunks, ns on the caller) - until off (0); read copies up to cap triples, returns
+ * how many and clears it (csrc/pool.c, tools/work_split.py) */
+void pc_pool_trace(int on);
+long pc_pool_trace_read(long *out, long cap);
 int pc_get_num_threads(void);
 /* Parameter writes made outside compiled code (csrc/gemm.c: kept packings); the bytes kept
  * packings may hold (0: keep none); their counters, the first n of: products served from kept

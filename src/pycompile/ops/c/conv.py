@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 
 from pycompile.common import dtype as mstype
+from pycompile.common import knobs
 from pycompile.ops._table import OPS
 from pycompile.ops.c import ctypes_ as C
 from pycompile.ops.c.elementwise import expr as c_expr
@@ -37,6 +38,18 @@ from pycompile.ops.defs.conv import out_size
 # one thread, 1.1 ms on two with the machine's other core loaded)
 PARALLEL_FLOPS = 1 << 24
 PARALLEL_ELEMENTS = 1 << 19
+
+
+def parallel_flops() -> int:
+    """The FLOP count above which a convolution kernel splits over threads (PARALLEL_FLOPS unless
+    PYCOMPILE_PARALLEL_FLOPS says otherwise; read when the C is generated)."""
+    return knobs.get("PYCOMPILE_PARALLEL_FLOPS")
+
+
+def parallel_elements() -> int:
+    """The element count above which a pooling / padding / resampling / random kernel splits over
+    threads (PARALLEL_ELEMENTS unless PYCOMPILE_PARALLEL_ELEMENTS says otherwise)."""
+    return knobs.get("PYCOMPILE_PARALLEL_ELEMENTS")
 
 
 def _prod(xs) -> int:
@@ -190,7 +203,7 @@ def _padded_input(w, g: Geometry, x: str, st: str, name: str, slack: int) -> tup
     total = g.N * g.C * hp * wp + slack
     w.line(f"static __thread void *{name}_pbuf; static __thread size_t {name}_pcap;")
     w.line(f"{st} *const XP = ({st} *)pc_scratch(&{name}_pbuf, &{name}_pcap, sizeof({st}) * {total}L);")
-    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({g.N * g.C * hp * wp}L > {PARALLEL_ELEMENTS}L)")
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({g.N * g.C * hp * wp}L > {parallel_elements()}L)")
     with w.block(f"for (long nc = 0; nc < {g.N * g.C}L; ++nc)"):
         w.line(f"{st} *const d = XP + nc * {hp * wp}L; const {st} *const s = {x} + nc * {g.H * g.W}L;")
         w.line(f"memset(d, 0, sizeof({st}) * {g.PH * wp}L);")
@@ -279,7 +292,7 @@ def render_rows(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue,
     kern_t = _row_kernel(ctx.defs, f"{name}_rowt", g, dt, tail_nv, cs, rs) if tail_nv else None
     fold = "" if epi.folded is None else f" * {epi.extras[epi.folded][0]}[k]"
     units = g.N * g.K * g.OH
-    par = " if (0)" if g.flops < PARALLEL_FLOPS else ""
+    par = " if (0)" if g.flops < parallel_flops() else ""
     if fold:
         # per-channel scale folded into a scaled copy of the weights
         w.line(f"static __thread void *{name}_wbuf; static __thread size_t {name}_wcap;")
@@ -367,7 +380,7 @@ def render_tiles(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue
                     w.line(f"dst[(c * {g.KH * g.KW}L + rs) * {vl}L + l] = kk < {g.Kg}L ? "
                            f"{wt}[(k * {g.Cg}L + c) * {g.KH * g.KW}L + rs]{scale} : ({st})0;")
     units = g.N * g.G * kb * g.OH
-    par = " if (0)" if g.flops < PARALLEL_FLOPS else ""
+    par = " if (0)" if g.flops < parallel_flops() else ""
     w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}){par}")
     with w.block(f"for (long u = 0; u < {units}L; ++u)"):
         w.line(f"const long oh = u % {g.OH}L, b = (u / {g.OH}L) % {kb}L, gg = (u / {g.OH * kb}L) % {g.G}L, "
@@ -428,7 +441,7 @@ def render_gemm_forward(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: E
         with w.block(f"for (long i = 0; i < {g.K * rows}L; ++i)"):
             w.line(f"WF[i] = {wt}[i] * {epi.extras[epi.folded][0]}[i / {rows}L];")
         wt = "WF"
-    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(g.flops > PARALLEL_FLOPS)})")
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(g.flops > parallel_flops())})")
     with w.block(f"for (long u = 0; u < {g.N * g.G * tiles}L; ++u)"):
         w.line(f"const long n = u / {g.G * tiles}L, gg = (u / {tiles}L) % {g.G}L, q0 = (u % {tiles}L) * {t}L;")
         w.line(f"const long q1 = q0 + {t}L < {g.P}L ? q0 + {t}L : {g.P}L, L = q1 - q0;")
@@ -527,7 +540,7 @@ def _conv_backprop_input(ctx, w, n):
         w.line(f"static __thread void *{name}_cbuf; static __thread size_t {name}_ccap;")
         w.line(f"{st} *const CB = ({st} *)pc_scratch(&{name}_cbuf, &{name}_ccap, sizeof({st}) * {rows * t}L * nt);")
         # images are independent: split them over the threads; each walks its tiles in order
-        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(g.flops > PARALLEL_FLOPS)})")
+        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(g.flops > parallel_flops())})")
         with w.block(f"for (long ng = 0; ng < {g.N * g.G}L; ++ng)"):
             w.line(f"const long n = ng / {g.G}L, gg = ng % {g.G}L;")
             w.line(f"{st} *const cols = CB + (long)omp_get_thread_num() * {rows * t}L;")
@@ -565,7 +578,7 @@ def _conv_backprop_filter(ctx, w, n):
                f"sizeof({st}) * ({rows * t}L + {wsize}L) * nt);")
         # nt tasks, each summing every nt-th image into its own copy of dW (whichever thread
         # runs it), then the copies added element-wise
-        par = f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(g.flops > PARALLEL_FLOPS)})"
+        par = f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(g.flops > parallel_flops())})"
         w.line(par)
         with w.block("for (long tid = 0; tid < nt; ++tid)"):
             w.line(f"{st} *const cols = CB + tid * {rows * t}L;")

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""How a compiled call's work splits over T threads: the printout issue 37 asks for, so that a
+partitioning that cannot use 16 cores is visible on a 2-core machine.
+
+    python tools/work_split.py                  # W9 inference, W9 training step, W10; T = 4, 16
+    python tools/work_split.py W9 --threads 2 4 8 16 --calls 30
+
+For each workload it compiles the bench's model (bench/workloads_cnn.py's: examples/lenet.py,
+examples/resnet_block.py) and, with the pool's trace on (csrc/pool.c pc_pool_trace), runs it:
+
+* at one thread, timing the whole call and every loop handed to the pool (median over --calls);
+  the call's time outside those loops is the *serial rest* (loops the generated C runs serially
+  because they are under a size threshold, BLAS / pycompile's GEMM called once, the call's own
+  overhead);
+* at each T, recording how each of those loops is cut: its iterations n and chunks
+  (csrc/pool.c: min(n, 4 T) chunks of ceil(n / chunks) iterations, claimed dynamically).
+
+Per loop it prints n, chunks at each T, and the *balance*: the iterations of the thread with the
+most chunks over n / T (1.00 is perfect, 2.00 means half the team idles). Then a model of the
+call at T threads - the serial rest plus each loop's one-thread time times its busiest thread's
+share - and the speed-up that model allows; and, read from the generated C, the loops that stay
+serial at any T because of a static size threshold (`if (work > threshold)`), with their
+iteration counts. The model assumes iterations of a loop cost the same, and memory bandwidth
+and barriers are free: it bounds what a partitioning allows, it does not predict a 16-core time.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+sys.path.insert(0, os.path.join(ROOT, "src"))
+
+import numpy as np  # noqa: E402
+
+import pycompile as ms  # noqa: E402
+from pycompile._rt import ffi, lib  # noqa: E402
+
+
+def workloads() -> dict:
+    import lenet
+    import resnet_block
+    from pycompile import nn
+
+    def w9():
+        ms.set_seed(0)
+        net = lenet.LeNet5()
+        (x,) = lenet.example_inputs()
+        return ms.jit(net.construct), (x,)
+
+    def w9_train():
+        ms.set_seed(0)
+        net = lenet.LeNet5()
+        (x,) = lenet.example_inputs()
+        y = ms.Tensor(np.random.default_rng(1).integers(0, 10, 64).astype(np.int32))
+        loss = nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"))
+        step = nn.TrainOneStepCell(loss, nn.Momentum(net.trainable_params(), learning_rate=0.01, momentum=0.9))
+        return ms.jit(step.construct), (x, y)
+
+    def w10():
+        (x,) = resnet_block.example_inputs()
+        return ms.jit(resnet_block.model.construct), (x,)
+
+    return {"W9": w9, "W9-train": w9_train, "W10": w10}
+
+
+def trace(fn, args, calls: int):
+    """(median call ns, [per loop: (n, chunks, median ns)]) of `calls` traced calls."""
+    buf = ffi.new("long[]", 3 * 8192)
+    per_call, loops = [], None
+    for _ in range(calls):
+        lib.pc_pool_trace(1)
+        t0 = time.perf_counter_ns()
+        fn(*args)
+        per_call.append(time.perf_counter_ns() - t0)
+        lib.pc_pool_trace(0)
+        k = lib.pc_pool_trace_read(buf, 8192)
+        rec = [(buf[3 * i], buf[3 * i + 1], buf[3 * i + 2]) for i in range(k)]
+        if loops is None:
+            loops = [[n, c, [t]] for n, c, t in rec]
+        elif len(rec) == len(loops):
+            for lp, (_, _, t) in zip(loops, rec):
+                lp[2].append(t)
+    return statistics.median(per_call), [(n, c, statistics.median(ts)) for n, c, ts in loops or []]
+
+
+def busiest_share(n: int, chunks: int, threads: int) -> float:
+    """The busiest thread's iterations over n: chunks of ceil(n / chunks), the busiest thread runs
+    ceil(chunks / threads) of them (the last chunk may be short)."""
+    if threads <= 1 or chunks <= 1:
+        return 1.0
+    size = -(-n // chunks)
+    return min(n, -(-chunks // threads) * size) / n
+
+
+def serial_loops(c_source: str) -> list:
+    """The generated C's outlined loops whose static threshold keeps them serial: `if (0)` or
+    `if (A > B)` with A <= B, and their iteration counts."""
+    out = []
+    for m in re.finditer(r"if \(([^()]*)\) RT->parallel_for\((pc_r\d+), [^;]*\(long\)\(([^;]*)\)\);", c_source):
+        cond, name, bound = m.groups()
+        try:
+            on = bool(eval(cond.replace("L", ""), {"__builtins__": {}}))     # literals only: a static test
+        except Exception:           # noqa: BLE001 - a runtime condition: not static
+            continue
+        if not on:
+            out.append((name, bound.replace("L", "")))
+    return out
+
+
+def report(name: str, make, threads: list, calls: int) -> dict:
+    fn, args = make()
+    ms.set_context(runtime_num_threads=1)
+    for _ in range(3):
+        fn(*args)
+    total, loops1 = trace(fn, args, calls)
+    pool_ns = sum(t for _, _, t in loops1)
+    rest = max(total - pool_ns, 0.0)
+    splits = {}
+    for T in threads:
+        ms.set_context(runtime_num_threads=T)
+        fn(*args)
+        _, loopsT = trace(fn, args, 3)
+        splits[T] = [(n, c) for n, c, _ in loopsT]
+    ms.set_context(runtime_num_threads=1)
+    print(f"\n== {name}: {total / 1e3:.0f} us per call at one thread; {len(loops1)} loops on the pool "
+          f"({pool_ns / 1e3:.0f} us, {100 * pool_ns / total:.0f} %), serial rest {rest / 1e3:.0f} us "
+          f"({100 * rest / total:.0f} %)")
+    head = "  loop      n1    us1  " + "  ".join(f"{'T=' + str(T):>18}" for T in threads)
+    print(head)
+    print("  " + " " * 22 + "  ".join(f"{'n/chunks/balance':>18}" for _ in threads))
+    model = {T: rest for T in threads}
+    balanced = {T: 0 for T in threads}
+    for i, (n1, _, t1) in enumerate(loops1):
+        cells = []
+        for T in threads:
+            sp = splits[T]
+            if len(sp) != len(loops1):
+                cells.append(f"{'(loops differ)':>18}")
+                model[T] += t1 / T
+                continue
+            n, c = sp[i]
+            share = busiest_share(n, c, T)
+            bal = share * T
+            model[T] += t1 * share
+            if c >= T and bal <= 1.25:
+                balanced[T] += 1
+            cells.append(f"{f'{n}/{c}/{bal:.2f}':>18}")
+        print(f"  {i:4d} {n1:7d} {t1 / 1e3:6.0f}  " + "  ".join(cells))
+    for T in threads:
+        print(f"  model at {T:2d} threads: {model[T] / 1e3:7.0f} us, speed-up <= {total / model[T]:5.2f}x; "
+              f"loops with >= {T} chunks and balance <= 1.25: {balanced[T]} of {len(loops1)}")
+    report = fn.compiled(*args)
+    ser = serial_loops(report.c_source)
+    if ser:
+        print(f"  loops kept serial by a static size threshold (any T): "
+              + ", ".join(f"{nm} (n={b})" for nm, b in ser))
+    return {"total_ns": total, "loops": loops1, "rest_ns": rest, "model_ns": model, "balanced": balanced,
+            "serial_loops": ser}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("names", nargs="*", help="W9, W9-train, W10 (default: all)")
+    ap.add_argument("--threads", type=int, nargs="+", default=[4, 16])
+    ap.add_argument("--calls", type=int, default=20)
+    args = ap.parse_args()
+    table = workloads()
+    for name in args.names or list(table):
+        if name not in table:
+            ap.error(f"unknown workload {name!r}: {', '.join(table)}")
+        report(name, table[name], args.threads, args.calls)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
