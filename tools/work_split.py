@@ -158,7 +158,7 @@ def report(name: str, make, threads: list, calls: int) -> dict:
     report = fn.compiled(*args)
     ser = serial_loops(report.c_source)
     if ser:
-        print(f"  loops kept serial by a static size threshold (any T): "
+        print("  loops kept serial by a static size threshold (any T): "
               + ", ".join(f"{nm} (n={b})" for nm, b in ser))
     return {"total_ns": total, "loops": loops1, "rest_ns": rest, "model_ns": model, "balanced": balanced,
             "serial_loops": ser}
