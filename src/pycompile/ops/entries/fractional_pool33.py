@@ -17,9 +17,9 @@ gradients take the sequences as Tensors known only when the graph runs:
 
 * max: separable (rows, then columns) masked maxima; its gradient adds out_backprop at each
   window's first maximum in row-major order (TensorFlow's);
-* avg: Ar @ X @ Ac^T with Ar = rows' membership / window height (and Ac for columns) computed
-  in float64 and cast back (int inputs truncate, as TensorFlow's integer division of positive
-  sums); its gradient Ar^T @ dY @ Ac.
+* avg: (Mr @ X @ Mc^T) / window area with Mr, Mc the rows' and columns' membership, in float64
+  and cast back (int inputs truncate, as TensorFlow's integer division of positive sums); its
+  gradient Ar^T @ dY @ Ac with Ar = Mr / window height (TensorFlow's dY / area shared out).
 """
 import numpy as np
 
@@ -113,7 +113,7 @@ def _weights(member):
 
 
 def _avg(x, ar, ac):
-    """Ar @ X @ Ac^T over the H and W axes of an NHWC tensor, in float64."""
+    """ar @ X @ ac^T over the H and W axes of an NHWC tensor, in float64."""
     xt = F.transpose(F.cast(x, mstype.float64), (0, 3, 1, 2))                     # N C H W
     out = ops.matmul(ops.matmul(ar, xt), F.transpose(ac, (1, 0)))
     return F.transpose(out, (0, 2, 3, 1))
@@ -138,7 +138,10 @@ def _forward(name, kind, x, pooling_ratio, pseudo_random, overlapping, determini
     if kind == "max":
         y = _masked_max(_masked_max(x, mr, 1), mc, 2)
     else:
-        y = F.cast(_avg(x, _weights(mr), _weights(mc)), x.dtype)
+        # the window sums divided by the window sizes (exact for int inputs, then truncated)
+        fr, fc = F.cast(mr, mstype.float64), F.cast(mc, mstype.float64)
+        area = F.reshape(ops.sum(fr, 1), (1, oh, 1, 1)) * F.reshape(ops.sum(fc, 1), (1, 1, ow, 1))
+        y = F.cast(_avg(x, fr, fc) / area, x.dtype)
     return y, rows, cols
 
 
