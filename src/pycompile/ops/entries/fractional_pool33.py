@@ -26,6 +26,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic
 from pycompile.common.tensor import Tensor, TensorMethods
+from pycompile.errors import InputValueNeeded
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError
 from pycompile.ops.entry import Arg, op_entry
@@ -211,9 +212,10 @@ def fractional_max_pool_grad_primitive(orig_input, orig_output, out_backprop, ro
 
 def _shape_values(name, shape) -> tuple:
     if isinstance(shape, Symbolic):
-        raise OpValueError(f"For '{name}', the values of 'orig_input_tensor_shape' must be known when the graph is "
-                           f"compiled: pass a Tensor created in __init__ (a Tensor argument of graph code is known "
-                           f"only when the graph runs).")
+        # an argument of the compiled function is then compiled by value (pycompile.api)
+        raise InputValueNeeded(f"For '{name}', the values of 'orig_input_tensor_shape' must be known when the graph "
+                               f"is compiled: pass a tuple, or a Tensor argument of the compiled function or created "
+                               f"in __init__ (not one computed in the graph).", shape)
     if isinstance(shape, TensorMethods):
         if shape.dtype != mstype.int64 or len(shape.shape) != 1:
             raise OpTypeError(f"For '{name}', 'orig_input_tensor_shape' must be a 1-D int64 Tensor, but got "

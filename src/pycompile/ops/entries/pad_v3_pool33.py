@@ -16,6 +16,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic
 from pycompile.common.tensor import Tensor, TensorMethods
+from pycompile.errors import InputValueNeeded
 from pycompile.ops import function_image as FI
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError
@@ -41,9 +42,10 @@ def _check_bool(v, op_name):
 def _values(name, paddings) -> tuple:
     """The paddings as Python ints (a tuple / list, or a Tensor whose values are known)."""
     if isinstance(paddings, Symbolic):
-        raise OpValueError(f"For '{name}', the values of 'paddings' must be known when the graph is compiled: pass "
-                           f"a tuple, or a Tensor created in __init__ (a Tensor argument of graph code is known "
-                           f"only when the graph runs).")
+        # an argument of the compiled function is then compiled by value (pycompile.api)
+        raise InputValueNeeded(f"For '{name}', the values of 'paddings' must be known when the graph is compiled: "
+                               f"pass a tuple, or a Tensor argument of the compiled function or created in __init__ "
+                               f"(not one computed in the graph).", paddings)
     if isinstance(paddings, TensorMethods):
         if paddings.dtype not in (mstype.int32, mstype.int64) or len(paddings.shape) != 1:
             raise OpTypeError(f"For '{name}', 'paddings' must be a 1-D int32 or int64 Tensor, but got "
