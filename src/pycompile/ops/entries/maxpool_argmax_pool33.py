@@ -29,9 +29,13 @@ def _pad_mode(name, pad_mode) -> str:
     if not isinstance(pad_mode, str):
         raise OpTypeError(f"For '{name}', the type of 'pad_mode' should be str, but got {type(pad_mode).__name__}.")
     if pad_mode.upper() not in ("VALID", "SAME"):
-        raise OpValueError(f"For '{name}', the 'pad_mode' should be one of ['VALID', 'SAME'], but got "
-                           f"{pad_mode.upper()}.")
+        raise OpValueError(f"For '{name}', the 'pad_mode' must be str and must be in '['VALID', 'SAME']', but got "
+                           f"'{pad_mode.upper()}'.")
     return pad_mode.upper()
+
+
+def _check_pad_mode(v, op_name):
+    _pad_mode(op_name, v)
 
 
 def _rank(name, x, nd):
@@ -44,6 +48,20 @@ def _mode_pads(name, x, kernel, strides, pad_mode) -> tuple:
     if _pad_mode(name, pad_mode) == "SAME":
         return CV.same_pads(tuple(x.shape[2:]), kernel, strides, (1,) * sp)
     return (0,) * (2 * sp)
+
+
+def _argmax_pads(name, x, kernel, strides, pad_mode) -> tuple:
+    """MaxPoolWithArgmax's 'same' windows, which are not MaxPool's: ceil(in / s) outputs, the first
+    window starting max(0, (k - s) // 2) before the input (the wheel's CPU kernel: a 6-wide axis,
+    kernel 3, stride 2 starts at 0, where MaxPool pads 0 before and 1 after; a 7-wide one at 0,
+    where MaxPool pads 1 and 1)."""
+    if _pad_mode(name, pad_mode) != "SAME":
+        return (0, 0, 0, 0)
+    pads = []
+    for n, k, s in zip(x.shape[2:], kernel, strides):
+        before = max(0, (k - s) // 2)
+        pads += [before, max(0, (-(-n // s) - 1) * s + k - n - before)]
+    return tuple(pads)
 
 
 def _sym_pads(name, pads, sp) -> tuple:
@@ -99,7 +117,7 @@ _MODE_ARGS = [Arg("kernel_size", "value", default=1, init=True), Arg("strides", 
 
 
 @op_entry("max_pool_with_argmax_primitive", primitive="MaxPoolWithArgmax", functional=False,
-          args=[Arg("x", dtypes=FLOAT)] + _MODE_ARGS + [Arg("pad_mode", "value", default="valid", init=True),
+          args=[Arg("x", dtypes=FLOAT)] + _MODE_ARGS + [Arg("pad_mode", "value", default="valid", init=True, check=_check_pad_mode),
                                                        Arg("data_format", "value", default="NCHW", init=True)])
 def max_pool_with_argmax_primitive(x, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
     """(max over each window, its flat index within the (N, C) plane as int32) of an NCHW tensor."""
@@ -108,7 +126,7 @@ def max_pool_with_argmax_primitive(x, kernel_size=1, strides=1, pad_mode="valid"
     _rank(name, x, 4)
     k = FC.tuple_arg(name, "kernel_size", kernel_size, 2, allow_four=True)
     s = FC.tuple_arg(name, "strides", strides, 2, allow_four=True)
-    out, idx = FC.pool("argmax", x, k, s, _mode_pads(name, x, k, s, pad_mode))
+    out, idx = FC.pool("argmax", x, k, s, _argmax_pads(name, x, k, s, pad_mode))
     c, h, w = x.shape[1:]
     offset = F.reshape(ops.arange(0, c * h * w, h * w, dtype=mstype.int64), (1, c, 1, 1))
     return out, F.cast(idx + offset, mstype.int32)
@@ -145,7 +163,7 @@ def max_pool_with_argmax_v2_primitive(x, kernel_size, strides=None, pads=0, dila
 
 @op_entry("max_pool_grad_with_argmax_primitive", primitive="MaxPoolGradWithArgmax", functional=False,
           args=[Arg("x", dtypes=FLOAT), Arg("grad", dtypes=FLOAT), Arg("argmax")] + _MODE_ARGS +
-          [Arg("pad_mode", "value", default="VALID", init=True), Arg("data_format", "value", default="NCHW", init=True)])
+          [Arg("pad_mode", "value", default="VALID", init=True, check=_check_pad_mode), Arg("data_format", "value", default="NCHW", init=True)])
 def max_pool_grad_with_argmax_primitive(x, grad, argmax, kernel_size=1, strides=1, pad_mode="VALID",
                                         data_format="NCHW"):
     """MaxPoolWithArgmax's backward: each gradient added at its argmax, zeros elsewhere (x's shape)."""
@@ -189,7 +207,7 @@ _GG_ARGS = [Arg("origin_input", dtypes=FLOAT), Arg("origin_output", dtypes=FLOAT
 
 
 @op_entry("max_pool_grad_grad_primitive", primitive="MaxPoolGradGrad", functional=False,
-          args=_GG_ARGS + _MODE_ARGS + [Arg("pad_mode", "value", default="VALID", init=True)])
+          args=_GG_ARGS + _MODE_ARGS + [Arg("pad_mode", "value", default="VALID", init=True, check=_check_pad_mode)])
 def max_pool_grad_grad_primitive(origin_input, origin_output, grad, kernel_size=1, strides=1, pad_mode="VALID"):
     """MaxPool's second-order gradient: `grad` (the input's shape) read at each window's argmax
     of origin_input (the pooled shape)."""
@@ -199,7 +217,7 @@ def max_pool_grad_grad_primitive(origin_input, origin_output, grad, kernel_size=
 @op_entry("max_pool3d_grad_grad_primitive", primitive="MaxPool3DGradGrad", functional=False,
           args=_GG_ARGS + [Arg("kernel_size", "value", default=(1, 1, 1, 1, 1), init=True),
                            Arg("strides", "value", default=(1, 1, 1, 1, 1), init=True),
-                           Arg("pad_mode", "value", default="VALID", init=True),
+                           Arg("pad_mode", "value", default="VALID", init=True, check=_check_pad_mode),
                            Arg("data_format", "value", default="NCDHW", init=True)])
 def max_pool3d_grad_grad_primitive(origin_input, origin_output, grad, kernel_size=(1, 1, 1, 1, 1),
                                    strides=(1, 1, 1, 1, 1), pad_mode="VALID", data_format="NCDHW"):
@@ -210,7 +228,7 @@ def max_pool3d_grad_grad_primitive(origin_input, origin_output, grad, kernel_siz
 
 @op_entry("max_pool_grad_grad_with_argmax_primitive", primitive="MaxPoolGradGradWithArgmax", functional=False,
           args=[Arg("x", dtypes=FLOAT), Arg("grad", dtypes=FLOAT), Arg("argmax")] + _MODE_ARGS +
-          [Arg("pad_mode", "value", default="VALID", init=True)])
+          [Arg("pad_mode", "value", default="VALID", init=True, check=_check_pad_mode)])
 def max_pool_grad_grad_with_argmax_primitive(x, grad, argmax, kernel_size=1, strides=1, pad_mode="VALID"):
     """MaxPoolGradWithArgmax's gradient: `grad` (x's shape) read at each argmax (the pooled shape)."""
     name = "MaxPoolGradGradWithArgmax"
