@@ -225,9 +225,12 @@ def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positio
                     return _STATIC
             elif constants:
                 # arguments traced by value (the on-disk cache keys by signature alone: not used)
+                # (a copy: the caller's tensor may change in place after the compile)
+                frozen = tuple(Tensor._wrap(a._data.copy()) if k in constants and type(a) is Tensor else a
+                               for k, a in enumerate(args))
                 token = CONSTANT_INPUTS.set(frozenset((k,) for k in constants))
                 try:
-                    compiled = pipeline.compile_call(fn, args, kwargs, self_obj=self_obj, name=name)
+                    compiled = pipeline.compile_call(fn, frozen, kwargs, self_obj=self_obj, name=name)
                 finally:
                     CONSTANT_INPUTS.reset(token)
                 compiled.guarded = None         # its fast path checks shapes only

@@ -133,8 +133,12 @@ def test_graph_compiles_an_argument_by_value_when_an_op_needs_it(graph_mode):
     np.testing.assert_array_equal(out.asnumpy(), [[[[17, 19, 15], [34, 38, 30]]]])
     out = net(x, Tensor(np.array([1, 1, 0, 1], np.int64)))          # another value: another graph
     np.testing.assert_array_equal(out.asnumpy(), [[[[36, 16, 18, 32], [18, 8, 9, 16]]]])    # the wheel's
-    out = net(x, Tensor(np.array([1, 2, 1, 0], np.int64)))          # the first one again
-    np.testing.assert_array_equal(out.asnumpy(), [[[[17, 19, 15], [34, 38, 30]]]])
+    p = Tensor(np.array([1, 2, 1, 0], np.int64))                   # the first one again
+    np.testing.assert_array_equal(net(x, p).asnumpy(), [[[[17, 19, 15], [34, 38, 30]]]])
+    p.assign_value(Tensor(np.array([1, 1, 0, 1], np.int64)))        # changed in place: its new value counts
+    np.testing.assert_array_equal(net(x, p).asnumpy(), [[[[36, 16, 18, 32], [18, 8, 9, 16]]]])
+    np.testing.assert_array_equal(net(x, Tensor(np.array([1, 2, 1, 0], np.int64))).asnumpy(),
+                                  [[[[17, 19, 15], [34, 38, 30]]]])
 
 
 @pytest.mark.cc
