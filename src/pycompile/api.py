@@ -23,7 +23,8 @@ from pycompile.common import context, log
 from pycompile.common.parameter import Parameter
 from pycompile.common.sparse_tensor import SPARSE_TYPES
 from pycompile.common.tensor import Tensor
-from pycompile.errors import CompileError
+from pycompile.compiler.frontend import CONSTANT_INPUTS
+from pycompile.errors import CompileError, InputValueNeeded
 from pycompile.nn import cell as _cell
 from pycompile.nn.cell import Cell
 from pycompile.nn.decorators import jit_class, lazy_inline  # noqa: F401  (mindspore.common.api has them)
@@ -122,15 +123,34 @@ def _signature(args, kwargs):
 
 
 def _compile_or_get(cache: dict, fn, args, kwargs, self_obj, name, extra=(), dyn=None):
-    if dyn is not None:
+    values = getattr(cache, "value_positions", ())
+    if dyn is not None and not values:
         compiled = _dynamic_or_none(cache, fn, args, kwargs, self_obj, name, extra, dyn)
         if compiled is not None:
             return compiled
     key = (_signature(args, kwargs), extra, _config_key())
+    if values:
+        key += (_value_key(args, values),)
     compiled = cache.get(key)
     if compiled is None:
-        compiled = _compile(cache, key, fn, args, kwargs, self_obj, name)
+        try:
+            compiled = _compile(cache, key, fn, args, kwargs, self_obj, name, constants=values)
+        except InputValueNeeded as e:
+            # an op needs this argument's value (paddings, a shape): compile per value from now on
+            if e.position is None or e.position in values or not isinstance(cache, compile_log.SpecCache):
+                raise
+            cache.value_positions = tuple(sorted(values + (e.position,)))
+            return _compile_or_get(cache, fn, args, kwargs, self_obj, name, extra, dyn)
     return compiled
+
+
+def _value_key(args, positions) -> tuple:
+    """The values of the arguments compiled as constants (errors.InputValueNeeded)."""
+    out = []
+    for k in positions:
+        a = args[k] if k < len(args) else None
+        out.append((a._data.dtype.str, a._data.shape, a._data.tobytes()) if isinstance(a, Tensor) else _key(a))
+    return tuple(out)
 
 
 # ---- a run-time batch size (jit(dynamic=1), a None leading dimension in an input signature) ------
@@ -177,7 +197,7 @@ def _dynamic_or_none(cache, fn, args, kwargs, self_obj, name, extra, dyn):
     return None if compiled is _STATIC else compiled
 
 
-def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positions=None):
+def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positions=None, constants=()):
     """Compile one signature (a miss of the in-memory cache), logging it (common/log.py).
     `dynamic_positions`: compile for any leading dimension of those arguments (backend/dynamic.py);
     a graph that cannot be is logged once and cached as _STATIC (each batch size compiles)."""
@@ -203,6 +223,17 @@ def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positio
                                        "size compiles separately", name, compile_log.where(fn), why)
                     cache[key] = _STATIC
                     return _STATIC
+            elif constants:
+                # arguments traced by value (the on-disk cache keys by signature alone: not used)
+                # (a copy: the caller's tensor may change in place after the compile)
+                frozen = tuple(Tensor._wrap(a._data.copy()) if k in constants and type(a) is Tensor else a
+                               for k, a in enumerate(args))
+                token = CONSTANT_INPUTS.set(frozenset((k,) for k in constants))
+                try:
+                    compiled = pipeline.compile_call(fn, frozen, kwargs, self_obj=self_obj, name=name)
+                finally:
+                    CONSTANT_INPUTS.reset(token)
+                compiled.guarded = None         # its fast path checks shapes only
             elif cache_enabled:
                 from pycompile.backend.cache import compile_cached
                 compiled = compile_cached(fn, args, kwargs, self_obj=self_obj, name=name, root=cache_path)

@@ -72,12 +72,37 @@ class CompileUnboundLocalError(CompileNameError, UnboundLocalError):
     UnboundLocalError for it too)."""
 
 
+class InputValueNeeded(CompileValueError):
+    """An op in graph code needs the VALUE of a Tensor (its paddings, a shape), which compiled code
+    knows only when it runs. When that Tensor is an argument of the compiled function, the caller
+    (pycompile.api) compiles again with the argument's value as a constant of the graph (one
+    specialization per value, as MindSpore's ops that depend on a value see a constant input);
+    otherwise this reaches the user at their line, as a ValueError. `value` is the graph value
+    (the frontend resolves it to the argument's `position`)."""
+
+    def __init__(self, message: str, value=None, loc=None, hint: str = ""):
+        self.value = value
+        self.position = None
+        super().__init__(message, loc, hint)
+
+    def at(self, loc) -> "InputValueNeeded":
+        """Point the message at the user's line (once: the innermost expression's)."""
+        if self.loc is None:
+            self.loc = loc
+            self.args = (self.render(),)
+        return self
+
+    def __reduce__(self):
+        return (CompileValueError, (self.msg, self.loc, self.hint, self.message_first))
+
+
 # The class a user sees carries the name of the exception MindSpore raises (issue: a
 # `type(e).__name__` check in user code or tests must keep working): CompileTypeError is a
 # CompileError and a TypeError, and is called 'TypeError'
 for _cls, _name in ((CompileError, "RuntimeError"), (CompileTypeError, "TypeError"),
                     (CompileValueError, "ValueError"), (CompileIndexError, "IndexError"),
-                    (CompileNameError, "NameError"), (CompileUnboundLocalError, "UnboundLocalError")):
+                    (CompileNameError, "NameError"), (CompileUnboundLocalError, "UnboundLocalError"),
+                    (InputValueNeeded, "ValueError")):
     _cls.__name__ = _cls.__qualname__ = _name
 
 

@@ -15,7 +15,7 @@ from pycompile.common.tensor import Tensor
 from pycompile.compiler.blame import USER_SITES, user_site
 from pycompile.compiler.builder import NeedsConstant, Sym, is_number
 from pycompile.compiler.control import NORMAL, LoopRetry, _Undefined
-from pycompile.errors import CompileError, CompileNameError, InternalCompilerError
+from pycompile.errors import CompileError, CompileNameError, InputValueNeeded, InternalCompilerError
 from pycompile.ops import functional as F
 
 _BINOPS = {
@@ -55,6 +55,8 @@ class Expressions:
         self.builder.loc = self.loc(e) or prev
         try:
             return handler(frame, e)
+        except InputValueNeeded as niv:
+            raise niv.at(self.loc(e))
         except (CompileError, LoopRetry, RecursionError):
             raise
         except NeedsConstant as nc:

@@ -12,6 +12,7 @@ source line, a caret and a hint.
 from __future__ import annotations
 
 import ast
+import contextvars
 import functools
 import inspect
 import linecache
@@ -36,7 +37,8 @@ from pycompile.compiler.loops import Loops
 from pycompile.compiler.pybuiltins import BUILTIN_OBJS, BUILTINS, CONTAINER_BUILTINS, print_inputs
 from pycompile.compiler.source import ParsedFunc, is_library, parse_function, unwrap  # noqa: F401  (re-exported)
 from pycompile.errors import (CompileError, CompileTypeError, CompileUnboundLocalError, CompileValueError,
-                              GraphTypeError, InternalCompilerError, MsClassCallError, raised_error, wrap_user_error)
+                              GraphTypeError, InputValueNeeded, InternalCompilerError, MsClassCallError, raised_error,
+                              wrap_user_error)
 from pycompile.ops import _mixed as mixed
 from pycompile.ops import functional as F
 from pycompile.ops.autodiff import custom as custom_grads
@@ -600,6 +602,11 @@ class TraceResult:
     saved_bytes: int = 0       # forward values differentiated code keeps for its backward
 
 
+# positional argument paths ((i,)) traced as constants, not graph inputs: the arguments whose value
+# an op needs (errors.InputValueNeeded; pycompile.api sets this and keys the compile by the values)
+CONSTANT_INPUTS: contextvars.ContextVar = contextvars.ContextVar("pycompile_constant_inputs", default=frozenset())
+
+
 def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str | None = None) -> TraceResult:
     """Build the graph of calling `fn(*args)` (a method when self_obj is given)."""
     interp = Interpreter()
@@ -608,8 +615,10 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
     names = _arg_names(pf, len(args), skip_self=self_obj is not None)
     inputs, paths = [], []
 
+    constants = CONSTANT_INPUTS.get()
+
     def lift(x, label, path):
-        if isinstance(x, Parameter):
+        if isinstance(x, Parameter) or path in constants:
             return x
         if isinstance(x, Tensor) or is_mutable(x) and isinstance(x, (int, float)):
             # a Tensor, or an ms.mutable number: a 0-d tensor input (common/mutable.py)
@@ -639,6 +648,12 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
                 result = interp.call_value(fn, full, call_kwargs)
             else:
                 result = interp.inline(fn, full, call_kwargs)
+    except InputValueNeeded as niv:
+        # the value of an argument: the caller may compile with it as a constant (pycompile.api)
+        k = next((k for k, p in enumerate(inputs) if getattr(niv.value, "_value", None) is p), None)
+        if k is not None and len(paths[k]) == 1 and isinstance(paths[k][0], int):
+            niv.position = paths[k][0]
+        raise
     except NeedsConstantAt as nc:
         raise CompileError(str(nc), nc.loc, "this needs a value known at compile time (a Python number, "
                                            "a shape); tensors are only known when the graph runs") from None

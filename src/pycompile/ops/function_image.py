@@ -103,9 +103,13 @@ def pad(input_x, padding, mode="constant", value=None):
 
 
 def _circular(x, pads):
-    t = _ttype("pad", x)
-    out = x
+    """Negative amounts crop first, then the cropped axis wraps (MindSpore's PadV3: (1, -1) of
+    [0, 1, 2, 3, 4] is [3, 0, 1, 2, 3])."""
+    crops = {axis: (min(b, 0), min(a, 0)) for axis, (b, a) in pads.items()}
+    out = pad_axes("pad", x, crops, "constant") if any(b or a for b, a in crops.values()) else x
+    t = _ttype("pad", out)
     for axis, (b, a) in sorted(pads.items()):
+        b, a = max(b, 0), max(a, 0)
         n = t.shape[axis]
         idx = tuple((j % n) for j in range(-b, n + a))
         out = resample(out, axis, (idx,), ((1.0,) * len(idx),))
