@@ -42,6 +42,10 @@ LN = {"begin_norm_axis": 1, "begin_params_axis": -1, "epsilon": 1e-5}
 SLICE = {"shape": (6, 7), "begin": (1, 0), "end": (5, 7), "strides": (2, 3)}
 SLICE_BACK = {"shape": (5, 6), "begin": (4, 5), "end": (-1, -1), "strides": (-2, -1)}
 SLICE_EMPTY = {"shape": (3, 7), "begin": (2, 0), "end": (2, 7), "strides": (1, 1)}
+POOL_DT = ("float32", "float64")
+# whole windows overlapping (the templates' vector paths); padded windows clipped, ceil mode (their walks)
+POOL_WHOLE = {"kernel": (2, 3), "stride": (2, 1), "pads": (0, 0, 0, 0), "dilation": (1, 1), "ceil_mode": False}
+POOL_PADDED = {"kernel": (3, 3), "stride": (2, 2), "pads": (1, 1, 1, 0), "dilation": (1, 1), "ceil_mode": True}
 # a linear resize of an axis of 7 to 11 (two taps), as ops.interpolate builds it
 RESAMPLE = dict(zip(("index", "weight"), linear_table(7, 11, False, True)), axis=1)
 
@@ -69,7 +73,20 @@ CASES_BY_OP = {
     P.BatchNormStats: (("float32", "float64"), [((4, 3, 5, 6), {}), ((3, 2), {})]),
     P.AxisResample: (FLOATS, [((3, 7, 4), RESAMPLE), ((5, 7), dict(RESAMPLE, axis=-1))]),
     P.AxisResampleGrad: (FLOATS, [((3, 11, 4), dict(RESAMPLE, size=7)), ((5, 11), dict(RESAMPLE, axis=-1, size=7))]),
+    P.MaxPoolArgmax: (POOL_DT, [((2, 3, 6, 8), POOL_WHOLE), ((2, 2, 7, 6), POOL_PADDED)]),
+    P.MaxPoolGrad: (POOL_DT, [((2, 3, 6, 8), POOL_WHOLE), ((2, 2, 7, 6), POOL_PADDED)]),
+    P.AvgPoolGrad: (POOL_DT, [((2, 3, 6, 8), dict(POOL_WHOLE, count_include_pad=True, divisor=0)),
+                              ((2, 2, 7, 6), dict(POOL_PADDED, count_include_pad=False, divisor=0)),
+                              ((1, 2, 7, 6), dict(POOL_PADDED, count_include_pad=True, divisor=5))]),
+    P.AdaptiveAvgPool: (POOL_DT, [((2, 3, 7, 5), {"output_size": (3, 2)})]),
+    P.AdaptiveMaxPool: (POOL_DT, [((2, 3, 7, 5), {"output_size": (3, 2)})]),
+    P.AdaptiveMaxPoolArgmax: (POOL_DT, [((2, 3, 7, 5), {"output_size": (3, 2)})]),
+    P.AdaptiveAvgPoolGrad: (POOL_DT, [((2, 3, 7, 5), {"output_size": (3, 2)})]),
+    P.AdaptiveMaxPoolGrad: (POOL_DT, [((2, 3, 7, 5), {"output_size": (3, 2)})]),
 }
+# a pooling gradient's dout has its forward's output shape
+POOL_FORWARD = {P.MaxPoolGrad: P.MaxPool, P.AvgPoolGrad: P.AvgPool, P.AdaptiveAvgPoolGrad: P.AdaptiveAvgPool,
+                P.AdaptiveMaxPoolGrad: P.AdaptiveMaxPool}
 GATHER_INDICES = {(5, 7): ((3, 2), "int32"), (4, 6, 3): ((5,), "int64"), (2, 5): ((), "int32")}
 # GatherGrad's indices (repeated and negative ones among them), by the gradient's shape
 GATHER_GRAD_INDICES = {(5, 7): ((3, 2), "int32"), (3, 6): ((4,), "int64"), (2, 4): ((), "int32")}
@@ -96,6 +113,11 @@ def _cases():
                         ishape, idt = GATHER_INDICES[shape]
                         n = shape[attrs["axis"]]
                         arrays.append(np.random.default_rng(seed).integers(-n, n, ishape).astype(idt))
+                    if op in POOL_FORWARD:
+                        fwd = POOL_FORWARD[op]
+                        fattrs = {k: v for k, v in attrs.items() if k in fwd.attrs}
+                        dshape = fwd.infer([Tensor(x)._abstract], **fattrs).shape
+                        arrays.append(F.input_array(r, dt, dshape))
                     if op is P.GatherGrad:
                         ishape, idt = GATHER_GRAD_INDICES[attrs["shape"]]
                         n = attrs["shape"][attrs["axis"]]
@@ -151,7 +173,9 @@ def test_the_decomposition_is_compiled_without_the_row(both):
 # vectorized sums: a mean near 0 of values near 1 differs in the last bits of 1's ulps)
 ULPS = {P.Sigmoid: 0, P.ReLU: 0, P.GeLU: 0, P.GeLUErf: 0, P.ReduceMean: 0, P.Softmax: 4, P.LogSoftmax: 4,
         P.LayerNorm: 0, P.Gather: 0, P.TopKIndices: 0, P.StridedSliceGrad: 0, P.GatherGrad: 0,
-        P.BatchNormStats: 4, P.AxisResample: 0, P.AxisResampleGrad: 0}
+        P.BatchNormStats: 4, P.AxisResample: 0, P.AxisResampleGrad: 0, P.MaxPoolArgmax: 0, P.MaxPoolGrad: 0,
+        P.AvgPoolGrad: 0, P.AdaptiveAvgPool: 0, P.AdaptiveMaxPool: 0, P.AdaptiveMaxPoolArgmax: 0,
+        P.AdaptiveAvgPoolGrad: 0, P.AdaptiveMaxPoolGrad: 0}
 
 
 def _ulp_diff(a, b, floor=0.0):
