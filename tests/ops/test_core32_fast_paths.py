@@ -46,6 +46,9 @@ POOL_DT = ("float32", "float64")
 # whole windows overlapping (the templates' vector paths); padded windows clipped, ceil mode (their walks)
 POOL_WHOLE = {"kernel": (2, 3), "stride": (2, 1), "pads": (0, 0, 0, 0), "dilation": (1, 1), "ceil_mode": False}
 POOL_PADDED = {"kernel": (3, 3), "stride": (2, 2), "pads": (1, 1, 1, 0), "dilation": (1, 1), "ceil_mode": True}
+FUSED_CONV = {"stride": (1, 2), "dilation": (1, 1), "pads": (1, 1, 0, 1), "group": 1, "fold_scale": False,
+              "program": (("Add", ("acc",), ("extra", 0)), ("Mul", ("step", 0), ("const", 0.5)),
+                          ("ReLU", ("step", 1)))}
 # a linear resize of an axis of 7 to 11 (two taps), as ops.interpolate builds it
 RESAMPLE = dict(zip(("index", "weight"), linear_table(7, 11, False, True)), axis=1)
 
@@ -83,6 +86,8 @@ CASES_BY_OP = {
     P.AdaptiveMaxPoolArgmax: (POOL_DT, [((2, 3, 7, 5), {"output_size": (3, 2)})]),
     P.AdaptiveAvgPoolGrad: (POOL_DT, [((2, 3, 7, 5), {"output_size": (3, 2)})]),
     P.AdaptiveMaxPoolGrad: (POOL_DT, [((2, 3, 7, 5), {"output_size": (3, 2)})]),
+    # (a convolution with its epilogue, as the conv_epilogue pass makes it: its extras a per-channel bias)
+    P.FusedConv: (POOL_DT, [((2, 3, 6, 5), FUSED_CONV)]),
 }
 # a pooling gradient's dout has its forward's output shape
 POOL_FORWARD = {P.MaxPoolGrad: P.MaxPool, P.AvgPoolGrad: P.AvgPool, P.AdaptiveAvgPoolGrad: P.AdaptiveAvgPool,
@@ -118,6 +123,8 @@ def _cases():
                         fattrs = {k: v for k, v in attrs.items() if k in fwd.attrs}
                         dshape = fwd.infer([Tensor(x)._abstract], **fattrs).shape
                         arrays.append(F.input_array(r, dt, dshape))
+                    if op is P.FusedConv:
+                        arrays += [F.input_array(r, dt, (4, 3, 3, 2)), F.input_array(r, dt, (1, 4, 1, 1))]
                     if op is P.GatherGrad:
                         ishape, idt = GATHER_GRAD_INDICES[attrs["shape"]]
                         n = attrs["shape"][attrs["axis"]]
@@ -134,8 +141,12 @@ def _compile(fast: bool, monkeypatch):
     """Every case in one compiled module, with the fast paths on or off."""
     monkeypatch.setenv("PYCOMPILE_FAST_PATHS", "1" if fast else "0")
 
+    def inputs(op, a):          # (a variadic row's last inputs as its tuple)
+        n = len(op.inputs) - 1
+        return list(a[:n]) + [tuple(a[n:])] if op.variadic else list(a)
+
     def graph(xs):
-        return tuple(apply(op, list(a), dict(attrs)) for (op, _, attrs, _), a in zip(CASES, xs))
+        return tuple(apply(op, inputs(op, a), dict(attrs)) for (op, _, attrs, _), a in zip(CASES, xs))
     fn = ms.jit(graph)
     xs = tuple(tuple(Tensor(a) for a in arrays) for _, _, _, arrays in CASES)
     outs = fn(xs)
@@ -175,7 +186,7 @@ ULPS = {P.Sigmoid: 0, P.ReLU: 0, P.GeLU: 0, P.GeLUErf: 0, P.ReduceMean: 0, P.Sof
         P.LayerNorm: 0, P.Gather: 0, P.TopKIndices: 0, P.StridedSliceGrad: 0, P.GatherGrad: 0,
         P.BatchNormStats: 4, P.AxisResample: 0, P.AxisResampleGrad: 0, P.MaxPoolArgmax: 0, P.MaxPoolGrad: 0,
         P.AvgPoolGrad: 0, P.AdaptiveAvgPool: 0, P.AdaptiveMaxPool: 0, P.AdaptiveMaxPoolArgmax: 0,
-        P.AdaptiveAvgPoolGrad: 0, P.AdaptiveMaxPoolGrad: 0}
+        P.AdaptiveAvgPoolGrad: 0, P.AdaptiveMaxPoolGrad: 0, P.FusedConv: 0}
 
 
 def _ulp_diff(a, b, floor=0.0):
@@ -208,6 +219,8 @@ def test_fast_path_equals_its_decomposition_and_numpy(k, both):
     ins = [a.astype(np.float32) if a.dtype == np.float16 and op.kind.value == "elementwise" else a for a in arrays]
     if cdt is not None and cdt != np.float16:
         ins = [a.astype(cdt) for a in ins]
+    if op.variadic:
+        ins = ins[:len(op.inputs) - 1] + [ins[len(op.inputs) - 1:]]
     with np.errstate(all="ignore"):
         want = np.asarray(op.eager(*ins, **attrs)).astype(fast.dtype)
     # within the op fuzzer's tolerance (fuzz_ops.compare): the row's NumPy reference is not the C

@@ -51,6 +51,12 @@ class _Parts(Tracer):
         raise TypeError(f"a decomposition used a {type(x).__name__} as an op argument")
 
     def emit(self, op, inputs, attrs, out_type):
+        if _expands(op, self.rewriter.fast_paths):
+            # a part that is itself a decomposed row (a fast path's parts naming another, with
+            # PYCOMPILE_FAST_PATHS=0): its parts, so the renderer still sees none of them
+            flat = [y for i, x in enumerate(inputs) for y in
+                    (x if op.variadic and i == len(inputs) - 1 and isinstance(x, (tuple, list)) else (x,))]
+            return op.decompose(*flat, **attrs)
         vals = []
         for i, x in enumerate(inputs):
             if op.variadic and i == len(inputs) - 1 and isinstance(x, (tuple, list)):

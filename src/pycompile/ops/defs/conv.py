@@ -274,10 +274,28 @@ def _fused_eager(x, w, extras, stride=None, dilation=None, pads=None, group=1, p
     return run_program(program, acc, [np.asarray(e) for e in extras], acc.dtype)
 
 
+def _fused_parts(x, w, *extras, stride=None, dilation=None, pads=None, group=1, program=(), fold_scale=False):
+    """The convolution, then each step of the epilogue program as its row (the meaning; with
+    `fold_scale` the template multiplies the weights by the first step's per-channel scale
+    instead, which rounds differently: that is the fast path's own choice)."""
+    from pycompile.common.abstract import type_of
+    from pycompile.ops._table import OPS, apply
+    if len(extras) == 1 and isinstance(extras[0], (tuple, list)):     # (PyNative hands the tuple)
+        extras = tuple(extras[0])
+    conv = CONV_OPS[type_of(x).ndim][0]
+    acc = apply(conv, [x, w], dict(stride=stride, dilation=dilation, pads=pads, group=group))
+    vals = []
+    for name, *args in program:
+        ins = [acc if a[0] == "acc" else vals[a[1]] if a[0] == "step" else extras[a[1]] if a[0] == "extra"
+               else a[1] for a in args]
+        vals.append(apply(OPS[name], ins, {}))
+    return vals[-1] if vals else acc
+
+
 # inputs: the convolution's two, then the epilogue's extra tensors
 FusedConv = defop("FusedConv", ("x", "w", "extras"), attrs=dict(_CONV_ATTRS, program=(), fold_scale=False),
                   infer=_fused_infer, eager=_fused_eager, kind=Kind.REDUCE, batch="loop", variadic=True,
-                  lower=Template("conv"))
+                  lower=Template("conv"), decompose=_fused_parts, fast_path=True)
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)
