@@ -21,6 +21,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType
 from pycompile.ops._table import OpDef, Kind, OpRuntimeError, OpTypeError, OpValueError, defop, describe, tensor_arg
+from pycompile.ops.defs import conv_parts as _cp
 from pycompile.ops.lowering import Template
 
 
@@ -229,19 +230,19 @@ Conv3D = defop("Conv3D", ("x", "w"), attrs=dict(_CONV_ATTRS), infer=_conv_infer(
 Conv2DBackpropInput = defop("Conv2DBackpropInput", ("out_backprop", "filter"),
                             attrs=dict(_CONV_ATTRS, input_size=()), infer=_bpi_infer("Conv2DBackpropInput", 4),
                             eager=conv_backprop_input_eager, kind=Kind.REDUCE, batch="conv_input", eager_kernel=True,
-                            lower=Template("conv_backprop_input"))
+                            lower=Template("conv_backprop_input"), decompose=_cp.backprop_input_parts, fast_path=True)
 Conv3DBackpropInput = defop("Conv3DBackpropInput", ("out_backprop", "filter"),
                             attrs=dict(_CONV_ATTRS, input_size=()), infer=_bpi_infer("Conv3DBackpropInput", 5),
                             eager=conv_backprop_input_eager, kind=Kind.REDUCE, batch="conv_input", eager_kernel=True,
-                            lower=Template("conv_backprop_input"))
+                            lower=Template("conv_backprop_input"), decompose=_cp.backprop_input_parts, fast_path=True)
 Conv2DBackpropFilter = defop("Conv2DBackpropFilter", ("out_backprop", "input"),
                              attrs=dict(_CONV_ATTRS, filter_size=()), infer=_bpf_infer("Conv2DBackpropFilter", 4),
                              eager=conv_backprop_filter_eager, kind=Kind.REDUCE, batch="conv_filter", eager_kernel=True,
-                             lower=Template("conv_backprop_filter"))
+                             lower=Template("conv_backprop_filter"), decompose=_cp.backprop_filter_parts, fast_path=True)
 Conv3DBackpropFilter = defop("Conv3DBackpropFilter", ("out_backprop", "input"),
                              attrs=dict(_CONV_ATTRS, filter_size=()), infer=_bpf_infer("Conv3DBackpropFilter", 5),
                              eager=conv_backprop_filter_eager, kind=Kind.REDUCE, batch="conv_filter", eager_kernel=True,
-                             lower=Template("conv_backprop_filter"))
+                             lower=Template("conv_backprop_filter"), decompose=_cp.backprop_filter_parts, fast_path=True)
 
 CONV_OPS = {4: (Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter), 5: (Conv3D, Conv3DBackpropInput, Conv3DBackpropFilter)}
 
