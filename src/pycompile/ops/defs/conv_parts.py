@@ -43,14 +43,11 @@ def _positions(in_sp, k_sp, out_sp, stride, dilation, pads):
     return pos
 
 
-def _geometry(size_x, size_w, stride, dilation, pads, group):
-    from pycompile.ops.defs.conv import _norm, out_size
+def _geometry(size_x, size_w, stride, dilation, pads, dy_shape):
     sp = len(size_x) - 2
-    stride, dilation, pads = _norm(stride, dilation, pads, sp)
-    in_sp, k_sp = tuple(size_x[2:]), tuple(size_w[2:])
-    out_sp = tuple(out_size(n, k, s, d, pads[2 * a], pads[2 * a + 1])
-                   for a, (n, k, s, d) in enumerate(zip(in_sp, k_sp, stride, dilation)))
-    return _positions(in_sp, k_sp, out_sp, stride, dilation, pads)
+    stride, dilation = tuple(stride or (1,) * sp), tuple(dilation or (1,) * sp)
+    pads = tuple(pads or (0,) * (2 * sp))
+    return _positions(tuple(size_x[2:]), tuple(size_w[2:]), tuple(dy_shape[2:]), stride, dilation, pads)
 
 
 def backprop_input_parts(dy, w, input_size=(), stride=None, dilation=None, pads=None, group=1):
@@ -60,7 +57,7 @@ def backprop_input_parts(dy, w, input_size=(), stride=None, dilation=None, pads=
     n, c, s = size[0], size[1], math.prod(size[2:])
     k, cg = wt.shape[:2]
     kg, rs = k // group, math.prod(wt.shape[2:])
-    pos = _geometry(size, wt.shape, stride, dilation, pads, group)          # (RS, P)
+    pos = _geometry(size, wt.shape, stride, dilation, pads, dt.shape)       # (RS, P)
     p = pos.shape[1]
     wg = E.call(A.Reshape, w, shape=(group, kg, cg * rs))
     yg = E.call(A.Reshape, E.call(A.Transpose, E.call(A.Reshape, dy, shape=(n, group, kg, p)), perm=(1, 2, 0, 3)),
@@ -87,7 +84,7 @@ def backprop_filter_parts(dy, x, filter_size=(), stride=None, dilation=None, pad
     n, c, s = xt.shape[0], xt.shape[1], math.prod(xt.shape[2:])
     k, cg = size[:2]
     kg, rs = k // group, math.prod(size[2:])
-    pos = _geometry(xt.shape, size, stride, dilation, pads, group)           # (RS, P)
+    pos = _geometry(xt.shape, size, stride, dilation, pads, dt.shape)       # (RS, P)
     p = pos.shape[1]
     # im2col: x's images (N, C, S + 1) with a zero at S that the padding reads
     x3 = E.call(A.Reshape, x, shape=(n, c, s))

@@ -75,6 +75,9 @@ def pool_windows(attrs, in_sp, adaptive=False) -> list:
     return out
 
 
+_parts.use_windows(pool_windows)
+
+
 def _attrs(kernel, stride, pads, dilation=None, ceil_mode=False, **rest):
     sp = len(kernel)
     return dict(kernel=tuple(kernel), stride=tuple(stride or kernel), pads=tuple(pads or (0,) * (2 * sp)),

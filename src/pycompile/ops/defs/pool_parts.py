@@ -60,9 +60,16 @@ def _tables(wins, in_sp, repeat_first: bool):
     return pos, ok
 
 
+_POOL_WINDOWS = []      # pool.pool_windows, handed over by ops/defs/pool.py (which imports this module)
+
+
 def _windows(x_shape, attrs, adaptive):
-    from pycompile.ops.defs.pool import pool_windows
-    return pool_windows(attrs, x_shape[2:], adaptive=adaptive)
+    return _POOL_WINDOWS[0](attrs, x_shape[2:], adaptive=adaptive)
+
+
+def use_windows(pool_windows) -> None:
+    """pool.py's window tables (the template's): given once, at its import."""
+    _POOL_WINDOWS[:] = [pool_windows]
 
 
 def _gathered(x, pos):
