@@ -73,6 +73,8 @@ def scan(w, rule: str, x: str, xt, out: str, axis: int, exclusive: bool, reverse
     A, R, B = _split(xt.shape, axis) if xt.ndim else (1, 1, 1)
     ct = C.compute(dt)
     op, ident = ("+", "0") if rule == "sum" else ("*", "1")
+    if rule == "sum" and dt.is_float and not exclusive:
+        ident = "-0.0"       # the sum's identity: -0 + x is x for every x (+0 + -0 would give +0; NumPy keeps -0)
     r_of = f"({R - 1}L - rr)" if reverse else "rr"
 
     def step(acc: str, idx: str):

@@ -48,9 +48,10 @@ def _resample_eager(x, axis=0, index=(), weight=()):
     ct = np.float32 if x.dtype == np.float16 else x.dtype
     shape = [1] * x.ndim
     shape[ax] = len(index[0])
-    out = np.zeros(x.shape[:ax] + (len(index[0]),) + x.shape[ax + 1:], ct)
-    for idx, w in zip(index, weight):
-        out += np.take(x.astype(ct, copy=False), np.asarray(idx, np.int64), axis=ax) * np.asarray(w, ct).reshape(shape)
+    out = None
+    for idx, w in zip(index, weight):      # the first tap, then the others added (not 0 + ...: -0 stays -0)
+        term = np.take(x.astype(ct, copy=False), np.asarray(idx, np.int64), axis=ax) * np.asarray(w, ct).reshape(shape)
+        out = term if out is None else out + term
     return out.astype(x.dtype, copy=False)
 
 
