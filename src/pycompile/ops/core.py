@@ -10,8 +10,8 @@ that every row is in exactly one place and prints the counts).
   the collectives.
 * FAST_PATHS - rows kept for speed whose semantics is a composition (softmax, LayerNorm, the
   convolution backprops, pooling gradients, ...): each is a *lowering* the compiler chooses for a
-  decomposed op. Those with `decompose=` and `fast_path=True` state that composition, and
-  tests/ops/test_core32_fast_paths.py checks the two agree; the others are still to be written.
+  decomposed op. Each states that composition (`decompose=` with `fast_path=True`), and
+  tests/ops/test_core32_fast_paths.py checks the two agree on the fuzzers' inputs.
 * TO_DECOMPOSE - rows that are compositions but not converted yet (the reason for each in the
   docs).
 * decomposed - rows with `decompose=` (ops/_table.py): defined by their parts, which every call
