@@ -61,6 +61,5 @@ FAST_PATHS = (
 TO_DECOMPOSE = (
     P.Log2, P.Sinh, P.Cosh, P.Asinh, P.Acosh, P.Atanh, P.ReduceAll, P.ReduceAny, P.CheckFinite,
     P.TensorScatterSub, P.TensorScatterMul, P.TensorScatterDiv, P.TensorScatterMax, P.TensorScatterMin,
-    P.TensorScatterElements,
     P.RandomNormal, P.RandomInt, P.Bernoulli, P.Multinomial, P.Randperm,
 )
