@@ -102,6 +102,9 @@ CASES_BY_OP = {
     P.AdaptiveMaxPoolGrad: (POOL_DT, [((2, 3, 7, 5), {"output_size": (3, 2)})]),
     # (a convolution with its epilogue, as the conv_epilogue pass makes it: its extras a per-channel bias)
     P.FusedConv: (POOL_DT, [((2, 3, 6, 5), FUSED_CONV)]),
+    # (indices repeated, negative and out of range; 'add' and 'none')
+    P.TensorScatterElements: (FLOATS + ("int32",), [((4, 5), {"axis": 1, "reduction": "none"}),
+                                                    ((4, 5), {"axis": 0, "reduction": "add"})]),
     # (the first input's shape: dy's, what the forward convolution gives)
     P.Conv2DBackpropInput: (POOL_DT, [(_dy(a), a[2]) for a in (CONV2D_A, CONV2D_B)]),
     P.Conv2DBackpropFilter: (POOL_DT, [(_dy(a), a[2]) for a in (CONV2D_A, CONV2D_B)]),
@@ -150,6 +153,9 @@ def _cases():
                         cases.append((op, dt, dict(attrs, **({"filter_size": case[1]} if data else
                                                              {"input_size": case[0]})), arrays))
                         continue
+                    if op is P.TensorScatterElements:
+                        idx = np.random.default_rng(seed).integers(-7, 7, (3, 4)).astype("int32")
+                        arrays += [idx, F.input_array(r, dt, idx.shape)]
                     if op is P.FusedConv:
                         arrays += [F.input_array(r, dt, (4, 3, 3, 2)), F.input_array(r, dt, (1, 4, 1, 1))]
                     if op is P.GatherGrad:
@@ -213,7 +219,7 @@ ULPS = {P.Sigmoid: 0, P.ReLU: 0, P.GeLU: 0, P.GeLUErf: 0, P.ReduceMean: 0, P.Sof
         P.LayerNorm: 0, P.Gather: 0, P.TopKIndices: 0, P.StridedSliceGrad: 0, P.GatherGrad: 0,
         P.BatchNormStats: 4, P.AxisResample: 0, P.AxisResampleGrad: 0, P.MaxPoolArgmax: 0, P.MaxPoolGrad: 0,
         P.AvgPoolGrad: 0, P.AdaptiveAvgPool: 0, P.AdaptiveMaxPool: 0, P.AdaptiveMaxPoolArgmax: 0,
-        P.AdaptiveAvgPoolGrad: 0, P.AdaptiveMaxPoolGrad: 0, P.FusedConv: 0,
+        P.AdaptiveAvgPoolGrad: 0, P.AdaptiveMaxPoolGrad: 0, P.FusedConv: 0, P.TensorScatterElements: 0,
         # (the backprop templates add through im2col tiles and BLAS: within the fuzzers' tolerance)
         P.Conv2DBackpropInput: None, P.Conv3DBackpropInput: None, P.Conv2DBackpropFilter: None,
         P.Conv3DBackpropFilter: None}

@@ -1,9 +1,10 @@
-"""TensorScatterElements is a decomposition (docs/architecture.md, "The core"): a TensorScatterUpdate
-('none') or TensorScatterAdd ('add') into the input flattened with one spare element, at flat
-positions computed from the indices (negative ones wrapped once; out-of-range ones sent to the
-spare element: MindSpore skips them, and so does the row's reference). PyNative runs the parts,
-compiled code renders them; both equal the row's NumPy reference bit for bit, repeated indices
-(the last update wins, or all add in order), negative and out-of-range ones included.
+"""TensorScatterElements states its decomposition (a fast path, docs/architecture.md "The core"): a
+TensorScatterUpdate ('none') or TensorScatterAdd ('add') into the input flattened with one spare
+element, at flat positions computed from the indices (negative ones wrapped once; out-of-range
+ones sent to the spare element: MindSpore skips them, and so does the row's reference). Compiled
+as the row's template and as its parts (PYCOMPILE_FAST_PATHS=0), both equal the row's NumPy
+reference bit for bit, repeated indices (the last update wins, or all add in order), negative and
+out-of-range ones included; the parts run in PyNative too.
 """
 from __future__ import annotations
 
@@ -32,8 +33,7 @@ def _arrays(dt, axis, seed):
     return x, idx, upd
 
 
-@ms.jit
-def _all(xs):
+def _graph(xs):
     return tuple(apply(P.TensorScatterElements, [x, i, u], {"axis": axis, "reduction": red})
                  for (x, i, u), (_, axis, red) in zip(xs, CASES))
 
@@ -41,7 +41,13 @@ def _all(xs):
 @pytest.fixture(scope="module")
 def both():
     xs = tuple(tuple(Tensor(a) for a in _arrays(dt, axis, k)) for k, (dt, axis, _) in enumerate(CASES))
-    return _all(xs), ms.inspect(_all, xs)
+    out = {}
+    with pytest.MonkeyPatch.context() as mp:
+        for fast in ("1", "0"):
+            mp.setenv("PYCOMPILE_FAST_PATHS", fast)
+            fn = ms.jit(_graph)
+            out[fast] = (fn(xs), ms.inspect(fn, xs))
+    return out
 
 
 def _bits(a):
@@ -55,11 +61,13 @@ def test_scatter_elements_parts_equal_the_reference_in_both_modes(k, both):
     x, idx, upd = _arrays(dt, axis, k)
     with np.errstate(all="ignore"):
         want = P.TensorScatterElements.eager(x, idx, upd, axis=axis, reduction=red)
-    eager = apply(P.TensorScatterElements, [Tensor(x), Tensor(idx), Tensor(upd)], {"axis": axis, "reduction": red})
-    np.testing.assert_array_equal(_bits(eager.asnumpy()), _bits(want))
-    np.testing.assert_array_equal(_bits(both[0][k].asnumpy()), _bits(want))
+    parts = P.TensorScatterElements.decompose(Tensor(x), Tensor(idx), Tensor(upd), axis=axis, reduction=red)
+    np.testing.assert_array_equal(_bits(parts.asnumpy()), _bits(want))
+    for fast in ("1", "0"):
+        np.testing.assert_array_equal(_bits(both[fast][0][k].asnumpy()), _bits(want))
 
 
-def test_the_row_is_decomposed(both):
-    assert P.TensorScatterElements.expands
-    assert "TensorScatterElements(" not in both[1].ir_after
+def test_the_fast_path_and_its_parts_are_what_runs(both):
+    assert P.TensorScatterElements.fast_path and not P.TensorScatterElements.expands
+    assert "TensorScatterElements(" in both["1"][1].ir_after
+    assert "TensorScatterElements(" not in both["0"][1].ir_after

@@ -55,7 +55,7 @@ FAST_PATHS = (
     P.MaxPoolArgmax, P.MaxPoolGrad, P.AvgPoolGrad, P.AdaptiveAvgPool, P.AdaptiveAvgPoolGrad,
     P.AdaptiveMaxPool, P.AdaptiveMaxPoolArgmax, P.AdaptiveMaxPoolGrad,
     P.AxisResample, P.AxisResampleGrad, P.Gather, P.GatherGrad, P.StridedSliceGrad, P.TopKIndices,
-    P.Sigmoid, P.ReLU, P.GeLU, P.GeLUErf,
+    P.Sigmoid, P.ReLU, P.GeLU, P.GeLUErf, P.TensorScatterElements,
 )
 
 TO_DECOMPOSE = (

@@ -259,7 +259,8 @@ def _scatter_elements(x, idx, upd, axis=0, reduction="none"):
 
 
 def _scatter_elements_parts(x, idx, upd, axis=0, reduction="none"):
-    """A scatter into x flattened with one spare element: each update's flat position is its own
+    """(A fast path's meaning: as parts it ran 2x slower, 0.34 -> 0.74 ms at (512, 1024), copying the
+    input into the padded buffer and back.) A scatter into x flattened with one spare element: each update's flat position is its own
     position with the axis coordinate replaced by its index (wrapped once if negative), or the
     spare element when out of range (MindSpore skips those updates); TensorScatterUpdate ('none':
     in index order, the last of repeated positions wins) or TensorScatterAdd ('add'), then the
@@ -293,7 +294,7 @@ TensorScatterElements = defop("TensorScatterElements", ("input_x", "indices", "u
                               attrs={"axis": 0, "reduction": "none"}, infer=_scatter_elements_infer,
                               eager=_scatter_elements, kind=Kind.LAYOUT, batch="gather_d",
                               lower=Template("scatter_elements"), speculatable=False,
-                              decompose=_scatter_elements_parts)
+                              decompose=_scatter_elements_parts, fast_path=True)
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)
