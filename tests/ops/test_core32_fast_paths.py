@@ -102,6 +102,10 @@ CASES_BY_OP = {
     P.AdaptiveMaxPoolGrad: (POOL_DT, [((2, 3, 7, 5), {"output_size": (3, 2)})]),
     # (a convolution with its epilogue, as the conv_epilogue pass makes it: its extras a per-channel bias)
     P.FusedConv: (POOL_DT, [((2, 3, 6, 5), FUSED_CONV)]),
+    P.ReduceAll: (FLOATS + ("int32", "bool_"), [((5, 7), {"axis": (1,), "keep_dims": False}),
+                                                ((3, 4, 5), {"axis": None, "keep_dims": True})]),
+    P.ReduceAny: (FLOATS + ("int32", "bool_"), [((5, 7), {"axis": (0,), "keep_dims": True}),
+                                                ((3, 4, 5), {"axis": (0, 2), "keep_dims": False})]),
     # (indices repeated, negative and out of range; 'add' and 'none')
     P.TensorScatterElements: (FLOATS + ("int32",), [((4, 5), {"axis": 1, "reduction": "none"}),
                                                     ((4, 5), {"axis": 0, "reduction": "add"})]),
@@ -219,7 +223,7 @@ ULPS = {P.Sigmoid: 0, P.ReLU: 0, P.GeLU: 0, P.GeLUErf: 0, P.ReduceMean: 0, P.Sof
         P.LayerNorm: 0, P.Gather: 0, P.TopKIndices: 0, P.StridedSliceGrad: 0, P.GatherGrad: 0,
         P.BatchNormStats: 4, P.AxisResample: 0, P.AxisResampleGrad: 0, P.MaxPoolArgmax: 0, P.MaxPoolGrad: 0,
         P.AvgPoolGrad: 0, P.AdaptiveAvgPool: 0, P.AdaptiveMaxPool: 0, P.AdaptiveMaxPoolArgmax: 0,
-        P.AdaptiveAvgPoolGrad: 0, P.AdaptiveMaxPoolGrad: 0, P.FusedConv: 0, P.TensorScatterElements: 0,
+        P.AdaptiveAvgPoolGrad: 0, P.AdaptiveMaxPoolGrad: 0, P.FusedConv: 0, P.TensorScatterElements: 0, P.ReduceAll: 0, P.ReduceAny: 0,
         # (the backprop templates add through im2col tiles and BLAS: within the fuzzers' tolerance)
         P.Conv2DBackpropInput: None, P.Conv3DBackpropInput: None, P.Conv2DBackpropFilter: None,
         P.Conv3DBackpropFilter: None}

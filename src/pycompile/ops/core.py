@@ -55,11 +55,11 @@ FAST_PATHS = (
     P.MaxPoolArgmax, P.MaxPoolGrad, P.AvgPoolGrad, P.AdaptiveAvgPool, P.AdaptiveAvgPoolGrad,
     P.AdaptiveMaxPool, P.AdaptiveMaxPoolArgmax, P.AdaptiveMaxPoolGrad,
     P.AxisResample, P.AxisResampleGrad, P.Gather, P.GatherGrad, P.StridedSliceGrad, P.TopKIndices,
-    P.Sigmoid, P.ReLU, P.GeLU, P.GeLUErf, P.TensorScatterElements,
+    P.Sigmoid, P.ReLU, P.GeLU, P.GeLUErf, P.TensorScatterElements, P.ReduceAll, P.ReduceAny,
 )
 
 TO_DECOMPOSE = (
-    P.Log2, P.Sinh, P.Cosh, P.Asinh, P.Acosh, P.Atanh, P.ReduceAll, P.ReduceAny, P.CheckFinite,
+    P.Log2, P.Sinh, P.Cosh, P.Asinh, P.Acosh, P.Atanh, P.CheckFinite,
     P.TensorScatterSub, P.TensorScatterMul, P.TensorScatterDiv, P.TensorScatterMax, P.TensorScatterMin,
     P.RandomNormal, P.RandomInt, P.Bernoulli, P.Multinomial, P.Randperm,
 )
