@@ -116,3 +116,21 @@ def test_row_edges_equal_mindspore_in_both_modes(name, results):
             bad.append(f"{mode}: {d[0]} at {w}: pycompile {got.asnumpy().reshape(-1)[w].tolist()}, "
                        f"MindSpore {want.reshape(-1)[w].tolist()}")
     assert bool(bad) == (name in ROWS_DIFFER), "\n".join(bad) or f"{name}: equal now, take it off ROWS_DIFFER"
+
+
+SCANS = [{"axis": ax, "exclusive": ex, "reverse": rev} for ax in (0, 1) for ex in (False, True) for rev in (False, True)]
+ZEROS = np.array([[-0.0, -0.0, 1.0, -1.0, -0.0], [-0.0, 3.0, -3.0, -0.0, -0.0]])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_cumsum_keeps_the_sign_of_zero_as_the_reference(dtype):
+    """The C scan's sum starts from -0 (the identity), so a running sum of -0 stays -0 as in NumPy
+    and MindSpore; an exclusive scan still stores +0 first. (It started from +0: -0 became +0.)"""
+    x = ZEROS.astype(dtype)
+    got = ms.jit(lambda t: tuple(ops.cumsum(t, a["axis"]) if not (a["exclusive"] or a["reverse"]) else
+                                 ms.ops.operations.CumSum(a["exclusive"], a["reverse"])(t, a["axis"]) for a in SCANS))(
+        Tensor(x))
+    for a, g in zip(SCANS, got):
+        want = P.CumSum.eager(x, **a)
+        np.testing.assert_array_equal(np.signbit(g.asnumpy()), np.signbit(want), err_msg=str(a))
+        np.testing.assert_array_equal(g.asnumpy(), want, err_msg=str(a))
