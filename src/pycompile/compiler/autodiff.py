@@ -69,6 +69,11 @@ def differentiate(interp, gradfn, args, kwargs):
     for i in positions:
         if _tensor_like(args[i]):
             v = b.value(args[i])
+            if isinstance(v.type, TensorType):
+                # the function's parameter is a value of its own (an identity reshape, differentiable
+                # for an outer gradient): a closure reading the same tensor, or the tensor passed at
+                # two positions, is not differentiated through that parameter (PyNative's partials)
+                v = b.add(P.Reshape, (v,), v.type, {"shape": v.type.shape})
             args[i] = Sym(v, b)
             sources[i] = v
     weights = list(gradfn.weights or ())

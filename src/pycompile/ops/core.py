@@ -10,8 +10,8 @@ that every row is in exactly one place and prints the counts).
   the collectives.
 * FAST_PATHS - rows kept for speed whose semantics is a composition (softmax, LayerNorm, the
   convolution backprops, pooling gradients, ...): each is a *lowering* the compiler chooses for a
-  decomposed op. Those with `decompose=` and `fast_path=True` state that composition, and
-  tests/ops/test_core32_fast_paths.py checks the two agree; the others are still to be written.
+  decomposed op. Each states that composition (`decompose=` with `fast_path=True`), and
+  tests/ops/test_core32_fast_paths.py checks the two agree on the fuzzers' inputs.
 * TO_DECOMPOSE - rows that are compositions but not converted yet (the reason for each in the
   docs).
 * decomposed - rows with `decompose=` (ops/_table.py): defined by their parts, which every call
@@ -55,12 +55,11 @@ FAST_PATHS = (
     P.MaxPoolArgmax, P.MaxPoolGrad, P.AvgPoolGrad, P.AdaptiveAvgPool, P.AdaptiveAvgPoolGrad,
     P.AdaptiveMaxPool, P.AdaptiveMaxPoolArgmax, P.AdaptiveMaxPoolGrad,
     P.AxisResample, P.AxisResampleGrad, P.Gather, P.GatherGrad, P.StridedSliceGrad, P.TopKIndices,
-    P.Sigmoid, P.ReLU, P.GeLU, P.GeLUErf,
+    P.Sigmoid, P.ReLU, P.GeLU, P.GeLUErf, P.TensorScatterElements, P.ReduceAll, P.ReduceAny,
 )
 
 TO_DECOMPOSE = (
-    P.Log2, P.Sinh, P.Cosh, P.Asinh, P.Acosh, P.Atanh, P.AddN, P.ReduceAll, P.ReduceAny, P.Stack, P.CheckFinite,
+    P.Log2, P.Sinh, P.Cosh, P.Asinh, P.Acosh, P.Atanh, P.CheckFinite,
     P.TensorScatterSub, P.TensorScatterMul, P.TensorScatterDiv, P.TensorScatterMax, P.TensorScatterMin,
-    P.TensorScatterElements,
     P.RandomNormal, P.RandomInt, P.Bernoulli, P.Multinomial, P.Randperm,
 )

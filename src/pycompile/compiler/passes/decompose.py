@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.common.abstract import Symbolic
+from pycompile.common.tensor import Tensor
 from pycompile.compiler import ir
 from pycompile.compiler.passes._rewrite import Rewriter
 from pycompile.ops._table import OpDef
@@ -44,11 +45,25 @@ class _Parts(Tracer):
             return x._value
         if isinstance(x, (bool, int, float, np.number, np.bool_)):
             return ir.Const.scalar(x)
+        if isinstance(x, Tensor):
+            # a table the decomposition built from the attributes (indices, weights): a constant
+            return ir.Const.tensor(x.asnumpy())
         raise TypeError(f"a decomposition used a {type(x).__name__} as an op argument")
 
     def emit(self, op, inputs, attrs, out_type):
-        node = ir.Node(op=op, inputs=tuple(self.value(x) for x in inputs), type=out_type, attrs=dict(attrs),
-                       loc=self.loc)
+        if _expands(op, self.rewriter.fast_paths):
+            # a part that is itself a decomposed row (a fast path's parts naming another, with
+            # PYCOMPILE_FAST_PATHS=0): its parts, so the renderer still sees none of them
+            flat = [y for i, x in enumerate(inputs) for y in
+                    (x if op.variadic and i == len(inputs) - 1 and isinstance(x, (tuple, list)) else (x,))]
+            return op.decompose(*flat, **attrs)
+        vals = []
+        for i, x in enumerate(inputs):
+            if op.variadic and i == len(inputs) - 1 and isinstance(x, (tuple, list)):
+                vals.extend(self.value(y) for y in x)      # (Concat's tensors: flat, as the builder's)
+            else:
+                vals.append(self.value(x))
+        node = ir.Node(op=op, inputs=tuple(vals), type=out_type, attrs=dict(attrs), loc=self.loc)
         return _Part(self.rewriter.emit(node), self)
 
 
@@ -63,7 +78,8 @@ class _Decompose(Rewriter):
             return super().visit(n, inputs, blocks)
         tracer = _Parts(self, n.loc)
         out = op.decompose(*[_Part(v, tracer) for v in inputs], **n.attrs)
-        value = out._value if isinstance(out, _Part) else None
+        # (a decomposition that reads no input - an empty slice's gradient - gives a constant)
+        value = out._value if isinstance(out, _Part) else tracer.value(out) if isinstance(out, Tensor) else None
         if value is None or _strip(value.type) != _strip(n.type):
             raise RuntimeError(f"the decomposition of {op.name} gave {getattr(value, 'type', out)}, "
                                f"the row's type is {n.type}")

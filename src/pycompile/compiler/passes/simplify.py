@@ -28,12 +28,26 @@ def _same(n, v):
     return v if v is not None and v.type == n.type else None
 
 
+def _zero(n, v, negative: bool) -> bool:
+    """v is a zero that adds (negative: -0) or subtracts (+0) as the identity. In IEEE arithmetic
+    -0 + (+0) is +0: `x + 0.0` is not x where x is -0 (MindSpore and PyNative give +0: a
+    LayerNorm's or BatchNorm's `* gamma + beta` with beta zeros), but x + (-0.0) and x - 0.0 are
+    x for every x; integer zeros have no sign."""
+    if not _is_const(v, 0):
+        return False
+    t = n.type
+    dt = getattr(t, "dtype", None)
+    if not (dt is not None and (dt.is_float or dt.np.kind == "c")) and getattr(t, "kind", None) != "float":
+        return True
+    return bool(np.all(np.signbit(np.real(np.asarray(v.value))) == negative))
+
+
 def _r_add(n, a, b):
-    return _same(n, a) if _is_const(b, 0) else _same(n, b) if _is_const(a, 0) else None
+    return _same(n, a) if _zero(n, b, True) else _same(n, b) if _zero(n, a, True) else None
 
 
 def _r_sub(n, a, b):
-    return _same(n, a) if _is_const(b, 0) else None
+    return _same(n, a) if _zero(n, b, False) else None
 
 
 def _r_mul(n, a, b):

@@ -73,6 +73,11 @@ def scan(w, rule: str, x: str, xt, out: str, axis: int, exclusive: bool, reverse
     A, R, B = _split(xt.shape, axis) if xt.ndim else (1, 1, 1)
     ct = C.compute(dt)
     op, ident = ("+", "0") if rule == "sum" else ("*", "1")
+    first = None
+    if rule == "sum" and dt.is_float:
+        # the sum's identity is -0 (-0 + x is x for every x; +0 + -0 would give +0, NumPy keeps -0);
+        # an exclusive scan still stores +0 first, as MindSpore and the reference do
+        ident, first = "-0.0", f"(rr == 0 ? ({ct})0 : %s)" if exclusive else None
     r_of = f"({R - 1}L - rr)" if reverse else "rr"
 
     def step(acc: str, idx: str):
@@ -81,7 +86,7 @@ def scan(w, rule: str, x: str, xt, out: str, axis: int, exclusive: bool, reverse
         if dt is mstype.float16:     # rounded to float16 at every step, as MindSpore's kernel does
             new = f"pc_h2f(pc_f2h({new}))"
         if exclusive:
-            w.line(C.store(out, idx, acc, dt) + f" {acc} = {new};")
+            w.line(C.store(out, idx, first % acc if first else acc, dt) + f" {acc} = {new};")
         else:
             w.line(f"{acc} = {new}; " + C.store(out, idx, acc, dt))
 

@@ -13,7 +13,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, TensorType, TupleType, type_of
 from pycompile.ops._table import (OpDef, Kind, OpTypeError, OpValueError, broadcast_shapes, defop, describe,
-                                  fmt_shape, norm_axis, tensor_arg)
+                                  apply, fmt_shape, norm_axis, tensor_arg)
 from pycompile.ops.lowering import Blas, Constant, Template, View
 
 
@@ -144,10 +144,20 @@ def _stack_infer(types, axis=0):
     return TensorType(dt, tuple(shape))
 
 
+def _stack_parts(*xs, axis=0):
+    """Concat of the tensors, each given a length-1 axis at `axis` (a view)."""
+    if len(xs) == 1 and isinstance(xs[0], (tuple, list)):       # (PyNative hands the tuple)
+        xs = tuple(xs[0])
+    t = type_of(xs[0])
+    ax = axis % (t.ndim + 1)
+    shape = t.shape[:ax] + (1,) + t.shape[ax:]
+    return apply(Concat, [tuple(apply(Reshape, [x], {"shape": shape}) for x in xs)], {"axis": ax})
+
+
 Stack = defop("Stack", ("tensors",), attrs={"axis": 0}, infer=_stack_infer, variadic=True,
               eager=lambda xs, axis=0: np.stack(xs, axis=axis), kind=Kind.LAYOUT,
               lower=Template("concat", rule="stack", moves_data=True),
-              batch="concat")
+              batch="concat", decompose=_stack_parts)
 
 
 # ---- slicing ----------------------------------------------------------------------------------

@@ -8,9 +8,13 @@ accumulate). Their C renderings are in pycompile/ops/c/backprop.py.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from pycompile.common.abstract import ScalarType, TensorType
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import ScalarType, TensorType, type_of
+from pycompile.common.tensor import Tensor
 from pycompile.ops._table import Kind, OpDef, OpTypeError, defop, describe, norm_axis, tensor_arg
 from pycompile.ops.defs.array import _slice_eager, _slice_infer
 from pycompile.ops.lowering import Template, View
@@ -47,9 +51,28 @@ def _slice_grad_eager(g, shape, begin, end, strides):
     return out
 
 
+def _slice_grad_parts(g, shape, begin, end, strides):
+    """zeros(shape) with dy written at the positions StridedSlice reads: TensorScatterUpdate of
+    the flattened tensor at those positions' flat indices (a table built from the attributes;
+    an update, not an add, so a -0 of dy stays -0 as the template's store keeps it)."""
+    from pycompile.ops.defs.array import Fill, Reshape
+    from pycompile.ops.defs.elementwise import call
+    from pycompile.ops.defs.index import TensorScatterUpdate
+    shape = tuple(shape)
+    gt = type_of(g)
+    size = math.prod(shape)
+    pos = _slice_eager(np.arange(size, dtype=np.int64).reshape(shape), begin, end, strides).reshape(-1, 1)
+    zeros = call(Fill, shape=(size,), value=0, dtype=gt.dtype)
+    if pos.size == 0:
+        return call(Reshape, zeros, shape=shape)
+    flat = call(TensorScatterUpdate, zeros, Tensor(pos), call(Reshape, g, shape=(pos.shape[0],)))
+    return call(Reshape, flat, shape=shape)
+
+
 StridedSliceGrad = defop("StridedSliceGrad", ("dy",), attrs={"shape": (), "begin": (), "end": (), "strides": ()},
                          infer=_slice_grad_infer, eager=_slice_grad_eager, kind=Kind.LAYOUT, batch="slice_grad",
-                         lower=Template("slice_grad", moves_data=True))
+                         lower=Template("slice_grad", moves_data=True), decompose=_slice_grad_parts,
+                         fast_path=True)
 
 
 def _gather_grad_infer(types, shape, axis=0):
@@ -79,8 +102,31 @@ def _gather_grad_eager(g, idx, shape, axis=0):
     return out
 
 
+def _gather_grad_parts(g, idx, shape, axis=0):
+    """zeros(N, A, B) += dy's slices at their indices (TensorScatterAdd, in index order as the
+    template adds them), the gathered axis moved to the front and back: (A, K, B) -> (K, A, B)
+    -> scatter into (N, A, B) -> (A, N, B) -> shape. A negative index counts from the end."""
+    from pycompile.ops.defs.array import Fill, Reshape, Transpose
+    from pycompile.ops.defs.elementwise import Add, Less, Select, call, cast
+    from pycompile.ops.defs.index import TensorScatterAdd
+    shape = tuple(shape)
+    ax = axis % len(shape)
+    a, n, b = math.prod(shape[:ax]), shape[ax], math.prod(shape[ax + 1:])
+    it = type_of(idx)
+    k = math.prod(it.shape) if isinstance(it, TensorType) else 1
+    dt = type_of(g).dtype
+    if not isinstance(it, TensorType):
+        idx = cast(idx, mstype.int64)
+    i = call(Reshape, idx, shape=(k, 1))
+    i = call(Select, call(Less, i, 0), call(Add, i, n), i)
+    g3 = call(Transpose, call(Reshape, g, shape=(a, k, b)), perm=(1, 0, 2))
+    out = call(TensorScatterAdd, call(Fill, shape=(n, a, b), value=0, dtype=dt), i, g3)
+    return call(Reshape, call(Transpose, out, perm=(1, 0, 2)), shape=shape)
+
+
 GatherGrad = defop("GatherGrad", ("dy", "indices"), attrs={"shape": (), "axis": 0}, infer=_gather_grad_infer,
-                   eager=_gather_grad_eager, kind=Kind.LAYOUT, batch="gather_grad", lower=Template("gather_grad"))
+                   eager=_gather_grad_eager, kind=Kind.LAYOUT, batch="gather_grad", lower=Template("gather_grad"),
+                   decompose=_gather_grad_parts, fast_path=True)
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

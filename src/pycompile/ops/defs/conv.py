@@ -21,6 +21,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType
 from pycompile.ops._table import OpDef, Kind, OpRuntimeError, OpTypeError, OpValueError, defop, describe, tensor_arg
+from pycompile.ops.defs import conv_parts as _cp
 from pycompile.ops.lowering import Template
 
 
@@ -229,19 +230,19 @@ Conv3D = defop("Conv3D", ("x", "w"), attrs=dict(_CONV_ATTRS), infer=_conv_infer(
 Conv2DBackpropInput = defop("Conv2DBackpropInput", ("out_backprop", "filter"),
                             attrs=dict(_CONV_ATTRS, input_size=()), infer=_bpi_infer("Conv2DBackpropInput", 4),
                             eager=conv_backprop_input_eager, kind=Kind.REDUCE, batch="conv_input", eager_kernel=True,
-                            lower=Template("conv_backprop_input"))
+                            lower=Template("conv_backprop_input"), decompose=_cp.backprop_input_parts, fast_path=True)
 Conv3DBackpropInput = defop("Conv3DBackpropInput", ("out_backprop", "filter"),
                             attrs=dict(_CONV_ATTRS, input_size=()), infer=_bpi_infer("Conv3DBackpropInput", 5),
                             eager=conv_backprop_input_eager, kind=Kind.REDUCE, batch="conv_input", eager_kernel=True,
-                            lower=Template("conv_backprop_input"))
+                            lower=Template("conv_backprop_input"), decompose=_cp.backprop_input_parts, fast_path=True)
 Conv2DBackpropFilter = defop("Conv2DBackpropFilter", ("out_backprop", "input"),
                              attrs=dict(_CONV_ATTRS, filter_size=()), infer=_bpf_infer("Conv2DBackpropFilter", 4),
                              eager=conv_backprop_filter_eager, kind=Kind.REDUCE, batch="conv_filter", eager_kernel=True,
-                             lower=Template("conv_backprop_filter"))
+                             lower=Template("conv_backprop_filter"), decompose=_cp.backprop_filter_parts, fast_path=True)
 Conv3DBackpropFilter = defop("Conv3DBackpropFilter", ("out_backprop", "input"),
                              attrs=dict(_CONV_ATTRS, filter_size=()), infer=_bpf_infer("Conv3DBackpropFilter", 5),
                              eager=conv_backprop_filter_eager, kind=Kind.REDUCE, batch="conv_filter", eager_kernel=True,
-                             lower=Template("conv_backprop_filter"))
+                             lower=Template("conv_backprop_filter"), decompose=_cp.backprop_filter_parts, fast_path=True)
 
 CONV_OPS = {4: (Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter), 5: (Conv3D, Conv3DBackpropInput, Conv3DBackpropFilter)}
 
@@ -274,10 +275,28 @@ def _fused_eager(x, w, extras, stride=None, dilation=None, pads=None, group=1, p
     return run_program(program, acc, [np.asarray(e) for e in extras], acc.dtype)
 
 
+def _fused_parts(x, w, *extras, stride=None, dilation=None, pads=None, group=1, program=(), fold_scale=False):
+    """The convolution, then each step of the epilogue program as its row (the meaning; with
+    `fold_scale` the template multiplies the weights by the first step's per-channel scale
+    instead, which rounds differently: that is the fast path's own choice)."""
+    from pycompile.common.abstract import type_of
+    from pycompile.ops._table import OPS, apply
+    if len(extras) == 1 and isinstance(extras[0], (tuple, list)):     # (PyNative hands the tuple)
+        extras = tuple(extras[0])
+    conv = CONV_OPS[type_of(x).ndim][0]
+    acc = apply(conv, [x, w], dict(stride=stride, dilation=dilation, pads=pads, group=group))
+    vals = []
+    for name, *args in program:
+        ins = [acc if a[0] == "acc" else vals[a[1]] if a[0] == "step" else extras[a[1]] if a[0] == "extra"
+               else a[1] for a in args]
+        vals.append(apply(OPS[name], ins, {}))
+    return vals[-1] if vals else acc
+
+
 # inputs: the convolution's two, then the epilogue's extra tensors
 FusedConv = defop("FusedConv", ("x", "w", "extras"), attrs=dict(_CONV_ATTRS, program=(), fold_scale=False),
                   infer=_fused_infer, eager=_fused_eager, kind=Kind.REDUCE, batch="loop", variadic=True,
-                  lower=Template("conv"))
+                  lower=Template("conv"), decompose=_fused_parts, fast_path=True)
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

@@ -79,9 +79,28 @@ def _addn_infer(types):
     return first
 
 
-AddN = defop("AddN", ("inputs",), infer=_addn_infer, variadic=True,
-             eager=lambda xs: np.sum(np.stack([np.asarray(x) for x in xs]), axis=0).astype(np.asarray(xs[0]).dtype),
-             kind=Kind.REDUCE, lower=Template("addn"), batch="leading")
+def _addn_parts(*xs):
+    """x0 + x1 + ... left to right (Add's rounding after each, as the template's chain)."""
+    from pycompile.ops.defs.elementwise import Add, call
+    if len(xs) == 1 and isinstance(xs[0], (tuple, list)):       # (PyNative hands the tuple)
+        xs = tuple(xs[0])
+    out = xs[0]
+    for x in xs[1:]:
+        out = call(Add, out, x)
+    return out
+
+
+def _addn_eager(xs):
+    """x0 + x1 + ... left to right, as its decomposition (np.sum starts from +0: -0 + -0 gave +0,
+    MindSpore -0)."""
+    out = np.asarray(xs[0])
+    for x in xs[1:]:
+        out = np.add(out, x, dtype=out.dtype)
+    return out
+
+
+AddN = defop("AddN", ("inputs",), infer=_addn_infer, variadic=True, eager=_addn_eager,
+             kind=Kind.REDUCE, lower=Template("addn"), batch="leading", decompose=_addn_parts)
 
 
 def _print_infer(types, format=()):

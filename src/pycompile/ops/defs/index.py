@@ -258,10 +258,43 @@ def _scatter_elements(x, idx, upd, axis=0, reduction="none"):
     return out
 
 
+def _scatter_elements_parts(x, idx, upd, axis=0, reduction="none"):
+    """(A fast path's meaning: as parts it ran 2x slower, 0.34 -> 0.74 ms at (512, 1024), copying the
+    input into the padded buffer and back.) A scatter into x flattened with one spare element: each update's flat position is its own
+    position with the axis coordinate replaced by its index (wrapped once if negative), or the
+    spare element when out of range (MindSpore skips those updates); TensorScatterUpdate ('none':
+    in index order, the last of repeated positions wins) or TensorScatterAdd ('add'), then the
+    spare element dropped."""
+    from pycompile.common.abstract import type_of
+    from pycompile.common.tensor import Tensor
+    from pycompile.ops.defs.array import Concat, Fill, Reshape, StridedSlice
+    from pycompile.ops.defs.elementwise import Add, Less, LessEqual, LogicalAnd, Mul, Select, call, cast
+    from pycompile.common import dtype as mstype
+    xt, it = type_of(x), type_of(idx)
+    if it.size == 0:
+        return x
+    if xt.ndim == 0:
+        return upd if reduction == "none" else call(Add, x, upd)
+    ax = axis % xt.ndim
+    n, total, m = xt.shape[ax], xt.size, it.size
+    strides = [int(np.prod(xt.shape[d + 1:])) for d in range(xt.ndim)]
+    grid = np.indices(it.shape)
+    base = sum(grid[d] * strides[d] for d in range(xt.ndim) if d != ax).astype(np.int64)
+    k = cast(idx, mstype.int64)
+    k = call(Select, call(Less, k, 0), call(Add, k, n), k)
+    inside = call(LogicalAnd, call(LessEqual, 0, k), call(Less, k, n))
+    flat = call(Select, inside, call(Add, call(Mul, k, strides[ax]), Tensor(base)), total)
+    ext = call(Concat, (call(Reshape, x, shape=(total,)), call(Fill, shape=(1,), value=0, dtype=xt.dtype)), axis=0)
+    rule = TensorScatterAdd if reduction == "add" else TensorScatterUpdate
+    out = call(rule, ext, call(Reshape, flat, shape=(m, 1)), call(Reshape, upd, shape=(m,)))
+    return call(Reshape, call(StridedSlice, out, begin=(0,), end=(total,), strides=(1,)), shape=xt.shape)
+
+
 TensorScatterElements = defop("TensorScatterElements", ("input_x", "indices", "updates"),
                               attrs={"axis": 0, "reduction": "none"}, infer=_scatter_elements_infer,
                               eager=_scatter_elements, kind=Kind.LAYOUT, batch="gather_d",
-                              lower=Template("scatter_elements"), speculatable=False)
+                              lower=Template("scatter_elements"), speculatable=False,
+                              decompose=_scatter_elements_parts, fast_path=True)
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

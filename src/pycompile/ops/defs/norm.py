@@ -10,10 +10,12 @@ rules of those ops and the one of this op (ops/grads/cnn.py).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.abstract import TensorType
+from pycompile.common.abstract import TensorType, type_of
 from pycompile.ops._table import OpDef, Kind, OpTypeError, OpValueError, defop, describe, tensor_arg
 from pycompile.ops.lowering import Template
 
@@ -37,8 +39,27 @@ def _stats_eager(x):
     return np.stack([xf.mean(axis=ax), xf.var(axis=ax)]).astype(x.dtype)
 
 
+def _stats_parts(x):
+    """As the template: in double, the mean (sum / m), then the mean of the centred squares, over
+    every axis but 1; the two rows (1, C) each, concatenated, rounded to x's dtype."""
+    from pycompile.ops.defs.array import Concat, Reshape
+    from pycompile.ops.defs.elementwise import Mul, RealDiv, Sub, call, cast
+    from pycompile.ops.defs.reduce import ReduceSum
+    t = type_of(x)
+    ax = stat_axes(t.ndim)
+    m = max(math.prod(t.shape[a] for a in ax), 1)
+    xd = cast(x, mstype.float64) if t.dtype is not mstype.float64 else x
+    mean = call(RealDiv, call(ReduceSum, xd, axis=ax, keep_dims=True), m)
+    d = call(Sub, xd, mean)
+    var = call(RealDiv, call(ReduceSum, call(Mul, d, d), axis=ax, keep_dims=False), m)
+    c = t.shape[1]
+    both = call(Concat, (call(Reshape, mean, shape=(1, c)), call(Reshape, var, shape=(1, c))), axis=0)
+    return both if t.dtype is mstype.float64 else cast(both, t.dtype)
+
+
 BatchNormStats = defop("BatchNormStats", ("x",), infer=_stats_infer, eager=_stats_eager, kind=Kind.REDUCE,
-                       batch="batchnorm_stats", eager_kernel=True, lower=Template("batchnorm_stats"))
+                       batch="batchnorm_stats", eager_kernel=True, lower=Template("batchnorm_stats"),
+                       decompose=_stats_parts, fast_path=True)
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

@@ -21,6 +21,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType
 from pycompile.ops._table import OpDef, Kind, OpTypeError, OpValueError, defop, describe, tensor_arg
+from pycompile.ops.defs import pool_parts as _parts
 from pycompile.ops.lowering import Template
 
 
@@ -72,6 +73,9 @@ def pool_windows(attrs, in_sp, adaptive=False) -> list:
         o = pool_out_size(n, k, s, d, b, a, attrs.get("ceil_mode", False))
         out.append(axis_windows(n, k, s, d, b, o, attrs.get("count_include_pad", True), a))
     return out
+
+
+_parts.use_windows(pool_windows)
 
 
 def _attrs(kernel, stride, pads, dilation=None, ceil_mode=False, **rest):
@@ -282,30 +286,36 @@ def _adaptive_grad_eager(mode):
 MaxPool = defop("MaxPool", ("x",), attrs=dict(_POOL), infer=_max_infer, eager=_max_eager, kind=Kind.REDUCE,
                 batch="pool", eager_kernel=True, lower=Template("pool", rule="max"))
 MaxPoolArgmax = defop("MaxPoolArgmax", ("x",), attrs=dict(_POOL), infer=_argmax_infer, eager=_argmax_eager,
-                      kind=Kind.REDUCE, batch="pool", eager_kernel=True, lower=Template("pool", rule="argmax"))
+                      kind=Kind.REDUCE, batch="pool", eager_kernel=True, lower=Template("pool", rule="argmax"),
+                      decompose=_parts.max_pool_parts(True, False), fast_path=True)
 AvgPool = defop("AvgPool", ("x",), attrs=dict(_AVG), infer=_avg_infer, eager=_avg_eager, kind=Kind.REDUCE,
                 batch="pool", eager_kernel=True, lower=Template("pool", rule="avg"))
 MaxPoolGrad = defop("MaxPoolGrad", ("x", "dout"), attrs=dict(_POOL), infer=_grad_infer("MaxPoolGrad"),
                     eager=_max_grad_eager, kind=Kind.REDUCE, batch="pool_grad", eager_kernel=True,
-                    lower=Template("pool_grad", rule="max"))
+                    lower=Template("pool_grad", rule="max"), decompose=_parts.max_grad_parts(False), fast_path=True)
 AvgPoolGrad = defop("AvgPoolGrad", ("x", "dout"), attrs=dict(_AVG), infer=_grad_infer("AvgPoolGrad"),
                     eager=_avg_grad_eager, kind=Kind.REDUCE, batch="pool_grad", eager_kernel=True,
-                    lower=Template("pool_grad", rule="avg"))
+                    lower=Template("pool_grad", rule="avg"), decompose=_parts.avg_grad_parts(False), fast_path=True)
 AdaptiveAvgPool = defop("AdaptiveAvgPool", ("x",), attrs={"output_size": ()},
                         infer=_adaptive_infer("AdaptiveAvgPool2D", False), eager=_adaptive_eager("avg"),
-                        kind=Kind.REDUCE, batch="pool", lower=Template("pool", rule="adaptive_avg"))
+                        kind=Kind.REDUCE, batch="pool", lower=Template("pool", rule="adaptive_avg"),
+                        decompose=_parts.adaptive_avg_parts, fast_path=True)
 AdaptiveMaxPool = defop("AdaptiveMaxPool", ("x",), attrs={"output_size": ()},
                         infer=_adaptive_infer("AdaptiveMaxPool2D", False), eager=_adaptive_eager("max"),
-                        kind=Kind.REDUCE, batch="pool", lower=Template("pool", rule="adaptive_max"))
+                        kind=Kind.REDUCE, batch="pool", lower=Template("pool", rule="adaptive_max"),
+                        decompose=_parts.max_pool_parts(False, True), fast_path=True)
 AdaptiveMaxPoolArgmax = defop("AdaptiveMaxPoolArgmax", ("x",), attrs={"output_size": ()},
                               infer=_adaptive_infer("AdaptiveMaxPool2D", True), eager=_adaptive_eager("max", True),
-                              kind=Kind.REDUCE, batch="pool", lower=Template("pool", rule="adaptive_argmax"))
+                              kind=Kind.REDUCE, batch="pool", lower=Template("pool", rule="adaptive_argmax"),
+                              decompose=_parts.max_pool_parts(True, True), fast_path=True)
 AdaptiveAvgPoolGrad = defop("AdaptiveAvgPoolGrad", ("x", "dout"), attrs={"output_size": ()},
                             infer=_grad_infer("AdaptiveAvgPoolGrad"), eager=_adaptive_grad_eager("avg"),
-                            kind=Kind.REDUCE, batch="pool_grad", lower=Template("pool_grad", rule="adaptive_avg"))
+                            kind=Kind.REDUCE, batch="pool_grad", lower=Template("pool_grad", rule="adaptive_avg"),
+                            decompose=_parts.avg_grad_parts(True), fast_path=True)
 AdaptiveMaxPoolGrad = defop("AdaptiveMaxPoolGrad", ("x", "dout"), attrs={"output_size": ()},
                             infer=_grad_infer("AdaptiveMaxPoolGrad"), eager=_adaptive_grad_eager("max"),
-                            kind=Kind.REDUCE, batch="pool_grad", lower=Template("pool_grad", rule="adaptive_max"))
+                            kind=Kind.REDUCE, batch="pool_grad", lower=Template("pool_grad", rule="adaptive_max"),
+                            decompose=_parts.max_grad_parts(True), fast_path=True)
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

@@ -168,10 +168,24 @@ ReduceMin = _reduction("ReduceMin", "min", lambda dt: dt,
                        lambda x, axis=None, keep_dims=False: np.min(x, axis=_np_axes(x, axis), keepdims=keep_dims))
 ReduceProd = _reduction("ReduceProd", "prod", lambda dt: dt, lambda x, axis=None, keep_dims=False: np.prod(
     x, axis=_np_axes(x, axis), keepdims=keep_dims, dtype=np.float32 if x.dtype == np.float16 else x.dtype))
+def _all_any_parts(want_all: bool):
+    """all: no element equal to 0 (a count of zeros, compared with 0); any: a count of the
+    nonzero ones above 0. NaN is nonzero, -0 is zero. (Fast paths: as parts the count's compare
+    ran as a loop of its own after the reduction; docs/architecture.md "The core".)"""
+    def parts(x, axis=None, keep_dims=False):
+        E = _E()
+        hits = E.call(E.Equal, x, 0) if want_all else E.call(E.LogicalNot, E.call(E.Equal, x, 0))
+        count = E.call(ReduceSum, E.cast(hits, mstype.int32), axis=axis, keep_dims=keep_dims)
+        return E.call(E.Equal, count, 0) if want_all else E.call(E.Less, 0, count)
+    return parts
+
+
 ReduceAll = _reduction("ReduceAll", "all", lambda dt: mstype.bool_,
-                       lambda x, axis=None, keep_dims=False: np.all(x, axis=_np_axes(x, axis), keepdims=keep_dims))
+                       lambda x, axis=None, keep_dims=False: np.all(x, axis=_np_axes(x, axis), keepdims=keep_dims),
+                       decompose=_all_any_parts(True), fast_path=True)
 ReduceAny = _reduction("ReduceAny", "any", lambda dt: mstype.bool_,
-                       lambda x, axis=None, keep_dims=False: np.any(x, axis=_np_axes(x, axis), keepdims=keep_dims))
+                       lambda x, axis=None, keep_dims=False: np.any(x, axis=_np_axes(x, axis), keepdims=keep_dims),
+                       decompose=_all_any_parts(False), fast_path=True)
 
 
 def _arg_infer(name: str):

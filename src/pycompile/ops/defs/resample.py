@@ -16,9 +16,13 @@ template (ops/c/resample.py) keeps them as static arrays and runs the inner axes
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from pycompile.common.abstract import TensorType
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import TensorType, type_of
+from pycompile.common.tensor import Tensor
 from pycompile.ops._table import OpDef, Kind, OpTypeError, OpValueError, defop, describe, norm_axis, tensor_arg
 from pycompile.ops.lowering import Template
 
@@ -44,9 +48,10 @@ def _resample_eager(x, axis=0, index=(), weight=()):
     ct = np.float32 if x.dtype == np.float16 else x.dtype
     shape = [1] * x.ndim
     shape[ax] = len(index[0])
-    out = np.zeros(x.shape[:ax] + (len(index[0]),) + x.shape[ax + 1:], ct)
-    for idx, w in zip(index, weight):
-        out += np.take(x.astype(ct, copy=False), np.asarray(idx, np.int64), axis=ax) * np.asarray(w, ct).reshape(shape)
+    out = None
+    for idx, w in zip(index, weight):      # the first tap, then the others added (not 0 + ...: -0 stays -0)
+        term = np.take(x.astype(ct, copy=False), np.asarray(idx, np.int64), axis=ax) * np.asarray(w, ct).reshape(shape)
+        out = term if out is None else out + term
     return out.astype(x.dtype, copy=False)
 
 
@@ -71,11 +76,63 @@ def _resample_grad_eager(g, axis=0, index=(), weight=(), size=0):
     return np.moveaxis(out, 0, ax).astype(g.dtype, copy=False)
 
 
+def _taps(xt, axis, index, weight):
+    """The tables as constants: per tap a GatherD index (1, L, 1) and its weights (1, L, 1) in the
+    compute dtype, over x viewed as (A, N, B) around the axis."""
+    ct = np.float32 if xt.dtype.np == np.float16 else xt.dtype.np
+    return [(Tensor(np.asarray(i, np.int64).reshape(1, -1, 1)), Tensor(np.asarray(w, ct).reshape(1, -1, 1)))
+            for i, w in zip(index, weight)]
+
+
+def _resample_parts(x, axis=0, index=(), weight=()):
+    """sum over the taps, left to right as the template's expression, of weight * x gathered at
+    the tap's index (GatherD over the (A, N, B) view), in float32 for float16."""
+    from pycompile.ops.defs.array import BroadcastTo, Reshape
+    from pycompile.ops.defs.elementwise import Add, Mul, call, cast
+    from pycompile.ops.defs.index import GatherD
+    xt = type_of(x)
+    ax = axis % xt.ndim
+    a, n, b = math.prod(xt.shape[:ax]), xt.shape[ax], math.prod(xt.shape[ax + 1:])
+    L = len(index[0])
+    x3 = call(Reshape, x if xt.dtype is not mstype.float16 else cast(x, mstype.float32), shape=(a, n, b))
+    total = None
+    for i, w in _taps(xt, axis, index, weight):
+        term = call(Mul, w, call(GatherD, x3, call(BroadcastTo, i, shape=(a, L, b)), axis=1))
+        total = term if total is None else call(Add, total, term)
+    out = call(Reshape, total, shape=xt.shape[:ax] + (L,) + xt.shape[ax + 1:])
+    return out if xt.dtype is not mstype.float16 else cast(out, mstype.float16)
+
+
+def _resample_grad_parts(g, axis=0, index=(), weight=(), size=0):
+    """zeros(size) += weight * g at each tap's index: one TensorScatterAdd over (position, tap)
+    pairs in the template's order (position by position, tap by tap within one), each product
+    rounded to the storage dtype before its addition, as the template's `+= (st)(c * g)`."""
+    from pycompile.ops.defs.array import Fill, Reshape, Transpose
+    from pycompile.ops.defs.elementwise import Mul, call, cast
+    from pycompile.ops.defs.index import TensorScatterAdd
+    gt = type_of(g)
+    ax = axis % gt.ndim
+    a, L, b = math.prod(gt.shape[:ax]), gt.shape[ax], math.prod(gt.shape[ax + 1:])
+    T = len(index)
+    ct = np.float32 if gt.dtype is mstype.float16 else gt.dtype.np
+    g4 = call(Reshape, call(Transpose, call(Reshape, g, shape=(a, L, b)), perm=(1, 0, 2)), shape=(L, 1, a, b))
+    if gt.dtype is mstype.float16:
+        g4 = cast(g4, mstype.float32)
+    w = Tensor(np.asarray(weight, ct).T.reshape(L, T, 1, 1))
+    terms = call(Reshape, call(Mul, w, g4), shape=(L * T, a, b))
+    if gt.dtype is mstype.float16:
+        terms = cast(terms, mstype.float16)
+    pos = Tensor(np.asarray(index, np.int64).T.reshape(L * T, 1))
+    out = call(TensorScatterAdd, call(Fill, shape=(size, a, b), value=0, dtype=gt.dtype), pos, terms)
+    return call(Reshape, call(Transpose, out, perm=(1, 0, 2)), shape=gt.shape[:ax] + (size,) + gt.shape[ax + 1:])
+
+
 AxisResample = defop("AxisResample", ("x",), attrs={"axis": 0, "index": (), "weight": ()}, infer=_resample_infer,
-                     eager=_resample_eager, kind=Kind.LAYOUT, batch="argmax", lower=Template("resample"))
+                     eager=_resample_eager, kind=Kind.LAYOUT, batch="argmax", lower=Template("resample"),
+                     decompose=_resample_parts, fast_path=True)
 AxisResampleGrad = defop("AxisResampleGrad", ("g",), attrs={"axis": 0, "index": (), "weight": (), "size": 0},
                          infer=_resample_grad_infer, eager=_resample_grad_eager, kind=Kind.LAYOUT, batch="argmax",
-                         lower=Template("resample_grad"))
+                         lower=Template("resample_grad"), decompose=_resample_grad_parts, fast_path=True)
 
 
 # ---- tables ------------------------------------------------------------------------------------------

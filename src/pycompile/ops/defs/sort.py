@@ -143,8 +143,24 @@ def _topk(x, k=1, axis=-1, largest=True):
     return np.take(order, np.arange(k), axis=ax).astype(np.int32)
 
 
+def _topk_parts(x, k=1, axis=-1, largest=True):
+    """The first k of the stable order (Argsort, descending for the largest): the template's
+    partial sort gives the same indices, ties lower index first (a fast path: `fast_path`)."""
+    from pycompile.common.abstract import type_of
+    from pycompile.ops.defs.array import StridedSlice
+    from pycompile.ops.defs.elementwise import call
+    t = type_of(x)
+    order = call(Argsort, x, axis=axis, descending=largest)
+    if t.ndim == 0:
+        return order
+    ax = axis % t.ndim
+    end = tuple(int(k) if d == ax else n for d, n in enumerate(t.shape))
+    return call(StridedSlice, order, begin=(0,) * t.ndim, end=end, strides=(1,) * t.ndim)
+
+
 TopKIndices = defop("TopKIndices", ("x",), attrs={"k": 1, "axis": -1, "largest": True}, infer=_topk_infer,
-                    eager=_topk, kind=Kind.LAYOUT, lower=Template("sort", rule="topk"), batch="argmax")
+                    eager=_topk, kind=Kind.LAYOUT, lower=Template("sort", rule="topk"), batch="argmax",
+                    decompose=_topk_parts, fast_path=True)
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)
