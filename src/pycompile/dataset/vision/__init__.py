@@ -78,7 +78,9 @@ class Normalize(TensorOperation):
         shape = (1, 1, -1) if self.is_hwc else (-1, 1, 1)
         if img.ndim == 2:
             shape = (1, -1) if self.is_hwc else (-1, 1)
-        return (img.astype(np.float32) - self.mean.reshape(shape)) / self.std.reshape(shape)
+        out = np.subtract(img, self.mean.reshape(shape), dtype=np.float32)
+        out /= self.std.reshape(shape)         # in place: one temporary fewer
+        return out
 
     def _apply_batch(self, batch):
         """A stacked batch of 3-D images (None otherwise: the pipeline then maps row by row)."""
