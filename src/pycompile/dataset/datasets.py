@@ -105,6 +105,7 @@ class Dataset:
         if num_parallel_workers is not None:
             check_workers(num_parallel_workers)
         node.workers = num_parallel_workers if python_multiprocessing and num_parallel_workers else 1
+        node.max_rowsize = kwargs.get("max_rowsize")
         return node
 
     def repeat(self, count=None):
