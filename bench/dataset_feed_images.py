@@ -3,8 +3,9 @@
 An ImageFolder of 10,000 small JPEGs (10 classes, 64-96 px sides of varied sizes, generated once
 with Pillow and cached under bench/.cache/, git-ignored) goes through
 
-    ImageFolderDataset -> Decode -> RandomResizedCrop(224) -> RandomHorizontalFlip -> Normalize
-    -> HWC2CHW -> batch(64)            (the map with num_parallel_workers=2, python_multiprocessing)
+    ImageFolderDataset -> map(TypeCast(int32), "label") -> map([Decode, RandomResizedCrop(224),
+    RandomHorizontalFlip, Normalize, HWC2CHW], "image", num_parallel_workers=2,
+    python_multiprocessing=True) -> batch(64)     (the workers map and stack whole batches)
 
 into a training step of W10's network (examples/resnet_block.py: ResNet-18's first stage) with a
 head (global mean + Dense(64, 10)), softmax cross-entropy and Momentum, one compiled
@@ -26,6 +27,7 @@ of the loop's wall time is the figure of issue 35 (target <= 10 % with 2 workers
     PYTHONPATH=src python bench/dataset_feed.py --images                  # 3 rounds of 30 steps
     PYTHONPATH=src python bench/dataset_feed_images.py --steps 156 --rounds 1  # a whole epoch
     PYTHONPATH=src python bench/dataset_feed_images.py --profile          # per-stage costs, one process
+    PYTHONPATH=src python bench/dataset_feed_images.py --throughput 20    # the loaders alone, batches/s
 
 torch (and torchvision) come from a venv that has them, e.g. /work/benchvenv; pycompile then runs
 from the same interpreter through PYTHONPATH=src.
@@ -45,6 +47,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "examples"))
 
 import pycompile as ms  # noqa: E402
 import pycompile.dataset as ds  # noqa: E402
+import pycompile.dataset.transforms as transforms  # noqa: E402
 import pycompile.dataset.vision as vision  # noqa: E402
 from pycompile import nn, ops  # noqa: E402
 
@@ -105,10 +108,11 @@ def train_step():
 def pycompile_loader(root, workers=2, seed=0):
     ds.config.set_seed(seed)
     data = ds.ImageFolderDataset(root, shuffle=True)
+    data = data.map(transforms.TypeCast(ms.int32), input_columns="label")
     ops_ = [vision.Decode(), vision.RandomResizedCrop(224), vision.RandomHorizontalFlip(),
             vision.Normalize(MEAN, STD), vision.HWC2CHW()]
+    # the worker map right under batch: its workers map and stack whole batches (worker_batches.py)
     data = data.map(ops_, input_columns="image", num_parallel_workers=workers, python_multiprocessing=workers > 1)
-    data = data.map(lambda y: y.astype(np.int32), input_columns="label")
     return data.batch(B, drop_remainder=True)
 
 
@@ -201,6 +205,36 @@ def profile(root, n=256):
           + f", batch stack {stack * 1e3:.2f}; total {(sum(times.values()) / n + stack) * 1e3:.2f}")
 
 
+def throughput(root, workers, batches, torch_too=True):
+    """Batches per second of each loader alone (no training step): what the pipeline can feed."""
+    def run(make):
+        it = make()
+        next(it)                                           # workers started, first batch out
+        t0, c0 = time.perf_counter(), time.process_time()
+        for _ in range(batches):
+            next(it)
+        return (time.perf_counter() - t0) / batches, (time.process_time() - c0) / batches
+
+    def pyc(shared):
+        def make():
+            ds.config.set_enable_shared_mem(shared)
+            d = pycompile_loader(root, workers)
+            return iter(d.create_tuple_iterator(num_epochs=-1, output_numpy=True))
+        return make
+
+    loaders = {"pycompile": pyc(True), "pycompile (no shared memory)": pyc(False)}
+    if torch_too:
+        loader, what = torch_loader(root, workers)
+        print("torch:", what)
+        if loader is not None:
+            loaders["torch"] = lambda: (b for _ in range(10 ** 6) for b in loader)
+    for name, make in loaders.items():
+        wall, cpu = run(make)
+        print(f"  {name:30s} {wall * 1e3:7.1f} ms per batch of {B} ({B / wall:6.0f} images/s), "
+              f"main process cpu {cpu * 1e3:6.1f} ms per batch", flush=True)
+    ds.config.set_enable_shared_mem(True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--steps", type=int, default=30, help="training steps per variant and round")
@@ -208,6 +242,8 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--no-torch", action="store_true")
+    parser.add_argument("--throughput", type=int, default=0, metavar="BATCHES",
+                        help="time the loaders alone over BATCHES batches, no training step")
     args = parser.parse_args(argv)
     uptime = lambda: subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()  # noqa: E731
     print("uptime:", uptime())
@@ -217,6 +253,10 @@ def main(argv=None):
           f"batch {B}, {args.steps} steps x {args.rounds} rounds, {args.workers} workers", flush=True)
     if args.profile:
         profile(root)
+        return
+    if args.throughput:
+        throughput(root, args.workers, args.throughput, not args.no_torch)
+        print("uptime:", uptime())
         return
     ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_seed(0)

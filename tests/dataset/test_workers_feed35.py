@@ -143,3 +143,74 @@ def test_ctrl_c_leaves_no_orphan_processes():
     while any(alive(c) for c in children) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [c for c in children if alive(c)]
+
+
+def _images():
+    rng = np.random.default_rng(0)
+    return rng.integers(0, 256, (10, 6, 5, 3), dtype=np.uint8), np.arange(10, dtype=np.int64)
+
+
+def _image_map(d, **kw):
+    ops = [ds.vision.RandomHorizontalFlip(0.5), ds.vision.Normalize([10, 20, 30], [2, 3, 4]), ds.vision.HWC2CHW()]
+    return d.map(ops, input_columns=["image"], **kw)
+
+
+@pytest.mark.parametrize("drop", [False, True])
+def test_the_workers_map_and_stack_whole_batches(monkeypatch, drop):
+    """map(workers).batch(4): each batch is made in one worker (one result per batch through the
+    pool), with the values of the rows mapped one by one (random draws included) then stacked."""
+    from pycompile.dataset import worker_batches, workers
+    images, labels = _images()
+    pipeline = lambda: _image_map(ds.NumpySlicesDataset({"image": images, "label": labels}, shuffle=False),  # noqa: E731
+                                  **W).batch(4, drop_remainder=drop)
+    iterate = lambda: list(pipeline().create_tuple_iterator(output_numpy=True, num_epochs=1))  # noqa: E731
+    with monkeypatch.context() as m:            # rows to the workers one by one, stacked here
+        m.setattr(worker_batches, "batches_in_workers", lambda *a: None)
+        want = iterate()
+    results = []
+    ordered = workers.WorkerPool.ordered
+
+    def counting(self, items):
+        for keep, value in ordered(self, items):
+            results.append(value)
+            yield keep, value
+
+    monkeypatch.setattr(workers.WorkerPool, "ordered", counting)
+    got = iterate()
+    assert len(results) == len(want) == len(got) == (2 if drop else 3)
+    for batch, expected in zip(got, want):
+        assert [a.dtype for a in batch] == [np.dtype(np.float32), np.dtype(np.int64)]
+        for a, b in zip(batch, expected):
+            np.testing.assert_array_equal(a, b)
+    plain = (images.transpose(0, 3, 1, 2) - np.float32([10, 20, 30])[:, None, None]) / np.float32([2, 3, 4])[:, None, None]
+    flipped = [not np.array_equal(img, plain[i]) for b in got for img, i in zip(b[0], b[1])]
+    assert any(flipped) and not all(flipped)
+
+
+def test_worker_batches_keep_the_maps_column_layout():
+    """One input column mapped to two outputs: the outputs first, then the untouched columns."""
+    d = ds.NumpySlicesDataset({"x": np.arange(7), "y": np.arange(7) * 10}, shuffle=False)
+    d = d.map(wc.with_pid, input_columns=["x"], output_columns=["x", "pid"], **W).batch(3)
+    assert d.get_col_names() == ["x", "pid", "y"]
+    got = list(d.create_tuple_iterator(output_numpy=True, num_epochs=1))
+    assert [b[0].tolist() for b in got] == [[0, 1, 2], [3, 4, 5], [6]]
+    assert [b[2].tolist() for b in got] == [[0, 10, 20], [30, 40, 50], [60]]
+    assert [len(set(b[1].tolist())) for b in got] == [1, 1, 1]           # one worker made each batch
+    assert len({int(b[1][0]) for b in got}) == 2                          # batch k went to worker k mod 2
+
+
+def test_worker_batches_that_cannot_stack_raise_mindspores_error():
+    d = ds.NumpySlicesDataset(np.arange(6), ["x"], shuffle=False).map(wc.ragged, **W).batch(3)
+    with pytest.raises(RuntimeError, match=r"Inconsistent batch shapes, batch operation expects same shape for each "
+                                           r"data row, but got inconsistent shape in column 0, expected shape for "
+                                           r"this column is:\[1\], got shape:\[2\]"):
+        list(d.create_tuple_iterator(output_numpy=True, num_epochs=1))
+
+
+def test_a_worker_that_raises_inside_a_batch_ends_the_pipeline_with_its_traceback():
+    d = ds.NumpySlicesDataset(np.arange(8), ["x"], shuffle=False).map(wc.fail_on_three, **W).batch(4)
+    with pytest.raises(RuntimeError, match="Exception thrown from user defined Python function in dataset") as info:
+        list(d.create_tuple_iterator(output_numpy=True, num_epochs=1))
+    text = str(info.value)
+    assert "worker_cases.py" in text and 'raise ValueError("boom at three")' in text and "ValueError: boom at three" in text
+    assert isinstance(info.value.__cause__, ValueError)

@@ -225,6 +225,12 @@ class BatchDataset(Dataset):
                 batch = tuple(np.asarray(c[idx]) for c in source.columns)
                 yield finish(batch) if finish is not None else batch
             return
+        if not maps:
+            from pycompile.dataset.worker_batches import batches_in_workers
+            batches = batches_in_workers(self, key, epoch)    # a map in worker processes: they batch
+            if batches is not None:
+                yield from batches
+                return
         rows = source._rows(source_key, epoch) if maps else self._child_rows(key, epoch)
         pending = []
         for row in rows:
@@ -384,6 +390,9 @@ class _MapTask:
         self.operations, self.n_out = operations, n_out
 
     def __call__(self, payload):
+        from pycompile.dataset.worker_batches import BatchPayload, run_batch
+        if isinstance(payload, BatchPayload):
+            return run_batch(self, payload)
         key, epoch, k, values = payload
         rng = None
         for op in self.operations:
