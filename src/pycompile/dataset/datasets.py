@@ -82,9 +82,21 @@ class Dataset:
 
     # -- operations ----------------------------------------------------------------------------
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
-        """Stack `batch_size` consecutive rows into one (a new first axis in every column)."""
-        _refuse(kwargs, "batch", ("per_batch_map", "input_columns", "output_columns", "pad_info"))
-        return BatchDataset(self, batch_size, drop_remainder)
+        """Stack `batch_size` consecutive rows into one (a new first axis in every column);
+        `per_batch_map` (with `input_columns` / `output_columns`) changes each batch's rows first,
+        in `num_parallel_workers` processes with `python_multiprocessing=True` (per_batch_map.py)."""
+        _refuse(kwargs, "batch", ("pad_info",))
+        if num_parallel_workers is not None:
+            check_workers(num_parallel_workers)
+        if kwargs.get("per_batch_map") is None:
+            _refuse(kwargs, "batch", ("input_columns", "output_columns"))
+            return BatchDataset(self, batch_size, drop_remainder)
+        from pycompile.dataset.per_batch_map import PerBatchMapDataset
+        workers = num_parallel_workers if kwargs.get("python_multiprocessing") and num_parallel_workers else 1
+        node = PerBatchMapDataset(self, batch_size, drop_remainder, kwargs["per_batch_map"],
+                                  kwargs.get("input_columns"), kwargs.get("output_columns"), workers)
+        node.max_rowsize = kwargs.get("max_rowsize")
+        return node
 
     def shuffle(self, buffer_size):
         """Shuffle within a sliding buffer of `buffer_size` rows (the whole epoch when it is at
