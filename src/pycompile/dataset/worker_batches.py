@@ -19,24 +19,23 @@ class BatchPayload(tuple):
     """(key, epoch, first row number, [input values of each row]) - a whole batch for _MapTask."""
 
 
-def run_batch(task, payload):
-    """In the worker: map each row, then stack the outputs (or hand the rows back unstacked)."""
-    from pycompile.dataset.datasets import BatchDataset
+def run_batch(task, payload, stack):
+    """In the worker: map each row, then stack the outputs (`stack`: BatchDataset._stack) or hand
+    the rows back unstacked."""
     key, epoch, first, inputs = payload
     outs = [task((key, epoch, first + j, values)) for j, values in enumerate(inputs)]
     try:
-        return ("stacked",) + BatchDataset._stack(None, outs)
+        return ("stacked",) + stack(None, outs)
     except RuntimeError:
         return ("rows", outs)
 
 
-def batches_in_workers(batch, key, epoch):
+def batches_in_workers(batch, key, epoch, map_type):
     """A generator of `batch`'s batches made by its child map's workers, or None when the child
-    is not a map running in worker processes."""
+    is not a map (`map_type`: MapDataset) running in worker processes."""
     from pycompile.dataset import workers
-    from pycompile.dataset.datasets import MapDataset
     child = batch.children[0]
-    if type(child) is not MapDataset or child.callback_runner is not None:
+    if type(child) is not map_type or child.callback_runner is not None:
         return None
     pool = workers.pool_of(child)
     if pool is None:
