@@ -207,10 +207,15 @@ class WorkerPool:
         try:
             if start_method == "fork" and config.get_enable_shared_mem() and hasattr(os, "memfd_create"):
                 size = max(int(max_rowsize), 1) << 20 if isinstance(max_rowsize, int) and max_rowsize > 0 else 1 << 20
-                for i in range(n):
-                    self._segments[i] = [_Segment(os.memfd_create(f"pycompile-dataset-w{i}s{k}"), size)
-                                         for k in range(_SLOTS)]
-                    self._free[i] = list(range(_SLOTS))
+                try:
+                    for i in range(n):
+                        self._segments[i] = [_Segment(os.memfd_create(f"pycompile-dataset-w{i}s{k}"), size)
+                                             for k in range(_SLOTS)]
+                        self._free[i] = list(range(_SLOTS))
+                except OSError as e:     # out of descriptors or memory: the rows travel pickled
+                    _log.warning("Dataset workers: no shared memory (%s); rows travel pickled.", e)
+                    self._close_segments()
+                    self._free = [[] for _ in range(n)]
             for i in range(n):
                 p = ctx.Process(target=_worker_main, args=(task, self._tasks[i], self._results[i], os.getpid(),
                                                            self._segments[i] or None),
@@ -322,6 +327,9 @@ class WorkerPool:
         for q in self._tasks + self._results:
             q.cancel_join_thread()
             q.close()
+        self._close_segments()
+
+    def _close_segments(self):
         for segments in self._segments:
             for segment in segments:
                 segment.close()
