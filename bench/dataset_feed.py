@@ -19,6 +19,10 @@ spent blocked on the iterator (iterator.wait_time). `cpu` is the process's CPU t
     python bench/dataset_feed.py                    # 5 rounds, 60,000 images
     python bench/dataset_feed.py --rounds 3 --rows 20000
     taskset -c 0 python bench/dataset_feed.py       # one core: the pipeline thread and the step share it
+
+`--images` runs issue 35's image feed instead (bench/dataset_feed_images.py: an ImageFolder of
+10,000 JPEGs decoded, cropped, flipped, normalised and batched by 64 in 2 worker processes,
+feeding W10's stage as a training step, against torch's DataLoader); the other options go to it.
 """
 from __future__ import annotations
 
@@ -157,4 +161,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    if "--images" in sys.argv[1:]:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import dataset_feed_images
+        dataset_feed_images.main([a for a in sys.argv[1:] if a != "--images"])
+    else:
+        main()

@@ -56,3 +56,33 @@ def cpu_heavy(x):
     for k in range(int(x) % 7, 400_000):
         total = (total + k * k) % 1_000_003
     return np.array(total, np.int64)
+
+
+def big_row(x):
+    """A 1 MiB float32 image per row (shared memory carries it), a string and an int beside it."""
+    i = int(x)
+    return np.full((512, 512), i, np.float32), np.array(f"row {i}"), np.array(i, np.int64)
+
+
+def growing_row(x):
+    """Rows of 80 KiB, then of 4 MiB: the shared segments grow."""
+    i = int(x)
+    return np.arange(i * (20_000 if i < 3 else 1_000_000), (i + 1) * (20_000 if i < 3 else 1_000_000), dtype=np.int32)
+
+
+def hang_on_three(x):
+    import time
+    if int(x) == 3:
+        time.sleep(3600)
+    return x
+
+
+def slow(x):
+    import time
+    time.sleep(0.05)
+    return x
+
+
+def ragged(x):
+    """Rows of length x % 3 + 1: a batch of them cannot be stacked."""
+    return np.zeros(int(x) % 3 + 1, np.float32)

@@ -19,7 +19,7 @@ _DEFAULT_SEED = 5489             # std::mt19937's default seed, what MindSpore r
 
 # MindSpore: 8 workers, or the CPU count if smaller (CSV / text readers deal their rows by worker)
 _state = {"seed": _DEFAULT_SEED, "prefetch_size": 16, "num_parallel_workers": min(8, os.cpu_count() or 1),
-          "start_method": "fork"}
+          "start_method": "fork", "timeout_interval": 300, "shared_mem": True}
 
 
 def set_seed(seed: int) -> None:
@@ -78,6 +78,33 @@ def set_multiprocessing_start_method(start_method: str = "fork") -> None:
 
 def get_multiprocessing_start_method() -> str:
     return _state["start_method"]
+
+
+def set_multiprocessing_timeout_interval(interval: int) -> None:
+    """Seconds between the warnings logged while the pipeline waits on one worker process (300 by
+    default, as in MindSpore). pycompile then raises RuntimeError naming the worker after
+    PYCOMPILE_DATASET_WORKER_TIMEOUT seconds (default: 3 intervals) instead of waiting forever."""
+    if not isinstance(interval, int) or isinstance(interval, bool):
+        raise TypeError("interval isn't of type int.")
+    if interval <= 0 or interval > _INT32_MAX:
+        raise ValueError("Interval given is not within the required range (0, INT32_MAX(2147483647)).")
+    _state["timeout_interval"] = interval
+
+
+def get_multiprocessing_timeout_interval() -> int:
+    return _state["timeout_interval"]
+
+
+def set_enable_shared_mem(enable: bool) -> None:
+    """Whether worker processes hand large rows back through shared memory (default True); see
+    workers.py. False: every row travels pickled through a pipe."""
+    if not isinstance(enable, bool):
+        raise TypeError("enable must be of type bool.")
+    _state["shared_mem"] = enable
+
+
+def get_enable_shared_mem() -> bool:
+    return _state["shared_mem"]
 
 
 def _follow_global_seed(seed: int) -> None:

@@ -82,9 +82,20 @@ class Dataset:
 
     # -- operations ----------------------------------------------------------------------------
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
-        """Stack `batch_size` consecutive rows into one (a new first axis in every column)."""
-        _refuse(kwargs, "batch", ("per_batch_map", "input_columns", "output_columns", "pad_info"))
-        return BatchDataset(self, batch_size, drop_remainder)
+        """Stack `batch_size` consecutive rows into one (a new first axis in every column);
+        `per_batch_map` (with `input_columns` / `output_columns`) changes each batch's rows first,
+        in `num_parallel_workers` processes with `python_multiprocessing=True` (per_batch_map.py)."""
+        _refuse(kwargs, "batch", ("pad_info",))
+        if num_parallel_workers is not None:
+            check_workers(num_parallel_workers)
+        if kwargs.get("per_batch_map") is None:
+            _refuse(kwargs, "batch", ("input_columns", "output_columns"))
+            return BatchDataset(self, batch_size, drop_remainder)
+        workers = num_parallel_workers if kwargs.get("python_multiprocessing") and num_parallel_workers else 1
+        node = PerBatchMapDataset(self, batch_size, drop_remainder, kwargs["per_batch_map"],
+                                  kwargs.get("input_columns"), kwargs.get("output_columns"), workers)
+        node.max_rowsize = kwargs.get("max_rowsize")
+        return node
 
     def shuffle(self, buffer_size):
         """Shuffle within a sliding buffer of `buffer_size` rows (the whole epoch when it is at
@@ -105,6 +116,7 @@ class Dataset:
         if num_parallel_workers is not None:
             check_workers(num_parallel_workers)
         node.workers = num_parallel_workers if python_multiprocessing and num_parallel_workers else 1
+        node.max_rowsize = kwargs.get("max_rowsize")
         return node
 
     def repeat(self, count=None):
@@ -224,6 +236,12 @@ class BatchDataset(Dataset):
                 batch = tuple(np.asarray(c[idx]) for c in source.columns)
                 yield finish(batch) if finish is not None else batch
             return
+        if not maps:
+            from pycompile.dataset.worker_batches import batches_in_workers
+            batches = batches_in_workers(self, key, epoch, MapDataset)    # a map in worker processes: they batch
+            if batches is not None:
+                yield from batches
+                return
         rows = source._rows(source_key, epoch) if maps else self._child_rows(key, epoch)
         pending = []
         for row in rows:
@@ -264,6 +282,73 @@ class BatchDataset(Dataset):
                                        f"column is:{list(shape)}, got shape:{list(v.shape)}")
             out.append(np.stack(values))
         return tuple(out)
+
+
+class PerBatchMapDataset(BatchDataset):
+    """batch(per_batch_map=...): see per_batch_map.py."""
+
+    def __init__(self, child, batch_size, drop_remainder, per_batch_map, input_columns, output_columns, workers):
+        super().__init__(child, batch_size, drop_remainder)
+        if not callable(per_batch_map):
+            raise TypeError(f"Argument per_batch_map with value {per_batch_map!r} is not of type "
+                            f"[<class 'function'>], but got {type(per_batch_map)}.")
+        names = child.get_col_names()
+        inputs = _column_list(input_columns, "input_columns") if input_columns is not None else list(names)
+        outputs = _column_list(output_columns, "output_columns") if output_columns is not None else list(inputs)
+        for c in inputs:
+            if c not in names:
+                raise ValueError(f"Invalid input_columns, {c!r} is not a column of the dataset: {names}")
+        self._in_index = [names.index(c) for c in inputs]
+        if len(inputs) == len(outputs):
+            self._names = list(names)
+            for c, o in zip(inputs, outputs):
+                self._names[names.index(c)] = o
+            self._layout = None
+        else:
+            self._layout = [i for i, c in enumerate(names) if c not in inputs]
+            self._names = outputs + [names[i] for i in self._layout]
+        self._outputs = outputs
+        self.per_batch_map = per_batch_map
+        self.workers = workers
+
+    def get_col_names(self):
+        return list(self._names)
+
+    def _worker_pool_spec(self):
+        from pycompile.dataset import per_batch_map
+        if self.workers <= 1:
+            return None
+        return per_batch_map._BatchMapTask(self.per_batch_map, len(self._outputs)), self.workers, ""
+
+    def _groups(self, key, epoch):
+        rows, number = [], 0
+        for row in self._child_rows(key, epoch):
+            rows.append(row)
+            if len(rows) == self.batch_size:
+                yield (number, epoch, [[r[i] for r in rows] for i in self._in_index]), rows
+                rows, number = [], number + 1
+        if rows and not self.drop_remainder:
+            yield (number, epoch, [[r[i] for r in rows] for i in self._in_index]), rows
+
+    def _rows(self, key, epoch):
+        from pycompile.dataset import per_batch_map, workers
+        from pycompile.dataset.workers import user_error, describe
+        pool = workers.pool_of(self)
+        if pool is not None:
+            results = ((rows, out) for rows, out in pool.ordered(self._groups(key, epoch)))
+        else:
+            task = per_batch_map._BatchMapTask(self.per_batch_map, len(self._outputs))
+
+            def run():
+                for payload, rows in self._groups(key, epoch):
+                    try:
+                        out = task(payload)
+                    except Exception as e:  # noqa: BLE001 - MindSpore's error, the user's traceback in it
+                        raise user_error("", *describe(e)) from e
+                    yield rows, out
+            results = run()
+        for rows, out in results:
+            yield per_batch_map.finish_batch(self, rows, out)
 
 
 class ShuffleDataset(Dataset):
@@ -383,6 +468,9 @@ class _MapTask:
         self.operations, self.n_out = operations, n_out
 
     def __call__(self, payload):
+        from pycompile.dataset.worker_batches import BatchPayload, run_batch
+        if isinstance(payload, BatchPayload):
+            return run_batch(self, payload, BatchDataset._stack)
         key, epoch, k, values = payload
         rng = None
         for op in self.operations:

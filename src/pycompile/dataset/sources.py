@@ -134,6 +134,7 @@ class GeneratorDataset(RandomAccessSource):
         # worker processes read a random-access source's rows (workers.py); a generator or an
         # iterable has one stream of rows, read in the pipeline's thread
         self.workers = num_parallel_workers if python_multiprocessing and self._random_access else 1
+        self.max_rowsize = max_rowsize
 
     def get_col_names(self):
         return list(self.column_names)

@@ -103,9 +103,18 @@ def parse_example(data: bytes) -> dict:
     return features
 
 
-def read_records(path: str) -> list:
+def read_records(path: str, compression: str = "") -> list:
+    """The records of a TFRecord file; `compression` "GZIP" / "ZLIB": the file is one gzip / zlib
+    stream of the records (what TensorFlow's writers produce with those options)."""
     with open(path, "rb") as f:
         data = f.read()
+    if compression:
+        import gzip
+        import zlib
+        try:
+            data = gzip.decompress(data) if compression == "GZIP" else zlib.decompress(data)
+        except (OSError, EOFError, zlib.error) as e:
+            raise RuntimeError(f"Invalid TFRecord file, {path} is not a {compression} compressed file: {e}") from None
     out, at = [], 0
     while at < len(data):
         if at + 12 > len(data):
@@ -133,12 +142,14 @@ class TFRecordDataset(_FileRows):
         if schema is not None:
             raise NotImplementedError("pycompile's TFRecordDataset reads the features the records hold; pass "
                                       "columns_list to choose them instead of a schema.")
-        if compression_type not in (None, ""):
-            raise NotImplementedError("pycompile's TFRecordDataset reads uncompressed files only.")
+        if compression_type is not None and compression_type not in ("", "ZLIB", "GZIP"):
+            raise ValueError("Input compression_type can only be either '' (no compression), 'ZLIB', or 'GZIP', "
+                             f"but got '{compression_type}'.")
+        self.compression = compression_type or ""
         if columns_list is not None and (not isinstance(columns_list, list) or not columns_list):
             raise ValueError("columns_list must be a non-empty list of feature names.")
         super().__init__(dataset_files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
-        first = read_records(self.files[0])
+        first = read_records(self.files[0], self.compression)
         names = sorted(parse_example(first[0])) if first else []
         if columns_list is not None:
             missing = [c for c in columns_list if c not in names]
@@ -153,7 +164,7 @@ class TFRecordDataset(_FileRows):
 
     def _read(self, path):
         rows = []
-        for i, rec in enumerate(read_records(path)):
+        for i, rec in enumerate(read_records(path, self.compression)):
             feats = parse_example(rec)
             missing = [c for c in self.column_names if c not in feats]
             if missing:

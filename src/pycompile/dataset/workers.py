@@ -18,8 +18,21 @@ the main process, whose exit ends them) and exit by themselves when their parent
 Start method: "fork" by default, as in MindSpore (`config.set_multiprocessing_start_method`
 switches to "spawn"). With fork the user's callables reach the workers without pickling, so
 lambdas, closures and functions of a script without a `__main__` guard work - what MindSpore's
-tutorials pass; with spawn they must be importable, module-level objects. Rows travel pickled
-through pipes (no shared memory: `max_rowsize` is accepted and has no effect).
+tutorials pass; with spawn they must be importable, module-level objects.
+
+Shared memory (fork, `config.get_enable_shared_mem()`, the default): each worker has `_SLOTS`
+memfd segments, made by the parent before the fork; a task names a free one, and a result whose
+NumPy arrays hold at least `_SHM_MIN` bytes is written there (the arrays' bytes, not pickled) and
+copied out by the parent on receipt, which frees the slot. A segment grows (ftruncate) to the
+largest row it has carried, so `max_rowsize` only sets the first size (MindSpore 2.8 deprecated
+it for the same reason: its shared memory grows too). Small rows, rows with other objects, and
+everything under spawn travel pickled. Memfd segments vanish with the last process holding
+them: nothing is left in /dev/shm whatever way the processes end.
+
+A worker that does not answer: every `config.get_multiprocessing_timeout_interval()` seconds
+(300) the wait logs MindSpore's warning, and after PYCOMPILE_DATASET_WORKER_TIMEOUT seconds
+(default 3 intervals) it raises RuntimeError naming the worker, its process id and the row,
+instead of hanging (MindSpore keeps waiting).
 
 A worker's exception comes back as MindSpore's RuntimeError "Exception thrown from user defined
 Python function in dataset." with the user's traceback (formatted in the worker, pycompile's
@@ -29,17 +42,26 @@ frames removed) in its "Python Call Stack" section; the original exception, when
 from __future__ import annotations
 
 import collections
+import logging
+import mmap
 import multiprocessing
 import os
 import pickle
 import queue
 import signal
 import threading
+import time
 import traceback
+
+import numpy as np
 
 _POLL = 0.1                # seconds between liveness checks while waiting on a worker
 _JOIN = 2.0                # seconds a closing worker gets before it is terminated
+_SLOTS = 3                # shared-memory segments per worker (at most 2 rows per worker are in flight)
+_SHM_MIN = 64 * 1024      # rows whose arrays hold fewer bytes travel pickled
+_ALIGN = 64
 _SEP = "-" * 66
+_log = logging.getLogger("pycompile.dataset")
 _PKG = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 _bound = threading.local()
@@ -81,7 +103,67 @@ def user_error(prefix: str, op: str, text: str, pickled) -> RuntimeError:
     return error
 
 
-def _worker_main(task, tasks, results, parent_pid):
+class _Segment:
+    """One shared-memory slot: a memfd and this process's mapping of it (remapped when it grows)."""
+
+    def __init__(self, fd: int, size: int):
+        self.fd = fd
+        os.ftruncate(fd, size)
+        self.map = mmap.mmap(fd, size)
+
+    def ensure(self, size: int, grow: bool):
+        if size > len(self.map):
+            if grow:
+                os.ftruncate(self.fd, max(size, 2 * len(self.map)))
+            self.map.close()
+            self.map = mmap.mmap(self.fd, os.fstat(self.fd).st_size)
+        return self.map
+
+    def close(self):
+        try:
+            self.map.close()
+        except (BufferError, ValueError):    # a view still in use: the mapping goes with it
+            pass
+        finally:
+            os.close(self.fd)
+
+
+def _shareable(value) -> bool:
+    return isinstance(value, np.ndarray) and not value.dtype.hasobject and value.dtype.kind in "biufcSU?"
+
+
+def _pack(out, segment):
+    """(layout, out with the arrays written to `segment` replaced by None) or (None, out)."""
+    if segment is None or not isinstance(out, tuple):
+        return None, out
+    sizes = [v.nbytes if _shareable(v) else -1 for v in out]
+    total = sum(-(-n // _ALIGN) * _ALIGN for n in sizes if n >= 0)
+    if total < _SHM_MIN:
+        return None, out
+    mem = segment.ensure(total, grow=True)
+    layout, rest, offset = [], list(out), 0
+    for i, (v, n) in enumerate(zip(out, sizes)):
+        if n < 0:
+            continue
+        np.frombuffer(mem, np.uint8, n, offset)[:] = np.ascontiguousarray(v).reshape(-1).view(np.uint8)
+        layout.append((i, v.dtype.str, v.shape, offset))
+        rest[i] = None
+        offset += -(-n // _ALIGN) * _ALIGN
+    return (layout, total), tuple(rest)
+
+
+def _unpack(packed, rest, segment):
+    layout, total = packed
+    mem = segment.ensure(total, grow=False)
+    out = list(rest)
+    for i, dtype, shape, offset in layout:
+        dt = np.dtype(dtype)
+        count = int(np.prod(shape, dtype=np.int64))
+        out[i] = np.frombuffer(mem, dt, count, offset).reshape(shape).copy()
+    return tuple(out)
+
+
+def _worker_main(task, tasks, results, parent_pid, segments=None):
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
@@ -92,19 +174,24 @@ def _worker_main(task, tasks, results, parent_pid):
             continue
         if item is None:
             return
-        run, payload = item
+        run, slot, payload = item
+        packed = None
         try:
-            out = (True, task(payload))
+            value = task(payload)
+            if slot is not None:
+                packed, value = _pack(value, segments[slot])
+            out = (True, value)
         except BaseException as e:  # noqa: BLE001 - handed to the main process
             out = (False, describe(e))
-        results.put((run, out))
+        results.put((run, slot, packed, out))
 
 
 class WorkerPool:
     """`n` processes running `task(payload)` (a picklable callable under spawn); see the module
     docstring. `prefix` starts the Python Call Stack section of a failure's message."""
 
-    def __init__(self, task, n: int, start_method: str, prefix: str = ""):
+    def __init__(self, task, n: int, start_method: str, prefix: str = "", max_rowsize=None):
+        from pycompile.dataset import config
         ctx = multiprocessing.get_context(start_method)
         self.prefix = prefix
         self._tasks = [ctx.Queue() for _ in range(n)]
@@ -113,9 +200,25 @@ class WorkerPool:
         self._run = 0
         self._lock = threading.Lock()
         self.closed = False
+        self._segments = [[] for _ in range(n)]
+        self._free = [[] for _ in range(n)]
+        self._interval = config.get_multiprocessing_timeout_interval()
+        self._timeout = float(os.environ.get("PYCOMPILE_DATASET_WORKER_TIMEOUT") or 3 * self._interval)
         try:
+            if start_method == "fork" and config.get_enable_shared_mem() and hasattr(os, "memfd_create"):
+                size = max(int(max_rowsize), 1) << 20 if isinstance(max_rowsize, int) and max_rowsize > 0 else 1 << 20
+                try:
+                    for i in range(n):
+                        self._segments[i] = [_Segment(os.memfd_create(f"pycompile-dataset-w{i}s{k}"), size)
+                                             for k in range(_SLOTS)]
+                        self._free[i] = list(range(_SLOTS))
+                except OSError as e:     # out of descriptors or memory: the rows travel pickled
+                    _log.warning("Dataset workers: no shared memory (%s); rows travel pickled.", e)
+                    self._close_segments()
+                    self._free = [[] for _ in range(n)]
             for i in range(n):
-                p = ctx.Process(target=_worker_main, args=(task, self._tasks[i], self._results[i], os.getpid()),
+                p = ctx.Process(target=_worker_main, args=(task, self._tasks[i], self._results[i], os.getpid(),
+                                                           self._segments[i] or None),
                                 name=f"pycompile-dataset-worker{i}", daemon=True)
                 p.start()
                 self._procs.append(p)
@@ -147,30 +250,53 @@ class WorkerPool:
                     exhausted = True
                     break
                 self._check_open()
-                self._tasks[sent % n].put((run, payload))
-                pending.append((sent % n, keep))
+                worker = sent % n
+                slot = self._free[worker].pop() if self._free[worker] else None
+                self._tasks[worker].put((run, slot, payload))
+                pending.append((worker, sent, keep))
                 sent += 1
             if not pending:
                 return
-            worker, keep = pending.popleft()
-            ok, value = self._receive(worker, run)
+            worker, row, keep = pending.popleft()
+            ok, value = self._receive(worker, run, row)
             if not ok:
                 raise user_error(self.prefix, *value)
             yield keep, value
 
-    def _receive(self, worker: int, run: int):
+    def _receive(self, worker: int, run: int, row: int):
         q, proc = self._results[worker], self._procs[worker]
+        start = warned = time.monotonic()
         while True:
             self._check_open()
             try:
-                got_run, out = q.get(timeout=_POLL)
+                got_run, slot, packed, out = q.get(timeout=_POLL)
             except queue.Empty:
                 if proc.exitcode is not None:
                     raise RuntimeError(f"Dataset worker process {proc.pid} exited unexpectedly with exit code "
                                        f"{proc.exitcode}.") from None
+                now = time.monotonic()
+                if now - start >= self._timeout:
+                    proc.kill()                      # it ignores the request to stop
+                    raise RuntimeError(
+                        f"Dataset worker process {proc.pid} (worker {worker} of {len(self._procs)}) has not returned "
+                        f"row {row} after {now - start:.0f} seconds: check the user defined source or map function "
+                        f"for a dead loop or a lock. PYCOMPILE_DATASET_WORKER_TIMEOUT sets this limit in seconds "
+                        f"(now {self._timeout:g}).") from None
+                if now - warned >= self._interval:
+                    warned = now
+                    _log.warning("Has been waiting for data from Generator worker process ID '%s' for more than %d "
+                                 "seconds. Please check if the user defined dataset of GeneratorDataset has a dead "
+                                 "loop, or is processing too slowly.", proc.pid, int(now - start))
                 continue
             except (EOFError, OSError):
                 raise RuntimeError(f"Dataset worker process {proc.pid} exited unexpectedly.") from None
+            try:
+                if got_run == run and packed is not None:
+                    ok, rest = out
+                    out = (ok, _unpack(packed, rest, self._segments[worker][slot]))
+            finally:
+                if slot is not None:
+                    self._free[worker].append(slot)
             if got_run == run:
                 return out
             # a result of an earlier epoch the consumer stopped reading: skip it
@@ -201,6 +327,13 @@ class WorkerPool:
         for q in self._tasks + self._results:
             q.cancel_join_thread()
             q.close()
+        self._close_segments()
+
+    def _close_segments(self):
+        for segments in self._segments:
+            for segment in segments:
+                segment.close()
+        self._segments = [[] for _ in self._segments]
 
     @property
     def pids(self) -> list:
@@ -218,7 +351,8 @@ def start_pools(dataset) -> dict:
             spec = getattr(node, "_worker_pool_spec", lambda: None)()
             if spec is not None and id(node) not in pools:
                 task, n, prefix = spec
-                pools[id(node)] = WorkerPool(task, n, config.get_multiprocessing_start_method(), prefix)
+                pools[id(node)] = WorkerPool(task, n, config.get_multiprocessing_start_method(), prefix,
+                                             getattr(node, "max_rowsize", None))
             stack.extend(node.children)
     except BaseException:
         close_pools(pools)

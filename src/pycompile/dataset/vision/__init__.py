@@ -9,7 +9,8 @@ import numpy as np
 from pycompile.dataset.transforms import TypeCast as ToType  # noqa: F401
 from pycompile.dataset.transforms._base import RandomOperation, TensorOperation, not_random  # noqa: F401
 from pycompile.dataset.vision import _color, _geometry
-from pycompile.dataset.vision._common import Border, Inter, _check_inter, _degrees, _pad, _pair  # noqa: F401
+from pycompile.dataset.vision._common import (Border, Inter, _check_inter, _check_resize_inter,  # noqa: F401
+                                              _degrees, _pad, _pair, resize_mode)
 from pycompile.dataset.vision._color import ConvertMode
 from pycompile.dataset.vision._decode import decode_image, to_pil
 from pycompile.dataset.vision._more import (Affine, AdjustGamma, AutoContrast, Crop, Equalize, Erase,  # noqa: F401
@@ -78,7 +79,9 @@ class Normalize(TensorOperation):
         shape = (1, 1, -1) if self.is_hwc else (-1, 1, 1)
         if img.ndim == 2:
             shape = (1, -1) if self.is_hwc else (-1, 1)
-        return (img.astype(np.float32) - self.mean.reshape(shape)) / self.std.reshape(shape)
+        out = np.subtract(img, self.mean.reshape(shape), dtype=np.float32)
+        out /= self.std.reshape(shape)         # in place: one temporary fewer
+        return out
 
     def _apply_batch(self, batch):
         """A stacked batch of 3-D images (None otherwise: the pipeline then maps row by row)."""
@@ -295,7 +298,8 @@ class RandomVerticalFlip(RandomOperation):
 
 class RandomResizedCrop(RandomOperation):
     """Crop a random part (area a `scale` fraction of the image's, aspect ratio in `ratio`; see
-    _geometry.crop_box) and resize it to `size` with Inter.BILINEAR (default) or NEAREST."""
+    _geometry.crop_box) and resize it to `size` with Inter.BILINEAR (default), NEAREST, BICUBIC, AREA
+    or PILCUBIC (MindSpore's results, recorded)."""
 
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3. / 4., 4. / 3.), interpolation=Inter.BILINEAR,
                  max_attempts=10):
@@ -307,13 +311,11 @@ class RandomResizedCrop(RandomOperation):
             raise ValueError(f"RandomResizedCrop: ratio should be a (min, max) pair with 0 < min <= max, "
                              f"but got {ratio!r}.")
         self.scale, self.ratio = tuple(scale), tuple(ratio)
-        self.interpolation = _check_inter(interpolation, "RandomResizedCrop")
+        self.interpolation = _check_resize_inter(interpolation, "RandomResizedCrop")
 
     def _apply_random(self, rng, img):
         top, left, h, w = _geometry.crop_box(rng, img.shape[0], img.shape[1], self.scale, self.ratio)
-        crop = img[top:top + h, left:left + w]
-        resize = resize_nearest if self.interpolation == Inter.NEAREST else resize_bilinear
-        return resize(np.ascontiguousarray(crop), *self.size)
+        return resize_mode(img[top:top + h, left:left + w], *self.size, self.interpolation)
 
 
 class ConvertColor(TensorOperation):

@@ -47,6 +47,30 @@ def _pad(img, top, bottom, left, right, fill=0, mode=Border.CONSTANT):
     return np.pad(img, widths, mode=str(mode))
 
 
+_CROP_RESIZE_MODES = (Inter.LINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA, Inter.PILCUBIC)
+
+
+def _check_resize_inter(interpolation, op):
+    """The modes a crop-then-resize op (ResizedCrop, RandomResizedCrop) takes: every OpenCV one
+    and PILCUBIC; ANTIALIAS (a PIL image's LANCZOS) raises NotImplementedError naming it."""
+    mode = Inter(interpolation)
+    if mode not in _CROP_RESIZE_MODES:
+        raise NotImplementedError(f"{op} with {mode.name} is not implemented; use LINEAR, NEAREST, BICUBIC, AREA or "
+                                  "PILCUBIC")
+    return mode
+
+
+def resize_mode(img, h, w, mode):
+    """`img` (HW or HWC) resized to (h, w) with Inter `mode` as MindSpore's crop-and-resize ops do."""
+    from pycompile.dataset.vision import _resize
+    if mode == Inter.PILCUBIC:
+        from pycompile.dataset.vision._pilcubic import resize_pilcubic
+        return resize_pilcubic(np.ascontiguousarray(img), h, w)
+    fn = {Inter.LINEAR: _resize.resize_bilinear, Inter.NEAREST: _resize.resize_nearest,
+          Inter.BICUBIC: _resize.resize_bicubic, Inter.AREA: _resize.resize_area}[mode]
+    return fn(np.ascontiguousarray(img), h, w)
+
+
 def _check_inter(interpolation, op):
     if interpolation not in (Inter.LINEAR, Inter.NEAREST):
         raise NotImplementedError(f"{op} with {Inter(interpolation).name} is not implemented; "

@@ -7,7 +7,7 @@ import numpy as np
 
 from pycompile.dataset.transforms._base import RandomOperation, TensorOperation
 from pycompile.dataset.vision import _geometry
-from pycompile.dataset.vision._common import _check_inter, _degrees, _pad
+from pycompile.dataset.vision._common import _check_inter, _check_resize_inter, _degrees, _pad, resize_mode
 from pycompile.dataset.vision._resize import resize_bilinear, resize_nearest
 
 
@@ -38,16 +38,17 @@ class Crop(TensorOperation):
 
 
 class ResizedCrop(TensorOperation):
-    """Crop (top, left, height, width), then resize to `size` (LINEAR or NEAREST)."""
+    """Crop (top, left, height, width), then resize to `size` (LINEAR, NEAREST, BICUBIC, AREA or
+    PILCUBIC: MindSpore's results, recorded)."""
 
     def __init__(self, top, left, height, width, size, interpolation=2):
         self.box = (top, left, height, width)
         self.size = _hw(size, "ResizedCrop size")
-        self.interpolation = _check_inter(interpolation, "ResizedCrop")
+        self.interpolation = _check_resize_inter(interpolation, "ResizedCrop")
 
     def _apply(self, img):
         crop = _crop(img, *self.box, "ResizedCrop")
-        return (resize_nearest if self.interpolation == 0 else resize_bilinear)(crop, *self.size)
+        return resize_mode(crop, *self.size, self.interpolation)
 
 
 def _check_u8(img, op):
