@@ -23,6 +23,7 @@ from pycompile.common import context, log
 from pycompile.common.parameter import Parameter
 from pycompile.common.sparse_tensor import SPARSE_TYPES
 from pycompile.common.tensor import Tensor
+from pycompile.compiler.builder import NeedsInputValue
 from pycompile.errors import CompileError
 from pycompile.nn import cell as _cell
 from pycompile.nn.cell import Cell
@@ -177,10 +178,71 @@ def _dynamic_or_none(cache, fn, args, kwargs, self_obj, name, extra, dyn):
     return None if compiled is _STATIC else compiled
 
 
-def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positions=None):
+class _ByValue:
+    """The executables of one signature whose graph needs the values of some Tensor arguments
+    (an op's output shape depends on them: ResizeLinear1D's size, CombinedNonMaxSuppression's
+    counts; MindSpore's value-depend inputs): one per value of those arguments, each compiled
+    with them as constants. Stored in the signature cache in the place of an executable."""
+
+    guarded = None          # no C-checked fast path: the values are checked here
+
+    def __init__(self, positions, fn, self_obj, name):
+        self.positions, self.fn, self.self_obj, self.name = tuple(sorted(positions)), fn, self_obj, name
+        self.by_value: dict = {}
+        self.last = None
+
+    def _value_key(self, args):
+        return tuple((args[k]._data.dtype, args[k]._data.shape, args[k]._data.tobytes()) for k in self.positions)
+
+    def get(self, args, kwargs):
+        key = self._value_key(args)
+        compiled = self.by_value.get(key)
+        if compiled is None:
+            marked = list(args)
+            for k in self.positions:
+                marked[k] = Tensor(args[k]._data)
+                marked[k]._pc_value_arg = True
+            compiled = _compile(self.by_value, key, self.fn, tuple(marked), kwargs, self.self_obj, self.name,
+                                value_retry=False)
+        self.last = compiled
+        return compiled
+
+    def run(self, args, kwargs):
+        return self.get(args, kwargs).run(args, kwargs)
+
+    @property
+    def report(self):
+        return None if self.last is None else self.last.report
+
+
+def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positions=None, value_retry=True):
     """Compile one signature (a miss of the in-memory cache), logging it (common/log.py).
     `dynamic_positions`: compile for any leading dimension of those arguments (backend/dynamic.py);
-    a graph that cannot be is logged once and cached as _STATIC (each batch size compiles)."""
+    a graph that cannot be is logged once and cached as _STATIC (each batch size compiles). A graph
+    that needs the values of Tensor arguments is cached as a `_ByValue` (a compile per value)."""
+    try:
+        return _compile_one(cache, key, fn, args, kwargs, self_obj, name, dynamic_positions)
+    except NeedsInputValue as e:
+        if dynamic_positions is not None:
+            cache[key] = _STATIC
+            return _STATIC
+        if not value_retry:
+            raise
+        positions = {e.position}
+        while True:
+            by_value = _ByValue(positions, fn, self_obj, name)
+            try:
+                by_value.get(args, kwargs)
+            except NeedsInputValue as more:
+                if more.position in positions:
+                    raise
+                positions.add(more.position)
+                continue
+            cache[key] = by_value
+            return by_value
+
+
+def _compile_one(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positions=None):
     log.configure(context.get_context("log"))
     bound = self_obj is not None
     if isinstance(cache, compile_log.SpecCache):

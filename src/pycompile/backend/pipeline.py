@@ -201,6 +201,9 @@ def _stage(what: str):
     except (CompileError, InternalCompilerError, MemoryError, KnobError):
         raise
     except Exception as e:
+        from pycompile.compiler.builder import NeedsInputValue
+        if isinstance(e, NeedsInputValue):
+            raise               # api.py compiles the call again, per value of a Tensor argument
         raise InternalCompilerError(e, what) from e
     finally:
         _CURRENT_STAGE[0] = ""

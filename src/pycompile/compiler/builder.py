@@ -33,6 +33,17 @@ class NeedsConstant(Exception):
     index into a tuple, range()). Loops catch it and unroll; otherwise it is a user error."""
 
 
+class NeedsInputValue(NeedsConstant):
+    """An op asked for the values of a Tensor argument of the compiled call (`asnumpy()` of a
+    graph input: a size or a count that sets an output's shape, as MindSpore's value-depend
+    inputs). It leaves the trace unchanged, and the call is compiled again with that argument a
+    constant, once per value (api.py `_ByValue`)."""
+
+    def __init__(self, msg, position: int):
+        super().__init__(msg)
+        self.position = position
+
+
 class Sym(TensorMethods, Symbolic):
     """A runtime value in a graph: a tensor (TensorType) or a Python number (ScalarType)."""
 
@@ -71,6 +82,18 @@ class Sym(TensorMethods, Symbolic):
 
     def asnumpy(self):
         raise NeedsConstant("asnumpy() of a graph value is only known at run time; return it instead")
+
+    def value_for_shape(self, what: str):
+        """An op's request for the values of this Tensor, which set an output's shape (MindSpore's
+        value-depend inputs: ResizeLinear1D's size). A Tensor argument of the compiled call raises
+        NeedsInputValue, and the call is compiled per value of it. A constant gives its value;
+        None for any other value."""
+        if isinstance(self._value, ir.Const) and isinstance(self._value.type, TensorType):
+            return np.asarray(self._value.value)
+        position = self._tracer.input_position.get(id(self._value)) if isinstance(self._tracer, Builder) else None
+        if position is not None:
+            raise NeedsInputValue(f"the values of argument {position} set {what}", position)
+        return None
 
 
 # Python's operators on mutable numbers give numbers (MindSpore 2.10 returns `a + b` of two
@@ -122,6 +145,7 @@ class Builder(Tracer):
         self.stacked_lists: dict = {}
         self.loc: ir.Loc | None = None
         self.number_ops = 0             # > 0 inside a Python operator on mutable numbers
+        self.input_position: dict = {}  # id(Param) -> position of the call argument it stands for
 
     @contextlib.contextmanager
     def number_results(self):

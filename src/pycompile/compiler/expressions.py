@@ -13,7 +13,7 @@ from pycompile.common.missing import missing, unsupported
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.common.tensor import Tensor
 from pycompile.compiler.blame import USER_SITES, user_site
-from pycompile.compiler.builder import NeedsConstant, Sym, is_number
+from pycompile.compiler.builder import NeedsConstant, NeedsInputValue, Sym, is_number
 from pycompile.compiler.control import NORMAL, LoopRetry, _Undefined
 from pycompile.errors import CompileError, CompileNameError, InternalCompilerError
 from pycompile.ops import functional as F
@@ -58,7 +58,7 @@ class Expressions:
         except (CompileError, LoopRetry, RecursionError):
             raise
         except NeedsConstant as nc:
-            if isinstance(nc, NeedsConstantAt):
+            if isinstance(nc, (NeedsConstantAt, NeedsInputValue)):
                 raise
             raise NeedsConstantAt(str(nc), self.loc(e)) from None
         except InternalCompilerError:

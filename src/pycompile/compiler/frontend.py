@@ -28,7 +28,7 @@ from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.compiler import autodiff, forward, ir, lazy
 from pycompile.compiler.blame import is_user_error, user_site
-from pycompile.compiler.builder import Builder, NeedsConstant, Sym, finish_graph, is_number
+from pycompile.compiler.builder import Builder, NeedsConstant, NeedsInputValue, Sym, finish_graph, is_number
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
                                         ControlFlow, LoopRetry, _Undefined)
 from pycompile.compiler.expressions import _BINOPS, Expressions, NeedsConstantAt, _kind
@@ -609,14 +609,16 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
     inputs, paths = [], []
 
     def lift(x, label, path):
-        if isinstance(x, Parameter):
-            return x
+        if isinstance(x, Parameter) or getattr(x, "_pc_value_arg", False):
+            return x                # a Parameter; a Tensor argument compiled by value (api._ByValue)
         if isinstance(x, Tensor) or is_mutable(x) and isinstance(x, (int, float)):
             # a Tensor, or an ms.mutable number: a 0-d tensor input (common/mutable.py)
             t = x._abstract if isinstance(x, Tensor) else TensorType(mstype.from_numpy(x._data.dtype), (), number=True)
             p = ir.Param(name=label, type=t)
             inputs.append(p)
             paths.append(path)
+            if len(path) == 1 and isinstance(path[0], int) and isinstance(x, Tensor):
+                b.input_position[id(p)] = path[0]
             return Sym(p, b)
         if isinstance(x, (tuple, list)):
             return type(x)(lift(v, f"{label}{i}", path + (i,)) for i, v in enumerate(x))
@@ -639,6 +641,8 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
                 result = interp.call_value(fn, full, call_kwargs)
             else:
                 result = interp.inline(fn, full, call_kwargs)
+    except NeedsInputValue:
+        raise
     except NeedsConstantAt as nc:
         raise CompileError(str(nc), nc.loc, "this needs a value known at compile time (a Python number, "
                                            "a shape); tensors are only known when the graph runs") from None

@@ -137,6 +137,8 @@ def _sig(v):
     if isinstance(v, Parameter):
         return f"Parameter({v.name}, {v._data.dtype}{list(v._data.shape)})"
     if isinstance(v, Tensor):
+        if getattr(v, "_pc_value_arg", False):      # compiled by value (api._ByValue)
+            return f"TensorValue({v._data.dtype}{list(v._data.shape)}, {_sha(v._data.tobytes().hex())[:32]})"
         return f"Tensor({v._data.dtype}{list(v._data.shape)})"
     if isinstance(v, (np.number, np.bool_)):
         return f"{v.dtype}({v.item()!r})"

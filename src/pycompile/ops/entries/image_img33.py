@@ -29,13 +29,22 @@ def _const(v):
     return Tensor._wrap(np.array(v, order="C"))
 
 
-def _known(t, what, op):
-    """A tensor argument whose values set a shape: known in PyNative, or a constant in graph code."""
+def shape_values(t, what, op):
+    """The values of a tensor argument that sets an output's shape: known in PyNative; in graph
+    code a constant, or a Tensor argument of the compiled call, which is then compiled once per
+    value of it (MindSpore's value-depend inputs; api._ByValue)."""
     if isinstance(t, TensorMethods):
-        if isinstance(t, Symbolic) or not hasattr(t, "asnumpy"):
+        inner = t
+        while isinstance(inner, Symbolic) and hasattr(inner, "primal"):     # autodiff / vmap wrappers
+            inner = inner.primal
+        ask = getattr(inner, "value_for_shape", None)
+        known = ask(f"the shape of {op}'s output") if ask is not None else None
+        if known is not None:
+            return known
+        if isinstance(inner, Symbolic) or not hasattr(inner, "asnumpy"):
             raise OpValueError(f"For '{op}', '{what}' sets the output's shape, so it must be known when the graph is "
                                f"compiled (a Python value or a constant Tensor).")
-        return np.asarray(t.asnumpy())
+        return np.asarray(inner.asnumpy())
     return np.asarray(t)
 
 
@@ -90,7 +99,7 @@ def resize_linear_1d(x, size, coordinate_transformation_mode="align_corners"):
     """x (batch, channel, width) resampled linearly to width size[0]."""
     op = "ResizeLinear1D"
     _rank(op, x, 3)
-    sizes = _known(size, "size", op).reshape(-1)
+    sizes = shape_values(size, "size", op).reshape(-1)
     if sizes.shape != (1,):
         raise OpValueError(f"For '{op}', the shape of 'size' must be (1,), but got {tuple(sizes.shape)}.")
     new_w = int(sizes[0])
