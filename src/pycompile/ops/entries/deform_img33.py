@@ -10,7 +10,9 @@ the y offsets and the masks, each G * kh * kw channels (group-major, then the ta
 channel group g of x (C / G channels) uses group g's offsets. The result (N, C, OH * kh, OW * kw)
 puts tap (i, j) of place (oh, ow) at (oh * kh + i, ow * kw + j), so deformable_conv2d is a
 convolution of it with stride (kh, kw). Layout and edge rules recorded from the wheel
-(tests/conformance/cases_img33.py); NHWC takes and gives the same values channels-last.
+(tests/conformance/cases_img33.py). The gradient also takes NHWC (the same values channels-last);
+MindSpore's forward refuses it. float16 is computed in float32, as MindSpore's kernels do. The
+gradient takes the output places from the offsets' (OH, OW), as MindSpore's does.
 
 The samples are GatherD reads of the flattened image at the four corners, so the gradient of the
 decomposition is a scatter-add back to the corners; DeformableOffsetsGrad writes that gradient
@@ -152,9 +154,13 @@ def _same_dtype(op, **tensors):
           args=[Arg("x", dtypes=_F16_32), Arg("offsets", dtypes=_F16_32)] + _attrs("ksize"))
 def deformable_offsets(x, offsets, strides, pads, ksize, dilations=(1, 1, 1, 1), data_format="NCHW",
                        deformable_groups=1, modulated=True):
-    """The sampled, masked taps of every output place: (N, C, OH * kh, OW * kw) (NHWC: channels last)."""
+    """The sampled, masked taps of every output place: (N, C, OH * kh, OW * kw)."""
     op = "DeformableOffsets"
     _same_dtype(op, x=x, offsets=offsets)
+    if data_format != "NCHW":
+        # MindSpore 2.10's shape check reads x and offsets as NCHW whatever data_format says, so an
+        # NHWC call fails there (recorded: deformable_offsets_nhwc); its gradient takes NHWC
+        raise OpValueError(f"For '{op}', only the 'NCHW' data_format is supported, but got {data_format}.")
     if x.ndim != 4 or offsets.ndim != 4:
         raise OpValueError(f"For '{op}', 'x' and 'offsets' must be 4-D, but got {x.ndim}-D and {offsets.ndim}-D.")
     xs, offs = _nchw(_up(x), data_format), _nchw(_up(offsets), data_format)

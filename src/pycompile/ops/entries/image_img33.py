@@ -17,7 +17,7 @@ from pycompile.common.abstract import Symbolic
 from pycompile.common.tensor import TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops import function_image as FI
-from pycompile.ops._table import OpTypeError, OpValueError, apply
+from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError, apply
 from pycompile.ops.defs import resample as RS
 from pycompile.ops.entry import FLOAT, REAL, Arg, op_entry
 
@@ -79,16 +79,18 @@ def rgb_to_hsv(images):
 
 
 # ---- ResizeLinear1D, ResizeBilinearGrad ---------------------------------------------------------------
-_LINEAR_MODES = ("align_corners", "half_pixel", "asymmetric")
+# the names MindSpore 2.10's enum takes; its CPU kernel computes align_corners and half_pixel,
+# 'nearest' as align_corners, and refuses 'asymmetric' when called (recorded: cases_img33.py)
+_LINEAR_MODES = ("align_corners", "half_pixel", "asymmetric", "nearest")
 
 
 def _check_linear_mode(v, op_name):
     if not isinstance(v, str):
-        raise OpTypeError(f"For '{op_name}', the type of 'coordinate_transformation_mode' should be str, but got "
-                          f"{type(v).__name__}.")
+        raise OpTypeError(f"For '{op_name}', the input 'coordinate_transformation_mode' should be a str, but got "
+                          f"{type(v)}.")
     if v not in _LINEAR_MODES:
-        raise OpValueError(f"For '{op_name}', 'coordinate_transformation_mode' should be in {list(_LINEAR_MODES)}, "
-                           f"but got {v}.")
+        raise OpValueError(f"Failed to convert the value \"{v}\" of input 'coordinate_transformation_mode' of "
+                           f"'{op_name}' to enum.")
 
 
 @op_entry("resize_linear_1d_img33", primitive="ResizeLinear1D", functional=False,
@@ -106,7 +108,9 @@ def resize_linear_1d(x, size, coordinate_transformation_mode="align_corners"):
     if new_w <= 0:
         raise OpValueError(f"For '{op}', the value of 'size' must be positive, but got {new_w}.")
     mode = coordinate_transformation_mode
-    return FI.resize(x, (new_w,), "linear", mode == "align_corners", mode == "half_pixel")
+    if mode == "asymmetric":
+        raise OpRuntimeError(f"For '{op}', coordinate_transformation_mode not support now.")
+    return FI.resize(x, (new_w,), "linear", mode != "half_pixel", mode == "half_pixel")
 
 
 def _check_bool(what):
