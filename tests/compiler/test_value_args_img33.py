@@ -83,3 +83,35 @@ def test_asnumpy_in_user_code_is_still_a_compile_error(graph_mode):
 
     with pytest.raises(ms.CompileError if hasattr(ms, "CompileError") else Exception, match="asnumpy"):
         Reads()(ms.Tensor(X), ms.Tensor(np.array([5], np.int64)))
+
+
+def test_slice_and_reshape_take_tensor_arguments(graph_mode):
+    """MindSpore's test_dynamic_op.py: Slice(x, begin, size) and Reshape(x, shape) with Tensor
+    arguments of the Cell, and the gradient through them (GradOperation)."""
+    x = np.arange(18, dtype=np.float32).reshape(3, 2, 3)
+
+    class SliceNet(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.slice = ms.ops.Slice()
+
+        def construct(self, x, begin, size):
+            return self.slice(x, begin, size)
+
+    class ReshapeNet(nn.Cell):
+        def construct(self, x, shape):
+            return ms.ops.reshape(x, shape).sum(0)
+
+    net = SliceNet()
+    for begin, size in (([0, 1, 0], [2, 1, 2]), ([1, 0, 1], [2, 2, 2])):
+        b, s = (ms.Tensor(np.array(v, np.int64)) for v in (begin, size))
+        want = x[tuple(slice(i, i + n) for i, n in zip(begin, size))]
+        np.testing.assert_array_equal(net(ms.Tensor(x), b, s).asnumpy(), want)
+    g = C.GradOperation()(net)(ms.Tensor(x), ms.Tensor(np.array([0, 1, 0], np.int64)),
+                                ms.Tensor(np.array([2, 1, 2], np.int64)))
+    want = np.zeros_like(x)
+    want[0:2, 1:2, 0:2] = 1
+    np.testing.assert_array_equal(g.asnumpy(), want)
+    for shape in ((6, 3), (2, 9)):
+        got = ReshapeNet()(ms.Tensor(x), ms.Tensor(np.array(shape, np.int64)))
+        np.testing.assert_array_equal(got.asnumpy(), x.reshape(shape).sum(0))

@@ -215,3 +215,10 @@ def deformable_conv2d_values(x, w, off, bias):
 @case("ops.deformable_conv2d", inputs=[rnd(1, 2, 4, 4), rnd(1, 2, 3, 3), _offsets(1, 9, 3, 3)], error=True)
 def deformable_conv2d_offsets_wrong_shape(x, w, off):
     return ops.deformable_conv2d(x, w, off, (3, 3), (1, 1, 1, 1), (0, 0, 0, 0))
+
+
+# ---- ConcatOffset ---------------------------------------------------------------------------------------
+@case("ops.operations", inputs=[rnd(3, 1, 2, 1), rnd(2, 1, 2, 1), rnd(3, 1, 5, 1)])
+def concat_offset_values(x, y, z):
+    G = _ops_module("_grad_ops")
+    return G.ConcatOffset(2, 0)((x, y)), G.ConcatOffset(2, -2)((x, z))

@@ -233,6 +233,37 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear", ext
     return F.select(F.broadcast_to(F.expand_dims(inside, 3), (n, ch, cw, c)), out, F.broadcast_to(fill, (n, ch, cw, c)))
 
 
+# ---- ConcatOffset --------------------------------------------------------------------------------------
+def _check_int(what):
+    def check(v, op_name):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise OpTypeError(f"For '{op_name}', the '{what}' must be int, but got {type(v).__name__}.")
+    return check
+
+
+@op_entry("concat_offset_img33", primitive="ConcatOffset", functional=False,
+          args=[Arg("x", "value"), Arg("N", "value", default=2, init=True, check=_check_int("N")),
+                Arg("axis", "value", default=0, init=True, check=_check_int("axis"))])
+def concat_offset(x, N=2, axis=0):
+    """Where each of the tensors `x` starts in their concatenation along `axis`: int64 (len(x), rank),
+    zeros but for the running sum of the sizes along `axis`."""
+    op = "ConcatOffset"
+    if not isinstance(x, (tuple, list)) or not x:
+        raise OpTypeError(f"For '{op}', the input must be a tuple of tensors, but got {type(x).__name__}.")
+    shapes = [tuple(F._tensor_type(op, t, "x").shape) for t in x]
+    rank = len(shapes[0])
+    if any(len(s) != rank for s in shapes) or not -rank <= axis < rank:
+        raise OpValueError(f"For '{op}', the tensors must have one rank and 'axis' must be in [{-rank}, {rank}), but "
+                           f"got shapes {shapes} and axis {axis}.")
+    axis %= rank
+    out = np.zeros((len(shapes), rank), np.int64)
+    out[:, axis] = np.cumsum([0] + [s[axis] for s in shapes[:-1]])
+    result = _const(out)
+    for t in x:                 # keeps the inputs' own run-time checks (a run-time length reshaped)
+        result = F.depend(result, t)
+    return result
+
+
 # ---- ConvertToDynamic -----------------------------------------------------------------------------------
 @op_entry("convert_to_dynamic_img33", primitive="ConvertToDynamic", functional=False,
           args=[Arg("input"), Arg("is_dynamic_rank", "value", default=False, init=True,
