@@ -23,7 +23,6 @@ from pycompile.common import context, log
 from pycompile.common.parameter import Parameter
 from pycompile.common.sparse_tensor import SPARSE_TYPES
 from pycompile.common.tensor import Tensor
-from pycompile.compiler.builder import NeedsInputValue
 from pycompile.errors import CompileError
 from pycompile.nn import cell as _cell
 from pycompile.nn.cell import Cell
@@ -222,14 +221,18 @@ def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positio
     that needs the values of Tensor arguments is cached as a `_ByValue` (a compile per value)."""
     try:
         return _compile_one(cache, key, fn, args, kwargs, self_obj, name, dynamic_positions)
-    except NeedsInputValue as e:
+    except Exception as e:      # noqa: BLE001 - only NeedsInputValue is handled here
+        # (imported here: `import pycompile` does not load the compiler, a disk-cache hit never does)
+        from pycompile.compiler.builder import NeedsInputValue
+        if not isinstance(e, NeedsInputValue):
+            raise
         if dynamic_positions is not None:
             cache[key] = _STATIC
             return _STATIC
         if not value_retry:
             raise
         positions = {e.position}
-        while True:
+        while True:     # each compile may name another argument whose values it needs
             by_value = _ByValue(positions, fn, self_obj, name)
             try:
                 by_value.get(args, kwargs)
