@@ -21,7 +21,7 @@ from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.compiler import ir
 from pycompile.compiler.pytree import flatten
-from pycompile.errors import GraphTypeError
+from pycompile.errors import GraphTypeError, InputValueNeeded
 from pycompile.ops import prims as P
 from pycompile.ops._table import Effect, OpDef
 from pycompile.ops.tracing import Tracer
@@ -71,6 +71,19 @@ class Sym(TensorMethods, Symbolic):
 
     def asnumpy(self):
         raise NeedsConstant("asnumpy() of a graph value is only known at run time; return it instead")
+
+    def value_for_shape(self, what: str):
+        """An op's request for the values of this Tensor, which set an output's shape (MindSpore's
+        value-depend inputs: ResizeLinear1D's size). A constant gives its value; a graph input
+        raises errors.InputValueNeeded - for a Tensor argument of the compiled call, pycompile.api
+        compiles the call again with it as a constant, once per value; for any other input the user
+        sees a ValueError at their line. None for a value computed in the graph."""
+        if isinstance(self._value, ir.Const) and isinstance(self._value.type, TensorType):
+            return np.asarray(self._value.value)
+        if isinstance(self._value, ir.Param):
+            raise InputValueNeeded(f"the values of this Tensor set {what}: they must be known when the graph is "
+                                   "compiled (a constant, or an argument of the compiled function)", value=self)
+        return None
 
 
 # Python's operators on mutable numbers give numbers (MindSpore 2.10 returns `a + b` of two

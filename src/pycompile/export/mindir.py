@@ -47,7 +47,7 @@ DATA_TYPES = {mstype.float32: 1, mstype.uint8: 2, mstype.int8: 3, mstype.uint16:
               mstype.uint32: 12, mstype.uint64: 13}
 _EFFECTS = (P.UpdateState,)
 _ARITHMETIC = (P.Add, P.Sub, P.Mul, P.RealDiv, P.Maximum, P.Minimum, P.Pow)
-_COMPARE = (P.Equal, P.NotEqual)
+_COMPARE = (P.Equal, P.NotEqual, P.Less, P.LessEqual, P.Greater, P.GreaterEqual)
 FOLD_LIMIT = 1 << 16      # bytes: a value folded from a loop counter larger than this is computed instead
 
 

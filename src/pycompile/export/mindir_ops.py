@@ -153,4 +153,9 @@ RULES = {
     P.TensorScatterUpdate: lambda node: ("TensorScatterUpdate", (), _named("TensorScatterUpdate"), PRIMITIVE),
     P.Equal: _same("Equal"), P.NotEqual: _same("NotEqual"), P.Select: _same("Select"),
     P.BroadcastTo: _broadcast_to, P.GatherGrad: _gather_grad,
+    # what decomposed ops (PSROIPooling's bins: tests/export/test_mindir_img33.py) are made of
+    P.Less: _same("Less"), P.LessEqual: _same("LessEqual"), P.Greater: _same("Greater"),
+    P.GreaterEqual: _same("GreaterEqual"), P.LogicalAnd: _same("LogicalAnd"), P.LogicalOr: _same("LogicalOr"),
+    P.LogicalNot: _same("LogicalNot"), P.Floor: _same("Floor"), P.Ceil: _same("Ceil"),
+    P.TensorScatterAdd: _same("TensorScatterAdd"),
 }

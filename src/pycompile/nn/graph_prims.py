@@ -272,4 +272,8 @@ PRIMITIVES = {
     "BroadcastTo": lambda node, args: ops.broadcast_to(args[0], tuple(args[1])),
     "UnsortedSegmentSum": lambda node, args: ops.unsorted_segment_sum(args[0], args[1], int(args[2])),
     "TensorScatterUpdate": lambda node, args: ops.tensor_scatter_update(*args[:3]),
+    "Less": _binary(ops.less), "LessEqual": _binary(ops.less_equal), "Greater": _binary(ops.greater),
+    "GreaterEqual": _binary(ops.greater_equal), "LogicalAnd": _binary(ops.logical_and),
+    "LogicalOr": _binary(ops.logical_or), "LogicalNot": _unary(ops.logical_not), "Floor": _unary(ops.floor),
+    "Ceil": _unary(ops.ceil), "TensorScatterAdd": lambda node, args: ops.tensor_scatter_add(*args[:3]),
 }

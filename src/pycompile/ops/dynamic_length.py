@@ -19,6 +19,17 @@ whatever an elementwise op makes of them; no result ever reads it:
     runs that the count is exactly that (RuntimeError at the user's line otherwise);
   * any other op raises RuntimeError at the user's line, naming the op.
 
+Gathering rows with such a value (`Gather(x, unique_indices, axis)`, MindSpore's Unique then
+Gather) gives an N-d Bounded: `data` is x's shape with the bound at `axis`, the first `count`
+places along it valid. Ops that keep each slice along that axis apart work on the whole buffer:
+elementwise ops with operands that do not span the axis, Transpose (the axis moves) and Reshape
+that keeps the axis (DepthToSpace, the split of SpaceToBatchND). A Reshape that merges the axis
+with the axes after it makes a longer prefix (count * their size); one that merges it with the
+axes before it (SpaceToBatchND's blocks into the batch) interleaves, so the valid elements are
+gathered to the front when the graph runs (a Gather with indices computed from the count). The
+length of the result is a new count, the old one times the merged size. Returned, an N-d value
+must have its run-time axis first.
+
 A Bounded is a tracer of its own (the JAX / vmap design: `ops._table.apply` hands every op with
 a Bounded argument to `BoundedTrace.emit`), so no op, pass or kernel knows about it; the graph
 the compiler sees holds only ordinary static-shape ops. Gradients follow from those ops (the
@@ -65,6 +76,13 @@ class BoundedTrace(Tracer):
         return self._valid
 
     def emit(self, op, inputs, attrs, out_type):
+        if op is P.Gather and isinstance(inputs[1], Bounded) and not isinstance(inputs[0], Bounded) \
+                and inputs[1].trace is self and inputs[1].data.ndim == 1:
+            axis = attrs.get("axis", 0) % type_of(inputs[0]).ndim
+            return Bounded(apply(op, [inputs[0], inputs[1].data], attrs), self, axis)
+        rows = [x for x in inputs if isinstance(x, Bounded) and x.data.ndim > 1]
+        if rows:
+            return _rowwise(self, op, inputs, attrs, rows)
         if op.kind is Kind.ELEMENTWISE and not op.variadic:
             return self._elementwise(op, inputs, attrs, out_type)
         if op.name in _IDENTITY and len(inputs) == 1:
@@ -133,15 +151,46 @@ def _const(arr):
     return Tensor._wrap(np.array(arr, order="C"))
 
 
-class Bounded(OnTrace, TensorMethods, Symbolic):
-    """A 1-D value of run-time length `trace.count` (at most `trace.bound`), held in `data`."""
+def _rowwise(trace, op, inputs, attrs, rows):
+    """An op on N-d Bounded values (run-time length along `axis`) that keeps the slices along that
+    axis apart (module docstring); any other raises."""
+    x = rows[0]
+    if any(r.trace is not trace or r.axis != x.axis or r.data.ndim != x.data.ndim for r in rows):
+        raise unsupported(op.name, " and so is another input's, along another axis or of another length")
+    if op is P.Transpose:
+        perm = attrs.get("perm")
+        perm = tuple(range(x.data.ndim))[::-1] if perm is None else tuple(int(p) % x.data.ndim for p in perm)
+        return Bounded(apply(op, [x.data], attrs), trace, perm.index(x.axis))
+    if op is P.Reshape:
+        return x.reshape_static(tuple(attrs["shape"]))
+    if op.kind is Kind.ELEMENTWISE and not op.variadic:
+        nd = max(type_of(v).ndim if isinstance(type_of(v), TensorType) else 0 for v in inputs)
+        args = []
+        for v in inputs:
+            if isinstance(v, Bounded):
+                args.append(v.data)
+                continue
+            t = type_of(v)
+            if isinstance(t, TensorType):
+                at = x.axis + nd - x.data.ndim - (nd - t.ndim)     # v's dimension facing the run-time axis
+                if 0 <= at < t.ndim and t.shape[at] != 1:
+                    raise unsupported(op.name, f"; it cannot be combined with a tensor of shape {list(t.shape)} "
+                                               f"across its run-time axis")
+            args.append(v)
+        out = apply(op, args, attrs)
+        return Bounded(out, trace, x.axis + nd - x.data.ndim)
+    raise unsupported(op.name)
 
-    __slots__ = ("data", "trace")
+
+class Bounded(OnTrace, TensorMethods, Symbolic):
+    """A value of run-time length `trace.count` (at most `trace.bound`) along `axis`, held in
+    `data`: 1-D (masked_select's, Unique's values), or N-d (rows gathered with such values)."""
+
+    __slots__ = ("data", "trace", "axis")
     run_time_length = True      # what F.reshape asks
 
-
-    def __init__(self, data, trace: BoundedTrace):
-        self.data, self.trace = data, trace
+    def __init__(self, data, trace: BoundedTrace, axis: int = 0):
+        self.data, self.trace, self.axis = data, trace, axis
 
     @property
     def _abstract(self):
@@ -169,7 +218,9 @@ class Bounded(OnTrace, TensorMethods, Symbolic):
         first n = prod(shape) elements, an ordinary static tensor, with a check when the graph runs
         that the count is n (RuntimeError otherwise). (-1,) keeps the run-time length; another shape
         with one -1 takes that dimension from the bound (every element selected: the check then
-        asks for the bound)."""
+        asks for the bound). An N-d value follows the module docstring's rules."""
+        if self.data.ndim > 1:
+            return self._reshape_rows(tuple(shape))
         if tuple(shape) == (-1,):
             return self
         known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
@@ -189,12 +240,58 @@ class Bounded(OnTrace, TensorMethods, Symbolic):
         out = F.reshape(F.getitem(self.data, slice(0, n)), shape)
         return F.depend(out, flag)
 
+    def _reshape_rows(self, shape: tuple):
+        dims, axis, bound = tuple(type_of(self.data).shape), self.axis, self.trace.bound
+        total = int(np.prod(dims, dtype=np.int64))
+        if list(shape).count(-1) == 1:
+            known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+            shape = tuple(total // known if d == -1 else d for d in shape)
+        pre, post = int(np.prod(dims[:axis], dtype=np.int64)), int(np.prod(dims[axis + 1:], dtype=np.int64))
+        for k, d in enumerate(shape):
+            before = int(np.prod(shape[:k], dtype=np.int64))
+            after = int(np.prod(shape[k + 1:], dtype=np.int64))
+            if d % bound or before * d * after != total:
+                continue
+            merged = d // bound
+            if before == pre and after == post:                 # the axis kept
+                return Bounded(F.reshape(self.data, shape), self.trace, k)
+            if before == pre and after * merged == post and \
+                    int(np.prod(dims[axis + 1:axis + 1 + _span(dims[axis + 1:], merged)], dtype=np.int64)) == merged:
+                # merged with the axes after it: a longer prefix
+                trace = BoundedTrace(self.trace.count * merged, bound * merged)
+                return Bounded(F.reshape(self.data, shape), trace, k)
+            if after == post and before * merged == pre and \
+                    int(np.prod(dims[axis - _span(dims[:axis][::-1], merged):axis], dtype=np.int64)) == merged:
+                # merged with the axes before it: place q * bound + i (i < count) goes to q * count + i
+                data = F.reshape(self.data, shape)
+                count = F.maximum(self.trace.count, _const(np.array(1, np.int32)))
+                place = _const(np.arange(d, dtype=np.int32))
+                source = F.floor_div(place, count) * bound + F.floor_mod(place, count)
+                source = F.select(place < count * merged, source, F.zeros_like(source))
+                trace = BoundedTrace(self.trace.count * merged, bound * merged)
+                return Bounded(F.gather(data, source, k), trace, k)
+        raise unsupported("Reshape", f"; reshaping it from {list(dims)} (at most {bound} along axis {axis}) into "
+                                     f"{list(shape)} mixes its run-time axis with others")
+
     __hash__ = object.__hash__
+
+
+def _span(dims, size: int) -> int:
+    """How many of `dims`, from the first, multiply to `size` (-1 when none do)."""
+    p = 1
+    for i, d in enumerate(dims):
+        if p == size:
+            return i
+        p *= d
+    return len(dims) if p == size else -1
 
 
 def graph_parts(v):
     """(data, count) of a Bounded value returned from graph code, else None."""
     if isinstance(v, Bounded):
+        if v.axis != 0:
+            raise unsupported("return", f"; its run-time axis is {v.axis}: move it first (ops.transpose) "
+                                        f"to return it")
         return v.data, v.trace.count
     return None
 

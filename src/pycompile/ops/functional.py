@@ -45,6 +45,21 @@ def _tensor_seq(name: str, tensors) -> tuple:
     return tuple(tensors)
 
 
+def known_ints(value):
+    """The values of an integer Tensor that sets a shape or a slice (MindSpore's value-depend
+    inputs), or None: a Tensor (under the autodiff tape too), a constant in graph code, or a
+    Tensor argument of the compiled call, which then raises errors.InputValueNeeded and is
+    compiled once per value of it (pycompile.api)."""
+    inner = value
+    while isinstance(inner, Symbolic) and hasattr(inner, "primal"):      # autodiff / vmap wrappers
+        inner = inner.primal
+    ask = getattr(inner, "value_for_shape", None)
+    data = ask("a shape") if ask is not None else getattr(inner, "_data", None)
+    if isinstance(data, np.ndarray) and data.ndim <= 1 and data.dtype.kind in "iu":
+        return tuple(int(v) for v in data.reshape(-1))
+    return None
+
+
 def _int_tuple(name: str, what: str, value) -> tuple:
     if isinstance(value, (tuple, list)) and builtins.all(
             isinstance(v, (int, np.integer)) and not isinstance(v, builtins.bool) for v in value):
@@ -52,6 +67,9 @@ def _int_tuple(name: str, what: str, value) -> tuple:
     data = getattr(value, "_data", None)     # a 1-D integer Tensor with known values (MindSpore takes it)
     if isinstance(data, np.ndarray) and data.ndim == 1 and data.dtype.kind in "iu":
         return tuple(int(v) for v in data)
+    known = known_ints(value) if isinstance(value, Symbolic) and getattr(value, "ndim", 0) == 1 else None
+    if known is not None:
+        return known
     raise OpTypeError(f"For '{name}', '{what}' must be a tuple of ints, but got {value!r}")
 
 
@@ -287,6 +305,10 @@ def addn(x):
 def _static_shape(shape):
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
+    if isinstance(shape, (Symbolic, Tensor)) and getattr(shape, "ndim", 0) == 1:
+        known = known_ints(shape)       # a shape Tensor (in graph code: compiled per value of it)
+        if known is not None:
+            return known
     if isinstance(shape, (tuple, list)):
         for d in shape:
             if not isinstance(d, (int, np.integer)) or isinstance(d, builtins.bool):

@@ -38,7 +38,7 @@ def space_to_batch_nd(input_x, block_size, paddings):
     if len(pads) != m or any(len(p) != 2 or min(p) < 0 for p in pads):
         raise OpValueError(f"For 'SpaceToBatchND', 'paddings' must be {m} pairs of non-negative ints, but got "
                            f"{paddings}")
-    nd = len(input_x.shape)
+    nd = F._tensor_type("SpaceToBatchND", input_x, "input_x").ndim     # (a run-time length: its bound)
     if nd < m + 1:
         raise OpValueError(f"For 'SpaceToBatchND', 'input_x' must have more than {m} dimensions, but got {nd}")
     x = input_x
@@ -47,7 +47,7 @@ def space_to_batch_nd(input_x, block_size, paddings):
         for p in reversed(pads):
             flat += [int(p[0]), int(p[1])]
         x = ops.pad(x, tuple(flat))
-    shape = tuple(x.shape)
+    shape = tuple(F._tensor_type("SpaceToBatchND", x, "input_x").shape)
     n, rest, spatial = shape[0], shape[1:nd - m], shape[nd - m:]
     if any(s % b for s, b in zip(spatial, block)):
         raise OpValueError(f"For 'SpaceToBatchND', the padded spatial sizes {list(spatial)} must be divisible by "
