@@ -18,6 +18,7 @@ import numpy as np
 import pycompile.common as _common
 from pycompile.common import api as _common_api
 from pycompile.backend import pipeline
+from pycompile.compiler import value_inputs
 from pycompile import compile_log, jit_options
 from pycompile.common import context, log
 from pycompile.common.parameter import Parameter
@@ -122,11 +123,29 @@ def _signature(args, kwargs):
 
 
 def _compile_or_get(cache: dict, fn, args, kwargs, self_obj, name, extra=(), dyn=None):
-    if dyn is not None:
+    # Tensor arguments a graph needs the values of when it compiles (an axis given as a Tensor):
+    # keyed by value, compiled with the value as a constant (compiler/value_inputs.py)
+    consts = getattr(cache, "value_inputs", None)
+    if consts is None and not isinstance(cache, compile_log.SpecCache):
+        return _compile_or_get_keyed(cache, fn, args, kwargs, self_obj, name, extra, dyn, ())
+    consts = consts or frozenset()
+    try:
+        with value_inputs.constant_inputs(consts):
+            return _compile_or_get_keyed(cache, fn, args, kwargs, self_obj, name, extra, dyn, consts)
+    except value_inputs.SpecializeOnValues as again:
+        cache.value_inputs = consts | again.positions
+        return _compile_or_get(cache, fn, args, kwargs, self_obj, name, extra, dyn)
+
+
+def _compile_or_get_keyed(cache, fn, args, kwargs, self_obj, name, extra, dyn, consts):
+    if dyn is not None and not consts:
         compiled = _dynamic_or_none(cache, fn, args, kwargs, self_obj, name, extra, dyn)
         if compiled is not None:
             return compiled
-    key = (_signature(args, kwargs), extra, _config_key())
+    sig = _signature(args, kwargs)
+    if consts:
+        sig = value_inputs.keyed_by_value(sig, args, consts)
+    key = (sig, extra, _config_key())
     compiled = cache.get(key)
     if compiled is None:
         compiled = _compile(cache, key, fn, args, kwargs, self_obj, name)
@@ -196,6 +215,8 @@ def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positio
                 from pycompile.backend import dynamic
                 try:
                     compiled = dynamic.compile_dynamic(fn, args, kwargs, dynamic_positions, self_obj=self_obj, name=name)
+                except value_inputs.SpecializeOnValues:
+                    raise
                 except Exception as e:     # noqa: BLE001 - the per-shape compile reports real errors
                     why = str(e).splitlines()[0] if isinstance(e, dynamic.DynamicUnsupported) else \
                         f"{type(e).__name__} at a sample batch size: {str(e).splitlines()[0] if str(e) else ''}"
@@ -203,7 +224,7 @@ def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positio
                                        "size compiles separately", name, compile_log.where(fn), why)
                     cache[key] = _STATIC
                     return _STATIC
-            elif cache_enabled:
+            elif cache_enabled and not value_inputs.constant_positions():   # (its key has no values)
                 from pycompile.backend.cache import compile_cached
                 compiled = compile_cached(fn, args, kwargs, self_obj=self_obj, name=name, root=cache_path)
             else:
@@ -245,7 +266,7 @@ class JitFunction:
             compiled = self._cache.get(key)
             if compiled is None:
                 compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__, (), None)
-            if compiled.guarded is not None and _all_tensors(args):
+            if compiled.guarded is not None and _all_tensors(args) and not getattr(self._cache, "value_inputs", None):
                 self._last = functools.partial(compiled.guarded, key[0], key[2])
             return compiled.run(args, kwargs)
         compiled = _compile_or_get(self._cache, self.fn, args, kwargs, None, self.fn.__name__, (), self.dyn)

@@ -26,7 +26,7 @@ from pycompile.common.sparse_tensor import SPARSE_TYPES, parts_of, rebuild
 from pycompile.common.mutable import is_mutable
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
-from pycompile.compiler import autodiff, forward, ir, lazy
+from pycompile.compiler import autodiff, forward, ir, lazy, value_inputs
 from pycompile.compiler.blame import is_user_error, user_site
 from pycompile.compiler.builder import Builder, NeedsConstant, Sym, finish_graph, is_number
 from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL, RET, RETURN, RETVAL, UNSET,
@@ -43,7 +43,7 @@ from pycompile.ops.autodiff import custom as custom_grads
 from pycompile.ops.composite import HyperMap, MultitypeFuncGraph, hyper_map
 from pycompile.ops.function_index import setitem
 from pycompile.ops.operations import Print, Primitive
-from pycompile.ops.tracing import tracing
+from pycompile.ops.tracing import collecting_needed_values, tracing
 
 _UNSUPPORTED_HINTS = {
     "Try": "exceptions cannot be caught in graph code; check values before the call, or move the "
@@ -628,17 +628,32 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
             return type(x)((k, lift(v, f"{label}_{k}", path + (k,))) for k, v in x.items())
         return x
 
-    call_args = [lift(a, names[i], (i,)) for i, a in enumerate(args)]
+    const = value_inputs.constant_positions()       # Tensor arguments whose values the graph holds
+    call_args = [a if i in const and isinstance(a, Tensor) else lift(a, names[i], (i,)) for i, a in enumerate(args)]
     call_kwargs = {k: lift(v, k, (k,)) for k, v in (kwargs or {}).items()}
     full = [self_obj, *call_args] if self_obj is not None else call_args
+    with collecting_needed_values() as needed:
+        try:
+            result = _trace_body(interp, fn, pf, full, call_kwargs, self_obj is not None)
+        except CompileError as e:
+            retry = value_inputs.positions_to_retry(needed, inputs, paths)
+            if retry:
+                raise value_inputs.SpecializeOnValues(retry, e) from None
+            raise
+    graph = finish_graph(b, name or pf.name, inputs, result)
+    return TraceResult(graph, [p.ref for p in b.ref_order], paths, interp.saved_bytes)
+
+
+def _trace_body(interp, fn, pf, full, call_kwargs, bound: bool):
+    """Walk `fn` on the graph's arguments: its Python return value (trace's errors, the user's)."""
+    b = interp.builder
     try:
         with tracing(b):
-            if self_obj is None and getattr(fn, "__wrapped_vmap__", None) is not None:
+            if not bound and getattr(fn, "__wrapped_vmap__", None) is not None:
                 # ms.jit(ms.vmap(f)): the vmapped wrapper is library code that batches f's ops
                 # as it runs; called on graph values it emits the batched graph
-                result = interp.call_value(fn, full, call_kwargs)
-            else:
-                result = interp.inline(fn, full, call_kwargs)
+                return interp.call_value(fn, full, call_kwargs)
+            return interp.inline(fn, full, call_kwargs)
     except NeedsConstantAt as nc:
         raise CompileError(str(nc), nc.loc, "this needs a value known at compile time (a Python number, "
                                            "a shape); tensors are only known when the graph runs") from None
@@ -650,8 +665,6 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
                            f"must end at compile time", loc,
                            "make the recursion depend on Python values (a counter, a shape), not on tensor "
                            "values; or write it as a while loop") from None
-    graph = finish_graph(b, name or pf.name, inputs, result)
-    return TraceResult(graph, [p.ref for p in b.ref_order], paths, interp.saved_bytes)
 
 
 def _arg_names(pf: ParsedFunc, n: int, skip_self: bool) -> list:

@@ -113,7 +113,7 @@ def nan_to_num(input, nan=None, posinf=None, neginf=None):
 
 
 def _axis_or_all(axis):
-    return None if axis == () else F._axis_attr(axis)
+    return None if isinstance(axis, tuple) and not axis else F._axis_attr(axis)
 
 
 def reduce_sum(x, axis=()):

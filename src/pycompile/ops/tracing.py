@@ -109,6 +109,30 @@ def _leaves(xs):
             yield x
 
 
+# the values ops needed known at compile time and got as graph values (an axis given as a Tensor),
+# collected while a graph is traced: compiler/value_inputs.py compiles again with the graph inputs
+# among them as constants
+_NEEDED: contextvars.ContextVar = contextvars.ContextVar("pycompile_needed_values", default=None)
+
+
+def needs_value(v) -> None:
+    """Note that an op needed the value of `v` when compiling (it then raises its own error)."""
+    needed = _NEEDED.get()
+    if needed is not None:
+        needed.append(v)
+
+
+@contextmanager
+def collecting_needed_values():
+    """Collect `needs_value`'s values of a block into the list it yields."""
+    needed: list = []
+    token = _NEEDED.set(needed)
+    try:
+        yield needed
+    finally:
+        _NEEDED.reset(token)
+
+
 _ACTIVE: contextvars.ContextVar = contextvars.ContextVar("pycompile_active_tracers", default=())
 _LEVELS = itertools.count(1)
 

@@ -1,0 +1,91 @@
+"""Graph inputs whose values the graph needs when it compiles (issue 33, mat33).
+
+MindSpore's reductions take their axis as a Tensor too (`P.ReduceSum()(x, axis_tensor)`), and its
+graph mode reads such a "value-depend" input when it builds the graph: the result's rank depends on
+it. pycompile compiles per signature, so a Tensor argument is only known when the graph runs. When
+an op needed the value of a graph input (it calls `ops.tracing.needs_value` before raising its
+error), `trace` raises `SpecializeOnValues` naming those positional arguments, and the caller
+(api._compile_or_get) compiles again with their values as constants of the graph, keyed by value
+from then on: one compile per distinct value, as a Python number argument is. The positions stay
+marked on the function's (or the Cell's) cache, so a later call with another value compiles
+another specialization instead of reusing a wrong one.
+
+Only callers that key their cache by those values may ask for this (`constant_inputs`); anywhere
+else (a trace without it) the op's own error stands.
+"""
+from __future__ import annotations
+
+import contextvars
+from contextlib import contextmanager
+
+from pycompile.errors import CompileError
+
+_CONSTANT: contextvars.ContextVar = contextvars.ContextVar("pycompile_constant_inputs", default=None)
+
+
+class SpecializeOnValues(CompileError):
+    """`trace` needs these positional arguments' values: compile again with them as constants.
+    It reads as the CompileError the op raised (`error`), so a layer between `trace` and the
+    caller that asked for it passes it on as a user error."""
+
+    def __init__(self, positions, error: CompileError):
+        super().__init__(error.msg, error.loc, error.hint, error.message_first)
+        self.positions = frozenset(positions)
+        self.error = error
+
+
+@contextmanager
+def constant_inputs(positions):
+    """Trace with these positional Tensor arguments as constants (their values baked in), and
+    allow `trace` to ask for more (SpecializeOnValues)."""
+    token = _CONSTANT.set(frozenset(positions))
+    try:
+        yield
+    finally:
+        _CONSTANT.reset(token)
+
+
+def constant_positions() -> frozenset:
+    """The positional arguments the trace takes as constants (empty outside `constant_inputs`)."""
+    return _CONSTANT.get() or frozenset()
+
+
+def positions_to_retry(needed: list, inputs: list, paths: list) -> frozenset:
+    """The positional arguments among `needed` (values ops needed at compile time) that are graph
+    inputs and could be constants; empty when the caller did not allow it."""
+    allowed = _CONSTANT.get()
+    if allowed is None:
+        return frozenset()
+    wanted = {id(getattr(v, "_value", None)) for v in needed}
+    return frozenset(path[0] for p, path in zip(inputs, paths)
+                     if id(p) in wanted and len(path) == 1 and isinstance(path[0], int) and path[0] not in allowed)
+
+
+class _ValueKey:
+    """A Tensor argument in a cache key by its value (dtype, shape and bytes); it prints as the
+    recompile messages show it (compile_log.describe_key)."""
+
+    __slots__ = ("key", "text")
+
+    def __init__(self, data):
+        self.key = (data.dtype, data.shape, data.tobytes())
+        self.text = f"Tensor[{data.dtype}, {tuple(data.shape)}] = {data.tolist()}"
+
+    def __eq__(self, other):
+        return isinstance(other, _ValueKey) and other.key == self.key
+
+    def __hash__(self):
+        return hash(self.key)
+
+    def __repr__(self):
+        return self.text
+
+
+def keyed_by_value(sig: tuple, args, positions) -> tuple:
+    """The call signature `sig` with the Tensor arguments at these positions keyed by value."""
+    out = list(sig)
+    for k in positions:
+        d = getattr(args[k], "_data", None) if k < len(args) else None
+        if d is not None:
+            out[k] = _ValueKey(d)
+    return tuple(out)
