@@ -144,7 +144,7 @@ def _compile_or_get_keyed(cache, fn, args, kwargs, self_obj, name, extra, dyn, c
             return compiled
     sig = _signature(args, kwargs)
     if consts:
-        sig = value_inputs.keyed_by_value(sig, args, consts)
+        sig = value_inputs.keyed_by_value(sig, args, kwargs, consts)
     key = (sig, extra, _config_key())
     compiled = cache.get(key)
     if compiled is None:

@@ -630,7 +630,8 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
 
     const = value_inputs.constant_positions()       # Tensor arguments whose values the graph holds
     call_args = [a if i in const and isinstance(a, Tensor) else lift(a, names[i], (i,)) for i, a in enumerate(args)]
-    call_kwargs = {k: lift(v, k, (k,)) for k, v in (kwargs or {}).items()}
+    call_kwargs = {k: v if k in const and isinstance(v, Tensor) else lift(v, k, (k,))
+                   for k, v in (kwargs or {}).items()}
     full = [self_obj, *call_args] if self_obj is not None else call_args
     with collecting_needed_values() as needed:
         try:

@@ -36,8 +36,8 @@ class SpecializeOnValues(CompileError):
 
 @contextmanager
 def constant_inputs(positions):
-    """Trace with these positional Tensor arguments as constants (their values baked in), and
-    allow `trace` to ask for more (SpecializeOnValues)."""
+    """Trace with the Tensor arguments at these positions (an index, or a keyword's name) as
+    constants (their values baked in), and allow `trace` to ask for more (SpecializeOnValues)."""
     token = _CONSTANT.set(frozenset(positions))
     try:
         yield
@@ -46,19 +46,19 @@ def constant_inputs(positions):
 
 
 def constant_positions() -> frozenset:
-    """The positional arguments the trace takes as constants (empty outside `constant_inputs`)."""
+    """The arguments the trace takes as constants (empty outside `constant_inputs`)."""
     return _CONSTANT.get() or frozenset()
 
 
 def positions_to_retry(needed: list, inputs: list, paths: list) -> frozenset:
-    """The positional arguments among `needed` (values ops needed at compile time) that are graph
-    inputs and could be constants; empty when the caller did not allow it."""
+    """The arguments (an index, a keyword's name) among `needed` (values ops needed at compile
+    time) that are graph inputs and could be constants; empty when the caller did not allow it."""
     allowed = _CONSTANT.get()
     if allowed is None:
         return frozenset()
     wanted = {id(getattr(v, "_value", None)) for v in needed}
     return frozenset(path[0] for p, path in zip(inputs, paths)
-                     if id(p) in wanted and len(path) == 1 and isinstance(path[0], int) and path[0] not in allowed)
+                     if id(p) in wanted and len(path) == 1 and path[0] not in allowed)
 
 
 class _ValueKey:
@@ -81,11 +81,17 @@ class _ValueKey:
         return self.text
 
 
-def keyed_by_value(sig: tuple, args, positions) -> tuple:
-    """The call signature `sig` with the Tensor arguments at these positions keyed by value."""
+def keyed_by_value(sig: tuple, args, kwargs, positions) -> tuple:
+    """The call signature `sig` (api._signature: the positional arguments' keys, then the keyword
+    arguments' (name, key) in name order) with the Tensors at these positions (an index, a
+    keyword's name) keyed by value."""
     out = list(sig)
     for k in positions:
-        d = getattr(args[k], "_data", None) if k < len(args) else None
-        if d is not None:
-            out[k] = _ValueKey(d)
+        if isinstance(k, int):
+            d = getattr(args[k], "_data", None) if k < len(args) else None
+            if d is not None:
+                out[k] = _ValueKey(d)
+        elif kwargs and k in kwargs and getattr(kwargs[k], "_data", None) is not None:
+            at = len(args) + sorted(kwargs).index(k)
+            out[at] = (k, _ValueKey(kwargs[k]._data))
     return tuple(out)
