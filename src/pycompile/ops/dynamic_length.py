@@ -69,7 +69,21 @@ class BoundedTrace(Tracer):
             return self._elementwise(op, inputs, attrs, out_type)
         if op.name in _IDENTITY and len(inputs) == 1:
             return self._reduce(op, inputs[0], attrs)
+        if op is P.Gather:
+            return self._gather_rows(inputs, attrs)
         raise unsupported(op.name)
+
+    def _gather_rows(self, inputs, attrs):
+        """Gather(x, indices) along axis 0 with indices of run-time length (MindSpore's Unique then
+        Gather): the rows of x at the selected indices, a Bounded of leading length `count` whose
+        trailing dimensions are x's (the padding indices are 0, a valid row)."""
+        x, indices = inputs
+        t = type_of(x)
+        if isinstance(x, Bounded) or not isinstance(indices, Bounded) or indices.trace is not self \
+                or not isinstance(t, TensorType) or t.ndim < 1 or attrs.get("axis", 0) % t.ndim != 0:
+            raise unsupported("Gather", "; only the rows (axis 0) of a tensor of known shape can be gathered at "
+                                        "such indices")
+        return Bounded(apply(P.Gather, [x, indices.data], attrs), self)
 
     def call_cell(self, cell, args, kwargs):
         outer = tracing.outer_of(self)
@@ -96,6 +110,8 @@ class BoundedTrace(Tracer):
         return Bounded(out, self)
 
     def _reduce(self, op, x: "Bounded", attrs):
+        if type_of(x.data).ndim != 1:
+            raise unsupported(op.name, "; reductions take it only as a 1-D value")
         norm_axes(op.name, attrs.get("axis"), 1)          # the axis must be 0 / -1 / all
         dt = x.data.dtype
         fill = _const(_identity(_IDENTITY[op.name], dt))
@@ -134,7 +150,8 @@ def _const(arr):
 
 
 class Bounded(OnTrace, TensorMethods, Symbolic):
-    """A 1-D value of run-time length `trace.count` (at most `trace.bound`), held in `data`."""
+    """A value whose leading dimension has run-time length `trace.count` (at most `trace.bound`),
+    held in `data`: 1-D (masked_select, Unique), or rows gathered at such indices (`_gather_rows`)."""
 
     __slots__ = ("data", "trace")
     run_time_length = True      # what F.reshape asks
