@@ -224,7 +224,7 @@ def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positio
                                        "size compiles separately", name, compile_log.where(fn), why)
                     cache[key] = _STATIC
                     return _STATIC
-            elif cache_enabled and not value_inputs.constant_positions():   # (its key has no values)
+            elif cache_enabled and not getattr(cache, "value_inputs", None):   # (its key has no values)
                 from pycompile.backend.cache import compile_cached
                 compiled = compile_cached(fn, args, kwargs, self_obj=self_obj, name=name, root=cache_path)
             else:

@@ -628,16 +628,17 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
             return type(x)((k, lift(v, f"{label}_{k}", path + (k,))) for k, v in x.items())
         return x
 
-    const = value_inputs.constant_positions()       # Tensor arguments whose values the graph holds
-    call_args = [a if i in const and isinstance(a, Tensor) else lift(a, names[i], (i,)) for i, a in enumerate(args)]
-    call_kwargs = {k: v if k in const and isinstance(v, Tensor) else lift(v, k, (k,))
-                   for k, v in (kwargs or {}).items()}
-    full = [self_obj, *call_args] if self_obj is not None else call_args
-    with collecting_needed_values() as needed:
+    with value_inputs.taken() as allowed, collecting_needed_values() as needed:
+        const = allowed or ()                       # Tensor arguments whose values the graph holds
+        call_args = [a if i in const and isinstance(a, Tensor) else lift(a, names[i], (i,))
+                     for i, a in enumerate(args)]
+        call_kwargs = {k: v if k in const and isinstance(v, Tensor) else lift(v, k, (k,))
+                       for k, v in (kwargs or {}).items()}
+        full = [self_obj, *call_args] if self_obj is not None else call_args
         try:
             result = _trace_body(interp, fn, pf, full, call_kwargs, self_obj is not None)
         except CompileError as e:
-            retry = value_inputs.positions_to_retry(needed, inputs, paths)
+            retry = value_inputs.positions_to_retry(needed, inputs, paths, allowed)
             if retry:
                 raise value_inputs.SpecializeOnValues(retry, e) from None
             raise

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextvars
 from contextlib import contextmanager
 
+from pycompile.common import dtype as mstype
 from pycompile.errors import CompileError
 
 _CONSTANT: contextvars.ContextVar = contextvars.ContextVar("pycompile_constant_inputs", default=None)
@@ -45,15 +46,23 @@ def constant_inputs(positions):
         _CONSTANT.reset(token)
 
 
-def constant_positions() -> frozenset:
-    """The arguments the trace takes as constants (empty outside `constant_inputs`)."""
-    return _CONSTANT.get() or frozenset()
+@contextmanager
+def taken():
+    """For one trace: the arguments it takes as constants (None outside `constant_inputs`: no
+    retry allowed), with the permission withdrawn inside it, so that a trace nested in this one
+    (not asked for by a caller keying by value) never asks for a retry."""
+    token = _CONSTANT.set(None)
+    old = token.old_value
+    try:
+        yield None if old is contextvars.Token.MISSING else old
+    finally:
+        _CONSTANT.reset(token)
 
 
-def positions_to_retry(needed: list, inputs: list, paths: list) -> frozenset:
+def positions_to_retry(needed: list, inputs: list, paths: list, allowed) -> frozenset:
     """The arguments (an index, a keyword's name) among `needed` (values ops needed at compile
-    time) that are graph inputs and could be constants; empty when the caller did not allow it."""
-    allowed = _CONSTANT.get()
+    time) that are graph inputs and could be constants; empty when the caller did not allow it
+    (`allowed` None)."""
     if allowed is None:
         return frozenset()
     wanted = {id(getattr(v, "_value", None)) for v in needed}
@@ -69,7 +78,7 @@ class _ValueKey:
 
     def __init__(self, data):
         self.key = (data.dtype, data.shape, data.tobytes())
-        self.text = f"Tensor[{data.dtype}, {tuple(data.shape)}] = {data.tolist()}"
+        self.text = f"Tensor[{mstype.from_numpy(data.dtype)}, {tuple(data.shape)}] = {data.tolist()}"
 
     def __eq__(self, other):
         return isinstance(other, _ValueKey) and other.key == self.key
