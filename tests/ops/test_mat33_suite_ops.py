@@ -39,10 +39,16 @@ class QRNet(nn.Cell):
         return self.qr(a)
 
 
-@pytest.mark.parametrize("qr_mode,np_mode", [("full", "complete"), ("economic", "reduced")])
-def test_user_qr_primitive_runs_the_wheels_kernel(mode, qr_mode, np_mode):
+@pytest.mark.parametrize("run_mode,qr_mode,np_mode", [(ms.PYNATIVE_MODE, "full", "complete"),
+                                                      (ms.PYNATIVE_MODE, "economic", "reduced"),
+                                                      (ms.GRAPH_MODE, "economic", "reduced")])
+def test_user_qr_primitive_runs_the_wheels_kernel(run_mode, qr_mode, np_mode):
     a = np.random.default_rng(33).random((6, 4))
-    q, r = QRNet(qr_mode)(Tensor(a))
+    ms.set_context(mode=run_mode)
+    try:
+        q, r = QRNet(qr_mode)(Tensor(a))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
     want_q, want_r = np.linalg.qr(a, mode=np_mode)        # LAPACK's signs, as the wheel's (and scipy's)
     np.testing.assert_allclose(q.asnumpy(), want_q, atol=1e-10)
     np.testing.assert_allclose(r.asnumpy(), want_r, atol=1e-10)
