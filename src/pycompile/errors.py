@@ -16,7 +16,32 @@ The message reads:
 from __future__ import annotations
 
 
-class CompileError(RuntimeError):
+class StandsFor(type):
+    """The metaclass of the error classes that carry the name of a builtin exception
+    (`stands_for(cls, ValueError)`): such a class compares equal to that builtin, and hashes as it
+    does, so MindSpore users' exact-class checks (`assert ValueError == type(e)`, in MindSpore's
+    own tests) hold, while the class stays a CompileError (or an op error) with the user's line.
+    `type(e) is ValueError` stays False: only a distinct class can carry the location."""
+
+    def __eq__(cls, other):
+        return cls is other or (other is not None and other is cls.__dict__.get("_stands_for"))
+
+    def __ne__(cls, other):
+        return not StandsFor.__eq__(cls, other)
+
+    def __hash__(cls):
+        b = cls.__dict__.get("_stands_for")
+        return hash(b) if b is not None else type.__hash__(cls)
+
+
+def stands_for(cls: type, builtin: type) -> type:
+    """Name `cls` (a class of metaclass StandsFor) after `builtin` and make it compare equal to it."""
+    cls.__name__ = cls.__qualname__ = builtin.__name__
+    cls._stands_for = builtin
+    return cls
+
+
+class CompileError(RuntimeError, metaclass=StandsFor):
     """Graph code that pycompile cannot compile; the message points at the user's line."""
 
     def __init__(self, message: str, loc=None, hint: str = "", message_first: bool = False):
@@ -99,11 +124,12 @@ class InputValueNeeded(CompileValueError):
 # The class a user sees carries the name of the exception MindSpore raises (issue: a
 # `type(e).__name__` check in user code or tests must keep working): CompileTypeError is a
 # CompileError and a TypeError, and is called 'TypeError'
-for _cls, _name in ((CompileError, "RuntimeError"), (CompileTypeError, "TypeError"),
-                    (CompileValueError, "ValueError"), (CompileIndexError, "IndexError"),
-                    (CompileNameError, "NameError"), (CompileUnboundLocalError, "UnboundLocalError"),
-                    (InputValueNeeded, "ValueError")):
-    _cls.__name__ = _cls.__qualname__ = _name
+# (and compares equal to it: StandsFor)
+for _cls, _builtin in ((CompileError, RuntimeError), (CompileTypeError, TypeError),
+                       (CompileValueError, ValueError), (CompileIndexError, IndexError),
+                       (CompileNameError, NameError), (CompileUnboundLocalError, UnboundLocalError),
+                       (InputValueNeeded, ValueError)):
+    stands_for(_cls, _builtin)
 
 
 class DocumentedError(Exception):
@@ -111,11 +137,11 @@ class DocumentedError(Exception):
     user's location the message stays the first line."""
 
 
-class MsClassCallError(DocumentedError, ValueError):
+class MsClassCallError(DocumentedError, ValueError, metaclass=StandsFor):
     pass
 
 
-MsClassCallError.__name__ = MsClassCallError.__qualname__ = "ValueError"
+stands_for(MsClassCallError, ValueError)
 
 
 class UserError(Exception):
@@ -126,7 +152,8 @@ class UserError(Exception):
 def _user_kind(base: type) -> type:
     """A UserError that is a `base` and carries its name: `type(e).__name__` is what MindSpore
     raises ('TypeError', 'KeyError' ...), as users' code and tests check it."""
-    return type(base.__name__, (UserError, base), {"__module__": __name__, "__doc__": f"A deliberate {base.__name__}."})
+    cls = StandsFor(base.__name__, (UserError, base), {"__module__": __name__, "__doc__": f"A deliberate {base.__name__}."})
+    return stands_for(cls, base)
 
 
 GraphTypeError = _user_kind(TypeError)

@@ -27,6 +27,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleType, type_of
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
+from pycompile.errors import StandsFor, stands_for
 from pycompile.ops import _mixed, tracing
 from pycompile.ops.lowering import Elementwise, Lowering
 
@@ -132,7 +133,7 @@ def defop(name: str, inputs, *, infer, eager, **kw) -> OpDef:
     return op
 
 
-class OpError(Exception):
+class OpError(Exception, metaclass=StandsFor):
     """Mixin marker for errors raised by `infer` (so the frontend can add the user's line)."""
 
 
@@ -152,9 +153,10 @@ class OpIndexError(IndexError, OpError):
     pass
 
 
-# a user sees MindSpore's class names: type(e).__name__ is 'TypeError', as MindSpore raises
+# a user sees MindSpore's class names: type(e).__name__ is 'TypeError', and type(e) == TypeError,
+# as MindSpore raises (pycompile.errors.StandsFor)
 for _cls in (OpTypeError, OpValueError, OpRuntimeError, OpIndexError):
-    _cls.__name__ = _cls.__qualname__ = _cls.__mro__[1].__name__
+    stands_for(_cls, _cls.__mro__[1])
 
 def fmt_shape(shape) -> str:
     return "[" + ", ".join(str(d) for d in shape) + "]"

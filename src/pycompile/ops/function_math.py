@@ -113,7 +113,7 @@ def nan_to_num(input, nan=None, posinf=None, neginf=None):
 
 
 def _axis_or_all(axis):
-    return None if axis == () else F._axis_attr(axis)
+    return None if isinstance(axis, tuple) and not axis else F._axis_attr(axis)
 
 
 def reduce_sum(x, axis=()):
@@ -519,11 +519,13 @@ def renorm(input, p, axis, maxnorm):
         raise OpValueError(f"For 'Renorm', 'p' must be a positive number, but got {p!r}")
     ax = norm_axis("Renorm", axis, builtins.max(t.ndim, 1))
     others = tuple(a for a in builtins.range(t.ndim) if a != ax)
-    norm = _p_norm("Renorm", input, float(p), others)
+    # complex: the norm of the moduli, the factor real and then applied in the input's dtype
+    moduli = apply(P.ComplexAbs, [input]) if t.dtype.is_complex else input
+    norm = _p_norm("Renorm", moduli, float(p), others)
     shape = tuple(t.shape[a] if a == ax else 1 for a in builtins.range(t.ndim))
     norm = F.reshape(norm, shape)
     factor = F.select(F.gt(norm, float(maxnorm)), F.div(float(maxnorm), F.add(norm, 1e-7)), F.ones_like(norm))
-    return F.mul(input, factor)
+    return F.mul(input, F.cast(factor, t.dtype) if t.dtype.is_complex else factor)
 
 
 def _cum_min_max(name: str, rule: str, input, axis):

@@ -15,6 +15,7 @@ from pycompile.common.tensor import Tensor
 from pycompile.ops import _mixed
 from pycompile.ops._table import OPS, OpRuntimeError, OpTypeError, OpValueError, apply, norm_axis
 from pycompile.ops.stacked import stacked_whole
+from pycompile.ops.tracing import needs_value
 from pycompile.ops import prims as _P    # the rows, as objects (private: MindSpore's ops.functional.P is another module)
 
 
@@ -239,7 +240,21 @@ def _axis_attr(axis):
     if isinstance(axis, list):
         return tuple(axis)
     if isinstance(axis, (Symbolic,)) or hasattr(axis, "_data"):
-        raise OpTypeError("'axis' must be an int or a tuple of ints known at compile time")
+        # an axis given as an integer Tensor (MindSpore's reductions take one): its value; in graph
+        # code a graph input's value, the graph compiling once per value (tracing.needs_value)
+        v = axis
+        while isinstance(v, Symbolic):
+            v = getattr(v, "primal", None)
+        if v is None:
+            known = needs_value(axis, "the reduction's axis")
+            if known is None:
+                raise OpTypeError("'axis' must be an int or a tuple of ints known at compile time")
+            a = np.asarray(known)
+        else:
+            a = np.asarray(v._data)
+        if a.dtype.kind not in "iu":
+            raise OpTypeError(f"'axis' must be an int or a tuple of ints, but got a Tensor of {axis.dtype}")
+        return int(a) if a.ndim == 0 else (tuple(int(i) for i in a.reshape(-1)) or None)
     return axis
 
 

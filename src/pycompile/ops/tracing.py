@@ -109,6 +109,15 @@ def _leaves(xs):
             yield x
 
 
+def needs_value(v, what: str):
+    """The value of `v`, a graph value an op needs when compiling (an axis or a size given as a
+    Tensor): a constant's value; for a graph input, errors.InputValueNeeded (pycompile.api then
+    compiles again with that Tensor argument as a constant, once per value: Sym.value_for_shape);
+    None for a value computed in the graph."""
+    ask = getattr(v, "value_for_shape", None)
+    return None if ask is None else ask(what)
+
+
 _ACTIVE: contextvars.ContextVar = contextvars.ContextVar("pycompile_active_tracers", default=())
 _LEVELS = itertools.count(1)
 

@@ -8,8 +8,10 @@ Complex renders where the C is the same for any element type or is C's own compl
 * the elementwise ops `pycompile.ops.c.elementwise.COMPLEX_EXPR` names (+ - * /, Neg, Square, Pow,
   Exp, Log, Sqrt, Sin, Cos, Tanh, Sigmoid, Abs, Equal, Select, Cast ...);
 * the sum-like loop templates (ReduceSum / ReduceMean / ReduceProd, AddN), whose loops only add,
-  multiply and scale, and the DFT (ops/c/fft.py).
-Everything else (products through BLAS, sorts, max / min reductions, convolutions ...) raises.
+  multiply and scale, and the DFT (ops/c/fft.py);
+* MatMul / BatchMatMul: BLAS takes only real floats, so kernels.gemm runs complex products as its
+  plain loop in C99 complex arithmetic (MindSpore's CPU MatMul on complex: no conjugate).
+Everything else (sorts, cumulative sums, max / min reductions, convolutions ...) raises.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from pycompile.common.abstract import TensorType, TupleType
 from pycompile.compiler import ir
 from pycompile.errors import CompileError
 from pycompile.ops import lowering as L
-from pycompile.ops._table import OpDef
+from pycompile.ops._table import Kind, OpDef
 from pycompile.ops.c.elementwise import renders_complex
 
 # loop templates whose C only adds, scales and stores (checked with complex inputs in
@@ -50,6 +52,8 @@ def renders(n: ir.Node) -> bool:
             return True
         rule = low.rule or n.attrs.get("rule", "") or n.attrs.get("mode", "")
         return (low.name, rule) in _SUM_TEMPLATES
+    if isinstance(low, L.Blas):
+        return op.kind is Kind.MATMUL      # MatMul / BatchMatMul: the product's plain loop (kernels.gemm)
     return isinstance(low, (L.View, L.Copy, L.Ordering, L.Constant, L.EffectCode))
 
 
@@ -65,7 +69,8 @@ def check_complex(graph: ir.Graph) -> None:
                 raise CompileError(
                     f"'{n.op.name}' on {dtype} tensors cannot be compiled yet: graph mode renders complex "
                     "values only in data movement (reshape, transpose, slice, concat, gather, pad ...), "
-                    "elementwise arithmetic (+ - * /, exp, log, sqrt, sin, cos, tanh, pow ...), casts and sums",
+                    "elementwise arithmetic (+ - * /, exp, log, sqrt, sin, cos, tanh, pow ...), casts, sums and "
+                    "matrix products",
                     n.loc or g.loc,
                     hint="run this op in PyNative mode (set_context(mode=PYNATIVE_MODE)), or outside the "
                          "jit-compiled function")

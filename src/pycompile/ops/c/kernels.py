@@ -639,7 +639,10 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
                 _product(w, fn, small, ta, tb, "(r1 - r0)", str(N), K, a_rows, lda, "B", ldb, f"O + r0 * {N}L", N,
                          beta, bias, None if residual is None else f"{residual} + bi * {o_mat}L + r0 * {N}L", weights)
             else:
-                acc = "double" if dt is mstype.float64 else ("float" if dt.kind == "f" else "int64_t")
+                # integers in int64; complex64 / complex128 in C99's complex arithmetic (a product
+                # and a sum, as MindSpore's CPU MatMul: no conjugate)
+                acc = "double" if dt is mstype.float64 else ("float" if dt.kind == "f" else
+                                                             C.storage(dt) if dt.kind == "c" else "int64_t")
                 ai = f"A[k * {lda}L + i]" if ta else f"A[i * {lda}L + k]"
                 bj = f"B[j * {ldb}L + k]" if tb else f"B[k * {ldb}L + j]"
                 with w.block("for (long i = r0; i < r1; ++i)"):

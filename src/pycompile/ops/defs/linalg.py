@@ -42,13 +42,17 @@ def _svd_eager(x, part="s"):
 Svd = defop("Svd", ("x",), attrs={"part": "s"}, infer=_svd_infer, eager=_svd_eager, kind=Kind.LAYOUT, batch="leading",
             lower=Template("svd"), doc="singular values (part 's') or vectors ('u', 'v') of the last two axes")
 
-# ---- MatrixSolve: x with op(matrix) x = rhs, op the transpose when `adjoint` ------------------------------
+# ---- MatrixSolve: x with op(matrix) x = rhs, op the (conjugate) transpose when `adjoint` ------------------
+# (complex in PyNative: the C template solves real floats, so graph code with complex is a CompileError)
+_SOLVE_TYPES = (mstype.float16, mstype.float32, mstype.float64, mstype.complex64, mstype.complex128)
+
+
 def _matrix_solve_infer(types, adjoint=False):
     a = tensor_arg("MatrixSolve", types[0], "matrix")
     b = tensor_arg("MatrixSolve", types[1], "rhs")
-    if a.dtype not in (mstype.float16, mstype.float32, mstype.float64) or b.dtype is not a.dtype:
-        raise OpTypeError(f"For 'MatrixSolve', 'matrix' and 'rhs' must be float Tensors of one dtype, but got {a} "
-                          f"and {b}")
+    if a.dtype not in _SOLVE_TYPES or b.dtype is not a.dtype:
+        raise OpTypeError(f"For 'MatrixSolve', 'matrix' and 'rhs' must be float or complex Tensors of one dtype, but "
+                          f"got {a} and {b}")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise OpValueError(f"For 'MatrixSolve', 'matrix' must be square in its last two dimensions, but got shape "
                            f"{list(a.shape)}")
@@ -63,6 +67,8 @@ def _matrix_solve_eager(a, b, adjoint=False):
     work = np.float32 if a.dtype == np.float16 else a.dtype       # float16 is solved in float32
     if adjoint:
         a = np.swapaxes(a, -1, -2)
+        if a.dtype.kind == "c":
+            a = np.conj(a)
     if a.size == 0 or b.size == 0:
         return np.zeros(b.shape, b.dtype)
     try:

@@ -364,7 +364,9 @@ def _gather_grad(g, out, dy, indices, shape, axis=0):
 # ---- products -----------------------------------------------------------------------------------
 def _product_grad(op):
     def rule(g, out, a, b, transpose_a=False, transpose_b=False):
-        # out = op(a) @ op(b): BLAS reads the transposes through its flags, nothing is copied
+        # out = op(a) @ op(b): BLAS reads the transposes through its flags, nothing is copied;
+        # complex operands: g @ conj(b)^T and conj(a)^T @ g, as Mul's g * conj(y)
+        a, b = _cj(a), _cj(b)
         if transpose_a:
             da = apply(op, [b, g], {"transpose_a": transpose_b, "transpose_b": True})
         else:

@@ -91,7 +91,7 @@ class _Reduce(Primitive):
         if not 1 <= len(args) <= 2:
             raise OpTypeError(f"For '{self.name}', expected the arguments (x, axis=()), but got {len(args)}")
         x, axis = args if len(args) == 2 else (args[0], ())
-        return type(self)._fn(x, axis if axis != () else None, self.keep_dims)
+        return type(self)._fn(x, None if isinstance(axis, tuple) and not axis else axis, self.keep_dims)
 
 
 class ReduceSum(_Reduce):
