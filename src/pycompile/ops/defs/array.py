@@ -14,6 +14,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, TensorType, TupleType, type_of
 from pycompile.ops._table import (OpDef, Kind, OpTypeError, OpValueError, broadcast_shapes, defop, describe,
                                   apply, fmt_shape, norm_axis, tensor_arg)
+from pycompile.ops.defs import index as _index
 from pycompile.ops.lowering import Blas, Constant, Template, View
 
 
@@ -215,7 +216,7 @@ def _gather_parts(x, idx, axis=0):
     out-of-range index then raises from GatherD, naming it: only PYCOMPILE_FAST_PATHS=0 compiles
     this.)"""
     from pycompile.ops.defs.elementwise import call, cast
-    from pycompile.ops.defs.index import GatherD
+    GatherD = _index.GatherD
     xt = type_of(x)
     it = type_of(idx)
     if not isinstance(it, TensorType):
@@ -315,6 +316,10 @@ def _bmm(a, b, transpose_a=False, transpose_b=False):
 BatchMatMul = defop("BatchMatMul", ("x", "y"), attrs={"transpose_a": False, "transpose_b": False},
                     infer=_bmm_infer, eager=_bmm, kind=Kind.MATMUL, lower=Blas(),
                     batch="matmul")
+
+
+# TensorScatterElements' decomposition reads these rows (index.py cannot import this module: it is imported here)
+_index.use_array_rows(Concat, Fill, Reshape, StridedSlice)
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

@@ -258,6 +258,13 @@ def _scatter_elements(x, idx, upd, axis=0, reduction="none"):
     return out
 
 
+_ARRAY_ROWS: list = []     # Concat, Fill, Reshape, StridedSlice: handed over by ops/defs/array.py (which imports this module)
+
+
+def use_array_rows(*rows) -> None:
+    _ARRAY_ROWS[:] = rows
+
+
 def _scatter_elements_parts(x, idx, upd, axis=0, reduction="none"):
     """(A fast path's meaning: as parts it ran 2x slower, 0.34 -> 0.74 ms at (512, 1024), copying the
     input into the padded buffer and back.) A scatter into x flattened with one spare element: each update's flat position is its own
@@ -267,9 +274,9 @@ def _scatter_elements_parts(x, idx, upd, axis=0, reduction="none"):
     spare element dropped."""
     from pycompile.common.abstract import type_of
     from pycompile.common.tensor import Tensor
-    from pycompile.ops.defs.array import Concat, Fill, Reshape, StridedSlice
     from pycompile.ops.defs.elementwise import Add, Less, LessEqual, LogicalAnd, Mul, Select, call, cast
     from pycompile.common import dtype as mstype
+    Concat, Fill, Reshape, StridedSlice = _ARRAY_ROWS
     xt, it = type_of(x), type_of(idx)
     if it.size == 0:
         return x
