@@ -46,7 +46,7 @@ def _tensor_seq(name: str, tensors) -> tuple:
     return tuple(tensors)
 
 
-def known_ints(value):
+def _known_ints(value):
     """The values of an integer Tensor that sets a shape or a slice (MindSpore's value-depend
     inputs), or None: a Tensor (under the autodiff tape too), a constant in graph code, or a
     Tensor argument of the compiled call, which then raises errors.InputValueNeeded and is
@@ -68,7 +68,7 @@ def _int_tuple(name: str, what: str, value) -> tuple:
     data = getattr(value, "_data", None)     # a 1-D integer Tensor with known values (MindSpore takes it)
     if isinstance(data, np.ndarray) and data.ndim == 1 and data.dtype.kind in "iu":
         return tuple(int(v) for v in data)
-    known = known_ints(value) if isinstance(value, Symbolic) and getattr(value, "ndim", 0) == 1 else None
+    known = _known_ints(value) if isinstance(value, Symbolic) and getattr(value, "ndim", 0) == 1 else None
     if known is not None:
         return known
     raise OpTypeError(f"For '{name}', '{what}' must be a tuple of ints, but got {value!r}")
@@ -321,7 +321,7 @@ def _static_shape(shape):
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
     if isinstance(shape, (Symbolic, Tensor)) and getattr(shape, "ndim", 0) == 1:
-        known = known_ints(shape)       # a shape Tensor (in graph code: compiled per value of it)
+        known = _known_ints(shape)       # a shape Tensor (in graph code: compiled per value of it)
         if known is not None:
             return known
     if isinstance(shape, (tuple, list)):
