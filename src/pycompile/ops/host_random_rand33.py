@@ -112,6 +112,38 @@ def shuffle(items: list, g: Minstd0) -> list:
     return items
 
 
+class PhiloxStream:
+    """MindSpore's GuardedPhiloxRandom (TensorFlow's): Philox-4x32-10 keyed by `seed`, its
+    128-bit counter starting at `seed2` << 64; `reserve(n)` hands out the stream of the next n
+    32-bit words (a copy at the current counter) and skips past them. `words()` of a reserved
+    stream yields its words in order (SinglePhiloxRandom), `double()` MindSpore's GenDouble."""
+
+    def __init__(self, seed: int, seed2: int):
+        seed, seed2 = int(seed) % (1 << 64), int(seed2) % (1 << 64)
+        self.key = [seed & _MASK32, seed >> 32]
+        self.counter = seed2 << 64
+        self._buf, self._pos = [], 0
+
+    def reserve(self, n32: int) -> "PhiloxStream":
+        local = PhiloxStream.__new__(PhiloxStream)
+        local.key, local.counter, local._buf, local._pos = self.key, self.counter, [], 0
+        self.counter = (self.counter + (n32 + 3) // 4) % (1 << 128)
+        return local
+
+    def word(self) -> int:
+        if self._pos == len(self._buf):
+            c = self.counter
+            self._buf = _philox_block([(c >> s) & _MASK32 for s in (0, 32, 64, 96)], self.key)
+            self._pos, self.counter = 0, (c + 1) % (1 << 128)
+        self._pos += 1
+        return self._buf[self._pos - 1]
+
+    def double(self) -> float:
+        """Uint64ToDouble(lo, hi): 20 bits of the first word and the second word, in [0, 1)."""
+        lo, hi = self.word(), self.word()
+        return (((lo & 0xFFFFF) << 32) | hi) * 2.0 ** -52
+
+
 # ---- host calls ------------------------------------------------------------------------------------
 def host_call(owner, name: str, fn, inputs: list, out: TensorType):
     """`fn(*arrays) -> array of out's shape and dtype` as one CustomPyFunc node (a host call from

@@ -27,7 +27,8 @@ from pycompile.common.tensor import Tensor
 from pycompile.ops import function_random as FR
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
-from pycompile.ops.host_random_rand33 import Minstd0, canonical, get_seed, host_call, shuffle, uniform_int
+from pycompile.ops.host_random_rand33 import (Minstd0, PhiloxStream, canonical, get_seed, host_call, shuffle,
+                                              uniform_int)
 from pycompile.ops.operations_cnn import _Seeded
 from pycompile.ops.primitive import Primitive
 
@@ -241,8 +242,10 @@ class UniformCandidateSampler(_CandidateSampler):
 class LogUniformCandidateSampler(_CandidateSampler):
     """`num_sampled` classes from the log-uniform (Zipfian) distribution over [0, range_max):
     P(c) = log((c + 2) / (c + 1)) / log(range_max + 1), with the expected counts of the true and
-    sampled classes (TensorFlow's LogUniformSampler: a class is floor(exp(u log(range_max + 1)))
-    - 1 for a uniform u; distinct ones when `unique`, counted over every try)."""
+    sampled classes. MindSpore's CPU kernel: a class is (floor(exp(u log(range_max + 1))) - 1)
+    mod range_max for a uniform double u of a Philox stream keyed by 87654321 with `seed` as its
+    counter's high half; each call reserves 2048 * num_sampled words of it; distinct classes
+    when `unique`, the expected counts from the number of tries."""
     _in_dtypes = (mstype.int64,)
 
     def __init__(self, num_true=1, num_sampled=5, unique=True, range_max=5, seed=0):
@@ -258,26 +261,21 @@ class LogUniformCandidateSampler(_CandidateSampler):
         self.num_true, self.num_sampled, self.unique, self.range_max, self.seed = \
             num_true, num_sampled, unique, range_max, seed
         self.add_prim_attrs(num_true=num_true, num_sampled=num_sampled, unique=unique, range_max=range_max, seed=seed)
-        self._rng = Minstd0(get_seed(seed, 0))
-
-    def _prob(self, c):
-        return np.log((c + 2.0) / (c + 1.0)) / np.log(self.range_max + 1.0)
+        self._gen = PhiloxStream(87654321, seed)
 
     def __call__(self, true_classes):
-        log_range = np.log(self.range_max + 1.0)
-
-        def draw_one():
-            v = int(np.exp(canonical(self._rng) * log_range)) - 1
-            return min(max(v, 0), self.range_max - 1)
+        log_range = np.log1p(float(self.range_max))
 
         def expected(c, tries):
-            p = self._prob(np.asarray(c, np.float64))
-            if tries == self.num_sampled or not self.unique:
-                return p * self.num_sampled
-            return -np.expm1(tries * np.log1p(-p))
+            p = (np.log((np.asarray(c, np.float64) + 2.0) / (np.asarray(c, np.float64) + 1.0)) / log_range)
+            p = p.astype(np.float32)
+            if tries == self.num_sampled:
+                return p * np.float32(self.num_sampled)
+            return -np.expm1(np.float32(tries) * np.log1p(-p))
 
         def run(x):
-            cands, tries = self._sample(draw_one)
+            stream = self._gen.reserve(2048 * self.num_sampled)
+            cands, tries = self._sample(lambda: (int(np.exp(stream.double() * log_range)) - 1) % self.range_max)
             return np.concatenate([np.asarray(cands, np.float64), expected(x.reshape(-1), tries),
                                    expected(cands, tries)])
         return self._packed_call(true_classes, run)
