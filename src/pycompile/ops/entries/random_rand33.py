@@ -3,6 +3,7 @@
 `ops.log_uniform_candidate_sampler`, `ops.random_gamma`, `ops.multinomial_with_replacement`):
 each builds the Primitive and calls it, as MindSpore's functional forms do."""
 from pycompile.common import dtype as mstype
+from pycompile.ops import ctc_rand33 as C
 from pycompile.ops import random_dist_rand33 as D
 from pycompile.ops import random_rand33 as R
 from pycompile.ops.entry import Arg, op_entry
@@ -56,3 +57,26 @@ def random_gamma(shape, alpha, seed=None):
 def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False):
     """`numsamples` category indices per row of the probabilities x (int64)."""
     return D.multinomial_with_replacement(x, seed, offset, numsamples, replacement)
+
+
+# ---- ops/ctc_rand33.py --------------------------------------------------------------------------
+@op_entry("ctc_loss", prim_name="CTCLossV2",
+          args=[Arg("log_probs"), Arg("targets", "value"), Arg("input_lengths", "value"),
+                Arg("target_lengths", "value"), Arg("blank", "value", default=0),
+                Arg("reduction", "value", default="mean"), Arg("zero_infinity", "value", default=False)])
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    """(loss, log_alpha) of the CTC loss of log_probs (T, N, C) and padded targets (N, S)."""
+    return C.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
+
+
+@op_entry("ctc_greedy_decoder", prim_name="CTCGreedyDecoder",
+          args=[Arg("inputs"), Arg("sequence_length"), Arg("merge_repeated", "value", default=True)])
+def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True):
+    """(decoded_indices, decoded_values, decoded_shape, log_probability) of greedy CTC decoding."""
+    return C.ctc_greedy_decoder(inputs, sequence_length, merge_repeated)
+
+
+@op_entry("unique_with_pad", prim_name="UniqueWithPad", args=[Arg("x"), Arg("pad_num", "value")])
+def unique_with_pad(x, pad_num):
+    """(x's distinct values in first-seen order padded with pad_num, each element's index into them)."""
+    return C.unique_with_pad(x, pad_num)

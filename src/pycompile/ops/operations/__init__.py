@@ -317,6 +317,8 @@ from pycompile.ops.random_rand33 import (RandomCategorical, RandomChoiceWithMask
                                          LogUniformCandidateSampler)
 from pycompile.ops.random_dist_rand33 import (Uniform, TruncatedNormal, ParameterizedTruncatedNormal,  # noqa: F401,E402
                                               RandomGamma, MultinomialWithReplacement)
+from pycompile.ops.ctc_rand33 import (CTCLoss, CTCLossV2, CTCGreedyDecoder, UniqueWithPad,  # noqa: F401,E402
+                                      NoRepeatNGram)
 
 __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and isinstance(v, type) and issubclass(v, Primitive)] + ["print_values", "HookBackward",

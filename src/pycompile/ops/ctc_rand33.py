@@ -1,0 +1,310 @@
+"""CTC and sequence Primitives of MindSpore 2.10's `ops.operations`: CTCLoss, CTCLossV2 (and
+`ops.ctc_loss`), CTCGreedyDecoder (and `ops.ctc_greedy_decoder`), UniqueWithPad (and
+`ops.unique_with_pad`), NoRepeatNGram.
+
+The CTC losses are decompositions: the forward (alpha) recursion in log space over the extended
+label sequence (blank, l1, blank, l2, ..., blank), one step per frame, so the gradient is
+autodiff's through the recursion and PyNative, graph mode and vmap share one definition.
+CTCLoss (TensorFlow's) takes unnormalized logits (log-softmax is applied), sparse labels
+(indices, values) and blank = num_classes - 1, and also returns d loss / d logits; CTCLossV2
+(PyTorch's) takes log-probabilities, padded targets and a `blank`, and also returns the alphas.
+UniqueWithPad and NoRepeatNGram are decompositions of comparisons over static shapes.
+CTCGreedyDecoder's outputs have a data-dependent length: it runs on the host (PyNative).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import pycompile.ops as ops
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import Symbolic
+from pycompile.common.tensor import Tensor
+from pycompile.ops import functional as F
+from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
+from pycompile.ops.primitive import Primitive
+
+_FLT_MAX = 3.4028235e+38
+
+
+def _lse(*terms):
+    """log(sum(exp(terms))), -inf where every term is -inf (with finite gradients there)."""
+    m = terms[0]
+    for t in terms[1:]:
+        m = ops.maximum(m, t)
+    dead = ops.logical_and(ops.isinf(m), m < 0)
+    m_safe = ops.select(dead, ops.zeros_like(m), m)
+    total = 0.0
+    for t in terms:
+        total = total + ops.exp(t - m_safe)
+    empty = total <= 0
+    return ops.select(empty, ops.fill(m.dtype, m.shape, float("-inf")),
+                      ops.log(ops.select(empty, ops.ones_like(total), total)) + m_safe)
+
+
+def ctc_alphas(log_probs, targets, input_lengths, target_lengths, blank: int):
+    """(per-batch negative log-likelihood (N,), the alphas (N, T, 2S + 1)) of log_probs (T, N, C)
+    and padded int targets (N, S). Frames past input_lengths[n] leave alpha as it was at the
+    last real frame."""
+    t_max, n, _ = log_probs.shape
+    s_max = targets.shape[1]
+    width = 2 * s_max + 1
+    dt = log_probs.dtype
+    targets = F.cast(targets, mstype.int32)
+    blanks = ops.fill(mstype.int32, (n, s_max + 1), blank)
+    ext = F.reshape(F.stack([blanks[:, :s_max], targets], 2), (n, 2 * s_max))
+    ext = F.concat([ext, blanks[:, :1]], 1)
+    prev2 = F.concat([ops.fill(mstype.int32, (n, 2), -1), ext[:, :width - 2]], 1)
+    skip = ops.logical_and(ext != blank, ext != prev2)
+    neg_inf = ops.fill(dt, (n, width), float("-inf"))
+    pad1, pad2 = ops.fill(dt, (n, 1), float("-inf")), ops.fill(dt, (n, 2), float("-inf"))
+    lengths = F.cast(input_lengths, mstype.int32)
+    start = F.broadcast_to(F.cast(ops.arange(width) < 2, mstype.bool_), (n, width))
+    alpha = ops.select(start, ops.gather_elements(log_probs[0], 1, ext), neg_inf)
+    history, final = [alpha], alpha
+    for t in range(1, t_max):
+        a1 = F.concat([pad1, alpha[:, :width - 1]], 1)
+        a2 = ops.select(skip, F.concat([pad2, alpha[:, :width - 2]], 1), neg_inf)
+        stepped = _lse(alpha, a1, a2) + ops.gather_elements(log_probs[t], 1, ext)
+        live = F.broadcast_to(F.expand_dims(lengths > t, 1), (n, width))
+        alpha = ops.select(live, stepped, alpha)
+        history.append(ops.select(live, stepped, neg_inf))
+        final = alpha
+    tl = F.cast(target_lengths, mstype.int32)
+    end_blank = ops.gather_elements(final, 1, F.expand_dims(2 * tl, 1))
+    end_label = ops.select(F.expand_dims(tl > 0, 1),
+                           ops.gather_elements(final, 1, F.expand_dims(ops.maximum(2 * tl - 1, ops.zeros_like(tl)), 1)),
+                           pad1)
+    nll = -F.reshape(_lse(end_blank, end_label), (n,))
+    return nll, F.stack(history, 1)
+
+
+# ---- CTCLossV2 / ops.ctc_loss ----------------------------------------------------------------------
+def _check_int_tensor(name, what, v):
+    t = getattr(v, "_abstract", None)
+    if t is None and isinstance(v, (tuple, list)):
+        kinds = {type(e) for e in v}
+        got = "Float32" if float in kinds else "Int64" if kinds <= {int} else "a tuple"
+        if got != "Int64":
+            raise OpTypeError(f"For primitive[{name}], the input argument[{what}] must be a type of "
+                              f"{{Int32, Int64}}, but got {got}.")
+        return Tensor(np.asarray(v, np.int64))
+    if t is None or t.dtype not in (mstype.int32, mstype.int64):
+        raise OpTypeError(f"For primitive[{name}], the input argument[{what}] must be a type of {{Int32, Int64}}, "
+                          f"but got {getattr(t, 'dtype', type(v).__name__)}.")
+    return v
+
+
+class CTCLossV2(Primitive):
+    """(neg_log_likelihood, log_alpha) of log_probs (T, N, C), padded targets (N, S) and lengths."""
+
+    def __init__(self, blank=0, reduction="none", zero_infinity=False):
+        super().__init__()
+        if isinstance(blank, bool) or not isinstance(blank, int) or blank < 0:
+            raise OpValueError(f"For 'CTCLossV2', 'blank' must be a non-negative int, but got {blank!r}.")
+        if reduction not in ("none", "mean", "sum"):
+            raise OpValueError(f"For 'CTCLossV2', 'reduction' must be 'none', 'mean' or 'sum', but got {reduction!r}.")
+        if not isinstance(zero_infinity, bool):
+            raise OpTypeError(f"For 'CTCLossV2', 'zero_infinity' must be bool, but got {type(zero_infinity).__name__}.")
+        self.blank, self.reduction, self.zero_infinity = blank, reduction, zero_infinity
+        self.add_prim_attrs(blank=blank, reduction=reduction, zero_infinity=zero_infinity)
+
+    def __call__(self, log_probs, targets, input_lengths, target_lengths):
+        t = F._tensor_type("CTCLossV2", log_probs, "log_probs")
+        if t.dtype not in (mstype.float32, mstype.float64) or t.ndim != 3:
+            raise OpTypeError(f"For 'CTCLossV2', 'log_probs' must be a 3-D float32 or float64 tensor, "
+                              f"but got {t.dtype} of rank {t.ndim}.")
+        targets = _check_int_tensor("CTCLossV2", "targets", targets)
+        input_lengths = _check_int_tensor("CTCLossV2", "input_lengths", input_lengths)
+        target_lengths = _check_int_tensor("CTCLossV2", "target_lengths", target_lengths)
+        if self.blank >= t.shape[2]:
+            raise OpValueError(f"For 'CTCLossV2', 'blank' must be less than the number of classes {t.shape[2]}, "
+                               f"but got {self.blank}.")
+        nll, alphas = ctc_alphas(log_probs, targets, input_lengths, target_lengths, self.blank)
+        if self.zero_infinity:
+            nll = ops.select(ops.isinf(nll), ops.zeros_like(nll), nll)
+        if self.reduction == "mean":
+            tl = F.cast(target_lengths, nll.dtype)
+            nll = ops.mean(nll / ops.maximum(tl, ops.ones_like(tl)))
+        elif self.reduction == "sum":
+            nll = ops.sum(nll)
+        return nll, alphas
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    """(loss, log_alpha): CTCLossV2(blank, reduction, zero_infinity) of the inputs."""
+    return CTCLossV2(blank, reduction, zero_infinity)(log_probs, targets, input_lengths, target_lengths)
+
+
+# ---- CTCLoss (TensorFlow's) -----------------------------------------------------------------------
+class CTCLoss(Primitive):
+    """(loss (N,), gradient (T, N, C)) of logits x (T, N, C), sparse labels (labels_indices (K, 2)
+    int64, labels_values (K,) int32) and sequence_length (N,); blank is C - 1. The gradient is
+    d loss / d x. Only MindSpore's defaults for preprocess_collapse_repeated (False) and
+    ctc_merge_repeated (True) are supported."""
+
+    def __init__(self, preprocess_collapse_repeated=False, ctc_merge_repeated=True,
+                 ignore_longer_outputs_than_inputs=False):
+        super().__init__()
+        for what, v in (("preprocess_collapse_repeated", preprocess_collapse_repeated),
+                        ("ctc_merge_repeated", ctc_merge_repeated),
+                        ("ignore_longer_outputs_than_inputs", ignore_longer_outputs_than_inputs)):
+            if not isinstance(v, bool):
+                raise OpTypeError(f"For 'CTCLoss', the '{what}' must be bool, but got {type(v).__name__}.")
+        if preprocess_collapse_repeated or not ctc_merge_repeated:
+            raise NotImplementedError("For 'CTCLoss', pycompile supports preprocess_collapse_repeated=False and "
+                                      "ctc_merge_repeated=True (MindSpore's defaults) only.")
+        self.ignore_longer = ignore_longer_outputs_than_inputs
+        self.add_prim_attrs(preprocess_collapse_repeated=preprocess_collapse_repeated,
+                            ctc_merge_repeated=ctc_merge_repeated,
+                            ignore_longer_outputs_than_inputs=ignore_longer_outputs_than_inputs)
+
+    def _loss(self, x, targets, sequence_length, target_lengths):
+        nll, _ = ctc_alphas(ops.log_softmax(x, -1), targets, sequence_length, target_lengths, x.shape[2] - 1)
+        if self.ignore_longer:
+            too_long = F.cast(target_lengths, mstype.int32) > F.cast(sequence_length, mstype.int32)
+            nll = ops.select(too_long, ops.zeros_like(nll), nll)
+        return nll
+
+    def __call__(self, x, labels_indices, labels_values, sequence_length):
+        t = F._tensor_type("CTCLoss", x, "x")
+        if t.dtype not in (mstype.float16, mstype.float32, mstype.float64) or t.ndim != 3:
+            raise OpTypeError(f"For 'CTCLoss', 'x' must be a 3-D float tensor, but got {t.dtype} of rank {t.ndim}.")
+        it = F._tensor_type("CTCLoss", labels_indices, "labels_indices")
+        if it.ndim != 2 or it.shape[1] != 2:
+            raise OpValueError(f"For 'CTCLoss', 'labels_indices' must have shape (K, 2), but got {list(it.shape)}.")
+        k, n = it.shape[0], t.shape[1]
+        # the sparse labels as dense (N, K) targets (K bounds every sequence's length)
+        rows = F.cast(labels_indices[:, 0], mstype.int32)
+        cols = F.cast(labels_indices[:, 1], mstype.int32)
+        hit = F.cast(F.expand_dims(rows, 1) == F.expand_dims(ops.arange(n, dtype=mstype.int32), 0), mstype.float64)
+        at = F.cast(F.expand_dims(cols, 1) == F.expand_dims(ops.arange(k, dtype=mstype.int32), 0), mstype.float64)
+        vals = F.cast(labels_values, mstype.float64)
+        targets = F.cast(ops.matmul(ops.transpose(hit * F.expand_dims(vals, 1), (1, 0)), at), mstype.int32)
+        target_lengths = F.cast(ops.sum(hit, 0), mstype.int32)
+        xf = F.cast(x, mstype.float32) if t.dtype is mstype.float16 else x
+        loss = self._loss(xf, targets, sequence_length, target_lengths)
+        grad = ops.grad(lambda v: ops.sum(self._loss(v, targets, sequence_length, target_lengths)))(xf)
+        return F.cast(loss, t.dtype), F.cast(grad, t.dtype)
+
+
+# ---- CTCGreedyDecoder -----------------------------------------------------------------------------
+class CTCGreedyDecoder(Primitive):
+    """Greedy CTC decoding of inputs (T, N, C) (blank C - 1): per batch, the best class of each
+    of its first sequence_length[n] frames, repeats merged (merge_repeated), blanks dropped.
+    Returns (decoded_indices (K, 2), decoded_values (K,), decoded_shape (2,), log_probability
+    (N, 1)) with K the number of decoded labels; K depends on the values, so this runs in PyNative
+    mode (graph code raises a clear error)."""
+
+    def __init__(self, merge_repeated=True):
+        super().__init__()
+        if not isinstance(merge_repeated, bool):
+            raise OpTypeError(f"For 'CTCGreedyDecoder', the 'merge_repeated' must be bool, "
+                              f"but got {type(merge_repeated).__name__}.")
+        self.merge_repeated = merge_repeated
+        self.add_prim_attr("merge_repeated", merge_repeated)
+
+    def __call__(self, inputs, sequence_length):
+        t = F._tensor_type("CTCGreedyDecoder", inputs, "inputs")
+        if t.dtype not in (mstype.float32, mstype.float64) or t.ndim != 3:
+            raise OpTypeError(f"For 'CTCGreedyDecoder', 'inputs' must be a 3-D float32 or float64 tensor, "
+                              f"but got {t.dtype} of rank {t.ndim}.")
+        if isinstance(inputs, Symbolic) or isinstance(sequence_length, Symbolic):
+            raise OpRuntimeError("For 'CTCGreedyDecoder', the number of decoded labels is known only at run time: "
+                                 "pycompile runs it in PyNative mode (call it outside graph code).")
+        x, lengths = inputs.asnumpy(), sequence_length.asnumpy()
+        t_max, n, _ = x.shape
+        if (lengths > t_max).any():
+            raise OpRuntimeError(f"For 'CTCGreedyDecoder', sequence_length[{int(np.argmax(lengths > t_max))}] should "
+                                 f"be less than {t_max}, but got {int(lengths.max())}.")
+        blank = x.shape[2] - 1
+        indices, values, logp, longest = [], [], np.zeros((n, 1), x.dtype), 0
+        for b in range(n):
+            prev, pos = -1, 0
+            for f in range(int(lengths[b])):
+                c = int(np.argmax(x[f, b]))
+                logp[b, 0] -= x[f, b, c]
+                if c != blank and not (self.merge_repeated and c == prev):
+                    indices.append((b, pos))
+                    values.append(c)
+                    pos += 1
+                prev = c
+            longest = max(longest, pos)
+        return (Tensor(np.asarray(indices, np.int64).reshape(-1, 2)), Tensor(np.asarray(values, np.int64)),
+                Tensor(np.array([n, longest], np.int64)), Tensor(logp))
+
+
+def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True):
+    """CTCGreedyDecoder(merge_repeated)(inputs, sequence_length)."""
+    return CTCGreedyDecoder(merge_repeated)(inputs, sequence_length)
+
+
+# ---- UniqueWithPad, NoRepeatNGram ------------------------------------------------------------------
+class UniqueWithPad(Primitive):
+    """(the distinct values of the 1-D x in first-seen order, padded with pad_num to x's length;
+    each element's position in that list)."""
+
+    def __call__(self, x, pad_num):
+        t = F._tensor_type("UniqueWithPad", x, "x")
+        if t.dtype not in (mstype.int32, mstype.int64, mstype.float32):
+            raise OpTypeError(f"For 'UniqueWithPad', the type of 'x' should be one of [Int32, Int64, Float32], "
+                              f"but got {t.dtype}.")
+        if t.ndim != 1:
+            raise OpValueError(f"For primitive[UniqueWithPad], the input_shape_size must be equal to 1, "
+                               f"but got {t.ndim}.")
+        n = t.shape[0]
+        idx_dt = mstype.int32 if t.dtype is mstype.float32 else t.dtype
+        if n == 0:
+            return x, F.cast(x, idx_dt)
+        eq = F.expand_dims(x, 1) == F.expand_dims(x, 0)                            # (n, n)
+        ar = ops.arange(n, dtype=mstype.int32)
+        before = F.expand_dims(ar, 0) < F.expand_dims(ar, 1)                      # j < i
+        first = ops.logical_not(ops.any(ops.logical_and(eq, before), 1))          # (n,)
+        rank = ops.cumsum(F.cast(first, mstype.int32), 0) - 1
+        first_pos = ops.argmax(F.cast(eq, mstype.int32), 1)
+        idx = ops.gather(rank, first_pos, 0)
+        place = ops.logical_and(F.expand_dims(first, 0), F.expand_dims(rank, 0) == F.expand_dims(ar, 1))   # (k, i)
+        filled = ops.any(place, 1)
+        picked = ops.sum(F.cast(place, mstype.float64 if t.dtype is mstype.float32 else t.dtype)
+                         * F.cast(F.expand_dims(x, 0), mstype.float64 if t.dtype is mstype.float32 else t.dtype), 1)
+        pad = ops.fill(t.dtype, (n,), pad_num)
+        return ops.select(filled, F.cast(picked, t.dtype), pad), F.cast(idx, idx_dt)
+
+
+def unique_with_pad(x, pad_num):
+    """UniqueWithPad()(x, pad_num)."""
+    return UniqueWithPad()(x, pad_num)
+
+
+class NoRepeatNGram(Primitive):
+    """log_probs with -FLT_MAX at every token that would repeat an n-gram of state_seq: for each
+    earlier window matching the last ngram_size - 1 tokens, the token that followed it."""
+
+    def __init__(self, ngram_size=1):
+        super().__init__()
+        if isinstance(ngram_size, bool) or not isinstance(ngram_size, int) or ngram_size <= 0:
+            raise OpValueError(f"For 'NoRepeatNGram', the 'ngram_size' must be a positive int, but got {ngram_size!r}.")
+        self.ngram_size = ngram_size
+        self.add_prim_attr("ngram_size", ngram_size)
+
+    def __call__(self, state_seq, log_probs):
+        st = F._tensor_type("NoRepeatNGram", state_seq, "state_seq")
+        lt = F._tensor_type("NoRepeatNGram", log_probs, "log_probs")
+        if st.dtype is not mstype.int32:
+            raise OpTypeError(f"For 'NoRepeatNGram', the type of 'state_seq' should be Int32, but got {st.dtype}.")
+        if lt.dtype not in (mstype.float16, mstype.float32, mstype.float64):
+            raise OpTypeError(f"For 'NoRepeatNGram', 'log_probs' must be a float tensor, but got {lt.dtype}.")
+        if st.ndim < 1 or st.shape[:-1] != lt.shape[:-1]:
+            raise OpValueError(f"For 'NoRepeatNGram', 'state_seq' {list(st.shape)} and 'log_probs' "
+                               f"{list(lt.shape)} must agree in every dimension but the last.")
+        seq_len, vocab, n = st.shape[-1], lt.shape[-1], self.ngram_size
+        if n > seq_len:
+            return F.tensor_move(log_probs)
+        vocab_ids = ops.arange(vocab, dtype=mstype.int32)
+        tail = state_seq[..., seq_len - n + 1:]
+        banned = None
+        for i in range(seq_len - n + 1):
+            match = ops.all(state_seq[..., i:i + n - 1] == tail, -1) if n > 1 else \
+                ops.ones(st.shape[:-1], mstype.bool_)
+            hit = ops.logical_and(F.expand_dims(match, -1), F.expand_dims(state_seq[..., i + n - 1], -1) == vocab_ids)
+            banned = hit if banned is None else ops.logical_or(banned, hit)
+        return ops.select(banned, ops.fill(lt.dtype, lt.shape, -_FLT_MAX), log_probs)
