@@ -149,3 +149,14 @@ class Map(HyperMap):
 
 # MindSpore keeps GradOperation in mindspore.ops.composite (`C.GradOperation`)
 from pycompile.ops.autodiff.api import GradOperation  # noqa: E402,F401
+
+# MindSpore's composite also holds its random functions (`C.multinomial(x, 2, True, seed)`):
+# the same objects as ops.<name>, looked up when first used (ops is still importing here)
+_RANDOM = ("multinomial", "normal", "uniform", "gamma", "poisson", "laplace")
+
+
+def __getattr__(name):
+    if name in _RANDOM:
+        import pycompile.ops as _ops
+        return getattr(_ops, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
