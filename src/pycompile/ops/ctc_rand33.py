@@ -9,7 +9,8 @@ CTCLoss (TensorFlow's) takes unnormalized logits (log-softmax is applied), spars
 (indices, values) and blank = num_classes - 1, and also returns d loss / d logits; CTCLossV2
 (PyTorch's) takes log-probabilities, padded targets and a `blank`, and also returns the alphas.
 UniqueWithPad and NoRepeatNGram are decompositions of comparisons over static shapes.
-CTCGreedyDecoder's outputs have a data-dependent length: it runs on the host (PyNative).
+CTCGreedyDecoder's outputs have a data-dependent length: in graph code they are values of
+run-time length (ops/dynamic_length.py).
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic
 from pycompile.common.tensor import Tensor
 from pycompile.ops import functional as F
-from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
+from pycompile.ops import prims as P
+from pycompile.ops._table import OpTypeError, OpValueError, apply
 from pycompile.ops.primitive import Primitive
 
 _FLT_MAX = 3.4028235e+38
@@ -192,8 +194,10 @@ class CTCGreedyDecoder(Primitive):
     """Greedy CTC decoding of inputs (T, N, C) (blank C - 1): per batch, the best class of each
     of its first sequence_length[n] frames, repeats merged (merge_repeated), blanks dropped.
     Returns (decoded_indices (K, 2), decoded_values (K,), decoded_shape (2,), log_probability
-    (N, 1)) with K the number of decoded labels; K depends on the values, so this runs in PyNative
-    mode (graph code raises a clear error)."""
+    (N, 1)), K the number of decoded labels. One definition for both modes: the labels are
+    scattered to their rank among the kept frames (batch-major) in buffers of N * T rows, with
+    K counted; PyNative cuts the buffers to K, graph code returns them as values of run-time
+    length (ops/dynamic_length.py)."""
 
     def __init__(self, merge_repeated=True):
         super().__init__()
@@ -205,32 +209,50 @@ class CTCGreedyDecoder(Primitive):
 
     def __call__(self, inputs, sequence_length):
         t = F._tensor_type("CTCGreedyDecoder", inputs, "inputs")
+        lt = F._tensor_type("CTCGreedyDecoder", sequence_length, "sequence_length")
         if t.dtype not in (mstype.float32, mstype.float64) or t.ndim != 3:
             raise OpTypeError(f"For 'CTCGreedyDecoder', 'inputs' must be a 3-D float32 or float64 tensor, "
                               f"but got {t.dtype} of rank {t.ndim}.")
-        if isinstance(inputs, Symbolic) or isinstance(sequence_length, Symbolic):
-            raise OpRuntimeError("For 'CTCGreedyDecoder', the number of decoded labels is known only at run time: "
-                                 "pycompile runs it in PyNative mode (call it outside graph code).")
-        x, lengths = inputs.asnumpy(), sequence_length.asnumpy()
-        t_max, n, _ = x.shape
-        if (lengths > t_max).any():
-            raise OpRuntimeError(f"For 'CTCGreedyDecoder', sequence_length[{int(np.argmax(lengths > t_max))}] should "
-                                 f"be less than {t_max}, but got {int(lengths.max())}.")
-        blank = x.shape[2] - 1
-        indices, values, logp, longest = [], [], np.zeros((n, 1), x.dtype), 0
-        for b in range(n):
-            prev, pos = -1, 0
-            for f in range(int(lengths[b])):
-                c = int(np.argmax(x[f, b]))
-                logp[b, 0] -= x[f, b, c]
-                if c != blank and not (self.merge_repeated and c == prev):
-                    indices.append((b, pos))
-                    values.append(c)
-                    pos += 1
-                prev = c
-            longest = max(longest, pos)
-        return (Tensor(np.asarray(indices, np.int64).reshape(-1, 2)), Tensor(np.asarray(values, np.int64)),
-                Tensor(np.array([n, longest], np.int64)), Tensor(logp))
+        if lt.dtype is not mstype.int32 or lt.shape != (t.shape[1],):
+            raise OpTypeError(f"For 'CTCGreedyDecoder', 'sequence_length' must be an int32 tensor of shape "
+                              f"({t.shape[1]},), but got {lt.dtype} {list(lt.shape)}.")
+        t_max, n, classes = t.shape
+        total = n * t_max
+        lengths = ops.depend(sequence_length, _check_lengths(sequence_length, t_max))
+        best = F.transpose(F.cast(ops.argmax(inputs, -1), mstype.int32), (1, 0))          # (N, T)
+        best_val = F.transpose(ops.amax(inputs, -1), (1, 0))
+        valid = F.expand_dims(ops.arange(t_max, dtype=mstype.int32), 0) < F.expand_dims(lengths, 1)
+        keep = ops.logical_and(valid, best != classes - 1)
+        if self.merge_repeated:
+            prev = F.concat([ops.fill(mstype.int32, (n, 1), -1), best[:, :t_max - 1]], 1)
+            keep = ops.logical_and(keep, best != prev)
+        log_prob = -ops.sum(ops.select(valid, best_val, ops.zeros_like(best_val)), 1, keepdim=True)
+        flags = F.cast(keep, mstype.int32)
+        pos = ops.cumsum(flags, 1) - flags                          # place within its batch
+        flat = F.reshape(keep, (total,))
+        rank = ops.cumsum(F.reshape(flags, (total,)), 0) - F.reshape(flags, (total,))
+        where = F.reshape(ops.select(flat, rank, ops.fill(mstype.int32, (total,), total)), (total, 1))
+        rows = F.broadcast_to(F.expand_dims(ops.arange(n, dtype=mstype.int64), 1), (n, t_max))
+        pairs = F.reshape(F.stack([rows, F.cast(pos, mstype.int64)], 2), (total, 2))
+        indices = ops.tensor_scatter_add(ops.zeros((total + 1, 2), mstype.int64), where, pairs)[:total]
+        values = ops.tensor_scatter_add(ops.zeros((total + 1,), mstype.int64), where,
+                                        F.cast(F.reshape(best, (total,)), mstype.int64))[:total]
+        count = ops.sum(flags, dtype=mstype.int32)
+        shape = F.stack([ops.fill(mstype.int64, (), n), F.cast(ops.amax(ops.sum(flags, 1)), mstype.int64)])
+        if any(isinstance(v, Symbolic) for v in (inputs, sequence_length)):
+            from pycompile.ops.dynamic_length import Bounded, BoundedTrace
+            trace = BoundedTrace(count, total)
+            return Bounded(indices, trace), Bounded(values, trace), shape, log_prob
+        k = int(count.asnumpy())
+        return indices[:k], values[:k], shape, log_prob
+
+
+def _check_lengths(sequence_length, t_max):
+    """RuntimeError when the program runs if a sequence is longer than the inputs' frames."""
+    ok = ops.all(sequence_length <= t_max)
+    flag = ops.select(ok, ops.zeros((), mstype.float32), ops.fill(mstype.float32, (), float("inf")))
+    return apply(P.CheckFinite, [flag], {
+        "message": f"For 'CTCGreedyDecoder', sequence_length should be less than or equal to max_time {t_max}"})
 
 
 def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True):
