@@ -19,7 +19,7 @@ import pycompile.common as _common
 from pycompile.common import api as _common_api
 from pycompile.backend import pipeline
 from pycompile import compile_log, jit_options
-from pycompile.common import context, log, value_hints
+from pycompile.common import context, log
 from pycompile.common.parameter import Parameter
 from pycompile.common.sparse_tensor import SPARSE_TYPES
 from pycompile.common.tensor import Tensor
@@ -207,53 +207,13 @@ def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positio
                 from pycompile.backend.cache import compile_cached
                 compiled = compile_cached(fn, args, kwargs, self_obj=self_obj, name=name, root=cache_path)
             else:
-                compiled = _compile_guarded(fn, args, kwargs, self_obj, name)
+                compiled = pipeline.compile_call(fn, args, kwargs, self_obj=self_obj, name=name)
     except CompileError as e:
         raise e.with_traceback(None) from None
     cache[key] = compiled
     if isinstance(cache, compile_log.SpecCache):
         compile_log.after_compile(cache, fn, key, name, bound, compiled, time.perf_counter() - t0)
     return compiled
-
-
-class _ValueGuarded:
-    """The executables of one signature whose graph read the values of small int Tensor
-    arguments (common/value_hints.py: a Tensor used as a shape): one per guarded value, another
-    compiled when a call brings a new value."""
-
-    guarded = None          # no fast path past the value check
-
-    def __init__(self, paths, compile_one):
-        self.paths, self.compile_one, self.table = paths, compile_one, {}
-
-    def pick(self, args, kwargs):
-        key = value_hints.guard_key(args, kwargs, self.paths)
-        compiled = self.table.get(key)
-        if compiled is None:
-            compiled = self.table[key] = self.compile_one(args, kwargs)
-        return compiled
-
-    def run(self, args, kwargs):
-        return self.pick(args, kwargs).run(args, kwargs)
-
-    @property
-    def report(self):
-        return next(iter(self.table.values())).report
-
-
-def _compile_guarded(fn, args, kwargs, self_obj, name):
-    """pipeline.compile_call, offering the Tensor arguments' values to the ops that need them."""
-    def compile_one(a, k):
-        with value_hints.scope() as hints:
-            compiled = pipeline.compile_call(fn, a, k, self_obj=self_obj, name=name)
-        return compiled, [p for p, _ in hints.guards]
-
-    compiled, paths = compile_one(args, kwargs)
-    if not paths:
-        return compiled
-    guarded = _ValueGuarded(paths, lambda a, k: compile_one(a, k)[0])
-    guarded.table[value_hints.guard_key(args, kwargs, paths)] = compiled
-    return guarded
 
 
 class JitFunction:

@@ -20,7 +20,6 @@ import types
 from dataclasses import dataclass
 
 from pycompile.common import dtype as mstype
-from pycompile.common import value_hints
 from pycompile.common.abstract import Symbolic, TensorType
 from pycompile.common.cellbase import CellBase
 from pycompile.common.sparse_tensor import SPARSE_TYPES, parts_of, rebuild
@@ -618,10 +617,7 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
             p = ir.Param(name=label, type=t)
             inputs.append(p)
             paths.append(path)
-            sym = Sym(p, b)
-            if isinstance(x, Tensor):
-                value_hints.offer(sym, path, x)      # an op may read a small int tensor's value (a guard)
-            return sym
+            return Sym(p, b)
         if isinstance(x, (tuple, list)):
             return type(x)(lift(v, f"{label}{i}", path + (i,)) for i, v in enumerate(x))
         if isinstance(x, SPARSE_TYPES):     # a sparse tensor: each part an input, the shape static

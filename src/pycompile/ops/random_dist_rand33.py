@@ -5,8 +5,9 @@ ops.multinomial_with_replacement). Each is a decomposition of uniform / normal d
 the same in PyNative and graph code; seeded instances draw from a Generator of their own
 (operations_cnn._Seeded). MindSpore's numbers are not followed (ops/random_rand33.py says which
 ops do). A `shape` given as a Tensor must have values known when the op is traced: a constant
-(PyNative, a Tensor made in __init__), or a Tensor argument of the compiled call, whose value
-then guards the executable (common/value_hints.py); not a value computed in the graph."""
+(PyNative, a Tensor made in __init__), or a Tensor argument of the compiled call when the
+compiler specializes on its value (`ops.tracing.needs_value`: compiler/value_inputs.py, branch
+mat33); not a value computed in the graph."""
 from __future__ import annotations
 
 import math
@@ -15,10 +16,10 @@ import numpy as np
 
 import pycompile.ops as ops
 from pycompile.common import dtype as mstype
-from pycompile.common import value_hints
 from pycompile.common.abstract import Symbolic
 from pycompile.ops import function_random as FR
 from pycompile.ops import functional as F
+from pycompile.ops import tracing
 from pycompile.ops._table import OpTypeError, OpValueError
 from pycompile.ops.operations_cnn import _Seeded
 
@@ -35,12 +36,14 @@ def _shape_values(name, shape) -> tuple:
             raise OpTypeError(f"For '{name}', the type of 'shape' should be one of [Int32, Int64], but got {t.dtype}.")
         if t.ndim != 1:
             raise OpValueError(f"For '{name}', 'shape' must be a 1-D tensor, but got {t.ndim}-D.")
-        value = value_hints.known_value(shape) if isinstance(shape, Symbolic) else shape.asnumpy()
-        if value is None:
+        if isinstance(shape, Symbolic) or not hasattr(shape, "asnumpy"):
+            needs_value = getattr(tracing, "needs_value", None)
+            if needs_value is not None:         # a graph input: compile again with its value (compiler/value_inputs.py)
+                needs_value(shape)
             raise OpValueError(f"For '{name}', the values of 'shape' must be known at compile time in graph code: "
                                "pass a Tensor argument or constant (not a value computed in the graph), or run "
                                "in PyNative mode.")
-        dims = tuple(int(d) for d in np.asarray(value).reshape(-1))
+        dims = tuple(int(d) for d in shape.asnumpy().reshape(-1))
     if any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 0 for d in dims):
         raise OpValueError(f"For '{name}', each element of 'shape' must be a non-negative int, but got {dims}.")
     return tuple(int(d) for d in dims)
