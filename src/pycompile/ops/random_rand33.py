@@ -62,8 +62,8 @@ class RandomCategorical(Primitive):
     def __init__(self, dtype=mstype.int64):
         super().__init__()
         if dtype not in _INT_OUT:
-            raise OpTypeError(f"For 'RandomCategorical', the 'dtype' must be one of [Int16, Int32, Int64], "
-                              f"but got {dtype}.")
+            raise OpTypeError(f"For 'RandomCategorical', the 'dtype' should be one of [mindspore.int32, "
+                              f"mindspore.int16, mindspore.int64], but got 'mindspore.{str(dtype).lower()}'.")
         self.dtype = dtype
         self.add_prim_attr("dtype", dtype)
         self._rng, self._rng_seed = None, None
@@ -122,7 +122,8 @@ class RandomChoiceWithMask(Primitive):
     def __call__(self, input_x):
         t = F._tensor_type(self.name, input_x, "input_x")
         if t.dtype is not mstype.bool_:
-            raise OpTypeError(f"For 'RandomChoiceWithMask', the type of 'input_x' should be Bool, but got {t.dtype}.")
+            raise OpTypeError(f"For primitive[RandomChoiceWithMask], the input argument[input_x] must be a type of "
+                              f"{{Tensor[Bool]}}, but got Tensor[{t.dtype}].")
         if not 1 <= t.ndim <= 5:
             raise OpValueError(f"For 'RandomChoiceWithMask', the rank of 'input_x' must be in [1, 5], "
                                f"but got {t.ndim}.")
@@ -170,8 +171,8 @@ class _CandidateSampler(Primitive):
         if t.ndim != 2:
             raise OpValueError(f"For '{self.name}', the dimension of input 'true_classes' must be 2, but got {t.ndim}")
         if t.shape[1] != self.num_true:
-            raise OpValueError(f"For '{self.name}', the input 'true_classes' must have 'num_true' columns, but got "
-                               f"'true_classes': {t.shape}'num_true': {self.num_true}")
+            raise OpValueError(f"For primitive[{self.name}], the num_true must be equal to {t.shape[1]}, "
+                               f"but got {self.num_true}.")
         return t
 
     def _sample(self, draw_one, rejected=frozenset()):
