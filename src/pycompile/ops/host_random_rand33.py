@@ -145,10 +145,10 @@ class PhiloxStream:
 
 
 # ---- host calls ------------------------------------------------------------------------------------
-def host_call(owner, name: str, fn, inputs: list, out: TensorType):
+def host_call(owner, name: str, fn, inputs: list, out: TensorType, params: tuple = ()):
     """`fn(*arrays) -> array of out's shape and dtype` as one CustomPyFunc node (a host call from
-    compiled code, a direct call in PyNative). The site is kept per (owner, input signature), so
-    tracing again does not register a new one."""
+    compiled code, a direct call in PyNative). The site is kept per (owner, input signature,
+    `params`: the Python values `fn` closes over), so tracing again does not register a new one."""
     types = []
     for a in inputs:
         t = getattr(a, "_abstract", None)
@@ -156,7 +156,7 @@ def host_call(owner, name: str, fn, inputs: list, out: TensorType):
             raise OpTypeError(f"For '{name}', the inputs must be Tensors, but got {type(a).__name__}")
         types.append(TensorType(t.dtype, tuple(t.shape)))
     sites = owner.__dict__.setdefault("_host_sites", {})
-    key = (name, tuple(types), out)
+    key = (name, tuple(types), out, params)
     site = sites.get(key)
     if site is None:
         SITES.append(Site(fn, tuple(types), out, name))

@@ -56,8 +56,10 @@ def _check_int(name, what, v, low=None):
 class RandomCategorical(Primitive):
     """Samples from a categorical distribution of (batch, classes) logits: `num_sample` class
     indices per row. MindSpore's CPU kernel draws one uniform per sample column, shared by every
-    row, from minstd_rand0 seeded with GetSeed(0, seed) (seed 0: an entropy seed) and keeps the
-    stream across calls while the seed stays the same; so does this."""
+    row, from minstd_rand0 seeded with GetSeed(0, seed) (seed 0: an entropy seed each call). One
+    instance keeps a stream per seed value, continued call after call, as MindSpore 2.10 does
+    (seeds 5, 5, 6, 5 draw the 5-stream's first two blocks, the 6-stream's first, then the
+    5-stream's third)."""
 
     def __init__(self, dtype=mstype.int64):
         super().__init__()
@@ -66,12 +68,13 @@ class RandomCategorical(Primitive):
                               f"mindspore.int16, mindspore.int64], but got 'mindspore.{str(dtype).lower()}'.")
         self.dtype = dtype
         self.add_prim_attr("dtype", dtype)
-        self._rng, self._rng_seed = None, None
+        self._rngs: dict = {}        # seed -> its stream
 
     def _uniforms(self, n: int, seed: int) -> np.ndarray:
-        if self._rng is None or seed != self._rng_seed:
-            self._rng, self._rng_seed = Minstd0(get_seed(0, seed)), seed
-        return np.array([canonical(self._rng) for _ in range(n)], np.float32)
+        rng = self._rngs.get(seed)
+        if rng is None or seed == 0:
+            rng = self._rngs[seed] = Minstd0(get_seed(0, seed))
+        return np.array([canonical(rng) for _ in range(n)], np.float32)
 
     def __call__(self, logits, num_sample, seed=0):
         t = F._tensor_type(self.name, logits, "logits")
@@ -99,7 +102,8 @@ class RandomCategorical(Primitive):
             idx = (cdf[:, None, :] < to_find[:, :, None]).sum(axis=2)
             return np.minimum(idx, terms.shape[1] - 1).astype(out_np)
 
-        return host_call(self, "RandomCategorical", run, [logits], TensorType(self.dtype, (t.shape[0], num_sample)))
+        return host_call(self, "RandomCategorical", run, [logits], TensorType(self.dtype, (t.shape[0], num_sample)),
+                         params=(num_sample, seed))
 
 
 def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
@@ -111,13 +115,15 @@ def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
 class RandomChoiceWithMask(Primitive):
     """`count` random coordinates of True elements of a bool tensor (rank 1-5) and a mask saying
     which are real: MindSpore's kernel shuffles the nonzero positions with std::shuffle on
-    minstd_rand0 seeded by GetSeed(seed, seed2), padding with zeros / False past their number."""
+    minstd_rand0 seeded by GetSeed(seed, seed2) (one engine per instance, drawn on call after
+    call), padding with zeros / False past their number."""
 
     def __init__(self, count=256, seed=0, seed2=0):
         super().__init__()
         self.count = _check_int(self.name, "count", count, 1)
         self.seed, self.seed2 = _check_int(self.name, "seed", seed), _check_int(self.name, "seed2", seed2)
         self.add_prim_attrs(count=self.count, seed=self.seed, seed2=self.seed2)
+        self._rng = None            # the kernel's engine: seeded on the first call, then kept
 
     def __call__(self, input_x):
         t = F._tensor_type(self.name, input_x, "input_x")
@@ -131,11 +137,11 @@ class RandomChoiceWithMask(Primitive):
         if count * rank >= 2 ** 31 - 1:
             raise OpRuntimeError(f"For 'RandomChoiceWithMask', output size exceed INT_MAX: count {count} times "
                                  f"rank {rank}.")
-        seed, seed2 = self.seed, self.seed2
-
         def run(x):
+            if self._rng is None:
+                self._rng = Minstd0(get_seed(self.seed, self.seed2))
             positions = np.flatnonzero(x.reshape(-1))
-            order = shuffle(list(range(positions.size)), Minstd0(get_seed(seed, seed2)))
+            order = shuffle(list(range(positions.size)), self._rng)
             chosen = positions[np.asarray(order[:count], np.int64)]
             out = np.zeros((count, rank + 1), np.int32)
             if x.ndim:
