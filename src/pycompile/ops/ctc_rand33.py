@@ -1,6 +1,6 @@
-"""CTC and sequence Primitives of MindSpore 2.10's `ops.operations`: CTCLoss, CTCLossV2 (and
-`ops.ctc_loss`), CTCGreedyDecoder (and `ops.ctc_greedy_decoder`), UniqueWithPad (and
-`ops.unique_with_pad`), NoRepeatNGram.
+"""CTC and sequence Primitives of MindSpore 2.10's `F.operations`: CTCLoss, CTCLossV2 (and
+`F.ctc_loss`), CTCGreedyDecoder (and `F.ctc_greedy_decoder`), UniqueWithPad (and
+`F.unique_with_pad`), NoRepeatNGram.
 
 The CTC losses are decompositions: the forward (alpha) recursion in log space over the extended
 label sequence (blank, l1, blank, l2, ..., blank), one step per frame, so the gradient is
@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
-import pycompile.ops as ops
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic
 from pycompile.common.tensor import Tensor
+from pycompile.ops import function_array as FA
+from pycompile.ops import function_index as FI
+from pycompile.ops import function_math as FM
 from pycompile.ops import functional as F
+from pycompile.ops.autodiff import api as AD
 from pycompile.ops import prims as P
 from pycompile.ops._table import OpTypeError, OpValueError, apply
 from pycompile.ops.primitive import Primitive
@@ -32,15 +35,15 @@ def _lse(*terms):
     """log(sum(exp(terms))), -inf where every term is -inf (with finite gradients there)."""
     m = terms[0]
     for t in terms[1:]:
-        m = ops.maximum(m, t)
-    dead = ops.logical_and(ops.isinf(m), m < 0)
-    m_safe = ops.select(dead, ops.zeros_like(m), m)
+        m = F.maximum(m, t)
+    dead = F.logical_and(FM.isinf(m), m < 0)
+    m_safe = F.select(dead, F.zeros_like(m), m)
     total = 0.0
     for t in terms:
-        total = total + ops.exp(t - m_safe)
+        total = total + F.exp(t - m_safe)
     empty = total <= 0
-    return ops.select(empty, ops.fill(m.dtype, m.shape, float("-inf")),
-                      ops.log(ops.select(empty, ops.ones_like(total), total)) + m_safe)
+    return F.select(empty, F.fill(m.dtype, m.shape, float("-inf")),
+                      F.log(F.select(empty, F.ones_like(total), total)) + m_safe)
 
 
 def ctc_alphas(log_probs, targets, input_lengths, target_lengths, blank: int):
@@ -52,38 +55,38 @@ def ctc_alphas(log_probs, targets, input_lengths, target_lengths, blank: int):
     width = 2 * s_max + 1
     dt = log_probs.dtype
     targets = F.cast(targets, mstype.int32)
-    blanks = ops.fill(mstype.int32, (n, s_max + 1), blank)
+    blanks = F.fill(mstype.int32, (n, s_max + 1), blank)
     ext = F.reshape(F.stack([blanks[:, :s_max], targets], 2), (n, 2 * s_max))
     ext = F.concat([ext, blanks[:, :1]], 1)
-    prev2 = F.concat([ops.fill(mstype.int32, (n, 2), -1), ext[:, :width - 2]], 1)
-    skip = ops.logical_and(ext != blank, ext != prev2)
-    neg_inf = ops.fill(dt, (n, width), float("-inf"))
-    pad1, pad2 = ops.fill(dt, (n, 1), float("-inf")), ops.fill(dt, (n, 2), float("-inf"))
+    prev2 = F.concat([F.fill(mstype.int32, (n, 2), -1), ext[:, :width - 2]], 1)
+    skip = F.logical_and(ext != blank, ext != prev2)
+    neg_inf = F.fill(dt, (n, width), float("-inf"))
+    pad1, pad2 = F.fill(dt, (n, 1), float("-inf")), F.fill(dt, (n, 2), float("-inf"))
     lengths = F.cast(input_lengths, mstype.int32)
-    start = F.broadcast_to(F.cast(ops.arange(width) < 2, mstype.bool_), (n, width))
-    alpha = ops.select(start, ops.gather_elements(log_probs[0], 1, ext), neg_inf)
+    start = F.broadcast_to(F.cast(FA.arange(width) < 2, mstype.bool_), (n, width))
+    alpha = F.select(start, FI.gather_elements(log_probs[0], 1, ext), neg_inf)
     history, final = [alpha], alpha
     for t in range(1, t_max):
         a1 = F.concat([pad1, alpha[:, :width - 1]], 1)
-        a2 = ops.select(skip, F.concat([pad2, alpha[:, :width - 2]], 1), neg_inf)
-        stepped = _lse(alpha, a1, a2) + ops.gather_elements(log_probs[t], 1, ext)
+        a2 = F.select(skip, F.concat([pad2, alpha[:, :width - 2]], 1), neg_inf)
+        stepped = _lse(alpha, a1, a2) + FI.gather_elements(log_probs[t], 1, ext)
         live = F.broadcast_to(F.expand_dims(lengths > t, 1), (n, width))
-        alpha = ops.select(live, stepped, alpha)
-        history.append(ops.select(live, stepped, neg_inf))
+        alpha = F.select(live, stepped, alpha)
+        history.append(F.select(live, stepped, neg_inf))
         final = alpha
     tl = F.cast(target_lengths, mstype.int32)
-    end_blank = ops.gather_elements(final, 1, F.expand_dims(2 * tl, 1))
-    end_label = ops.select(F.expand_dims(tl > 0, 1),
-                           ops.gather_elements(final, 1, F.expand_dims(ops.maximum(2 * tl - 1, ops.zeros_like(tl)), 1)),
+    end_blank = FI.gather_elements(final, 1, F.expand_dims(2 * tl, 1))
+    end_label = F.select(F.expand_dims(tl > 0, 1),
+                           FI.gather_elements(final, 1, F.expand_dims(F.maximum(2 * tl - 1, F.zeros_like(tl)), 1)),
                            pad1)
     nll = -F.reshape(_lse(end_blank, end_label), (n,))
     # the alphas of the padding past each target (2 * target_length + 1 places) are -inf
-    inside = F.expand_dims(F.expand_dims(ops.arange(width, dtype=mstype.int32), 0) < F.expand_dims(2 * tl + 1, 1), 1)
+    inside = F.expand_dims(F.expand_dims(FA.arange(width, dtype=mstype.int32), 0) < F.expand_dims(2 * tl + 1, 1), 1)
     alphas = F.stack(history, 1)
-    return nll, ops.select(F.broadcast_to(inside, alphas.shape), alphas, ops.fill(dt, alphas.shape, float("-inf")))
+    return nll, F.select(F.broadcast_to(inside, alphas.shape), alphas, F.fill(dt, alphas.shape, float("-inf")))
 
 
-# ---- CTCLossV2 / ops.ctc_loss ----------------------------------------------------------------------
+# ---- CTCLossV2 / F.ctc_loss ----------------------------------------------------------------------
 def _check_int_tensor(name, what, v):
     t = getattr(v, "_abstract", None)
     if t is None and isinstance(v, (tuple, list)):
@@ -101,7 +104,7 @@ def _check_int_tensor(name, what, v):
 
 class CTCLossV2(Primitive):
     """(neg_log_likelihood (N,), log_alpha (N, T, 2S + 1)) of log_probs (T, N, C), padded targets
-    (N, S) and the lengths. The Primitive takes reduction 'none' only, as MindSpore's; ops.ctc_loss
+    (N, S) and the lengths. The Primitive takes reduction 'none' only, as MindSpore's; F.ctc_loss
     reduces."""
 
     def __init__(self, blank=0, reduction="none", zero_infinity=False):
@@ -139,11 +142,11 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         raise OpValueError(f"For 'ctc_loss', 'reduction' must be 'none', 'mean' or 'sum', but got {reduction!r}.")
     loss, alphas = CTCLossV2(blank, "none", zero_infinity)(log_probs, targets, input_lengths, target_lengths)
     if reduction == "sum":
-        loss = ops.sum(loss)
+        loss = F.sum(loss)
     elif reduction == "mean":
         tl = F.cast(_check_int_tensor("CTCLossV2", "target_lengths", target_lengths), mstype.float32)
-        per = F.cast(loss, mstype.float32) / ops.maximum(tl, ops.ones_like(tl))
-        loss = F.cast(ops.mean(per), loss.dtype)
+        per = F.cast(loss, mstype.float32) / F.maximum(tl, F.ones_like(tl))
+        loss = F.cast(F.mean(per), loss.dtype)
     return loss, alphas
 
 
@@ -171,10 +174,10 @@ class CTCLoss(Primitive):
                             ignore_longer_outputs_than_inputs=ignore_longer_outputs_than_inputs)
 
     def _loss(self, x, targets, sequence_length, target_lengths):
-        nll, _ = ctc_alphas(ops.log_softmax(x, -1), targets, sequence_length, target_lengths, x.shape[2] - 1)
+        nll, _ = ctc_alphas(F.log_softmax(x, -1), targets, sequence_length, target_lengths, x.shape[2] - 1)
         if self.ignore_longer:
             too_long = F.cast(target_lengths, mstype.int32) > F.cast(sequence_length, mstype.int32)
-            nll = ops.select(too_long, ops.zeros_like(nll), nll)
+            nll = F.select(too_long, F.zeros_like(nll), nll)
         return nll
 
     def __call__(self, x, labels_indices, labels_values, sequence_length):
@@ -188,14 +191,14 @@ class CTCLoss(Primitive):
         # the sparse labels as dense (N, K) targets (K bounds every sequence's length)
         rows = F.cast(labels_indices[:, 0], mstype.int32)
         cols = F.cast(labels_indices[:, 1], mstype.int32)
-        hit = F.cast(F.expand_dims(rows, 1) == F.expand_dims(ops.arange(n, dtype=mstype.int32), 0), mstype.float64)
-        at = F.cast(F.expand_dims(cols, 1) == F.expand_dims(ops.arange(k, dtype=mstype.int32), 0), mstype.float64)
+        hit = F.cast(F.expand_dims(rows, 1) == F.expand_dims(FA.arange(n, dtype=mstype.int32), 0), mstype.float64)
+        at = F.cast(F.expand_dims(cols, 1) == F.expand_dims(FA.arange(k, dtype=mstype.int32), 0), mstype.float64)
         vals = F.cast(labels_values, mstype.float64)
-        targets = F.cast(ops.matmul(ops.transpose(hit * F.expand_dims(vals, 1), (1, 0)), at), mstype.int32)
-        target_lengths = F.cast(ops.sum(hit, 0), mstype.int32)
+        targets = F.cast(F.matmul(F.transpose(hit * F.expand_dims(vals, 1), (1, 0)), at), mstype.int32)
+        target_lengths = F.cast(F.sum(hit, 0), mstype.int32)
         xf = F.cast(x, mstype.float32) if t.dtype is mstype.float16 else x
         loss = self._loss(xf, targets, sequence_length, target_lengths)
-        grad = ops.grad(lambda v: ops.sum(self._loss(v, targets, sequence_length, target_lengths)))(xf)
+        grad = AD.grad(lambda v: F.sum(self._loss(v, targets, sequence_length, target_lengths)))(xf)
         return F.cast(loss, t.dtype), F.cast(grad, t.dtype)
 
 
@@ -228,27 +231,27 @@ class CTCGreedyDecoder(Primitive):
                               f"({t.shape[1]},), but got {lt.dtype} {list(lt.shape)}.")
         t_max, n, classes = t.shape
         total = n * t_max
-        lengths = ops.depend(sequence_length, _check_lengths(sequence_length, t_max))
-        best = F.transpose(F.cast(ops.argmax(inputs, -1), mstype.int32), (1, 0))          # (N, T)
-        best_val = F.transpose(ops.amax(inputs, -1), (1, 0))
-        valid = F.expand_dims(ops.arange(t_max, dtype=mstype.int32), 0) < F.expand_dims(lengths, 1)
-        keep = ops.logical_and(valid, best != classes - 1)
+        lengths = F.depend(sequence_length, _check_lengths(sequence_length, t_max))
+        best = F.transpose(F.cast(F.argmax(inputs, -1), mstype.int32), (1, 0))          # (N, T)
+        best_val = F.transpose(F.amax(inputs, -1), (1, 0))
+        valid = F.expand_dims(FA.arange(t_max, dtype=mstype.int32), 0) < F.expand_dims(lengths, 1)
+        keep = F.logical_and(valid, best != classes - 1)
         if self.merge_repeated:
-            prev = F.concat([ops.fill(mstype.int32, (n, 1), -1), best[:, :t_max - 1]], 1)
-            keep = ops.logical_and(keep, best != prev)
-        log_prob = -ops.sum(ops.select(valid, best_val, ops.zeros_like(best_val)), 1, keepdim=True)
+            prev = F.concat([F.fill(mstype.int32, (n, 1), -1), best[:, :t_max - 1]], 1)
+            keep = F.logical_and(keep, best != prev)
+        log_prob = -F.sum(F.select(valid, best_val, F.zeros_like(best_val)), 1, keepdim=True)
         flags = F.cast(keep, mstype.int32)
-        pos = ops.cumsum(flags, 1) - flags                          # place within its batch
+        pos = FM.cumsum(flags, 1) - flags                          # place within its batch
         flat = F.reshape(keep, (total,))
-        rank = ops.cumsum(F.reshape(flags, (total,)), 0) - F.reshape(flags, (total,))
-        where = F.reshape(ops.select(flat, rank, ops.fill(mstype.int32, (total,), total)), (total, 1))
-        rows = F.broadcast_to(F.expand_dims(ops.arange(n, dtype=mstype.int64), 1), (n, t_max))
+        rank = FM.cumsum(F.reshape(flags, (total,)), 0) - F.reshape(flags, (total,))
+        where = F.reshape(F.select(flat, rank, F.fill(mstype.int32, (total,), total)), (total, 1))
+        rows = F.broadcast_to(F.expand_dims(FA.arange(n, dtype=mstype.int64), 1), (n, t_max))
         pairs = F.reshape(F.stack([rows, F.cast(pos, mstype.int64)], 2), (total, 2))
-        indices = ops.tensor_scatter_add(ops.zeros((total + 1, 2), mstype.int64), where, pairs)[:total]
-        values = ops.tensor_scatter_add(ops.zeros((total + 1,), mstype.int64), where,
+        indices = FI.tensor_scatter_add(F.zeros((total + 1, 2), mstype.int64), where, pairs)[:total]
+        values = FI.tensor_scatter_add(F.zeros((total + 1,), mstype.int64), where,
                                         F.cast(F.reshape(best, (total,)), mstype.int64))[:total]
-        count = ops.sum(flags, dtype=mstype.int32)
-        shape = F.stack([ops.fill(mstype.int64, (), n), F.cast(ops.amax(ops.sum(flags, 1)), mstype.int64)])
+        count = F.sum(flags, dtype=mstype.int32)
+        shape = F.stack([F.fill(mstype.int64, (), n), F.cast(F.amax(F.sum(flags, 1)), mstype.int64)])
         if any(isinstance(v, Symbolic) for v in (inputs, sequence_length)):
             from pycompile.ops.dynamic_length import Bounded, BoundedTrace
             trace = BoundedTrace(count, total)
@@ -259,8 +262,8 @@ class CTCGreedyDecoder(Primitive):
 
 def _check_lengths(sequence_length, t_max):
     """RuntimeError when the program runs if a sequence is longer than the inputs' frames."""
-    ok = ops.all(sequence_length <= t_max)
-    flag = ops.select(ok, ops.zeros((), mstype.float32), ops.fill(mstype.float32, (), float("inf")))
+    ok = F.all(sequence_length <= t_max)
+    flag = F.select(ok, F.zeros((), mstype.float32), F.fill(mstype.float32, (), float("inf")))
     return apply(P.CheckFinite, [flag], {
         "message": f"For 'CTCGreedyDecoder', sequence_length should be less than {t_max}, the max_time of "
                    "'inputs' (a sequence_length is longer)"})
@@ -289,18 +292,18 @@ class UniqueWithPad(Primitive):
         if n == 0:
             return x, F.cast(x, idx_dt)
         eq = F.expand_dims(x, 1) == F.expand_dims(x, 0)                            # (n, n)
-        ar = ops.arange(n, dtype=mstype.int32)
+        ar = FA.arange(n, dtype=mstype.int32)
         before = F.expand_dims(ar, 0) < F.expand_dims(ar, 1)                      # j < i
-        first = ops.logical_not(ops.any(ops.logical_and(eq, before), 1))          # (n,)
-        rank = ops.cumsum(F.cast(first, mstype.int32), 0) - 1
-        first_pos = ops.argmax(F.cast(eq, mstype.int32), 1)
-        idx = ops.gather(rank, first_pos, 0)
-        place = ops.logical_and(F.expand_dims(first, 0), F.expand_dims(rank, 0) == F.expand_dims(ar, 1))   # (k, i)
-        filled = ops.any(place, 1)
-        picked = ops.sum(F.cast(place, mstype.float64 if t.dtype is mstype.float32 else t.dtype)
+        first = F.logical_not(F.any(F.logical_and(eq, before), 1))          # (n,)
+        rank = FM.cumsum(F.cast(first, mstype.int32), 0) - 1
+        first_pos = F.argmax(F.cast(eq, mstype.int32), 1)
+        idx = F.gather(rank, first_pos, 0)
+        place = F.logical_and(F.expand_dims(first, 0), F.expand_dims(rank, 0) == F.expand_dims(ar, 1))   # (k, i)
+        filled = F.any(place, 1)
+        picked = F.sum(F.cast(place, mstype.float64 if t.dtype is mstype.float32 else t.dtype)
                          * F.cast(F.expand_dims(x, 0), mstype.float64 if t.dtype is mstype.float32 else t.dtype), 1)
-        pad = ops.fill(t.dtype, (n,), pad_num)
-        return ops.select(filled, F.cast(picked, t.dtype), pad), F.cast(idx, idx_dt)
+        pad = F.fill(t.dtype, (n,), pad_num)
+        return F.select(filled, F.cast(picked, t.dtype), pad), F.cast(idx, idx_dt)
 
 
 def unique_with_pad(x, pad_num):
@@ -332,12 +335,12 @@ class NoRepeatNGram(Primitive):
         seq_len, vocab, n = st.shape[-1], lt.shape[-1], self.ngram_size
         if n > seq_len:
             return F.tensor_move(log_probs)
-        vocab_ids = ops.arange(vocab, dtype=mstype.int32)
+        vocab_ids = FA.arange(vocab, dtype=mstype.int32)
         tail = state_seq[..., seq_len - n + 1:]
         banned = None
         for i in range(seq_len - n + 1):
-            match = ops.all(state_seq[..., i:i + n - 1] == tail, -1) if n > 1 else \
-                ops.ones(st.shape[:-1], mstype.bool_)
-            hit = ops.logical_and(F.expand_dims(match, -1), F.expand_dims(state_seq[..., i + n - 1], -1) == vocab_ids)
-            banned = hit if banned is None else ops.logical_or(banned, hit)
-        return ops.select(banned, ops.fill(lt.dtype, lt.shape, -_FLT_MAX), log_probs)
+            match = F.all(state_seq[..., i:i + n - 1] == tail, -1) if n > 1 else \
+                F.ones(st.shape[:-1], mstype.bool_)
+            hit = F.logical_and(F.expand_dims(match, -1), F.expand_dims(state_seq[..., i + n - 1], -1) == vocab_ids)
+            banned = hit if banned is None else F.logical_or(banned, hit)
+        return F.select(banned, F.fill(lt.dtype, lt.shape, -_FLT_MAX), log_probs)

@@ -1,20 +1,18 @@
 """Distribution Primitives of MindSpore 2.10's `operations.random_ops` on pycompile's
 counter-based generator (ops/function_random.py): Uniform, TruncatedNormal,
-ParameterizedTruncatedNormal, RandomGamma (and ops.random_gamma), MultinomialWithReplacement (and
-ops.multinomial_with_replacement). Each is a decomposition of uniform / normal draws, so it runs
+ParameterizedTruncatedNormal, RandomGamma (and F.random_gamma), MultinomialWithReplacement (and
+F.multinomial_with_replacement). Each is a decomposition of uniform / normal draws, so it runs
 the same in PyNative and graph code; seeded instances draw from a Generator of their own
 (operations_cnn._Seeded). MindSpore's numbers are not followed (ops/random_rand33.py says which
 ops do). A `shape` given as a Tensor must have values known when the op is traced: a constant
 (PyNative, a Tensor made in __init__), or a Tensor argument of the compiled call when the
-compiler specializes on its value (`ops.tracing.needs_value`: compiler/value_inputs.py, branch
+compiler specializes on its value (`F.tracing.needs_value`: compiler/value_inputs.py, branch
 mat33); not a value computed in the graph."""
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
-import pycompile.ops as ops
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic
 from pycompile.ops import function_random as FR
@@ -78,8 +76,8 @@ def _truncated(z_fn, low, high, shape):
     out = None
     for _ in range(_TRIES):
         z = z_fn()
-        ok = ops.logical_and(z >= low, z <= high)
-        out = ops.select(ok, z, ops.clamp(z, low, high) if out is None else out)
+        ok = F.logical_and(z >= low, z <= high)
+        out = F.select(ok, z, F.clamp(z, low, high) if out is None else out)
     return out
 
 
@@ -100,14 +98,10 @@ class TruncatedNormal(_Seeded):
         return F.cast(z, self.dtype)
 
 
-def _phi(x):
-    return 0.5 * ops.erfc(-x * (1.0 / math.sqrt(2.0)))
-
-
 class ParameterizedTruncatedNormal(_Seeded):
     """Normal values of `shape` = (batch, ...) with per-batch mean, stdevs, minvals, maxvals
-    (each (batch,) or one value), truncated to [minval, maxval]: the inverse CDF of a uniform
-    draw between the bounds' CDFs, in float64."""
+    (each (batch,) or one value), inside [minval, maxval]: the first of _TRIES normal draws that
+    lands inside, else (bounds far in a tail) a uniform draw between them."""
 
     def __init__(self, seed=0, seed2=0):
         super().__init__(seed, seed2)
@@ -130,30 +124,37 @@ class ParameterizedTruncatedNormal(_Seeded):
         col = (dims[0],) + (1,) * (len(dims) - 1)
         m, s, lo, hi = (F.broadcast_to(F.reshape(F.cast(p, mstype.float64), (-1,) + (1,) * (len(dims) - 1)), col)
                         for p in params)
-        u = self._draw(lambda: FR.rand(*dims, dtype=mstype.float64))
-        a, b = _phi((lo - m) / s), _phi((hi - m) / s)
-        p = ops.clamp(a + u * (b - a), 1e-300, 1.0 - 1e-16)
-        x = m + s * math.sqrt(2.0) * ops.erfinv(2.0 * p - 1.0)
-        return F.cast(ops.clamp(x, lo, hi), dt)
+
+        def draw():
+            u = FR.rand(*dims, dtype=mstype.float64)
+            out, found = lo + u * (hi - lo), None
+            for _ in range(_TRIES):
+                x = m + s * FR.randn(*dims, dtype=mstype.float64)
+                ok = F.logical_and(x >= lo, x <= hi)
+                ok = ok if found is None else F.logical_and(ok, F.logical_not(found))
+                out = F.select(ok, x, out)
+                found = ok if found is None else F.logical_or(found, ok)
+            return out
+        return F.cast(self._draw(draw), dt)
 
 
 def _gamma_unit(alpha, shape):
     """Gamma(alpha, 1) of `shape` (alpha broadcast to it, float64): Marsaglia and Tsang (2000) for
     alpha >= 1 with _TRIES vectorized attempts, alpha < 1 through Gamma(alpha + 1) * U^(1/alpha)."""
-    a = ops.maximum(alpha, 1e-30)
+    a = F.maximum(alpha, 1e-30)
     boost = a < 1.0
-    d = ops.select(boost, a + 1.0, a) - 1.0 / 3.0
-    c = 1.0 / ops.sqrt(9.0 * d)
+    d = F.select(boost, a + 1.0, a) - 1.0 / 3.0
+    c = 1.0 / F.sqrt(9.0 * d)
     out = d
     for _ in range(_TRIES):
         x = FR.randn(*shape, dtype=mstype.float64)
         u = FR.rand(*shape, dtype=mstype.float64)
         v = (1.0 + c * x) ** 3
-        vpos = ops.maximum(v, 1e-300)
-        ok = ops.logical_and(v > 0, ops.log(ops.maximum(u, 1e-300)) < 0.5 * x * x + d - d * vpos + d * ops.log(vpos))
-        out = ops.select(ok, d * vpos, out)
-    u = ops.maximum(FR.rand(*shape, dtype=mstype.float64), 1e-300)
-    return ops.select(boost, out * ops.exp(ops.log(u) / a), out)
+        vpos = F.maximum(v, 1e-300)
+        ok = F.logical_and(v > 0, F.log(F.maximum(u, 1e-300)) < 0.5 * x * x + d - d * vpos + d * F.log(vpos))
+        out = F.select(ok, d * vpos, out)
+    u = F.maximum(FR.rand(*shape, dtype=mstype.float64), 1e-300)
+    return F.select(boost, out * F.exp(F.log(u) / a), out)
 
 
 class RandomGamma(_Seeded):
@@ -175,7 +176,7 @@ class RandomGamma(_Seeded):
 
 
 def random_gamma(shape, alpha, seed=None):
-    """Gamma(alpha, 1) samples of shape `shape + alpha.shape` (MindSpore's ops.random_gamma)."""
+    """Gamma(alpha, 1) samples of shape `shape + alpha.shape` (MindSpore's F.random_gamma)."""
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise OpTypeError(f"For 'random_gamma', the 'seed' must be int, but got {type(seed).__name__}.")
     return RandomGamma(seed or 0, 0)(shape, alpha)

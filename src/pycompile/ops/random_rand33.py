@@ -23,13 +23,10 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic, TensorType
-from pycompile.common.tensor import Tensor
-from pycompile.ops import function_random as FR
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
 from pycompile.ops.host_random_rand33 import (Minstd0, PhiloxStream, canonical, get_seed, host_call, shuffle,
                                               uniform_int)
-from pycompile.ops.operations_cnn import _Seeded
 from pycompile.ops.primitive import Primitive
 
 _INT_OUT = (mstype.int16, mstype.int32, mstype.int64)
