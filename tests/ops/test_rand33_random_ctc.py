@@ -178,3 +178,21 @@ def test_module_paths_and_shape_errors():
             Net()(Tensor(np.array([2], np.int32)))
     finally:
         ms.set_context(mode=old)
+
+
+def test_multinomial_of_rows_gathered_by_unique_in_graph_code():
+    # tests/st/ops/cpu/test_multinomial_op.py::test_multinomial_dynamic_shape: Unique's indices
+    # (a run-time count) gather rows, Multinomial draws from each; graph code returns count rows
+    class Net(nn.Cell):
+        def construct(self, x, indices):
+            unique_indices, _ = P.Unique()(indices)
+            return P.Multinomial()(P.Gather()(x, unique_indices, 0), 2)
+    x = Tensor(np.arange(1, 21).reshape(4, 5).astype(np.float32) / 10)
+    old = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        for idx in ([2, 0, 2, 1, 1, 2], [3, 3, 3, 3, 3, 3]):
+            out = Net()(x, Tensor(np.array(idx, np.int32))).asnumpy()
+            assert out.shape == (len(set(idx)), 2) and ((out >= 0) & (out < 5)).all()
+    finally:
+        ms.set_context(mode=old)

@@ -13,6 +13,8 @@ whatever an elementwise op makes of them; no result ever reads it:
     count;
   * returned from the compiled function, the buffer and the count are two graph outputs and the
     call hands back `data[:count]` (compiler/builder.finish_graph, backend/compiled.Layout);
+  * Gather of rows by run-time-length indices (axis 0), and Multinomial of such rows, give rows
+    of the same run-time count (each result row reads its own input row only);
   * Reshape to a shape known at compile time (MindSpore's `Unique` then `Reshape(x, (3, 3))`; a -1
     stands for what the bound leaves)
     takes the first prod(shape) elements, an ordinary static tensor, and checks when the graph
@@ -67,8 +69,14 @@ class BoundedTrace(Tracer):
     def emit(self, op, inputs, attrs, out_type):
         if op.kind is Kind.ELEMENTWISE and not op.variadic:
             return self._elementwise(op, inputs, attrs, out_type)
-        if op.name in _IDENTITY and len(inputs) == 1:
+        if op.name in _IDENTITY and len(inputs) == 1 and type_of(inputs[0].data).ndim == 1:
             return self._reduce(op, inputs[0], attrs)
+        rows = _ROW_OPS.get(op.name)
+        if rows is not None and rows(inputs, attrs, self):
+            # rows of a run-time count: the op maps each row on its own (row r of the result
+            # reads row r of the Bounded input alone), so the padding rows never reach a real one
+            out = apply(op, [x.data if isinstance(x, Bounded) else x for x in inputs], attrs)
+            return Bounded(out, self)
         raise unsupported(op.name)
 
     def call_cell(self, cell, args, kwargs):
@@ -112,6 +120,26 @@ class BoundedTrace(Tracer):
         return F.reshape(out, (1,)) if keep else out
 
 
+def _gather_rows(inputs, attrs, trace) -> bool:
+    """Gather(x, indices of run-time length, axis 0): the rows of x the indices name, as many
+    as they are (the padding indices are 0, a valid row)."""
+    x, idx = inputs
+    return (isinstance(idx, Bounded) and idx.trace is trace and not isinstance(x, Bounded)
+            and type_of(idx.data).ndim == 1 and attrs.get("axis", 0) in (0, -type_of(x).ndim)
+            and type_of(x).shape[0] > 0)
+
+
+def _multinomial_rows(inputs, attrs, trace) -> bool:
+    """Multinomial(state, rows of run-time count): row r's draws read words of row r only."""
+    state, p = inputs
+    return isinstance(p, Bounded) and p.trace is trace and not isinstance(state, Bounded) \
+        and type_of(p.data).ndim == 2
+
+
+# ops that map rows of a run-time count (op name -> the check that this call does)
+_ROW_OPS = {"Gather": _gather_rows, "Multinomial": _multinomial_rows}
+
+
 def _identity(kind: str, dt: mstype.DType) -> np.ndarray:
     npdt = dt.np
     if kind == "zero":
@@ -134,7 +162,8 @@ def _const(arr):
 
 
 class Bounded(OnTrace, TensorMethods, Symbolic):
-    """A 1-D value of run-time length `trace.count` (at most `trace.bound`), held in `data`."""
+    """A value of run-time length `trace.count` (at most `trace.bound`) along its first axis,
+    held in `data`: 1-D, or rows (a Gather of rows by such indices, and what maps rows)."""
 
     __slots__ = ("data", "trace")
     run_time_length = True      # what F.reshape asks
