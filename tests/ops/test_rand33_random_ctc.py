@@ -196,3 +196,21 @@ def test_multinomial_of_rows_gathered_by_unique_in_graph_code():
             assert out.shape == (len(set(idx)), 2) and ((out >= 0) & (out < 5)).all()
     finally:
         ms.set_context(mode=old)
+
+
+def test_standard_laplace_of_a_run_time_shape():
+    # tests/st/ops/cpu/test_standard_laplace.py::test_standard_laplace_dynamic_shape
+    class Net(nn.Cell):
+        def construct(self, x, indices):
+            unique_indices, _ = ops.Unique()(indices)
+            dshape = ops.TensorShape()(ops.Gather()(x, unique_indices, 0))
+            return ops.StandardLaplace()(dshape), dshape
+    old = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        out, dshape = Net()(Tensor(np.arange(10, dtype=np.int32)), Tensor(np.array([4, 1, 4, 7, 1], np.int32)))
+        assert out.shape == (3,) and dshape.asnumpy().tolist() == [3]
+    finally:
+        ms.set_context(mode=old)
+    # eagerly, a Tensor shape is its values
+    assert ops.StandardLaplace(seed=1)(Tensor(np.array([2, 3], np.int64))).shape == (2, 3)

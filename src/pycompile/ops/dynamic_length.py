@@ -15,6 +15,8 @@ whatever an elementwise op makes of them; no result ever reads it:
     call hands back `data[:count]` (compiler/builder.finish_graph, backend/compiled.Layout);
   * Gather of rows by run-time-length indices (axis 0), and Multinomial of such rows, give rows
     of the same run-time count (each result row reads its own input row only);
+  * TensorShape of it is [count] (an Int64 tensor computed when the graph runs), and
+    StandardLaplace of that shape is a value of the same run-time length;
   * Reshape to a shape known at compile time (MindSpore's `Unique` then `Reshape(x, (3, 3))`; a -1
     stands for what the bound leaves)
     takes the first prod(shape) elements, an ordinary static tensor, and checks when the graph
@@ -27,6 +29,8 @@ the compiler sees holds only ordinary static-shape ops. Gradients follow from th
 selection is a TensorScatterAdd, whose gradient gathers g back to the mask's places).
 """
 from __future__ import annotations
+
+from collections import OrderedDict
 
 import numpy as np
 
@@ -219,6 +223,36 @@ class Bounded(OnTrace, TensorMethods, Symbolic):
         return F.depend(out, flag)
 
     __hash__ = object.__hash__
+
+
+# TensorShape of a value of run-time length, by the id of the shape tensor returned: (that
+# tensor, the trace, the static trailing dimensions); the last few only (a trace's shapes are
+# used right after they are made)
+_SHAPES: "OrderedDict[int, tuple]" = OrderedDict()
+
+
+def shape_tensor(b: "Bounded"):
+    """TensorShape of a value of run-time length: an Int64 tensor [count, *rest] computed when the
+    graph runs. An op given it as a shape (StandardLaplace) makes a value of the same run-time
+    length (`shaped_like`)."""
+    rest = tuple(type_of(b.data).shape[1:])
+    out = F.reshape(F.cast(b.trace.count, mstype.int64), (1,))
+    if rest:
+        out = F.concat([out, _const(np.array(rest, np.int64))], 0)
+    _SHAPES[id(out)] = (out, b.trace, rest)
+    while len(_SHAPES) > 64:
+        _SHAPES.popitem(last=False)
+    return out
+
+
+def shaped_like(shape, make):
+    """For a shape tensor `shape_tensor` made: `make(static shape)` of the run-time length's bound
+    as a value of that run-time length; None for any other shape."""
+    hit = _SHAPES.get(id(shape))
+    if hit is None or hit[0] is not shape:
+        return None
+    _, trace, rest = hit
+    return Bounded(make((trace.bound,) + rest), trace)
 
 
 def graph_parts(v):
