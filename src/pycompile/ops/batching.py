@@ -208,8 +208,21 @@ def _assign(op, args, attrs, size):
     return apply(op, [t, v], attrs), bt
 
 
+def _multinomial(op, args, attrs, size):
+    """A batch of probability vectors (or matrices) is one Multinomial of their rows: row r,
+    sample j reads word r * num_samples + j of one draw, as the unbatched op on the stacked rows
+    does (MindSpore's vmap of Multinomial equals the batched call)."""
+    (state, bs), (p, bp) = args
+    if bs is not None or bp is None:
+        return loop(op, args, attrs, size)
+    p = to_front(p, bp)
+    example = type_of(p).shape[1:]
+    out = apply(op, [state, F.reshape(p, (-1, example[-1]))], attrs)
+    return F.reshape(out, (size,) + example[:-1] + (attrs["num_samples"],)), 0
+
+
 RULES = {
-    "assign": _assign, "elementwise": _elementwise, "reduce": _reduce, "argmax": _argmax, "softmax": _softmax,
+    "assign": _assign, "multinomial": _multinomial, "elementwise": _elementwise, "reduce": _reduce, "argmax": _argmax, "softmax": _softmax,
     "transpose": _transpose, "reshape": _reshape, "slice": _slice, "broadcast_to": _broadcast_to,
     "concat": _concat, "matmul": _matmul, "depend": _depend, "loop": loop,
     **batch_rules_cnn.RULES, **batch_rules_index.RULES,

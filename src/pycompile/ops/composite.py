@@ -149,3 +149,14 @@ class Map(HyperMap):
 
 # MindSpore keeps GradOperation in mindspore.ops.composite (`C.GradOperation`)
 from pycompile.ops.autodiff.api import GradOperation  # noqa: E402,F401
+
+# MindSpore's composite also holds its random functions (`C.multinomial(x, 2, True, seed)`):
+# the same objects as ops.<name> (ops/function_random.py), looked up when first used
+_RANDOM = ("multinomial", "normal", "uniform")
+
+
+def __getattr__(name):
+    if name in _RANDOM:
+        from pycompile.ops import function_random
+        return getattr(function_random, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,6 +13,10 @@ whatever an elementwise op makes of them; no result ever reads it:
     count;
   * returned from the compiled function, the buffer and the count are two graph outputs and the
     call hands back `data[:count]` (compiler/builder.finish_graph, backend/compiled.Layout);
+  * Gather of rows by run-time-length indices (axis 0), and Multinomial of such rows, give rows
+    of the same run-time count (each result row reads its own input row only);
+  * TensorShape of it is [count] (an Int64 tensor computed when the graph runs), and
+    StandardLaplace of that shape is a value of the same run-time length;
   * Reshape to a shape known at compile time (MindSpore's `Unique` then `Reshape(x, (3, 3))`; a -1
     stands for what the bound leaves)
     takes the first prod(shape) elements, an ordinary static tensor, and checks when the graph
@@ -36,6 +40,8 @@ the compiler sees holds only ordinary static-shape ops. Gradients follow from th
 selection is a TensorScatterAdd, whose gradient gathers g back to the mask's places).
 """
 from __future__ import annotations
+
+from collections import OrderedDict
 
 import numpy as np
 
@@ -80,12 +86,18 @@ class BoundedTrace(Tracer):
                 and inputs[1].trace is self and inputs[1].data.ndim == 1:
             axis = attrs.get("axis", 0) % type_of(inputs[0]).ndim
             return Bounded(apply(op, [inputs[0], inputs[1].data], attrs), self, axis)
+        row_op = _ROW_OPS.get(op.name)
+        if row_op is not None and row_op(inputs, attrs, self):
+            # rows of a run-time count: the op maps each row on its own (row r of the result
+            # reads row r of the Bounded input alone), so the padding rows never reach a real one
+            out = apply(op, [x.data if isinstance(x, Bounded) else x for x in inputs], attrs)
+            return Bounded(out, self)
         rows = [x for x in inputs if isinstance(x, Bounded) and x.data.ndim > 1]
         if rows:
             return _rowwise(self, op, inputs, attrs, rows)
         if op.kind is Kind.ELEMENTWISE and not op.variadic:
             return self._elementwise(op, inputs, attrs, out_type)
-        if op.name in _IDENTITY and len(inputs) == 1:
+        if op.name in _IDENTITY and len(inputs) == 1 and type_of(inputs[0].data).ndim == 1:
             return self._reduce(op, inputs[0], attrs)
         raise unsupported(op.name)
 
@@ -128,6 +140,17 @@ class BoundedTrace(Tracer):
         mean = F.cast(total, mstype.float64) / F.cast(self.count, mstype.float64)
         out = F.cast(F.select(mean < 0, F.ceil(mean), F.floor(mean)), dt)
         return F.reshape(out, (1,)) if keep else out
+
+
+def _multinomial_rows(inputs, attrs, trace) -> bool:
+    """Multinomial(state, rows of run-time count): row r's draws read words of row r only."""
+    state, p = inputs
+    return isinstance(p, Bounded) and p.trace is trace and p.axis == 0 and not isinstance(state, Bounded) \
+        and type_of(p.data).ndim == 2
+
+
+# ops that map rows of a run-time count (op name -> the check that this call does)
+_ROW_OPS = {"Multinomial": _multinomial_rows}
 
 
 def _identity(kind: str, dt: mstype.DType) -> np.ndarray:
@@ -284,6 +307,38 @@ def _span(dims, size: int) -> int:
             return i
         p *= d
     return len(dims) if p == size else -1
+
+
+# TensorShape of a value of run-time length, by the id of the shape tensor returned: (that
+# tensor, the trace, the static trailing dimensions); the last few only (a trace's shapes are
+# used right after they are made)
+_SHAPES: "OrderedDict[int, tuple]" = OrderedDict()
+
+
+def shape_tensor(b: "Bounded"):
+    """TensorShape of a value of run-time length: an Int64 tensor [count, *rest] computed when the
+    graph runs. An op given it as a shape (StandardLaplace) makes a value of the same run-time
+    length (`shaped_like`)."""
+    if b.axis != 0:
+        raise b.refused("TensorShape")
+    rest = tuple(type_of(b.data).shape[1:])
+    out = F.reshape(F.cast(b.trace.count, mstype.int64), (1,))
+    if rest:
+        out = F.concat([out, _const(np.array(rest, np.int64))], 0)
+    _SHAPES[id(out)] = (out, b.trace, rest)
+    while len(_SHAPES) > 64:
+        _SHAPES.popitem(last=False)
+    return out
+
+
+def shaped_like(shape, make):
+    """For a shape tensor `shape_tensor` made: `make(static shape)` of the run-time length's bound
+    as a value of that run-time length; None for any other shape."""
+    hit = _SHAPES.get(id(shape))
+    if hit is None or hit[0] is not shape:
+        return None
+    _, trace, rest = hit
+    return Bounded(make((trace.bound,) + rest), trace)
 
 
 def graph_parts(v):

@@ -5,6 +5,7 @@ constructor arguments like MindSpore and calls the functional layer, so both for
 """
 from __future__ import annotations
 
+from pycompile.common.abstract import Symbolic
 from pycompile.ops import function_conv as FC
 from pycompile.ops import function_image as FI
 from pycompile.ops import function_random as FR
@@ -270,6 +271,13 @@ def laplace(shape, seed=None):
 
 class StandardLaplace(_Seeded):
     def __call__(self, shape):
+        if getattr(shape, "_abstract", None) is not None:
+            from pycompile.ops.dynamic_length import shaped_like
+            out = shaped_like(shape, lambda dims: self._draw(lambda: laplace(dims)))   # TensorShape of a run-time length
+            if out is not None:
+                return out
+            if hasattr(shape, "asnumpy") and not isinstance(shape, Symbolic):
+                shape = tuple(int(d) for d in shape.asnumpy().reshape(-1))
         if not isinstance(shape, tuple):
             raise TypeError(f"For 'StandardLaplace', 'shape' must be a tuple, but got {type(shape).__name__}")
         return self._draw(lambda: laplace(shape))

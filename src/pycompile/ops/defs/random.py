@@ -209,7 +209,7 @@ Bernoulli = defop("Bernoulli", ("state", "p"), attrs={"shape": (), "dtype": msty
                   infer=_bernoulli_infer, eager=_bernoulli_eager, kind=Kind.CREATE, batch="loop",
                   lower=Template("random", rule="bernoulli"))
 Multinomial = defop("Multinomial", ("state", "input"), attrs={"num_samples": 1, "replacement": True, "dtype": mstype.int32, "seed": 0},
-                    infer=_multinomial_infer, eager=_multinomial_eager, kind=Kind.CREATE, batch="loop",
+                    infer=_multinomial_infer, eager=_multinomial_eager, kind=Kind.CREATE, batch="multinomial",
                     lower=Template("random", rule="multinomial"))
 Randperm = defop("Randperm", ("state",), attrs={"n": 1, "dtype": mstype.int64, "seed": 0}, infer=_randperm_infer,
                  eager=_randperm_eager, kind=Kind.CREATE, batch="loop", lower=Template("random", rule="perm"))

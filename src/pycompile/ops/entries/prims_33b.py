@@ -268,6 +268,9 @@ def _split_v(input_x, size_splits, split_dim, num_split):
 
 @_prim("TensorShape", [Arg("input_x")], "The shape as a 1-D Int64 Tensor.")
 def _tensor_shape(input_x):
+    if getattr(input_x, "run_time_length", False):       # Unique's / masked_select's values in graph code
+        from pycompile.ops.dynamic_length import shape_tensor
+        return shape_tensor(input_x)
     return Tensor(np.array(input_x.shape, np.int64))
 
 

@@ -313,12 +313,25 @@ from pycompile.ops.primitive import PrimitiveWithCheck, PrimitiveWithInfer, prim
 from pycompile.ops.custom_op import Custom  # noqa: F401,E402  (func_type 'pyfunc': a host call)
 from pycompile.ops.control_flow_ops import ForiLoop, Scan, WhileLoop  # noqa: F401,E402
 from pycompile.ops.autodiff.custom import HookBackward, InsertGradientOf  # noqa: F401,E402
+from pycompile.ops.random_rand33 import (RandomCategorical, RandomChoiceWithMask, UniformCandidateSampler,  # noqa: F401,E402
+                                         LogUniformCandidateSampler)
+from pycompile.ops.random_dist_rand33 import (Uniform, TruncatedNormal, ParameterizedTruncatedNormal,  # noqa: F401,E402
+                                              RandomGamma, MultinomialWithReplacement)
+from pycompile.ops.ctc_rand33 import (CTCLoss, CTCLossV2, CTCGreedyDecoder, UniqueWithPad,  # noqa: F401,E402
+                                      NoRepeatNGram)
 
 __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and isinstance(v, type) and issubclass(v, Primitive)] + ["print_values", "HookBackward",
                                                                                  "InsertGradientOf"]
 
 
+_SUBMODULES = ("array_ops", "math_ops", "nn_ops", "random_ops", "sparse_ops", "image_ops", "comm_ops", "other_ops",
+               "_grad_ops", "_inner_ops")
+
+
 def __getattr__(name):
+    if name in _SUBMODULES:          # `P.random_ops.X` without importing the submodule first
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
     from pycompile.common.missing import missing
     raise missing("ops.operations", __name__, name)
