@@ -28,6 +28,8 @@ GROUP_SIZE = 16
 # fixed in pycompile: case id -> (modes, reason). Modes: "eager", "compiled" or "eager compiled".
 # The tests of these cases are expected to fail (strict: once fixed, remove the entry).
 KNOWN_DIFFERENCES: dict[str, tuple[str, str]] = {
+    "cov33_tr_comm_init": ("eager", "pycompile's init() takes 'hccl' / 'nccl' / 'mccl' on the CPU (all run on MPI); "
+                                    "MindSpore 2.10's CPU build takes only 'mccl'"),
 }
 
 CASES = H.load_cases(ms)
