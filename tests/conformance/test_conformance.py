@@ -30,6 +30,8 @@ GROUP_SIZE = 16
 KNOWN_DIFFERENCES: dict[str, tuple[str, str]] = {
     "cov33_tr_comm_init": ("eager", "pycompile's init() takes 'hccl' / 'nccl' / 'mccl' on the CPU (all run on MPI); "
                                     "MindSpore 2.10's CPU build takes only 'mccl'"),
+    **{f"cov33_ms_dt_{n}": ("eager", f"ms.{n} is {w}32 here; MindSpore 2.10's is the generic {w} type (no bit width)")
+       for n, w in (("float_", "Float"), ("int_", "Int"), ("uint", "UInt"))},
 }
 
 CASES = H.load_cases(ms)

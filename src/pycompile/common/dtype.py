@@ -247,10 +247,11 @@ def pytype_to_dtype(obj):
 
 def get_py_obj_dtype(obj):
     """The dtype of a Python value: a number's (int Int64, float Float64, bool Bool), a tensor's
-    `dtype`, or a type object's (as `pytype_to_dtype`)."""
+    TensorType (`Tensor[Float16]`, as MindSpore 2.10 answers), or a type object's (as `pytype_to_dtype`)."""
     d = getattr(obj, "dtype", None)
     if isinstance(d, DType):
-        return d
+        from pycompile.common.dtype_types import TensorType
+        return TensorType(d)
     if isinstance(obj, type):
         return pytype_to_dtype(obj)
     return pytype_to_dtype(type(obj))
