@@ -50,7 +50,7 @@ SELECTED = [c for c in CASES if all(implemented(n) for n in c.names) and c.id in
 # MindSpore errors that say its CPU build has no kernel for an op / dtype: not a behaviour to copy
 _NO_KERNEL = ("kernelmod", "does not support this kernel data type", "kernel select failed",
               "is not supported on this device", "unregistered",
-              "only supports ascend", "support ascend only", "not implement exception")
+              "only supports ascend", "support ascend only", "not implement exception", "not found op")
 
 
 def _no_kernel(enc) -> bool:
