@@ -5,41 +5,41 @@ are "surface" cases: what a user observes (str(), a returned value, an attribute
 wheel; they act on the host (graph=False). A case that sets a context restores it."""
 group("cov33_ms")
 
-_SURFACE = dict(graph=False, reason="a host-side API (types, contexts, seeds, streams): Python values")
+_c33_SURFACE = dict(graph=False, reason="a host-side API (types, contexts, seeds, streams): Python values")
 
 
-def _surface(name, fn, cid=None, **kw):
-    add(f"cov33_ms_{cid or name}", f"ms.{name}", fn, **{**_SURFACE, **kw})
+def _c33_surface(name, fn, cid=None, **kw):
+    add(f"cov33_ms_{cid or name}", f"ms.{name}", fn, **{**_c33_SURFACE, **kw})
 
 
 # dtypes and type objects: their names as MindSpore prints them
 for _n in ("bool_", "byte", "double", "float16", "float32", "float64", "float_", "half", "int16", "int32", "int64", "int8",
            "int_", "intc", "intp", "long", "short", "single", "ubyte", "uint", "uint16", "uint32", "uint64", "uint8", "uintc",
            "uintp", "ushort", "number", "list_", "tuple_", "type_none", "string", "tensor_type"):
-    _surface(_n, (lambda n: lambda: str(getattr(ms, n)))(_n), cid=f"dt_{_n}")
+    _c33_surface(_n, (lambda n: lambda: str(getattr(ms, n)))(_n), cid=f"dt_{_n}")
 
-_surface("dtype", lambda: (str(ms.dtype.float32), str(ms.dtype.int8), ms.dtype.float32 == ms.float32))
-_surface("Int", lambda: (isinstance(ms.int32, ms.Int), isinstance(ms.uint8, ms.Int), isinstance(ms.float32, ms.Int)))
-_surface("Type", lambda: (isinstance(ms.float32, ms.Type), isinstance(ms.int64, ms.Type)))
-_surface("TensorType", lambda: str(ms.TensorType(ms.float32)))
-_surface("QuantDtype", lambda: sorted(m.name for m in ms.QuantDtype)[:4])
-_surface("dtype_to_pytype", lambda: (ms.dtype_to_pytype(ms.float32).__name__, ms.dtype_to_pytype(ms.int8).__name__,
+_c33_surface("dtype", lambda: (str(ms.dtype.float32), str(ms.dtype.int8), ms.dtype.float32 == ms.float32))
+_c33_surface("Int", lambda: (isinstance(ms.int32, ms.Int), isinstance(ms.uint8, ms.Int), isinstance(ms.float32, ms.Int)))
+_c33_surface("Type", lambda: (isinstance(ms.float32, ms.Type), isinstance(ms.int64, ms.Type)))
+_c33_surface("TensorType", lambda: str(ms.TensorType(ms.float32)))
+_c33_surface("QuantDtype", lambda: sorted(m.name for m in ms.QuantDtype)[:4])
+_c33_surface("dtype_to_pytype", lambda: (ms.dtype_to_pytype(ms.float32).__name__, ms.dtype_to_pytype(ms.int8).__name__,
                                      ms.dtype_to_pytype(ms.bool_).__name__))
-_surface("pytype_to_dtype", lambda: (str(ms.pytype_to_dtype(int)), str(ms.pytype_to_dtype(float)),
+_c33_surface("pytype_to_dtype", lambda: (str(ms.pytype_to_dtype(int)), str(ms.pytype_to_dtype(float)),
                                      str(ms.pytype_to_dtype(bool)), str(ms.pytype_to_dtype(np.float16))))
-_surface("get_py_obj_dtype", lambda: (str(ms.get_py_obj_dtype(Tensor(np.ones(2, np.float16)))), str(ms.get_py_obj_dtype(3)),
+_c33_surface("get_py_obj_dtype", lambda: (str(ms.get_py_obj_dtype(Tensor(np.ones(2, np.float16)))), str(ms.get_py_obj_dtype(3)),
                                       str(ms.get_py_obj_dtype(2.5))))
-_surface("is_tensor", lambda: (ms.is_tensor(Tensor(np.ones(2, np.float32))), ms.is_tensor(np.ones(2)), ms.is_tensor(3)))
-_surface("from_numpy", lambda: ms.from_numpy(np.arange(6, dtype=np.int16).reshape(2, 3)))
-_surface("frombuffer", lambda: ms.frombuffer(np.arange(4, dtype=np.float32).tobytes(), ms.float32))
-_surface("SparseTensor", lambda: ms.SparseTensor is not None)
+_c33_surface("is_tensor", lambda: (ms.is_tensor(Tensor(np.ones(2, np.float32))), ms.is_tensor(np.ones(2)), ms.is_tensor(3)))
+_c33_surface("from_numpy", lambda: ms.from_numpy(np.arange(6, dtype=np.int16).reshape(2, 3)))
+_c33_surface("frombuffer", lambda: ms.frombuffer(np.arange(4, dtype=np.float32).tobytes(), ms.float32))
+_c33_surface("SparseTensor", lambda: ms.SparseTensor is not None)
 
 # modes and contexts
-_surface("GRAPH_MODE", lambda: ms.GRAPH_MODE)
-_surface("PYNATIVE_MODE", lambda: ms.PYNATIVE_MODE)
+_c33_surface("GRAPH_MODE", lambda: ms.GRAPH_MODE)
+_c33_surface("PYNATIVE_MODE", lambda: ms.PYNATIVE_MODE)
 
 
-def _context():
+def _c33_context():
     old = ms.get_context("mode")
     ms.set_context(mode=ms.GRAPH_MODE)
     g = ms.get_context("mode")
@@ -47,81 +47,81 @@ def _context():
     return g, ms.get_context("mode"), ms.get_context("device_target")
 
 
-_surface("set_context", _context)
-_surface("get_context", lambda: (ms.get_context("mode"), ms.get_context("device_target")))
+_c33_surface("set_context", _c33_context)
+_c33_surface("get_context", lambda: (ms.get_context("mode"), ms.get_context("device_target")))
 
 
-def _auto_parallel():
+def _c33_auto_parallel():
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
     got = (ms.get_auto_parallel_context("parallel_mode"), ms.get_auto_parallel_context("gradients_mean"))
     ms.reset_auto_parallel_context()
     return got + (ms.get_auto_parallel_context("parallel_mode"), ms.get_auto_parallel_context("gradients_mean"))
 
 
-_surface("set_auto_parallel_context", _auto_parallel)
-_surface("get_auto_parallel_context", lambda: (ms.get_auto_parallel_context("parallel_mode"),
+_c33_surface("set_auto_parallel_context", _c33_auto_parallel)
+_c33_surface("get_auto_parallel_context", lambda: (ms.get_auto_parallel_context("parallel_mode"),
                                                ms.get_auto_parallel_context("device_num")))
-_surface("reset_auto_parallel_context", lambda: (ms.reset_auto_parallel_context(),
+_c33_surface("reset_auto_parallel_context", lambda: (ms.reset_auto_parallel_context(),
                                                  ms.get_auto_parallel_context("gradients_mean")))
-_surface("ParallelMode", lambda: (ms.ParallelMode.STAND_ALONE, ms.ParallelMode.DATA_PARALLEL,
+_c33_surface("ParallelMode", lambda: (ms.ParallelMode.STAND_ALONE, ms.ParallelMode.DATA_PARALLEL,
                                   ms.ParallelMode.SEMI_AUTO_PARALLEL, ms.ParallelMode.AUTO_PARALLEL))
 
 
-def _algo():
+def _c33_algo():
     ms.set_algo_parameters(fully_use_devices=False)
     got = ms.get_algo_parameters("fully_use_devices")
     ms.reset_algo_parameters()
     return got, ms.get_algo_parameters("fully_use_devices")
 
 
-_surface("set_algo_parameters", _algo)
-_surface("get_algo_parameters", lambda: ms.get_algo_parameters("elementwise_op_strategy_follow"))
-_surface("reset_algo_parameters", lambda: (ms.reset_algo_parameters(), ms.get_algo_parameters("fully_use_devices")))
-_surface("set_ps_context", lambda: ms.set_ps_context(enable_ps=False))
-_surface("get_ps_context", lambda: ms.get_ps_context("enable_ps"))
-_surface("get_level", lambda: ms.get_level() == __import__("os").environ.get("GLOG_v", "2"))
-_surface("get_log_config", lambda: sorted(ms.get_log_config()))
-_surface("set_deterministic", lambda: ms.set_deterministic(False))
-_surface("set_recursion_limit", lambda: ms.set_recursion_limit(1000))
-_surface("set_device", lambda: (ms.set_device("CPU"), ms.get_context("device_target")))
-_surface("get_current_device", lambda: (ms.get_current_device().device_target, ms.get_current_device().device_id))
-_surface("set_cpu_affinity", lambda: ms.set_cpu_affinity(False))
+_c33_surface("set_algo_parameters", _c33_algo)
+_c33_surface("get_algo_parameters", lambda: ms.get_algo_parameters("elementwise_op_strategy_follow"))
+_c33_surface("reset_algo_parameters", lambda: (ms.reset_algo_parameters(), ms.get_algo_parameters("fully_use_devices")))
+_c33_surface("set_ps_context", lambda: ms.set_ps_context(enable_ps=False))
+_c33_surface("get_ps_context", lambda: ms.get_ps_context("enable_ps"))
+_c33_surface("get_level", lambda: ms.get_level() == __import__("os").environ.get("GLOG_v", "2"))
+_c33_surface("get_log_config", lambda: sorted(ms.get_log_config()))
+_c33_surface("set_deterministic", lambda: ms.set_deterministic(False))
+_c33_surface("set_recursion_limit", lambda: ms.set_recursion_limit(1000))
+_c33_surface("set_device", lambda: (ms.set_device("CPU"), ms.get_context("device_target")))
+_c33_surface("get_current_device", lambda: (ms.get_current_device().device_target, ms.get_current_device().device_id))
+_c33_surface("set_cpu_affinity", lambda: ms.set_cpu_affinity(False))
 
 
-def _set_dump():
+def _c33_set_dump():
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")          # "CPU is not supported by set_dump" (both frameworks)
         return ms.set_dump(nn.Dense(2, 2), enabled=False)
 
 
-_surface("set_dump", _set_dump)
-_surface("set_memory", lambda: ms.set_memory(max_size="1GB"))
-_surface("dispatch_threads_num", lambda: ms.runtime.dispatch_threads_num(4) if hasattr(ms, "runtime") else None)
-_surface("launch_blocking", lambda: ms.launch_blocking())
-_surface("set_device_limit", lambda: ms.set_device_limit(1, 1))
-_surface("run_check", lambda: ms.run_check())
-_surface("enable_dynamic", lambda: callable(ms.enable_dynamic(x=Tensor(shape=[None, 3], dtype=ms.float32))(lambda x: x)))
-_surface("Symbol", lambda: type(ms.Symbol(max=8, divisor=2)).__name__)
+_c33_surface("set_dump", _c33_set_dump)
+_c33_surface("set_memory", lambda: ms.set_memory(max_size="1GB"))
+_c33_surface("dispatch_threads_num", lambda: ms.runtime.dispatch_threads_num(4) if hasattr(ms, "runtime") else None)
+_c33_surface("launch_blocking", lambda: ms.launch_blocking())
+_c33_surface("set_device_limit", lambda: ms.set_device_limit(1, 1))
+_c33_surface("run_check", lambda: ms.run_check())
+_c33_surface("enable_dynamic", lambda: callable(ms.enable_dynamic(x=Tensor(shape=[None, 3], dtype=ms.float32))(lambda x: x)))
+_c33_surface("Symbol", lambda: type(ms.Symbol(max=8, divisor=2)).__name__)
 
 # seeds and generators
-_surface("set_seed", lambda: (ms.set_seed(7), ms.get_seed()))
-_surface("get_seed", lambda: (ms.set_seed(11), ms.get_seed(), ms.set_seed(0))[1])
-_surface("manual_seed", lambda: (ms.manual_seed(5), ms.initial_seed())[1])
-_surface("initial_seed", lambda: (ms.manual_seed(6), ms.initial_seed())[1])
-_surface("seed", lambda: isinstance(ms.seed(), int))
-_surface("get_rng_state", lambda: type(ms.get_rng_state()).__name__)
-_surface("set_rng_state", lambda: ms.set_rng_state(ms.get_rng_state()))
+_c33_surface("set_seed", lambda: (ms.set_seed(7), ms.get_seed()))
+_c33_surface("get_seed", lambda: (ms.set_seed(11), ms.get_seed(), ms.set_seed(0))[1])
+_c33_surface("manual_seed", lambda: (ms.manual_seed(5), ms.initial_seed())[1])
+_c33_surface("initial_seed", lambda: (ms.manual_seed(6), ms.initial_seed())[1])
+_c33_surface("seed", lambda: isinstance(ms.seed(), int))
+_c33_surface("get_rng_state", lambda: type(ms.get_rng_state()).__name__)
+_c33_surface("set_rng_state", lambda: ms.set_rng_state(ms.get_rng_state()))
 
 
-def _generator():
+def _c33_generator():
     g = ms.Generator()
     g.manual_seed(3)
     return g.initial_seed(), type(g.get_state()).__name__, ms.default_generator.initial_seed() == ms.initial_seed()
 
 
-_surface("Generator", _generator)
-_surface("default_generator", lambda: isinstance(ms.default_generator, ms.Generator))
+_c33_surface("Generator", _c33_generator)
+_c33_surface("default_generator", lambda: isinstance(ms.default_generator, ms.Generator))
 
 # streams and memory (the CPU build: what it answers)
 for _n, _f in [("Stream", lambda: type(ms.Stream()).__name__), ("Event", lambda: type(ms.Event()).__name__),
@@ -142,25 +142,25 @@ for _n, _f in [("Stream", lambda: type(ms.Stream()).__name__), ("Event", lambda:
                ("reset_peak_memory_stats", lambda: ms.reset_peak_memory_stats()),
                ("ms_memory_recycle", lambda: ms.ms_memory_recycle()),
                ("UntypedStorage", lambda: ms.UntypedStorage is not None)]:
-    _surface(_n, _f)
+    _c33_surface(_n, _f)
 
 
 # decorators and graph-build helpers (the decorated function still gives its value eagerly)
-def _deco(name, make):
+def _c33_deco(name, make):
     def f(x):
         return make()(x)
-    add(f"cov33_ms_{name}", f"ms.{name}", f, [rnd(2, 3)], **_SURFACE)
+    add(f"cov33_ms_{name}", f"ms.{name}", f, [rnd(2, 3)], **_c33_SURFACE)
 
 
-def _plus_one(x):
+def _c33_plus_one(x):
     return x + 1
 
 
-_deco("jit", lambda: ms.jit(_plus_one))
-_deco("no_inline", lambda: ms.no_inline(_plus_one))
+_c33_deco("jit", lambda: ms.jit(_c33_plus_one))
+_c33_deco("no_inline", lambda: ms.no_inline(_c33_plus_one))
 
 
-class _Lazy(nn.Cell):
+class _c33_Lazy(nn.Cell):
     @ms.lazy_inline
     def __init__(self, k):
         super().__init__()
@@ -170,10 +170,10 @@ class _Lazy(nn.Cell):
         return x * self.k
 
 
-_deco("lazy_inline", lambda: _Lazy(3.0))
+_c33_deco("lazy_inline", lambda: _c33_Lazy(3.0))
 
 
-@case("ms.jit_class", **_SURFACE)
+@case("ms.jit_class", **_c33_SURFACE)
 def cov33_ms_jit_class():
     @ms.jit_class
     class Scale:
@@ -182,12 +182,12 @@ def cov33_ms_jit_class():
     return Scale().k
 
 
-@case("ms.recompute", inputs=[rnd(2, 3)], **_SURFACE)
+@case("ms.recompute", inputs=[rnd(2, 3)], **_c33_SURFACE)
 def cov33_ms_recompute(x):
     return ms.recompute(nn.ReLU(), x)
 
 
-@case("ms.swap_tensors", **_SURFACE)
+@case("ms.swap_tensors", **_c33_SURFACE)
 def cov33_ms_swap_tensors():
     a, b = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 4.0], np.float32))
     ms.swap_tensors(a, b)
@@ -195,7 +195,7 @@ def cov33_ms_swap_tensors():
 
 
 # files
-@case("ms.save_mindir", "ms.load_mindir", **_SURFACE)
+@case("ms.save_mindir", "ms.load_mindir", **_c33_SURFACE)
 def cov33_ms_mindir():
     import os
     import tempfile
@@ -209,7 +209,7 @@ def cov33_ms_mindir():
         return sorted(f for f in os.listdir(d)), type(g).__name__
 
 
-@case("ms.load_segmented_checkpoints", **_SURFACE)
+@case("ms.load_segmented_checkpoints", **_c33_SURFACE)
 def cov33_ms_segmented():
     import os
     import tempfile

@@ -4,28 +4,28 @@ case (tools/name_coverage.py): layers, optimizers, LR schedules and wrappers. Id
 group("cov33_nn")
 
 
-def _cell(name, make, inputs, cid=None, **kw):
+def _c33_cell(name, make, inputs, cid=None, **kw):
     def build():
         return make()
     add(f"cov33_nn_{cid or name}", f"nn.{name}", build, inputs, kind="cell", **kw)
 
 
-_cell("AdaptiveMaxPool1d", lambda: nn.AdaptiveMaxPool1d(3), [rnd(2, 3, 6)])
-_cell("AvgPool3dExt", lambda: nn.AvgPool3dExt(2, 1), [rnd(1, 2, 3, 4, 4)])
-_cell("MaxPool2dExt", lambda: nn.MaxPool2dExt(2, 2), [rnd(1, 2, 4, 6)])
-_cell("MaxUnpool1d", lambda: nn.MaxUnpool1d(2), [rnd(1, 2, 3), np.array([[[1, 2, 5], [0, 3, 4]]], np.int64)])
-_cell("InstanceNorm1d", lambda: set_params(nn.InstanceNorm1d(3), 1), [rnd(2, 3, 5)])
-_cell("InstanceNorm2d", lambda: set_params(nn.InstanceNorm2d(3), 2), [rnd(2, 3, 4, 4)])
-_cell("InstanceNorm3d", lambda: set_params(nn.InstanceNorm3d(3), 3), [rnd(2, 3, 2, 3, 3)])
-_SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], np.float32)
-_cell("MatDet", lambda: nn.MatDet(), [_SPD])
-_cell("MatInverse", lambda: nn.MatInverse(), [_SPD])
-_cell("MatrixDiag", lambda: nn.MatrixDiag(), [rnd(2, 3)])
-_cell("MatrixDiagPart", lambda: nn.MatrixDiagPart(), [rnd(2, 3, 3)])
-_cell("MatrixSetDiag", lambda: nn.MatrixSetDiag(), [rnd(2, 3, 3), rnd(2, 3)])
-_cell("ReflectionPad1d", lambda: nn.ReflectionPad1d((2, 1)), [rnd(1, 2, 4)])
-_cell("ReplicationPad1d", lambda: nn.ReplicationPad1d((1, 3)), [rnd(1, 2, 4)])
-_cell("Roll", lambda: nn.Roll(2, 1), [rnd(3, 4)])
+_c33_cell("AdaptiveMaxPool1d", lambda: nn.AdaptiveMaxPool1d(3), [rnd(2, 3, 6)])
+_c33_cell("AvgPool3dExt", lambda: nn.AvgPool3dExt(2, 1), [rnd(1, 2, 3, 4, 4)])
+_c33_cell("MaxPool2dExt", lambda: nn.MaxPool2dExt(2, 2), [rnd(1, 2, 4, 6)])
+_c33_cell("MaxUnpool1d", lambda: nn.MaxUnpool1d(2), [rnd(1, 2, 3), np.array([[[1, 2, 5], [0, 3, 4]]], np.int64)])
+_c33_cell("InstanceNorm1d", lambda: set_params(nn.InstanceNorm1d(3), 1), [rnd(2, 3, 5)])
+_c33_cell("InstanceNorm2d", lambda: set_params(nn.InstanceNorm2d(3), 2), [rnd(2, 3, 4, 4)])
+_c33_cell("InstanceNorm3d", lambda: set_params(nn.InstanceNorm3d(3), 3), [rnd(2, 3, 2, 3, 3)])
+_c33_SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], np.float32)
+_c33_cell("MatDet", lambda: nn.MatDet(), [_c33_SPD])
+_c33_cell("MatInverse", lambda: nn.MatInverse(), [_c33_SPD])
+_c33_cell("MatrixDiag", lambda: nn.MatrixDiag(), [rnd(2, 3)])
+_c33_cell("MatrixDiagPart", lambda: nn.MatrixDiagPart(), [rnd(2, 3, 3)])
+_c33_cell("MatrixSetDiag", lambda: nn.MatrixSetDiag(), [rnd(2, 3, 3), rnd(2, 3)])
+_c33_cell("ReflectionPad1d", lambda: nn.ReflectionPad1d((2, 1)), [rnd(1, 2, 4)])
+_c33_cell("ReplicationPad1d", lambda: nn.ReplicationPad1d((1, 3)), [rnd(1, 2, 4)])
+_c33_cell("Roll", lambda: nn.Roll(2, 1), [rnd(3, 4)])
 
 
 @case("nn.RReLU", inputs=[rnd(3, 4)], graph=False, reason="random slopes (MindSpore 2.10 draws them in eval mode too)")
@@ -35,9 +35,9 @@ def cov33_nn_RReLU(x):
     return y.shape, y.dtype, ops.where(x >= 0, y == x, neg).all()
 
 
-_cell("Dropout1d", lambda: nn.Dropout1d(0.5).set_train(False), [rnd(2, 3, 4)])
-_cell("Dropout2dExt", lambda: nn.Dropout2dExt(0.5).set_train(False), [rnd(2, 3, 4, 4)])
-_cell("DropoutExt", lambda: nn.DropoutExt(0.5).set_train(False), [rnd(2, 3)])
+_c33_cell("Dropout1d", lambda: nn.Dropout1d(0.5).set_train(False), [rnd(2, 3, 4)])
+_c33_cell("Dropout2dExt", lambda: nn.Dropout2dExt(0.5).set_train(False), [rnd(2, 3, 4, 4)])
+_c33_cell("DropoutExt", lambda: nn.DropoutExt(0.5).set_train(False), [rnd(2, 3)])
 
 
 @case("nn.Transformer", "nn.TransformerEncoder", inputs=[rnd(3, 2, 8), rnd(2, 2, 8)], graph=False,
@@ -65,7 +65,7 @@ def cov33_nn_lr_cells(step):
 
 
 # ---- optimizers: one step from fixed weights and gradients ------------------------------------------------------
-def _opt_step(make, steps=2):
+def _c33_opt_step(make, steps=2):
     def f():
         w = Parameter(Tensor(np.array([[0.5, -1.0], [2.0, 0.25]], np.float32)), name="w")
         b = Parameter(Tensor(np.array([0.1, -0.2], np.float32)), name="b")
@@ -83,18 +83,18 @@ for _n, _make in [("ASGD", lambda p: nn.ASGD(p, 0.1)), ("AdaMax", lambda p: nn.A
                   ("Rprop", lambda p: nn.Rprop(p, 0.1)), ("AdaFactor", lambda p: nn.AdaFactor(p, 0.1, scale_parameter=False,
                                                                                                 relative_step=False,
                                                                                                 warmup_init=False))]:
-    add(f"cov33_nn_opt_{_n}", f"nn.{_n}", _opt_step(_make), graph=False, reason="an optimizer step updates Parameters")
+    add(f"cov33_nn_opt_{_n}", f"nn.{_n}", _c33_opt_step(_make), graph=False, reason="an optimizer step updates Parameters")
 
 
 # ---- wrappers ---------------------------------------------------------------------------------------------------
-def _dense():
+def _c33_dense():
     return nn.Dense(3, 2, weight_init=Tensor(np.array([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]], np.float32)),
                     bias_init=Tensor(np.zeros(2, np.float32)))
 
 
 @case("nn.WithGradCell", inputs=[rnd(4, 3), ints(4, lo=0, hi=2)], graph=False, reason="gradients of a Cell built in the case")
 def cov33_nn_with_grad_cell(x, y):
-    net = _dense()
+    net = _c33_dense()
     return nn.WithGradCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"))(x, y)
 
 
@@ -121,5 +121,5 @@ def cov33_nn_sync_batchnorm(x):
 def cov33_nn_helpers():
     m = nn.get_metrics({"acc", "loss"})
     with nn.no_init_parameters():
-        d = _dense()
+        d = _c33_dense()
     return sorted(m), type(d).__name__

@@ -3,20 +3,20 @@ pycompile had without a recorded case (tools/name_coverage.py lists them). Part 
 after cases.py; ids start with ``cov33_``. Random ops are compared by shape, dtype and range."""
 group("cov33_ops")
 
-F = getattr(ops, "functional", ops)
-P = getattr(ops, "operations", ops)
+C33F = getattr(ops, "functional", ops)
+C33P = getattr(ops, "operations", ops)
 
 
 # ---- one name a case (a name without a MindSpore CPU kernel then skips alone) -------------------------------
 
 
-_X34, _Y34 = rnd(3, 4), rnd(3, 4)
-@case("ops.argmin", inputs=[_X34])
+_c33_X34, _c33_Y34 = rnd(3, 4), rnd(3, 4)
+@case("ops.argmin", inputs=[_c33_X34])
 def cov33_argmin(x):
     return (ops.argmin(x), ops.argmin(x, 1), ops.argmin(x, 0, True))
 
 
-@case("ops.fmin", inputs=[_X34, _Y34])
+@case("ops.fmin", inputs=[_c33_X34, _c33_Y34])
 def cov33_fmin(x, y):
     return ops.fmin(x, y)
 
@@ -31,32 +31,32 @@ def cov33_invert(i):
     return ops.invert(i)
 
 
-@case("ops.addcdiv", inputs=[_X34, _Y34, rnd(3, 4, lo=0.5, hi=2.0), rnd(1)])
+@case("ops.addcdiv", inputs=[_c33_X34, _c33_Y34, rnd(3, 4, lo=0.5, hi=2.0), rnd(1)])
 def cov33_addcdiv(x, a, b, v):
     return (ops.addcdiv(x, a, b, v), ops.addcdiv(x, a, b))
 
 
-@case("ops.addcmul", inputs=[_X34, _Y34, _Y34, rnd(1)])
+@case("ops.addcmul", inputs=[_c33_X34, _c33_Y34, _c33_Y34, rnd(1)])
 def cov33_addcmul(x, a, b, v):
     return (ops.addcmul(x, a, b, v), ops.addcmul(x, a, b))
 
 
-@case("ops.Atan2", inputs=[_X34, _Y34])
+@case("ops.Atan2", inputs=[_c33_X34, _c33_Y34])
 def cov33_cls_Atan2(x, y):
     return ops.Atan2()(x, y)
 
 
-@case("ops.Ceil", inputs=[_X34])
+@case("ops.Ceil", inputs=[_c33_X34])
 def cov33_cls_Ceil(x):
     return ops.Ceil()(x)
 
 
-@case("ops.Fmax", inputs=[_X34, _Y34])
+@case("ops.Fmax", inputs=[_c33_X34, _c33_Y34])
 def cov33_cls_Fmax(x, y):
     return ops.Fmax()(x, y)
 
 
-@case("ops.Fmin", inputs=[_X34, _Y34])
+@case("ops.Fmin", inputs=[_c33_X34, _c33_Y34])
 def cov33_cls_Fmin(x, y):
     return ops.Fmin()(x, y)
 
@@ -111,7 +111,7 @@ def cov33_cls_PReLU(x, w):
     return ops.PReLU()(x, w)
 
 
-@case("ops.EuclideanNorm", inputs=[_X34])
+@case("ops.EuclideanNorm", inputs=[_c33_X34])
 def cov33_cls_EuclideanNorm(x):
     return (ops.EuclideanNorm()(x, Tensor(np.array([1], np.int32))), ops.EuclideanNorm(True)(x, Tensor(np.array([0], np.int32))))
 
@@ -146,7 +146,7 @@ def cov33_t_nanquantile(x):
     return x.nanquantile(0.5, 1)
 
 
-@case("ops.clip_by_norm", inputs=[_X34])
+@case("ops.clip_by_norm", inputs=[_c33_X34])
 def cov33_clip_by_norm(x):
     return (ops.clip_by_norm(x, 1.0), ops.clip_by_norm(x, 10.0), ops.clip_by_norm(x, 0.5, norm_type=1.0))
 
@@ -171,12 +171,12 @@ def cov33_take(x, k):
     return ops.take(x, k)
 
 
-@case("ops.roll", inputs=[_X34])
+@case("ops.roll", inputs=[_c33_X34])
 def cov33_roll(x):
     return (ops.roll(x, 1, 0), ops.roll(x, (1, -2), (0, 1)))
 
 
-@case("ops.Roll", inputs=[_X34])
+@case("ops.Roll", inputs=[_c33_X34])
 def cov33_cls_Roll(x):
     return ops.Roll(2, 1)(x)
 
@@ -246,22 +246,22 @@ def cov33_t_ormqr(x, t, c):
     return x.ormqr(t, c, True, True)
 
 
-@case("ops.huber_loss", inputs=[_X34, _Y34])
+@case("ops.huber_loss", inputs=[_c33_X34, _c33_Y34])
 def cov33_huber_loss(x, y):
     return (ops.huber_loss(x, y), ops.huber_loss(x, y, "sum", 0.5), ops.huber_loss(x, y, "none"))
 
 
-@case("ops.mse_loss_ext", inputs=[_X34, _Y34])
+@case("ops.mse_loss_ext", inputs=[_c33_X34, _c33_Y34])
 def cov33_mse_loss_ext(x, y):
     return (ops.mse_loss_ext(x, y), ops.mse_loss_ext(x, y, "none"))
 
 
-@case("ops.soft_margin_loss", inputs=[_X34, _Y34])
+@case("ops.soft_margin_loss", inputs=[_c33_X34, _c33_Y34])
 def cov33_soft_margin_loss(x, y):
     return (ops.soft_margin_loss(x, ops.sign(y)), ops.soft_margin_loss(x, ops.sign(y), "sum"))
 
 
-@case("ops.multilabel_soft_margin_loss", inputs=[_X34, ints(3, 4, lo=0, hi=2, dtype="float32")])
+@case("ops.multilabel_soft_margin_loss", inputs=[_c33_X34, ints(3, 4, lo=0, hi=2, dtype="float32")])
 def cov33_multilabel_soft_margin_loss(x, t):
     return (ops.multilabel_soft_margin_loss(x, t), ops.multilabel_soft_margin_loss(x, t, reduction="none"))
 
@@ -281,12 +281,12 @@ def cov33_triplet_margin_loss(a, b, c):
     return (ops.triplet_margin_loss(a, b, c), ops.triplet_margin_loss(a, b, c, 0.5, reduction="none"))
 
 
-@case("ops.SoftMarginLoss", inputs=[_X34, _Y34])
+@case("ops.SoftMarginLoss", inputs=[_c33_X34, _c33_Y34])
 def cov33_cls_SoftMarginLoss(a, b):
     return ops.SoftMarginLoss()(a, ops.sign(b))
 
 
-@case("ops.TripletMarginLoss", inputs=[_X34, _Y34, rnd(3, 4)])
+@case("ops.TripletMarginLoss", inputs=[_c33_X34, _c33_Y34, rnd(3, 4)])
 def cov33_cls_TripletMarginLoss(a, b, c):
     return ops.TripletMarginLoss()(a, b, c, Tensor(1.0, ms.float32))
 
@@ -381,27 +381,27 @@ def cov33_baddbmm_ext(x, a, b):
     return (ops.baddbmm_ext(x, a, b), ops.baddbmm_ext(x, a, b, beta=0.5, alpha=2.0))
 
 
-@case("ops.InplaceAdd", inputs=[_X34, rnd(2, 4)])
+@case("ops.InplaceAdd", inputs=[_c33_X34, rnd(2, 4)])
 def cov33_cls_InplaceAdd(x, v):
     return ops.InplaceAdd((0, 2))(x, v)
 
 
-@case("ops.InplaceSub", inputs=[_X34, rnd(2, 4)])
+@case("ops.InplaceSub", inputs=[_c33_X34, rnd(2, 4)])
 def cov33_cls_InplaceSub(x, v):
     return ops.InplaceSub((1, 0))(x, v)
 
 
-@case("ops.InplaceUpdate", inputs=[_X34, rnd(2, 4)])
+@case("ops.InplaceUpdate", inputs=[_c33_X34, rnd(2, 4)])
 def cov33_cls_InplaceUpdate(x, v):
     return ops.InplaceUpdate((2, 1))(x, v)
 
 
-@case("ops.inplace_add", inputs=[_X34, rnd(2, 4)])
+@case("ops.inplace_add", inputs=[_c33_X34, rnd(2, 4)])
 def cov33_inplace_add(x, v):
     return ops.inplace_add(x, v, (0, 1))
 
 
-@case("ops.inplace_sub", inputs=[_X34, rnd(2, 4)])
+@case("ops.inplace_sub", inputs=[_c33_X34, rnd(2, 4)])
 def cov33_inplace_sub(x, v):
     return ops.inplace_sub(x, v, (2, 0))
 
@@ -412,35 +412,35 @@ def cov33_cls_SparseGatherV2(x, i):
 
 
 # ---- scatter family ------------------------------------------------------------------------------------------
-_SC_IDX = np.array([0, 2], np.int32)
+_c33_SC_IDX = np.array([0, 2], np.int32)
 
 
-def _sc(fn):
+def _c33_sc(fn):
     def f(x, u):
-        return fn(Parameter(x, name="x"), Tensor(_SC_IDX), u)
+        return fn(Parameter(x, name="x"), Tensor(_c33_SC_IDX), u)
     return f
 
 
 for _n in ("scatter_add", "scatter_div", "scatter_max", "scatter_min", "scatter_mul", "scatter_update"):
-    add(f"cov33_{_n}", f"ops.{_n}", _sc(api(ops, _n)), [rnd(3, 4, lo=0.5, hi=2.0), rnd(2, 4, lo=0.5, hi=2.0)],
+    add(f"cov33_{_n}", f"ops.{_n}", _c33_sc(api(ops, _n)), [rnd(3, 4, lo=0.5, hi=2.0), rnd(2, 4, lo=0.5, hi=2.0)],
         graph=False, reason="the Parameter is made inside the case (a graph takes it as an argument)")
 
 
-def _scnd(fn):
+def _c33_scnd(fn):
     def f(x, u):
         return fn(Parameter(x, name="x"), Tensor(np.array([[0], [2]], np.int32)), u)
     return f
 
 
 for _n in ("scatter_nd_add", "scatter_nd_div", "scatter_nd_max", "scatter_nd_min", "scatter_nd_mul", "scatter_nd_sub"):
-    add(f"cov33_{_n}", f"ops.{_n}", _scnd(api(ops, _n)), [rnd(3, 4, lo=0.5, hi=2.0), rnd(2, 4, lo=0.5, hi=2.0)],
+    add(f"cov33_{_n}", f"ops.{_n}", _c33_scnd(api(ops, _n)), [rnd(3, 4, lo=0.5, hi=2.0), rnd(2, 4, lo=0.5, hi=2.0)],
         graph=False, reason="the Parameter is made inside the case (a graph takes it as an argument)")
 
 
 @case("ops.ScatterUpdate", inputs=[rnd(3, 4), rnd(2, 4)], graph=False, reason="a Parameter made inside the case")
 def cov33_cls_scatter_update(x, u):
     p = Parameter(x, name="x")
-    return ops.ScatterUpdate()(p, Tensor(_SC_IDX), u), p
+    return ops.ScatterUpdate()(p, Tensor(_c33_SC_IDX), u), p
 
 
 @case("ops.InplaceAdd", "ops.InplaceSub", "ops.InplaceUpdate", "ops.inplace_add", "ops.inplace_sub",
@@ -456,7 +456,7 @@ def cov33_sparse_gather_v2(x, i):
 
 
 # ---- in-place functional forms (eager: they write the input) ----------------------------------------------------
-def _inplace(fn):
+def _c33_inplace(fn):
     def f(x):
         y = x.copy()
         r = fn(y)
@@ -464,15 +464,15 @@ def _inplace(fn):
     return f
 
 
-INPLACE = [("clamp_", lambda y: ops.clamp_(y, -0.5, 0.5)), ("inplace_sigmoid", lambda y: ops.inplace_sigmoid(y)),
+C33INPLACE = [("clamp_", lambda y: ops.clamp_(y, -0.5, 0.5)), ("inplace_sigmoid", lambda y: ops.inplace_sigmoid(y)),
            ("tanh_", lambda y: ops.tanh_(y)), ("zero_", lambda y: ops.zero_(y)),
            ("put_", lambda y: ops.put_(y, Tensor(np.array([0, 5], np.int64)), Tensor(np.array([9.0, -9.0], np.float32))))]
-for _n, _f in INPLACE:
-    add(f"cov33_{_n}", f"ops.{_n}", _inplace(_f), [rnd(3, 4)], graph=False, reason="in-place update of an input tensor")
+for _n, _f in C33INPLACE:
+    add(f"cov33_{_n}", f"ops.{_n}", _c33_inplace(_f), [rnd(3, 4)], graph=False, reason="in-place update of an input tensor")
 
 
 # ---- random: shape, dtype, range -----------------------------------------------------------------------------------
-def _rand(fn, lo=None, hi=None):
+def _c33_rand(fn, lo=None, hi=None):
     def f(x):
         o = fn(x)
         out = (o.shape, o.dtype)
@@ -482,15 +482,15 @@ def _rand(fn, lo=None, hi=None):
     return f
 
 
-RANDOM = [("bernoulli", lambda x: ops.bernoulli(x * 0.4, 0.5), 0, 1), ("dropout", lambda x: ops.dropout(x, 0.5), None, None),
+C33RANDOM = [("bernoulli", lambda x: ops.bernoulli(x * 0.4, 0.5), 0, 1), ("dropout", lambda x: ops.dropout(x, 0.5), None, None),
           ("dropout1d", lambda x: ops.dropout1d(x[0, :, :, 0], 0.5), None, None),
           ("dropout2d", lambda x: ops.dropout2d(x[0], 0.5), None, None), ("dropout3d", lambda x: ops.dropout3d(x, 0.5), None, None),
           ("randint_like", lambda x: ops.randint_like(x, 0, 7, dtype=ms.int32), 0, 6),
           ("bernoulli_", lambda x: ops.bernoulli_(x.copy(), 0.5), 0, 1),
           ("normal_", lambda x: ops.normal_(x.copy(), 1.0, 0.5), None, None),
           ("random_", lambda x: ops.random_(x.copy(), 0, 5), 0, 4), ("uniform_", lambda x: ops.uniform_(x.copy(), -1.0, 1.0), -1, 1)]
-for _n, _f, _lo, _hi in RANDOM:
-    add(f"cov33_{_n}", f"ops.{_n}", _rand(_f, _lo, _hi), [rnd(2, 3, 4, 4, 4, lo=0.5, hi=1.5)], graph=False, reason="random")
+for _n, _f, _lo, _hi in C33RANDOM:
+    add(f"cov33_{_n}", f"ops.{_n}", _c33_rand(_f, _lo, _hi), [rnd(2, 3, 4, 4, 4, lo=0.5, hi=1.5)], graph=False, reason="random")
 
 
 @case("ops.Dropout2D", "ops.Multinomial", "ops.RandomShuffle", "ops.UniformInt", inputs=[rnd(2, 3, 4, 4, lo=0.1, hi=1.0)],
