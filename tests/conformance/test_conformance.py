@@ -32,6 +32,15 @@ KNOWN_DIFFERENCES: dict[str, tuple[str, str]] = {
                                     "MindSpore 2.10's CPU build takes only 'mccl'"),
     **{f"cov33_ms_dt_{n}": ("eager", f"ms.{n} is {w}32 here; MindSpore 2.10's is the generic {w} type (no bit width)")
        for n, w in (("float_", "Float"), ("int_", "Int"), ("uint", "UInt"))},
+    **{f"cov33_m_{n}": ("eager", "before init() pycompile's ops.get_rank / get_world_size / get_backend / new_group "
+                                 "raise RuntimeError (call init() first); MindSpore 2.10 answers 1 / 1 / 'hccl' / ''")
+       for n in ("get_rank", "get_world_size", "get_backend", "new_group")},
+    "cov33_m_init_process_group": ("eager", "pycompile's init_process_group takes 'nccl' on the CPU (MPI underneath); "
+                                            "MindSpore 2.10 takes only 'hccl'"),
+    "cov33_m_t_requires_grad_": ("eager", "pycompile's Tensor.requires_grad_ returns the tensor (torch's chaining); "
+                                          "MindSpore 2.10's returns None"),
+    "cov33_m_print": ("eager", "pycompile's PyNative ops.Print returns its Int32 token (as in graph code); MindSpore "
+                               "2.10's returns None"),
 }
 
 CASES = H.load_cases(ms)
