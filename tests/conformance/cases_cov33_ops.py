@@ -501,3 +501,14 @@ def cov33_cls_random(x):
     u = ops.UniformInt()((3, 2), Tensor(1, ms.int32), Tensor(4, ms.int32))
     n = ops.Multinomial()(x[0, 0], 3)
     return (d.shape, m.shape, m.dtype, s.shape, u.shape, u.dtype, (u >= 1).all(), (u < 4).all(), n.shape, n.dtype)
+
+
+# ---- ops.functional spellings that are other objects in pycompile -------------------------------------------------
+@case("ops.functional.sum", inputs=[rnd(3, 4)])
+def cov33_functional_sum(x):
+    return ops.functional.sum(x), ops.functional.sum(x, 1), ops.functional.sum(x, 0, True)
+
+
+@case("ops.functional.P", graph=False, reason="a module attribute")
+def cov33_functional_P():
+    return ops.functional.P.Add is ops.Add, ops.functional.P.ReLU is ops.ReLU
