@@ -11,8 +11,8 @@ tests/conformance/ that pycompile runs (every name it lists present, recorded fr
 skipped in both modes for lack of a MindSpore CPU kernel, no ``oracle_bug``, no ``KNOWN_DIFFERENCES``
 entry) names it, either as spelled (``ops.relu``, ``ops.operations.ReLU``, ``dataset.vision.Resize``,
 ``Tensor.abs``) or through another spelling of the same pycompile object: ``ops.functional.relu`` is
-``ops.relu``, ``ops.operations.ReLU`` is ``ops.ReLU``, ``ms.Tensor`` is what a case names ``Tensor.*``
-of... (identity of classes and functions only; a constant such as ``ms.float32`` must be named).
+``ops.relu``, ``ops.operations.ReLU`` is ``ops.ReLU``, ``ms.Model`` is ``train.Model`` (identity of
+classes and functions only, never for Tensor methods; a constant such as ``ms.float32`` must be named).
 
 tests/conformance/test_name_coverage.py requires every present name covered except the committed
 exemptions there (each with its reason).
@@ -108,7 +108,6 @@ def table(cov: dict) -> str:
 
 
 def measure() -> dict:
-    import conf_harness as H
     import test_conformance as T
     return coverage(covering_cases(T.CASES, T.RECORDS, T.KNOWN_DIFFERENCES))
 

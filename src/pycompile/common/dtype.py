@@ -243,15 +243,3 @@ def pytype_to_dtype(obj):
         return from_numpy(obj)
     except TypeError:
         raise NotImplementedError(f"The python type {obj} cannot be converted to MindSpore type.") from None  # the wheel's class and text
-
-
-def get_py_obj_dtype(obj):
-    """The dtype of a Python value: a number's (int Int64, float Float64, bool Bool), a tensor's
-    TensorType (`Tensor[Float16]`, as MindSpore 2.10 answers), or a type object's (as `pytype_to_dtype`)."""
-    d = getattr(obj, "dtype", None)
-    if isinstance(d, DType):
-        from pycompile.common.dtype_types import TensorType
-        return TensorType(d)
-    if isinstance(obj, type):
-        return pytype_to_dtype(obj)
-    return pytype_to_dtype(type(obj))
