@@ -213,7 +213,10 @@ def cov33_tr_comm_constants():
 
 def _c33_comm(name, call, error=True):
     def f():
-        return call(getattr(ms.communication, name))
+        out = call(getattr(ms.communication, name))
+        if name == "init":           # it succeeded (pycompile): leave no world behind for the other cases
+            ms.communication.release()
+        return out
     add(f"cov33_tr_comm_{name}", f"communication.{name}", f, error=error, **_c33_HOST)
 
 
