@@ -12,7 +12,7 @@ from pycompile.common.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE
 from pycompile.common.dtype import (bool_, cdouble, cfloat, complex64, complex128, double, float16,  # noqa: F401
                                     float32, float64, float_, half, int8, int16, int32, int64, int_, single,
                                     uint, uint8, uint16, uint32, uint64)
-from pycompile.common.dtype import (byte, dtype_to_nptype, dtype_to_pytype, get_py_obj_dtype, intc,  # noqa: F401
+from pycompile.common.dtype import (byte, dtype_to_nptype, dtype_to_pytype, intc,  # noqa: F401
                                     intp, long, pytype_to_dtype, short, ubyte, uintc, uintp, ushort)
 from pycompile.common.toplevel import (JitConfig, no_inline, recompute, set_deterministic,  # noqa: F401
                                        synchronize)
@@ -59,7 +59,7 @@ from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLo
                                                 LossScaleManager)
 from pycompile.train.model import Model  # noqa: F401,E402
 # issue 33 (surface33): type objects, device-runtime answers, segmentation metrics, training helpers
-from pycompile.common.dtype_types import (Int, QuantDtype, TensorType, Type, list_, number,  # noqa: F401,E402
+from pycompile.common.dtype_types import (Int, QuantDtype, TensorType, Type, get_py_obj_dtype, list_, number,  # noqa: F401,E402
                                           string, tensor_type, tuple_, type_none)
 from pycompile.device_api import *  # noqa: F401,F403,E402
 from pycompile.common.tensor_extras import Symbol, UntypedStorage, frombuffer, swap_tensors  # noqa: F401,E402

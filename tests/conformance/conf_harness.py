@@ -130,6 +130,39 @@ def load_cases(framework) -> list[Case]:
     return mod.REGISTRY.cases
 
 
+# ---- names -----------------------------------------------------------------------------------------
+# the first word of a case's name: the top-level package, its Tensor class, and its modules
+NAME_ROOTS = ("ms", "ops", "nn", "Tensor", "numpy", "train", "amp", "communication", "dataset")
+
+
+def lookup(framework, spelled: str):
+    """The object a case's name stands for in `framework` (mindspore or pycompile): `ops.split`,
+    `ms.tensor`, `Tensor.argmin`, `numpy.linspace` (the framework's numpy module),
+    `ops.operations.ReLU`, `ops.functional.relu`, `train.Model`, `dataset.vision.Resize` (dotted
+    names walk attributes). AttributeError when it has none."""
+    head, _, rest = spelled.partition(".")
+    if head not in NAME_ROOTS or not rest:
+        raise AttributeError(f"{spelled!r} is not spelled as a case's name")
+    if head == "ms":
+        obj = framework
+    elif head == "numpy":
+        obj = importlib.import_module(framework.__name__ + ".numpy")
+    else:
+        obj = getattr(framework, head)
+    for part in rest.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def has_name(framework, spelled: str) -> bool:
+    """Whether `framework` has the API a case names (see `lookup`)."""
+    try:
+        lookup(framework, spelled)
+    except AttributeError:
+        return False
+    return True
+
+
 # ---- deterministic inputs -------------------------------------------------------------------------
 def seed_of(*parts) -> int:
     return zlib.crc32("/".join(str(p) for p in parts).encode())

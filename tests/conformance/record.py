@@ -29,10 +29,7 @@ import conf_harness as H  # noqa: E402
 
 
 def resolve(ms, name: str) -> bool:
-    ns, _, attr = name.partition(".")
-    root = {"ms": ms, "ops": ms.ops, "nn": ms.nn, "Tensor": ms.Tensor,
-            "numpy": sys.modules.get(ms.__name__ + ".numpy")}.get(ns)
-    return root is not None and hasattr(root, attr)
+    return H.has_name(ms, name)
 
 
 def record_case(ms, case: H.Case) -> dict:

@@ -243,14 +243,3 @@ def pytype_to_dtype(obj):
         return from_numpy(obj)
     except TypeError:
         raise NotImplementedError(f"The python type {obj} cannot be converted to MindSpore type.") from None  # the wheel's class and text
-
-
-def get_py_obj_dtype(obj):
-    """The dtype of a Python value: a number's (int Int64, float Float64, bool Bool), a tensor's
-    `dtype`, or a type object's (as `pytype_to_dtype`)."""
-    d = getattr(obj, "dtype", None)
-    if isinstance(d, DType):
-        return d
-    if isinstance(obj, type):
-        return pytype_to_dtype(obj)
-    return pytype_to_dtype(type(obj))

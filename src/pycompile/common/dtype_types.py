@@ -163,3 +163,17 @@ __all__ = ["Type", "Int", "TensorType", "number", "string", "tuple_", "list_", "
 for _name in __all__:
     setattr(_dt, _name, globals()[_name])
 del _name
+
+
+def get_py_obj_dtype(obj):
+    """The dtype of a Python value: a number's (int Int64, float Float64, bool Bool), a tensor's
+    TensorType (`Tensor[Float16]`, as MindSpore 2.10 answers), or a type object's (as `pytype_to_dtype`)."""
+    d = getattr(obj, "dtype", None)
+    if isinstance(d, _dt.DType):
+        return TensorType(d)
+    if isinstance(obj, type):
+        return _dt.pytype_to_dtype(obj)
+    return _dt.pytype_to_dtype(type(obj))
+
+
+_dt.get_py_obj_dtype = get_py_obj_dtype       # `mindspore.dtype.get_py_obj_dtype` too

@@ -79,7 +79,8 @@ class PrimitiveWithInfer(PrimitiveWithCheck):
 
 def prim_attr_register(init):
     """Decorator for a primitive's `__init__`: records every constructor argument (defaults
-    included) as a primitive attribute, then runs `__init__`."""
+    included) as a primitive attribute, readable as `prim.attrs[name]` and, as in MindSpore 2.10,
+    as `prim.name`, then runs `__init__`."""
     sig = inspect.signature(init)
 
     @functools.wraps(init)
@@ -89,6 +90,7 @@ def prim_attr_register(init):
         bound.apply_defaults()
         for key, value in list(bound.arguments.items())[1:]:
             self.add_prim_attr(key, value)
+            self.__dict__[key] = value
         init(self, *args, **kwargs)
 
     return wrapper

@@ -1,7 +1,7 @@
 """What the vision transforms share: the Inter and Border enums and argument and padding helpers."""
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import Enum, IntEnum
 
 import numpy as np
 
@@ -10,16 +10,17 @@ class Inter(IntEnum):
     """Interpolation modes (MindSpore's values); Resize implements NEAREST, LINEAR, CUBIC and AREA."""
     NEAREST = 0
     ANTIALIAS = 1
+    BILINEAR = 2         # the canonical names, as MindSpore's enum lists them; LINEAR and CUBIC alias them
     LINEAR = 2
-    BILINEAR = 2
-    CUBIC = 3
     BICUBIC = 3
+    CUBIC = 3
     AREA = 4
     PILCUBIC = 5
 
 
-class Border(str):
-    """Padding modes; RandomCrop implements CONSTANT, EDGE, REFLECT and SYMMETRIC."""
+class Border(str, Enum):
+    """Padding modes (an enum of strings, as MindSpore's); RandomCrop implements CONSTANT, EDGE, REFLECT and
+    SYMMETRIC."""
     CONSTANT = "constant"
     EDGE = "edge"
     REFLECT = "reflect"
@@ -44,7 +45,7 @@ def _pad(img, top, bottom, left, right, fill=0, mode=Border.CONSTANT):
         out[...] = fill
         out[top:top + img.shape[0], left:left + img.shape[1]] = img
         return out
-    return np.pad(img, widths, mode=str(mode))
+    return np.pad(img, widths, mode=getattr(mode, "value", mode))
 
 
 _CROP_RESIZE_MODES = (Inter.LINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA, Inter.PILCUBIC)

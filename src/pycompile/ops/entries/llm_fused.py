@@ -169,8 +169,14 @@ def baddbmm_ext(input, batch1, batch2, beta=1, alpha=1):
 @op_entry("diff_ext", args=[Arg("input"), Arg("n", "value", default=1), Arg("dim", "value", default=-1),
                             Arg("prepend", "value", default=None), Arg("append", "value", default=None)])
 def diff_ext(input, n=1, dim=-1, prepend=None, append=None):
-    """The n-th forward difference along dim (ops.diff)."""
-    return ops.diff(input, n, dim, prepend, append)
+    """The n-th forward difference along dim: ops.diff (first differences, after `prepend` and
+    `append`) applied n times (MindSpore's ops.diff takes only n = 1, its diff_ext any n)."""
+    if n == 0:
+        return input
+    out = ops.diff(input, 1, dim, prepend, append)
+    for _ in range(n - 1):
+        out = ops.diff(out, 1, dim)
+    return out
 
 
 @op_entry("einsum_ext", args=[Arg("equation", "value"), Arg("operands", "value", variadic=True)])

@@ -100,8 +100,15 @@ def _erfinv_(self):
 
 
 @tensor_alias("scatter_add")
-def _scatter_add(self, dim, index, src):
-    """A copy of self with src added at index along dim (torch's scatter_add)."""
+def _scatter_add(self, *args, **kwargs):
+    """scatter_add(dim, index, src): a copy of self with src added at index along dim (torch's form);
+    scatter_add(indices, updates): ops.tensor_scatter_add (MindSpore 2.10 takes both)."""
+    if len(args) + len(kwargs) == 2 and not {"dim", "index", "src"} & set(kwargs):
+        return ops.tensor_scatter_add(self, *args, **kwargs)
+    return _scatter_add_dim(self, *args, **kwargs)
+
+
+def _scatter_add_dim(self, dim, index, src):
     return ops.tensor_scatter_elements(self, index, src, axis=dim, reduction="add")
 
 
