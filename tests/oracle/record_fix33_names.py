@@ -1,0 +1,94 @@
+"""Record MindSpore 2.10's answers for the Primitives and modules fix33 added (CdistGrad from
+ops.auto_generate, UpdateCache, SubAndFilter from _embedding_cache_ops, Assert, mint.nn.GLU);
+tests/ops/test_fix33_names.py reads them. Run once, in MindSpore's venv:
+
+    /work/ms-venv/bin/python tests/oracle/record_fix33_names.py     # writes data/fix33_names.json
+
+Not collected by pytest.
+"""
+import json
+import os
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CACHE = np.arange(20).reshape(5, 4).tolist()
+CACHE_INDICES = [[-1, 3, 4], [0, 7, 2]]
+CACHE_UPDATES = (np.arange(24).reshape(6, 4) + 100).tolist()
+CDIST = {"grad": [[[1.0, -1.0], [2.0, 0.5]]], "x1": [[[1.0, 1.0], [2.0, 2.5]]], "x2": [[[3.0, 3.0], [2.0, 2.5]]]}
+CDIST_P = [0.0, 0.5, 1.0, 2.0, 3.0, "inf"]
+SUB_X = [1, 3, 5, 8, 9, 16, 5]
+GLU_X = np.linspace(-2, 2, 48).reshape(2, 4, 6).tolist()
+
+
+def main():
+    os.chdir(tempfile.mkdtemp())
+    import mindspore as ms
+    import mindspore.ops.operations._embedding_cache_ops as E
+    from mindspore import Parameter, Tensor, nn, ops
+    from mindspore.mint.nn import GLU
+    from mindspore.ops import auto_generate as gen
+    from mindspore.ops import operations as P
+
+    class Cache(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.op = P.UpdateCache()
+            self.x = Parameter(Tensor(np.array(CACHE, np.int32)), name="x")
+
+        def construct(self, i, u):
+            return self.op(self.x, i, u, 4)
+
+    class Sub(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.op = E.SubAndFilter()
+
+        def construct(self, x):
+            return self.op(x, 10, 5)
+
+    ms.set_context(mode=ms.GRAPH_MODE)      # PyNative's UpdateCache output is uninitialised memory
+    net = Cache()
+    out = net(Tensor(np.array(CACHE_INDICES, np.int32)), Tensor(np.array(CACHE_UPDATES, np.int32)))
+    data = {"update_cache": {"out": out.asnumpy().tolist(), "out_dtype": str(out.dtype),
+                             "cache_after": net.x.asnumpy().tolist()}}
+    data["sub_and_filter"] = {}
+    for dt in ("int32", "int64"):
+        for mode in ("GRAPH_MODE", "PYNATIVE_MODE"):
+            ms.set_context(mode=getattr(ms, mode))
+            v, i = Sub()(Tensor(np.array(SUB_X, dt)))
+            data["sub_and_filter"][f"{dt}/{mode}"] = {"values": v.asnumpy().tolist(), "positions": i.asnumpy().tolist(),
+                                                     "dtypes": [str(v.dtype), str(i.dtype)]}
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    g, x1, x2 = (Tensor(np.array(CDIST[k], np.float32)) for k in ("grad", "x1", "x2"))
+    data["cdist_grad"] = {}
+    for p in CDIST_P:
+        pv = float(p)
+        data["cdist_grad"][str(p)] = gen.CdistGrad(pv)(g, x1, x2, ops.cdist(x1, x2, pv)).asnumpy().tolist()
+    from mindspore.common.api import _pynative_executor
+    a = P.Assert(3)
+    ok = a(True, [Tensor(np.array([1.0, 2.0], np.float32))])
+    ok_value, ok_dtype = ok.asnumpy().tolist(), str(ok.dtype)
+    try:
+        a(False, [Tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32))])
+        _pynative_executor.sync()
+        err = None
+    except RuntimeError as e:
+        err = [type(e).__name__, str(e).splitlines()[0]]
+    data["assert"] = {"true": ok_value, "true_dtype": ok_dtype, "false": err}
+    data["glu"] = {}
+    for mode in ("GRAPH_MODE", "PYNATIVE_MODE"):
+        ms.set_context(mode=getattr(ms, mode))
+        x = Tensor(np.array(GLU_X, np.float32))
+        for dim in (0, 1, -1):
+            y = GLU(dim)(x)
+            gx = ops.GradOperation()(GLU(dim))(x)
+            data["glu"][f"{dim}/{mode}"] = {"y": y.asnumpy().tolist(), "grad": gx.asnumpy().tolist()}
+    with open(os.path.join(HERE, "data", "fix33_names.json"), "w") as f:
+        json.dump(data, f, sort_keys=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
