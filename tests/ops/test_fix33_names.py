@@ -101,3 +101,40 @@ def test_mint_nn_glu_and_its_gradient(mode, dim):
     want = DATA["glu"][f"{dim}/{mode}"]
     np.testing.assert_allclose(GLU(dim)(x).asnumpy(), want["y"], rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(ops.GradOperation()(GLU(dim))(x).asnumpy(), want["grad"], rtol=1e-5, atol=1e-6)
+
+
+class _AdaFactor(nn.Cell):
+    def __init__(self, case):
+        super().__init__()
+        self.gn = case["global_norm"]
+        self.op = ops.FusedAdaFactor(*case["flags"]) if self.gn is None else \
+            ops.FusedAdaFactorWithGlobalNorm(*case["flags"])
+        self.ps = [Parameter(Tensor(np.array(case["inputs"][k], np.float32)), name=k)
+                   for k in ("param", "exp_avg", "row", "col", "sq")]
+        self.p, self.m, self.r, self.c, self.s = self.ps
+
+    def construct(self, grad):
+        args = ((1e-30, 1e-3), 1.0, 0.9, 0.8, 1e-2, 0.03, grad, self.p, self.m, self.r, self.c, self.s)
+        return self.op(*args) if self.gn is None else self.op(*args, self.gn)
+
+
+# every case in PyNative; compiled: one per flag combination, both shapes, with and without a norm
+_ADA_GRAPH = {0, 4, 8, 10, 13, 16, 20, 23}
+
+
+@pytest.mark.parametrize("mode, k", [("PYNATIVE_MODE", k) for k in range(len(DATA["fused_ada_factor"]))] + [
+    pytest.param("GRAPH_MODE", k, marks=pytest.mark.cc) for k in sorted(_ADA_GRAPH)])
+def test_fused_ada_factor(mode, k):
+    """FusedAdaFactor / WithGlobalNorm: factored (2, 3, 2) and vector (4,) parameters, each flag
+    combination, a global norm above and below 1; the Parameters after one step. The kernel's
+    output is an unwritten buffer (zeros in PyNative, stale memory in the wheel's graph mode):
+    pycompile returns zeros of param's shape."""
+    case = DATA["fused_ada_factor"][k]
+    ms.set_context(mode=getattr(ms, mode))
+    net = _AdaFactor(case)
+    out = net(Tensor(np.array(case["inputs"]["grad"], np.float32)))
+    want = case[mode]
+    assert [np.shape(o.asnumpy()) for o in out] == [np.shape(w) for w in want["out"]]
+    assert all(not o.asnumpy().any() for o in out)
+    for p in net.ps:
+        np.testing.assert_allclose(p.asnumpy(), want["after"][p.name], rtol=2e-5, atol=1e-6)

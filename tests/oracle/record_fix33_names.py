@@ -22,6 +22,39 @@ SUB_X = [1, 3, 5, 8, 9, 16, 5]
 GLU_X = np.linspace(-2, 2, 48).reshape(2, 4, 6).tolist()
 
 
+def ada_factor_cases():
+    """(name, shape, flags, global norm, inputs) of the FusedAdaFactor cases, drawn once."""
+    rs = np.random.RandomState(5)
+    cases = []
+    for shape in ((2, 3, 2), (4,)):
+        rc = (shape[:-1], shape[:-2] + shape[-1:]) if len(shape) > 1 else ((1,), (1,))
+        for flags in ((False, False, False), (True, True, True), (True, False, True), (False, True, False)):
+            for gn in (None, 10.0, 0.5):
+                inputs = {"grad": rs.randn(*shape), "param": rs.uniform(0.5, 1.5, shape),
+                          "exp_avg": rs.uniform(0, .1, shape), "row": rs.uniform(0.1, 1, rc[0]),
+                          "col": rs.uniform(0.1, 1, rc[1]), "sq": rs.uniform(0.1, 1, shape if len(shape) == 1 else (1,))}
+                inputs = {k: v.astype(np.float32).tolist() for k, v in inputs.items()}
+                cases.append({"shape": list(shape), "flags": list(flags), "global_norm": gn, "inputs": inputs})
+    return cases
+
+
+def record_ada_factor(ms, Tensor, Parameter, ops):
+    out = []
+    for c in ada_factor_cases():
+        for mode in ("PYNATIVE_MODE", "GRAPH_MODE"):
+            ms.set_context(mode=getattr(ms, mode))
+            ps = [Parameter(Tensor(np.array(c["inputs"][k], np.float32)), name=k)
+                  for k in ("param", "exp_avg", "row", "col", "sq")]
+            op = ops.FusedAdaFactor(*c["flags"]) if c["global_norm"] is None else \
+                ops.FusedAdaFactorWithGlobalNorm(*c["flags"])
+            args = [(1e-30, 1e-3), 1.0, 0.9, 0.8, 1e-2, 0.03, Tensor(np.array(c["inputs"]["grad"], np.float32)), *ps]
+            res = op(*args) if c["global_norm"] is None else op(*args, c["global_norm"])
+            c[mode] = {"out": [r.asnumpy().tolist() for r in res],
+                       "after": {p.name: p.asnumpy().tolist() for p in ps}}
+        out.append(c)
+    return out
+
+
 def main():
     os.chdir(tempfile.mkdtemp())
     import mindspore as ms
@@ -85,6 +118,7 @@ def main():
             y = GLU(dim)(x)
             gx = ops.GradOperation()(GLU(dim))(x)
             data["glu"][f"{dim}/{mode}"] = {"y": y.asnumpy().tolist(), "grad": gx.asnumpy().tolist()}
+    data["fused_ada_factor"] = record_ada_factor(ms, Tensor, Parameter, ops)
     with open(os.path.join(HERE, "data", "fix33_names.json"), "w") as f:
         json.dump(data, f, sort_keys=True)
         f.write("\n")

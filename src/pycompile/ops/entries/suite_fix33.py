@@ -115,3 +115,76 @@ def _assert(condition, input_data, summarize=3):
             print(line)
         raise OpRuntimeError("assert failed")
     return _const(np.zeros((1,), np.int32))
+
+
+# ---- FusedAdaFactor ------------------------------------------------------------------------------
+_ADA_ARGS = [Arg("epsilon", "value"), Arg("clip_threshold", "tensor|number"), Arg("beta1", "tensor|number"),
+             Arg("beta2", "tensor|number"), Arg("weight_decay", "tensor|number"), Arg("learning_rate", "tensor|number"),
+             Arg("gradient"), Arg("param"), Arg("exp_avg"), Arg("exp_avg_sq_row"), Arg("exp_avg_sq_col"),
+             Arg("exp_avg_sq")]
+_ADA_FLAGS = [Arg("enable_scale_parameter", "value", default=False, init=True),
+              Arg("enable_first_moment", "value", default=False, init=True),
+              Arg("enable_weight_decay", "value", default=False, init=True)]
+
+
+def _ada_factor(eps, clip, beta1, beta2t, wd, lr, grad, param, exp_avg, row_p, col_p, sq_p, global_norm,
+                scale_parameter, first_moment, weight_decay):
+    """One Adafactor step with beta2t given (nn.AdaFactor's rule, which computes beta2t and the
+    learning rate from its step count): u = g^2 + eps1; a matrix keeps row / column means of u and
+    scales g by their rsqrt product (rows normalized by their mean), a vector keeps exp_avg_sq; the
+    update is clipped to RMS clip_threshold, times lr (times max(eps2, RMS(param)) with
+    enable_scale_parameter), averaged into exp_avg (enable_first_moment); param -= update (after
+    param -= wd lr' param with enable_weight_decay). With a global norm, the gradient is divided by
+    it first (whatever its size, as the wheel's kernel)."""
+    f32 = mstype.float32
+    g = F.cast(grad, f32)
+    if global_norm is not None:
+        g = F.div(g, F.cast(global_norm, f32) if isinstance(global_norm, TensorMethods) else float(global_norm))
+    p32 = F.cast(param, f32)
+    b2 = F.cast(beta2t, f32) if isinstance(beta2t, TensorMethods) else float(beta2t)
+    lr = F.cast(lr, f32) if isinstance(lr, TensorMethods) else float(lr)
+    rate = F.mul(lr, F.maximum(F.sqrt(ops.mean(F.mul(p32, p32))), float(eps[1]))) if scale_parameter else lr
+    u = F.add(F.mul(g, g), float(eps[0]))
+    one_b2 = F.sub(1.0, b2)
+    if param.ndim > 1:
+        row = F.add(F.mul(F.cast(row_p, f32), b2), F.mul(ops.mean(u, -1), one_b2))
+        col = F.add(F.mul(F.cast(col_p, f32), b2), F.mul(ops.mean(u, -2), one_b2))
+        F.assign(row_p, F.cast(row, row_p.dtype))
+        F.assign(col_p, F.cast(col, col_p.dtype))
+        r_factor = F.expand_dims(F.div(1.0, F.sqrt(F.div(row, ops.mean(row, -1, True)))), -1)
+        update = F.mul(F.mul(r_factor, F.div(1.0, F.sqrt(F.expand_dims(col, -2)))), g)
+    else:
+        avg = F.add(F.mul(F.cast(sq_p, f32), b2), F.mul(u, one_b2))
+        F.assign(sq_p, F.cast(avg, sq_p.dtype))
+        update = F.mul(F.div(1.0, F.sqrt(avg)), g)
+    coeff = F.maximum(F.div(F.sqrt(ops.mean(F.mul(update, update))), clip), 1.0)
+    update = F.mul(F.div(update, coeff), rate)
+    if first_moment:
+        avg1 = F.add(F.mul(F.cast(exp_avg, f32), beta1), F.mul(update, F.sub(1.0, beta1)))
+        F.assign(exp_avg, F.cast(avg1, exp_avg.dtype))
+        update = avg1
+    if weight_decay:
+        p32 = F.add(p32, F.mul(F.mul(p32, F.neg(wd) if isinstance(wd, TensorMethods) else -float(wd)), rate))
+    new = F.assign(param, F.cast(F.sub(p32, update), param.dtype))
+    # the kernel's one output is zeros of param's shape (the wheel's), after the update
+    return (F.depend(F.zeros(tuple(param.shape), param.dtype), new),)
+
+
+@_prim("FusedAdaFactor", _ADA_ARGS + _ADA_FLAGS)
+def _fused_ada_factor(epsilon, clip_threshold, beta1, beta2, weight_decay, learning_rate, gradient, param,
+                      exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq, enable_scale_parameter=False,
+                      enable_first_moment=False, enable_weight_decay=False):
+    """MindSpore's fused Adafactor step on the Parameters (_ada_factor); returns (zeros like param,)."""
+    return _ada_factor(epsilon, clip_threshold, beta1, beta2, weight_decay, learning_rate, gradient, param, exp_avg,
+                       exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq, None, enable_scale_parameter,
+                       enable_first_moment, enable_weight_decay)
+
+
+@_prim("FusedAdaFactorWithGlobalNorm", _ADA_ARGS + [Arg("global_norm", "tensor|number")] + _ADA_FLAGS)
+def _fused_ada_factor_global_norm(epsilon, clip_threshold, beta1, beta2, weight_decay, learning_rate, gradient, param,
+                                  exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq, global_norm,
+                                  enable_scale_parameter=False, enable_first_moment=False, enable_weight_decay=False):
+    """FusedAdaFactor with the gradient divided by global_norm first."""
+    return _ada_factor(epsilon, clip_threshold, beta1, beta2, weight_decay, learning_rate, gradient, param, exp_avg,
+                       exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq, global_norm, enable_scale_parameter,
+                       enable_first_moment, enable_weight_decay)
