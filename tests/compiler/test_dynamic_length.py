@@ -70,7 +70,7 @@ def _two_lengths(x):
 
 
 def _with_a_vector(x):
-    return ops.masked_select(x, x > 0) + x.reshape(-1)     # as long as the bound: still refused
+    return ops.masked_select(x, x > 0) + x.reshape(-1)     # as long as the bound: checked when run
 
 
 def test_reshape_with_minus_one_takes_the_bound_and_checks_the_count_when_run():
@@ -83,8 +83,18 @@ def test_reshape_with_minus_one_takes_the_bound_and_checks_the_count_when_run():
         f(Tensor(X)).asnumpy()
 
 
-@pytest.mark.parametrize("fn, op", [(_matmul, "MatMul"), (_two_lengths, "Add"),
-                                    (_with_a_vector, "Add")])
+def test_a_tensor_of_k_rows_takes_k_rows_and_checks_the_count_when_run():
+    """MindSpore's dynamic shapes meet a static operand when the kernel runs: the count must equal
+    its rows (fix33; it was refused when compiling)."""
+    f = ms.jit(_with_a_vector)
+    pos = np.abs(X) + 1
+    np.testing.assert_array_equal(f(Tensor(pos)).asnumpy(), 2 * pos.reshape(-1))
+    with pytest.raises(RuntimeError, match=r"For 'Add', the input's length is known only at run time \(at most "
+                                           r"30\): it must be 30 .*test_dynamic_length.py:\d+"):
+        f(Tensor(X)).asnumpy()
+
+
+@pytest.mark.parametrize("fn, op", [(_matmul, "MatMul"), (_two_lengths, "Add")])
 def test_other_ops_raise_runtime_error_at_the_users_line(fn, op):
     with pytest.raises(RuntimeError, match=rf"test_dynamic_length.py:\d+.*For '{op}', the input's length is known "
                                             "only at run time"):

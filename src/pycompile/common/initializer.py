@@ -14,5 +14,12 @@ from pycompile.common.tensor import Tensor
 
 def initializer(init, shape, dtype=mstype.float32) -> Tensor:
     """A Tensor of `shape` filled by `init`: an Initializer, its name ('normal', 'zeros',
-    'he_uniform' ...), a number, or a Tensor (whose shape must match)."""
+    'he_uniform' ...), a number, or a Tensor (whose shape must match: MindSpore then returns that
+    Tensor itself, its dtype kept, whatever `dtype` says)."""
+    if isinstance(init, Tensor):
+        dims = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+        if shape is not None and tuple(init.shape) != dims:
+            raise ValueError(f"For 'initializer', the shape of the 'init' argument should be same as the argument "
+                             f"'shape', but got the 'init' shape {list(init.shape)} and the 'shape' {list(dims)}.")
+        return init
     return Tensor._wrap(init_array(init, shape, dtype))

@@ -6,6 +6,8 @@ reads a seed set before that import through get_seed().
 """
 from __future__ import annotations
 
+import numpy as np
+
 from pycompile.common import initializer
 
 _listeners = []
@@ -13,6 +15,9 @@ _listeners = []
 
 def set_seed(seed: int) -> None:
     initializer.set_seed(seed)
+    # MindSpore's set_seed seeds NumPy's global generator too: layers that draw their initial
+    # weights from it (nn.LSTM / GRU / RNN, as MindSpore's do) start from the same values
+    np.random.seed(seed)
     for listener in _listeners:
         listener(seed)
 

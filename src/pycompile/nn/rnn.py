@@ -27,8 +27,7 @@ import numpy as np
 
 from pycompile import ops
 from pycompile.common import dtype as mstype
-from pycompile.common.initializer import Uniform, initializer
-from pycompile.common.parameter import Parameter
+from pycompile.common.parameter import Parameter, ParameterTuple
 from pycompile.common.tensor import Tensor
 from pycompile.nn import rnn_math as M
 from pycompile.nn.cell import Cell
@@ -153,28 +152,45 @@ class _RNNBase(Cell):
         self.num_directions = 2 if bidirectional else 1
         gate_size = _GATES[mode] * hidden_size
         stdv = 1 / math.sqrt(hidden_size)
-        # MindSpore's order: every weight_ih, then every weight_hh, bias_ih, bias_hh
-        kinds = [("weight_ih", None), ("weight_hh", hidden_size)]
-        if has_bias:
-            kinds += [("bias_ih", 0), ("bias_hh", 0)]
-        for kind, cols in kinds:
-            for layer in range(num_layers):
-                in_size = input_size if layer == 0 else hidden_size * self.num_directions
-                for direction in range(self.num_directions):
+        # MindSpore's layout and draws: four ParameterTuples (w_ih_list, w_hh_list, b_ih_list,
+        # b_hh_list), one entry per (layer, direction), each drawn from NumPy's global generator
+        # in the order w_ih, w_hh, b_ih, b_hh of each (layer, direction), as float32 - so a model
+        # seeded with np.random.seed (or set_seed) starts from MindSpore's weights, and a user's
+        # `net.w_ih_list = ParameterTuple(...)` replaces the weights the layer runs with
+        lists = {"weight_ih": [], "weight_hh": [], "bias_ih": [], "bias_hh": []}
+        for layer in range(num_layers):
+            in_size = input_size if layer == 0 else hidden_size * self.num_directions
+            for direction in range(self.num_directions):
+                shapes = [("weight_ih", (gate_size, in_size)), ("weight_hh", (gate_size, hidden_size))]
+                if has_bias:
+                    shapes += [("bias_ih", (gate_size,)), ("bias_hh", (gate_size,))]
+                for kind, shape in shapes:
+                    value = np.random.uniform(-stdv, stdv, shape).astype(np.float32)
                     name = self.param_name(kind, layer, direction)
-                    shape = [gate_size] if cols == 0 else [gate_size, in_size if cols is None else cols]
-                    setattr(self, name, Parameter(initializer(Uniform(stdv), shape, dtype), name=name))
+                    lists[kind].append(Parameter(Tensor(value, dtype=dtype), name=name))
+        self.w_ih_list = ParameterTuple(lists["weight_ih"])
+        self.w_hh_list = ParameterTuple(lists["weight_hh"])
+        self.b_ih_list = ParameterTuple(lists["bias_ih"])
+        self.b_hh_list = ParameterTuple(lists["bias_hh"])
+
+    def __getattr__(self, name):
+        """`net.weight_ih_l0` reads the Parameter of that name, as MindSpore's Cell does."""
+        params = self.__dict__.get("_params", {})
+        if name in params:
+            return params[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def param_name(self, kind: str, layer: int, direction: int) -> str:
         return f"{kind}_l{layer}{'_reverse' if direction else ''}"
 
     def _weights(self, layer, direction, dtype):
         """This direction's weights as graph values of the input's dtype (read once, before the
-        time loop)."""
-        get = lambda kind: ops.cast(getattr(self, self.param_name(kind, layer, direction)), dtype)  # noqa: E731
+        time loop), from the ParameterTuples (whatever the user assigned to them)."""
+        k = layer * self.num_directions + direction
+        get = lambda params: ops.cast(params[k], dtype)  # noqa: E731
         if not self.has_bias:
-            return get("weight_ih"), get("weight_hh"), None, None
-        return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh")
+            return get(self.w_ih_list), get(self.w_hh_list), None, None
+        return get(self.w_ih_list), get(self.w_hh_list), get(self.b_ih_list), get(self.b_hh_list)
 
     def _direction(self, x, state, layer, direction, lengths):
         w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction, x.dtype)

@@ -57,6 +57,7 @@ from pycompile.ops.entry import install as _install_entries  # noqa: E402
 _install_entries(globals())
 from pycompile.ops.inplace_functions import *  # noqa: F401,F403,E402  (ops.clamp_(x, ...) ...)
 from pycompile.ops import primitive  # noqa: F401,E402  (`mindspore.ops.primitive`)
+from pycompile.ops import auto_generate  # noqa: F401,E402  (`mindspore.ops.auto_generate`: after the entries)
 # instances MindSpore's ops / ops.functional expose under these names
 P = operations            # `ops.P` / `F.P`: the Primitive classes' module, as MindSpore names it
 functional.P = operations

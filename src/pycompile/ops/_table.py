@@ -244,10 +244,14 @@ def _apply(op: OpDef, inputs, attrs: dict, key):
             f"but got {len(inputs)}")
     if _mixed.SCOPE and op.effect is Effect.PURE and op.name != "Cast":
         inputs = _mixed.adjust(op, inputs)     # inside a Cell run under to_float / an amp level
+    sym = _symbolic_in(inputs)
+    if sym is not None and getattr(sym._tracer, "infers_itself", False):
+        # a value of run-time length (ops/dynamic_length.py): its type's length is only a bound,
+        # so the tracer decides what the op means before any infer compares shapes
+        return sym._tracer.emit(op, list(inputs), attrs, None)
     types = input_types(op, inputs)
     out_type = op.infer(types, **attrs)
     check_size(op.name, out_type)
-    sym = _symbolic_in(inputs)
     if sym is not None:
         return sym._tracer.emit(op, list(inputs), attrs, out_type)
     if op.effect is not Effect.PURE or _parameter_in(inputs):

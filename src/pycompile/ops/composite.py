@@ -144,7 +144,10 @@ class Map(HyperMap):
         seqs = [a for a in args if isinstance(a, (tuple, list))]
         n = len(seqs[0]) if seqs else 0
         kind = list if seqs and isinstance(seqs[0], list) else tuple
-        return kind(fn(*[a[i] if isinstance(a, (tuple, list)) else a for a in args]) for i in range(n))
+        out = [None] * n
+        for i in (range(n - 1, -1, -1) if self.reverse else range(n)):      # Map(None, True): last first
+            out[i] = fn(*[a[i] if isinstance(a, (tuple, list)) else a for a in args])
+        return kind(out)
 
 
 # MindSpore keeps GradOperation in mindspore.ops.composite (`C.GradOperation`)

@@ -8,6 +8,8 @@ compiled code has static buffers, so such a value is a `Bounded`: a buffer as lo
 whatever an elementwise op makes of them; no result ever reads it:
 
   * elementwise ops and casts apply to the whole buffer and keep the count (a Bounded again);
+    combined with a static tensor of k rows (k > 1), the first k rows are taken with a check
+    when the graph runs that the count is k, and the result is static;
   * the reductions sum / mean / max / min / prod / all / any first replace the padding with the
     reduction's identity (`select(arange(bound) < count, data, identity)`); mean divides by the
     count;
@@ -54,6 +56,8 @@ from pycompile.ops import tracing
 from pycompile.ops._table import Kind, OpRuntimeError, apply, norm_axes
 from pycompile.ops.tracing import OnTrace, Tracer
 
+_SCATTERS = frozenset({"TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMul",
+                       "TensorScatterDiv", "TensorScatterMax", "TensorScatterMin"})
 # reduction -> the value the padding takes so it cannot change the result
 _IDENTITY = {"ReduceSum": "zero", "ReduceMean": "zero", "ReduceProd": "one", "ReduceMax": "lowest",
              "ReduceMin": "highest", "ReduceAll": "one", "ReduceAny": "zero"}
@@ -68,6 +72,8 @@ def unsupported(op_name: str, what: str = "") -> OpRuntimeError:
 
 class BoundedTrace(Tracer):
     """One data-dependent length (one masked_select call): its count, bound and validity mask."""
+
+    infers_itself = True     # ops._table.apply hands it every op before infer (its types are bounds)
 
     def __init__(self, count, bound: int):
         self.level = tracing.new_level()
@@ -92,14 +98,50 @@ class BoundedTrace(Tracer):
             # reads row r of the Bounded input alone), so the padding rows never reach a real one
             out = apply(op, [x.data if isinstance(x, Bounded) else x for x in inputs], attrs)
             return Bounded(out, self)
-        rows = [x for x in inputs if isinstance(x, Bounded) and x.data.ndim > 1]
+        if op.name in _SCATTERS and isinstance(inputs[0], Bounded) and inputs[0].trace is self \
+                and inputs[0].axis == 0 and not any(isinstance(x, Bounded) for x in inputs[1:]):
+            return self._scatter_rows(op, inputs, attrs)
+        bounded = [x for x in inputs if isinstance(x, Bounded)]
+        if op.kind is Kind.ELEMENTWISE and not op.variadic and all(x.axis == 0 for x in bounded):
+            return self._elementwise(op, inputs, attrs, out_type)
+        rows = [x for x in bounded if x.data.ndim > 1]
         if rows:
             return _rowwise(self, op, inputs, attrs, rows)
-        if op.kind is Kind.ELEMENTWISE and not op.variadic:
-            return self._elementwise(op, inputs, attrs, out_type)
         if op.name in _IDENTITY and len(inputs) == 1 and type_of(inputs[0].data).ndim == 1:
             return self._reduce(op, inputs[0], attrs)
         raise unsupported(op.name)
+
+    def _scatter_rows(self, op, inputs, attrs):
+        """TensorScatter* into a value of run-time row count at static indices: the same rows
+        updated, still counted at run time; an index at or past the count is the op's
+        out-of-range RuntimeError when the graph runs (the buffer's padding rows exist, so the
+        kernel itself would not see it)."""
+        x, indices, updates = inputs
+        it = type_of(indices)
+        if x.data.ndim < 1 or not isinstance(it, TensorType) or it.ndim < 1 or it.shape[-1] < 1:
+            raise unsupported(op.name)
+        first = F.reshape(F.getitem(F.reshape(indices, (-1, it.shape[-1])), (slice(None), 0)), (-1,))
+        inside = F.less(F.cast(first, mstype.int32), self.count)
+        flag = F.select(F.all(inside),
+                        _const(np.float32(0)), _const(np.float32(np.inf)))
+        flag = apply(P.CheckFinite, [flag], {
+            "message": f"For '{op.name}', an index is out of range: the input's first dimension is known only "
+                       f"at run time (at most {self.bound}) and an index is not below it"})
+        return Bounded(F.depend(apply(op, [x.data, indices, updates], attrs), flag), self)
+
+    def rows(self, x: "Bounded", k: int, op_name: str):
+        """The first k rows of x as an ordinary static tensor, with a check when the graph runs that
+        the count is k (a tensor of k rows meets a value counted at run time: the shapes must agree,
+        as MindSpore's dynamic shapes check when the kernel runs)."""
+        if k > self.bound:
+            raise OpRuntimeError(f"For '{op_name}', a tensor of {k} rows cannot match a value of at most "
+                                 f"{self.bound} rows (a length known only at run time)")
+        ok = F.equal(self.count, _const(np.array(k, np.int32)))
+        flag = F.select(ok, _const(np.float32(0)), _const(np.float32(np.inf)))
+        flag = apply(P.CheckFinite, [flag], {
+            "message": f"For '{op_name}', the input's length is known only at run time (at most {self.bound}): "
+                       f"it must be {k} to combine it with a tensor of {k} rows"})
+        return F.depend(F.getitem(x.data, slice(0, k)), flag)
 
     def call_cell(self, cell, args, kwargs):
         outer = tracing.outer_of(self)
@@ -108,18 +150,23 @@ class BoundedTrace(Tracer):
         return tracing.run_cell(cell, args, kwargs)
 
     def _elementwise(self, op, inputs, attrs, out_type):
-        args = []
+        ndim = max(x.data.ndim for x in inputs if isinstance(x, Bounded))
+        rows = None              # the row count of a static operand the run-time length must equal
         for x in inputs:
             if isinstance(x, Bounded):
                 if x.trace is not self:
                     raise unsupported(op.name, " and so is another input's, from another MaskedSelect: the "
                                                 "lengths may differ")
-                args.append(x.data)
                 continue
             t = type_of(x)
-            if isinstance(t, TensorType) and (t.ndim > 1 or t.size != 1):
+            if isinstance(t, TensorType) and t.ndim > ndim:
                 raise unsupported(op.name, f"; it cannot be combined with a tensor of shape {list(t.shape)}")
-            args.append(x)
+            if isinstance(t, TensorType) and t.ndim == ndim and t.shape[0] != 1:
+                rows = t.shape[0]
+        if rows is not None:     # a static operand of `rows` rows: the result is static too
+            args = [self.rows(x, rows, op.name) if isinstance(x, Bounded) else x for x in inputs]
+            return apply(op, args, attrs)
+        args = [x.data if isinstance(x, Bounded) else x for x in inputs]
         out = apply(op, args, attrs)
         if isinstance(out, tuple):
             return tuple(Bounded(o, self) for o in out)
@@ -339,6 +386,17 @@ def shaped_like(shape, make):
         return None
     _, trace, rest = hit
     return Bounded(make((trace.bound,) + rest), trace)
+
+
+def padded_rows(grad, indices: "Bounded", n: int, op_name: str):
+    """A sparse update's (grad rows, indices) of run-time length as static buffers of the bound's
+    length, the padding indices set to n: outside [0, n), so the update skips them (the sparse
+    optimizer Primitives' rule for out-of-range indices)."""
+    trace = indices.trace
+    if not isinstance(grad, Bounded) or grad.trace is not trace or indices.data.ndim != 1:
+        raise unsupported(op_name, "; its grad and indices must both be rows of that one length")
+    pad = _const(np.array(n, type_of(indices.data).dtype.np))
+    return grad.data, F.select(trace.valid(), indices.data, pad)
 
 
 def graph_parts(v):

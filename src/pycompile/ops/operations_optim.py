@@ -5,6 +5,7 @@ update), returning the new values as MindSpore does. The formulas are MindSpore 
 kernels' (checked against the wheel: tests/conformance/cases_scatter.py)."""
 from __future__ import annotations
 
+from pycompile.common import dtype as mstype
 from pycompile.ops import functional as F
 from pycompile.ops.primitive import Primitive
 
@@ -60,13 +61,27 @@ class ApplyAdagrad(_Apply):
 
 
 class ApplyAdagradV2(_Apply):
-    """accum += grad^2 (update_slots); var -= lr * grad / (sqrt(accum) + epsilon)."""
+    """accum += grad^2 (update_slots); var -= lr * grad / (sqrt(accum) + epsilon).
+
+    MindSpore 2.10's CPU kernel is float32 only: a Float16 / Float64 var is computed in float32
+    (every input cast to float32 first) and the results cast back to var's dtype, so a Float64
+    update carries float32 rounding (tests/ops/test_fix33_wrong_values.py, from the wheel).
+    MindSpore then also leaves such Parameters unwritten (its fallback updates a cast copy);
+    pycompile writes them."""
     _params = {"epsilon": 1e-6, "update_slots": True}
 
     def __call__(self, var, accum, lr, grad):
-        acc = F.add(accum, F.square(grad)) if self.update_slots else accum
+        out_dtype = getattr(var, "dtype", None)
+        if out_dtype in (mstype.float16, mstype.float64):
+            var32, accum32, lr, grad = (F.cast(t, mstype.float32) for t in (var, accum, lr, grad))
+        else:
+            var32, accum32 = var, accum
+        acc = F.add(accum32, F.square(grad)) if self.update_slots else accum32
         step = F.div(F.mul(lr, grad), F.add(F.sqrt(acc), self.epsilon))
-        return _write((var, F.sub(var, step)), (accum, acc))
+        new_var = F.sub(var32, step)
+        if var32 is not var:
+            new_var, acc = F.cast(new_var, out_dtype), F.cast(acc, out_dtype)
+        return _write((var, new_var), (accum, acc))
 
 
 class ApplyProximalAdagrad(_Apply):

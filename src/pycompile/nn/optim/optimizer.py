@@ -37,6 +37,7 @@ from pycompile.common.tensor import Tensor
 from pycompile.nn.cell import Cell
 from pycompile.nn.layers import CellList
 from pycompile.nn.learning_rate_schedule import LearningRateSchedule
+from pycompile.ops import composite as C
 from pycompile.ops import functional as F
 
 _GROUP_KEYS = ['params', 'lr', 'weight_decay', 'order_params', 'grad_centralization']
@@ -84,6 +85,9 @@ class Optimizer(Cell):
             self.group_weight_decay, self.group_grad_centralization = [], []
             self._init_group_params(parameters, learning_rate, weight_decay)
         self._init_opt_attrs(learning_rate, parameters, weight_decay)
+        # MindSpore's mapping helpers, which user optimizers' construct call (self.map_reverse(...))
+        self.map_, self.map_reverse = C.Map(), C.Map(None, True)
+        self.hyper_map, self.hyper_map_reverse = C.HyperMap(), C.HyperMap(None, True)
 
     # -- construction ------------------------------------------------------------------------------
     @staticmethod

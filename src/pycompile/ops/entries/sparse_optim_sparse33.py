@@ -13,7 +13,9 @@ Duplicate indices follow MindSpore 2.10's CPU kernels, which differ by op:
   row one after the other, in order. Written as one masked dense step per index (graph code
   unrolls over the static number of indices).
 
-Indices outside [0, N) update nothing (MindSpore's SparseApplyAdagrad skips them; its AdagradV2
+Indices of run-time length (MindSpore's dynamic-shape tests: `gather(grad, unique(i)[0], 0)` and
+the same rows of indices) are padded with N (dynamic_length.padded_rows), so their padding updates
+nothing. Indices outside [0, N) update nothing (MindSpore's SparseApplyAdagrad skips them; its AdagradV2
 kernel aborts the process). SparseApplyFtrlV2, SparseApplyProximalAdagrad and SparseApplyAdadelta
 have no CPU kernel in MindSpore 2.10 ("Unsupported op ... on CPU"): pycompile runs them with the
 formulas of their dense forms, duplicates summed (ProximalAdagrad, Adadelta) or in turn (FtrlV2,
@@ -21,12 +23,15 @@ as SparseApplyFtrl). Values recorded from the wheel: tests/conformance/cases_spa
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.tensor import TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError
+from pycompile.ops.dynamic_length import Bounded, padded_rows
 from pycompile.ops.entry import REQUIRED, Arg, op_entry
 from pycompile.ops.operations_optim import _prox
 
@@ -128,7 +133,12 @@ def _useless(new):
 
 def _prim(name, args):
     def declare(fn):
-        return op_entry(f"sparse33_{name}", primitive=name, functional=False, args=args)(fn)
+        @functools.wraps(fn)
+        def impl(**kw):
+            if isinstance(kw.get("indices"), Bounded):
+                kw["grad"], kw["indices"] = padded_rows(kw.get("grad"), kw["indices"], kw["var"].shape[0], name)
+            return fn(**kw)
+        return op_entry(f"sparse33_{name}", primitive=name, functional=False, args=args)(impl)
     return declare
 
 

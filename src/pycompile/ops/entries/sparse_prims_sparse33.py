@@ -2,7 +2,8 @@
 SparseToDense, SparseTensorDenseMatmul, SparseTensorDenseAdd, SparseGatherV2, SparseSlice,
 SparseSoftmaxCrossEntropyWithLogits. Each is a decomposition (scatter_nd, matmul, gather), so
 graph mode and the gradients (values and the dense operand) come from the ops they are made of.
-Duplicate indices add up (scatter_nd), as MindSpore's CPU kernels. Values recorded from the
+Duplicate indices add up (scatter_nd), as MindSpore's CPU kernels, except in SparseToDense
+(the last value wins there). Values recorded from the
 wheel: tests/conformance/cases_sparse33.py."""
 from __future__ import annotations
 
@@ -61,8 +62,13 @@ def _to_dense(op, indices, values, shape):
 
 @_prim("SparseToDense", [Arg("indices", dtypes=_IDX), Arg("values"), Arg("sparse_shape", "value")])
 def _sparse_to_dense(indices, values, sparse_shape):
-    """The dense tensor of sparse_shape with values at indices (duplicates added), zeros elsewhere."""
-    return _to_dense("SparseToDense", indices, values, sparse_shape)
+    """The dense tensor of sparse_shape with values at indices, zeros elsewhere. MindSpore 2.10's
+    CPU kernel writes each value in turn (a repeated index keeps the last value, not the sum), and
+    its gradient is GatherNd of dout at every index, Bool values included: a row update of zeros
+    gives both (tests/ops/test_fix33_wrong_values.py, from the wheel)."""
+    shape = _static_shape("SparseToDense", sparse_shape)
+    _check_coo("SparseToDense", indices, values, shape)
+    return F.tensor_scatter_update(F.zeros(shape, values.dtype), indices, values)
 
 
 @_prim("SparseTensorDenseAdd", [Arg("x1_indices", dtypes=_IDX), Arg("x1_values"), Arg("x1_shape", "value"),
