@@ -20,31 +20,17 @@ exemptions there (each with its reason).
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "conformance"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import pycompile  # noqa: E402
 from pycompile.common.missing import mindspore_names, present  # noqa: E402
 
-MODULES = {"ms": "pycompile", "ops": "pycompile.ops", "ops.operations": "pycompile.ops.operations",
-           "ops.functional": "pycompile.ops.functional", "nn": "pycompile.nn", "train": "pycompile.train",
-           "amp": "pycompile.amp", "communication": "pycompile.communication", "dataset": "pycompile.dataset",
-           "dataset.vision": "pycompile.dataset.vision", "dataset.transforms": "pycompile.dataset.transforms",
-           "dataset.text": "pycompile.dataset.text", "numpy": "pycompile.numpy"}
-
-
-def owner(namespace: str):
-    if namespace == "Tensor":
-        return pycompile.Tensor
-    try:
-        return importlib.import_module(MODULES[namespace])
-    except ImportError:
-        return None
+from gen_api_reference import MODULES, owner  # noqa: E402  (one table of namespaces: the API reference's)
 
 
 def split_name(spelled: str) -> tuple[str, str]:

@@ -161,13 +161,14 @@ def rand33_uniform_range(x, y):
     return a.shape, a.dtype, ((a >= 1.0) & (a < 2.0)).all(), b.shape, b.dtype
 
 
-@case("ops.operations", graph=False, reason="the shape is a Tensor's values (a dynamic shape in MindSpore)")
+@case("ops.TruncatedNormal", graph=False, reason="the shape is a Tensor's values (a dynamic shape in MindSpore)")
 def rand33_truncated_normal_range():
     z = _random_ops().TruncatedNormal(seed=3)(Tensor(np.array([40, 5], np.int32)))
     return z.shape, z.dtype, (ops.abs(z) <= 2.0).all()
 
 
-@case("ops.operations", graph=False, reason="the shape is a Tensor's values (a dynamic shape in MindSpore)")
+@case("ops.ParameterizedTruncatedNormal", graph=False,
+      reason="the shape is a Tensor's values (a dynamic shape in MindSpore)")
 def rand33_parameterized_truncated_normal_range():
     p = _random_ops().ParameterizedTruncatedNormal(seed=1, seed2=2)
     f = lambda *v: Tensor(np.array(v, np.float32))   # noqa: E731
@@ -184,7 +185,9 @@ def rand33_random_gamma_shape():
     return g.shape, g.dtype, (g > 0).all(), h.shape, h.dtype
 
 
-@case("ops.multinomial_with_replacement", inputs=[rnd(4, 6, lo=0.1, hi=1.0)])
+@case("ops.multinomial_with_replacement", "ops.MultinomialWithReplacement", inputs=[rnd(4, 6, lo=0.1, hi=1.0)])
 def rand33_multinomial_with_replacement(x):
     out = ops.multinomial_with_replacement(x, Tensor(np.array([5], np.int64)), Tensor(np.array([2], np.int64)), 9, True)
-    return out.shape, out.dtype, ((out >= 0) & (out < 6)).all()
+    prim = ops.MultinomialWithReplacement(7, True)(x, Tensor(np.array([3], np.int64)), Tensor(np.array([1], np.int64)))
+    return (out.shape, out.dtype, ((out >= 0) & (out < 6)).all(),
+            prim.shape, prim.dtype, ((prim >= 0) & (prim < 6)).all())

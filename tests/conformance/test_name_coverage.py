@@ -23,8 +23,17 @@ FIXTURE = "needs a dataset in its full file format (CelebA, CIFAR, COCO, MindRec
 DATA_SINK = "the wheel refuses data sinking on the CPU (ValueError); pycompile runs the sunk loop"
 SPLIT_MINDIR = "a multi-device MindIR split (Ascend parallel export) that the CPU wheel cannot run"
 PIPELINE = "pipeline-parallel gradient accumulation: needs stages on several devices"
+# recorded from the wheel in both modes by a test outside the table (its Parameters after an update, a
+# run-time length, a printed message: not what the table's cases compare)
+FIX33_NAMES = "recorded from the wheel in both modes by tests/ops/test_fix33_names.py (data/fix33_names.json)"
+MODULE = "a module: its Primitives (CdistGrad) have recorded tests (tests/ops/test_fix33_names.py)"
 
 EXEMPT = {
+    # FIX33_NAMES, MODULE
+    "ops.Assert": FIX33_NAMES, "ops.operations.Assert": FIX33_NAMES,
+    "ops.FusedAdaFactor": FIX33_NAMES, "ops.operations.FusedAdaFactor": FIX33_NAMES,
+    "ops.FusedAdaFactorWithGlobalNorm": FIX33_NAMES, "ops.operations.FusedAdaFactorWithGlobalNorm": FIX33_NAMES,
+    "ops.SubAndFilter": FIX33_NAMES, "ops.operations.SubAndFilter": FIX33_NAMES, "ops.auto_generate": MODULE,
     # CRASH
     "nn.DistributedGradReducer": CRASH, "ops.AllGather": CRASH, "ops.AllReduce": CRASH, "ops.Broadcast": CRASH,
     "ops.ReduceScatter": CRASH, "ops.all_reduce": CRASH, "ops.barrier": CRASH, "ops.operations.AllGather": CRASH,
