@@ -37,6 +37,9 @@ def test_pynative_reads_the_axis_tensor():
     np.testing.assert_array_equal(P.ReduceSum(keep_dims=True)(Tensor(X), _axis(0, 2)).asnumpy(),
                                   X.sum((0, 2), keepdims=True))
     np.testing.assert_array_equal(ops.ReduceMean()(Tensor(X), Tensor(np.array(1, np.int32))).asnumpy(), X.mean(1))
+    # MindSpore 2.10: ops.sum(x, Tensor(1)) of arange(6).reshape(2, 3) is [3, 12] (recorded from the wheel)
+    x6 = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    np.testing.assert_array_equal(ops.sum(x6, Tensor(1)).asnumpy(), np.array([3.0, 12.0], np.float32))
 
 
 def test_graph_compiles_per_axis_value(graph_mode):
