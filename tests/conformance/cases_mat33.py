@@ -190,7 +190,7 @@ def conjugate_transpose_perm_range(z):
 
 
 # ---- ListDiff -----------------------------------------------------------------------------------
-@case("ops.operations", inputs=[_m33_i(1, 2, 3, 4, 5, 6), _m33_i(1, 3, 5), np.array([1, 2, 2, 4], np.float32),
+@case("ops.ListDiff", inputs=[_m33_i(1, 2, 3, 4, 5, 6), _m33_i(1, 3, 5), np.array([1, 2, 2, 4], np.float32),
                                 np.array([2], np.float32)])
 def list_diff_values(x, y, xf, yf):
     A = _mat33_mod("array_ops")
@@ -281,7 +281,7 @@ def tensor_copy_slices_lengths(x, v):
 
 
 # ---- MatrixLogarithm ----------------------------------------------------------------------------
-@case("ops.operations", inputs=[np.array([[1 + 2j, 2 + 1j], [4 + 1j, 5 + 2j]], np.complex128),
+@case("ops.MatrixLogarithm", inputs=[np.array([[1 + 2j, 2 + 1j], [4 + 1j, 5 + 2j]], np.complex128),
                                 np.array([[[2, 1j], [0, 3]], [[1, 0], [0, 1]]], np.complex64),
                                 np.array([[-1, 0], [0, -2]], np.complex128),
                                 np.array([[2, 1], [0, 2]], np.complex128)])
