@@ -203,7 +203,8 @@ class WorkerPool:
         self._segments = [[] for _ in range(n)]
         self._free = [[] for _ in range(n)]
         self._interval = config.get_multiprocessing_timeout_interval()
-        self._timeout = float(os.environ.get("PYCOMPILE_DATASET_WORKER_TIMEOUT") or 3 * self._interval)
+        from pycompile.common import knobs
+        self._timeout = knobs.get("PYCOMPILE_DATASET_WORKER_TIMEOUT") or 3 * self._interval
         try:
             if start_method == "fork" and config.get_enable_shared_mem() and hasattr(os, "memfd_create"):
                 size = max(int(max_rowsize), 1) << 20 if isinstance(max_rowsize, int) and max_rowsize > 0 else 1 << 20
