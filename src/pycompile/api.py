@@ -130,7 +130,7 @@ def _compile_or_get(cache: dict, fn, args, kwargs, self_obj, name, extra=(), dyn
             return compiled
     key = (_signature(args, kwargs), extra, _config_key())
     if values:
-        key += (_value_key(args, values),)
+        key += (_value_key(args, kwargs, values),)
     compiled = cache.get(key)
     if compiled is None:
         try:
@@ -139,16 +139,17 @@ def _compile_or_get(cache: dict, fn, args, kwargs, self_obj, name, extra=(), dyn
             # an op needs this argument's value (paddings, a shape): compile per value from now on
             if e.position is None or e.position in values or not isinstance(cache, compile_log.SpecCache):
                 raise
-            cache.value_positions = tuple(sorted(values + (e.position,)))
+            cache.value_positions = tuple(sorted(values + (e.position,), key=str))
             return _compile_or_get(cache, fn, args, kwargs, self_obj, name, extra, dyn)
     return compiled
 
 
-def _value_key(args, positions) -> tuple:
-    """The values of the arguments compiled as constants (errors.InputValueNeeded)."""
+def _value_key(args, kwargs, positions) -> tuple:
+    """The values of the arguments compiled as constants (errors.InputValueNeeded): positional
+    indices and keyword arguments' names."""
     out = []
     for k in positions:
-        a = args[k] if k < len(args) else None
+        a = (kwargs or {}).get(k) if isinstance(k, str) else args[k] if k < len(args) else None
         out.append((a._data.dtype.str, a._data.shape, a._data.tobytes()) if isinstance(a, Tensor) else _key(a))
     return tuple(out)
 
@@ -226,11 +227,13 @@ def _compile(cache: dict, key, fn, args, kwargs, self_obj, name, dynamic_positio
             elif constants:
                 # arguments traced by value (the on-disk cache keys by signature alone: not used)
                 # (a copy: the caller's tensor may change in place after the compile)
-                frozen = tuple(Tensor._wrap(a._data.copy()) if k in constants and type(a) is Tensor else a
-                               for k, a in enumerate(args))
+                def freeze(k, a):
+                    return Tensor._wrap(a._data.copy()) if k in constants and type(a) is Tensor else a
+                frozen = tuple(freeze(k, a) for k, a in enumerate(args))
+                frozen_kw = {k: freeze(k, a) for k, a in (kwargs or {}).items()}
                 token = CONSTANT_INPUTS.set(frozenset((k,) for k in constants))
                 try:
-                    compiled = pipeline.compile_call(fn, frozen, kwargs, self_obj=self_obj, name=name)
+                    compiled = pipeline.compile_call(fn, frozen, frozen_kw, self_obj=self_obj, name=name)
                 finally:
                     CONSTANT_INPUTS.reset(token)
                 compiled.guarded = None         # its fast path checks shapes only

@@ -116,3 +116,35 @@ def test_slice_and_reshape_take_tensor_arguments(graph_mode):
     for shape in ((6, 3), (2, 9)):
         got = ReshapeNet()(ms.Tensor(x), ms.Tensor(np.array(shape, np.int64)))
         np.testing.assert_array_equal(got.asnumpy(), x.reshape(shape).sum(0))
+
+
+class _GradInGraph(nn.Cell):
+    """GradOperation inside graph code: the forward sees `size` through a Reshape of the argument
+    (MindSpore's test_resize_linear_1d_grad_op.py)."""
+
+    def __init__(self):
+        super().__init__()
+        self.grad = C.GradOperation(get_all=True, sens_param=True)
+        self.net = _Net()
+
+    def construct(self, dout, x, size):
+        return self.grad(self.net)(x, size, dout)
+
+
+def test_gradient_operation_inside_graph_code(graph_mode):
+    dout = np.arange(12, dtype=np.float32).reshape(1, 2, 6)
+    dx = _GradInGraph()(ms.Tensor(dout), ms.Tensor(X), ms.Tensor(np.array([6], np.int64)))[0]
+    w = np.stack([_align_corners(np.eye(3, dtype=np.float32)[i], 6) for i in range(3)])      # (3, 6)
+    np.testing.assert_allclose(dx.asnumpy(), 2 * dout @ w.T, rtol=1e-5)
+
+
+def test_a_keyword_argument_compiles_by_value(graph_mode):
+    resize = ResizeLinear1D()
+
+    @ms.jit
+    def f(x, size=None):
+        return resize(x, size)
+
+    for n in (5, 4, 5):
+        out = f(ms.Tensor(X), size=ms.Tensor(np.array([n], np.int64)))
+        np.testing.assert_allclose(out.asnumpy(), _align_corners(X, n), rtol=1e-6)

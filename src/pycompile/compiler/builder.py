@@ -78,12 +78,21 @@ class Sym(TensorMethods, Symbolic):
         raises errors.InputValueNeeded - for a Tensor argument of the compiled call, pycompile.api
         compiles the call again with it as a constant, once per value; for any other input the user
         sees a ValueError at their line. None for a value computed in the graph."""
-        if isinstance(self._value, ir.Const) and isinstance(self._value.type, TensorType):
-            return np.asarray(self._value.value)
-        if isinstance(self._value, ir.Param):
+        v = self._value
+        # through ops that keep the values in order (a Reshape of the argument: GradOperation's)
+        while isinstance(v, ir.Node) and getattr(v.op, "name", None) in _SAME_VALUES and v.inputs:
+            v = v.inputs[0]
+        if isinstance(v, ir.Const) and isinstance(v.type, TensorType):
+            return np.asarray(v.value).reshape(self._value.type.shape)
+        if isinstance(v, ir.Param):
             raise InputValueNeeded(f"the values of this Tensor set {what}: they must be known when the graph is "
-                                   "compiled (a constant, or an argument of the compiled function)", value=self)
+                                   "compiled (a constant, or an argument of the compiled function)",
+                                   value=self if v is self._value else Sym(v, self._tracer))
         return None
+
+
+# ops whose result holds its input's values in the same order (Sym.value_for_shape looks through them)
+_SAME_VALUES = frozenset({"Reshape", "ExpandDims", "Squeeze", "Flatten", "Identity"})
 
 
 # Python's operators on mutable numbers give numbers (MindSpore 2.10 returns `a + b` of two

@@ -651,8 +651,8 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
     except InputValueNeeded as niv:
         # the value of an argument: the caller may compile with it as a constant (pycompile.api)
         k = next((k for k, p in enumerate(inputs) if getattr(niv.value, "_value", None) is p), None)
-        if k is not None and len(paths[k]) == 1 and isinstance(paths[k][0], int):
-            niv.position = paths[k][0]
+        if k is not None and len(paths[k]) == 1 and isinstance(paths[k][0], (int, str)):
+            niv.position = paths[k][0]          # a positional index, or a keyword argument's name
         raise
     except NeedsConstantAt as nc:
         raise CompileError(str(nc), nc.loc, "this needs a value known at compile time (a Python number, "
