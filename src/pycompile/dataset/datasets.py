@@ -284,6 +284,24 @@ class BatchDataset(Dataset):
         return tuple(out)
 
 
+def _column_layout(names, inputs, outputs, missing):
+    """MindSpore 2.10's columns after a map of `inputs` to `outputs` (map, batch's per_batch_map):
+    (the inputs' indices, the new names, the untouched columns' indices or None). With as many
+    outputs as inputs each output takes its input's place; otherwise the outputs come first, then
+    the untouched columns in order. `missing(column)` is the error for an input that is not a column."""
+    for c in inputs:
+        if c not in names:
+            raise missing(c)
+    in_index = [names.index(c) for c in inputs]
+    if len(inputs) == len(outputs):
+        new = list(names)
+        for c, o in zip(inputs, outputs):
+            new[names.index(c)] = o
+        return in_index, new, None
+    keep = [i for i, c in enumerate(names) if c not in inputs]
+    return in_index, outputs + [names[i] for i in keep], keep
+
+
 class PerBatchMapDataset(BatchDataset):
     """batch(per_batch_map=...): see per_batch_map.py."""
 
@@ -295,18 +313,9 @@ class PerBatchMapDataset(BatchDataset):
         names = child.get_col_names()
         inputs = _column_list(input_columns, "input_columns") if input_columns is not None else list(names)
         outputs = _column_list(output_columns, "output_columns") if output_columns is not None else list(inputs)
-        for c in inputs:
-            if c not in names:
-                raise ValueError(f"Invalid input_columns, {c!r} is not a column of the dataset: {names}")
-        self._in_index = [names.index(c) for c in inputs]
-        if len(inputs) == len(outputs):
-            self._names = list(names)
-            for c, o in zip(inputs, outputs):
-                self._names[names.index(c)] = o
-            self._layout = None
-        else:
-            self._layout = [i for i, c in enumerate(names) if c not in inputs]
-            self._names = outputs + [names[i] for i in self._layout]
+        self._in_index, self._names, self._layout = _column_layout(
+            names, inputs, outputs, lambda c: ValueError(f"Invalid input_columns, {c!r} is not a column of the "
+                                                         f"dataset: {names}"))
         self._outputs = outputs
         self.per_batch_map = per_batch_map
         self.workers = workers
@@ -388,19 +397,9 @@ class MapDataset(Dataset):
         names = child.get_col_names()
         inputs = _column_list(input_columns, "input_columns") if input_columns is not None else names[:1]
         outputs = _column_list(output_columns, "output_columns") if output_columns is not None else list(inputs)
-        for c in inputs:
-            if c not in names:
-                raise RuntimeError(f"For 'map', input column {c!r} is not a column of the dataset: {names}")
-        self._in_index = [names.index(c) for c in inputs]
-        if len(inputs) == len(outputs):
-            self._names = list(names)
-            for c, o in zip(inputs, outputs):
-                self._names[names.index(c)] = o
-            self._layout = None
-        else:
-            keep = [i for i, c in enumerate(names) if c not in inputs]
-            self._names = outputs + [names[i] for i in keep]
-            self._layout = keep
+        self._in_index, self._names, self._layout = _column_layout(
+            names, inputs, outputs,
+            lambda c: RuntimeError(f"For 'map', input column {c!r} is not a column of the dataset: {names}"))
         if len(set(self._names)) != len(self._names):
             raise ValueError(f"For 'map', the resulting columns {self._names} repeat a name")
         self._n_out = len(outputs)
