@@ -125,12 +125,8 @@ def test_to_float(mode):
 def test_errors_and_lists():
     got, exp = run("errors", PYN), RECORDED[PYN]["errors"]
     for key, value in exp.items():
-        if key == "white_list":
-            # MindSpore's list names a Primitive pycompile does not have (Conv3DTranspose)
-            assert got[key] == [n for n in value if hasattr(nn, n) or hasattr(ms.ops, n)]
-            assert {n for n in value if n not in got[key]} == {"Conv3DTranspose"}
-        else:
-            assert got[key] == value, key
+        # (white_list: every Primitive of MindSpore's list exists now, Conv3DTranspose included)
+        assert got[key] == value, key
 
 
 @pytest.mark.parametrize("kind", ["mlp", "bn"])
