@@ -23,7 +23,7 @@ from pycompile.common import context, log
 from pycompile.common.parameter import Parameter
 from pycompile.common.sparse_tensor import SPARSE_TYPES
 from pycompile.common.tensor import Tensor
-from pycompile.compiler.frontend import CONSTANT_INPUTS
+from pycompile.ops.tracing import CONSTANT_INPUTS
 from pycompile.errors import CompileError, InputValueNeeded
 from pycompile.nn import cell as _cell
 from pycompile.nn.cell import Cell

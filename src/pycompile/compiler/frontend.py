@@ -12,7 +12,6 @@ source line, a caret and a hint.
 from __future__ import annotations
 
 import ast
-import contextvars
 import functools
 import inspect
 import linecache
@@ -45,7 +44,7 @@ from pycompile.ops.autodiff import custom as custom_grads
 from pycompile.ops.composite import HyperMap, MultitypeFuncGraph, hyper_map
 from pycompile.ops.function_index import setitem
 from pycompile.ops.operations import Print, Primitive
-from pycompile.ops.tracing import tracing
+from pycompile.ops.tracing import CONSTANT_INPUTS, tracing
 
 _UNSUPPORTED_HINTS = {
     "Try": "exceptions cannot be caught in graph code; check values before the call, or move the "
@@ -602,9 +601,6 @@ class TraceResult:
     saved_bytes: int = 0       # forward values differentiated code keeps for its backward
 
 
-# positional argument paths ((i,)) traced as constants, not graph inputs: the arguments whose value
-# an op needs (errors.InputValueNeeded; pycompile.api sets this and keys the compile by the values)
-CONSTANT_INPUTS: contextvars.ContextVar = contextvars.ContextVar("pycompile_constant_inputs", default=frozenset())
 
 
 def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str | None = None) -> TraceResult:

@@ -109,6 +109,12 @@ def _leaves(xs):
             yield x
 
 
+# argument paths ((i,) or (name,)) traced as constants, not graph inputs: the arguments whose value
+# an op needs (errors.InputValueNeeded; pycompile.api sets this and keys the compile by the values;
+# here, not in the frontend, so that a warm start imports no compiler)
+CONSTANT_INPUTS: contextvars.ContextVar = contextvars.ContextVar("pycompile_constant_inputs", default=frozenset())
+
+
 def needs_value(v, what: str):
     """The value of `v`, a graph value an op needs when compiling (an axis or a size given as a
     Tensor): a constant's value; for a graph input, errors.InputValueNeeded (pycompile.api then
