@@ -133,13 +133,13 @@ def test_ctrl_c_leaves_no_orphan_processes():
         children = [int(c) for c in open(f"/proc/{p.pid}/task/{p.pid}/children").read().split()]
         assert len(pids) == 2 and set(pids) <= set(children) and len(children) >= 4, (pids, children)
         os.killpg(p.pid, signal.SIGINT)
-        _, err = p.communicate(timeout=20)
+        _, err = p.communicate(timeout=90)     # generous: a loaded machine (a hang is what it catches)
     finally:
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
     assert p.returncode != 0 and "KeyboardInterrupt" in err, err[-2000:]
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30
     while any(alive(c) for c in children) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [c for c in children if alive(c)]
