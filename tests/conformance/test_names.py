@@ -19,7 +19,7 @@ MODULES = {"ms": "pycompile", "ops": "pycompile.ops", "ops.operations": "pycompi
            "dataset.vision": "pycompile.dataset.vision", "dataset.transforms": "pycompile.dataset.transforms",
            "dataset.text": "pycompile.dataset.text", "numpy": "pycompile.numpy"}
 
-PRESENT_FLOOR = 3688     # of 4,407 names at the end of 2026-11-29 (2,899 that night, 1,960 at the end of 2026-11-28)
+PRESENT_FLOOR = 3789     # of 4,407 names at the end of 2026-11-29 (2,899 that night, 1,960 at the end of 2026-11-28)
 
 
 def _owner(namespace):
