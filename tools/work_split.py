@@ -2,7 +2,7 @@
 """How a compiled call's work splits over T threads: the printout issue 37 asks for, so that a
 partitioning that cannot use 16 cores is visible on a 2-core machine.
 
-    python tools/work_split.py                  # W9 inference, W9 training step, W10; T = 4, 16
+    PYTHONPATH=src python tools/work_split.py   # W9 inference, W9 training step, W10; T = 4, 16 (or installed)
     python tools/work_split.py W9 --threads 2 4 8 16 --calls 30
 
 For each workload it compiles the bench's model (bench/workloads_cnn.py's: examples/lenet.py,
@@ -34,7 +34,6 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "examples"))
-sys.path.insert(0, os.path.join(ROOT, "src"))
 
 import numpy as np  # noqa: E402
 
