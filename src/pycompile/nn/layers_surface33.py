@@ -19,6 +19,7 @@ from pycompile.common.tensor import Tensor
 from pycompile.nn.cell import Cell
 from pycompile.nn.layers import Dropout
 from pycompile.nn.image import Dropout2d
+from pycompile.ops.ctc_rand33 import _lse as _logsumexp  # one log-sum-exp of CTC terms, ops.ctc_loss's
 
 
 # ---- autodiff Cells ---------------------------------------------------------------------------------
@@ -451,21 +452,6 @@ class MultiClassDiceLoss(Cell):
                     loss = loss * self.weights[i]
                 total = total + loss
         return total / c
-
-
-def _logsumexp(*terms):
-    """log(sum(exp(terms))) elementwise, -inf where every term is -inf (finite gradients there)."""
-    m = terms[0]
-    for t in terms[1:]:
-        m = ops.maximum(m, t)
-    neg_inf = ops.isinf(m) & (m < 0)
-    m_safe = ops.select(neg_inf, ops.zeros_like(m), m)
-    total = 0.0
-    for t in terms:
-        total = total + ops.exp(t - m_safe)
-    empty = total <= 0
-    return ops.select(empty, ops.fill(m.dtype, m.shape, float("-inf")),
-                      ops.log(ops.select(empty, ops.ones_like(total), total)) + m_safe)
 
 
 class CTCLoss(Cell):
