@@ -119,6 +119,7 @@ _CTRL_C_SCRIPT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.exclusive       # timed out twice in full runs on a loaded machine, never alone (see docs/status.md)
 def test_ctrl_c_leaves_no_orphan_processes():
     """SIGINT to the whole process group, as a terminal's Ctrl-C sends it, in the middle of an epoch:
     the program ends with KeyboardInterrupt and every worker process (of both maps) goes with it."""
