@@ -26,10 +26,10 @@ import math
 from pycompile.common import dtype as mstype
 from pycompile.common import knobs
 from pycompile.ops._table import OPS
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c.elementwise import expr as c_expr
-from pycompile.ops.c.templates import template
-from pycompile.ops.c.writer import scope
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops.elementwise import expr as c_expr
+from pycompile.backend.c.ops.templates import template
+from pycompile.backend.c.ops.writer import scope
 from pycompile.ops.defs.conv import out_size
 
 # Work below which a kernel runs on the calling thread: a parallel region costs a few µs on a
