@@ -30,7 +30,7 @@ def _dft(x, axis=-1, inverse=False, scale=1.0):
 
 
 DFT = defop("DFT", ("x",), attrs={"axis": -1, "inverse": False, "scale": 1.0}, infer=_dft_infer, eager=_dft,
-            kind=Kind.LAYOUT, lower=Template("dft"))
+            kind=Kind.LAYOUT, lower=Template("dft"), batch="softmax")   # vmap: the axis shifted past the batch axis
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)
