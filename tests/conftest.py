@@ -41,7 +41,7 @@ def _fresh_context():
 # (the fixture below runs each of them with CC pointing nowhere).
 _COMPILES = re.compile(r"\bjit\b|GRAPH_MODE|\binspect\(|\bcompile_\w+|\bsubprocess\b|\blazy_inline\b|"
                        r"\bconf_harness\b|\boracle_autodiff\b|\bopcheck\b|\bfrontend_helpers\b|\bbench\b|\bfuzz_loop_grads\b|"
-                       r"\bedge_ops\b|\bfuzz_tail\b")
+                       r"\bedge_ops\b|\bfuzz_tail\b|\bbackend import eager\b|\bbackend\.eager\b")
 
 
 def _needs_cc(path) -> bool:
