@@ -17,6 +17,14 @@ and issue 21's Done-when figures:
 * bandwidth: the same bucket buffers all-reduced by pycompile's compiled reduction and by plain
   mpi4py Allreduce calls, alternating which goes first; done when pycompile's is >= 0.9 of mpi4py's.
 Needs mpi4py and an mpiexec (the `distributed` extra).
+
+    PYTHONPATH=src python bench/w12.py --scaling W5,W5w,W6,W10 [--ranks "1 2"] [--src A --src B]
+
+times the training steps over 1 and N ranks x 1 thread (issue 37 item 3): W5 strong (the global
+batch 64 split), W5w weak (64 per rank), W10's training step (ResNet-18 stage 1 with a 10-way head,
+batch 32 per rank) and W6's (GPT L=12, batch 8 per rank; MSE), both weak; with two --src folders,
+A/B in the same rounds. `--worker --workload W10|W6 [--batch B]` is one rank's run, as devbench's
+W12 part launches it (`--worker --steps N --threads 1 --dp`: W5 strong, the same output lines).
 """
 from __future__ import annotations
 
@@ -131,27 +139,29 @@ def worker(steps: int, threads: int, distributed: bool, bucket_mb: float = 0, wo
     for _ in range(5 if workload == "W5" else 2):
         step(*inputs)
     lib.pc_comm_stats_reset()
-    stats = ffi.new("long[5]")
+    stats = ffi.new("long[6]")
     times, waits = [], []
     for _ in range(steps):
         if comm is not None:
             comm.Barrier()
-        lib.pc_comm_stats(stats, 5)
+        lib.pc_comm_stats(stats, 6)
         w0 = stats[3]
         t0 = time.perf_counter()
         step(*inputs)
         times.append(time.perf_counter() - t0)
-        lib.pc_comm_stats(stats, 5)
+        lib.pc_comm_stats(stats, 6)
         waits.append((stats[3] - w0) / 1e6)
-    lib.pc_comm_stats(stats, 5)
+    lib.pc_comm_stats(stats, 6)
     out = {"step_ms": statistics.median(times) * 1e3, "rank": rank, "workload": workload, "ranks": size,
            "local_batch": int(inputs[0].shape[0])}
-    if comm is not None and getattr(step, "reducer_flag", False):
+    # (one rank: the reducer is the identity, nothing is reduced: the plain step)
+    if comm is not None and getattr(step, "reducer_flag", False) and not getattr(step.grad_reducer, "identity", False):
         calls, nbytes, ns, wait_ns = stats[0], stats[1], stats[2], stats[3]
         reducer = step.grad_reducer
         sizes = [sum(int(np.prod(reducer.shapes[k])) for k in b) for b in reducer.buckets]
         out.update(bytes_per_step=nbytes / steps, calls_per_step=calls / steps, start_ms=ns / steps / 1e6,
-                   wait_ms=wait_ns / steps / 1e6, buckets=sizes, tests_per_step=stats[4] / steps, waits=waits)
+                   wait_ms=wait_ns / steps / 1e6, buckets=sizes, tests_per_step=stats[4] / steps, waits=waits,
+                   progress_ms=stats[5] / steps / 1e6)
         if alone:
             out.update(_reduce_alone(comm, reducer, sizes, steps))
     return out
@@ -270,41 +280,49 @@ def driver(rounds: int, steps: int) -> None:
           f"(issue 21: done when >= 0.9)")
 
 
-def scaling(workloads, ranks, rounds: int, steps: int) -> None:
+def scaling(workloads, ranks, rounds: int, steps: int, srcs=()) -> None:
     """Strong (W5: global batch 64 split) and weak (W5w: 64 per rank; W10: 32; W6: 8) scaling over
     `ranks` MPI ranks x 1 thread, interleaved rounds; prints the median step of the slower rank,
     the speed-up (strong) or efficiency (weak: the one-rank step over the n-rank step) against the
-    first rank count, and rank 0's wait for the all-reduces."""
+    first rank count, and each rank's wait for the all-reduces. `srcs`: pycompile source folders
+    to compare (A/B, alternating within each round; default: this checkout's)."""
     env = dict(os.environ, PYCOMPILE_NUM_THREADS="1", OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
-    env["PYTHONPATH"] = os.path.join(os.path.dirname(HERE), "src") + os.pathsep + env.get("PYTHONPATH", "")
     env.setdefault("HYDRA_LAUNCHER", "fork")
+    srcs = list(srcs) or [os.path.join(os.path.dirname(HERE), "src")]
     mpiexec = os.path.join(os.path.dirname(sys.executable), "mpiexec")
     mpiexec = mpiexec if os.path.exists(mpiexec) else "mpiexec"
-    res = {(w, n): [] for w in workloads for n in ranks}
+    res: dict = {}
     for _ in range(rounds):
         for w in workloads:
             name, weak = (w[:-1], True) if w.endswith("w") else (w, w != "W5")
             n_steps = steps if name == "W5" else max(3, steps // 10)
             for n in ranks:
-                cmd = [mpiexec, "-n", str(n), sys.executable, os.path.abspath(__file__), "--worker", "--dp",
-                       "--threads", "1", "--steps", str(n_steps), "--workload", name, "--no-alone"]
-                res[(w, n)].append(_run(cmd + (["--weak"] if weak else []), env))
+                for k, src in enumerate(srcs):
+                    cmd = [mpiexec, "-n", str(n), sys.executable, os.path.abspath(__file__), "--worker", "--dp",
+                           "--threads", "1", "--steps", str(n_steps), "--workload", name, "--no-alone"]
+                    e = dict(env, PYTHONPATH=src + os.pathsep + env.get("PYTHONPATH", ""))
+                    res.setdefault((k, w, n), []).append(_run(cmd + (["--weak"] if weak else []), e))
     print(f"# W12 scaling, {rounds} interleaved rounds; load: {os.getloadavg()}")
-    for w in workloads:
-        base = statistics.median(max(r["step_ms"] for r in rnd) for rnd in res[(w, ranks[0])])
-        for n in ranks:
-            rnds = res[(w, n)]
-            st = [max(r["step_ms"] for r in rnd) for rnd in rnds]
-            m = statistics.median(st)
-            weak = w != "W5"
-            ratio = base / m             # strong: the speed-up; weak (same work per rank): the efficiency
-            def med(key, rank):
-                return statistics.median(rnd[rank].get(key, 0.0) for rnd in rnds)
-            per_rank = "; ".join(f"rank {k}: step {med('step_ms', k):.3g}, waited {med('wait_ms', k):.3g}, "
-                                 f"in the starts {med('start_ms', k):.3g}" for k in range(n))
-            print(f"{w} ranks={n} B/rank={rnds[0][0]['local_batch']}: step {m:.3g} ms "
-                  f"({min(st):.3g}-{max(st):.3g}, slower rank); {'efficiency' if weak else 'speed-up'} "
-                  f"{ratio:.2f}; medians (ms) {per_rank}")
+    for k, src in enumerate(srcs):
+        if len(srcs) > 1:
+            print(f"## pycompile from {src}")
+        for w in workloads:
+            base = statistics.median(max(r["step_ms"] for r in rnd) for rnd in res[(k, w, ranks[0])])
+            for n in ranks:
+                rnds = res[(k, w, n)]
+                st = [max(r["step_ms"] for r in rnd) for rnd in rnds]
+                m = statistics.median(st)
+                ratio = base / m         # strong: the speed-up; weak (same work per rank): the efficiency
+
+                def med(key, rank):
+                    return statistics.median(rnd[rank].get(key, 0.0) for rnd in rnds)
+                per_rank = "; ".join(f"rank {r}: step {med('step_ms', r):.3g}, waited {med('wait_ms', r):.3g}, "
+                                     f"in the starts {med('start_ms', r):.3g}, in {med('tests_per_step', r):.0f} progress "
+                                     f"tests {med('progress_ms', r):.3g}" for r in range(n))
+                print(f"{w} ranks={n} B/rank={rnds[0][0]['local_batch']}: step {m:.3g} ms "
+                      f"({min(st):.3g}-{max(st):.3g}, slower rank); {'speed-up' if w == 'W5' else 'efficiency'} "
+                      f"{ratio:.2f}; medians (ms) {per_rank}")
+
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
@@ -320,6 +338,7 @@ if __name__ == "__main__":
     ap.add_argument("--no-alone", action="store_true", help="worker: skip timing the all-reduces alone")
     ap.add_argument("--scaling", default="", help="driver: the workloads to time at --ranks, e.g. W5,W5w,W10,W6")
     ap.add_argument("--ranks", default="1 2")
+    ap.add_argument("--src", action="append", default=[], help="driver --scaling: a pycompile src folder (A/B)")
     a = ap.parse_args()
     if a.worker:
         result = worker(a.steps, a.threads, a.dp, a.bucket_mb, a.workload, a.batch, a.weak, not a.no_alone)
@@ -331,6 +350,6 @@ if __name__ == "__main__":
         else:
             print("W12: " + json.dumps(result), flush=True)
     elif a.scaling:
-        scaling(a.scaling.split(","), [int(n) for n in a.ranks.split()], a.rounds, a.steps)
+        scaling(a.scaling.split(","), [int(n) for n in a.ranks.split()], a.rounds, a.steps, a.src)
     else:
         driver(a.rounds, a.steps)
