@@ -34,6 +34,7 @@ class Schema:
 
     def __init__(self, schema_file=None):
         self.columns = []
+        self.num_rows = None          # a schema file's numRows (TFRecordDataset reads that many rows)
         if schema_file is not None:
             with open(schema_file) as f:
                 self.from_json(json.load(f))
@@ -50,7 +51,7 @@ class Schema:
 
     def parse_columns(self, columns):
         if isinstance(columns, dict):
-            for name, spec in columns.items():
+            for name, spec in sorted(columns.items()):     # MindSpore's JSON objects hold their keys sorted
                 shape = list(spec.get("shape", []))
                 self.columns.append({"name": name, "type": _type_name(spec["type"]), "rank": len(shape),
                                      "shape": shape})
@@ -58,8 +59,13 @@ class Schema:
         for spec in columns:
             self.add_column(spec["name"], spec["type"], spec.get("shape"))
 
+    @staticmethod
+    def _checked_type(de_type):
+        return _type_name(de_type)
+
     def from_json(self, json_obj):
         self.columns = []
+        self.num_rows = json_obj.get("numRows")
         self.parse_columns(json_obj["columns"])
 
     def to_json(self):
