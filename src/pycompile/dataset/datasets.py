@@ -162,8 +162,12 @@ _INT32_MAX = 2147483647
 
 
 def _refuse(kwargs, op, unsupported):
-    """Options that change results must not be dropped silently; performance ones are accepted."""
+    """Options that change results must not be dropped silently; performance ones are accepted.
+    MindSpore 2.10 has dropped these (batch's pad_info, map's column_order): its TypeError."""
     for name in unsupported:
+        if kwargs.get(name) is not None and name in ("pad_info", "column_order"):
+            node = {"batch": "BatchDataset", "map": "MapDataset"}[op]
+            raise TypeError(f"{node}.__init__() got an unexpected keyword argument '{name}'")
         if kwargs.get(name) is not None:
             raise NotImplementedError(f"pycompile's Dataset.{op} does not support '{name}'")
 

@@ -78,6 +78,26 @@ class Schema:
         return [(c["name"], c["type"], c.get("shape")) for c in self.columns]
 
 
+def schema_columns(schema):
+    """[(name, type, shape or None, rank)] and numRows (None when absent) of a Schema or a JSON schema
+    file's path (read as MindSpore's sources read one: a columns object in name order, "rank" kept,
+    no "shape" an unknown shape)."""
+    import os
+    if isinstance(schema, Schema):
+        return [(c["name"], c["type"], c.get("shape"), c.get("rank", 1)) for c in schema.columns], schema.num_rows
+    if not isinstance(schema, str):
+        raise TypeError(f"path: {schema} is not string")
+    if not os.path.isfile(schema):
+        raise ValueError(f"The file {schema} does not exist or permission denied!")
+    with open(schema) as f:
+        spec = json.load(f)
+    cols = spec.get("columns", [])
+    if isinstance(cols, dict):      # a file read by its path keeps "rank" and a missing shape unknown
+        cols = [dict(v, name=k) for k, v in sorted(cols.items())]
+    columns = [(c["name"], Schema._checked_type(c["type"]), c.get("shape"), c.get("rank", 1)) for c in cols]
+    return columns, spec.get("numRows")
+
+
 class RandomDataset(RandomAccessSource):
     """`total_rows` rows (random when None) of random values for the schema's columns (a -1
     dimension takes a random length); without a schema, `columns_list` (or c0, c1, ...) of random

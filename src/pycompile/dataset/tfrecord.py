@@ -32,6 +32,7 @@ import numpy as np
 
 from pycompile.common.checksums import masked_crc32c
 from pycompile.dataset.file_sources import Shuffle, _FileRows
+from pycompile.dataset.schema_sources import schema_columns
 
 
 def _varint(buf: bytes, at: int):
@@ -147,26 +148,6 @@ _PIPELINE = "Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline 
 _KIND_NAMES = {"S": "string", "U": "string", "O": "string", "u": "string", "i": "int64", "f": "float32"}
 
 
-def _schema_columns(schema):
-    """[(name, type, shape or None, rank)] and numRows (None when absent) of a Schema or a path."""
-    import json
-    import os
-    from pycompile.dataset.schema_sources import Schema
-    if isinstance(schema, Schema):
-        return [(c["name"], c["type"], c.get("shape"), c.get("rank", 1)) for c in schema.columns], schema.num_rows
-    if not isinstance(schema, str):
-        raise TypeError(f"path: {schema} is not string")
-    if not os.path.isfile(schema):
-        raise ValueError(f"The file {schema} does not exist or permission denied!")
-    with open(schema) as f:
-        spec = json.load(f)
-    cols = spec.get("columns", [])
-    if isinstance(cols, dict):      # a file read by its path keeps "rank" and a missing shape unknown
-        cols = [dict(v, name=k) for k, v in sorted(cols.items())]
-    columns = [(c["name"], Schema._checked_type(c["type"]), c.get("shape"), c.get("rank", 1)) for c in cols]
-    return columns, spec.get("numRows")
-
-
 def _convert(value, name, kind, shape, rank, path):
     """One feature's values as the schema's column `name` (see the module's text)."""
     def fail(why):
@@ -206,7 +187,7 @@ class TFRecordDataset(_FileRows):
                  compression_type=None):
         self.schema = None
         if schema is not None:
-            self.schema, num_rows = _schema_columns(schema)
+            self.schema, num_rows = schema_columns(schema)
             if not num_samples and num_rows:
                 num_samples = int(num_rows)
         if compression_type is not None and compression_type not in ("", "ZLIB", "GZIP"):
