@@ -114,7 +114,7 @@ class GeneratorDataset(RandomAccessSource):
                  num_parallel_workers=1, shuffle=None, sampler=None, num_shards=None, shard_id=None,
                  python_multiprocessing=True, max_rowsize=None, batch_sampler=None, collate_fn=None):
         if schema is not None:         # MindSpore: the schema's names and types replace column_names / _types
-            from pycompile.dataset.schema_sources import schema_columns
+            from pycompile.dataset.schema import schema_columns
             columns = schema_columns(schema)[0]
             column_names, column_types = [c[0] for c in columns], [c[1] for c in columns]
         if column_names is None:

@@ -32,7 +32,7 @@ import numpy as np
 
 from pycompile.common.checksums import masked_crc32c
 from pycompile.dataset.file_sources import Shuffle, _FileRows
-from pycompile.dataset.schema_sources import schema_columns
+from pycompile.dataset.schema import schema_columns
 
 
 def _varint(buf: bytes, at: int):
