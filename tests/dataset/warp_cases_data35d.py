@@ -13,6 +13,7 @@ def images():
     rng = np.random.default_rng(35)
     return {"rgb": rng.integers(0, 256, (H, W, 3), dtype=np.uint8),
             "gray": rng.integers(0, 256, (11, 9), dtype=np.uint8),
+            "f32": (rng.random((H, W, 3)) * 255).astype(np.float32),
             "bbox": np.array([[2, 3, 6, 5], [9, 1, 7, 10]], np.float32)}
 
 
@@ -38,6 +39,11 @@ def cases(vision):
         m = getattr(inter, name)
         out[f"rotate_gray_{name}"] = (vision.Rotate(75, m), ("gray",))
         out[f"affine_gray_{name}"] = (vision.Affine(-10, (0.0, 0.1), 0.8, 0.0, m), ("gray",))
+    for name in ("BICUBIC", "BILINEAR"):
+        m = getattr(inter, name)
+        out[f"rotate_f32_{name}"] = (vision.Rotate(30, m, fill_value=9), ("f32",))
+        out[f"affine_f32_{name}"] = (vision.Affine(20, (0.1, -0.05), 1.1, (5.0, 3.0), m), ("f32",))
+        out[f"perspective_f32_{name}"] = (vision.Perspective(start, end, m), ("f32",))
     out["resized_crop_ANTIALIAS"] = (vision.ResizedCrop(1, 1, 10, 12, (7, 9), inter.ANTIALIAS), ("rgb",))
     out["random_resized_crop_ANTIALIAS"] = (vision.RandomResizedCrop((7, 9), interpolation=inter.ANTIALIAS),
                                             ("rgb",))

@@ -147,7 +147,9 @@ def warp_affine(img, m, out_h, out_w, interp="nearest", fill=0):
 
 
 def remap_fixed(img, X, Y, fill=0):
-    """cv::remap INTER_LINEAR, BORDER_CONSTANT `fill`, of source coordinates X, Y in 1/32 pixel."""
+    """cv::remap INTER_LINEAR, BORDER_CONSTANT `fill`, of source coordinates X, Y in 1/32 pixel
+    (uint8: 15-bit weights; float32: the float32 weights, v0 w0 + v1 w1 + v2 w2 + v3 w3 summed left
+    to right in float32 as OpenCV's float path does)."""
     h, w = img.shape[:2]
     out_h, out_w = X.shape
     squeeze = img.ndim == 2
@@ -155,8 +157,11 @@ def remap_fixed(img, X, Y, fill=0):
     fill_px = fill_values(fill, src.shape[2])
     sx, sy = X >> _INTER_BITS, Y >> _INTER_BITS
     fx, fy = X & (_TAB - 1), Y & (_TAB - 1)
-    weights = _bilinear_table()[fy, fx]                      # (h, w, 4): top-left, top-right, bottom-left, bottom-right
-    acc = np.zeros((out_h, out_w, src.shape[2]), np.int64 if img.dtype == np.uint8 else np.float64)
+    single = img.dtype == np.float32
+    table = _float_bilinear_table() if single else _bilinear_table()
+    weights = table[fy, fx]                      # (h, w, 4): top-left, top-right, bottom-left, bottom-right
+    acc = np.zeros((out_h, out_w, src.shape[2]), np.int64 if img.dtype == np.uint8 else
+                   np.float32 if single else np.float64)
     any_inside = np.zeros((out_h, out_w), bool)
     for k, (dy, dx) in enumerate(((0, 0), (0, 1), (1, 0), (1, 1))):
         py, px = sy + dy, sx + dx
@@ -168,6 +173,8 @@ def remap_fixed(img, X, Y, fill=0):
         acc += pix * weights[..., k:k + 1].astype(acc.dtype)
     if img.dtype == np.uint8:
         out = np.clip((acc + (1 << (_COEF_BITS - 1))) >> _COEF_BITS, 0, 255).astype(np.uint8)
+    elif single:
+        out = acc.copy()
     else:
         out = (acc / (1 << _COEF_BITS)).astype(img.dtype)
     out[~any_inside] = fill_px.astype(img.dtype)
@@ -177,31 +184,56 @@ def remap_fixed(img, X, Y, fill=0):
 _TABLE = []
 
 
+def _float_bilinear_table():
+    """[fy, fx] -> OpenCV's float32 bilinear weights (1 - ty, ty) x (1 - tx, tx) for that 1/32 offset."""
+    t = np.arange(_TAB, dtype=np.float32) * np.float32(1.0 / _TAB)
+    one = np.stack([np.float32(1) - t, t], axis=1)                       # [i, k]
+    return (one[:, None, :, None] * one[None, :, None, :]).reshape(_TAB, _TAB, 4).astype(np.float32)
+
+
 def remap_cubic(img, X, Y, fill=0):
     """cv::remap INTER_CUBIC, BORDER_CONSTANT `fill`, of source coordinates X, Y in 1/32 pixel: the
-    4 x 4 pixels from (X >> 5) - 1, (Y >> 5) - 1 weighted by _cubic_table (uint8: 15-bit integer
-    weights, the sum rounded and clipped; float images: the float weights)."""
+    4 x 4 pixels from (X >> 5) - 1, (Y >> 5) - 1 weighted by _cubic_table. uint8: 15-bit integer
+    weights, the sum rounded and clipped. float32: the float weights in OpenCV's order of float32
+    operations - away from the border each row's four products summed left to right, the rows
+    added in turn; near it fill + the sum of (pixel - fill) * weight over the pixels inside."""
     h, w = img.shape[:2]
     squeeze = img.ndim == 2
     src = img[:, :, None] if squeeze else img
     fill_px = fill_values(fill, src.shape[2])
     sx, sy = (X >> _INTER_BITS) - 1, (Y >> _INTER_BITS) - 1
     fixed = img.dtype == np.uint8
+    single = img.dtype == np.float32
     weights = _cubic_table(fixed)[Y & (_TAB - 1), X & (_TAB - 1)]     # (h, w, 4, 4): [row, column]
-    acc = np.zeros(X.shape + (src.shape[2],), np.int64 if fixed else np.float64)
-    fill_acc = fill_px.astype(src.dtype).astype(acc.dtype)
+    kind = np.int64 if fixed else np.float32 if single else np.float64
+    weights = weights.astype(kind)
+    shape = X.shape + (src.shape[2],)
+    fill_acc = fill_px.astype(src.dtype).astype(kind)
+    acc = np.zeros(shape, kind)                   # integer / float64: one sum; float32: the interior's
+    border = np.broadcast_to(fill_acc, shape).copy() if single else None
     for dy in range(4):
         py = sy + dy
         oky = (py >= 0) & (py < h)
+        row = np.zeros(shape, kind) if single else acc
         for dx in range(4):
             px = sx + dx
             ok = oky & (px >= 0) & (px < w)
-            pix = np.empty(acc.shape, acc.dtype)
+            pix = np.empty(shape, kind)
             pix[...] = fill_acc
             pix[ok] = src[py[ok], px[ok]]
-            acc += pix * weights[..., dy, dx, None]
+            wk = weights[..., dy, dx, None]
+            if single:
+                row = pix * wk if dx == 0 else row + pix * wk
+                border = np.where(ok[..., None], border + (pix - fill_acc) * wk, border)
+            else:
+                acc += pix * wk
+        if single:
+            acc = row if dy == 0 else acc + row
     if fixed:
         out = np.clip((acc + (1 << (_COEF_BITS - 1))) >> _COEF_BITS, 0, 255).astype(np.uint8)
+    elif single:
+        interior = (sx >= 0) & (sx < max(w - 3, 0)) & (sy >= 0) & (sy < max(h - 3, 0))
+        out = np.where(interior[..., None], acc, border)
     else:
         out = acc.astype(img.dtype)
     return out[:, :, 0] if squeeze else out
