@@ -190,9 +190,11 @@ def profile(root, n=256):
     raw = [np.fromfile(f, np.uint8) for f in files]
     rng = np.random.default_rng(0)
     times = dict.fromkeys(ops_, 0.0)
-    rows = []
+    rows, flipped = [], []
     for data in raw:
         for name, op in ops_.items():
+            if name == "normalize":
+                flipped.append(data)
             t0 = time.perf_counter()
             data = op._apply_random(rng, data) if hasattr(op, "_apply_random") else op(data)
             times[name] += time.perf_counter() - t0
@@ -203,6 +205,19 @@ def profile(root, n=256):
     stack = (time.perf_counter() - t0) / (n // B * B)
     print(f"per image over {n} images (ms): " + ", ".join(f"{k} {v / n * 1e3:.2f}" for k, v in times.items())
           + f", batch stack {stack * 1e3:.2f}; total {(sum(times.values()) / n + stack) * 1e3:.2f}")
+    from pycompile.dataset.datasets import _fused
+    fused = _fused([ops_["normalize"], ops_["hwc2chw"]])
+    if len(fused) == 1:             # what map runs for the pair: Normalize and HWC2CHW in one pass
+        flipped = flipped[:64]
+        t0 = time.perf_counter()
+        for img in flipped:
+            fused[0](img)
+        fused_ms = (time.perf_counter() - t0) / len(flipped) * 1e3
+        t0 = time.perf_counter()
+        for img in flipped:
+            ops_["hwc2chw"](ops_["normalize"](img))
+        print(f"normalize + hwc2chw as two ops {(time.perf_counter() - t0) / len(flipped) * 1e3:.2f} ms, "
+              f"fused (as map runs them) {fused_ms:.2f} ms per image")
 
 
 def throughput(root, workers, batches, torch_too=True):

@@ -1,6 +1,6 @@
 """ResizedCrop / RandomResizedCrop with BICUBIC, AREA and PILCUBIC equal MindSpore 2.10's outputs bit
 for bit (tests/oracle/data/resample_feed35.json, written by tests/oracle/record_resample_feed35.py
-from resample_cases_feed35.py); ANTIALIAS still raises NotImplementedError naming itself."""
+from resample_cases_feed35.py); ANTIALIAS is MindSpore's error for a NumPy image (test_warp_data35d.py)."""
 import json
 import os
 
@@ -24,6 +24,6 @@ def test_crop_resize_modes_match_mindspore(name):
     np.testing.assert_array_equal(got, np.array(want["value"], np.uint8))
 
 
-def test_antialias_is_refused_by_name():
-    with pytest.raises(NotImplementedError, match="RandomResizedCrop with ANTIALIAS"):
-        vision.RandomResizedCrop(8, interpolation=vision.Inter.ANTIALIAS)
+def test_antialias_wants_a_pil_image_as_in_mindspore():
+    with pytest.raises(TypeError, match="img should be PIL image"):
+        vision.RandomResizedCrop(8, interpolation=vision.Inter.ANTIALIAS)(cases.image())

@@ -162,8 +162,12 @@ _INT32_MAX = 2147483647
 
 
 def _refuse(kwargs, op, unsupported):
-    """Options that change results must not be dropped silently; performance ones are accepted."""
+    """Options that change results must not be dropped silently; performance ones are accepted.
+    MindSpore 2.10 has dropped these (batch's pad_info, map's column_order): its TypeError."""
     for name in unsupported:
+        if kwargs.get(name) is not None and name in ("pad_info", "column_order"):
+            node = {"batch": "BatchDataset", "map": "MapDataset"}[op]
+            raise TypeError(f"{node}.__init__() got an unexpected keyword argument '{name}'")
         if kwargs.get(name) is not None:
             raise NotImplementedError(f"pycompile's Dataset.{op} does not support '{name}'")
 
@@ -393,7 +397,7 @@ class MapDataset(Dataset):
         for op in ops:
             if not callable(op):
                 raise TypeError(f"For 'map', every operation must be callable, but got {type(op).__name__}.")
-        self.operations = ops
+        self.operations = _fused(ops)
         names = child.get_col_names()
         inputs = _column_list(input_columns, "input_columns") if input_columns is not None else names[:1]
         outputs = _column_list(output_columns, "output_columns") if output_columns is not None else list(inputs)
@@ -482,6 +486,20 @@ class _MapTask:
                 e._dataset_op = type(op).__name__ if type(op).__module__.startswith("pycompile.") else "PyFunc"
                 raise
         return _check_outputs(values, self.n_out)
+
+
+def _fused(ops):
+    """`ops` with each pair an op's `_fuse_next(next_op)` fuses replaced by its one op (vision's
+    Normalize then HWC2CHW: one pass over each image instead of two)."""
+    out = []
+    for op in ops:
+        fuse = getattr(out[-1], "_fuse_next", None) if out else None
+        fused = fuse(op) if fuse is not None else None
+        if fused is not None:
+            out[-1] = fused
+        else:
+            out.append(op)
+    return out
 
 
 def _map_batch(maps, batch):

@@ -53,8 +53,9 @@ class ImageFolderDataset(RandomAccessSource):
         if class_indexing is not None and not isinstance(class_indexing, dict):
             raise TypeError(f"Argument class_indexing with value {class_indexing} is not of type [<class 'dict'>], "
                             f"but got {type(class_indexing)}.")
-        if decrypt is not None:
-            raise NotImplementedError("pycompile's ImageFolderDataset does not support 'decrypt'")
+        if decrypt is not None and not callable(decrypt):
+            raise TypeError(f"Argument decrypt is not a callable object, but got {type(decrypt)}")
+        self.decrypt = decrypt
         super().__init__(num_samples, shuffle, num_shards, shard_id, sampler)
         folders = sorted(n for n in os.listdir(dataset_dir) if os.path.isdir(os.path.join(dataset_dir, n)))
         if class_indexing is None:
@@ -91,6 +92,14 @@ class ImageFolderDataset(RandomAccessSource):
 
     def _get(self, index):
         path = self._files[index]
+        if self.decrypt is not None:        # MindSpore: the function's bytes replace the file's
+            data = self.decrypt(path)
+            if not isinstance(data, bytes):
+                from pycompile.dataset.workers import user_error
+                raise user_error("", "ImageFolderDataset", "The return value of the decrypt function is not of type "
+                                 "bytes.", None)
+            data = np.frombuffer(data, np.uint8).copy()
+            return (decode_image(data, path) if self.decode else data), np.array(self._labels[index], dtype=np.int32)
         try:
             data = np.fromfile(path, dtype=np.uint8)
         except OSError as e:

@@ -1,75 +1,16 @@
 """Schema, RandomDataset and FakeImageDataset (issue 35).
 
-Schema holds column descriptions as MindSpore 2.10 writes them (to_json: sorted keys, two-space
-indent; add_column without a shape gives rank 1 and no "shape", parse_columns from a dict gives
-rank 0 and "shape": [] — tests/oracle/data/schema_data35.json). RandomDataset makes rows of
+Schema (schema.py) holds column descriptions as MindSpore 2.10 writes them. RandomDataset makes rows of
 random values for a schema's columns; FakeImageDataset random images (uint8, image_size) with
 labels (uint32, below num_classes). Their values come from pycompile's generator, seeded per row
 (FakeImageDataset by base_seed and the row index), not MindSpore's stream.
 """
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
+from pycompile.dataset.schema import Schema, schema_columns  # noqa: F401
 from pycompile.dataset.sources import RandomAccessSource
-
-_TYPES = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "float32",
-          "float64", "string", "bytes")
-
-
-def _type_name(de_type) -> str:
-    from pycompile.common import dtype as mstype
-    if isinstance(de_type, mstype.DType):
-        name = np.dtype(de_type.np).name
-        return "bool" if name == "bool" else name
-    if isinstance(de_type, str) and de_type in _TYPES:
-        return de_type
-    raise TypeError("Unknown column type.")
-
-
-class Schema:
-    """Column names, types and shapes; `schema_file` a JSON file of them."""
-
-    def __init__(self, schema_file=None):
-        self.columns = []
-        if schema_file is not None:
-            with open(schema_file) as f:
-                self.from_json(json.load(f))
-
-    def add_column(self, name, de_type, shape=None):
-        if not isinstance(name, str):
-            raise TypeError(f"Argument name with value {name} is not of type [<class 'str'>], but got {type(name)}.")
-        col = {"name": name, "type": _type_name(de_type)}
-        if shape is None:
-            col["rank"] = 1
-        else:
-            col["shape"], col["rank"] = [int(d) for d in shape], len(shape)
-        self.columns.append(col)
-
-    def parse_columns(self, columns):
-        if isinstance(columns, dict):
-            for name, spec in columns.items():
-                shape = list(spec.get("shape", []))
-                self.columns.append({"name": name, "type": _type_name(spec["type"]), "rank": len(shape),
-                                     "shape": shape})
-            return
-        for spec in columns:
-            self.add_column(spec["name"], spec["type"], spec.get("shape"))
-
-    def from_json(self, json_obj):
-        self.columns = []
-        self.parse_columns(json_obj["columns"])
-
-    def to_json(self):
-        return json.dumps({"columns": self.columns}, indent=2, sort_keys=True)
-
-    def __str__(self):
-        return self.to_json()
-
-    def _specs(self):
-        return [(c["name"], c["type"], c.get("shape")) for c in self.columns]
 
 
 class RandomDataset(RandomAccessSource):

@@ -99,6 +99,8 @@ def _to_array(value, column_type=None) -> np.ndarray:
 
 
 def _np_type(t):
+    if isinstance(t, str) and t in ("string", "bytes"):      # a schema's text column
+        return np.dtype(str)
     return t.np if isinstance(t, mstype.DType) else np.dtype(t)
 
 
@@ -111,8 +113,10 @@ class GeneratorDataset(RandomAccessSource):
     def __init__(self, source, column_names=None, column_types=None, schema=None, num_samples=None,
                  num_parallel_workers=1, shuffle=None, sampler=None, num_shards=None, shard_id=None,
                  python_multiprocessing=True, max_rowsize=None, batch_sampler=None, collate_fn=None):
-        if schema is not None:
-            raise NotImplementedError("GeneratorDataset(schema=...) is not supported; pass column_names")
+        if schema is not None:         # MindSpore: the schema's names and types replace column_names / _types
+            from pycompile.dataset.schema import schema_columns
+            columns = schema_columns(schema)[0]
+            column_names, column_types = [c[0] for c in columns], [c[1] for c in columns]
         if column_names is None:
             raise ValueError("Neither columns_names nor schema are provided.")
         self._random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
@@ -186,11 +190,22 @@ class GeneratorDataset(RandomAccessSource):
 
 
 def _source_row(item, names, types) -> tuple:
+    """A GeneratorDataset row; each value must already have its column_types type (MindSpore
+    converts nothing: its RuntimeError, as for a row of another length)."""
+    from pycompile.dataset.workers import user_error
     values = item if isinstance(item, tuple) else (item,)
     if len(values) != len(names):
-        raise RuntimeError(f"the source gave a row of {len(values)} column(s), but column_names names "
-                           f"{len(names)}: {names}")
-    return tuple(_to_array(v, t) for v, t in zip(values, types or [None] * len(values)))
+        raise user_error("", "GeneratorDataset", "Invalid Python function, the 'source' of 'GeneratorDataset' should "
+                         "return same number of NumPy arrays as specified in column_names, the size of column_names "
+                         f"is:{len(names)} and number of returned NumPy array is:{len(values)}", None)
+    row = tuple(_to_array(v) for v in values)
+    for value, arr, t in zip(values, row, types or ()):
+        if arr.dtype != t and not (arr.dtype.kind == t.kind == "U"):
+            name = "string" if t.kind in "US" else t.name
+            raise user_error("", "GeneratorDataset", "Invalid Python function, type of returned data in "
+                             "'GeneratorDataset' should be same with specified column_types, but the type of returned "
+                             f"data: {type(value)}, specified column type: {name}", None)
+    return row
 
 
 class _SourceTask:

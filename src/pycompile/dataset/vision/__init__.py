@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.dataset.transforms import TypeCast as ToType  # noqa: F401
-from pycompile.dataset.transforms._base import RandomOperation, TensorOperation, not_random  # noqa: F401
-from pycompile.dataset.vision import _color, _geometry
-from pycompile.dataset.vision._common import (Border, Inter, _check_inter, _check_resize_inter,  # noqa: F401
-                                              _degrees, _pad, _pair, resize_mode)
+from pycompile.dataset.transforms._base import RandomOperation, TensorOperation, eager_rng, not_random  # noqa: F401
+from pycompile.dataset.vision import _color, _geometry, _pilwarp
+from pycompile.dataset.vision._common import (Border, Inter, _check_resize_inter, _degrees, _pad,  # noqa: F401
+                                              _pair, resize_mode, warp_interp)
 from pycompile.dataset.vision._color import ConvertMode
 from pycompile.dataset.vision._decode import decode_image, to_pil
 from pycompile.dataset.vision._more import (Affine, AdjustGamma, AutoContrast, Crop, Equalize, Erase,  # noqa: F401
@@ -89,6 +89,43 @@ class Normalize(TensorOperation):
             return None
         shape = (1, 1, 1, -1) if self.is_hwc else (1, -1, 1, 1)
         return (batch.astype(np.float32) - self.mean.reshape(shape)) / self.std.reshape(shape)
+
+    def _fuse_next(self, op):
+        """Normalize then HWC2CHW in a map's operations: one op writing each channel's plane (see
+        _NormalizeToCHW); None for anything else (map keeps the two)."""
+        if type(op) is HWC2CHW and self.is_hwc:
+            return _NormalizeToCHW(self)
+        return None
+
+
+class _NormalizeToCHW(TensorOperation):
+    """Normalize(is_hwc=True) followed by HWC2CHW in one pass over the image: each channel's
+    (x - mean) / std in float32 written straight into its (H, W) plane - the same float32
+    operations on each element, so the same bits, without the HWC float32 temporary and the
+    transposing copy of it (`map` fuses the pair; bench/dataset_feed_images.py --profile)."""
+
+    def __init__(self, normalize):
+        self.normalize = normalize
+
+    def _apply(self, img):
+        sizes = (self.normalize.mean.size, self.normalize.std.size)
+        if img.ndim != 3 or any(n not in (1, img.shape[2]) for n in sizes):      # the two ops' broadcasting
+            return HWC2CHW()._apply(self.normalize._apply(img))
+        h, w, c = img.shape
+        mean, std = np.broadcast_to(self.normalize.mean, (c,)), np.broadcast_to(self.normalize.std, (c,))
+        out = np.empty((c, h, w), np.float32)
+        for k in range(c):
+            np.subtract(img[:, :, k], mean[k], out=out[k], dtype=np.float32)
+            out[k] /= std[k]
+        return out
+
+    def _apply_batch(self, batch):
+        if batch.ndim != 4:
+            return None
+        return np.stack([self._apply(img) for img in batch])
+
+    def __repr__(self):
+        return "Normalize+HWC2CHW()"
 
 
 class HWC2CHW(TensorOperation):
@@ -313,9 +350,15 @@ class RandomResizedCrop(RandomOperation):
         self.scale, self.ratio = tuple(scale), tuple(ratio)
         self.interpolation = _check_resize_inter(interpolation, "RandomResizedCrop")
 
+    def __call__(self, img):
+        return self._apply_random(eager_rng(), img) if _pilwarp.is_pil(img) else super().__call__(img)
+
     def _apply_random(self, rng, img):
+        if _pilwarp.is_pil(img):        # MindSpore's Python implementation: PIL crop + resize
+            box = _geometry.crop_box(rng, img.size[1], img.size[0], self.scale, self.ratio)
+            return _pilwarp.resized_crop(img, box, self.size, self.interpolation)
         top, left, h, w = _geometry.crop_box(rng, img.shape[0], img.shape[1], self.scale, self.ratio)
-        return resize_mode(img[top:top + h, left:left + w], *self.size, self.interpolation)
+        return resize_mode(img[top:top + h, left:left + w], *self.size, self.interpolation, type(img))
 
 
 class ConvertColor(TensorOperation):
@@ -454,19 +497,20 @@ class RandomColorAdjust(RandomOperation):
 
 class Rotate(TensorOperation):
     """Rotate by `degrees` counter-clockwise about `center` (the image centre by default), with
-    Inter.NEAREST (default) or BILINEAR; `expand` fits the whole rotated image; uncovered pixels take
-    `fill_value` (an int or an RGB triple). See _geometry.rotate."""
+    Inter.NEAREST (default), BILINEAR, BICUBIC or AREA (= BILINEAR in cv::warpAffine); `expand` fits
+    the whole rotated image; uncovered pixels take `fill_value` (an int or an RGB triple). See
+    _geometry.rotate; ANTIALIAS / PILCUBIC raise MindSpore's errors (_common.warp_interp)."""
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
         if not isinstance(degrees, (int, float)) or isinstance(degrees, bool):
             raise TypeError(f"Argument degrees with value {degrees} is not of type [<class 'int'>, <class 'float'>].")
         self.degrees = float(degrees)
-        self.resample = _check_inter(resample, "Rotate")
+        self.resample = Inter(resample)
         self.expand, self.center, self.fill_value = bool(expand), center, fill_value
 
     def _apply(self, img):
-        return _geometry.rotate(img, self.degrees, self.center, self.expand, self.resample == Inter.LINEAR,
-                                self.fill_value)
+        return _geometry.rotate(img, self.degrees, self.center, self.expand,
+                                warp_interp(self.resample, "Rotate", type(img)), self.fill_value)
 
 
 class RandomRotation(RandomOperation):
@@ -474,14 +518,19 @@ class RandomRotation(RandomOperation):
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
         self.degrees = _degrees(degrees)
-        self.resample = _check_inter(resample, "RandomRotation")
+        self.resample = Inter(resample)
         self.expand, self.center, self.fill_value = bool(expand), center, fill_value
+
+    def __call__(self, img):
+        return self._apply_random(eager_rng(), img) if _pilwarp.is_pil(img) else super().__call__(img)
 
     def _apply_random(self, rng, img):
         lo, hi = self.degrees
         angle = rng.uniform(lo, hi) if hi > lo else lo
-        return _geometry.rotate(img, angle, self.center, self.expand, self.resample == Inter.LINEAR,
-                                self.fill_value)
+        if _pilwarp.is_pil(img):        # MindSpore's Python implementation: PIL's rotate
+            return _pilwarp.rotate(img, angle, self.resample, self.expand, self.center, self.fill_value)
+        kind = warp_interp(self.resample, "RandomRotation", type(img))
+        return _geometry.rotate(img, angle, self.center, self.expand, kind, self.fill_value)
 
 
 def __getattr__(name):

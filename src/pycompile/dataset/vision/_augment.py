@@ -36,7 +36,8 @@ class ImageBatchFormat(str, Enum):
 def _affine(img, degrees=0.0, translate=(0, 0), shear=(0.0, 0.0), interpolation=Inter.NEAREST, fill=0):
     h, w = img.shape[:2]
     m = _geometry.affine_matrix(h, w, degrees, (translate[0] / w, translate[1] / h), 1.0, shear)
-    return _geometry.warp_affine(img, m, h, w, Inter(interpolation) in (Inter.LINEAR, Inter.BILINEAR), fill)
+    kind = {Inter.LINEAR: "linear", Inter.BICUBIC: "cubic", Inter.AREA: "linear"}.get(Inter(interpolation), "nearest")
+    return _geometry.warp_affine(img, m, h, w, kind, fill)
 
 
 def apply_op(img, name, magnitude, interpolation=Inter.NEAREST, fill=0):

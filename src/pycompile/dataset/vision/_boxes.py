@@ -8,22 +8,15 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.dataset.transforms._base import RandomOperation, TensorOperation
-from pycompile.dataset.vision import _geometry
-from pycompile.dataset.vision._common import Border, Inter, _check_inter, _pad, _pair
+from pycompile.dataset.vision import _geometry, _pilwarp
+from pycompile.dataset.vision._common import Border, Inter, _pad, _pair, resize_mode, warp_interp
 from pycompile.dataset.vision._decode import decode_image
-from pycompile.dataset.vision._resize import (output_size, resize_area, resize_bicubic, resize_bilinear,
-                                              resize_nearest)
-
-_RESIZERS = {Inter.LINEAR: resize_bilinear, Inter.NEAREST: resize_nearest, Inter.BICUBIC: resize_bicubic,
-             Inter.AREA: resize_area}
+from pycompile.dataset.vision._resize import output_size
 
 
 def _resize(img, h, w, interpolation):
-    fn = _RESIZERS.get(Inter(interpolation))
-    if fn is None:
-        raise NotImplementedError(f"{Inter(interpolation).name} is not implemented for this op; use LINEAR, "
-                                  "NEAREST, BICUBIC or AREA")
-    return fn(np.ascontiguousarray(img), h, w)
+    """Every OpenCV mode and PILCUBIC; ANTIALIAS: the RuntimeError of MindSpore's C++ ops."""
+    return resize_mode(img, h, w, Inter(interpolation))
 
 
 def _check_boxes(img, bbox, op):
@@ -171,7 +164,7 @@ class RandomResizedCropWithBBox(RandomOperation):
                  max_attempts=10):
         self.size = _pair(size, "RandomResizedCropWithBBox size")
         self.scale, self.ratio = tuple(scale), tuple(ratio)
-        self.interpolation = _check_inter(interpolation, "RandomResizedCropWithBBox")
+        self.interpolation = Inter(interpolation)
 
     def _apply_random(self, rng, img, bbox):
         _check_boxes(img, bbox, "RandomResizedCropWithBBox")
@@ -229,15 +222,21 @@ def _points(points, name):
 
 class Perspective(TensorOperation):
     """The perspective warp taking `start_points` (top-left, top-right, bottom-right, bottom-left)
-    to `end_points`, the image keeping its size; BILINEAR (default) or NEAREST, zeros outside."""
+    to `end_points`, the image keeping its size; BILINEAR (default), NEAREST, BICUBIC, AREA (= BILINEAR,
+    as in cv::warpPerspective) or PILCUBIC (= BILINEAR, as MindSpore maps it), zeros outside."""
 
     def __init__(self, start_points, end_points, interpolation=Inter.BILINEAR):
         self.start, self.end = _points(start_points, "start_points"), _points(end_points, "end_points")
-        self.interpolation = _check_inter(interpolation, "Perspective")
+        self.interpolation = Inter(interpolation)
+
+    def __call__(self, img):
+        if _pilwarp.is_pil(img):        # MindSpore's Python implementation: PIL's PERSPECTIVE transform
+            return _pilwarp.perspective(img, self.start, self.end, self.interpolation)
+        return super().__call__(img)
 
     def _apply(self, img):
         m = _geometry.perspective_matrix(self.start, self.end)
-        return _geometry.warp_perspective(img, m, self.interpolation != Inter.NEAREST)
+        return _geometry.warp_perspective(img, m, warp_interp(self.interpolation, "Perspective", type(img)))
 
 
 class RandomPerspective(RandomOperation):
@@ -259,4 +258,5 @@ class RandomPerspective(RandomOperation):
         start = [(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]
         end = [(r(dw), r(dh)), (w - 1 - r(dw), r(dh)), (w - 1 - r(dw), h - 1 - r(dh)), (r(dw), h - 1 - r(dh))]
         m = _geometry.perspective_matrix(start, end)
-        return _geometry.warp_perspective(img, m, self.interpolation != Inter.NEAREST)
+        kind = {Inter.NEAREST: "nearest", Inter.BICUBIC: "cubic"}.get(self.interpolation, "linear")
+        return _geometry.warp_perspective(img, m, kind)

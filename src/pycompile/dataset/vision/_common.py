@@ -48,22 +48,21 @@ def _pad(img, top, bottom, left, right, fill=0, mode=Border.CONSTANT):
     return np.pad(img, widths, mode=getattr(mode, "value", mode))
 
 
-_CROP_RESIZE_MODES = (Inter.LINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA, Inter.PILCUBIC)
-
-
 def _check_resize_inter(interpolation, op):
-    """The modes a crop-then-resize op (ResizedCrop, RandomResizedCrop) takes: every OpenCV one
-    and PILCUBIC; ANTIALIAS (a PIL image's LANCZOS) raises NotImplementedError naming it."""
-    mode = Inter(interpolation)
-    if mode not in _CROP_RESIZE_MODES:
-        raise NotImplementedError(f"{op} with {mode.name} is not implemented; use LINEAR, NEAREST, BICUBIC, AREA or "
-                                  "PILCUBIC")
-    return mode
+    """The Inter mode of a crop-then-resize op (ResizedCrop, RandomResizedCrop, the *WithBBox
+    resizes): every OpenCV one and PILCUBIC; ANTIALIAS fails in resize_mode, when applied."""
+    return Inter(interpolation)
 
 
-def resize_mode(img, h, w, mode):
-    """`img` (HW or HWC) resized to (h, w) with Inter `mode` as MindSpore's crop-and-resize ops do."""
+def resize_mode(img, h, w, mode, img_type=None):
+    """`img` (HW or HWC) resized to (h, w) with Inter `mode` as MindSpore's crop-and-resize ops do;
+    ANTIALIAS raises MindSpore's error: the TypeError of its Python implementation (which wants a
+    PIL image) when `img_type` (the type the op was given) is passed, else its C++ enum's RuntimeError."""
     from pycompile.dataset.vision import _resize
+    if mode == Inter.ANTIALIAS:
+        if img_type is not None:
+            raise TypeError(_NOT_PIL.format(img_type))
+        raise RuntimeError(_UNSUPPORTED)
     if mode == Inter.PILCUBIC:
         from pycompile.dataset.vision._pilcubic import resize_pilcubic
         return resize_pilcubic(np.ascontiguousarray(img), h, w)
@@ -72,11 +71,39 @@ def resize_mode(img, h, w, mode):
     return fn(np.ascontiguousarray(img), h, w)
 
 
-def _check_inter(interpolation, op):
-    if interpolation not in (Inter.LINEAR, Inter.NEAREST):
-        raise NotImplementedError(f"{op} with {Inter(interpolation).name} is not implemented; "
-                                  f"use Inter.LINEAR or Inter.NEAREST")
-    return Inter(interpolation)
+_UNSUPPORTED = "Unsupported interpolation, only support NEAREST, LINEAR, CUBIC, AREA and PILCUBIC."
+_NOT_PIL = "img should be PIL image. Got {}. Use Decode() for encoded data or ToPIL() for decoded data."
+_INVALID_ENUM = "check input value of enum."
+_WARP_KINDS = {Inter.NEAREST: "nearest", Inter.LINEAR: "linear", Inter.BICUBIC: "cubic", Inter.AREA: "linear"}
+# What a warp op does with ANTIALIAS and PILCUBIC on a NumPy image, as MindSpore 2.10 does it
+# (tests/oracle/data/warp_data35d.json): ANTIALIAS is refused by the C++ enum conversion
+# ("unsupported"), or sends the op to its Python implementation, which wants a PIL image
+# ("pil": TypeError; RandomAffine's own ValueError); PILCUBIC fails the op's parameter check with
+# the text given, or (Perspective) falls through to bilinear.
+_WARP_RULES = {
+    "Rotate": ("unsupported", _INVALID_ENUM), "RandomRotation": ("pil", _INVALID_ENUM),
+    "Affine": ("unsupported", "only support Linear, Nearest, Cubic and Area."),
+    "RandomAffine": ("pil_value", _INVALID_ENUM), "Perspective": ("pil", None),
+}
+
+
+def warp_interp(interpolation, op, img_type=None):
+    """The interpolation ("nearest" / "linear" / "cubic") of warp op `op` (Rotate, RandomRotation,
+    Affine, RandomAffine, Perspective: cv::warpAffine / warpPerspective, which run AREA as LINEAR),
+    or MindSpore's error for ANTIALIAS / PILCUBIC, raised when the op is applied (as MindSpore does)."""
+    mode = Inter(interpolation)
+    if mode in _WARP_KINDS:
+        return _WARP_KINDS[mode]
+    antialias, pilcubic = _WARP_RULES[op]
+    if mode == Inter.PILCUBIC:
+        if pilcubic is None:
+            return "linear"
+        raise RuntimeError(f"Syntax error. \n\n[ERROR] {op}: Invalid InterpolationMode, {pilcubic}")
+    if antialias == "unsupported":
+        raise RuntimeError(_UNSUPPORTED)
+    if antialias == "pil_value":
+        raise ValueError("Input image should be a Pillow image.")
+    raise TypeError(_NOT_PIL.format(img_type))
 
 
 def _degrees(degrees):

@@ -10,7 +10,9 @@ Rotation: the rotation about `center` ((w - 1) / 2, (h - 1) / 2 by default; degr
 clockwise) as cv::getRotationMatrix2D builds it; `expand` grows the output to the rotated image's
 bounding box. Each output pixel maps back to the source as cv::warpAffine does it: the inverse
 matrix in fixed point (1/1024 pixel) for nearest, then 1/32 pixel steps and 15-bit weights for
-bilinear; pixels from outside the image take `fill`.
+bilinear (2 x 2 source pixels) and bicubic (4 x 4, OpenCV's a = -0.75 kernel); pixels from outside
+the image take `fill`. `interp` is "nearest", "linear" or "cubic" (True / False: linear / nearest);
+OpenCV's warps run INTER_AREA as INTER_LINEAR, and so do MindSpore's Rotate / Affine / Perspective.
 """
 from __future__ import annotations
 
@@ -64,7 +66,27 @@ def _inverse(m):
     return np.array([[a11, a12, -a11 * m[0, 2] - a12 * m[1, 2]], [a21, a22, -a21 * m[0, 2] - a22 * m[1, 2]]])
 
 
-def rotate(img, degrees, center=None, expand=False, bilinear=False, fill=0):
+def fill_values(fill, channels):
+    """The border value per channel: a number fills every channel; a sequence is cv::Scalar's
+    (channel k takes entry k % 4, missing entries 0)."""
+    vals = np.asarray(fill, np.float64).reshape(-1)
+    if vals.size == 1:
+        return np.full(channels, vals[0])
+    vals = np.concatenate([vals[:4], np.zeros(4 - min(vals.size, 4))])
+    return vals[np.arange(channels) & 3]
+
+
+def _kind(interp):
+    if interp is True or interp is False:
+        return "linear" if interp else "nearest"
+    return interp
+
+
+def rotate(img, degrees, center=None, expand=False, interp="nearest", fill=0):
+    """MindSpore's Rotate passes an (R, G, B) fill to OpenCV reversed (the corners of a rotated RGB
+    image come out (B, G, R): recorded), and so does this."""
+    if np.ndim(fill):
+        fill = tuple(fill)[::-1]
     h, w = img.shape[:2]
     cx, cy = ((w - 1) / 2, (h - 1) / 2) if center is None else center
     m = rotation_matrix(cx, cy, degrees)
@@ -77,7 +99,7 @@ def rotate(img, degrees, center=None, expand=False, bilinear=False, fill=0):
         m[0, 2] += bw / 2 - w / 2
         m[1, 2] += bh / 2 - h / 2
         out_w, out_h = int(_round(bw)), int(_round(bh))
-    return warp_affine(img, m, out_h, out_w, bilinear, fill)
+    return warp_affine(img, m, out_h, out_w, interp, fill)
 
 
 def affine_matrix(h, w, degrees, translate, scale, shear):
@@ -95,8 +117,10 @@ def affine_matrix(h, w, degrees, translate, scale, shear):
     return m.astype(np.float64).reshape(2, 3)
 
 
-def warp_affine(img, m, out_h, out_w, bilinear=False, fill=0):
+def warp_affine(img, m, out_h, out_w, interp="nearest", fill=0):
     """cv::warpAffine of `img` by the forward matrix `m` to (out_h, out_w), BORDER_CONSTANT `fill`."""
+    kind = _kind(interp)
+    bilinear = kind != "nearest"
     h, w = img.shape[:2]
     inv = _inverse(m)
     scale = 1 << _AB_BITS
@@ -110,7 +134,7 @@ def warp_affine(img, m, out_h, out_w, bilinear=False, fill=0):
     Y = y0[:, None] + bdelta[None, :]
     squeeze = img.ndim == 2
     src = img[:, :, None] if squeeze else img
-    fill_px = np.broadcast_to(np.asarray(fill, np.float64), (src.shape[2],))
+    fill_px = fill_values(fill, src.shape[2])
     if not bilinear:
         sx, sy = X >> _AB_BITS, Y >> _AB_BITS
         inside = (sx >= 0) & (sx < w) & (sy >= 0) & (sy < h)
@@ -118,20 +142,26 @@ def warp_affine(img, m, out_h, out_w, bilinear=False, fill=0):
         out[...] = fill_px.astype(img.dtype)
         out[inside] = src[sy[inside], sx[inside]]
         return out[:, :, 0] if squeeze else out
-    return remap_fixed(img, X >> (_AB_BITS - _INTER_BITS), Y >> (_AB_BITS - _INTER_BITS), fill)
+    remap = remap_cubic if kind == "cubic" else remap_fixed
+    return remap(img, X >> (_AB_BITS - _INTER_BITS), Y >> (_AB_BITS - _INTER_BITS), fill)
 
 
 def remap_fixed(img, X, Y, fill=0):
-    """cv::remap INTER_LINEAR, BORDER_CONSTANT `fill`, of source coordinates X, Y in 1/32 pixel."""
+    """cv::remap INTER_LINEAR, BORDER_CONSTANT `fill`, of source coordinates X, Y in 1/32 pixel
+    (uint8: 15-bit weights; float32: the float32 weights, v0 w0 + v1 w1 + v2 w2 + v3 w3 summed left
+    to right in float32 as OpenCV's float path does)."""
     h, w = img.shape[:2]
     out_h, out_w = X.shape
     squeeze = img.ndim == 2
     src = img[:, :, None] if squeeze else img
-    fill_px = np.broadcast_to(np.asarray(fill, np.float64), (src.shape[2],))
+    fill_px = fill_values(fill, src.shape[2])
     sx, sy = X >> _INTER_BITS, Y >> _INTER_BITS
     fx, fy = X & (_TAB - 1), Y & (_TAB - 1)
-    weights = _bilinear_table()[fy, fx]                      # (h, w, 4): top-left, top-right, bottom-left, bottom-right
-    acc = np.zeros((out_h, out_w, src.shape[2]), np.int64 if img.dtype == np.uint8 else np.float64)
+    single = img.dtype == np.float32
+    table = _float_bilinear_table() if single else _bilinear_table()
+    weights = table[fy, fx]                      # (h, w, 4): top-left, top-right, bottom-left, bottom-right
+    acc = np.zeros((out_h, out_w, src.shape[2]), np.int64 if img.dtype == np.uint8 else
+                   np.float32 if single else np.float64)
     any_inside = np.zeros((out_h, out_w), bool)
     for k, (dy, dx) in enumerate(((0, 0), (0, 1), (1, 0), (1, 1))):
         py, px = sy + dy, sx + dx
@@ -143,6 +173,8 @@ def remap_fixed(img, X, Y, fill=0):
         acc += pix * weights[..., k:k + 1].astype(acc.dtype)
     if img.dtype == np.uint8:
         out = np.clip((acc + (1 << (_COEF_BITS - 1))) >> _COEF_BITS, 0, 255).astype(np.uint8)
+    elif single:
+        out = acc.copy()
     else:
         out = (acc / (1 << _COEF_BITS)).astype(img.dtype)
     out[~any_inside] = fill_px.astype(img.dtype)
@@ -150,6 +182,97 @@ def remap_fixed(img, X, Y, fill=0):
 
 
 _TABLE = []
+
+
+def _float_bilinear_table():
+    """[fy, fx] -> OpenCV's float32 bilinear weights (1 - ty, ty) x (1 - tx, tx) for that 1/32 offset."""
+    t = np.arange(_TAB, dtype=np.float32) * np.float32(1.0 / _TAB)
+    one = np.stack([np.float32(1) - t, t], axis=1)                       # [i, k]
+    return (one[:, None, :, None] * one[None, :, None, :]).reshape(_TAB, _TAB, 4).astype(np.float32)
+
+
+def remap_cubic(img, X, Y, fill=0):
+    """cv::remap INTER_CUBIC, BORDER_CONSTANT `fill`, of source coordinates X, Y in 1/32 pixel: the
+    4 x 4 pixels from (X >> 5) - 1, (Y >> 5) - 1 weighted by _cubic_table. uint8: 15-bit integer
+    weights, the sum rounded and clipped. float32: the float weights in OpenCV's order of float32
+    operations - away from the border each row's four products summed left to right, the rows
+    added in turn; near it fill + the sum of (pixel - fill) * weight over the pixels inside."""
+    h, w = img.shape[:2]
+    squeeze = img.ndim == 2
+    src = img[:, :, None] if squeeze else img
+    fill_px = fill_values(fill, src.shape[2])
+    sx, sy = (X >> _INTER_BITS) - 1, (Y >> _INTER_BITS) - 1
+    fixed = img.dtype == np.uint8
+    single = img.dtype == np.float32
+    weights = _cubic_table(fixed)[Y & (_TAB - 1), X & (_TAB - 1)]     # (h, w, 4, 4): [row, column]
+    kind = np.int64 if fixed else np.float32 if single else np.float64
+    weights = weights.astype(kind)
+    shape = X.shape + (src.shape[2],)
+    fill_acc = fill_px.astype(src.dtype).astype(kind)
+    acc = np.zeros(shape, kind)                   # integer / float64: one sum; float32: the interior's
+    border = np.broadcast_to(fill_acc, shape).copy() if single else None
+    for dy in range(4):
+        py = sy + dy
+        oky = (py >= 0) & (py < h)
+        row = np.zeros(shape, kind) if single else acc
+        for dx in range(4):
+            px = sx + dx
+            ok = oky & (px >= 0) & (px < w)
+            pix = np.empty(shape, kind)
+            pix[...] = fill_acc
+            pix[ok] = src[py[ok], px[ok]]
+            wk = weights[..., dy, dx, None]
+            if single:
+                row = pix * wk if dx == 0 else row + pix * wk
+                border = np.where(ok[..., None], border + (pix - fill_acc) * wk, border)
+            else:
+                acc += pix * wk
+        if single:
+            acc = row if dy == 0 else acc + row
+    if fixed:
+        out = np.clip((acc + (1 << (_COEF_BITS - 1))) >> _COEF_BITS, 0, 255).astype(np.uint8)
+    elif single:
+        interior = (sx >= 0) & (sx < max(w - 3, 0)) & (sy >= 0) & (sy < max(h - 3, 0))
+        out = np.where(interior[..., None], acc, border)
+    else:
+        out = acc.astype(img.dtype)
+    return out[:, :, 0] if squeeze else out
+
+
+_CUBIC = {}
+
+
+def _cubic_table(fixed):
+    """[fy, fx] -> the 4 x 4 weights OpenCV's remap uses for that 1/32 offset: float32 products of
+    the 1-D kernel (a = -0.75), and their 15-bit roundings, whose sum's error goes to the largest
+    (shortfall) or smallest (excess) of the four weights [2:4, 2:4], as initInterTab2D does."""
+    if not _CUBIC:
+        f32 = np.float32
+        a = f32(-0.75)
+        one = np.zeros((_TAB, 4), np.float32)
+        for i in range(_TAB):
+            x = f32(i) * f32(1.0 / _TAB)
+            x1, y = x + f32(1), f32(1) - x
+            c0 = ((a * x1 - f32(5) * a) * x1 + f32(8) * a) * x1 - f32(4) * a
+            c1 = ((a + f32(2)) * x - (a + f32(3))) * x * x + f32(1)
+            c2 = ((a + f32(2)) * y - (a + f32(3))) * y * y + f32(1)
+            one[i] = (c0, c1, c2, f32(1) - c0 - c1 - c2)
+        tab = (one[:, None, :, None] * one[None, :, None, :]).astype(np.float32)    # [fy, fx, ky, kx]
+        itab = np.rint(tab * f32(1 << _COEF_BITS)).astype(np.int64)
+        for i in range(_TAB):
+            for j in range(_TAB):
+                t = itab[i, j]
+                diff = int(t.sum()) - (1 << _COEF_BITS)
+                if diff:
+                    lo = hi = (2, 2)
+                    for k in ((2, 2), (2, 3), (3, 2), (3, 3)):
+                        if t[k] < t[lo]:
+                            lo = k
+                        elif t[k] > t[hi]:
+                            hi = k
+                    t[hi if diff < 0 else lo] -= diff
+        _CUBIC[True], _CUBIC[False] = itab, tab.astype(np.float64)
+    return _CUBIC[fixed]
 
 
 def _bilinear_table():
@@ -183,10 +306,12 @@ def perspective_matrix(start, end):
     return np.append(np.linalg.solve(a, b), 1.0).reshape(3, 3)
 
 
-def warp_perspective(img, m, bilinear=True, fill=0):
+def warp_perspective(img, m, interp="linear", fill=0):
     """cv::warpPerspective of `img` by the forward matrix `m`, same size, BORDER_CONSTANT `fill`:
     each output pixel's source (X0 + M0 x) / W in double, rounded to 1/32 pixel (bilinear) or to a
     pixel (nearest)."""
+    kind = _kind(interp)
+    bilinear = kind != "nearest"
     h, w = img.shape[:2]
     inv = np.linalg.inv(m).reshape(-1)
     ys, xs = np.arange(h, dtype=np.float64)[:, None], np.arange(w, dtype=np.float64)[None, :]
@@ -201,11 +326,11 @@ def warp_perspective(img, m, bilinear=True, fill=0):
     fY = np.clip((Y0 + inv[3] * xs) * W, -lim - 1, lim)
     X, Y = np.rint(fX).astype(np.int64), np.rint(fY).astype(np.int64)
     if bilinear:
-        return remap_fixed(img, X, Y, fill)
+        return (remap_cubic if kind == "cubic" else remap_fixed)(img, X, Y, fill)
     squeeze = img.ndim == 2
     src = img[:, :, None] if squeeze else img
     inside = (X >= 0) & (X < w) & (Y >= 0) & (Y < h)
     out = np.empty((h, w, src.shape[2]), img.dtype)
-    out[...] = np.broadcast_to(np.asarray(fill), (src.shape[2],)).astype(img.dtype)
+    out[...] = fill_values(fill, src.shape[2]).astype(img.dtype)
     out[inside] = src[Y[inside], X[inside]]
     return out[:, :, 0] if squeeze else out

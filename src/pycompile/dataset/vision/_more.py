@@ -7,7 +7,7 @@ import numpy as np
 
 from pycompile.dataset.transforms._base import RandomOperation, TensorOperation
 from pycompile.dataset.vision import _geometry
-from pycompile.dataset.vision._common import _check_inter, _check_resize_inter, _degrees, _pad, resize_mode
+from pycompile.dataset.vision._common import Inter, _check_resize_inter, _degrees, _pad, resize_mode, warp_interp
 from pycompile.dataset.vision._resize import resize_bilinear, resize_nearest
 
 
@@ -251,18 +251,19 @@ def _shear_pair(shear):
 
 class Affine(TensorOperation):
     """Rotate by `degrees`, translate by `translate` (fractions of width and height), scale and shear
-    (degrees, x and y) about the image centre; NEAREST (default) or BILINEAR; `fill_value` outside."""
+    (degrees, x and y) about the image centre; NEAREST (default), BILINEAR, BICUBIC or AREA (= BILINEAR,
+    as in cv::warpAffine); `fill_value` outside; ANTIALIAS / PILCUBIC: MindSpore's errors."""
 
     def __init__(self, degrees, translate, scale, shear, resample=0, fill_value=0):
         self.degrees, self.translate, self.scale = float(degrees), tuple(translate), float(scale)
         self.shear = _shear_pair(shear)
-        self.resample = _check_inter(resample, "Affine")
+        self.resample = Inter(resample)
         self.fill_value = fill_value
 
     def _apply(self, img):
         h, w = img.shape[:2]
         m = _geometry.affine_matrix(h, w, self.degrees, self.translate, self.scale, self.shear)
-        return _geometry.warp_affine(img, m, h, w, self.resample == 2, self.fill_value)
+        return _geometry.warp_affine(img, m, h, w, warp_interp(self.resample, "Affine", type(img)), self.fill_value)
 
 
 class RandomAffine(RandomOperation):
@@ -281,17 +282,18 @@ class RandomAffine(RandomOperation):
         elif len(shear) == 2:
             shear = (shear[0], shear[1], 0.0, 0.0)
         self.shear = tuple(float(v) for v in shear)
-        self.resample = _check_inter(resample, "RandomAffine")
+        self.resample = Inter(resample)
         self.fill_value = fill_value
 
     def _apply_random(self, rng, img):
         def draw(lo, hi):
             return float(rng.uniform(lo, hi)) if hi > lo else float(lo)
+        kind = warp_interp(self.resample, "RandomAffine", type(img))
         h, w = img.shape[:2]
         m = _geometry.affine_matrix(h, w, draw(*self.degrees),
                                     (draw(*self.translate[:2]), draw(*self.translate[2:])), draw(*self.scale),
                                     (draw(*self.shear[:2]), draw(*self.shear[2:])))
-        return _geometry.warp_affine(img, m, h, w, self.resample == 2, self.fill_value)
+        return _geometry.warp_affine(img, m, h, w, kind, self.fill_value)
 
 
 class ToNumpy:
