@@ -15,9 +15,9 @@ examples/resnet_block.py) and, with the pool's trace on (csrc/pool.c pc_pool_tra
 * at each T, recording how each of those loops is cut: its iterations n and chunks
   (csrc/pool.c: min(n, 4 T) chunks of ceil(n / chunks) iterations, claimed dynamically). Size
   thresholds are per thread (ops/c/conv.py split_if: `if (work > per_thread * nt)`), so a loop
-  that splits at one T may run on the caller at a larger one: the generated C's call sites are
-  read in order, their conditions evaluated at each T, and such a loop is shown `serial
-  (threshold)` and modelled at its one-thread time.
+  that splits at one T may run on the caller at a larger one: loops are matched across T by
+  their task function (pc_pool_trace_fns), and one missing at T is shown `serial (threshold)`
+  and modelled at its one-thread time.
 
 Per loop it prints n, chunks at each T, and the *balance*: the iterations of the thread with the
 most chunks over n / T (1.00 is perfect, 2.00 means half the team idles). Then a model of the
@@ -74,8 +74,9 @@ def workloads() -> dict:
 
 
 def trace(fn, args, calls: int):
-    """(median call ns, [per loop: (n, chunks, median ns)]) of `calls` traced calls."""
+    """(median call ns, [per loop: (n, chunks, median ns, task function)]) of `calls` traced calls."""
     buf = ffi.new("long[]", 3 * 8192)
+    fns = ffi.new("long[]", 8192)
     per_call, loops = [], None
     for _ in range(calls):
         lib.pc_pool_trace(1)
@@ -83,14 +84,29 @@ def trace(fn, args, calls: int):
         fn(*args)
         per_call.append(time.perf_counter_ns() - t0)
         lib.pc_pool_trace(0)
+        lib.pc_pool_trace_fns(fns, 8192)
         k = lib.pc_pool_trace_read(buf, 8192)
-        rec = [(buf[3 * i], buf[3 * i + 1], buf[3 * i + 2]) for i in range(k)]
+        rec = [(buf[3 * i], buf[3 * i + 1], buf[3 * i + 2], fns[i]) for i in range(k)]
         if loops is None:
-            loops = [[n, c, [t]] for n, c, t in rec]
-        elif len(rec) == len(loops):
-            for lp, (_, _, t) in zip(loops, rec):
+            loops = [[n, c, [t], f] for n, c, t, f in rec]
+        elif [r[3] for r in rec] == [lp[3] for lp in loops]:
+            for lp, (_, _, t, _) in zip(loops, rec):
                 lp[2].append(t)
-    return statistics.median(per_call), [(n, c, statistics.median(ts)) for n, c, ts in loops or []]
+    return statistics.median(per_call), [(n, c, statistics.median(ts), f) for n, c, ts, f in loops or []]
+
+
+def match(loops1: list, loopsT: list):
+    """Per one-thread loop, its record at T or None where it ran on the caller there (its size
+    threshold kept it serial at that team size): the records are matched in order by task
+    function (csrc/pool.c pc_pool_trace_fns). None when the T trace is not a subsequence."""
+    out, j = [], 0
+    for rec in loops1:
+        if j < len(loopsT) and loopsT[j][3] == rec[3]:
+            out.append(loopsT[j][:2])
+            j += 1
+        else:
+            out.append(None)
+    return out if j == len(loopsT) else None
 
 
 def busiest_share(n: int, chunks: int, threads: int) -> float:
@@ -154,26 +170,22 @@ def report(name: str, make, threads: list, calls: int) -> dict:
     for _ in range(3):
         fn(*args)
     total, loops1 = trace(fn, args, calls)
-    pool_ns = sum(t for _, _, t in loops1)
+    pool_ns = sum(lp[2] for lp in loops1)
     rest = max(total - pool_ns, 0.0)
     src = fn.compiled(*args).c_source
-    # the traced loops are the call sites taken at one thread, in the order of the text (the
-    # entry's regions each run once); at T a site whose threshold keeps it serial is not traced
-    sites = [s for s in call_sites(src) if splits_at(s[1], 1) is not False]
-    mapped = len(sites) == len(loops1)
     splits = {}
     for T in threads:
         ms.set_context(runtime_num_threads=T)
         fn(*args)
         _, loopsT = trace(fn, args, 3)
-        recs = [(n, c) for n, c, _ in loopsT]
-        if mapped:
-            on = [splits_at(s[1], T) is not False for s in sites]
-            if sum(on) == len(recs):
-                it = iter(recs)
-                splits[T] = [next(it) if o else None for o in on]
-                continue
-        splits[T] = recs if len(recs) == len(loops1) else None
+        splits[T] = match(loops1, loopsT)
+    # names of the generated C's regions: its call sites taken at one thread, in the order of the
+    # text, where that order is the order they ran in at every T (straight-line entries: W9, W10)
+    sites = [s for s in call_sites(src) if splits_at(s[1], 1) is not False]
+    mapped = len(sites) == len(loops1) and all(
+        sp is not None and all((rec is not None) == (splits_at(site[1], T) is not False)
+                               for rec, site in zip(sp, sites))
+        for T, sp in splits.items())
     ms.set_context(runtime_num_threads=1)
     print(f"\n== {name}: {total / 1e3:.0f} us per call at one thread; {len(loops1)} loops on the pool "
           f"({pool_ns / 1e3:.0f} us, {100 * pool_ns / total:.0f} %), serial rest {rest / 1e3:.0f} us "
@@ -184,7 +196,7 @@ def report(name: str, make, threads: list, calls: int) -> dict:
     model = {T: rest for T in threads}
     balanced = {T: 0 for T in threads}
     verdicts = []
-    for i, (n1, _, t1) in enumerate(loops1):
+    for i, (n1, _, t1, _) in enumerate(loops1):
         cells = []
         for T in threads:
             sp = splits[T]
