@@ -395,15 +395,16 @@ def render_tiles(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue
     w.line(f"{st} *const WP = ({st} *)pc_scratch(&{name}_wbuf, &{name}_wcap, sizeof({st}) * {packed}L);")
     scale = "" if epi.folded is None else f" * {epi.extras[epi.folded][0]}[k]"
     w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_elements(packed)})")
-    with w.block(f"for (long gb = 0; gb < {g.G * kb}L; ++gb)"):
-        w.line(f"const long gg = gb / {kb}L, b = gb % {kb}L;")
+    # one unit per (group, channel block, input channel): ResNet's 64-channel layers have a single
+    # channel block, which as the unit gave the pool one iteration
+    with w.block(f"for (long gbc = 0; gbc < {g.G * kb * g.Cg}L; ++gbc)"):
+        w.line(f"const long gb = gbc / {g.Cg}L, c = gbc % {g.Cg}L, gg = gb / {kb}L, b = gb % {kb}L;")
         w.line(f"{st} *const dst = WP + gb * {g.Cg * g.KH * g.KW * vl}L;")
-        with w.block(f"for (long c = 0; c < {g.Cg}L; ++c)"):
-            with w.block(f"for (long rs = 0; rs < {g.KH * g.KW}L; ++rs)"):
-                with w.block(f"for (long l = 0; l < {vl}L; ++l)"):
-                    w.line(f"const long kk = b * {vl}L + l, k = gg * {g.Kg}L + kk;")
-                    w.line(f"dst[(c * {g.KH * g.KW}L + rs) * {vl}L + l] = kk < {g.Kg}L ? "
-                           f"{wt}[(k * {g.Cg}L + c) * {g.KH * g.KW}L + rs]{scale} : ({st})0;")
+        with w.block(f"for (long rs = 0; rs < {g.KH * g.KW}L; ++rs)"):
+            with w.block(f"for (long l = 0; l < {vl}L; ++l)"):
+                w.line(f"const long kk = b * {vl}L + l, k = gg * {g.Kg}L + kk;")
+                w.line(f"dst[(c * {g.KH * g.KW}L + rs) * {vl}L + l] = kk < {g.Kg}L ? "
+                       f"{wt}[(k * {g.Cg}L + c) * {g.KH * g.KW}L + rs]{scale} : ({st})0;")
     units = g.N * g.G * kb * g.OH
     par = f" if ({split_flops(g.flops)})"
     w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}){par}")
