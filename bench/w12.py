@@ -17,6 +17,14 @@ and issue 21's Done-when figures:
 * bandwidth: the same bucket buffers all-reduced by pycompile's compiled reduction and by plain
   mpi4py Allreduce calls, alternating which goes first; done when pycompile's is >= 0.9 of mpi4py's.
 Needs mpi4py and an mpiexec (the `distributed` extra).
+
+    PYTHONPATH=src python bench/w12.py --scaling W5,W5w,W6,W10 [--ranks "1 2"] [--src A --src B]
+
+times the training steps over 1 and N ranks x 1 thread (issue 37 item 3): W5 strong (the global
+batch 64 split), W5w weak (64 per rank), W10's training step (ResNet-18 stage 1 with a 10-way head,
+batch 32 per rank) and W6's (GPT L=12, batch 8 per rank; MSE), both weak; with two --src folders,
+A/B in the same rounds. `--worker --workload W10|W6 [--batch B]` is one rank's run, as devbench's
+W12 part launches it (`--worker --steps N --threads 1 --dp`: W5 strong, the same output lines).
 """
 from __future__ import annotations
 
@@ -32,11 +40,85 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GLOBAL_BATCH = 64
 
 
-def worker(steps: int, threads: int, distributed: bool, bucket_mb: float = 0) -> dict:
+# the training steps W12 runs: name -> (default batch per rank in weak mode, builder(batch, rank,
+# size) -> (step, inputs)); W5's global batch is GLOBAL_BATCH (strong scaling: split over the ranks)
+def _w5_step(batch, rank, size, weak):
     import numpy as np
 
     import pycompile as ms
     from pycompile import nn
+    sys.path.insert(0, HERE)
+    from w5 import MLPLoss
+    net = MLPLoss()
+    step = nn.TrainOneStepCell(net, nn.Momentum(net.trainable_params(), 0.01, 0.9))
+    rng = np.random.default_rng(1)
+    n = batch * size if weak else batch
+    x = rng.standard_normal((n, 1, 28, 28)).astype(np.float32)[rank::size]
+    y = rng.integers(0, 10, n).astype(np.int32)[rank::size]
+    return step, (ms.Tensor(x), ms.Tensor(y))
+
+
+def _w10_step(batch, rank, size, weak):
+    """ResNet-18's stage 1 (examples/resnet_block.py; BatchNorm in training mode, each rank's
+    statistics its own, as MindSpore's data parallelism without SyncBatchNorm) with a global
+    average pool and a 10-way Dense head, softmax cross-entropy, Momentum."""
+    import numpy as np
+
+    import pycompile as ms
+    from pycompile import nn, ops
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
+    import resnet_block
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.stage = resnet_block.ResNetStage1()
+            self.head = nn.Dense(64, 10)
+
+        def construct(self, x):
+            return self.head(ops.mean(self.stage(x), (2, 3)))
+
+    net = Net()
+    loss = nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"))
+    step = nn.TrainOneStepCell(loss, nn.Momentum(net.trainable_params(), 0.01, 0.9))
+    step.set_train(True)
+    rng = np.random.default_rng(1 + rank)          # weak scaling: each rank its own batch
+    x = rng.standard_normal((batch, 3, 224, 224)).astype(np.float32)
+    y = rng.integers(0, 10, batch).astype(np.int32)
+    return step, (ms.Tensor(x), ms.Tensor(y))
+
+
+def _w6_step(batch, rank, size, weak):
+    """The GPT stack of W6 (examples/gpt_blocks.py, L=12, sequence 64, width 128) regressing a
+    target of its output's shape (MSE), Momentum."""
+    import numpy as np
+
+    import pycompile as ms
+    from pycompile import nn
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
+    import gpt_blocks
+    net = gpt_blocks.GPT(num_layers=12)
+    loss = nn.WithLossCell(net, nn.MSELoss())
+    step = nn.TrainOneStepCell(loss, nn.Momentum(net.trainable_params(), 0.01, 0.9))
+    step.set_train(True)
+    rng = np.random.default_rng(1 + rank)
+    shape = (batch, gpt_blocks.SEQ, gpt_blocks.D_MODEL)
+    x = rng.standard_normal(shape).astype(np.float32)
+    y = rng.standard_normal(shape).astype(np.float32)
+    return step, (ms.Tensor(x), ms.Tensor(y))
+
+
+WORKLOADS = {"W5": (GLOBAL_BATCH, _w5_step), "W10": (32, _w10_step), "W6": (8, _w6_step)}
+
+
+def worker(steps: int, threads: int, distributed: bool, bucket_mb: float = 0, workload: str = "W5",
+           batch: int = 0, weak: bool = False, alone: bool = True) -> dict:
+    """One rank's run: `steps` timed steps of `workload` after warm-up. Strong scaling (W5's
+    default): the global batch `batch` (GLOBAL_BATCH) split over the ranks; weak: `batch` per rank
+    (the workload's default when 0)."""
+    import numpy as np
+
+    import pycompile as ms
     from pycompile._rt import ffi, lib
 
     ms.set_context(mode=ms.GRAPH_MODE, runtime_num_threads=threads)
@@ -51,38 +133,37 @@ def worker(steps: int, threads: int, distributed: bool, bucket_mb: float = 0) ->
         if bucket_mb:
             ms.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": bucket_mb}})
     ms.set_seed(0)
-    sys.path.insert(0, HERE)
-    from w5 import MLPLoss
-    net = MLPLoss()
-    step = nn.TrainOneStepCell(net, nn.Momentum(net.trainable_params(), 0.01, 0.9))
-    rng = np.random.default_rng(1)
-    x = rng.standard_normal((GLOBAL_BATCH, 1, 28, 28)).astype(np.float32)[rank::size]
-    y = rng.integers(0, 10, GLOBAL_BATCH).astype(np.int32)[rank::size]
-    tx, ty = ms.Tensor(x), ms.Tensor(y)
-    for _ in range(5):
-        step(tx, ty)
+    default_batch, build = WORKLOADS[workload]
+    weak = weak or workload != "W5"
+    step, inputs = build(batch or default_batch, rank, size, weak)
+    for _ in range(5 if workload == "W5" else 2):
+        step(*inputs)
     lib.pc_comm_stats_reset()
-    stats = ffi.new("long[5]")
+    stats = ffi.new("long[6]")
     times, waits = [], []
     for _ in range(steps):
         if comm is not None:
             comm.Barrier()
-        lib.pc_comm_stats(stats, 5)
+        lib.pc_comm_stats(stats, 6)
         w0 = stats[3]
         t0 = time.perf_counter()
-        step(tx, ty)
+        step(*inputs)
         times.append(time.perf_counter() - t0)
-        lib.pc_comm_stats(stats, 5)
+        lib.pc_comm_stats(stats, 6)
         waits.append((stats[3] - w0) / 1e6)
-    lib.pc_comm_stats(stats, 5)
-    out = {"step_ms": statistics.median(times) * 1e3, "rank": rank}
-    if comm is not None:
+    lib.pc_comm_stats(stats, 6)
+    out = {"step_ms": statistics.median(times) * 1e3, "rank": rank, "workload": workload, "ranks": size,
+           "local_batch": int(inputs[0].shape[0])}
+    # (one rank: the reducer is the identity, nothing is reduced: the plain step)
+    if comm is not None and getattr(step, "reducer_flag", False) and not getattr(step.grad_reducer, "identity", False):
         calls, nbytes, ns, wait_ns = stats[0], stats[1], stats[2], stats[3]
         reducer = step.grad_reducer
         sizes = [sum(int(np.prod(reducer.shapes[k])) for k in b) for b in reducer.buckets]
         out.update(bytes_per_step=nbytes / steps, calls_per_step=calls / steps, start_ms=ns / steps / 1e6,
-                   wait_ms=wait_ns / steps / 1e6, buckets=sizes, tests_per_step=stats[4] / steps, waits=waits)
-        out.update(_reduce_alone(comm, reducer, sizes, steps))
+                   wait_ms=wait_ns / steps / 1e6, buckets=sizes, tests_per_step=stats[4] / steps, waits=waits,
+                   progress_ms=stats[5] / steps / 1e6)
+        if alone:
+            out.update(_reduce_alone(comm, reducer, sizes, steps))
     return out
 
 
@@ -199,6 +280,50 @@ def driver(rounds: int, steps: int) -> None:
           f"(issue 21: done when >= 0.9)")
 
 
+def scaling(workloads, ranks, rounds: int, steps: int, srcs=()) -> None:
+    """Strong (W5: global batch 64 split) and weak (W5w: 64 per rank; W10: 32; W6: 8) scaling over
+    `ranks` MPI ranks x 1 thread, interleaved rounds; prints the median step of the slower rank,
+    the speed-up (strong) or efficiency (weak: the one-rank step over the n-rank step) against the
+    first rank count, and each rank's wait for the all-reduces. `srcs`: pycompile source folders
+    to compare (A/B, alternating within each round; default: this checkout's)."""
+    env = dict(os.environ, PYCOMPILE_NUM_THREADS="1", OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    env.setdefault("HYDRA_LAUNCHER", "fork")
+    srcs = list(srcs) or [os.path.join(os.path.dirname(HERE), "src")]
+    mpiexec = os.path.join(os.path.dirname(sys.executable), "mpiexec")
+    mpiexec = mpiexec if os.path.exists(mpiexec) else "mpiexec"
+    res: dict = {}
+    for _ in range(rounds):
+        for w in workloads:
+            name, weak = (w[:-1], True) if w.endswith("w") else (w, w != "W5")
+            n_steps = steps if name == "W5" else max(3, steps // 10)
+            for n in ranks:
+                for k, src in enumerate(srcs):
+                    cmd = [mpiexec, "-n", str(n), sys.executable, os.path.abspath(__file__), "--worker", "--dp",
+                           "--threads", "1", "--steps", str(n_steps), "--workload", name, "--no-alone"]
+                    e = dict(env, PYTHONPATH=src + os.pathsep + env.get("PYTHONPATH", ""))
+                    res.setdefault((k, w, n), []).append(_run(cmd + (["--weak"] if weak else []), e))
+    print(f"# W12 scaling, {rounds} interleaved rounds; load: {os.getloadavg()}")
+    for k, src in enumerate(srcs):
+        if len(srcs) > 1:
+            print(f"## pycompile from {src}")
+        for w in workloads:
+            base = statistics.median(max(r["step_ms"] for r in rnd) for rnd in res[(k, w, ranks[0])])
+            for n in ranks:
+                rnds = res[(k, w, n)]
+                st = [max(r["step_ms"] for r in rnd) for rnd in rnds]
+                m = statistics.median(st)
+                ratio = base / m         # strong: the speed-up; weak (same work per rank): the efficiency
+
+                def med(key, rank):
+                    return statistics.median(rnd[rank].get(key, 0.0) for rnd in rnds)
+                per_rank = "; ".join(f"rank {r}: step {med('step_ms', r):.3g}, waited {med('wait_ms', r):.3g}, "
+                                     f"in the starts {med('start_ms', r):.3g}, in {med('tests_per_step', r):.0f} progress "
+                                     f"tests {med('progress_ms', r):.3g}" for r in range(n))
+                print(f"{w} ranks={n} B/rank={rnds[0][0]['local_batch']}: step {m:.3g} ms "
+                      f"({min(st):.3g}-{max(st):.3g}, slower rank); {'speed-up' if w == 'W5' else 'efficiency'} "
+                      f"{ratio:.2f}; medians (ms) {per_rank}")
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--worker", action="store_true")
@@ -207,9 +332,16 @@ if __name__ == "__main__":
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--bucket-mb", type=float, default=0)
+    ap.add_argument("--workload", choices=sorted(WORKLOADS), default="W5")
+    ap.add_argument("--batch", type=int, default=0, help="W5: the global batch (64); weak: the batch per rank")
+    ap.add_argument("--weak", action="store_true", help="W5 with the batch per rank fixed (W10, W6 always are)")
+    ap.add_argument("--no-alone", action="store_true", help="worker: skip timing the all-reduces alone")
+    ap.add_argument("--scaling", default="", help="driver: the workloads to time at --ranks, e.g. W5,W5w,W10,W6")
+    ap.add_argument("--ranks", default="1 2")
+    ap.add_argument("--src", action="append", default=[], help="driver --scaling: a pycompile src folder (A/B)")
     a = ap.parse_args()
     if a.worker:
-        result = worker(a.steps, a.threads, a.dp, a.bucket_mb)
+        result = worker(a.steps, a.threads, a.dp, a.bucket_mb, a.workload, a.batch, a.weak, not a.no_alone)
         if a.dp:           # one printer: the ranks' lines could interleave
             from mpi4py import MPI
             results = MPI.COMM_WORLD.gather(result)
@@ -217,5 +349,7 @@ if __name__ == "__main__":
                 print("W12: " + json.dumps(r), flush=True)
         else:
             print("W12: " + json.dumps(result), flush=True)
+    elif a.scaling:
+        scaling(a.scaling.split(","), [int(n) for n in a.ranks.split()], a.rounds, a.steps, a.src)
     else:
         driver(a.rounds, a.steps)

@@ -79,6 +79,7 @@ static const int g_itemsize[12] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8};
  * inside them (a start returns at once), ns compiled code waited in pc_comm_wait for started ones */
 static long g_comm_calls, g_comm_bytes, g_comm_ns, g_comm_wait_ns;
 static long g_comm_tests;                       /* MPI_Test calls made by pc_comm_progress */
+static long g_comm_progress_ns;                 /* ns inside those calls */
 
 static long comm_now_ns(void)
 {
@@ -96,11 +97,14 @@ static void comm_count(long t0, size_t nbytes)
 
 void pc_comm_stats(long *out, int n)
 {
-    long v[5] = {g_comm_calls, g_comm_bytes, g_comm_ns, g_comm_wait_ns, g_comm_tests};
-    for (int k = 0; k < n && k < 5; ++k) out[k] = v[k];
+    long v[6] = {g_comm_calls, g_comm_bytes, g_comm_ns, g_comm_wait_ns, g_comm_tests, g_comm_progress_ns};
+    for (int k = 0; k < n && k < 6; ++k) out[k] = v[k];
 }
 
-void pc_comm_stats_reset(void) { g_comm_calls = g_comm_bytes = g_comm_ns = g_comm_wait_ns = g_comm_tests = 0; }
+void pc_comm_stats_reset(void)
+{
+    g_comm_calls = g_comm_bytes = g_comm_ns = g_comm_wait_ns = g_comm_tests = g_comm_progress_ns = 0;
+}
 
 static void comm_free_groups(void)
 {
@@ -407,12 +411,19 @@ static void comm_forget_requests(void)
     g_req_active = 0;
 }
 
-static int g_progress_on = 1;                   /* PYCOMPILE_COMM_PROGRESS, set at init() */
-void pc_comm_set_progress(int on) { g_progress_on = on; }
+/* PYCOMPILE_COMM_PROGRESS(_US), set at init(): the least ns between two progress calls that test
+ * (generated code calls after every kernel: a network of many small kernels would otherwise enter
+ * MPI hundreds of times a step); < 0: never */
+static long g_progress_gap_ns = 0;
+static long g_progress_last_ns;
+void pc_comm_set_progress(int gap_us) { g_progress_gap_ns = gap_us < 0 ? -1 : (long)gap_us * 1000L; }
 
 static int pc_comm_progress(void)
 {
-    if (g_req_active == 0 || !g_progress_on || g_handle_size <= 0 || !g_mpi[PC_MPI_TEST]) return 0;
+    if (g_req_active == 0 || g_progress_gap_ns < 0 || g_handle_size <= 0 || !g_mpi[PC_MPI_TEST]) return 0;
+    long t0 = comm_now_ns();
+    if (g_progress_gap_ns > 0 && t0 - g_progress_last_ns < g_progress_gap_ns) return 0;
+    g_progress_last_ns = t0;
     for (int k = 0; k < PC_COMM_MAX_REQUESTS; ++k) {
         if (!g_req_used[k] || g_req_done[k]) continue;
         int flag = 0;
@@ -421,6 +432,7 @@ static int pc_comm_progress(void)
         if (flag) g_req_done[k] = 1;
         else break;          /* the library progresses every request in one call: test the oldest */
     }
+    g_comm_progress_ns += comm_now_ns() - t0;
     return 0;
 }
 

@@ -1,4 +1,4 @@
-/* A float32 matrix product for the products of inference (ops/c/kernels.py gemm): C = A op(B)
+/* A float32 matrix product for the products of inference (backend/c/ops/kernels.py gemm): C = A op(B)
  * with A row-major (not transposed), op(B) = B or B^T, on AVX-512. Why not OpenBLAS for these:
  * with 64-512 rows per call, OpenBLAS packs both operands on every call, and packing the weights
  * costs a tenth of the product (W4's 256 x 64 x 784 half-layer: 265 us in OpenBLAS 0.3, 242 us

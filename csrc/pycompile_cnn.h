@@ -1,4 +1,4 @@
-/* Hand-written helpers for the CNN kernels generated code calls (pycompile/ops/c/conv.py, pool.py,
+/* Hand-written helpers for the CNN kernels generated code calls (pycompile/backend/c/ops/conv.py, pool.py,
  * random.py): per-kernel scratch memory, im2col / col2im over up to three spatial axes, and the
  * Philox-4x32-10 counter-based generator. Static inline like the rest of the headers: a module
  * compiles only the functions it calls. */
@@ -16,7 +16,7 @@ typedef double pc_v8d __attribute__((vector_size(64)));
 typedef int32_t pc_v16i __attribute__((vector_size(64)));
 typedef int64_t pc_v8l __attribute__((vector_size(64)));
 
-/* The direct convolution's register tiles (ops/c/conv.py) multiply-add with fused multiply-adds.
+/* The direct convolution's register tiles (backend/c/ops/conv.py) multiply-add with fused multiply-adds.
  * Generated code is built with -ffp-contract=off (toolchain.py: a value computed twice must round
  * the same way both times), which makes each `acc += w * x` a multiply and an add; a tile computes
  * each sum once, so its function is built with contraction on. Contraction is decided by the

@@ -135,11 +135,12 @@ int pc_comm_set_watch(double timeout_s, int64_t ctl_comm, int has_ctl, int exit_
  * timed out, lost a peer or failed in MPI: every later one then fails at once */
 int pc_comm_last_error(char *buf, int n);
 int pc_comm_faulted(void);
-/* 0: comm_progress does nothing (PYCOMPILE_COMM_PROGRESS=0: measure what the MPI_Test calls give) */
-void pc_comm_set_progress(int on);
+/* comm_progress tests the oldest started all-reduce at most once per gap_us microseconds (0: at
+ * every call); < 0: never (PYCOMPILE_COMM_PROGRESS=0: measure what the MPI_Test calls give) */
+void pc_comm_set_progress(int gap_us);
 /* all-reduces run by compiled code since the last reset, the first n of: calls (blocking or
  * started), bytes, ns inside them, ns waited for started ones to complete, MPI_Test calls of
- * comm_progress (bench/w12.py) */
+ * comm_progress, ns inside those (bench/w12.py) */
 void pc_comm_stats(long *out, int n);
 void pc_comm_stats_reset(void);
 /* CDEF-END */

@@ -41,6 +41,16 @@ def test_no_import_cycles():
     assert not cycles, "import cycles:\n  " + "\n  ".join(ig.describe(g, c) for c in cycles)
 
 
+def test_ops_imports_neither_the_compiler_nor_the_backend():
+    """ops/ says what an op is; how a device renders it (backend/c/ops, the C text) is above it
+    (issue 32, item 5; tests/test_ops_holds_no_target_code.py checks ops/ holds no C)."""
+    g = _graph()
+    bad = [f"{m} imports {t}" for m, targets in g.items() if ig.layer_of(m) == "ops"
+           for t in targets if ig.layer_of(t) in ("compiler", "backend")]
+    assert not bad, bad
+    assert "compiler" not in ig.allowed("ops") and "backend" not in ig.allowed("ops")
+
+
 def test_every_module_has_a_layer():
     for m in _graph():
         assert ig.layer_of(m) in ig.LAYERS

@@ -14,7 +14,7 @@ examples/resnet_block.py) and, with the pool's trace on (csrc/pool.c pc_pool_tra
   overhead);
 * at each T, recording how each of those loops is cut: its iterations n and chunks
   (csrc/pool.c: min(n, 4 T) chunks of ceil(n / chunks) iterations, claimed dynamically). Size
-  thresholds are per thread (ops/c/conv.py split_if: `if (work > per_thread * nt)`), so a loop
+  thresholds are per thread (backend/c/ops/conv.py split_if: `if (work > per_thread * nt)`), so a loop
   that splits at one T may run on the caller at a larger one: loops are matched across T by
   their task function (pc_pool_trace_fns), and one missing at T is shown `serial (threshold)`
   and modelled at its one-thread time.
@@ -135,7 +135,7 @@ def call_sites(c_source: str) -> list:
 
 def splits_at(cond, threads: int):
     """Whether a loop's `if (...)` clause hands it to the pool at a team of `threads`: conditions
-    are literals and the call's team size nt (ops/c/conv.py split_if: `work > per_thread * nt`);
+    are literals and the call's team size nt (backend/c/ops/conv.py split_if: `work > per_thread * nt`);
     None when the condition reads anything else."""
     if cond is None:
         return True

@@ -1,7 +1,7 @@
 """The CNN kernels on the runtime's thread pool (csrc/pool.c): every kernel that splits work over
 threads - and the ones with per-thread scratch (im2col columns indexed by the pool's thread
 index, backprop-filter's per-task partial sums) or static tables (pooling windows, resampling) -
-run at sizes above their parallel thresholds at 3 threads (ops/c/conv.py PARALLEL_FLOPS and
+run at sizes above their parallel thresholds at 3 threads (backend/c/ops/conv.py PARALLEL_FLOPS and
 PARALLEL_ELEMENTS: work per thread) with 1, 2 and 3 threads and give PyNative's values (NumPy), and the same values
 whichever thread count runs them. Random ops draw the same numbers on any thread count.
 Timings belong in bench/ (W9 / W10), not here."""
@@ -13,7 +13,7 @@ from pycompile._rt import ffi, lib
 from pycompile.common import context
 from pycompile.ops import OPS
 
-from pycompile.ops.c.conv import PARALLEL_ELEMENTS, PARALLEL_FLOPS
+from pycompile.backend.c.ops.conv import PARALLEL_ELEMENTS, PARALLEL_FLOPS
 
 F32 = np.float32
 

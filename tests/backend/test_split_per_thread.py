@@ -1,5 +1,5 @@
 """Issue 37: the CNN kernels' parallel thresholds are work per thread, tested at run time against
-the call's team size (ops/c/conv.py split_if: `if (work > per_thread * nt)`). LeNet-5's first
+the call's team size (backend/c/ops/conv.py split_if: `if (work > per_thread * nt)`). LeNet-5's first
 layer (15 MFLOP of convolution, 150,528 elements of pooling) was under the old fixed totals
 (2^24 FLOPs, 2^19 elements) and ran serially at any thread count, so W9 did not scale; it now
 splits on 2 threads, gives the values it gives on one, and a loop whose per-thread share is too
@@ -70,6 +70,6 @@ def test_the_conditions_are_per_thread_and_read_by_the_printout():
     assert work_split.splits_at("n > 3", 2) is None
     assert work_split.serial_loops(c) == [("pc_r3", "1")]
     assert work_split.serial_loops(c, 16) == [("pc_r0", "2048"), ("pc_r3", "1")]
-    from pycompile.ops.c.conv import split_if
+    from pycompile.backend.c.ops.conv import split_if
     assert split_if(100, 1000) == "0"
     assert split_if(15052800, 1 << 18) == "15052800L > 262144L * nt"

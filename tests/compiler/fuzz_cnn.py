@@ -1,7 +1,7 @@
 """Differential fuzzing of the CNN family and the optimizers: compiled vs PyNative.
 
 The op fuzzer (fuzz_ops.py) draws from the elementwise table and the array ops; the convolution
-and pooling kernels (ops/c/ cnn kernels: im2col and direct loops, window tables, parallel loops
+and pooling kernels (backend/c/ops/ cnn kernels: im2col and direct loops, window tables, parallel loops
 on the runtime's pool) and the optimizers' update rules are separate code with their own corner
 cases - padding larger than the window's reach, strides past the edge, dilation, groups,
 ceil_mode windows that start in the padding, count_include_pad. Here a program is a random chain

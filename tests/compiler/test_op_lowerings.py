@@ -20,10 +20,10 @@ from pycompile.compiler.frontend import trace
 from pycompile.ops import OPS
 from pycompile.ops import prims as P
 from pycompile.ops._table import Kind, OpError
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c.elementwise import COMPLEX_EXPR, EXPR
-from pycompile.ops.c.elementwise import expr as c_expr
-from pycompile.ops.c.templates import TEMPLATES
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops.elementwise import COMPLEX_EXPR, EXPR
+from pycompile.backend.c.ops.elementwise import expr as c_expr
+from pycompile.backend.c.ops.templates import TEMPLATES
 from pycompile.ops.lowering import Constant, Elementwise, Ordering, Template
 
 # a C math call that is expensive enough not to be recomputed on each pass of a template
@@ -56,7 +56,7 @@ def test_op_has_infer_eager_and_a_lowering(name):
         assert isinstance(lower, Elementwise) and op not in EXPR, name
     elif op.kind is Kind.ELEMENTWISE:
         assert isinstance(lower, Elementwise), f"{name} is elementwise but its lowering is {lower!r}"
-        assert op in EXPR or op in COMPLEX_EXPR, f"{name} has no C expression in pycompile/ops/c/elementwise.py"
+        assert op in EXPR or op in COMPLEX_EXPR, f"{name} has no C expression in pycompile/backend/c/ops/elementwise.py"
         accepted = list(_accepted_input_types(op))
         assert accepted, f"{name} accepts no dtype"
         for types, out in accepted:
@@ -70,7 +70,7 @@ def test_op_has_infer_eager_and_a_lowering(name):
         assert lower.transcendental == bool(_TRANSCENDENTAL.search(rendered)), \
             f"{name}: transcendental={lower.transcendental} but its C is {rendered}"
     elif isinstance(lower, Template):
-        assert lower.name in TEMPLATES, f"{name}: no renderer for template {lower.name!r} in pycompile/ops/c"
+        assert lower.name in TEMPLATES, f"{name}: no renderer for template {lower.name!r} in pycompile/backend/c/ops"
     elif isinstance(lower, Constant):
         assert op.inputs == (), f"{name}: only an op without inputs can be a trace-time constant"
     elif isinstance(lower, Ordering):

@@ -7,7 +7,7 @@ mask, so elements of later rows took the wrong operand. Forward selects, the gra
 are selects (Elu, SeLU, ReLU, Abs, Select itself) and everything fused with them were silently
 wrong: the compiled gradient of softmax(elu(a), 0) was 0 at some a > 0 (0.48 from finite
 differences), that of abs(stack((select(ln(x) > 0, x, ln(x)), x), 2)) 1.9 off. The C renderer
-of Select (pycompile/ops/c/elementwise.py) now reads both operands into locals first.
+of Select (pycompile/backend/c/ops/elementwise.py) now reads both operands into locals first.
 Expected values come from NumPy formulas or central finite differences, never from pycompile."""
 import numpy as np
 import pytest

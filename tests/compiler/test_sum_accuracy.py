@@ -3,7 +3,7 @@
 A vectorized float32 sum with one accumulator per lane adds N/16 values one after another in
 each lane: at 4M elements the result was off by ~2e-6 relative, at 16M by up to 8e-5, where
 NumPy's pairwise sum stays near float32's rounding (~3e-8). Sums longer than a block now add
-blocks' partial sums in double (ops/c/kernels.py blocked_sum): sum, mean, row and column sums,
+blocks' partial sums in double (backend/c/ops/kernels.py blocked_sum): sum, mean, row and column sums,
 and the sums inside softmax, log_softmax and LayerNorm. The reference is the float64 sum of the
 same float32 values; NumPy's own float32 error on the same data is the yardstick."""
 import numpy as np

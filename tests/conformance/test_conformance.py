@@ -170,11 +170,21 @@ class Compiled:
 
     def outcome(self, case):
         if case.id not in self.results:
-            chunk = self.group_of.get(case.id)
-            if chunk is None or not self._run_chunk(chunk):
-                for c in chunk or [case]:
-                    self.results[c.id] = run(lambda c=c: H.call_case(c, ms, graph=True))
+            self._settle(self.group_of.get(case.id) or [case])
         return self.results[case.id]
+
+    def _settle(self, chunk):
+        """A chunk that fails as a whole is halved until the halves compile (a case that fails
+        compiles alone and records its error): a few compiles instead of one per case."""
+        if len(chunk) > 1 and self._run_chunk(chunk):
+            return
+        if len(chunk) <= 2:
+            for c in chunk:
+                self.results[c.id] = run(lambda c=c: H.call_case(c, ms, graph=True))
+            return
+        half = len(chunk) // 2
+        self._settle(chunk[:half])
+        self._settle(chunk[half:])
 
     def _run_chunk(self, chunk) -> bool:
         """Compile and run a chunk as one function; False when that fails as a whole."""

@@ -77,5 +77,14 @@ for k in range(steps):
     step(xs, ys)
 if fail_rank >= 0:
     time.sleep(120)                # the failing rank must end us long before this
+plain = {}
+if variant == "recipe":        # then a plain TrainOneStepCell from the same initial weights
+    net2 = MLP()
+    for p2, p in zip(net2.trainable_params(), net.trainable_params()):
+        p2.set_data(ms.Tensor(initial["init." + p.name]))
+    step2 = nn.TrainOneStepCell(nn.WithLossCell(net2, loss), nn.Momentum(net2.trainable_params(), 0.05, 0.9))
+    for k in range(steps):
+        step2(xs, ys)
+    plain = {"plain." + p.name: p2.asnumpy() for p, p2 in zip(net.trainable_params(), net2.trainable_params())}
 if rank == 0:
-    np.savez(out_path, **initial, **{p.name: p.asnumpy() for p in net.trainable_params()})
+    np.savez(out_path, **initial, **{p.name: p.asnumpy() for p in net.trainable_params()}, **plain)

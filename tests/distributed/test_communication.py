@@ -158,7 +158,9 @@ def test_buckets_group_by_dtype_and_size():
 
 
 @pytest.mark.parametrize("ctx, buckets", [
-    ({}, [(2, 3, 4, 5), (0, 1)]),                                       # 1 MB default: two buckets
+    # the default: a gradient of >= 256 KB alone (784x512 and 512x512: reduced where the backward
+    # wrote them, no copy), the small ones packed up to 1 MB, in the order the backward makes them
+    ({}, [(3, 4, 5), (2,), (1,), (0,)]),
     ({"comm_fusion": {"allreduce": {"mode": "size", "config": 32}}}, [(0, 1, 2, 3, 4, 5)]),
     ({"all_reduce_fusion_config": [2, 4]}, [(4, 5), (2, 3), (0, 1)]),
     ({"comm_fusion": {"allreduce": {"mode": "index", "config": [4]}}}, [(4, 5), (0, 1, 2, 3)]),
@@ -178,7 +180,7 @@ def test_bucket_configuration_errors(world, ctx):
         nn.DistributedGradReducer([ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="a")])
 
 
-def test_compiled_step_starts_each_bucket_when_the_backward_produced_it(world):
+def test_compiled_step_starts_each_bucket_when_the_backward_produced_it(world, monkeypatch):
     """The first bucket (the last two layers) is started before the first layer's weight gradient
     is computed, and waited for only after it: its reduction overlaps the rest of the backward."""
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -186,7 +188,9 @@ def test_compiled_step_starts_each_bucket_when_the_backward_produced_it(world):
                                  all_reduce_fusion_config=[2])
     ms.set_seed(0)
     net = nn.SequentialCell(nn.Dense(20, 16), nn.ReLU(), nn.Dense(16, 16), nn.ReLU(), nn.Dense(16, 4))
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
+    with monkeypatch.context() as m:            # a reducer for two ranks (of one a world reduces nothing)
+        m.setattr(comm.management, "get_group_size", lambda group=None: 2)
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
     x = ms.Tensor(np.random.default_rng(0).standard_normal((8, 20)).astype(np.float32))
     y = ms.Tensor(np.random.default_rng(1).standard_normal((8, 4)).astype(np.float32))
     report = ms.inspect(step, x, y)
@@ -224,6 +228,8 @@ def test_data_parallel_train_step_in_a_world_of_one_is_the_plain_step(world, com
         results.append([p.asnumpy() for p in net.trainable_params()])
     for a, b in zip(*results):
         np.testing.assert_allclose(a, b, rtol=1e-6)
+    if compiled:     # and it is the plain step: no bucket packed, no all-reduce, no copy (W12's one rank)
+        assert "AllReduce" not in ms.inspect(step, x, y).ir_after
 
 
 def test_grad_reducer_averages_float16_through_float32(world):

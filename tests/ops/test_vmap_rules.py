@@ -84,6 +84,10 @@ def _i(values):
     return np.array(values, np.int64)
 
 
+def _c(*shape, seed=0):
+    return (_f(*shape, seed=seed) + 1j * _f(*shape, seed=seed + 1)).astype(np.complex64)
+
+
 def _ref_gather_grad(dy, idx, shape, axis):
     out = np.zeros(shape, dy.dtype)
     moved = np.moveaxis(out, axis, 0)
@@ -158,6 +162,9 @@ OTHER = [
      (SOLVABLE, _f(3, 2))),
     ("CheckFinite", R.op("CheckFinite", message="not finite"), lambda x: x, (_f(3, 4),)),
     ("TensorMove", R.op("TensorMove"), lambda x: x, (_f(3, 4),)),
+    ("DFT", R.op("DFT", axis=0), lambda x: np.fft.fft(x, axis=0).astype(np.complex64), (_c(4, 3),)),
+    ("DFT inverse", R.op("DFT", axis=-1, inverse=True, scale=0.25),
+     lambda x: (np.fft.ifft(x, axis=-1, norm="forward") * 0.25).astype(np.complex64), (_c(3, 4),)),
     ("LayerNorm", R.op("LayerNorm", begin_norm_axis=-1, begin_params_axis=-1, epsilon=1e-7), _ref_layernorm,
      (_f(3, 4), _f(4, seed=3), _f(4, seed=4))),
 ]
@@ -331,8 +338,6 @@ def test_per_example_gradients_of_an_embedding_lookup():
 # the rows that still batch example by example, and why: none computes on tensor data that a
 # rule could batch (tools/vmap_report.py lists them; docs/architecture.md, vmap)
 LOOPING = {
-    # the DFT along one axis (issue 33, cplx33): an example at a time until it has a batch rule
-    "DFT",
     # effects and ordering: a write, a read of a Parameter, printing, the float-status register
     "Assign", "Load", "UpdateState", "MakeTuple", "Print",
     "NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus",
@@ -355,3 +360,15 @@ def test_only_effects_collectives_and_random_draws_batch_by_looping():
     new = sorted(looping - LOOPING)
     assert not new, (f"{new} batch by looping (one op per example, C growing with the batch): give each a batch "
                      f"rule (ops/batch_rules_*.py) or add it to LOOPING with the reason")
+
+
+def _fft_rows(x):
+    return ops.fft(x)
+
+
+def test_vmap_of_an_fft_is_one_dft_compiled():
+    x = Tensor(_c(5, 3, 8))
+    f = ms.jit(vmap(_fft_rows, in_axes=1))
+    _once(ms.inspect(f, x).ir_before, "DFT")
+    want = np.fft.fft(_c(5, 3, 8).swapaxes(0, 1), axis=-1)
+    np.testing.assert_allclose(f(x).asnumpy(), want, rtol=1e-5, atol=1e-5)

@@ -18,6 +18,11 @@ _BUILT_LOCK = threading.Lock()
 class CPU(devices.Device):
     name = "CPU"
     description = "native C on this machine's cores"
+    # tuned for OpenBLAS's kernels and the C convolution kernels' register tiles
+    passes = ("layout", "conv_epilogue")
+
+    def renders(self, op) -> bool:
+        return True           # every row has its C (backend/c/ops); decomposed rows are expanded anyway
 
     def render(self, graph):
         from pycompile.backend.c.codegen import generate

@@ -11,8 +11,15 @@ defines it and calls `register` (and one import line in pycompile/backend/__init
   build(module, path_stem) -> path of the loadable artefact
   load(path, layout) -> a callable executable (see backend/executable.py)
   identity()      what about the device's toolchain goes into compile-cache keys
+  passes          the device-chosen passes it wants, by name (compiler/passes DEVICE_PASSES: each
+                  runs at its place in the pipeline; default none)
+  renders(op)     whether it renders the table row `op` (an OpDef); default every row. The
+                  pre-render pass (compiler/passes/decompose.py) replaces each row it does not
+                  render by the row's decomposition; a row without one is a compile error
 
-The passes and the IR know nothing of the target: the pipeline hands the device a graph.
+The passes and the IR know nothing else of the target: `pipeline_options()` turns the two
+declarations into the pipeline's options (`device_passes`, `unrendered`), which the compile-cache
+key and PyNative's kernel key include, and the pipeline hands the device a graph.
 """
 from __future__ import annotations
 
@@ -23,6 +30,20 @@ class Device:
     name: str = ""
     float_status: bool = False
     description: str = ""
+    passes: tuple = ()
+
+    def renders(self, op) -> bool:
+        return True
+
+    def pipeline_options(self) -> dict:
+        """What the pipeline reads about this device: its name, its passes and the names of the
+        table rows it does not render (sorted; computed again when the table grows)."""
+        from pycompile.ops._table import OPS
+        memo = self.__dict__.get("_unrendered")
+        if memo is None or memo[0] != len(OPS):
+            memo = (len(OPS), tuple(sorted(name for name, op in OPS.items() if not self.renders(op))))
+            self.__dict__["_unrendered"] = memo
+        return {"device": self.name, "device_passes": tuple(self.passes), "unrendered": memo[1]}
 
     def render(self, graph):
         raise NotImplementedError

@@ -201,7 +201,7 @@ def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Co
     from pycompile.compiler import ir
     from pycompile.compiler.frontend import trace
     from pycompile.compiler.passes import run_pipeline
-    from pycompile.ops.c import shapes
+    from pycompile.backend.c.ops import shapes
     import time
     opts = pipeline.options()
     device = devices.current()
@@ -219,7 +219,7 @@ def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Co
         raise DynamicUnsupported("an output returned as a Python value (a len(), a shape) depends on the batch size")
     t_traced = time.perf_counter()
     from pycompile.backend.c import elementwise as ew_c
-    from pycompile.ops.c import kernels as k_c
+    from pycompile.backend.c.ops import kernels as k_c
     thresholds = (k_c.PARALLEL_MIN, ew_c.PARALLEL_MIN)
     try:
         # decisions taken from the size must not change with the batch size: every kernel with two

@@ -300,7 +300,7 @@ def _py_call_error(text: str) -> BaseException:
     return take_py_call_error(text)
 
 
-# exception classes a runtime error message may name (ops/c: ctx.runtime_error); CommError: a
+# exception classes a runtime error message may name (backend/c/ops: ctx.runtime_error); CommError: a
 # collective's failure, whose reason the runtime holds
 _RUNTIME_ERRORS = {"RuntimeError": RuntimeError, "ValueError": ValueError, "IndexError": IndexError,
                    "CommError": _comm_error, "PyFuncError": _py_call_error}

@@ -82,8 +82,12 @@ def remove_stale_workdirs(tmp: str) -> list:
 
 
 def options() -> dict:
-    return {"load_elim": context.load_elim_level(), "float_status": devices.current().float_status,
-            "opt_level": knobs.get("PYCOMPILE_OPT_LEVEL"), "fast_paths": knobs.get("PYCOMPILE_FAST_PATHS")}
+    """The pipeline's options: the context's and knobs' settings and the current device's passes
+    and unrendered rows (devices.Device.pipeline_options); the compile-cache key holds them all."""
+    device = devices.current()
+    return {"load_elim": context.load_elim_level(), "float_status": device.float_status,
+            "opt_level": knobs.get("PYCOMPILE_OPT_LEVEL"), "fast_paths": knobs.get("PYCOMPILE_FAST_PATHS"),
+            **device.pipeline_options()}
 
 
 def _copied_bytes(graph) -> int:

@@ -146,6 +146,9 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("PYCOMPILE_COMM_PROGRESS", True, _flag,
          "0: compiled steps do not call MPI_Test between kernels while a gradient all-reduce is in "
          "flight (it then advances only in the final wait, or in the MPI library's own progress thread)"),
+    Knob("PYCOMPILE_COMM_PROGRESS_US", 0, _int_in(0, 1000000, "PYCOMPILE_COMM_PROGRESS_US"),
+         "microseconds at least between two of those MPI_Test calls (default 0: after every kernel; "
+         "read at communication.init())"),
     Knob("PYCOMPILE_COMM_TIMEOUT", 300.0, _seconds("PYCOMPILE_COMM_TIMEOUT"),
          "seconds a collective may wait for the other ranks of its group before it fails with an error "
          "(default 300; read at communication.init(); MindSpore's HCCL_EXEC_TIMEOUT)"),

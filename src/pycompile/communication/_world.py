@@ -111,7 +111,7 @@ class World:
             lib.pc_comm_bind(size, ffi.new("int64_t[]", fns), len(fns), ffi.new("int64_t[]", dtypes),
                              ffi.new("int64_t[]", ops))
         from pycompile.common import knobs
-        lib.pc_comm_set_progress(1 if knobs.get("PYCOMPILE_COMM_PROGRESS") else 0)
+        lib.pc_comm_set_progress(knobs.get("PYCOMPILE_COMM_PROGRESS_US") if knobs.get("PYCOMPILE_COMM_PROGRESS") else -1)
         ctl = 0 if self.ctl is None else _signed(self.MPI._handleof(self.ctl))
         lib.pc_comm_set_watch(float(knobs.get("PYCOMPILE_COMM_TIMEOUT")), ctl, int(self.ctl is not None), EXIT_TAG,
                               self.rank, self.size)

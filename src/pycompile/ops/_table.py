@@ -4,7 +4,7 @@
   it is where user errors are caught and named ("For 'Add', ...").
 * `eager(*values, **attrs)`: NumPy implementation (PyNative, constant folding, test oracle).
 * `lower`: a typed lowering (`ops.lowering`): an elementwise expression, a loop template, a BLAS
-  call, a view, a copy, an effect; the C text for it lives with the C renderer (`ops.c`).
+  call, a view, a copy, an effect; the C text for it lives with the C renderer (`backend/c/ops`).
 * `grad`, `batch`: autodiff and vmap rules, written with other ops of this table.
 * typed facts the passes read instead of keeping lists of op names: `cse`, `movable`,
   `speculatable`, `check_infer` (see OpDef).

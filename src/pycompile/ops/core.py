@@ -16,6 +16,10 @@ that every row is in exactly one place and prints the counts).
   docs).
 * decomposed - rows with `decompose=` (ops/_table.py): defined by their parts, which every call
   runs; they are not listed here, the attribute says it.
+
+A device renders at least CORE and MACHINERY (they have no decomposition); each row it does not
+render (`renders(op)` of backend/devices.Device: a fast path it lacks) the pre-render pass replaces
+by its decomposition.
 """
 from __future__ import annotations
 

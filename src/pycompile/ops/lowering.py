@@ -3,7 +3,7 @@
 A row of the op table holds one of these in its `lower` slot. They say *what kind* of code the
 op becomes and the facts the optimizer needs about that code (does it call a transcendental
 function, how many times does it read its input, does it alias its input); they hold no target
-code. The C text of each lowering lives with the C renderer (`pycompile.ops.c`), keyed by the op
+code. The C text of each lowering lives with the C renderer (`pycompile.backend.c.ops`), keyed by the op
 object (elementwise expressions) or by the template name (loop templates).
 
 Float status (the Ascend device's overflow register) is recorded by every kernel through one

@@ -38,10 +38,10 @@ from pycompile.backend.c.template_context import TemplateContext
 from pycompile.backend.c.memory import Plan, plan_graph
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c import templates
-from pycompile.ops.c.elementwise import expr as c_expr
-from pycompile.ops.c.writer import CWriter
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops import templates
+from pycompile.backend.c.ops.elementwise import expr as c_expr
+from pycompile.backend.c.ops.writer import CWriter
 from pycompile.ops.lowering import (Blas, Constant, Copy, EffectCode, Elementwise, Status, Template,
                                     View)
 

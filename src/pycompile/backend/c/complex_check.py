@@ -5,10 +5,10 @@ the user's clear CompileError at their line, never a C compiler error or a wrong
 Complex renders where the C is the same for any element type or is C's own complex arithmetic:
 * data movement: views (Reshape, ExpandDims ...), copies, the templates that only move elements
   (`moves_data`: transpose, slice, concat, gather ...), constants, effects and ordering;
-* the elementwise ops `pycompile.ops.c.elementwise.COMPLEX_EXPR` names (+ - * /, Neg, Square, Pow,
+* the elementwise ops `pycompile.backend.c.ops.elementwise.COMPLEX_EXPR` names (+ - * /, Neg, Square, Pow,
   Exp, Log, Sqrt, Sin, Cos, Tanh, Sigmoid, Abs, Equal, Select, Cast ...);
 * the sum-like loop templates (ReduceSum / ReduceMean / ReduceProd, AddN), whose loops only add,
-  multiply and scale, and the DFT (ops/c/fft.py);
+  multiply and scale, and the DFT (backend/c/ops/fft.py);
 * MatMul / BatchMatMul: BLAS takes only real floats, so kernels.gemm runs complex products as its
   plain loop in C99 complex arithmetic (MindSpore's CPU MatMul on complex: no conjugate).
 Everything else (sorts, cumulative sums, max / min reductions, convolutions ...) raises.
@@ -20,7 +20,7 @@ from pycompile.compiler import ir
 from pycompile.errors import CompileError
 from pycompile.ops import lowering as L
 from pycompile.ops._table import Kind, OpDef
-from pycompile.ops.c.elementwise import renders_complex
+from pycompile.backend.c.ops.elementwise import renders_complex
 
 # loop templates whose C only adds, scales and stores (checked with complex inputs in
 # tests/backend/test_cplx33_graph.py)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pycompile.backend.c import collectives, text
 from pycompile.backend.c.stacks import StackEmitter
 from pycompile.common.abstract import ScalarType
-from pycompile.ops.c import ctypes_ as C
+from pycompile.backend.c.ops import ctypes_ as C
 
 
 class EffectEmitter(StackEmitter):

@@ -23,13 +23,13 @@ from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.compiler import ir
 from pycompile.compiler.passes.fusion import epilogue_strides
 from pycompile.ops._table import OpDef
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c import kernels as K
-from pycompile.ops.c.shapes import KEEP_LEADING
-from pycompile.ops.c.elementwise import expr as c_expr
-from pycompile.ops.c.shapes import collapse
-from pycompile.ops.c.shapes import strides as _strides
-from pycompile.ops.c.writer import CWriter
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops import kernels as K
+from pycompile.backend.c.ops.shapes import KEEP_LEADING
+from pycompile.backend.c.ops.elementwise import expr as c_expr
+from pycompile.backend.c.ops.shapes import collapse
+from pycompile.backend.c.ops.shapes import strides as _strides
+from pycompile.backend.c.ops.writer import CWriter
 
 TILE = 256                 # elements per tile for straight-line kernels
 # a kernel's driver and row function are compiled once, never copied into their callers: a model

@@ -11,8 +11,8 @@ from pycompile.backend.c.elementwise import KernelEmitter, KInput
 from pycompile.backend.c.memory import _ancestors, gemm_addend, gemm_folds, head_destination
 from pycompile.compiler import ir
 from pycompile.ops._table import OpDef
-from pycompile.ops.c import kernels as K
-from pycompile.ops.c import templates
+from pycompile.backend.c.ops import kernels as K
+from pycompile.backend.c.ops import templates
 from pycompile.ops.lowering import Blas, Template
 
 

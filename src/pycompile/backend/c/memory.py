@@ -677,7 +677,7 @@ def head_destination(block: ir.Block, used: set, avoid=()):
 def gemm_addend(kind, head, epi_nodes, epi_results, outer):
     """The value X (outside the fused block) when a product's whole epilogue is `out = X +
     product` written over the product's own buffer (kind 'alias'; a weight gradient summed over a
-    reverse loop's steps): the GEMM then adds into a copy of X (beta = 1, ops/c/kernels.gemm)
+    reverse loop's steps): the GEMM then adds into a copy of X (beta = 1, backend/c/ops/kernels.gemm)
     instead of a second pass over both. None otherwise. `outer`: id(block param) -> its value."""
     if kind != "alias" or len(epi_nodes) != 1 or len(epi_results) != 1:
         return None

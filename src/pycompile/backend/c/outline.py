@@ -1,7 +1,7 @@
 """Parallel loops become calls of the runtime's thread pool (csrc/pool.c).
 
 Kernels mark a loop to split across threads with the line PARALLEL_FOR above a
-`for (long V = 0; V < N; ++V) {` block (ops/c/kernels.py, backend/c/elementwise.py). This pass,
+`for (long V = 0; V < N; ++V) {` block (backend/c/ops/kernels.py, backend/c/elementwise.py). This pass,
 run on each finished C module, moves every such loop body into a function of its own:
 
     typedef struct { float *v3; const long cpb; ... } pc_r2_ctx;        values the body reads

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pycompile.backend.c.naming import nid
 from pycompile.common.abstract import TensorType
-from pycompile.ops.c import ctypes_ as C
+from pycompile.backend.c.ops import ctypes_ as C
 
 
 class StackEmitter:

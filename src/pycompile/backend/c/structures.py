@@ -8,7 +8,7 @@ from __future__ import annotations
 from pycompile.backend.c.naming import nid
 from pycompile.common.abstract import MonadType, ScalarType, TensorType, TupleType
 from pycompile.compiler import ir
-from pycompile.ops.c import ctypes_ as C
+from pycompile.backend.c.ops import ctypes_ as C
 
 
 class StructureEmitter:

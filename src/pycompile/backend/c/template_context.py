@@ -1,4 +1,4 @@
-"""What a template (pycompile/ops/c/templates.py and the kernels beside it) renders with: its
+"""What a template (pycompile/backend/c/ops/templates.py and the kernels beside it) renders with: its
 output and input pointers, the rows a fused row-chunk driver gives it, runtime errors, BLAS use,
 and elementwise chains. A mixin of CodeGen (codegen.py), which supplies names, ptr, declare_ptr,
 kernel_name, defs, errors and the current writer."""

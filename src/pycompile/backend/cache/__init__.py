@@ -22,8 +22,9 @@ computed before tracing, from what is at hand when a call arrives:
               by the binary's path, size and mtime, so a hit does not run `cc --version`)
   flags       the compiler flags (toolchain.BASE_FLAGS)
   cpu         machine and CPU features (/proc/cpuinfo model name + flags): -march=native
-  options     pipeline.options() (MS_DEV_SIDE_EFFECT_LOAD_ELIM level, opt level, float status)
-              and the device target
+  options     pipeline.options() (MS_DEV_SIDE_EFFECT_LOAD_ELIM level, opt level, float status,
+              fast paths, the device's passes and the rows it does not render) and the device
+              target
   function    the entry function's module:qualname and the graph name
   source      the entry function's source text and first line
   closure     fingerprints of the entry function's closure values and default arguments

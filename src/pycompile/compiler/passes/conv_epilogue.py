@@ -1,7 +1,7 @@
 """Convolution epilogues: a convolution and the elementwise ops that consume only its output
 (bias, an eval-mode BatchNorm's scale and shift, ReLU / ReLU6 / SiLU / any activation, a
 residual add, another activation) become one FusedConv node, whose kernel applies them to each
-output tile in registers before storing it (ops/c/conv.py) - no pass over the output per op.
+output tile in registers before storing it (backend/c/ops/conv.py) - no pass over the output per op.
 
 The group grows in schedule order from the convolution: an elementwise op of the convolution's
 shape and dtype joins when one of its inputs is in the group and each other input is a number,

@@ -91,12 +91,25 @@ class TrainOneStepCell(Cell):
         reducer = data_parallel_reducer(self.weights)
         self.reducer_flag = reducer is not None
         self.grad_reducer = Identity() if reducer is None else reducer
+        # gradients_mean: the backward starts from 1/N instead of 1, so the reducer's sums are
+        # already the means and no pass over every gradient scales them after the reduction (the
+        # backward is linear in its seed: for N a power of two the gradients are the same bits).
+        # Only this construct seeds so: a subclass's own construct gets a reducer that averages.
+        own = type(self).construct is TrainOneStepCell.construct
+        self.mean_scale = reducer.take_mean() if reducer is not None and own else None
+
+    def _scaled_loss(self, *inputs):
+        loss = self.network(*inputs)
+        return loss * F.cast(self.mean_scale, F.dtype(loss)), loss
 
     def construct(self, *inputs):
         # one forward gives the loss and the gradients: a second forward call would apply the
         # network's own state updates (BatchNorm's moving statistics) twice per step, where
         # MindSpore applies them once. A constant sens scales the gradients linearly.
-        loss, grads = value_and_grad(self.network, None, self.weights)(*inputs)
+        if self.mean_scale is not None:
+            (_, loss), grads = value_and_grad(self._scaled_loss, None, self.weights, has_aux=True)(*inputs)
+        else:
+            loss, grads = value_and_grad(self.network, None, self.weights)(*inputs)
         if self.sense_flag:
             grads = tuple(g * F.cast(self.sens, g.dtype) for g in grads)
         grads = self.grad_reducer(grads)

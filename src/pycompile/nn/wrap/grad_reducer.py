@@ -30,6 +30,10 @@ WORLD = "hccl_world_group"
 # ones are reduced while the backward still computes the rest (PyTorch DDP's 25 MB makes W5's
 # 2.68 MB one bucket, reduced only after the whole backward); comm_fusion's "size" mode sets it
 BUCKET_BYTES = 1 << 20
+# a gradient this large is all-reduced alone, from the buffer the backward wrote it in: packing it
+# with others would copy it into the bucket and out again (W5's 2.68 MB: about 0.35 ms a step on
+# this machine, beside an all-reduce of about 0.6 ms), and one more MPI call costs microseconds
+ALONE_BYTES = BUCKET_BYTES // 4
 
 
 def _fusion_config():
@@ -37,9 +41,9 @@ def _fusion_config():
     context, as MindSpore reads it: all_reduce_fusion_config=[i, j, ...] or comm_fusion=
     {"allreduce": {"mode": "index", "config": [i, j, ...]}} split the Parameters at those indices;
     comm_fusion={"allreduce": {"mode": "size", "config": MB}} sets the bucket size; "auto" or
-    nothing: BUCKET_BYTES."""
+    nothing: BUCKET_BYTES, and a gradient of at least ALONE_BYTES is a bucket of its own."""
     indices = list(auto_parallel.get_auto_parallel_context("all_reduce_fusion_config") or [])
-    limit = BUCKET_BYTES
+    limit, alone = BUCKET_BYTES, ALONE_BYTES
     fusion = (auto_parallel.get_auto_parallel_context("comm_fusion") or {}).get("allreduce") or {}
     mode = fusion.get("mode", "auto")
     if mode == "size":
@@ -47,7 +51,7 @@ def _fusion_config():
         if not isinstance(mb, (int, float)) or isinstance(mb, bool) or mb <= 0:
             raise ValueError(f"For 'comm_fusion', the 'config' of mode 'size' must be a positive number of MB, "
                              f"but got {mb!r}")
-        limit = int(mb * (1 << 20))
+        limit, alone = int(mb * (1 << 20)), None
     elif mode == "index":
         indices = list(fusion.get("config") or [])
     elif mode != "auto":
@@ -58,22 +62,29 @@ def _fusion_config():
                 set(indices)):
             raise ValueError("For 'all_reduce_fusion_config', the parameter indices must be increasing positive "
                              f"integers, but got {indices}")
-        limit = None
-    return limit, tuple(indices)
+        limit, alone = None, None
+    return limit, tuple(indices), alone
 
 
-def _buckets(shapes_dtypes, limit, split_at=()):
+def _buckets(shapes_dtypes, limit, split_at=(), alone=None):
     """Indices of the gradients grouped into buckets of one dtype, in the order the backward
     produces them: the last Parameter's gradient first. With `split_at` (parameter indices) the
     Parameters [0, i), [i, j) ... form the buckets (MindSpore's all_reduce_fusion_config); else a
     bucket closes once it holds at least `limit` bytes (as PyTorch DDP fills buckets), so a bucket
-    is never smaller than the limit except the last one of a dtype."""
+    is never smaller than the limit except the last one of a dtype. A gradient of at least `alone`
+    bytes is a bucket of its own (closing the open one first, so the buckets still start in the
+    order the backward produces them): it is reduced from its own buffer, with no copy into a
+    bucket before the reduction and none out of it after."""
     buckets, open_ = [], {}
     bounds = sorted(set(split_at))
     for k in reversed(range(len(shapes_dtypes))):
         shape, dt = shapes_dtypes[k]
         nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
         part = sum(1 for b in bounds if b <= k)
+        if alone is not None and nbytes >= alone:
+            buckets.append([[k], nbytes, part])
+            open_.pop(dt, None)
+            continue
         cur = open_.get(dt)
         if cur is None or (limit is not None and cur[1] >= limit) or (limit is None and cur[2] != part):
             cur = [[], 0, part]
@@ -98,6 +109,9 @@ class DistributedGradReducer(Cell):
                              f"should large than 0 and be int, degree: {degree}.")
         self.degree = degree
         self.scale = 1.0 / degree
+        # a group of one rank: the sum is the gradient itself (and the mean too when degree is 1),
+        # so no bucket is packed and nothing is copied (the one-rank run is the plain step)
+        self.identity = management.get_group_size(group) == 1 and (not self.mean or degree == 1)
         self.allreduce = AllReduce(ReduceOp.SUM, group)
         self.start = AllReduceStart(group)
         self.wait = AllReduceWait()
@@ -110,6 +124,14 @@ class DistributedGradReducer(Cell):
             self.buckets = tuple(_buckets(wire, *_fusion_config()))
         else:
             self.buckets = tuple((k,) for k in reversed(range(len(params))))
+
+    def take_mean(self):
+        """For a training step that seeds its backward with the returned factor (1/degree; None
+        when there is no mean to take or no reduction): the reducer then only sums."""
+        if not self.mean or self.identity:
+            return None
+        self.mean = False
+        return self.scale
 
     def _reduce(self, g):
         r = self.allreduce(g)
@@ -125,6 +147,8 @@ class DistributedGradReducer(Cell):
         return F.concat([F.reshape(p, (-1,)) for p in parts])
 
     def construct(self, grads):
+        if self.identity:
+            return tuple(grads)
         # every bucket's reduction is started before the first one is waited for: in a compiled
         # step the comm_schedule pass moves each start to just after the backward produced the
         # bucket (the last layer's first), so the reductions run while the backward goes on

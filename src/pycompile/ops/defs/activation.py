@@ -6,7 +6,7 @@ ReLU6, SiLU, Elu (MindSpore's CPU Elu only takes alpha = 1), SeLU, Softplus, Sof
 LogSigmoid. The others are compositions in `ops.function_activation` (leaky_relu is
 maximum(alpha * x, x), hardtanh a clamp, celu(x, a) = a * elu(x / a), softmin a softmax of -x,
 glu a sigmoid-gated half, prelu a select), so they fuse just the same and need no rule of their
-own. The C expressions are in `pycompile.ops.c.activation`, gradients in
+own. The C expressions are in `pycompile.backend.c.ops.activation`, gradients in
 `pycompile.ops.grads.activation`.
 
 Softplus and its relatives use max(x, 0) + log1p(exp(-|x|)), which neither overflows for large

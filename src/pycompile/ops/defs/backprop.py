@@ -4,7 +4,7 @@ scatters that send a cotangent back to where a slice or a gather read it from.
 StridedSliceGrad(g) is a tensor of `shape` that is zero except at the positions
 StridedSlice(x, begin, end, strides) reads, which hold g. GatherGrad(g, indices) is a tensor
 of `shape` where each slice of g is added at the index it was gathered from (repeated indices
-accumulate). Their C renderings are in pycompile/ops/c/backprop.py.
+accumulate). Their C renderings are in pycompile/backend/c/ops/backprop.py.
 """
 from __future__ import annotations
 

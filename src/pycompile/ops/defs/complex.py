@@ -1,7 +1,7 @@
 """The complex rows: Real, Imag, Conj, ComplexAbs and Angle read a complex64 / complex128 tensor,
 Complex builds one from two float tensors. Elementwise, so they fuse with the complex arithmetic
 around them; their C expressions (GCC / clang's builtins for C99's crealf, cimagf, conjf, cargf
-and `__builtin_complex`) are in pycompile/ops/c/elementwise.py's COMPLEX_EXPR.
+and `__builtin_complex`) are in pycompile/backend/c/ops/elementwise.py's COMPLEX_EXPR.
 
 Types and errors follow MindSpore 2.10's CPU kernels (recorded in
 tests/conformance/cases_cplx33.py): Real / Imag / ComplexAbs / Angle of complex64 give float32,

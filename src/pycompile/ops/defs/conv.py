@@ -8,7 +8,7 @@ right) for 2-D), `group` the number of channel groups. A 1-D convolution is a 2-
 (N, C, 1, L) view, as MindSpore computes it. The three ops are closed under differentiation
 (ops/grads/cnn.py), so every order of gradient stays within them.
 
-The C kernels (ops/c/conv.py) compute the forward directly, vectorized over output channels,
+The C kernels (backend/c/ops/conv.py) compute the forward directly, vectorized over output channels,
 and the backward ops through im2col / col2im tiles and BLAS; the eager implementations here
 are NumPy tensordots over the kernel's offsets.
 """

@@ -1,5 +1,5 @@
 """The convolution backprops' decompositions (docs/architecture.md, "The core"): the templates'
-own algorithm (ops/c/conv.py: im2col / col2im and one product per group) written with core
+own algorithm (backend/c/ops/conv.py: im2col / col2im and one product per group) written with core
 rows, so each product of the sum is one the template forms, and a NaN or inf reaches exactly
 the positions it reaches there.
 

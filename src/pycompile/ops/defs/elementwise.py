@@ -1,5 +1,5 @@
 """Elementwise ops: one row each, with the NumPy `eager`, the type rule and the facts fusion
-needs (`transcendental`, `exact`); their C expressions are in `pycompile.ops.c.elementwise`.
+needs (`transcendental`, `exact`); their C expressions are in `pycompile.backend.c.ops.elementwise`.
 Inputs broadcast; Python scalars follow `dtype.promote_scalar`.
 
 Type rules (`out`):

@@ -5,7 +5,7 @@
     out[..., k, ...] = scale * sum_j x[..., j, ...] * exp(-+2 pi i j k / n)    (+ when inverse)
 
 PyNative runs NumPy's FFT; graph mode renders a direct O(n^2) transform per line with the
-twiddles computed in double and double accumulators (ops/c/fft.py): exact to the dtype, slow for
+twiddles computed in double and double accumulators (backend/c/ops/fft.py): exact to the dtype, slow for
 long axes (n in the thousands)."""
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def _dft(x, axis=-1, inverse=False, scale=1.0):
 
 
 DFT = defop("DFT", ("x",), attrs={"axis": -1, "inverse": False, "scale": 1.0}, infer=_dft_infer, eager=_dft,
-            kind=Kind.LAYOUT, lower=Template("dft"))
+            kind=Kind.LAYOUT, lower=Template("dft"), batch="softmax")   # vmap: the axis shifted past the batch axis
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)

@@ -10,7 +10,7 @@ indices from the end; GatherNd and the Nd scatters refuse them. An index out of 
 MindSpore's exception class (RuntimeError; ValueError for TensorScatterUpdate) - at run time in
 compiled code, so these ops are not speculatable (never hoisted where the program might not run
 them) - except in TensorScatterElements, which skips such updates as MindSpore does.
-Their C loops are in pycompile/ops/c/index.py.
+Their C loops are in pycompile/backend/c/ops/index.py.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """More elementwise math: the rest of the functions model code calls (log1p, expm1, erfc, the
 trigonometric and hyperbolic families, atan2, log2), the NaN / Inf tests, rounding and sign, and
-the truncated remainder `Mod`. Their C expressions are in pycompile/ops/c/math.py.
+the truncated remainder `Mod`. Their C expressions are in pycompile/backend/c/ops/math.py.
 
 Type rules as in defs/elementwise.py: the float functions give float32 for integer and bool
 inputs; IsNan / IsInf give bool; Round and Sign keep the dtype (they are exact on integers);

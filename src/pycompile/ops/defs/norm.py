@@ -1,7 +1,7 @@
 """Batch statistics for batch normalization in training mode.
 
 `BatchNormStats(x)` returns a (2, C) tensor: the mean and the biased variance of each channel
-(axis 1) over every other axis, computed in one template (ops/c/norm.py: per channel a pass for
+(axis 1) over every other axis, computed in one template (backend/c/ops/norm.py: per channel a pass for
 the mean and a pass for the centred squares, vectorized along the contiguous spatial rows).
 The normalization itself - (x - mean) * gamma / sqrt(var + eps) + beta - and the moving
 statistics' update are written with elementwise ops and Assign by the functional layer

@@ -9,7 +9,7 @@ explicit pads with count_include_pad False (padding never counts), 'valid' no pa
 
 Every window is described per axis by `windows(...)`: for each output index, the positions of
 the input it reads (clipped to the input) and, for averages, its divisor along that axis; a
-window's divisor is the product over axes, so eager code and the C template (ops/c/pool.py)
+window's divisor is the product over axes, so eager code and the C template (backend/c/ops/pool.py)
 compute the same numbers from the same tables.
 """
 from __future__ import annotations

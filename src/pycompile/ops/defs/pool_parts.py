@@ -2,7 +2,7 @@
 adaptive pools and the pooling gradients as gathers, an Argmax, reductions and one scatter-add
 over tables built from the windows (`pool.pool_windows`, the tables the C template walks).
 
-Each follows its template's order of operations (ops/c/pool.py), so the fast path and its
+Each follows its template's order of operations (backend/c/ops/pool.py), so the fast path and its
 decomposition agree bit for bit:
 
 * a window's maximum is the first of its largest values, a NaN winning (`Argmax`'s rule) - the

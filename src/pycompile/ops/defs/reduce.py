@@ -1,6 +1,6 @@
 """Reductions and normalizations: sum / mean / max / min / prod / all / any / argmax / argmin, softmax,
 log_softmax, LayerNorm. Each lowers to a loop template (`Template`; its C is in
-pycompile/ops/c/reduce.py) that fused elementwise producers can feed inline (`prologue`) and,
+pycompile/backend/c/ops/reduce.py) that fused elementwise producers can feed inline (`prologue`) and,
 over the last axis, that can head a group of per-row consumers (`per_row`).
 
 Dtype rules follow MindSpore 2.10: the ReduceSum primitive keeps the input dtype (a bool sum is
@@ -87,7 +87,7 @@ def _reduction(name: str, rule: str, out_dtype, eager, allow_bool: bool = True, 
 
 # ---- the fast paths' decompositions (`fast_path=True`, docs/architecture.md "The core"): each
 # row keeps its loop template, chosen for speed; these are their meanings, in core rows, in the
-# templates' order of operations (ops/c/kernels.py); PYCOMPILE_FAST_PATHS=0 compiles them and
+# templates' order of operations (backend/c/ops/kernels.py); PYCOMPILE_FAST_PATHS=0 compiles them and
 # tests/ops/test_core32_fast_paths.py compares the two
 def _E():
     from pycompile.ops.defs import elementwise as E
@@ -129,7 +129,7 @@ def _softmax_parts(x, axis=-1, log=False):
 
 
 def _layernorm_parts(x, gamma, beta, begin_norm_axis=-1, begin_params_axis=-1, epsilon=1e-7):
-    """The template's corrected two-pass algorithm (ops/c/kernels.py layernorm) over the rows of the
+    """The template's corrected two-pass algorithm (backend/c/ops/kernels.py layernorm) over the rows of the
     (rows, cols) view: mean = sum / cols; d = x - mean; the mean moved by sum(d) / cols, the
     variance (sum(d * d) - sum(d) * shift) / cols clamped at 0; then (x - mean) / sqrt(var + eps)
     * gamma + beta, in float32 for float16."""
@@ -245,7 +245,7 @@ def _softmax_infer(name):
 # MindSpore's float32 softmax over the last axis takes exp(d) as 0 where d = x - max <= -87 (its
 # CPU result, recorded in tests/oracle/data/edge_values.json: softmax([0, -86.9, -87]) is
 # [1, 1.8e-38, 0]; over another axis it keeps the denormals). The C kernel does the same on
-# contiguous rows (ops/c/kernels.py: softmax), and so does this eager code.
+# contiguous rows (backend/c/ops/kernels.py: softmax), and so does this eager code.
 SOFTMAX_FLUSH_F32 = -87.0
 
 
@@ -308,7 +308,7 @@ def _layernorm(x, gamma, beta, begin_norm_axis=-1, begin_params_axis=-1, epsilon
     axes = tuple(range(ax, x.ndim))
     xf = x.astype(np.float32) if x.dtype == np.float16 else x
     n = int(np.prod([x.shape[a] for a in axes]))
-    # the C template's corrected two-pass algorithm (ops/c/kernels.py layernorm): the mean of n
+    # the C template's corrected two-pass algorithm (backend/c/ops/kernels.py layernorm): the mean of n
     # equal values is often 1 ulp off them, and a constant row's 1 / sqrt(var + 1e-7) made that
     # ulp 3e-4 * gamma (MindSpore: beta exactly). The deviations' mean moves the mean back
     mean = xf.mean(axis=axes, keepdims=True)

@@ -12,7 +12,7 @@ nearest resizing one tap, linear resizing two. A 2-D resize is two of them, one 
 `AxisResampleGrad(g)` is its transpose (scatter-add of weighted cotangents back to `size`
 input positions); the two are each other's gradient, so derivatives of every order stay here.
 The tables are tuples (hashable attributes: equal resamplings are merged by CSE); the C
-template (ops/c/resample.py) keeps them as static arrays and runs the inner axes as vectors.
+template (backend/c/ops/resample.py) keeps them as static arrays and runs the inner axes as vectors.
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@
 
 They exist only in compiled graphs: the PyNative tape keeps Python references instead, so
 their eager implementations work on a Python list (used by constant folding never: they are
-effects). Their C is in pycompile/ops/c/stack.py (the pc_stack helpers in pycompile_kernels.h).
+effects). Their C is in pycompile/backend/c/ops/stack.py (the pc_stack helpers in pycompile_kernels.h).
 """
 from __future__ import annotations
 

@@ -20,9 +20,9 @@ import math
 from contextlib import contextmanager
 
 from pycompile.common import dtype as mstype
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c.kernels import PARALLEL_MIN
-from pycompile.ops.c.templates import template
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops.kernels import PARALLEL_MIN
+from pycompile.backend.c.ops.templates import template
 
 SCAN_ROWS = 4            # rows scanned together over the last axis
 TOPK_SELECT = 16         # largest k selected with a sorted buffer instead of a full sort

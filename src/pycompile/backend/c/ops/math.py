@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 
-from pycompile.ops.c.elementwise import COMPLEX_EXPR, EXPR, cm, fm, lit
-from pycompile.ops.c.templates import template
+from pycompile.backend.c.ops.elementwise import COMPLEX_EXPR, EXPR, cm, fm, lit
+from pycompile.backend.c.ops.templates import template
 from pycompile.ops.defs import math as M
 
 

@@ -26,10 +26,10 @@ import math
 from pycompile.common import dtype as mstype
 from pycompile.common import knobs
 from pycompile.ops._table import OPS
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c.elementwise import expr as c_expr
-from pycompile.ops.c.templates import template
-from pycompile.ops.c.writer import scope
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops.elementwise import expr as c_expr
+from pycompile.backend.c.ops.templates import template
+from pycompile.backend.c.ops.writer import scope
 from pycompile.ops.defs.conv import out_size
 
 # Work per thread below which a kernel runs on the calling thread. The test is made at run time
@@ -580,6 +580,47 @@ def _conv_backprop_input(ctx, w, n):
     w.line("}")
 
 
+def _filter_direct(g: Geometry, dt) -> bool:
+    """Whether dW runs on the direct tile kernel (`_backprop_filter_direct`): 2-D, one group,
+    stride and dilation 1, and enough output channels for a vector of them (else the tile
+    would be mostly empty lanes and im2col + BLAS is faster: LeNet's first layer, K = 6)."""
+    return (g.sp == 2 and g.D == 1 and g.G == 1 and (g.SH, g.SW, g.DH, g.DW) == (1, 1, 1, 1)
+            and g.K * 2 >= _lanes(dt))
+
+
+def _backprop_filter_direct(ctx, w, n, g: Geometry, out: str, dt, name: str):
+    """With stride and dilation 1, dW[k][c] = sum over images of X[n][c] (*) dY[n][k] is a forward
+    convolution with the image and channel axes swapped: its images are X's channels (C of
+    them, each with N channels: X transposed), its kernel is dY transposed (K x N x OH x OW),
+    its output (C x K x KH x KW) is dW transposed. The direct tile kernel runs it. On LeNet's
+    second layer (dY 64 x 16 x 10 x 10) a product per image through BLAS (depth P = 100) took
+    1.2 ms on one core, this 0.3 ms (the same products, summed in another order)."""
+    dout, x = n.inputs
+    st = C.storage(dt)
+    hw, kk = g.H * g.W, g.KH * g.KW
+    sizes = (g.C * g.N * hw, g.K * g.N * g.P, g.C * g.K * kk)
+    w.line("{")
+    with w.indent():
+        for tag, size in zip(("xt", "dt", "ot"), sizes):
+            w.line(f"static __thread void *{name}_{tag}; static __thread size_t {name}_{tag}c;")
+            w.line(f"{st} *const {tag.upper()} = ({st} *)pc_scratch(&{name}_{tag}, &{name}_{tag}c, "
+                   f"sizeof({st}) * {size}L);")
+        with w.block(f"for (long i = 0; i < {g.N * g.C}L; ++i)"):      # XT[c][n] = X[n][c]
+            w.line(f"memcpy(XT + ((i % {g.C}L) * {g.N}L + i / {g.C}L) * {hw}L, {ctx.ptr(x)} + i * {hw}L, "
+                   f"sizeof({st}) * {hw}L);")
+        with w.block(f"for (long i = 0; i < {g.N * g.K}L; ++i)"):      # DT[k][n] = dY[n][k]
+            w.line(f"memcpy(DT + ((i % {g.K}L) * {g.N}L + i / {g.K}L) * {g.P}L, {ctx.ptr(dout)} + i * {g.P}L, "
+                   f"sizeof({st}) * {g.P}L);")
+        eq = Geometry((g.C, g.N, g.H, g.W), (g.K, g.N, g.OH, g.OW),
+                      {"stride": (1, 1), "dilation": (1, 1), "group": 1, "pads": (g.PH, g.PHa, g.PW, g.PWa)})
+        epi = Epilogue((), [], (g.C, g.K, g.KH, g.KW), C.compute(dt), False)
+        render_tiles(ctx, w, eq, "XT", "DT", "OT", dt, epi, name)
+        with w.block(f"for (long i = 0; i < {g.K * g.C}L; ++i)"):      # dW[k][c] = OT[c][k]
+            w.line(f"memcpy({out} + i * {kk}L, OT + ((i % {g.C}L) * {g.K}L + i / {g.C}L) * {kk}L, "
+                   f"sizeof({st}) * {kk}L);")
+    w.line("}")
+
+
 @template("conv_backprop_filter")
 def _conv_backprop_filter(ctx, w, n):
     """dW_g = sum over images of dY_g[n] . im2col(X_g[n])^T: each thread sums its images into its
@@ -591,8 +632,11 @@ def _conv_backprop_filter(ctx, w, n):
     if n.type.size == 0:
         return
     st = C.storage(dt)
-    ctx.use_blas()
     name = f"cf_{ctx.kernel_name(n)}"
+    if _filter_direct(g, dt):
+        _backprop_filter_direct(ctx, w, n, g, out, dt, name)
+        return
+    ctx.use_blas()
     rows = g.Cg * g.RS
     t = _tile(g)
     wsize = n.type.size

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c.conv import split_elements
-from pycompile.ops.c.kernels import _ld
-from pycompile.ops.c.templates import template
-from pycompile.ops.c.writer import scope
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops.conv import split_elements
+from pycompile.backend.c.ops.kernels import _ld
+from pycompile.backend.c.ops.templates import template
+from pycompile.backend.c.ops.writer import scope
 from pycompile.ops.defs.pool import pool_windows
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from pycompile.ops._table import norm_axis
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c.templates import template
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops.templates import template
 
 
 @template("dft")

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import math
 
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c.kernels import PARALLEL_MIN
-from pycompile.ops.c.templates import template
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops.kernels import PARALLEL_MIN
+from pycompile.backend.c.ops.templates import template
 from pycompile.ops.defs.index import RANGE_ERROR
 
 

@@ -26,7 +26,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.ops import prims as P
 from pycompile.ops._table import norm_axes
-from pycompile.ops.c import kernels as K
+from pycompile.backend.c.ops import kernels as K
 from pycompile.ops.defs.array import norm_perm
 from pycompile.ops.defs.reduce import softmax_axis
 

@@ -168,7 +168,7 @@ def renders_complex(op) -> bool:
 def expr(op, args: list, ctype: str) -> str:
     """The C expression of elementwise `op` over `args` in compute type `ctype`. Rows defined by a
     decomposition (Greater, GreaterEqual, NotEqual, HSwish, HSigmoid, the activations, Square, Rsqrt,
-    Reciprocal, IsFinite, and IsInf / Sign of ops/c/math.py) have none:
+    Reciprocal, IsFinite, and IsInf / Sign of backend/c/ops/math.py) have none:
     the pre-render pass has replaced them by their parts."""
     if ctype in COMPLEX_CTYPES:
         return COMPLEX_EXPR[op](args, ctype)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c.conv import split_elements
-from pycompile.ops.c.templates import template
-from pycompile.ops.c.writer import scope
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops.conv import split_elements
+from pycompile.backend.c.ops.templates import template
+from pycompile.backend.c.ops.writer import scope
 
 
 def _prod(xs) -> int:

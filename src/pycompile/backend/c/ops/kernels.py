@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 
 from pycompile.common import dtype as mstype
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c.shapes import collapse, strides
-from pycompile.ops.c.writer import CWriter
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops.shapes import collapse, strides
+from pycompile.backend.c.ops.writer import CWriter
 
 PARALLEL_MIN = 1 << 15
 # the line that marks `for (long V = 0; V < N; ++V) {` as a loop to split across threads: the

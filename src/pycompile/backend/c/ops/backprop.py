@@ -5,8 +5,8 @@ import math
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, TensorType
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c.templates import template
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops.templates import template
 
 
 def _prod(xs) -> int:

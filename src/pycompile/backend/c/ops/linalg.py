@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import math
 
-from pycompile.ops.c import ctypes_ as C
-from pycompile.ops.c.templates import template
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops.templates import template
 
 MAX_SWEEPS = 60          # Jacobi converges quadratically; 6-10 sweeps is typical in double
 JACOBI_MAX = 8           # the largest min(m, n) computed by Jacobi (see the measurements above)
