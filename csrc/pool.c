@@ -101,6 +101,7 @@ static long now_ns(void);
 static int g_trace_on;
 static long g_trace_len;
 static long g_trace[PC_TRACE_MAX][3];
+static long g_trace_fn[PC_TRACE_MAX];
 
 void pc_pool_trace(int on)
 {
@@ -119,9 +120,18 @@ long pc_pool_trace_read(long *out, long cap)
     return n;
 }
 
-static void trace_loop(long n, long chunks, long t0)
+long pc_pool_trace_fns(long *out, long cap)
+{
+    long n = g_trace_len < cap ? g_trace_len : cap;
+    for (long k = 0; k < n; ++k)
+        out[k] = g_trace_fn[k];
+    return n;
+}
+
+static void trace_loop(pc_task_fn fn, long n, long chunks, long t0)
 {
     if (g_trace_len < PC_TRACE_MAX) {
+        g_trace_fn[g_trace_len] = (long)(intptr_t)fn;
         g_trace[g_trace_len][0] = n;
         g_trace[g_trace_len][1] = chunks;
         g_trace[g_trace_len][2] = now_ns() - t0;
@@ -299,7 +309,7 @@ static void pc_parallel_for_team(pc_task_fn fn, void *ctx, long n, int threads)
             long nchunks = threads <= 1 || n == 1 ? 1 : (long)threads * PC_CHUNKS_PER_THREAD < n
                            ? (long)threads * PC_CHUNKS_PER_THREAD : n;
             long chunk = (n + nchunks - 1) / nchunks;
-            trace_loop(n, (n + chunk - 1) / chunk, t0);
+            trace_loop(fn, n, (n + chunk - 1) / chunk, t0);
         }
         return;
     }

@@ -102,6 +102,9 @@ void pc_pool_stats(long *out, int n);
  * how many and clears it (csrc/pool.c, tools/work_split.py) */
 void pc_pool_trace(int on);
 long pc_pool_trace_read(long *out, long cap);
+/* the loops' task functions (as integers), in the order of the trace, without clearing it: which
+ * outlined region each record is (tools/work_split.py matches loops across team sizes by it) */
+long pc_pool_trace_fns(long *out, long cap);
 int pc_get_num_threads(void);
 /* Parameter writes made outside compiled code (csrc/gemm.c: kept packings); the bytes kept
  * packings may hold (0: keep none); their counters, the first n of: products served from kept

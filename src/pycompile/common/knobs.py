@@ -152,12 +152,13 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("PYCOMPILE_COMM_TIMEOUT", 300.0, _seconds("PYCOMPILE_COMM_TIMEOUT"),
          "seconds a collective may wait for the other ranks of its group before it fails with an error "
          "(default 300; read at communication.init(); MindSpore's HCCL_EXEC_TIMEOUT)"),
-    Knob("PYCOMPILE_PARALLEL_FLOPS", 1 << 24, _int_in(0, 1 << 62, "PYCOMPILE_PARALLEL_FLOPS"),
-         "FLOPs above which a convolution kernel splits its work over threads (read when the C is "
-         "generated; default 2^24: below it waking the team on a busy machine costs more than it saves)"),
-    Knob("PYCOMPILE_PARALLEL_ELEMENTS", 1 << 19, _int_in(0, 1 << 62, "PYCOMPILE_PARALLEL_ELEMENTS"),
-         "elements above which a pooling, padding, resampling or random kernel splits over threads "
-         "(read when the C is generated; default 2^19)"),
+    Knob("PYCOMPILE_PARALLEL_FLOPS", 1 << 18, _int_in(0, 1 << 62, "PYCOMPILE_PARALLEL_FLOPS"),
+         "FLOPs per thread above which a convolution kernel splits its work over the call's threads "
+         "(read when the C is generated, compared with the thread count at run time; default 2^18: "
+         "~5-8 us of one core's work, against ~1 us for the thread pool's fork and join)"),
+    Knob("PYCOMPILE_PARALLEL_ELEMENTS", 1 << 13, _int_in(0, 1 << 62, "PYCOMPILE_PARALLEL_ELEMENTS"),
+         "elements per thread above which a pooling, padding, resampling or random kernel splits over "
+         "the call's threads (read when the C is generated; default 2^13)"),
     Knob("PYCOMPILE_KEEP_PACKED_MB", 256, _int_in(0, 1 << 30, "PYCOMPILE_KEEP_PACKED_MB"),
          "megabytes of packed weights the product kernel may keep between calls of graphs that only "
          "read their Parameters (default 256; 0: pack on every call)"),

@@ -32,24 +32,48 @@ from pycompile.backend.c.ops.templates import template
 from pycompile.backend.c.ops.writer import scope
 from pycompile.ops.defs.conv import out_size
 
-# Work below which a kernel runs on the calling thread: a parallel region costs a few µs on a
-# quiet machine, but when the other cores are busy (a shared machine) waking the team can cost
-# far more than splitting ~0.2 ms of work saves (LeNet's 2 x 2 max-pool gradient: 0.12 ms on
-# one thread, 1.1 ms on two with the machine's other core loaded)
-PARALLEL_FLOPS = 1 << 24
-PARALLEL_ELEMENTS = 1 << 19
+# Work per thread below which a kernel runs on the calling thread. The test is made at run time
+# against the call's team size nt (`work > PER_THREAD * nt`, see split_if): a loop is split over T
+# threads when each of them gets enough work to pay for the pool's fork / join, so small layers
+# (LeNet's) still split on a few threads and stay serial where 16 would each get too little.
+# Measured on the 2-core machine (docs/benchmarks.md, "Work split over threads"): an empty loop
+# handed to the pool costs ~0.6-0.8 us at 2 threads (workers spinning between the loops of a
+# call); a loop of ~15 us already ran faster on two threads than on one. 2^18 FLOPs are ~5-8 us of
+# a convolution kernel on one core, 2^13 elements ~4-8 us of pooling, padding or resampling.
+# (Before issue 37 these were totals fixed at code generation: 2^24 FLOPs and 2^19 elements,
+# which kept LeNet's first convolution and both poolings serial at any thread count.)
+PARALLEL_FLOPS = 1 << 18
+PARALLEL_ELEMENTS = 1 << 13
 
 
 def parallel_flops() -> int:
-    """The FLOP count above which a convolution kernel splits over threads (PARALLEL_FLOPS unless
-    PYCOMPILE_PARALLEL_FLOPS says otherwise; read when the C is generated)."""
+    """The FLOPs per thread above which a convolution kernel splits over threads (PARALLEL_FLOPS
+    unless PYCOMPILE_PARALLEL_FLOPS says otherwise; read when the C is generated)."""
     return knobs.get("PYCOMPILE_PARALLEL_FLOPS")
 
 
 def parallel_elements() -> int:
-    """The element count above which a pooling / padding / resampling / random kernel splits over
-    threads (PARALLEL_ELEMENTS unless PYCOMPILE_PARALLEL_ELEMENTS says otherwise)."""
+    """The elements per thread above which a pooling / padding / resampling / random kernel splits
+    over threads (PARALLEL_ELEMENTS unless PYCOMPILE_PARALLEL_ELEMENTS says otherwise)."""
     return knobs.get("PYCOMPILE_PARALLEL_ELEMENTS")
+
+
+def split_if(work: int, per_thread: int) -> str:
+    """The C condition of a parallel loop's `if (...)` clause: split when each of the call's nt
+    threads gets more than per_thread units of `work` (FLOPs or elements); "0" where even one
+    thread's share is too small (serial at any thread count, seen statically by
+    tools/work_split.py)."""
+    if work <= per_thread:
+        return "0"
+    return f"{work}L > {per_thread}L * nt"
+
+
+def split_flops(work: int) -> str:
+    return split_if(work, parallel_flops())
+
+
+def split_elements(work: int) -> str:
+    return split_if(work, parallel_elements())
 
 
 def _prod(xs) -> int:
@@ -203,19 +227,20 @@ def _padded_input(w, g: Geometry, x: str, st: str, name: str, slack: int) -> tup
     total = g.N * g.C * hp * wp + slack
     w.line(f"static __thread void *{name}_pbuf; static __thread size_t {name}_pcap;")
     w.line(f"{st} *const XP = ({st} *)pc_scratch(&{name}_pbuf, &{name}_pcap, sizeof({st}) * {total}L);")
-    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({g.N * g.C * hp * wp}L > {parallel_elements()}L)")
-    with w.block(f"for (long nc = 0; nc < {g.N * g.C}L; ++nc)"):
-        w.line(f"{st} *const d = XP + nc * {hp * wp}L; const {st} *const s = {x} + nc * {g.H * g.W}L;")
-        w.line(f"memset(d, 0, sizeof({st}) * {g.PH * wp}L);")
-        with w.block(f"for (long h = 0; h < {g.H}L; ++h)"):
-            w.line(f"{st} *const r = d + ({g.PH}L + h) * {wp}L;")
-            if g.PW:
-                w.line(f"memset(r, 0, sizeof({st}) * {g.PW}L);")
-            w.line(f"memcpy(r + {g.PW}L, s + h * {g.W}L, sizeof({st}) * {g.W}L);")
-            if g.PWa:
-                w.line(f"memset(r + {g.PW + g.W}L, 0, sizeof({st}) * {g.PWa}L);")
-        if g.PHa:
-            w.line(f"memset(d + {(g.PH + g.H) * wp}L, 0, sizeof({st}) * {g.PHa * wp}L);")
+    # one unit per padded row (not per image plane): ResNet's 7x7 input has 8 x 3 planes, too few
+    # chunks for 16 threads; its 8 x 3 x 230 rows are plenty
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_elements(g.N * g.C * hp * wp)})")
+    with w.block(f"for (long u = 0; u < {g.N * g.C * hp}L; ++u)"):
+        w.line(f"const long nc = u / {hp}L, h = u % {hp}L - {g.PH}L;")
+        w.line(f"{st} *const r = XP + u * {wp}L;")
+        with w.block(f"if (h < 0 || h >= {g.H}L)"):
+            w.line(f"memset(r, 0, sizeof({st}) * {wp}L);")
+            w.line("continue;")
+        if g.PW:
+            w.line(f"memset(r, 0, sizeof({st}) * {g.PW}L);")
+        w.line(f"memcpy(r + {g.PW}L, {x} + (nc * {g.H}L + h) * {g.W}L, sizeof({st}) * {g.W}L);")
+        if g.PWa:
+            w.line(f"memset(r + {g.PW + g.W}L, 0, sizeof({st}) * {g.PWa}L);")
     if slack:
         w.line(f"memset(XP + {g.N * g.C * hp * wp}L, 0, sizeof({st}) * {slack}L);")
     return "XP", hp * wp, wp
@@ -292,7 +317,7 @@ def render_rows(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue,
     kern_t = _row_kernel(ctx.defs, f"{name}_rowt", g, dt, tail_nv, cs, rs) if tail_nv else None
     fold = "" if epi.folded is None else f" * {epi.extras[epi.folded][0]}[k]"
     units = g.N * g.K * g.OH
-    par = " if (0)" if g.flops < parallel_flops() else ""
+    par = f" if ({split_flops(g.flops)})"
     if fold:
         # per-channel scale folded into a scaled copy of the weights
         w.line(f"static __thread void *{name}_wbuf; static __thread size_t {name}_wcap;")
@@ -369,18 +394,19 @@ def render_tiles(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue
     w.line(f"static __thread void *{name}_wbuf; static __thread size_t {name}_wcap;")
     w.line(f"{st} *const WP = ({st} *)pc_scratch(&{name}_wbuf, &{name}_wcap, sizeof({st}) * {packed}L);")
     scale = "" if epi.folded is None else f" * {epi.extras[epi.folded][0]}[k]"
-    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({packed}L > 65536L)")
-    with w.block(f"for (long gb = 0; gb < {g.G * kb}L; ++gb)"):
-        w.line(f"const long gg = gb / {kb}L, b = gb % {kb}L;")
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_elements(packed)})")
+    # one unit per (group, channel block, input channel): ResNet's 64-channel layers have a single
+    # channel block, which as the unit gave the pool one iteration
+    with w.block(f"for (long gbc = 0; gbc < {g.G * kb * g.Cg}L; ++gbc)"):
+        w.line(f"const long gb = gbc / {g.Cg}L, c = gbc % {g.Cg}L, gg = gb / {kb}L, b = gb % {kb}L;")
         w.line(f"{st} *const dst = WP + gb * {g.Cg * g.KH * g.KW * vl}L;")
-        with w.block(f"for (long c = 0; c < {g.Cg}L; ++c)"):
-            with w.block(f"for (long rs = 0; rs < {g.KH * g.KW}L; ++rs)"):
-                with w.block(f"for (long l = 0; l < {vl}L; ++l)"):
-                    w.line(f"const long kk = b * {vl}L + l, k = gg * {g.Kg}L + kk;")
-                    w.line(f"dst[(c * {g.KH * g.KW}L + rs) * {vl}L + l] = kk < {g.Kg}L ? "
-                           f"{wt}[(k * {g.Cg}L + c) * {g.KH * g.KW}L + rs]{scale} : ({st})0;")
+        with w.block(f"for (long rs = 0; rs < {g.KH * g.KW}L; ++rs)"):
+            with w.block(f"for (long l = 0; l < {vl}L; ++l)"):
+                w.line(f"const long kk = b * {vl}L + l, k = gg * {g.Kg}L + kk;")
+                w.line(f"dst[(c * {g.KH * g.KW}L + rs) * {vl}L + l] = kk < {g.Kg}L ? "
+                       f"{wt}[(k * {g.Cg}L + c) * {g.KH * g.KW}L + rs]{scale} : ({st})0;")
     units = g.N * g.G * kb * g.OH
-    par = " if (0)" if g.flops < parallel_flops() else ""
+    par = f" if ({split_flops(g.flops)})"
     w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}){par}")
     with w.block(f"for (long u = 0; u < {units}L; ++u)"):
         w.line(f"const long oh = u % {g.OH}L, b = (u / {g.OH}L) % {kb}L, gg = (u / {g.OH * kb}L) % {g.G}L, "
@@ -441,7 +467,7 @@ def render_gemm_forward(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: E
         with w.block(f"for (long i = 0; i < {g.K * rows}L; ++i)"):
             w.line(f"WF[i] = {wt}[i] * {epi.extras[epi.folded][0]}[i / {rows}L];")
         wt = "WF"
-    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(g.flops > parallel_flops())})")
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_flops(g.flops)})")
     with w.block(f"for (long u = 0; u < {g.N * g.G * tiles}L; ++u)"):
         w.line(f"const long n = u / {g.G * tiles}L, gg = (u / {tiles}L) % {g.G}L, q0 = (u % {tiles}L) * {t}L;")
         w.line(f"const long q1 = q0 + {t}L < {g.P}L ? q0 + {t}L : {g.P}L, L = q1 - q0;")
@@ -540,7 +566,7 @@ def _conv_backprop_input(ctx, w, n):
         w.line(f"static __thread void *{name}_cbuf; static __thread size_t {name}_ccap;")
         w.line(f"{st} *const CB = ({st} *)pc_scratch(&{name}_cbuf, &{name}_ccap, sizeof({st}) * {rows * t}L * nt);")
         # images are independent: split them over the threads; each walks its tiles in order
-        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(g.flops > parallel_flops())})")
+        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_flops(g.flops)})")
         with w.block(f"for (long ng = 0; ng < {g.N * g.G}L; ++ng)"):
             w.line(f"const long n = ng / {g.G}L, gg = ng % {g.G}L;")
             w.line(f"{st} *const cols = CB + (long)omp_get_thread_num() * {rows * t}L;")
@@ -622,7 +648,7 @@ def _conv_backprop_filter(ctx, w, n):
                f"sizeof({st}) * ({rows * t}L + {wsize}L) * nt);")
         # nt tasks, each summing every nt-th image into its own copy of dW (whichever thread
         # runs it), then the copies added element-wise
-        par = f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(g.flops > parallel_flops())})"
+        par = f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_flops(g.flops)})"
         w.line(par)
         with w.block("for (long tid = 0; tid < nt; ++tid)"):
             w.line(f"{st} *const cols = CB + tid * {rows * t}L;")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from pycompile.backend.c.ops import ctypes_ as C
-from pycompile.backend.c.ops.conv import parallel_elements
+from pycompile.backend.c.ops.conv import split_elements
 from pycompile.backend.c.ops.kernels import _ld
 from pycompile.backend.c.ops.templates import template
 from pycompile.backend.c.ops.writer import scope
@@ -70,8 +70,11 @@ def _regular_max_avg(ctx, w, n, x, xt, out, rule):
         _table(w, f"{name}lo", lo)
         _table(w, f"{name}hi", hi)
         divisor = attrs.get("divisor", 0)
+        # work in copy-elements: each (output, kernel column) costs ~4 elements of a copy (W9's
+        # 2 x 2 max-pools, one thread: 2.1 and 2.9 ns per unit against 0.5 ns per element of the
+        # padded-input copy), so LeNet's second pooling still splits at 16 threads
         w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, 4) "
-               f"if ({planes * OD * OH * OW * k[2]}L > {parallel_elements()}L)")
+               f"if ({split_elements(4 * planes * OD * OH * OW * k[2])})")
         with w.block(f"for (long pr = 0; pr < {planes * OD * OH}L; ++pr)"):
             w.line(f"const long p = pr / {OD * OH}L, od = (pr / {OH}L) % {OD}L, oh = pr % {OH}L;")
             # the window rows combined first (contiguous vector loops), then each output reads
@@ -148,7 +151,7 @@ def _pool(ctx, w, n):
     name = f"pl_{ctx.kernel_name(n)}"
     with scope(w):
         _emit_tables(w, name, wins, None)
-        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({_prod(xt.shape)}L > {parallel_elements()}L)")
+        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_elements(_prod(xt.shape))})")
         with w.block(f"for (long p = 0; p < {_prod(xt.shape[:2])}L; ++p)"):
             w.line(f"const long xb = p * {plane}L;")
             if rule == "adaptive_avg":
@@ -186,7 +189,8 @@ def _pool_grad(ctx, w, n):
     full = _full_windows(wins)
     with scope(w):
         _emit_tables(w, name, wins, None)
-        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({_prod(xt.shape)}L > {parallel_elements()}L)")
+        # ~4 copy-elements of work per input element (W9's training step, one thread: 1.6 ns each)
+        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_elements(4 * _prod(xt.shape))})")
         with w.block(f"for (long p = 0; p < {_prod(xt.shape[:2])}L; ++p)"):
             w.line(f"const long xb = p * {plane}L;")
             w.line(f"const {ct} *const g = {gp} + p * {oplane}L;")
@@ -271,7 +275,7 @@ def _batchnorm_stats(ctx, w, n):
     m = N * S
     xp = ctx.ptr(x)
     st = C.storage(xt.dtype)
-    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({xt.size}L > {parallel_elements()}L)")
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_elements(xt.size)})")
     with w.block(f"for (long c = 0; c < {Cn}L; ++c)"):
         w.line("double s = 0, q = 0;")
         with w.block(f"for (long i = 0; i < {N}L; ++i)"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from pycompile.backend.c.ops import ctypes_ as C
-from pycompile.backend.c.ops.conv import parallel_elements
+from pycompile.backend.c.ops.conv import split_elements
 from pycompile.backend.c.ops.templates import template
 from pycompile.backend.c.ops.writer import scope
 
@@ -34,7 +34,7 @@ def _random(ctx, w, n):
             return
         if rule in ("uniform", "normal", "int", "bernoulli"):
             blocks = -(-size // 4)
-            w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({size}L > {parallel_elements()}L)")
+            w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_elements(size)})")
             with w.block(f"for (long b = 0; b < {blocks}L; ++b)"):
                 w.line("uint32_t wd[4]; pc_philox((uint64_t)b, off, key, wd);")
                 if rule == "int" and n.attrs["high"] - n.attrs["low"] > (1 << 32):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from pycompile.backend.c.ops import ctypes_ as C
-from pycompile.backend.c.ops.conv import parallel_elements
+from pycompile.backend.c.ops.conv import split_elements
 from pycompile.backend.c.ops.templates import template
 from pycompile.backend.c.ops.writer import scope
 
@@ -38,7 +38,7 @@ def _resample(ctx, w, n):
     taps = range(len(index))
     with scope(w):
         _tables(w, name, index, weight, ct)
-        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({n.type.size}L > {parallel_elements()}L)")
+        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_elements(n.type.size)})")
         if inner == 1:
             # the last axis: per row a gathering vector loop over the outputs
             with w.block(f"for (long o = 0; o < {outer}L; ++o)"):
@@ -77,7 +77,7 @@ def _resample_grad(ctx, w, n):
         _tables(w, name, index, weight, ct)
         w.line(f"memset({out}, 0, sizeof({st}) * {n.type.size}L);")
         # each outer slice is written by one thread only
-        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({int(outer >= 2 and g.type.size > parallel_elements())})")
+        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_elements(g.type.size) if outer >= 2 else '0'})")
         with w.block(f"for (long o = 0; o < {outer}L; ++o)"):
             with w.block(f"for (long i = 0; i < {L}L; ++i)"):
                 w.line(f"const {st} *const src = {gp} + (o * {L}L + i) * {inner}L;")
