@@ -32,7 +32,7 @@ CORE = (
     P.ReduceSum, P.ReduceProd, P.ReduceMax, P.ReduceMin, P.Argmax, P.Argmin, P.CumSum, P.CumProd, P.CumMinMax,
     # layout, indexing, creation (12)
     P.Reshape, P.Transpose, P.BroadcastTo, P.StridedSlice, P.Concat, P.GatherD, P.GatherNd,
-    P.TensorScatterUpdate, P.TensorScatterAdd, P.Argsort, P.Fill, P.RandomUniform,
+    P.TensorScatterUpdate, P.TensorScatterCombine, P.Argsort, P.Fill, P.RandomUniform,
     # products, convolutions, pooling windows (6)
     P.MatMul, P.BatchMatMul, P.Conv2D, P.Conv3D, P.MaxPool, P.AvgPool,
     # linear algebra no composition gives (2)
@@ -60,6 +60,5 @@ FAST_PATHS = (
 
 TO_DECOMPOSE = (
     P.Log2, P.Sinh, P.Cosh, P.Asinh, P.Acosh, P.Atanh, P.CheckFinite,
-    P.TensorScatterSub, P.TensorScatterMul, P.TensorScatterDiv, P.TensorScatterMax, P.TensorScatterMin,
     P.RandomNormal, P.RandomInt, P.Bernoulli, P.Multinomial, P.Randperm,
 )
