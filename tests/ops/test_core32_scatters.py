@@ -110,7 +110,8 @@ def test_pynative_and_compiled_equal_mindspore(name, compiled):
 def test_a_bad_index_names_the_users_op_in_both_modes(name):
     op, _, x, i, u = CASES[name]
     err = RECORDED[name]["error"]
-    cls = ValueError if name == UPDATE_NEGATIVE else {"RuntimeError": RuntimeError, "ValueError": ValueError}[err["type"]]
+    cls = {"RuntimeError": RuntimeError, "ValueError": ValueError}[err["type"]]
+    cls = ValueError if name == UPDATE_NEGATIVE else cls
     prefix = f"For 'TensorScatter{op.capitalize()}'"
     if name != UPDATE_NEGATIVE:
         assert err["message_first_line"].startswith(prefix)
