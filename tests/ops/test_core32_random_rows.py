@@ -1,7 +1,7 @@
 """The random rows against the core (issue 32, branch rows32; docs/architecture.md, "The core"):
-Bernoulli is a decomposition, `RandomUniform(same stream) < p`, so its stream is the row's
-exactly: PyNative (which runs the parts) and compiled code (the parts, after the pre-render
-pass) give the row's NumPy reference bit for bit, for float16 / float32 / float64 p, one p or a
+Bernoulli's decomposition is `RandomUniform(same stream) < p` (the row's template stays its
+fast path: one loop, faster for dropout), so its stream is the row's exactly: the parts run in
+PyNative and compiled, and the row compiled, give the row's NumPy reference bit for bit, for float16 / float32 / float64 p, one p or a
 p per element, p on the uniform grid (ties: u < p is strict), and every output dtype; ops.dropout
 and ops.bernoulli under a seed give the draws they gave before the change (a digest of main's)."""
 from __future__ import annotations
@@ -45,7 +45,8 @@ def _attrs(out, seed):
 @ms.jit
 def _draws(state, ps, x):
     rows = tuple(apply(P.Bernoulli, [state, p], _attrs(out, seed)) for p, (_, _, out, seed) in zip(ps, CASES))
-    return rows, (ops.dropout(x, p=0.25, training=True), ops.bernoulli(x, 0.7))
+    parts = tuple(P.Bernoulli.decompose(state, p, **_attrs(out, seed)) for p, (_, _, out, seed) in zip(ps, CASES))
+    return rows, (ops.dropout(x, p=0.25, training=True), ops.bernoulli(x, 0.7)), parts
 
 
 @pytest.fixture(scope="module")
@@ -60,18 +61,19 @@ def test_bernoulli_parts_give_the_rows_stream(k, compiled):
     dt, per, out, seed = CASES[k]
     p = _p(dt, per, k)
     want = P.Bernoulli.eager(STATE, p, **_attrs(out, seed))
-    eager = apply(P.Bernoulli, [Tensor(STATE), Tensor(p)], _attrs(out, seed)).asnumpy()
-    got = compiled[0][0][k].asnumpy()
-    assert want.dtype == eager.dtype == got.dtype == out.np
+    eager = P.Bernoulli.decompose(Tensor(STATE), Tensor(p), **_attrs(out, seed)).asnumpy()
+    got, row = compiled[0][2][k].asnumpy(), compiled[0][0][k].asnumpy()
+    assert want.dtype == eager.dtype == got.dtype == row.dtype == out.np
     np.testing.assert_array_equal(eager, want)
     np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(row, want)
     assert 0 < np.count_nonzero(want) < want.size
 
 
-def test_bernoulli_is_random_uniform_before_rendering(compiled):
+def test_bernoulli_is_a_fast_path_of_random_uniform(compiled):
     nodes = list(ir.iter_nodes(compiled[1].graph_after.body))
-    assert P.Bernoulli.expands
-    assert not [n for n in nodes if n.op is P.Bernoulli]
+    assert P.Bernoulli.fast_path and not P.Bernoulli.expands
+    assert len([n for n in nodes if n.op is P.Bernoulli]) == len(CASES) + 2      # (+ dropout, bernoulli)
     # (equal draws - same seed, dtype and state - are one node after CSE)
     assert {n.type.dtype for n in nodes if n.op is P.RandomUniform} == {mstype.float32, mstype.float64}
 

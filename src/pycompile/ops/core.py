@@ -39,7 +39,7 @@ CORE = (
     # random draws (5): the uniform bits, and the draws that are not uniform-then-a-transform of
     # the core's parts bit for bit (Box-Muller's double log / sin / cos vectorize differently as
     # parts; RandomInt reads 32 bits a draw, RandomUniform has 24; Multinomial and Randperm walk a
-    # CDF and sort); Bernoulli is `RandomUniform < p`
+    # CDF and sort); Bernoulli is `RandomUniform < p` (a fast path)
     P.RandomUniform, P.RandomNormal, P.RandomInt, P.Multinomial, P.Randperm,
     # products, convolutions, pooling windows (6)
     P.MatMul, P.BatchMatMul, P.Conv2D, P.Conv3D, P.MaxPool, P.AvgPool,
@@ -65,6 +65,7 @@ FAST_PATHS = (
     P.AdaptiveMaxPool, P.AdaptiveMaxPoolArgmax, P.AdaptiveMaxPoolGrad,
     P.AxisResample, P.AxisResampleGrad, P.Gather, P.GatherGrad, P.StridedSliceGrad, P.TopKIndices,
     P.Sigmoid, P.ReLU, P.GeLU, P.GeLUErf, P.TensorScatterElements, P.ReduceAll, P.ReduceAny,
+    P.Bernoulli,        # RandomUniform < p, the same stream; its one loop is faster (dropout)
 )
 
 TO_DECOMPOSE = ()

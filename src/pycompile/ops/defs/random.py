@@ -210,7 +210,7 @@ RandomInt = defop("RandomInt", ("state",), attrs={"shape": (), "low": 0, "high":
 
 
 def _bernoulli_parts(state, p, shape=(), dtype=mstype.float32, seed=0):
-    """RandomUniform's draw of the same stream (same key, offset and element index), compared
+    """Bernoulli's decomposition (its template is the fast path): RandomUniform's draw of the same stream (same key, offset and element index), compared
     with p: `u < p`, the row's stream exactly. u lies on a grid of 2^-24 in [0, 1), exact in
     float32, so for a float16 / float32 p the comparison in float32 is the row's comparison in
     double; any other p is compared in float64."""
@@ -226,7 +226,9 @@ def _bernoulli_parts(state, p, shape=(), dtype=mstype.float32, seed=0):
 
 Bernoulli = defop("Bernoulli", ("state", "p"), attrs={"shape": (), "dtype": mstype.float32, "seed": 0},
                   infer=_bernoulli_infer, eager=_bernoulli_eager, kind=Kind.CREATE, batch="loop",
-                  lower=Template("random", rule="bernoulli"), decompose=_bernoulli_parts)
+                  lower=Template("random", rule="bernoulli"), decompose=_bernoulli_parts, fast_path=True)
+# (a fast path: as its parts, the uniform draws go through a buffer and a second loop; dropout on
+# (512, 1024) float32, one thread: 1.37 -> 2.07 ms. docs/architecture.md, "The core")
 Multinomial = defop("Multinomial", ("state", "input"), attrs={"num_samples": 1, "replacement": True, "dtype": mstype.int32, "seed": 0},
                     infer=_multinomial_infer, eager=_multinomial_eager, kind=Kind.CREATE, batch="multinomial",
                     lower=Template("random", rule="multinomial"))
