@@ -47,6 +47,14 @@ def _scatter(x, idx, upd, add):
     return out
 
 
+def _scatter_max(x, idx, upd):
+    out = x.copy()
+    m = idx.shape[-1]
+    for row, u in zip(idx.reshape(-1, m), upd.reshape((-1,) + x.shape[m:])):
+        out[tuple(row)] = np.where(out[tuple(row)] < u, u, out[tuple(row)])
+    return out
+
+
 def _scatter_el(x, idx, upd, axis, add):
     out = x.copy()
     n = x.shape[axis]
@@ -87,6 +95,11 @@ def index_checks(dtype) -> list:
         c += [
             Check("TensorScatterAdd repeated", ("TensorScatterAdd",), ops.tensor_scatter_add,
                   (x, nd2, upd_rows), lambda v, i, u: _scatter(v, i, u, True)),
+            # the arithmetic scatters' core row itself (the rows above become it before rendering)
+            Check("TensorScatterCombine max repeated", ("TensorScatterCombine",),
+                  lambda v, i, u: apply(P.TensorScatterCombine, [v, i, u],
+                                        {"combine": "max", "op_name": "TensorScatterMax"}),
+                  (x, nd2, upd_rows), lambda v, i, u: _scatter_max(v, i, u)),
             Check("scatter_nd", ("TensorScatterAdd",), lambda i, u: ops.scatter_nd(i, u, (4, 5, 3)),
                   (nd2, upd_rows), lambda i, u: _scatter(np.zeros((4, 5, 3), dtype), i, u, True)),
             Check("TensorScatterElements add axis 0", ("TensorScatterElements",),

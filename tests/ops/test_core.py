@@ -35,7 +35,11 @@ def test_every_row_has_one_place_and_the_core_is_small(capsys):
     assert not [op for op in DECOMPOSED if op in count], "a decomposed row is listed too"
     unplaced = [name for name, op in OPS.items() if op not in count and not op.expands]
     assert not unplaced, f"rows in no place (ops/core.py): {unplaced}"
-    assert len(core.CORE) <= 80
+    # about 80: 79 before the last rows were placed, then the libm functions no composition
+    # reproduces bit for bit (Log2, Sinh, Cosh, Asinh, Acosh, Atanh) and the random draws that are
+    # not a transform of the uniform bits (docs/architecture.md, "The core")
+    assert len(core.CORE) <= 90
+    assert not core.TO_DECOMPOSE, "every row is decomposed or placed with its reason"
     with capsys.disabled():
         print(f"\n[core] {len(OPS)} rows: core {len(core.CORE)}, machinery {len(core.MACHINERY)}, fast paths "
               f"{len(core.FAST_PATHS)}, to decompose {len(core.TO_DECOMPOSE)}, decomposed {len(DECOMPOSED)}")

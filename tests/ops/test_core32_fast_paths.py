@@ -109,6 +109,8 @@ CASES_BY_OP = {
     # (indices repeated, negative and out of range; 'add' and 'none')
     P.TensorScatterElements: (FLOATS + ("int32", "bool_"), [((4, 5), {"axis": 1, "reduction": "none"}),
                                                     ((4, 5), {"axis": 0, "reduction": "add"})]),
+    # (p: the input; the state: a fixed [seed, offset, seed set])
+    P.Bernoulli: (FLOATS, [((5, 7), {"shape": (5, 7), "dtype": ms.float32, "seed": 3})]),
     # (the first input's shape: dy's, what the forward convolution gives)
     P.Conv2DBackpropInput: (POOL_DT, [(_dy(a), a[2]) for a in (CONV2D_A, CONV2D_B)]),
     P.Conv2DBackpropFilter: (POOL_DT, [(_dy(a), a[2]) for a in (CONV2D_A, CONV2D_B)]),
@@ -162,6 +164,8 @@ def _cases():
                     if op is P.TensorScatterElements:
                         idx = np.random.default_rng(seed).integers(-7, 7, (3, 4)).astype("int32")
                         arrays += [idx, F.input_array(r, dt, idx.shape)]
+                    if op is P.Bernoulli:
+                        arrays = [np.array([17, 5, 1], np.int64), x]
                     if op is P.FusedConv:
                         arrays += [F.input_array(r, dt, (4, 3, 3, 2)), F.input_array(r, dt, (1, 4, 1, 1))]
                     if op is P.GatherGrad:
@@ -226,6 +230,7 @@ ULPS = {P.Sigmoid: 0, P.ReLU: 0, P.GeLU: 0, P.GeLUErf: 0, P.ReduceMean: 0, P.Sof
         P.BatchNormStats: 4, P.AxisResample: 0, P.AxisResampleGrad: 0, P.MaxPoolArgmax: 0, P.MaxPoolGrad: 0,
         P.AvgPoolGrad: 0, P.AdaptiveAvgPool: 0, P.AdaptiveMaxPool: 0, P.AdaptiveMaxPoolArgmax: 0,
         P.AdaptiveAvgPoolGrad: 0, P.AdaptiveMaxPoolGrad: 0, P.FusedConv: 0, P.TensorScatterElements: 0, P.ReduceAll: 0, P.ReduceAny: 0,
+        P.Bernoulli: 0,
         # (the backprop templates add through im2col tiles and BLAS: within the fuzzers' tolerance)
         P.Conv2DBackpropInput: None, P.Conv3DBackpropInput: None, P.Conv2DBackpropFilter: None,
         P.Conv3DBackpropFilter: None}

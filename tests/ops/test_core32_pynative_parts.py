@@ -63,6 +63,8 @@ def _arrays(op, dt):
 
 CASES = []
 for _op in DECOMPOSED:
+    if len(_op.inputs) > 2:
+        continue        # the scatters (index and updates): tests/ops/test_core32_scatters.py
     for _dt in (np.float16, np.float32, np.float64, np.int32):
         try:
             _op.infer([Tensor(a)._abstract for a in _arrays(_op, _dt)])

@@ -4,7 +4,8 @@ that every row is in exactly one place and prints the counts).
 
 * CORE - the numerical primitives, each with one semantics, implemented twice only (the NumPy
   reference `eager` and the C renderer), their edge values matched to MindSpore 2.10's CPU
-  results (tests/compiler/test_edge_values.py). At most ~80.
+  results (tests/compiler/test_edge_values.py). About 80 (89: the libm functions no composition
+  reproduces and the random draws, each placed with its measured reason in the docs).
 * MACHINERY - not arithmetic: effects and their ordering (Assign, Load, Depend, UpdateState,
   MakeTuple, TensorMove, Print), autodiff's markers and loop stacks, the float-status register,
   the collectives.
@@ -12,8 +13,8 @@ that every row is in exactly one place and prints the counts).
   convolution backprops, pooling gradients, ...): each is a *lowering* the compiler chooses for a
   decomposed op. Each states that composition (`decompose=` with `fast_path=True`), and
   tests/ops/test_core32_fast_paths.py checks the two agree on the fuzzers' inputs.
-* TO_DECOMPOSE - rows that are compositions but not converted yet (the reason for each in the
-  docs).
+* TO_DECOMPOSE - rows that are compositions but not converted yet (none left: issue 32's rows
+  were each decomposed or placed with a measured reason, branch rows32).
 * decomposed - rows with `decompose=` (ops/_table.py): defined by their parts, which every call
   runs; they are not listed here, the attribute says it.
 
@@ -26,17 +27,24 @@ from __future__ import annotations
 from pycompile.ops import prims as P
 
 CORE = (
-    # elementwise arithmetic and math (43)
+    # elementwise arithmetic and math (49: Log2 and the hyperbolic functions are libm calls that no
+    # composition reproduces bit for bit; tools/libm_decompositions.py measures it)
     P.Add, P.Sub, P.Mul, P.RealDiv, P.FloorDiv, P.FloorMod, P.Mod, P.Pow, P.Maximum, P.Minimum, P.Neg, P.Abs,
-    P.Exp, P.Expm1, P.Log, P.Log1p, P.Sqrt, P.Sin, P.Cos, P.Tan, P.Tanh, P.Asin, P.ACos, P.Atan, P.Atan2,
+    P.Exp, P.Expm1, P.Log, P.Log1p, P.Log2, P.Sqrt, P.Sin, P.Cos, P.Tan, P.Tanh, P.Asin, P.ACos, P.Atan, P.Atan2,
+    P.Sinh, P.Cosh, P.Asinh, P.Acosh, P.Atanh,
     P.Erf, P.Erfc, P.Floor, P.Ceil, P.Round, P.Trunc,
     P.Equal, P.Less, P.LessEqual, P.IsNan, P.LogicalAnd, P.LogicalOr, P.LogicalNot,
     P.BitwiseAnd, P.BitwiseOr, P.BitwiseXor, P.Select, P.Cast,
     # reductions and scans (9)
     P.ReduceSum, P.ReduceProd, P.ReduceMax, P.ReduceMin, P.Argmax, P.Argmin, P.CumSum, P.CumProd, P.CumMinMax,
-    # layout, indexing, creation (12)
+    # layout, indexing, creation (11)
     P.Reshape, P.Transpose, P.BroadcastTo, P.StridedSlice, P.Concat, P.GatherD, P.GatherNd,
-    P.TensorScatterUpdate, P.TensorScatterAdd, P.Argsort, P.Fill, P.RandomUniform,
+    P.TensorScatterUpdate, P.TensorScatterCombine, P.Argsort, P.Fill,
+    # random draws (5): the uniform bits, and the draws that are not uniform-then-a-transform of
+    # the core's parts bit for bit (Box-Muller's double log / sin / cos vectorize differently as
+    # parts; RandomInt reads 32 bits a draw, RandomUniform has 24; Multinomial and Randperm walk a
+    # CDF and sort); Bernoulli is `RandomUniform < p` (a fast path)
+    P.RandomUniform, P.RandomNormal, P.RandomInt, P.Multinomial, P.Randperm,
     # products, convolutions, pooling windows (6)
     P.MatMul, P.BatchMatMul, P.Conv2D, P.Conv3D, P.MaxPool, P.AvgPool,
     # linear algebra no composition gives (2)
@@ -50,6 +58,7 @@ MACHINERY = (
     P.CustomPyFunc,
     P.StackNew, P.StackPush, P.StackGet, P.StackLen, P.StackFree,
     P.NPUAllocFloatStatus, P.NPUClearFloatStatus, P.NPUGetFloatStatus,
+    P.CheckFinite,      # an effect: raises when the program reaches it with a non-finite value
     P.AllReduce, P.AllReduceStart, P.AllReduceWait, P.AllGather, P.ReduceScatter, P.Broadcast,
 )
 
@@ -60,10 +69,7 @@ FAST_PATHS = (
     P.AdaptiveMaxPool, P.AdaptiveMaxPoolArgmax, P.AdaptiveMaxPoolGrad,
     P.AxisResample, P.AxisResampleGrad, P.Gather, P.GatherGrad, P.StridedSliceGrad, P.TopKIndices,
     P.Sigmoid, P.ReLU, P.GeLU, P.GeLUErf, P.TensorScatterElements, P.ReduceAll, P.ReduceAny,
+    P.Bernoulli,        # RandomUniform < p, the same stream; its one loop is faster (dropout)
 )
 
-TO_DECOMPOSE = (
-    P.Log2, P.Sinh, P.Cosh, P.Asinh, P.Acosh, P.Atanh, P.CheckFinite,
-    P.TensorScatterSub, P.TensorScatterMul, P.TensorScatterDiv, P.TensorScatterMax, P.TensorScatterMin,
-    P.RandomNormal, P.RandomInt, P.Bernoulli, P.Multinomial, P.Randperm,
-)
+TO_DECOMPOSE = ()

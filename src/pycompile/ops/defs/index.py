@@ -19,6 +19,7 @@ import numpy as np
 from pycompile.common.abstract import TensorType
 from pycompile.ops._table import (OpDef, Kind, OpTypeError, OpValueError, defop, describe, fmt_shape, norm_axis,
                                   tensor_arg)
+from pycompile.ops.defs.elementwise import call
 from pycompile.ops.lowering import Template
 
 
@@ -115,6 +116,12 @@ GatherNd = defop("GatherNd", ("input_x", "indices"), infer=_gather_nd_infer, eag
 
 
 # ---- TensorScatterUpdate / Add / Sub / Mul / Div / Max / Min -------------------------------------------
+# TensorScatterUpdate only moves data (a core row, like GatherNd). The arithmetic scatters are one
+# core row, TensorScatterCombine, whose `combine` attribute names how an addressed row meets its
+# update (add / sub / mul / div / max / min, in index order: a repeated index combines again) and
+# whose `op_name` is the row the user called (its checks and its out-of-range error name it, with
+# MindSpore's wording); TensorScatterAdd / Sub / Mul / Div / Max / Min are decompositions into it
+# (docs/architecture.md, "The core").
 # the rule each op combines an addressed row with its update by (TensorScatterUpdate: none)
 SCATTER_RULES = {"TensorScatterUpdate": "", "TensorScatterAdd": "add", "TensorScatterSub": "sub",
                  "TensorScatterMul": "mul", "TensorScatterDiv": "div", "TensorScatterMax": "max",
@@ -124,27 +131,35 @@ SCATTER_RULES = {"TensorScatterUpdate": "", "TensorScatterAdd": "add", "TensorSc
 _REFUSED = {"sub": ("bool",), "mul": ("bool",), "div": ("bool",), "max": ("bool",), "min": ("bool",)}
 
 
+def _scatter_checks(name: str, rule: str, types) -> TensorType:
+    x = tensor_arg(name, types[0], "input_x")
+    idx = _index_arg(name, types[1])
+    upd = tensor_arg(name, types[2], "updates")
+    if rule not in ("", "add") and idx.dtype.np.name not in ("int32", "int64"):
+        raise OpTypeError(f"For '{name}', 'indices' must be an int32 or int64 Tensor, but got {describe(idx)}")
+    m = _nd_rows(name, x, idx)
+    want = idx.shape[:-1] + x.shape[m:]
+    if upd.shape != want:
+        raise OpValueError(f"For '{name}', 'updates' must have shape indices.shape[:-1] + input_x.shape"
+                           f"[indices.shape[-1]:] = {fmt_shape(want)}, but got {fmt_shape(upd.shape)}")
+    if upd.dtype is not x.dtype:
+        raise OpTypeError(f"For '{name}', 'updates' must have the dtype of 'input_x' ({x.dtype}), but got "
+                          f"{describe(upd)}")
+    if (rule == "add" and x.dtype.is_bool) or x.dtype.np.name in _REFUSED.get(rule, ()):
+        raise OpTypeError(f"For '{name}', {x.dtype} tensors are not supported, but got {describe(x)}")
+    return x
+
+
 def _scatter_nd_infer(name: str):
     rule = SCATTER_RULES[name]
+    return lambda types: _scatter_checks(name, rule, types)
 
-    def infer(types):
-        x = tensor_arg(name, types[0], "input_x")
-        idx = _index_arg(name, types[1])
-        upd = tensor_arg(name, types[2], "updates")
-        if rule not in ("", "add") and idx.dtype.np.name not in ("int32", "int64"):
-            raise OpTypeError(f"For '{name}', 'indices' must be an int32 or int64 Tensor, but got {describe(idx)}")
-        m = _nd_rows(name, x, idx)
-        want = idx.shape[:-1] + x.shape[m:]
-        if upd.shape != want:
-            raise OpValueError(f"For '{name}', 'updates' must have shape indices.shape[:-1] + input_x.shape"
-                               f"[indices.shape[-1]:] = {fmt_shape(want)}, but got {fmt_shape(upd.shape)}")
-        if upd.dtype is not x.dtype:
-            raise OpTypeError(f"For '{name}', 'updates' must have the dtype of 'input_x' ({x.dtype}), but got "
-                              f"{describe(upd)}")
-        if (rule == "add" and x.dtype.is_bool) or x.dtype.np.name in _REFUSED.get(rule, ()):
-            raise OpTypeError(f"For '{name}', {x.dtype} tensors are not supported, but got {describe(x)}")
-        return x
-    return infer
+
+def _combine_infer(types, combine="add", op_name="TensorScatterAdd"):
+    if combine not in COMBINE or not combine:
+        raise OpValueError(f"For 'TensorScatterCombine', 'combine' must be one of add, sub, mul, div, max, min, "
+                           f"but got {combine!r}")
+    return _scatter_checks(op_name, combine, types)
 
 
 def int_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -179,33 +194,48 @@ COMBINE = {"": lambda a, b: b, "add": np.add, "sub": np.subtract, "mul": np.mult
            "max": _max_rule, "min": _min_rule}
 
 
-def _scatter_nd(name: str):
-    combine = COMBINE[SCATTER_RULES[name]]
+def scatter_nd_values(x, idx, upd, rule: str, name: str):
+    """x with each row idx[i] combined with upd[i] by `rule`, in index order (the error names `name`)."""
+    m = idx.shape[-1]
+    rows = _flat_rows(name, x.shape, idx)
+    n_rows = int(np.prod(x.shape[:m], dtype=np.int64))
+    out = x.reshape((n_rows,) + x.shape[m:]).copy()
+    vals = upd.reshape((rows.size,) + x.shape[m:])
+    if rule == "add":
+        np.add.at(out, rows, vals)
+    else:
+        combine = COMBINE[rule]
+        with np.errstate(over="ignore"):
+            for r, v in zip(rows, vals):      # in index order: a repeated index combines again
+                out[r] = combine(out[r], v)
+    return out.reshape(x.shape)
 
-    def eager(x, idx, upd):
-        m = idx.shape[-1]
-        rows = _flat_rows(name, x.shape, idx)
-        n_rows = int(np.prod(x.shape[:m], dtype=np.int64))
-        out = x.reshape((n_rows,) + x.shape[m:]).copy()
-        vals = upd.reshape((rows.size,) + x.shape[m:])
-        if name == "TensorScatterAdd":
-            np.add.at(out, rows, vals)
-        else:
-            with np.errstate(over="ignore"):
-                for r, v in zip(rows, vals):      # in index order: a repeated index combines again
-                    out[r] = combine(out[r], v)
-        return out.reshape(x.shape)
-    return eager
+
+def _scatter_nd(name: str):
+    rule = SCATTER_RULES[name]
+    return lambda x, idx, upd: scatter_nd_values(x, idx, upd, rule, name)
+
+
+TensorScatterUpdate = defop("TensorScatterUpdate", ("input_x", "indices", "updates"),
+                            infer=_scatter_nd_infer("TensorScatterUpdate"), eager=_scatter_nd("TensorScatterUpdate"),
+                            kind=Kind.LAYOUT, batch="scatter_nd", lower=Template("scatter_nd", moves_data=True),
+                            speculatable=False)
+TensorScatterCombine = defop(
+    "TensorScatterCombine", ("input_x", "indices", "updates"), attrs={"combine": "add", "op_name": "TensorScatterAdd"},
+    infer=_combine_infer, eager=lambda x, idx, upd, combine="add", op_name="TensorScatterAdd": scatter_nd_values(
+        x, idx, upd, combine, op_name),
+    kind=Kind.LAYOUT, batch="scatter_nd", lower=Template("scatter_nd"), speculatable=False,
+    doc="input_x with the rows at indices combined with updates (combine: add / sub / mul / div / max / min)")
 
 
 def _scatter_nd_op(name: str) -> OpDef:
+    """A combining scatter: TensorScatterCombine with its rule and the user's op name."""
     rule = SCATTER_RULES[name]
     return defop(name, ("input_x", "indices", "updates"), infer=_scatter_nd_infer(name), eager=_scatter_nd(name),
-                 kind=Kind.LAYOUT, batch="scatter_nd", lower=Template("scatter_nd", rule=rule, moves_data=not rule),
-                 speculatable=False)
+                 kind=Kind.LAYOUT, batch="scatter_nd", lower=Template("scatter_nd", rule=rule), speculatable=False,
+                 decompose=lambda x, i, u: call(TensorScatterCombine, x, i, u, combine=rule, op_name=name))
 
 
-TensorScatterUpdate = _scatter_nd_op("TensorScatterUpdate")
 TensorScatterAdd = _scatter_nd_op("TensorScatterAdd")
 TensorScatterSub = _scatter_nd_op("TensorScatterSub")
 TensorScatterMul = _scatter_nd_op("TensorScatterMul")

@@ -159,6 +159,9 @@ def _scatter_sub(g, out, x, indices, updates):
 
 # not yet: the multiplicative and selecting scatters' rules (MindSpore has them)
 nondiff(P.TensorScatterMul, P.TensorScatterDiv, P.TensorScatterMax, P.TensorScatterMin)
+# the arithmetic scatters' core row appears only after autodiff (the pre-render pass makes it from
+# the rows above, whose rules applied)
+nondiff(P.TensorScatterCombine)
 
 
 @defgrad(P.CumMinMax)

@@ -1,5 +1,5 @@
 """C loops of the indexed reads and writes (pycompile/ops/defs/index.py): GatherD, GatherNd,
-TensorScatterUpdate / Add / Sub / Mul / Div / Max / Min, TensorScatterElements.
+TensorScatterUpdate, TensorScatterCombine (the arithmetic scatters' core row), TensorScatterElements.
 
 Shapes are static, so every stride is a literal. Gathers run their rows in parallel when the
 work is large; an index out of range sets a flag the threads OR together, and the kernel
@@ -137,19 +137,19 @@ def _combine(rule: str, a: str, b: str, dt) -> str:
 
 @template("scatter_nd")
 def _scatter_nd(ctx, w, n):
-    """TensorScatterUpdate (rule '') and TensorScatterAdd / Sub / Mul / Div / Max / Min (the
-    rule names the combine)."""
+    """TensorScatterUpdate (rule '') and TensorScatterCombine (its `combine` attribute: add / sub /
+    mul / div / max / min; its out-of-range error names `op_name`, the row the user called)."""
     out = ctx.out(n)
     x, idx, upd = n.inputs
     xt, it = x.type, idx.type
-    rule = n.op.lower.rule
+    rule = n.attrs.get("combine", n.op.lower.rule)
     xp, ip, up = ctx.ptr(x), ctx.ptr(idx), ctx.ptr(upd)
     _copy_input(w, out, xp, xt)
     m = it.shape[-1]
     rows, inner = _prod(it.shape[:-1]), _prod(xt.shape[m:])
     if rows == 0 or inner == 0:
         return
-    code = _error(ctx, n, n.op.name, f"an index is out of range for the input of shape {list(xt.shape)}")
+    code = _error(ctx, n, n.attrs.get("op_name", n.op.name), f"an index is out of range for the input of shape {list(xt.shape)}")
     with w.block(f"for (long o = 0; o < {rows}L; ++o)"):
         _nd_offset(w, ip, xt.shape[:m], "o", f"return PC_ERR_BASE + {code};")
         if rule:
