@@ -11,8 +11,8 @@ the spec prints:
 * line by line against a pattern where it prints timings (``hyper map cost time: <float>``);
 * by shape and NumPy print format for the 004 ``Network`` samples (random weights).
 
-Values the spec states in prose are checked by running the sample again with checking code
-appended (``VALUE_CHECKS``), never by editing the sample. Samples that are not runnable Python as
+Values the spec states in prose are checked by code appended to the sample (``VALUE_CHECKS``; the
+same run checks the output), never by editing the sample. Samples that are not runnable Python as
 written are listed in ``NOT_RUNNABLE`` with the reason; ``KNOWN_GAPS`` lists the runnable sample
 pycompile cannot run yet and how it fails.
 """
@@ -394,14 +394,29 @@ def test_expectation_is_the_spec_output(name):
         assert full and all(len(r) == exp.cols for r in full)
 
 
+def _run_sample(name, tmp_path):
+    """Run the sample as a user would; where it has VALUE_CHECKS, the sample with them appended
+    (one process checks both what it prints and the values): the checks must pass and print
+    nothing but CHECKS_OK after the sample's own output, which is returned without that line."""
+    if name not in VALUE_CHECKS:
+        return run_script(SAMPLES / f"{name}.py", tmp_path)
+    proc = run_with_checks(name, VALUE_CHECKS[name], tmp_path)
+    proc.stdout = proc.stdout[:-len(CHECKS_OK + "\n")]
+    return proc
+
+
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_sample(name, tmp_path):
+    """The sample's output is the spec's; and what the spec says in prose (VALUE_CHECKS, run in the
+    same process): the compile-cache function returns [601.]; if_net / select_net give what plain
+    Python gives; HyperMap gives what the for loop gives; vmap equals the manual batch; the Network
+    prints its (64, 10) logits in NumPy's format, equal to a NumPy forward."""
     exp = EXPECTED[name]
     path = SAMPLES / f"{name}.py"
     if isinstance(exp, Lines):
         times = []
         for _ in range(exp.runs):
-            proc = run_script(path, tmp_path)
+            proc = _run_sample(name, tmp_path)
             assert proc.returncode == 0, _show(proc)
             lines = proc.stdout.split("\n")
             assert lines[-1] == "" and len(lines) == len(exp.patterns) + 1, _show(proc)
@@ -415,10 +430,11 @@ def test_sample(name, tmp_path):
         if "cache_enabled" in name:
             assert any((tmp_path / "my_compile_cache").rglob("*")), "no cache written"
         return
-    proc = run_script(path, tmp_path)
+    proc = _run_sample(name, tmp_path)
     if isinstance(exp, Stdout):
         assert proc.returncode == 0 and proc.stdout == exp.text, _show(proc)
     elif isinstance(exp, Error):
+        assert name not in VALUE_CHECKS
         assert proc.returncode != 0 and proc.stdout == "", _show(proc)
         exc_line, trailer = _exception_report(proc.stderr, path)
         exc, _, message = exc_line.partition(": ")
@@ -426,14 +442,6 @@ def test_sample(name, tmp_path):
     else:
         assert proc.returncode == 0, _show(proc)
         _check_matrix(proc.stdout, exp.rows, exp.cols)
-
-
-@pytest.mark.parametrize("name", sorted(VALUE_CHECKS))
-def test_sample_values(name, tmp_path):
-    """What the spec says in prose: the compile-cache function returns [601.]; if_net / select_net
-    give what plain Python gives; HyperMap gives what the for loop gives; vmap equals the manual
-    batch; the Network prints its (64, 10) logits in NumPy's format, equal to a NumPy forward."""
-    run_with_checks(name, VALUE_CHECKS[name], tmp_path)
 
 
 # ---- 002's ForwardNet / BackwardNet: GradOperation and MS_DEV_SIDE_EFFECT_LOAD_ELIM ------------------

@@ -14,7 +14,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 
-_rng = np.random.default_rng()
+_rng = None     # an unseeded Generator, made on first use (numpy.random is not imported with pycompile)
 _seed: int | None = None
 
 
@@ -31,6 +31,9 @@ def get_seed() -> int | None:
 
 
 def rng() -> np.random.Generator:
+    global _rng
+    if _rng is None:
+        _rng = np.random.default_rng()
     return _rng
 
 
@@ -75,7 +78,7 @@ class Normal(Initializer):
         self.sigma, self.mean = sigma, mean
 
     def __call__(self, shape):
-        return _rng.normal(self.mean, self.sigma, size=shape)
+        return rng().normal(self.mean, self.sigma, size=shape)
 
 
 class TruncatedNormal(Initializer):
@@ -87,11 +90,11 @@ class TruncatedNormal(Initializer):
         self.sigma, self.mean, self.a, self.b = sigma, mean, a, b
 
     def __call__(self, shape):
-        out = _rng.normal(self.mean, self.sigma, size=shape)
+        out = rng().normal(self.mean, self.sigma, size=shape)
         lo, hi = self.a, self.b
         bad = (out < lo) | (out > hi)
         while np.any(bad):
-            out[bad] = _rng.normal(self.mean, self.sigma, size=int(bad.sum()))
+            out[bad] = rng().normal(self.mean, self.sigma, size=int(bad.sum()))
             bad = (out < lo) | (out > hi)
         return out
 
@@ -101,7 +104,7 @@ class Uniform(Initializer):
         self.scale = scale
 
     def __call__(self, shape):
-        return _rng.uniform(-self.scale, self.scale, size=shape)
+        return rng().uniform(-self.scale, self.scale, size=shape)
 
 
 def _gain(nonlinearity: str, slope: float) -> float:
@@ -122,7 +125,7 @@ class HeUniform(Initializer):
         fan_in, fan_out = _fans(shape)
         fan = fan_in if self.mode == "fan_in" else fan_out
         bound = math.sqrt(3.0) * _gain(self.nonlinearity, self.negative_slope) / math.sqrt(fan)
-        return _rng.uniform(-bound, bound, size=shape)
+        return rng().uniform(-bound, bound, size=shape)
 
 
 class HeNormal(Initializer):
@@ -132,7 +135,7 @@ class HeNormal(Initializer):
     def __call__(self, shape):
         fan_in, fan_out = _fans(shape)
         fan = fan_in if self.mode == "fan_in" else fan_out
-        return _rng.normal(0, _gain(self.nonlinearity, self.negative_slope) / math.sqrt(fan), size=shape)
+        return rng().normal(0, _gain(self.nonlinearity, self.negative_slope) / math.sqrt(fan), size=shape)
 
 
 class XavierUniform(Initializer):
@@ -142,7 +145,7 @@ class XavierUniform(Initializer):
     def __call__(self, shape):
         fan_in, fan_out = _fans(shape)
         bound = self.gain * math.sqrt(6.0 / (fan_in + fan_out))
-        return _rng.uniform(-bound, bound, size=shape)
+        return rng().uniform(-bound, bound, size=shape)
 
 
 _NAMES = {

@@ -7,26 +7,24 @@ The entry graph is read: its parameters (raw little-endian data, named by `ref_k
 and attributes. `Constant` nodes become Python values. Anything the reader cannot make sense of
 - a file that is not a MINDIR protobuf, a truncated one, a parameter whose data does not fill its
 shape, a call to a subgraph - raises `GraphLoadError` naming the file.
+
+mindir_pb (protobuf, ~70 ms) is imported on the first load, not with `import pycompile`.
 """
 from __future__ import annotations
 
 import os
 
 import numpy as np
-from google.protobuf.message import DecodeError
 
 from pycompile.common import dtype as mstype
-from pycompile.export import mindir_pb as pb
 from pycompile.nn.graph_cell import GraphNode, MindIRGraph
 from pycompile.nn.graph_prims import MONAD, GraphLoadError
 
-_A = pb.AttributeProto
 # TensorProto.DataType -> pycompile dtype
 DTYPES = {1: mstype.float32, 2: mstype.uint8, 3: mstype.int8, 4: mstype.uint16, 5: mstype.int16, 6: mstype.int32,
           7: mstype.int64, 9: mstype.bool_, 10: mstype.float16, 11: mstype.float64, 12: mstype.uint32,
           13: mstype.uint64, 17: mstype.float64}
-# AttributeType of a scalar -> how its value is stored
-_INTS = {_A.UINT8, _A.INT8, _A.UINT16, _A.INT16, _A.INT32, _A.INT64, _A.UINT32, _A.UINT64}
+_INTS = ("UINT8", "INT8", "UINT16", "INT16", "INT32", "INT64", "UINT32", "UINT64")     # AttributeTypes of ints
 
 
 def _s(text) -> str:
@@ -65,6 +63,7 @@ def tensor_value(t, file: str) -> np.ndarray:
 
 def attr_value(a, file: str):
     """A Python value from an AttributeProto (scalars, strings, tuples / lists, tensors)."""
+    from pycompile.export.mindir_pb import AttributeProto as _A
     k = a.type
     if k in (_A.UMONAD, _A.IOMONAD):
         return MONAD
@@ -72,7 +71,7 @@ def attr_value(a, file: str):
         return None
     if k == _A.BOOL:
         return bool(a.ints[0] if len(a.ints) else a.i)
-    if k in _INTS:
+    if k in {getattr(_A, n) for n in _INTS}:
         return int(a.ints[0] if len(a.ints) else a.i)
     if k in (_A.FLOAT, _A.FLOAT16, _A.BFLOAT16):
         return float(a.floats[0] if len(a.floats) else a.f)
@@ -98,6 +97,8 @@ def _parse(file: str):
             blob = f.read()
     except OSError as e:
         raise ValueError(f"For 'load', the MINDIR file {file!r} cannot be read: {e.strerror}") from None
+    from google.protobuf.message import DecodeError
+    from pycompile.export import mindir_pb as pb
     model = pb.ModelProto()
     try:
         model.ParseFromString(blob)

@@ -4,7 +4,8 @@ but still defined) and `ms.export_split_mindir` (splitting a file for distribute
 
 The checks and messages are MindSpore's (tests/oracle/record_mindir.py util records them from
 the wheel). The ModelProto class is pycompile's own (export/mindir_pb.py, the same schema):
-`save_mindir` takes what `load_mindir` returns.
+`save_mindir` takes what `load_mindir` returns. mindir_pb (protobuf, ~70 ms) is imported by the
+functions that use it, not with `import pycompile`.
 """
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import os
 import stat
 
 from pycompile.common import log
-from pycompile.export import mindir_pb as pb
 from pycompile.export.checks import check_file_name
 
 
@@ -22,6 +22,7 @@ def load_mindir(file_name):
                        "and will be removed in a future version.")
     check_file_name(file_name)
     file_name = os.path.realpath(file_name)
+    from pycompile.export import mindir_pb as pb
     model = pb.ModelProto()
     try:
         with open(file_name, "rb") as f:
@@ -44,6 +45,7 @@ def save_mindir(model, file_name):
     os.makedirs(os.path.dirname(file_name), mode=0o700, exist_ok=True)
     if os.path.exists(file_name):
         os.chmod(file_name, stat.S_IWUSR)
+    from pycompile.export import mindir_pb as pb
     if not isinstance(model, pb.ModelProto):
         raise TypeError(f"For 'save_mindir', the argument 'model' must be ModelProto, but got {type(model)}.")
     try:

@@ -68,6 +68,23 @@ def _mean(x, axis=None, keep_dims=False):
     return np.mean(x, axis=ax, keepdims=keep_dims, dtype=np.float32 if x.dtype == np.float16 else None)
 
 
+def _first_tie(fn):
+    """np.max / np.min, where -0 and +0 tie the first of them in the reduction's order (row-major
+    over the reduced axes) is the result, as in MindSpore 2.10's kernels and the generated C
+    (NumPy keeps whichever its vector lanes meet last: tests/compiler/test_minmax_zero_ties.py)."""
+    def reduce(x, axis=None, keep_dims=False):
+        ax = _np_axes(x, axis)
+        r = fn(x, axis=ax, keepdims=keep_dims)
+        if x.dtype.kind != "f" or x.size == 0 or not np.any(r == 0):
+            return r
+        axes = tuple(range(x.ndim)) if ax is None else tuple(sorted(a % x.ndim for a in np.atleast_1d(ax)))
+        kept = [d for d in range(x.ndim) if d not in axes]
+        rows = np.transpose(x, kept + list(axes)).reshape([x.shape[d] for d in kept] + [-1])
+        first = np.take_along_axis(rows, np.argmax(rows == 0, axis=-1)[..., None], -1)
+        return np.where(r == 0, first.reshape(np.shape(r)), r).astype(x.dtype, copy=False)
+    return reduce
+
+
 def _reduces_last_axis(attrs, in_shape, out_shape) -> bool:
     """One value per row: the last axis only, with keep_dims."""
     nd = len(in_shape)
@@ -162,10 +179,8 @@ def _layernorm_parts(x, gamma, beta, begin_norm_axis=-1, begin_params_axis=-1, e
 ReduceSum = _reduction("ReduceSum", "sum", lambda dt: dt, _sum)
 ReduceMean = _reduction("ReduceMean", "mean", lambda dt: dt, _mean, allow_bool=False, decompose=_mean_parts,
                         fast_path=True)
-ReduceMax = _reduction("ReduceMax", "max", lambda dt: dt,
-                       lambda x, axis=None, keep_dims=False: np.max(x, axis=_np_axes(x, axis), keepdims=keep_dims))
-ReduceMin = _reduction("ReduceMin", "min", lambda dt: dt,
-                       lambda x, axis=None, keep_dims=False: np.min(x, axis=_np_axes(x, axis), keepdims=keep_dims))
+ReduceMax = _reduction("ReduceMax", "max", lambda dt: dt, _first_tie(np.max))
+ReduceMin = _reduction("ReduceMin", "min", lambda dt: dt, _first_tie(np.min))
 ReduceProd = _reduction("ReduceProd", "prod", lambda dt: dt, lambda x, axis=None, keep_dims=False: np.prod(
     x, axis=_np_axes(x, axis), keepdims=keep_dims, dtype=np.float32 if x.dtype == np.float16 else x.dtype))
 def _all_any_parts(want_all: bool):

@@ -8,6 +8,7 @@ float64 whatever the input's float dtype. Against
 scipy.special in float64: relative error below 1e-10 on (0, 60] (tests/ops/test_bessel_y.py). At
 the edges it gives what MindSpore 2.10's CPU kernel gives (recorded): -inf for x < 0, Y0(0) = -inf,
 Y1(0) = NaN in float32 / float16 and -inf in float64, NaN at +inf."""
+import functools
 import math
 
 import numpy as np
@@ -20,8 +21,13 @@ from pycompile.ops.entry import op_entry
 
 # Gauss-Legendre nodes and the series' length per input precision (float64 input, else): float32
 # results need the integrals only up to 12 (Hankel's expansion is good to 1e-10 from there)
-_GL = {True: np.polynomial.legendre.leggauss(40), False: np.polynomial.legendre.leggauss(24)}
 _SERIES = {True: 30, False: 20}
+
+
+@functools.cache
+def _gauss_legendre(f64: bool):
+    """(nodes, weights); computed on first use: numpy.polynomial is not imported with pycompile."""
+    return np.polynomial.legendre.leggauss(40 if f64 else 24)
 
 
 def _series(xs, nu, f64):
@@ -51,7 +57,7 @@ def _series(xs, nu, f64):
 
 def _integral(xm, nu, f64):
     """Y_nu for 2 < xm <= switch by the integral representation."""
-    gl_x, gl_w = _GL[f64]
+    gl_x, gl_w = _gauss_legendre(bool(f64))
     i1 = F.zeros_like(xm)
     for node, w in zip(gl_x, gl_w):
         th = (node + 1.0) * math.pi / 2

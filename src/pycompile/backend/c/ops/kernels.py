@@ -223,6 +223,13 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes, rows=None):
                 with w.block(f"for (long r = 0; r < {R}L; ++r)"):
                     w.line(f"const {at} v = ({at}){_ldr(x, f'a * {R}L', 'r', R)};")
                     w.line(f"acc = v {op} acc ? v : acc; nan |= v != v;")
+                if xt.dtype.kind == "f":
+                    # -0 and +0 tie: the first zero of the row, as MindSpore's (and the other
+                    # paths') one-after-another compare keeps it; the vector lanes keep any
+                    with w.block("if (acc == 0 && !nan)"):
+                        with w.block(f"for (long r = 0; r < {R}L; ++r)"):
+                            w.line(f"const {at} v = ({at}){_ldr(x, f'a * {R}L', 'r', R)};")
+                            w.line("if (v == 0) { acc = v; break; }")
                 w.line(f"{out}[a] = nan ? {fin(f'({at})NAN')} : {fin('acc')};" if xt.dtype.kind == "f"
                        else f"{out}[a] = {fin('acc')};")
             else:
