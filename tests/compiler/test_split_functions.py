@@ -98,3 +98,22 @@ def ff_load(path: pathlib.Path):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod.long
+
+
+def _bare_blocks(x):
+    """Two DFTs and a sort: their templates open a bare `{` at the function's own indentation and
+    declare their scratch inside it (the twiddle table `pc_tw`), twice in one function."""
+    z = ops.Complex()(x, x * 0.5)
+    a = ops.ComplexAbs()(ops.fft(z))
+    b = ops.ComplexAbs()(ops.fft(z * 2))
+    return ops.sort(a + b)[0] * 3
+
+
+def test_split_inside_templates_that_open_bare_blocks(split_everything):
+    # a cut inside such a block, or its scratch taken for a top-level local, was a C compile
+    # error (a full-suite run after a template grew: 'invalid storage class for function')
+    x = Tensor(np.random.default_rng(1).standard_normal((3, 8)).astype(np.float32))
+    want = _bare_blocks(x).asnumpy()
+    f = ms.jit(_bare_blocks)
+    np.testing.assert_allclose(f(x).asnumpy(), want, rtol=1e-5, atol=1e-5)
+    assert "pc_entry_part1(" in ms.inspect(f, x).c_source

@@ -28,7 +28,7 @@ import re
 SPLIT_LINES = 1500         # split bodies longer than this
 PART_LINES = 400           # aim for parts this long (a top-level statement is never cut)
 
-_TYPES = ("float", "double", "_Float16", "_Bool", "char", "int", "long", "int8_t", "int16_t", "int32_t", "int64_t",
+_TYPES = ("float _Complex", "double _Complex", "float", "double", "_Float16", "_Bool", "char", "int", "long", "int8_t", "int16_t", "int32_t", "int64_t",
           "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "pc_stack", "pc_half_bits")
 _DECL = re.compile(r"^    (const\s+)?(" + "|".join(_TYPES) + r")\s*(\*?)\s*(const\s+)?([A-Za-z_]\w*)\s*(=|;)")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -78,14 +78,30 @@ def split_function(lines: list, name: str, static: bool) -> tuple:
     return struct + defs, body
 
 
+_NOISE = re.compile(r'/\*.*?\*/|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|//.*$')
+
+
+def _depths(lines: list) -> list:
+    """The brace depth at the start of each line, comments and literals left out: a template
+    may open a bare `{` at the function's own indentation (the DFT's twiddle table, the sort's
+    scratch), and what it declares inside is not a top-level statement or declaration."""
+    out, depth = [], 0
+    for line in lines:
+        out.append(depth)
+        text = _NOISE.sub("", line)
+        depth += text.count("{") - text.count("}")
+    return out
+
+
 def _statements(body: list) -> list:
     """The body's top-level statements, each a list of lines: a statement starts at a line of
-    the top level, except a `}` / `else` that closes the one before, and a line after a comment,
-    a pragma or a declaration without initializer (which belongs with what follows it)."""
+    the top level (indented once, outside any brace), except a `}` / `else` that closes the one
+    before, and a line after a comment, a pragma or a declaration without initializer (which
+    belongs with what follows it)."""
     out: list = []
     glue = True
-    for line in body:
-        top = line.startswith("    ") and not line.startswith("     ")
+    for line, depth in zip(body, _depths(body)):
+        top = depth == 0 and line.startswith("    ") and not line.startswith("     ")
         text = line.strip()
         if top and not glue and not text.startswith(("}", "else")):
             out.append([line])
@@ -114,8 +130,8 @@ def _parts(statements: list) -> list:
 def _declarations(part: list) -> dict:
     """name -> (struct field type, copy-in prefix) of the part's top-level declarations."""
     out = {}
-    for line in part:
-        m = _DECL.match(line)
+    for line, depth in zip(part, _depths(part)):
+        m = _DECL.match(line) if depth == 0 else None
         if m is None:
             continue
         const1, ctype, star, const2, name, _ = m.groups()
