@@ -69,3 +69,15 @@ def test_exp_values_bit_for_bit(dt):
     # a 0-d tensor (NumPy's exp gives a scalar there, not a fresh array)
     s = ops.exp(ms.Tensor(v[3])).asnumpy()
     np.testing.assert_array_equal(np.asarray(s).reshape(1).view(np.uint8), want[3:4].view(np.uint8))
+
+
+def test_full_sum_sets_the_error_state_once():
+    x = ms.Tensor(np.array([1, 2, 3.5, 4], np.float32))
+    x.sum()
+    _, c = _trace(lambda: x.sum())
+    # the NumPy scalar a full sum gives is of the result dtype already: no second errstate guard
+    assert c.count("set") == 1, c
+    s = x.sum()
+    assert s.dtype == ms.float32 and s.shape == () and s.asnumpy() == np.float32(10.5)
+    h = ms.Tensor(np.array([60000, 60000], np.float16)).sum()      # float16 overflow: inf, no warning
+    assert h.dtype == ms.float16 and np.isinf(h.asnumpy())

@@ -445,6 +445,8 @@ def _numpy_plan(op: OpDef, types: list, out_type):
         # np.asarray(out, dtype=out_np), skipped when `out` is that already
         if out.__class__ is np.ndarray and out.dtype is out_np:
             arr = out
+        elif getattr(out, "dtype", None) is out_np:     # a NumPy scalar (a full sum): no cast to warn of
+            arr = np.asarray(out)
         else:       # float16's overflow to inf is the result, as in C: no NumPy warning
             token = _ERRSTATE.set(_IGNORE_ALL)
             try:
