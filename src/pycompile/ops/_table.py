@@ -212,6 +212,15 @@ def apply(op: OpDef, inputs, attrs: dict | None = None):
     attributes that are not plain values) takes the full path below, every time."""
     if _mixed.SCOPE:        # inside a Cell run under to_float / an amp level: inputs are recast first
         return _apply(op, inputs, attrs or {}, None)
+    if not attrs and len(inputs) == 2:
+        # the commonest call (`x + y`: two plain Tensors, no attributes) looks its plan up by the
+        # same key the loop below builds, without building a list first
+        a, b = inputs
+        if a.__class__ is Tensor and b.__class__ is Tensor:
+            da, db = a._data, b._data
+            plan = _PLANS.get((op, (), da.dtype, da.shape, db.dtype, db.shape))
+            if plan is not None:
+                return plan(inputs, _NO_ATTRS)
     key = [op, _attrs_key(attrs) if attrs else ()]
     for x in inputs:
         c = x.__class__
@@ -412,7 +421,7 @@ def _numpy_plan(op: OpDef, types: list, out_type):
     out_np = out_type.dtype.np
     shape = out_type.shape
     is_float = out_type.dtype.is_float
-    wrap = Tensor._wrap_array
+    new = object.__new__
     # one or two inputs (nearly every call) are unpacked by position: cheaper than a loop
     arity = len(types) if len(types) in (1, 2) else 0
     t0, t1 = (isinstance(t, TensorType) for t in (types + [None, None])[:2])
@@ -425,10 +434,19 @@ def _numpy_plan(op: OpDef, types: list, out_type):
             values = [inputs[0]._data if t0 else inputs[0]]
         else:
             values = [getattr(x, "_data", x) for x in inputs]
-        out = compute(values, attrs)
+        # compute(values, attrs), written out: a call less per op
+        token = _ERRSTATE.set(_IGNORE_ALL)
+        try:
+            for i, to in conv:
+                values[i] = to(values[i])
+            out = eager(*values, **attrs)
+        finally:
+            _ERRSTATE.reset(token)
         # np.asarray(out, dtype=out_np), skipped when `out` is that already
         if out.__class__ is np.ndarray and out.dtype is out_np:
             arr = out
+        elif getattr(out, "dtype", None) is out_np:     # a NumPy scalar (a full sum): no cast to warn of
+            arr = np.asarray(out)
         else:       # float16's overflow to inf is the result, as in C: no NumPy warning
             token = _ERRSTATE.set(_IGNORE_ALL)
             try:
@@ -441,7 +459,9 @@ def _numpy_plan(op: OpDef, types: list, out_type):
             _record_status(arr)
         if not arr.flags.c_contiguous:
             arr = np.ascontiguousarray(arr)
-        return wrap(arr)
+        t = new(Tensor)         # Tensor._wrap_array(arr), written out: a call less per op
+        t._data = arr
+        return t
     return run
 
 
