@@ -20,3 +20,9 @@ def fill(text: str, slots) -> str:
     count = max(0, min(int(slots[1]), ERRINFO_SLOTS - 2))
     values = ", ".join(str(int(slots[2 + q])) for q in range(count))
     return text.replace(ERRINFO_POSITION, f"{int(slots[0])}-th").replace(ERRINFO_VALUES, f"[{values}]")
+
+
+def plain(text: str) -> str:
+    """text without the values (a `--emit lib` library's message table, backend/lib.py, which does
+    not read the slots): the position and the values read as placeholders."""
+    return text.replace(ERRINFO_POSITION, "k-th").replace(ERRINFO_VALUES, "[...]")
