@@ -44,4 +44,10 @@ def cases() -> dict:
         x, _, u = inputs("float32")
         out[f"{op} negative index"] = (op, "float32", x, np.array([[0], [-1]], np.int32), u[:2])
         out[f"{op} index out of range"] = (op, "float32", x, np.array([[0], [4]], np.int64), u[:2])
+    # a tuple of two indices, its second out of range (branch rows32b: MindSpore's message names the
+    # tuple's position, its values and the dimensions it indexes)
+    x, _, _ = inputs("float32")
+    for op in ("add", "max"):
+        out[f"{op} index tuple out of range"] = (op, "float32", x, np.array([[0, 0], [1, 5]], np.int32),
+                                                 np.ones(2, np.float32))
     return out

@@ -19,6 +19,7 @@ import numpy as np
 from pycompile._rt import ffi as _ffi
 from pycompile._rt import lib as _rt_lib
 from pycompile.backend import runtime
+from pycompile.backend.errinfo import ERRINFO_POSITION, ERRINFO_SLOTS, ERRINFO_VALUES, fill
 from pycompile.common import context
 from pycompile.common.tensor import Tensor
 
@@ -37,6 +38,7 @@ _PIN_BYTES = 1 << 16
 _INIT_T = _ffi.typeof("int(*)(const void *)")
 _ENTRY_T = _ffi.typeof("int(*)(void **)")
 _LAYOUT_T = _ffi.typeof("const char *(*)(void)")
+_ERRINFO_T = _ffi.typeof("const int64_t *(*)(void)")
 
 
 class RuntimeFault(RuntimeError):
@@ -275,6 +277,16 @@ class Executable:
 
         return call
 
+    def _with_values(self, text: str) -> str:
+        """The message with the values the module left in its error slots (backend/errinfo.py)."""
+        if ERRINFO_POSITION not in text and ERRINFO_VALUES not in text:
+            return text
+        try:
+            slots = self.lib.load_function(_ERRINFO_T, "pc_error_info")()
+        except (AttributeError, KeyError, OSError, NotImplementedError):
+            return text
+        return fill(text, [slots[k] for k in range(ERRINFO_SLOTS)])
+
     def _raise(self, rc: int):
         if rc == _INTERRUPTED:
             _interrupted()
@@ -282,6 +294,7 @@ class Executable:
         if 0 <= code < len(self.errors):
             # "RuntimeError: For 'Gather', ..." raises the class MindSpore raises; otherwise IndexError
             name, sep, text = self.errors[code].partition(": ")
+            text = self._with_values(text)
             cls = _RUNTIME_ERRORS.get(name) if sep else None
             raise cls(text) if cls is not None else IndexError(self.errors[code])
         raise RuntimeFault(f"compiled code returned error {rc}")

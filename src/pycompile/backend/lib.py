@@ -38,7 +38,7 @@ import zlib
 
 import numpy as np
 
-from pycompile.backend import toolchain
+from pycompile.backend import errinfo, toolchain
 from pycompile.backend.c import text
 from pycompile.backend.export import ALIGN, ExportError, arg_layout
 
@@ -259,7 +259,7 @@ def api_text(name: str, args: list, size: int, fingerprint: int, errors: list, v
     stored = [a for a in args if a["kind"] in ("parameter", "constant")]
     arena = args[-1]
     n_args = len(args)
-    msgs = ", ".join(text.string(e) for e in errors) or "0"
+    msgs = ", ".join(text.string(errinfo.plain(e)) for e in errors) or "0"
     x86 = platform.machine() in ("x86_64", "AMD64")
     decls = "\n".join(f"int {p}module_init(const void *api);\nint {p}entry(void **args);" for p, _ in variants)
     table = ", ".join(f"{{{p}module_init, {p}entry}}" for p, _ in variants)

@@ -25,6 +25,7 @@ import numpy as np
 from pycompile.common.abstract import RefType, ScalarType, TensorType
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
 from pycompile.backend.compiled import graph_layout_text
+from pycompile.backend.errinfo import ERRINFO_SLOTS
 from pycompile.backend.c import collectives, text
 from pycompile.backend.c.complex_check import check_complex
 from pycompile.backend.c.dedup import dedup_functions
@@ -301,6 +302,9 @@ class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):
                  f"if (RT->interrupted) PC_INTR = RT->interrupted; "
                  f"if (RT->thread_index) PC_TID = RT->thread_index;{sgemm} return PC_RT_ABI_VERSION; }}",
                  ""]
+        if "PC_ERRINFO[" in body:                 # a runtime error's values (backend/errinfo.py)
+            head += [f"static int64_t PC_ERRINFO[{ERRINFO_SLOTS}];",
+                     "const int64_t *pc_error_info(void) { return PC_ERRINFO; }", ""]
         layout = graph_layout_text(g.params, g.outputs, self.plan.const_args, self.plan.arena_size)
         head += [f"const char *pc_layout(void) {{ return \"{layout}\"; }}", ""]
         # parallel loops become functions the runtime's thread pool runs (outline.py)

@@ -166,9 +166,11 @@ Equal = elementwise("Equal", ("x", "y"), np.equal, out="bool", allow="biufc")
 NotEqual = elementwise("NotEqual", ("x", "y"), np.not_equal, out="bool", allow="biufc",
                        decompose=lambda x, y: call(LogicalNot, call(Equal, x, y)))
 Less = elementwise("Less", ("x", "y"), np.less, out="bool")
-LessEqual = elementwise("LessEqual", ("x", "y"), np.less_equal, out="bool")
-# decompositions (docs/architecture.md, "The core"): x > y is y < x, x >= y is y <= x (NaN
-# compares false either way), x != y is not (x == y) (NaN != NaN is true)
+# decompositions (docs/architecture.md, "The core"): x <= y is x < y or x == y (not (y < x) would
+# be true for a NaN), x > y is y < x, x >= y is y <= x (NaN compares false either way), x != y
+# is not (x == y) (NaN != NaN is true)
+LessEqual = elementwise("LessEqual", ("x", "y"), np.less_equal, out="bool",
+                        decompose=lambda x, y: call(LogicalOr, call(Less, x, y), call(Equal, x, y)))
 Greater = elementwise("Greater", ("x", "y"), np.greater, out="bool", decompose=lambda x, y: call(Less, y, x))
 GreaterEqual = elementwise("GreaterEqual", ("x", "y"), np.greater_equal, out="bool",
                            decompose=lambda x, y: call(LessEqual, y, x))

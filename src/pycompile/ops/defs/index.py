@@ -34,6 +34,25 @@ def _index_arg(op_name: str, t, what: str = "indices") -> TensorType:
 RANGE_ERROR = {"TensorScatterUpdate": ValueError}
 
 
+def combine_range_message(op_name: str, position: int, values, dims) -> str:
+    """MindSpore 2.10's wording for an arithmetic scatter's index out of range (the Nd rows refuse
+    negatives too): `position` is the flat position of the offending index tuple's first value in
+    'indices', `values` that tuple, `dims` the dimensions it indexes (tests/oracle/data/
+    scatter_combine.json). The compiled form builds it from the values the C left in its error
+    slots (backend/executable.py)."""
+    return (f"For '{op_name}', the {position}-th value of 'indices'[{', '.join(str(int(v)) for v in values)}] "
+            f"is out of range[{', '.join(str(int(d)) for d in dims)}].")
+
+
+def _check_combine_rows(op_name: str, shape, idx: np.ndarray) -> None:
+    m = idx.shape[-1]
+    rows = idx.reshape(-1, m).astype(np.int64)
+    bad = np.any((rows < 0) | (rows >= np.array(shape[:m], np.int64)), axis=1)
+    if np.any(bad):
+        o = int(np.argmax(bad))
+        raise RuntimeError(combine_range_message(op_name, o * m, rows[o], shape[:m]))
+
+
 def _check_range(op_name: str, idx: np.ndarray, n: int, what: str = "index", negative: bool = True) -> np.ndarray:
     """Indices in [-n, n) (negative: counted from the end) or [0, n), as indices into [0, n);
     else MindSpore's error."""
@@ -197,6 +216,8 @@ COMBINE = {"": lambda a, b: b, "add": np.add, "sub": np.subtract, "mul": np.mult
 def scatter_nd_values(x, idx, upd, rule: str, name: str):
     """x with each row idx[i] combined with upd[i] by `rule`, in index order (the error names `name`)."""
     m = idx.shape[-1]
+    if rule:                                  # the arithmetic scatters: MindSpore's wording
+        _check_combine_rows(name, x.shape, idx)
     rows = _flat_rows(name, x.shape, idx)
     n_rows = int(np.prod(x.shape[:m], dtype=np.int64))
     out = x.reshape((n_rows,) + x.shape[m:]).copy()

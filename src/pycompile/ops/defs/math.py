@@ -38,10 +38,14 @@ Asinh = _float_unary("Asinh", np.arcsinh)
 Acosh = _float_unary("Acosh", np.arccosh)
 Atanh = _float_unary("Atanh", np.arctanh)
 Atan2 = elementwise("Atan2", ("x", "y"), np.arctan2, out="float", transcendental=True)
+# Trunc stays core: its decomposition select(x < 0, ceil(x), floor(x)) is exact but ran 8.7x
+# slower (two libm calls a value where truncf is one rounding instruction; branch rows32b).
 Trunc = elementwise("Trunc", ("x",), lambda x: np.trunc(x) if x.dtype.kind == "f" else x, allow="iuf", exact=True)
 
+# decomposition (docs/architecture.md, "The core"): x is NaN exactly where x == x fails (an
+# integer never)
 IsNan = elementwise("IsNan", ("x",), lambda x: np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool),
-                    out="bool")
+                    out="bool", decompose=lambda x: call(E.LogicalNot, call(E.Equal, x, x)))
 # |x| == inf; never for an integer (x < x)
 IsInf = elementwise("IsInf", ("x",), lambda x: np.isinf(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool),
                     out="bool", decompose=lambda x: call(E.Equal, call(E.Abs, x), np.inf) if _floating(x)

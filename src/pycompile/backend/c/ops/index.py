@@ -18,7 +18,8 @@ import math
 from pycompile.backend.c.ops import ctypes_ as C
 from pycompile.backend.c.ops.kernels import PARALLEL_MIN
 from pycompile.backend.c.ops.templates import template
-from pycompile.ops.defs.index import RANGE_ERROR
+from pycompile.ops.defs.index import RANGE_ERROR, combine_range_message
+from pycompile.backend.errinfo import ERRINFO_POSITION, ERRINFO_SLOTS, ERRINFO_VALUES
 
 
 def _prod(xs) -> int:
@@ -149,9 +150,22 @@ def _scatter_nd(ctx, w, n):
     rows, inner = _prod(it.shape[:-1]), _prod(xt.shape[m:])
     if rows == 0 or inner == 0:
         return
-    code = _error(ctx, n, n.attrs.get("op_name", n.op.name), f"an index is out of range for the input of shape {list(xt.shape)}")
+    op_name = n.attrs.get("op_name", n.op.name)
+    if rule:
+        # MindSpore's wording, with the offending tuple: the C leaves its position and values in
+        # the module's error slots (PC_ERRINFO: count, then values) and the message is built in
+        # Python from them (backend/executable.py); no user value goes into the C
+        loc = f" (at {n.loc})" if n.loc else ""
+        text = combine_range_message(op_name, 0, [], xt.shape[:m]).replace("0-th", ERRINFO_POSITION, 1)
+        code = ctx.runtime_error(f"RuntimeError: {text.replace('[]', ERRINFO_VALUES, 1)}{loc}")
+        keep = min(m, ERRINFO_SLOTS - 2)
+        err = (f"{{ PC_ERRINFO[0] = o * {m}L; PC_ERRINFO[1] = {keep}; for (int q = 0; q < {keep}; ++q) "
+               f"PC_ERRINFO[2 + q] = (int64_t){ip}[o * {m}L + q]; return PC_ERR_BASE + {code}; }}")
+    else:
+        code = _error(ctx, n, op_name, f"an index is out of range for the input of shape {list(xt.shape)}")
+        err = f"return PC_ERR_BASE + {code};"
     with w.block(f"for (long o = 0; o < {rows}L; ++o)"):
-        _nd_offset(w, ip, xt.shape[:m], "o", f"return PC_ERR_BASE + {code};")
+        _nd_offset(w, ip, xt.shape[:m], "o", err)
         if rule:
             with w.block(f"for (long k = 0; k < {inner}L; ++k)"):
                 di, si = f"off * {inner}L + k", f"o * {inner}L + k"
