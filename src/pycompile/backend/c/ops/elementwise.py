@@ -79,7 +79,6 @@ EXPR = {
     E.Minimum: _min,
     E.Equal: lambda a, ct: f"({a[0]} == {a[1]})",
     E.Less: lambda a, ct: f"({a[0]} < {a[1]})",
-    E.LessEqual: lambda a, ct: f"({a[0]} <= {a[1]})",
     E.LogicalAnd: lambda a, ct: f"({a[0]} && {a[1]})",
     E.LogicalOr: lambda a, ct: f"({a[0]} || {a[1]})",
     E.LogicalNot: lambda a, ct: f"(!{a[0]})",
