@@ -746,12 +746,9 @@ def _product(w, fn, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: 
     flags = int(tb) | weights
     if packed is not None:
         # `packed`: a C pointer to op(b) already packed for the kernel (gemm's shared packing), or NULL
-        with w.block(f"if ({packed})"):
-            w.line(f"if (pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {packed}, 64L, 8, {c}, {ldc}L))")
-            w.line("    " + blas)
-        w.line("else")
-        w.line(f"    if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {flags}, {c}, {ldc}L))")
-        w.line("        " + blas)
+        w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {packed} ? {packed} : {b}, "
+               f"{packed} ? 64L : {ldb}L, {flags} | ({packed} ? 8 : 0), {c}, {ldc}L))")
+        w.line("    " + blas)
         return
     if bias is None and res is None:
         w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {flags}, {c}, {ldc}L))")
