@@ -636,7 +636,8 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
             w.line(f"const long cpb = pk ? ({M}L / 4L < (long)nt ? {M}L / 4L : (long)nt) : cpb0;")
             with w.block("if (pk)"):
                 w.line("const long kq = (long)nt;")
-                w.line(PARALLEL_FOR)
+                # (always true here: the clause tells tools/work_split.py the loop runs only with nt > 2)
+                w.line(PARALLEL_FOR + " if (nt > 2 && pk)")
                 with w.block(f"for (long u = 0; u < {npan}L * kq; ++u)"):
                     w.line(f"const long n0 = (u / kq) * 64L, k0 = (u % kq) * {K}L / kq, k1 = (u % kq + 1) * {K}L / kq;")
                     w.line(f"const long nw = {N}L - n0 < 64L ? {N}L - n0 : 64L;")
