@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import pycompile as ms
-from pycompile import Tensor, nn
+from pycompile import Tensor, nn, ops
 from pycompile._rt import lib
 from pycompile.common import context
 
@@ -61,3 +61,23 @@ def test_dense_layers_split_in_16_chunks_with_one_threads_values(threads):
     assert sum(c >= 16 for c in chunks[16]) >= 2, chunks
     assert chunks[2] == [2, 2], "two threads: the rows-only cut, no shared packing"
 
+
+
+def two_products(a, b, c):
+    return ops.matmul(a, b), ops.matmul(a, c.T)     # op(B) as is and transposed, two 64-column panels
+
+
+def test_shared_packing_of_two_panels_both_layouts(threads):
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((96, 200)).astype(np.float32), rng.standard_normal((200, 120)).astype(np.float32)
+    c = np.ascontiguousarray(b.T)
+    f = ms.jit(two_products)
+    assert "| (pk ? 8 : 0)" in f.compiled(Tensor(a), Tensor(b), Tensor(c)).c_source
+    got = {}
+    for t in (1, 16):
+        threads(t)
+        got[t] = [y.asnumpy() for y in f(Tensor(a), Tensor(b), Tensor(c))]
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    for y1, y16 in zip(got[1], got[16]):
+        np.testing.assert_allclose(y1, want, rtol=1e-4, atol=1e-3)
+        np.testing.assert_array_equal(y16, y1)
