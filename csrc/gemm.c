@@ -266,7 +266,8 @@ declined:
  * the bias when it is NULL and without R when it is NULL (R apart from C); op(B)[k][j] = (tb & 1) ?
  * B[j ldb + k] : B[k ldb + j]; tb & 2: B is likely out of this core's caches (a model's weights
  * larger than its L2), so its lines are prefetched; tb & 4: B is a Parameter the caller never
- * writes, so its packing may be kept (above). The panel lives in kept panels or a per-thread
+ * writes, so its packing may be kept (above); tb & 8: B is op(B) already packed (then bits 0-2 are
+ * ignored). The panel lives in kept panels or a per-thread
  * buffer that grows to the largest K seen. Returns nonzero only when that buffer cannot be
  * allocated (C is then untouched). */
 static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb,
@@ -274,10 +275,13 @@ static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, 
 {
     static _Thread_local float *buf;
     static _Thread_local long cap;
-    const int pf = tb & 2;
-    pc_pack_slot *const kept = tb & 4 ? pc_pack_get(B, K, N, ldb, tb & 1, pf) : 0;
+    /* tb & 8: B is op(B) already packed - ceil(N / 64) panels of K x 64, 64-byte aligned, one
+       after another (a region's units sharing one packing: kernels.py gemm's shared packing) */
+    const int prepacked = tb & 8;
+    const int pf = prepacked ? 0 : tb & 2;
+    pc_pack_slot *const kept = tb & 4 && !prepacked ? pc_pack_get(B, K, N, ldb, tb & 1, pf) : 0;
     tb &= 1;
-    if (!kept && cap < K * PC_NT_PANEL) {
+    if (!kept && !prepacked && cap < K * PC_NT_PANEL) {
         free(buf);
         buf = (float *)aligned_alloc(64, (size_t)K * PC_NT_PANEL * sizeof(float));
         cap = buf ? K * PC_NT_PANEL : 0;
@@ -287,7 +291,9 @@ static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, 
     for (long n0 = 0; n0 < N; n0 += PC_NT_PANEL) {
         const long nw = N - n0 < PC_NT_PANEL ? N - n0 : PC_NT_PANEL;
         const float *restrict P = buf;
-        if (kept)
+        if (prepacked)
+            P = B + n0 / PC_NT_PANEL * K * PC_NT_PANEL;
+        else if (kept)
             P = kept->panels + n0 / PC_NT_PANEL * K * PC_NT_PANEL;
         else
             pc_nt_pack(K, B, ldb, tb, pf, n0, nw, buf);

@@ -98,7 +98,11 @@ def trace(fn, args, calls: int):
 def match(loops1: list, loopsT: list):
     """Per one-thread loop, its record at T or None where it ran on the caller there (its size
     threshold kept it serial at that team size): the records are matched in order by task
-    function (csrc/pool.c pc_pool_trace_fns). None when the T trace is not a subsequence."""
+    function (csrc/pool.c pc_pool_trace_fns). None when the T trace is not a subsequence. Loops
+    whose function never ran at one thread (a team-size-dependent region, e.g. gemm's shared
+    packing of op(B) with more than two threads) are left out here: extra_loops() lists them."""
+    ones = {rec[3] for rec in loops1}
+    loopsT = [rec for rec in loopsT if rec[3] in ones]
     out, j = [], 0
     for rec in loops1:
         if j < len(loopsT) and loopsT[j][3] == rec[3]:
@@ -107,6 +111,12 @@ def match(loops1: list, loopsT: list):
         else:
             out.append(None)
     return out if j == len(loopsT) else None
+
+
+def extra_loops(loops1: list, loopsT: list) -> list:
+    """(n, chunks) of each loop at T whose task function did not run at one thread."""
+    ones = {rec[3] for rec in loops1}
+    return [rec[:2] for rec in loopsT if rec[3] not in ones]
 
 
 def busiest_share(n: int, chunks: int, threads: int) -> float:
@@ -173,12 +183,13 @@ def report(name: str, make, threads: list, calls: int) -> dict:
     pool_ns = sum(lp[2] for lp in loops1)
     rest = max(total - pool_ns, 0.0)
     src = fn.compiled(*args).c_source
-    splits = {}
+    splits, extras = {}, {}
     for T in threads:
         ms.set_context(runtime_num_threads=T)
         fn(*args)
         _, loopsT = trace(fn, args, 3)
         splits[T] = match(loops1, loopsT)
+        extras[T] = extra_loops(loops1, loopsT)
     # names of the generated C's regions: its call sites taken at one thread, in the order of the
     # text, where that order is the order they ran in at every T (straight-line entries: W9, W10)
     sites = [s for s in call_sites(src) if splits_at(s[1], 1) is not False]
@@ -232,6 +243,12 @@ def report(name: str, make, threads: list, calls: int) -> dict:
             verdicts.append(f"  {'PASS' if ok else 'FAIL'} loop {i} ({site}, {t1 / 1e3:.0f} us): {c} chunks of "
                             f"{n} iterations at T={T}, balance {bal:.2f} (want >= {min(CHUNKS, T)} chunks, "
                             f"<= {BALANCE})")
+    T = threads[-1]
+    for n, c in extras[T]:
+        bal = busiest_share(n, c, T) * T
+        ok = c >= min(CHUNKS, T) and bal <= BALANCE
+        verdicts.append(f"  {'PASS' if ok else 'FAIL'} extra loop (only at T > 1, not in the model): {c} chunks "
+                        f"of {n} iterations at T={T}, balance {bal:.2f}")
     for T in threads:
         print(f"  model at {T:2d} threads: {model[T] / 1e3:7.0f} us, speed-up <= {total / model[T]:5.2f}x; "
               f"loops with >= {T} chunks and balance <= 1.25: {balanced[T]} of {len(loops1)}")

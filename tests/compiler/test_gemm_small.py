@@ -224,9 +224,9 @@ def test_a_table_without_the_kernel_makes_the_additions_after_blas(tmp_path):
 
 def _kernel_flags(src):
     """The `tb` argument (bit 0: B transposed, bit 1: prefetch B, bit 2: keep B's packing) of every
-    small-product call."""
+    small-product call (its constant part: a shared packing adds `| (pk ? 8 : 0)`)."""
     import re
-    return [int(call.split(", ")[7]) for call in re.findall(r"pc_sgemm_(?:nt|ep)\((.*?)\)\)", src)]
+    return [int(call.split(", ")[7].split()[0]) for call in re.findall(r"pc_sgemm_(?:nt|ep)\((.*?)\)\)", src)]
 
 
 def test_weights_larger_than_a_cores_l2_are_prefetched():

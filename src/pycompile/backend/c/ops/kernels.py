@@ -625,8 +625,41 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
             w.line("} else {")
             w.level += 1
         # units: every matrix of the batch, each cut into row chunks when there are few matrices
-        w.line(f"const long cpb = {nb}L >= 2L * nt ? 1L : ({M}L / 16L < (long)nt ? ({M}L / 16L > 0 ? {M}L / 16L : 1L) "
-               f": (long)nt);")
+        cpb0 = (f"{nb}L >= 2L * nt ? 1L : ({M}L / 16L < (long)nt ? ({M}L / 16L > 0 ? {M}L / 16L : 1L) "
+                f": (long)nt)")
+        # shared packing (issue 37): one matrix whose rows give fewer chunks of 16 than a team of
+        # more than two threads. Each row chunk of the small kernel packs all of op(b), so finer
+        # chunks would cost a packing each: op(b) is packed once, by the team, into panels every
+        # unit reads (the kernel's tb & 8), and the rows are cut into nt chunks of >= 4. A
+        # per-element sum is the same k-ordered chain of fused multiply-adds whatever the cut, so
+        # results are bit-identical to the unsplit product; teams of 1-2 run as before.
+        shared = (use_blas and small and nb == 1 and K > 0 and beta == "0.0" and bias is None and residual is None
+                  and not (weights & 4) and flops >= PARALLEL_MIN * 8)
+        if shared:
+            npan = -(-N // 64)
+            w.line(f"const long cpb0 = {cpb0};")
+            w.line(f"float *const pk = pc_sgemm_nt && nt > 2 && cpb0 < (long)nt && {M}L >= 8L ? "
+                   f"(float *)aligned_alloc(64, sizeof(float) * {npan * K * 64}L) : 0;")
+            w.line(f"const long cpb = pk ? ({M}L / 4L < (long)nt ? {M}L / 4L : (long)nt) : cpb0;")
+            with w.block("if (pk)"):
+                w.line("const long kq = (long)nt;")
+                # (always true here: the clause tells tools/work_split.py the loop runs only with nt > 2)
+                w.line(PARALLEL_FOR + " if (nt > 2 && pk)")
+                with w.block(f"for (long u = 0; u < {npan}L * kq; ++u)"):
+                    w.line(f"const long n0 = (u / kq) * 64L, k0 = (u % kq) * {K}L / kq, k1 = (u % kq + 1) * {K}L / kq;")
+                    w.line(f"const long nw = {N}L - n0 < 64L ? {N}L - n0 : 64L;")
+                    w.line(f"float *const P = pk + (n0 / 64L) * {K * 64}L;")
+                    bsrc = f"({b})[(n0 + j) * {ldb}L + k]" if tb else f"({b})[k * {ldb}L + n0 + j]"
+                    with w.block("for (long k = k0; k < k1; ++k)"):
+                        w.line(f"for (long j = 0; j < 64L; ++j) P[k * 64L + j] = j < nw ? {bsrc} : 0.0f;")
+        elif (use_blas and small and nb == 1 and K > 0 and weights & 4 and flops >= PARALLEL_MIN * 8):
+            # op(b) a Parameter whose packing the kernel keeps across calls: finer row chunks cost
+            # no packing, so the same cut with more than two threads, without a shared packing
+            w.line(f"const long cpb0 = {cpb0};")
+            w.line(f"const long cpb = pc_sgemm_nt && nt > 2 && cpb0 < (long)nt && {M}L >= 8L ? "
+                   f"({M}L / 4L < (long)nt ? {M}L / 4L : (long)nt) : cpb0;")
+        else:
+            w.line(f"const long cpb = {cpb0};")
         w.line(f"const long rows = ({M}L + cpb - 1) / cpb;")
         if flops >= PARALLEL_MIN * 8:
             w.line(PARALLEL_FOR)
@@ -644,7 +677,8 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
             elif use_blas:
                 a_rows = "A + r0" if ta else f"A + r0 * {lda}L"
                 _product(w, fn, small, ta, tb, "(r1 - r0)", str(N), K, a_rows, lda, "B", ldb, f"O + r0 * {N}L", N,
-                         beta, bias, None if residual is None else f"{residual} + bi * {o_mat}L + r0 * {N}L", weights)
+                         beta, bias, None if residual is None else f"{residual} + bi * {o_mat}L + r0 * {N}L", weights,
+                         packed="pk" if shared else None)
             else:
                 # integers in int64; complex64 / complex128 in C99's complex arithmetic (a product
                 # and a sum, as MindSpore's CPU MatMul: no conjugate)
@@ -660,6 +694,8 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
                         w.line(f"O[i * {N}L + j] = ({C.storage(dt)})s;")
             if epilogue is not None:
                 w.line(epilogue(f"bi * {M}L + r0", f"bi * {M}L + r1"))
+        if shared:
+            w.line("free(pk);")
         if split_cols:
             w.level -= 1
             w.line("}")
@@ -701,7 +737,7 @@ def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
 
 def _product(w, fn, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: str, lda: int, b: str, ldb: int,
              c: str, ldc: int, beta: str = "0.0", bias: str | None = None, res: str | None = None,
-             weights: int = 0) -> None:
+             weights: int = 0, packed: str | None = None) -> None:
     """C statements for c = op(a) @ op(b) (+ beta * c) (m x n, inner K): BLAS, or - for a small
     product - the runtime's kernel (csrc/gemm.c) through the module's pointer pc_sgemm_nt (set from
     pc_api.sgemm_nt at load, codegen's module head), with BLAS when the pointer is NULL (a CPU
@@ -716,6 +752,12 @@ def _product(w, fn, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: 
         w.line(blas)
         return
     flags = int(tb) | weights
+    if packed is not None:
+        # `packed`: a C pointer to op(b) already packed for the kernel (gemm's shared packing), or NULL
+        w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {packed} ? {packed} : {b}, "
+               f"{packed} ? 64L : {ldb}L, {flags} | ({packed} ? 8 : 0), {c}, {ldc}L))")
+        w.line("    " + blas)
+        return
     if bias is None and res is None:
         w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {flags}, {c}, {ldc}L))")
         w.line("    " + blas)
