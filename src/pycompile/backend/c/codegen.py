@@ -282,10 +282,10 @@ class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):
         # the runtime's small-product kernel (csrc/gemm.c, kernels._product) through a pointer of
         # the module's own: NULL without AVX-512 or in an older C caller's table (products then
         # call BLAS); only modules that call it declare it
-        small = "pc_sgemm_nt(" in body
+        small = "pc_sgemm_nt" in body      # called, or its presence tested (the shared-packing cut)
         # (ABI 7: tb's bit 1 asks for a prefetch, which an ABI 6 kernel would read as a transpose,
         # so an older table's kernel is not used at all)
-        biased = "pc_sgemm_ep(" in body         # the same kernel adding a Dense layer's bias and a residual
+        biased = "pc_sgemm_ep" in body         # the same kernel adding a Dense layer's bias and a residual
         sgemm = (" if (RT->abi_version >= 7) pc_sgemm_nt = RT->sgemm_nt;" if small else "") + \
             (" if (RT->abi_version >= 7) pc_sgemm_ep = RT->sgemm_ep;" if biased else "")
         # PC_INTR: the runtime's SIGINT flag (csrc/interrupt.c), read at loop back-edges; a C
