@@ -119,3 +119,17 @@ def test_not_taken_under_a_tracer():
     ms.grad(f)(Tensor(np.float32(1.0)))
     assert seen == [False]
     assert not np.array_equal(params[0].asnumpy(), before)     # the table ops updated it
+
+
+def test_global_step_wraps_as_the_table_add():
+    out = []
+    for fast in (True, False):
+        opt = nn.Momentum(_params(np.float32), 0.1, 0.9)
+        opt.global_step.set_data(Tensor(np.array([2**31 - 1], np.int32)))
+        saved, _eager_update._FAST[0] = _eager_update._FAST[0], fast
+        try:
+            opt(tuple(Tensor(np.ones(s, np.float32)) for s in _SHAPES))
+        finally:
+            _eager_update._FAST[0] = saved
+        out.append(opt.global_step.asnumpy())
+    assert out[0].dtype == out[1].dtype and out[0].tobytes() == out[1].tobytes()
