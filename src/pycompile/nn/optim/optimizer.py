@@ -33,10 +33,11 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common.initializer import initializer
 from pycompile.common.parameter import Parameter, ParameterTuple
-from pycompile.common.tensor import Tensor
+from pycompile.common.tensor import Tensor, parameters_written
 from pycompile.nn.cell import Cell
 from pycompile.nn.layers import CellList
 from pycompile.nn.learning_rate_schedule import LearningRateSchedule
+from pycompile.nn.optim._eager_update import eager_ready
 from pycompile.ops import composite as C
 from pycompile.ops import functional as F
 
@@ -321,6 +322,11 @@ class Optimizer(Cell):
 
     def _advance(self, gradients):
         """global_step += 1, once every gradient exists (see the module docstring)."""
+        if eager_ready() and self.global_step.__class__ is Parameter:
+            # PyNative, seen by no tracer: every gradient exists already; int32 wraps as Add's does
+            np.add(self.global_step._data, 1, out=self.global_step._data, casting="unsafe")
+            parameters_written()
+            return
         F.assign(self.global_step, self.global_step + F.depend(_ONE, gradients))
 
     def _prepare(self, gradients):

@@ -5,6 +5,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common import validator as V
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
+from pycompile.nn.optim._eager_update import eager_ready, momentum_update
 from pycompile.nn.optim.optimizer import Optimizer
 from pycompile.ops import functional as F
 
@@ -84,6 +85,9 @@ class Momentum(Optimizer):
 
     def construct(self, gradients):
         gradients, lrs = self._prepare(gradients)
+        if eager_ready() and momentum_update(self.params, self.moments, gradients, lrs, self.momentum):
+            # PyNative, seen by no tracer: the same arithmetic in place (nn/optim/_eager_update.py)
+            return tuple(True for _ in self.params)
         for p, moment, g, lr in zip(self.params, self.moments, gradients, lrs):
             mom = F.cast(self.momentum, g.dtype)
             lr = F.cast(lr, p.dtype)
