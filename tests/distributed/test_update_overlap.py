@@ -1,8 +1,10 @@
 """The optimizer's update of each bucket's Parameters right after that bucket's wait (issue 37
 item 3; compiler/passes/update_schedule.py), in one process with a reducer built for two ranks
-(a world of one: the all-reduce is a copy). Under mpirun at 2 ranks: test_mpi.py's recipe test
+(a world of one: the all-reduce is a copy), and each bucket reduced in place (MPI_IN_PLACE). Under mpirun at 2 ranks: test_mpi.py's recipe test
 (the same weights as one process within 1e-5, and bit for bit as the traced order)."""
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -65,6 +67,11 @@ def test_each_bucket_is_updated_while_the_later_buckets_are_reduced(monkeypatch)
     c = report.c_source
     first, last = c.index("RT->wait("), c.rindex("RT->wait(")
     assert c.count("RT->comm_progress()", first, last) >= 2
+    # each bucket (a temporary nothing else reads) is reduced in place: MPI_IN_PLACE, no copy
+    calls = re.findall(r"RT->allreduce_start\((v\d+), (v\d+),", c)
+    assert len(calls) == 3
+    for src, dst in calls:
+        assert re.search(rf"\*const {dst} = \(\(float \*\){src}\);", c), (src, dst)
 
 
 @pytest.mark.parametrize("opt", sorted(OPTIMIZERS))
