@@ -17,8 +17,8 @@ new order. Two effects keep their traced order when they touch one Parameter and
 writes it; an Assign of a Parameter also stays after every node of the tail that was before it
 and reads a Load of that Parameter (the old content, which an in-place update overwrites). So
 each Parameter's value and state see the same operations in the same order: the results are
-the traced order's bit for bit. A tail with any other effect (a Print, a control-flow node, an
-effect that is not a Parameter's Load or Assign) is left as it is.
+the traced order's bit for bit. A tail with any other effect (a Print, a control-flow node, a
+collective other than the waits, a random op) is left as it is.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ import heapq
 
 from pycompile.common.abstract import MonadType, RefType
 from pycompile.compiler import ir
-from pycompile.compiler.passes.comm_schedule import _deps
+from pycompile.compiler.passes.comm_schedule import _deps, _pure
 from pycompile.ops import prims as P
 
 
@@ -102,19 +102,24 @@ def _overlap(block: ir.Block) -> ir.Block:
         if n.op in (P.Load, P.Assign, P.UpdateState) or any(_is_state(i) and i is not last_state for i in n.inputs):
             return block                  # an effect outside the chain
         if any(i is last_state for i in n.inputs):
+            if n.op not in (P.Depend, P.MakeTuple):
+                return block
             finals.append(n)
             continue
+        if not (_pure(n) or n.op in (P.Depend, P.MakeTuple, P.AllReduceWait)):
+            return block                  # another effect (a collective, a random op ...): left alone
         unit_of[id(n)] = len(units)
         units.append(("node", n))
+    dep_ids = {id(n): _deps(n) for n in tail}
     final_ids = {id(n) for n in finals}
-    if any(_deps(n) & final_ids for n in tail if id(n) not in final_ids):
+    if any(dep_ids[id(n)] & final_ids for n in tail if id(n) not in final_ids):
         return block
     if any(id(r) in tail_ids and id(r) not in unit_of and id(r) not in final_ids for r in block.results):
         return block
 
     def node_deps(n):
         """units n reads (data), by id of the node read."""
-        return {unit_of[d] for d in _deps(n) if d in unit_of}
+        return {unit_of[d] for d in dep_ids[id(n)] if d in unit_of}
 
     deps = [set() for _ in units]
     for u, (kind, x) in enumerate(units):
@@ -136,7 +141,7 @@ def _overlap(block: ir.Block) -> ir.Block:
             alias_of[id(n)] = alias_of[id(n.inputs[0])]
 
     def reads(n) -> set:
-        return {alias_of[d] for d in _deps(n) if d in alias_of}
+        return {alias_of[d] for d in dep_ids[id(n)] if d in alias_of}
 
     # effects on one Parameter keep their order when one of them writes it (an attached value
     # that is a Parameter's memory reads it)
@@ -159,13 +164,16 @@ def _overlap(block: ir.Block) -> ir.Block:
             reads_since.setdefault(ref, []).append(u)
     # an Assign after every node of the tail traced before it that reads the Parameter's old
     # content (a Load of it, or a view): the update may overwrite it in place
+    readers: dict = {}                    # id(Parameter) -> the data units reading its memory, in order
+    for v, (kind, x) in enumerate(units):
+        if kind == "node":
+            for ref in reads(x):
+                readers.setdefault(ref, []).append(v)
     for k, (us, effect) in enumerate(steps):
         if effect is None or effect.op is not P.Assign:
             continue
         u, ref = step_unit[k], id(effect.inputs[0])
-        for v, (kind, x) in enumerate(units[:u]):
-            if kind == "node" and ref in reads(x):
-                deps[u].add(v)
+        deps[u].update(v for v in readers.get(ref, ()) if v < u)
     # priority: the latest bucket (in start order) a unit waits for, then the traced order
     starts = [n for n in nodes if n.op is P.AllReduceStart]
     start_index = {id(s): k for k, s in enumerate(starts)}
