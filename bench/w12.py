@@ -298,8 +298,10 @@ def scaling(workloads, ranks, rounds: int, steps: int, srcs=()) -> None:
             n_steps = steps if name == "W5" else max(3, steps // 10)
             for n in ranks:
                 for k, src in enumerate(srcs):
+                    # (W5 at n > 1 also times its all-reduces alone, for the model below)
                     cmd = [mpiexec, "-n", str(n), sys.executable, os.path.abspath(__file__), "--worker", "--dp",
-                           "--threads", "1", "--steps", str(n_steps), "--workload", name, "--no-alone"]
+                           "--threads", "1", "--steps", str(n_steps), "--workload", name] + (
+                               [] if name == "W5" and n > 1 else ["--no-alone"])
                     e = dict(env, PYTHONPATH=src + os.pathsep + env.get("PYTHONPATH", ""))
                     res.setdefault((k, w, n), []).append(_run(cmd + (["--weak"] if weak else []), e))
     print(f"# W12 scaling, {rounds} interleaved rounds; load: {os.getloadavg()}")
@@ -322,6 +324,30 @@ def scaling(workloads, ranks, rounds: int, steps: int, srcs=()) -> None:
                 print(f"{w} ranks={n} B/rank={rnds[0][0]['local_batch']}: step {m:.3g} ms "
                       f"({min(st):.3g}-{max(st):.3g}, slower rank); {'speed-up' if w == 'W5' else 'efficiency'} "
                       f"{ratio:.2f}; medians (ms) {per_rank}")
+                if "reduce_ms" in rnds[0][0]:
+                    _model(rnds)
+
+
+def _model(rnds) -> None:
+    """What the step would cost with a core free for the reduction (this VM's 2 cores run 2 ranks:
+    none is free, so MPI's shared-memory copies and sums run inside the ranks' MPI calls): each
+    rank's compute (its step less the time inside MPI: starts, progress tests, waits), the
+    all-reduces alone (the same buffers, no backward), the wait no backward or update hid (per
+    step the rank that waited less: the other's wait holds the ranks' skew) and the share of the
+    all-reduces hidden; modelled step = the slower rank's compute + that wait."""
+    def med(values):
+        return statistics.median(values)
+    n = len(rnds[0])
+    compute = [med(r[k]["step_ms"] - r[k]["start_ms"] - r[k]["progress_ms"] - r[k]["wait_ms"] for r in rnds)
+               for k in range(n)]
+    in_mpi = [med(r[k]["start_ms"] + r[k]["progress_ms"] + r[k]["wait_ms"] for r in rnds) for k in range(n)]
+    alone = med(r[0]["reduce_ms"] for r in rnds)
+    last = med(r[0]["last_bucket_ms"] for r in rnds)
+    exposed = med(med(min(ws) for ws in zip(*(x["waits"] for x in r))) for r in rnds)
+    print(f"  model: compute per rank {', '.join(f'{c:.3g}' for c in compute)} ms, inside MPI "
+          f"{', '.join(f'{c:.3g}' for c in in_mpi)} ms; the all-reduces alone {alone:.3g} ms (the last bucket "
+          f"{last:.3g} ms); waited (the rank that waited less) {exposed:.3g} ms: {max(0.0, 1 - exposed / alone):.0%} "
+          f"hidden; with a core free for the reduction: step ~ {max(compute) + exposed:.3g} ms")
 
 
 if __name__ == "__main__":

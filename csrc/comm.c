@@ -418,6 +418,12 @@ static long g_progress_gap_ns = 0;
 static long g_progress_last_ns;
 void pc_comm_set_progress(int gap_us) { g_progress_gap_ns = gap_us < 0 ? -1 : (long)gap_us * 1000L; }
 
+/* MPI_IN_PLACE of the bound library (the memory planner gives a gradient bucket that nothing else
+ * reads after its reduction starts the same buffer as source and destination) */
+static const void *g_in_place;
+static int g_has_in_place;
+void pc_comm_set_in_place(int64_t value) { g_in_place = (const void *)(intptr_t)value; g_has_in_place = 1; }
+
 static int pc_comm_progress(void)
 {
     if (g_req_active == 0 || g_progress_gap_ns < 0 || g_handle_size <= 0 || !g_mpi[PC_MPI_TEST]) return 0;
@@ -447,7 +453,9 @@ static int pc_allreduce_start(const void *src, void *dst, int64_t count, int dty
     if (k < 0) return k;
     size_t nbytes = (size_t)count * g_itemsize[dtype];
     if (g_handle_size < 0) { if (src != dst) memmove(dst, src, nbytes); return 0; }
-    if (op < 0 || op > 3 || src == dst) return comm_fail(PC_COMM_EARGS, "unknown reduction or aliased buffers");
+    if (op < 0 || op > 3 || (src == dst && !g_has_in_place))
+        return comm_fail(PC_COMM_EARGS, "unknown reduction or aliased buffers");
+    if (src == dst) src = g_in_place;
     int slot = 0;
     while (slot < PC_COMM_MAX_REQUESTS && g_req_used[slot]) ++slot;
     if (slot == PC_COMM_MAX_REQUESTS)

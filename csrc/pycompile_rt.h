@@ -138,6 +138,10 @@ int pc_comm_faulted(void);
 /* comm_progress tests the oldest started all-reduce at most once per gap_us microseconds (0: at
  * every call); < 0: never (PYCOMPILE_COMM_PROGRESS=0: measure what the MPI_Test calls give) */
 void pc_comm_set_progress(int gap_us);
+/* the value of the bound MPI's MPI_IN_PLACE (MPICH's (void *)-1, Open MPI's (void *)1): an
+ * allreduce_start whose source is its destination then reduces in place, without MPI's copy of
+ * the source into the destination; before it is set such a call fails (aliased buffers) */
+void pc_comm_set_in_place(int64_t value);
 /* all-reduces run by compiled code since the last reset, the first n of: calls (blocking or
  * started), bytes, ns inside them, ns waited for started ones to complete, MPI_Test calls of
  * comm_progress, ns inside those (bench/w12.py) */

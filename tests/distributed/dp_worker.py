@@ -6,7 +6,9 @@ initial and final weights (rank 0) to OUT. fail_rank -2: one process without ini
 single-process run on the whole batch); fail_rank k >= 0: rank k raises halfway (or, with a 5th
 argument 'kill', SIGKILLs itself) and the others must be ended by it. A 5th argument 'recipe'
 runs MindSpore's full recipe instead: the batch read through NumpySlicesDataset with
-num_shards / shard_id, and TrainOneStepWithLossScaleCell (a fixed scale of 1024, exact in float32).
+num_shards / shard_id, and TrainOneStepWithLossScaleCell (a fixed scale of 1024, exact in float32),
+then a plain TrainOneStepCell ('plain.' weights) and the same compiled without the update_schedule
+pass ('traced.').
 argv: out.npz mode(pynative|graph) steps [fail_rank [kill|recipe]]
 """
 import os
@@ -86,5 +88,16 @@ if variant == "recipe":        # then a plain TrainOneStepCell from the same ini
     for k in range(steps):
         step2(xs, ys)
     plain = {"plain." + p.name: p2.asnumpy() for p, p2 in zip(net.trainable_params(), net2.trainable_params())}
+    # and once more compiled without the update_schedule pass: the traced order's updates (every
+    # wait before the first update), which the reordered step must equal bit for bit
+    from pycompile.compiler import passes
+    passes.PIPELINE = [p for p in passes.PIPELINE if p[0] != "update_schedule"]
+    net3 = MLP()
+    for p3, p in zip(net3.trainable_params(), net.trainable_params()):
+        p3.set_data(ms.Tensor(initial["init." + p.name]))
+    step3 = nn.TrainOneStepCell(nn.WithLossCell(net3, loss), nn.Momentum(net3.trainable_params(), 0.05, 0.9))
+    for k in range(steps):
+        step3(xs, ys)
+    plain.update({"traced." + p.name: p3.asnumpy() for p, p3 in zip(net.trainable_params(), net3.trainable_params())})
 if rank == 0:
     np.savez(out_path, **initial, **{p.name: p.asnumpy() for p in net.trainable_params()}, **plain)

@@ -85,7 +85,7 @@ def _reference(init, steps=STEPS, lr=0.05, momentum=0.9):
 def _check_weights(path, steps, prefix=""):
     got = np.load(path)
     if prefix:          # the weights a second step trained from the same initial ones
-        got = {k: got[k] if k.startswith("init.") else got[prefix + k] for k in got if not k.startswith("plain.")}
+        got = {k: got[k] if k.startswith("init.") else got[prefix + k] for k in got if not k.startswith(("plain.", "traced."))}
     want = _reference(got, steps)
     for k, v in want.items():
         rel = np.abs(got[k] - v).max() / np.abs(v).max()
@@ -111,12 +111,20 @@ def test_the_mindspore_recipe_sharded_dataset_and_loss_scale_cell(tmp_path):
     shard_id=get_rank()) feeding TrainOneStepWithLossScaleCell (a TrainOneStepCell) in
     DATA_PARALLEL: the same weights as one process on the whole batch. The same run then trains
     a plain TrainOneStepCell from the same weights (compiled at 2 ranks: its own reduction path,
-    the mean in the backward's seed and the large gradients reduced alone): the same again."""
+    the mean in the backward's seed and the large gradients reduced alone, each bucket's updates
+    right after its wait): the same again, and bit for bit the traced order's."""
     out = tmp_path / "w.npz"
     proc, _ = _run(2, [out, "graph", STEPS, -1, "recipe"])
     assert proc.returncode == 0, proc.stderr[-3000:]
     _check_weights(out, STEPS)
     _check_weights(out, STEPS, "plain.")
+    # the plain step's updates run between the waits (compiler/passes/update_schedule.py): the same
+    # bits as the traced order (every wait before the first update), trained from the same weights
+    got = np.load(out)
+    traced = [k for k in got if k.startswith("traced.")]
+    assert len(traced) == 6
+    for k in traced:
+        np.testing.assert_array_equal(got["plain." + k[7:]], got[k])
 
 
 @pytest.mark.parametrize("how", ["raise", "kill"])

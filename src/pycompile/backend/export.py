@@ -63,7 +63,7 @@ API_FIELDS = {
     "reduce_scatter": "(src, dst, count per rank's result, dtype code, op, group name) -> 0; may be NULL",
     "broadcast": "(src, dst, count, dtype code, root rank, group name) -> 0; may be NULL",
     "allreduce_start": "non-blocking allreduce: (src, dst, count, dtype, op, group, int64_t *request) -> 0; "
-                       "may be NULL",
+                       "src == dst: reduce in place (a gradient bucket nothing else reads); may be NULL",
     "wait": "(int64_t *request) -> 0 once the request started by allreduce_start is complete; may be NULL",
     "comm_progress": "() -> 0: let MPI advance the all-reduces started and not yet waited for (called between "
                      "kernels while one is in flight); may be NULL",

@@ -110,6 +110,8 @@ class World:
             size = MPI._sizeof(MPI.Comm)
             lib.pc_comm_bind(size, ffi.new("int64_t[]", fns), len(fns), ffi.new("int64_t[]", dtypes),
                              ffi.new("int64_t[]", ops))
+            # gradient buckets reduced in place (backend/c/collectives.py): MPI's own IN_PLACE value
+            lib.pc_comm_set_in_place(_signed(int(MPI.IN_PLACE)))
         from pycompile.common import knobs
         lib.pc_comm_set_progress(knobs.get("PYCOMPILE_COMM_PROGRESS_US") if knobs.get("PYCOMPILE_COMM_PROGRESS") else -1)
         ctl = 0 if self.ctl is None else _signed(self.MPI._handleof(self.ctl))

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pycompile.backend.c.collectives import reduces_in_place
 from pycompile.backend.c.naming import nid
 from pycompile.common.abstract import MonadType, RefType, ScalarType, StackType, TensorType, TupleType
 from pycompile.compiler import ir
@@ -170,11 +171,13 @@ class Planner:
             if n.op is ir.GETITEM:
                 self.getitems.setdefault(id(n.inputs[0]), {})[n.attrs["index"]] = n
         self._inplace_assigns(block)
+        outer, self.block_nodes = getattr(self, "block_nodes", ()), block.nodes
         for n in block.nodes:
             for i in n.inputs:
                 if isinstance(i, ir.Const):
                     self.const(i)
             self.assign_node(n)
+        self.block_nodes = outer
         for r in block.results:
             if isinstance(r, ir.Const):
                 self.const(r)
@@ -210,7 +213,7 @@ class Planner:
             p.storage[id(n)] = Storage("local")
         elif n.op is ir.GETITEM:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
-        elif _aliases(n.op):
+        elif _aliases(n.op) or (req is None and reduces_in_place(self.block_nodes, n, p.storage)):
             p.storage[id(n)] = Storage("alias", base=n.inputs[0])
         elif _static_result(n.op):
             p.storage[id(n)] = Storage("static", name=_static_result(n.op))

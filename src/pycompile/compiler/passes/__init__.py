@@ -35,6 +35,7 @@ from pycompile.compiler.passes.licm import licm
 from pycompile.compiler.passes.load_elim import load_elim
 from pycompile.compiler.passes.simplify import simplify
 from pycompile.compiler.passes.subgraphs import optimize_subgraphs
+from pycompile.compiler.passes.update_schedule import update_schedule
 from pycompile.compiler.verify import verify as verify_graph
 
 
@@ -80,6 +81,9 @@ PIPELINE = [
     ("dce_final", lambda g, o: dce(g), 0),
     # last: only reorders (gradient all-reduces start when their bucket exists, wait when read)
     ("comm_schedule", lambda g, o: comm_schedule(g), 0),
+    # then each Parameter's optimizer update right after the wait of its gradient's bucket, so the
+    # last buckets' reductions run during the earlier buckets' updates (only reorders)
+    ("update_schedule", lambda g, o: update_schedule(g), 0),
 ]
 
 
