@@ -1,7 +1,12 @@
-"""PyNative's ReLU gradient on plain Tensors (ops/grads/_eager_relu.py): two integer passes over
-ReLU's output instead of Greater + Select, with Select's bits - on edge values of x (NaN of both
-signs, +-0, +-inf, subnormals) and of the cotangent, float32 and float64 - and LeNet-5's
-Parameters after PyNative training steps are byte for byte those of the rule's Select path."""
+"""PyNative's training step (issue 32 item 4, branch train32):
+
+* the ReLU gradient on plain Tensors (ops/grads/_eager_relu.py): two integer passes over ReLU's
+  output instead of Greater + Select, with Select's bits - on edge values of x (NaN of both
+  signs, +-0, +-inf, subnormals) and of the cotangent, float32 and float64 - and LeNet-5's
+  Parameters after PyNative training steps are byte for byte those of the rule's Select path;
+* the tape (ops/autodiff/tape.py `GradTrace.infers_itself`): an op on watched values is inferred
+  once, by its call on the primals (a plan hit when warm), not first on the tracers as well; its
+  errors are the same."""
 from __future__ import annotations
 
 import sys
@@ -95,3 +100,29 @@ def test_lenet_steps_equal_the_select_path_byte_for_byte(monkeypatch):
     assert len(calls) == 9                      # three ReLUs a step, each on the fast path
     monkeypatch.setattr(core, "relu_grad_eager", lambda g, out: None)
     assert fast == _train(3)
+
+
+def test_a_recorded_op_is_not_inferred_on_its_tracers():
+    from pycompile.ops import prims as P
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    f = ms.grad(lambda v: ops.exp(v).sum())
+    f(x)                                                    # warm: the primal call's plan exists
+    calls = []
+    real = P.Exp.infer
+    object.__setattr__(P.Exp, "infer", lambda *a, **k: calls.append(1) or real(*a, **k))   # a frozen row
+    try:
+        np.testing.assert_allclose(f(x).asnumpy(), np.exp(x.asnumpy()), rtol=1e-6)
+    finally:
+        object.__setattr__(P.Exp, "infer", real)
+    assert calls == []
+
+
+def test_errors_of_a_recorded_op_are_its_errors():
+    from pycompile.ops import _table
+    from pycompile.ops import prims as P
+    a, b = Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((4, 5), np.float32))
+    with pytest.raises(ValueError) as plain:
+        _table.apply(P.MatMul, [a, b])
+    with pytest.raises(ValueError) as recorded:
+        ms.grad(lambda u: _table.apply(P.MatMul, [u, b]).sum())(a)
+    assert str(recorded.value) == str(plain.value)
