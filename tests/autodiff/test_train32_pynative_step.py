@@ -126,3 +126,16 @@ def test_errors_of_a_recorded_op_are_its_errors():
     with pytest.raises(ValueError) as recorded:
         ms.grad(lambda u: _table.apply(P.MatMul, [u, b]).sum())(a)
     assert str(recorded.value) == str(plain.value)
+
+
+def test_a_cotangent_that_fits_is_returned_without_building_types(monkeypatch):
+    from pycompile.ops.autodiff import tape
+    seen = []
+    real = tape.type_of
+    monkeypatch.setattr(tape, "type_of", lambda v: seen.append(v) or real(v))
+    c = Tensor(np.ones((2, 3), np.float32))
+    assert tape.fit(c, ms.Parameter(Tensor(np.zeros((2, 3), np.float32)), name="w")) is c
+    assert tape._is_tensor(c) and seen == []
+    # broadcast axes are summed and dtypes cast as before
+    np.testing.assert_array_equal(tape.fit(c, Tensor(np.zeros((3,), np.float32))).asnumpy(), [2, 2, 2])
+    assert tape.fit(c, Tensor(np.zeros((2, 3), np.float64))).dtype == ms.float64
