@@ -671,6 +671,10 @@ def _conv_backprop_filter(ctx, w, n):
     if _filter_direct(g, dt):
         _backprop_filter_direct(ctx, w, n, g, out, dt, name)
         return
+    from pycompile.backend.c.ops import conv_filter_rows     # few channels: vectors of pixels
+    if conv_filter_rows.applies(g, dt):
+        conv_filter_rows.render(ctx, w, n, g, out, dt, name, _padded_input, split_flops)
+        return
     ctx.use_blas()
     rows = g.Cg * g.RS
     t = _tile(g)
