@@ -15,6 +15,18 @@ from pycompile.ops import _table
 from pycompile.ops import prims as P
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _kernels_installed():
+    """The suite runs PyNative on NumPy (tests/conftest.py): without this, `apply` below compared
+    NumPy's dW with the reference, not the kernel's."""
+    saved = _table.EAGER_KERNELS[0]
+    _table.EAGER_KERNELS[0] = eager.KERNELS
+    _table._PLANS.clear()
+    yield
+    _table.EAGER_KERNELS[0] = saved
+    _table._PLANS.clear()
+
+
 def _dw_reference(dy, x, kh, kw, pads):
     """dW[k, c, r, s] = sum over n, oh, ow of dY[n, k, oh, ow] * Xpadded[n, c, oh + r, ow + s]."""
     pt, pb, pl, pr = pads

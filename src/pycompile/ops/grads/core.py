@@ -14,6 +14,7 @@ from pycompile.ops._table import OpTypeError, apply, norm_axes
 from pycompile.ops.defs.array import norm_perm
 from pycompile.ops.defs.reduce import reduced_shape, softmax_axis
 from pycompile.ops.grads import defgrad, nondiff
+from pycompile.ops.grads._eager_relu import relu_grad as relu_grad_eager
 
 nondiff(P.Equal, P.NotEqual, P.Less, P.LessEqual, P.Greater, P.GreaterEqual, P.LogicalAnd, P.LogicalOr,
         P.LogicalNot, P.BitwiseAnd, P.BitwiseOr, P.BitwiseXor, P.IsFinite, P.ReduceAll, P.ReduceAny, P.Argmax,
@@ -191,7 +192,11 @@ def _sigmoid(g, out, x):
 @defgrad(P.ReLU)
 def _relu(g, out, x):
     # the mask from the output (out > 0 exactly where x > 0): the backward then keeps only
-    # the activation the next product reads, not the pre-activation as well
+    # the activation the next product reads, not the pre-activation as well. PyNative on plain
+    # Tensors: the same bits in two NumPy passes (grads/_eager_relu.py)
+    fast = relu_grad_eager(g, out)
+    if fast is not None:
+        return (fast,)
     return (F.select(F.greater(out, 0), g, 0),)
 
 

@@ -252,54 +252,77 @@ def _store_channel(w, epi: Epilogue, yrow: str, yidx: str, value_of, count: str,
         w.line(f"{yrow}[j] = ({st})({epi.apply(value_of('j'), f'{yidx} + j')});")
 
 
-def _row_kernel(defs, name: str, g: Geometry, dt, nv: int, cs: int, rs: int) -> str:
+def _row_kernel(defs, name: str, g: Geometry, dt, nv: int, cs: int, rs: int, kc: int = 1, astride: int = 0,
+                row_range: bool = False) -> str:
     """static inline void name(const T *x, const T *w, T *acc): nv vectors of consecutive
-    output pixels of one channel, summed over (c, kh, kw) in registers; x at the first pixel's
-    window, w at the channel's weights. Stride-2 rows are read as two vectors and shuffled.
-    With few vectors, kernel columns alternate between independent accumulator sets (one FMA
-    chain would wait on the FMA latency)."""
+    output pixels of kc channels, summed over (c, kh, kw) in registers; x at the first pixel's
+    window, w at the first channel's weights (channel ch's at w + ch * Cg * KH * KW, its sums
+    stored at acc + ch * astride). Each input vector loaded serves the kc channels; every
+    channel's sum is the same sequence of multiply-adds as with kc = 1 (the same bits).
+    Stride-2 rows are read as two vectors and shuffled. With few vectors, kernel columns
+    alternate between independent accumulator sets (one FMA chain would wait on the FMA
+    latency). row_range: two more arguments r0, r1 bound the kernel rows summed (the caller
+    leaves out rows that read only zero padding; their products are +-0, which leave a sum
+    that starts at +0 unchanged)."""
     st = C.storage(dt)
     lanes = _lanes(dt)
     vt = "pc_v16f" if dt is mstype.float32 else "pc_v8d"
     it = "pc_v16i" if dt is mstype.float32 else "pc_v8l"
     sets = max(1, min(4 // nv, g.KW))
-    defs.line(f"PC_CONTRACT_FN void {name}(const {st} *restrict x, const {st} *restrict w, {st} *restrict acc)")
+    wstride = g.Cg * g.KH * g.KW
+    extra = ", long r0, long r1" if row_range else ""
+    defs.line(f"PC_CONTRACT_FN void {name}(const {st} *restrict x, const {st} *restrict w, {st} *restrict acc{extra})")
     with scope(defs):
         defs.line("PC_CONTRACT_BODY")
-        defs.line(" ".join(f"{vt} a{v}_{k} = {{0}};" for v in range(nv) for k in range(sets)))
+        defs.line(" ".join(f"{vt} a{v}_{k}_{ch} = {{0}};" for v in range(nv) for k in range(sets) for ch in range(kc)))
         if g.SW == 2:
             defs.line(f"const {it} even = {{{', '.join(str(2 * i) for i in range(lanes))}}};")
         with defs.block(f"for (long c = 0; c < {g.Cg}L; ++c)"):
             defs.line(f"const {st} *const xc = x + c * {cs}L;")
-            with defs.block(f"for (long r = 0; r < {g.KH}L; ++r)"):
+            with defs.block("for (long r = r0; r < r1; ++r)" if row_range else f"for (long r = 0; r < {g.KH}L; ++r)"):
                 defs.line(f"const {st} *const xr = xc + r * {g.DH * rs}L;")
                 defs.line(f"const {st} *const wr = w + (c * {g.KH}L + r) * {g.KW}L;")
                 for sc in range(g.KW):
                     k = sc % sets
-                    defs.line(f"{{ const {st} wv = wr[{sc}]; const {st} *const xs = xr + {sc * g.DW};")
+                    wvs = " ".join(f"const {st} wv{ch} = wr[{ch * wstride + sc}];" for ch in range(kc))
+                    defs.line(f"{{ {wvs} const {st} *const xs = xr + {sc * g.DW};")
                     for v in range(nv):
                         base = f"xs + {v * lanes * g.SW}"
+                        madd = " ".join(f"a{v}_{k}_{ch} += wv{ch} * b;" for ch in range(kc))
                         if g.SW == 1:
-                            defs.line(f"  {{ {vt} b; memcpy(&b, {base}, sizeof b); a{v}_{k} += wv * b; }}")
+                            defs.line(f"  {{ {vt} b; memcpy(&b, {base}, sizeof b); {madd} }}")
                         elif g.SW == 2:
                             defs.line(f"  {{ {vt} lo, hi; memcpy(&lo, {base}, sizeof lo); memcpy(&hi, {base} + "
-                                      f"{lanes}, sizeof hi); a{v}_{k} += wv * __builtin_shuffle(lo, hi, even); }}")
+                                      f"{lanes}, sizeof hi); const {vt} b = __builtin_shuffle(lo, hi, even); {madd} }}")
                         else:
                             defs.line(f"  {{ {vt} b; for (int l = 0; l < {lanes}; ++l) b[l] = ({base})[l * {g.SW}]; "
-                                      f"a{v}_{k} += wv * b; }}")
+                                      f"{madd} }}")
                     defs.line("}")
-        for v in range(nv):
-            total = " + ".join(f"a{v}_{k}" for k in range(sets))
-            defs.line(f"{{ const {vt} t = {total}; memcpy(acc + {v * lanes}, &t, sizeof t); }}")
+        for ch in range(kc):
+            for v in range(nv):
+                total = " + ".join(f"a{v}_{k}_{ch}" for k in range(sets))
+                defs.line(f"{{ const {vt} t = {total}; memcpy(acc + {ch * astride + v * lanes}, &t, sizeof t); }}")
     defs.line("")
     return name
 
 
-def render_rows(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue, name: str):
-    """Pixel-vectorized direct convolution: for each (image, output channel, output row), chunks
-    of up to 4 vectors of output pixels accumulate weight (broadcast) x input in registers over
-    (c, kh, kw); then the epilogue runs along the row. The input is read from a padded copy with
-    slack after it, so a chunk's last vector may read past its row."""
+def _row_channels(g: Geometry, nvs) -> int:
+    """Output channels per row-kernel call: the largest divisor of Kg whose accumulators (vectors
+    x column sets x channels, for each kernel's vector count in nvs) fit in 24 registers.
+    LeNet's first layer (6 channels of 2 vectors) and Conv2DBackpropInput of its second (6 of
+    1) load each input vector once for the 6 channels instead of 6 times."""
+    budget = max(1, min(24 // (nv * max(1, min(4 // nv, g.KW))) for nv in nvs if nv))
+    return max(d for d in range(1, min(g.Kg, budget) + 1) if g.Kg % d == 0)
+
+
+def render_rows(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue, name: str,
+                skip_pad_rows: bool = False):
+    """Pixel-vectorized direct convolution: for each (image, block of output channels, output
+    row), chunks of up to 4 vectors of output pixels accumulate weight (broadcast) x input in
+    registers over (c, kh, kw); then the epilogue runs along the row. The input is read from a
+    padded copy with slack after it, so a chunk's last vector may read past its row.
+    skip_pad_rows (stride 1: Conv2DBackpropInput, whose dY is padded by up to k - 1 rows on each
+    side): each output row sums only the kernel rows that read input rows, not padding."""
     st = C.storage(dt)
     lanes = _lanes(dt)
     nv_row = -(-g.OW // lanes)
@@ -312,11 +335,14 @@ def render_rows(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue,
                                                                       "pads": (0, 0, 0, 0), "group": g.G})
         g2.padded = True
     xp, cs, rs = _padded_input(w, g2, x, st, name, slack)
-    kern = _row_kernel(ctx.defs, f"{name}_row", g, dt, chunk, cs, rs)
     tail_nv = nv_row % chunk
-    kern_t = _row_kernel(ctx.defs, f"{name}_rowt", g, dt, tail_nv, cs, rs) if tail_nv else None
+    kc = _row_channels(g, (chunk, tail_nv))
+    astride = nv_row * lanes
+    skip = skip_pad_rows and g.SH == 1 and bool(g.PH or g.PHa)
+    kern = _row_kernel(ctx.defs, f"{name}_row", g, dt, chunk, cs, rs, kc, astride, skip)
+    kern_t = _row_kernel(ctx.defs, f"{name}_rowt", g, dt, tail_nv, cs, rs, kc, astride, skip) if tail_nv else None
     fold = "" if epi.folded is None else f" * {epi.extras[epi.folded][0]}[k]"
-    units = g.N * g.K * g.OH
+    units = g.N * (g.K // kc) * g.OH
     par = f" if ({split_flops(g.flops)})"
     if fold:
         # per-channel scale folded into a scaled copy of the weights
@@ -328,22 +354,31 @@ def render_rows(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue,
         wt = "WS"
     w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}){par}")
     with w.block(f"for (long u = 0; u < {units}L; ++u)"):
-        w.line(f"const long n = u / {g.K * g.OH}L, k = (u / {g.OH}L) % {g.K}L, oh = u % {g.OH}L;")
-        w.line(f"const long cin = (k / {g.Kg}L) * {g.Cg}L;")
-        w.line(f"{st} acc[{nv_row * lanes}] __attribute__((aligned(64)));")
+        w.line(f"const long n = u / {g.K // kc * g.OH}L, k0 = (u / {g.OH}L) % {g.K // kc}L * {kc}L, oh = u % {g.OH}L;")
+        w.line(f"const long cin = (k0 / {g.Kg}L) * {g.Cg}L;")
+        w.line(f"{st} acc[{kc * astride}] __attribute__((aligned(64)));")
         w.line(f"const {st} *const xrow = {xp} + (n * {g.C}L + cin) * {cs}L + oh * {g.SH * rs}L;")
-        w.line(f"const {st} *const wk = {wt} + k * {g.Cg * g.KH * g.KW}L;")
+        w.line(f"const {st} *const wk = {wt} + k0 * {g.Cg * g.KH * g.KW}L;")
+        rargs = ""
+        if skip:
+            # kernel rows r with PH <= oh + r * DH < PH + H read input rows (the rest, padding)
+            w.line(f"const long r0 = oh >= {g.PH}L ? 0 : ({g.PH}L - oh + {g.DH - 1}L) / {g.DH}L;")
+            w.line(f"const long r1e = ({g.PH + g.H}L - oh + {g.DH - 1}L) / {g.DH}L, r1 = r1e < {g.KH}L ? r1e : {g.KH}L;")
+            rargs = ", r0, r1"
         full = nv_row // chunk
         with w.block(f"for (long b = 0; b < {full}L; ++b)"):
-            w.line(f"{kern}(xrow + b * {chunk * lanes * g.SW}L, wk, acc + b * {chunk * lanes}L);")
+            w.line(f"{kern}(xrow + b * {chunk * lanes * g.SW}L, wk, acc + b * {chunk * lanes}L{rargs});")
         if kern_t:
-            w.line(f"{kern_t}(xrow + {full * chunk * lanes * g.SW}L, wk, acc + {full * chunk * lanes}L);")
-        for line in epi.hoist("k"):
-            w.line(line)
-        w.line(f"{st} *const yr = {y} + ((n * {g.K}L + k) * {g.OH}L + oh) * {g.OW}L;")
-        w.line(f"const long yb = ((n * {g.K}L + k) * {g.OH}L + oh) * {g.OW}L; (void)yb;")
-        w.line("#pragma omp simd")
-        _store_channel(w, epi, "yr", "yb", lambda j: f"acc[{j}]", f"{g.OW}L", C.compute(dt), st)
+            w.line(f"{kern_t}(xrow + {full * chunk * lanes * g.SW}L, wk, acc + {full * chunk * lanes}L{rargs});")
+        with w.block(f"for (long ch = 0; ch < {kc}L; ++ch)"):
+            w.line("const long k = k0 + ch;")
+            for line in epi.hoist("k"):
+                w.line(line)
+            w.line(f"{st} *const yr = {y} + ((n * {g.K}L + k) * {g.OH}L + oh) * {g.OW}L;")
+            w.line(f"const long yb = ((n * {g.K}L + k) * {g.OH}L + oh) * {g.OW}L; (void)yb;")
+            w.line(f"const {st} *const ac = acc + ch * {astride}L;")
+            w.line("#pragma omp simd")
+            _store_channel(w, epi, "yr", "yb", lambda j: f"ac[{j}]", f"{g.OW}L", C.compute(dt), st)
 
 
 def _microkernel(defs, name: str, g: Geometry, dt, kv: int, px: int, cs: int, rs: int) -> str:
@@ -534,7 +569,7 @@ def _backprop_input_direct(ctx, w, n, g: Geometry, out: str, dt, name: str):
                                 g.DW * (g.KW - 1) - g.PW, g.DW * (g.KW - 1) - g.PWa)})
         epi = Epilogue((), [], n.type.shape, C.compute(dt), False)
         if eq.Kg * 2 < _lanes(dt):
-            render_rows(ctx, w, eq, ctx.ptr(dout), "WF", out, dt, epi, name)
+            render_rows(ctx, w, eq, ctx.ptr(dout), "WF", out, dt, epi, name, skip_pad_rows=True)
         else:
             render_tiles(ctx, w, eq, ctx.ptr(dout), "WF", out, dt, epi, name)
     w.line("}")
@@ -635,6 +670,10 @@ def _conv_backprop_filter(ctx, w, n):
     name = f"cf_{ctx.kernel_name(n)}"
     if _filter_direct(g, dt):
         _backprop_filter_direct(ctx, w, n, g, out, dt, name)
+        return
+    from pycompile.backend.c.ops import conv_filter_rows     # few channels: vectors of pixels
+    if conv_filter_rows.applies(g, dt):
+        conv_filter_rows.render(ctx, w, n, g, out, dt, name, _padded_input, split_flops)
         return
     ctx.use_blas()
     rows = g.Cg * g.RS
