@@ -52,53 +52,228 @@ static void run_split(pc_task_fn fn, void *ctx, long n, long work)
 enum { G_N, G_C, G_H, G_W, G_K, G_G, G_KH, G_KW, G_SH, G_SW, G_DH, G_DW, G_PH, G_PW, G_PHA, G_PWA, G_OH,
        G_OW, G_SPLIT, G_SETSA, G_SETSB, G_FUSED, G_COUNT };
 
-#define PC_GEN_CONV(T, SFX, FMA)                                                                        \
-typedef struct { const T *xp; const T *w; T *y; const int64_t *g; long Hp, Wp; } conv_ctx_##SFX;         \
-                                                                                                        \
-/* one segment [lo, hi) of an output row: kernel column s adds into accumulator s % sets */             \
-static inline void conv_seg_##SFX(T *restrict acc, const T *restrict xr, const T *restrict wr, long KW,  \
-                                  long SW, long DW, long OW, long lo, long hi, long sets, int fused)    \
+/* The blocks below are written as the generated kernels are (conv.py `_row_kernel`, `_microkernel`:
+ * 64-byte vector types, `a += w * x`) and built as they are: the fused variant with contraction on
+ * (so each multiply-add is one FMA where the CPU has it, as PC_CONTRACT_FN makes them), the other
+ * with it off (a product and a sum: the per-signature kernel on a CPU without FMA). */
+#define PC_BLOCK_ATTR(CONTRACT) PC_CLONES __attribute__((noinline, optimize("fp-contract=" CONTRACT)))
+
+/* The rows kernel's block: NV vectors of V consecutive output pixels of one channel, kernel column s
+ * adding into accumulator set s % S, the sets added in order at the end (NV * S <= 4 vectors). */
+#define PC_ROW_STEP(VT, V, NV, S, t, s)                                                                 \
+    do {                                                                                                \
+        const VT wv = (VT){0} + wr[s];                                                                  \
+        const ST *xs = xr + (s) * DW;                                                                   \
+        for (int v = 0; v < NV; ++v) {                                                                  \
+            VT b;                                                                                       \
+            if (contig_) memcpy(&b, xs + v * V, sizeof b);                                              \
+            else for (int l = 0; l < V; ++l) b[l] = xs[(v * V + l) * SW];                               \
+            a[v * S + (t)] += wv * b;                                                                   \
+        }                                                                                               \
+    } while (0)
+
+#define PC_ROW_BLOCK(ST_, VT, V, NAME, NV, S, CONTRACT, CONTIG)                                         \
+PC_BLOCK_ATTR(CONTRACT) static void NAME(const ST_ *restrict x, const ST_ *restrict w, ST_ *restrict out, \
+                                          long Cg, long KH, long KW, long cs, long rs, long DH, long DW,  \
+                                          long SW)                                                       \
 {                                                                                                       \
-    for (long s = 0; s < KW; ++s) {                                                                     \
-        T *restrict a = acc + (s % sets) * OW;                                                          \
-        const T wv = wr[s];                                                                             \
-        const T *restrict xs = xr + s * DW;                                                             \
-        if (fused && SW == 1) { for (long j = lo; j < hi; ++j) a[j] = FMA(wv, xs[j], a[j]); }          \
-        else if (fused) { for (long j = lo; j < hi; ++j) a[j] = FMA(wv, xs[j * SW], a[j]); }           \
-        else if (SW == 1) { for (long j = lo; j < hi; ++j) a[j] = a[j] + wv * xs[j]; }                 \
-        else { for (long j = lo; j < hi; ++j) a[j] = a[j] + wv * xs[j * SW]; }                         \
+    typedef ST_ ST;                                                                                     \
+    enum { contig_ = CONTIG };            /* 1: rows read contiguously (stride 1) */                    \
+    VT a[NV * S];                                                                                       \
+    for (int i = 0; i < NV * S; ++i) a[i] = (VT){0};                                                    \
+    for (long c = 0; c < Cg; ++c)                                                                       \
+        for (long r = 0; r < KH; ++r) {                                                                 \
+            const ST *xr = x + c * cs + r * DH * rs;                                                    \
+            const ST *wr = w + (c * KH + r) * KW;                                                       \
+            long s0 = 0;                                                                                \
+            for (; s0 + S <= KW; s0 += S) {       /* column s0 + t into set t: constant indices */      \
+                PC_ROW_STEP(VT, V, NV, S, 0, s0);                                                       \
+                if (S > 1) PC_ROW_STEP(VT, V, NV, S, 1 % S, s0 + 1);                                    \
+                if (S > 2) PC_ROW_STEP(VT, V, NV, S, 2 % S, s0 + 2);                                    \
+                if (S > 3) PC_ROW_STEP(VT, V, NV, S, 3 % S, s0 + 3);                                    \
+            }                                                                                           \
+            const long rem = KW - s0;                                                                   \
+            if (rem > 0) PC_ROW_STEP(VT, V, NV, S, 0, s0);                                              \
+            if (S > 2 && rem > 1) PC_ROW_STEP(VT, V, NV, S, 1 % S, s0 + 1);                             \
+            if (S > 3 && rem > 2) PC_ROW_STEP(VT, V, NV, S, 2 % S, s0 + 2);                             \
+        }                                                                                               \
+    for (int v = 0; v < NV; ++v) {                                                                      \
+        VT tot = a[v * S];                                                                              \
+        for (int t = 1; t < S; ++t) tot = tot + a[v * S + t];                                           \
+        memcpy(out + v * V, &tot, sizeof tot);                                                          \
+    }                                                                                                   \
+}
+
+/* The tile kernel's block: PX output pixels x V output channels, one sum per output over (c, kh,
+ * kw) in order; w packed [c][kh][kw][V]. */
+#define PC_TILE_PX 8
+#define PC_TILE_BLOCK(ST_, VT, V, NAME, CONTRACT)                                                       \
+PC_BLOCK_ATTR(CONTRACT) static void NAME(const ST_ *restrict x, const ST_ *restrict w, ST_ *restrict buf, \
+                                          long Cg, long KH, long KW, long cs, long rs, long DH, long DW,  \
+                                          long SW)                                                       \
+{                                                                                                       \
+    VT a[PC_TILE_PX];                                                                                   \
+    for (int j = 0; j < PC_TILE_PX; ++j) a[j] = (VT){0};                                                \
+    for (long c = 0; c < Cg; ++c)                                                                       \
+        for (long r = 0; r < KH; ++r) {                                                                 \
+            const ST_ *xr = x + c * cs + r * DH * rs;                                                   \
+            const ST_ *wr = w + (c * KH + r) * KW * V;                                                  \
+            for (long s = 0; s < KW; ++s) {                                                             \
+                VT wv;                                                                                  \
+                memcpy(&wv, wr + s * V, sizeof wv);                                                     \
+                const ST_ *xs = xr + s * DW;                                                            \
+                for (int j = 0; j < PC_TILE_PX; ++j) { const ST_ b = xs[j * SW]; a[j] += b * wv; }      \
+            }                                                                                           \
+        }                                                                                               \
+    memcpy(buf, a, sizeof a);                                                                           \
+}
+
+typedef float pc_g16f __attribute__((vector_size(64)));
+typedef double pc_g8d __attribute__((vector_size(64)));
+
+#define PC_GEN_CONV_KERNELS(T, SFX, VT, V) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_1_1, 1, 1, "fast", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_1_2, 1, 2, "fast", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_1_3, 1, 3, "fast", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_1_4, 1, 4, "fast", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_2_1, 2, 1, "fast", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_2_2, 2, 2, "fast", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_3_1, 3, 1, "fast", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_4_1, 4, 1, "fast", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_1_1, 1, 1, "fast", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_1_2, 1, 2, "fast", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_1_3, 1, 3, "fast", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_1_4, 1, 4, "fast", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_2_1, 2, 1, "fast", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_2_2, 2, 2, "fast", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_3_1, 3, 1, "fast", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_4_1, 4, 1, "fast", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_1_1, 1, 1, "off", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_1_2, 1, 2, "off", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_1_3, 1, 3, "off", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_1_4, 1, 4, "off", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_2_1, 2, 1, "off", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_2_2, 2, 2, "off", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_3_1, 3, 1, "off", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_4_1, 4, 1, "off", 1) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_1_1, 1, 1, "off", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_1_2, 1, 2, "off", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_1_3, 1, 3, "off", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_1_4, 1, 4, "off", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_2_1, 2, 1, "off", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_2_2, 2, 2, "off", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_3_1, 3, 1, "off", 0) \
+PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_4_1, 4, 1, "off", 0) \
+PC_TILE_BLOCK(T, VT, V, tb_##SFX##_f, "fast") PC_TILE_BLOCK(T, VT, V, tb_##SFX##_m, "off") \
+                                                                                                        \
+/* the row block of NV vectors with S sets (S = max(1, min(4 / NV, KW)): the pairs conv.py makes) */     \
+static void row_block_##SFX(int fused, long nv, long sets, const T *x, const T *w, T *out,              \
+                            long Cg, long KH, long KW, long cs, long rs, long DH, long DW, long SW)      \
+{                                                                                                       \
+    const int key = (int)(nv * 10 + sets);                                                              \
+    const int contig = SW == 1;                                                                         \
+    if (fused && contig) switch (key) {                                                                 \
+        case 11: rb_##SFX##_f1_1_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 12: rb_##SFX##_f1_1_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 13: rb_##SFX##_f1_1_3(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 14: rb_##SFX##_f1_1_4(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 21: rb_##SFX##_f1_2_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 22: rb_##SFX##_f1_2_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 31: rb_##SFX##_f1_3_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        default: rb_##SFX##_f1_4_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+    }                                                                                                   \
+    if (fused) switch (key) {                                                                           \
+        case 11: rb_##SFX##_f0_1_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 12: rb_##SFX##_f0_1_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 13: rb_##SFX##_f0_1_3(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 14: rb_##SFX##_f0_1_4(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 21: rb_##SFX##_f0_2_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 22: rb_##SFX##_f0_2_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 31: rb_##SFX##_f0_3_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        default: rb_##SFX##_f0_4_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+    }                                                                                                   \
+    if (contig) switch (key) {                                                                          \
+        case 11: rb_##SFX##_m1_1_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 12: rb_##SFX##_m1_1_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 13: rb_##SFX##_m1_1_3(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 14: rb_##SFX##_m1_1_4(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 21: rb_##SFX##_m1_2_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 22: rb_##SFX##_m1_2_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 31: rb_##SFX##_m1_3_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        default: rb_##SFX##_m1_4_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+    }                                                                                                   \
+    if (1) switch (key) {                                                                               \
+        case 11: rb_##SFX##_m0_1_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 12: rb_##SFX##_m0_1_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 13: rb_##SFX##_m0_1_3(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 14: rb_##SFX##_m0_1_4(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 21: rb_##SFX##_m0_2_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 22: rb_##SFX##_m0_2_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        case 31: rb_##SFX##_m0_3_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
+        default: rb_##SFX##_m0_4_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
     }                                                                                                   \
 }                                                                                                       \
                                                                                                         \
-PC_CLONES static void conv_rows_##SFX(void *arg, long lo, long hi)                                      \
+static void tile_block_##SFX(int fused, const T *x, const T *w, T *buf, long Cg, long KH,               \
+                             long KW, long cs, long rs, long DH, long DW, long SW)                       \
+{                                                                                                       \
+    if (fused) tb_##SFX##_f(x, w, buf, Cg, KH, KW, cs, rs, DH, DW, SW);                                 \
+    else tb_##SFX##_m(x, w, buf, Cg, KH, KW, cs, rs, DH, DW, SW);                                       \
+}
+
+#define PC_GEN_CONV(T, SFX, V)                                                                          \
+typedef struct { const T *xp; const T *w; T *y; const int64_t *g; long Hp, Wp; } conv_ctx_##SFX;         \
+                                                                                                        \
+/* rows: a unit is (image, output channel, output row) */                                               \
+static void conv_rows_##SFX(void *arg, long lo, long hi)                                                \
 {                                                                                                       \
     const conv_ctx_##SFX *c = (const conv_ctx_##SFX *)arg;                                              \
     const int64_t *g = c->g;                                                                            \
     const long C = g[G_C], K = g[G_K], G = g[G_G], Cg = C / G, Kg = K / G, KH = g[G_KH], KW = g[G_KW];  \
     const long SH = g[G_SH], SW = g[G_SW], DH = g[G_DH], DW = g[G_DW], OH = g[G_OH], OW = g[G_OW];      \
-    const long split = g[G_SPLIT], sa = g[G_SETSA], sb = g[G_SETSB];                                    \
+    const long sa = g[G_SETSA], sb = g[G_SETSB];                                                        \
     const int fused = (int)g[G_FUSED];                                                                  \
-    const long smax = sa > sb ? sa : sb;                                                                \
-    T acc[smax * OW];                                                                                   \
+    const long nv_row = (OW + V - 1) / V, chunk = nv_row < 4 ? nv_row : 4;                              \
+    const long full = nv_row / chunk, tail = nv_row % chunk;                                            \
+    const long cs = c->Hp * c->Wp, rs = c->Wp;                                                          \
+    T acc[nv_row * V];                                                                                  \
     for (long u = lo; u < hi; ++u) {                                                                    \
         const long n = u / (K * OH), k = (u / OH) % K, oh = u % OH;                                     \
         const long cin = (k / Kg) * Cg;                                                                 \
-        memset(acc, 0, sizeof(T) * smax * OW);                                                          \
-        for (long ch = 0; ch < Cg; ++ch) {                                                              \
-            const T *xc = c->xp + ((n * C + cin + ch) * c->Hp + oh * SH) * c->Wp;                       \
-            for (long r = 0; r < KH; ++r) {                                                             \
-                const T *xr = xc + r * DH * c->Wp;                                                      \
-                const T *wr = c->w + ((k * Cg + ch) * KH + r) * KW;                                     \
-                if (split > 0) conv_seg_##SFX(acc, xr, wr, KW, SW, DW, OW, 0, split, sa, fused);         \
-                if (split < OW) conv_seg_##SFX(acc, xr, wr, KW, SW, DW, OW, split, OW, sb, fused);       \
+        const T *xrow = c->xp + (n * C + cin) * cs + oh * SH * rs;                                      \
+        const T *wk = c->w + k * Cg * KH * KW;                                                          \
+        for (long b = 0; b < full; ++b)                                                                 \
+            row_block_##SFX(fused, chunk, sa, xrow + b * chunk * V * SW, wk, acc + b * chunk * V,        \
+                            Cg, KH, KW, cs, rs, DH, DW, SW);                                            \
+        if (tail)                                                                                       \
+            row_block_##SFX(fused, tail, sb, xrow + full * chunk * V * SW, wk, acc + full * chunk * V,   \
+                            Cg, KH, KW, cs, rs, DH, DW, SW);                                            \
+        memcpy(c->y + ((n * K + k) * OH + oh) * OW, acc, sizeof(T) * OW);                              \
+    }                                                                                                   \
+}                                                                                                       \
+                                                                                                        \
+/* tiles: a unit is (image, group, block of V output channels, output row); weights packed */           \
+static void conv_tiles_##SFX(void *arg, long lo, long hi)                                               \
+{                                                                                                       \
+    const conv_ctx_##SFX *c = (const conv_ctx_##SFX *)arg;                                              \
+    const int64_t *g = c->g;                                                                            \
+    const long C = g[G_C], K = g[G_K], G = g[G_G], Cg = C / G, Kg = K / G, KH = g[G_KH], KW = g[G_KW];  \
+    const long SH = g[G_SH], SW = g[G_SW], DH = g[G_DH], DW = g[G_DW], OH = g[G_OH], OW = g[G_OW];      \
+    const int fused = (int)g[G_FUSED];                                                                  \
+    const long kb = (Kg + V - 1) / V, cs = c->Hp * c->Wp, rs = c->Wp;                                   \
+    T buf[PC_TILE_PX * V];                                                                              \
+    for (long u = lo; u < hi; ++u) {                                                                    \
+        const long oh = u % OH, b = (u / OH) % kb, gg = (u / (OH * kb)) % G, n = u / (OH * kb * G);     \
+        const T *xrow = c->xp + (n * C + gg * Cg) * cs + oh * SH * rs;                                  \
+        const T *wb = c->w + (gg * kb + b) * Cg * KH * KW * V;                                          \
+        const long k0 = gg * Kg + b * V, kn = Kg - b * V < V ? Kg - b * V : V;                          \
+        for (long ow0 = 0; ow0 < OW; ow0 += PC_TILE_PX) {                                               \
+            const long cnt = OW - ow0 < PC_TILE_PX ? OW - ow0 : PC_TILE_PX;                             \
+            tile_block_##SFX(fused, xrow + ow0 * SW, wb, buf, Cg, KH, KW, cs, rs, DH, DW, SW);          \
+            for (long kk = 0; kk < kn; ++kk) {                                                          \
+                T *yr = c->y + ((n * K + k0 + kk) * OH + oh) * OW + ow0;                                \
+                for (long j = 0; j < cnt; ++j) yr[j] = buf[j * V + kk];                                 \
             }                                                                                           \
-        }                                                                                               \
-        T *yr = c->y + ((n * K + k) * OH + oh) * OW;                                                    \
-        for (long j = 0; j < OW; ++j) {                                                                 \
-            const long sets = j < split ? sa : sb;                                                      \
-            T t = acc[j];                                                                               \
-            for (long s = 1; s < sets; ++s) t = t + acc[s * OW + j];                                    \
-            yr[j] = t;                                                                                  \
         }                                                                                               \
     }                                                                                                   \
 }                                                                                                       \
@@ -120,27 +295,48 @@ static void conv_pad_##SFX(void *arg, long lo, long hi)                         
 int pc_gen_conv2d_##SFX(const T *x, const T *w, T *y, const int64_t *g)                                 \
 {                                                                                                       \
     const long N = g[G_N], C = g[G_C], H = g[G_H], W = g[G_W], K = g[G_K], G = g[G_G];                  \
-    const long OH = g[G_OH], OW = g[G_OW];                                                              \
+    const long KH = g[G_KH], KW = g[G_KW], OH = g[G_OH], OW = g[G_OW], SW = g[G_SW], DW = g[G_DW];      \
     const long sa = g[G_SETSA], sb = g[G_SETSB];                                                        \
     if (G < 1 || C % G || K % G || OW < 1 || OW > 4096 || sa < 1 || sa > 4 || sb < 1 || sb > 4)         \
         return 1;                                                                                       \
+    const long Cg = C / G, Kg = K / G;                                                                  \
+    const int tiles = sa == 1 && sb == 1 && g[G_SPLIT] == OW && Kg * 2 >= V;                            \
     const long Hp = H + g[G_PH] + g[G_PHA], Wp = W + g[G_PW] + g[G_PWA];                                \
-    const int padded = g[G_PH] || g[G_PW] || g[G_PHA] || g[G_PWA];                                      \
-    T *xp = (T *)x;                                                                                     \
-    if (padded) {                                                                                       \
-        xp = (T *)malloc(sizeof(T) * (size_t)(N * C * Hp * Wp + 1));                                    \
-        if (!xp) return 2;                                                                              \
-        pad_ctx_##SFX pc = {x, xp, H, W, Hp, Wp, g[G_PH], g[G_PW]};                                     \
-        run_split(conv_pad_##SFX, &pc, N * C * Hp, N * C * Hp * Wp);                                    \
+    /* a padded copy with slack after it: a block's last pixels read past their row */                   \
+    const long slack = (4 * V + PC_TILE_PX + 1) * SW + KW * DW + Wp;                                    \
+    T *xp = (T *)malloc(sizeof(T) * (size_t)(N * C * Hp * Wp + slack));                                 \
+    if (!xp) return 2;                                                                                  \
+    pad_ctx_##SFX pc = {x, xp, H, W, Hp, Wp, g[G_PH], g[G_PW]};                                         \
+    run_split(conv_pad_##SFX, &pc, N * C * Hp, N * C * Hp * Wp);                                        \
+    memset(xp + N * C * Hp * Wp, 0, sizeof(T) * (size_t)slack);                                         \
+    const long work = N * K * OH * OW * Cg * KH * KW;                                                   \
+    if (tiles) {                                                                                        \
+        const long kb = (Kg + V - 1) / V;                                                               \
+        T *wp = (T *)malloc(sizeof(T) * (size_t)(G * kb * Cg * KH * KW * V));                           \
+        if (!wp) { free(xp); return 2; }                                                                \
+        for (long gg = 0; gg < G; ++gg)                                                                 \
+            for (long b = 0; b < kb; ++b)                                                               \
+                for (long i = 0; i < Cg * KH * KW; ++i)                                                 \
+                    for (long l = 0; l < V; ++l) {                                                      \
+                        const long kk = b * V + l;                                                      \
+                        wp[((gg * kb + b) * Cg * KH * KW + i) * V + l] =                                \
+                            kk < Kg ? w[(gg * Kg + kk) * Cg * KH * KW + i] : (T)0;                      \
+                    }                                                                                   \
+        conv_ctx_##SFX cc = {xp, wp, y, g, Hp, Wp};                                                     \
+        run_split(conv_tiles_##SFX, &cc, N * G * kb * OH, work);                                        \
+        free(wp);                                                                                       \
+    } else {                                                                                            \
+        conv_ctx_##SFX cc = {xp, w, y, g, Hp, Wp};                                                      \
+        run_split(conv_rows_##SFX, &cc, N * K * OH, work);                                              \
     }                                                                                                   \
-    conv_ctx_##SFX cc = {xp, w, y, g, Hp, Wp};                                                          \
-    run_split(conv_rows_##SFX, &cc, N * K * OH, N * K * OH * OW * (C / G) * g[G_KH] * g[G_KW]);        \
-    if (padded) free(xp);                                                                               \
+    free(xp);                                                                                           \
     return 0;                                                                                           \
 }
 
-PC_GEN_CONV(float, f32, fmaf)
-PC_GEN_CONV(double, f64, fma)
+PC_GEN_CONV_KERNELS(float, f32, pc_g16f, 16)
+PC_GEN_CONV_KERNELS(double, f64, pc_g8d, 8)
+PC_GEN_CONV(float, f32, 16)
+PC_GEN_CONV(double, f64, 8)
 
 /* ---- pooling ------------------------------------------------------------------------------------------ */
 enum { P_PLANES, P_D, P_H, P_W, P_OD, P_OH, P_OW, P_KW, P_SW, P_DD, P_DHH, P_PW, P_RULE, P_DIV, P_COUNT };
