@@ -1,18 +1,18 @@
 /* Shape-generic convolution and pooling kernels (declared in pycompile_generic.h): the sizes are
  * arguments, the arithmetic of each output is the per-signature kernel's, in its order.
  *
- * The convolution computes an output row at a time, vectorized along the row (the row's
- * accumulators live in a stack array, not in registers as in the generated tiles), so it is
- * slower than the per-signature kernel on wide layers: PyNative runs it while that kernel is
- * built in the background (backend/eager_generic.py, docs/eager-kernels.md). Both read a
- * zero-padded copy of the input, so a padding element is multiplied like any other (w * 0 is
- * NaN for an infinite weight in both).
+ * The convolution runs the generated kernels' blocks with run-time loop bounds: the rows kernel's
+ * NV vectors x S accumulator sets (one function per pair conv.py makes), the tile kernel's tile
+ * (8 pixels x one vector of channels here); both read a zero-padded copy of the input with slack
+ * after it, so a padding element is multiplied like any other (w * 0 is NaN for an infinite
+ * weight in both). It is 1.0-1.6x slower than the per-signature kernel (whose sizes are unrolled):
+ * PyNative runs it until that kernel is built (backend/eager.py, docs/eager-kernels.md).
  *
- * Built with the runtime (csrc/build_runtime.py) at -O3 without -march: the hot loops are
- * compiled for AVX-512, FMA (with AVX) and the baseline and picked at load (target_clones); the
- * first two contract multiply-adds, as -march=native does on such a CPU. Products and
- * sums round as written: the file is compiled with fp-contract off, and the fused variant calls
- * fma() itself. */
+ * Built with the runtime (csrc/build_runtime.py) at -O3 without -march: the hot blocks are
+ * compiled for AVX-512F, FMA (with AVX) and the baseline and picked at load (target_clones); the
+ * first two contract multiply-adds, as -march=native does on such a CPU. Products and sums round
+ * as written (fp-contract off) except in the convolution blocks' fused variant, built with
+ * contraction on as the generated blocks are (PC_CONTRACT_FN). */
 #pragma GCC optimize("fp-contract=off")
 #include <math.h>
 #include <stdint.h>
