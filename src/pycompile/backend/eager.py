@@ -389,6 +389,11 @@ class EagerKernels:
             from concurrent.futures import ThreadPoolExecutor
             self._low = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pycompile-eager-bg",
                                            initializer=_lower_priority)
+            # at exit, the builds not started yet are dropped (nothing will call them), not run: the
+            # executor's own exit hook runs after this one and waits for the one running
+            hook = getattr(threading, "_register_atexit", None)
+            if hook is not None:
+                hook(self._low.shutdown, wait=False, cancel_futures=True)
         return self._low
 
     def settle(self, timeout: float | None = None) -> None:
