@@ -392,7 +392,7 @@ PC_CLONES static void pool_rows_##SFX(void *arg, long lo, long hi)              
                                                                                                         \
 int pc_gen_pool_##SFX(const T *x, T *y, const int64_t *g, const int32_t *tab)                           \
 {                                                                                                       \
-    if (g[P_W] > 8192 || g[P_OW] > 8192) return 1;                                                    \
+    if (g[P_W] > 4096 || g[P_OW] > 4096) return 1;       /* its row buffers live on the stack */   \
     pool_ctx_##SFX pc = {x, y, g, tab};                                                                 \
     const long rows = g[P_PLANES] * g[P_OD] * g[P_OH];                                                  \
     run_split(pool_rows_##SFX, &pc, rows, 4 * rows * g[P_OW] * g[P_KW]);                                \
@@ -480,7 +480,7 @@ static void pool_grad_planes_##SFX(void *arg, long lo, long hi)                 
                                                                                                         \
 int pc_gen_pool_grad_##SFX(const T *x, const T *g, T *dx, const int64_t *geo, const int32_t *tab)       \
 {                                                                                                       \
-    if (geo[6] > 8192) return 1;                                                                       \
+    if (geo[6] > 4096) return 1;                                                                       \
     pgrad_ctx_##SFX pc = {x, g, dx, geo, tab};                                                          \
     run_split(pool_grad_planes_##SFX, &pc, geo[0], 4 * geo[0] * geo[1] * geo[2] * geo[3]);              \
     return 0;                                                                                           \

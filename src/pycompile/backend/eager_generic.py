@@ -24,7 +24,7 @@ import numpy as np
 from pycompile.common import dtype as mstype
 from pycompile.common import knobs
 
-# the widest output row / pooled row the C serves (its row accumulators live on the stack)
+# the widest output row (and pooled input row) the C serves: its row buffers live on the stack
 MAX_ROW = 4096
 
 
@@ -223,7 +223,7 @@ def _pool(op, types, attrs):
         return None
     D, H, W = (1,) * (3 - sp) + tuple(xt.shape[2:])
     OD, OH, OW = (len(ws) for ws in wins)
-    if max(W, OW) > 8192:
+    if max(W, OW) > MAX_ROW:
         return None
     k = (1,) * (3 - sp) + tuple(attrs["kernel"])
     s = (1,) * (3 - sp) + tuple(attrs["stride"])
@@ -270,7 +270,7 @@ def _pool_grad(op, types, attrs):
         return None
     D, H, W = (1,) * (3 - sp) + tuple(xt.shape[2:])
     OD, OH, OW = (len(ws) for ws in wins)
-    if OW > 8192 or tuple(gt.shape[2:]) != tuple(len(ws) for ws in wins[3 - sp:]):
+    if OW > MAX_ROW or tuple(gt.shape[2:]) != tuple(len(ws) for ws in wins[3 - sp:]):
         return None
     divisor = attrs.get("divisor", 0) or 0
     full = _full_windows(wins)
