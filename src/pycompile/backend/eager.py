@@ -28,6 +28,15 @@ two backprop ops, a pooling's gradient - start compiling on worker threads, one 
 the forward pass goes on; the backward pass then finds them built or waits for the rest. A
 kernel needed now whose anticipated build has not started yet is built in the calling thread.
 
+Convolutions (their direct backprops too) and max / average pooling and their gradients do not
+wait at all: a shape-generic kernel built into the runtime at install (backend/eager_generic.py,
+csrc/eager_generic.c) computes them, bit for bit as the per-signature kernel would (`_Tiered`).
+At the signature's second call its per-signature kernel is lowered and handed to one background
+thread whose compiler runs at a lower priority (nice 10), so it takes no CPU from the program or
+from a kernel the program waits for; once built, the signature's plans call it (faster, the same
+bits). A signature called once never compiles. A kernel in the compile cache is loaded instead,
+as before; the backward pass anticipates only the kernels that would make it wait.
+
 When there is no kernel
 -----------------------
 Without a working C compiler (CC pointing nowhere, a failed build) PyNative runs `eager` (NumPy)
@@ -66,6 +75,8 @@ class Stats:
         self.wait_s = 0.0          # seconds PyNative calls waited for a kernel (lowering, cc, load)
         self.lower_s = 0.0         # seconds of tracing, passes and C rendering (Python)
         self.cc_s = 0.0            # seconds of C compiler runs (wall, summed over threads)
+        self.generic = 0           # signatures a shape-generic kernel served first
+        self.promote_s = 0.0       # seconds of lowering promoted signatures' kernels (Python)
 
     def as_dict(self) -> dict:
         return dict(vars(self))
@@ -81,16 +92,68 @@ class _Build:
         self.lowered, self.future, self.key = lowered, future, key
 
 
-class EagerKernels:
-    """The kernels of this process, by (op, attributes key, input types, options)."""
+# the call of a generic-served signature at which its per-signature kernel starts building
+PROMOTE_AT_CALL = 2
 
-    def __init__(self):
+
+class _Tiered:
+    """A signature served by its shape-generic kernel (backend/eager_generic.py); from its
+    PROMOTE_AT_CALL-th call its per-signature kernel builds in the background, and once built
+    serves it (the same bits, faster): the plans holding this object are moved to its caller."""
+
+    __slots__ = ("owner", "op", "types", "attrs", "key", "generic", "calls", "build", "compiled", "states")
+
+    def __init__(self, owner, op, types, attrs, key, generic):
+        self.owner, self.op, self.types, self.attrs, self.key = owner, op, types, attrs, key
+        self.generic, self.calls, self.build, self.compiled, self.states = generic, 0, None, None, []
+
+    def run(self, inputs):
+        compiled = self.compiled
+        if compiled is None:
+            build = self.build
+            if build is None:
+                self.calls += 1
+                if self.calls >= PROMOTE_AT_CALL:
+                    self.owner._promote(self)
+                return self.generic(inputs)
+            if not build.future.done() or self.owner._swap(self) is None:
+                return self.generic(inputs)
+            compiled = self.compiled
+        return compiled.run(inputs)
+
+    def per_signature(self):
+        """The per-signature kernel, built now if it is not yet (inspection, tests); None if it
+        cannot be built."""
+        if self.compiled is None:
+            self.owner._promote(self)
+            if self.build is not None:
+                from concurrent.futures import wait
+                wait([self.build.future])
+                self.owner._swap(self)
+        return self.compiled
+
+    def __getattr__(self, name):
+        # what a Compiled has (its report, layout...): the per-signature kernel's, built for it
+        compiled = self.per_signature()
+        if compiled is None:
+            raise AttributeError(name)
+        return getattr(compiled, name)
+
+
+class EagerKernels:
+    """The kernels of this process, by (op, attributes key, input types, options). `generic`:
+    whether shape-generic kernels serve the first calls of the signatures they cover while
+    theirs are built (the process's store: yes; a store made by a test: as it asks)."""
+
+    def __init__(self, generic: bool = False):
+        self.generic = generic
         self._kernels: dict = {}       # key -> Compiled, or _NO_KERNEL
         self._builds: dict = {}        # key -> _Build (anticipated, not yet loaded)
         self._anticipated: set = set()
         self._per_op: dict = {}        # op -> kernels made for it
         self._lock = threading.RLock()
         self._pool = None
+        self._low = None               # the low-priority builder of promoted kernels
         self.disabled = ""             # why no kernel can be built in this process ("" : they can)
         self.stats = Stats()
 
@@ -111,6 +174,8 @@ class EagerKernels:
             return None
         generation = context.generation
         state = [generation(), compiled.run]
+        if isinstance(compiled, _Tiered):
+            compiled.states.append(state)       # moved to the per-signature kernel once it is built
 
         def run_kernel(inputs, attrs):
             if generation() != state[0]:
@@ -149,6 +214,12 @@ class EagerKernels:
                     self._kernels[key] = _NO_KERNEL
                     return None
                 self._per_op[op] = self._per_op.get(op, 0) + 1
+                generic = self._generic(op, types, attrs, key)
+                if generic is not None:
+                    hit = _disk_lookup_for(self, op, types, attrs, key)
+                    got = self._kernels[key] = hit if hit is not None else _Tiered(self, op, types, attrs, key, generic)
+                    self.stats.generic += hit is None
+                    return got
                 hit, build = self._start(op, types, attrs, key, background=False)
                 if hit is not None:
                     self._kernels[key] = hit
@@ -156,6 +227,58 @@ class EagerKernels:
             compiled = self._finish(op, types, build)
             self._kernels[key] = _NO_KERNEL if compiled is None else compiled
             return compiled
+
+    def _generic(self, op, types, attrs, key):
+        """The shape-generic kernel serving this signature while its own is built, or None."""
+        if not self.generic:
+            return None
+        from pycompile.backend import eager_generic, toolchain
+        if not eager_generic.served_options(key[-1]):
+            return None
+        try:
+            toolchain.find_cc()         # no compiler: nothing is built, NumPy runs (as before)
+        except toolchain.ToolchainError:
+            return None
+        return eager_generic.kernel(op, types, attrs)
+
+    def _promote(self, tiered) -> None:
+        """Lower a generic-served signature's own kernel (here: lowering reads the thread's
+        context) and build it on the low-priority background thread."""
+        with self._lock:
+            if tiered.build is not None or tiered.compiled is not None:
+                return
+            t0 = time.perf_counter()
+            try:
+                hit, build = self._start(tiered.op, tiered.types, tiered.attrs, tiered.key, background=True,
+                                         executor=self._background())
+            finally:
+                self.stats.promote_s += time.perf_counter() - t0
+            if hit is not None:         # another process has stored it since
+                self._install(tiered, hit)
+            elif build is None:         # lowering failed (warned): the generic kernel serves for good
+                tiered.calls = -(1 << 62)
+            else:
+                tiered.build = build
+
+    def _swap(self, tiered):
+        """Load the per-signature kernel of a `_Tiered` signature once its build is done; the
+        plans holding it call that kernel from now on. None: it failed (the generic kernel
+        goes on serving)."""
+        with self._lock:
+            build, tiered.build = tiered.build, None
+            if build is None:
+                return tiered.compiled
+            compiled = self._finish(tiered.op, tiered.types, build)
+            if compiled is not None:
+                self._install(tiered, compiled)
+            return compiled
+
+    def _install(self, tiered, compiled) -> None:
+        tiered.compiled = compiled
+        self._kernels[tiered.key] = compiled
+        for state in tiered.states:
+            if state[1] == tiered.run:
+                state[1] = compiled.run
 
     # ---- anticipating the backward pass ----------------------------------------------------------
     def anticipate(self, op, inputs, attrs, out, needed=None) -> None:
@@ -190,6 +313,8 @@ class EagerKernels:
             with self._lock:
                 if key in self._kernels or key in self._builds or self._per_op.get(gop, 0) >= MAX_PER_OP:
                     continue
+                if self._generic(gop, gtypes, gattrs, key) is not None:
+                    continue            # served without waiting: built at its second call
                 self._per_op[gop] = self._per_op.get(gop, 0) + 1
                 t0 = time.perf_counter()
                 try:
@@ -205,7 +330,7 @@ class EagerKernels:
                     self._kernels[key] = _NO_KERNEL
 
     # ---- building ------------------------------------------------------------------------------------
-    def _start(self, op, types, attrs, key, background: bool):
+    def _start(self, op, types, attrs, key, background: bool, executor=None):
         """(a kernel loaded from the compile cache, None) or (None, a _Build) or (None, None)."""
         log.configure(context.get_context("log"))       # as a jit compile does: the channels of now
         disk = _disk_key(op, types, attrs, key)
@@ -222,7 +347,7 @@ class EagerKernels:
             return None, None
         finally:
             self.stats.lower_s += time.perf_counter() - t0
-        future = self._executor().submit(self._build, lowered) if background else None
+        future = (executor or self._executor()).submit(self._build, lowered) if background else None
         return None, _Build(lowered, future, disk)
 
     def _build(self, lowered) -> str:
@@ -257,6 +382,28 @@ class EagerKernels:
             _disk_store(build.key, compiled)
         return compiled
 
+    def _background(self):
+        """The thread building promoted kernels: one, its compiler runs at nice 10 (Linux: a
+        thread's priority is its own and the processes it starts inherit it)."""
+        if self._low is None:
+            from concurrent.futures import ThreadPoolExecutor
+            self._low = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pycompile-eager-bg",
+                                           initializer=_lower_priority)
+            # at exit, the builds not started yet are dropped (nothing will call them), not run: the
+            # executor's own exit hook runs after this one and waits for the one running
+            hook = getattr(threading, "_register_atexit", None)
+            if hook is not None:
+                hook(self._low.shutdown, wait=False, cancel_futures=True)
+        return self._low
+
+    def settle(self, timeout: float | None = None) -> None:
+        """Wait until the background builds started so far are done (benchmarks, tests)."""
+        from concurrent.futures import wait
+        futures = [b.future for b in list(self._builds.values()) if b.future is not None]
+        futures += [k.build.future for k in list(self._kernels.values())
+                    if isinstance(k, _Tiered) and k.build is not None]
+        wait(futures, timeout=timeout)
+
     def _executor(self):
         if self._pool is None:
             from concurrent.futures import ThreadPoolExecutor
@@ -266,6 +413,22 @@ class EagerKernels:
                 n = os.cpu_count() or 1
             self._pool = ThreadPoolExecutor(max_workers=max(1, n), thread_name_prefix="pycompile-eager-cc")
         return self._pool
+
+
+def _lower_priority() -> None:
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    except (AttributeError, OSError):
+        pass
+
+
+def _disk_lookup_for(kernels, op, types, attrs, key):
+    """The signature's kernel from the compile cache, or None."""
+    disk = _disk_key(op, types, attrs, key)
+    hit = _disk_lookup(disk) if disk is not None else None
+    if hit is not None:
+        kernels.stats.disk_hits += 1
+    return hit
 
 
 def _type(x):
@@ -476,7 +639,7 @@ def numpy_only():
         _table._PLANS.clear()
 
 
-KERNELS = EagerKernels()
+KERNELS = EagerKernels(generic=True)
 
 
 def install() -> None:
