@@ -111,8 +111,15 @@ def test_generic_kernel_equals_the_per_signature_kernel_bit_for_bit(i, compiled)
     op, arrays, attrs = CASES[i]
     run = eager_generic.kernel(op, _types(arrays), attrs)
     assert run is not None, f"{op.name} {[a.shape for a in arrays]} {attrs}: not served"
-    got = run(tuple(Tensor(a) for a in arrays)).asnumpy()
+    out = run(tuple(Tensor(a) for a in arrays))
     want = compiled[i].asnumpy()
+    if op is P.Conv2DBackpropInput and not np.isfinite(arrays[1]).all():
+        # graph mode's kernel skips the rows that read only dY's padding (no inf * 0 there):
+        # the generic kernel declines these values and the per-signature kernel serves them
+        assert out is None
+        assert not np.isnan(want).all()
+        return
+    got = out.asnumpy()
     assert got.dtype == want.dtype and got.shape == want.shape
     assert np.array_equal(got.view(np.uint8), want.view(np.uint8)), \
         f"{op.name}: max |generic - compiled| = {np.nanmax(np.abs(got - want))}"
@@ -180,3 +187,16 @@ def test_the_backward_pass_anticipates_only_kernels_it_would_wait_for(tiered_ker
         nx, nw = ms.grad(loss, grad_position=(0, 1))(x, w, c)
     np.testing.assert_allclose(gx.asnumpy(), nx.asnumpy(), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(gw.asnumpy(), nw.asnumpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_a_call_the_generic_kernel_declines_runs_the_signatures_own_kernel(tiered_kernels):
+    """Conv2DBackpropInput with an infinite weight: graph mode's kernel skips the kernel rows that
+    read only dY's zero padding, the generic one would make inf * 0 = NaN there; the generic
+    kernel declines those values and the per-signature kernel answers, equal to graph mode."""
+    i = next(j for j, (op, arrays, _) in enumerate(CASES)
+             if op is P.Conv2DBackpropInput and not np.isfinite(arrays[1]).all())
+    op, arrays, attrs = CASES[i]
+    got = ops.apply(op, [Tensor(a) for a in arrays], dict(attrs)).asnumpy()
+    want = ms.jit(lambda a, b: ops.apply(op, [a, b], dict(attrs)))(*[Tensor(a) for a in arrays]).asnumpy()
+    assert tiered_kernels.stats.compiled == 1
+    assert np.array_equal(got.view(np.uint8), want.view(np.uint8))

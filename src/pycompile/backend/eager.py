@@ -115,11 +115,23 @@ class _Tiered:
                 self.calls += 1
                 if self.calls >= PROMOTE_AT_CALL:
                     self.owner._promote(self)
-                return self.generic(inputs)
+                return self._generic(inputs)
             if not build.future.done() or self.owner._swap(self) is None:
-                return self.generic(inputs)
+                return self._generic(inputs)
             compiled = self.compiled
         return compiled.run(inputs)
+
+    def _generic(self, inputs):
+        out = self.generic(inputs)
+        if out is None:
+            # the generic kernel declined these values (eager_generic: a non-finite weight in a
+            # backprop-input, whose template skips padding rows): the signature's own kernel
+            compiled = self.per_signature()
+            if compiled is None:
+                raise RuntimeError(f"pycompile: no kernel for {self.op.name} on these values (the C "
+                                   f"compiler could not build one)")
+            return compiled.run(inputs)
+        return out
 
     def per_signature(self):
         """The per-signature kernel, built now if it is not yet (inspection, tests); None if it

@@ -171,6 +171,11 @@ def _backprop_input(op, types, attrs):
     def run(inputs):
         dy = np.ascontiguousarray(inputs[0]._data, np_dt)
         w = np.asarray(inputs[1]._data, np_dt).reshape(G, Kg, Cg, KH, KW)
+        if not np.isfinite(w).all():
+            # the template sums only the kernel rows that read dY, not its zero padding (train32),
+            # which this kernel reads: a non-finite weight would show there as inf * 0 = NaN. The
+            # caller runs the signature's own kernel instead.
+            return None
         # WF[g * Cg + c][k][rs] = W[g * Kg + k][c][last - rs]: a copy, as the template's loop makes it
         wf = np.ascontiguousarray(w.transpose(0, 2, 1, 3, 4)[..., ::-1, ::-1]).reshape(G * Cg, Kg, KH, KW)
         y = np.empty(shape, np_dt)
