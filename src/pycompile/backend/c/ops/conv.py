@@ -27,6 +27,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common import knobs
 from pycompile.ops._table import OPS
 from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops import winograd
 from pycompile.backend.c.ops.elementwise import expr as c_expr
 from pycompile.backend.c.ops.templates import template
 from pycompile.backend.c.ops.writer import scope
@@ -505,6 +506,9 @@ def _conv(ctx, w, n):
     with w.indent():
         if g.sp == 3 or g.D != 1:
             render_gemm_forward(ctx, w, g, xp, wp, out, dt, epi, name)
+        elif winograd.applies(g, dt):
+            winograd.render(ctx, w, g, xp, wp, out, n.attrs.get("program", ()), extras,
+                            [C.storage(e.type.dtype) for e in n.inputs[2:]], n.type.shape, name)
         elif g.Kg * 2 < _lanes(dt):
             render_rows(ctx, w, g, xp, wp, out, dt, epi, name)
         else:

@@ -1,0 +1,330 @@
+"""Winograd F(2x2, 3x3) for float32 3x3 convolutions (stride 1, dilation 1, one group): the
+forward lowering backend/c/ops/conv.py chooses for them when both channel counts are at least
+MIN_CHANNELS (PYCOMPILE_WINOGRAD=0 turns it off).
+
+Each 2x2 block of output pixels ("tile") of one image reads a 4x4 block d of the input; with the
+kernel g transformed once into U = G g G^T (4x4 per output / input channel pair) and the input
+into V = B^T d B, the tile's outputs are A^T M A with M[xi] = sum over c of U[xi][k][c] V[xi][c]
+for each of the 16 positions xi: 16 products of (K x C) by (C x tiles), 16 C multiply-adds per
+tile and output channel where the direct kernel does 36 (2.25x fewer). The transforms use only
+0, +-1 and 1/2 (G), so on small integers every step is exact, as the direct kernel is.
+
+Per call: the weights are transformed into U[xi][k block][c][R] (R output channels a block,
+zero past K; a folded BatchNorm scale is not folded here but left to the epilogue, one multiply
+per output). Then units of (TB consecutive tiles, flat over image / tile row / tile column) x
+(a group of channel blocks) are split over the threads; each unit
+  * transforms its tiles' input into V[xi][c][TS] (the thread's scratch): per tile row segment
+    and channel, B^T runs down the four input rows into a row buffer whose cells outside the
+    image are zero (no padded copy of the input), then B across it, 16 tiles a vector;
+  * multiplies: a register tile of R output channels (U broadcast) x NV vectors of 16 tiles
+    (V loaded), summed over c with fused multiply-adds - R * NV = 24 accumulators, 24 FMAs per
+    NV + R loads, as the direct kernel's tile;
+  * transforms back 16 tiles a vector per output channel, interleaves the two columns of each
+    tile into two output rows of 32 pixels and stores them through the convolution's epilogue
+    (bias, BatchNorm shift, activation, residual add), as the direct kernel stores its tiles.
+Measured on the 2-core AVX-512 machine (docs/guide/cnn.md, "Winograd"); the error against the
+float64 convolution is within a few float32 roundings of the direct kernel's
+(tests/backend/test_winograd.py).
+"""
+from __future__ import annotations
+
+from pycompile.common import dtype as mstype
+from pycompile.common import knobs
+from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops.writer import scope
+
+# Both channel counts at least this (measured: docs/guide/cnn.md, "Winograd"); below it the
+# transforms cost more than the products save.
+MIN_CHANNELS = 16
+LANES = 16          # float32 lanes of a 64-byte vector
+_PF = 2             # channels ahead whose input rows / output rows are prefetched
+
+
+def applies(g, dt) -> bool:
+    """Whether the convolution `g` (conv.Geometry) of dtype `dt` runs on Winograd."""
+    return (dt is mstype.float32 and g.sp == 2 and g.D == 1 and g.G == 1 and (g.KH, g.KW) == (3, 3)
+            and (g.SH, g.SW, g.DH, g.DW) == (1, 1, 1, 1) and g.C >= MIN_CHANNELS and g.K >= MIN_CHANNELS
+            and g.OH >= 2 and g.OW >= 2 and knobs.get("PYCOMPILE_WINOGRAD"))
+
+
+class Plan:
+    """The blocking of one convolution: r output channels x nv vectors of tiles a register tile
+    (r = 8, nv = 3 when 8 divides K, else 6 x 4: 24 accumulators either way, no padded channels
+    for K = 64), tb tiles a unit (a multiple of 16 nv), ts the stride of a V / M row, vx / mx
+    the stride of V's / M's 16 slabs, kb channel blocks (kp channels with the padding), and the
+    units: blocks of tiles x groups of `per` channel blocks."""
+
+    def __init__(self, g):
+        self.r, self.nv = (8, 3) if g.K % 8 == 0 else (6, 4)
+        self.tb = LANES * self.nv * (128 // (LANES * self.nv))       # 96 or 128
+        self.ts = self.tb + LANES
+        self.kb = -(-g.K // self.r)
+        self.kp = self.kb * self.r
+        self.vx, self.mx = _slab(g.C * self.ts), _slab(self.kp * self.ts)
+        self.n_tiles = g.N * ((g.OH + 1) // 2) * ((g.OW + 1) // 2)
+        self.blocks = -(-self.n_tiles // self.tb)
+        # channel-block groups only when there are few blocks of tiles: each group transforms the
+        # unit's input again
+        self.groups = 1 if self.blocks >= 32 else max(1, min(self.kb // 2, -(-32 // self.blocks)))
+        self.per = -(-self.kb // self.groups)
+        self.groups = -(-self.kb // self.per)
+
+
+def _slab(floats: int) -> int:
+    """The stride of the 16 slabs of V or M: `floats` rounded up to a cache line, then moved off
+    multiples of 4 KiB - 16 slabs 36 KiB apart (C = 64) fell in one L1 set, and the input
+    transform, which stores a vector into each, ran 3x slower."""
+    n = -(-floats // LANES) * LANES
+    while (n * 4) % 4096 < 256 or (n * 4) % 4096 > 4096 - 256:
+        n += LANES
+    return n
+
+
+def _weights(defs, name: str, g, p: "Plan") -> str:
+    """static void name(const float *w, float *U, long k): output channel k's U = G g G^T for
+    every input channel, into U[xi][k / R][c][k % R] (zeros for k >= K), in double, rounded once."""
+    fn = f"{name}_wt"
+    kb = p.kb
+    defs.line(f"static void {fn}(const float *restrict w, float *restrict U, long k)")
+    with scope(defs):
+        defs.line(f"const long b = k / {p.r}L, i = k % {p.r}L;")
+        with defs.block(f"for (long c = 0; c < {g.C}L; ++c)"):
+            defs.line("double t[4][3], u[16];")
+            with defs.block(f"if (k < {g.K}L)"):
+                defs.line(f"const float *const q = w + (k * {g.C}L + c) * 9L;")
+                with defs.block("for (int s = 0; s < 3; ++s)"):
+                    defs.line("const double g0 = q[s], g1 = q[3 + s], g2 = q[6 + s];")
+                    defs.line("t[0][s] = g0; t[1][s] = 0.5 * (g0 + g1 + g2); t[2][s] = 0.5 * (g0 - g1 + g2); "
+                              "t[3][s] = g2;")
+                with defs.block("for (int a = 0; a < 4; ++a)"):
+                    defs.line("const double h0 = t[a][0], h1 = t[a][1], h2 = t[a][2];")
+                    defs.line("u[4 * a] = h0; u[4 * a + 1] = 0.5 * (h0 + h1 + h2); "
+                              "u[4 * a + 2] = 0.5 * (h0 - h1 + h2); u[4 * a + 3] = h2;")
+            with defs.block("else"):
+                defs.line("for (int x = 0; x < 16; ++x) u[x] = 0.0;")
+            defs.line(f"for (int x = 0; x < 16; ++x) U[((x * {kb}L + b) * {g.C}L + c) * {p.r}L + i] = (float)u[x];")
+    defs.line("")
+    return fn
+
+
+def _segments(w, g, th_tw: int, body):
+    """Walk the tile-row segments of tiles [t0, tn): n, th, tw0 (first tile column), cnt, toff
+    (offset in the unit); `body` emits the statements of one segment."""
+    with w.block("for (long t = t0; t < tn; )"):
+        w.line(f"const long n = t / {th_tw}L, r = t % {th_tw}L, th = r / {(g.OW + 1) // 2}L, "
+               f"tw0 = r % {(g.OW + 1) // 2}L;")
+        w.line(f"const long cnt = {(g.OW + 1) // 2}L - tw0 < tn - t ? {(g.OW + 1) // 2}L - tw0 : tn - t;")
+        w.line("const long toff = t - t0; (void)toff; (void)n;")
+        body()
+        w.line("t += cnt;")
+
+
+def _input(defs, name: str, g, p: "Plan") -> str:
+    """static void name(const float *x, float *V, long t0, long tn): V[xi][c][toff + j] for the
+    tiles [t0, tn). 16 tiles a vector: for each of their 4 input rows, 48 consecutive floats from
+    the first tile's column (A, B, C: columns 0-15, 16-31, 32-47 of the span) - lanes outside
+    the image's row masked to zero (an out-of-range row is zero), so no padded copy - then B^T
+    down the rows and B across: d0 / d1 = even / odd lanes of (A, B), d2 / d3 the same moved
+    one lane with C's first two. A span that would leave the tensor's memory is read through a
+    bounded copy. The rows of the channel PF ahead are prefetched (the input comes from L3)."""
+    fn = f"{name}_in"
+    ts, vx = p.ts, p.vx
+    tw = (g.OW + 1) // 2
+    total = g.N * g.C * g.H * g.W
+    lanes = ", ".join(str(i) for i in range(LANES))
+    defs.line(f"static void {fn}(const float *restrict x, float *restrict V, long t0, long tn)")
+    with scope(defs):
+        defs.line(f"const pc_v16i ev = {{{', '.join(str(2 * i) for i in range(LANES))}}};")
+        defs.line(f"const pc_v16i od = {{{', '.join(str(2 * i + 1) for i in range(LANES))}}};")
+        defs.line(f"const pc_v16i s0 = {{{', '.join(str(i + 1) for i in range(LANES))}}};")
+        defs.line(f"const pc_v16i s1 = {{{', '.join(str(i + 1) for i in range(LANES - 1))}, {LANES + 1}}};")
+        defs.line(f"const pc_v16i col = {{{lanes}}};")
+        defs.line("const pc_v16f zero = {0};")
+
+        def segment():
+            defs.line(f"const long c0 = 2 * tw0 - {g.PW}L, h0 = 2 * th - {g.PH}L;")
+            defs.line(f"const int ok0 = h0 >= 0 && h0 < {g.H}L, ok1 = h0 + 1 >= 0 && h0 + 1 < {g.H}L;")
+            defs.line(f"const int ok2 = h0 + 2 >= 0 && h0 + 2 < {g.H}L, ok3 = h0 + 3 >= 0 && h0 + 3 < {g.H}L;")
+            defs.line(f"const float *const xc = x + (n * {g.C}L + c) * {g.H * g.W}L + h0 * {g.W}L;")
+            # the same rows of the channel PF ahead (a wrap to the next image's is harmless)
+            defs.line(f"const float *const xf = xc + {_PF * g.H * g.W}L;")
+            with defs.block(f"for (long q = c0; q < c0 + 2 * cnt + 2; q += {LANES})"):
+                for i in range(4):
+                    defs.line(f"__builtin_prefetch(xf + {i * g.W}L + q);")
+            defs.line(f"float *const vc = V + c * {ts}L + toff;")
+            with defs.block(f"for (long j = 0; j < cnt; j += {LANES})"):
+                defs.line("const long s = c0 + 2 * j;")
+                defs.line(f"const int edge = s < 0 || s + 34 > {g.W}L;")
+                defs.line("pc_v16i ma = {0}, mb = {0}, mc = {0};")
+                with defs.block("if (edge)"):
+                    defs.line(f"const pc_v16i ca = col + (int)s, cb = ca + 16, cc = ca + 32;")
+                    defs.line(f"ma = (ca >= 0) & (ca < {g.W}); mb = (cb >= 0) & (cb < {g.W}); "
+                              f"mc = (cc >= 0) & (cc < {g.W});")
+                for i in range(4):
+                    defs.line(f"pc_v16f a{i} = zero, b{i} = zero, c{i} = zero;")
+                    with defs.block(f"if (ok{i})"):
+                        defs.line(f"const float *const p = xc + {i * g.W}L + s;")
+                        with defs.block(f"if (p >= x && p + 48 <= x + {total}L)"):
+                            defs.line(f"memcpy(&a{i}, p, sizeof a{i}); memcpy(&b{i}, p + 16, sizeof b{i}); "
+                                      f"memcpy(&c{i}, p + 32, sizeof c{i});")
+                        with defs.block("else"):
+                            # the tensor's first or last row: read only its own columns
+                            defs.line("float t[48];")
+                            defs.line(f"for (int l = 0; l < 48; ++l) t[l] = s + l >= 0 && s + l < {g.W}L ? p[l] : 0.0f;")
+                            defs.line(f"memcpy(&a{i}, t, sizeof a{i}); memcpy(&b{i}, t + 16, sizeof b{i}); "
+                                      f"memcpy(&c{i}, t + 32, sizeof c{i});")
+                        with defs.block("if (edge)"):
+                            defs.line(f"a{i} = (pc_v16f)((pc_v16i)a{i} & ma); b{i} = (pc_v16f)((pc_v16i)b{i} & mb); "
+                                      f"c{i} = (pc_v16f)((pc_v16i)c{i} & mc);")
+                # B^T down the rows: (d0 - d2, d1 + d2, d2 - d1, d1 - d3)
+                for part in "abc":
+                    defs.line(f"const pc_v16f {part}r0 = {part}0 - {part}2, {part}r1 = {part}1 + {part}2, "
+                              f"{part}r2 = {part}2 - {part}1, {part}r3 = {part}1 - {part}3;")
+                for r in range(4):
+                    defs.line(f"{{ const pc_v16f d0 = __builtin_shuffle(ar{r}, br{r}, ev), "
+                              f"d1 = __builtin_shuffle(ar{r}, br{r}, od);")
+                    defs.line(f"  const pc_v16f d2 = __builtin_shuffle(d0, cr{r}, s0), "
+                              f"d3 = __builtin_shuffle(d1, cr{r}, s1);")
+                    for q, expr in enumerate(("d0 - d2", "d1 + d2", "d2 - d1", "d1 - d3")):
+                        xi = 4 * r + q
+                        defs.line(f"  {{ const pc_v16f v = {expr}; memcpy(vc + {xi * vx}L + j, &v, sizeof v); }}")
+                    defs.line("}")
+        # channel by channel, then along the unit's tiles: each of V's 16 slabs is written in order
+        with defs.block(f"for (long c = 0; c < {g.C}L; ++c)"):
+            _segments(defs, g, ((g.OH + 1) // 2) * tw, segment)
+    defs.line("")
+    return fn
+
+
+def _microkernel(defs, name: str, g, p: "Plan") -> str:
+    """PC_CONTRACT_FN void name(const float *u, const float *v, float *m): m[i * TS + 16 q + l] =
+    sum over c of u[c * R + i] v[c * TS + 16 q + l] (R channels x NV vectors of tiles)."""
+    fn = f"{name}_mk"
+    ts = p.ts
+    defs.line(f"PC_CONTRACT_FN void {fn}(const float *restrict u, const float *restrict v, float *restrict m)")
+    with scope(defs):
+        defs.line("PC_CONTRACT_BODY")
+        for i in range(p.r):
+            defs.line(" ".join(f"pc_v16f a{i}_{q} = {{0}};" for q in range(p.nv)))
+        with defs.block(f"for (long c = 0; c < {g.C}L; ++c)"):
+            defs.line(f"const pc_v16f *const vc = (const pc_v16f *)(v + c * {ts}L);")
+            defs.line(" ".join(f"const pc_v16f v{q} = vc[{q}];" for q in range(p.nv)))
+            defs.line(f"const float *const uc = u + c * {p.r}L;")
+            for i in range(p.r):
+                defs.line(f"{{ const float s = uc[{i}]; " + " ".join(f"a{i}_{q} += s * v{q};" for q in range(p.nv)) + " }")
+        for i in range(p.r):
+            defs.line(" ".join(f"((pc_v16f *)(m + {i * ts}L))[{q}] = a{i}_{q};" for q in range(p.nv)))
+    defs.line("")
+    return fn
+
+
+def _products(defs, name: str, g, p: "Plan", mk: str) -> str:
+    """static void name(const float *U, const float *V, float *M, long nb, long b0, long b1):
+    M[xi][k][TS] for the channel blocks [b0, b1) and the first nb blocks of NV vectors of tiles."""
+    fn = f"{name}_mm"
+    ts, vx, mx, kb = p.ts, p.vx, p.mx, p.kb
+    defs.line(f"static void {fn}(const float *restrict U, const float *restrict V, float *restrict M, long nb, "
+              "long b0, long b1)")
+    with scope(defs):
+        # the unit's V columns of one block of tiles (C x NV vectors) stay in L1 across the channel blocks
+        with defs.block("for (long xi = 0; xi < 16; ++xi)"):
+            with defs.block("for (long q = 0; q < nb; ++q)"):
+                with defs.block("for (long b = b0; b < b1; ++b)"):
+                    defs.line(f"{mk}(U + (xi * {kb}L + b) * {g.C * p.r}L, V + xi * {vx}L + q * {LANES * p.nv}L, "
+                              f"M + xi * {mx}L + b * {p.r * ts}L + q * {LANES * p.nv}L);")
+    defs.line("")
+    return fn
+
+
+def _output(defs, name: str, g, p: "Plan", epi, extra_types) -> str:
+    """static void name(const float *M, float *y, extras..., long t0, long tn, long k0, long k1):
+    A^T M A for the tiles [t0, tn) and output channels [k0, k1), stored through the epilogue."""
+    from pycompile.backend.c.ops.conv import _store_channel
+    fn = f"{name}_out"
+    ts, mx = p.ts, p.mx
+    tw = (g.OW + 1) // 2
+    params = "".join(f", const {t} *restrict ep{k}" for k, t in enumerate(extra_types))
+    defs.line(f"static void {fn}(const float *restrict M, float *restrict y{params}, long t0, long tn, long k0, long k1)")
+    with scope(defs):
+        defs.line("float buf[2][32] __attribute__((aligned(64)));")
+        defs.line(f"const pc_v16i lo = {{{', '.join(f'{i // 2 + 16 * (i % 2)}' for i in range(LANES))}}};")
+        defs.line(f"const pc_v16i hi = {{{', '.join(f'{8 + i // 2 + 16 * (i % 2)}' for i in range(LANES))}}};")
+
+        def segment():
+            with defs.block("for (long k = k0; k < k1; ++k)"):
+                for line in epi.hoist("k"):
+                    defs.line(line)
+                # the output rows (and a residual's) of the channel PF ahead: their lines come from L3
+                defs.line(f"const long pb = ((n * {g.K}L + k + {_PF}L) * {g.OH}L + 2 * th) * {g.OW}L + 2 * tw0;")
+                with defs.block(f"if (k + {_PF}L < k1)"):
+                    with defs.block(f"for (long q = 0; q < 2 * cnt; q += {LANES})"):
+                        for r in range(2):
+                            defs.line(f"__builtin_prefetch(y + pb + {r * g.OW}L + q, 1);")
+                            for k, (ptr, _) in enumerate(epi.extras):
+                                if epi.kind(k) == "full" and epi._used(k):
+                                    defs.line(f"__builtin_prefetch({ptr} + pb + {r * g.OW}L + q);")
+                defs.line("const float *const mk = M + k * " + f"{ts}L + toff;")
+                with defs.block(f"for (long j = 0; j < cnt; j += {LANES})"):
+                    defs.line("pc_v16f m[16];")
+                    defs.line(f"for (int x = 0; x < 16; ++x) memcpy(&m[x], mk + x * {mx}L + j, sizeof m[x]);")
+                    # A^T = [[1, 1, 1, 0], [0, 1, -1, -1]]: rows, then columns
+                    defs.line("pc_v16f s0[4], s1[4];")
+                    defs.line("for (int q = 0; q < 4; ++q) { s0[q] = m[q] + m[4 + q] + m[8 + q]; "
+                              "s1[q] = m[4 + q] - m[8 + q] - m[12 + q]; }")
+                    defs.line("const pc_v16f y00 = s0[0] + s0[1] + s0[2], y01 = s0[1] - s0[2] - s0[3];")
+                    defs.line("const pc_v16f y10 = s1[0] + s1[1] + s1[2], y11 = s1[1] - s1[2] - s1[3];")
+                    defs.line("{ const pc_v16f z0 = __builtin_shuffle(y00, y01, lo), z1 = __builtin_shuffle(y00, y01, hi); "
+                              "memcpy(buf[0], &z0, sizeof z0); memcpy(buf[0] + 16, &z1, sizeof z1); }")
+                    defs.line("{ const pc_v16f z0 = __builtin_shuffle(y10, y11, lo), z1 = __builtin_shuffle(y10, y11, hi); "
+                              "memcpy(buf[1], &z0, sizeof z0); memcpy(buf[1] + 16, &z1, sizeof z1); }")
+                    defs.line(f"const long ow0 = 2 * (tw0 + j), nt2 = 2 * (cnt - j < {LANES} ? cnt - j : {LANES});")
+                    defs.line(f"const long count = {g.OW}L - ow0 < nt2 ? {g.OW}L - ow0 : nt2;")
+                    for r in range(2):
+                        cond = f"if (2 * th + {r} < {g.OH}L)" if r and g.OH % 2 else ""
+                        with defs.block(cond) if cond else scope(defs):
+                            defs.line(f"const long yb = ((n * {g.K}L + k) * {g.OH}L + 2 * th + {r}) * {g.OW}L + ow0;")
+                            defs.line("float *const yr = y + yb;")
+                            defs.line("#pragma omp simd")
+                            _store_channel(defs, epi, "yr", "yb", lambda j, r=r: f"buf[{r}][{j}]", "count",
+                                           "float", "float")
+        _segments(defs, g, ((g.OH + 1) // 2) * tw, segment)
+    defs.line("")
+    return fn
+
+
+def render(ctx, w, g, x: str, wt: str, y: str, program, extras, extra_types, out_shape, name: str):
+    """Emit the Winograd convolution of node inputs x (N, C, H, W), wt (K, C, 3, 3) into y with
+    the epilogue `program` over `extras` ((C pointer, shape) each, of C types extra_types)."""
+    from pycompile.backend.c.ops.conv import Epilogue, _chunk, split_elements, split_flops
+    p = Plan(g)
+    n_tiles, blocks, groups, per, kb, kp = p.n_tiles, p.blocks, p.groups, p.per, p.kb, p.kp
+    epi = Epilogue(program, [(f"ep{k}", shape) for k, (_, shape) in enumerate(extras)], out_shape, "float", False)
+    defs = ctx.defs
+    f_wt = _weights(defs, name, g, p)
+    f_in = _input(defs, name, g, p)
+    f_mk = _microkernel(defs, name, g, p)
+    f_mm = _products(defs, name, g, p, f_mk)
+    f_out = _output(defs, name, g, p, epi, extra_types)
+    usize = 16 * kp * g.C
+    vsize, msize = 16 * p.vx, 16 * p.mx
+    w.line(f"static __thread void *{name}_ubuf; static __thread size_t {name}_ucap;")
+    w.line(f"float *const UW = (float *)pc_scratch(&{name}_ubuf, &{name}_ucap, sizeof(float) * {usize}L);")
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_elements(usize)})")
+    with w.block(f"for (long k = 0; k < {kp}L; ++k)"):
+        w.line(f"{f_wt}({wt}, UW, k);")
+    w.line(f"static __thread void *{name}_sbuf; static __thread size_t {name}_scap;")
+    w.line(f"float *const WS = (float *)pc_scratch(&{name}_sbuf, &{name}_scap, sizeof(float) * {vsize + msize}L * nt);")
+    units = blocks * groups
+    flops = 2 * 16 * g.C * kp * blocks * p.tb
+    args = "".join(f", {p}" for p, _ in extras)
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}) if ({split_flops(flops)})")
+    with w.block(f"for (long u = 0; u < {units}L; ++u)"):
+        w.line(f"const long blk = u / {groups}L, grp = u % {groups}L;")
+        w.line(f"float *const vb = WS + (long)omp_get_thread_num() * {vsize + msize}L;")
+        w.line(f"float *const mb = vb + {vsize}L;")
+        w.line(f"const long t0 = blk * {p.tb}L, tn = t0 + {p.tb}L < {n_tiles}L ? t0 + {p.tb}L : {n_tiles}L;")
+        w.line(f"const long b0 = grp * {per}L, b1 = b0 + {per}L < {kb}L ? b0 + {per}L : {kb}L;")
+        w.line(f"const long k1 = b1 * {p.r}L < {g.K}L ? b1 * {p.r}L : {g.K}L;")
+        w.line(f"{f_in}({x}, vb, t0, tn);")
+        w.line(f"{f_mm}(UW, vb, mb, (tn - t0 + {LANES * p.nv - 1}L) / {LANES * p.nv}L, b0, b1);")
+        w.line(f"{f_out}(mb, {y}{args}, t0, tn, b0 * {p.r}L, k1);")
