@@ -31,7 +31,7 @@ from __future__ import annotations
 from pycompile.common import dtype as mstype
 from pycompile.common import knobs
 from pycompile.backend.c.ops import ctypes_ as C
-from pycompile.backend.c.ops.writer import scope
+from pycompile.backend.c.ops.writer import CWriter, scope
 
 # Both channel counts at least this (measured: docs/guide/cnn.md, "Winograd"); below it the
 # transforms cost more than the products save.
@@ -80,10 +80,23 @@ def _slab(floats: int) -> int:
     return n
 
 
-def _weights(defs, name: str, g, p: "Plan") -> str:
+def _shared(ctx, name: str, suffix: str, build) -> str:
+    """The C name of a helper function `build(writer, fn)` writes: an equal one already in the
+    module (ResNet's 3x3 layers of one stage share all but their stores), else `name_suffix`,
+    written now. Each helper costs the C compiler ~0.1 s."""
+    w = CWriter()
+    build(w, "PC_WINO_FN")
+    text = "\n".join(w.lines)
+    table = ctx.mod.shared_fns
+    if text not in table:
+        table[text] = f"{name}_{suffix}"
+        ctx.defs.lines.extend(text.replace("PC_WINO_FN", table[text]).split("\n"))
+    return table[text]
+
+
+def _weights(defs, fn: str, g, p: "Plan") -> str:
     """static void name(const float *w, float *U, long k): output channel k's U = G g G^T for
     every input channel, into U[xi][k / R][c][k % R] (zeros for k >= K), in double, rounded once."""
-    fn = f"{name}_wt"
     kb = p.kb
     defs.line(f"static void {fn}(const float *restrict w, float *restrict U, long k)")
     with scope(defs):
@@ -119,7 +132,7 @@ def _segments(w, g, th_tw: int, body):
         w.line("t += cnt;")
 
 
-def _input(defs, name: str, g, p: "Plan") -> str:
+def _input(defs, fn: str, g, p: "Plan") -> str:
     """static void name(const float *x, float *V, long t0, long tn): V[xi][c][toff + j] for the
     tiles [t0, tn). 16 tiles a vector: for each of their 4 input rows, 48 consecutive floats from
     the first tile's column (A, B, C: columns 0-15, 16-31, 32-47 of the span) - lanes outside
@@ -127,7 +140,6 @@ def _input(defs, name: str, g, p: "Plan") -> str:
     down the rows and B across: d0 / d1 = even / odd lanes of (A, B), d2 / d3 the same moved
     one lane with C's first two. A span that would leave the tensor's memory is read through a
     bounded copy. The rows of the channel PF ahead are prefetched (the input comes from L3)."""
-    fn = f"{name}_in"
     ts, vx = p.ts, p.vx
     tw = (g.OW + 1) // 2
     total = g.N * g.C * g.H * g.W
@@ -196,10 +208,9 @@ def _input(defs, name: str, g, p: "Plan") -> str:
     return fn
 
 
-def _microkernel(defs, name: str, g, p: "Plan") -> str:
+def _microkernel(defs, fn: str, g, p: "Plan") -> str:
     """PC_CONTRACT_FN void name(const float *u, const float *v, float *m): m[i * TS + 16 q + l] =
     sum over c of u[c * R + i] v[c * TS + 16 q + l] (R channels x NV vectors of tiles)."""
-    fn = f"{name}_mk"
     ts = p.ts
     defs.line(f"PC_CONTRACT_FN void {fn}(const float *restrict u, const float *restrict v, float *restrict m)")
     with scope(defs):
@@ -218,10 +229,9 @@ def _microkernel(defs, name: str, g, p: "Plan") -> str:
     return fn
 
 
-def _products(defs, name: str, g, p: "Plan", mk: str) -> str:
+def _products(defs, fn: str, g, p: "Plan", mk: str) -> str:
     """static void name(const float *U, const float *V, float *M, long nb, long b0, long b1):
     M[xi][k][TS] for the channel blocks [b0, b1) and the first nb blocks of NV vectors of tiles."""
-    fn = f"{name}_mm"
     ts, vx, mx, kb = p.ts, p.vx, p.mx, p.kb
     defs.line(f"static void {fn}(const float *restrict U, const float *restrict V, float *restrict M, long nb, "
               "long b0, long b1)")
@@ -236,11 +246,10 @@ def _products(defs, name: str, g, p: "Plan", mk: str) -> str:
     return fn
 
 
-def _output(defs, name: str, g, p: "Plan", epi, extra_types) -> str:
+def _output(defs, fn: str, g, p: "Plan", epi, extra_types) -> str:
     """static void name(const float *M, float *y, extras..., long t0, long tn, long k0, long k1):
     A^T M A for the tiles [t0, tn) and output channels [k0, k1), stored through the epilogue."""
     from pycompile.backend.c.ops.conv import _store_channel
-    fn = f"{name}_out"
     ts, mx = p.ts, p.mx
     tw = (g.OW + 1) // 2
     params = "".join(f", const {t} *restrict ep{k}" for k, t in enumerate(extra_types))
@@ -300,11 +309,11 @@ def render(ctx, w, g, x: str, wt: str, y: str, program, extras, extra_types, out
     n_tiles, blocks, groups, per, kb, kp = p.n_tiles, p.blocks, p.groups, p.per, p.kb, p.kp
     epi = Epilogue(program, [(f"ep{k}", shape) for k, (_, shape) in enumerate(extras)], out_shape, "float", False)
     defs = ctx.defs
-    f_wt = _weights(defs, name, g, p)
-    f_in = _input(defs, name, g, p)
-    f_mk = _microkernel(defs, name, g, p)
-    f_mm = _products(defs, name, g, p, f_mk)
-    f_out = _output(defs, name, g, p, epi, extra_types)
+    f_wt = _shared(ctx, name, "wt", lambda d, fn: _weights(d, fn, g, p))
+    f_in = _shared(ctx, name, "in", lambda d, fn: _input(d, fn, g, p))
+    f_mk = _shared(ctx, name, "mk", lambda d, fn: _microkernel(d, fn, g, p))
+    f_mm = _shared(ctx, name, "mm", lambda d, fn: _products(d, fn, g, p, f_mk))
+    f_out = _shared(ctx, name, "out", lambda d, fn: _output(d, fn, g, p, epi, extra_types))
     usize = 16 * kp * g.C
     vsize, msize = 16 * p.vx, 16 * p.mx
     w.line(f"static __thread void *{name}_ubuf; static __thread size_t {name}_ucap;")
