@@ -507,8 +507,12 @@ def _conv(ctx, w, n):
         if g.sp == 3 or g.D != 1:
             render_gemm_forward(ctx, w, g, xp, wp, out, dt, epi, name)
         elif winograd.applies(g, dt):
-            winograd.render(ctx, w, g, xp, wp, out, n.attrs.get("program", ()), extras,
-                            [C.storage(e.type.dtype) for e in n.inputs[2:]], n.type.shape, name)
+            # its epilogue unfolded (the scale stays a multiply: the transformed weights are the weights')
+            wepi = Epilogue(n.attrs.get("program", ()), [(f"ep{k}", s) for k, (_, s) in enumerate(extras)],
+                            n.type.shape, "float", False)
+            winograd.render(ctx, w, g, xp, wp, out, [p for p, _ in extras], wepi,
+                            [C.storage(e.type.dtype) for e in n.inputs[2:]], name,
+                            (_store_channel, split_elements, split_flops, _chunk))
         elif g.Kg * 2 < _lanes(dt):
             render_rows(ctx, w, g, xp, wp, out, dt, epi, name)
         else:

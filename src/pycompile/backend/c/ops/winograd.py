@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from pycompile.common import dtype as mstype
 from pycompile.common import knobs
-from pycompile.backend.c.ops import ctypes_ as C
 from pycompile.backend.c.ops.writer import CWriter, scope
 
 # Both channel counts at least this (measured: docs/guide/cnn.md, "Winograd"); below it the
@@ -169,7 +168,7 @@ def _input(defs, fn: str, g, p: "Plan") -> str:
                 defs.line(f"const int edge = s < 0 || s + 34 > {g.W}L;")
                 defs.line("pc_v16i ma = {0}, mb = {0}, mc = {0};")
                 with defs.block("if (edge)"):
-                    defs.line(f"const pc_v16i ca = col + (int)s, cb = ca + 16, cc = ca + 32;")
+                    defs.line("const pc_v16i ca = col + (int)s, cb = ca + 16, cc = ca + 32;")
                     defs.line(f"ma = (ca >= 0) & (ca < {g.W}); mb = (cb >= 0) & (cb < {g.W}); "
                               f"mc = (cc >= 0) & (cc < {g.W});")
                 for i in range(4):
@@ -246,10 +245,9 @@ def _products(defs, fn: str, g, p: "Plan", mk: str) -> str:
     return fn
 
 
-def _output(defs, fn: str, g, p: "Plan", epi, extra_types) -> str:
+def _output(defs, fn: str, g, p: "Plan", epi, extra_types, store) -> str:
     """static void name(const float *M, float *y, extras..., long t0, long tn, long k0, long k1):
     A^T M A for the tiles [t0, tn) and output channels [k0, k1), stored through the epilogue."""
-    from pycompile.backend.c.ops.conv import _store_channel
     ts, mx = p.ts, p.mx
     tw = (g.OW + 1) // 2
     params = "".join(f", const {t} *restrict ep{k}" for k, t in enumerate(extra_types))
@@ -294,26 +292,26 @@ def _output(defs, fn: str, g, p: "Plan", epi, extra_types) -> str:
                             defs.line(f"const long yb = ((n * {g.K}L + k) * {g.OH}L + 2 * th + {r}) * {g.OW}L + ow0;")
                             defs.line("float *const yr = y + yb;")
                             defs.line("#pragma omp simd")
-                            _store_channel(defs, epi, "yr", "yb", lambda j, r=r: f"buf[{r}][{j}]", "count",
+                            store(defs, epi, "yr", "yb", lambda j, r=r: f"buf[{r}][{j}]", "count",
                                            "float", "float")
         _segments(defs, g, ((g.OH + 1) // 2) * tw, segment)
     defs.line("")
     return fn
 
 
-def render(ctx, w, g, x: str, wt: str, y: str, program, extras, extra_types, out_shape, name: str):
+def render(ctx, w, g, x: str, wt: str, y: str, args: list, epi, extra_types, name: str, conv):
     """Emit the Winograd convolution of node inputs x (N, C, H, W), wt (K, C, 3, 3) into y with
-    the epilogue `program` over `extras` ((C pointer, shape) each, of C types extra_types)."""
-    from pycompile.backend.c.ops.conv import Epilogue, _chunk, split_elements, split_flops
+    the epilogue `epi` (backend/c/ops/conv.py's Epilogue, unfolded, over extras named ep0, ep1, ...
+    of C types extra_types, passed as the C expressions `args`). `conv`: backend/c/ops/conv.py's
+    store_channel, split_elements, split_flops and chunk (a module may not import its importer)."""
+    _store_channel, split_elements, split_flops, _chunk = conv
     p = Plan(g)
     n_tiles, blocks, groups, per, kb, kp = p.n_tiles, p.blocks, p.groups, p.per, p.kb, p.kp
-    epi = Epilogue(program, [(f"ep{k}", shape) for k, (_, shape) in enumerate(extras)], out_shape, "float", False)
-    defs = ctx.defs
     f_wt = _shared(ctx, name, "wt", lambda d, fn: _weights(d, fn, g, p))
     f_in = _shared(ctx, name, "in", lambda d, fn: _input(d, fn, g, p))
     f_mk = _shared(ctx, name, "mk", lambda d, fn: _microkernel(d, fn, g, p))
     f_mm = _shared(ctx, name, "mm", lambda d, fn: _products(d, fn, g, p, f_mk))
-    f_out = _shared(ctx, name, "out", lambda d, fn: _output(d, fn, g, p, epi, extra_types))
+    f_out = _shared(ctx, name, "out", lambda d, fn: _output(d, fn, g, p, epi, extra_types, _store_channel))
     usize = 16 * kp * g.C
     vsize, msize = 16 * p.vx, 16 * p.mx
     w.line(f"static __thread void *{name}_ubuf; static __thread size_t {name}_ucap;")
@@ -325,7 +323,7 @@ def render(ctx, w, g, x: str, wt: str, y: str, program, extras, extra_types, out
     w.line(f"float *const WS = (float *)pc_scratch(&{name}_sbuf, &{name}_scap, sizeof(float) * {vsize + msize}L * nt);")
     units = blocks * groups
     flops = 2 * 16 * g.C * kp * blocks * p.tb
-    args = "".join(f", {p}" for p, _ in extras)
+    args = "".join(f", {a}" for a in args)
     w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}) if ({split_flops(flops)})")
     with w.block(f"for (long u = 0; u < {units}L; ++u)"):
         w.line(f"const long blk = u / {groups}L, grp = u % {groups}L;")
