@@ -166,6 +166,25 @@ def test_the_knob_and_the_threshold_keep_the_direct_kernel(monkeypatch):
     assert "_wt(" not in ms.inspect(ms.jit(_below), Tensor(xs), Tensor(ws)).c_source
 
 
+ONE = ms.jit(_one)
+
+
+def test_new_weights_are_transformed_again():
+    """The transformed weights are kept while the weights are unchanged: other values (another
+    tensor, a Parameter's set_data, a write in place) are seen at the next call."""
+    x, w1, w2 = _a(13, 4, 32, 32, 32), _a(14, 32, 32, 3, 3), _a(15, 32, 32, 3, 3)
+    for w in (w1, w2, w1):
+        _close(ONE(Tensor(x), Tensor(w)).asnumpy(), _ref(x, w, (1, 1, 1, 1)), "new weights")
+    p = ms.Parameter(Tensor(w1), name="w")
+    _close(ONE(Tensor(x), p).asnumpy(), _ref(x, w1, (1, 1, 1, 1)), "Parameter")
+    p.set_data(Tensor(w2))
+    _close(ONE(Tensor(x), p).asnumpy(), _ref(x, w2, (1, 1, 1, 1)), "after set_data")
+    p[0, 0, 1, 1] = 5.0
+    w3 = w2.copy()
+    w3[0, 0, 1, 1] = 5.0
+    _close(ONE(Tensor(x), p).asnumpy(), _ref(x, w3, (1, 1, 1, 1)), "after an item assignment")
+
+
 def _stats():
     out = ffi.new("long[2]")
     lib.pc_pool_stats(out, 2)
@@ -175,7 +194,7 @@ def _stats():
 def test_the_same_values_on_1_2_3_threads():
     x, w = _a(5, 4, 32, 32, 32), _a(6, 32, 32, 3, 3)
     assert 2 * 4 * 32 * 32 * 32 * 32 * 16 / 2.25 > 3 * PARALLEL_FLOPS     # Winograd's FLOPs, above the split
-    f = ms.jit(_one)
+    f = ONE
     results, split = {}, {}
     try:
         for n in (1, 2, 3):

@@ -9,21 +9,22 @@ for each of the 16 positions xi: 16 products of (K x C) by (C x tiles), 16 C mul
 tile and output channel where the direct kernel does 36 (2.25x fewer). The transforms use only
 0, +-1 and 1/2 (G), so on small integers every step is exact, as the direct kernel is.
 
-Per call: the weights are transformed into U[xi][k block][c][R] (R output channels a block,
-zero past K; a folded BatchNorm scale is not folded here but left to the epilogue, one multiply
-per output). Then units of (TB consecutive tiles, flat over image / tile row / tile column) x
-(a group of channel blocks) are split over the threads; each unit
-  * transforms its tiles' input into V[xi][c][TS] (the thread's scratch): per tile row segment
-    and channel, B^T runs down the four input rows into a row buffer whose cells outside the
-    image are zero (no padded copy of the input), then B across it, 16 tiles a vector;
-  * multiplies: a register tile of R output channels (U broadcast) x NV vectors of 16 tiles
-    (V loaded), summed over c with fused multiply-adds - R * NV = 24 accumulators, 24 FMAs per
-    NV + R loads, as the direct kernel's tile;
+The weights are transformed into U[xi][k block][c][r] (r output channels a block, zero past K; a
+BatchNorm scale the direct kernel folds into its weights stays a multiply in the epilogue here),
+and U is kept (per calling thread) while the weights equal the copy it was made from. Then units
+of (tb consecutive tiles, flat over image / tile row / tile column) x (a group of channel blocks,
+only when there are few tiles) are split over the threads; each unit
+  * transforms its tiles' input into V[xi][c][ts] (the thread's scratch), channel by channel and
+    16 tiles a vector, straight from the input rows (lanes outside the image masked to zero: no
+    padded copy), each vector stored at a multiple of 16 tiles;
+  * multiplies: a register tile of r output channels (U broadcast) x nv vectors of 16 tiles
+    (V loaded), summed over c with fused multiply-adds - 24 accumulators, 24 FMAs per nv + r
+    loads, as the direct kernel's tile;
   * transforms back 16 tiles a vector per output channel, interleaves the two columns of each
     tile into two output rows of 32 pixels and stores them through the convolution's epilogue
-    (bias, BatchNorm shift, activation, residual add), as the direct kernel stores its tiles.
+    (bias, BatchNorm scale and shift, activation, residual add), as the direct kernel stores.
 Measured on the 2-core AVX-512 machine (docs/guide/cnn.md, "Winograd"); the error against the
-float64 convolution is within a few float32 roundings of the direct kernel's
+float64 convolution is within a few float32 roundings, as the direct kernel's
 (tests/backend/test_winograd.py).
 """
 from __future__ import annotations
@@ -162,8 +163,13 @@ def _input(defs, fn: str, g, p: "Plan") -> str:
             with defs.block(f"for (long q = c0; q < c0 + 2 * cnt + 2; q += {LANES})"):
                 for i in range(4):
                     defs.line(f"__builtin_prefetch(xf + {i * g.W}L + q);")
+            # vectors stored at multiples of 16 tiles in V (a store across two cache lines cost the
+            # transform 1.8x): the first starts o tiles before the segment, its lanes < o keep the
+            # previous segment's values
             defs.line(f"float *const vc = V + c * {ts}L + toff;")
-            with defs.block(f"for (long j = 0; j < cnt; j += {LANES})"):
+            defs.line(f"const long o = toff & {LANES - 1}L;")
+            defs.line("const pc_v16i keep = col < (int)o;")
+            with defs.block(f"for (long j = -o; j < cnt; j += {LANES})"):
                 defs.line("const long s = c0 + 2 * j;")
                 defs.line(f"const int edge = s < 0 || s + 34 > {g.W}L;")
                 defs.line("pc_v16i ma = {0}, mb = {0}, mc = {0};")
@@ -198,7 +204,10 @@ def _input(defs, fn: str, g, p: "Plan") -> str:
                               f"d3 = __builtin_shuffle(d1, cr{r}, s1);")
                     for q, expr in enumerate(("d0 - d2", "d1 + d2", "d2 - d1", "d1 - d3")):
                         xi = 4 * r + q
-                        defs.line(f"  {{ const pc_v16f v = {expr}; memcpy(vc + {xi * vx}L + j, &v, sizeof v); }}")
+                        defs.line(f"  {{ pc_v16f v = {expr}; float *const dst = vc + {xi * vx}L + j;")
+                        defs.line("    if (j < 0) { pc_v16f old; memcpy(&old, dst, sizeof old); "
+                                  "v = (pc_v16f)(((pc_v16i)old & keep) | ((pc_v16i)v & ~keep)); }")
+                        defs.line("    memcpy(dst, &v, sizeof v); }")
                     defs.line("}")
         # channel by channel, then along the unit's tiles: each of V's 16 slabs is written in order
         with defs.block(f"for (long c = 0; c < {g.C}L; ++c)"):
@@ -316,9 +325,17 @@ def render(ctx, w, g, x: str, wt: str, y: str, args: list, epi, extra_types, nam
     vsize, msize = 16 * p.vx, 16 * p.mx
     w.line(f"static __thread void *{name}_ubuf; static __thread size_t {name}_ucap;")
     w.line(f"float *const UW = (float *)pc_scratch(&{name}_ubuf, &{name}_ucap, sizeof(float) * {usize}L);")
-    w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_elements(usize)})")
-    with w.block(f"for (long k = 0; k < {kp}L; ++k)"):
-        w.line(f"{f_wt}({wt}, UW, k);")
+    # U is kept while the weights are unchanged: a compare of the weights with the copy U was
+    # made from (147 KB for 64 x 64: ~5 us) instead of the transform (0.1-0.3 ms on one core)
+    wsize = g.K * g.C * 9
+    w.line(f"static __thread void *{name}_cbuf; static __thread size_t {name}_ccap; static __thread int {name}_have;")
+    w.line(f"float *const WC = (float *)pc_scratch(&{name}_cbuf, &{name}_ccap, sizeof(float) * {wsize}L);")
+    with w.block(f"if (!{name}_have || memcmp(WC, {wt}, sizeof(float) * {wsize}L) != 0)"):
+        w.line(f"#pragma omp parallel for num_threads(nt) schedule(static) if ({split_elements(usize)})")
+        with w.block(f"for (long k = 0; k < {kp}L; ++k)"):
+            w.line(f"{f_wt}({wt}, UW, k);")
+        w.line(f"memcpy(WC, {wt}, sizeof(float) * {wsize}L);")
+        w.line(f"{name}_have = 1;")
     w.line(f"static __thread void *{name}_sbuf; static __thread size_t {name}_scap;")
     w.line(f"float *const WS = (float *)pc_scratch(&{name}_sbuf, &{name}_scap, sizeof(float) * {vsize + msize}L * nt);")
     units = blocks * groups
