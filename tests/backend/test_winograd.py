@@ -16,13 +16,23 @@ from pycompile import Tensor, ops
 from pycompile._rt import ffi, lib
 from pycompile.backend import eager
 from pycompile.backend.c.ops.conv import PARALLEL_FLOPS
-from pycompile.backend.c.ops.winograd import MIN_CHANNELS
+from pycompile.backend.c.ops import winograd
+from pycompile.backend.c.ops.winograd import MIN_CHANNELS, MIN_TILES, MIN_WIDTH
 from pycompile.common import context
 from pycompile.ops import _table
 from pycompile.ops import prims as P
 
 F32 = np.float32
 REL = 2e-6
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _small_images_too():
+    """Small shapes (fast to check) run on Winograd here: its size thresholds are for speed."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(winograd, "MIN_WIDTH", 2)
+        mp.setattr(winograd, "MIN_TILES", 1)
+        yield
 
 
 def _a(seed, *shape):
@@ -154,7 +164,11 @@ def _below(x, w):
     return ops.conv2d(x, w, pad_mode="pad", padding=1)
 
 
-def test_the_knob_and_the_threshold_keep_the_direct_kernel(monkeypatch):
+def _small(x, w):
+    return ops.conv2d(x, w, pad_mode="pad", padding=1)
+
+
+def test_the_knob_and_the_thresholds_keep_the_direct_kernel(monkeypatch):
     x, w = _a(1, 2, 16, 10, 10), _a(2, 16, 16, 3, 3)
     monkeypatch.setenv("PYCOMPILE_WINOGRAD", "0")
     f = ms.jit(_one)
@@ -164,6 +178,11 @@ def test_the_knob_and_the_threshold_keep_the_direct_kernel(monkeypatch):
     monkeypatch.delenv("PYCOMPILE_WINOGRAD")
     xs, ws = _a(3, 2, MIN_CHANNELS - 1, 10, 10), _a(4, 16, MIN_CHANNELS - 1, 3, 3)
     assert "_wt(" not in ms.inspect(ms.jit(_below), Tensor(xs), Tensor(ws)).c_source
+    # the size thresholds (lowered in this file): 10 x 10 outputs are too narrow
+    assert x.shape[3] < MIN_WIDTH
+    monkeypatch.setattr(winograd, "MIN_WIDTH", MIN_WIDTH)
+    monkeypatch.setattr(winograd, "MIN_TILES", MIN_TILES)
+    assert "_wt(" not in ms.inspect(ms.jit(_small), Tensor(x), Tensor(w)).c_source
 
 
 ONE = ms.jit(_one)
