@@ -2,7 +2,8 @@
 BLAS for 3-D convolutions and both backward ops.
 
 Forward 2-D convolutions (float32 / float64) run one of two direct kernels, chosen by the number
-of output channels per group (Kg):
+of output channels per group (Kg) - or, for float32 3x3 stride-1 ones with enough channels and
+tiles, Winograd F(2x2, 3x3) (backend/c/ops/winograd.py):
 
 * tiles (Kg >= half a vector): the output is computed in register tiles of PX consecutive output
   pixels x KV vectors of output channels; for every (input channel, kernel row, kernel column)
