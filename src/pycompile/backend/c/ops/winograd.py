@@ -43,6 +43,24 @@ MIN_CHANNELS = 16
 MIN_WIDTH = 24
 MIN_TILES = 256
 LANES = 16          # float32 lanes of a 64-byte vector
+# lane indices of two-vector shuffles (PC_WSHUF: GCC's __builtin_shuffle, clang's
+# __builtin_shufflevector): even / odd lanes of 32, one lane on (the next vector's first two), and
+# the interleaving of two vectors
+_EVEN = "0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30"
+_ODD = "1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31"
+_NEXT0 = "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16"
+_NEXT1 = "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17"
+_LO = "0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23"
+_HI = "8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31"
+_SHUF_MACRO = (
+    "#ifndef PC_WSHUF",
+    "#if defined(__clang__)",
+    "#define PC_WSHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)",
+    "#else",
+    "#define PC_WSHUF(a, b, ...) __builtin_shuffle(a, b, (pc_v16i){__VA_ARGS__})",
+    "#endif",
+    "#endif",
+)
 _PF = 2             # channels ahead whose input rows / output rows are prefetched
 
 
@@ -148,10 +166,6 @@ def _input(defs, fn: str, g, p: "Plan") -> str:
     lanes = ", ".join(str(i) for i in range(LANES))
     defs.line(f"static void {fn}(const float *restrict x, float *restrict V, long t0, long tn)")
     with scope(defs):
-        defs.line(f"const pc_v16i ev = {{{', '.join(str(2 * i) for i in range(LANES))}}};")
-        defs.line(f"const pc_v16i od = {{{', '.join(str(2 * i + 1) for i in range(LANES))}}};")
-        defs.line(f"const pc_v16i s0 = {{{', '.join(str(i + 1) for i in range(LANES))}}};")
-        defs.line(f"const pc_v16i s1 = {{{', '.join(str(i + 1) for i in range(LANES - 1))}, {LANES + 1}}};")
         defs.line(f"const pc_v16i col = {{{lanes}}};")
         defs.line("const pc_v16f zero = {0};")
 
@@ -200,10 +214,10 @@ def _input(defs, fn: str, g, p: "Plan") -> str:
                     defs.line(f"const pc_v16f {part}r0 = {part}0 - {part}2, {part}r1 = {part}1 + {part}2, "
                               f"{part}r2 = {part}2 - {part}1, {part}r3 = {part}1 - {part}3;")
                 for r in range(4):
-                    defs.line(f"{{ const pc_v16f d0 = __builtin_shuffle(ar{r}, br{r}, ev), "
-                              f"d1 = __builtin_shuffle(ar{r}, br{r}, od);")
-                    defs.line(f"  const pc_v16f d2 = __builtin_shuffle(d0, cr{r}, s0), "
-                              f"d3 = __builtin_shuffle(d1, cr{r}, s1);")
+                    defs.line(f"{{ const pc_v16f d0 = PC_WSHUF(ar{r}, br{r}, {_EVEN}), "
+                              f"d1 = PC_WSHUF(ar{r}, br{r}, {_ODD});")
+                    defs.line(f"  const pc_v16f d2 = PC_WSHUF(d0, cr{r}, {_NEXT0}), "
+                              f"d3 = PC_WSHUF(d1, cr{r}, {_NEXT1});")
                     for q, expr in enumerate(("d0 - d2", "d1 + d2", "d2 - d1", "d1 - d3")):
                         xi = 4 * r + q
                         defs.line(f"  {{ pc_v16f v = {expr}; float *const dst = vc + {xi * vx}L + j;")
@@ -265,8 +279,6 @@ def _output(defs, fn: str, g, p: "Plan", epi, extra_types, store) -> str:
     defs.line(f"static void {fn}(const float *restrict M, float *restrict y{params}, long t0, long tn, long k0, long k1)")
     with scope(defs):
         defs.line("float buf[2][32] __attribute__((aligned(64)));")
-        defs.line(f"const pc_v16i lo = {{{', '.join(f'{i // 2 + 16 * (i % 2)}' for i in range(LANES))}}};")
-        defs.line(f"const pc_v16i hi = {{{', '.join(f'{8 + i // 2 + 16 * (i % 2)}' for i in range(LANES))}}};")
 
         def segment():
             with defs.block("for (long k = k0; k < k1; ++k)"):
@@ -291,9 +303,9 @@ def _output(defs, fn: str, g, p: "Plan", epi, extra_types, store) -> str:
                               "s1[q] = m[4 + q] - m[8 + q] - m[12 + q]; }")
                     defs.line("const pc_v16f y00 = s0[0] + s0[1] + s0[2], y01 = s0[1] - s0[2] - s0[3];")
                     defs.line("const pc_v16f y10 = s1[0] + s1[1] + s1[2], y11 = s1[1] - s1[2] - s1[3];")
-                    defs.line("{ const pc_v16f z0 = __builtin_shuffle(y00, y01, lo), z1 = __builtin_shuffle(y00, y01, hi); "
+                    defs.line(f"{{ const pc_v16f z0 = PC_WSHUF(y00, y01, {_LO}), z1 = PC_WSHUF(y00, y01, {_HI}); "
                               "memcpy(buf[0], &z0, sizeof z0); memcpy(buf[0] + 16, &z1, sizeof z1); }")
-                    defs.line("{ const pc_v16f z0 = __builtin_shuffle(y10, y11, lo), z1 = __builtin_shuffle(y10, y11, hi); "
+                    defs.line(f"{{ const pc_v16f z0 = PC_WSHUF(y10, y11, {_LO}), z1 = PC_WSHUF(y10, y11, {_HI}); "
                               "memcpy(buf[1], &z0, sizeof z0); memcpy(buf[1] + 16, &z1, sizeof z1); }")
                     defs.line(f"const long ow0 = 2 * (tw0 + j), nt2 = 2 * (cnt - j < {LANES} ? cnt - j : {LANES});")
                     defs.line(f"const long count = {g.OW}L - ow0 < nt2 ? {g.OW}L - ow0 : nt2;")
@@ -318,6 +330,7 @@ def render(ctx, w, g, x: str, wt: str, y: str, args: list, epi, extra_types, nam
     _store_channel, split_elements, split_flops, _chunk = conv
     p = Plan(g)
     n_tiles, blocks, kb, kp = p.n_tiles, p.blocks, p.kb, p.kp
+    _shared(ctx, name, "shuffle", lambda d, fn: d.lines_(_SHUF_MACRO))
     f_wt = _shared(ctx, name, "wt", lambda d, fn: _weights(d, fn, g, p))
     f_in = _shared(ctx, name, "in", lambda d, fn: _input(d, fn, g, p))
     f_mk = _shared(ctx, name, "mk", lambda d, fn: _microkernel(d, fn, g, p))
