@@ -341,7 +341,7 @@ def render(ctx, w, g, x: str, wt: str, y: str, args: list, epi, extra_types, nam
     w.line(f"static __thread void *{name}_ubuf; static __thread size_t {name}_ucap;")
     w.line(f"float *const UW = (float *)pc_scratch(&{name}_ubuf, &{name}_ucap, sizeof(float) * {usize}L);")
     # U is kept while the weights are unchanged: a compare of the weights with the copy U was
-    # made from (147 KB for 64 x 64: ~5 us) instead of the transform (0.1-0.3 ms on one core)
+    # made from (147 KB for 64 x 64: ~3 us) instead of the transform (0.1-0.3 ms on one core)
     wsize = g.K * g.C * 9
     w.line(f"static __thread void *{name}_cbuf; static __thread size_t {name}_ccap; static __thread int {name}_have;")
     w.line(f"float *const WC = (float *)pc_scratch(&{name}_cbuf, &{name}_ccap, sizeof(float) * {wsize}L);")
