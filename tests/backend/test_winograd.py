@@ -15,10 +15,11 @@ import pycompile as ms
 from pycompile import Tensor, ops
 from pycompile._rt import ffi, lib
 from pycompile.backend import eager
-from pycompile.backend.c.ops.conv import PARALLEL_FLOPS
+from pycompile.backend.c.ops.conv import PARALLEL_FLOPS, Geometry
 from pycompile.backend.c.ops import winograd
 from pycompile.backend.c.ops.winograd import MIN_CHANNELS, MIN_TILES, MIN_WIDTH
 from pycompile.common import context
+from pycompile.common import dtype as mstype
 from pycompile.ops import _table
 from pycompile.ops import prims as P
 
@@ -160,14 +161,6 @@ def _one(x, w):
     return ops.conv2d(x, w, pad_mode="pad", padding=1)
 
 
-def _below(x, w):
-    return ops.conv2d(x, w, pad_mode="pad", padding=1)
-
-
-def _small(x, w):
-    return ops.conv2d(x, w, pad_mode="pad", padding=1)
-
-
 def test_the_knob_and_the_thresholds_keep_the_direct_kernel(monkeypatch):
     x, w = _a(1, 2, 16, 10, 10), _a(2, 16, 16, 3, 3)
     monkeypatch.setenv("PYCOMPILE_WINOGRAD", "0")
@@ -176,13 +169,20 @@ def test_the_knob_and_the_thresholds_keep_the_direct_kernel(monkeypatch):
     assert "_wt(" not in ms.inspect(f, Tensor(x), Tensor(w)).c_source
     _close(got, _ref(x, w, (1, 1, 1, 1)), "direct kernel")
     monkeypatch.delenv("PYCOMPILE_WINOGRAD")
-    xs, ws = _a(3, 2, MIN_CHANNELS - 1, 10, 10), _a(4, 16, MIN_CHANNELS - 1, 3, 3)
-    assert "_wt(" not in ms.inspect(ms.jit(_below), Tensor(xs), Tensor(ws)).c_source
-    # the size thresholds (lowered in this file): 10 x 10 outputs are too narrow
-    assert x.shape[3] < MIN_WIDTH
+    attrs = {"stride": (1, 1), "dilation": (1, 1), "pads": (1, 1, 1, 1), "group": 1}
+
+    def runs(xs, ws, dt=mstype.float32):
+        return winograd.applies(Geometry(xs, ws, attrs), dt)
+    assert runs((2, 16, 10, 10), (16, 16, 3, 3))                 # the size thresholds lowered here
+    assert not runs((2, 16, 10, 10), (16, 16, 3, 3), mstype.float64)
+    assert not runs((2, MIN_CHANNELS - 1, 10, 10), (16, MIN_CHANNELS - 1, 3, 3))
+    assert not runs((2, 16, 10, 10), (MIN_CHANNELS - 1, 16, 3, 3))
+    # the size thresholds: 10 x 10 outputs are too narrow, one 28 x 28 image too few tiles
     monkeypatch.setattr(winograd, "MIN_WIDTH", MIN_WIDTH)
     monkeypatch.setattr(winograd, "MIN_TILES", MIN_TILES)
-    assert "_wt(" not in ms.inspect(ms.jit(_small), Tensor(x), Tensor(w)).c_source
+    assert not runs((2, 16, 10, 10), (16, 16, 3, 3))
+    assert not runs((1, 64, 28, 28), (64, 64, 3, 3))
+    assert runs((8, 64, 56, 56), (64, 64, 3, 3))
 
 
 ONE = ms.jit(_one)
@@ -257,13 +257,8 @@ def eager_kernels():
     _table._PLANS.clear()
 
 
-def _eager_one(x, w):
-    return ops.conv2d(x, w, pad_mode="pad", padding=1)
-
-
 def test_pynative_runs_the_same_winograd_kernel(eager_kernels):
-    x, w = _a(11, 2, 16, 12, 9), _a(12, 20, 16, 3, 3)
-    got = _eager_one(Tensor(x), Tensor(w)).asnumpy()
-    want = ms.jit(_eager_one)(Tensor(x), Tensor(w)).asnumpy()
-    np.testing.assert_array_equal(got, want)
+    x, w = _a(16, 4, 32, 32, 32), _a(17, 32, 32, 3, 3)
+    got = _one(Tensor(x), Tensor(w)).asnumpy()
+    np.testing.assert_array_equal(got, ONE(Tensor(x), Tensor(w)).asnumpy())
     _close(got, _ref(x, w, (1, 1, 1, 1)), "PyNative")
