@@ -159,6 +159,10 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("PYCOMPILE_PARALLEL_ELEMENTS", 1 << 13, _int_in(0, 1 << 62, "PYCOMPILE_PARALLEL_ELEMENTS"),
          "elements per thread above which a pooling, padding, resampling or random kernel splits over "
          "the call's threads (read when the C is generated; default 2^13)"),
+    Knob("PYCOMPILE_WINOGRAD", True, _flag,
+         "run float32 3x3 stride-1 convolutions with >= 16 input and output channels as Winograd "
+         "F(2x2, 3x3) (backend/c/ops/winograd.py); 0: the direct kernel, for bisecting (read when the C "
+         "is generated)"),
     Knob("PYCOMPILE_KEEP_PACKED_MB", 256, _int_in(0, 1 << 30, "PYCOMPILE_KEEP_PACKED_MB"),
          "megabytes of packed weights the product kernel may keep between calls of graphs that only "
          "read their Parameters (default 256; 0: pack on every call)"),

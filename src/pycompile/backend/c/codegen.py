@@ -71,6 +71,7 @@ class _Module:
     cold_weights: bool = False    # the Parameters outsize a core's L2: each product's weights come in cold
     writes_parameters: bool = False     # some graph of the module assigns a Parameter
     collectives: list = field(default_factory=list)     # backend/c/collectives.py: one per call emitted
+    shared_fns: dict = field(default_factory=dict)      # helper text -> C name (ops/winograd.py: equal layers share)
 
 
 class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):

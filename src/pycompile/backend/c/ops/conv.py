@@ -2,7 +2,8 @@
 BLAS for 3-D convolutions and both backward ops.
 
 Forward 2-D convolutions (float32 / float64) run one of two direct kernels, chosen by the number
-of output channels per group (Kg):
+of output channels per group (Kg) - or, for float32 3x3 stride-1 ones with enough channels and
+tiles, Winograd F(2x2, 3x3) (backend/c/ops/winograd.py):
 
 * tiles (Kg >= half a vector): the output is computed in register tiles of PX consecutive output
   pixels x KV vectors of output channels; for every (input channel, kernel row, kernel column)
@@ -27,6 +28,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common import knobs
 from pycompile.ops._table import OPS
 from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops import winograd
 from pycompile.backend.c.ops.elementwise import expr as c_expr
 from pycompile.backend.c.ops.templates import template
 from pycompile.backend.c.ops.writer import scope
@@ -540,6 +542,13 @@ def _conv(ctx, w, n):
     with w.indent():
         if g.sp == 3 or g.D != 1:
             render_gemm_forward(ctx, w, g, xp, wp, out, dt, epi, name)
+        elif winograd.applies(g, dt):
+            # its epilogue unfolded (the scale stays a multiply: the transformed weights are the weights')
+            wepi = Epilogue(n.attrs.get("program", ()), [(f"ep{k}", s) for k, (_, s) in enumerate(extras)],
+                            n.type.shape, "float", False)
+            winograd.render(ctx, w, g, xp, wp, out, [p for p, _ in extras], wepi,
+                            [C.storage(e.type.dtype) for e in n.inputs[2:]], name,
+                            (_store_channel, split_elements, split_flops, _chunk))
         elif g.Kg * 2 < _lanes(dt):
             render_rows(ctx, w, g, xp, wp, out, dt, epi, name)
         else:
