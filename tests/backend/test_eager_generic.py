@@ -200,3 +200,14 @@ def test_a_call_the_generic_kernel_declines_runs_the_signatures_own_kernel(tiere
     want = ms.jit(lambda a, b: ops.apply(op, [a, b], dict(attrs)))(*[Tensor(a) for a in arrays]).asnumpy()
     assert tiered_kernels.stats.compiled == 1
     assert np.array_equal(got.view(np.uint8), want.view(np.uint8))
+
+
+def test_a_convolution_graph_mode_runs_on_winograd_is_not_served(monkeypatch):
+    """Winograd's sums differ from the direct kernel's: a shape graph mode renders with it has no
+    generic kernel (its first PyNative call builds its own), and with the knob off it has one."""
+    f32 = mstype.float32
+    types = (TensorType(f32, (2, 16, 24, 24)), TensorType(f32, (16, 16, 3, 3)))
+    attrs = _conv(pads=(1, 1, 1, 1))
+    assert eager_generic.kernel(P.Conv2D, types, attrs) is None
+    monkeypatch.setenv("PYCOMPILE_WINOGRAD", "0")
+    assert eager_generic.kernel(P.Conv2D, types, attrs) is not None

@@ -129,11 +129,13 @@ def _wrap(arr):
 
 
 def _conv(op, types, attrs):
+    from pycompile.backend.c.ops import winograd
     from pycompile.backend.c.ops.conv import Geometry
     xt, wt = types
     dt = xt.dtype
     g = Geometry(xt.shape, wt.shape, attrs)
-    if not _servable(g):
+    if not _servable(g) or winograd.applies(g, dt):
+        # Winograd's sums (graph mode's kernel for those shapes) are not the direct kernel's
         return None
     tiles = not g.Kg * 2 < _lanes(dt)
     geo, fn, np_dt = _geo(g, dt, tiles), _conv_fn(dt), dt.np
