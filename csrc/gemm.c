@@ -91,7 +91,8 @@ void pc_pack_stats(long *out, int n)
 static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int nr, const long K, const float *restrict A,
                                                              const long lda, const float *restrict P,
                                                              float *C, const long ldc, const __mmask16 *mk,
-                                                             const __m512 *bv, const float *R, const long ldr)
+                                                             const __m512 *bv, const float *R, const long ldr,
+                                                             const int relu)
 {
     __m512 acc[PC_NT_ROWS][4];
     /* unrolled whatever the optimization level, so the accumulators stay in registers */
@@ -125,6 +126,12 @@ static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int
 #pragma GCC unroll 4
             for (int j = 0; j < 4; ++j)
                 acc[r][j] = _mm512_add_ps(_mm512_maskz_loadu_ps(mk[j], R + r * ldr + 16 * j), acc[r][j]);
+    if (relu)   /* max(x, +0) gives +0 for a NaN and for -0, as the elementwise `x > 0 ? x : 0` does */
+#pragma GCC unroll 7
+        for (int r = 0; r < nr; ++r)
+#pragma GCC unroll 4
+            for (int j = 0; j < 4; ++j)
+                acc[r][j] = _mm512_max_ps(acc[r][j], _mm512_setzero_ps());
 #pragma GCC unroll 7
     for (int r = 0; r < nr; ++r)
 #pragma GCC unroll 4
@@ -262,12 +269,14 @@ declined:
     return 0;
 }
 
-/* C[i][j] = R[i ldr + j] + (sum_k A[i lda + k] op(B)[k][j] + bias[j]) for i < M, j < N, without
- * the bias when it is NULL and without R when it is NULL (R apart from C); op(B)[k][j] = (tb & 1) ?
- * B[j ldb + k] : B[k ldb + j]; tb & 2: B is likely out of this core's caches (a model's weights
- * larger than its L2), so its lines are prefetched; tb & 4: B is a Parameter the caller never
- * writes, so its packing may be kept (above); tb & 8: B is op(B) already packed (then bits 0-2 are
- * ignored). The panel lives in kept panels or a per-thread
+/* C[i][j] = act(R[i ldr + j] + (sum_k A[i lda + k] op(B)[k][j] + bias[j])) for i < M, j < N,
+ * without the bias when it is NULL and without R when it is NULL (R apart from C); op(B)[k][j] =
+ * (tb & 1) ? B[j ldb + k] : B[k ldb + j]; tb & 2: B is likely out of this core's caches (a model's
+ * weights larger than its L2), so its lines are prefetched; tb & 4: B is a Parameter the caller
+ * never writes, so its packing may be kept (above); tb & 8: B is op(B) already packed (then bits
+ * 0-2 are ignored); tb & 16 (ABI 10): act is ReLU, max(x, 0) with +0 for a NaN or -0 (W4's Dense
+ * + ReLU layers: the activation's pass over the output, 0.1-0.4 ms a layer at B=1024 on one
+ * thread, is gone), else none. The panel lives in kept panels or a per-thread
  * buffer that grows to the largest K seen. Returns nonzero only when that buffer cannot be
  * allocated (C is then untouched). */
 static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb,
@@ -277,7 +286,7 @@ static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, 
     static _Thread_local long cap;
     /* tb & 8: B is op(B) already packed - ceil(N / 64) panels of K x 64, 64-byte aligned, one
        after another (a region's units sharing one packing: kernels.py gemm's shared packing) */
-    const int prepacked = tb & 8;
+    const int prepacked = tb & 8, relu = tb & 16;
     const int pf = prepacked ? 0 : tb & 2;
     pc_pack_slot *const kept = tb & 4 && !prepacked ? pc_pack_get(B, K, N, ldb, tb & 1, pf) : 0;
     tb &= 1;
@@ -330,15 +339,15 @@ static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, 
                     ++prow;
                 }
             }
-            pc_nt_tile(PC_NT_ROWS, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr);
+            pc_nt_tile(PC_NT_ROWS, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu);
         }
         switch (M - i) {        /* the last rows: each count its own unrolled tile */
-        case 6: pc_nt_tile(6, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
-        case 5: pc_nt_tile(5, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
-        case 4: pc_nt_tile(4, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
-        case 3: pc_nt_tile(3, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
-        case 2: pc_nt_tile(2, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
-        case 1: pc_nt_tile(1, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
+        case 6: pc_nt_tile(6, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
+        case 5: pc_nt_tile(5, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
+        case 4: pc_nt_tile(4, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
+        case 3: pc_nt_tile(3, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
+        case 2: pc_nt_tile(2, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
+        case 1: pc_nt_tile(1, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
         default: break;
         }
     }
