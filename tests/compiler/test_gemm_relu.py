@@ -25,7 +25,8 @@ def _relu_layers(x, w, b, v, r):
     u = ops.relu(ops.matmul(x, v))
     y = ops.relu(r + (MT(x, -w) + b))
     pre = MT(x, w * 0.5) + b
-    return h, u, y, pre, ops.relu(pre)
+    narrow = ops.relu(r[:, :12] + (MT(x, w[:12] * 2) + b[:12]))     # 12 columns: the narrow tiles
+    return h, u, y, pre, ops.relu(pre), narrow
 
 
 def _operands():
@@ -52,15 +53,16 @@ def test_the_kernel_makes_the_relu_bit_for_bit_as_the_pass_does():
     src = ms.inspect(f, *map(Tensor, args)).c_source
     # three products end in the kernel's ReLU, BLAS and a pass behind each; the fourth keeps its
     # epilogue (the pre-activation is an output too)
-    assert src.count("pc_sgemm_epr(") == 3 and src.count("if (!pc_sgemm_epr || pc_sgemm_epr(") == 3
-    assert src.count(", 17, ") + src.count(", 16, ") == 3      # tb: ReLU (16), transpose (1)
+    assert src.count("pc_sgemm_epr(") == 4 and src.count("if (!pc_sgemm_epr || pc_sgemm_epr(") == 4
+    assert src.count(", 17, ") + src.count(", 16, ") == 4      # tb: ReLU (16), transpose (1)
     assert "if (RT->abi_version >= 10) pc_sgemm_epr = RT->sgemm_ep;" in src
     assert src.count("_rows(") == 2          # the last product's epilogue: defined and called once
-    h, u, y, pre, relu_pre = (t.asnumpy() for t in f(*map(Tensor, args)))
+    h, u, y, pre, relu_pre, narrow = (t.asnumpy() for t in f(*map(Tensor, args)))
     x, w, b, v, r = args
     # the same kernel's sums without the ReLU (graph mode), then the ReLU in NumPy: equal bit for bit
-    plain = ms.jit(lambda x, w, b, v, r: (MT(x, w) + b, ops.matmul(x, v), r + (MT(x, -w) + b)))
-    for got, want in zip((h, u, y), plain(*map(Tensor, args))):
+    plain = ms.jit(lambda x, w, b, v, r: (MT(x, w) + b, ops.matmul(x, v), r + (MT(x, -w) + b),
+                                          r[:, :12] + (MT(x, w[:12] * 2) + b[:12])))
+    for got, want in zip((h, u, y, narrow), plain(*map(Tensor, args))):
         np.testing.assert_array_equal(got, _relu(want.asnumpy()))
         assert not np.signbit(got).any() and not np.isnan(got).any()
     np.testing.assert_array_equal(_relu(pre), relu_pre)
@@ -70,6 +72,8 @@ def test_the_kernel_makes_the_relu_bit_for_bit_as_the_pass_does():
     np.testing.assert_allclose(h[ok], np.maximum(x64 @ w.T + b, 0), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(u[ok], np.maximum(x64 @ v, 0), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(y[ok], np.maximum(r[ok] + (x64 @ -w.T + b), 0), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(narrow[ok], np.maximum(r[ok, :12] + (x64 @ w[:12].T * 2 + b[:12]), 0),
+                               rtol=1e-4, atol=1e-4)
 
 
 class MLP(nn.Cell):
@@ -93,16 +97,16 @@ def threads():
 
 
 def test_w4s_layers_at_any_thread_count(threads):
-    """Kept packing (Parameters), the ReLU in the kernel: equal to NumPy, and the ReLU layers'
-    values bit-identical at 1, 2, 4 and 16 threads (the rows are cut differently; each value is
-    made the same way). The last layer runs on OpenBLAS, whose sums vary with the rows per call."""
+    """Kept packing (Parameters), the ReLU in the kernel: equal to NumPy, and bit-identical at 1, 2,
+    4 and 16 threads (the rows are cut differently; each value is made the same way). The last
+    layer ran on OpenBLAS before, whose sums varied with the rows per call (4 and 16 threads)."""
     ms.set_seed(0)
     net = MLP()
     x = np.random.default_rng(4).standard_normal((300, 1, 14, 14)).astype(np.float32)
     f = ms.jit(net.construct)
     src = ms.inspect(f, Tensor(x)).c_source
-    # the last layer's bias (10 columns: on BLAS) is the only pass left (defined and called once)
-    assert src.count("pc_sgemm_epr(") == 2 and src.count("_rows(") == 2
+    # the last layer (10 columns) on the kernel's narrow tiles, its bias added by them: no pass left
+    assert src.count("pc_sgemm_epr(") == 2 and src.count("pc_sgemm_ep(") == 1 and "_rows(" not in src
     (w1, b1), (w2, b2), (w3, b3) = [(net.seq[i].weight.asnumpy(), net.seq[i].bias.asnumpy()) for i in (0, 2, 4)]
     h = np.maximum(x.reshape(300, -1).astype(np.float64) @ w1.T + b1, 0)
     h = np.maximum(h @ w2.T + b2, 0)
@@ -115,6 +119,7 @@ def test_w4s_layers_at_any_thread_count(threads):
         np.testing.assert_allclose(results[t][1], h @ w3.T + b3, rtol=1e-4, atol=1e-4)
     for t in (2, 4, 16):
         np.testing.assert_array_equal(results[t][0], results[1][0], err_msg=f"{t} threads")
+        np.testing.assert_array_equal(results[t][1], results[1][1], err_msg=f"{t} threads")
 
 
 def test_an_older_table_or_none_gets_blas_and_a_relu_pass(tmp_path):

@@ -17,8 +17,10 @@ from pycompile import Tensor, ops
 BOTH = [(128, 8, 64), (129, 9, 120), (131, 31, 64), (134, 40, 250), (135, 17, 120)]
 FEW_ROWS = [(1, 8, 64), (6, 9, 120), (7, 16, 64), (13, 31, 250),
             (64, 300, 128)]      # the column-split schedule (few rows, long K)
-BLAS_ONLY = [(64, 16, 10), (8, 8, 40), (64, 16, 65)]     # narrow outputs: a 64-column panel would waste most of it
-SHAPES = BOTH + FEW_ROWS + BLAS_ONLY
+# outputs 8-16 wide: the kernel's narrow tiles (7 rows; the last rows in a tile of 4, then one by one)
+NARROW = [(64, 16, 10), (12, 20, 16), (11, 33, 8)]
+BLAS_ONLY = [(8, 8, 40), (64, 16, 65), (64, 16, 7)]     # a 64-column panel, or a vector, would be mostly waste
+SHAPES = BOTH + FEW_ROWS + NARROW + BLAS_ONLY
 
 
 def _products(a, b):
@@ -61,7 +63,7 @@ def test_small_products_use_the_kernel_with_blas_behind_it(operands):
     src = ms.inspect(ms.jit(_products), Tensor(a), Tensor(b)).c_source
     # one call per product and layout, two for the column-split ones (their schedule for one
     # thread is by rows)
-    assert src.count("pc_sgemm_nt(") == 2 * len(BOTH) + 2 * len(FEW_ROWS) + 2
+    assert src.count("pc_sgemm_nt(") == 2 * len(BOTH) + 2 * len(FEW_ROWS) + 2 * len(NARROW) + 2
     # through the runtime's table, BLAS behind every call (a NULL kernel or a failed allocation);
     # the module itself compiles neither the kernel nor <immintrin.h>
     assert src.count("if (!pc_sgemm_nt || pc_sgemm_nt(") == src.count("pc_sgemm_nt(")
@@ -158,7 +160,7 @@ def test_the_additions_round_as_separate_passes_do():
 
 def test_narrow_products_float64_and_transposed_a_stay_on_blas():
     big = ms.inspect(ms.jit(lambda a, b: ops.matmul(a, b)), Tensor(np.ones((600, 8), np.float32)),
-                     Tensor(np.ones((8, 8), np.float32))).c_source
+                     Tensor(np.ones((8, 7), np.float32))).c_source
     f64 = ms.inspect(ms.jit(lambda a, b: ops.matmul(a, b)), Tensor(np.ones((8, 8), np.float64)),
                      Tensor(np.ones((8, 8), np.float64))).c_source
     ta = ms.inspect(ms.jit(lambda a, b: ops.MatMul(transpose_a=True)(a, b)), Tensor(np.ones((8, 8), np.float32)),

@@ -729,12 +729,15 @@ def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
     ms), any B not transposed (packing it is a copy; 64 x 512 x 512: 367 -> 320 us) and, since
     a transposed B is packed by register transposes, transposed B with few rows too (64 x 64 x
     128, W6's attention scores per batch: 12.1 -> 10.0 us; 64 x 256 x 784: 290 -> 251 us; with
-    the pack one float at a time these lost). It loses on narrow outputs (64 x 10 x 512: 7 ->
-    46 us: a panel is 64 columns wide). The row count does not enter, so a dynamic batch
-    (backend/dynamic.py) makes the same decision at every sample."""
+    the pack one float at a time these lost). Outputs 8-16 wide run on its narrow tiles (one
+    vector per row: W4's last layer, 1024 x 10 x 512 with its bias: 0.30 -> 0.17 ms; 512 x 10 x
+    84: 34 -> 17 us; but 64 x 10 x 512: 6 -> 10 us); other outputs under 64 wide lose (64 x 40:
+    a 64-column panel is mostly waste) and fewer than 8 columns would waste most of a vector.
+    The row count does not enter, so a dynamic batch (backend/dynamic.py) makes the same
+    decision at every sample."""
     panels = -(-N // 64) * 64
-    return (dt is mstype.float32 and not ta and 64 <= N <= 1024
-            and panels * 4 <= N * 5 and 8 <= K <= 2048)
+    return (dt is mstype.float32 and not ta and (64 <= N <= 1024 and panels * 4 <= N * 5 or 8 <= N <= 16)
+            and 8 <= K <= 2048)
 
 
 def small_kernel(at, bt, ot, ta: bool, tb: bool) -> bool:
