@@ -91,7 +91,8 @@ void pc_pack_stats(long *out, int n)
 static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int nr, const long K, const float *restrict A,
                                                              const long lda, const float *restrict P,
                                                              float *C, const long ldc, const __mmask16 *mk,
-                                                             const __m512 *bv, const float *R, const long ldr)
+                                                             const __m512 *bv, const float *R, const long ldr,
+                                                             const int relu)
 {
     __m512 acc[PC_NT_ROWS][4];
     /* unrolled whatever the optimization level, so the accumulators stay in registers */
@@ -125,6 +126,12 @@ static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int
 #pragma GCC unroll 4
             for (int j = 0; j < 4; ++j)
                 acc[r][j] = _mm512_add_ps(_mm512_maskz_loadu_ps(mk[j], R + r * ldr + 16 * j), acc[r][j]);
+    if (relu)   /* max(x, +0) gives +0 for a NaN and for -0, as the elementwise `x > 0 ? x : 0` does */
+#pragma GCC unroll 7
+        for (int r = 0; r < nr; ++r)
+#pragma GCC unroll 4
+            for (int j = 0; j < 4; ++j)
+                acc[r][j] = _mm512_max_ps(acc[r][j], _mm512_setzero_ps());
 #pragma GCC unroll 7
     for (int r = 0; r < nr; ++r)
 #pragma GCC unroll 4
@@ -262,12 +269,71 @@ declined:
     return 0;
 }
 
-/* C[i][j] = R[i ldr + j] + (sum_k A[i lda + k] op(B)[k][j] + bias[j]) for i < M, j < N, without
- * the bias when it is NULL and without R when it is NULL (R apart from C); op(B)[k][j] = (tb & 1) ?
- * B[j ldb + k] : B[k ldb + j]; tb & 2: B is likely out of this core's caches (a model's weights
- * larger than its L2), so its lines are prefetched; tb & 4: B is a Parameter the caller never
- * writes, so its packing may be kept (above); tb & 8: B is op(B) already packed (then bits 0-2 are
- * ignored). The panel lives in kept panels or a per-thread
+/* ---- narrow outputs (8 <= N <= 16: a classifier's last Dense layer) ---------------------------
+ * The wide tile would spend 4 vectors of FMAs on one live vector, and OpenBLAS takes twice the
+ * time of a product this size (W4's 1024 x 10 x 512: 0.30 ms with its bias pass, here 0.16 ms;
+ * 512 x 10 x 84: 30 -> 12 us; one core). op(B) is packed into K rows of one vector each, zero
+ * beyond N (copied from the 64-column panel kept for a Parameter, or packed from B on each call)
+ * and each tile is PC_NR_ROWS rows x that vector: per k, one panel row and a broadcast per row. Each sum is the same
+ * k-ordered chain of fused multiply-adds as in the wide kernel, so the row cut (threads) does not
+ * change a value. Fewer than 8 columns waste more than half the lanes: BLAS keeps those. */
+#define PC_NR_ROWS 7
+
+static inline __attribute__((always_inline)) PC_AVX512 void pc_nr_tile(const int nr, const long K, const float *restrict A,
+                                                             const long lda, const float *restrict P, float *C,
+                                                             const long ldc, const __mmask16 mk, const float *bias,
+                                                             const float *R, const long ldr, const int relu)
+{
+    __m512 acc[PC_NR_ROWS];
+#pragma GCC unroll 7
+    for (int r = 0; r < nr; ++r)
+        acc[r] = _mm512_setzero_ps();
+    for (long k = 0; k < K; ++k) {
+        const __m512 b = _mm512_load_ps(P + 16 * k);
+#pragma GCC unroll 7
+        for (int r = 0; r < nr; ++r)
+            acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(A[r * lda + k]), b, acc[r]);
+    }
+    const __m512 bv = bias ? _mm512_maskz_loadu_ps(mk, bias) : _mm512_setzero_ps();
+#pragma GCC unroll 7
+    for (int r = 0; r < nr; ++r) {
+        __m512 v = acc[r];
+        if (bias)
+            v = _mm512_add_ps(v, bv);
+        if (R)
+            v = _mm512_add_ps(_mm512_maskz_loadu_ps(mk, R + r * ldr), v);
+        if (relu)
+            v = _mm512_max_ps(v, _mm512_setzero_ps());
+        _mm512_mask_storeu_ps(C + r * ldc, mk, v);
+    }
+}
+
+/* C = act(R + (A op(B) + bias)) as pc_sgemm_ep_avx512, for N <= 16, from op(B) packed into P:
+ * K rows of 16 floats (32 KB at K = 512: in L1; read from the 64-column panel, whose rows are 256
+ * bytes apart, the tiles took 1.8x as long). Not inlined: its own registers keep the tile's row
+ * addresses (inlined, they were reloaded from the stack at every k: 1.9x slower). */
+static __attribute__((noinline)) PC_AVX512 void pc_sgemm_narrow(long M, long N, long K, const float *A, long lda,
+                                                                 const float *P, float *C, long ldc, const float *bias,
+                                                                 const float *R, long ldr, int relu)
+{
+    const __mmask16 mk = (__mmask16)((1u << N) - 1);
+    long i = 0;
+    for (; i + PC_NR_ROWS <= M; i += PC_NR_ROWS)
+        pc_nr_tile(PC_NR_ROWS, K, A + i * lda, lda, P, C + i * ldc, ldc, mk, bias, R ? R + i * ldr : 0, ldr, relu);
+    for (; i + 4 <= M; i += 4)      /* the last rows: a tile of 4 at most, then one at a time */
+        pc_nr_tile(4, K, A + i * lda, lda, P, C + i * ldc, ldc, mk, bias, R ? R + i * ldr : 0, ldr, relu);
+    for (; i < M; ++i)
+        pc_nr_tile(1, K, A + i * lda, lda, P, C + i * ldc, ldc, mk, bias, R ? R + i * ldr : 0, ldr, relu);
+}
+
+/* C[i][j] = act(R[i ldr + j] + (sum_k A[i lda + k] op(B)[k][j] + bias[j])) for i < M, j < N,
+ * without the bias when it is NULL and without R when it is NULL (R apart from C); op(B)[k][j] =
+ * (tb & 1) ? B[j ldb + k] : B[k ldb + j]; tb & 2: B is likely out of this core's caches (a model's
+ * weights larger than its L2), so its lines are prefetched; tb & 4: B is a Parameter the caller
+ * never writes, so its packing may be kept (above); tb & 8: B is op(B) already packed (then bits
+ * 0-2 are ignored); tb & 16 (ABI 10): act is ReLU, max(x, 0) with +0 for a NaN or -0 (W4's Dense
+ * + ReLU layers: the activation's pass over the output, 0.1-0.4 ms a layer at B=1024 on one
+ * thread, is gone), else none. The panel lives in kept panels or a per-thread
  * buffer that grows to the largest K seen. Returns nonzero only when that buffer cannot be
  * allocated (C is then untouched). */
 static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb,
@@ -277,10 +343,37 @@ static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, 
     static _Thread_local long cap;
     /* tb & 8: B is op(B) already packed - ceil(N / 64) panels of K x 64, 64-byte aligned, one
        after another (a region's units sharing one packing: kernels.py gemm's shared packing) */
-    const int prepacked = tb & 8;
+    const int prepacked = tb & 8, relu = tb & 16;
     const int pf = prepacked ? 0 : tb & 2;
     pc_pack_slot *const kept = tb & 4 && !prepacked ? pc_pack_get(B, K, N, ldb, tb & 1, pf) : 0;
     tb &= 1;
+    if (N >= 8 && N <= 16) {    /* one panel, its first vector live: the narrow tiles (above) */
+        static _Thread_local float *nbuf;
+        static _Thread_local long ncap;
+        if (ncap < K * 16) {
+            free(nbuf);
+            nbuf = (float *)aligned_alloc(64, (size_t)K * 16 * sizeof(float));
+            ncap = nbuf ? K * 16 : 0;
+        }
+        if (nbuf) {
+            const float *const S = prepacked ? B : kept ? kept->panels : 0;
+            if (S)          /* the first vector of each row of the packed panel */
+                for (long k = 0; k < K; ++k)
+                    _mm512_store_ps(nbuf + 16 * k, _mm512_load_ps(S + PC_NT_PANEL * k));
+            else if (tb)    /* rows of B read in order */
+                for (long j = 0; j < 16; ++j)
+                    for (long k = 0; k < K; ++k)
+                        nbuf[16 * k + j] = j < N ? B[j * ldb + k] : 0.0f;
+            else
+                for (long k = 0; k < K; ++k)
+                    for (long j = 0; j < 16; ++j)
+                        nbuf[16 * k + j] = j < N ? B[k * ldb + j] : 0.0f;
+            pc_sgemm_narrow(M, N, K, A, lda, nbuf, C, ldc, bias, R, ldr, relu);
+        }
+        if (kept)
+            pc_pack_release(kept);
+        return nbuf ? 0 : 1;
+    }
     if (!kept && !prepacked && cap < K * PC_NT_PANEL) {
         free(buf);
         buf = (float *)aligned_alloc(64, (size_t)K * PC_NT_PANEL * sizeof(float));
@@ -330,15 +423,15 @@ static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, 
                     ++prow;
                 }
             }
-            pc_nt_tile(PC_NT_ROWS, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr);
+            pc_nt_tile(PC_NT_ROWS, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu);
         }
         switch (M - i) {        /* the last rows: each count its own unrolled tile */
-        case 6: pc_nt_tile(6, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
-        case 5: pc_nt_tile(5, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
-        case 4: pc_nt_tile(4, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
-        case 3: pc_nt_tile(3, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
-        case 2: pc_nt_tile(2, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
-        case 1: pc_nt_tile(1, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr); break;
+        case 6: pc_nt_tile(6, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
+        case 5: pc_nt_tile(5, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
+        case 4: pc_nt_tile(4, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
+        case 3: pc_nt_tile(3, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
+        case 2: pc_nt_tile(2, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
+        case 1: pc_nt_tile(1, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
         default: break;
         }
     }

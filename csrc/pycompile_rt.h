@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* CDEF-BEGIN */
-#define PC_RT_ABI_VERSION 9
+#define PC_RT_ABI_VERSION 10
 
 /* dtype codes; pycompile.common.dtype reads these numbers from here through cffi. */
 enum pc_dtype {
@@ -30,7 +30,7 @@ typedef int (*pc_sgemm_nt_fn)(long M, long N, long K, const float *A, long lda, 
                               float *C, long ldc);
 /* the same with a Dense layer's epilogue additions, made as each tile is stored (no pass over C):
  * C[i][j] = R[i ldr + j] + (sum + bias[j]), bias NULL: none, R NULL: none (R apart from C); each
- * addition rounded in turn, as separate passes round them */
+ * addition rounded in turn, as separate passes round them; tb & 16 (ABI 10): then ReLU, x > 0 ? x : 0 */
 typedef int (*pc_sgemm_ep_fn)(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
                               float *C, long ldc, const float *bias, const float *R, long ldr);
 

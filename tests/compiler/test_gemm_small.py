@@ -17,8 +17,10 @@ from pycompile import Tensor, ops
 BOTH = [(128, 8, 64), (129, 9, 120), (131, 31, 64), (134, 40, 250), (135, 17, 120)]
 FEW_ROWS = [(1, 8, 64), (6, 9, 120), (7, 16, 64), (13, 31, 250),
             (64, 300, 128)]      # the column-split schedule (few rows, long K)
-BLAS_ONLY = [(64, 16, 10), (8, 8, 40), (64, 16, 65)]     # narrow outputs: a 64-column panel would waste most of it
-SHAPES = BOTH + FEW_ROWS + BLAS_ONLY
+# outputs 8-16 wide: the kernel's narrow tiles (7 rows; the last rows in a tile of 4, then one by one)
+NARROW = [(64, 16, 10), (12, 20, 16), (11, 33, 8)]
+BLAS_ONLY = [(8, 8, 40), (64, 16, 65), (64, 16, 7)]     # a 64-column panel, or a vector, would be mostly waste
+SHAPES = BOTH + FEW_ROWS + NARROW + BLAS_ONLY
 
 
 def _products(a, b):
@@ -61,7 +63,7 @@ def test_small_products_use_the_kernel_with_blas_behind_it(operands):
     src = ms.inspect(ms.jit(_products), Tensor(a), Tensor(b)).c_source
     # one call per product and layout, two for the column-split ones (their schedule for one
     # thread is by rows)
-    assert src.count("pc_sgemm_nt(") == 2 * len(BOTH) + 2 * len(FEW_ROWS) + 2
+    assert src.count("pc_sgemm_nt(") == 2 * len(BOTH) + 2 * len(FEW_ROWS) + 2 * len(NARROW) + 2
     # through the runtime's table, BLAS behind every call (a NULL kernel or a failed allocation);
     # the module itself compiles neither the kernel nor <immintrin.h>
     assert src.count("if (!pc_sgemm_nt || pc_sgemm_nt(") == src.count("pc_sgemm_nt(")
@@ -73,7 +75,7 @@ def test_the_runtime_offers_the_kernel_exactly_on_avx512_cpus():
     from pycompile._rt import lib
     with open("/proc/cpuinfo") as f:
         flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
-    assert lib.pc_get_api().abi_version == 9
+    assert lib.pc_get_api().abi_version == 10
     assert bool(lib.pc_get_api().sgemm_nt) == ("avx512f" in flags)
     assert bool(lib.pc_get_api().sgemm_ep) == ("avx512f" in flags)
 
@@ -107,8 +109,8 @@ def test_epilogues_and_batches_match_numpy():
 
 def _dense_layers(x, w1, b1, w2, b2, w3, b3, r):
     """Dense layers as nn.Dense writes them and residual connections: a bias alone, a bias under a
-    residual, a residual alone (B not transposed), a bias under a ReLU (the epilogue keeps the
-    ReLU), and a bias over the columns of the column-split schedule (few rows, long K) - each
+    residual, a residual alone (B not transposed), a bias under a ReLU (the kernel makes the
+    ReLU too), and a bias over the columns of the column-split schedule (few rows, long K) - each
     addition made by the product kernel."""
     h = ops.MatMul(transpose_b=True)(x, w1) + b1
     y = r + (ops.MatMul(transpose_b=True)(h, w2) + b2)
@@ -138,11 +140,11 @@ def test_a_dense_layers_bias_and_a_residual_are_added_by_the_kernel():
         np.testing.assert_allclose(g.asnumpy(), want, rtol=1e-4, atol=1e-4)
     src = ms.inspect(f, *map(Tensor, args)).c_source
     # every product here makes its additions itself (the split one once per schedule), BLAS and
-    # a pass behind each; the one epilogue left is the ReLU's (defined and called once)
-    assert src.count("pc_sgemm_ep(") == 6 and "pc_sgemm_nt(" not in src
-    assert src.count("if (!pc_sgemm_ep || pc_sgemm_ep(") == 6
-    assert "pc_sgemm_ep = RT->sgemm_ep;" in src
-    assert src.count("_rows(") == 2
+    # a pass behind each; the ReLU too (issue 37: through the ABI 10 pointer), so no epilogue is left
+    assert src.count("pc_sgemm_ep(") == 5 and src.count("pc_sgemm_epr(") == 1 and "pc_sgemm_nt(" not in src
+    assert src.count("if (!pc_sgemm_ep || pc_sgemm_ep(") == 5
+    assert "pc_sgemm_ep = RT->sgemm_ep;" in src and "if (RT->abi_version >= 10) pc_sgemm_epr = RT->sgemm_ep;" in src
+    assert src.count("_rows(") == 0
 
 
 def test_the_additions_round_as_separate_passes_do():
@@ -158,7 +160,7 @@ def test_the_additions_round_as_separate_passes_do():
 
 def test_narrow_products_float64_and_transposed_a_stay_on_blas():
     big = ms.inspect(ms.jit(lambda a, b: ops.matmul(a, b)), Tensor(np.ones((600, 8), np.float32)),
-                     Tensor(np.ones((8, 8), np.float32))).c_source
+                     Tensor(np.ones((8, 7), np.float32))).c_source
     f64 = ms.inspect(ms.jit(lambda a, b: ops.matmul(a, b)), Tensor(np.ones((8, 8), np.float64)),
                      Tensor(np.ones((8, 8), np.float64))).c_source
     ta = ms.inspect(ms.jit(lambda a, b: ops.MatMul(transpose_a=True)(a, b)), Tensor(np.ones((8, 8), np.float32)),
@@ -184,7 +186,7 @@ def _run_export_without_the_kernel(tmp_path, fn, inputs):
     api.sgemm_nt = ffi.NULL
     api.sgemm_ep = ffi.NULL
     so = ctypes.CDLL(str(tmp_path / "m.so"), mode=ctypes.RTLD_LOCAL)
-    assert so.pc_module_init(ctypes.c_void_p(int(ffi.cast("uintptr_t", api)))) == 9
+    assert so.pc_module_init(ctypes.c_void_p(int(ffi.cast("uintptr_t", api)))) == 10
     manifest = json.loads((tmp_path / "m.json").read_text())
     keep, outs = [], []
     for rec, x in zip([r for r in manifest["args"] if r["kind"] == "input"], inputs):

@@ -72,7 +72,8 @@ API_FIELDS = {
                 "writes, its packing may be kept until params_written is called), A row-major M x K, C M x N; "
                 "nonzero leaves C untouched. May be NULL: products then call BLAS",
     "sgemm_ep": "(M, N, K, A, lda, B, ldb, tb, C, ldc, bias, R, ldr) -> 0: as sgemm_nt, then C[i][j] = "
-                "R[i ldr + j] + (C[i][j] + bias[j]) (bias or R NULL: that addition left out). May be NULL: "
+                "R[i ldr + j] + (C[i][j] + bias[j]) (bias or R NULL: that addition left out); tb & 16 (ABI 10): "
+                "then C[i][j] = C[i][j] > 0 ? C[i][j] : 0 (ReLU). May be NULL: "
                 "products then call BLAS and make the additions",
     "params_written": "() -> void: called as a call of a graph that assigns Parameters starts and as it ends "
                       "(packings sgemm_nt / sgemm_ep kept are then stale); may be NULL",

@@ -286,14 +286,20 @@ class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):
         small = "pc_sgemm_nt" in body      # called, or its presence tested (the shared-packing cut)
         # (ABI 7: tb's bit 1 asks for a prefetch, which an ABI 6 kernel would read as a transpose,
         # so an older table's kernel is not used at all)
-        biased = "pc_sgemm_ep" in body         # the same kernel adding a Dense layer's bias and a residual
+        # the same kernel adding a Dense layer's bias and a residual
+        biased = re.search(r"\bpc_sgemm_ep\b", body) is not None
+        # (ABI 10: tb's bit 4 asks for a ReLU, which an older kernel would ignore: those products
+        # call it through a pointer set only from an ABI 10 table)
+        relu = "pc_sgemm_epr" in body
         sgemm = (" if (RT->abi_version >= 7) pc_sgemm_nt = RT->sgemm_nt;" if small else "") + \
-            (" if (RT->abi_version >= 7) pc_sgemm_ep = RT->sgemm_ep;" if biased else "")
+            (" if (RT->abi_version >= 7) pc_sgemm_ep = RT->sgemm_ep;" if biased else "") + \
+            (" if (RT->abi_version >= 10) pc_sgemm_epr = RT->sgemm_ep;" if relu else "")
         # PC_INTR: the runtime's SIGINT flag (csrc/interrupt.c), read at loop back-edges; a C
         # caller whose table leaves `interrupted` NULL gets a flag that never rises
         head += ["static const pc_api *RT;",
                  *(["static pc_sgemm_nt_fn pc_sgemm_nt;"] if small else []),
                  *(["static pc_sgemm_ep_fn pc_sgemm_ep;"] if biased else []),
+                 *(["static pc_sgemm_ep_fn pc_sgemm_epr;"] if relu else []),
                  "static int32_t PC_PRINT_RESULT[1];",
                  "static volatile int pc_never_interrupted;",
                  "static volatile int *PC_INTR = &pc_never_interrupted;",

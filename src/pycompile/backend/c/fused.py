@@ -10,6 +10,7 @@ import numpy as np
 from pycompile.backend.c.elementwise import KernelEmitter, KInput
 from pycompile.backend.c.memory import _ancestors, gemm_addend, gemm_folds, head_destination
 from pycompile.compiler import ir
+from pycompile.ops import prims as P
 from pycompile.ops._table import OpDef
 from pycompile.backend.c.ops import kernels as K
 from pycompile.backend.c.ops import templates
@@ -84,12 +85,13 @@ class FusedEmitter:
         # a Dense layer's bias and a residual: added by the product kernel as it stores
         # (kernels.gemm), so the epilogue reads residual + (product + bias) (`value`) where it read
         # the product, or is gone
-        value, bias, residual = head, None, None
+        value, bias, residual, relu = head, None, None, None
         if isinstance(head.op.lower, Blas) and not self.float_status:
             found = gemm_folds(kind, k_dest, head, block, epi_nodes, outer)
             a, b = head.inputs
-            if found and K.small_kernel(a.type, b.type, head.type, head.attrs.get("transpose_a", False),
-                                        head.attrs.get("transpose_b", False)):
+            small = K.small_kernel(a.type, b.type, head.type, head.attrs.get("transpose_a", False),
+                                   head.attrs.get("transpose_b", False))
+            if found and small:
                 folded = [x for x in found[1:] if x is not None]
                 # not when this block writes its result over one of them (an Assign's value)
                 if all(self._owner(g) is not self._owner(outer[id(x)]) for g in gets for x in folded):
@@ -97,6 +99,11 @@ class FusedEmitter:
                     bias, residual = (None if x is None else self.ptr(outer[id(x)]) for x in found[1:])
                     added = _ancestors(value, block) | {id(value)}
                     epi_nodes = tuple(m for m in epi_nodes if id(m) not in added)
+            # then a ReLU of that value, made by the kernel too (gemm_call.GEMM_RELU)
+            relu = gemm_relu(kind, k_dest, value, block, epi_nodes) if small else None
+            if relu is not None:
+                value = relu
+                epi_nodes = tuple(m for m in epi_nodes if m is not relu)
         epi = [(r, p) for (k, r), p in zip(results, ptrs) if r is not head and r is not value]
         epilogue = None
         if epi_nodes and epi:
@@ -126,7 +133,7 @@ class FusedEmitter:
             x = (None if self.float_status or value is not head
                  else gemm_addend(kind, head, epi_nodes, [r for r, _ in epi], outer))
             addend = None if x is None else self.ptr(x)
-            templates.render_blas(self, w, head, a, b, dest, epilogue, addend, bias, residual)
+            templates.render_blas(self, w, head, a, b, dest, epilogue, addend, bias, residual, relu is not None)
             self.record_status(w, head, scan)
             return
         # a row reduction: its template over each chunk of rows, reading its input through the
@@ -188,3 +195,20 @@ class _PrologueLoader:
         if self.row[n] is None:     # no operand reads differently by row: the flat form
             return self(i0 if r == "0" else f"{i0} + {r}")
         return self._call(self.row[n], f"{i0}, {r}")
+
+
+def gemm_relu(kind, k_dest, value, block: ir.Block, epi_nodes):
+    """The ReLU node when a product's epilogue goes on with ReLU(value) - `value` the product, or
+    the product with the bias and residual the kernel adds (gemm_folds), read by nothing else -
+    so the small-product kernel applies it as it stores (gemm_call.GEMM_RELU): W4's Dense + ReLU
+    layers then make no pass over their outputs. None otherwise, and when the ReLU is a result
+    other than the one whose buffer the product writes."""
+    if kind not in ("alias", "temp") or any(r is value for r in block.results):
+        return None
+    users = [m for m in epi_nodes if any(i is value for i in m.inputs)]
+    if len(users) != 1 or users[0].op is not P.ReLU or users[0].type != value.type:
+        return None
+    relu = users[0]
+    if any(r is relu for r in block.results) and (kind != "alias" or block.results[k_dest] is not relu):
+        return None
+    return relu

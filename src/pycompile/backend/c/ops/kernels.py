@@ -13,6 +13,7 @@ from pycompile.common import dtype as mstype
 from pycompile.backend.c.ops import ctypes_ as C
 from pycompile.backend.c.ops.shapes import collapse, strides
 from pycompile.backend.c.ops.writer import CWriter
+from pycompile.backend.c.ops.gemm_call import GEMM_RELU, product as _product
 
 PARALLEL_MIN = 1 << 15
 # the line that marks `for (long V = 0; V < N; ++V) {` as a loop to split across threads: the
@@ -553,7 +554,8 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
     residual connection taken out of the epilogue by the caller; only for a product
     small_kernel() accepts, which makes them as it stores each tile (pc_api.sgemm_ep), or after
     BLAS where the table has no kernel. `weights`: the small-product kernel's flags for op(b) when
-    it is a Parameter (CodeGen.weight_flags: 2 prefetch it, 4 keep its packing)."""
+    it is a Parameter (CodeGen.weight_flags: 2 prefetch it, 4 keep its packing), and GEMM_RELU when
+    the caller took a ReLU out of the epilogue for the kernel to make (small products only)."""
     dt = ot.dtype
     ash, bsh, osh = at.shape, bt.shape, ot.shape
     M, N = osh[-2], osh[-1]
@@ -588,8 +590,8 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
     fn = "scipy_cblas_dgemm" if dt is mstype.float64 else "scipy_cblas_sgemm"
     flops = 2 * nb * M * N * max(K, 1)
     small = small_kernel(at, bt, ot, ta, tb)
-    assert (bias is None and residual is None) or (small and K > 0 and addend is None), \
-        "a bias or residual for a product off the small kernel"
+    assert (bias is None and residual is None and not weights & GEMM_RELU) or (small and K > 0 and addend is None), \
+        "a bias, residual or ReLU for a product off the small kernel"
     beta = "0.0"
     if addend is not None and use_blas and not small and K > 0:
         beta, epilogue = "1.0", None
@@ -634,7 +636,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
         # per-element sum is the same k-ordered chain of fused multiply-adds whatever the cut, so
         # results are bit-identical to the unsplit product; teams of 1-2 run as before.
         shared = (use_blas and small and nb == 1 and K > 0 and beta == "0.0" and bias is None and residual is None
-                  and not (weights & 4) and flops >= PARALLEL_MIN * 8)
+                  and not (weights & (4 | GEMM_RELU)) and flops >= PARALLEL_MIN * 8)
         if shared:
             npan = -(-N // 64)
             w.line(f"const long cpb0 = {cpb0};")
@@ -727,50 +729,15 @@ def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
     ms), any B not transposed (packing it is a copy; 64 x 512 x 512: 367 -> 320 us) and, since
     a transposed B is packed by register transposes, transposed B with few rows too (64 x 64 x
     128, W6's attention scores per batch: 12.1 -> 10.0 us; 64 x 256 x 784: 290 -> 251 us; with
-    the pack one float at a time these lost). It loses on narrow outputs (64 x 10 x 512: 7 ->
-    46 us: a panel is 64 columns wide). The row count does not enter, so a dynamic batch
-    (backend/dynamic.py) makes the same decision at every sample."""
+    the pack one float at a time these lost). Outputs 8-16 wide run on its narrow tiles (one
+    vector per row: W4's last layer, 1024 x 10 x 512 with its bias: 0.30 -> 0.17 ms; 512 x 10 x
+    84: 34 -> 17 us; but 64 x 10 x 512: 6 -> 10 us); other outputs under 64 wide lose (64 x 40:
+    a 64-column panel is mostly waste) and fewer than 8 columns would waste most of a vector.
+    The row count does not enter, so a dynamic batch (backend/dynamic.py) makes the same
+    decision at every sample."""
     panels = -(-N // 64) * 64
-    return (dt is mstype.float32 and not ta and 64 <= N <= 1024
-            and panels * 4 <= N * 5 and 8 <= K <= 2048)
-
-
-def _product(w, fn, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: str, lda: int, b: str, ldb: int,
-             c: str, ldc: int, beta: str = "0.0", bias: str | None = None, res: str | None = None,
-             weights: int = 0, packed: str | None = None) -> None:
-    """C statements for c = op(a) @ op(b) (+ beta * c) (m x n, inner K): BLAS, or - for a small
-    product - the runtime's kernel (csrc/gemm.c) through the module's pointer pc_sgemm_nt (set from
-    pc_api.sgemm_nt at load, codegen's module head), with BLAS when the pointer is NULL (a CPU
-    without AVX-512, a C caller's table without it) or the kernel's panel buffer cannot be
-    allocated. With `bias` (n floats) or `res` (m x n, row stride ldc; small products only) the
-    kernel is pc_sgemm_ep: c = res + (product + bias), made as it stores; behind it, BLAS and then
-    a pass making them; `weights` (2, 4) goes into the kernel's `tb` beside the transpose. The one place a
-    product's call is written: every product site comes here."""
-    blas = (f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, {'CblasTrans' if tb else 'CblasNoTrans'}, "
-            f"(int){m}, (int){n}, {K}, 1.0, {a}, {lda}, {b}, {ldb}, {beta}, {c}, {ldc});")
-    if not small:
-        w.line(blas)
-        return
-    flags = int(tb) | weights
-    if packed is not None:
-        # `packed`: a C pointer to op(b) already packed for the kernel (gemm's shared packing), or NULL
-        w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {packed} ? {packed} : {b}, "
-               f"{packed} ? 64L : {ldb}L, {flags} | ({packed} ? 8 : 0), {c}, {ldc}L))")
-        w.line("    " + blas)
-        return
-    if bias is None and res is None:
-        w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {flags}, {c}, {ldc}L))")
-        w.line("    " + blas)
-        return
-    with w.block(f"if (!pc_sgemm_ep || pc_sgemm_ep({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {flags}, {c}, {ldc}L, "
-                 f"{bias or 0}, {res or 0}, {ldc}L))"):
-        w.line(blas)
-        with w.block(f"for (long i = 0; i < {m}; ++i)"):
-            w.line(f"float *const row = {c} + i * {ldc}L;")
-            if bias is not None:
-                w.line(f"for (long j = 0; j < {n}; ++j) row[j] += ({bias})[j];")
-            if res is not None:
-                w.line(f"for (long j = 0; j < {n}; ++j) row[j] = ({res})[i * {ldc}L + j] + row[j];")
+    return (dt is mstype.float32 and not ta and (64 <= N <= 1024 and panels * 4 <= N * 5 or 8 <= N <= 16)
+            and 8 <= K <= 2048)
 
 
 def small_kernel(at, bt, ot, ta: bool, tb: bool) -> bool:

@@ -27,6 +27,7 @@ from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.ops import prims as P
 from pycompile.ops._table import norm_axes
 from pycompile.backend.c.ops import kernels as K
+from pycompile.backend.c.ops.gemm_call import GEMM_RELU
 from pycompile.ops.defs.array import norm_perm
 from pycompile.ops.defs.reduce import softmax_axis
 
@@ -142,10 +143,10 @@ def blas_supported(n) -> bool:
 
 
 def render_blas(ctx, w, n, a=None, b=None, dest=None, epilogue=None, addend=None, bias=None,
-                residual=None) -> None:
+                residual=None, relu=False) -> None:
     """A matrix product (MatMul / BatchMatMul). A fused group's head passes its operands, the
-    destination, its epilogue `epilogue(r0, r1)` -> C statement and the bias and residual the
-    product adds (kernels.gemm)."""
+    destination, its epilogue `epilogue(r0, r1)` -> C statement and the bias, residual and ReLU
+    the product makes as it stores (kernels.gemm)."""
     a = n.inputs[0] if a is None else a
     b = n.inputs[1] if b is None else b
     dest = ctx.out(n) if dest is None else dest
@@ -153,4 +154,4 @@ def render_blas(ctx, w, n, a=None, b=None, dest=None, epilogue=None, addend=None
         ctx.use_blas()
     K.gemm(w, ctx.ptr(a), a.type, ctx.ptr(b), b.type, dest, n.type,
            n.attrs.get("transpose_a", False), n.attrs.get("transpose_b", False), epilogue, addend, bias, residual,
-           ctx.weight_flags(b))
+           ctx.weight_flags(b) | (GEMM_RELU if relu else 0))

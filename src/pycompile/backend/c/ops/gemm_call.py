@@ -1,0 +1,59 @@
+"""The C call of one matrix product (kernels.gemm's units): OpenBLAS, or the runtime's own
+float32 kernel (csrc/gemm.c) with BLAS behind it. The one place a product's call is written.
+
+The kernel's `tb` argument carries flags beside the transpose (csrc/pycompile_rt.h): 2 prefetch
+op(b), 4 keep its packing (CodeGen.weight_flags), 8 op(b) already packed, and GEMM_RELU (ABI 10):
+the kernel applies ReLU to each finished value as it stores its tile, after the bias and the
+residual - a Dense + ReLU layer's whole epilogue, with no pass over the output (issue 37: W4
+B=1024 on one thread spent 0.1-0.4 ms per Dense + ReLU layer in that pass).
+"""
+from __future__ import annotations
+
+from pycompile.backend.c.ops.writer import CWriter
+
+GEMM_RELU = 16
+
+
+def product(w: CWriter, fn: str, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: str, lda: int, b: str,
+            ldb: int, c: str, ldc: int, beta: str = "0.0", bias: str | None = None, res: str | None = None,
+            weights: int = 0, packed: str | None = None) -> None:
+    """C statements for c = op(a) @ op(b) (+ beta * c) (m x n, inner K): BLAS, or - for a small
+    product - the runtime's kernel (csrc/gemm.c) through the module's pointer pc_sgemm_nt (set from
+    pc_api.sgemm_nt at load, codegen's module head), with BLAS when the pointer is NULL (a CPU
+    without AVX-512, a C caller's table without it) or the kernel's panel buffer cannot be
+    allocated. With `bias` (n floats) or `res` (m x n, row stride ldc; small products only) the
+    kernel is pc_sgemm_ep: c = res + (product + bias), made as it stores; behind it, BLAS and then
+    a pass making them. `weights` (2, 4, GEMM_RELU) goes into the kernel's `tb` beside the
+    transpose; with GEMM_RELU the call goes through pc_sgemm_epr (pc_api.sgemm_ep from an ABI 10
+    table: an older kernel would ignore the bit) and the pass behind it applies ReLU too."""
+    relu = bool(weights & GEMM_RELU)
+    blas = (f"{fn}(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, {'CblasTrans' if tb else 'CblasNoTrans'}, "
+            f"(int){m}, (int){n}, {K}, 1.0, {a}, {lda}, {b}, {ldb}, {beta}, {c}, {ldc});")
+    assert small or not relu, "a fused ReLU for a product off the small kernel"
+    if not small:
+        w.line(blas)
+        return
+    flags = int(tb) | weights
+    if packed is not None:
+        # `packed`: a C pointer to op(b) already packed for the kernel (gemm's shared packing), or NULL
+        assert not relu, "a fused ReLU with a shared packing"
+        w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {packed} ? {packed} : {b}, "
+               f"{packed} ? 64L : {ldb}L, {flags} | ({packed} ? 8 : 0), {c}, {ldc}L))")
+        w.line("    " + blas)
+        return
+    if bias is None and res is None and not relu:
+        w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {flags}, {c}, {ldc}L))")
+        w.line("    " + blas)
+        return
+    ep = "pc_sgemm_epr" if relu else "pc_sgemm_ep"
+    with w.block(f"if (!{ep} || {ep}({m}, {n}, {K}L, {a}, {lda}L, {b}, {ldb}L, {flags}, {c}, {ldc}L, "
+                 f"{bias or 0}, {res or 0}, {ldc}L))"):
+        w.line(blas)
+        with w.block(f"for (long i = 0; i < {m}; ++i)"):
+            w.line(f"float *const row = {c} + i * {ldc}L;")
+            if bias is not None:
+                w.line(f"for (long j = 0; j < {n}; ++j) row[j] += ({bias})[j];")
+            if res is not None:
+                w.line(f"for (long j = 0; j < {n}; ++j) row[j] = ({res})[i * {ldc}L + j] + row[j];")
+            if relu:        # the elementwise ReLU's C (backend/c/ops/elementwise.py): NaN and -0 give +0
+                w.line(f"for (long j = 0; j < {n}; ++j) row[j] = row[j] > 0 ? row[j] : 0;")
