@@ -210,13 +210,13 @@ def _stats():
     return list(out)
 
 
-def test_the_same_values_on_1_2_3_threads():
+def test_the_same_values_on_1_2_3_8_16_threads():
     x, w = _a(5, 4, 32, 32, 32), _a(6, 32, 32, 3, 3)
     assert 2 * 4 * 32 * 32 * 32 * 32 * 16 / 2.25 > 3 * PARALLEL_FLOPS     # Winograd's FLOPs, above the split
     f = ONE
     results, split = {}, {}
     try:
-        for n in (1, 2, 3):
+        for n in (1, 2, 3, 8, 16):       # 8 and 16: blocks of tiles halved (fewer than 8 a thread)
             lib.pc_set_num_threads(n)
             before = _stats()
             results[n] = f(Tensor(x), Tensor(w)).asnumpy()
@@ -224,9 +224,9 @@ def test_the_same_values_on_1_2_3_threads():
             split[n] = after[0] > before[0] or after[1] > before[1]
     finally:
         lib.pc_set_num_threads(context.num_threads())
-    assert split == {1: False, 2: True, 3: True}
+    assert split == {1: False, 2: True, 3: True, 8: True, 16: True}
     _close(results[1], _ref(x, w, (1, 1, 1, 1)), "1 thread")
-    for n in (2, 3):       # each output computed by one thread, in the same order
+    for n in (2, 3, 8, 16):       # each output computed by one thread, in the same order
         np.testing.assert_array_equal(results[n], results[1], err_msg=f"{n} threads")
 
 

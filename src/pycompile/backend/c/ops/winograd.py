@@ -364,16 +364,22 @@ def render(ctx, w, g, x: str, wt: str, y: str, args: list, epi, extra_types, nam
     # channel-block groups at this call's team size: with fewer than 4 blocks of tiles a thread,
     # each block's channels are cut into groups (each group transforms the block's input again),
     # one group on one thread
+    # from 8 threads, with fewer than 8 blocks a thread, blocks are halved first (half as many tiles
+    # a unit, still a multiple of the micro-kernel's 16 x nv: the pool cuts n units into at most 4 T
+    # chunks, so W10's 66 blocks were 33 chunks of 2 at 16 threads, balance 1.45; 132 halves are 44
+    # chunks of 3, balance 1.09). Each tile's sums are the same whichever unit holds it.
     mg = max(1, kb // 2)
-    w.line(f"const long wgr = nt == 1 || {blocks}L >= 4L * nt ? 1L : "
-           f"((4L * nt + {blocks - 1}L) / {blocks}L < {mg}L ? (4L * nt + {blocks - 1}L) / {blocks}L : {mg}L);")
+    w.line(f"const long wsub = nt >= 8 && {blocks}L < 8L * nt ? 2L : 1L, wtb = {p.tb}L / wsub, "
+           f"wbl = {blocks}L * wsub;")
+    w.line(f"const long wgr = nt == 1 || wbl >= 4L * nt ? 1L : "
+           f"((4L * nt + wbl - 1L) / wbl < {mg}L ? (4L * nt + wbl - 1L) / wbl : {mg}L);")
     w.line(f"const long wper = ({kb}L + wgr - 1) / wgr, wgn = ({kb}L + wper - 1) / wper;")
     w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(blocks)}) if ({split_flops(flops)})")
-    with w.block(f"for (long u = 0; u < {blocks}L * wgn; ++u)"):
+    with w.block("for (long u = 0; u < wbl * wgn; ++u)"):
         w.line("const long blk = u / wgn, grp = u % wgn;")
         w.line(f"float *const vb = WS + (long)omp_get_thread_num() * {vsize + msize}L;")
         w.line(f"float *const mb = vb + {vsize}L;")
-        w.line(f"const long t0 = blk * {p.tb}L, tn = t0 + {p.tb}L < {n_tiles}L ? t0 + {p.tb}L : {n_tiles}L;")
+        w.line(f"const long t0 = blk * wtb, tn = t0 + wtb < {n_tiles}L ? t0 + wtb : {n_tiles}L;")
         w.line(f"const long b0 = grp * wper, b1 = b0 + wper < {kb}L ? b0 + wper : {kb}L;")
         w.line(f"const long k1 = b1 * {p.r}L < {g.K}L ? b1 * {p.r}L : {g.K}L;")
         w.line(f"{f_in}({x}, vb, t0, tn);")
