@@ -13,18 +13,15 @@ import pycompile as ms
 from pycompile.backend import eager
 from pycompile.ops import _table
 from pycompile.ops import prims as P
+from eager_install import kernels_installed
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _kernels_installed():
     """The suite runs PyNative on NumPy (tests/conftest.py): without this, `apply` below compared
     NumPy's dW with the reference, not the kernel's."""
-    saved = _table.EAGER_KERNELS[0]
-    _table.EAGER_KERNELS[0] = eager.KERNELS
-    _table._PLANS.clear()
-    yield
-    _table.EAGER_KERNELS[0] = saved
-    _table._PLANS.clear()
+    with kernels_installed():
+        yield
 
 
 def _dw_reference(dy, x, kh, kw, pads):

@@ -18,6 +18,7 @@ from pycompile.ops import _table
 from pycompile.ops import prims as P
 from pycompile.ops.defs.conv import out_size
 from pycompile.ops.defs.pool import pool_windows
+from eager_install import kernels_installed
 
 
 def _a(*shape, seed=0, dt=np.float32):
@@ -148,12 +149,8 @@ def test_signatures_whose_c_it_cannot_reproduce_are_not_served():
 @pytest.fixture
 def tiered_kernels():
     """A kernel store of its own with the generic tier, installed for the test."""
-    saved = _table.EAGER_KERNELS[0]
-    k = _table.EAGER_KERNELS[0] = eager.EagerKernels(generic=True)
-    _table._PLANS.clear()
-    yield k
-    _table.EAGER_KERNELS[0] = saved
-    _table._PLANS.clear()
+    with kernels_installed(eager.EagerKernels(generic=True)) as k:
+        yield k
 
 
 def test_a_new_signature_runs_without_the_c_compiler_and_its_own_kernel_is_swapped_in(tiered_kernels):

@@ -22,6 +22,7 @@ from pycompile.ops import prims as P
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ops"))
 import cnn_refs as R  # noqa: E402  (NumPy references written from the definitions)
+from eager_install import kernels_installed
 
 
 def _a(*shape, seed=0):
@@ -169,12 +170,8 @@ def test_gradients_equal_compiled_and_numpy(case):
 @pytest.fixture(autouse=True, scope="module")
 def _kernels_installed():
     """The suite runs PyNative on NumPy (tests/conftest.py); this file tests the kernels."""
-    saved = _table.EAGER_KERNELS[0]
-    _table.EAGER_KERNELS[0] = eager.KERNELS
-    _table._PLANS.clear()
-    yield
-    _table.EAGER_KERNELS[0] = saved
-    _table._PLANS.clear()
+    with kernels_installed():
+        yield
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ import pycompile as ms
 from pycompile.backend import eager
 from pycompile.ops import _table
 from pycompile.ops import prims as P
+from eager_install import kernels_installed
 
 pytestmark = pytest.mark.cc
 
@@ -27,12 +28,8 @@ pytestmark = pytest.mark.cc
 @pytest.fixture(autouse=True, scope="module")
 def _kernels_installed():
     """The suite runs PyNative on NumPy (tests/conftest.py); this file tests the kernels."""
-    saved = _table.EAGER_KERNELS[0]
-    _table.EAGER_KERNELS[0] = eager.KERNELS
-    _table._PLANS.clear()
-    yield
-    _table.EAGER_KERNELS[0] = saved
-    _table._PLANS.clear()
+    with kernels_installed():
+        yield
 
 
 def _kernel_source(op, inputs, attrs) -> str:

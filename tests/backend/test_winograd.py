@@ -14,14 +14,13 @@ import pytest
 import pycompile as ms
 from pycompile import Tensor, ops
 from pycompile._rt import ffi, lib
-from pycompile.backend import eager
 from pycompile.backend.c.ops.conv import PARALLEL_FLOPS, Geometry
 from pycompile.backend.c.ops import winograd
 from pycompile.backend.c.ops.winograd import MIN_CHANNELS, MIN_TILES, MIN_WIDTH
 from pycompile.common import context
 from pycompile.common import dtype as mstype
-from pycompile.ops import _table
 from pycompile.ops import prims as P
+from eager_install import kernels_installed
 
 F32 = np.float32
 REL = 2e-6
@@ -249,12 +248,8 @@ def test_gradients_run_no_winograd():
 @pytest.fixture
 def eager_kernels():
     """PyNative on the compiled kernels (the suite runs it on NumPy: tests/conftest.py)."""
-    saved = _table.EAGER_KERNELS[0]
-    _table.EAGER_KERNELS[0] = eager.KERNELS
-    _table._PLANS.clear()
-    yield
-    _table.EAGER_KERNELS[0] = saved
-    _table._PLANS.clear()
+    with kernels_installed():
+        yield
 
 
 def test_pynative_runs_the_same_winograd_kernel(eager_kernels):
