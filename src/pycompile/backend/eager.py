@@ -428,6 +428,9 @@ class EagerKernels:
 
 
 def _lower_priority() -> None:
+    """The background builder's thread runs at nice 10 (Linux: a thread's priority is its own and
+    the compilers it starts inherit it). Where the OS has no per-thread priority the builds run
+    at the program's priority: slower PyNative steps while they run, the same results."""
     try:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
     except (AttributeError, OSError):
