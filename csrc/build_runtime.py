@@ -27,8 +27,8 @@ with open(os.path.join(HERE, "runtime.c")) as f:
 ffibuilder.set_source(
     "pycompile._rt",
     runtime_source + '\n#include "pycompile_generic.h"\n',
-    # setuptools wants them relative; eager_generic.c: PyNative's shape-generic kernels
-    sources=[os.path.relpath(os.path.join(HERE, f)) for f in ("pool.c", "eager_generic.c")],
+    # setuptools wants them relative; eager_generic.c, eager_gemm.c: PyNative's shape-generic kernels
+    sources=[os.path.relpath(os.path.join(HERE, f)) for f in ("pool.c", "eager_generic.c", "eager_gemm.c")],
     include_dirs=[HERE],
     # -O3: the small-product kernel (gemm.c) needs it to match its speed compiled into generated
     # modules (-O3 -march=native): at -O2 its panel packing is not vectorized (64 x 512 x 512 with

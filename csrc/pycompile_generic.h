@@ -31,6 +31,14 @@ int pc_gen_pool_f64(const double *x, double *y, const int64_t *geo, const int32_
  * v0 (OD each), f1 c1 v1 (OH each), f2 c2 v2 (OW each). */
 int pc_gen_pool_grad_f32(const float *x, const float *g, float *dx, const int64_t *geo, const int32_t *tab);
 int pc_gen_pool_grad_f64(const double *x, const double *g, double *dx, const int64_t *geo, const int32_t *tab);
+/* PyNative's matrix products (csrc/eager_gemm.c): C = op(A) op(B) for nb matrices, graph mode's
+ * units (kernels.py gemm). blas: scipy-openblas32's cblas_sgemm (f64 = 0) or cblas_dgemm (f64 = 1).
+ * geo: nb, M, N, K, lda, ldb, ta, tb, small (graph mode's small-product kernel first), split_cols
+ * (graph mode may cut the columns), parallel (graph mode runs the units on the pool); aoff / boff:
+ * element offsets of each matrix of A / B (broadcasting); C holds nb M x N matrices. Nonzero: a
+ * size is zero or past a C int (nothing written). */
+int pc_gen_matmul(const void *blas, int f64, const int64_t *geo, const int64_t *aoff, const int64_t *boff,
+                  const void *A, const void *B, void *C);
 /* 1 when this CPU has fused multiply-add (what -march=native contracts `a += w * x` into) */
 int pc_gen_cpu_fma(void);
 /* CDEF-END */

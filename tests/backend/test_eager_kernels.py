@@ -85,8 +85,9 @@ NAMES = sorted(op.name for op in CASES)
 
 
 def test_every_eager_kernel_op_has_a_case():
+    # the products have their own cases (test_eager_products.py: shapes for each of their cuts)
     marked = {op.name for op in OPS.values() if op.eager_kernel}
-    assert marked == set(NAMES)
+    assert marked == set(NAMES) | {"MatMul", "BatchMatMul"}
 
 
 def _eager_call(op):

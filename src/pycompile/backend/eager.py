@@ -55,6 +55,7 @@ import time
 
 import numpy as np
 
+from pycompile.backend import eager_products
 from pycompile.common import context, log
 from pycompile.common.abstract import TensorType, TupleType
 
@@ -152,6 +153,16 @@ class _Tiered:
         return getattr(compiled, name)
 
 
+class _Final:
+    """A signature served for good by a kernel built into the runtime (a product: graph mode's own
+    product code, backend/eager_products.py)."""
+
+    __slots__ = ("run",)
+
+    def __init__(self, run):
+        self.run = run
+
+
 class EagerKernels:
     """The kernels of this process, by (op, attributes key, input types, options). `generic`:
     whether shape-generic kernels serve the first calls of the signatures they cover while
@@ -219,6 +230,11 @@ class EagerKernels:
             if got is not None:
                 return None if got is _NO_KERNEL else got
             build = self._builds.pop(key, None)
+            if build is None and eager_products.final(op):
+                # a product: graph mode's own product code serves it, nothing to build (or NumPy)
+                run = self._generic(op, types, attrs, key)
+                got = self._kernels[key] = _NO_KERNEL if run is None else _Final(run)
+                return None if run is None else got
             if build is None:
                 if self._per_op.get(op, 0) >= MAX_PER_OP:
                     log.compiles.info("PyNative %s: %d signatures have kernels already; this one (%s) runs "
@@ -251,6 +267,8 @@ class EagerKernels:
             toolchain.find_cc()         # no compiler: nothing is built, NumPy runs (as before)
         except toolchain.ToolchainError:
             return None
+        if eager_products.final(op):
+            return eager_products.kernel(op, types, attrs)
         return eager_generic.kernel(op, types, attrs)
 
     def _promote(self, tiered) -> None:
@@ -298,7 +316,7 @@ class EagerKernels:
         kernels its gradient rule will run (their signatures found by tracing the rule on
         abstract values), so the backward pass does not wait for them one after another."""
         from pycompile.ops._table import _attrs_key
-        if self.disabled:
+        if self.disabled or eager_products.final(op):     # a product's gradient is products: no builds
             return
         try:
             types = tuple(_type(x) for x in inputs)

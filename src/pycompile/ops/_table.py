@@ -77,7 +77,9 @@ class OpDef:
     eager_kernel PyNative runs it on graph mode's C (one kernel per signature, compiled on first
                  use: backend/eager.py) rather than on `eager`, which stays the reference and the
                  fallback without a C compiler. For ops whose NumPy form is slow (convolutions,
-                 pooling, normalizations, softmax); cheap ops keep NumPy, whose call costs less
+                 pooling, normalizations, softmax) and the products (graph mode's product code,
+                 built into the runtime: backend/eager_products.py, no NumPy BLAS threads);
+                 cheap ops keep NumPy, whose call costs less
     """
     name: str
     inputs: tuple

@@ -288,7 +288,7 @@ def _matmul(a, b, transpose_a=False, transpose_b=False):
 
 MatMul = defop("MatMul", ("x", "y"), attrs={"transpose_a": False, "transpose_b": False},
                infer=_matmul_infer, eager=_matmul, kind=Kind.MATMUL, lower=Blas(),
-               batch="matmul")
+               batch="matmul", eager_kernel=True)
 
 
 def _bmm_infer(types, transpose_a=False, transpose_b=False):
@@ -315,7 +315,7 @@ def _bmm(a, b, transpose_a=False, transpose_b=False):
 
 BatchMatMul = defop("BatchMatMul", ("x", "y"), attrs={"transpose_a": False, "transpose_b": False},
                     infer=_bmm_infer, eager=_bmm, kind=Kind.MATMUL, lower=Blas(),
-                    batch="matmul")
+                    batch="matmul", eager_kernel=True)
 
 
 # TensorScatterElements' decomposition reads these rows (index.py cannot import this module: it is imported here)
