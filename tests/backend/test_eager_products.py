@@ -92,3 +92,17 @@ def test_non_finite_values_propagate_as_compiled():
     want = ms.jit(_mm)(Tensor(a), Tensor(b)).asnumpy()
     assert np.array_equal(got, want, equal_nan=True)
     assert np.isinf(got[0, 0]) and np.isnan(got[1]).all() and np.isinf(got[2]).all()
+
+
+def test_without_the_blas_library_products_run_numpy(monkeypatch):
+    from pycompile.backend import eager_products
+
+    def missing():
+        raise OSError("libscipy_openblas.so: cannot open shared object file")
+    monkeypatch.setattr(eager_products, "_blas", missing)
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    with kernels_installed(eager.EagerKernels(generic=True)):
+        got = _table.apply(P.MatMul, [Tensor(a), Tensor(a.T.copy())], {})
+        plan = next(v for k, v in _table._PLANS.items() if k[0] is P.MatMul)
+    assert getattr(plan, "kernel", None) is None
+    np.testing.assert_array_equal(got.asnumpy(), a @ a.T)

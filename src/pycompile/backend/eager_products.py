@@ -92,8 +92,13 @@ def kernel(op, types, attrs):
     geo = np.array([nb, M, N, K, ash[-1], bsh[-1], ta, tb, small, split, par], dtype=np.int64)
     aoff = _offsets(ash, batch, ash[-2] * ash[-1])
     boff = _offsets(bsh, batch, bsh[-2] * bsh[-1])
+    from pycompile.backend.toolchain import ToolchainError
+    try:
+        fns = _blas()
+    except (ToolchainError, OSError, AttributeError):    # no scipy-openblas32 to call: NumPy
+        return None
     ffi, lib = _rt()
-    blas = ffi.cast("void *", _blas()[f64])
+    blas = ffi.cast("void *", fns[f64])
     out_shape = batch + (M, N)
     # per call only the operands' and the result's pointers are made (the rest is this signature's)
     fixed = (_buf(geo), _buf(aoff), _buf(boff))
