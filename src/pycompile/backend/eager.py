@@ -37,6 +37,10 @@ from a kernel the program waits for; once built, the signature's plans call it (
 bits). A signature called once never compiles. A kernel in the compile cache is loaded instead,
 as before; the backward pass anticipates only the kernels that would make it wait.
 
+Products (MatMul, BatchMatMul) run graph mode's product code built into the runtime
+(backend/eager_products.py): not NumPy's matmul, whose own BLAS threads stalled PyNative whenever
+a core was taken. There is nothing to build for them (`_Final`).
+
 When there is no kernel
 -----------------------
 Without a working C compiler (CC pointing nowhere, a failed build) PyNative runs `eager` (NumPy)
