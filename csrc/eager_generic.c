@@ -167,22 +167,27 @@ static void tile_block_##SFX(int fused, const T *x, const T *w, T *buf, long Cg,
     else tb_##SFX##_m(x, w, buf, Cg, KH, KW, cs, rs, DH, DW, SW);                                       \
 }
 
+/* What both convolution kernels read first: their context c (from arg), the geometry g, its sizes,
+ * whether the multiply-adds fuse, the padded input's channel and row strides. */
+#define PC_CONV_LOCALS(SFX)                                                                             \
+    const conv_ctx_##SFX *c = (const conv_ctx_##SFX *)arg;                                              \
+    const int64_t *g = c->g;                                                                            \
+    const long C = g[G_C], K = g[G_K], G = g[G_G], Cg = C / G, Kg = K / G, KH = g[G_KH], KW = g[G_KW];  \
+    const long SH = g[G_SH], SW = g[G_SW], DH = g[G_DH], DW = g[G_DW], OH = g[G_OH], OW = g[G_OW];      \
+    const int fused = g[G_FUSED] != 0;                                                                  \
+    const long cs = c->Hp * c->Wp, rs = c->Wp
+
 #define PC_GEN_CONV(T, SFX, V)                                                                          \
 typedef struct { const T *xp; const T *w; T *y; const int64_t *g; long Hp, Wp; } conv_ctx_##SFX;         \
                                                                                                         \
 /* rows: a unit is (image, output channel, output row) */                                               \
 static void conv_rows_##SFX(void *arg, long lo, long hi)                                                \
 {                                                                                                       \
-    const conv_ctx_##SFX *c = (const conv_ctx_##SFX *)arg;                                              \
-    const int64_t *g = c->g;                                                                            \
-    const long C = g[G_C], K = g[G_K], G = g[G_G], Cg = C / G, Kg = K / G, KH = g[G_KH], KW = g[G_KW];  \
-    const long SH = g[G_SH], SW = g[G_SW], DH = g[G_DH], DW = g[G_DW], OH = g[G_OH], OW = g[G_OW];      \
+    PC_CONV_LOCALS(SFX);                                                                                \
     const long sa = g[G_SETSA], sb = g[G_SETSB];                                                        \
-    const int fused = (int)g[G_FUSED];                                                                  \
     const long nv_row = (OW + V - 1) / V, chunk = nv_row < 4 ? nv_row : 4;                              \
     const long full = nv_row / chunk, tail = nv_row % chunk, step = chunk * V;                          \
-    const long cs = c->Hp * c->Wp, rs = c->Wp;                                                          \
-    const row_block_fn_##SFX (*blocks)[4] = row_blocks_##SFX[fused != 0][SW == 1];                      \
+    const row_block_fn_##SFX (*blocks)[4] = row_blocks_##SFX[fused][SW == 1];                           \
     const row_block_fn_##SFX block_a = blocks[chunk - 1][sa - 1];                                       \
     const row_block_fn_##SFX block_b = tail ? blocks[tail - 1][sb - 1] : NULL;                          \
     T acc[nv_row * V];                                                                                  \
@@ -201,12 +206,8 @@ static void conv_rows_##SFX(void *arg, long lo, long hi)                        
 /* tiles: a unit is (image, group, block of V output channels, output row); weights packed */           \
 static void conv_tiles_##SFX(void *arg, long lo, long hi)                                               \
 {                                                                                                       \
-    const conv_ctx_##SFX *c = (const conv_ctx_##SFX *)arg;                                              \
-    const int64_t *g = c->g;                                                                            \
-    const long C = g[G_C], K = g[G_K], G = g[G_G], Cg = C / G, Kg = K / G, KH = g[G_KH], KW = g[G_KW];  \
-    const long SH = g[G_SH], SW = g[G_SW], DH = g[G_DH], DW = g[G_DW], OH = g[G_OH], OW = g[G_OW];      \
-    const int fused = (int)g[G_FUSED];                                                                  \
-    const long kb = (Kg + V - 1) / V, cs = c->Hp * c->Wp, rs = c->Wp;                                   \
+    PC_CONV_LOCALS(SFX);                                                                                \
+    const long kb = (Kg + V - 1) / V;                                                                   \
     T buf[PC_TILE_PX * V];                                                                              \
     for (long u = lo; u < hi; ++u) {                                                                    \
         const long oh = u % OH, b = (u / OH) % kb, gg = (u / (OH * kb)) % G, n = u / (OH * kb * G);     \
