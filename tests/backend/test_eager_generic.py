@@ -150,7 +150,7 @@ def test_signatures_whose_c_it_cannot_reproduce_are_not_served():
 def test_a_row_block_pair_conv_py_never_makes_is_declined_not_run_as_another():
     """The rows kernel's blocks are the (vectors, accumulator sets) pairs conv.py makes (at most 4
     vectors of accumulators): a geometry asking for another is not served (ValueError), rather than
-    run on another block (the old dispatch's default, 4 vectors x 1 set, wrote past a shorter row)."""
+    run on another block (the old dispatch's default, 4 vectors x 1 set, could write past a shorter row)."""
     from pycompile.backend.c.ops.conv import Geometry
     f32 = mstype.float32
     for ow, sets_a, sets_b in [(64, 2, 2), (32, 3, 3), (96, 1, 3), (48, 2, 1)]:   # vectors: 4, 2, 4 + 2, 3
