@@ -133,88 +133,32 @@ PC_BLOCK_ATTR(CONTRACT) static void NAME(const ST_ *restrict x, const ST_ *restr
 typedef float pc_g16f __attribute__((vector_size(64)));
 typedef double pc_g8d __attribute__((vector_size(64)));
 
-#define PC_GEN_CONV_KERNELS(T, SFX, VT, V) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_1_1, 1, 1, "fast", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_1_2, 1, 2, "fast", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_1_3, 1, 3, "fast", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_1_4, 1, 4, "fast", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_2_1, 2, 1, "fast", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_2_2, 2, 2, "fast", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_3_1, 3, 1, "fast", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f1_4_1, 4, 1, "fast", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_1_1, 1, 1, "fast", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_1_2, 1, 2, "fast", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_1_3, 1, 3, "fast", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_1_4, 1, 4, "fast", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_2_1, 2, 1, "fast", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_2_2, 2, 2, "fast", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_3_1, 3, 1, "fast", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_f0_4_1, 4, 1, "fast", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_1_1, 1, 1, "off", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_1_2, 1, 2, "off", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_1_3, 1, 3, "off", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_1_4, 1, 4, "off", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_2_1, 2, 1, "off", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_2_2, 2, 2, "off", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_3_1, 3, 1, "off", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m1_4_1, 4, 1, "off", 1) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_1_1, 1, 1, "off", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_1_2, 1, 2, "off", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_1_3, 1, 3, "off", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_1_4, 1, 4, "off", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_2_1, 2, 1, "off", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_2_2, 2, 2, "off", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_3_1, 3, 1, "off", 0) \
-PC_ROW_BLOCK(T, VT, V, rb_##SFX##_m0_4_1, 4, 1, "off", 0) \
-PC_TILE_BLOCK(T, VT, V, tb_##SFX##_f, "fast") PC_TILE_BLOCK(T, VT, V, tb_##SFX##_m, "off") \
+/* Every row block, named once: the (NV, S) pairs conv.py makes (S = max(1, min(4 / NV, KW)), so
+ * NV * S <= 4), each fused (contraction on) or not, on contiguous (stride 1) or strided rows.
+ * PC_ROW_VARIANTS(X, ...) applies X(..., FUSED, CONTIG, NV, S) to each: once to define them
+ * (PC_ROW_DEF), once to fill the dispatch table (PC_ROW_ENTRY). */
+#define PC_ROW_PAIRS(X, ...)                                                                            \
+    X(__VA_ARGS__, 1, 1) X(__VA_ARGS__, 1, 2) X(__VA_ARGS__, 1, 3) X(__VA_ARGS__, 1, 4)                 \
+    X(__VA_ARGS__, 2, 1) X(__VA_ARGS__, 2, 2) X(__VA_ARGS__, 3, 1) X(__VA_ARGS__, 4, 1)
+#define PC_ROW_VARIANTS(X, ...)                                                                         \
+    PC_ROW_PAIRS(X, __VA_ARGS__, 1, 1) PC_ROW_PAIRS(X, __VA_ARGS__, 1, 0)                               \
+    PC_ROW_PAIRS(X, __VA_ARGS__, 0, 1) PC_ROW_PAIRS(X, __VA_ARGS__, 0, 0)
+#define PC_FP_CONTRACT_1 "fast"
+#define PC_FP_CONTRACT_0 "off"
+#define PC_ROW_NAME(SFX, FUSED, CONTIG, NV, S) rb_##SFX##_f##FUSED##_c##CONTIG##_##NV##x##S
+#define PC_ROW_DEF(T, SFX, VT, V, FUSED, CONTIG, NV, S)                                                 \
+    PC_ROW_BLOCK(T, VT, V, PC_ROW_NAME(SFX, FUSED, CONTIG, NV, S), NV, S, PC_FP_CONTRACT_##FUSED, CONTIG)
+#define PC_ROW_ENTRY(SFX, FUSED, CONTIG, NV, S)                                                         \
+    [FUSED][CONTIG][NV - 1][S - 1] = PC_ROW_NAME(SFX, FUSED, CONTIG, NV, S),
+
+#define PC_GEN_CONV_KERNELS(T, SFX, VT, V)                                                              \
+PC_ROW_VARIANTS(PC_ROW_DEF, T, SFX, VT, V)                                                              \
+PC_TILE_BLOCK(T, VT, V, tb_##SFX##_f, "fast") PC_TILE_BLOCK(T, VT, V, tb_##SFX##_m, "off")              \
                                                                                                         \
-/* the row block of NV vectors with S sets (S = max(1, min(4 / NV, KW)): the pairs conv.py makes) */     \
-static void row_block_##SFX(int fused, long nv, long sets, const T *x, const T *w, T *out,              \
-                            long Cg, long KH, long KW, long cs, long rs, long DH, long DW, long SW)      \
-{                                                                                                       \
-    const int key = (int)(nv * 10 + sets);                                                              \
-    const int contig = SW == 1;                                                                         \
-    if (fused && contig) switch (key) {                                                                 \
-        case 11: rb_##SFX##_f1_1_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 12: rb_##SFX##_f1_1_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 13: rb_##SFX##_f1_1_3(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 14: rb_##SFX##_f1_1_4(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 21: rb_##SFX##_f1_2_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 22: rb_##SFX##_f1_2_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 31: rb_##SFX##_f1_3_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        default: rb_##SFX##_f1_4_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-    }                                                                                                   \
-    if (fused) switch (key) {                                                                           \
-        case 11: rb_##SFX##_f0_1_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 12: rb_##SFX##_f0_1_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 13: rb_##SFX##_f0_1_3(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 14: rb_##SFX##_f0_1_4(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 21: rb_##SFX##_f0_2_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 22: rb_##SFX##_f0_2_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 31: rb_##SFX##_f0_3_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        default: rb_##SFX##_f0_4_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-    }                                                                                                   \
-    if (contig) switch (key) {                                                                          \
-        case 11: rb_##SFX##_m1_1_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 12: rb_##SFX##_m1_1_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 13: rb_##SFX##_m1_1_3(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 14: rb_##SFX##_m1_1_4(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 21: rb_##SFX##_m1_2_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 22: rb_##SFX##_m1_2_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 31: rb_##SFX##_m1_3_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        default: rb_##SFX##_m1_4_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-    }                                                                                                   \
-    if (1) switch (key) {                                                                               \
-        case 11: rb_##SFX##_m0_1_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 12: rb_##SFX##_m0_1_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 13: rb_##SFX##_m0_1_3(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 14: rb_##SFX##_m0_1_4(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 21: rb_##SFX##_m0_2_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 22: rb_##SFX##_m0_2_2(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        case 31: rb_##SFX##_m0_3_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-        default: rb_##SFX##_m0_4_1(x, w, out, Cg, KH, KW, cs, rs, DH, DW, SW); return;                  \
-    }                                                                                                   \
-}                                                                                                       \
+typedef void (*row_block_fn_##SFX)(const T *restrict x, const T *restrict w, T *restrict out, long Cg,  \
+                                   long KH, long KW, long cs, long rs, long DH, long DW, long SW);      \
+/* [fused][contiguous][NV - 1][S - 1]: NULL where NV * S > 4 (pc_gen_conv2d declines those) */          \
+static const row_block_fn_##SFX row_blocks_##SFX[2][2][4][4] = { PC_ROW_VARIANTS(PC_ROW_ENTRY, SFX) };  \
                                                                                                         \
 static void tile_block_##SFX(int fused, const T *x, const T *w, T *buf, long Cg, long KH,               \
                              long KW, long cs, long rs, long DH, long DW, long SW)                       \
@@ -223,21 +167,29 @@ static void tile_block_##SFX(int fused, const T *x, const T *w, T *buf, long Cg,
     else tb_##SFX##_m(x, w, buf, Cg, KH, KW, cs, rs, DH, DW, SW);                                       \
 }
 
+/* What both convolution kernels read first: their context c (from arg), the geometry g, its sizes,
+ * whether the multiply-adds fuse, the padded input's channel and row strides. */
+#define PC_CONV_LOCALS(SFX)                                                                             \
+    const conv_ctx_##SFX *c = (const conv_ctx_##SFX *)arg;                                              \
+    const int64_t *g = c->g;                                                                            \
+    const long C = g[G_C], K = g[G_K], G = g[G_G], Cg = C / G, Kg = K / G, KH = g[G_KH], KW = g[G_KW];  \
+    const long SH = g[G_SH], SW = g[G_SW], DH = g[G_DH], DW = g[G_DW], OH = g[G_OH], OW = g[G_OW];      \
+    const int fused = g[G_FUSED] != 0;                                                                  \
+    const long cs = c->Hp * c->Wp, rs = c->Wp
+
 #define PC_GEN_CONV(T, SFX, V)                                                                          \
 typedef struct { const T *xp; const T *w; T *y; const int64_t *g; long Hp, Wp; } conv_ctx_##SFX;         \
                                                                                                         \
 /* rows: a unit is (image, output channel, output row) */                                               \
 static void conv_rows_##SFX(void *arg, long lo, long hi)                                                \
 {                                                                                                       \
-    const conv_ctx_##SFX *c = (const conv_ctx_##SFX *)arg;                                              \
-    const int64_t *g = c->g;                                                                            \
-    const long C = g[G_C], K = g[G_K], G = g[G_G], Cg = C / G, Kg = K / G, KH = g[G_KH], KW = g[G_KW];  \
-    const long SH = g[G_SH], SW = g[G_SW], DH = g[G_DH], DW = g[G_DW], OH = g[G_OH], OW = g[G_OW];      \
+    PC_CONV_LOCALS(SFX);                                                                                \
     const long sa = g[G_SETSA], sb = g[G_SETSB];                                                        \
-    const int fused = (int)g[G_FUSED];                                                                  \
     const long nv_row = (OW + V - 1) / V, chunk = nv_row < 4 ? nv_row : 4;                              \
-    const long full = nv_row / chunk, tail = nv_row % chunk;                                            \
-    const long cs = c->Hp * c->Wp, rs = c->Wp;                                                          \
+    const long full = nv_row / chunk, tail = nv_row % chunk, step = chunk * V;                          \
+    const row_block_fn_##SFX (*blocks)[4] = row_blocks_##SFX[fused][SW == 1];                           \
+    const row_block_fn_##SFX block_a = blocks[chunk - 1][sa - 1];                                       \
+    const row_block_fn_##SFX block_b = tail ? blocks[tail - 1][sb - 1] : NULL;                          \
     T acc[nv_row * V];                                                                                  \
     for (long u = lo; u < hi; ++u) {                                                                    \
         const long n = u / (K * OH), k = (u / OH) % K, oh = u % OH;                                     \
@@ -245,11 +197,8 @@ static void conv_rows_##SFX(void *arg, long lo, long hi)                        
         const T *xrow = c->xp + (n * C + cin) * cs + oh * SH * rs;                                      \
         const T *wk = c->w + k * Cg * KH * KW;                                                          \
         for (long b = 0; b < full; ++b)                                                                 \
-            row_block_##SFX(fused, chunk, sa, xrow + b * chunk * V * SW, wk, acc + b * chunk * V,        \
-                            Cg, KH, KW, cs, rs, DH, DW, SW);                                            \
-        if (tail)                                                                                       \
-            row_block_##SFX(fused, tail, sb, xrow + full * chunk * V * SW, wk, acc + full * chunk * V,   \
-                            Cg, KH, KW, cs, rs, DH, DW, SW);                                            \
+            block_a(xrow + b * step * SW, wk, acc + b * step, Cg, KH, KW, cs, rs, DH, DW, SW);          \
+        if (tail) block_b(xrow + full * step * SW, wk, acc + full * step, Cg, KH, KW, cs, rs, DH, DW, SW); \
         memcpy(c->y + ((n * K + k) * OH + oh) * OW, acc, sizeof(T) * OW);                              \
     }                                                                                                   \
 }                                                                                                       \
@@ -257,12 +206,8 @@ static void conv_rows_##SFX(void *arg, long lo, long hi)                        
 /* tiles: a unit is (image, group, block of V output channels, output row); weights packed */           \
 static void conv_tiles_##SFX(void *arg, long lo, long hi)                                               \
 {                                                                                                       \
-    const conv_ctx_##SFX *c = (const conv_ctx_##SFX *)arg;                                              \
-    const int64_t *g = c->g;                                                                            \
-    const long C = g[G_C], K = g[G_K], G = g[G_G], Cg = C / G, Kg = K / G, KH = g[G_KH], KW = g[G_KW];  \
-    const long SH = g[G_SH], SW = g[G_SW], DH = g[G_DH], DW = g[G_DW], OH = g[G_OH], OW = g[G_OW];      \
-    const int fused = (int)g[G_FUSED];                                                                  \
-    const long kb = (Kg + V - 1) / V, cs = c->Hp * c->Wp, rs = c->Wp;                                   \
+    PC_CONV_LOCALS(SFX);                                                                                \
+    const long kb = (Kg + V - 1) / V;                                                                   \
     T buf[PC_TILE_PX * V];                                                                              \
     for (long u = lo; u < hi; ++u) {                                                                    \
         const long oh = u % OH, b = (u / OH) % kb, gg = (u / (OH * kb)) % G, n = u / (OH * kb * G);     \
@@ -303,6 +248,9 @@ int pc_gen_conv2d_##SFX(const T *x, const T *w, T *y, const int64_t *g)         
         return 1;                                                                                       \
     const long Cg = C / G, Kg = K / G;                                                                  \
     const int tiles = sa == 1 && sb == 1 && g[G_SPLIT] == OW && Kg * 2 >= V;                            \
+    const long nv_row = (OW + V - 1) / V, chunk = nv_row < 4 ? nv_row : 4;     /* conv_rows' blocks */  \
+    if (!tiles && (chunk * sa > 4 || nv_row % chunk * sb > 4))                 /* no such row block */  \
+        return 1;                                                                                       \
     const long Hp = H + g[G_PH] + g[G_PHA], Wp = W + g[G_PW] + g[G_PWA];                                \
     /* a padded copy with slack after it: a block's last pixels read past their row */                   \
     const long slack = (4 * V + PC_TILE_PX + 1) * SW + KW * DW + Wp;                                    \

@@ -146,6 +146,23 @@ def test_signatures_whose_c_it_cannot_reproduce_are_not_served():
     assert not eager_generic.served_options(("CPU", ("fast_paths", False), ("float_status", False)))
 
 
+
+def test_a_row_block_pair_conv_py_never_makes_is_declined_not_run_as_another():
+    """The rows kernel's blocks are the (vectors, accumulator sets) pairs conv.py makes (at most 4
+    vectors of accumulators): a geometry asking for another is not served (ValueError), rather than
+    run on another block (the old dispatch's default, 4 vectors x 1 set, could write past a shorter row)."""
+    from pycompile.backend.c.ops.conv import Geometry
+    f32 = mstype.float32
+    for ow, sets_a, sets_b in [(64, 2, 2), (32, 3, 3), (96, 1, 3), (48, 2, 1)]:   # vectors: 4, 2, 4 + 2, 3
+        g = Geometry((1, 2, 5, ow + 4), (4, 2, 3, 5), _conv())
+        geo = eager_generic._geo(g, f32, False)
+        x, w, y = _a(1, 2, 5, ow + 4), _a(4, 2, 3, 5, seed=1), np.zeros((1, 4, 3, ow), np.float32)
+        eager_generic._call_conv(eager_generic._conv_fn(f32), geo, x, w, y)          # conv.py's own pair
+        assert np.abs(y).max() > 0
+        geo[19:21] = sets_a, sets_b
+        with pytest.raises(ValueError, match="does not serve"):
+            eager_generic._call_conv(eager_generic._conv_fn(f32), geo, x, w, y)
+
 @pytest.fixture
 def tiered_kernels():
     """A kernel store of its own with the generic tier, installed for the test."""

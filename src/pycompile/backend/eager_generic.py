@@ -119,8 +119,11 @@ _CTYPE = {"f": "float[]", "d": "double[]", "q": "int64_t[]", "l": "int64_t[]", "
 
 
 def _call_conv(fn, geo, x: np.ndarray, w: np.ndarray, y: np.ndarray) -> None:
-    if fn(_buf(x), _buf(w), _buf(y, True), _buf(geo)) != 0:
+    rc = fn(_buf(x), _buf(w), _buf(y, True), _buf(geo))
+    if rc == 2:
         raise MemoryError("the generic convolution kernel could not allocate its padded input")
+    if rc != 0:
+        raise ValueError("the generic convolution kernel does not serve these sizes")
 
 
 def _wrap(arr):
