@@ -16,6 +16,7 @@
  * packing of op(B)) run only the small-product kernel, whose sums do not depend on the cut
  * (each element one k-ordered chain of fused multiply-adds): those are not reproduced. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "pycompile_rt.h"
 #include "pycompile_generic.h"
@@ -32,6 +33,7 @@ typedef void (*pc_cblas_dgemm)(int, int, int, int, int, int, double, const doubl
 typedef struct {
     const void *blas;
     pc_sgemm_nt_fn small;       /* NULL: BLAS for every unit */
+    pc_sgemm_nt_fn small_t;     /* A transposed: the kernel for row units copied out (NULL: BLAS) */
     int f64, ta, tb;
     long M, N, K, lda, ldb, cpb, rows, cw;
     const int64_t *aoff, *boff;
@@ -55,6 +57,25 @@ static void mm_unit(const pc_mm_job *j, long m, long n, const char *a, const cha
                               (int)j->lda, (const float *)b, (int)j->ldb, 0.0f, (float *)c, (int)j->N);
 }
 
+/* rows [r0, r1) of a product with A transposed on the small-product kernel, op(A)'s rows copied
+ * out first, 16 of A's rows at a time (gemm_call.transposed_rows); 0: not done (BLAS then) */
+static int mm_transposed(const pc_mm_job *j, long r0, long r1, const float *A, const float *B, float *O)
+{
+    const long K = j->K;
+    float *const At = malloc(sizeof(float) * (r1 - r0) * K);
+    if (!At)
+        return 0;
+    for (long k0 = 0; k0 < K; k0 += 16) {
+        const long k1 = k0 + 16 < K ? k0 + 16 : K;
+        for (long i = r0; i < r1; ++i)
+            for (long k = k0; k < k1; ++k)
+                At[(i - r0) * K + k] = A[k * j->lda + i];
+    }
+    const int done = !j->small_t(r1 - r0, j->N, K, At, K, B, j->ldb, j->tb, O + r0 * j->N, j->N);
+    free(At);
+    return done;
+}
+
 /* units [lo, hi) of the row cut: unit u is rows [r0, r1) of matrix u / cpb */
 static void mm_rows(void *ctx, long lo, long hi)
 {
@@ -67,6 +88,8 @@ static void mm_rows(void *ctx, long lo, long hi)
             continue;
         const char *A = j->A + j->aoff[bi] * es, *B = j->B + j->boff[bi] * es;
         char *O = j->C + bi * j->M * j->N * es;
+        if (j->small_t && mm_transposed(j, r0, r1, (const float *)A, (const float *)B, (float *)O))
+            continue;
         mm_unit(j, r1 - r0, j->N, A + (j->ta ? r0 : r0 * j->lda) * es, B, O + r0 * j->N * es);
     }
 }
@@ -88,10 +111,12 @@ int pc_gen_matmul(const void *blas, int f64, const int64_t *geo, const int64_t *
 {
     const long nb = geo[0];
     const long nt = pc_get_num_threads();
-    pc_mm_job j = {blas, 0, f64, (int)geo[6], (int)geo[7], geo[1], geo[2], geo[3], geo[4], geo[5], 0, 0, 0,
+    pc_mm_job j = {blas, 0, 0, f64, (int)geo[6], (int)geo[7], geo[1], geo[2], geo[3], geo[4], geo[5], 0, 0, 0,
                    aoff, boff, A, B, C};
     if (!f64 && geo[8])
         j.small = pc_get_api()->sgemm_nt;
+    if (!f64 && geo[11])
+        j.small_t = pc_get_api()->sgemm_nt;
     if (j.M <= 0 || j.N <= 0 || j.K <= 0 || nb <= 0 || (long)(int)j.M != j.M || (long)(int)j.N != j.N
         || (long)(int)j.K != j.K)
         return 1;

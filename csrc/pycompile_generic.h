@@ -34,7 +34,8 @@ int pc_gen_pool_grad_f64(const double *x, const double *g, double *dx, const int
 /* PyNative's matrix products (csrc/eager_gemm.c): C = op(A) op(B) for nb matrices, graph mode's
  * units (kernels.py gemm). blas: scipy-openblas32's cblas_sgemm (f64 = 0) or cblas_dgemm (f64 = 1).
  * geo: nb, M, N, K, lda, ldb, ta, tb, small (graph mode's small-product kernel first), split_cols
- * (graph mode may cut the columns), parallel (graph mode runs the units on the pool); aoff / boff:
+ * (graph mode may cut the columns), parallel (graph mode runs the units on the pool), small_t (A
+ * transposed, its row units copied out for the small-product kernel); aoff / boff:
  * element offsets of each matrix of A / B (broadcasting); C holds nb M x N matrices. Nonzero: a
  * size is zero or past a C int (nothing written). */
 int pc_gen_matmul(const void *blas, int f64, const int64_t *geo, const int64_t *aoff, const int64_t *boff,

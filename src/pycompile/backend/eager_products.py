@@ -89,7 +89,8 @@ def kernel(op, types, attrs):
     par = flops >= kernels.PARALLEL_MIN * 8
     small = dt is mstype.float32 and kernels._small_product(dt, ta, tb, M, N, K)
     split = nb == 1 and kernels._split_columns(M, N, K) and par
-    geo = np.array([nb, M, N, K, ash[-1], bsh[-1], ta, tb, small, split, par], dtype=np.int64)
+    small_t = kernels._small_transposed(dt, dt, dt, ta, tb, M, N, K)
+    geo = np.array([nb, M, N, K, ash[-1], bsh[-1], ta, tb, small, split, par, small_t], dtype=np.int64)
     aoff = _offsets(ash, batch, ash[-2] * ash[-1])
     boff = _offsets(bsh, batch, bsh[-2] * bsh[-1])
     from pycompile.backend.toolchain import ToolchainError

@@ -57,3 +57,20 @@ def product(w: CWriter, fn: str, small: bool, ta: bool, tb: bool, m: str, n: str
                 w.line(f"for (long j = 0; j < {n}; ++j) row[j] = ({res})[i * {ldc}L + j] + row[j];")
             if relu:        # the elementwise ReLU's C (backend/c/ops/elementwise.py): NaN and -0 give +0
                 w.line(f"for (long j = 0; j < {n}; ++j) row[j] = row[j] > 0 ? row[j] : 0;")
+
+
+def transposed_rows(w, fn: str, tb: bool, N: int, K: int, lda: int, ldb: int) -> None:
+    """One unit (rows r0..r1 of matrix bi, A transposed) of kernels._small_transposed's products: op(A)'s
+    rows into a scratch block (16 of A's rows at a time, so its reads stream), the small kernel on
+    it; BLAS on A as stored where the block cannot be allocated or the kernel declines."""
+    w.line(f"float *const At = (float *)malloc(sizeof(float) * (r1 - r0) * {K}L);")
+    with w.block("if (At)"):
+        with w.block(f"for (long k0 = 0; k0 < {K}L; k0 += 16)"):
+            w.line(f"const long k1 = k0 + 16 < {K}L ? k0 + 16 : {K}L;")
+            with w.block("for (long i = r0; i < r1; ++i)"):
+                w.line(f"for (long k = k0; k < k1; ++k) At[(i - r0) * {K}L + k] = A[k * {lda}L + i];")
+    w.line(f"if (!At || !pc_sgemm_nt || pc_sgemm_nt(r1 - r0, {N}, {K}L, At, {K}L, B, {ldb}L, {int(tb)}, "
+           f"O + r0 * {N}L, {N}L))")
+    w.line(f"    {fn}(CblasRowMajor, CblasTrans, {'CblasTrans' if tb else 'CblasNoTrans'}, (int)(r1 - r0), {N}, "
+           f"{K}, 1.0f, A + r0, {lda}, B, {ldb}, 0.0f, O + r0 * {N}L, {N});")
+    w.line("free(At);")

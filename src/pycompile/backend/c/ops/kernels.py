@@ -13,7 +13,7 @@ from pycompile.common import dtype as mstype
 from pycompile.backend.c.ops import ctypes_ as C
 from pycompile.backend.c.ops.shapes import collapse, strides
 from pycompile.backend.c.ops.writer import CWriter
-from pycompile.backend.c.ops.gemm_call import GEMM_RELU, product as _product
+from pycompile.backend.c.ops.gemm_call import GEMM_RELU, product as _product, transposed_rows
 
 PARALLEL_MIN = 1 << 15
 # the line that marks `for (long V = 0; V < N; ++V) {` as a loop to split across threads: the
@@ -592,6 +592,10 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
     small = small_kernel(at, bt, ot, ta, tb)
     assert (bias is None and residual is None and not weights & GEMM_RELU) or (small and K > 0 and addend is None), \
         "a bias, residual or ReLU for a product off the small kernel"
+    # A transposed (a weight gradient X^T dY, K the batch): each unit's rows of op(a) copied out
+    # for the small-product kernel, which beats OpenBLAS there (below, `_small_transposed`)
+    small_t = (use_blas and not small and addend is None and K > 0 and bias is None and residual is None
+               and not weights and _small_transposed(dt, at.dtype, bt.dtype, ta, tb, M, N, K))
     beta = "0.0"
     if addend is not None and use_blas and not small and K > 0:
         beta, epilogue = "1.0", None
@@ -676,6 +680,8 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
                 w.line(f"memset(O + r0 * {N}L, 0, sizeof(*O) * (r1 - r0) * {N}L);")
             elif half:
                 _half_gemm(w, M, N, K, lda, ldb, a_mat, b_mat, ta, tb)
+            elif small_t:
+                transposed_rows(w, fn, tb, N, K, lda, ldb)
             elif use_blas:
                 a_rows = "A + r0" if ta else f"A + r0 * {lda}L"
                 _product(w, fn, small, ta, tb, "(r1 - r0)", str(N), K, a_rows, lda, "B", ldb, f"O + r0 * {N}L", N,
@@ -738,6 +744,17 @@ def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
     panels = -(-N // 64) * 64
     return (dt is mstype.float32 and not ta and (64 <= N <= 1024 and panels * 4 <= N * 5 or 8 <= N <= 16)
             and 8 <= K <= 2048)
+
+
+def _small_transposed(dt, adt, bdt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
+    """Whether a float32 product with A transposed runs on the small-product kernel after copying
+    each unit's rows of op(A) out (gemm_call.transposed_rows): where it would take the product with A as
+    stored. Measured on one core (AVX-512, OpenBLAS 0.3.34), W5's weight gradients (K = the batch,
+    64): 512 x 784 x 64 611 -> 466 us, 512 x 512 x 64 283 -> 245-276 us, the copy included; OpenBLAS
+    also zeroes C before it adds into it (3.7 % of W5's step). Few rows (W5's last layer, 10 x 512 x
+    64: 7.4 -> 9.4-11.9 us) stay on BLAS: the kernel's 7-row tiles would mostly be waste."""
+    return (ta and dt is mstype.float32 and adt is dt and bdt is dt and M >= 64
+            and _small_product(dt, False, tb, M, N, K))
 
 
 def small_kernel(at, bt, ot, ta: bool, tb: bool) -> bool:
