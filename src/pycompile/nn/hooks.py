@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from pycompile.common.cellbase import bump
 from pycompile.common.hook_handle import HookHandle
 from pycompile.errors import GraphTypeError as UserTypeError
 from pycompile.ops.autodiff import custom
@@ -37,7 +38,7 @@ def register(cell, kind: str, hook_fn, prepend: bool = False, **flags) -> HookHa
     hooks = _hooks(cell, kind)
 
     def changed():
-        object.__setattr__(cell, "_attr_version", cell.__dict__.get("_attr_version", 0) + 1)
+        bump(cell)
     handle = HookHandle(hooks, changed)
     hooks[handle.handle_id] = (hook_fn, flags)
     if prepend:

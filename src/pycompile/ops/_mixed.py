@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 
 from pycompile.common import dtype as mstype
+from pycompile.common.cellbase import bump
 
 SCOPE: list = []        # dtypes of the flagged Cells being run, innermost last
 CAST: list = [None]     # ops.cast, installed by ops.functional (which imports this module's user, _table)
@@ -130,7 +131,7 @@ def set_auto(network, dtype):
     policy = AutoPolicy(dtype)
     if hasattr(network, "cells_and_names"):
         object.__setattr__(network, "_mixed_precision", policy)
-        object.__setattr__(network, "_attr_version", network.__dict__.get("_attr_version", 0) + 1)
+        bump(network)
         return network
     import functools
 

@@ -32,6 +32,7 @@ import logging
 
 from pycompile import nn, ops
 from pycompile.common import dtype as mstype
+from pycompile.common.cellbase import bump
 from pycompile.nn.cell import Cell
 from pycompile.nn.optim.optimizer import Optimizer
 from pycompile.nn.wrap.cell_wrapper import TrainOneStepCell, WithLossCell as _PlainWithLossCell
@@ -146,7 +147,7 @@ def _o1(cell, dtype, white_cells, white_prims, seen):
 
 def _set_output(cell, dtype):
     object.__setattr__(cell, "_mixed_output", dtype)
-    object.__setattr__(cell, "_attr_version", cell.__dict__.get("_attr_version", 0) + 1)
+    bump(cell)
 
 
 def _keep_fp32(network, black_list, dtype):

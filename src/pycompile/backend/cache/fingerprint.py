@@ -17,7 +17,7 @@ from pycompile.common.cellbase import CellBase
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 
-_CELL_SKIP = frozenset({"_params", "_cells", "_compiled", "_attr_version", "_lazy_inline_version",
+_CELL_SKIP = frozenset({"_params", "_cells", "_compiled", "_attr_version", "_graph_key_kept", "_lazy_inline_version",
                         "cell_init_args", "_input_signature"})
 
 
