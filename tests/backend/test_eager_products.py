@@ -109,3 +109,29 @@ def test_without_the_blas_library_products_run_numpy(monkeypatch):
         plan = next(v for k, v in _table._PLANS.items() if k[0] is P.MatMul)
     assert getattr(plan, "kernel", None) is None
     np.testing.assert_array_equal(got.asnumpy(), a @ a.T)
+
+
+def test_products_from_two_threads_at_once():
+    """The runtime's pool runs one job at a time; a second thread's product runs its units itself."""
+    import threading
+    rng = np.random.default_rng(7)
+    pairs = [(rng.uniform(-1, 1, (96, 256)).astype(np.float32), rng.uniform(-1, 1, (256, 320)).astype(np.float32))
+             for _ in range(2)]
+    results, errors = {}, []
+    with kernels_installed():
+        want = [_table.apply(P.MatMul, [Tensor(a), Tensor(b)], {}).asnumpy() for a, b in pairs]
+
+        def work(k):
+            try:
+                a, b = Tensor(pairs[k][0]), Tensor(pairs[k][1])
+                results[k] = [_table.apply(P.MatMul, [a, b], {}).asnumpy() for _ in range(60)]
+            except Exception as e:      # noqa: BLE001 - reported below
+                errors.append(e)
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not errors
+    for k in range(2):
+        assert all(np.array_equal(r, want[k]) for r in results[k])
