@@ -8,7 +8,7 @@ import pytest
 
 import pycompile as ms
 from pycompile.ops._table import Kind
-from pycompile import Tensor, ops
+from pycompile import Tensor, nn, ops
 from pycompile.compiler import ir
 
 
@@ -286,3 +286,35 @@ def test_product_added_to_a_tensor_accumulates_in_blas(dtype, m, k, n):
     got = ms.jit(_accumulate_steps)(Tensor(acc), Tensor(a), Tensor(b)).asnumpy()
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(_accumulate_steps(Tensor(acc), Tensor(a), Tensor(b)).asnumpy(), want, rtol=1e-5, atol=1e-5)
+
+
+class _LSTMLoss(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(5, 16, num_layers=1)
+
+    def construct(self, x):
+        y, _ = self.lstm(x)
+        return (y * y).sum()
+
+
+def test_reverse_loop_weight_gradient_accumulates_in_one_buffer():
+    """The recurrent weight's gradient, summed over the reverse loop's steps (`acc + dG^T h`), is
+    added by BLAS into the loop's one buffer (the carried value updated in place: memory.py
+    `_accumulating_product`), not copied into the other of two buffers at every step; the
+    gradients equal PyNative's."""
+    ms.set_seed(3)
+    net = _LSTMLoss()
+    x = Tensor(np.random.default_rng(3).standard_normal((12, 3, 5)).astype(np.float32))
+    grad = ms.value_and_grad(net, None, net.trainable_params())
+    want = [g.asnumpy() for g in grad(x)[1]]
+    ms.set_context(mode=ms.GRAPH_MODE)
+    f = ms.jit(grad)
+    got = [g.asnumpy() for g in f(x)[1]]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
+    c = ms.inspect(f, x).c_source
+    # the product's output is the carried value's own buffer (`cur`), so the guarded copy of the
+    # accumulator into it never runs; before, it wrote `nxt` and copied 4H x H floats a step
+    assert re.search(r"float \*const (v\d+) = \(\(float \*\)(L\d+_cur\d+)\);\s*\{\s*if \(\(const void \*\)\(\2\) "
+                     r"!= \(const void \*\)\(\1\)\) memcpy", c)

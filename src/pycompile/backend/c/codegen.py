@@ -91,7 +91,7 @@ class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):
                 self.mod.sub_consts.extend(cg.plan.const_args)
                 self.mod.scratch[id(sub)] = cg.plan.arena_size + _spare_bytes(sub)
                 cg.function_text(name, static=True)
-        self.plan = plan_graph(graph, self.mod.scratch)
+        self.plan = plan_graph(graph, self.mod.scratch, float_status)
         self.defs = self.mod.defs
         self.body = CWriter()
         self.names: dict = {}

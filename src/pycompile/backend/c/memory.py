@@ -102,7 +102,8 @@ def nbytes(t) -> int:
 
 
 class Planner:
-    def __init__(self, graph: ir.Graph, sub_arena: dict | None = None):
+    def __init__(self, graph: ir.Graph, sub_arena: dict | None = None, float_status: bool = False):
+        self.float_status = float_status      # the device scans results for the float-status register
         self.g = graph
         self.sub_arena = sub_arena or {}   # id(subgraph) -> arena bytes its own plan needs
         self.plan = Plan()
@@ -320,7 +321,7 @@ class Planner:
                     p.storage[id(g)] = cur
                 r = body.results[k]
                 if id(r) in mine and self._eligible(r) and id(r) not in self.requested:
-                    if _inplace_carried(r, prm, body):
+                    if _inplace_carried(r, prm, body, self.float_status):
                         self.requested[id(r)] = cur
                         p.inplace_carried.setdefault(id(n), set()).add(k)
                         out = self.loop_results.get(id(g)) if g is not None else None
@@ -486,24 +487,63 @@ def _row_update(n) -> bool:
     return isinstance(lower, Template) and lower.name == "scatter_nd"
 
 
-def _inplace_carried(r, prm, body: ir.Block) -> bool:
-    """The loop body's new value of carried `prm` is `r`, a row update of prm, and every other
-    reader of prm runs before it and keeps no view of it: the update may write into prm's
-    buffer (`ys[t] = h` and the cotangent of a per-step row then cost a row per iteration, not
-    the whole tensor twice)."""
-    if not (isinstance(r, ir.Node) and _row_update(r) and r.inputs[0] is prm):
+def _inplace_carried(r, prm, body: ir.Block, float_status: bool = False) -> bool:
+    """The loop body's new value of carried `prm` is `r`, a row update of prm or a product added to
+    prm (`_accumulating_product`), and every other reader of prm runs before it and keeps no view
+    of it: the update may write into prm's buffer (`ys[t] = h` and the cotangent of a per-step row
+    then cost a row per iteration, not the whole tensor twice; a weight gradient summed over a
+    reverse loop's steps is added into one buffer instead of copied to the other of two each step:
+    W11's recurrent weights, 1 MB a step)."""
+    if isinstance(r, ir.Node) and _row_update(r) and r.inputs[0] is prm:
+        writer, others = r, r.inputs[1:]
+    elif _accumulating_product(r, prm, float_status):
+        writer, others = r.inputs[0], ()
+    else:
         return False
-    if any(i is prm for i in r.inputs[1:]) or any(x is prm for x in body.results):
+    if any(i is prm for i in others) or any(x is prm for x in body.results):
         return False
     pos = {id(m): i for i, m in enumerate(body.nodes)}
-    if id(r) not in pos:
+    if id(r) not in pos or id(writer) not in pos:
         return False
     for i, m in enumerate(body.nodes):
-        if m is r or not _reads_value(m, prm):
+        if m is r or m is writer or not _reads_value(m, prm):
             continue
-        if i > pos[id(r)] or _aliases(m.op) or (m.blocks and m.op is not ir.FUSED):
+        if i > pos[id(writer)] or _aliases(m.op) or (m.blocks and m.op is not ir.FUSED):
             return False
     return True
+
+
+def _accumulating_product(r, prm, float_status: bool) -> bool:
+    """r is the only result of a fused product whose whole epilogue is `prm + product`, which the
+    product code makes by adding into its output starting from prm (kernels.gemm's `addend`: BLAS
+    with beta = 1; no copy when the output is prm's buffer): float32 / float64, off the small-product
+    kernel (it stores the product before the epilogue adds), K > 0, no float-status scan."""
+    from pycompile.backend.c.ops import kernels
+    from pycompile.common import dtype as mstype
+    if float_status or not (isinstance(r, ir.Node) and r.op is ir.GETITEM and r.attrs.get("index") == 0):
+        return False
+    f = r.inputs[0]
+    if not (isinstance(f, ir.Node) and f.op is ir.FUSED) or len(f.blocks[0].results) != 1:
+        return False
+    block = f.blocks[0]
+    head = fused_head(block)
+    if head is None or not isinstance(_lower(head.op), Blas) or len(block.nodes) != 2:
+        return False
+    add = block.results[0]
+    if add is head or add.op.name != "Add" or len(add.inputs) != 2 or add.type != head.type:
+        return False
+    outer = {id(p): v for p, v in zip(block.params, f.inputs)}
+    others = [x for x in add.inputs if x is not head]
+    if len(others) != 1 or outer.get(id(others[0])) is not prm or others[0] in head.inputs:
+        return False
+    if sum(1 for v in f.inputs if v is prm) != 1:
+        return False
+    a, b = head.inputs
+    dt = head.type.dtype
+    ta, tb = head.attrs.get("transpose_a", False), head.attrs.get("transpose_b", False)
+    K = a.type.shape[-2] if ta else a.type.shape[-1]
+    return (dt in (mstype.float32, mstype.float64) and a.type.dtype is dt and b.type.dtype is dt and K > 0
+            and not kernels.small_kernel(a.type, b.type, head.type, ta, tb))
 
 
 def _reads_value(n, v) -> bool:
@@ -729,8 +769,8 @@ def gemm_folds(kind, k_dest, head, block: ir.Block, epi_nodes, outer):
     return None if value is head else (value, bias, residual)
 
 
-def plan_graph(graph: ir.Graph, sub_arena: dict | None = None) -> Plan:
-    pl = Planner(graph, sub_arena)
+def plan_graph(graph: ir.Graph, sub_arena: dict | None = None, float_status: bool = False) -> Plan:
+    pl = Planner(graph, sub_arena, float_status)
     pl.ends = {}
     pl.arguments()
     pl.assign_block(graph.body)
