@@ -13,6 +13,7 @@ import pycompile as ms
 from pycompile.backend import eager
 from pycompile.ops import _table
 from pycompile.ops import prims as P
+from conv_refs import dw_reference
 from eager_install import kernels_installed
 
 
@@ -22,18 +23,6 @@ def _kernels_installed():
     NumPy's dW with the reference, not the kernel's."""
     with kernels_installed():
         yield
-
-
-def _dw_reference(dy, x, kh, kw, pads):
-    """dW[k, c, r, s] = sum over n, oh, ow of dY[n, k, oh, ow] * Xpadded[n, c, oh + r, ow + s]."""
-    pt, pb, pl, pr = pads
-    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pt, pb), (pl, pr)))
-    oh, ow = dy.shape[2:]
-    out = np.empty((dy.shape[1], x.shape[1], kh, kw))
-    for r in range(kh):
-        for s in range(kw):
-            out[:, :, r, s] = np.einsum("nkhw,nchw->kc", dy.astype(np.float64), xp[:, :, r:r + oh, s:s + ow])
-    return out
 
 
 CASES = [
@@ -62,7 +51,7 @@ def test_backprop_filter_matches_reference(dy_shape, x_shape, w_shape, pads, dt,
     attrs = {"stride": (1, 1), "dilation": (1, 1), "pads": pads, "group": 1, "filter_size": w_shape}
     inputs = [ms.Tensor(dy), ms.Tensor(x)]
     got = _table.apply(P.Conv2DBackpropFilter, inputs, attrs).asnumpy()
-    want = _dw_reference(dy, x, w_shape[2], w_shape[3], pads)
+    want = dw_reference(dy, x, w_shape[2], w_shape[3], pads)
     tol = 1e-5 if dt is np.float32 else 1e-12
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
     kernel = _kernel_of(P.Conv2DBackpropFilter, inputs, attrs)

@@ -20,6 +20,7 @@ import pycompile as ms
 from pycompile.backend import eager
 from pycompile.ops import _table
 from pycompile.ops import prims as P
+from conv_refs import dw_reference
 from eager_install import kernels_installed
 
 pytestmark = pytest.mark.cc
@@ -111,18 +112,6 @@ def test_a_block_of_channels_has_the_bits_of_one_channel_a_call(x_shape, w_shape
     assert f"a0_0_{k - 1}" in src          # the row kernel holds k channels' accumulators
 
 
-def _dw_reference(dy, x, kh, kw, pads):
-    """dW[k, c, r, s] = sum over n, oh, ow of dY[n, k, oh, ow] * Xpadded[n, c, oh + r, ow + s] (float64)."""
-    pt, pb, pl, pr = pads
-    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pt, pb), (pl, pr)))
-    oh, ow = dy.shape[2:]
-    out = np.empty((dy.shape[1], x.shape[1], kh, kw))
-    for r in range(kh):
-        for s in range(kw):
-            out[:, :, r, s] = np.einsum("nkhw,nchw->kc", dy.astype(np.float64), xp[:, :, r:r + oh, s:s + ow])
-    return out
-
-
 @pytest.mark.parametrize("x_shape,w_shape,pads,dt", [
     ((4, 1, 32, 32), (6, 1, 5, 5), (0, 0, 0, 0), np.float32),     # LeNet's conv1: 28 = 16 + 12 pixels a row
     ((2, 3, 9, 20), (4, 3, 3, 3), (1, 1, 0, 2), np.float32),      # padded, a last vector overlapping by 12
@@ -137,7 +126,7 @@ def test_backprop_filter_of_few_channels_runs_on_pixel_vectors(x_shape, w_shape,
     attrs = {"stride": (1, 1), "dilation": (1, 1), "pads": pads, "group": 1, "filter_size": w_shape}
     inputs = [ms.Tensor(dy), ms.Tensor(x)]
     got = _table.apply(P.Conv2DBackpropFilter, inputs, attrs).asnumpy()
-    want = _dw_reference(dy, x, kh, kw, pads)
+    want = dw_reference(dy, x, kh, kw, pads)
     tol = 1e-5 if dt is np.float32 else 1e-12
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
     # one infinity in a column the last vector's masked (overlapping) lanes read: each dW it
@@ -146,7 +135,7 @@ def test_backprop_filter_of_few_channels_runs_on_pixel_vectors(x_shape, w_shape,
     xi = x.copy()
     xi[0, 0, 1, ow - lanes + 1 - pads[2]] = np.inf
     got = _table.apply(P.Conv2DBackpropFilter, [ms.Tensor(dy), ms.Tensor(xi)], attrs).asnumpy()
-    want = _dw_reference(dy, xi, kh, kw, pads)
+    want = dw_reference(dy, xi, kh, kw, pads)
     assert np.isinf(want).any() and not np.isnan(want).any()
     np.testing.assert_array_equal(got[np.isinf(want)], want[np.isinf(want)])
     np.testing.assert_allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=tol, atol=tol * np.abs(want[np.isfinite(want)]).max())

@@ -455,8 +455,9 @@ def _lower_priority() -> None:
     at the program's priority: slower PyNative steps while they run, the same results."""
     try:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-    except (AttributeError, OSError):
-        pass
+    except (AttributeError, OSError) as e:
+        log.compiles.info("PyNative's background kernel builds run at the program's priority (%s: %s)",
+                          type(e).__name__, e)
 
 
 def _disk_lookup_for(kernels, op, types, attrs, key):
