@@ -135,3 +135,4 @@ def test_products_from_two_threads_at_once():
     assert not errors
     for k in range(2):
         assert all(np.array_equal(r, want[k]) for r in results[k])
+

@@ -85,11 +85,8 @@ def kernel(op, types, attrs):
         return None
     work = np.float32 if dt is mstype.float16 else dt.np
     f64 = int(dt is mstype.float64)
-    flops = 2 * nb * M * N * K
-    par = flops >= kernels.PARALLEL_MIN * 8
-    small = dt is mstype.float32 and kernels._small_product(dt, ta, tb, M, N, K)
-    split = nb == 1 and kernels._split_columns(M, N, K) and par
-    small_t = kernels._small_transposed(dt, dt, dt, ta, tb, M, N, K)
+    # graph mode's cut of the product (float16 runs sgemm with neither kernel cut, as there)
+    small, split, par, small_t = kernels.product_cut(dt, dt, dt, ta, tb, M, N, K, nb)
     geo = np.array([nb, M, N, K, ash[-1], bsh[-1], ta, tb, small, split, par, small_t], dtype=np.int64)
     aoff = _offsets(ash, batch, ash[-2] * ash[-1])
     boff = _offsets(bsh, batch, bsh[-2] * bsh[-1])

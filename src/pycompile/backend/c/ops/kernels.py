@@ -588,14 +588,12 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
     # accumulation MindSpore's CPU kernels and NumPy's float16 matmul use, at sgemm's speed
     half = dt is mstype.float16 and at.dtype is dt and bt.dtype is dt
     fn = "scipy_cblas_dgemm" if dt is mstype.float64 else "scipy_cblas_sgemm"
-    flops = 2 * nb * M * N * max(K, 1)
-    small = small_kernel(at, bt, ot, ta, tb)
+    small, cols, par, transposed = product_cut(dt, at.dtype, bt.dtype, ta, tb, M, N, K, nb)
     assert (bias is None and residual is None and not weights & GEMM_RELU) or (small and K > 0 and addend is None), \
         "a bias, residual or ReLU for a product off the small kernel"
     # A transposed (a weight gradient X^T dY, K the batch): each unit's rows of op(a) copied out
     # for the small-product kernel, which beats OpenBLAS there (below, `_small_transposed`)
-    small_t = (use_blas and not small and addend is None and K > 0 and bias is None and residual is None
-               and not weights and _small_transposed(dt, at.dtype, bt.dtype, ta, tb, M, N, K))
+    small_t = transposed and addend is None and K > 0 and bias is None and residual is None and not weights
     beta = "0.0"
     if addend is not None and use_blas and not small and K > 0:
         beta, epilogue = "1.0", None
@@ -604,7 +602,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
         if beta != "0.0":
             w.line(f"if ((const void *)({addend}) != (const void *)({out})) "
                    f"memcpy({out}, {addend}, sizeof(*{out}) * {nb * M * N}L);")
-        split_cols = use_blas and nb == 1 and _split_columns(M, N, K) and flops >= PARALLEL_MIN * 8
+        split_cols = use_blas and cols
         if split_cols:
             # few rows: split the columns instead, so each core packs only its share of op(b)
             # (with rows split, every core would pack all of it); the epilogue then runs by rows
@@ -640,7 +638,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
         # per-element sum is the same k-ordered chain of fused multiply-adds whatever the cut, so
         # results are bit-identical to the unsplit product; teams of 1-2 run as before.
         shared = (use_blas and small and nb == 1 and K > 0 and beta == "0.0" and bias is None and residual is None
-                  and not (weights & (4 | GEMM_RELU)) and flops >= PARALLEL_MIN * 8)
+                  and not (weights & (4 | GEMM_RELU)) and par)
         if shared:
             npan = -(-N // 64)
             w.line(f"const long cpb0 = {cpb0};")
@@ -658,7 +656,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
                     bsrc = f"({b})[(n0 + j) * {ldb}L + k]" if tb else f"({b})[k * {ldb}L + n0 + j]"
                     with w.block("for (long k = k0; k < k1; ++k)"):
                         w.line(f"for (long j = 0; j < 64L; ++j) P[k * 64L + j] = j < nw ? {bsrc} : 0.0f;")
-        elif (use_blas and small and nb == 1 and K > 0 and weights & 4 and flops >= PARALLEL_MIN * 8):
+        elif (use_blas and small and nb == 1 and K > 0 and weights & 4 and par):
             # op(b) a Parameter whose packing the kernel keeps across calls: finer row chunks cost
             # no packing, so the same cut with more than two threads, without a shared packing
             w.line(f"const long cpb0 = {cpb0};")
@@ -667,7 +665,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
         else:
             w.line(f"const long cpb = {cpb0};")
         w.line(f"const long rows = ({M}L + cpb - 1) / cpb;")
-        if flops >= PARALLEL_MIN * 8:
+        if par:
             w.line(PARALLEL_FOR)
         with w.block(f"for (long u = 0; u < {nb}L * cpb; ++u)"):
             w.line("const long bi = u / cpb, r0 = (u % cpb) * rows;")
@@ -755,6 +753,18 @@ def _small_transposed(dt, adt, bdt, ta: bool, tb: bool, M: int, N: int, K: int) 
     64: 7.4 -> 9.4-11.9 us) stay on BLAS: the kernel's 7-row tiles would mostly be waste."""
     return (ta and dt is mstype.float32 and adt is dt and bdt is dt and M >= 64
             and _small_product(dt, False, tb, M, N, K))
+
+
+def product_cut(dt, adt, bdt, ta: bool, tb: bool, M: int, N: int, K: int, nb: int) -> tuple:
+    """How gemm() cuts and runs a product, before its epilogue's own conditions: (the small-product
+    kernel, columns cut when the team is larger than one, units on the pool, rows of a transposed
+    A copied out for the small kernel). PyNative's products (backend/eager_products.py) run the same
+    cut with run-time sizes (csrc/eager_gemm.c): OpenBLAS's sums depend on it."""
+    par = 2 * nb * M * N * max(K, 1) >= PARALLEL_MIN * 8
+    blas = dt in (mstype.float32, mstype.float64) and adt is dt and bdt is dt
+    small = adt is dt and bdt is dt and _small_product(dt, ta, tb, M, N, K)
+    return (small, blas and nb == 1 and _split_columns(M, N, K) and par, par,
+            blas and not small and _small_transposed(dt, adt, bdt, ta, tb, M, N, K))
 
 
 def small_kernel(at, bt, ot, ta: bool, tb: bool) -> bool:
