@@ -164,3 +164,22 @@ def test_a_box_of_a_parameter_is_copied_before_the_parameter_is_rewritten(level,
     net = BoxThenWrite()
     got = ms.jit(net.construct)(Tensor(np.ones((4, 256), np.float32))).asnumpy()
     np.testing.assert_array_equal(got, np.arange(1024, dtype=np.float32).reshape(4, 256)[:, 64:192] + 0.5)
+
+
+def gates_and_rows(x, w, x3, i):
+    g = ops.matmul(x, w)
+    return ops.sigmoid(g[:, 0:64]) * g[:, 64:128] + ops.tanh(g[:, 128:192]), ops.gather(x3 * 2.0, i, 1) + 1.0
+
+
+def test_views_at_a_run_time_batch_size():
+    # one compile for every batch size (backend/dynamic.py): the views' offsets and strides hold
+    f = ms.jit(gates_and_rows, dynamic=1)
+    r = np.random.default_rng(6)
+    w = r.standard_normal((32, 192)).astype(np.float32)
+    for b in (3, 17, 64):
+        x, x3 = r.standard_normal((b, 32)).astype(np.float32), r.standard_normal((b, 5, 40)).astype(np.float32)
+        got = f(Tensor(x), Tensor(w), Tensor(x3), Tensor(np.int32(3)))
+        g = x @ w
+        np.testing.assert_allclose(got[0].asnumpy(), _sigmoid(g[:, :64]) * g[:, 64:128] + np.tanh(g[:, 128:192]),
+                                   rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(got[1].asnumpy(), x3[:, 3] * 2 + 1, rtol=1e-6)
