@@ -426,7 +426,8 @@ class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):
             if isinstance(v.type, ScalarType):
                 out.append(KInput(v, self.scalar(v)))
             else:
-                out.append(KInput(v, self.ptr(v)))
+                view = self.plan.views.get(id(v))
+                out.append(KInput(v, self.ptr(v), None if view is None else view[1]))
         return out
 
     def emit_lone_kernel(self, w, n):
@@ -504,7 +505,8 @@ class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):
         w.line(f"memcpy({out}, {self.ptr(n.inputs[0])}, {n.type.nbytes});")
 
     def _render_template(self, w, n):
-        self._declare_out(w, n)
+        if not self.is_view(n):
+            self._declare_out(w, n)
         templates.render(self, w, n)
 
     def _render_blas(self, w, n):

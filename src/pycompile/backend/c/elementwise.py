@@ -38,13 +38,37 @@ TILE = 256                 # elements per tile for straight-line kernels
 # nanoseconds; the work inside (the tile function, always inlined into them) is unchanged.
 NOINLINE = "__attribute__((noinline)) "
 LOOP_TILE_BYTES = 256      # bytes per carried array in tiles that hold a loop (4 AVX-512 registers)
-PARALLEL_MIN = 1 << 15     # elements before a kernel is split across threads
+PARALLEL_MIN = 1 << 15     # elements (times their _cost) before a kernel is split across threads
+TRANSCENDENTAL_COST = 3    # a transcendental op's work per element in plain ops (KernelEmitter._cost)
 
 
 @dataclass
 class KInput:
     value: object            # IR value (tensor or scalar)
     cexpr: str               # C expression of its pointer (tensors) or value (scalars)
+    # a view's element strides, one per dimension of its shape (memory.Planner._strided_view), the
+    # last 1; None: contiguous. Only the tiled kernel (emit) reads through strides
+    strides: tuple | None = None
+
+
+def input_strides(inp: KInput, full) -> list:
+    """Element strides of a kernel input over the kernel's shape `full` (0 where broadcast): its
+    own contiguous layout, or a view's strides."""
+    t = inp.value.type
+    if inp.strides is None:
+        return _strides(t.shape, full)
+    nd = len(full)
+    shape = (1,) * (nd - len(t.shape)) + tuple(t.shape)
+    given = (0,) * (nd - len(t.shape)) + tuple(inp.strides)
+    out, acc = [0] * nd, 1
+    for d in range(nd - 1, -1, -1):
+        if shape[d] == 1:
+            # a dimension of 1: broadcast (0), or any stride - the one that lets collapse merge it
+            out[d] = 0 if full[d] != 1 else acc
+        else:
+            out[d] = given[d]
+        acc = out[d] * shape[d] if out[d] else acc
+    return out
 
 
 class KernelEmitter:
@@ -69,7 +93,7 @@ class KernelEmitter:
         """Writes the kernel's functions into `defs`; returns the call statement."""
         full = self.shape if self.shape else (1,)
         tensor_in = [k for k, i in enumerate(self.inputs) if isinstance(i.value.type, TensorType)]
-        stride_lists = [_strides(self.inputs[k].value.type.shape, full) for k in tensor_in]
+        stride_lists = [input_strides(self.inputs[k], full) for k in tensor_in]
         stride_lists += [_strides(full, full) for _ in self.outputs]
         dims, strides = collapse(full, stride_lists)
         if KEEP_LEADING[0] and len(dims) == 1 and dims[0] > 1:
@@ -104,6 +128,7 @@ class KernelEmitter:
         mask over the batch) is read at (i0 % P) + r, contiguously, not gathered at (i % P); None
         (nothing written) when no input is read differently from the flat form. Returns the
         function's name."""
+        self._contiguous_inputs()
         target = self.outputs[0]
         full = self.shape if self.shape else (1,)
         offsets, by_row = [], False
@@ -157,6 +182,7 @@ class KernelEmitter:
         """A GEMM epilogue: `name_rows(ptrs..., r0, r1)` computes rows [r0, r1) of an output
         viewed as (rows, N). Each input is full-size, the same for every row, or one value per
         row (see fusion.epilogue_pattern). Returns the function's name."""
+        self._contiguous_inputs()
         shape = self.shape
         n = shape[-1] if shape else 1
         rows = 1
@@ -184,6 +210,20 @@ class KernelEmitter:
                 base.update({f"o{k}": f"r * {n}L" for k in range(len(self.outputs))})
                 defs.line(f"{self.name}_tile({self._call_args(base, '0', tile_n=str(n))});")
         return f"{self.name}_rows"
+
+    def _cost(self) -> int:
+        """Work per element, in units of a plain arithmetic op, for the split across threads: an
+        exp / tanh / sigmoid costs a vector about TRANSCENDENTAL_COST adds. An LSTM step's gate
+        kernels (32 x 256 elements, a sigmoid or tanh in each) ran on the calling thread while
+        the pool's other threads waited for the next product (W11: 3 % of its training step)."""
+        n = sum(1 for m in self.block.nodes if getattr(getattr(m.op, "lower", None), "transcendental", False))
+        return 1 + TRANSCENDENTAL_COST * n
+
+    def _contiguous_inputs(self) -> None:
+        """Only the tiled kernel reads views (KInput.strides); memory.Planner._strided_view makes
+        one only where every reader is such a kernel."""
+        if any(i.strides is not None for i in self.inputs):
+            raise RuntimeError(f"kernel {self.name}: a strided view reaches a row or point function")
 
     # ---- tile function ----------------------------------------------------------------------------
     def _params(self, with_n: bool) -> list:
@@ -419,7 +459,7 @@ class KernelEmitter:
                 args = self._call_args({}, "0", tile_n=str(inner))
                 w.line(f"{self.name}_tile({args});")
                 return
-            par = total >= PARALLEL_MIN and ntiles >= 2
+            par = total * self._cost() >= PARALLEL_MIN and ntiles >= 2
             if par:
                 w.line(K.PARALLEL_FOR)
             else:

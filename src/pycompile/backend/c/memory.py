@@ -33,6 +33,7 @@ from pycompile.ops.lowering import Blas, EffectCode, Elementwise, Template, View
 
 ALIGN = 64
 STATIC_CONST_LIMIT = 64          # elements; larger constants are passed in as arguments
+VIEW_MIN_RUN = 64                # contiguous elements a strided view's rows need (Planner._strided_view)
 
 
 def _lower(op):
@@ -85,6 +86,9 @@ class Plan:
     # Assigns to Parameters: how many, how many compute their value in the Parameter's own buffer,
     # and the arena bytes the others' values take (an optimizer step's aim: 0)
     updates: tuple = (0, 0, 0)
+    # id(StridedSlice node) -> (element offset, element strides): a box of its input read in
+    # place by the elementwise kernels that are its only readers (Planner._strided_view)
+    views: dict = field(default_factory=dict)
 
     def of(self, v) -> Storage:
         return self.storage[id(v)]
@@ -173,12 +177,15 @@ class Planner:
                 self.getitems.setdefault(id(n.inputs[0]), {})[n.attrs["index"]] = n
         self._inplace_assigns(block)
         outer, self.block_nodes = getattr(self, "block_nodes", ()), block.nodes
+        outer_users, self.block_users = getattr(self, "block_users", None), None
+        self.block_block = block
         for n in block.nodes:
             for i in n.inputs:
                 if isinstance(i, ir.Const):
                     self.const(i)
             self.assign_node(n)
-        self.block_nodes = outer
+            self.block_block = block
+        self.block_nodes, self.block_users = outer, outer_users
         for r in block.results:
             if isinstance(r, ir.Const):
                 self.const(r)
@@ -214,12 +221,92 @@ class Planner:
             p.storage[id(n)] = Storage("local")
         elif n.op is ir.GETITEM:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
-        elif _aliases(n.op) or (req is None and reduces_in_place(self.block_nodes, n, p.storage)):
+        elif _aliases(n.op) or (req is None and reduces_in_place(self.block_nodes, n, p.storage)) \
+                or (req is None and self._row_view(n)):
+            p.storage[id(n)] = Storage("alias", base=n.inputs[0])
+        elif req is None and self._strided_view(n):
             p.storage[id(n)] = Storage("alias", base=n.inputs[0])
         elif _static_result(n.op):
             p.storage[id(n)] = Storage("static", name=_static_result(n.op))
         else:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
+
+    def _row_view(self, n) -> bool:
+        """A Gather of one row (one index, nothing before the axis: `xw[t]` in a recurrent loop)
+        is that row's memory, not a copy of it, when the tensor it reads is never written while
+        the row is read: an arena temporary or a constant (written once, kept alive as long as
+        the view by the liveness of aliases), an input, or an output computed once - not a
+        Parameter (written in place by Assigns) nor a loop's carried buffer (rows written in
+        place). Codegen then checks the index and points into the tensor (templates' gather).
+        W11's LSTM read 128 KB a step this way: 32 MB a training call."""
+        if n.op.name != "Gather" or not isinstance(n.type, TensorType) or n.type.size == 0:
+            return False
+        x, idx = n.inputs
+        if not isinstance(x.type, TensorType) or x.type.ndim == 0:
+            return False
+        axis = n.attrs.get("axis", 0) % x.type.ndim
+        if any(d != 1 for d in x.type.shape[:axis]):
+            return False
+        if not isinstance(idx.type, ScalarType) and (not isinstance(idx.type, TensorType) or idx.type.size != 1):
+            return False
+        return self._unwritten(x)
+
+    def _unwritten(self, x) -> bool:
+        """Nothing writes x's memory while a view of it is read (_row_view, _strided_view): an
+        arena temporary or a constant, an input, or an output computed once - not a Parameter
+        (written in place by Assigns) nor a loop's carried buffer (rows written in place)."""
+        if isinstance(x, ir.Const):
+            return self.const(x).kind in ("arg", "static")
+        s = self.plan.storage.get(id(x))
+        while s is not None and s.kind == "alias":
+            x = s.base
+            s = self.plan.storage.get(id(x))
+        if s is None:
+            return False
+        if s.kind == "arg":
+            return s.index < 0 or s.index >= len(self.g.params) or not isinstance(self.g.params[s.index].type, RefType)
+        return s.kind in ("slot", "static")
+
+    def _strided_view(self, n) -> bool:
+        """A StridedSlice (positive steps, the last one 1) whose only readers are elementwise
+        kernels - lone, or fused groups of nothing but elementwise ops - is read by them in place
+        (their loops take its strides: KernelEmitter), not copied first: W11's LSTM split its gates
+        (32 x 1024) into four such boxes each step, forward and backward (32 MB a training call).
+        Not for a result of the block (a loop carries it, a caller reads it) nor where its input
+        may be written while it is read (_unwritten)."""
+        if n.op.name != "StridedSlice" or not isinstance(n.type, TensorType) or n.type.size == 0:
+            return False
+        x = n.inputs[0]
+        xt = x.type
+        steps = tuple(n.attrs.get("strides", ()))
+        if not isinstance(xt, TensorType) or xt.ndim == 0 or n.type.ndim != xt.ndim or len(steps) != xt.ndim \
+                or len(n.attrs.get("begin", ())) != xt.ndim or any(st < 1 for st in steps) or steps[-1] != 1:
+            return False
+        block = self.block_block
+        if any(r is n for r in block.results):
+            return False
+        if self.block_users is None:
+            users: dict = {}
+            for m in block.nodes:
+                for v in _reads(m):
+                    users.setdefault(id(v), []).append(m)
+            self.block_users = users
+        # (an UpdateState reads nothing at run time: it only orders an Assign after the readers)
+        readers = [m for m in self.block_users.get(id(n), []) if not ir.is_op(m, _update_state_op())]
+        if not readers or not all(_strided_reader(m) for m in readers) or not self._unwritten(x):
+            return False
+        contiguous = [int(np.prod(xt.shape[d + 1:])) for d in range(xt.ndim)]
+        strides = tuple(int(st) * c for st, c in zip(steps, contiguous))
+        # the elements read one after another: a kernel's inner loop runs over no more than
+        # these, so a narrow box (x[:, :5]) is copied into one flat run that vectorizes instead
+        run, d = 1, xt.ndim - 1
+        while d >= 0 and strides[d] == run:
+            run *= n.type.shape[d]
+            d -= 1
+        if run < VIEW_MIN_RUN and d >= 0:
+            return False
+        self.plan.views[id(n)] = (sum(int(b) * c for b, c in zip(n.attrs["begin"], contiguous)), strides)
+        return True
 
     # -- 2b. Assigns in place ------------------------------------------------------------------------------
     def _inplace_assigns(self, block: ir.Block):
@@ -472,6 +559,15 @@ class Planner:
             s.offset = off
             active.append((end, off, need))
         p.arena_size = top
+
+
+def _strided_reader(m) -> bool:
+    """An elementwise kernel that can read an input through strides (Planner._strided_view): a lone
+    elementwise node with a tensor result, or a fused group of nothing but elementwise ops (no
+    matrix product or reduction heading it, no loop)."""
+    if m.op is ir.FUSED:
+        return all(_elementwise(k.op) for k in m.blocks[0].nodes)
+    return not m.blocks and _elementwise(m.op) and isinstance(m.type, TensorType)
 
 
 # ---- loop-carried tensors updated in place -------------------------------------------------------

@@ -5,10 +5,13 @@ buffers (or are updated in place), and the GetItem names of their results. A mix
 and plan."""
 from __future__ import annotations
 
+import numpy as np
+
 from pycompile.backend.c.naming import nid
 from pycompile.common.abstract import MonadType, ScalarType, TensorType, TupleType
 from pycompile.compiler import ir
 from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops import kernels as K
 
 
 class StructureEmitter:
@@ -82,7 +85,12 @@ class StructureEmitter:
                     buf = f"args[{out.index}]" if out is not None else f"(arena + {s0.offset})"
                     w.line(f"{st} *const {cur.name} = ({st} *){buf};")
                     if t.nbytes and k not in n.attrs.get("fills", ()):
-                        w.line(f"memcpy({cur.name}, {self.ptr(init)}, {t.nbytes});")
+                        if isinstance(init, ir.Const) and not np.asarray(init.value).view(np.uint8).any():
+                            # all bits zero (a reverse loop's gradient accumulator): written, not
+                            # copied from an argument of as many zeros (8 MB twice a step in W11)
+                            K.zero(w, cur.name, t.nbytes)
+                        else:
+                            w.line(f"memcpy({cur.name}, {self.ptr(init)}, {t.nbytes});")
                 else:
                     w.line(f"{st} *{cur.name} = {self.ptr(init)};")
                     w.line(f"{st} *{nxt.name} = ({st} *)(arena + {s0.offset});")

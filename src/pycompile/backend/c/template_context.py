@@ -19,6 +19,11 @@ class TemplateContext:
     def out(self, n) -> str:
         return self.names[id(n)]
 
+    def is_view(self, n) -> bool:
+        """The template's result is memory of its input, not a buffer it writes (a Gather of one
+        row: memory.Planner._row_view); the template declares its pointer itself."""
+        return self.plan.of(n).kind == "alias"
+
     def rows(self, n):
         return self.head_rows if self.fused_load is not None and self.fused_load[0] is n else None
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 from pycompile.backend.c.ops import ctypes_ as C
-from pycompile.backend.c.ops.kernels import PARALLEL_MIN
+from pycompile.backend.c.ops.kernels import PARALLEL_FOR, PARALLEL_MIN
 from pycompile.backend.c.ops.templates import template
 from pycompile.ops.defs.index import RANGE_ERROR, combine_range_message
 from pycompile.backend.errinfo import ERRINFO_POSITION, ERRINFO_SLOTS, ERRINFO_VALUES
@@ -164,6 +164,24 @@ def _scatter_nd(ctx, w, n):
     else:
         code = _error(ctx, n, op_name, f"an index is out of range for the input of shape {list(xt.shape)}")
         err = f"return PC_ERR_BASE + {code};"
+    if rule and rows == 1 and inner >= PARALLEL_MIN:
+        # one row combined (a reverse loop's cotangent of the row its step gathered: 32768
+        # elements a step in W11): its elements in chunks over the pool, each element combined once
+        chunk = 4096
+        w.line("{")
+        with w.indent():
+            w.line("const long o = 0;")
+            _nd_offset(w, ip, xt.shape[:m], "o", err)
+            ct = C.compute(xt.dtype)
+            w.line(PARALLEL_FOR)
+            with w.block(f"for (long u = 0; u < {-(-inner // chunk)}L; ++u)"):
+                w.line(f"const long k1 = u * {chunk}L + {chunk}L < {inner}L ? u * {chunk}L + {chunk}L : {inner}L;")
+                with w.block(f"for (long k = u * {chunk}L; k < k1; ++k)"):
+                    di, si = f"off * {inner}L + k", "k"
+                    w.line(f"const {ct} a = {C.load(out, di, xt.dtype)}, b = {C.load(up, si, xt.dtype)};")
+                    w.line(C.store(out, di, _combine(rule, "a", "b", xt.dtype), xt.dtype))
+        w.line("}")
+        return
     with w.block(f"for (long o = 0; o < {rows}L; ++o)"):
         _nd_offset(w, ip, xt.shape[:m], "o", err)
         if rule:

@@ -19,6 +19,7 @@ PARALLEL_MIN = 1 << 15
 # the line that marks `for (long V = 0; V < N; ++V) {` as a loop to split across threads: the
 # renderer's outline pass (backend/c/outline.py) turns each into a call of the runtime's pool
 PARALLEL_FOR = "#pragma omp parallel for num_threads(nt) schedule(static)"
+COLUMN_BLOCK = 64           # columns of a column reduction per unit of work (reduce): 16 units at 1024
 
 
 def _prod(xs) -> int:
@@ -50,6 +51,24 @@ def _loader(x, xt):
 def _omp(w: CWriter, work: int, outer: int):
     if work >= PARALLEL_MIN and outer >= 2:
         w.line(PARALLEL_FOR)
+
+
+ZERO_CHUNK = 1 << 18        # bytes a thread zeroes per unit (zero)
+
+
+def zero(w: CWriter, ptr: str, nbytes: int) -> None:
+    """ptr[0 .. nbytes) = 0: from 1 MB on, in chunks over the pool. A memset runs at a core's
+    store bandwidth, so one of several MB (a reverse loop's gradient accumulator, the zeros a
+    gathered gradient is scattered into) kept the other cores waiting: W11 zeroed 30 MB a
+    training step on the calling thread, 4 % of its time."""
+    if nbytes < 4 * ZERO_CHUNK:
+        w.line(f"memset({ptr}, 0, {nbytes});")
+        return
+    n = -(-nbytes // ZERO_CHUNK)
+    w.line(PARALLEL_FOR)
+    with w.block(f"for (long u = 0; u < {n}L; ++u)"):
+        w.line(f"memset((char *)({ptr}) + u * {ZERO_CHUNK}L, 0, u < {n - 1}L ? {ZERO_CHUNK}L : "
+               f"{nbytes - (n - 1) * ZERO_CHUNK}L);")
 
 
 def split_axes(shape, axes):
@@ -242,21 +261,26 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes, rows=None):
                 w.line(f"{out}[a] = {fin('acc')};")
         return
     assert rows is None, "row chunks need a last-axis reduction"
-    # columns: a float sum adds R values per column one after another, so it adds in double
+    # columns: a float sum adds R values per column one after another, so it adds in double. The
+    # work is cut into (a, block of COLUMN_BLOCK columns) units over the pool: each column's values
+    # are combined in the same order whatever the cut, so every thread count gives the same bits
+    # (a bias gradient, 2048 rows into 1024 columns in W11, ran on one core: 2 % of its step)
     wide = "double" if at == "float" and rule in ("sum", "mean") else at
-    _omp(w, A * R * B, A)
-    with w.block(f"for (long a = 0; a < {A}L; ++a)"):
-        w.line(f"{wide} *acc = ({wide} *)malloc(sizeof({wide}) * {B}L);")
-        w.line("if (!acc) abort();")
-        with w.block(f"for (long b = 0; b < {B}L; ++b)"):
-            w.line(f"acc[b] = {_init(rule, at, f'({at})' + _ld(x, f'a * {R * B}L + b'))};")
+    cb = min(B, COLUMN_BLOCK)
+    nblk = -(-B // cb)
+    _omp(w, A * R * B, A * nblk)
+    with w.block(f"for (long u = 0; u < {A * nblk}L; ++u)"):
+        w.line(f"const long a = u / {nblk}L, b0 = (u % {nblk}L) * {cb}L;")
+        w.line(f"const long b1 = b0 + {cb}L < {B}L ? b0 + {cb}L : {B}L;")
+        w.line(f"{wide} acc[{cb}];")
+        with w.block("for (long b = b0; b < b1; ++b)"):
+            w.line(f"acc[b - b0] = {_init(rule, at, f'({at})' + _ld(x, f'a * {R * B}L + b'))};")
         with w.block(f"for (long r = 0; r < {R}L; ++r)"):
-            with w.block(f"for (long b = 0; b < {B}L; ++b)"):
+            with w.block("for (long b = b0; b < b1; ++b)"):
                 w.line(f"const {at} v = ({at}){_ld(x, f'a * {R * B}L + r * {B}L + b')};")
-                w.line(_combine(rule, "acc[b]", "v"))
-        with w.block(f"for (long b = 0; b < {B}L; ++b)"):
-            w.line(f"{out}[a * {B}L + b] = {fin(f'({at})acc[b]' if wide != at else 'acc[b]')};")
-        w.line("free(acc);")
+                w.line(_combine(rule, "acc[b - b0]", "v"))
+        with w.block("for (long b = b0; b < b1; ++b)"):
+            w.line(f"{out}[a * {B}L + b] = {fin(f'({at})acc[b - b0]' if wide != at else 'acc[b - b0]')};")
 
 
 def _reduce_general(w, rule, x, xt, out, ot, axes, at, fin):
@@ -536,6 +560,17 @@ def gather(w, x, xt, idx, it, out, axis: int, err_code: int):
                    f"sizeof(*{out}) * {inner}L);")
 
 
+def row_view(w, x, xt, idx: str, axis: int, err_code: int, dt, var: str) -> str:
+    """The pointer to x's row `idx` along `axis` (no axis before it longer than 1): the index
+    checked and wrapped as gather's (into the C variable `var`), then x + var * (the row's
+    elements)."""
+    n, inner = xt.shape[axis], _prod(xt.shape[axis + 1:])
+    w.line(f"int64_t {var} = (int64_t){idx};")
+    w.line(f"if ({var} < 0) {var} += {n}L;")
+    w.line(f"if ({var} < 0 || {var} >= {n}L) return PC_ERR_BASE + {err_code};")
+    return f"({C.storage(dt)} *){x} + {var} * {inner}L"
+
+
 def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=None, bias=None, residual=None,
          weights: int = 0):
     """out = op(a) @ op(b), batched over leading dims (with broadcasting).
@@ -750,8 +785,13 @@ def _small_transposed(dt, adt, bdt, ta: bool, tb: bool, M: int, N: int, K: int) 
     stored. Measured on one core (AVX-512, OpenBLAS 0.3.34), W5's weight gradients (K = the batch,
     64): 512 x 784 x 64 611 -> 466 us, 512 x 512 x 64 283 -> 245-276 us, the copy included; OpenBLAS
     also zeroes C before it adds into it (3.7 % of W5's step). Few rows (W5's last layer, 10 x 512 x
-    64: 7.4 -> 9.4-11.9 us) stay on BLAS: the kernel's 7-row tiles would mostly be waste."""
-    return (ta and dt is mstype.float32 and adt is dt and bdt is dt and M >= 64
+    64: 7.4 -> 9.4-11.9 us) stay on BLAS: the kernel's 7-row tiles would mostly be waste, and so
+    do long sums (K > 256): the copy is a transpose of all of A, read down its columns, and the
+    kernel's panels (K x 64) no longer fit the L1 - W11's weight gradients over all 2048
+    positions (1024 x 128 x 2048, 1024 x 256 x 2048, 1000 x 256 x 2048) took 1.12-1.17x / 1.01-1.03x
+    / 1.00-1.03x BLAS's time that way, where K = 64-256 takes 0.79-0.98x (alternating rounds, one
+    and two threads, Nov 29)."""
+    return (ta and dt is mstype.float32 and adt is dt and bdt is dt and M >= 64 and K <= 256
             and _small_product(dt, False, tb, M, N, K))
 
 

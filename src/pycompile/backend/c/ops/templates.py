@@ -26,6 +26,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.ops import prims as P
 from pycompile.ops._table import norm_axes
+from pycompile.backend.c.naming import nid
 from pycompile.backend.c.ops import kernels as K
 from pycompile.backend.c.ops.gemm_call import GEMM_RELU
 from pycompile.ops.defs.array import norm_perm
@@ -91,8 +92,12 @@ def _transpose(ctx, w, n):
 
 @template("slice")
 def _slice(ctx, w, n):
-    out = ctx.out(n)
     x = n.inputs[0]
+    if ctx.is_view(n):
+        # a box its elementwise readers read in place, through its strides (memory.Planner._strided_view)
+        ctx.declare_ptr(w, n, f"({ctx.ptr(x)} + {ctx.plan.views[id(n)][0]}L)")
+        return
+    out = ctx.out(n)
     K.strided_slice(w, ctx.input(n, 0), x.type, out, n.type, n.attrs["begin"], n.attrs["end"], n.attrs["strides"])
 
 
@@ -116,12 +121,17 @@ def _concat(ctx, w, n):
 
 @template("gather")
 def _gather(ctx, w, n):
-    out = ctx.out(n)
     x, idx = n.inputs
     axis = n.attrs.get("axis", 0) % x.type.ndim
     loc = f" at {n.loc}" if n.loc else ""
     code = ctx.runtime_error(f"RuntimeError: For 'Gather', the 'input_indices' should be in the range "
                              f"[0, {x.type.shape[axis]}) (axis {axis}){loc}")
+    if ctx.is_view(n):
+        # one row, read where it is (memory.Planner._row_view): the index checked, no copy
+        i = f"({ctx.scalar(idx)})" if isinstance(idx.type, ScalarType) else f"{ctx.ptr(idx)}[0]"
+        ctx.declare_ptr(w, n, K.row_view(w, ctx.ptr(x), x.type, i, axis, code, n.type.dtype, f"ix{nid(n)}"))
+        return
+    out = ctx.out(n)
     if isinstance(idx.type, ScalarType):
         K.gather(w, ctx.ptr(x), x.type, f"({ctx.scalar(idx)})", TensorType(mstype.int64, ()), out, axis, code)
     else:
