@@ -28,6 +28,7 @@ from pycompile.ops import prims as P
 from pycompile.ops._table import norm_axes
 from pycompile.backend.c.naming import nid
 from pycompile.backend.c.ops import kernels as K
+from pycompile.backend.c.ops import memops
 from pycompile.backend.c.ops.gemm_call import GEMM_RELU
 from pycompile.ops.defs.array import norm_perm
 from pycompile.ops.defs.reduce import softmax_axis
@@ -129,7 +130,7 @@ def _gather(ctx, w, n):
     if ctx.is_view(n):
         # one row, read where it is (memory.Planner._row_view): the index checked, no copy
         i = f"({ctx.scalar(idx)})" if isinstance(idx.type, ScalarType) else f"{ctx.ptr(idx)}[0]"
-        ctx.declare_ptr(w, n, K.row_view(w, ctx.ptr(x), x.type, i, axis, code, n.type.dtype, f"ix{nid(n)}"))
+        ctx.declare_ptr(w, n, memops.row_view(w, ctx.ptr(x), x.type, i, axis, code, n.type.dtype, f"ix{nid(n)}"))
         return
     out = ctx.out(n)
     if isinstance(idx.type, ScalarType):
