@@ -1,4 +1,4 @@
-"""Rows and boxes read where they are (backend/c/memory.py Planner._row_view / _strided_view):
+"""Rows and boxes read where they are (backend/c/views.py row_view / strided_view):
 a Gather of one row of a temporary (`xw[t]` in a recurrent loop) is a pointer into it, and a
 StridedSlice whose only readers are elementwise kernels (an LSTM's four gates cut from one
 product) is read through its strides instead of being copied first. Where the memory under

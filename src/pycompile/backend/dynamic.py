@@ -5,7 +5,7 @@ The graph is traced, optimized and rendered at three sample batch sizes (SAMPLES
 compiler decides from shapes must come out the same at all three, and every number in the C that
 differs must be an affine a + b*B of the sample size: then the C is the same program for any B,
 with those numbers written as expressions of a run-time `pc_B` (set by `pc_set_dim` before each
-call). The memory planner places slots so their offsets are affine too (memory.AffineAllocator).
+call). The memory planner places slots so their offsets are affine too (backend/c/affine.py AffineAllocator).
 When the three renderings differ in any other way (a decision taken from the batch size, a
 constant with the batch size in its values, a loop whose tile count divides it), the graph cannot
 be compiled this way: DynamicUnsupported says why, and the caller compiles each batch size.
@@ -197,7 +197,7 @@ def _same_values(a: list, b: list) -> bool:
 
 def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Compiled:
     """Compile `fn` once for any leading dimension of the Tensor arguments at `positions`."""
-    from pycompile.backend.c import memory
+    from pycompile.backend.c import affine
     from pycompile.compiler import ir
     from pycompile.compiler.frontend import trace
     from pycompile.compiler.passes import run_pipeline
@@ -229,7 +229,7 @@ def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Co
         recorders = []
         check_graph = samples.pop()[1]
         for _, graph, _ in samples:               # 1. the sizes of every slot at each sample
-            memory.DYNAMIC[0] = rec = memory.SizeRecorder()
+            affine.DYNAMIC[0] = rec = affine.SizeRecorder()
             with pipeline._stage("code generation"):
                 device.render(graph)
             recorders.append(rec.plans)
@@ -246,17 +246,17 @@ def compile_dynamic(fn, args, kwargs, positions, self_obj=None, name=None) -> Co
             table.append(row)
         mods = []
         for b, (_, graph, _) in zip(SAMPLES, samples):   # 2. the program at each sample, affine offsets
-            memory.DYNAMIC[0] = memory.AffineAllocator(table, b)
+            affine.DYNAMIC[0] = affine.AffineAllocator(table, b)
             with pipeline._stage("code generation"):
                 mods.append(device.render(graph))
-        memory.DYNAMIC[0] = memory.AffineAllocator(table, CHECK)   # 3. the check size
+        affine.DYNAMIC[0] = affine.AffineAllocator(table, CHECK)   # 3. the check size
         with pipeline._stage("code generation"):
             try:
                 check_source = device.render(check_graph).source
             except (IndexError, ValueError) as e:      # a plan of another structure than the samples'
                 raise DynamicUnsupported(f"the memory plan at batch size {CHECK} differs ({e})") from None
     finally:
-        memory.DYNAMIC[0] = None
+        affine.DYNAMIC[0] = None
         shapes.KEEP_LEADING[0] = False
         k_c.PARALLEL_MIN, ew_c.PARALLEL_MIN = thresholds
     t1 = time.perf_counter()

@@ -46,7 +46,7 @@ TRANSCENDENTAL_COST = 3    # a transcendental op's work per element in plain ops
 class KInput:
     value: object            # IR value (tensor or scalar)
     cexpr: str               # C expression of its pointer (tensors) or value (scalars)
-    # a view's element strides, one per dimension of its shape (memory.Planner._strided_view), the
+    # a view's element strides, one per dimension of its shape (views.strided_view), the
     # last 1; None: contiguous. Only the tiled kernel (emit) reads through strides
     strides: tuple | None = None
 
@@ -220,7 +220,7 @@ class KernelEmitter:
         return 1 + TRANSCENDENTAL_COST * n
 
     def _contiguous_inputs(self) -> None:
-        """Only the tiled kernel reads views (KInput.strides); memory.Planner._strided_view makes
+        """Only the tiled kernel reads views (KInput.strides); views.strided_view makes
         one only where every reader is such a kernel."""
         if any(i.strides is not None for i in self.inputs):
             raise RuntimeError(f"kernel {self.name}: a strided view reaches a row or point function")

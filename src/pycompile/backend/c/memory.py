@@ -4,7 +4,8 @@ Storage kinds (one `Storage` object may be shared by several values that are nev
 different contents at once, e.g. the result of each `If` branch and the If's output):
   arg      pointer argument: graph input, Parameter, output, or a large constant
   slot     region of the per-executable arena, reused once every value in it is dead
-  alias    the memory of another value (Reshape, Load, Depend, Assign's result)
+  alias    the memory of another value (Reshape, Load, Depend, Assign's result; a row or a box
+           of it read in place: views.py)
   dyn      pointer variable of a loop: `cur` (carried, read) or `nxt` (where the body writes)
   local    C scalar variable (Python-number values)
   static   small constant emitted as a static C array
@@ -25,15 +26,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pycompile.backend.c import views
+from pycompile.backend.c.views import elementwise as _elementwise, reads as _reads, update_state_op as _update_state_op
+from pycompile.backend.c.affine import ALIGN, DYNAMIC
 from pycompile.backend.c.collectives import reduces_in_place
 from pycompile.backend.c.naming import nid
 from pycompile.common.abstract import MonadType, RefType, ScalarType, StackType, TensorType, TupleType
 from pycompile.compiler import ir
-from pycompile.ops.lowering import Blas, EffectCode, Elementwise, Template, View
+from pycompile.ops.lowering import Blas, EffectCode, Template, View
 
-ALIGN = 64
 STATIC_CONST_LIMIT = 64          # elements; larger constants are passed in as arguments
-VIEW_MIN_RUN = 64                # contiguous elements a strided view's rows need (Planner._strided_view)
 
 
 def _lower(op):
@@ -86,8 +88,7 @@ class Plan:
     # Assigns to Parameters: how many, how many compute their value in the Parameter's own buffer,
     # and the arena bytes the others' values take (an optimizer step's aim: 0)
     updates: tuple = (0, 0, 0)
-    # id(StridedSlice node) -> (element offset, element strides): a box of its input read in
-    # place by the elementwise kernels that are its only readers (Planner._strided_view)
+    # id(StridedSlice node) -> (element offset, element strides) of a view (views.strided_view)
     views: dict = field(default_factory=dict)
 
     def of(self, v) -> Storage:
@@ -176,16 +177,14 @@ class Planner:
             if n.op is ir.GETITEM:
                 self.getitems.setdefault(id(n.inputs[0]), {})[n.attrs["index"]] = n
         self._inplace_assigns(block)
-        outer, self.block_nodes = getattr(self, "block_nodes", ()), block.nodes
-        outer_users, self.block_users = getattr(self, "block_users", None), None
-        self.block_block = block
+        outer, self.block_nodes = (getattr(self, "block_nodes", ()), getattr(self, "view_block", None)), block.nodes
+        self.view_block = [block, None]      # the block, and its readers of each value (views.py)
         for n in block.nodes:
             for i in n.inputs:
                 if isinstance(i, ir.Const):
                     self.const(i)
             self.assign_node(n)
-            self.block_block = block
-        self.block_nodes, self.block_users = outer, outer_users
+        self.block_nodes, self.view_block = outer
         for r in block.results:
             if isinstance(r, ir.Const):
                 self.const(r)
@@ -221,92 +220,13 @@ class Planner:
             p.storage[id(n)] = Storage("local")
         elif n.op is ir.GETITEM:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
-        elif _aliases(n.op) or (req is None and reduces_in_place(self.block_nodes, n, p.storage)) \
-                or (req is None and self._row_view(n)):
-            p.storage[id(n)] = Storage("alias", base=n.inputs[0])
-        elif req is None and self._strided_view(n):
+        elif _aliases(n.op) or (req is None and (reduces_in_place(self.block_nodes, n, p.storage)
+                                                 or views.row_view(self, n) or views.strided_view(self, n))):
             p.storage[id(n)] = Storage("alias", base=n.inputs[0])
         elif _static_result(n.op):
             p.storage[id(n)] = Storage("static", name=_static_result(n.op))
         else:
             p.storage[id(n)] = req or Storage("slot", nbytes=nbytes(t))
-
-    def _row_view(self, n) -> bool:
-        """A Gather of one row (one index, nothing before the axis: `xw[t]` in a recurrent loop)
-        is that row's memory, not a copy of it, when the tensor it reads is never written while
-        the row is read: an arena temporary or a constant (written once, kept alive as long as
-        the view by the liveness of aliases), an input, or an output computed once - not a
-        Parameter (written in place by Assigns) nor a loop's carried buffer (rows written in
-        place). Codegen then checks the index and points into the tensor (templates' gather).
-        W11's LSTM read 128 KB a step this way: 32 MB a training call."""
-        if n.op.name != "Gather" or not isinstance(n.type, TensorType) or n.type.size == 0:
-            return False
-        x, idx = n.inputs
-        if not isinstance(x.type, TensorType) or x.type.ndim == 0:
-            return False
-        axis = n.attrs.get("axis", 0) % x.type.ndim
-        if any(d != 1 for d in x.type.shape[:axis]):
-            return False
-        if not isinstance(idx.type, ScalarType) and (not isinstance(idx.type, TensorType) or idx.type.size != 1):
-            return False
-        return self._unwritten(x)
-
-    def _unwritten(self, x) -> bool:
-        """Nothing writes x's memory while a view of it is read (_row_view, _strided_view): an
-        arena temporary or a constant, an input, or an output computed once - not a Parameter
-        (written in place by Assigns) nor a loop's carried buffer (rows written in place)."""
-        if isinstance(x, ir.Const):
-            return self.const(x).kind in ("arg", "static")
-        s = self.plan.storage.get(id(x))
-        while s is not None and s.kind == "alias":
-            x = s.base
-            s = self.plan.storage.get(id(x))
-        if s is None:
-            return False
-        if s.kind == "arg":
-            return s.index < 0 or s.index >= len(self.g.params) or not isinstance(self.g.params[s.index].type, RefType)
-        return s.kind in ("slot", "static")
-
-    def _strided_view(self, n) -> bool:
-        """A StridedSlice (positive steps, the last one 1) whose only readers are elementwise
-        kernels - lone, or fused groups of nothing but elementwise ops - is read by them in place
-        (their loops take its strides: KernelEmitter), not copied first: W11's LSTM split its gates
-        (32 x 1024) into four such boxes each step, forward and backward (32 MB a training call).
-        Not for a result of the block (a loop carries it, a caller reads it) nor where its input
-        may be written while it is read (_unwritten)."""
-        if n.op.name != "StridedSlice" or not isinstance(n.type, TensorType) or n.type.size == 0:
-            return False
-        x = n.inputs[0]
-        xt = x.type
-        steps = tuple(n.attrs.get("strides", ()))
-        if not isinstance(xt, TensorType) or xt.ndim == 0 or n.type.ndim != xt.ndim or len(steps) != xt.ndim \
-                or len(n.attrs.get("begin", ())) != xt.ndim or any(st < 1 for st in steps) or steps[-1] != 1:
-            return False
-        block = self.block_block
-        if any(r is n for r in block.results):
-            return False
-        if self.block_users is None:
-            users: dict = {}
-            for m in block.nodes:
-                for v in _reads(m):
-                    users.setdefault(id(v), []).append(m)
-            self.block_users = users
-        # (an UpdateState reads nothing at run time: it only orders an Assign after the readers)
-        readers = [m for m in self.block_users.get(id(n), []) if not ir.is_op(m, _update_state_op())]
-        if not readers or not all(_strided_reader(m) for m in readers) or not self._unwritten(x):
-            return False
-        contiguous = [int(np.prod(xt.shape[d + 1:])) for d in range(xt.ndim)]
-        strides = tuple(int(st) * c for st, c in zip(steps, contiguous))
-        # the elements read one after another: a kernel's inner loop runs over no more than
-        # these, so a narrow box (x[:, :5]) is copied into one flat run that vectorizes instead
-        run, d = 1, xt.ndim - 1
-        while d >= 0 and strides[d] == run:
-            run *= n.type.shape[d]
-            d -= 1
-        if run < VIEW_MIN_RUN and d >= 0:
-            return False
-        self.plan.views[id(n)] = (sum(int(b) * c for b, c in zip(n.attrs["begin"], contiguous)), strides)
-        return True
 
     # -- 2b. Assigns in place ------------------------------------------------------------------------------
     def _inplace_assigns(self, block: ir.Block):
@@ -561,15 +481,6 @@ class Planner:
         p.arena_size = top
 
 
-def _strided_reader(m) -> bool:
-    """An elementwise kernel that can read an input through strides (Planner._strided_view): a lone
-    elementwise node with a tensor result, or a fused group of nothing but elementwise ops (no
-    matrix product or reduction heading it, no loop)."""
-    if m.op is ir.FUSED:
-        return all(_elementwise(k.op) for k in m.blocks[0].nodes)
-    return not m.blocks and _elementwise(m.op) and isinstance(m.type, TensorType)
-
-
 # ---- loop-carried tensors updated in place -------------------------------------------------------
 def _is_for(v) -> bool:
     return isinstance(v, ir.Node) and v.op is ir.FOR
@@ -650,70 +561,6 @@ def _reads_value(n, v) -> bool:
         any(x is v for b in n.blocks for x in b.results)
 
 
-# ---- a leading dimension known only at run time (backend/dynamic.py) -----------------------------
-# A graph compiled for a run-time batch size B is planned at sample sizes of B. Every slot's size
-# is then a + b*B; the planner first records the sizes (SizeRecorder), then places slots with
-# AffineAllocator: reuse of a free region only where it fits for every B (a and b both fit), sizes
-# aligned per coefficient, so every offset is an affine a + b*B that holds for any B.
-DYNAMIC: list = [None]
-
-
-class SizeRecorder:
-    """Records, per plan in order, the sizes of its slots (in a B-independent order)."""
-
-    def __init__(self):
-        self.plans: list = []
-
-    def allocate(self, plan, spans):
-        self.plans.append([s.nbytes for s, _, _ in spans])
-        # a plain placement, so the sample still renders
-        top = 0
-        for s, _, _ in spans:
-            s.offset = top
-            top += max((s.nbytes + ALIGN - 1) // ALIGN * ALIGN, ALIGN)
-        plan.arena_size = top
-
-
-class AffineAllocator:
-    """Places slots from their affine sizes (per plan, in recording order) for sample size `b`."""
-
-    def __init__(self, sizes: list, b: int):
-        self.sizes = sizes            # per plan: [(a, b)] per slot
-        self.b = b
-        self.k = 0
-
-    def allocate(self, plan, spans):
-        sizes = self.sizes[self.k]
-        self.k += 1
-        al = lambda x: (x + ALIGN - 1) // ALIGN * ALIGN       # noqa: E731
-        order = sorted(range(len(spans)), key=lambda i: (spans[i][1], -sizes[i][1], -sizes[i][0], i))
-        free: list = []
-        active: list = []
-        top = (0, 0)
-        for i in order:
-            s, start, end = spans[i]
-            keep = []
-            for a in active:
-                (free if a[0] < start else keep).append(a[1:] if a[0] < start else a)
-            active = keep
-            need = (max(al(sizes[i][0]), ALIGN if sizes[i][1] == 0 else 0), al(sizes[i][1]))
-            best = None
-            for j, (off, size) in enumerate(free):
-                if size[0] >= need[0] and size[1] >= need[1] and (
-                        best is None or size[1] < free[best][1][1] or
-                        (size[1] == free[best][1][1] and size[0] < free[best][1][0])):
-                    best = j
-            if best is not None:
-                off, size = free.pop(best)
-                if size != need:
-                    free.append(((off[0] + need[0], off[1] + need[1]), (size[0] - need[0], size[1] - need[1])))
-            else:
-                off, top = top, (top[0] + need[0], top[1] + need[1])
-            s.offset = off[0] + off[1] * self.b
-            active.append((end, off, need))
-        plan.arena_size = top[0] + top[1] * self.b
-
-
 def _ancestors(node, block: ir.Block) -> set:
     """ids of the block's nodes that `node` reads, directly or through others."""
     inside = {id(m): m for m in block.nodes}
@@ -735,24 +582,6 @@ def _assign_op():
 def _load_op():
     from pycompile.ops import prims as P
     return P.Load
-
-
-def _update_state_op():
-    from pycompile.ops import prims as P
-    return P.UpdateState
-
-
-def _reads(n):
-    """Every value n reads, its nested blocks' free values included."""
-    yield from n.inputs
-    for b in n.blocks:
-        for m in ir.iter_nodes(b):
-            yield from m.inputs
-        yield from b.results
-
-
-def _elementwise(op) -> bool:
-    return isinstance(_lower(op), Elementwise)
 
 
 def _inplace_kernel(producer, k) -> bool:

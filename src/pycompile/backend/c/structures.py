@@ -11,7 +11,7 @@ from pycompile.backend.c.naming import nid
 from pycompile.common.abstract import MonadType, ScalarType, TensorType, TupleType
 from pycompile.compiler import ir
 from pycompile.backend.c.ops import ctypes_ as C
-from pycompile.backend.c.ops import kernels as K
+from pycompile.backend.c.ops import memops
 
 
 class StructureEmitter:
@@ -88,7 +88,7 @@ class StructureEmitter:
                         if isinstance(init, ir.Const) and not np.asarray(init.value).view(np.uint8).any():
                             # all bits zero (a reverse loop's gradient accumulator): written, not
                             # copied from an argument of as many zeros (8 MB twice a step in W11)
-                            K.zero(w, cur.name, t.nbytes)
+                            memops.zero(w, cur.name, t.nbytes)
                         else:
                             w.line(f"memcpy({cur.name}, {self.ptr(init)}, {t.nbytes});")
                 else:

@@ -21,7 +21,7 @@ class TemplateContext:
 
     def is_view(self, n) -> bool:
         """The template's result is memory of its input, not a buffer it writes (a Gather of one
-        row: memory.Planner._row_view); the template declares its pointer itself."""
+        row: views.row_view); the template declares its pointer itself."""
         return self.plan.of(n).kind == "alias"
 
     def rows(self, n):

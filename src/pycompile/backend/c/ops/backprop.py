@@ -6,7 +6,7 @@ import math
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import ScalarType, TensorType
 from pycompile.backend.c.ops import ctypes_ as C
-from pycompile.backend.c.ops import kernels as K
+from pycompile.backend.c.ops import memops
 from pycompile.backend.c.ops.templates import template
 
 
@@ -20,7 +20,7 @@ def _slice_grad(ctx, w, n):
     out, g = ctx.out(n), ctx.input(n, 0)
     shape, gshape = tuple(n.attrs["shape"]), n.inputs[0].type.shape
     begin, strides = n.attrs["begin"], n.attrs["strides"]
-    K.zero(w, out, n.type.nbytes)
+    memops.zero(w, out, n.type.nbytes)
     if _prod(gshape) == 0:
         return
     nd = len(shape)
@@ -48,7 +48,7 @@ def _gather_grad(ctx, w, n):
     m = _prod(idx.type.shape) if isinstance(idx.type, TensorType) else 1
     dt = n.type.dtype
     ct = C.compute(dt)
-    K.zero(w, out, n.type.nbytes)
+    memops.zero(w, out, n.type.nbytes)
     if outer * m * inner == 0:
         return
     ix = f"({ctx.scalar(idx)})" if isinstance(idx.type, ScalarType) else f"{ctx.ptr(idx)}[k]"

@@ -53,24 +53,6 @@ def _omp(w: CWriter, work: int, outer: int):
         w.line(PARALLEL_FOR)
 
 
-ZERO_CHUNK = 1 << 18        # bytes a thread zeroes per unit (zero)
-
-
-def zero(w: CWriter, ptr: str, nbytes: int) -> None:
-    """ptr[0 .. nbytes) = 0: from 1 MB on, in chunks over the pool. A memset runs at a core's
-    store bandwidth, so one of several MB (a reverse loop's gradient accumulator, the zeros a
-    gathered gradient is scattered into) kept the other cores waiting: W11 zeroed 30 MB a
-    training step on the calling thread, 4 % of its time."""
-    if nbytes < 4 * ZERO_CHUNK:
-        w.line(f"memset({ptr}, 0, {nbytes});")
-        return
-    n = -(-nbytes // ZERO_CHUNK)
-    w.line(PARALLEL_FOR)
-    with w.block(f"for (long u = 0; u < {n}L; ++u)"):
-        w.line(f"memset((char *)({ptr}) + u * {ZERO_CHUNK}L, 0, u < {n - 1}L ? {ZERO_CHUNK}L : "
-               f"{nbytes - (n - 1) * ZERO_CHUNK}L);")
-
-
 def split_axes(shape, axes):
     """(A, R, B) if the axes are one contiguous run, else None."""
     axes = sorted(axes)
@@ -261,10 +243,9 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes, rows=None):
                 w.line(f"{out}[a] = {fin('acc')};")
         return
     assert rows is None, "row chunks need a last-axis reduction"
-    # columns: a float sum adds R values per column one after another, so it adds in double. The
-    # work is cut into (a, block of COLUMN_BLOCK columns) units over the pool: each column's values
-    # are combined in the same order whatever the cut, so every thread count gives the same bits
-    # (a bias gradient, 2048 rows into 1024 columns in W11, ran on one core: 2 % of its step)
+    # columns: a float sum adds R values per column one after another, so it adds in double; in
+    # (a, COLUMN_BLOCK columns) units over the pool, each column in row order whatever the cut (the
+    # same bits at any thread count; W11's bias gradients ran on one core: 2 % of its step)
     wide = "double" if at == "float" and rule in ("sum", "mean") else at
     cb = min(B, COLUMN_BLOCK)
     nblk = -(-B // cb)
@@ -558,17 +539,6 @@ def gather(w, x, xt, idx, it, out, axis: int, err_code: int):
             w.line(f"if (ix < 0 || ix >= {n}L) return PC_ERR_BASE + {err_code};")
             w.line(f"memcpy({out} + (o * {m}L + k) * {inner}L, {x} + (o * {n}L + ix) * {inner}L, "
                    f"sizeof(*{out}) * {inner}L);")
-
-
-def row_view(w, x, xt, idx: str, axis: int, err_code: int, dt, var: str) -> str:
-    """The pointer to x's row `idx` along `axis` (no axis before it longer than 1): the index
-    checked and wrapped as gather's (into the C variable `var`), then x + var * (the row's
-    elements)."""
-    n, inner = xt.shape[axis], _prod(xt.shape[axis + 1:])
-    w.line(f"int64_t {var} = (int64_t){idx};")
-    w.line(f"if ({var} < 0) {var} += {n}L;")
-    w.line(f"if ({var} < 0 || {var} >= {n}L) return PC_ERR_BASE + {err_code};")
-    return f"({C.storage(dt)} *){x} + {var} * {inner}L"
 
 
 def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=None, bias=None, residual=None,

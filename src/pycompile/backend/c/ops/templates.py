@@ -28,6 +28,7 @@ from pycompile.ops import prims as P
 from pycompile.ops._table import norm_axes
 from pycompile.backend.c.naming import nid
 from pycompile.backend.c.ops import kernels as K
+from pycompile.backend.c.ops import memops
 from pycompile.backend.c.ops.gemm_call import GEMM_RELU
 from pycompile.ops.defs.array import norm_perm
 from pycompile.ops.defs.reduce import softmax_axis
@@ -94,7 +95,7 @@ def _transpose(ctx, w, n):
 def _slice(ctx, w, n):
     x = n.inputs[0]
     if ctx.is_view(n):
-        # a box its elementwise readers read in place, through its strides (memory.Planner._strided_view)
+        # a box its elementwise readers read in place, through its strides (views.strided_view)
         ctx.declare_ptr(w, n, f"({ctx.ptr(x)} + {ctx.plan.views[id(n)][0]}L)")
         return
     out = ctx.out(n)
@@ -127,9 +128,9 @@ def _gather(ctx, w, n):
     code = ctx.runtime_error(f"RuntimeError: For 'Gather', the 'input_indices' should be in the range "
                              f"[0, {x.type.shape[axis]}) (axis {axis}){loc}")
     if ctx.is_view(n):
-        # one row, read where it is (memory.Planner._row_view): the index checked, no copy
+        # one row, read where it is (views.row_view): the index checked, no copy
         i = f"({ctx.scalar(idx)})" if isinstance(idx.type, ScalarType) else f"{ctx.ptr(idx)}[0]"
-        ctx.declare_ptr(w, n, K.row_view(w, ctx.ptr(x), x.type, i, axis, code, n.type.dtype, f"ix{nid(n)}"))
+        ctx.declare_ptr(w, n, memops.row_view(w, ctx.ptr(x), x.type, i, axis, code, n.type.dtype, f"ix{nid(n)}"))
         return
     out = ctx.out(n)
     if isinstance(idx.type, ScalarType):
