@@ -62,13 +62,14 @@ def test_small_products_use_the_kernel_with_blas_behind_it(operands):
     a, b = operands
     src = ms.inspect(ms.jit(_products), Tensor(a), Tensor(b)).c_source
     # one call per product and layout, two for the column-split ones (their schedule for one
-    # thread is by rows)
-    assert src.count("pc_sgemm_nt(") == 2 * len(BOTH) + 2 * len(FEW_ROWS) + 2 * len(NARROW) + 2
+    # thread is by rows), and a third for the column-split product with B transposed: 64 rows,
+    # 128 columns, so x B^T may run as (B x^T)^T (gemm_call.swap_operands)
+    assert src.count("pc_sgemm_nt(") == 2 * len(BOTH) + 2 * len(FEW_ROWS) + 2 * len(NARROW) + 2 + 1
     # through the runtime's table, BLAS behind every call (a NULL kernel or a failed allocation);
     # the module itself compiles neither the kernel nor <immintrin.h>
     assert src.count("if (!pc_sgemm_nt || pc_sgemm_nt(") == src.count("pc_sgemm_nt(")
     assert "pc_sgemm_nt = RT->sgemm_nt;" in src and "immintrin" not in src
-    assert src.count("scipy_cblas_sgemm(") == 2 * len(SHAPES) + 2     # the split product: two schedules, both layouts
+    assert src.count("scipy_cblas_sgemm(") == 2 * len(SHAPES) + 2 + 1    # the split product: two schedules, both layouts; the swapped form
 
 
 def test_the_runtime_offers_the_kernel_exactly_on_avx512_cpus():

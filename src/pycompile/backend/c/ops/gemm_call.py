@@ -110,21 +110,21 @@ def swap_operands(small: bool, nb: int, ta: bool, tb: bool, M: int, N: int, K: i
 
 
 def swapped(w: CWriter, fn: str, x: str, lda: int, wt: str, ldb: int, out: str, M: int, N: int, K: int,
-            bias, residual, relu: bool, epilogue) -> None:
+            bias, residual, relu: bool, epilogue, parallel_for: str) -> None:
     """swap_operands's product into `out` through T (N x M, allocated by the caller): units of
     W's rows on the pool (each packs x^T itself: the caller takes this form for teams of up to
     4), then out's rows in blocks of 16 from T's columns, each finished as the kernel finishes a
     tile (+ bias, residual +, ReLU) and handed to the epilogue."""
-    from pycompile.backend.c.ops.kernels import PARALLEL_FOR
     w.line(f"const long wr = ({N}L + nt - 1) / nt;")
-    w.line(PARALLEL_FOR)
+    w.line(parallel_for)
     with w.block("for (long u = 0; u < (long)nt; ++u)"):
         w.line(f"const long j0 = u * wr, j1 = j0 + wr < {N}L ? j0 + wr : {N}L;")
-        w.line(f"if (j0 < j1 && pc_sgemm_nt(j1 - j0, {M}, {K}L, {wt} + j0 * {ldb}L, {ldb}L, {x}, {lda}L, 1, "
+        w.line("if (j0 >= j1) continue;")
+        w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt(j1 - j0, {M}, {K}L, {wt} + j0 * {ldb}L, {ldb}L, {x}, {lda}L, 1, "
                f"T + j0 * {M}L, {M}L))")
         w.line(f"    {fn}(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(j1 - j0), {M}, {K}, 1.0f, {wt} + j0 * {ldb}L, "
                f"{ldb}, {x}, {lda}, 0.0f, T + j0 * {M}L, {M});")
-    w.line(PARALLEL_FOR)
+    w.line(parallel_for)
     with w.block(f"for (long u = 0; u < {-(-M // 16)}L; ++u)"):
         w.line(f"const long r0 = u * 16L, r1 = r0 + 16L < {M}L ? r0 + 16L : {M}L;")
         with w.block(f"for (long j0 = 0; j0 < {N}L; j0 += 16L)"):

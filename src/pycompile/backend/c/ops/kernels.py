@@ -610,7 +610,7 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
             w.line(f"float *const T = pc_sgemm_nt && nt <= 4 ? (float *)malloc(sizeof(float) * {N * M}L) : 0;")
             with w.block("if (T)", "} else {"):
                 gemm_call.swapped(w, fn, a, lda, b, ldb, out, M, N, K, bias, residual, bool(weights & GEMM_RELU),
-                                  epilogue)
+                                  epilogue, PARALLEL_FOR)
             w.level += 1
         if beta != "0.0":
             w.line(f"if ((const void *)({addend}) != (const void *)({out})) "
