@@ -62,13 +62,14 @@ def test_small_products_use_the_kernel_with_blas_behind_it(operands):
     a, b = operands
     src = ms.inspect(ms.jit(_products), Tensor(a), Tensor(b)).c_source
     # one call per product and layout, two for the column-split ones (their schedule for one
-    # thread is by rows)
-    assert src.count("pc_sgemm_nt(") == 2 * len(BOTH) + 2 * len(FEW_ROWS) + 2 * len(NARROW) + 2
+    # thread is by rows), and a third for the column-split product with B transposed: 64 rows,
+    # 128 columns, so x B^T may run as (B x^T)^T (gemm_call.swap_operands)
+    assert src.count("pc_sgemm_nt(") == 2 * len(BOTH) + 2 * len(FEW_ROWS) + 2 * len(NARROW) + 2 + 1
     # through the runtime's table, BLAS behind every call (a NULL kernel or a failed allocation);
     # the module itself compiles neither the kernel nor <immintrin.h>
     assert src.count("if (!pc_sgemm_nt || pc_sgemm_nt(") == src.count("pc_sgemm_nt(")
     assert "pc_sgemm_nt = RT->sgemm_nt;" in src and "immintrin" not in src
-    assert src.count("scipy_cblas_sgemm(") == 2 * len(SHAPES) + 2     # the split product: two schedules, both layouts
+    assert src.count("scipy_cblas_sgemm(") == 2 * len(SHAPES) + 2 + 1    # the split product: two schedules, both layouts; the swapped form
 
 
 def test_the_runtime_offers_the_kernel_exactly_on_avx512_cpus():
@@ -301,3 +302,38 @@ def test_an_older_tables_kernel_is_not_called(tmp_path):
         assert so.pc_entry(args) == 0
         np.testing.assert_allclose(out, a @ b.T, rtol=1e-4, atol=1e-4)
         assert bool(calls) == (version >= 7), (version, calls)
+
+
+def swap_cases(x, w, b, r, w2):
+    dense = ops.MatMul(transpose_b=True)
+    h = ops.relu(dense(x, w) + b) + r               # bias, residual, ReLU
+    return h, ops.sigmoid(dense(h, w2)) * 2.0, dense(x, w)     # an epilogue; the bare product
+
+
+def test_a_product_with_a_weight_packed_each_call_is_computed_transposed_with_the_same_bits(monkeypatch):
+    # x W^T with W not kept packed (an input here; a weight the step writes in training) is
+    # computed as (W x^T)^T, packing x instead of W (gemm_call.swap_operands): every sum the same
+    # chain of fused multiply-adds, so the same bits as the unswapped kernel, at any team size
+    from pycompile.backend.c.ops import gemm_call
+    from pycompile._rt import lib
+    from pycompile.common import context
+    rng = np.random.default_rng(8)
+    args = [rng.standard_normal(s).astype(np.float32) for s in ((64, 300), (256, 300), (256,), (64, 256), (192, 256))]
+    got = {}
+    try:
+        for swap in (False, True):
+            monkeypatch.setattr(gemm_call, "SWAP", [swap])
+            f = ms.jit(swap_cases)
+            assert ("const long wr" in f.compiled(*[Tensor(a) for a in args]).c_source) == swap
+            for t in (1, 2, 8):             # 8: a team past 4 takes the unswapped form
+                lib.pc_set_num_threads(t)
+                got[swap, t] = [y.asnumpy() for y in f(*[Tensor(a) for a in args])]
+    finally:
+        lib.pc_set_num_threads(context.num_threads())
+    x, w, b, r, w2 = (a.astype(np.float64) for a in args)
+    h = np.maximum(x @ w.T + b, 0) + r
+    np.testing.assert_allclose(got[True, 1][0], h, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(got[True, 1][2], x @ w.T, rtol=1e-4, atol=1e-4)
+    for key, ys in got.items():
+        for y0, y1 in zip(got[False, 1], ys):
+            np.testing.assert_array_equal(y1, y0, err_msg=str(key))

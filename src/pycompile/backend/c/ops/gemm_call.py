@@ -9,9 +9,12 @@ B=1024 on one thread spent 0.1-0.4 ms per Dense + ReLU layer in that pass).
 """
 from __future__ import annotations
 
+from pycompile.common import dtype as mstype
+from pycompile.backend.c.ops import ctypes_ as C
 from pycompile.backend.c.ops.writer import CWriter
 
 GEMM_RELU = 16
+SWAP = [True]           # swap_operands's switch (one process compares both forms)
 
 
 def product(w: CWriter, fn: str, small: bool, ta: bool, tb: bool, m: str, n: str, K: int, a: str, lda: int, b: str,
@@ -74,3 +77,67 @@ def transposed_rows(w, fn: str, tb: bool, N: int, K: int, lda: int, ldb: int) ->
     w.line(f"    {fn}(CblasRowMajor, CblasTrans, {'CblasTrans' if tb else 'CblasNoTrans'}, (int)(r1 - r0), {N}, "
            f"{K}, 1.0f, A + r0, {lda}, B, {ldb}, 0.0f, O + r0 * {N}L, {N});")
     w.line("free(At);")
+
+
+def half_gemm(w, M, N, K, lda, ldb, a_mat, b_mat, ta, tb):
+    """One unit (rows r0..r1 of matrix bi) of a float16 product through sgemm: op(A)'s rows (all
+    of A when transposed) and B widened into one scratch block, the float32 result rounded into O."""
+    f16 = mstype.float16
+    a_len = f"{a_mat}L" if ta else f"(r1 - r0) * {lda}L"
+    w.line(f"float *const Af = (float *)malloc(sizeof(float) * ({a_len} + {b_mat}L + (r1 - r0) * {N}L));")
+    w.line(f"float *const Bf = Af + {a_len}, *const Of = Bf + {b_mat}L;")
+    a_src = "t" if ta else f"r0 * {lda}L + t"
+    w.line(f"for (long t = 0; t < {a_len}; ++t) Af[t] = {C.load('A', a_src, f16)};")
+    w.line(f"for (long t = 0; t < {b_mat}L; ++t) Bf[t] = {C.load('B', 't', f16)};")
+    w.line(f"scipy_cblas_sgemm(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
+           f"{'CblasTrans' if tb else 'CblasNoTrans'}, (int)(r1 - r0), {N}, {K}, 1.0f, {'Af + r0' if ta else 'Af'}, "
+           f"{lda}, Bf, {ldb}, 0.0f, Of, {N});")
+    w.line(f"for (long t = 0; t < (r1 - r0) * {N}L; ++t) {C.store('O', f'r0 * {N}L + t', 'Of[t]', f16)}")
+    w.line("free(Af);")
+
+
+def swap_operands(small: bool, nb: int, ta: bool, tb: bool, M: int, N: int, K: int, weights: int) -> bool:
+    """Whether gemm() computes out = x W^T (x: M x K, W: N x K, a weight the small kernel would pack
+    again on this call - not kept: written in the module, or not a Parameter) as its transpose
+    W x^T: W is read in place as the kernel's A and only x is packed, M x K floats instead of N x K
+    (W5's 64 x 512 x 784 forward product re-packed its weight every training step: 16 % of its
+    time); the result comes back transposed, with the bias, residual and ReLU, in a second pass.
+    Each sum is the same k-ordered chain of fused multiply-adds (a x b = b x a exactly): the
+    values are the unswapped kernel's, bit for bit. For M a multiple of 64 (whole panels of x)
+    and N at least 2M."""
+    return (SWAP[0] and small and nb == 1 and not ta and tb and K > 0 and not weights & 4 and M % 64 == 0
+            and 2 * M <= N)
+
+
+def swapped(w: CWriter, fn: str, x: str, lda: int, wt: str, ldb: int, out: str, M: int, N: int, K: int,
+            bias, residual, relu: bool, epilogue, parallel_for: str) -> None:
+    """swap_operands's product into `out` through T (N x M, allocated by the caller): units of
+    W's rows on the pool (each packs x^T itself: the caller takes this form for teams of up to
+    4), then out's rows in blocks of 16 from T's columns, each finished as the kernel finishes a
+    tile (+ bias, residual +, ReLU) and handed to the epilogue."""
+    w.line(f"const long wr = ({N}L + nt - 1) / nt;")
+    w.line(parallel_for)
+    with w.block("for (long u = 0; u < (long)nt; ++u)"):
+        w.line(f"const long j0 = u * wr, j1 = j0 + wr < {N}L ? j0 + wr : {N}L;")
+        w.line("if (j0 >= j1) continue;")
+        w.line(f"if (!pc_sgemm_nt || pc_sgemm_nt(j1 - j0, {M}, {K}L, {wt} + j0 * {ldb}L, {ldb}L, {x}, {lda}L, 1, "
+               f"T + j0 * {M}L, {M}L))")
+        w.line(f"    {fn}(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(j1 - j0), {M}, {K}, 1.0f, {wt} + j0 * {ldb}L, "
+               f"{ldb}, {x}, {lda}, 0.0f, T + j0 * {M}L, {M});")
+    w.line(parallel_for)
+    with w.block(f"for (long u = 0; u < {-(-M // 16)}L; ++u)"):
+        w.line(f"const long r0 = u * 16L, r1 = r0 + 16L < {M}L ? r0 + 16L : {M}L;")
+        with w.block(f"for (long j0 = 0; j0 < {N}L; j0 += 16L)"):
+            w.line(f"const long j1 = j0 + 16L < {N}L ? j0 + 16L : {N}L;")
+            with w.block("for (long i = r0; i < r1; ++i)"):
+                with w.block("for (long j = j0; j < j1; ++j)"):
+                    w.line(f"float v = T[j * {M}L + i];")
+                    if bias is not None:
+                        w.line(f"v = v + ({bias})[j];")
+                    if residual is not None:
+                        w.line(f"v = ({residual})[i * {N}L + j] + v;")
+                    if relu:            # as the kernel's max(x, +0): NaN and -0 give +0
+                        w.line("v = v > 0 ? v : 0;")
+                    w.line(f"{out}[i * {N}L + j] = v;")
+        if epilogue is not None:
+            w.line(epilogue("r0", "r1"))

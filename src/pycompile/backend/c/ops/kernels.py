@@ -13,7 +13,8 @@ from pycompile.common import dtype as mstype
 from pycompile.backend.c.ops import ctypes_ as C
 from pycompile.backend.c.ops.shapes import collapse, strides
 from pycompile.backend.c.ops.writer import CWriter
-from pycompile.backend.c.ops.gemm_call import GEMM_RELU, product as _product, transposed_rows
+from pycompile.backend.c.ops import gemm_call
+from pycompile.backend.c.ops.gemm_call import GEMM_RELU, half_gemm as _half_gemm, product as _product, transposed_rows
 
 PARALLEL_MIN = 1 << 15
 # the line that marks `for (long V = 0; V < N; ++V) {` as a loop to split across threads: the
@@ -602,8 +603,15 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
     beta = "0.0"
     if addend is not None and use_blas and not small and K > 0:
         beta, epilogue = "1.0", None
+    swap = use_blas and addend is None and gemm_call.swap_operands(small, nb, ta, tb, M, N, K, weights)
     w.line("{")
     with w.indent():
+        if swap:        # x W^T as (W x^T)^T: only x packed (gemm_call.swap_operands)
+            w.line(f"float *const T = pc_sgemm_nt && nt <= 4 ? (float *)malloc(sizeof(float) * {N * M}L) : 0;")
+            with w.block("if (T)", "} else {"):
+                gemm_call.swapped(w, fn, a, lda, b, ldb, out, M, N, K, bias, residual, bool(weights & GEMM_RELU),
+                                  epilogue, PARALLEL_FOR)
+            w.level += 1
         if beta != "0.0":
             w.line(f"if ((const void *)({addend}) != (const void *)({out})) "
                    f"memcpy({out}, {addend}, sizeof(*{out}) * {nb * M * N}L);")
@@ -710,24 +718,11 @@ def gemm(w, a, at, b, bt, out, ot, ta: bool, tb: bool, epilogue=None, addend=Non
         if split_cols:
             w.level -= 1
             w.line("}")
+        if swap:
+            w.level -= 1
+            w.line("}")
+            w.line("free(T);")
     w.line("}")
-
-
-def _half_gemm(w, M, N, K, lda, ldb, a_mat, b_mat, ta, tb):
-    """One unit (rows r0..r1 of matrix bi) of a float16 product through sgemm: op(A)'s rows (all
-    of A when transposed) and B widened into one scratch block, the float32 result rounded into O."""
-    f16 = mstype.float16
-    a_len = f"{a_mat}L" if ta else f"(r1 - r0) * {lda}L"
-    w.line(f"float *const Af = (float *)malloc(sizeof(float) * ({a_len} + {b_mat}L + (r1 - r0) * {N}L));")
-    w.line(f"float *const Bf = Af + {a_len}, *const Of = Bf + {b_mat}L;")
-    a_src = "t" if ta else f"r0 * {lda}L + t"
-    w.line(f"for (long t = 0; t < {a_len}; ++t) Af[t] = {C.load('A', a_src, f16)};")
-    w.line(f"for (long t = 0; t < {b_mat}L; ++t) Bf[t] = {C.load('B', 't', f16)};")
-    w.line(f"scipy_cblas_sgemm(CblasRowMajor, {'CblasTrans' if ta else 'CblasNoTrans'}, "
-           f"{'CblasTrans' if tb else 'CblasNoTrans'}, (int)(r1 - r0), {N}, {K}, 1.0f, {'Af + r0' if ta else 'Af'}, "
-           f"{lda}, Bf, {ldb}, 0.0f, Of, {N});")
-    w.line(f"for (long t = 0; t < (r1 - r0) * {N}L; ++t) {C.store('O', f'r0 * {N}L + t', 'Of[t]', f16)}")
-    w.line("free(Af);")
 
 
 def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
