@@ -75,7 +75,10 @@ class Template(Lowering):
     (one value or one row per row), so it can head a group whose per-row consumers run on each
     chunk of rows right after it. `rule`: a parameter of the template (a reduction's combine
     rule; 'log' for log_softmax). `moves_data`: the template only copies input elements
-(transpose, slice, concat, gather): it creates no new values, so it records no float status."""
+(transpose, slice, concat, gather): it creates no new values, so it records no float status.
+`view`: the result may be memory of the first input instead of a copy (backend/c/views.py
+decides where): 'row' one row of it at an index (Gather's `axis` and one index), 'box' a box
+of it read through strides (StridedSlice's `begin` / `strides`)."""
 
     name: str
     passes: int = 1
@@ -83,6 +86,7 @@ class Template(Lowering):
     per_row: Callable | None = None
     rule: str = ""
     moves_data: bool = False      # only copies input elements (transpose, slice, gather ...)
+    view: str = ""                # '' / 'row' / 'box': see above
 
     @property
     def status(self) -> Status:

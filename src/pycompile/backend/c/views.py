@@ -23,14 +23,14 @@ VIEW_MIN_RUN = 64                # contiguous elements a strided view's rows nee
 
 
 def row_view(planner, n) -> bool:
-    """A Gather of one row (one index, nothing before the axis: `xw[t]` in a recurrent loop)
-    is that row's memory, not a copy of it, when the tensor it reads is never written while
-    the row is read: an arena temporary or a constant (written once, kept alive as long as
+    """A 'row' template (Gather) of one row (one index, nothing before the axis: `xw[t]` in a
+    recurrent loop) is that row's memory, not a copy of it, when the tensor it reads is never
+    written while the row is read: an arena temporary or a constant (written once, kept alive as long as
     the view by the liveness of aliases), an input, or an output computed once - not a
     Parameter (written in place by Assigns) nor a loop's carried buffer (rows written in
     place). Codegen then checks the index and points into the tensor (templates' gather).
     W11's LSTM read 128 KB a step this way: 32 MB a training call."""
-    if n.op.name != "Gather" or not isinstance(n.type, TensorType) or n.type.size == 0:
+    if _view_kind(n) != "row" or not isinstance(n.type, TensorType) or n.type.size == 0:
         return False
     x, idx = n.inputs
     if not isinstance(x.type, TensorType) or x.type.ndim == 0:
@@ -41,6 +41,7 @@ def row_view(planner, n) -> bool:
     if not isinstance(idx.type, ScalarType) and (not isinstance(idx.type, TensorType) or idx.type.size != 1):
         return False
     return unwritten(planner, x)
+
 
 def unwritten(planner, x) -> bool:
     """Nothing writes x's memory while a view of it is read (row_view, strided_view): an
@@ -55,17 +56,19 @@ def unwritten(planner, x) -> bool:
     if s is None:
         return False
     if s.kind == "arg":
-        return s.index < 0 or s.index >= len(planner.g.params) or not isinstance(planner.g.params[s.index].type, RefType)
+        params = planner.g.params
+        return s.index < 0 or s.index >= len(params) or not isinstance(params[s.index].type, RefType)
     return s.kind in ("slot", "static")
 
+
 def strided_view(planner, n) -> bool:
-    """A StridedSlice (positive steps, the last one 1) whose only readers are elementwise
-    kernels - lone, or fused groups of nothing but elementwise ops - is read by them in place
+    """A 'box' template (StridedSlice; positive steps, the last one 1) whose only readers are
+    elementwise kernels - lone, or fused groups of nothing but elementwise ops - is read by them in place
     (their loops take its strides: KernelEmitter), not copied first: W11's LSTM split its gates
     (32 x 1024) into four such boxes each step, forward and backward (32 MB a training call).
     Not for a result of the block (a loop carries it, a caller reads it) nor where its input
     may be written while it is read (unwritten)."""
-    if n.op.name != "StridedSlice" or not isinstance(n.type, TensorType) or n.type.size == 0:
+    if _view_kind(n) != "box" or not isinstance(n.type, TensorType) or n.type.size == 0:
         return False
     x = n.inputs[0]
     xt = x.type
@@ -98,6 +101,11 @@ def strided_view(planner, n) -> bool:
         return False
     planner.plan.views[id(n)] = (sum(int(b) * c for b, c in zip(n.attrs["begin"], contiguous)), strides)
     return True
+
+
+def _view_kind(n) -> str:
+    """The op table's answer: which view its template's result may be (lowering.Template.view)."""
+    return getattr(getattr(n.op, "lower", None), "view", "")
 
 
 def _strided_reader(m) -> bool:

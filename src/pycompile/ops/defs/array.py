@@ -179,7 +179,7 @@ def _slice_eager(x, begin, end, strides):
 # listed, begin in range, end possibly -1 meaning "before index 0" for negative strides.
 StridedSlice = defop("StridedSlice", ("x",), attrs={"begin": (), "end": (), "strides": ()},
                      infer=_slice_infer, eager=_slice_eager, kind=Kind.LAYOUT,
-                     lower=Template("slice", moves_data=True),
+                     lower=Template("slice", moves_data=True, view="box"),
                      batch="slice")
 
 
@@ -231,7 +231,7 @@ def _gather_parts(x, idx, axis=0):
 
 # an out-of-range index raises (RuntimeError): never hoisted where the program might not have run it
 Gather = defop("Gather", ("input_params", "input_indices"), attrs={"axis": 0}, infer=_gather_infer,
-               eager=_gather, kind=Kind.LAYOUT, lower=Template("gather", moves_data=True), batch="gather",
+               eager=_gather, kind=Kind.LAYOUT, lower=Template("gather", moves_data=True, view="row"), batch="gather",
                speculatable=False, decompose=_gather_parts, fast_path=True)
 
 

@@ -53,13 +53,22 @@ def product(w: CWriter, fn: str, small: bool, ta: bool, tb: bool, m: str, n: str
                  f"{bias or 0}, {res or 0}, {ldc}L))"):
         w.line(blas)
         with w.block(f"for (long i = 0; i < {m}; ++i)"):
-            w.line(f"float *const row = {c} + i * {ldc}L;")
-            if bias is not None:
-                w.line(f"for (long j = 0; j < {n}; ++j) row[j] += ({bias})[j];")
-            if res is not None:
-                w.line(f"for (long j = 0; j < {n}; ++j) row[j] = ({res})[i * {ldc}L + j] + row[j];")
-            if relu:        # the elementwise ReLU's C (backend/c/ops/elementwise.py): NaN and -0 give +0
-                w.line(f"for (long j = 0; j < {n}; ++j) row[j] = row[j] > 0 ? row[j] : 0;")
+            with w.block(f"for (long j = 0; j < {n}; ++j)"):
+                w.line(f"float v = ({c})[i * {ldc}L + j];")
+                folds(w, "v", bias, None if res is None else f"({res})[i * {ldc}L + j]", relu)
+                w.line(f"({c})[i * {ldc}L + j] = v;")
+
+
+def folds(w: CWriter, v: str, bias: str | None, res_at: str | None, relu: bool) -> None:
+    """The additions and ReLU the kernel makes as it stores (pc_sgemm_ep), on the float `v` at
+    column j, each rounded in turn as the kernel rounds them: v + bias[j], then res_at + v, then
+    ReLU as the elementwise ReLU's C (backend/c/ops/elementwise.py): NaN and -0 give +0."""
+    if bias is not None:
+        w.line(f"{v} = {v} + ({bias})[j];")
+    if res_at is not None:
+        w.line(f"{v} = {res_at} + {v};")
+    if relu:
+        w.line(f"{v} = {v} > 0 ? {v} : 0;")
 
 
 def transposed_rows(w, fn: str, tb: bool, N: int, K: int, lda: int, ldb: int) -> None:
@@ -132,12 +141,7 @@ def swapped(w: CWriter, fn: str, x: str, lda: int, wt: str, ldb: int, out: str, 
             with w.block("for (long i = r0; i < r1; ++i)"):
                 with w.block("for (long j = j0; j < j1; ++j)"):
                     w.line(f"float v = T[j * {M}L + i];")
-                    if bias is not None:
-                        w.line(f"v = v + ({bias})[j];")
-                    if residual is not None:
-                        w.line(f"v = ({residual})[i * {N}L + j] + v;")
-                    if relu:            # as the kernel's max(x, +0): NaN and -0 give +0
-                        w.line("v = v > 0 ? v : 0;")
-                    w.line(f"{out}[i * {N}L + j] = v;")
+                    folds(w, "v", bias, None if residual is None else f"({residual})[i * {N}L + j]", relu)
+                    w.line(f"({out})[i * {N}L + j] = v;")
         if epilogue is not None:
             w.line(epilogue("r0", "r1"))

@@ -164,6 +164,11 @@ def _scatter_nd(ctx, w, n):
     else:
         code = _error(ctx, n, op_name, f"an index is out of range for the input of shape {list(xt.shape)}")
         err = f"return PC_ERR_BASE + {code};"
+    ct = C.compute(xt.dtype)
+
+    def combine_at(di: str, si: str) -> None:
+        w.line(f"const {ct} a = {C.load(out, di, xt.dtype)}, b = {C.load(up, si, xt.dtype)};")
+        w.line(C.store(out, di, _combine(rule, "a", "b", xt.dtype), xt.dtype))
     if rule and rows == 1 and inner >= PARALLEL_MIN:
         # one row combined (a reverse loop's cotangent of the row its step gathered: 32768
         # elements a step in W11): its elements in chunks over the pool, each element combined once
@@ -172,24 +177,18 @@ def _scatter_nd(ctx, w, n):
         with w.indent():
             w.line("const long o = 0;")
             _nd_offset(w, ip, xt.shape[:m], "o", err)
-            ct = C.compute(xt.dtype)
             w.line(PARALLEL_FOR)
             with w.block(f"for (long u = 0; u < {-(-inner // chunk)}L; ++u)"):
                 w.line(f"const long k1 = u * {chunk}L + {chunk}L < {inner}L ? u * {chunk}L + {chunk}L : {inner}L;")
                 with w.block(f"for (long k = u * {chunk}L; k < k1; ++k)"):
-                    di, si = f"off * {inner}L + k", "k"
-                    w.line(f"const {ct} a = {C.load(out, di, xt.dtype)}, b = {C.load(up, si, xt.dtype)};")
-                    w.line(C.store(out, di, _combine(rule, "a", "b", xt.dtype), xt.dtype))
+                    combine_at(f"off * {inner}L + k", "k")
         w.line("}")
         return
     with w.block(f"for (long o = 0; o < {rows}L; ++o)"):
         _nd_offset(w, ip, xt.shape[:m], "o", err)
         if rule:
             with w.block(f"for (long k = 0; k < {inner}L; ++k)"):
-                di, si = f"off * {inner}L + k", f"o * {inner}L + k"
-                ct = C.compute(xt.dtype)
-                w.line(f"const {ct} a = {C.load(out, di, xt.dtype)}, b = {C.load(up, si, xt.dtype)};")
-                w.line(C.store(out, di, _combine(rule, "a", "b", xt.dtype), xt.dtype))
+                combine_at(f"off * {inner}L + k", f"o * {inner}L + k")
         else:
             w.line(f"memcpy({out} + off * {inner}L, {up} + o * {inner}L, sizeof(*{out}) * {inner}L);")
 

@@ -526,6 +526,13 @@ def concat(w, xs, xts, out, ot, axis: int, stack: bool):
         pos += chunk
 
 
+def checked_index(w, var: str, idx: str, n: int, err_code: int) -> None:
+    """int64_t var = idx, negative counted from the end, out of [0, n): the error err_code."""
+    w.line(f"int64_t {var} = (int64_t){idx};")
+    w.line(f"if ({var} < 0) {var} += {n}L;")
+    w.line(f"if ({var} < 0 || {var} >= {n}L) return PC_ERR_BASE + {err_code};")
+
+
 def gather(w, x, xt, idx, it, out, axis: int, err_code: int):
     shape = xt.shape
     outer, n, inner = _prod(shape[:axis]), shape[axis], _prod(shape[axis + 1:])
@@ -535,9 +542,7 @@ def gather(w, x, xt, idx, it, out, axis: int, err_code: int):
     scalar_idx = isinstance(idx, str) and idx.startswith("(") and len(getattr(it, "shape", ())) == 0
     with w.block(f"for (long o = 0; o < {outer}L; ++o)"):
         with w.block(f"for (long k = 0; k < {m}L; ++k)"):
-            w.line(f"int64_t ix = (int64_t){idx if scalar_idx else idx + '[k]'};")
-            w.line(f"if (ix < 0) ix += {n}L;")
-            w.line(f"if (ix < 0 || ix >= {n}L) return PC_ERR_BASE + {err_code};")
+            checked_index(w, "ix", idx if scalar_idx else idx + '[k]', n, err_code)
             w.line(f"memcpy({out} + (o * {m}L + k) * {inner}L, {x} + (o * {n}L + ix) * {inner}L, "
                    f"sizeof(*{out}) * {inner}L);")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from pycompile.backend.c.ops import ctypes_ as C
-from pycompile.backend.c.ops.kernels import PARALLEL_FOR
+from pycompile.backend.c.ops.kernels import PARALLEL_FOR, checked_index
 from pycompile.backend.c.ops.writer import CWriter
 
 
@@ -13,11 +13,8 @@ def row_view(w, x, xt, idx: str, axis: int, err_code: int, dt, var: str) -> str:
     """The pointer to x's row `idx` along `axis` (no axis before it longer than 1): the index
     checked and wrapped as gather's (into the C variable `var`), then x + var * (the row's
     elements)."""
-    n, inner = xt.shape[axis], math.prod(xt.shape[axis + 1:])
-    w.line(f"int64_t {var} = (int64_t){idx};")
-    w.line(f"if ({var} < 0) {var} += {n}L;")
-    w.line(f"if ({var} < 0 || {var} >= {n}L) return PC_ERR_BASE + {err_code};")
-    return f"({C.storage(dt)} *){x} + {var} * {inner}L"
+    checked_index(w, var, idx, xt.shape[axis], err_code)
+    return f"({C.storage(dt)} *){x} + {var} * {math.prod(xt.shape[axis + 1:])}L"
 
 
 ZERO_CHUNK = 1 << 18        # bytes a thread zeroes per unit (zero)
