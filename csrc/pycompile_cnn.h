@@ -9,12 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* 64-byte vectors for the direct convolution kernels (AVX-512 registers; GCC splits them on
- * narrower machines) */
+/* Vectors for the convolution kernels, one set per machine width (backend/c/ops/vectors.py picks
+ * the widest the target's registers hold: GCC lowers a wider one through the stack) */
 typedef float pc_v16f __attribute__((vector_size(64)));
 typedef double pc_v8d __attribute__((vector_size(64)));
 typedef int32_t pc_v16i __attribute__((vector_size(64)));
 typedef int64_t pc_v8l __attribute__((vector_size(64)));
+typedef float pc_v8f __attribute__((vector_size(32)));
+typedef double pc_v4d __attribute__((vector_size(32)));
+typedef int32_t pc_v8i __attribute__((vector_size(32)));
+typedef int64_t pc_v4l __attribute__((vector_size(32)));
+typedef float pc_v4f __attribute__((vector_size(16)));
+typedef double pc_v2d __attribute__((vector_size(16)));
+typedef int32_t pc_v4i __attribute__((vector_size(16)));
+typedef int64_t pc_v2l __attribute__((vector_size(16)));
 
 /* The direct convolution's register tiles (backend/c/ops/conv.py) multiply-add with fused multiply-adds.
  * Generated code is built with -ffp-contract=off (toolchain.py: a value computed twice must round

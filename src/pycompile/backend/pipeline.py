@@ -87,7 +87,8 @@ def options() -> dict:
     device = devices.current()
     return {"load_elim": context.load_elim_level(), "float_status": device.float_status,
             "opt_level": knobs.get("PYCOMPILE_OPT_LEVEL"), "fast_paths": knobs.get("PYCOMPILE_FAST_PATHS"),
-            "winograd": knobs.get("PYCOMPILE_WINOGRAD"), **device.pipeline_options()}
+            "winograd": knobs.get("PYCOMPILE_WINOGRAD"), "vector_bytes": knobs.get("PYCOMPILE_VECTOR_BYTES"),
+            **device.pipeline_options()}
 
 
 def _copied_bytes(graph) -> int:

@@ -295,6 +295,37 @@ def march(target_cpu: str) -> list:
     return [f"-march={target_cpu}", "-mtune=generic"]
 
 
+def vector_bytes() -> int:
+    """The width in bytes of the vectors the convolution kernels are written in
+    (backend/c/ops/vectors.py): PYCOMPILE_VECTOR_BYTES when set, else the widest vector registers
+    `-march=native` gives the C compiler - 64 with AVX-512, 32 with AVX / AVX2, 16 otherwise (SSE,
+    NEON, or a compiler that cannot be asked). GCC lowers a vector type wider than the target's
+    registers through the stack (a 64-byte tile on an AVX2 machine ran LeNet-5 ~5x slower than
+    its 32-byte form), so the kernels are written at the machine's width."""
+    forced = knobs.get("PYCOMPILE_VECTOR_BYTES")
+    if forced:
+        return forced
+    try:
+        cc = tuple(cc_command())
+    except ToolchainError:
+        return 16
+    return _native_vector_bytes(cc)
+
+
+@functools.lru_cache(maxsize=None)
+def _native_vector_bytes(cc: tuple) -> int:
+    import subprocess
+    try:
+        proc = subprocess.run([*cc, "-march=native", "-dM", "-E", "-x", "c", os.devnull],
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return 16
+    defined = {line.split()[1] for line in proc.stdout.splitlines() if line.startswith("#define ")}
+    if "__AVX512F__" in defined:
+        return 64
+    return 32 if "__AVX__" in defined else 16
+
+
 def for_target(flags, target_cpu: str = "native") -> list:
     """`flags` with -march=native replaced by the flags of `target_cpu`."""
     if target_cpu == "native":

@@ -40,6 +40,17 @@ def _int_in(lo: int, hi: int, name: str):
     return parse
 
 
+def _one_of_ints(allowed: tuple, name: str):
+    def parse(v: str):
+        v = v.strip()
+        if v == "":
+            return None
+        if not (v.isdigit() and int(v) in allowed):
+            raise KnobError(f"{name} must be one of {', '.join(map(str, allowed))}, but got {v!r}")
+        return int(v)
+    return parse
+
+
 def _positive_or_none(v: str):
     """PYCOMPILE_NUM_THREADS: a positive count; '0' or text -> unset; a count no C int holds is
     an error naming the variable."""
@@ -163,6 +174,10 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
          "run float32 3x3 stride-1 convolutions with >= 16 input and output channels as Winograd "
          "F(2x2, 3x3) (backend/c/ops/winograd.py); 0: the direct kernel, for bisecting (read when the C "
          "is generated)"),
+    Knob("PYCOMPILE_VECTOR_BYTES", 0, _one_of_ints((0, 16, 32, 64), "PYCOMPILE_VECTOR_BYTES"),
+         "the width in bytes of the vectors the convolution kernels are written in (0, the default: the "
+         "widest the C compiler's -march=native has - 64 with AVX-512, 32 with AVX / AVX2, else 16); "
+         "16 / 32 / 64 force one, for testing (read when the C is generated)"),
     Knob("PYCOMPILE_KEEP_PACKED_MB", 256, _int_in(0, 1 << 30, "PYCOMPILE_KEEP_PACKED_MB"),
          "megabytes of packed weights the product kernel may keep between calls of graphs that only "
          "read their Parameters (default 256; 0: pack on every call)"),

@@ -28,6 +28,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common import knobs
 from pycompile.ops._table import OPS
 from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops import vectors
 from pycompile.backend.c.ops import winograd
 from pycompile.backend.c.ops.elementwise import expr as c_expr
 from pycompile.backend.c.ops.templates import template
@@ -207,16 +208,30 @@ def _chunk(units: int) -> int:
 
 
 def _lanes(dt) -> int:
-    return 16 if dt is mstype.float32 else 8
+    """The logical vector's lanes: the order of the row kernels' sums and the rows / tiles choice
+    (vectors.py; the PyNative generic kernels read the same)."""
+    return vectors.logical_lanes(dt)
 
 
 def choose_tiles(g: Geometry, lanes: int):
-    """(KV, PX): channel vectors and pixels of a register tile (KV * PX accumulators <= 24).
-    Measured on one core (AVX-512), 8 x 64 x 56 x 56 3x3: KV 4 x PX 6 18.6-19.3 ms (96 GFLOP/s),
-    2 x 12 19.5-20.2, 3 x 8 27.1; ResNet's 7x7 / 2 over 3 channels: 4 x 6 20.3-21.2 ms,
-    1 x 16 23.7, 2 x 12 26.8-29.7, 2 x 14 39."""
-    kv = max(1, min(4, -(-g.Kg // lanes)))
-    px = {1: 16, 2: 12, 3: 8, 4: 6}[kv]
+    """(KV, PX): channel vectors (of the machine's `lanes`) and pixels of a register tile, KV * PX
+    accumulators within vectors.accumulators(). Measured on one core (AVX-512), 8 x 64 x 56 x 56
+    3x3: KV 4 x PX 6 18.6-19.3 ms (96 GFLOP/s), 2 x 12 19.5-20.2, 3 x 8 27.1; ResNet's 7x7 / 2
+    over 3 channels: 4 x 6 20.3-21.2 ms, 1 x 16 23.7, 2 x 12 26.8-29.7, 2 x 14 39. With 16
+    registers (AVX2; one core of the 2-core AMD EPYC machine, the tiles compiled side by side in
+    one process, rounds alternated): W10 (ResNet-18 stage 1, 3x3 over 64 channels and 7x7 / 2)
+    KV 1 x PX 8 152 ms, 2 x 5 167, 1 x 12 177, 2 x 6 268 (GCC spills its 12 accumulators), 3 x 4
+    224; W9 (LeNet-5: 5x5 over 6 channels into 16) 2 x 5 0.86x and 1 x 12 0.90x of 1 x 8. Two
+    vectors of 64-channel 3x3 weights (37 KB) overflow the 32 KB L1, and stride 2 shares no input
+    between the tile's pixels: 2 x 5 for stride 1 with small weights, else 1 x 8."""
+    if vectors.accumulators() >= 24:
+        kv = max(1, min(4, -(-g.Kg // lanes)))
+        px = {1: 16, 2: 12, 3: 8, 4: 6}[kv]
+    else:
+        # 2 x 5 (10 accumulators: no spill) while two vectors' weights for every input channel
+        # stay within half the L1 cache, else 1 x 8
+        two = g.Kg > lanes and g.SW == 1 and g.Cg * g.KH * g.KW * 2 * vectors.width() <= 16384
+        kv, px = (2, 5) if two else (1, 8)
     return kv, min(px, g.OW)
 
 
@@ -267,10 +282,10 @@ def _row_kernel(defs, name: str, g: Geometry, dt, nv: int, cs: int, rs: int, kc:
     leaves out rows that read only zero padding; their products are +-0, which leave a sum
     that starts at +0 unchanged)."""
     st = C.storage(dt)
-    lanes = _lanes(dt)
-    vt = "pc_v16f" if dt is mstype.float32 else "pc_v8d"
-    it = "pc_v16i" if dt is mstype.float32 else "pc_v8l"
-    sets = max(1, min(4 // nv, g.KW))
+    sets = max(1, min(4 // nv, g.KW))         # from the logical vectors: the order of the sums
+    # written in the machine's vectors: logical vector v is physical ones v * pieces ... (+ pieces - 1)
+    lanes, vt, it = vectors.lanes(dt), vectors.vtype(dt), vectors.itype(dt)
+    nv = nv * vectors.pieces(dt)
     wstride = g.Cg * g.KH * g.KW
     extra = ", long r0, long r1" if row_range else ""
     defs.line(f"PC_CONTRACT_FN void {name}(const {st} *restrict x, const {st} *restrict w, {st} *restrict acc{extra})")
@@ -308,12 +323,14 @@ def _row_kernel(defs, name: str, g: Geometry, dt, nv: int, cs: int, rs: int, kc:
     return name
 
 
-def _row_channels(g: Geometry, nvs) -> int:
+def _row_channels(g: Geometry, nvs, pieces: int = 1) -> int:
     """Output channels per row-kernel call: the largest divisor of Kg whose accumulators (vectors
-    x column sets x channels, for each kernel's vector count in nvs) fit in 24 registers.
-    LeNet's first layer (6 channels of 2 vectors) and Conv2DBackpropInput of its second (6 of
-    1) load each input vector once for the 6 channels instead of 6 times."""
-    budget = max(1, min(24 // (nv * max(1, min(4 // nv, g.KW))) for nv in nvs if nv))
+    x column sets x channels, for each kernel's logical vector count in nvs, `pieces` machine
+    vectors each) fit in vectors.accumulators() registers. LeNet's first layer (6 channels of 2
+    vectors) and Conv2DBackpropInput of its second (6 of 1) load each input vector once for the 6
+    channels instead of 6 times (with AVX-512's registers)."""
+    regs = vectors.accumulators()
+    budget = max(1, min(regs // (nv * pieces * max(1, min(4 // nv, g.KW))) for nv in nvs if nv))
     return max(d for d in range(1, min(g.Kg, budget) + 1) if g.Kg % d == 0)
 
 
@@ -338,7 +355,7 @@ def render_rows(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue,
         g2.padded = True
     xp, cs, rs = _padded_input(w, g2, x, st, name, slack)
     tail_nv = nv_row % chunk
-    kc = _row_channels(g, (chunk, tail_nv))
+    kc = _row_channels(g, (chunk, tail_nv), vectors.pieces(dt))
     astride = nv_row * lanes
     skip = skip_pad_rows and g.SH == 1 and bool(g.PH or g.PHa)
     kern = _row_kernel(ctx.defs, f"{name}_row", g, dt, chunk, cs, rs, kc, astride, skip)
@@ -387,8 +404,7 @@ def _microkernel(defs, name: str, g: Geometry, dt, kv: int, px: int, cs: int, rs
     """static inline void name(const T *x, const T *w, T *buf): one register tile of px output
     pixels x kv vectors of channels, summed over (c, kh, kw); buf[j * kv * V + lane]."""
     st = C.storage(dt)
-    lanes = _lanes(dt)
-    vt = "pc_v16f" if dt is mstype.float32 else "pc_v8d"
+    lanes, vt = vectors.lanes(dt), vectors.vtype(dt)
     defs.line(f"PC_CONTRACT_FN void {name}(const {st} *restrict x, const {st} *restrict w, {st} *restrict buf)")
     with scope(defs):
         defs.line("PC_CONTRACT_BODY")
@@ -417,7 +433,7 @@ def render_tiles(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue
     """Channel-vectorized direct convolution in register tiles (see the module docstring)."""
     st = C.storage(dt)
     ct = C.compute(dt)
-    lanes = _lanes(dt)
+    lanes = vectors.lanes(dt)        # one chain per output: the tile's shape does not change the bits
     kv, px = choose_tiles(g, lanes)
     vl = kv * lanes
     kb = -(-g.Kg // vl)

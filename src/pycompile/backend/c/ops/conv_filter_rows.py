@@ -16,13 +16,16 @@ from __future__ import annotations
 
 from pycompile.common import dtype as mstype
 from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops import vectors
 from pycompile.backend.c.ops.writer import scope
 
 MAX_ACCUMULATORS = 24
 
 
 def _lanes(dt) -> int:
-    return 16 if dt is mstype.float32 else 8
+    """The logical vector's lanes (vectors.py): which pixels a vector holds and the order the
+    lanes are added in at the end."""
+    return vectors.logical_lanes(dt)
 
 
 def applies(g, dt) -> bool:
@@ -42,11 +45,15 @@ def render(ctx, w, n, g, out: str, dt, name: str, padded_input, split_flops):
     dout, x = n.inputs
     st = C.storage(dt)
     lanes = _lanes(dt)
-    vt = "pc_v16f" if dt is mstype.float32 else "pc_v8d"
-    it = "pc_v16i" if dt is mstype.float32 else "pc_v8l"
     nv = -(-g.OW // lanes)
     last = g.OW - lanes                 # where the last vector starts (overlapping when OW % lanes)
     overlap = nv * lanes - g.OW         # its first lanes, already summed by the vector before
+    # logical vector v written as P machine vectors (p = v * P + h, h < P) of pl lanes each
+    P, pl, vt, it = vectors.pieces(dt), vectors.lanes(dt), vectors.vtype(dt), vectors.itype(dt)
+
+    def at(v, h):                       # where piece h of logical vector v reads its row
+        return (last if v == nv - 1 else v * lanes) + h * pl
+
     kern = f"{name}_fr"
     defs = ctx.defs
     xp, cs, rs = padded_input(w, g, ctx.ptr(x), st, name, 0)
@@ -56,22 +63,30 @@ def render(ctx, w, n, g, out: str, dt, name: str, padded_input, split_flops):
     defs.line(f"PC_CONTRACT_FN void {kern}(const {st} *restrict d, const {st} *restrict xr, {vt} *restrict acc)")
     with scope(defs):
         defs.line("PC_CONTRACT_BODY")
-        defs.line(" ".join(f"{vt} a{s}_{v} = acc[{s * nv + v}];" for s in range(g.KW) for v in range(nv)))
-        if overlap:
-            defs.line(f"const {it} keep = {{{', '.join('0' if i < overlap else '-1' for i in range(lanes))}}};")
+        # The last vector's lanes below `overlap` are masked to +0, and every piece of it goes
+        # through the mask as the logical vector does (a product, then the mask, then the add: no
+        # fused multiply-add, whose rounding differs). The masks are read through a volatile
+        # pointer: a piece whose mask is all ones would otherwise be folded to a plain multiply-add
+        # and fused (16-byte pieces of LeNet's 16-lane vector differed so). A piece wholly below
+        # `overlap` would only add +0 to a sum that starts at +0 (never -0), and its product is one
+        # an earlier piece makes, which GCC would share and then not fuse there: it is left out.
+        pcs = [(v, h) for v in range(nv) for h in range(P) if not (v == nv - 1 and (h + 1) * pl <= overlap)]
+        defs.line(" ".join(f"{vt} a{s}_{v}_{h} = acc[{(s * nv + v) * P + h}];" for s in range(g.KW) for v, h in pcs))
+        masked = [h for v, h in pcs if v == nv - 1] if overlap else []
+        for h in masked:
+            defs.line(f"static const {it} keep{h}_c = {{{', '.join('0' if h * pl + i < overlap else '-1' for i in range(pl))}}};")
+            defs.line(f"const {it} keep{h} = *(const volatile {it} *)&keep{h}_c;")
         with defs.block(f"for (long oh = 0; oh < {g.OH}L; ++oh, d += {g.OW}L, xr += {rs}L)"):
-            for v in range(nv):
-                off = last if v == nv - 1 else v * lanes
-                defs.line(f"{vt} d{v}; memcpy(&d{v}, d + {off}, sizeof d{v});")
+            for v, h in pcs:
+                defs.line(f"{vt} d{v}_{h}; memcpy(&d{v}_{h}, d + {at(v, h)}, sizeof d{v}_{h});")
             for s in range(g.KW):
-                for v in range(nv):
-                    off = last if v == nv - 1 else v * lanes
-                    load = f"{vt} b; memcpy(&b, xr + {off + s}, sizeof b);"
-                    if v == nv - 1 and overlap:
-                        defs.line(f"{{ {load} a{s}_{v} += ({vt})(({it})(d{v} * b) & keep); }}")
+                for v, h in pcs:
+                    load = f"{vt} b; memcpy(&b, xr + {at(v, h) + s}, sizeof b);"
+                    if v == nv - 1 and h in masked:
+                        defs.line(f"{{ {load} a{s}_{v}_{h} += ({vt})(({it})(d{v}_{h} * b) & keep{h}); }}")
                     else:
-                        defs.line(f"{{ {load} a{s}_{v} += d{v} * b; }}")
-        defs.line(" ".join(f"acc[{s * nv + v}] = a{s}_{v};" for s in range(g.KW) for v in range(nv)))
+                        defs.line(f"{{ {load} a{s}_{v}_{h} += d{v}_{h} * b; }}")
+        defs.line(" ".join(f"acc[{(s * nv + v) * P + h}] = a{s}_{v}_{h};" for s in range(g.KW) for v, h in pcs))
     defs.line("")
     units = g.K * g.C * g.KH
     w.line("{")
@@ -92,9 +107,11 @@ def render(ctx, w, n, g, out: str, dt, name: str, padded_input, split_flops):
                            f"{xp} + (nn * {g.C}L + c) * {cs}L + r * {rs}L, ({vt} *)(ACC + u * {nacc * lanes}L));")
             with w.block("for (long u = u0; u < u1; ++u)"):
                 with w.block(f"for (long s = 0; s < {g.KW}L; ++s)"):
+                    # the logical vectors added, then their lanes in order (piece by piece)
                     w.line(f"const {vt} *const a = (const {vt} *)(ACC + (u * {nacc}L + s * {nv}L) * {lanes}L);")
-                    w.line(f"const {vt} t = {' + '.join(f'a[{v}]' for v in range(nv))};")
                     w.line(f"{st} h = 0;")
-                    w.line(f"for (int l = 0; l < {lanes}; ++l) h += t[l];")
+                    for h in range(P):
+                        w.line(f"{{ const {vt} t = {' + '.join(f'a[{v * P + h}]' for v in range(nv))};")
+                        w.line(f"  for (int l = 0; l < {pl}; ++l) h += t[l]; }}")
                     w.line(f"{out}[u * {g.KW}L + s] = h;")
     w.line("}")

@@ -25,12 +25,14 @@ only when there are few tiles) are split over the threads; each unit
     (bias, BatchNorm scale and shift, activation, residual add), as the direct kernel stores.
 Measured on the 2-core AVX-512 machine (docs/guide/cnn.md, "Winograd"); the error against the
 float64 convolution is within a few float32 roundings, as the direct kernel's
-(tests/backend/test_winograd.py).
+(tests/backend/test_winograd.py). Written in 64-byte vectors: only where the machine's vectors are
+that wide (vectors.py); elsewhere the direct kernel runs.
 """
 from __future__ import annotations
 
 from pycompile.common import dtype as mstype
 from pycompile.common import knobs
+from pycompile.backend.c.ops import vectors
 from pycompile.backend.c.ops.writer import CWriter, scope
 
 # Both channel counts at least this (measured: docs/guide/cnn.md, "Winograd"); below it the
@@ -69,7 +71,7 @@ def applies(g, dt) -> bool:
     return (dt is mstype.float32 and g.sp == 2 and g.D == 1 and g.G == 1 and (g.KH, g.KW) == (3, 3)
             and (g.SH, g.SW, g.DH, g.DW) == (1, 1, 1, 1) and g.C >= MIN_CHANNELS and g.K >= MIN_CHANNELS
             and g.OW >= MIN_WIDTH and g.N * ((g.OH + 1) // 2) * ((g.OW + 1) // 2) >= MIN_TILES
-            and knobs.get("PYCOMPILE_WINOGRAD"))
+            and knobs.get("PYCOMPILE_WINOGRAD") and vectors.lanes(dt) == LANES)
 
 
 class Plan:
