@@ -42,13 +42,30 @@ typedef uint16_t __attribute__((may_alias)) pc_half_bits;
 
 static inline float pc_bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint32_t pc_f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+/* c ? a : b (c is 0 or 1) in mask arithmetic: with a float operation on one side, a ?: becomes a
+ * branch GCC will not if-convert without AVX-512's masked operations (the operation could trap,
+ * and the code does not use -fno-trapping-math), which left every float16 loop scalar on AVX2 */
+static inline uint32_t pc_sel32(uint32_t c, uint32_t a, uint32_t b) { const uint32_t m = 0u - c; return (a & m) | (b & ~m); }
+/* c ? a : b on floats / doubles, both evaluated: `c ? 0 : expf(x)` is a conditional call GCC
+ * vectorizes only with AVX-512's masked libmvec calls; pc_self(c, 0, expf(x)) calls it for every
+ * lane (no errno: -fno-math-errno) and vectorizes on AVX2 too */
+static inline float pc_self(int c, float a, float b) {
+    uint32_t x, y; memcpy(&x, &a, 4); memcpy(&y, &b, 4);
+    const uint32_t r = pc_sel32((uint32_t)(c != 0), x, y);
+    float f; memcpy(&f, &r, 4); return f;
+}
+static inline double pc_seld(int c, double a, double b) {
+    uint64_t x, y; memcpy(&x, &a, 8); memcpy(&y, &b, 8);
+    const uint64_t m = 0ull - (uint64_t)(c != 0), r = (x & m) | (y & ~m);
+    double f; memcpy(&f, &r, 8); return f;
+}
 
 static inline float pc_h2f(uint16_t h) {
     /* the magnitude bits moved into a float's place are the value times 2^-112, for normal and
      * subnormal float16 alike; infinities and NaNs take the float exponent instead */
     const uint32_t mag = (uint32_t)(h & 0x7fffu) << 13;
     const uint32_t scaled = pc_f32_bits(pc_bits_f32(mag) * 0x1p112f);
-    const uint32_t bits = (h & 0x7c00u) == 0x7c00u ? (0x7f800000u | mag) : scaled;
+    const uint32_t bits = pc_sel32((h & 0x7c00u) == 0x7c00u, 0x7f800000u | mag, scaled);
     return pc_bits_f32(bits | ((uint32_t)(h & 0x8000u) << 16));
 }
 
@@ -58,13 +75,13 @@ static inline uint16_t pc_f2h(float f) {
     /* |f| >= 2^-14: a normal float16 - round the 13 dropped mantissa bits to even - or, when
      * that reaches 2^16, infinity */
     const uint32_t r = a + 0xfffu + ((a >> 13) & 1u);
-    const uint32_t normal = r >= 0x47800000u ? 0x7c00u : (r >> 13) - (112u << 10);
+    const uint32_t normal = pc_sel32(r >= 0x47800000u, 0x7c00u, (r >> 13) - (112u << 10));
     /* below: float16 subnormals are multiples of 2^-24, the ulp of floats in [0.5, 1), so
      * adding 0.5 rounds to even and the low bits of the sum are the float16 bits */
     const uint32_t sub = pc_f32_bits(pc_bits_f32(a) + 0.5f) - 0x3f000000u;
-    uint32_t h = a >= 0x38800000u ? normal : sub;
-    h = a == 0x7f800000u ? 0x7c00u : h;
-    h = a > 0x7f800000u ? 0x7e00u : h;
+    uint32_t h = pc_sel32(a >= 0x38800000u, normal, sub);
+    h = pc_sel32(a == 0x7f800000u, 0x7c00u, h);
+    h = pc_sel32(a > 0x7f800000u, 0x7e00u, h);
     return (uint16_t)(h | sign);
 }
 
@@ -96,10 +113,10 @@ static inline float pc_round_h(float f) {
     const uint32_t u = pc_f32_bits(f);
     const uint32_t sign = u & 0x80000000u, a = u & 0x7fffffffu;
     const uint32_t r = (a + 0xfffu + ((a >> 13) & 1u)) & 0xffffe000u;
-    const uint32_t normal = r >= 0x47800000u ? 0x7f800000u : r;
+    const uint32_t normal = pc_sel32(r >= 0x47800000u, 0x7f800000u, r);
     const uint32_t sub = pc_f32_bits((pc_bits_f32(a) + 0.5f) - 0.5f);
-    uint32_t m = a >= 0x38800000u ? normal : sub;
-    m = a > 0x7f800000u ? a : m;
+    uint32_t m = pc_sel32(a >= 0x38800000u, normal, sub);
+    m = pc_sel32(a > 0x7f800000u, a, m);
     return pc_bits_f32(m | sign);
 }
 

@@ -13,6 +13,7 @@ import pycompile as ms
 from pycompile import Tensor, nn, ops
 from pycompile._rt import ffi, lib
 from pycompile.common import context
+from product_bits import assert_same
 
 MT = ops.MatMul(transpose_b=True)
 
@@ -118,8 +119,8 @@ def test_w4s_layers_at_any_thread_count(threads):
         np.testing.assert_allclose(results[t][0], h, rtol=1e-4, atol=1e-4)
         np.testing.assert_allclose(results[t][1], h @ w3.T + b3, rtol=1e-4, atol=1e-4)
     for t in (2, 4, 16):
-        np.testing.assert_array_equal(results[t][0], results[1][0], err_msg=f"{t} threads")
-        np.testing.assert_array_equal(results[t][1], results[1][1], err_msg=f"{t} threads")
+        assert_same(results[t][0], results[1][0], err_msg=f"{t} threads")
+        assert_same(results[t][1], results[1][1], err_msg=f"{t} threads")
 
 
 def test_an_older_table_or_none_gets_blas_and_a_relu_pass(tmp_path):

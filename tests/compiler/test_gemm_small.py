@@ -10,6 +10,7 @@ import pytest
 
 import pycompile as ms
 from pycompile import Tensor, ops
+from product_bits import assert_same
 
 # (m, k, n): rows around the 7-row tile, columns around the 16-lane masks of 64-column panels,
 # short and long inner dimensions. Both layouts of B use the kernel at any row count (a
@@ -336,4 +337,4 @@ def test_a_product_with_a_weight_packed_each_call_is_computed_transposed_with_th
     np.testing.assert_allclose(got[True, 1][2], x @ w.T, rtol=1e-4, atol=1e-4)
     for key, ys in got.items():
         for y0, y1 in zip(got[False, 1], ys):
-            np.testing.assert_array_equal(y1, y0, err_msg=str(key))
+            assert_same(y1, y0, err_msg=str(key))

@@ -60,7 +60,13 @@ def _select(a, ct):
     made in one arm only as a masked load, and where it then unrolls the vectorized loop (a
     driver loop over short rows) it gives every copy the first copy's mask - silently wrong
     elements (issue 31: the compiled gradient of softmax(elu(x), 0) was 0 at some x > 0).
-    Reading both operands first leaves no conditional load; every operand is in bounds."""
+    Reading both operands first leaves no conditional load; every operand is in bounds. Floats
+    and doubles are selected by mask (csrc/pycompile_kernels.h pc_self / pc_seld): both sides are
+    computed, so no multiply or libm call sits in a branch, which GCC if-converts only with
+    AVX-512's masked operations (an AVX2 machine ran such loops scalar)."""
+    sel = {"float": "pc_self", "double": "pc_seld"}.get(ct)
+    if sel:
+        return f"{sel}(({a[0]}) != 0, {a[1]}, {a[2]})"
     if "[" not in a[1] and "[" not in a[2]:
         return f"({a[0]} ? {a[1]} : {a[2]})"
     return f"({{ const {ct} pc_sel_x = {a[1]}; const {ct} pc_sel_y = {a[2]}; {a[0]} ? pc_sel_x : pc_sel_y; }})"
@@ -88,7 +94,9 @@ EXPR = {
     E.Neg: lambda a, ct: f"(-{a[0]})",
     E.Abs: lambda a, ct: f"{fm('fabs', ct)}({a[0]})" if _is_float(ct) else f"({a[0]} < 0 ? -{a[0]} : {a[0]})",
     # float (float32 and float16 computed in float): 0 for x <= -87 (defs/elementwise.py: EXP_FLUSH_F32)
-    E.Exp: lambda a, ct: (f"({a[0]} <= {lit(E.EXP_FLUSH_F32, ct)} ? {lit(0, ct)} : expf({a[0]}))" if ct == "float"
+    # (both sides evaluated, selected by mask: csrc/pycompile_kernels.h pc_self - a conditional call
+    # vectorizes only with AVX-512)
+    E.Exp: lambda a, ct: (f"pc_self({a[0]} <= {lit(E.EXP_FLUSH_F32, ct)}, {lit(0, ct)}, expf({a[0]}))" if ct == "float"
                           else f"{fm('exp', ct)}({a[0]})"),
     E.Log: lambda a, ct: f"{fm('log', ct)}({a[0]})",
     E.Sqrt: lambda a, ct: f"{fm('sqrt', ct)}({a[0]})",

@@ -326,7 +326,10 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
     def ex_flush(v):
         # exp(v) for v = x - max <= 0, flushing results below the smallest normal number to 0
         # (see the clamp pass below); NaN still reaches exp
-        return f"({v} < {lim} ? ({ct})0 : {ex}({v} < {lim} ? {lim} : {v}))"
+        # (selected by mask, the call made for every lane: pc_self / pc_seld, which vectorize
+        # without AVX-512's masked calls)
+        sel = "pc_seld" if ct == "double" else "pc_self"
+        return f"{sel}({v} < {lim}, ({ct})0, {ex}({v} < {lim} ? {lim} : {v}))"
     if B == 1:
         # contiguous rows: simd loops (max; clamp; exp and sum; scale), each vectorized; these
         # passes and an exp per element are worth a thread sooner than a plain loop
