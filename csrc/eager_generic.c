@@ -42,6 +42,21 @@ int pc_gen_cpu_fma(void)
 #endif
 }
 
+/* 1 where the blocks run on 64-byte vectors (AVX-512), else on pairs of 32-byte ones */
+static int pc_gen_wide(void)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    static int wide = -1;
+    if (wide < 0) {
+        __builtin_cpu_init();
+        wide = __builtin_cpu_supports("avx512f") ? 1 : 0;
+    }
+    return wide;
+#else
+    return 0;
+#endif
+}
+
 static void run_split(pc_task_fn fn, void *ctx, long n, long work)
 {
     if (work > PC_GEN_SERIAL * pc_get_num_threads() / 2 && pc_get_num_threads() > 1)
@@ -52,7 +67,7 @@ static void run_split(pc_task_fn fn, void *ctx, long n, long work)
 
 /* ---- convolution --------------------------------------------------------------------------------- */
 enum { G_N, G_C, G_H, G_W, G_K, G_G, G_KH, G_KW, G_SH, G_SW, G_DH, G_DW, G_PH, G_PW, G_PHA, G_PWA, G_OH,
-       G_OW, G_SPLIT, G_SETSA, G_SETSB, G_FUSED, G_COUNT };
+       G_OW, G_SPLIT, G_SETSA, G_SETSB, G_FUSED, G_WIDE, G_COUNT };
 
 /* The blocks below are written as the generated kernels are (conv.py `_row_kernel`, `_microkernel`:
  * 64-byte vector types, `a += w * x`) and built as they are: the fused variant with contraction on
@@ -61,70 +76,76 @@ enum { G_N, G_C, G_H, G_W, G_K, G_G, G_KH, G_KW, G_SH, G_SW, G_DH, G_DW, G_PH, G
 #define PC_BLOCK_ATTR(CONTRACT) PC_CLONES __attribute__((noinline, optimize("fp-contract=" CONTRACT)))
 
 /* The rows kernel's block: NV vectors of V consecutive output pixels of one channel, kernel column s
- * adding into accumulator set s % S, the sets added in order at the end (NV * S <= 4 vectors). */
-#define PC_ROW_STEP(VT, V, NV, S, t, s)                                                                 \
+ * adding into accumulator set s % S, the sets added in order at the end (NV * S <= 4 vectors). A
+ * vector of V lanes is written as P machine vectors VT of PV lanes (conv.py's logical and physical
+ * vectors, backend/c/ops/vectors.py): each lane's chain of multiply-adds is the same either way.
+ * NP = NV * P machine vectors. */
+#define PC_ROW_STEP(VT, PV, NP, S, t, s)                                                                \
     do {                                                                                                \
         const VT wv = (VT){0} + wr[s];                                                                  \
         const ST *xs = xr + (s) * DW;                                                                   \
-        for (int v = 0; v < NV; ++v) {                                                                  \
+        for (int v = 0; v < NP; ++v) {                                                                  \
             VT b;                                                                                       \
-            if (contig_) memcpy(&b, xs + v * V, sizeof b);                                              \
-            else for (int l = 0; l < V; ++l) b[l] = xs[(v * V + l) * SW];                               \
+            if (contig_) memcpy(&b, xs + v * PV, sizeof b);                                             \
+            else for (int l = 0; l < PV; ++l) b[l] = xs[(v * PV + l) * SW];                             \
             a[v * S + (t)] += wv * b;                                                                   \
         }                                                                                               \
     } while (0)
 
-#define PC_ROW_BLOCK(ST_, VT, V, NAME, NV, S, CONTRACT, CONTIG)                                         \
+#define PC_ROW_BLOCK(ST_, VT, PV, P, NAME, NV, S, CONTRACT, CONTIG)                                     \
 PC_BLOCK_ATTR(CONTRACT) static void NAME(const ST_ *restrict x, const ST_ *restrict w, ST_ *restrict out, \
                                           long Cg, long KH, long KW, long cs, long rs, long DH, long DW,  \
                                           long SW)                                                       \
 {                                                                                                       \
     typedef ST_ ST;                                                                                     \
     enum { contig_ = CONTIG };            /* 1: rows read contiguously (stride 1) */                    \
-    VT a[NV * S];                                                                                       \
-    for (int i = 0; i < NV * S; ++i) a[i] = (VT){0};                                                    \
+    VT a[NV * P * S];                                                                                   \
+    for (int i = 0; i < NV * P * S; ++i) a[i] = (VT){0};                                                \
     for (long c = 0; c < Cg; ++c)                                                                       \
         for (long r = 0; r < KH; ++r) {                                                                 \
             const ST *xr = x + c * cs + r * DH * rs;                                                    \
             const ST *wr = w + (c * KH + r) * KW;                                                       \
             long s0 = 0;                                                                                \
             for (; s0 + S <= KW; s0 += S) {       /* column s0 + t into set t: constant indices */      \
-                PC_ROW_STEP(VT, V, NV, S, 0, s0);                                                       \
-                if (S > 1) PC_ROW_STEP(VT, V, NV, S, 1 % S, s0 + 1);                                    \
-                if (S > 2) PC_ROW_STEP(VT, V, NV, S, 2 % S, s0 + 2);                                    \
-                if (S > 3) PC_ROW_STEP(VT, V, NV, S, 3 % S, s0 + 3);                                    \
+                PC_ROW_STEP(VT, PV, NV * P, S, 0, s0);                                                       \
+                if (S > 1) PC_ROW_STEP(VT, PV, NV * P, S, 1 % S, s0 + 1);                                    \
+                if (S > 2) PC_ROW_STEP(VT, PV, NV * P, S, 2 % S, s0 + 2);                                    \
+                if (S > 3) PC_ROW_STEP(VT, PV, NV * P, S, 3 % S, s0 + 3);                                    \
             }                                                                                           \
             const long rem = KW - s0;                                                                   \
-            if (rem > 0) PC_ROW_STEP(VT, V, NV, S, 0, s0);                                              \
-            if (S > 2 && rem > 1) PC_ROW_STEP(VT, V, NV, S, 1 % S, s0 + 1);                             \
-            if (S > 3 && rem > 2) PC_ROW_STEP(VT, V, NV, S, 2 % S, s0 + 2);                             \
+            if (rem > 0) PC_ROW_STEP(VT, PV, NV * P, S, 0, s0);                                              \
+            if (S > 2 && rem > 1) PC_ROW_STEP(VT, PV, NV * P, S, 1 % S, s0 + 1);                             \
+            if (S > 3 && rem > 2) PC_ROW_STEP(VT, PV, NV * P, S, 2 % S, s0 + 2);                             \
         }                                                                                               \
-    for (int v = 0; v < NV; ++v) {                                                                      \
+    for (int v = 0; v < NV * P; ++v) {                                                                  \
         VT tot = a[v * S];                                                                              \
         for (int t = 1; t < S; ++t) tot = tot + a[v * S + t];                                           \
-        memcpy(out + v * V, &tot, sizeof tot);                                                          \
+        memcpy(out + v * PV, &tot, sizeof tot);                                                         \
     }                                                                                                   \
 }
 
 /* The tile kernel's block: PX output pixels x V output channels, one sum per output over (c, kh,
  * kw) in order; w packed [c][kh][kw][V]. */
 #define PC_TILE_PX 8
-#define PC_TILE_BLOCK(ST_, VT, V, NAME, CONTRACT)                                                       \
+#define PC_TILE_BLOCK(ST_, VT, PV, P, V, NAME, CONTRACT)                                               \
 PC_BLOCK_ATTR(CONTRACT) static void NAME(const ST_ *restrict x, const ST_ *restrict w, ST_ *restrict buf, \
                                           long Cg, long KH, long KW, long cs, long rs, long DH, long DW,  \
                                           long SW)                                                       \
 {                                                                                                       \
-    VT a[PC_TILE_PX];                                                                                   \
-    for (int j = 0; j < PC_TILE_PX; ++j) a[j] = (VT){0};                                                \
+    VT a[PC_TILE_PX * P];                 /* a[j * P + h]: channels h * PV ... of pixel j */             \
+    for (int j = 0; j < PC_TILE_PX * P; ++j) a[j] = (VT){0};                                            \
     for (long c = 0; c < Cg; ++c)                                                                       \
         for (long r = 0; r < KH; ++r) {                                                                 \
             const ST_ *xr = x + c * cs + r * DH * rs;                                                   \
             const ST_ *wr = w + (c * KH + r) * KW * V;                                                  \
             for (long s = 0; s < KW; ++s) {                                                             \
-                VT wv;                                                                                  \
-                memcpy(&wv, wr + s * V, sizeof wv);                                                     \
+                VT wv[P];                                                                               \
+                for (int h = 0; h < P; ++h) memcpy(&wv[h], wr + s * V + h * PV, sizeof wv[h]);          \
                 const ST_ *xs = xr + s * DW;                                                            \
-                for (int j = 0; j < PC_TILE_PX; ++j) { const ST_ b = xs[j * SW]; a[j] += b * wv; }      \
+                for (int j = 0; j < PC_TILE_PX; ++j) {                                                  \
+                    const ST_ b = xs[j * SW];                                                           \
+                    for (int h = 0; h < P; ++h) a[j * P + h] += b * wv[h];                              \
+                }                                                                                       \
             }                                                                                           \
         }                                                                                               \
     memcpy(buf, a, sizeof a);                                                                           \
@@ -132,6 +153,8 @@ PC_BLOCK_ATTR(CONTRACT) static void NAME(const ST_ *restrict x, const ST_ *restr
 
 typedef float pc_g16f __attribute__((vector_size(64)));
 typedef double pc_g8d __attribute__((vector_size(64)));
+typedef float pc_g8f __attribute__((vector_size(32)));
+typedef double pc_g4d __attribute__((vector_size(32)));
 
 /* Every row block, named once: the (NV, S) pairs conv.py makes (S = max(1, min(4 / NV, KW)), so
  * NV * S <= 4), each fused (contraction on) or not, on contiguous (stride 1) or strided rows.
@@ -146,14 +169,14 @@ typedef double pc_g8d __attribute__((vector_size(64)));
 #define PC_FP_CONTRACT_1 "fast"
 #define PC_FP_CONTRACT_0 "off"
 #define PC_ROW_NAME(SFX, FUSED, CONTIG, NV, S) rb_##SFX##_f##FUSED##_c##CONTIG##_##NV##x##S
-#define PC_ROW_DEF(T, SFX, VT, V, FUSED, CONTIG, NV, S)                                                 \
-    PC_ROW_BLOCK(T, VT, V, PC_ROW_NAME(SFX, FUSED, CONTIG, NV, S), NV, S, PC_FP_CONTRACT_##FUSED, CONTIG)
+#define PC_ROW_DEF(T, SFX, VT, PV, P, FUSED, CONTIG, NV, S)                                             \
+    PC_ROW_BLOCK(T, VT, PV, P, PC_ROW_NAME(SFX, FUSED, CONTIG, NV, S), NV, S, PC_FP_CONTRACT_##FUSED, CONTIG)
 #define PC_ROW_ENTRY(SFX, FUSED, CONTIG, NV, S)                                                         \
     [FUSED][CONTIG][NV - 1][S - 1] = PC_ROW_NAME(SFX, FUSED, CONTIG, NV, S),
 
-#define PC_GEN_CONV_KERNELS(T, SFX, VT, V)                                                              \
-PC_ROW_VARIANTS(PC_ROW_DEF, T, SFX, VT, V)                                                              \
-PC_TILE_BLOCK(T, VT, V, tb_##SFX##_f, "fast") PC_TILE_BLOCK(T, VT, V, tb_##SFX##_m, "off")              \
+#define PC_GEN_CONV_KERNELS(T, SFX, VT, PV, P, V)                                                       \
+PC_ROW_VARIANTS(PC_ROW_DEF, T, SFX, VT, PV, P)                                                          \
+PC_TILE_BLOCK(T, VT, PV, P, V, tb_##SFX##_f, "fast") PC_TILE_BLOCK(T, VT, PV, P, V, tb_##SFX##_m, "off") \
                                                                                                         \
 typedef void (*row_block_fn_##SFX)(const T *restrict x, const T *restrict w, T *restrict out, long Cg,  \
                                    long KH, long KW, long cs, long rs, long DH, long DW, long SW);      \
@@ -175,6 +198,8 @@ static void tile_block_##SFX(int fused, const T *x, const T *w, T *buf, long Cg,
     const long C = g[G_C], K = g[G_K], G = g[G_G], Cg = C / G, Kg = K / G, KH = g[G_KH], KW = g[G_KW];  \
     const long SH = g[G_SH], SW = g[G_SW], DH = g[G_DH], DW = g[G_DW], OH = g[G_OH], OW = g[G_OW];      \
     const int fused = g[G_FUSED] != 0;                                                                  \
+    /* 64-byte vectors (G_WIDE 1), pairs of 32-byte ones (0), or as the CPU has them (-1) */             \
+    const int wide = g[G_WIDE] < 0 ? pc_gen_wide() : g[G_WIDE] != 0;                                    \
     const long cs = c->Hp * c->Wp, rs = c->Wp
 
 #define PC_GEN_CONV(T, SFX, V)                                                                          \
@@ -187,7 +212,7 @@ static void conv_rows_##SFX(void *arg, long lo, long hi)                        
     const long sa = g[G_SETSA], sb = g[G_SETSB];                                                        \
     const long nv_row = (OW + V - 1) / V, chunk = nv_row < 4 ? nv_row : 4;                              \
     const long full = nv_row / chunk, tail = nv_row % chunk, step = chunk * V;                          \
-    const row_block_fn_##SFX (*blocks)[4] = row_blocks_##SFX[fused][SW == 1];                           \
+    const row_block_fn_##SFX (*blocks)[4] = (wide ? row_blocks_##SFX : row_blocks_##SFX##n)[fused][SW == 1]; \
     const row_block_fn_##SFX block_a = blocks[chunk - 1][sa - 1];                                       \
     const row_block_fn_##SFX block_b = tail ? blocks[tail - 1][sb - 1] : NULL;                          \
     T acc[nv_row * V];                                                                                  \
@@ -216,7 +241,7 @@ static void conv_tiles_##SFX(void *arg, long lo, long hi)                       
         const long k0 = gg * Kg + b * V, kn = Kg - b * V < V ? Kg - b * V : V;                          \
         for (long ow0 = 0; ow0 < OW; ow0 += PC_TILE_PX) {                                               \
             const long cnt = OW - ow0 < PC_TILE_PX ? OW - ow0 : PC_TILE_PX;                             \
-            tile_block_##SFX(fused, xrow + ow0 * SW, wb, buf, Cg, KH, KW, cs, rs, DH, DW, SW);          \
+            (wide ? tile_block_##SFX : tile_block_##SFX##n)(fused, xrow + ow0 * SW, wb, buf, Cg, KH, KW, cs, rs, DH, DW, SW); \
             for (long kk = 0; kk < kn; ++kk) {                                                          \
                 T *yr = c->y + ((n * K + k0 + kk) * OH + oh) * OW + ow0;                                \
                 for (long j = 0; j < cnt; ++j) yr[j] = buf[j * V + kk];                                 \
@@ -283,8 +308,12 @@ int pc_gen_conv2d_##SFX(const T *x, const T *w, T *y, const int64_t *g)         
     return 0;                                                                                           \
 }
 
-PC_GEN_CONV_KERNELS(float, f32, pc_g16f, 16)
-PC_GEN_CONV_KERNELS(double, f64, pc_g8d, 8)
+/* 64-byte vectors where the CPU has AVX-512, else two 32-byte ones per vector (GCC lowers a 64-byte
+ * vector type through the stack without AVX-512: 5x slower blocks); the same sums either way */
+PC_GEN_CONV_KERNELS(float, f32, pc_g16f, 16, 1, 16)
+PC_GEN_CONV_KERNELS(double, f64, pc_g8d, 8, 1, 8)
+PC_GEN_CONV_KERNELS(float, f32n, pc_g8f, 8, 2, 16)
+PC_GEN_CONV_KERNELS(double, f64n, pc_g4d, 4, 2, 8)
 PC_GEN_CONV(float, f32, 16)
 PC_GEN_CONV(double, f64, 8)
 

@@ -15,8 +15,9 @@
  * kernel columns over setsA accumulators (column s into accumulator s % setsA), the others over
  * setsB, added in order at the end (conv.py's rows kernel; the tile kernel is sets 1), then
  * `fused`: 1 when each multiply-add is one fused multiply-add (the per-signature kernel's
- * contraction on a CPU with FMA), 0 for a product and a sum. Nonzero: the sizes are not served
- * (nothing written). */
+ * contraction on a CPU with FMA), 0 for a product and a sum, then `wide`: 1 to run on 64-byte
+ * vectors, 0 on pairs of 32-byte ones (the same sums), -1 as the CPU has them (AVX-512 or not).
+ * Nonzero: the sizes are not served (nothing written). */
 int pc_gen_conv2d_f32(const float *x, const float *w, float *y, const int64_t *geo);
 int pc_gen_conv2d_f64(const double *x, const double *w, double *y, const int64_t *geo);
 /* Max / average pooling over regular windows (pool.py's `_regular_max_avg`), 2-D or 3-D as 3-D.

@@ -107,8 +107,13 @@ def _types(arrays):
     return tuple(TensorType(mstype.float32 if a.dtype == np.float32 else mstype.float64, a.shape) for a in arrays)
 
 
+@pytest.mark.parametrize("width", ["", "64", "32"])
 @pytest.mark.parametrize("i", range(len(CASES)), ids=[f"{c[0].name}-{i}" for i, c in enumerate(CASES)])
-def test_generic_kernel_equals_the_per_signature_kernel_bit_for_bit(i, compiled):
+def test_generic_kernel_equals_the_per_signature_kernel_bit_for_bit(i, width, compiled, monkeypatch):
+    """At the CPU's vector width and at both forced ones (64-byte vectors or pairs of 32-byte ones,
+    PYCOMPILE_VECTOR_BYTES): the same sums, so graph mode's bits at its default width."""
+    if width:
+        monkeypatch.setenv("PYCOMPILE_VECTOR_BYTES", width)
     op, arrays, attrs = CASES[i]
     run = eager_generic.kernel(op, _types(arrays), attrs)
     assert run is not None, f"{op.name} {[a.shape for a in arrays]} {attrs}: not served"

@@ -97,7 +97,14 @@ def _order(g, dt, tiles: bool) -> tuple:
 def _geo(g, dt, tiles: bool) -> np.ndarray:
     split, sa, sb = _order(g, dt, tiles)
     return np.array([g.N, g.C, g.H, g.W, g.K, g.G, g.KH, g.KW, g.SH, g.SW, g.DH, g.DW, g.PH, g.PW, g.PHa, g.PWa,
-                     g.OH, g.OW, split, sa, sb, fused()], dtype=np.int64)
+                     g.OH, g.OW, split, sa, sb, fused(), _wide()], dtype=np.int64)
+
+
+def _wide() -> int:
+    """The generic kernels' vectors: -1 as the CPU has them (64 bytes with AVX-512, else pairs of
+    32: the same sums), or as PYCOMPILE_VECTOR_BYTES forces graph mode's (1: 64 bytes, 0 narrower)."""
+    forced = knobs.get("PYCOMPILE_VECTOR_BYTES")
+    return -1 if not forced else int(forced >= 64)
 
 
 def _conv_fn(dt):
