@@ -5,7 +5,7 @@ multiply-adds however rows and columns are cut over threads, so results are the 
 thread count or team size. Without AVX-512 the products run on OpenBLAS, whose edge kernels add
 a block's last rows and columns in another order, so the last bits depend on the cut (on the
 2-core AMD EPYC machine: 1-3 float32 ulps). There these checks compare within float32 rounding
-instead (docs/status.md: an AVX2 product kernel is owed)."""
+instead (docs/status.md, "CPUs without AVX-512")."""
 from __future__ import annotations
 
 import numpy as np
