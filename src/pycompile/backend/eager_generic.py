@@ -75,8 +75,9 @@ def kernel(op, types, attrs):
 
 # ---- convolutions ----------------------------------------------------------------------------------------
 def _lanes(dt) -> int:
-    from pycompile.backend.c.ops.conv import _lanes as lanes
-    return lanes(dt)
+    """The logical vector's lanes (graph mode's order of the sums: backend/c/ops/vectors.py)."""
+    from pycompile.backend.c.ops import vectors
+    return vectors.logical_lanes(dt)
 
 
 def _order(g, dt, tiles: bool) -> tuple:

@@ -207,12 +207,6 @@ def _chunk(units: int) -> int:
     return max(1, units // 32)
 
 
-def _lanes(dt) -> int:
-    """The logical vector's lanes: the order of the row kernels' sums and the rows / tiles choice
-    (vectors.py; the PyNative generic kernels read the same)."""
-    return vectors.logical_lanes(dt)
-
-
 def choose_tiles(g: Geometry, lanes: int):
     """(KV, PX): channel vectors (of the machine's `lanes`) and pixels of a register tile, KV * PX
     accumulators within vectors.accumulators(). Measured on one core (AVX-512), 8 x 64 x 56 x 56
@@ -323,7 +317,7 @@ def _row_kernel(defs, name: str, g: Geometry, dt, nv: int, cs: int, rs: int, kc:
     return name
 
 
-def _row_channels(g: Geometry, nvs, pieces: int = 1) -> int:
+def _row_channels(g: Geometry, nvs, pieces: int) -> int:
     """Output channels per row-kernel call: the largest divisor of Kg whose accumulators (vectors
     x column sets x channels, for each kernel's logical vector count in nvs, `pieces` machine
     vectors each) fit in vectors.accumulators() registers. LeNet's first layer (6 channels of 2
@@ -343,7 +337,7 @@ def render_rows(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue,
     skip_pad_rows (stride 1: Conv2DBackpropInput, whose dY is padded by up to k - 1 rows on each
     side): each output row sums only the kernel rows that read input rows, not padding."""
     st = C.storage(dt)
-    lanes = _lanes(dt)
+    lanes = vectors.logical_lanes(dt)
     nv_row = -(-g.OW // lanes)
     chunk = min(nv_row, 4)
     slack = (chunk * lanes + 1) * g.SW + g.KW * g.DW
@@ -565,7 +559,7 @@ def _conv(ctx, w, n):
             winograd.render(ctx, w, g, xp, wp, out, [p for p, _ in extras], wepi,
                             [C.storage(e.type.dtype) for e in n.inputs[2:]], name,
                             (_store_channel, split_elements, split_flops, _chunk))
-        elif g.Kg * 2 < _lanes(dt):
+        elif g.Kg * 2 < vectors.logical_lanes(dt):
             render_rows(ctx, w, g, xp, wp, out, dt, epi, name)
         else:
             render_tiles(ctx, w, g, xp, wp, out, dt, epi, name)
@@ -593,7 +587,7 @@ def _backprop_input_direct(ctx, w, n, g: Geometry, out: str, dt, name: str):
                        "pads": (g.DH * (g.KH - 1) - g.PH, g.DH * (g.KH - 1) - g.PHa,
                                 g.DW * (g.KW - 1) - g.PW, g.DW * (g.KW - 1) - g.PWa)})
         epi = Epilogue((), [], n.type.shape, C.compute(dt), False)
-        if eq.Kg * 2 < _lanes(dt):
+        if eq.Kg * 2 < vectors.logical_lanes(dt):
             render_rows(ctx, w, eq, ctx.ptr(dout), "WF", out, dt, epi, name, skip_pad_rows=True)
         else:
             render_tiles(ctx, w, eq, ctx.ptr(dout), "WF", out, dt, epi, name)
@@ -645,7 +639,7 @@ def _filter_direct(g: Geometry, dt) -> bool:
     stride and dilation 1, and enough output channels for a vector of them (else the tile
     would be mostly empty lanes and im2col + BLAS is faster: LeNet's first layer, K = 6)."""
     return (g.sp == 2 and g.D == 1 and g.G == 1 and (g.SH, g.SW, g.DH, g.DW) == (1, 1, 1, 1)
-            and g.K * 2 >= _lanes(dt))
+            and g.K * 2 >= vectors.logical_lanes(dt))
 
 
 def _backprop_filter_direct(ctx, w, n, g: Geometry, out: str, dt, name: str):

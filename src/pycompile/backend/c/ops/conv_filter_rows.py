@@ -22,19 +22,13 @@ from pycompile.backend.c.ops.writer import scope
 MAX_ACCUMULATORS = 24
 
 
-def _lanes(dt) -> int:
-    """The logical vector's lanes (vectors.py): which pixels a vector holds and the order the
-    lanes are added in at the end."""
-    return vectors.logical_lanes(dt)
-
-
 def applies(g, dt) -> bool:
     """Whether dW of geometry `g` (conv.Geometry) runs here: 2-D, one group, stride and dilation
     1, float32 / float64, few output channels, a row of at least one vector and its KW x vectors
     accumulators in registers."""
     if dt not in (mstype.float32, mstype.float64):
         return False
-    lanes = _lanes(dt)
+    lanes = vectors.logical_lanes(dt)     # which pixels a vector holds, the order its lanes add in
     nv = -(-g.OW // lanes)
     return (g.sp == 2 and g.D == 1 and g.G == 1 and (g.SH, g.SW, g.DH, g.DW) == (1, 1, 1, 1)
             and g.K * 2 < lanes and g.OW >= lanes and g.KW * nv <= MAX_ACCUMULATORS)
@@ -44,7 +38,7 @@ def render(ctx, w, n, g, out: str, dt, name: str, padded_input, split_flops):
     """The C of dW (see the module doc). `padded_input` and `split_flops` are conv.py's."""
     dout, x = n.inputs
     st = C.storage(dt)
-    lanes = _lanes(dt)
+    lanes = vectors.logical_lanes(dt)     # which pixels a vector holds, the order its lanes add in
     nv = -(-g.OW // lanes)
     last = g.OW - lanes                 # where the last vector starts (overlapping when OW % lanes)
     overlap = nv * lanes - g.OW         # its first lanes, already summed by the vector before
