@@ -199,8 +199,9 @@ _o = output.asnumpy()
 assert _o.shape == (64, 10) and _o.dtype == np.float32, (_o.shape, _o.dtype)
 assert str(output) == str(_o)                      # print(tensor) prints as NumPy does
 # every input row is ones: the rows agree (to the last bits: without AVX-512 the products run on
-# OpenBLAS, whose edge kernels sum the last rows of a block in another order)
-assert np.allclose(_o, _o[0], rtol=1e-6, atol=1e-7), abs(_o - _o[0]).max()
+# OpenBLAS, whose edge kernels sum the last rows of a block in another order: 1-12 ulps of the
+# smaller values after three layers, within 1e-5 of the largest)
+assert np.allclose(_o, _o[0], rtol=1e-5, atol=1e-5 * abs(_o).max()), abs(_o - _o[0]).max()
 """
 
 _NETWORK_REFERENCE = _NETWORK_FORMAT + """
@@ -293,7 +294,7 @@ def _check_matrix(stdout, rows, cols):
     # the input's rows are all ones: the rows agree (to the last printed digits: without AVX-512
     # the products run on OpenBLAS, whose edge kernels sum a block's last rows in another order)
     first = np.array(values[0])
-    assert all(np.allclose(v, first, rtol=1e-5, atol=1e-7) for v in values), "rows differ"
+    assert all(np.allclose(v, first, rtol=1e-5, atol=1e-5 * np.abs(first).max()) for v in values), "rows differ"
     return values
 
 
