@@ -20,6 +20,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import sys
+import time
 import traceback
 
 import numpy as np
@@ -265,6 +266,29 @@ def supported_dtype(dt) -> bool:
     return dt.code in _MPI_TYPES
 
 
+def _let_the_output_out(limit_s: float = 2.0) -> None:
+    """Before MPI_Abort: wait (at most `limit_s`) until mpirun's proxy has read what this rank
+    wrote to its stdout / stderr pipes, then a little more for it to pass it on. MPI_Abort makes
+    mpirun kill every rank and its proxies; output still in a pipe is lost with them (a loaded
+    machine lost a failing rank's whole traceback that way)."""
+    import fcntl
+    import termios
+    sys.stdout.flush()
+    sys.stderr.flush()
+    t_end = time.monotonic() + limit_s
+    for fd in (1, 2):
+        while time.monotonic() < t_end:
+            try:
+                pending = np.zeros(1, np.int32)
+                fcntl.ioctl(fd, termios.FIONREAD, pending, True)   # bytes not yet read (pipes, sockets)
+            except OSError:                                        # not a pipe (a file, a terminal)
+                break
+            if pending[0] == 0:
+                break
+            time.sleep(0.005)
+    time.sleep(0.1)
+
+
 def install_abort_hook(world: World) -> None:
     """An uncaught exception in one rank ends every rank (MPI_Abort) after printing its traceback
     under the rank's name, instead of leaving the others blocked in their next collective."""
@@ -276,7 +300,7 @@ def install_abort_hook(world: World) -> None:
     def hook(cls, exc, tb):
         text = "".join(traceback.format_exception(cls, exc, tb))
         sys.stderr.write(f"[pycompile rank {rank}/{size}] uncaught {cls.__name__}; aborting every rank:\n{text}")
-        sys.stderr.flush()
+        _let_the_output_out()
         if cls is KeyboardInterrupt:
             previous(cls, exc, tb)
         try:
