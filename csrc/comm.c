@@ -17,7 +17,8 @@
  * never join ends with an error instead of waiting forever. After such a failure the runtime is
  * "faulted": the abandoned request may still complete into buffers that are gone, so no further
  * collective runs (each fails at once, naming the first failure). The message of the last failure
- * on this thread is read with pc_comm_last_error.
+ * on this thread is read with pc_comm_last_error. Float all-reduces over a world whose ranks share
+ * one machine run through shared memory instead (comm_shm.c).
  * Included by runtime.c. */
 #include <sched.h>
 #include <stdarg.h>
@@ -155,7 +156,8 @@ int pc_comm_set_watch(double timeout_s, int64_t ctl_comm, int has_ctl, int exit_
 }
 
 static void comm_forget_requests(void);
-void pc_comm_unbind(void) { g_handle_size = 0; comm_free_groups(); comm_forget_requests(); }
+static int g_shm_n;                              /* comm_shm.c: ranks sharing memory, 0: unbound */
+void pc_comm_unbind(void) { g_handle_size = 0; comm_free_groups(); comm_forget_requests(); g_shm_n = 0; }
 
 static int find_group(const char *name)
 {
@@ -267,6 +269,8 @@ static int comm_mpi_fail(int rc, int k)
     return comm_fault(rc, k, "MPI failed on the group '%s': %s", group_name(k), text);
 }
 
+#include "comm_shm.c"
+
 /* Complete the request *req of group k: poll it (tight at first, then yielding the core, as ranks
  * may share cores) until it completes, a member of the group has announced its exit (after a grace
  * second for its last messages to arrive), or the deadline passes. */
@@ -280,6 +284,7 @@ static int comm_finish(int64_t *req, int k)
         int rc = mpi_test(req, &flag);
         if (rc) return comm_mpi_fail(rc, k);
         if (flag) return 0;
+        shm_service();              /* another rank may wait for this one's chunk (comm_shm.c) */
         if (spin < 512) continue;
         long now = comm_now_ns();
         if (now >= next) {
@@ -337,6 +342,12 @@ static int pc_allreduce(const void *src, void *dst, int64_t count, int dtype, in
     if (g_handle_size < 0) { if (src != dst) memmove(dst, src, nbytes); return 0; }
     if (op < 0 || op > 3) return comm_fail(PC_COMM_EARGS, "unknown reduction %d", op);
     long t0 = comm_now_ns();
+    if (shm_eligible(k, dtype, op, nbytes)) {
+        int s, rc = shm_start(src, dst, (size_t)count, dtype, op, k, &s);
+        if (rc == 0) rc = shm_wait(s);
+        comm_count(t0, nbytes);
+        return rc;
+    }
     void *tmp;
     const void *s = distinct(src, dst, nbytes, &tmp);
     if (!s) return comm_fail(PC_COMM_ENOMEM, "out of memory");
@@ -426,7 +437,9 @@ void pc_comm_set_in_place(int64_t value) { g_in_place = (const void *)(intptr_t)
 
 static int pc_comm_progress(void)
 {
-    if (g_req_active == 0 || g_progress_gap_ns < 0 || g_handle_size <= 0 || !g_mpi[PC_MPI_TEST]) return 0;
+    if (g_progress_gap_ns < 0) return 0;
+    shm_service();
+    if (g_req_active == 0 || g_handle_size <= 0 || !g_mpi[PC_MPI_TEST]) return 0;
     long t0 = comm_now_ns();
     if (g_progress_gap_ns > 0 && t0 - g_progress_last_ns < g_progress_gap_ns) return 0;
     g_progress_last_ns = t0;
@@ -455,6 +468,13 @@ static int pc_allreduce_start(const void *src, void *dst, int64_t count, int dty
     if (g_handle_size < 0) { if (src != dst) memmove(dst, src, nbytes); return 0; }
     if (op < 0 || op > 3 || (src == dst && !g_has_in_place))
         return comm_fail(PC_COMM_EARGS, "unknown reduction or aliased buffers");
+    if (shm_eligible(k, dtype, op, nbytes)) {      /* comm_shm.c; its handles follow the table's */
+        long t0 = comm_now_ns();
+        int s, rc = shm_start(src, dst, (size_t)count, dtype, op, k, &s);
+        comm_count(t0, nbytes);
+        if (rc == 0) *req = PC_COMM_MAX_REQUESTS + 1 + s;
+        return rc;
+    }
     if (src == dst) src = g_in_place;
     int slot = 0;
     while (slot < PC_COMM_MAX_REQUESTS && g_req_used[slot]) ++slot;
@@ -487,6 +507,15 @@ static int pc_comm_wait(int64_t *req)
 {
     if (g_handle_size <= 0 || *req == 0)
         return g_handle_size == 0 ? comm_fail(PC_COMM_EUNBOUND, "the communication is not initialized") : 0;
+    if (*req > PC_COMM_MAX_REQUESTS) {
+        const int s = (int)(*req - PC_COMM_MAX_REQUESTS - 1);
+        if (s >= PC_SHM_SLOTS || !g_shm_ops[s].used) return comm_fail(PC_COMM_EARGS, "no such all-reduce in flight");
+        long t0 = comm_now_ns();
+        int rc = shm_wait(s);
+        *req = 0;
+        __atomic_add_fetch(&g_comm_wait_ns, comm_now_ns() - t0, __ATOMIC_RELAXED);
+        return rc;
+    }
     int slot = (int)(*req - 1);
     if (slot < 0 || slot >= PC_COMM_MAX_REQUESTS || !g_req_used[slot])
         return comm_fail(PC_COMM_EARGS, "no such all-reduce in flight");
@@ -497,4 +526,19 @@ static int pc_comm_wait(int64_t *req)
     *req = 0;
     __atomic_add_fetch(&g_comm_wait_ns, comm_now_ns() - t0, __ATOMIC_RELAXED);
     return rc;
+}
+
+/* what a rank spinning in comm_shm.c serves: the shared-memory reductions it owes, and MPI's
+ * progress for the oldest started MPI request (another rank may wait in it for this one) */
+static void comm_service(void)
+{
+    shm_service();
+    if (g_req_active == 0 || g_handle_size <= 0 || !g_mpi[PC_MPI_TEST]) return;
+    for (int k = 0; k < PC_COMM_MAX_REQUESTS; ++k) {
+        if (!g_req_used[k] || g_req_done[k]) continue;
+        int flag = 0;
+        if (mpi_test(&g_req[k], &flag)) return;       /* its wait reports the failure */
+        if (flag) g_req_done[k] = 1;
+        return;
+    }
 }

@@ -147,6 +147,12 @@ void pc_comm_set_in_place(int64_t value);
  * comm_progress, ns inside those (bench/w12.py) */
 void pc_comm_stats(long *out, int n);
 void pc_comm_stats_reset(void);
+/* csrc/comm_shm.c: float32 / float64 all-reduces over the world group through shared memory when
+ * every rank is on this machine: n ranks, this one's index, the address of each rank's segment
+ * in this process (an MPI shared window) and the data bytes of a segment (n = 0: unbind);
+ * shm_calls: the all-reduces run that way so far */
+int pc_comm_shm_bind(int n, int me, const int64_t *bases, int64_t cap);
+long pc_comm_shm_calls(void);
 /* CDEF-END */
 
 #endif

@@ -160,6 +160,13 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("PYCOMPILE_COMM_PROGRESS_US", 0, _int_in(0, 1000000, "PYCOMPILE_COMM_PROGRESS_US"),
          "microseconds at least between two of those MPI_Test calls (default 0: after every kernel; "
          "read at communication.init())"),
+    Knob("PYCOMPILE_COMM_SHM", True, _flag,
+         "0: float all-reduces over the world group go through MPI even when every rank is on one "
+         "machine (default: through a shared-memory segment per rank, csrc/comm_shm.c; read at "
+         "communication.init())"),
+    Knob("PYCOMPILE_COMM_SHM_MB", 32, _int_in(1, 1 << 16, "PYCOMPILE_COMM_SHM_MB"),
+         "megabytes of each rank's shared-memory segment (default 32; an all-reduce of more bytes goes "
+         "through MPI; at most a quarter of /dev/shm's free space over the ranks is taken)"),
     Knob("PYCOMPILE_COMM_TIMEOUT", 300.0, _seconds("PYCOMPILE_COMM_TIMEOUT"),
          "seconds a collective may wait for the other ranks of its group before it fails with an error "
          "(default 300; read at communication.init(); MindSpore's HCCL_EXEC_TIMEOUT)"),

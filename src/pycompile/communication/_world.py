@@ -83,13 +83,17 @@ class World:
             self.rank, self.size = comm.Get_rank(), comm.Get_size()
             local = comm.Split_type(mpi.COMM_TYPE_SHARED, key=self.rank)
             self.local_rank, self.local_size = local.Get_rank(), local.Get_size()
-            local.Free()
             self.ctl = _control_comm(mpi)
         self.groups: dict = {}
         world = Group(WORLD_NAMES[0], comm, range(self.size))
         for name in WORLD_NAMES:
             self.groups[name] = world
         self._bind_runtime()
+        self.shm = None
+        if mpi is not None:
+            if self.size > 1 and self.local_size == self.size:
+                self.shm = _shared_segments(mpi, local)
+            local.Free()
 
     # ---- the C runtime's collectives ------------------------------------------------------------
     def _bind_runtime(self):
@@ -259,6 +263,40 @@ def _announce_exit():
     note = np.zeros(1, np.uint8)
     _EXIT["requests"] = [ctl.Isend(note, dest=k, tag=EXIT_TAG) for k in range(ctl.Get_size()) if k != me]
     _EXIT["note"] = note
+
+
+def _shared_segments(MPI, local):
+    """One shared-memory segment per rank (an MPI shared window over `local`, the ranks of this
+    machine, which are then the whole world) bound to the runtime's shared-memory all-reduce
+    (csrc/comm_shm.c). Collective over the world: every rank makes the same choice (the size
+    comes from rank 0). Returns the window (kept alive while the world is), or None where the
+    knob turns it off or /dev/shm is too small. MPI frees the window at finalize."""
+    import os
+    from pycompile._rt import ffi, lib
+    from pycompile.common import knobs
+    cap = 0
+    if local.Get_rank() == 0 and knobs.get("PYCOMPILE_COMM_SHM"):
+        cap = knobs.get("PYCOMPILE_COMM_SHM_MB") << 20
+        try:
+            st = os.statvfs("/dev/shm")
+            cap = min(cap, st.f_bavail * st.f_frsize // (4 * local.Get_size()))
+        except OSError:
+            pass
+        cap = cap // 4096 * 4096 if cap >= 1 << 20 else 0
+    cap = local.bcast(cap, root=0)
+    if cap == 0:
+        return None
+    ctl = 8192                                  # comm_shm.c's PC_SHM_CTL
+    win = MPI.Win.Allocate_shared(ctl + cap, 1, comm=local)
+    bases = []
+    for r in range(local.Get_size()):
+        buf, _ = win.Shared_query(r)
+        bases.append(np.frombuffer(buf, np.uint8).ctypes.data)
+    np.frombuffer(win.Shared_query(local.Get_rank())[0], np.uint8)[:ctl] = 0    # this rank's flags
+    local.Barrier()
+    if lib.pc_comm_shm_bind(local.Get_size(), local.Get_rank(), ffi.new("int64_t[]", bases), cap) != 0:
+        return None
+    return win
 
 
 def supported_dtype(dt) -> bool:

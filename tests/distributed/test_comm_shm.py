@@ -1,0 +1,41 @@
+"""All-reduces between ranks of one machine through shared memory (csrc/comm_shm.c), under
+mpirun with 2 and 3 ranks (shm_worker.py): values bit for bit against NumPy's rank-order
+reduction, the segment's offsets wrapping around, the fall-back to MPI (an int32 all-reduce, one
+larger than the segment, PYCOMPILE_COMM_SHM=0). A peer that exits or stops while another waits
+in a shared-memory all-reduce: test_faults.py (its all-reduces of float32 over the world run
+there)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from test_mpi import HERE, _env, _mpiexec
+
+WORKER = f"{HERE}/shm_worker.py"
+
+
+def _run(n, part, **env):
+    cmd = [_mpiexec(), "-n", str(n), sys.executable, WORKER, part]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env={**_env(), **env})
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    lines = sorted(line for line in proc.stdout.splitlines() if line.startswith("rank "))
+    assert [line.rsplit(" ", 1)[0] for line in lines] == [f"rank {r}/{n} OK" for r in range(n)], proc.stdout
+    return [int(line.rsplit(" ", 1)[1]) for line in lines]
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_all_reduces_in_shared_memory_equal_numpys_rank_order(n):
+    calls = _run(n, "values")
+    assert all(c > 48 for c in calls), calls
+
+
+def test_the_segment_wraps_around_and_larger_inputs_go_through_mpi():
+    assert _run(2, "wrap", PYCOMPILE_COMM_SHM_MB="1") == [40, 40]
+
+
+def test_the_knob_sends_every_all_reduce_through_mpi():
+    """PYCOMPILE_COMM_SHM=0: the same values (MPI's sum of 2 ranks is the same in either order),
+    none through the segments."""
+    assert _run(2, "values", PYCOMPILE_COMM_SHM="0") == [0, 0]
