@@ -16,6 +16,7 @@ from pycompile.ops import _table
 
 
 def pytest_configure(config):
+    _bytecode_for_every_process(config)
     # PyNative runs its slow ops on compiled C kernels (backend/eager.py), one C compile per new
     # signature: over this suite's many shapes that cost ~1-1.5 min of its 10. The suite runs
     # PyNative on the NumPy references instead, except tests/backend/test_eager_kernels.py, which
@@ -24,6 +25,32 @@ def pytest_configure(config):
     if os.environ.get("PYCOMPILE_TEST_EAGER_KERNELS") != "1":
         _table.EAGER_KERNELS[0] = None
         _table._PLANS.clear()
+
+
+def pytest_unconfigure(config):
+    prefix = getattr(config, "_pycompile_pycache", None)
+    if prefix:
+        import shutil
+        shutil.rmtree(prefix, ignore_errors=True)
+
+
+# The suite starts several hundred Python processes (the xdist workers, spec samples, the CLI,
+# mpirun's ranks, fresh processes of the cache tests) and each imports pycompile. Under
+# PYTHONDONTWRITEBYTECODE=1 none of them writes bytecode, so each compiled pycompile's ~280
+# modules from source: ~1 s of a 1.7 s import, ~5 min of the suite's worker time on 2 cores.
+# The controller compiles them once into a private PYTHONPYCACHEPREFIX that every process started
+# after it inherits (reading bytecode is still allowed; nothing is written beside the sources).
+def _bytecode_for_every_process(config):
+    import sys
+    if not sys.flags.dont_write_bytecode or hasattr(config, "workerinput") or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    import compileall
+    import tempfile
+    prefix = tempfile.mkdtemp(prefix="pycompile-tests-pycache-")
+    config._pycompile_pycache = prefix
+    sys.pycache_prefix = prefix
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    compileall.compile_dir(os.path.dirname(ms.__file__), quiet=1, workers=0)
 
 
 @pytest.fixture(autouse=True)
