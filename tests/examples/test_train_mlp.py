@@ -9,13 +9,13 @@ import pytest
 
 import pycompile as ms
 
-pytest.importorskip("sklearn", reason="scikit-learn comes with the test and examples extras")
-
 PATH = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "train_mlp.py")
 
 
 @pytest.fixture(scope="module")
 def example():
+    # skipped here, not at import: importing scikit-learn while collecting cost every xdist worker ~4 s
+    pytest.importorskip("sklearn", reason="scikit-learn comes with the test and examples extras")
     spec = importlib.util.spec_from_file_location("train_mlp_example", PATH)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -11,11 +11,11 @@ import pytest
 
 import pycompile as ms
 
-pytest.importorskip("sklearn")
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_lenet_digits.py"
 
 
 def test_quick_start_on_digits(tmp_path, capsys):
+    pytest.importorskip("sklearn")     # here, not at import: collecting it cost every xdist worker ~4 s
     spec = importlib.util.spec_from_file_location("train_lenet_digits", EXAMPLE)
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
