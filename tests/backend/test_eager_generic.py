@@ -223,14 +223,16 @@ def test_a_call_the_generic_kernel_declines_runs_the_signatures_own_kernel(tiere
 
 def test_a_convolution_graph_mode_runs_on_winograd_is_not_served(monkeypatch):
     """Winograd's sums differ from the direct kernel's: a shape graph mode renders with it has no
-    generic kernel (its first PyNative call builds its own), and with the knob off it has one, as
-    where the machine's vectors are narrower than Winograd's 64 bytes (the direct kernel runs)."""
+    generic kernel (its first PyNative call builds its own) at 64 and 32 bytes, and with the knob
+    off it has one, as where the machine's vectors are 16 bytes (the direct kernel runs)."""
     f32 = mstype.float32
     types = (TensorType(f32, (2, 16, 24, 24)), TensorType(f32, (16, 16, 3, 3)))
     attrs = _conv(pads=(1, 1, 1, 1))
     monkeypatch.setenv("PYCOMPILE_VECTOR_BYTES", "64")
     assert eager_generic.kernel(P.Conv2D, types, attrs) is None
     monkeypatch.setenv("PYCOMPILE_VECTOR_BYTES", "32")
+    assert eager_generic.kernel(P.Conv2D, types, attrs) is None
+    monkeypatch.setenv("PYCOMPILE_VECTOR_BYTES", "16")
     assert eager_generic.kernel(P.Conv2D, types, attrs) is not None
     monkeypatch.setenv("PYCOMPILE_VECTOR_BYTES", "64")
     monkeypatch.setenv("PYCOMPILE_WINOGRAD", "0")

@@ -15,18 +15,19 @@ and U is kept (per calling thread) while the weights equal the copy it was made 
 of (tb consecutive tiles, flat over image / tile row / tile column) x (a group of channel blocks,
 only when there are few tiles) are split over the threads; each unit
   * transforms its tiles' input into V[xi][c][ts] (the thread's scratch), channel by channel and
-    16 tiles a vector, straight from the input rows (lanes outside the image masked to zero: no
-    padded copy), each vector stored at a multiple of 16 tiles;
-  * multiplies: a register tile of r output channels (U broadcast) x nv vectors of 16 tiles
-    (V loaded), summed over c with fused multiply-adds - 24 accumulators, 24 FMAs per nv + r
-    loads, as the direct kernel's tile;
-  * transforms back 16 tiles a vector per output channel, interleaves the two columns of each
-    tile into two output rows of 32 pixels and stores them through the convolution's epilogue
+    L tiles a vector (L = 16 with AVX-512, 8 with AVX2), straight from the input rows (lanes
+    outside the image masked to zero: no padded copy), each vector stored at a multiple of L tiles;
+  * multiplies: a register tile of r output channels (U broadcast) x nv vectors of L tiles
+    (V loaded), summed over c with fused multiply-adds - 24 accumulators with AVX-512's 32
+    registers, 12 with AVX2's 16, as the direct kernel's tile;
+  * transforms back L tiles a vector per output channel, interleaves the two columns of each
+    tile into two output rows of 2L pixels and stores them through the convolution's epilogue
     (bias, BatchNorm scale and shift, activation, residual add), as the direct kernel stores.
 Measured on the 2-core AVX-512 machine (docs/guide/cnn.md, "Winograd"); the error against the
 float64 convolution is within a few float32 roundings, as the direct kernel's
-(tests/backend/test_winograd.py). Written in 64-byte vectors: only where the machine's vectors are
-that wide (vectors.py); elsewhere the direct kernel runs.
+(tests/backend/test_winograd.py). Written in the machine's vectors (vectors.py) where they hold 8 or
+16 floats: every output's sums are the same operations in the same order either way, so AVX2 and
+AVX-512 give the same bits; with 16-byte vectors the direct kernel runs.
 """
 from __future__ import annotations
 
@@ -44,25 +45,31 @@ MIN_CHANNELS = 16
 # (1 x 64 x 28 x 28, 196 tiles: 0.74 against 0.80)
 MIN_WIDTH = 24
 MIN_TILES = 256
-LANES = 16          # float32 lanes of a 64-byte vector
-# lane indices of two-vector shuffles (PC_WSHUF: GCC's __builtin_shuffle, clang's
-# __builtin_shufflevector): even / odd lanes of 32, one lane on (the next vector's first two), and
-# the interleaving of two vectors
-_EVEN = "0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30"
-_ODD = "1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31"
-_NEXT0 = "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16"
-_NEXT1 = "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17"
-_LO = "0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23"
-_HI = "8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31"
-_SHUF_MACRO = (
-    "#ifndef PC_WSHUF",
-    "#if defined(__clang__)",
-    "#define PC_WSHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)",
-    "#else",
-    "#define PC_WSHUF(a, b, ...) __builtin_shuffle(a, b, (pc_v16i){__VA_ARGS__})",
-    "#endif",
-    "#endif",
-)
+# lane indices of two-vector shuffles of L-lane vectors (PC_WSHUF<L>: GCC's __builtin_shuffle,
+# clang's __builtin_shufflevector): even / odd lanes of 2L, one lane on (the next vector's first
+# two), and the interleaving of two vectors' first / second halves
+def _idx(values) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def _even(L): return _idx(range(0, 2 * L, 2))
+def _odd(L): return _idx(range(1, 2 * L, 2))
+def _next0(L): return _idx(range(1, L + 1))
+def _next1(L): return _idx(list(range(1, L)) + [L + 1])
+def _lo(L): return _idx(v for i in range(L // 2) for v in (i, L + i))
+def _hi(L): return _idx(v for i in range(L // 2, L) for v in (i, L + i))
+
+
+def _shuf_macro(L):
+    return (f"#ifndef PC_WSHUF{L}",
+            "#if defined(__clang__)",
+            f"#define PC_WSHUF{L}(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)",
+            "#else",
+            f"#define PC_WSHUF{L}(a, b, ...) __builtin_shuffle(a, b, (pc_v{L}i){{__VA_ARGS__}})",
+            "#endif",
+            "#endif")
+
+
 _PF = 2             # channels ahead whose input rows / output rows are prefetched
 
 
@@ -71,7 +78,7 @@ def applies(g, dt) -> bool:
     return (dt is mstype.float32 and g.sp == 2 and g.D == 1 and g.G == 1 and (g.KH, g.KW) == (3, 3)
             and (g.SH, g.SW, g.DH, g.DW) == (1, 1, 1, 1) and g.C >= MIN_CHANNELS and g.K >= MIN_CHANNELS
             and g.OW >= MIN_WIDTH and g.N * ((g.OH + 1) // 2) * ((g.OW + 1) // 2) >= MIN_TILES
-            and knobs.get("PYCOMPILE_WINOGRAD") and vectors.lanes(dt) == LANES)
+            and knobs.get("PYCOMPILE_WINOGRAD") and vectors.lanes(dt) in (8, 16))
 
 
 class Plan:
@@ -82,23 +89,31 @@ class Plan:
     blocks of tiles."""
 
     def __init__(self, g):
-        self.r, self.nv = (8, 3) if g.K % 8 == 0 else (6, 4)
-        self.tb = LANES * self.nv * (128 // (LANES * self.nv))       # 96 or 128
-        self.ts = self.tb + LANES
+        # L tiles a vector: the machine's float32 lanes (16 with AVX-512, 8 with AVX2); the
+        # register tile keeps vectors.accumulators() sums (24 of 32 registers, 12 of 16). With 8
+        # lanes, W10 at one thread on the AMD EPYC (one process, 9 alternated rounds): 6 x 2
+        # 110 ms, 5 x 2 0.98x of it, 4 x 3 1.13x, 8 x 1 1.13x, 3 x 4 and 2 x 5 ~1.15x
+        self.L = L = vectors.lanes(mstype.float32)
+        if L == 16:
+            self.r, self.nv = (8, 3) if g.K % 8 == 0 else (6, 4)
+        else:
+            self.r, self.nv = 6, 2
+        self.tb = L * self.nv * (128 // (L * self.nv))       # 96 or 128
+        self.ts = self.tb + L
         self.kb = -(-g.K // self.r)
         self.kp = self.kb * self.r
-        self.vx, self.mx = _slab(g.C * self.ts), _slab(self.kp * self.ts)
+        self.vx, self.mx = _slab(g.C * self.ts, L), _slab(self.kp * self.ts, L)
         self.n_tiles = g.N * ((g.OH + 1) // 2) * ((g.OW + 1) // 2)
         self.blocks = -(-self.n_tiles // self.tb)
 
 
-def _slab(floats: int) -> int:
+def _slab(floats: int, L: int) -> int:
     """The stride of the 16 slabs of V or M: `floats` rounded up to a cache line, then moved off
     multiples of 4 KiB - 16 slabs 36 KiB apart (C = 64) fell in one L1 set, and the input
     transform, which stores a vector into each, ran 3x slower."""
-    n = -(-floats // LANES) * LANES
+    n = -(-floats // L) * L
     while (n * 4) % 4096 < 256 or (n * 4) % 4096 > 4096 - 256:
-        n += LANES
+        n += L
     return n
 
 
@@ -165,11 +180,13 @@ def _input(defs, fn: str, g, p: "Plan") -> str:
     ts, vx = p.ts, p.vx
     tw = (g.OW + 1) // 2
     total = g.N * g.C * g.H * g.W
-    lanes = ", ".join(str(i) for i in range(LANES))
+    L = p.L
+    vt, it = f"pc_v{L}f", f"pc_v{L}i"
+    lanes = ", ".join(str(i) for i in range(L))
     defs.line(f"static void {fn}(const float *restrict x, float *restrict V, long t0, long tn)")
     with scope(defs):
-        defs.line(f"const pc_v16i col = {{{lanes}}};")
-        defs.line("const pc_v16f zero = {0};")
+        defs.line(f"const {it} col = {{{lanes}}};")
+        defs.line(f"const {vt} zero = {{0}};")
 
         def segment():
             defs.line(f"const long c0 = 2 * tw0 - {g.PW}L, h0 = 2 * th - {g.PH}L;")
@@ -178,53 +195,53 @@ def _input(defs, fn: str, g, p: "Plan") -> str:
             defs.line(f"const float *const xc = x + (n * {g.C}L + c) * {g.H * g.W}L + h0 * {g.W}L;")
             # the same rows of the channel PF ahead (a wrap to the next image's is harmless)
             defs.line(f"const float *const xf = xc + {_PF * g.H * g.W}L;")
-            with defs.block(f"for (long q = c0; q < c0 + 2 * cnt + 2; q += {LANES})"):
+            with defs.block(f"for (long q = c0; q < c0 + 2 * cnt + 2; q += {L})"):
                 for i in range(4):
                     defs.line(f"__builtin_prefetch(xf + {i * g.W}L + q);")
             # vectors stored at multiples of 16 tiles in V (a store across two cache lines cost the
             # transform 1.8x): the first starts o tiles before the segment, its lanes < o keep the
             # previous segment's values
             defs.line(f"float *const vc = V + c * {ts}L + toff;")
-            defs.line(f"const long o = toff & {LANES - 1}L;")
-            defs.line("const pc_v16i keep = col < (int)o;")
-            with defs.block(f"for (long j = -o; j < cnt; j += {LANES})"):
+            defs.line(f"const long o = toff & {L - 1}L;")
+            defs.line(f"const {it} keep = col < (int)o;")
+            with defs.block(f"for (long j = -o; j < cnt; j += {L})"):
                 defs.line("const long s = c0 + 2 * j;")
-                defs.line(f"const int edge = s < 0 || s + 34 > {g.W}L;")
-                defs.line("pc_v16i ma = {0}, mb = {0}, mc = {0};")
+                defs.line(f"const int edge = s < 0 || s + {2 * L + 2} > {g.W}L;")
+                defs.line(f"{it} ma = {{0}}, mb = {{0}}, mc = {{0}};")
                 with defs.block("if (edge)"):
-                    defs.line("const pc_v16i ca = col + (int)s, cb = ca + 16, cc = ca + 32;")
+                    defs.line(f"const {it} ca = col + (int)s, cb = ca + {L}, cc = ca + {2 * L};")
                     defs.line(f"ma = (ca >= 0) & (ca < {g.W}); mb = (cb >= 0) & (cb < {g.W}); "
                               f"mc = (cc >= 0) & (cc < {g.W});")
                 for i in range(4):
-                    defs.line(f"pc_v16f a{i} = zero, b{i} = zero, c{i} = zero;")
+                    defs.line(f"{vt} a{i} = zero, b{i} = zero, c{i} = zero;")
                     with defs.block(f"if (ok{i})"):
                         defs.line(f"const float *const p = xc + {i * g.W}L + s;")
-                        with defs.block(f"if (p >= x && p + 48 <= x + {total}L)"):
-                            defs.line(f"memcpy(&a{i}, p, sizeof a{i}); memcpy(&b{i}, p + 16, sizeof b{i}); "
-                                      f"memcpy(&c{i}, p + 32, sizeof c{i});")
+                        with defs.block(f"if (p >= x && p + {3 * L} <= x + {total}L)"):
+                            defs.line(f"memcpy(&a{i}, p, sizeof a{i}); memcpy(&b{i}, p + {L}, sizeof b{i}); "
+                                      f"memcpy(&c{i}, p + {2 * L}, sizeof c{i});")
                         with defs.block("else"):
                             # the tensor's first or last row: read only its own columns
-                            defs.line("float t[48];")
-                            defs.line(f"for (int l = 0; l < 48; ++l) t[l] = s + l >= 0 && s + l < {g.W}L ? p[l] : 0.0f;")
-                            defs.line(f"memcpy(&a{i}, t, sizeof a{i}); memcpy(&b{i}, t + 16, sizeof b{i}); "
-                                      f"memcpy(&c{i}, t + 32, sizeof c{i});")
+                            defs.line(f"float t[{3 * L}];")
+                            defs.line(f"for (int l = 0; l < {3 * L}; ++l) t[l] = s + l >= 0 && s + l < {g.W}L ? p[l] : 0.0f;")
+                            defs.line(f"memcpy(&a{i}, t, sizeof a{i}); memcpy(&b{i}, t + {L}, sizeof b{i}); "
+                                      f"memcpy(&c{i}, t + {2 * L}, sizeof c{i});")
                         with defs.block("if (edge)"):
-                            defs.line(f"a{i} = (pc_v16f)((pc_v16i)a{i} & ma); b{i} = (pc_v16f)((pc_v16i)b{i} & mb); "
-                                      f"c{i} = (pc_v16f)((pc_v16i)c{i} & mc);")
+                            defs.line(f"a{i} = ({vt})(({it})a{i} & ma); b{i} = ({vt})(({it})b{i} & mb); "
+                                      f"c{i} = ({vt})(({it})c{i} & mc);")
                 # B^T down the rows: (d0 - d2, d1 + d2, d2 - d1, d1 - d3)
                 for part in "abc":
-                    defs.line(f"const pc_v16f {part}r0 = {part}0 - {part}2, {part}r1 = {part}1 + {part}2, "
+                    defs.line(f"const {vt} {part}r0 = {part}0 - {part}2, {part}r1 = {part}1 + {part}2, "
                               f"{part}r2 = {part}2 - {part}1, {part}r3 = {part}1 - {part}3;")
                 for r in range(4):
-                    defs.line(f"{{ const pc_v16f d0 = PC_WSHUF(ar{r}, br{r}, {_EVEN}), "
-                              f"d1 = PC_WSHUF(ar{r}, br{r}, {_ODD});")
-                    defs.line(f"  const pc_v16f d2 = PC_WSHUF(d0, cr{r}, {_NEXT0}), "
-                              f"d3 = PC_WSHUF(d1, cr{r}, {_NEXT1});")
+                    defs.line(f"{{ const {vt} d0 = PC_WSHUF{L}(ar{r}, br{r}, {_even(L)}), "
+                              f"d1 = PC_WSHUF{L}(ar{r}, br{r}, {_odd(L)});")
+                    defs.line(f"  const {vt} d2 = PC_WSHUF{L}(d0, cr{r}, {_next0(L)}), "
+                              f"d3 = PC_WSHUF{L}(d1, cr{r}, {_next1(L)});")
                     for q, expr in enumerate(("d0 - d2", "d1 + d2", "d2 - d1", "d1 - d3")):
                         xi = 4 * r + q
-                        defs.line(f"  {{ pc_v16f v = {expr}; float *const dst = vc + {xi * vx}L + j;")
-                        defs.line("    if (j < 0) { pc_v16f old; memcpy(&old, dst, sizeof old); "
-                                  "v = (pc_v16f)(((pc_v16i)old & keep) | ((pc_v16i)v & ~keep)); }")
+                        defs.line(f"  {{ {vt} v = {expr}; float *const dst = vc + {xi * vx}L + j;")
+                        defs.line(f"    if (j < 0) {{ {vt} old; memcpy(&old, dst, sizeof old); "
+                                  f"v = ({vt})((({it})old & keep) | (({it})v & ~keep)); }}")
                         defs.line("    memcpy(dst, &v, sizeof v); }")
                     defs.line("}")
         # channel by channel, then along the unit's tiles: each of V's 16 slabs is written in order
@@ -237,20 +254,20 @@ def _input(defs, fn: str, g, p: "Plan") -> str:
 def _microkernel(defs, fn: str, g, p: "Plan") -> str:
     """PC_CONTRACT_FN void name(const float *u, const float *v, float *m): m[i * TS + 16 q + l] =
     sum over c of u[c * R + i] v[c * TS + 16 q + l] (R channels x NV vectors of tiles)."""
-    ts = p.ts
+    ts, vt = p.ts, f"pc_v{p.L}f"
     defs.line(f"PC_CONTRACT_FN void {fn}(const float *restrict u, const float *restrict v, float *restrict m)")
     with scope(defs):
         defs.line("PC_CONTRACT_BODY")
         for i in range(p.r):
-            defs.line(" ".join(f"pc_v16f a{i}_{q} = {{0}};" for q in range(p.nv)))
+            defs.line(" ".join(f"{vt} a{i}_{q} = {{0}};" for q in range(p.nv)))
         with defs.block(f"for (long c = 0; c < {g.C}L; ++c)"):
-            defs.line(f"const pc_v16f *const vc = (const pc_v16f *)(v + c * {ts}L);")
-            defs.line(" ".join(f"const pc_v16f v{q} = vc[{q}];" for q in range(p.nv)))
+            defs.line(f"const {vt} *const vc = (const {vt} *)(v + c * {ts}L);")
+            defs.line(" ".join(f"const {vt} v{q} = vc[{q}];" for q in range(p.nv)))
             defs.line(f"const float *const uc = u + c * {p.r}L;")
             for i in range(p.r):
                 defs.line(f"{{ const float s = uc[{i}]; " + " ".join(f"a{i}_{q} += s * v{q};" for q in range(p.nv)) + " }")
         for i in range(p.r):
-            defs.line(" ".join(f"((pc_v16f *)(m + {i * ts}L))[{q}] = a{i}_{q};" for q in range(p.nv)))
+            defs.line(" ".join(f"(({vt} *)(m + {i * ts}L))[{q}] = a{i}_{q};" for q in range(p.nv)))
     defs.line("")
     return fn
 
@@ -266,8 +283,8 @@ def _products(defs, fn: str, g, p: "Plan", mk: str) -> str:
         with defs.block("for (long xi = 0; xi < 16; ++xi)"):
             with defs.block("for (long q = 0; q < nb; ++q)"):
                 with defs.block("for (long b = b0; b < b1; ++b)"):
-                    defs.line(f"{mk}(U + (xi * {kb}L + b) * {g.C * p.r}L, V + xi * {vx}L + q * {LANES * p.nv}L, "
-                              f"M + xi * {mx}L + b * {p.r * ts}L + q * {LANES * p.nv}L);")
+                    defs.line(f"{mk}(U + (xi * {kb}L + b) * {g.C * p.r}L, V + xi * {vx}L + q * {p.L * p.nv}L, "
+                              f"M + xi * {mx}L + b * {p.r * ts}L + q * {p.L * p.nv}L);")
     defs.line("")
     return fn
 
@@ -275,12 +292,13 @@ def _products(defs, fn: str, g, p: "Plan", mk: str) -> str:
 def _output(defs, fn: str, g, p: "Plan", epi, extra_types, store) -> str:
     """static void name(const float *M, float *y, extras..., long t0, long tn, long k0, long k1):
     A^T M A for the tiles [t0, tn) and output channels [k0, k1), stored through the epilogue."""
-    ts, mx = p.ts, p.mx
+    ts, mx, L = p.ts, p.mx, p.L
+    vt = f"pc_v{L}f"
     tw = (g.OW + 1) // 2
     params = "".join(f", const {t} *restrict ep{k}" for k, t in enumerate(extra_types))
     defs.line(f"static void {fn}(const float *restrict M, float *restrict y{params}, long t0, long tn, long k0, long k1)")
     with scope(defs):
-        defs.line("float buf[2][32] __attribute__((aligned(64)));")
+        defs.line(f"float buf[2][{2 * L}] __attribute__((aligned(64)));")
 
         def segment():
             with defs.block("for (long k = k0; k < k1; ++k)"):
@@ -289,27 +307,27 @@ def _output(defs, fn: str, g, p: "Plan", epi, extra_types, store) -> str:
                 # the output rows (and a residual's) of the channel PF ahead: their lines come from L3
                 defs.line(f"const long pb = ((n * {g.K}L + k + {_PF}L) * {g.OH}L + 2 * th) * {g.OW}L + 2 * tw0;")
                 with defs.block(f"if (k + {_PF}L < k1)"):
-                    with defs.block(f"for (long q = 0; q < 2 * cnt; q += {LANES})"):
+                    with defs.block(f"for (long q = 0; q < 2 * cnt; q += {L})"):
                         for r in range(2):
                             defs.line(f"__builtin_prefetch(y + pb + {r * g.OW}L + q, 1);")
                             for k, (ptr, _) in enumerate(epi.extras):
                                 if epi.kind(k) == "full" and epi._used(k):
                                     defs.line(f"__builtin_prefetch({ptr} + pb + {r * g.OW}L + q);")
                 defs.line("const float *const mk = M + k * " + f"{ts}L + toff;")
-                with defs.block(f"for (long j = 0; j < cnt; j += {LANES})"):
-                    defs.line("pc_v16f m[16];")
+                with defs.block(f"for (long j = 0; j < cnt; j += {L})"):
+                    defs.line(f"{vt} m[16];")
                     defs.line(f"for (int x = 0; x < 16; ++x) memcpy(&m[x], mk + x * {mx}L + j, sizeof m[x]);")
                     # A^T = [[1, 1, 1, 0], [0, 1, -1, -1]]: rows, then columns
-                    defs.line("pc_v16f s0[4], s1[4];")
+                    defs.line(f"{vt} s0[4], s1[4];")
                     defs.line("for (int q = 0; q < 4; ++q) { s0[q] = m[q] + m[4 + q] + m[8 + q]; "
                               "s1[q] = m[4 + q] - m[8 + q] - m[12 + q]; }")
-                    defs.line("const pc_v16f y00 = s0[0] + s0[1] + s0[2], y01 = s0[1] - s0[2] - s0[3];")
-                    defs.line("const pc_v16f y10 = s1[0] + s1[1] + s1[2], y11 = s1[1] - s1[2] - s1[3];")
-                    defs.line(f"{{ const pc_v16f z0 = PC_WSHUF(y00, y01, {_LO}), z1 = PC_WSHUF(y00, y01, {_HI}); "
-                              "memcpy(buf[0], &z0, sizeof z0); memcpy(buf[0] + 16, &z1, sizeof z1); }")
-                    defs.line(f"{{ const pc_v16f z0 = PC_WSHUF(y10, y11, {_LO}), z1 = PC_WSHUF(y10, y11, {_HI}); "
-                              "memcpy(buf[1], &z0, sizeof z0); memcpy(buf[1] + 16, &z1, sizeof z1); }")
-                    defs.line(f"const long ow0 = 2 * (tw0 + j), nt2 = 2 * (cnt - j < {LANES} ? cnt - j : {LANES});")
+                    defs.line(f"const {vt} y00 = s0[0] + s0[1] + s0[2], y01 = s0[1] - s0[2] - s0[3];")
+                    defs.line(f"const {vt} y10 = s1[0] + s1[1] + s1[2], y11 = s1[1] - s1[2] - s1[3];")
+                    defs.line(f"{{ const {vt} z0 = PC_WSHUF{L}(y00, y01, {_lo(L)}), z1 = PC_WSHUF{L}(y00, y01, {_hi(L)}); "
+                              f"memcpy(buf[0], &z0, sizeof z0); memcpy(buf[0] + {L}, &z1, sizeof z1); }}")
+                    defs.line(f"{{ const {vt} z0 = PC_WSHUF{L}(y10, y11, {_lo(L)}), z1 = PC_WSHUF{L}(y10, y11, {_hi(L)}); "
+                              f"memcpy(buf[1], &z0, sizeof z0); memcpy(buf[1] + {L}, &z1, sizeof z1); }}")
+                    defs.line(f"const long ow0 = 2 * (tw0 + j), nt2 = 2 * (cnt - j < {L} ? cnt - j : {L});")
                     defs.line(f"const long count = {g.OW}L - ow0 < nt2 ? {g.OW}L - ow0 : nt2;")
                     for r in range(2):
                         cond = f"if (2 * th + {r} < {g.OH}L)" if r and g.OH % 2 else ""
@@ -332,7 +350,7 @@ def render(ctx, w, g, x: str, wt: str, y: str, args: list, epi, extra_types, nam
     _store_channel, split_elements, split_flops, _chunk = conv
     p = Plan(g)
     n_tiles, blocks, kb, kp = p.n_tiles, p.blocks, p.kb, p.kp
-    _shared(ctx, name, "shuffle", lambda d, fn: d.lines_(_SHUF_MACRO))
+    _shared(ctx, name, "shuffle", lambda d, fn: d.lines_(_shuf_macro(p.L)))
     f_wt = _shared(ctx, name, "wt", lambda d, fn: _weights(d, fn, g, p))
     f_in = _shared(ctx, name, "in", lambda d, fn: _input(d, fn, g, p))
     f_mk = _shared(ctx, name, "mk", lambda d, fn: _microkernel(d, fn, g, p))
@@ -385,5 +403,5 @@ def render(ctx, w, g, x: str, wt: str, y: str, args: list, epi, extra_types, nam
         w.line(f"const long b0 = grp * wper, b1 = b0 + wper < {kb}L ? b0 + wper : {kb}L;")
         w.line(f"const long k1 = b1 * {p.r}L < {g.K}L ? b1 * {p.r}L : {g.K}L;")
         w.line(f"{f_in}({x}, vb, t0, tn);")
-        w.line(f"{f_mm}(UW, vb, mb, (tn - t0 + {LANES * p.nv - 1}L) / {LANES * p.nv}L, b0, b1);")
+        w.line(f"{f_mm}(UW, vb, mb, (tn - t0 + {p.L * p.nv - 1}L) / {p.L * p.nv}L, b0, b1);")
         w.line(f"{f_out}(mb, {y}{args}, t0, tn, b0 * {p.r}L, k1);")
