@@ -269,16 +269,44 @@ static int comm_mpi_fail(int rc, int k)
     return comm_fault(rc, k, "MPI failed on the group '%s': %s", group_name(k), text);
 }
 
+/* The watch over one wait: it fails once a member of group k has announced its exit (after a
+ * grace second for its last messages to arrive) or the deadline (PYCOMPILE_COMM_TIMEOUT) passes;
+ * checked at most every 10 ms. */
+typedef struct { long t0, next, grace_end; int gone, k; } comm_watch;
+
+static comm_watch watch_start(int k)
+{
+    long t0 = comm_now_ns();
+    return (comm_watch){t0, t0 + 2000000L, 0, -1, k};
+}
+
+static int watch_check(comm_watch *w)
+{
+    long now = comm_now_ns();
+    if (now < w->next) return 0;
+    w->next = now + 10000000L;
+    const int k = w->k;
+    if (w->gone < 0 && (w->gone = comm_peer_exited(k)) >= 0)
+        w->grace_end = now + (g_timeout_ns < 1000000000L ? g_timeout_ns : 1000000000L);
+    if (w->gone >= 0 && now >= w->grace_end)
+        return comm_fault(PC_COMM_EPEER, k, "rank %d of the group '%s' has exited while this rank waits "
+                          "for it in this collective: the ranks called different numbers of collectives",
+                          w->gone, group_name(k));
+    if (now - w->t0 >= g_timeout_ns)
+        return comm_fault(PC_COMM_ETIMEOUT, k, "no progress in %.3g s (PYCOMPILE_COMM_TIMEOUT): a rank "
+                          "of the group '%s' (%d ranks) has not joined this collective (it may be stopped, "
+                          "hung, dead, or running a different sequence of collectives)",
+                          g_timeout_ns / 1e9, group_name(k), k >= 0 && k < g_ngroups ? g_group_size[k] : 0);
+    return 0;
+}
+
 #include "comm_shm.c"
 
 /* Complete the request *req of group k: poll it (tight at first, then yielding the core, as ranks
- * may share cores) until it completes, a member of the group has announced its exit (after a grace
- * second for its last messages to arrive), or the deadline passes. */
+ * may share cores) until it completes or the watch fails. */
 static int comm_finish(int64_t *req, int k)
 {
-    long t0 = comm_now_ns(), next = t0 + 2000000L, grace_end = 0;
-    long grace = g_timeout_ns < 1000000000L ? g_timeout_ns : 1000000000L;
-    int gone = -1;
+    comm_watch w = watch_start(k);
     for (unsigned spin = 0;; ++spin) {
         int flag = 0;
         int rc = mpi_test(req, &flag);
@@ -286,20 +314,7 @@ static int comm_finish(int64_t *req, int k)
         if (flag) return 0;
         shm_service();              /* another rank may wait for this one's chunk (comm_shm.c) */
         if (spin < 512) continue;
-        long now = comm_now_ns();
-        if (now >= next) {
-            next = now + 10000000L;
-            if (gone < 0 && (gone = comm_peer_exited(k)) >= 0) grace_end = now + grace;
-            if (gone >= 0 && now >= grace_end)
-                return comm_fault(PC_COMM_EPEER, k, "rank %d of the group '%s' has exited while this rank waits "
-                                  "for it in this collective: the ranks called different numbers of collectives",
-                                  gone, group_name(k));
-            if (now - t0 >= g_timeout_ns)
-                return comm_fault(PC_COMM_ETIMEOUT, k, "no progress in %.3g s (PYCOMPILE_COMM_TIMEOUT): a rank "
-                                  "of the group '%s' (%d ranks) has not joined this collective (it may be stopped, "
-                                  "hung, dead, or running a different sequence of collectives)",
-                                  g_timeout_ns / 1e9, group_name(k), k >= 0 && k < g_ngroups ? g_group_size[k] : 0);
-        }
+        if ((rc = watch_check(&w))) return rc;
         sched_yield();
     }
 }

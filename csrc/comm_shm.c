@@ -20,8 +20,8 @@
  * chunk r of it is read and written only by rank r's reduction).
  *
  * Any rank spinning (in a wait here or in comm.c's comm_finish) reduces every all-reduce that is
- * ready: a rank waiting for another's chunk never blocks the chunk it owes. Waits poll with the
- * same deadline and exit-notice watch as comm_finish. Offsets grow through the segment; when an
+ * ready: a rank waiting for another's chunk never blocks the chunk it owes. Waits poll under the
+ * same watch as comm_finish (comm.c's watch_check). Offsets grow through the segment; when an
  * input does not fit, the ranks start again at offset 0 once nothing is in flight here and every
  * rank has completed every all-reduce started (so no rank still reads the old data). An input
  * larger than the segment, more than PC_SHM_SLOTS in flight, or a start while a restart would
@@ -152,31 +152,17 @@ static void shm_service(void)
 
 static void comm_service(void);
 
-/* Spin until done(arg) holds, serving every rank's pending work, with comm_finish's deadline and
- * exit-notice watch on group k. */
-static int shm_spin(int (*done)(const void *), const void *arg, int k, const char *what)
+/* Spin until done(arg) holds, serving every rank's pending work, under comm.c's watch over group k
+ * (the deadline and the members' exit notices). */
+static int shm_spin(int (*done)(const void *), const void *arg, int k)
 {
-    long t0 = comm_now_ns(), next = t0 + 2000000L, grace_end = 0;
-    long grace = g_timeout_ns < 1000000000L ? g_timeout_ns : 1000000000L;
-    int gone = -1;
+    comm_watch w = watch_start(k);
     for (unsigned spin = 0;; ++spin) {
         comm_service();
         if (done(arg)) return 0;
-        if (spin < 256) { __builtin_ia32_pause(); continue; }
-        long now = comm_now_ns();
-        if (now >= next) {
-            next = now + 10000000L;
-            if (gone < 0 && (gone = comm_peer_exited(k)) >= 0) grace_end = now + grace;
-            if (gone >= 0 && now >= grace_end)
-                return comm_fault(PC_COMM_EPEER, k, "rank %d of the group '%s' has exited while this rank waits "
-                                  "for it in this collective (%s): the ranks called different numbers of "
-                                  "collectives", gone, group_name(k), what);
-            if (now - t0 >= g_timeout_ns)
-                return comm_fault(PC_COMM_ETIMEOUT, k, "no progress in %.3g s (PYCOMPILE_COMM_TIMEOUT): a rank "
-                                  "of the group '%s' (%d ranks) has not joined this collective (%s; it may be "
-                                  "stopped, hung, dead, or running a different sequence of collectives)",
-                                  g_timeout_ns / 1e9, group_name(k), g_group_size[k], what);
-        }
+        if (spin < 256) continue;
+        int rc = watch_check(&w);
+        if (rc) return rc;
         sched_yield();
     }
 }
@@ -207,7 +193,7 @@ static int shm_start(const void *src, void *dst, size_t count, int dtype, int op
         /* start again at 0 once every rank has completed every all-reduce started (none is in
          * flight here): nobody reads the old inputs any more */
         long want = g_shm_seq;
-        int rc = shm_spin(shm_all_completed, &want, k, "reusing the shared segment");
+        int rc = shm_spin(shm_all_completed, &want, k);
         if (rc) return rc;
         g_shm_top = 0;
     }
@@ -233,7 +219,7 @@ static int shm_wait(int s)
 {
     shm_op *o = &g_shm_ops[s];
     const int k = o->group;
-    int rc = shm_spin(shm_all_reduced, o, k, "an all-reduce in shared memory");
+    int rc = shm_spin(shm_all_reduced, o, k);
     if (rc) return rc;
     const size_t item = (size_t)g_itemsize[o->dtype];
     for (int q = 0; q < g_shm_n; ++q) {     /* the others' chunks (the reduction wrote this rank's) */

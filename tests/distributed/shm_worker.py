@@ -90,4 +90,4 @@ elif part == "wrap":
     xs = inputs(500000, np.float32, 99)                 # 2 MB: more than the segment, through MPI
     check(ops.AllReduce()(ms.Tensor(xs[rank])).asnumpy(), expected(xs, "sum"), "over the segment")
     assert lib.pc_comm_shm_calls() == calls + 40 * SHM
-print(f"rank {rank}/{n} OK {lib.pc_comm_shm_calls()}", flush=True)
+print(f"rank {rank}/{n} OK {lib.pc_comm_shm_calls()} ", flush=True)

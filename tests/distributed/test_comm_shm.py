@@ -6,6 +6,7 @@ in a shared-memory all-reduce: test_faults.py (its all-reduces of float32 over t
 there)."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -20,9 +21,11 @@ def _run(n, part, **env):
     cmd = [_mpiexec(), "-n", str(n), sys.executable, WORKER, part]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env={**_env(), **env})
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
-    lines = sorted(line for line in proc.stdout.splitlines() if line.startswith("rank "))
-    assert [line.rsplit(" ", 1)[0] for line in lines] == [f"rank {r}/{n} OK" for r in range(n)], proc.stdout
-    return [int(line.rsplit(" ", 1)[1]) for line in lines]
+    # (mpiexec may interleave the ranks' lines)
+    found = sorted((int(r), int(size), int(calls)) for r, size, calls in re.findall(r"rank (\d+)/(\d+) OK (\d+)\b",
+                                                                                  proc.stdout))
+    assert [f[:2] for f in found] == [(r, n) for r in range(n)], proc.stdout
+    return [f[2] for f in found]
 
 
 @pytest.mark.parametrize("n", [2, 3])
