@@ -277,11 +277,9 @@ def _shared_segments(MPI, local):
     cap = 0
     if local.Get_rank() == 0 and knobs.get("PYCOMPILE_COMM_SHM"):
         cap = knobs.get("PYCOMPILE_COMM_SHM_MB") << 20
-        try:
+        if os.path.isdir("/dev/shm"):          # (without it MPI places the window elsewhere: no bound)
             st = os.statvfs("/dev/shm")
             cap = min(cap, st.f_bavail * st.f_frsize // (4 * local.Get_size()))
-        except OSError:
-            pass
         cap = cap // 4096 * 4096 if cap >= 1 << 20 else 0
     cap = local.bcast(cap, root=0)
     if cap == 0:
