@@ -1,5 +1,6 @@
 """Shared fixtures: every test starts from the default context and a fixed seed; the IR
 verifier runs after every compiler pass."""
+import importlib.util
 import os
 import re
 
@@ -36,10 +37,15 @@ def pytest_unconfigure(config):
 
 # The suite starts several hundred Python processes (the xdist workers, spec samples, the CLI,
 # mpirun's ranks, fresh processes of the cache tests) and each imports pycompile. Under
-# PYTHONDONTWRITEBYTECODE=1 none of them writes bytecode, so each compiled pycompile's ~280
-# modules from source: ~1 s of a 1.7 s import, ~5 min of the suite's worker time on 2 cores.
-# The controller compiles them once into a private PYTHONPYCACHEPREFIX that every process started
-# after it inherits (reading bytecode is still allowed; nothing is written beside the sources).
+# PYTHONDONTWRITEBYTECODE=1 none of them writes bytecode, so with an editable install each compiled
+# pycompile's ~280 modules from source: ~1 s of a 1.7 s import, ~5 min of the suite's worker time
+# on 2 cores. The controller writes their bytecode once into a private PYTHONPYCACHEPREFIX that
+# every process started after it inherits (reading bytecode is still allowed; nothing is written
+# beside the sources). A process with a prefix reads bytecode only from the prefix, so the prefix
+# also gets every other module the controller has loaded (the standard library, NumPy, pytest:
+# their pyc beside the source copied when it is current, else compiled) and MPI's Python side:
+# with pycompile's modules alone there, a fresh `import pycompile` compiled the standard library
+# and NumPy from source (1.3 s instead of 0.7 s in a non-editable install, as CI has).
 def _bytecode_for_every_process(config):
     import sys
     if not sys.flags.dont_write_bytecode or hasattr(config, "workerinput") or os.environ.get("PYTHONPYCACHEPREFIX"):
@@ -48,9 +54,47 @@ def _bytecode_for_every_process(config):
     import tempfile
     prefix = tempfile.mkdtemp(prefix="pycompile-tests-pycache-")
     config._pycompile_pycache = prefix
+    sources = {m.__file__ for m in list(sys.modules.values())
+               if isinstance(getattr(m, "__file__", None), str) and m.__file__.endswith(".py")}
+    beside = {src: _pyc_beside(src) for src in sources}
     sys.pycache_prefix = prefix
     os.environ["PYTHONPYCACHEPREFIX"] = prefix
-    compileall.compile_dir(os.path.dirname(ms.__file__), quiet=1, workers=0)
+    for src, pyc in beside.items():
+        _bytecode_into_prefix(src, pyc)
+    for package in ("pycompile", "mpi4py"):
+        spec = importlib.util.find_spec(package)
+        if spec is not None and spec.submodule_search_locations:
+            for where in spec.submodule_search_locations:
+                compileall.compile_dir(where, quiet=1, workers=0)
+
+
+def _pyc_beside(src: str):
+    """The bytecode file beside `src` (its __pycache__) when it is current for the source, else None."""
+    try:
+        pyc = importlib.util.cache_from_source(src)
+        with open(pyc, "rb") as f:
+            head = f.read(16)
+        st = os.stat(src)
+    except (OSError, ValueError, NotImplementedError):
+        return None
+    current = (head[:4] == importlib.util.MAGIC_NUMBER and head[4:8] == bytes(4)
+               and int.from_bytes(head[8:12], "little") == int(st.st_mtime) & 0xFFFFFFFF
+               and int.from_bytes(head[12:16], "little") == st.st_size & 0xFFFFFFFF)
+    return pyc if current else None
+
+
+def _bytecode_into_prefix(src: str, pyc_beside) -> None:
+    import py_compile
+    import shutil
+    dest = importlib.util.cache_from_source(src)            # (under sys.pycache_prefix now)
+    try:
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        if pyc_beside:
+            shutil.copyfile(pyc_beside, dest)
+        else:
+            py_compile.compile(src, cfile=dest, doraise=True)
+    except (OSError, py_compile.PyCompileError, ValueError):
+        return                  # (that module compiles from source in each process, as without a prefix)
 
 
 @pytest.fixture(autouse=True)
