@@ -17,8 +17,7 @@ class VerifyError(AssertionError):
 
 def verify(graph: ir.Graph, where: str = "") -> None:
     where = where or graph.name
-    scope = [{id(p) for p in graph.params}]
-    _block(graph.body, scope, where, set())
+    _block(graph.body, {id(p) for p in graph.params}, where, set())
     results = graph.body.results
     if not results or not isinstance(results[-1].type, MonadType):
         _fail(where, graph.name, "the graph body's last result must be the final memory state U")
@@ -28,32 +27,59 @@ def _fail(where, n, msg):
     raise VerifyError(f"[{where}] {n.op.name if isinstance(n, ir.Node) else n}: {msg}")
 
 
-def _defined(v, scope) -> bool:
-    if isinstance(v, ir.Const):
-        return True
-    return any(id(v) in s for s in scope)
+def _defined(v, defined: set) -> bool:
+    return id(v) in defined or isinstance(v, ir.Const)
 
 
-def _block(b: ir.Block, scope, where, seen: set):
+def _block(b: ir.Block, defined: set, where, seen: set):
+    """`defined`: the ids of the values in scope (this block's enclosing blocks'); what this
+    block adds is taken out again when it ends."""
     for p in b.params:      # (a While's two blocks may share their parameters: they are siblings)
-        if _defined(p, scope):
+        if _defined(p, defined):
             _fail(where, p, "a block parameter shadows a value of an enclosing block")
-    scope.append({id(p) for p in b.params})
+    added = [id(p) for p in b.params]
+    defined.update(added)
     for n in b.nodes:
         if id(n) in seen:
             _fail(where, n, "the node appears twice in the graph (a node belongs to one block)")
         seen.add(id(n))
         for i in n.inputs:
-            if not _defined(i, scope):
+            if not _defined(i, defined):
                 _fail(where, n, f"input {i!r:.60} is used before it is defined")
         for blk in n.blocks:
-            _block(blk, scope, where, seen)
+            _block(blk, defined, where, seen)
         _check_node(n, where)
-        scope[-1].add(id(n))
+        defined.add(id(n))
+        added.append(id(n))
     for r in b.results:
-        if not _defined(r, scope):
+        if not _defined(r, defined):
             _fail(where, r, "block result is not defined in scope")
-    scope.pop()
+    defined.difference_update(added)
+
+
+# infer is a function of the op, its input types and its attributes: a node the passes left as it
+# was (most of them, after most passes) is not inferred again. Attributes that cannot be hashed
+# (lists, arrays) skip the memo.
+_INFERRED: dict = {}
+
+
+def _infer(op, types, attrs):
+    try:
+        key = (op, tuple(types), tuple(sorted(attrs.items())))
+        hash(key)
+    except TypeError:
+        key = None
+    if key is not None and key in _INFERRED:
+        return _INFERRED[key]
+    try:
+        t = op.infer(types, **attrs)
+    except Exception as e:      # noqa: BLE001  (reported by the caller with the node)
+        return e
+    if key is not None:
+        if len(_INFERRED) > 50000:
+            _INFERRED.clear()
+        _INFERRED[key] = t
+    return t
 
 
 def _check_node(n: ir.Node, where):
@@ -63,10 +89,9 @@ def _check_node(n: ir.Node, where):
         if op.variadic:
             k = len(op.inputs) - 1
             types = types[:k] + [TupleType(tuple(types[k:]))]
-        try:
-            t = op.infer(types, **n.attrs)
-        except Exception as e:
-            _fail(where, n, f"infer fails on its own inputs: {e}")
+        t = _infer(op, types, n.attrs)
+        if isinstance(t, Exception):
+            _fail(where, n, f"infer fails on its own inputs: {t}")
         if t != n.type:
             _fail(where, n, f"type {n.type} but infer gives {t}")
     elif op is ir.IF:
