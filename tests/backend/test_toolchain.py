@@ -44,6 +44,12 @@ def _check_mlp():
     np.testing.assert_allclose(ms.jit(mlp)(*args).asnumpy(), want, rtol=1e-4)
 
 
+def _builds(log):
+    """The logged compiler commands that build something (not the `-###` queries that resolve
+    -march=native)."""
+    return [ln.split() for ln in log.read_text().splitlines() if "-###" not in ln.split()]
+
+
 def test_cc_with_a_launcher_and_with_flags(tmp_path, monkeypatch):
     """CC="launcher gcc" (as ccache is used) and CC="gcc -g": the words are split as a shell
     splits them, the launcher runs the compiler, the extra flag reaches it, and each spelling is
@@ -52,7 +58,7 @@ def test_cc_with_a_launcher_and_with_flags(tmp_path, monkeypatch):
     launcher = _script(tmp_path / "launch", f'echo "$@" >> "{log}"\nexec "$@"\n')
     monkeypatch.setenv("CC", f"{launcher} {GCC}")
     _check_mlp()
-    first = log.read_text().splitlines()[0].split()
+    first = _builds(log)[0]
     assert first[0] == GCC and "-O3" in first
     ident_launch = toolchain.compiler_identity()
     assert launcher in ident_launch and GCC in ident_launch
@@ -60,7 +66,7 @@ def test_cc_with_a_launcher_and_with_flags(tmp_path, monkeypatch):
     monkeypatch.setenv("CC", f"{launcher} {GCC} -g -DPC_TEST_FLAG=1")
     log.write_text("")
     _check_mlp()
-    argv = log.read_text().splitlines()[0].split()
+    argv = _builds(log)[0]
     assert argv[:3] == [GCC, "-g", "-DPC_TEST_FLAG=1"]
     assert toolchain.compiler_identity() != ident_launch
 
@@ -158,3 +164,44 @@ def test_blas_paths_are_the_packages_own_without_importing_it():
             "print(p == (s.get_include_dir(), s.get_lib_dir()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "True"]
+
+
+_VECTOR_C = """
+#include <math.h>
+#include <stdint.h>
+void k(const float *restrict x, float *restrict y, _Float16 *restrict h, long n) {
+    for (long i = 0; i < n; ++i) {
+        y[i] = expf(x[i]) * 2.0f + x[i] * x[i];
+        h[i] = (_Float16)y[i];
+    }
+}
+"""
+
+
+@pytest.mark.skipif(GCC is None or toolchain.resolved_native((GCC,)) == ("-march=native",),
+                    reason="the compiler does not resolve -march=native through its driver (not GCC)")
+def test_resolved_native_flags_give_the_code_march_native_gives(tmp_path):
+    """Generated C is built with the flags GCC's driver resolves -march=native to (once per
+    process, not a CPU detection per compile): the assembly of a vectorized loop with exp, fused
+    multiply-add candidates and float16 stores is the same byte for byte, and a build command
+    names the resolved CPU instead of `native`."""
+    src = tmp_path / "k.c"
+    src.write_text(_VECTOR_C)
+    resolved = list(toolchain.resolved_native((GCC,)))
+    assert any(f.startswith("-march=") and f != "-march=native" for f in resolved)
+    base = [GCC, "-O3", "-ffp-contract=off", "-fno-math-errno", "-std=gnu11", "-fPIC", "-S", str(src)]
+    native = subprocess.run(base + ["-march=native", "-o", str(tmp_path / "a.s")], capture_output=True, timeout=120)
+    explicit = subprocess.run(base + resolved + ["-o", str(tmp_path / "b.s")], capture_output=True, timeout=120)
+    assert native.returncode == 0 and explicit.returncode == 0, (native.stderr, explicit.stderr)
+    assert (tmp_path / "a.s").read_text() == (tmp_path / "b.s").read_text()
+
+
+def test_a_compiler_that_does_not_resolve_native_gets_march_native(tmp_path, monkeypatch):
+    """A driver whose `-###` output has no cc1 line (another compiler, a wrapper that prints
+    nothing): the build uses -march=native itself, and still builds."""
+    quiet = _script(tmp_path / "quiet-cc", f'for a in "$@"; do [ "$a" = "-###" ] && exit 0; done\nexec {GCC} "$@"\n')
+    monkeypatch.setenv("CC", quiet)
+    assert toolchain.resolved_native(toolchain.cc_words()) == ("-march=native",)
+    cmd = toolchain.build_command("a.c", "a.so", False)
+    assert "-march=native" in cmd
+    _check_mlp()

@@ -295,6 +295,50 @@ def march(target_cpu: str) -> list:
     return [f"-march={target_cpu}", "-mtune=generic"]
 
 
+@functools.lru_cache(maxsize=None)
+def resolved_native(cc: tuple) -> tuple:
+    """-march=native as the explicit flags GCC's driver turns it into (the -m options and --param
+    cache sizes it adds to cc1's command line, `cc -### -march=native`): the driver detects the
+    host CPU again on every run, which costs 17 ms of a 100 ms compile of a small graph in a
+    virtual machine (CPUID traps to the hypervisor), so it is done once per process here. The
+    same code comes out (tests/backend/test_toolchain.py compares the assembly). A compiler whose
+    driver says nothing of the kind (clang), or any failure: -march=native itself."""
+    import shlex
+    import subprocess
+
+    def cc1_words(extra):
+        try:
+            proc = subprocess.run([_find_program(cc[0]), *cc[1:], "-###", *extra, "-E", "-x", "c", os.devnull],
+                                  capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError, ToolchainError):
+            return None
+        for line in proc.stderr.splitlines():
+            try:
+                words = shlex.split(line)
+            except ValueError:
+                return None
+            if words and os.path.basename(words[0]) == "cc1":
+                return words
+        return None
+
+    native, plain = cc1_words(["-march=native"]), cc1_words([])
+    if native is None or plain is None:
+        return ("-march=native",)
+    base, out, k = set(plain), [], 0
+    while k < len(native):
+        w = native[k]
+        if w == "--param" and k + 1 < len(native):
+            out += [w, native[k + 1]]
+            k += 2
+            continue
+        if w.startswith("-m") and w not in base:
+            out.append(w)
+        k += 1
+    if not any(w.startswith("-march=") and w != "-march=native" for w in out):
+        return ("-march=native",)
+    return tuple(out)
+
+
 def vector_bytes() -> int:
     """The width in bytes of the vectors the convolution kernels are written in
     (backend/c/ops/vectors.py): PYCOMPILE_VECTOR_BYTES when set, else the widest vector registers
@@ -327,9 +371,14 @@ def _native_vector_bytes(cc: tuple) -> int:
 
 
 def for_target(flags, target_cpu: str = "native") -> list:
-    """`flags` with -march=native replaced by the flags of `target_cpu`."""
+    """`flags` with -march=native replaced by the flags of `target_cpu` (native: the flags the
+    compiler resolves it to, `resolved_native`)."""
     if target_cpu == "native":
-        return list(flags)
+        resolved = resolved_native(cc_words())
+        out = []
+        for f in flags:
+            out.extend(resolved if f == "-march=native" else [f])
+        return out
     out = []
     for f in flags:
         out.extend(march(target_cpu) if f == "-march=native" else [f])
