@@ -7,6 +7,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -205,3 +206,35 @@ def test_a_compiler_that_does_not_resolve_native_gets_march_native(tmp_path, mon
     cmd = toolchain.build_command("a.c", "a.so", False)
     assert "-march=native" in cmd
     _check_mlp()
+
+
+@pytest.mark.skipif(GCC is None or toolchain.resolved_native((GCC,)) == ("-march=native",),
+                    reason="precompiled headers are used with GCC only")
+def test_builds_read_the_precompiled_header_and_give_the_same_code(tmp_path, monkeypatch):
+    """After a process's first build, GCC reads pycompile_kernels.h precompiled (a background
+    compile into a private directory): a module built then reports the .gch (-H) and its assembly
+    is the one built from the headers. PYCOMPILE_PCH=0 gives no directory."""
+    monkeypatch.setenv("CC", GCC)
+    src = tmp_path / "m.c"
+    src.write_text('#include "pycompile_kernels.h"\n' + _VECTOR_C.split("\n", 3)[3])
+    deadline = time.monotonic() + 120
+    while not (pch := toolchain.precompiled_header()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(pch) == 1 and os.path.isfile(os.path.join(pch[0][2:], "pycompile_kernels.h.gch"))
+    n = len(toolchain.cc_command())
+
+    def asm(extra, out):
+        cmd = toolchain.build_command(str(src), str(tmp_path / "m.so"), False)
+        cmd = [a for a in cmd if a not in ("-shared", "-lm", "-lmvec") and not a.startswith("-Wl,")]
+        cmd[cmd.index("-o") + 1] = str(tmp_path / out)
+        proc = subprocess.run(cmd[:n] + extra + cmd[n:] + ["-S", "-H"], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        return (tmp_path / out).read_text(), proc.stderr
+
+    with_pch, report = asm(pch, "a.s")
+    plain, report_plain = asm([], "b.s")
+    assert with_pch == plain
+    assert "! " + os.path.join(pch[0][2:], "pycompile_kernels.h.gch") in report
+    assert ".gch" not in report_plain and "math.h" in report_plain
+    monkeypatch.setenv("PYCOMPILE_PCH", "0")
+    assert toolchain.precompiled_header() == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import threading
 
 from pycompile.errors import CompileError
 from pycompile.common import knobs
@@ -420,6 +421,7 @@ def compile_shared(c_path: str, so_path: str, uses_blas: bool) -> None:
     PYCOMPILE_CC_TIMEOUT seconds, or a compiler that reports success without writing a shared
     object."""
     cmd = build_command(c_path, so_path, uses_blas)
+    cmd[len(cc_command()):len(cc_command())] = precompiled_header()
     source = c_path
     timeout = knobs.get("PYCOMPILE_CC_TIMEOUT")
     code, output = run_compiler(cmd, timeout)
@@ -442,6 +444,72 @@ def compile_shared(c_path: str, so_path: str, uses_blas: bool) -> None:
     if problem:
         raise ToolchainError(f"the C compiler exited successfully but {problem}; check CC ({cmd[0]}).\n{where}"
                              + (f"\n{_tail(output)}" if output.strip() else ""))
+
+
+# ---- the precompiled header ---------------------------------------------------------------------
+# Every generated module starts with #include "pycompile_kernels.h", whose parse (with math.h,
+# stdlib.h ...) is about a fifth of a small graph's build. With GCC, the first build of a process
+# starts a background compile of that header into a private directory; builds after it has
+# finished put that directory first on the include path, and GCC reads the .gch found there
+# instead of the headers. A .gch built with other flags, or unreadable, is skipped by GCC itself
+# (it then reads the headers as before), so the result never depends on it. PYCOMPILE_PCH=0: none.
+_PCH: dict = {}             # (compiler, flags) -> [directory, background compile, process id, ready] or None
+_PCH_LOCK = threading.Lock()
+_GCH = "pycompile_kernels.h.gch"
+
+
+def precompiled_header() -> list:
+    """[-I<dir>] of pycompile_kernels.h precompiled with the flags of this build, once built; []
+    before that, for compilers other than GCC, and when PYCOMPILE_PCH=0."""
+    if not knobs.get("PYCOMPILE_PCH") or resolved_native(cc_words()) == ("-march=native",):
+        return []
+    build = tuple(f for f in for_target(_with_openmp(flags()), "native")
+                  if f != "-shared" and not f.startswith("-Wl,"))
+    key = (cc_words(), build)
+    with _PCH_LOCK:
+        if key not in _PCH:
+            _PCH[key] = _start_pch(build)
+            return []
+        state = _PCH[key]
+        if state is None or state[2] != os.getpid():
+            return []       # (no compiler for it, or a forked child: the parent's compile is not its own)
+        if not state[3]:
+            if state[1].poll() != 0:
+                return []   # still compiling, or failed: the headers are read as before
+            # written under another name until complete: a build never sees half a .gch
+            try:
+                os.replace(os.path.join(state[0], _GCH + ".part"), os.path.join(state[0], _GCH))
+            except OSError:
+                _PCH[key] = None
+                return []
+            state[3] = True
+    return [f"-I{state[0]}"]
+
+
+def _start_pch(flags: tuple):
+    import atexit
+    import shutil
+    import subprocess
+    import tempfile
+    try:
+        where = tempfile.mkdtemp(prefix="pycompile-pch-")
+        header = os.path.join(include_dirs()[0], "pycompile_kernels.h")
+        proc = subprocess.Popen([*cc_command(), *flags, *(f"-I{d}" for d in include_dirs()), "-x", "c-header",
+                                 "-o", os.path.join(where, _GCH + ".part"), header],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    except (OSError, ToolchainError):
+        return None
+    atexit.register(_end_pch, proc, where, os.getpid(), shutil.rmtree)
+    return [where, proc, os.getpid(), False]
+
+
+def _end_pch(proc, where, pid, rmtree):
+    if os.getpid() != pid:
+        return              # (a forked child leaves its parent's directory alone)
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    rmtree(where, ignore_errors=True)
 
 
 def run_compiler(cmd: list, timeout: float | None) -> tuple:

@@ -151,6 +151,9 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
          "the C compiler command (default cc); split as a shell splits it: \"ccache gcc\", \"gcc -g\""),
     Knob("PYCOMPILE_CC_TIMEOUT", 600.0, _seconds("PYCOMPILE_CC_TIMEOUT"),
          "seconds one C compiler run may take before it is stopped (default 600)"),
+    Knob("PYCOMPILE_PCH", True, _flag,
+         "0: GCC reads pycompile_kernels.h in every build (default: a process's builds after its first "
+         "read it precompiled, compiled once in the background into a private directory)"),
     Knob("PYCOMPILE_SANITIZE", None, _sanitizers,
          "address,undefined (or one of them): build generated C with those sanitizers "
          "(see docs/RELIABILITY.md for running Python with the ASan runtime)"),
