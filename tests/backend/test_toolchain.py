@@ -213,14 +213,16 @@ def test_a_compiler_that_does_not_resolve_native_gets_march_native(tmp_path, mon
 def test_builds_read_the_precompiled_header_and_give_the_same_code(tmp_path, monkeypatch):
     """After a process's first build, GCC reads pycompile_kernels.h precompiled (a background
     compile into a private directory): a module built then reports the .gch (-H) and its assembly
-    is the one built from the headers. PYCOMPILE_PCH=0 gives no directory."""
+    is the one built from the headers; the .gch lies in the directory it was given (the
+    process's build directory, removed with it). PYCOMPILE_PCH=0 gives no directory."""
     monkeypatch.setenv("CC", GCC)
     src = tmp_path / "m.c"
     src.write_text('#include "pycompile_kernels.h"\n' + _VECTOR_C.split("\n", 3)[3])
     deadline = time.monotonic() + 120
-    while not (pch := toolchain.precompiled_header()) and time.monotonic() < deadline:
+    while not (pch := toolchain.precompiled_header(str(tmp_path))) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(pch) == 1 and os.path.isfile(os.path.join(pch[0][2:], "pycompile_kernels.h.gch"))
+    assert os.path.dirname(pch[0][2:]) == str(tmp_path)
     n = len(toolchain.cc_command())
 
     def asm(extra, out):
@@ -237,4 +239,4 @@ def test_builds_read_the_precompiled_header_and_give_the_same_code(tmp_path, mon
     assert "! " + os.path.join(pch[0][2:], "pycompile_kernels.h.gch") in report
     assert ".gch" not in report_plain and "math.h" in report_plain
     monkeypatch.setenv("PYCOMPILE_PCH", "0")
-    assert toolchain.precompiled_header() == []
+    assert toolchain.precompiled_header(str(tmp_path)) == []

@@ -43,7 +43,8 @@ class CPU(devices.Device):
         c_path, so_path = stem + ".c", stem + ".so"
         with open(c_path, "w") as f:
             f.write(module.source)
-        toolchain.compile_shared(c_path, so_path, module.uses_blas)
+        from pycompile.backend import pipeline
+        toolchain.compile_shared(c_path, so_path, module.uses_blas, pch_parent=pipeline.workdir())
         with _BUILT_LOCK:
             _BUILT[key] = so_path
         return so_path

@@ -152,8 +152,8 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
     Knob("PYCOMPILE_CC_TIMEOUT", 600.0, _seconds("PYCOMPILE_CC_TIMEOUT"),
          "seconds one C compiler run may take before it is stopped (default 600)"),
     Knob("PYCOMPILE_PCH", True, _flag,
-         "0: GCC reads pycompile_kernels.h in every build (default: a process's builds after its first "
-         "read it precompiled, compiled once in the background into a private directory)"),
+         "0: GCC reads pycompile_kernels.h in every build (default: a process's builds after its third "
+         "read it precompiled, compiled once in the background into its build directory)"),
     Knob("PYCOMPILE_SANITIZE", None, _sanitizers,
          "address,undefined (or one of them): build generated C with those sanitizers "
          "(see docs/RELIABILITY.md for running Python with the ASan runtime)"),
