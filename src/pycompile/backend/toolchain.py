@@ -305,15 +305,15 @@ def resolved_native(cc: tuple) -> tuple:
     same code comes out (tests/backend/test_toolchain.py compares the assembly). A compiler whose
     driver says nothing of the kind (clang), or any failure: -march=native itself."""
     import shlex
-    import subprocess
 
     def cc1_words(extra):
         try:
-            proc = subprocess.run([_find_program(cc[0]), *cc[1:], "-###", *extra, "-E", "-x", "c", os.devnull],
-                                  capture_output=True, text=True, errors="replace", timeout=60)
-        except (OSError, subprocess.SubprocessError, ToolchainError):
+            # (as a build runs: its own process group, stopped whole at PYCOMPILE_CC_TIMEOUT)
+            code, output = run_compiler([_find_program(cc[0]), *cc[1:], "-###", *extra, "-E", "-x", "c", os.devnull],
+                                        min(knobs.get("PYCOMPILE_CC_TIMEOUT") or 60.0, 60.0))
+        except ToolchainError:
             return None
-        for line in proc.stderr.splitlines():
+        for line in output.splitlines() if code == 0 else ():
             try:
                 words = shlex.split(line)
             except ValueError:
@@ -322,7 +322,8 @@ def resolved_native(cc: tuple) -> tuple:
                 return words
         return None
 
-    native, plain = cc1_words(["-march=native"]), cc1_words([])
+    native = cc1_words(["-march=native"])
+    plain = cc1_words([]) if native is not None else None
     if native is None or plain is None:
         return ("-march=native",)
     base, out, k = set(plain), [], 0
