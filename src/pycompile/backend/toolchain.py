@@ -297,48 +297,19 @@ def march(target_cpu: str) -> list:
 
 
 @functools.lru_cache(maxsize=None)
-def resolved_native(cc: tuple) -> tuple:
-    """-march=native as the explicit flags GCC's driver turns it into (the -m options and --param
-    cache sizes it adds to cc1's command line, `cc -### -march=native`): the driver detects the
-    host CPU again on every run, which costs 17 ms of a 100 ms compile of a small graph in a
-    virtual machine (CPUID traps to the hypervisor), so it is done once per process here. The
-    same code comes out (tests/backend/test_toolchain.py compares the assembly). A compiler whose
-    driver says nothing of the kind (clang), or any failure: -march=native itself."""
-    import shlex
-
-    def cc1_words(extra):
-        try:
-            # (as a build runs: its own process group, stopped whole at PYCOMPILE_CC_TIMEOUT)
-            code, output = run_compiler([_find_program(cc[0]), *cc[1:], "-###", *extra, "-E", "-x", "c", os.devnull],
-                                        min(knobs.get("PYCOMPILE_CC_TIMEOUT") or 60.0, 60.0))
-        except ToolchainError:
-            return None
-        for line in output.splitlines() if code == 0 else ():
-            try:
-                words = shlex.split(line)
-            except ValueError:
-                return None
-            if words and os.path.basename(words[0]) == "cc1":
-                return words
-        return None
-
-    native = cc1_words(["-march=native"])
-    plain = cc1_words([]) if native is not None else None
-    if native is None or plain is None:
-        return ("-march=native",)
-    base, out, k = set(plain), [], 0
-    while k < len(native):
-        w = native[k]
-        if w == "--param" and k + 1 < len(native):
-            out += [w, native[k + 1]]
-            k += 2
-            continue
-        if w.startswith("-m") and w not in base:
-            out.append(w)
-        k += 1
-    if not any(w.startswith("-march=") and w != "-march=native" for w in out):
-        return ("-march=native",)
-    return tuple(out)
+def gcc_driver(cc: tuple) -> bool:
+    """Whether `cc` is GCC's driver (`cc -###` names cc1): the precompiled header is GCC's."""
+    try:
+        # (as a build runs: its own process group, stopped whole at PYCOMPILE_CC_TIMEOUT)
+        code, output = run_compiler([_find_program(cc[0]), *cc[1:], "-###", "-E", "-x", "c", os.devnull],
+                                    min(knobs.get("PYCOMPILE_CC_TIMEOUT") or 60.0, 60.0))
+    except ToolchainError:
+        return False
+    for line in output.splitlines() if code == 0 else ():
+        words = line.split()
+        if words and os.path.basename(words[0].strip('"')) == "cc1":
+            return True
+    return False
 
 
 def vector_bytes() -> int:
@@ -373,14 +344,9 @@ def _native_vector_bytes(cc: tuple) -> int:
 
 
 def for_target(flags, target_cpu: str = "native") -> list:
-    """`flags` with -march=native replaced by the flags of `target_cpu` (native: the flags the
-    compiler resolves it to, `resolved_native`)."""
+    """`flags` with -march=native replaced by the flags of `target_cpu`."""
     if target_cpu == "native":
-        resolved = resolved_native(cc_words())
-        out = []
-        for f in flags:
-            out.extend(resolved if f == "-march=native" else [f])
-        return out
+        return list(flags)
     out = []
     for f in flags:
         out.extend(march(target_cpu) if f == "-march=native" else [f])
@@ -468,7 +434,7 @@ def precompiled_header(parent: str | None) -> list:
     """[-I<dir>] of pycompile_kernels.h precompiled with the flags of this build into a directory
     in `parent` (the process's build directory), once built; [] before that, without a parent,
     for compilers other than GCC, and when PYCOMPILE_PCH=0."""
-    if parent is None or not knobs.get("PYCOMPILE_PCH") or resolved_native(cc_words()) == ("-march=native",):
+    if parent is None or not knobs.get("PYCOMPILE_PCH") or not gcc_driver(cc_words()):
         return []
     build = tuple(f for f in for_target(_with_openmp(flags()), "native")
                   if f != "-shared" and not f.startswith("-Wl,"))
