@@ -22,7 +22,8 @@ class build_py_with_headers(build_py):
         # the headers generated code includes, and the runtime sources a standalone library
         # (`pycompile --emit lib`, backend/lib.py) compiles into itself
         for header in glob.glob(os.path.join(HERE, "csrc", "*.h")) + [os.path.join(HERE, "csrc", "pool.c"),
-                                                                      os.path.join(HERE, "csrc", "gemm.c")]:
+                                                                      os.path.join(HERE, "csrc", "gemm.c"),
+                                                                      os.path.join(HERE, "csrc", "gemm_avx2.c")]:
             shutil.copy(header, dest)
 
 

@@ -16,8 +16,10 @@
  * with lazy_inline, 0.68 s of cc against 0.25 s without). The runtime is built for the baseline
  * CPU, so the kernel's functions carry target("avx512f") and the runtime hands the kernel to
  * generated code (pc_api.sgemm_nt) only when the CPU it runs on has AVX-512; otherwise the table
- * holds NULL and generated code calls BLAS. */
+ * holds NULL and generated code calls BLAS - or, with PYCOMPILE_SMALL_GEMM=avx2 on a CPU with AVX2
+ * and FMA, the same kernel in 8-float vectors (gemm_avx2.c: the same panels, sums and bits). */
 #include <stdlib.h>
+#include <strings.h>
 
 /* ---- packings kept between calls ---------------------------------------------------------------
  * A product whose op(B) is a Parameter its module never writes (tb & 4) keeps op(B) packed: later
@@ -195,9 +197,11 @@ static void pc_pack_release(pc_pack_slot *s)
 }
 
 /* op(B)'s kept panels for this product, counted as read (pc_pack_release when done), packing them
- * now when there are none for the current epoch; NULL when they cannot be kept (the caller packs
- * its own) */
-static PC_AVX512 pc_pack_slot *pc_pack_get(const float *B, long K, long N, long ldb, int tb, int pf)
+ * now (with `pack`, the caller's kernel's) when there are none for the current epoch; NULL when
+ * they cannot be kept (the caller packs its own) */
+typedef void (*pc_pack_fn)(long K, const float *B, long ldb, int tb, int pf, long n0, long nw, float *P);
+
+static pc_pack_slot *pc_pack_get(const float *B, long K, long N, long ldb, int tb, int pf, pc_pack_fn pack)
 {
     if (__atomic_load_n(&pc_pack_limit, __ATOMIC_RELAXED) == 0)
         return 0;
@@ -252,8 +256,8 @@ static PC_AVX512 pc_pack_slot *pc_pack_get(const float *B, long K, long N, long 
         spare->floats = floats;
     }
     for (long n0 = 0; n0 < N; n0 += PC_NT_PANEL)
-        pc_nt_pack(K, B, ldb, tb, pf, n0, N - n0 < PC_NT_PANEL ? N - n0 : PC_NT_PANEL,
-                   spare->panels + n0 / PC_NT_PANEL * K * PC_NT_PANEL);
+        pack(K, B, ldb, tb, pf, n0, N - n0 < PC_NT_PANEL ? N - n0 : PC_NT_PANEL,
+             spare->panels + n0 / PC_NT_PANEL * K * PC_NT_PANEL);
     spare->b = B;
     spare->k = K;
     spare->n = N;
@@ -267,6 +271,65 @@ static PC_AVX512 pc_pack_slot *pc_pack_get(const float *B, long K, long N, long 
 declined:
     __atomic_add_fetch(&pc_pack_counts[2], 1, __ATOMIC_RELAXED);
     return 0;
+}
+
+/* ---- what both kernels' drivers share (this one and gemm_avx2.c's) ---------------------------- */
+
+/* a thread's buffer of at least n floats, 64-byte aligned, grown as needed and kept for its later
+ * products (slot 0: a panel of op(B), 1: the narrow panel); NULL when it cannot be allocated */
+static float *pc_thread_buffer(int slot, long n)
+{
+    static _Thread_local float *buf[2];
+    static _Thread_local long cap[2];
+    if (cap[slot] < n) {
+        free(buf[slot]);
+        buf[slot] = (float *)aligned_alloc(64, (size_t)n * sizeof(float));
+        cap[slot] = buf[slot] ? n : 0;
+    }
+    return buf[slot];
+}
+
+/* op(B) of N <= 16 columns as K rows of 16 floats, zero beyond N, in the thread's narrow buffer:
+ * from S (packed 64-column panels: the first 16 floats of each row) when not NULL, else from B;
+ * NULL when the buffer cannot be allocated */
+static float *pc_narrow_panel(long N, long K, const float *S, const float *B, long ldb, int tb)
+{
+    float *const nbuf = pc_thread_buffer(1, K * 16);
+    if (!nbuf)
+        return 0;
+    if (S)
+        for (long k = 0; k < K; ++k)
+            for (long j = 0; j < 16; ++j)
+                nbuf[16 * k + j] = S[PC_NT_PANEL * k + j];
+    else if (tb)    /* rows of B read in order */
+        for (long j = 0; j < 16; ++j)
+            for (long k = 0; k < K; ++k)
+                nbuf[16 * k + j] = j < N ? B[j * ldb + k] : 0.0f;
+    else
+        for (long k = 0; k < K; ++k)
+            for (long j = 0; j < 16; ++j)
+                nbuf[16 * k + j] = j < N ? B[k * ldb + j] : 0.0f;
+    return nbuf;
+}
+
+/* the lines of the next panel's op(B) a kernel prefetches while it computes the panel at n0 (pf):
+ * `rows` rows of `lines` 64-byte lines each, `ld` floats apart from b - from B as stored, or from
+ * the kept panels after P (K rows of 64 floats); rows is 0 when there is nothing to fetch */
+typedef struct {
+    const float *b;
+    long ld, rows, lines;
+} pc_next_lines;
+
+static pc_next_lines pc_next_panel_lines(const float *B, long ldb, int tb, int pf, const float *kept_P, long K,
+                                         long N, long n0)
+{
+    const long pn0 = n0 + PC_NT_PANEL, pnw = N - pn0 < PC_NT_PANEL ? N - pn0 : PC_NT_PANEL;
+    pc_next_lines r;
+    r.rows = pnw <= 0 || !pf ? 0 : kept_P || !tb ? K : pnw;
+    r.lines = kept_P ? PC_NT_PANEL / 16 : tb ? (K + 15) / 16 : (pnw + 15) / 16;
+    r.b = r.rows == 0 ? B : kept_P ? kept_P + K * PC_NT_PANEL : tb ? B + pn0 * ldb : B + pn0;
+    r.ld = kept_P ? PC_NT_PANEL : ldb;
+    return r;
 }
 
 /* ---- narrow outputs (8 <= N <= 16: a classifier's last Dense layer) ---------------------------
@@ -339,48 +402,23 @@ static __attribute__((noinline)) PC_AVX512 void pc_sgemm_narrow(long M, long N, 
 static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb,
                                         int tb, float *C, long ldc, const float *bias, const float *R, long ldr)
 {
-    static _Thread_local float *buf;
-    static _Thread_local long cap;
     /* tb & 8: B is op(B) already packed - ceil(N / 64) panels of K x 64, 64-byte aligned, one
        after another (a region's units sharing one packing: kernels.py gemm's shared packing) */
     const int prepacked = tb & 8, relu = tb & 16;
     const int pf = prepacked ? 0 : tb & 2;
-    pc_pack_slot *const kept = tb & 4 && !prepacked ? pc_pack_get(B, K, N, ldb, tb & 1, pf) : 0;
+    pc_pack_slot *const kept = tb & 4 && !prepacked ? pc_pack_get(B, K, N, ldb, tb & 1, pf, pc_nt_pack) : 0;
     tb &= 1;
     if (N >= 8 && N <= 16) {    /* one panel, its first vector live: the narrow tiles (above) */
-        static _Thread_local float *nbuf;
-        static _Thread_local long ncap;
-        if (ncap < K * 16) {
-            free(nbuf);
-            nbuf = (float *)aligned_alloc(64, (size_t)K * 16 * sizeof(float));
-            ncap = nbuf ? K * 16 : 0;
-        }
-        if (nbuf) {
-            const float *const S = prepacked ? B : kept ? kept->panels : 0;
-            if (S)          /* the first vector of each row of the packed panel */
-                for (long k = 0; k < K; ++k)
-                    _mm512_store_ps(nbuf + 16 * k, _mm512_load_ps(S + PC_NT_PANEL * k));
-            else if (tb)    /* rows of B read in order */
-                for (long j = 0; j < 16; ++j)
-                    for (long k = 0; k < K; ++k)
-                        nbuf[16 * k + j] = j < N ? B[j * ldb + k] : 0.0f;
-            else
-                for (long k = 0; k < K; ++k)
-                    for (long j = 0; j < 16; ++j)
-                        nbuf[16 * k + j] = j < N ? B[k * ldb + j] : 0.0f;
+        const float *const nbuf = pc_narrow_panel(N, K, prepacked ? B : kept ? kept->panels : 0, B, ldb, tb);
+        if (nbuf)
             pc_sgemm_narrow(M, N, K, A, lda, nbuf, C, ldc, bias, R, ldr, relu);
-        }
         if (kept)
             pc_pack_release(kept);
         return nbuf ? 0 : 1;
     }
-    if (!kept && !prepacked && cap < K * PC_NT_PANEL) {
-        free(buf);
-        buf = (float *)aligned_alloc(64, (size_t)K * PC_NT_PANEL * sizeof(float));
-        cap = buf ? K * PC_NT_PANEL : 0;
-        if (!buf)
-            return 1;
-    }
+    float *const buf = kept || prepacked ? 0 : pc_thread_buffer(0, K * PC_NT_PANEL);
+    if (!kept && !prepacked && !buf)
+        return 1;
     for (long n0 = 0; n0 < N; n0 += PC_NT_PANEL) {
         const long nw = N - n0 < PC_NT_PANEL ? N - n0 : PC_NT_PANEL;
         const float *restrict P = buf;
@@ -405,14 +443,10 @@ static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, 
            runs (read once per call, after other layers'), and reading them cold in pc_nt_pack costs
            W6's 128 x 512 x 128 product a tenth of its time; so fetched, W6 L=12 runs ~2 % faster.
            Where B is in cache the prefetches cost 2-7 % (hence the flag). */
-        const long pn0 = n0 + PC_NT_PANEL, pnw = N - pn0 < PC_NT_PANEL ? N - pn0 : PC_NT_PANEL;
-        /* rows of B the next panel reads, 64-byte lines in each, and where they start; from kept
-           panels, the next panel's K rows of 64 floats */
-        const long prows = pnw <= 0 || !pf ? 0 : kept || !tb ? K : pnw;
-        const long plines = kept ? PC_NT_PANEL / 16 : tb ? (K + 15) / 16 : (pnw + 15) / 16;
+        const pc_next_lines nx = pc_next_panel_lines(B, ldb, tb, pf, kept ? P : 0, K, N, n0);
+        const long prows = nx.rows, plines = nx.lines, pld = nx.ld;
+        const float *const next_b = nx.b;
         const long tiles = M / PC_NT_ROWS, per_tile = tiles ? (prows * plines + tiles - 1) / tiles : 0;
-        const float *const next_b = prows == 0 ? B : kept ? P + K * PC_NT_PANEL : tb ? B + pn0 * ldb : B + pn0;
-        const long pld = kept ? PC_NT_PANEL : ldb;
         long prow = 0, pline = 0;
         long i = 0;
         for (; i + PC_NT_ROWS <= M; i += PC_NT_ROWS) {
@@ -445,15 +479,41 @@ static PC_AVX512 int pc_sgemm_nt_avx512(long M, long N, long K, const float *A, 
 {
     return pc_sgemm_ep_avx512(M, N, K, A, lda, B, ldb, tb, C, ldc, 0, 0, 0);
 }
+
+#include "gemm_avx2.c"      /* the same kernel in 8-float vectors (PYCOMPILE_SMALL_GEMM=avx2) */
 #endif
 
-/* the kernel for pc_api.sgemm_nt: pc_sgemm_nt_avx512 on a CPU (and OS) with AVX-512, else NULL */
+/* which kernel the runtime hands out: 2 AVX-512, 1 AVX2 + FMA, 0 none (generated code calls BLAS).
+ * PYCOMPILE_SMALL_GEMM (docs/guide/knobs.md; read once, when the runtime's table is filled):
+ * unset or "auto", the AVX-512 kernel on a CPU (and OS) with AVX-512, else none; "avx2", the AVX2
+ * kernel on any CPU with AVX2 and FMA (an AVX-512 one too: the same bits either way); "blas",
+ * none. The AVX2 kernel is not the default on AVX2-only CPUs: on the 2-core AMD EPYC it measured
+ * level with OpenBLAS overall (gemm_avx2.c's comment), so what it offers there is its bits - a
+ * product's result the same at any thread count and on AVX-512 machines. */
+static int pc_small_gemm_isa(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    const char *knob = getenv("PYCOMPILE_SMALL_GEMM");
+    if (knob && strcasecmp(knob, "blas") == 0)
+        return 0;
+    __builtin_cpu_init();
+    if (knob && strcasecmp(knob, "avx2") == 0)
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
+    return __builtin_cpu_supports("avx512f") ? 2 : 0;
+#else
+    return 0;
+#endif
+}
+
+/* the kernel for pc_api.sgemm_nt (NULL: none, as pc_small_gemm_isa says) */
 static pc_sgemm_nt_fn pc_sgemm_nt_choose(void)
 {
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
-        return pc_sgemm_nt_avx512;
+    switch (pc_small_gemm_isa()) {
+    case 2: return pc_sgemm_nt_avx512;
+    case 1: return pc_sgemm_nt_avx2;
+    default: break;
+    }
 #endif
     return 0;
 }
@@ -463,8 +523,11 @@ static pc_sgemm_nt_fn pc_sgemm_nt_choose(void)
 static pc_sgemm_ep_fn pc_sgemm_ep_choose(void)
 {
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-    if (pc_sgemm_nt_choose())
-        return pc_sgemm_ep_avx512;
+    switch (pc_small_gemm_isa()) {
+    case 2: return pc_sgemm_ep_avx512;
+    case 1: return pc_sgemm_ep_avx2;
+    default: break;
+    }
 #endif
     return 0;
 }

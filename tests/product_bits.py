@@ -1,18 +1,19 @@
 """Bit-for-bit checks of float32 products that hold only where the runtime's product kernel runs.
 
-The kernel (csrc/gemm.c) is AVX-512 code: with it, a product's sums are the same chain of fused
-multiply-adds however rows and columns are cut over threads, so results are the same bits at any
-thread count or team size. Without AVX-512 the products run on OpenBLAS, whose edge kernels add
-a block's last rows and columns in another order, so the last bits depend on the cut (on the
-2-core AMD EPYC machine: 1-3 float32 ulps). There these checks compare within float32 rounding
-instead (docs/status.md, "CPUs without AVX-512")."""
+The kernel (csrc/gemm.c) is AVX-512 code, or with PYCOMPILE_SMALL_GEMM=avx2 its AVX2 form
+(csrc/gemm_avx2.c, the same bits): a product's sums are the same chain of fused multiply-adds
+however rows and columns are cut over threads, so results are the same bits at any thread count
+or team size (tests/backend/test_gemm_kernel_bits.py). Without it the products run on OpenBLAS,
+whose edge kernels add a block's last rows and columns in another order, so the last bits depend
+on the cut (on the 2-core AMD EPYC: 1-3 float32 ulps). There these checks compare within float32
+rounding instead (docs/status.md, "CPUs without AVX-512")."""
 from __future__ import annotations
 
 import numpy as np
 
 
 def kernel_runs() -> bool:
-    """Whether the runtime hands generated code its product kernel (an AVX-512 CPU)."""
+    """Whether the runtime hands generated code its product kernel (AVX-512, or AVX2 on request)."""
     from pycompile._rt import lib
     return bool(lib.pc_get_api().sgemm_nt)
 

@@ -13,7 +13,7 @@ from pycompile import Parameter, Tensor, nn, ops
 from pycompile._rt import ffi, lib
 from test_gemm_small import _kernel_flags
 
-pytestmark = pytest.mark.skipif(not lib.pc_get_api().sgemm_ep, reason="the small-product kernel needs AVX-512")
+pytestmark = pytest.mark.skipif(not lib.pc_get_api().sgemm_ep, reason="the small-product kernel needs AVX-512 (or PYCOMPILE_SMALL_GEMM=avx2)")
 
 
 def _stats():

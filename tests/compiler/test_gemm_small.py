@@ -3,8 +3,10 @@ row tail of its 7-row tiles, column tails of its 64-column panels, both layouts 
 column-split schedule, batches and fused epilogues match NumPy; a Dense layer's bias is added by
 the kernel as it stores (pc_api.sgemm_ep), leaving the epilogue the rest or nothing; narrow products
 and float64 stay on BLAS; generated modules reach the kernel through pc_api.sgemm_nt / sgemm_ep and
-fall back to BLAS (and a bias pass) when the table has none (a CPU without AVX-512, a C caller's
-table)."""
+fall back to BLAS (and a bias pass) when the table has none (a CPU without AVX-512 unless
+PYCOMPILE_SMALL_GEMM=avx2, a C caller's table). Its bits: tests/backend/test_gemm_kernel_bits.py."""
+import os
+
 import numpy as np
 import pytest
 
@@ -74,12 +76,18 @@ def test_small_products_use_the_kernel_with_blas_behind_it(operands):
 
 
 def test_the_runtime_offers_the_kernel_exactly_on_avx512_cpus():
+    """By default (PYCOMPILE_SMALL_GEMM unset); the knob's other values: test_gemm_kernel_bits.py."""
     from pycompile._rt import lib
     with open("/proc/cpuinfo") as f:
         flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    has = "avx512f" in flags
+    if os.environ.get("PYCOMPILE_SMALL_GEMM", "auto") == "avx2":
+        has = "avx2" in flags and "fma" in flags
+    elif os.environ.get("PYCOMPILE_SMALL_GEMM") == "blas":
+        has = False
     assert lib.pc_get_api().abi_version == 10
-    assert bool(lib.pc_get_api().sgemm_nt) == ("avx512f" in flags)
-    assert bool(lib.pc_get_api().sgemm_ep) == ("avx512f" in flags)
+    assert bool(lib.pc_get_api().sgemm_nt) == has
+    assert bool(lib.pc_get_api().sgemm_ep) == has
 
 
 def _dense_gelu_residual(x, w, bias, r):
@@ -173,9 +181,8 @@ def test_narrow_products_float64_and_transposed_a_stay_on_blas():
 
 def _run_export_without_the_kernel(tmp_path, fn, inputs):
     """`fn` exported for x86-64-v3 (AVX2) and run from C with a pc_api table whose sgemm_nt and
-    sgemm_ep are NULL (a CPU without AVX-512, or a C caller that leaves them out): its outputs."""
+    sgemm_ep are NULL (a CPU without the kernel, or a C caller that leaves them out): its outputs."""
     import ctypes
-    import json
     import subprocess
     from pycompile._rt import ffi, lib
     from pycompile.backend import export
@@ -183,35 +190,20 @@ def _run_export_without_the_kernel(tmp_path, fn, inputs):
     export.export(report, "m", ("c", "so"), str(tmp_path), target_cpu="x86-64-v3")
     nm = subprocess.run(["nm", str(tmp_path / "m.so")], capture_output=True, text=True)
     if nm.returncode == 0:
-        assert "pc_nt_tile" not in nm.stdout and "sgemm_nt_avx512" not in nm.stdout
+        assert "pc_nt_tile" not in nm.stdout and "sgemm_nt_avx512" not in nm.stdout and "sgemm_nt_avx2" not in nm.stdout
     api = ffi.new("pc_api *", lib.pc_get_api()[0])
     api.sgemm_nt = ffi.NULL
     api.sgemm_ep = ffi.NULL
     so = ctypes.CDLL(str(tmp_path / "m.so"), mode=ctypes.RTLD_LOCAL)
     assert so.pc_module_init(ctypes.c_void_p(int(ffi.cast("uintptr_t", api)))) == 10
-    manifest = json.loads((tmp_path / "m.json").read_text())
-    keep, outs = [], []
-    for rec, x in zip([r for r in manifest["args"] if r["kind"] == "input"], inputs):
-        assert rec["shape"] == list(x.shape)
-    values = iter(inputs)
-    for rec in manifest["args"]:
-        buf = np.zeros(rec["nbytes"] + 64, np.uint8)
-        view = buf[-buf.ctypes.data % 64:][:rec["nbytes"]]
-        if rec["kind"] == "input":
-            view[:] = np.frombuffer(np.ascontiguousarray(next(values)).tobytes(), np.uint8)
-        elif rec["kind"] in ("parameter", "constant"):
-            blob = (tmp_path / rec["file"]).read_bytes()
-            view[:] = np.frombuffer(blob[rec["offset"]:rec["offset"] + rec["nbytes"]], np.uint8)
-        elif rec["kind"] == "output":
-            outs.append((rec, view))
-        keep.append(view)
+    keep, outs = export.bind_arguments(str(tmp_path), "m", inputs)
     args = (ctypes.c_void_p * len(keep))(*[v.ctypes.data for v in keep])
     assert so.pc_entry(args) == 0
     return [view.view(rec["dtype"]).reshape(rec["shape"]) for rec, view in outs]
 
 
 def test_a_table_without_the_kernel_runs_the_products_on_blas(operands, tmp_path):
-    """Every product runs on BLAS and still matches NumPy; the .so references no AVX-512 code."""
+    """Every product runs on BLAS and still matches NumPy; the .so holds none of the kernel's code."""
     a, b = operands
     got = _run_export_without_the_kernel(tmp_path, _products, (a, b))
     for g, want, shape in zip(got, _products_np(a, b), [s for s in SHAPES for _ in (0, 1)]):

@@ -198,9 +198,10 @@ _NETWORK_FORMAT = """
 _o = output.asnumpy()
 assert _o.shape == (64, 10) and _o.dtype == np.float32, (_o.shape, _o.dtype)
 assert str(output) == str(_o)                      # print(tensor) prints as NumPy does
-# every input row is ones: the rows agree (to the last bits: without AVX-512 the products run on
-# OpenBLAS, whose edge kernels sum the last rows of a block in another order: 1-12 ulps of the
-# smaller values after three layers, within 1e-5 of the largest)
+# every input row is ones: the rows agree (to the last bits: without the product kernel - an
+# AVX-512 CPU, or PYCOMPILE_SMALL_GEMM=avx2 - the products run on OpenBLAS, whose edge kernels
+# sum the last rows of a block in another order: 1-12 ulps of the smaller values after three
+# layers, within 1e-5 of the largest)
 assert np.allclose(_o, _o[0], rtol=1e-5, atol=1e-5 * abs(_o).max()), abs(_o - _o[0]).max()
 """
 
@@ -291,8 +292,8 @@ def _check_matrix(stdout, rows, cols):
         assert len(tokens) == cols, chunk
         assert all(re.fullmatch(r"-?(?:\d+\.\d*(?:e[-+]\d+)?)", t) for t in tokens), chunk
         values.append(tuple(float(t) for t in tokens))
-    # the input's rows are all ones: the rows agree (to the last printed digits: without AVX-512
-    # the products run on OpenBLAS, whose edge kernels sum a block's last rows in another order)
+    # the input's rows are all ones: the rows agree (to the last printed digits: without the product
+    # kernel the products run on OpenBLAS, whose edge kernels sum a block's last rows in another order)
     first = np.array(values[0])
     assert all(np.allclose(v, first, rtol=1e-5, atol=1e-5 * np.abs(first).max()) for v in values), "rows differ"
     return values

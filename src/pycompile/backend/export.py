@@ -264,3 +264,33 @@ def export(report, name: str, kinds, out_dir: str, target_cpu: str = "native", p
                 written.append(os.path.join(out_dir, os.path.basename(h)))
         text(stem + ".json", dump_manifest(manifest(report, entry, args, files)))
     return written
+
+
+def bind_arguments(out_dir: str, name: str, inputs) -> tuple[list, list]:
+    """pc_entry's argument buffers for the library `name` exported into out_dir, from Python (the
+    way a C caller fills them, for checking an export without writing C): each argument in the
+    manifest's order gets a 64-byte aligned zeroed buffer, inputs (NumPy arrays, in order) copied in,
+    Parameters and constants read from NAME.bin. Returns (the buffers - their addresses in order are
+    pc_entry's `args`; keep them alive while it runs -, [(record, buffer) of each output]); read an
+    output with `buffer.view(record["dtype"]).reshape(record["shape"])`."""
+    with open(os.path.join(out_dir, name + ".json")) as f:
+        man = json.load(f)
+    values = iter(inputs)
+    keep, outs = [], []
+    for rec in man["args"]:
+        raw = np.zeros(rec["nbytes"] + ALIGN, np.uint8)
+        buf = raw[-raw.ctypes.data % ALIGN:][:rec["nbytes"]]
+        if rec["kind"] == "input":
+            x = np.ascontiguousarray(next(values))
+            if list(x.shape) != rec["shape"] or x.nbytes != rec["nbytes"]:
+                raise ValueError(f"input {rec['name']!r}: shape {list(x.shape)} / {x.nbytes} bytes, but the "
+                                 f"library takes {rec['shape']} / {rec['nbytes']}")
+            buf[:] = np.frombuffer(x.tobytes(), np.uint8)
+        elif rec["kind"] in ("parameter", "constant"):
+            with open(os.path.join(out_dir, rec["file"]), "rb") as f:
+                f.seek(rec["offset"])
+                buf[:] = np.frombuffer(f.read(rec["nbytes"]), np.uint8)
+        elif rec["kind"] == "output":
+            outs.append((rec, buf))
+        keep.append(buf)
+    return keep, outs

@@ -534,7 +534,7 @@ _RUNTIME_OBJECTS: dict = {}
 
 def _runtime_key(cmd: list) -> tuple:
     sources = []
-    for f in ("pool.c", "gemm.c", "pycompile_rt.h"):
+    for f in ("pool.c", "gemm.c", "gemm_avx2.c", "pycompile_rt.h"):
         with open(_runtime_source(f), "rb") as fh:
             sources.append(zlib.crc32(fh.read()))
     return (tuple(cmd), RUNTIME_C, tuple(sources))

@@ -84,4 +84,7 @@ def sync_threads(changed=None) -> None:
 sync_threads()
 context.on_change(sync_threads)
 rt_lib.pc_pack_keep_limit(knobs.get("PYCOMPILE_KEEP_PACKED_MB") << 20)
+# the C runtime reads PYCOMPILE_SMALL_GEMM itself (csrc/gemm.c, as its table is filled); a value
+# it does not know is a KnobError here rather than the default there
+knobs.get("PYCOMPILE_SMALL_GEMM")
 

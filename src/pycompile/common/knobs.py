@@ -51,6 +51,17 @@ def _one_of_ints(allowed: tuple, name: str):
     return parse
 
 
+def _choice(allowed: tuple, name: str):
+    def parse(v: str):
+        v = v.strip().lower()
+        if v == "":
+            return None
+        if v not in allowed:
+            raise KnobError(f"{name} must be one of {', '.join(allowed)}, but got {v!r}")
+        return v
+    return parse
+
+
 def _positive_or_none(v: str):
     """PYCOMPILE_NUM_THREADS: a positive count; '0' or text -> unset; a count no C int holds is
     an error naming the variable."""
@@ -188,6 +199,11 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
          "the width in bytes of the vectors the convolution kernels are written in (0, the default: the "
          "widest the C compiler's -march=native has - 64 with AVX-512, 32 with AVX / AVX2, else 16); "
          "16 / 32 / 64 force one, for testing (read when the C is generated)"),
+    Knob("PYCOMPILE_SMALL_GEMM", "auto", _choice(("auto", "avx2", "blas"), "PYCOMPILE_SMALL_GEMM"),
+         "which float32 product kernel the runtime hands generated code (read by the C runtime when it "
+         "loads, csrc/gemm.c): auto (the default) the AVX-512 kernel on an AVX-512 CPU, else OpenBLAS; "
+         "avx2 its AVX2 form on any CPU with AVX2 and FMA (the same bits as the AVX-512 kernel, at any "
+         "thread count); blas OpenBLAS for every product"),
     Knob("PYCOMPILE_KEEP_PACKED_MB", 256, _int_in(0, 1 << 30, "PYCOMPILE_KEEP_PACKED_MB"),
          "megabytes of packed weights the product kernel may keep between calls of graphs that only "
          "read their Parameters (default 256; 0: pack on every call)"),
