@@ -13,6 +13,11 @@ from pycompile.common import knobs
 # Parameters, a Cell rebuilt with the same attributes) are built once
 _BUILT: dict = {}
 _BUILT_LOCK = threading.Lock()
+# key -> an Event set when the build of that key in flight in another thread ends (built or failed):
+# threads whose first calls of one signature overlap build it once, the others wait (four Python
+# threads starting a model at once ran four C compilers on the same source: tests/backend/
+# test_thread_pool.py's concurrent threads took 4 s a build on 2 cores)
+_BUILDING: dict = {}
 
 
 class CPU(devices.Device):
@@ -36,18 +41,29 @@ class CPU(devices.Device):
         knobs.get("PYCOMPILE_CC_TIMEOUT")
         key = (hashlib.sha256(module.source.encode()).hexdigest(),
                tuple(toolchain.build_command("m.c", "m.so", module.uses_blas)))
-        with _BUILT_LOCK:
-            done = _BUILT.get(key)
-        if done is not None and os.path.exists(done):
-            return done
-        c_path, so_path = stem + ".c", stem + ".so"
-        with open(c_path, "w") as f:
-            f.write(module.source)
-        from pycompile.backend import pipeline
-        toolchain.compile_shared(c_path, so_path, module.uses_blas, pch_parent=pipeline.workdir())
-        with _BUILT_LOCK:
-            _BUILT[key] = so_path
-        return so_path
+        while True:
+            with _BUILT_LOCK:
+                done = _BUILT.get(key)
+                if done is not None and os.path.exists(done):
+                    return done
+                flight = _BUILDING.get(key)
+                if flight is None:
+                    flight = _BUILDING[key] = threading.Event()
+                    break
+            flight.wait()       # then the other thread's .so, or (its build failed) build here
+        try:
+            c_path, so_path = stem + ".c", stem + ".so"
+            with open(c_path, "w") as f:
+                f.write(module.source)
+            from pycompile.backend import pipeline
+            toolchain.compile_shared(c_path, so_path, module.uses_blas, pch_parent=pipeline.workdir())
+            with _BUILT_LOCK:
+                _BUILT[key] = so_path
+            return so_path
+        finally:
+            with _BUILT_LOCK:
+                del _BUILDING[key]
+            flight.set()
 
     def load(self, path: str, layout: dict):
         """layout: n_inputs, refs, out_types, const_args, arena_size, errors (backend/executable.py)."""
