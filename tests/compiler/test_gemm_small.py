@@ -218,6 +218,21 @@ def test_a_table_without_the_kernel_makes_the_additions_after_blas(tmp_path):
         np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-4)
 
 
+def _weight_gradient(a, b):
+    return ops.MatMul(transpose_a=True)(a, b)      # a Dense weight's gradient: A transposed, K = the batch
+
+
+def test_a_transposed_a_is_copied_out_only_for_the_kernel(tmp_path):
+    """op(A)'s rows are copied into a block for the kernel (gemm_call.transposed_rows); with no
+    kernel in the table BLAS reads A as stored, and no block is made or filled."""
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((64, 128)).astype(np.float32), rng.standard_normal((64, 256)).astype(np.float32)
+    src = ms.inspect(ms.jit(_weight_gradient), Tensor(a), Tensor(b)).c_source
+    assert "float *const At = pc_sgemm_nt ? (float *)malloc(" in src
+    (got,) = _run_export_without_the_kernel(tmp_path, _weight_gradient, (a, b))
+    np.testing.assert_allclose(got, a.T.astype(np.float64) @ b, rtol=1e-4, atol=1e-4)
+
+
 def _kernel_flags(src):
     """The `tb` argument (bit 0: B transposed, bit 1: prefetch B, bit 2: keep B's packing) of every
     small-product call (its constant part: a shared packing adds `| (pk ? 8 : 0)`)."""

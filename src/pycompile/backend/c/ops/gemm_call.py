@@ -74,8 +74,10 @@ def folds(w: CWriter, v: str, bias: str | None, res_at: str | None, relu: bool) 
 def transposed_rows(w, fn: str, tb: bool, N: int, K: int, lda: int, ldb: int) -> None:
     """One unit (rows r0..r1 of matrix bi, A transposed) of kernels._small_transposed's products: op(A)'s
     rows into a scratch block (16 of A's rows at a time, so its reads stream), the small kernel on
-    it; BLAS on A as stored where the block cannot be allocated or the kernel declines."""
-    w.line(f"float *const At = (float *)malloc(sizeof(float) * (r1 - r0) * {K}L);")
+    it; BLAS on A as stored where the block cannot be allocated, the table has no kernel (then no
+    block is made: W5's weight gradients copied 256 KB a step for nothing on a CPU without it) or
+    the kernel declines."""
+    w.line(f"float *const At = pc_sgemm_nt ? (float *)malloc(sizeof(float) * (r1 - r0) * {K}L) : 0;")
     with w.block("if (At)"):
         with w.block(f"for (long k0 = 0; k0 < {K}L; k0 += 16)"):
             w.line(f"const long k1 = k0 + 16 < {K}L ? k0 + 16 : {K}L;")
