@@ -11,14 +11,15 @@
  * pace. A row tile runs the four 16-column slices of a panel in turn with its A rows in L1; the
  * panel (K x 256 bytes) is read from L2.
  *
- * Why not the default where AVX-512 is missing: on the 2-core AMD EPYC (Zen 3; its two CPUs share
- * one core's FMA units and caches) it measured level with OpenBLAS. One thread, operands in cache
+ * Why not the default where AVX-512 is missing: on the 2-core AMD EPYC (Zen 3; its two CPUs behave
+ * as one core's two hardware threads: two processes running GEMMs got 51-66 GFLOP/s each against 85
+ * alone) it measured level with OpenBLAS. One thread, operands in cache
  * (bench/gemm_kernel.py, rounds interleaved): 0.90-0.95x OpenBLAS's time on products of one to
  * four 64-column panels (W4 B=64's 512 x 64 x 784, W6's), 1.00-1.07x on 1024 x 512 x 784 / x 512,
  * whose A it reads from memory once per panel where OpenBLAS packs it once per block; 5-18 %
  * worse all round while the host was busy. Whole calls (bench/gemm_ab.py, one process, the same
- * module with and without the kernel, 1 / 2 threads): W6 L=12 0.90-0.95x, W4 B=64 0.90-1.01x,
- * W9 0.99x, W5's gradients 1.02x, W4 B=1024 1.01-1.08x. Tried and dropped: k in blocks of 256
+ * module with and without the kernel, 1 / 2 threads): W6 L=12 0.90-0.99x, W4 B=64 0.90-1.01x,
+ * W9 0.99x, W5's gradients 1.01-1.08x, W4 B=1024 1.01-1.08x. Tried and dropped: k in blocks of 256
  * through C (the same bits; 2-6 % slower), groups of panels sized for L2 (1024 x 512 x 784:
  * 1.12x), software prefetch of the next tile's A rows (two threads: W4 B=1024 1.13x). */
 #define PC_AVX2 __attribute__((target("avx2,fma")))
