@@ -15,8 +15,6 @@ from pycompile import ops
 from pycompile._rt import ffi, lib
 from pycompile.common import context
 
-# the pool's stall and back-off behaviour assumes an idle machine: no other test runs meanwhile
-pytestmark = pytest.mark.exclusive
 from thread_helpers import run_in_threads
 from product_bits import assert_same
 
@@ -45,8 +43,8 @@ def _want(x, w):
 
 @pytest.fixture(scope="module")
 def compiled():
-    # built here, before the exclusive tests take the machine (module-scoped fixtures are set up
-    # before conftest's function-scoped lock): the C compiler does not need the other workers idle
+    # built once for the module's tests (and before any exclusive test would take the machine:
+    # module-scoped fixtures are set up before conftest's function-scoped lock)
     f = ms.jit(work)
     f(*map(ms.Tensor, _inputs()))
     return f
@@ -188,6 +186,7 @@ def _quiet_loops(count):
         lib.pc_parallel_for(chunk, ffi.NULL, 2)
 
 
+@pytest.mark.exclusive      # the pool's stall and back-off behaviour assumes an idle machine
 def test_an_isolated_stall_does_not_make_loops_serial():
     """A worker late once (a virtual machine holding its vCPU for a few ms, seen ~2 times a second
     on an idle machine here) is not contention: later loops stay parallel. Stalls that keep coming
