@@ -45,9 +45,13 @@ def _min(a, ct):
 
 
 def _gelu_tanh(a, ct):
+    """0.5 x (1 + tanh u), u = sqrt(2 / pi) (x + 0.044715 x^3), with 1 + tanh u computed as
+    (2 / (1 + exp(-2u)) - 1) + 1: one exp in place of the tanh, rounded as tanh's value is
+    (defs/elementwise.py: _gelu_parts, the same formula and why)."""
     x = a[0]
-    inner = f"{lit(E.SQRT_2_OVER_PI, ct)} * ({x} + {lit(0.044715, ct)} * {x} * {x} * {x})"
-    return f"({lit(0.5, ct)} * {x} * ({lit(1, ct)} + {fm('tanh', ct)}({inner})))"
+    inner = f"{lit(-2 * E.SQRT_2_OVER_PI, ct)} * ({x} + {lit(0.044715, ct)} * {x} * {x} * {x})"
+    one_plus_tanh = f"(({lit(2, ct)} / ({lit(1, ct)} + {fm('exp', ct)}({inner})) - {lit(1, ct)}) + {lit(1, ct)})"
+    return f"({lit(0.5, ct)} * {x} * {one_plus_tanh})"
 
 
 def _gelu_erf(a, ct):
