@@ -61,6 +61,14 @@ def broadcast(x, b):
     return ops.select(x > b, x * b, ops.exp(x - b)), ops.gelu(x, "tanh") + ops.sigmoid(b)
 
 
+def libm_calls(x, y):
+    """Every libm function generated C calls beyond exp / log / tanh: each loop vectorizes through
+    glibc's libmvec (csrc/pycompile_kernels.h declares them; undeclared, erfc, atan, sinh ... ran
+    scalar, 7-27x slower)."""
+    return (ops.gelu(x), ops.erfc(x), ops.atan(x), ops.asin(x), ops.acos(x), ops.sinh(x), ops.cosh(x),
+            ops.asinh(x), ops.acosh(y), ops.atanh(x), ops.tan(x), ops.log2(y), ops.atan2(x, y))
+
+
 CASES = [
     (w1, lambda: (np.ones(1000, np.float32), np.ones(1000, np.float32))),
     (dense_relu, lambda: (np.ones((64, 32), np.float32), np.ones((512, 32), np.float32),
@@ -70,6 +78,8 @@ CASES = [
     # _Float16 conversion without AVX512-FP16), so float16 kernels vectorize too
     (broadcast, lambda: (np.ones((33, 70), np.float16), np.ones((70,), np.float16))),
     (w1, lambda: (np.ones(1000, np.float16), np.ones(1000, np.float16))),
+    (libm_calls, lambda: (np.full(1000, 0.5, np.float32), np.full(1000, 1.5, np.float32))),
+    (libm_calls, lambda: (np.full(1000, 0.5, np.float64), np.full(1000, 1.5, np.float64))),
 ]
 
 

@@ -1,6 +1,8 @@
 """C expressions of the math ops of pycompile/ops/defs/math.py, added to the elementwise table.
 
-The functions are glibc's (expm1f, log1pf, atan2f ...), which libmvec vectorizes like expf.
+The functions are glibc's (expm1f, log1pf, atan2f ...), which libmvec vectorizes like expf: each
+is declared a vector function in csrc/pycompile_kernels.h (one left out runs scalar, 7-27x slower;
+tests/backend/test_vectorized.py `libm_calls`).
 Integer Mod guards the divisor: `x % 0` and `INT_MIN % -1` trap on x86, and both are 0 here
 (the remainder of a division by -1 is 0 anyway)."""
 from __future__ import annotations
