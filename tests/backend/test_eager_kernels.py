@@ -5,6 +5,7 @@ of a gradient are compiled ahead of the backward pass; a second process loads th
 compile cache; without a C compiler PyNative runs NumPy."""
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -40,6 +41,10 @@ def _layernorm(x, g, b, eps):
     x = x.astype(np.float64)
     m = x.mean(-1, keepdims=True)
     return (x - m) / np.sqrt(((x - m) ** 2).mean(-1, keepdims=True) + eps) * g + b
+
+
+def _f64(fn, x):
+    return np.vectorize(fn, otypes=[np.float64])(np.asarray(x, np.float64))
 
 
 CONV = dict(stride=(2, 1), dilation=(1, 2), pads=(1, 0, 2, 1), group=2)
@@ -80,6 +85,10 @@ CASES = {
     P.LogSoftmax: ((_a(5, 37, seed=9) * 8,), {"axis": -1}, lambda x: _softmax(x, log=True)),
     P.LayerNorm: ((_a(3, 4, 40, seed=10), _a(40, seed=11), _a(40, seed=12)), LN,
                   lambda x, g, b: _layernorm(x, g, b, LN["epsilon"])),
+    # the erf family (NumPy has no erf): Python's float64 erf / erfc element by element
+    P.Erf: ((_a(7, 33, seed=13) * 4,), {}, lambda x: _f64(math.erf, x)),
+    P.Erfc: ((_a(7, 33, seed=13) * 4,), {}, lambda x: _f64(math.erfc, x)),
+    P.GeLUErf: ((_a(7, 33, seed=13) * 4,), {}, lambda x: 0.5 * x * _f64(math.erfc, -x / math.sqrt(2))),
 }
 NAMES = sorted(op.name for op in CASES)
 
