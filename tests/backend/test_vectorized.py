@@ -69,6 +69,12 @@ def libm_calls(x, y):
             ops.asinh(x), ops.acosh(y), ops.atanh(x), ops.tan(x), ops.log2(y), ops.atan2(x, y))
 
 
+def rounding(x):
+    """float32 floor / ceil / trunc (csrc/pycompile_kernels.h pc_floorf ...: floorf itself
+    vectorizes only with -fno-trapping-math)."""
+    return ops.floor(x * 3), ops.ceil(x * 3), ops.trunc(x * 3)
+
+
 CASES = [
     (w1, lambda: (np.ones(1000, np.float32), np.ones(1000, np.float32))),
     (dense_relu, lambda: (np.ones((64, 32), np.float32), np.ones((512, 32), np.float32),
@@ -79,6 +85,7 @@ CASES = [
     (broadcast, lambda: (np.ones((33, 70), np.float16), np.ones((70,), np.float16))),
     (w1, lambda: (np.ones(1000, np.float16), np.ones(1000, np.float16))),
     (libm_calls, lambda: (np.full(1000, 0.5, np.float32), np.full(1000, 1.5, np.float32))),
+    (rounding, lambda: (np.full(1000, 0.5, np.float32),)),
     (libm_calls, lambda: (np.full(1000, 0.5, np.float64), np.full(1000, 1.5, np.float64))),
 ]
 

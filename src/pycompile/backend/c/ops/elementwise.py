@@ -108,8 +108,9 @@ EXPR = {
     E.Cos: lambda a, ct: f"{fm('cos', ct)}({a[0]})",
     E.Tanh: lambda a, ct: f"{fm('tanh', ct)}({a[0]})",
     E.Erf: lambda a, ct: f"{fm('erf', ct)}({a[0]})",
-    E.Floor: lambda a, ct: f"{fm('floor', ct)}({a[0]})",
-    E.Ceil: lambda a, ct: f"{fm('ceil', ct)}({a[0]})",
+    # float: through an int32 conversion, which vectorizes (csrc/pycompile_kernels.h pc_floorf)
+    E.Floor: lambda a, ct: f"pc_floorf({a[0]})" if ct == "float" else f"{fm('floor', ct)}({a[0]})",
+    E.Ceil: lambda a, ct: f"pc_ceilf({a[0]})" if ct == "float" else f"{fm('ceil', ct)}({a[0]})",
     E.Sigmoid: lambda a, ct: f"({lit(1, ct)} / ({lit(1, ct)} + {fm('exp', ct)}(-{a[0]})))",
     E.ReLU: lambda a, ct: f"({a[0]} > 0 ? {a[0]} : 0)",
     E.GeLU: _gelu_tanh,

@@ -45,7 +45,8 @@ EXPR.update({
     M.Acosh: _call("acosh"),
     M.Atanh: _call("atanh"),
     M.Atan2: lambda a, ct: f"{fm('atan2', ct)}({a[0]}, {a[1]})",
-    M.Trunc: lambda a, ct: f"{fm('trunc', ct)}({a[0]})" if _is_float(ct) else f"({a[0]})",
+    M.Trunc: lambda a, ct: (f"pc_truncf({a[0]})" if ct == "float" else f"{fm('trunc', ct)}({a[0]})" if _is_float(ct)
+                            else f"({a[0]})"),
     M.Round: lambda a, ct: f"{fm('rint', ct)}({a[0]})" if _is_float(ct) else f"({a[0]})",
     M.Mod: _mod,
 })
