@@ -78,22 +78,22 @@ static inline double pc_seld(int c, double a, double b) {
 /* floor / ceil / trunc of a float through a 32-bit integer conversion, which vectorizes (GCC
  * vectorizes floorf / ceilf / truncf only with -fno-trapping-math): for |x| < 2^23 the truncated
  * value t, moved down (floor) or up (ceil) by one where it passed x, with x's sign (floor(-0) = -0,
- * ceil(-0.5) = -0); x itself where |x| >= 2^23 (an integer already), inf or NaN (its payload kept).
- * Equal to floorf / ceilf / truncf for all 2^32 floats (checked exhaustively, 30 Nov). */
+ * ceil(-0.5) = -0); x + 0 where |x| >= 2^23 (an integer already), inf or NaN (a signaling NaN
+ * quieted, as floorf does). Bit for bit floorf / ceilf / truncf on all 2^32 floats (30 Nov). */
 static inline float pc_truncf(float x) {
     const int small = fabsf(x) < 8388608.0f;
     const float t = (float)(int32_t)pc_self(small, x, 0.0f);
-    return pc_self(small, copysignf(t, x), x);
+    return pc_self(small, copysignf(t, x), x + 0.0f);
 }
 static inline float pc_floorf(float x) {
     const int small = fabsf(x) < 8388608.0f;
     const float xs = pc_self(small, x, 0.0f), t = (float)(int32_t)xs;
-    return pc_self(small, copysignf(pc_self(t > xs, t - 1.0f, t), x), x);
+    return pc_self(small, copysignf(pc_self(t > xs, t - 1.0f, t), x), x + 0.0f);
 }
 static inline float pc_ceilf(float x) {
     const int small = fabsf(x) < 8388608.0f;
     const float xs = pc_self(small, x, 0.0f), t = (float)(int32_t)xs;
-    return pc_self(small, copysignf(pc_self(t < xs, t + 1.0f, t), x), x);
+    return pc_self(small, copysignf(pc_self(t < xs, t + 1.0f, t), x), x + 0.0f);
 }
 
 static inline float pc_h2f(uint16_t h) {
