@@ -35,7 +35,14 @@ def applies(g, dt) -> bool:
 
 
 def render(ctx, w, n, g, out: str, dt, name: str, padded_input, split_flops):
-    """The C of dW (see the module doc). `padded_input` and `split_flops` are conv.py's."""
+    """The C of dW (see the module doc). `padded_input` and `split_flops` are conv.py's. All of
+    it in one C block: the padded copy's pointer (XP) is then local to it, so two such gradients
+    in one function do not define XP twice (CNN fuzzer seed 50079: the C did not compile)."""
+    with scope(w):
+        _render(ctx, w, n, g, out, dt, name, padded_input, split_flops)
+
+
+def _render(ctx, w, n, g, out: str, dt, name: str, padded_input, split_flops):
     dout, x = n.inputs
     st = C.storage(dt)
     lanes = vectors.logical_lanes(dt)     # which pixels a vector holds, the order its lanes add in
