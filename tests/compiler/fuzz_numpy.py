@@ -35,6 +35,23 @@ def numpy_namespace(elementwise: list, dtypes: list) -> dict:
         inv = np.trunc(np.divide(1.0, np.power(xf, -y.astype(np.float64)), out=np.zeros_like(xf), where=xf != 0))
         return np.where(y < 0, inv.astype(dt), pos).astype(dt)
 
+    def floor_div(x, y):
+        """floor(x / y) for floats; integers stay integers (op fuzzer seed 21465 took FloorMod of
+        argmax's int64 result, and the float form made it float64): NumPy's floor_divide, whose
+        x // 0 = 0 is pycompile's value (MindSpore's CPU kernel gives the dtype's extremes there,
+        an integer division by zero it leaves undefined: docs/RELIABILITY.md, edge values)."""
+        if np.result_type(x, y).kind in "iu":
+            with np.errstate(divide="ignore"):
+                return np.floor_divide(x, y)
+        return np.floor(np.true_divide(x, y))
+
+    def floor_mod(x, y):
+        """x - floor(x / y) * y for floats; integers stay integers (np.mod: x mod 0 is 0)."""
+        if np.result_type(x, y).kind in "iu":
+            with np.errstate(divide="ignore"):
+                return np.mod(x, y)
+        return x - np.floor(np.true_divide(x, y)) * y
+
     def sig(x):
         return 1 / (1 + np.exp(-x))
 
@@ -42,8 +59,7 @@ def numpy_namespace(elementwise: list, dtypes: list) -> dict:
         return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
 
     ew = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": np.true_divide,
-          "FloorDiv": lambda x, y: np.floor(np.true_divide(x, y)),
-          "FloorMod": lambda x, y: x - np.floor(np.true_divide(x, y)) * y, "Pow": power,
+          "FloorDiv": floor_div, "FloorMod": floor_mod, "Pow": power,
           "Maximum": np.maximum, "Minimum": np.minimum, "Equal": np.equal, "NotEqual": np.not_equal,
           "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
           "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or, "LogicalNot": np.logical_not,

@@ -170,3 +170,19 @@ def test_numpy_reference_hswish_of_minus_inf_is_zero(seed, tmp_path):
     assert F.check_numpy(seed, tmp_path) is None
     np.testing.assert_array_equal(fuzz_numpy._hswish(np.array([-np.inf, np.inf, -3.0, 3.0, 1.0])),
                                   [0.0, np.inf, 0.0, 3.0, 1.0 * 4 / 6])
+
+
+def test_numpy_reference_integer_floor_mod_stays_integer(tmp_path):
+    """Seed 21465 (a 3,000-program soak past the CI seeds): FloorMod of argmax's int64 result.
+    The reference computed floor division in floats for every dtype, so the int64 value became
+    float64 and the BitwiseOr after it raised TypeError in NumPy; integer FloorDiv / FloorMod now
+    stay integers (NumPy's floor_divide / mod), as in PyNative and compiled code."""
+    import fuzz_numpy
+    assert F.check_numpy(21465, tmp_path) is None
+    ns = fuzz_numpy.numpy_namespace(["FloorDiv", "FloorMod"], ["int64", "float64"])
+    x, y = np.array([5, -5, -7, 7], np.int64), np.array([3, 3, -2, 0], np.int64)
+    div, mod = ns["apply"]("FloorDiv", [x, y]), ns["apply"]("FloorMod", [x, y])
+    assert div.dtype == mod.dtype == np.int64
+    np.testing.assert_array_equal(div, [1, -2, 3, 0])
+    np.testing.assert_array_equal(mod, [2, 1, -1, 0])
+    np.testing.assert_array_equal(ns["apply"]("FloorMod", [np.array([-5.5]), np.array([2.0])]), [0.5])
