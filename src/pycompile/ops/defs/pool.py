@@ -113,9 +113,13 @@ def _gather_axis(x, axis, idx):
     return np.take(x, idx, axis=axis)
 
 
-def pool_eager(x, mode, wins, divisor=0):
+def pool_eager(x, mode, wins, divisor=0, empty=0):
     """Max / average over the windows `wins` (pool_windows). Works axis by axis on index
-    tables: for each window offset j, the input position of every output (or -1)."""
+    tables: for each window offset j, the input position of every output (or -1). Max also
+    gives each window's argmax: the first of its largest values (a NaN winning), the first
+    position read for a window of -inf (as MindSpore 2.10's kernels route its gradient and report
+    its index), `empty` for a window wholly in the padding (0 for MaxPoolArgmax, as the C
+    template; -1 for the gradient, which then routes nothing)."""
     sp = len(wins)
     ct = np.float32 if x.dtype == np.float16 else x.dtype
     xf = x.astype(ct, copy=False)
@@ -123,8 +127,9 @@ def pool_eager(x, mode, wins, divisor=0):
     out_sp = [len(ws) for ws in wins]
     if mode == "max":
         best = np.full(x.shape[:2] + tuple(out_sp), -np.inf, ct)
-        arg = np.zeros(best.shape, np.int64)
+        arg = np.full(best.shape, empty, np.int64)
         nan = np.zeros(best.shape, bool)
+        seen = np.zeros(best.shape, bool)
     else:
         acc = np.zeros(x.shape[:2] + tuple(out_sp), ct)
     strides = [int(np.prod(x.shape[2 + i + 1:])) for i in range(sp)]
@@ -142,10 +147,11 @@ def pool_eager(x, mode, wins, divisor=0):
             flat = flat + (np.where(ok, pos, 0) * strides[i]).reshape(shape)
         if mode == "max":
             isnan = np.isnan(v) & valid
-            take = valid & ((v > best) | isnan) & ~nan
+            take = valid & ((v > best) | isnan | ~seen) & ~nan
             best = np.where(take, v, best)
             arg = np.where(take, flat, arg)
             nan |= isnan
+            seen |= valid
         else:
             acc = acc + np.where(valid, v, 0)
     if mode == "max":
@@ -173,8 +179,10 @@ def pool_grad_eager(dout, x_shape, mode, wins, argmax=None, divisor=0):
     nc = int(np.prod(x_shape[:2]))
     dx = np.zeros((nc, int(np.prod(x_shape[2:]))), ct)
     d = dout.astype(ct).reshape(nc, -1)
-    if mode == "max":
-        np.add.at(dx, (np.arange(nc)[:, None], argmax.reshape(nc, -1)), d)
+    if mode == "max":      # a negative argmax (a window wholly in the padding) routes nothing
+        arg = argmax.reshape(nc, -1)
+        keep = arg >= 0
+        np.add.at(dx, (np.broadcast_to(np.arange(nc)[:, None], arg.shape)[keep], arg[keep]), d[keep])
         return dx.reshape(x_shape).astype(dout.dtype)
     sp = len(wins)
     out_sp = [len(ws) for ws in wins]
@@ -250,7 +258,7 @@ def _grad_infer(name):
 
 def _max_grad_eager(x, dout, **attrs):
     a = _attrs(**attrs)
-    _, arg = pool_eager(x, "max", pool_windows(a, x.shape[2:]))
+    _, arg = pool_eager(x, "max", pool_windows(a, x.shape[2:]), empty=-1)
     return pool_grad_eager(dout, x.shape, "max", None, arg)
 
 

@@ -7,9 +7,9 @@ decomposition agree bit for bit:
 
 * a window's maximum is the first of its largest values, a NaN winning (`Argmax`'s rule) - the
   positions listed in the template's walk order (depth, row, column), a shorter window padded
-  with repeats of its first position (a repeat never wins); a window of -inf only has argmax 0 in
-  MaxPoolArgmax / AdaptiveMaxPoolArgmax (their template starts at index 0) while the gradients
-  send its cotangent to its first position (theirs start at the first position read);
+  with repeats of its first position (a repeat never wins); a window of -inf has its first
+  position as argmax and receives the gradient there (MindSpore 2.10's index and gradient); a
+  window wholly in the padding has argmax 0 and receives no gradient;
 * an adaptive average adds its window's values to 0 in walk order, then divides by its count;
 * a gradient is one TensorScatterAdd into the flattened (planes x positions) input, its
   contributions in the template's order: per plane, per output, per window position (for whole
@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from pycompile.common import dtype as mstype
 from pycompile.common.abstract import type_of
 from pycompile.common.tensor import Tensor
 
@@ -84,13 +85,18 @@ def _gathered(x, pos):
 
 
 def window_max(x, attrs, adaptive, want):
-    """want: 'value' (the maximum), 'argmax' (its flat position, 0 for a window of -inf) or
-    'position' (its flat position, the first position read for a window of -inf), each
-    (N*C, 1, O)."""
+    """want: 'value' (the maximum), 'argmax' (its flat position: the first position read for a
+    window of -inf, 0 for one wholly in the padding) or 'position' (the same, -1 for a window
+    wholly in the padding), each (N*C, 1, O)."""
     A, E, I, R = _ops()
     t = type_of(x)
     wins = _windows(t.shape, attrs, adaptive)
     pos, ok = _tables(wins, t.shape[2:], repeat_first=True)
+    if pos.shape[0] == 0:       # every window wholly in the padding (a dilated window over a 1-pixel input)
+        nc, O = math.prod(t.shape[:2]), pos.shape[1]
+        if want == "value":
+            return E.call(A.Fill, shape=(nc, 1, O), value=-math.inf, dtype=t.dtype), pos
+        return E.call(A.Fill, shape=(nc, 1, O), value=0 if want == "argmax" else -1, dtype=mstype.int64), pos
     v = _gathered(x, pos)
     if not ok.all():           # a window wholly in the padding reads nothing
         v = E.call(E.Select, Tensor(ok[None]), v, -math.inf)
@@ -100,11 +106,9 @@ def window_max(x, attrs, adaptive, want):
         return best, pos
     nc = math.prod(t.shape[:2])
     where = E.call(I.GatherD, E.call(A.BroadcastTo, Tensor(pos[None]), shape=(nc,) + pos.shape), arg, axis=1)
-    if want == "argmax":
-        return E.call(E.Select, E.call(E.Equal, best, -math.inf), 0, where), pos
-    if not ok.all():
-        where = E.call(E.Select, E.call(E.Equal, best, -math.inf), -1, where)
-    return where, pos
+    if want == "argmax" or ok[0].all():
+        return where, pos       # an empty window's table row holds 0 (_tables)
+    return E.call(E.Select, Tensor(ok[0].reshape(1, 1, -1)), where, -1), pos
 
 
 def max_pool_parts(argmax: bool, adaptive: bool):

@@ -159,12 +159,13 @@ def _pool(ctx, w, n):
                              lambda: w.line(f"acc += ({ct}){_ld(xin, 'xb + i')};"),
                              lambda: w.line(f"{out}[p * {oplane}L + o] = ({st})(acc / ({ct})({name}v0[od] * "
                                             f"{name}v1[oh] * {name}v2[ow]));"), dil)
-            else:       # argmax, adaptive_max, adaptive_argmax: the first maximum, NaN wins
+            else:       # argmax, adaptive_max, adaptive_argmax: the first maximum, NaN wins; a
+                # window of -inf: its first position (MindSpore 2.10's index); wholly padding: 0
                 want_index = rule.endswith("argmax")
-                _window_walk(w, name, wins, shape3, lambda: w.line(f"{ct} best = -INFINITY; int64_t bi = 0; int nan = 0;"),
+                _window_walk(w, name, wins, shape3, lambda: w.line(f"{ct} best = -INFINITY; int64_t bi = -1; int nan = 0;"),
                              lambda: w.line(f"{{ const {ct} v = ({ct}){_ld(xin, 'xb + i')}; if (!nan && (v > best || "
-                                            f"v != v)) {{ best = v; bi = i; nan = v != v; }} }}"),
-                             lambda: w.line(f"{out}[p * {oplane}L + o] = ({st})({'bi' if want_index else 'best'});"),
+                                            f"v != v || bi < 0)) {{ best = v; bi = i; nan = v != v; }} }}"),
+                             lambda: w.line(f"{out}[p * {oplane}L + o] = ({st})({'(bi < 0 ? 0 : bi)' if want_index else 'best'});"),
                              dil)
 
 
