@@ -199,6 +199,23 @@ def test_list_append_in_loops_unrolls():
     check(list_append_in_loops, t([[1.0, 2.0], [3.0, 4.0]]))
 
 
+def slices_at_the_loop_index(x):
+    acc = x[:, 0:2]
+    for i in range(1, 3):
+        acc = acc + x[:, i:i + 2] * x[i - 1:i, i:i + 2]
+    return acc
+
+
+def test_slice_bounds_at_the_loop_index_unroll_the_loop():
+    """`x[:, i:i + 2]` needs i at compile time: the loop unrolls (it raised IndexError "slice
+    bounds must be ints known at compile time"; nn.Unfold's patch loop hit it in GRAPH_MODE)."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    want = x[:, 0:2].copy()
+    for i in range(1, 3):
+        want = want + x[:, i:i + 2] * x[i - 1:i, i:i + 2]
+    np.testing.assert_array_equal(ms.jit(slices_at_the_loop_index)(Tensor(x)).asnumpy(), want)
+
+
 def nested_loops(x, y):
     acc = x * 0
     for i in range(4):

@@ -266,8 +266,15 @@ def unfold_ref(x, k, s, r, same):
                                        ((2, 3), (2, 2), (1, 1), "same")])
 def test_unfold_matches_extract_image_patches(k, s, r, pad):
     x = RNG.random((2, 3, 6, 7))
-    got = nn.Unfold([1, *k, 1], [1, *s, 1], [1, *r, 1], pad)(Tensor(x)).asnumpy()
-    np.testing.assert_array_equal(got, unfold_ref(x, k, s, r, pad == "same"))
+    layer = nn.Unfold([1, *k, 1], [1, *s, 1], [1, *r, 1], pad)
+    want = unfold_ref(x, k, s, r, pad == "same")
+    np.testing.assert_array_equal(layer(Tensor(x)).asnumpy(), want)
+    # the Cell called in GRAPH_MODE (its patch loop slices at the loop index: it unrolls)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        np.testing.assert_array_equal(layer(Tensor(x)).asnumpy(), want)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
 def test_unfold_differentiates_and_checks_arguments():

@@ -653,9 +653,14 @@ def _static_slice(s: slice, size: int):
     for v in (s.start, s.stop, s.step):
         if v is not None and not isinstance(v, (int, np.integer)):
             t = getattr(v, "_abstract", None)
-            if not (isinstance(t, TensorType) and t.ndim == 0 and t.dtype.is_int and hasattr(v, "_data")):
+            if isinstance(v, Symbolic) and isinstance(t, ScalarType) and t.kind == "int":
+                # a runtime int (a loop index): the tracer says so, and a graph loop then unrolls
+                # (nn.Unfold's patch loop in GRAPH_MODE)
+                v = int(v.__index__())
+            elif isinstance(t, TensorType) and t.ndim == 0 and t.dtype.is_int and hasattr(v, "_data"):
+                v = int(v._data)     # a concrete 0-d integer Tensor (PyNative)
+            else:
                 raise IndexError(f"slice bounds must be ints known at compile time, got {s!r}")
-            v = int(v._data)     # a concrete 0-d integer Tensor (PyNative)
         bounds.append(v)
     if bounds[2] == 0:
         raise IndexError("slice step cannot be zero")
