@@ -193,3 +193,14 @@ def test_jit_of_a_bound_method_compiles_with_its_instance():
     np.testing.assert_array_equal(f(Tensor(np.array([3.0], np.float32))).asnumpy(), [6.0])
     net.w.set_data(Tensor(np.array([5.0], np.float32)))
     np.testing.assert_array_equal(f(Tensor(np.array([3.0], np.float32))).asnumpy(), [15.0])
+
+
+def test_jit_of_a_pycompile_op_function_compiles_it(compiles):
+    """ms.jit(ops.inverse): the op's function is called on the graph's values, as graph code calls
+    it, not parsed as graph code (an op entry's wrapper holds a `try`: "Unsupported statement
+    'Try' in graph code")."""
+    x = np.array([[2.0, 1.0], [1.0, 3.0]], np.float32)
+    got = ms.jit(ops.inverse)(Tensor(x)).asnumpy()
+    np.testing.assert_allclose(got, np.linalg.inv(x), rtol=1e-6)
+    np.testing.assert_array_equal(ms.jit(ops.tile)(Tensor(x), (1, 2)).asnumpy(), np.tile(x, (1, 2)))
+    assert len(compiles) == 2

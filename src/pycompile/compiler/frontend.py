@@ -638,9 +638,11 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
     full = [self_obj, *call_args] if self_obj is not None else call_args
     try:
         with tracing(b):
-            if self_obj is None and getattr(fn, "__wrapped_vmap__", None) is not None:
+            if self_obj is None and (getattr(fn, "__wrapped_vmap__", None) is not None or is_library(fn)):
                 # ms.jit(ms.vmap(f)): the vmapped wrapper is library code that batches f's ops
-                # as it runs; called on graph values it emits the batched graph
+                # as it runs; called on graph values it emits the batched graph. So is any
+                # pycompile function (ms.jit(ops.inverse)): called, as graph code calls it, not
+                # parsed (an op entry's wrapper has a `try` graph code does not take)
                 result = interp.call_value(fn, full, call_kwargs)
             else:
                 result = interp.inline(fn, full, call_kwargs)
