@@ -184,6 +184,21 @@ def maxpool2d_return_indices():
     return nn.MaxPool2d(kernel_size=2, stride=2, pad_mode="pad", return_indices=True)
 
 
+@cell("nn.MaxPool2d", inputs=[rnd(1, 4, 4, 3, **X4)], error=True)
+def maxpool2d_nhwc_on_cpu():
+    return nn.MaxPool2d(kernel_size=2, stride=2, data_format="NHWC")
+
+
+@cell("nn.AvgPool2d", inputs=[rnd(1, 4, 4, 3, **X4)], error=True)
+def avgpool2d_nhwc_on_cpu():
+    return nn.AvgPool2d(kernel_size=2, stride=2, data_format="NHWC")
+
+
+@cell("nn.MaxPool2d", inputs=[rnd(1, 2, 4, 4, **X4)], error=True)
+def maxpool2d_unknown_format():
+    return nn.MaxPool2d(kernel_size=2, stride=2, data_format="NCWH")
+
+
 @cell("nn.MaxPool1d", inputs=[rnd(2, 3, 7, **X4)])
 def maxpool1d():
     return nn.MaxPool1d(kernel_size=3, stride=2)

@@ -24,13 +24,20 @@ def _int_or_tuple(name, what, v):
 
 
 class _PoolNd(Cell):
-    def __init__(self, kernel_size, stride, pad_mode):
+    def __init__(self, kernel_size, stride, pad_mode, data_format="NCHW"):
         super().__init__()
         name = type(self).__name__
         if not isinstance(pad_mode, str) or pad_mode.upper() not in ("VALID", "SAME", "PAD"):
             raise ValueError(f"For '{name}', the 'pad_mode' must be str and must be in '['VALID', 'SAME', 'PAD']', "
                              f"but got '{pad_mode}'.")
         self.pad_mode = pad_mode.upper()
+        # MindSpore 2.10 takes 'NHWC' on its GPU target only: the CPU build refuses it here (the
+        # layer read an NHWC input as NCHW before)
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"For '{name}', the 'format' must be str and must be in '['NCHW', 'NHWC']', but got "
+                             f"'{data_format}'.")
+        if data_format == "NHWC":
+            raise ValueError(f"For '{name}, the 'NHWC' format only support in GPU target, but got device target CPU.")
         self.kernel_size = _int_or_tuple(name, "kernel_size", kernel_size)
         self.stride = _int_or_tuple(name, "stride", stride)
 
@@ -71,7 +78,7 @@ def _strip(out, added):
 class MaxPool2d(_PoolNd):
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
                  ceil_mode=False, data_format="NCHW"):
-        super().__init__(kernel_size, stride, pad_mode)
+        super().__init__(kernel_size, stride, pad_mode, data_format)
         self.return_indices = return_indices
         self.use_pad = self.pad_mode == "PAD"
         if not self.use_pad and (padding != 0 or dilation != 1 or return_indices or ceil_mode):
@@ -127,7 +134,7 @@ class MaxPool1d(_PoolNd):
 class AvgPool2d(_PoolNd):
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False, count_include_pad=True,
                  divisor_override=None, data_format="NCHW"):
-        super().__init__(kernel_size, stride, pad_mode)
+        super().__init__(kernel_size, stride, pad_mode, data_format)
         self.is_expand = (self.pad_mode == "PAD" or padding != 0 or ceil_mode or not count_include_pad
                           or divisor_override is not None)
         if divisor_override is not None and divisor_override <= 0:
