@@ -15,9 +15,8 @@ from oracle_data import array, assert_tensor, decode, load
 
 DATA = load("optimizers.json")
 # MindSpore's Lamb and LARS fail on its CPU at the first step ("Unsupported op on CPU"): Lamb is
-# checked against its kernel's formula in test_lamb.py, LARS is not implemented; nor are ASGD,
-# Rprop and AdaFactor (docs/status.md)
-NOT_IMPLEMENTED = {"Lamb", "LARS_SGD", "ASGD", "Rprop", "AdaFactor"}
+# checked against its kernel's formula in test_lamb.py, LARS is not implemented (docs/status.md)
+NOT_IMPLEMENTED = {"Lamb", "LARS_SGD"}
 CONFIGS = [c for c in DATA["configs"] if c["name"] not in NOT_IMPLEMENTED]
 
 
