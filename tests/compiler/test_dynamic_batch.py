@@ -136,6 +136,36 @@ def test_an_output_python_value_of_the_batch_size_compiles_per_size(capsys):
     assert "cannot be compiled once for every batch size" in capsys.readouterr().err
 
 
+def scale_by_batch(x):
+    return x * x.shape[0] - x.shape[0]
+
+
+def cast_batch(x):
+    return x + ops.cast(x.shape[0], ms.float32)
+
+
+def test_a_python_number_of_the_batch_size_in_the_graph_compiles_once(capsys):
+    """`x * x.shape[0]`: the number is an int64 constant of the graph, INT64_C(320) at a sample;
+    merged as INT64_C((pc_B)) it did not compile (INT64_C pastes a suffix onto its argument), and
+    each batch size compiled separately after a warning that called it a pycompile bug."""
+    f = ms.jit(scale_by_batch, dynamic=1)
+    for b in (3, 64, 1):
+        x = np.random.default_rng(b).standard_normal((b, 4)).astype(np.float32)
+        np.testing.assert_array_equal(f(Tensor(x)).asnumpy(), x * np.float32(b) - np.float32(b))
+    err = capsys.readouterr().err
+    assert "cannot be compiled once" not in err
+    lines = _compile_lines(err)
+    assert len(lines) == 1 and "(None, 4)" in lines[0]
+    # the batch size as a constant array of the graph: compiled per size, the reason said (it was
+    # C that did not compile, "a pycompile bug")
+    g = ms.jit(cast_batch, dynamic=1)
+    for b in (3, 5):
+        x = np.ones((b, 2), np.float32)
+        np.testing.assert_array_equal(g(Tensor(x)).asnumpy(), x + b)
+    err = capsys.readouterr().err
+    assert "a constant of the graph holds the batch size" in err and "pycompile bug" not in err
+
+
 def test_merge_of_sample_sources():
     s = dynamic.SAMPLES
     src = ["static const pc_api *RT;\nfor (long i = 0; i < {n}L; ++i) a[i] = b[i] * {inv}f + {k};".format(

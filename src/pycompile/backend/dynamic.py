@@ -90,8 +90,15 @@ def merge_sources(sources: list) -> str:
         if fit is None:
             raise DynamicUnsupported(f"a quantity of the generated code ({', '.join(parts)} at the three sample "
                                      f"sizes) is not proportional to the batch size")
+        if fit[1] and len(out) >= 2 and out[-1] == "(" and out[-2] in ("INT64_C", "UINT64_C"):
+            # INT64_C(n) pastes a suffix onto n: a cast takes an expression (`x * x.shape[0]`)
+            out[-2] = "(int64_t)" if out[-2] == "INT64_C" else "(uint64_t)"
         out.append(_expr(*fit))
     text = "".join(out)
+    for line in text.splitlines():
+        # a static initializer must be a constant: a table or constant array holding the batch size
+        if line.startswith("static ") and "pc_B" in line and "=" in line:
+            raise DynamicUnsupported(f"a constant of the graph holds the batch size ({line.strip()[:120]})")
     head = "static const pc_api *RT;"
     if head not in text:
         raise DynamicUnsupported("unexpected module head")
@@ -117,8 +124,14 @@ def check_sample(sources: list, check: str, b: int = CHECK) -> None:
                 ok = mc is not None and int(mc.group(1)) == a + k * b and mc.group(2) == ms[0].group(2)
             else:
                 num = re.fullmatch(r"(-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)[fF]?", c)
-                cb = _per_b([float(re.match(r"-?[\d.eE+-]+", p).group(0)) for p in parts])
-                ok = num is not None and cb is not None and abs(float(num.group(1)) * b - cb) <= 1e-5 * abs(cb)
+                vals = [float(re.match(r"-?[\d.eE+-]+", p).group(0)) for p in parts]
+                cb, fit = _per_b(vals), _affine_float(vals)
+                if num is None:
+                    ok = False
+                elif fit is not None:
+                    ok = float(num.group(1)) == fit[0] + fit[1] * b
+                else:
+                    ok = cb is not None and abs(float(num.group(1)) * b - cb) <= 1e-5 * abs(cb)
         if not ok:
             raise DynamicUnsupported(f"the generated code at batch size {b} differs from the merged program at "
                                      f"{c!r} (samples: {', '.join(parts)})")
@@ -133,16 +146,28 @@ def _per_b(values, samples=SAMPLES):
 
 
 def _inverse_literal(parts):
-    """A float literal equal to c / B at each sample, written as that division of pc_B."""
+    """A float literal equal to c / B at each sample, written as that division of pc_B; or one
+    equal to the whole number a + b * B (`ops.cast(x.shape[0], ms.float32)`), written as that."""
     m = [re.fullmatch(r"(-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)([fF]?)", p) for p in parts]
     if not all(m) or len({x.group(2) for x in m}) != 1:
         return None
+    ct = "float" if m[0].group(2) else "double"
+    fit = _affine_float([float(x.group(1)) for x in m])
+    if fit is not None:
+        return f"(({ct}){_expr(*fit)})"
     c = _per_b([float(x.group(1)) for x in m])
     if c is None:
         return None
     c = round(c, 6) if abs(round(c, 6) - c) <= 1e-6 * abs(c) else c
-    ct = "float" if m[0].group(2) else "double"
     return f"(({ct})({c!r}) / ({ct})pc_B)"
+
+
+def _affine_float(values):
+    """(a, b), b != 0, when every value is a whole number a + b * sample, else None."""
+    if not all(v == int(v) and abs(v) < 2 ** 24 for v in values):
+        return None
+    fit = _affine([int(v) for v in values])
+    return fit if fit is not None and fit[1] != 0 else None
 
 
 def _const_spec(arrays):
