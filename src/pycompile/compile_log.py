@@ -103,6 +103,7 @@ def describe_signature(fn, key, bound: bool) -> str:
 
 
 def where(fn) -> str:
+    fn = getattr(fn, "_pycompile_origin", fn)       # a compiled gradient: the user's function
     code = getattr(fn, "__code__", None)
     if code is None:
         return ""

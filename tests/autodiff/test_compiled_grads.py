@@ -142,3 +142,62 @@ def test_parameters_are_differentiated_at_their_loads():
     w0 = np.array([1.0, 2.0], np.float32)
     np.testing.assert_allclose(grads[0].asnumpy(), w0 + 2 * x.asnumpy() * 3 * w0, rtol=1e-6)
     np.testing.assert_allclose(grads[1][0].asnumpy(), x.asnumpy() + x.asnumpy() ** 2, rtol=1e-6)
+
+
+# ---- ms.grad of graph code called from Python ------------------------------------------------------
+_HOOK_CALLS = []
+_HOOK = ops.HookBackward(lambda g: (_HOOK_CALLS.append(1), (g[0] * 10,))[1])
+
+
+def _hooked_square_sum(a):
+    return (_HOOK(a) * a).sum()
+
+
+class _Hooked(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.array([3.0, 4.0], np.float32)), name="w")
+
+    def construct(self, a):
+        return (_HOOK(a) * self.w).sum()
+
+
+class _Catches(nn.Cell):
+    def construct(self, a):
+        try:
+            b = a * a
+        except ValueError:
+            b = a
+        return b.sum()
+
+
+def test_grad_of_graph_code_called_from_python_is_compiled(capsys):
+    """ms.grad / value_and_grad of a @jit function, or of a Cell in GRAPH_MODE, called from
+    Python compile forward and backward into one function, as MindSpore 2.10 does: the tape ran
+    them in Python before (each call traced the @jit function again with the tape's values, a
+    HookBackward that MindSpore's graph ignores was called, a `try` MindSpore refuses ran).
+    The expected values are what MindSpore 2.10 gives for these functions (run with the wheel, 30
+    Nov): [2, 4], [3, 4], loss 11 with [3, 4] / [1, 2], no hook call in graph code; in PyNative
+    the hook runs and the gradient is [11, 22]."""
+    ms.set_context(log="compiles")
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    _HOOK_CALLS.clear()
+    g = ms.grad(ms.jit(_hooked_square_sum))
+    for _ in range(3):
+        np.testing.assert_array_equal(g(x).asnumpy(), [2.0, 4.0])
+    assert len([ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("[pycompile] compiled ")]) == 1
+    net = _Hooked()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        np.testing.assert_array_equal(ms.grad(net)(x).asnumpy(), [3.0, 4.0])
+        loss, (gx, gw) = ms.value_and_grad(net, 0, net.trainable_params())(x)
+        assert float(loss.asnumpy()) == 11.0
+        np.testing.assert_array_equal(gx.asnumpy(), [3.0, 4.0])
+        np.testing.assert_array_equal(gw[0].asnumpy(), [1.0, 2.0])
+        assert not _HOOK_CALLS          # graph code ignores HookBackward, as MindSpore 2.10's
+        with pytest.raises(RuntimeError, match="Unsupported statement 'Try'"):
+            ms.grad(_Catches())(x)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_array_equal(ms.grad(_hooked_square_sum)(x).asnumpy(), [11.0, 22.0])   # PyNative: hooked
+    assert _HOOK_CALLS

@@ -62,7 +62,26 @@ class GradFunction:
         tracer = _graph_tracer(args, kwargs)
         if tracer is not None:
             return tracer.differentiate(self, args, kwargs)
+        if _graph_target(self.fn):
+            return self.compiled()(*args, **kwargs)
         return self.eager(args, kwargs)
+
+    def compiled(self):
+        """The gradient of a `@jit` function, or of a Cell in GRAPH_MODE, called from Python: one
+        compiled function, forward and backward (MindSpore 2.10 compiles it too). It ran on the
+        tape before - graph code in Python, a hook MindSpore's graph ignores called, and each call
+        traced the @jit function again with the tape's values."""
+        if getattr(self, "_jit", None) is None:
+            from pycompile.api import jit
+            grad_fn = self
+
+            def compiled_gradient(*args, **kwargs):
+                return grad_fn(*args, **kwargs)
+            compiled_gradient.__name__ = compiled_gradient.__qualname__ = self.__name__
+            target = getattr(self.fn, "fn", None) or getattr(type(self.fn), "construct", None)
+            compiled_gradient._pycompile_origin = target
+            self._jit = jit(compiled_gradient)
+        return self._jit
 
     # ---- PyNative ---------------------------------------------------------------------------------
     def eager(self, args, kwargs):
@@ -151,6 +170,16 @@ class GradFunction:
         if self.has_aux:
             return grads, tuple(out[1:])
         return grads
+
+
+def _graph_target(fn) -> bool:
+    """fn runs as graph code when called: a `@jit` function, or a Cell while the context is
+    GRAPH_MODE."""
+    if getattr(fn, "_pycompile_jit", False):
+        return True
+    from pycompile.common import context
+    from pycompile.common.cellbase import CellBase
+    return isinstance(fn, CellBase) and context.get_context("mode") == context.GRAPH_MODE
 
 
 def _graph_tracer(args, kwargs):
