@@ -92,6 +92,11 @@ class CompileNameError(CompileError, NameError):
     pass
 
 
+class CompileAttributeError(CompileError, AttributeError):
+    """An attribute graph code reads that its object lacks (`ops.no_such_op`): MindSpore's graph
+    mode raises AttributeError there too."""
+
+
 class CompileUnboundLocalError(CompileNameError, UnboundLocalError):
     """A variable assigned in only one branch of a runtime `if`, then used (MindSpore raises
     UnboundLocalError for it too)."""
@@ -128,6 +133,7 @@ class InputValueNeeded(CompileValueError):
 for _cls, _builtin in ((CompileError, RuntimeError), (CompileTypeError, TypeError),
                        (CompileValueError, ValueError), (CompileIndexError, IndexError),
                        (CompileNameError, NameError), (CompileUnboundLocalError, UnboundLocalError),
+                       (CompileAttributeError, AttributeError),
                        (InputValueNeeded, ValueError)):
     stands_for(_cls, _builtin)
 

@@ -8,6 +8,7 @@ import ast
 import builtins
 import contextlib
 import operator
+import types
 
 from pycompile.common.missing import missing, unsupported
 from pycompile.common.abstract import ScalarType, TensorType
@@ -15,7 +16,8 @@ from pycompile.common.tensor import Tensor
 from pycompile.compiler.blame import USER_SITES, user_site
 from pycompile.compiler.builder import NeedsConstant, Sym, is_number
 from pycompile.compiler.control import NORMAL, LoopRetry, _Undefined
-from pycompile.errors import CompileError, CompileNameError, InputValueNeeded, InternalCompilerError
+from pycompile.errors import (CompileAttributeError, CompileError, CompileNameError, InputValueNeeded,
+                              InternalCompilerError)
 from pycompile.ops import functional as F
 
 _BINOPS = {
@@ -106,10 +108,11 @@ class Expressions:
                 exc = missing("Tensor", "Tensor", e.attr)
             if unsupported(exc):        # a MindSpore 2.10 name pycompile lacks: say so at the user's line
                 raise self.error(e, str(exc), "the API reference lists what pycompile supports; use a supported "
-                                 "equivalent, or call it outside graph code") from None
+                                 "equivalent, or call it outside graph code", kind=CompileAttributeError) from None
             hint = ("see the Tensor methods pycompile supports (pycompile.Tensor), or use the pycompile.ops function"
                     if is_tensor else "check the name, or set the attribute before compiling")
-            raise self.error(e, f"{_kind(obj)} has no attribute '{e.attr}'", hint) from None
+            what = f"module '{obj.__name__}'" if isinstance(obj, types.ModuleType) else _kind(obj)
+            raise self.error(e, f"{what} has no attribute '{e.attr}'", hint, kind=CompileAttributeError) from None
         if self.deps is not None:
             self.deps.attribute(obj, e.attr, value)
         return value
