@@ -156,7 +156,7 @@ LOSS_CHECKS = [
           as32(lambda x, t: (ref_ce(x, t), ref_ce(x, t, red="none")))),
     Check("cross_entropy 1-D", ("LogSoftmax",), lambda x, t: ops.cross_entropy(x, t), (u(C), np.array(3, np.int64)),
           as32(lambda x, t: -log_softmax(x, 0)[3])),
-    Check("nll_loss", ("Gather",),
+    Check("nll_loss", ("Gather", "ReduceSum"),
           lambda x, t, w: (ops.nll_loss(x, t), ops.nll_loss(x, t, w, 1, "sum"), ops.nll_loss(x, t, reduction="none"),
                            ops.nll_loss(x, t, w, label_smoothing=0.1)),
           (LOGITS, LABELS, W),

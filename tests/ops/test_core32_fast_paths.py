@@ -224,10 +224,11 @@ def test_the_decomposition_is_compiled_without_the_row(both):
 # (a soak of 20 draws per case measured 0 for all but Softmax 2 and LogSoftmax 7 ulps of a result
 # near 0 over an outer axis: the template's scalar expf and the parts' vectorized one (libmvec)
 # differ in their last bits; BatchNormStats in float64 adds in another order than the template's
-# vectorized sums: a mean near 0 of values near 1 differs in the last bits of 1's ulps)
+# vectorized sums: a mean near 0 of values near 1 differs in the last bits of 1's ulps; the soak's
+# 20 draws per case found 5 ulps once, 30 Nov: a sum of 120 terms in two orders)
 ULPS = {P.Sigmoid: 0, P.ReLU: 0, P.GeLU: 0, P.GeLUErf: 0, P.ReduceMean: 0, P.Softmax: 4, P.LogSoftmax: 4,
         P.LayerNorm: 0, P.Gather: 0, P.TopKIndices: 0, P.StridedSliceGrad: 0, P.GatherGrad: 0,
-        P.BatchNormStats: 4, P.AxisResample: 0, P.AxisResampleGrad: 0, P.MaxPoolArgmax: 0, P.MaxPoolGrad: 0,
+        P.BatchNormStats: 8, P.AxisResample: 0, P.AxisResampleGrad: 0, P.MaxPoolArgmax: 0, P.MaxPoolGrad: 0,
         P.AvgPoolGrad: 0, P.AdaptiveAvgPool: 0, P.AdaptiveMaxPool: 0, P.AdaptiveMaxPoolArgmax: 0,
         P.AdaptiveAvgPoolGrad: 0, P.AdaptiveMaxPoolGrad: 0, P.FusedConv: 0, P.TensorScatterElements: 0, P.ReduceAll: 0, P.ReduceAny: 0,
         P.Bernoulli: 0,
