@@ -369,3 +369,17 @@ def test_raise_on_a_constant_condition_raises_the_users_exception_class():
     assert "MyError: custom failure" in str(info.value)
     assert_points_at(str(info.value), raise_custom, 'raise MyError("custom failure")', "raise")
     np.testing.assert_allclose(ms.jit(raise_custom)(t([[1.0]])).asnumpy(), [[1.0]])
+
+
+def reads_a_missing_op(x):
+    return ops.certainly_not_an_op(x)
+
+
+def test_a_missing_attribute_in_graph_code_is_an_attribute_error_at_the_line():
+    """MindSpore 2.10's graph mode raises AttributeError for `ops.no_such_name` (it was a
+    RuntimeError here); the message names the module and the line."""
+    with pytest.raises(AttributeError) as info:
+        ms.jit(reads_a_missing_op)(t([1.0, 2.0]))
+    assert type(info.value).__name__ == "AttributeError" and isinstance(info.value, CompileError)
+    assert "module 'pycompile.ops' has no attribute 'certainly_not_an_op'" in str(info.value)
+    assert_points_at(str(info.value), reads_a_missing_op, "return ops.certainly_not_an_op(x)", "ops.certainly")
