@@ -83,6 +83,8 @@ CSV_FILES = {
     "h.csv": "id,score,name\n1,0.5,ann\n2,1.5,bob\n",
     "s.csv": "1;2\n3;4\n",
     "e.csv": "5,,z,\n",
+    "blank.csv": "a,b\n1,2\n\n3,4\n\n",
+    "spaces.csv": "a,b\n1,2\n \n3,4\n",
 }
 TEXT_FILES = {
     "t1.txt": "first line\nsecond line\n\nfourth\n",
@@ -113,6 +115,8 @@ CSV_CASES = {
     "shard_0": (ABC, {"column_names": ["i", "f", "s", "t"], "num_shards": 2, "shard_id": 0}),
     "shard_1": (ABC, {"column_names": ["i", "f", "s", "t"], "num_shards": 2, "shard_id": 1}),
     "missing": (["nope.csv"], {}),
+    "blank_lines": (["blank.csv"], {}),
+    "line_of_spaces": (["spaces.csv"], {}),
 }
 T123 = ["t1.txt", "t2.txt", "t3.txt"]
 TEXT_CASES = {

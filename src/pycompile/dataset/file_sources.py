@@ -252,9 +252,17 @@ class CSVDataset(_FileRows):
         defaults = self.column_defaults or [""] * len(self.column_names)
         rows = []
         for line, fields in enumerate(records, 1):
+            if not fields:          # an empty line: MindSpore 2.10 skips it (a line of spaces is a row)
+                continue
             if len(fields) != len(self.column_names):
-                raise RuntimeError(f"Invalid csv, csv file: {path} line {line} has {len(fields)} fields, but there "
-                                   f"are {len(self.column_names)} columns {self.column_names}.")
+                # MindSpore 2.10's words (its line: the record's, the header not counted); a row
+                # of too many fields gets its message's odd "names: n, column_defaults : n" form
+                n = len(self.column_names)
+                got = (f"{len(fields)}, the size of 'column_defaults': {n}" if len(fields) < n
+                       else f"{n}, the size of column_defaults : {n}")
+                raise RuntimeError(f"Invalid file, failed to parse csv file: {path} at line {line}. Error message: "
+                                   f"Invalid columns, the size of column_names should be less than the size of "
+                                   f"'column_defaults', but got the size of column_names: {got}.")
             rows.append(tuple(_typed(v, d, path, line) for v, d in zip(fields, defaults)))
         return rows
 
