@@ -42,3 +42,24 @@ def test_warp_modes_match_mindspore(name):
         g = np.asarray(g)
         assert (str(g.dtype), list(g.shape)) == (w["dtype"], w["shape"])
         np.testing.assert_array_equal(g, np.array(w["value"], g.dtype))
+
+
+# vision.Affine's argument checks: MindSpore 2.10's ranges, classes and messages (each case run with
+# the wheel, 30 Nov; pycompile accepted a translation outside [-1, 1] and the other values)
+AFFINE_ARGUMENT_ERRORS = [
+    ((10, (2, 3), 1.1, (5.0, 2.0)), ValueError, "Input translate[0] is not within the required interval of [-1.0, 1.0]."),
+    ((200, (0, 0), 1.0, 0), ValueError, "Input degrees is not within the required interval of [-180, 180]."),
+    ((10, (0.5, -1.5), 1.0, 0), ValueError, "Input translate[1] is not within the required interval of [-1.0, 1.0]."),
+    ((10, (0, 0), 0, 0), ValueError, "Input scale must be greater than 0."),
+    ((10, (0, 0), 1.0, (5.0, 190.0)), ValueError, "Input shear[1] is not within the required interval of [-180, 180]."),
+    ((10, (0, 0), 1.0, -181), ValueError, "Input shear is not within the required interval of [-180, 180]."),
+    ((10, (0, 0, 0), 1.0, 0), TypeError, "The length of translate should be 2."),
+]
+
+
+@pytest.mark.parametrize("args, cls, message", AFFINE_ARGUMENT_ERRORS)
+def test_affine_checks_its_arguments_as_mindspore(args, cls, message):
+    with pytest.raises(cls) as info:
+        vision.Affine(*args)
+    assert str(info.value) == message
+    vision.Affine(10, (0.2, 0.1), 1.0, 3)       # in range: accepted

@@ -249,12 +249,27 @@ def _shear_pair(shear):
     return (float(shear[0]), float(shear[1])) if len(shear) == 2 else (float(shear[0]), 0.0)
 
 
+def _within(value, low, high, name):
+    if value < low or value > high:
+        raise ValueError(f"Input {name} is not within the required interval of [{low}, {high}].")
+
+
 class Affine(TensorOperation):
     """Rotate by `degrees`, translate by `translate` (fractions of width and height), scale and shear
     (degrees, x and y) about the image centre; NEAREST (default), BILINEAR, BICUBIC or AREA (= BILINEAR,
     as in cv::warpAffine); `fill_value` outside; ANTIALIAS / PILCUBIC: MindSpore's errors."""
 
     def __init__(self, degrees, translate, scale, shear, resample=0, fill_value=0):
+        # MindSpore 2.10's ranges and messages (vision validators' check_affine)
+        _within(degrees, -180, 180, "degrees")
+        if len(translate) != 2:
+            raise TypeError("The length of translate should be 2.")
+        for i, t in enumerate(translate):
+            _within(t, -1.0, 1.0, f"translate[{i}]")
+        if scale <= 0:
+            raise ValueError("Input scale must be greater than 0.")
+        for i, v in enumerate(shear if isinstance(shear, (list, tuple)) else [shear]):
+            _within(v, -180, 180, f"shear[{i}]" if isinstance(shear, (list, tuple)) else "shear")
         self.degrees, self.translate, self.scale = float(degrees), tuple(translate), float(scale)
         self.shear = _shear_pair(shear)
         self.resample = Inter(resample)
