@@ -18,6 +18,7 @@ from pycompile.common.tensor import Tensor
 from pycompile.nn.cell import Cell
 from pycompile.nn.wrap.cell_wrapper import TrainOneStepCell
 from pycompile.ops import functional as F
+from pycompile.ops.autodiff.api import value_and_grad
 from pycompile.ops.operations import NPUAllocFloatStatus, NPUClearFloatStatus, NPUGetFloatStatus
 
 
@@ -96,18 +97,22 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
                             f"'scale_sense' type: {type(scale_sense)}.")
         self.float_status = context.get_context("device_target") == "Ascend"
 
+    def _loss_scaled(self, scale, *inputs):
+        loss = self.network(*inputs)
+        return loss * F.cast(scale, F.dtype(loss)), loss
+
     def construct(self, *inputs):
         weights = self.weights
-        loss = self.network(*inputs)
         scaling_sens = self.scale_sense
         status = None
         if self.float_status:
             status = NPUAllocFloatStatus()()
-            status = F.depend(status, loss)
-            NPUClearFloatStatus()(status)
-            loss = F.depend(loss, status)
-        filled = F.ones_like(loss) * F.cast(scaling_sens, loss.dtype)
-        grads = self.grad(self.network, weights)(*inputs, filled)
+            scaling_sens = F.depend(scaling_sens, NPUClearFloatStatus()(status))
+        # one forward gives the loss and the scaled gradients (the backward starts from the loss
+        # scale, the bits of a sens of it): a second forward call applied the network's state
+        # updates (BatchNorm's moving statistics) twice per step, where MindSpore's graph applies
+        # them once (TrainOneStepCell's reason, cell_wrapper.py)
+        (_, loss), grads = value_and_grad(self._loss_scaled, None, weights, has_aux=True)(scaling_sens, *inputs)
         grads = tuple(g * F.cast(F.reciprocal(scaling_sens), g.dtype) for g in grads)
         grads = self.grad_reducer(grads)
         cond = self.get_overflow_status(status, grads)
