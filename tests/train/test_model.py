@@ -210,3 +210,26 @@ def test_mindspore_loads_the_checkpoint_model_training_wrote(mode, tmp_path_fact
     assert [[k, str(v.dtype), list(v.shape)] for k, v in ours.items()] == rec["entries"]
     for k, v in committed.items():
         np.testing.assert_allclose(ours[k].asnumpy(), v.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_eval_loss_during_fit_prints_as_a_plain_number():
+    """cb_params.eval_results["eval_loss"] prints as MindSpore 2.10's (NumPy 1.x) `0.97`, as the
+    metrics beside it do, not NumPy 2's `np.float64(0.97)`."""
+    import pycompile.dataset as ds
+    from pycompile import nn
+    seen = []
+
+    class Grab(ms.train.Callback):
+        def on_train_epoch_end(self, run_context):
+            seen.append(dict(run_context.original_args().eval_results))
+
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((8, 3)).astype(np.float32), rng.standard_normal((8, 1)).astype(np.float32)
+    data = ds.NumpySlicesDataset({"data": x, "label": y}, shuffle=False).batch(4)
+    net = nn.Dense(3, 1)
+    model = ms.train.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.01), metrics={"mae"})
+    model.fit(1, data, data, callbacks=[Grab()])
+    results = seen[-1]
+    assert set(results) == {"mae", "eval_loss"}
+    for v in results.values():
+        assert repr(v) == repr(float(v)) and str(v) == repr(float(v))

@@ -397,7 +397,8 @@ class Model:
         cb.metrics = metrics
         if eval_loss is not None:
             cb.eval_results = copy.deepcopy(metrics)
-            cb.eval_results["eval_loss"] = eval_loss.eval()
+            loss = eval_loss.eval()
+            cb.eval_results["eval_loss"] = _MetricValue(loss) if type(loss) is np.float64 else loss
         list_callback.on_eval_end(run_context)
         return metrics
 
