@@ -12,12 +12,15 @@ A data file is a header block, then pages:
 - a raw row is a MessagePack map of the scalar fields, keys sorted, encoded as nlohmann::json's
   to_msgpack encodes (the smallest integer form; a float as float32 when that is exact).
 - a blob row is each blob field (names sorted) as its length (uint64 big-endian) and its bytes
-  (a lone blob field: its bytes alone):
+  (a lone blob field: its bytes alone; no blob field: 4 zero bytes, in a BLOB_DATA page all the
+  same):
   `bytes` as is, float arrays little-endian, int32 / int64 arrays compressed: the element count
   (uint32 big-endian), 2 bits per element (first element in the high bits) naming its width
   (0: 1 byte, 1: 2, 2: 4, 3: 8), then each element little-endian in that width.
 - `<file>.db` is a SQLite index: INDEXES (one row per record: its raw and blob page and offsets,
-  and the add_index fields) and SHARD_NAME. MindSpore's reader needs it; this reader does not.
+  and the add_index fields - every scalar field, by name, when add_index was not called) and
+  SHARD_NAME. MindSpore's reader needs it (with no index field it reads no row); this reader does
+  not. Both files are left owner read / write only (0600), as MindSpore leaves them.
 """
 from __future__ import annotations
 
@@ -263,7 +266,7 @@ def write_shards(paths: list, schema: dict, desc: str, index_fields: list, shard
                 raise ValueError(f"MindRecord: a row lacks the schema's field(s) {missing}: {sorted(row)}")
             scalars = {k: row[k] for k in schema if not is_blob(schema[k])}
             raw_records.append(pack(scalars or None))     # no scalar field: a null, as MindSpore writes
-            blob = b""
+            blob = b"" if blob_names else b"\0\0\0\0"     # no blob field: 4 zero bytes, as MindSpore writes
             for name in blob_names:
                 data, gain = encode_blob(schema[name], row[name])
                 blob += data if len(blob_names) == 1 else struct.pack(">Q", len(data)) + data
@@ -271,7 +274,7 @@ def write_shards(paths: list, schema: dict, desc: str, index_fields: list, shard
             blob_records.append(blob)
         encoded.append((raw_records, blob_records))
     for shard_id, (path, rows, (raw_records, blob_records)) in enumerate(zip(paths, shards, encoded)):
-        blob_pages, blob_spots = _pages(blob_records, "BLOB_DATA", 0, PAGE_SIZE, shard_id) if blob_names else ([], [])
+        blob_pages, blob_spots = _pages(blob_records, "BLOB_DATA", 0, PAGE_SIZE, shard_id)
         raw_pages, raw_spots = _pages(raw_records, "RAW_DATA", len(blob_pages), PAGE_SIZE, shard_id)
         pages = blob_pages + raw_pages
         header = {"header_size": HEADER_SIZE,
@@ -288,6 +291,8 @@ def write_shards(paths: list, schema: dict, desc: str, index_fields: list, shard
                 f.seek(HEADER_SIZE + entry["page_id"] * PAGE_SIZE)
                 f.write(data)
         _write_index(path + ".db", path, schema, index_fields, rows, raw_spots, blob_spots)
+        for written in (path, path + ".db"):      # owner read / write only, as MindSpore 2.10 leaves them
+            os.chmod(written, 0o600)
 
 
 def write_file(path: str, schema: dict, desc: str, index_fields: list, rows: list) -> None:

@@ -102,7 +102,10 @@ class FileWriter:
     def commit(self):
         if self._schema is None:
             raise RuntimeError("add_schema must be called before commit.")
-        fmt.write_shards(self._paths, self._schema, self._desc, self._index, self._shards)
+        # without add_index MindSpore 2.10 indexes every scalar field (by name): its reader finds
+        # no rows in a file whose index has none
+        index = self._index or sorted(k for k, spec in self._schema.items() if not fmt.is_blob(spec))
+        fmt.write_shards(self._paths, self._schema, self._desc, index, self._shards)
         self._committed = True
 
 
