@@ -201,3 +201,23 @@ def test_grad_of_graph_code_called_from_python_is_compiled(capsys):
         ms.set_context(mode=ms.PYNATIVE_MODE)
     np.testing.assert_array_equal(ms.grad(_hooked_square_sum)(x).asnumpy(), [11.0, 22.0])   # PyNative: hooked
     assert _HOOK_CALLS
+
+
+class _Scale(nn.Cell):
+    def construct(self, x):
+        return x * x * 3.0
+
+
+def test_vmap_of_grad_of_a_graph_mode_cell_still_batches():
+    """vmap(GradOperation(sens_param=True)(cell)) in GRAPH_MODE, as MindSpore's own minimum / mish
+    grad tests do: vmap's values reach the gradient, which differentiates them as before (the
+    compiled path is for concrete values only; taking it under vmap recursed without end)."""
+    grad = ops.GradOperation(sens_param=True)
+    x = np.array([[1.0, 2.0], [3.0, -1.0]], np.float32)
+    sens = np.array([[1.0, 0.5], [2.0, 1.0]], np.float32)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        got = ms.vmap(grad(_Scale()), in_axes=(0, 0))(Tensor(x), Tensor(sens))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(got.asnumpy(), 6.0 * x * sens, rtol=1e-6)

@@ -62,7 +62,7 @@ class GradFunction:
         tracer = _graph_tracer(args, kwargs)
         if tracer is not None:
             return tracer.differentiate(self, args, kwargs)
-        if _graph_target(self.fn):
+        if _graph_target(self.fn) and _concrete(args, kwargs):
             return self.compiled()(*args, **kwargs)
         return self.eager(args, kwargs)
 
@@ -180,6 +180,18 @@ def _graph_target(fn) -> bool:
     from pycompile.common import context
     from pycompile.common.cellbase import CellBase
     return isinstance(fn, CellBase) and context.get_context("mode") == context.GRAPH_MODE
+
+
+def _concrete(args, kwargs) -> bool:
+    """Called from Python on concrete values: no transformation active (vmap, an outer tape, a
+    graph being built) and no argument one's value (those differentiate as before)."""
+    if tracing._ACTIVE.get():
+        return False
+    for x in list(args) + list(kwargs.values()):
+        for y in (x if isinstance(x, (tuple, list)) else (x,)):
+            if isinstance(y, (Symbolic, tracing.OnTrace)):
+                return False
+    return True
 
 
 def _graph_tracer(args, kwargs):
