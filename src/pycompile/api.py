@@ -361,6 +361,10 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
     return wrap
 
 
+from pycompile.ops.autodiff import api as _autodiff_api  # noqa: E402  (grad of graph code compiles through jit)
+_autodiff_api.JIT[:] = [jit]
+
+
 def _callable_entry(target):
     def call(*args, **kwargs):
         return target(*args, **kwargs)

@@ -72,7 +72,7 @@ class GradFunction:
         tape before - graph code in Python, a hook MindSpore's graph ignores called, and each call
         traced the @jit function again with the tape's values."""
         if getattr(self, "_jit", None) is None:
-            from pycompile.api import jit
+            jit = JIT[0]            # pycompile.api.jit, handed over when it is imported (the entry layer)
             grad_fn = self
 
             def compiled_gradient(*args, **kwargs):
@@ -170,6 +170,9 @@ class GradFunction:
         if self.has_aux:
             return grads, tuple(out[1:])
         return grads
+
+
+JIT: list = []      # [pycompile.api.jit]: the ops layer does not import the entry layer
 
 
 def _graph_target(fn) -> bool:
