@@ -383,3 +383,20 @@ def test_a_missing_attribute_in_graph_code_is_an_attribute_error_at_the_line():
     assert type(info.value).__name__ == "AttributeError" and isinstance(info.value, CompileError)
     assert "module 'pycompile.ops' has no attribute 'certainly_not_an_op'" in str(info.value)
     assert_points_at(str(info.value), reads_a_missing_op, "return ops.certainly_not_an_op(x)", "ops.certainly")
+
+
+def returns_two_structures(a):
+    if a.sum() > 0:
+        return a
+    b = a + 1
+    return b, b
+
+
+def test_returns_of_different_structures_under_a_tensor_if_say_so():
+    """An early `return` in a tensor `if` and a later one of another structure: the message spoke
+    of "the two branches of this `if`" at the line after the `if`, which is no `if`."""
+    with pytest.raises(TypeError) as info:
+        ms.jit(returns_two_structures)(t([1.0, 2.0]))
+    msg = str(info.value)
+    assert "returns a tuple of 2 on one path and" in msg and "every `return`" in msg and "branches" not in msg
+    assert_points_at(msg, returns_two_structures, "b = a + 1", "b = a")

@@ -285,6 +285,13 @@ class ControlFlow:
     def _merge_value(self, name, v1, v2, nodes1, nodes2, res1, res2, slots, node):
         l1, t1 = flatten(v1)
         l2, t2 = flatten(v2)
+        if (t1 != t2 or len(l1) != len(l2)) and name == RETVAL:
+            # returns under a tensor condition: `node` is the `if`, or the first statement after an
+            # early `return` (the code that runs when it was not taken), not a branch of it
+            raise self.error(node, f"the function returns {_describe(v1)} on one path and {_describe(v2)} on "
+                                   f"another (a `return` under a tensor condition): graph code needs every "
+                                   f"`return` to give the same structure",
+                             "return the same tuple / list shape from every `return`", kind=CompileTypeError)
         if t1 != t2 or len(l1) != len(l2):
             raise self.error(node, f"variable '{_pretty(name)}' has a different structure in the two branches "
                                    f"of this `if` ({_describe(v1)} vs {_describe(v2)})",
