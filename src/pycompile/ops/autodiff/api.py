@@ -26,7 +26,9 @@ zeros; an integer or bool input gets a gradient of its own dtype.
 """
 from __future__ import annotations
 
+from pycompile.common import context
 from pycompile.common.abstract import Symbolic, TensorType, type_of
+from pycompile.common.cellbase import CellBase
 from pycompile.common.parameter import Parameter, ParameterTuple
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
@@ -180,8 +182,6 @@ def _graph_target(fn) -> bool:
     GRAPH_MODE."""
     if getattr(fn, "_pycompile_jit", False):
         return True
-    from pycompile.common import context
-    from pycompile.common.cellbase import CellBase
     return isinstance(fn, CellBase) and context.get_context("mode") == context.GRAPH_MODE
 
 
