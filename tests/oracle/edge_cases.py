@@ -87,6 +87,11 @@ CASES = {
     "softmax_flush_threshold": ("ops.softmax(x0)", [_a([[0.0, -86.9, -87.0, -87.3, -87.4]], "float32")]),
     "softmax_axis0_keeps_denormals": ("ops.softmax(x0, axis=0)",
                                       [_a([[0.0, 1.0], [-87.0, -86.0], [-100.0, -200.0]], "float32")]),
+    # the softmax axis followed only by size-1 axes: MindSpore flushes only over the last axis
+    "softmax_axis0_trailing_one": ("ops.softmax(x0, axis=0)",
+                                   [_a([[0.0], [-86.9], [-87.0], [-87.5], [-100.0]], "float32")]),
+    "softmax_axis1_trailing_ones": ("ops.softmax(x0, axis=1)",
+                                    [_a([[[0.0], [-86.9], [-87.0], [-87.5], [-100.0]]], "float32")]),
     "log_softmax_axis0": ("ops.log_softmax(x0, axis=0)", [_a([[0.0, 1.0], [-87.0, -86.0], [-100.0, -200.0]], "float32")]),
     "softmax_max": ("ops.softmax(x0)", [_a([[3.4028234663852886e38, -3.4028234663852886e38, 0.0]], "float32")]),
     # reductions with NaN, infinities and overflow

@@ -138,7 +138,7 @@ def _softmax_parts(x, axis=-1, log=False):
     if log:
         total = E.call(ReduceSum, E.call(E.Exp, d), axis=ax, keep_dims=True)
         return E.call(E.Sub, d, E.call(E.Log, total))
-    if t.dtype is mstype.float32 and math.prod(t.shape[ax + 1:]) > 1:
+    if t.dtype is mstype.float32 and ax != t.ndim - 1:
         e = E.cast(E.call(E.Exp, E.cast(d, mstype.float64)), mstype.float32)
     else:
         e = E.call(E.Exp, d)
@@ -259,8 +259,9 @@ def _softmax_infer(name):
 
 # MindSpore's float32 softmax over the last axis takes exp(d) as 0 where d = x - max <= -87 (its
 # CPU result, recorded in tests/oracle/data/edge_values.json: softmax([0, -86.9, -87]) is
-# [1, 1.8e-38, 0]; over another axis it keeps the denormals). The C kernel does the same on
-# contiguous rows (backend/c/ops/kernels.py: softmax), and so does this eager code.
+# [1, 1.8e-38, 0]; over another axis it keeps the denormals, also where only size-1 axes follow:
+# softmax of a (5, 1) over axis 0). The C kernel does the same over the last axis
+# (backend/c/ops/kernels.py: softmax), and so does this eager code.
 SOFTMAX_FLUSH_F32 = -87.0
 
 
@@ -273,7 +274,7 @@ def _softmax(x, axis=-1):
     d = x - m
     e = np.exp(d)
     ax = axis[0] if isinstance(axis, (tuple, list)) else axis
-    if x.dtype == np.float32 and math.prod(x.shape[ax % max(x.ndim, 1) + 1:]) == 1:
+    if x.dtype == np.float32 and ax % max(x.ndim, 1) == max(x.ndim, 1) - 1:
         e = np.where(d <= SOFTMAX_FLUSH_F32, np.float32(0), e)
     return e / np.sum(e, axis=axis, keepdims=True)
 

@@ -318,9 +318,10 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
     lg = "log" if ct == "double" else "logf"
 
     ex = "exp" if ct == "double" else "expf"
-    # below `lim`, exp(x - max) counts as 0 on contiguous rows: MindSpore's float32 kernel flushes
+    # below `lim`, exp(x - max) counts as 0 over the last axis: MindSpore's float32 kernel flushes
     # there (defs/reduce.py: SOFTMAX_FLUSH_F32, the eager code does the same); float64 keeps every
-    # denormal (exp(-746) is 0 anyway), as MindSpore's does
+    # denormal (exp(-746) is 0 anyway), as MindSpore's does. Another axis, even one followed only
+    # by size-1 axes (rows that are contiguous), keeps the denormals: the loop at the end.
     lim = "-746.0" if ct == "double" else "-87.0f"
 
     def ex_flush(v):
@@ -330,7 +331,7 @@ def softmax(w, x, xt, out, axis: int, log: bool, rows=None):
         # without AVX-512's masked calls)
         sel = "pc_seld" if ct == "double" else "pc_self"
         return f"{sel}({v} < {lim}, ({ct})0, {ex}({v} < {lim} ? {lim} : {v}))"
-    if B == 1:
+    if B == 1 and axis == max(len(shape), 1) - 1:
         # contiguous rows: simd loops (max; clamp; exp and sum; scale), each vectorized; these
         # passes and an exp per element are worth a thread sooner than a plain loop
         with _row_loop(w, "a", A, 4 * A * R, rows):
