@@ -5,6 +5,7 @@ Each case is a list of (relative path, writer) and the dataset calls made on it.
 record count so MindSpore (which insists on 10000 CIFAR-10 records per file, 50000 / 10000 for
 CIFAR-100) and the tests (20 records) read files that begin with the same rows."""
 import os
+import shutil
 import struct
 
 import numpy as np
@@ -49,12 +50,40 @@ def build_mnist_variants(root):
     os.remove(os.path.join(root, "no_train_labels", "train-labels-idx1-ubyte"))
     mnist_files(os.path.join(root, "labels_only"), "train", 2, 7)
     os.remove(os.path.join(root, "labels_only", "train-images-idx3-ubyte"))
+    # files that disagree: 3 images with 2 labels; images of 2 x 2 (MindSpore reads only 28 x 28)
+    mnist_files(os.path.join(root, "short_labels"), "train", 3, 8)
+    mnist_files(os.path.join(root, "short_labels", "two"), "train", 2, 8)
+    os.replace(os.path.join(root, "short_labels", "two", "train-labels-idx1-ubyte"),
+               os.path.join(root, "short_labels", "train-labels-idx1-ubyte"))
+    shutil.rmtree(os.path.join(root, "short_labels", "two"))
+    small = os.path.join(root, "small_images")
+    os.makedirs(small, exist_ok=True)
+    with open(os.path.join(small, "train-images-idx3-ubyte"), "wb") as f:
+        f.write(struct.pack(">IIII", 2051, 3, 2, 2) + bytes(range(12)))
+    with open(os.path.join(small, "train-labels-idx1-ubyte"), "wb") as f:
+        f.write(struct.pack(">II", 2049, 3) + bytes([1, 2, 3]))
     os.makedirs(os.path.join(root, "empty"), exist_ok=True)
     with open(os.path.join(root, "empty", "README"), "w") as f:
         f.write("no data here\n")
 
 
-MNIST_FOLDERS = ["MNIST_Data/train", "MNIST_Data/test", "both", "dotted", "no_train_labels", "labels_only", "empty"]
+def build_emnist_broken(root):
+    """EMNIST (split 'mnist') files that disagree: 3 images with 2 labels; 2 x 2 images."""
+    mnist_files(os.path.join(root, "emnist_short_labels"), "train", 3, 9,
+                "emnist-mnist-train-images-idx3-ubyte", "emnist-mnist-train-labels-idx1-ubyte")
+    with open(os.path.join(root, "emnist_short_labels", "emnist-mnist-train-labels-idx1-ubyte"), "wb") as f:
+        f.write(struct.pack(">II", 2049, 2) + bytes([4, 5]))
+    small = os.path.join(root, "emnist_small_images")
+    os.makedirs(small, exist_ok=True)
+    with open(os.path.join(small, "emnist-mnist-train-images-idx3-ubyte"), "wb") as f:
+        f.write(struct.pack(">IIII", 2051, 3, 2, 2) + bytes(range(12)))
+    with open(os.path.join(small, "emnist-mnist-train-labels-idx1-ubyte"), "wb") as f:
+        f.write(struct.pack(">II", 2049, 3) + bytes([1, 2, 3]))
+
+
+EMNIST_FOLDERS = ["emnist_short_labels", "emnist_small_images"]
+MNIST_FOLDERS = ["MNIST_Data/train", "MNIST_Data/test", "both", "dotted", "no_train_labels", "labels_only", "empty",
+                 "short_labels", "small_images"]
 USAGES = [None, "train", "test", "all"]
 
 

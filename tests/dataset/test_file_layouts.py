@@ -52,10 +52,10 @@ def mnist_root(tmp_path_factory):
     return root
 
 
-@pytest.mark.parametrize("api", ["mnist", "fashion_mnist"])
+@pytest.mark.parametrize("api", ["mnist", "fashion_mnist", "kmnist"])
 @pytest.mark.parametrize("folder", layout_cases.MNIST_FOLDERS)
 def test_mnist_folders_match_mindspore(api, folder, mnist_root):
-    cls = ds.MnistDataset if api == "mnist" else ds.FashionMnistDataset
+    cls = {"mnist": ds.MnistDataset, "fashion_mnist": ds.FashionMnistDataset, "kmnist": ds.KMnistDataset}[api]
     path = os.path.join(mnist_root, folder)
     for usage, want in MS[api][folder].items():
         got = _read(lambda: cls(path, usage=_usage(usage), shuffle=False), path)
@@ -69,6 +69,13 @@ def test_mnist_folders_match_mindspore(api, folder, mnist_root):
         assert [list(c.shape) for c in rows[0]] == want["shapes"]
         assert [int(r[1]) for r in rows] == want["labels"], usage
         assert [int(r[0].sum()) for r in rows] == want["image_sums"], usage
+
+
+@pytest.mark.parametrize("folder", layout_cases.EMNIST_FOLDERS)
+def test_emnist_files_that_disagree_raise_mindsporess_message(folder, tmp_path):
+    layout_cases.build_emnist_broken(str(tmp_path))
+    path = str(tmp_path / folder)
+    _check_error(_read(lambda: ds.EMnistDataset(path, "mnist", usage="train", shuffle=False), path), MS["emnist"][folder])
 
 
 def test_quick_start_layout_with_default_usage(mnist_root):

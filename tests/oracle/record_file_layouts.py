@@ -91,16 +91,22 @@ def cifar100_record(seed, i):
 
 
 def main():
-    record = {"mindspore": ms.__version__, "mnist": {}, "fashion_mnist": {}, "cifar10": {}, "cifar100": {}}
+    record = {"mindspore": ms.__version__, "mnist": {}, "fashion_mnist": {}, "kmnist": {}, "emnist": {}, "cifar10": {}, "cifar100": {}}
     with tempfile.TemporaryDirectory() as root:
         os.chdir(root)                               # MindSpore may write rank_0/ here
         layout_cases.build_mnist_official(root)
         layout_cases.build_mnist_variants(root)
-        for key, api in (("mnist", ds.MnistDataset), ("fashion_mnist", ds.FashionMnistDataset)):
+        for key, api in (("mnist", ds.MnistDataset), ("fashion_mnist", ds.FashionMnistDataset),
+                         ("kmnist", ds.KMnistDataset)):
             for folder in layout_cases.MNIST_FOLDERS:
                 path = os.path.join(root, folder)
                 record[key][folder] = {str(u): run(lambda: api(path, usage=u, shuffle=False), path, mnist_rows)
                                        for u in layout_cases.USAGES}
+        layout_cases.build_emnist_broken(root)
+        for folder in layout_cases.EMNIST_FOLDERS:
+            path = os.path.join(root, folder)
+            record["emnist"][folder] = run(lambda: ds.EMnistDataset(path, "mnist", usage="train", shuffle=False),
+                                           path, mnist_rows)
         for key in ("mnist", "cifar10"):
             api = ds.MnistDataset if key == "mnist" else ds.Cifar10Dataset
             path = os.path.join(root, "nope")

@@ -134,6 +134,9 @@ class MnistDataset(_ArraySource):
     MindSpore."""
 
     _API, _WHAT = "MnistDataset", "mnist"
+    # an image file and a label file of different lengths: each dataset's MindSpore 2.10 message
+    _COUNTS = ("Invalid mnist file, num of images should be equal to num of labels, but got num of images: "
+               "{images}, num of labels: {labels}.")
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):
@@ -153,10 +156,13 @@ class MnistDataset(_ArraySource):
                                f"num of images: {len(images)}, num of labels: {len(labels)}.")
         parts = []
         for img_path, lbl_path in zip(images, labels):
-            (img, img_shape), (lbl, _) = _read_idx(img_path, 2051, 3), _read_idx(lbl_path, 2049, 1)
+            img, img_shape = _read_idx(img_path, 2051, 3)
+            if img_shape != (28, 28):       # MindSpore reads no other size
+                raise RuntimeError(f"Invalid {self._WHAT} file, shape of image in {img_path} should be (28, 28), "
+                                   f"but got ({img_shape[0]}, {img_shape[1]}).")
+            lbl, _ = _read_idx(lbl_path, 2049, 1)
             if len(img) != len(lbl):
-                raise RuntimeError(f"Invalid data, {img_path} holds {len(img)} images but {lbl_path} "
-                                   f"{len(lbl)} labels.")
+                raise RuntimeError(self._COUNTS.format(images=len(img), labels=len(lbl)))
             parts.append((img, lbl, img_shape + (1,)))
         super().__init__(parts, num_samples, shuffle, num_shards, shard_id, sampler)
         self.dataset_dir, self.usage = dataset_dir, usage
@@ -180,12 +186,15 @@ class FashionMnistDataset(MnistDataset):
     """Fashion-MNIST: the same idx files and names as MNIST (MindSpore reads both alike)."""
 
     _API, _WHAT = "FashionMnistDataset", "fashion mnist"
+    _COUNTS = ("Invalid data, num of images should be equal to num of labels, but got num of images: {images}, "
+               "num of labels: {labels}.")
 
 
 class KMnistDataset(MnistDataset):
     """Kuzushiji-MNIST: the MNIST file names and format (train-* / t10k-*)."""
 
     _API, _WHAT = "KMnistDataset", "kmnist"
+    _COUNTS = "Invalid data, num of images is not equal to num of labels."
 
 
 class EMnistDataset(MnistDataset):
@@ -194,6 +203,7 @@ class EMnistDataset(MnistDataset):
     'test' or 'all' / None (test files first: sorted names). The images as stored (not transposed)."""
 
     _API, _WHAT = "EMnistDataset", "emnist"
+    _COUNTS = FashionMnistDataset._COUNTS
     _NAMES = ("byclass", "bymerge", "balanced", "letters", "digits", "mnist")
 
     def __init__(self, dataset_dir, name, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
