@@ -7,7 +7,7 @@ import math  # noqa: F401  (used by the graph code below)
 import numpy as np
 import pytest
 
-from frontend_helpers import assert_points_at, t
+from frontend_helpers import assert_points_at, line_of, t
 
 import pycompile as ms
 from pycompile import CompileError, Parameter, Tensor, nn, ops
@@ -392,11 +392,27 @@ def returns_two_structures(a):
     return b, b
 
 
+def returns_in_both_branches(a):
+    if a.sum() > 0:
+        b = a * 2
+        return b
+    else:
+        return a, a
+
+
 def test_returns_of_different_structures_under_a_tensor_if_say_so():
     """An early `return` in a tensor `if` and a later one of another structure: the message spoke
-    of "the two branches of this `if`" at the line after the `if`, which is no `if`."""
+    of "the two branches of this `if`" at the line after the `if`, which is no `if`; it names the
+    later `return` now, and the other's line."""
     with pytest.raises(TypeError) as info:
         ms.jit(returns_two_structures)(t([1.0, 2.0]))
     msg = str(info.value)
-    assert "returns a tuple of 2 on one path and" in msg and "every `return`" in msg and "branches" not in msg
-    assert_points_at(msg, returns_two_structures, "b = a + 1", "b = a")
+    assert (f"this `return` gives a tuple of 2 but the `return` at line "
+            f"{line_of(returns_two_structures, 'return a')} gives <Tensor" in msg), msg
+    assert "every `return`" in msg and "branches" not in msg
+    assert_points_at(msg, returns_two_structures, "return b, b")
+    with pytest.raises(TypeError) as info:
+        ms.jit(returns_in_both_branches)(t([1.0, 2.0]))
+    msg = str(info.value)
+    assert f"but the `return` at line {line_of(returns_in_both_branches, 'return b')} gives <Tensor" in msg, msg
+    assert_points_at(str(info.value), returns_in_both_branches, "return a, a")

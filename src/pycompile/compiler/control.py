@@ -286,8 +286,18 @@ class ControlFlow:
         l1, t1 = flatten(v1)
         l2, t2 = flatten(v2)
         if (t1 != t2 or len(l1) != len(l2)) and name == RETVAL:
-            # returns under a tensor condition: `node` is the `if`, or the first statement after an
-            # early `return` (the code that runs when it was not taken), not a branch of it
+            # returns under a tensor condition: named at the later `return`, with the other's line
+            # (`node` is the `if`, or the first statement after an early `return`: the fallback
+            # when a side is no `return`'s own value, a merge of earlier ones)
+            sites = [next((loc for tree, n, loc in self.frame.return_sites if (tree, n) == (t, len(leaves))
+                           and loc is not None), None) for t, leaves in ((t1, l1), (t2, l2))]
+            if all(sites):
+                later = 1 if sites[1].line >= sites[0].line else 0
+                raise CompileTypeError(
+                    f"this `return` gives {_describe((v1, v2)[later])} but the `return` at line "
+                    f"{sites[1 - later].line} gives {_describe((v1, v2)[1 - later])} (one of them under a "
+                    f"tensor condition): graph code needs every `return` to give the same structure",
+                    sites[later], "return the same tuple / list shape from every `return`")
             raise self.error(node, f"the function returns {_describe(v1)} on one path and {_describe(v2)} on "
                                    f"another (a `return` under a tensor condition): graph code needs every "
                                    f"`return` to give the same structure",

@@ -34,6 +34,7 @@ from pycompile.compiler.control import (BREAK, BRK, CNT, CONTINUE, MAYBE, NORMAL
 from pycompile.compiler.expressions import _BINOPS, Expressions, NeedsConstantAt, _kind
 from pycompile.compiler.loops import Loops
 from pycompile.compiler.pybuiltins import BUILTIN_OBJS, BUILTINS, CONTAINER_BUILTINS, print_inputs
+from pycompile.compiler.pytree import flatten
 from pycompile.compiler.source import ParsedFunc, is_library, parse_function, unwrap  # noqa: F401  (re-exported)
 from pycompile.errors import (CompileError, CompileTypeError, CompileUnboundLocalError, CompileValueError,
                               GraphTypeError, InputValueNeeded, InternalCompilerError, MsClassCallError, raised_error,
@@ -75,6 +76,9 @@ class Frame:
         self.env = env
         self.parent = parent
         self.first_arg = None
+        # (structure, leaf count, location) of each `return` traced: the lines an error about
+        # returns of different structures names (compiler/control.py)
+        self.return_sites: list = []
 
 
 class GraphClosure:
@@ -400,6 +404,8 @@ class Interpreter(ControlFlow, Loops, Expressions):
         value = self.eval(frame, s.value) if s.value is not None else None
         frame.env[RET] = True
         frame.env[RETVAL] = value
+        leaves, tree = flatten(value)
+        frame.return_sites.append((tree, len(leaves), self.loc(s)))
         return RETURN
 
     def stmt_Break(self, frame, s):
