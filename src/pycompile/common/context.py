@@ -2,8 +2,8 @@
 
 Keys (MindSpore names): mode (GRAPH_MODE=0, PYNATIVE_MODE=1), device_target, device_id,
 enable_compile_cache, compile_cache_path, save_graphs, save_graphs_path, runtime_num_threads
-(threads used by compiled kernels and BLAS; default: every core), jit_level (accepted, unused),
-and pycompile's own `log` (the channels of pycompile.common.log; wins over PYCOMPILE_LOG).
+(threads used by compiled kernels and BLAS; default, or 0: every core), jit_level and
+deterministic (accepted, unused), and pycompile's own `log` (the channels of pycompile.common.log; wins over PYCOMPILE_LOG).
 
 Environment variables read at first use (the context wins over them, as the spec says):
 MS_COMPILER_CACHE_ENABLE, MS_COMPILER_CACHE_PATH, MS_DEV_SAVE_GRAPHS, MS_DEV_SIDE_EFFECT_LOAD_ELIM,
@@ -40,12 +40,13 @@ _DEFAULTS: dict[str, Any] = {
     "jit_syntax_level": LAX,
     "max_call_depth": 1000,
     "pynative_synchronize": False,
+    "deterministic": "OFF",           # accepted and kept: compiled results do not depend on threads
     "log": None,                      # pycompile's log channels; None: follow PYCOMPILE_LOG
 }
 
 _ctx: dict[str, Any] = dict(_DEFAULTS)
 # keys that do not change generated code: setting only these keeps compiled specializations
-_NOT_IN_CODE = frozenset({"log", "jit_syntax_level"})
+_NOT_IN_CODE = frozenset({"log", "jit_syntax_level", "deterministic"})
 _DEVICE_TARGETS: list = []      # filled by pycompile.backend.devices.register
 _listeners: list = []
 _generation = [0]          # bumped by every set_context: part of compiled-code cache keys
@@ -72,41 +73,70 @@ def last_change() -> str:
     return _last_change[0]
 
 
-def _require_type(key: str, value, types, what: str) -> None:
+def _require_type(key: str, value, types, named=None) -> None:
+    """MindSpore's type check (its message prints the classes, `named` where pycompile takes more
+    than MindSpore names; a bool passes for an int)."""
     if not isinstance(value, types):
-        raise TypeError(f"For 'context.set_context', the parameter '{key}' must be {what}, "
-                        f"but got {type(value).__name__}: {value!r}.")
+        raise TypeError(f"The parameter '{key}' must be {named or types}, but got {type(value)}")
+
+
+# device_target's names: MindSpore's (its message lists them); 'Davinci' is Ascend's old name
+_TARGET_NAMES = ["CPU", "GPU", "Ascend", "Davinci"]
+_ALIASES = {"Davinci": "Ascend"}
+# keys MindSpore checks in its C++ context, with its parameter numbers in the message it gives for
+# a value of the wrong type
+_CPP_PARAMS = {"compile_cache_path": 66, "jit_level": 87}
+
+
+def _unsupported_target(target: str) -> RuntimeError:
+    return RuntimeError(f"Unsupported device target {target}. This process only supports one of the "
+                        f"{_DEVICE_TARGETS}. pycompile compiles for the CPU and for its Ascend-style stub "
+                        f"device (pycompile.backend.devices).")
 
 
 def _check(key: str, value):
-    """A value of the wrong type raises TypeError, a bad value ValueError (as in MindSpore)."""
+    """A value of the wrong type raises TypeError, a bad value ValueError: MindSpore 2.10's classes
+    and messages (tests/oracle/data/context_errors.json). Where its CPU wheel takes a value its
+    documentation rules out, pycompile follows the documentation: save_graphs -1 (0-3),
+    jit_level other than 'O0' / 'O1' / 'O2'."""
     where = "For 'context.set_context'"
     if key == "mode":
-        _require_type(key, value, int, "an int")
-        if value not in (GRAPH_MODE, PYNATIVE_MODE) or isinstance(value, bool):
+        _require_type(key, value, int)
+        if value not in (GRAPH_MODE, PYNATIVE_MODE):
             raise ValueError(f"{where}, the argument 'mode' should be context.GRAPH_MODE (0) or "
                              f"context.PYNATIVE_MODE (1), but got {value}.")
     elif key == "device_target":
-        _require_type(key, value, str, "a str")
-        if value not in _DEVICE_TARGETS:
-            raise ValueError(f"{where}, the argument 'device_target' must be one of "
-                             f"{_DEVICE_TARGETS}, but got {value!r}.")
+        _require_type(key, value, str)
+        if value not in _TARGET_NAMES:
+            raise ValueError(f"{where}, the argument 'device_target' must be one of {_TARGET_NAMES}, "
+                             f"but got {value}.")
+        if _ALIASES.get(value, value) not in _DEVICE_TARGETS:
+            raise _unsupported_target(value)
     elif key in ("enable_compile_cache", "pynative_synchronize"):
-        _require_type(key, value, bool, "a bool")
+        _require_type(key, value, bool)
     elif key == "save_graphs":
-        _require_type(key, value, (bool, int), "a bool or an int")
-        if not isinstance(value, bool) and value not in (0, 1, 2, 3):
-            raise ValueError(f"{where}, the argument 'save_graphs' must be a bool or 0-3, but got {value!r}.")
-    elif key in ("compile_cache_path", "save_graphs_path"):
-        _require_type(key, value, (str, os.PathLike), "a path string")
+        _require_type(key, value, (bool, int))
+        if not 0 <= value <= 3:
+            raise ValueError(f"value for save_graphs should be 0-3 but got '{value}'")
+    elif key in _CPP_PARAMS:
+        if not isinstance(value, (str, os.PathLike)):
+            raise RuntimeError(f"Got illegal param {_CPP_PARAMS[key]} and value with type {type(value)}")
+        if key == "jit_level" and value not in ("O0", "O1", "O2"):
+            raise ValueError(f"{where}, the argument 'jit_level' must be 'O0', 'O1' or 'O2', but got {value!r}.")
+    elif key == "save_graphs_path":
+        _require_type(key, value, (str, os.PathLike), str)
+    elif key == "deterministic":
+        _require_type(key, value, str)
+        if value not in ("ON", "OFF"):
+            raise ValueError(f"{where}, the argument 'deterministic' must be one of ['ON', 'OFF'], but got {value}.")
     elif key in ("runtime_num_threads", "device_id", "max_call_depth"):
-        _require_type(key, value, int, "an int")
-        if isinstance(value, bool):
-            raise TypeError(f"{where}, the parameter '{key}' must be an int, but got bool: {value!r}.")
+        _require_type(key, value, int)
         if key == "device_id" and not 0 <= value <= 4095:
             raise ValueError(f"{where}, the argument 'device_id' must be in range [0, 4095], but got {value}.")
-        if key != "device_id" and value < 1:
+        if key == "max_call_depth" and value < 1:
             raise ValueError(f"{where}, the argument '{key}' must be greater than 0, but got {value}.")
+        if key == "runtime_num_threads" and value < 0:
+            raise ValueError("The num of thread must bigger than or equal to 0.")
     elif key == "log":
         from pycompile.common import log
         if value is not None and not isinstance(value, (str, list, tuple, set, frozenset)):
@@ -114,25 +144,29 @@ def _check(key: str, value):
                             f"but got {type(value).__name__}: {value!r}.")
         log.parse(value)
     elif key == "jit_syntax_level":
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise TypeError(f"The parameter 'jit_syntax_level' must be <class 'int'>, but got {type(value)}")
+        _require_type(key, value, int)
         if value not in (STRICT, COMPATIBLE, LAX):
             raise ValueError(f"For 'jit_syntax_level', the value should be context.STRICT or context.LAX, "
                              f"but got {value}.")
-    elif key == "jit_level":
-        if value not in ("O0", "O1", "O2"):
-            raise ValueError(f"{where}, the argument 'jit_level' must be 'O0', 'O1' or 'O2', but got {value!r}.")
 
 
 def set_context(**kwargs) -> None:
-    """Set global options; an unknown key or a bad value raises ValueError naming it."""
-    for key, value in kwargs.items():
+    """Set global options; an unknown key or a bad value raises MindSpore's error naming it (the
+    device target is checked first, as MindSpore does) and sets nothing."""
+    for key in kwargs:
         if key not in _DEFAULTS:
-            raise ValueError(f"For 'context.set_context', the keyword argument {key} is not recognized! "
-                             f"Valid keys: {', '.join(sorted(_DEFAULTS))}.")
-        _check(key, value)
+            raise ValueError(f"For 'context.set_context', the keyword argument {key} is not recognized! For "
+                             f"detailed usage of 'set_context', please refer to the Mindspore official website.")
+    for key in sorted(kwargs, key=lambda k: k != "device_target"):
+        _check(key, kwargs[key])
     for key, value in kwargs.items():
-        _ctx[key] = os.fspath(value) if key.endswith("_path") else value
+        if key.endswith("_path"):
+            value = os.fspath(value)
+        elif key == "device_target":
+            value = _ALIASES.get(value, value)
+        elif key in ("mode", "device_id", "max_call_depth", "runtime_num_threads", "jit_syntax_level"):
+            value = int(value)          # (a bool counts as its int, as in MindSpore)
+        _ctx[key] = value
     if not set(kwargs) <= _NOT_IN_CODE:
         _generation[0] += 1
         _last_change[0] = "set_context was called since (it may change the generated code)"
@@ -141,16 +175,30 @@ def set_context(**kwargs) -> None:
 
 
 def get_context(key: str):
+    if not isinstance(key, str):
+        raise TypeError(f"attribute name must be string, not '{type(key).__name__}'")
     if key not in _DEFAULTS:
-        raise ValueError(f"For 'context.get_context', the argument {key} is not recognized! "
-                         f"Valid keys: {', '.join(sorted(_DEFAULTS))}.")
+        raise ValueError(f"For 'context.get_context', the argument {key} is not recognized! For detailed usage "
+                         f"of 'get_context', please refer to the Mindspore official website.")
     return _ctx[key]
 
 
 def set_device(device_target: str, device_id: int | None = None) -> None:
-    """MindSpore 2.5+ spelling of set_context(device_target=..., device_id=...)."""
+    """MindSpore 2.5+ spelling of set_context(device_target=..., device_id=...), with its own
+    messages (MindSpore 2.10's)."""
+    if not isinstance(device_target, str):
+        raise TypeError(f"The parameter 'device_target' must be {str}, but got {type(device_target)}")
+    if device_target not in ("CPU", "GPU", "Ascend"):
+        raise ValueError(f"The argument 'device_target' must be one of ['CPU', 'GPU', 'Ascend'], "
+                         f"but got {device_target}.")
+    if device_target not in _DEVICE_TARGETS:
+        raise _unsupported_target(device_target)
     kwargs: dict[str, Any] = {"device_target": device_target}
     if device_id is not None:
+        if not isinstance(device_id, int):
+            raise TypeError(f"The parameter 'device_id' must be {int}, but got {type(device_id)}")
+        if device_id < 0:
+            raise ValueError("The device id must bigger than or equal to 0.")
         kwargs["device_id"] = device_id
     set_context(**kwargs)
 
@@ -207,7 +255,7 @@ def num_threads() -> int:
     """runtime_num_threads, else PYCOMPILE_NUM_THREADS, else OMP_NUM_THREADS, else the cores this
     process may actually use (available_cores)."""
     n = _ctx["runtime_num_threads"]
-    if n is None:
+    if not n:                           # None, or 0: MindSpore's "its own choice"
         n = knobs.get("PYCOMPILE_NUM_THREADS") or knobs.get("OMP_NUM_THREADS") or available_cores()
     return n
 
