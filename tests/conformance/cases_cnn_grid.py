@@ -230,6 +230,66 @@ def grid_interpolate_modes(x, x1):
             ops.interpolate(x1, scale_factor=0.5, mode="area"))
 
 
+@case("ops.interpolate", inputs=[rnd(2, 3, 4, 5, **X4)])
+def grid_interpolate_bicubic(x):
+    return (ops.interpolate(x, size=(6, 7), mode="bicubic"), ops.interpolate(x, size=(6, 7), mode="bicubic",
+                                                                            align_corners=True),
+            ops.interpolate(x, size=(3, 2), mode="bicubic"), ops.interpolate(x, size=(9, 4), mode="bicubic",
+                                                                            align_corners=True),
+            ops.interpolate(x, size=(1, 1), mode="bicubic", align_corners=True),
+            ops.interpolate(x, scale_factor=(1.5, 2.0), mode="bicubic", recompute_scale_factor=True))
+
+
+@case("ops.interpolate", inputs=[rnd(1, 2, 3, 4, 5, **X4)])
+def grid_interpolate_trilinear(x):
+    return (ops.interpolate(x, size=(4, 5, 6), mode="trilinear"),
+            ops.interpolate(x, size=(2, 7, 3), mode="trilinear", align_corners=True),
+            ops.interpolate(x, scale_factor=(2.0, 1.5, 0.5), mode="trilinear"),
+            ops.interpolate(x, scale_factor=(1.5, 1.5, 1.5), mode="trilinear", recompute_scale_factor=True))
+
+
+def _bicubic_loss(x, w):
+    return (ops.interpolate(x, size=(6, 7), mode="bicubic") * w).sum()
+
+
+def _bicubic_corners_loss(x):
+    y = ops.interpolate(x, size=(3, 9), mode="bicubic", align_corners=True)
+    return (y * y).sum()
+
+
+def _trilinear_loss(x, w):
+    return (ops.interpolate(x, size=(2, 5, 3), mode="trilinear") * w).sum()
+
+
+@case("ops.interpolate", inputs=[rnd(1, 2, 4, 5, **X4), rnd(1, 2, 6, 7, **X4), rnd(1, 2, 3, 4, 5, **X4),
+                                 rnd(1, 2, 2, 5, 3, **X4)])
+def grid_interpolate_cubic_trilinear_grads(x, w, x3, w3):
+    return (ms.grad(_bicubic_loss)(x, w), ms.grad(_bicubic_corners_loss)(x), ms.grad(_trilinear_loss)(x3, w3))
+
+
+@case("ops.ResizeBicubic", inputs=[rnd(1, 2, 4, 5, **X4), rnd(2, 1, 5, 3, dtype="float16", **X4)])
+def grid_resize_bicubic_class(x, h):
+    size = Tensor(np.array([6, 3], np.int32))
+    return (ops.ResizeBicubic()(x, size), ops.ResizeBicubic(True)(x, size), ops.ResizeBicubic(False, True)(x, size),
+            ops.ResizeBicubic(False, True)(h, Tensor(np.array([2, 7], np.int32))))
+
+
+@case("ops.ResizeBicubic", inputs=[rnd(1, 2, 4, 5, **X4)], error=True)
+def grid_err_resize_bicubic_both(x):
+    return ops.ResizeBicubic(True, True)(x, Tensor(np.array([6, 3], np.int32)))
+
+
+@cell("nn.Upsample", inputs=[rnd(1, 2, 3, 4, **X4)])
+def grid_upsample_bicubic():
+    return nn.Upsample(size=(5, 7), mode="bicubic", align_corners=True)
+
+
+@case("ops.interpolate", inputs=[rnd(1, 2, 3, 4, **X4)], error=True)
+def grid_err_interpolate_bicubic_scale(x):
+    # bicubic takes scale_factor only with recompute_scale_factor=True (MindSpore 2.10)
+    return ops.interpolate(x, scale_factor=(2.0, 2.0), mode="bicubic")
+
+
 @cell("nn.Upsample", inputs=[rnd(1, 2, 3, 4, **X4)], error=True)
 def grid_err_upsample_bilinear_scale():
     # MindSpore 2.10 takes scale_factor for bilinear only with recompute_scale_factor=True

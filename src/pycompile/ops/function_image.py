@@ -137,7 +137,7 @@ _SUPPORTED = {"nearest": {3: (), 4: (), 5: ("scale_factor",)}, "linear": {3: ("a
 
 def resize(x, sizes, mode: str, align_corners: bool = False, half_pixel: bool = False, scales=None):
     """Resize the trailing len(sizes) axes: 'nearest' (floor(i * in / out), or with half-pixel
-    centres), 'linear' (align_corners or half-pixel centres)."""
+    centres), 'linear' (align_corners or half-pixel centres), 'cubic' (resample.cubic_table)."""
     t = _ttype("resize", x)
     out = x
     nsp = len(sizes)
@@ -149,6 +149,8 @@ def resize(x, sizes, mode: str, align_corners: bool = False, half_pixel: bool = 
             continue
         if mode == "nearest":
             index, weight = RS.nearest_table(n_in, n_out, align_corners, half_pixel, scale)
+        elif mode == "cubic":
+            index, weight = RS.cubic_table(n_in, n_out, align_corners, half_pixel)
         else:
             index, weight = RS.linear_table(n_in, n_out, align_corners, half_pixel, scale)
         out = resample(out, axis, index, weight)
@@ -157,8 +159,9 @@ def resize(x, sizes, mode: str, align_corners: bool = False, half_pixel: bool = 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
     """MindSpore's modes: nearest (floor(i * in / out)), nearest-exact (half-pixel centres),
-    linear / bilinear (align_corners, or half-pixel centres), area (adaptive average pooling);
-    trilinear and bicubic are not implemented."""
+    linear / bilinear / trilinear (align_corners, or half-pixel centres), bicubic (MindSpore's
+    ResizeBicubic: resample.cubic_table), area (adaptive average pooling). Each resizes one axis
+    after another with AxisResample, whose transpose is the gradient."""
     t = _ttype("interpolate", input)
     rank = t.ndim
     if isinstance(size, list):
@@ -205,8 +208,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if align_corners is not None and "align_corners" not in _SUPPORTED[mode][rank]:
         raise OpValueError(f"For 'interpolate', 'align_corners' option cannot currently be set with the mode = {mode}, "
                            f"and dim = {rank}D")
-    if mode in ("bicubic", "trilinear"):
-        raise NotImplementedError(f"interpolate mode {mode!r} is not implemented in pycompile")
+    if mode == "bicubic":
+        return resize(input, size, "cubic", bool(align_corners), not align_corners)
     if mode == "area":
         from pycompile.ops.function_conv import adaptive_pool
         if rank == 3:

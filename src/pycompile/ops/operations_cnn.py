@@ -155,6 +155,21 @@ class ResizeBilinearV2(Primitive):
         return FI.resize(x, size, "linear", self.align_corners, self.half_pixel_centers)
 
 
+class ResizeBicubic(Primitive):
+    """Bicubic resizing of (N, C, H, W) images to `size` (MindSpore's kernel: resample.cubic_table)."""
+
+    def __init__(self, align_corners=False, half_pixel_centers=False):
+        super().__init__()
+        if align_corners and half_pixel_centers:
+            raise OpValueError(f"For {self.name}, the half_pixel_centers must be false when align_corners is true, "
+                               f"but half_pixel_centers got True.")
+        self.align_corners, self.half_pixel_centers = align_corners, half_pixel_centers
+
+    def __call__(self, images, size):
+        size = tuple(int(v) for v in (size.asnumpy() if hasattr(size, "asnumpy") else size))
+        return FI.resize(images, size, "cubic", self.align_corners, self.half_pixel_centers)
+
+
 class Pad(Primitive):
     def __init__(self, paddings):
         super().__init__()
@@ -309,5 +324,5 @@ class Multinomial(_Seeded):
 
 
 __all__ = ["Conv2D", "Conv3D", "Conv2DBackpropInput", "Conv2DTranspose", "MaxPool", "AvgPool", "AdaptiveAvgPool2D",
-           "AdaptiveMaxPool2D", "ResizeNearestNeighbor", "ResizeBilinearV2", "Pad", "MirrorPad", "BatchNorm",
+           "AdaptiveMaxPool2D", "ResizeNearestNeighbor", "ResizeBilinearV2", "ResizeBicubic", "Pad", "MirrorPad", "BatchNorm",
            "Dropout", "Dropout2D", "Dropout3D", "StandardNormal", "StandardLaplace", "UniformReal", "UniformInt", "Multinomial", "RandomShuffle"]

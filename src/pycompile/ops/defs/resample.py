@@ -193,5 +193,52 @@ def linear_table(n_in: int, n_out: int, align_corners: bool, half_pixel: bool, s
     return (tuple(i0s), tuple(i1s)), (tuple(w0s), tuple(w1s))
 
 
+_CUBIC_STEPS = 1024         # the cubic weights are tabulated at 1/1024 steps of the fraction
+
+
+def _cubic_coefficients(a: float):
+    """MindSpore's ResizeBicubic table (TensorFlow's kernel, float32 arithmetic): row k holds the
+    weights of the taps at distance k / 1024 and 1 + k / 1024 from the sample point."""
+    a = np.float32(a)
+    one = np.float32(1)
+    rows = []
+    for k in range(_CUBIC_STEPS + 1):
+        x = np.float32(k * 1.0 / _CUBIC_STEPS)
+        near = ((a + 2) * x - (a + 3)) * x * x + one
+        x = x + one
+        far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+        rows.append((np.float32(near), np.float32(far)))
+    return rows
+
+
+def cubic_table(n_in: int, n_out: int, align_corners: bool, half_pixel: bool):
+    """Four taps (floor - 1 ... floor + 2, clamped to the axis) with the cubic convolution weights
+    of MindSpore's ResizeBicubic: half-pixel centres use Keys' cubic (-0.5) and give the taps
+    outside the axis weight 0, the others renormalized to sum 1; otherwise the coefficient is -0.75
+    and edge pixels repeat, at i * in / out, or i * (in - 1) / (out - 1) with align_corners. The
+    fraction is rounded to the table's 1/1024 step, as MindSpore's kernel does."""
+    keys = half_pixel
+    table = _cubic_coefficients(-0.5 if keys else -0.75)
+    scale = (np.float32(n_in - 1) / np.float32(n_out - 1) if align_corners and n_out > 1
+             else np.float32(n_in) / np.float32(n_out))
+    index, weight = [[] for _ in range(4)], [[] for _ in range(4)]
+    for o in range(n_out):
+        at = (np.float32(o) + np.float32(0.5)) * scale - np.float32(0.5) if keys else np.float32(o) * scale
+        floor = int(np.floor(at))
+        step = int(np.rint((at - np.float32(floor)) * _CUBIC_STEPS))
+        w = [table[step][1], table[step][0], table[_CUBIC_STEPS - step][0], table[_CUBIC_STEPS - step][1]]
+        taps = [floor - 1 + k for k in range(4)]
+        bounded = [min(max(j, 0), n_in - 1) for j in taps]
+        if keys:
+            w = [wk if b == j else np.float32(0) for wk, b, j in zip(w, bounded, taps)]
+            total = np.float32(sum(w, np.float32(0)))
+            if abs(total) >= 1000 * np.finfo(np.float32).tiny:
+                w = [wk * (np.float32(1) / total) for wk in w]
+        for k in range(4):
+            index[k].append(bounded[k])
+            weight[k].append(float(w[k]))
+    return tuple(tuple(t) for t in index), tuple(tuple(t) for t in weight)
+
+
 # the ops this module declares (what `pycompile.ops.prims` re-exports)
 __all__ = [_n for _n, _v in list(globals().items()) if isinstance(_v, OpDef)]
