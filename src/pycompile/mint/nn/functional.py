@@ -1,0 +1,148 @@
+"""`mindspore.mint.nn.functional`: activations, losses, dropout, linear, normalization and
+pooling with MindSpore 2.10's PyTorch-style signatures, each the pycompile op that computes it
+(a part of its 79 names: docs/guide/mindspore-api.md, "mint")."""
+from __future__ import annotations
+
+from pycompile import ops as _ops
+
+# functions whose op takes the same arguments in the same order
+_SAME = ("sigmoid", "tanh", "hardsigmoid", "softshrink", "hardshrink", "softplus", "prelu", "mse_loss", "l1_loss",
+         "cross_entropy", "embedding", "grid_sample", "interpolate", "unfold", "fold", "group_norm")
+for _name in _SAME:
+    globals()[_name] = getattr(_ops, _name)
+
+
+# `inplace` is accepted and a new tensor returned (pycompile's tensors of graph code are values)
+def relu(input, inplace=False):
+    return _ops.relu(input)
+
+
+def relu6(input, inplace=False):
+    return _ops.relu6(input)
+
+
+def silu(input, inplace=False):
+    return _ops.silu(input)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """x for x > 0, alpha * (exp(x) - 1) otherwise (any alpha: MindSpore's CPU Elu, behind ops.elu,
+    takes only 1.0)."""
+    if alpha == 1.0:
+        return _ops.elu(input)
+    return _ops.where(input > 0, input, _ops.expm1(input) * alpha)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return _ops.hardtanh(input, min_val, max_val)
+
+
+def hardswish(input):
+    return _ops.hardswish(input)
+
+
+def mish(input):
+    return _ops.mish(input)
+
+
+def selu(input):
+    return _ops.selu(input)
+
+
+def logsigmoid(input):
+    return _ops.logsigmoid(input)
+
+
+def glu(input, dim=-1):
+    return _ops.glu(input, dim)
+
+
+def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+    return _ops.binary_cross_entropy(input, target, weight, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean", pos_weight=None):
+    return _ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+
+
+def kl_div(input, target, reduction="mean", log_target=False):
+    """input: log-probabilities; target: probabilities, or log-probabilities with log_target."""
+    if log_target:
+        pointwise = _ops.exp(target) * (target - input)
+        if reduction == "none":
+            return pointwise
+        if reduction == "sum":
+            return pointwise.sum()
+        if reduction == "batchmean":
+            return pointwise.sum() / input.shape[0]
+        return pointwise.mean()
+    return _ops.kl_div(input, target, reduction)
+
+
+def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    return _ops.nll_loss(input, target, weight, ignore_index, reduction)
+
+
+def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
+    return _ops.smooth_l1_loss(input, target, beta, reduction)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return _ops.max_pool2d(input, kernel_size, stride, padding, dilation, return_indices, ceil_mode)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    return _ops.avg_pool2d(input, kernel_size, kernel_size if stride is None else stride, padding, ceil_mode,
+                           count_include_pad, divisor_override or 0)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    return _ops.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def gelu(input, approximate="none"):
+    return _ops.gelu(input, approximate)
+
+
+def softmax(input, dim=None, dtype=None):
+    x = input if dtype is None else _ops.cast(input, dtype)
+    return _ops.softmax(x, -1 if dim is None else dim)
+
+
+def log_softmax(input, dim=None, dtype=None):
+    x = input if dtype is None else _ops.cast(input, dtype)
+    return _ops.log_softmax(x, -1 if dim is None else dim)
+
+
+def leaky_relu(input, negative_slope=0.01):
+    return _ops.leaky_relu(input, negative_slope)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    return _ops.dropout(input, p, training)
+
+
+def linear(input, weight, bias=None):
+    """input @ weight.T + bias."""
+    return _ops.dense(input, weight, bias)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalize over the trailing len(normalized_shape) axes; weight / bias default to 1 / 0."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    axis = input.ndim - len(shape)
+    if weight is None:
+        weight = _ops.ones(shape, input.dtype)
+    if bias is None:
+        bias = _ops.zeros(shape, input.dtype)
+    return _ops.layer_norm(input, weight, bias, axis, axis, eps)
+
+
+def one_hot(tensor, num_classes=-1):
+    depth = int(tensor.max()) + 1 if num_classes == -1 else num_classes
+    return _ops.one_hot(tensor, depth, 1, 0, -1)
+
+
+def pad(input, pad, mode="constant", value=None):
+    return _ops.pad(input, pad, mode, value)

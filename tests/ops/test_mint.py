@@ -1,0 +1,193 @@
+"""`mindspore.mint` functions MindSpore 2.10's CPU wheel has no kernel for ("The kernel SortExt
+unregistered": their conformance cases in tests/conformance/cases_mint.py are skipped with that
+reason): each against NumPy, in PyNative and compiled, following MindSpore's documentation of the
+PyTorch-style signature (dim / keepdim / correction, argument order)."""
+import math
+
+import numpy as np
+import pytest
+
+import pycompile as ms
+from pycompile import Tensor, mint
+
+F = mint.nn.functional
+RNG = np.random.default_rng(5)
+X = RNG.uniform(-2, 2, (3, 5)).astype(np.float32)
+Y = RNG.uniform(-2, 2, (3, 5)).astype(np.float32)
+LABELS = np.array([0, 4, 2], np.int32)
+
+
+def _softmax(x, axis):
+    e = np.exp(x - x.max(axis, keepdims=True))
+    return e / e.sum(axis, keepdims=True)
+
+
+def _erf(v):
+    return np.vectorize(math.erf)(v)
+
+
+# name -> (the call on Tensors, the NumPy reference on arrays)
+CASES = {
+    "argmax": (lambda x: mint.argmax(x, 1, keepdim=True), lambda x: x.argmax(1)[:, None]),
+    "argmax_all": (lambda x: mint.argmax(x), lambda x: np.array(x.argmax())),
+    "argmin": (lambda x: mint.argmin(x, 0), lambda x: x.argmin(0)),
+    "argsort": (lambda x: mint.argsort(x, 1, descending=True), lambda x: np.argsort(-x, 1, kind="stable")),
+    "sort": (lambda x: mint.sort(x, dim=0)[0], lambda x: np.sort(x, 0)),
+    "topk": (lambda x: mint.topk(x, 2, dim=1, largest=False)[0], lambda x: np.sort(x, 1)[:, :2]),
+    "cumsum": (lambda x: mint.cumsum(x, 1), lambda x: np.cumsum(x, 1)),
+    "logsumexp": (lambda x: mint.logsumexp(x, 1, keepdim=True),
+                  lambda x: np.log(np.exp(x.astype(np.float64)).sum(1, keepdims=True))),
+    "std": (lambda x: mint.std(x, 1), lambda x: x.astype(np.float64).std(1, ddof=1)),
+    "std_correction0": (lambda x: mint.std(x, 0, correction=0, keepdim=True),
+                        lambda x: x.astype(np.float64).std(0, ddof=0, keepdims=True)),
+    "var": (lambda x: mint.var(x), lambda x: np.array(x.astype(np.float64).var(ddof=1))),
+    "tril": (lambda x: mint.tril(x, 1), lambda x: np.tril(x, 1)),
+    "mm": (lambda x: mint.mm(x, mint.transpose(x, 0, 1)), lambda x: x @ x.T),
+    "index_select": (lambda x: mint.index_select(x, 1, Tensor(np.array([4, 0, 4], np.int32))),
+                     lambda x: x[:, [4, 0, 4]]),
+    "zeros_like": (lambda x: mint.zeros_like(x, dtype=ms.float16), lambda x: np.zeros_like(x, np.float16)),
+    "ones_like": (lambda x: mint.ones_like(x), lambda x: np.ones_like(x)),
+    "full_like": (lambda x: mint.full_like(x, 2.5), lambda x: np.full_like(x, 2.5)),
+    "full": (lambda x: mint.full((2, 3), 1.5) + x[0, 0] * 0, lambda x: np.full((2, 3), 1.5, np.float32)),
+    "gelu": (lambda x: F.gelu(x), lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2)))),
+    "gelu_tanh": (lambda x: F.gelu(x, approximate="tanh"),
+                  lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))),
+    "gelu_layer": (lambda x: mint.nn.GELU()(x), lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2)))),
+    "leaky_relu": (lambda x: F.leaky_relu(x), lambda x: np.where(x > 0, x, 0.01 * x)),
+    "elu": (lambda x: F.elu(x), lambda x: np.where(x > 0, x, np.expm1(x))),
+    "softplus": (lambda x: F.softplus(x), lambda x: np.log1p(np.exp(x))),
+    "log_softmax": (lambda x: F.log_softmax(x, dim=0), lambda x: np.log(_softmax(x.astype(np.float64), 0))),
+    "log_softmax_default": (lambda x: F.log_softmax(x), lambda x: np.log(_softmax(x.astype(np.float64), -1))),
+    "layer_norm": (lambda x: F.layer_norm(x, (5,)),
+                   lambda x: (x - x.mean(1, keepdims=True)) / np.sqrt(x.var(1, keepdims=True) + 1e-5)),
+    "layer_norm_layer": (lambda x: mint.nn.LayerNorm(5, eps=1e-3)(x),
+                         lambda x: (x - x.mean(1, keepdims=True)) / np.sqrt(x.var(1, keepdims=True) + 1e-3)),
+    "mse_loss": (lambda x: F.mse_loss(x, Tensor(Y)), lambda x: np.array(((x - Y) ** 2).mean())),
+    "l1_loss": (lambda x: F.l1_loss(x, Tensor(Y), reduction="sum"), lambda x: np.array(np.abs(x - Y).sum())),
+    "cross_entropy": (lambda x: F.cross_entropy(x, Tensor(LABELS)),
+                      lambda x: np.array(-np.log(_softmax(x.astype(np.float64), 1))[np.arange(3), LABELS].mean())),
+}
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["pynative", "compiled"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_against_numpy(name, compiled):
+    call, ref = CASES[name]
+    fn = ms.jit(call) if compiled else call
+    got = fn(Tensor(X)).asnumpy()
+    want = ref(X)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    if want.dtype.kind in "iu":
+        np.testing.assert_array_equal(got, want)
+    else:
+        np.testing.assert_allclose(got.astype(np.float64), want, rtol=2e-5, atol=2e-6)
+
+
+def test_mint_max_and_min_forms():
+    x, y = Tensor(X), Tensor(Y)
+    assert float(mint.max(x).asnumpy()) == X.max() and float(mint.min(x).asnumpy()) == X.min()
+    values, indices = mint.max(x, 1)
+    np.testing.assert_array_equal(values.asnumpy(), X.max(1))
+    np.testing.assert_array_equal(indices.asnumpy(), X.argmax(1))
+    np.testing.assert_array_equal(mint.min(x, y).asnumpy(), np.minimum(X, Y))
+
+
+def test_mint_full_takes_its_dtype_from_the_fill_value():
+    assert mint.full((2,), 1.5).dtype == ms.float32
+    assert mint.full((2,), 2).dtype == ms.int64
+    assert mint.full((2,), True).dtype == ms.bool_
+    assert mint.full((2,), 1, dtype=ms.float16).dtype == ms.float16
+
+
+def test_mint_linear_layer_parameters_and_default_init():
+    layer = mint.nn.Linear(3, 4)
+    names = [p.name for p in layer.get_parameters()]
+    assert names == ["weight", "bias"] and layer.weight.shape == (4, 3) and layer.bias.shape == (4,)
+    bound = 1 / math.sqrt(3)         # HeUniform(sqrt(5)) over fan_in 3, and the bias's Uniform(1 / sqrt(3))
+    assert np.abs(layer.weight.asnumpy()).max() <= bound and np.abs(layer.bias.asnumpy()).max() <= bound
+    assert mint.nn.Linear(3, 4, bias=False).bias is None
+
+
+def test_functional_argument_order_is_mints():
+    """Where mint's signature orders or names arguments unlike the ops (reduction before beta /
+    pos_weight, ceil_mode before return_indices, `input=` keywords)."""
+    x, y = Tensor(X), Tensor(Y)
+    d = np.abs(X - Y)
+    np.testing.assert_allclose(F.smooth_l1_loss(x, y).asnumpy(), np.where(d < 1, 0.5 * d * d, d - 0.5).mean(),
+                               rtol=1e-6)
+    np.testing.assert_allclose(F.smooth_l1_loss(x, y, "sum", 0.5).asnumpy(),
+                               np.where(d < 0.5, 0.5 * d * d / 0.5, d - 0.25).sum(), rtol=1e-6)
+    p = 1 / (1 + np.exp(-Y))
+    pw = Tensor(np.full((5,), 2.0, np.float32))
+    want = -(2.0 * p * np.log(1 / (1 + np.exp(-X))) + (1 - p) * np.log(1 - 1 / (1 + np.exp(-X)))).mean()
+    np.testing.assert_allclose(F.binary_cross_entropy_with_logits(x, Tensor(p.astype(np.float32)), None, "mean", pw)
+                               .asnumpy(), want, rtol=1e-5)
+    logp = np.log(_softmax(X.astype(np.float64), 1))
+    logq = np.log(_softmax(Y.astype(np.float64), 1))
+    np.testing.assert_allclose(F.kl_div(Tensor(logp.astype(np.float32)), Tensor(logq.astype(np.float32)), "sum",
+                                        log_target=True).asnumpy(), (np.exp(logq) * (logq - logp)).sum(), rtol=1e-5)
+    img = Tensor(RNG.uniform(-1, 1, (1, 1, 5, 5)).astype(np.float32))
+    out, idx = F.max_pool2d(img, 2, 2, 0, 1, True, True)
+    assert out.shape == (1, 1, 3, 3) and idx.shape == (1, 1, 3, 3)
+    np.testing.assert_array_equal(F.relu(input=x).asnumpy(), np.maximum(X, 0))
+
+
+@pytest.mark.parametrize("diagonal", [0, 2, -1])
+def test_diag_offsets(diagonal):
+    v = RNG.uniform(-1, 1, 4).astype(np.float32)
+    np.testing.assert_array_equal(mint.diag(Tensor(v), diagonal).asnumpy(), np.diag(v, diagonal))
+    np.testing.assert_array_equal(mint.diag(Tensor(X), diagonal).asnumpy(), np.diag(X, diagonal))
+
+
+def test_layers_with_mints_constructor_arguments():
+    x, y = Tensor(X), Tensor(Y)
+    np.testing.assert_allclose(mint.nn.ELU(0.5, inplace=True)(x).asnumpy(), np.where(X > 0, X, 0.5 * np.expm1(X)),
+                               rtol=1e-6)
+    np.testing.assert_array_equal(mint.nn.Hardtanh(-0.5, 0.5)(x).asnumpy(), np.clip(X, -0.5, 0.5))
+    np.testing.assert_array_equal(mint.nn.ReLU6(inplace=True)(x * 4).asnumpy(), np.clip(X * 4, 0, 6))
+    np.testing.assert_allclose(mint.nn.SiLU()(x).asnumpy(), X / (1 + np.exp(-X)), rtol=1e-6)
+    glu = mint.nn.GLU(dim=0)(Tensor(RNG.uniform(-1, 1, (4, 3)).astype(np.float32)))
+    assert glu.shape == (2, 3)
+    d = np.abs(X - Y)
+    np.testing.assert_allclose(mint.nn.SmoothL1Loss()(x, y).asnumpy(), np.where(d < 1, 0.5 * d * d, d - 0.5).mean(),
+                               rtol=1e-6)
+    logp, q = np.log(_softmax(X, 1)), _softmax(Y, 1)
+    np.testing.assert_allclose(mint.nn.KLDivLoss("sum")(Tensor(logp), Tensor(q)).asnumpy(),
+                               (q * (np.log(q) - logp)).sum(), rtol=1e-5)
+    p = 1 / (1 + np.exp(-Y))
+    want = -(p * np.log(1 / (1 + np.exp(-X))) + (1 - p) * np.log(1 - 1 / (1 + np.exp(-X)))).mean()
+    np.testing.assert_allclose(mint.nn.BCEWithLogitsLoss()(x, Tensor(p.astype(np.float32))).asnumpy(), want,
+                               rtol=1e-5)
+
+
+W1 = np.random.default_rng(11).uniform(-0.4, 0.4, (8, 5)).astype(np.float32)
+W2 = np.random.default_rng(12).uniform(-0.4, 0.4, (5, 8)).astype(np.float32)
+
+
+class _MintNet(ms.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = mint.nn.Linear(5, 8, weight_init=Tensor(W1), bias_init="zeros")
+        self.norm = mint.nn.LayerNorm(8)
+        self.fc2 = mint.nn.Linear(8, 5, weight_init=Tensor(W2), bias_init="zeros")
+
+    def construct(self, x, labels):
+        h = F.gelu(self.norm(self.fc1(x)), approximate="tanh")
+        return F.cross_entropy(self.fc2(h), labels)
+
+
+def _train(mode):
+    ms.set_context(mode=mode)
+    net = _MintNet()
+    opt = ms.nn.SGD(net.trainable_params(), 0.5)
+    step = ms.nn.TrainOneStepCell(net, opt)
+    return [float(step(Tensor(X), Tensor(LABELS)).asnumpy()) for _ in range(4)]
+
+
+def test_a_mint_model_trains_alike_in_both_modes():
+    """Gradients flow through the mint layers (they are the ops' own), and graph mode gives
+    PyNative's losses; the loss falls."""
+    eager = _train(ms.PYNATIVE_MODE)
+    graph = _train(ms.GRAPH_MODE)
+    np.testing.assert_allclose(graph, eager, rtol=1e-5)
+    assert eager[-1] < eager[0]
