@@ -313,3 +313,218 @@ def mint_layers():
 @cell("ms.mint.nn.GELU", inputs=[rnd(2, 3)])
 def mint_gelu_layer():
     return ms.mint.nn.GELU(approximate="tanh")
+
+
+@case("ms.mint.eye", inputs=[rnd(1)])
+def mint_eye(x):
+    return ms.mint.eye(3), ms.mint.eye(2, 4, ms.int32)
+
+
+@case("ms.mint.arange", inputs=[rnd(1)])
+def mint_arange(x):
+    return ms.mint.arange(5), ms.mint.arange(1, 2.5, 0.5), ms.mint.arange(0, 6, 2, dtype=ms.float32)
+
+
+@case("ms.mint.linspace", inputs=[rnd(1)])
+def mint_linspace(x):
+    return ms.mint.linspace(0.0, 1.0, 5)
+
+
+@case("ms.mint.round", inputs=[rnd(2, 3, lo=-3, hi=3)])
+def mint_round(x):
+    return ms.mint.round(x), ms.mint.round(x, decimals=1)
+
+
+@case("ms.mint.nonzero", inputs=[ints(3, 4, hi=2)], graph=False, reason="data-dependent shapes")
+def mint_nonzero(x):
+    return ms.mint.nonzero(x)
+
+
+@case("ms.mint.searchsorted", inputs=[rnd(4)])
+def mint_searchsorted(x):
+    return ms.mint.searchsorted(ms.mint.sort(x)[0], x, right=True)
+
+
+@case("ms.mint.bincount", inputs=[ints(8, hi=5)])
+def mint_bincount(x):
+    return ms.mint.bincount(x, minlength=6)
+
+
+@case("ms.mint.meshgrid", inputs=[rnd(2), rnd(3)])
+def mint_meshgrid(a, b):
+    return ms.mint.meshgrid(a, b, indexing='ij')
+
+
+@case("ms.mint.einsum", inputs=[rnd(2, 3), rnd(3, 4)])
+def mint_einsum(a, b):
+    return ms.mint.einsum('ij,jk->ik', a, b)
+
+
+@case("ms.mint.cross", inputs=[rnd(2, 3), rnd(2, 3)])
+def mint_cross(a, b):
+    return ms.mint.cross(a, b, dim=1)
+
+
+@case("ms.mint.hstack", inputs=[rnd(2, 3), rnd(2, 1)])
+def mint_hstack(a, b):
+    return ms.mint.hstack((a, b))
+
+
+@case("ms.mint.masked_select", inputs=[rnd(2, 3)], graph=False, reason="data-dependent shapes")
+def mint_masked_select(x):
+    return ms.mint.masked_select(x, x > 0)
+
+
+@case("ms.mint.nan_to_num", inputs=[rnd(2, 3)])
+def mint_nan_to_num(x):
+    return ms.mint.nan_to_num(x / ms.mint.abs(x * 0), 0.0, 9.0, -9.0)
+
+
+@case("ms.mint.lerp", inputs=[rnd(2, 3), rnd(2, 3)])
+def mint_lerp(a, b):
+    return ms.mint.lerp(a, b, 0.25)
+
+
+@case("ms.mint.addmm", inputs=[rnd(2, 4), rnd(2, 3), rnd(3, 4)])
+def mint_addmm(c, a, b):
+    return ms.mint.addmm(c, a, b, beta=0.5, alpha=2)
+
+
+@case("ms.mint.baddbmm", inputs=[rnd(2, 2, 4), rnd(2, 2, 3), rnd(2, 3, 4)])
+def mint_baddbmm(c, a, b):
+    return ms.mint.baddbmm(c, a, b, beta=0.5, alpha=2)
+
+
+@case("ms.mint.outer", inputs=[rnd(3), rnd(3)])
+def mint_outer_dot(a, b):
+    return ms.mint.outer(a, b), ms.mint.dot(a, b)
+
+
+@case("ms.mint.float_power", inputs=[rnd(3, lo=0.5, hi=2)])
+def mint_float_power(x):
+    return ms.mint.float_power(x, 2)
+
+
+@case("ms.mint.remainder", inputs=[rnd(2, 3), rnd(2, 3, lo=0.5, hi=2)])
+def mint_remainder(a, b):
+    return ms.mint.remainder(a, b), ms.mint.fmod(a, b), ms.mint.floor_divide(a, b)
+
+
+@case("ms.mint.logaddexp", inputs=[rnd(2, 3), rnd(2, 3)])
+def mint_logaddexp(a, b):
+    return ms.mint.logaddexp(a, b), ms.mint.logaddexp2(a, b)
+
+
+@case("ms.mint.isclose", inputs=[rnd(2, 3), rnd(2, 3)])
+def mint_isclose(a, b):
+    return ms.mint.isclose(a, a + 1e-7), ms.mint.isclose(a, b, rtol=0.5, atol=0.5)
+
+
+@case("ms.mint.take", inputs=[rnd(2, 3), ints(4, hi=6, dtype='int64')])
+def mint_take_roll(x, i):
+    return ms.mint.take(x, i), ms.mint.roll(x, 1, 1)
+
+
+@case("ms.mint.logical_and", inputs=[rnd(2, 3), rnd(2, 3)])
+def mint_logical(a, b):
+    return ms.mint.logical_and(a > 0, b > 0), ms.mint.logical_xor(a > 0, b > 0), ms.mint.logical_not(a > 0)
+
+
+@case("ms.mint.bitwise_and", inputs=[ints(2, 3, hi=16), ints(2, 3, hi=16)])
+def mint_bitwise(a, b):
+    return ms.mint.bitwise_and(a, b), ms.mint.bitwise_or(a, b), ms.mint.bitwise_xor(a, b)
+
+
+@case("ms.mint.repeat_interleave", inputs=[rnd(2, 3)])
+def mint_repeat_tile(x):
+    return ms.mint.repeat_interleave(x, 2, 1), ms.mint.tile(x, (2, 1))
+
+
+@case("ms.mint.split", inputs=[rnd(5, 2)])
+def mint_split(x):
+    return ms.mint.split(x, 2), ms.mint.split(x, [1, 4], dim=0)
+
+
+@case("ms.mint.stack", inputs=[rnd(2, 3), rnd(2, 3)])
+def mint_stack(a, b):
+    return ms.mint.stack([a, b], 1)
+
+
+@case("ms.mint.unbind", inputs=[rnd(2, 3)])
+def mint_unbind(x):
+    return ms.mint.unbind(x, 1)
+
+
+@case("ms.mint.diff", inputs=[rnd(2, 5)])
+def mint_diff(x):
+    return ms.mint.diff(x), ms.mint.diff(x, 2, 1)
+
+
+@case("ms.mint.cummax", inputs=[rnd(2, 5)])
+def mint_cummax(x):
+    return ms.mint.cummax(x, 1)
+
+
+@case("ms.mint.median", inputs=[rnd(3, 5)])
+def mint_median(x):
+    return ms.mint.median(x, 1), ms.mint.median(x)
+
+
+@case("ms.mint.count_nonzero", inputs=[ints(3, 4, hi=2)])
+def mint_count_nonzero(x):
+    return ms.mint.count_nonzero(x), ms.mint.count_nonzero(x, 1)
+
+
+@case("ms.mint.norm", inputs=[rnd(3, 4)])
+def mint_norm(x):
+    return ms.mint.norm(x), ms.mint.norm(x, 1, 1), ms.mint.norm(x, 2.0, 0, True)
+
+
+@case("ms.mint.diag", inputs=[rnd(3), rnd(3, 4)])
+def mint_diag(v, m):
+    return ms.mint.diag(v), ms.mint.diag(v, 1), ms.mint.diag(m, -1)
+
+
+@case("ms.mint.cdist", inputs=[rnd(3, 2), rnd(4, 2)])
+def mint_cdist(a, b):
+    return ms.mint.cdist(a, b)
+
+
+@case("ms.mint.scatter", inputs=[rnd(3, 4), ints(2, 4, hi=3, dtype='int64'), rnd(2, 4)])
+def mint_scatter(x, i, s):
+    return ms.mint.scatter(x, 0, i, s)
+
+
+@case("ms.mint.all", inputs=[rnd(3, 4)])
+def mint_all_any(x):
+    return ms.mint.all(x > -1), ms.mint.any(x > 1, 1), ms.mint.all(x > 0, 0, True)
+
+
+@case("ms.mint.std_mean", inputs=[rnd(3, 4)])
+def mint_std_mean(x):
+    return ms.mint.std_mean(x, 1), ms.mint.var_mean(x, 0, correction=0)
+
+
+@case("ms.mint.nn.functional.hardswish", inputs=[rnd(2, 4, lo=-4, hi=4)])
+def mint_f_misc(x):
+    return ms.mint.nn.functional.hardswish(x), ms.mint.nn.functional.hardsigmoid(x), ms.mint.nn.functional.mish(x), ms.mint.nn.functional.selu(x), ms.mint.nn.functional.logsigmoid(x), ms.mint.nn.functional.relu6(x), ms.mint.nn.functional.hardtanh(x, -2.0, 2.0), ms.mint.nn.functional.softshrink(x)
+
+
+@case("ms.mint.nn.functional.glu", inputs=[rnd(2, 4), rnd(1)])
+def mint_f_glu_prelu(x, w):
+    return ms.mint.nn.functional.glu(x), ms.mint.nn.functional.prelu(x, w)
+
+
+@case("ms.mint.nn.functional.nll_loss", inputs=[rnd(4, 5), ints(4, hi=5, dtype='int32'), rnd(4, 5, lo=0.05, hi=0.95), rnd(4, 5, lo=0.05, hi=0.95)])
+def mint_f_losses2(x, t, p, q):
+    return ms.mint.nn.functional.nll_loss(x, t), ms.mint.nn.functional.smooth_l1_loss(x, p), ms.mint.nn.functional.binary_cross_entropy(p, q), ms.mint.nn.functional.kl_div(x, q, 'sum')
+
+
+@case("ms.mint.nn.functional.max_pool2d", inputs=[rnd(1, 2, 6, 6)])
+def mint_f_pool(x):
+    return ms.mint.nn.functional.max_pool2d(x, 2), ms.mint.nn.functional.avg_pool2d(x, 3, 2, 1)
+
+
+@case("ms.mint.nn.functional.one_hot", inputs=[ints(4, hi=3, dtype='int64'), rnd(5, 2)])
+def mint_f_one_hot_embedding(i, w):
+    return ms.mint.nn.functional.one_hot(i, 4), ms.mint.nn.functional.embedding(i, w)

@@ -15,6 +15,7 @@ RNG = np.random.default_rng(5)
 X = RNG.uniform(-2, 2, (3, 5)).astype(np.float32)
 Y = RNG.uniform(-2, 2, (3, 5)).astype(np.float32)
 LABELS = np.array([0, 4, 2], np.int32)
+EYE5 = Tensor(np.eye(5, dtype=np.float32))
 
 
 def _softmax(x, axis):
@@ -66,6 +67,40 @@ CASES = {
     "l1_loss": (lambda x: F.l1_loss(x, Tensor(Y), reduction="sum"), lambda x: np.array(np.abs(x - Y).sum())),
     "cross_entropy": (lambda x: F.cross_entropy(x, Tensor(LABELS)),
                       lambda x: np.array(-np.log(_softmax(x.astype(np.float64), 1))[np.arange(3), LABELS].mean())),
+    "linspace": (lambda x: mint.linspace(0.0, 1.0, 5) + x[0, 0] * 0, lambda x: np.linspace(0, 1, 5, dtype=np.float32)),
+    "logaddexp": (lambda x: mint.logaddexp(x, Tensor(Y)), lambda x: np.logaddexp(x, Y)),
+    "logaddexp2": (lambda x: mint.logaddexp2(x, Tensor(Y)), lambda x: np.logaddexp2(x, Y)),
+    "median_dim": (lambda x: mint.median(x, 1)[0], lambda x: np.sort(x, 1)[:, 2]),
+    "median_all": (lambda x: mint.median(x), lambda x: np.array(np.sort(x.ravel())[7])),
+    "norm_fro": (lambda x: mint.norm(x), lambda x: np.array(np.sqrt((x.astype(np.float64) ** 2).sum()))),
+    "norm_p1": (lambda x: mint.norm(x, 1, 1), lambda x: np.abs(x).sum(1)),
+    "norm_p2_keep": (lambda x: mint.norm(x, 2.0, 0, True), lambda x: np.sqrt((x.astype(np.float64) ** 2).sum(0, keepdims=True))),
+    "outer": (lambda x: mint.outer(x[0], x[1]), lambda x: np.outer(x[0], x[1])),
+    "dot": (lambda x: mint.dot(x[0], x[1]), lambda x: np.array(np.dot(x[0].astype(np.float64), x[1]))),
+    "fmod": (lambda x: mint.fmod(x, Tensor(np.abs(Y) + 0.5)), lambda x: np.fmod(x, np.abs(Y) + 0.5)),
+    "remainder": (lambda x: mint.remainder(x, Tensor(np.abs(Y) + 0.5)), lambda x: np.remainder(x, np.abs(Y) + 0.5)),
+    "repeat_interleave": (lambda x: mint.repeat_interleave(x, 2, 1), lambda x: np.repeat(x, 2, 1)),
+    "searchsorted": (lambda x: mint.searchsorted(Tensor(np.sort(Y[0])), x, right=True),
+                     lambda x: np.searchsorted(np.sort(Y[0]), x, side="right")),
+    "stack": (lambda x: mint.stack([x, x * 2], 1), lambda x: np.stack([x, x * 2], 1)),
+    "std_mean": (lambda x: mint.std_mean(x, 1)[0], lambda x: x.astype(np.float64).std(1, ddof=1)),
+    "var_mean": (lambda x: mint.var_mean(x, 0, correction=0)[1], lambda x: x.mean(0)),
+    "take": (lambda x: mint.take(x, Tensor(np.array([0, 14, 7], np.int64))), lambda x: x.ravel()[[0, 14, 7]]),
+    "roll": (lambda x: mint.roll(x, 2, 1), lambda x: np.roll(x, 2, 1)),
+    "addmm": (lambda x: mint.addmm(x, x, EYE5, beta=0.5, alpha=2), lambda x: 0.5 * x + 2 * x),
+    "baddbmm": (lambda x: mint.baddbmm(x[None], x[None], EYE5[None], beta=0.5, alpha=2),
+                lambda x: (0.5 * x + 2 * x)[None]),
+    "bincount": (lambda x: mint.bincount(Tensor(np.array([0, 3, 3, 1], np.int32)), minlength=6) + 0 * x.shape[0],
+                 lambda x: np.bincount([0, 3, 3, 1], minlength=6)),
+    "bitwise": (lambda x: mint.bitwise_or(Tensor(np.array([1, 6, 12], np.int32)), Tensor(np.array([2, 3, 5], np.int32))),
+                lambda x: np.array([3, 7, 13], np.int32)),
+    "count_nonzero": (lambda x: mint.count_nonzero(x > 0, 1), lambda x: (x > 0).sum(1)),
+    "mish": (lambda x: F.mish(x), lambda x: x * np.tanh(np.log1p(np.exp(x)))),
+    "logsigmoid": (lambda x: F.logsigmoid(x), lambda x: -np.log1p(np.exp(-x))),
+    "max_pool2d": (lambda x: F.max_pool2d(mint.reshape(x, (1, 1, 3, 5)), 2, 1),
+                   lambda x: np.max([x[:2, :4], x[1:, :4], x[:2, 1:], x[1:, 1:]], 0)[None, None]),
+    "diff2": (lambda x: mint.diff(x, 2, 1), lambda x: np.diff(x, 2, 1)),
+    "diff_prepend": (lambda x: mint.diff(x, 1, 0, prepend=x[:1]), lambda x: np.diff(x, 1, 0, prepend=x[:1])),
 }
 
 

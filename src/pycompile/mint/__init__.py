@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pycompile import ops as _ops
 from pycompile.common import dtype as _mstype
+from pycompile.ops._table import OpRuntimeError as _OpRuntimeError
 from pycompile.mint import nn  # noqa: F401
 
 # functions whose MindSpore 2.10 signature is (input) or (input, other) and whose op is the same
@@ -23,7 +24,7 @@ _SAME = ("abs", "acos", "acosh", "arccos", "arccosh", "arcsinh", "arctan", "arct
          "floor_divide", "gcd", "matmul", "mm", "dot", "outer", "equal", "isclose", "broadcast_to",
          "tril", "triu", "flip", "roll", "ravel", "take", "inverse", "masked_select", "float_power",
          "bitwise_not", "zeros_like", "ones_like", "full_like", "eye", "einsum", "meshgrid",
-         "nan_to_num", "round", "lerp", "addmm", "baddbmm", "addcmul", "addcdiv", "cross", "hstack",
+         "nan_to_num", "lerp", "addmm", "baddbmm", "addcmul", "addcdiv", "cross", "hstack",
          "dstack", "bincount", "searchsorted", "histc", "logsumexp", "cumprod", "nonzero", "polar")
 for _name in _SAME:
     globals()[_name] = getattr(_ops, _name)
@@ -264,7 +265,19 @@ def scatter(input, dim, index, src):
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
-    return _ops.diff(input, n, dim, prepend, append)
+    """The n-th forward difference along dim, prepend / append joined to the input first."""
+    parts = [t for t in (prepend, input, append) if t is not None]
+    x = _ops.cat(parts, dim) if len(parts) > 1 else input
+    for _ in range(n):
+        x = _ops.diff(x, 1, dim)
+    return x
+
+
+def round(input, *, decimals=0):
+    """Halves to even; MindSpore 2.10's CPU kernel takes decimals 0 only (its RuntimeError)."""
+    if decimals != 0:
+        raise _OpRuntimeError(f"For Round only support decimals equal 0, but got decimals equal {decimals}")
+    return _ops.round(input)
 
 
 def norm(input, p="fro", dim=None, keepdim=False, *, dtype=None):
