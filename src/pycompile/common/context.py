@@ -107,7 +107,7 @@ def _check(key: str, value):
                              f"context.PYNATIVE_MODE (1), but got {value}.")
     elif key == "device_target":
         _require_type(key, value, str)
-        if value not in _TARGET_NAMES:
+        if value not in _TARGET_NAMES and value not in _DEVICE_TARGETS:     # (a registered device's own name)
             raise ValueError(f"{where}, the argument 'device_target' must be one of {_TARGET_NAMES}, "
                              f"but got {value}.")
         if _ALIASES.get(value, value) not in _DEVICE_TARGETS:
@@ -188,7 +188,7 @@ def set_device(device_target: str, device_id: int | None = None) -> None:
     messages (MindSpore 2.10's)."""
     if not isinstance(device_target, str):
         raise TypeError(f"The parameter 'device_target' must be {str}, but got {type(device_target)}")
-    if device_target not in ("CPU", "GPU", "Ascend"):
+    if device_target not in ("CPU", "GPU", "Ascend") and device_target not in _DEVICE_TARGETS:
         raise ValueError(f"The argument 'device_target' must be one of ['CPU', 'GPU', 'Ascend'], "
                          f"but got {device_target}.")
     if device_target not in _DEVICE_TARGETS:
