@@ -226,3 +226,15 @@ def test_a_mint_model_trains_alike_in_both_modes():
     graph = _train(ms.GRAPH_MODE)
     np.testing.assert_allclose(graph, eager, rtol=1e-5)
     assert eager[-1] < eager[0]
+
+
+def test_elementwise_layers():
+    x = Tensor(X * 3)
+    v = X.astype(np.float64) * 3
+    np.testing.assert_allclose(mint.nn.Hardswish()(x).asnumpy(), v * np.clip(v + 3, 0, 6) / 6, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(mint.nn.Hardsigmoid()(x).asnumpy(), np.clip(v / 6 + 0.5, 0, 1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(mint.nn.Hardshrink(1.0)(x).asnumpy(), np.where(np.abs(X * 3) > 1.0, X * 3, 0))
+    np.testing.assert_allclose(mint.nn.Softshrink(1.0)(x).asnumpy(), np.sign(v) * np.maximum(np.abs(v) - 1, 0),
+                               rtol=1e-5, atol=1e-6)
+    selu = 1.0507009873554805 * np.where(v > 0, v, 1.6732632423543772 * np.expm1(v))
+    np.testing.assert_allclose(mint.nn.SELU()(x).asnumpy(), selu, rtol=1e-5, atol=1e-6)

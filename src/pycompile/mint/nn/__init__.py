@@ -2,10 +2,17 @@
 docs/guide/mindspore-api.md, "mint"); each is the pycompile Cell or op that computes it."""
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from pycompile import nn as _nn
 from pycompile import ops as _ops
 from pycompile.common import dtype as _mstype
+from pycompile.common.initializer import HeUniform, Normal, Uniform
 from pycompile.common.initializer import initializer as _initializer
+from pycompile.common.tensor import Tensor as _Tensor
+from pycompile.ops import function_image as _FI
 from pycompile.common.parameter import Parameter as _Parameter
 from pycompile.mint.nn import functional  # noqa: F401
 from pycompile.nn import Cell
@@ -63,6 +70,41 @@ class GLU(_Elementwise):
 
     def __init__(self, dim=-1):
         super().__init__(dim)
+
+
+class SELU(_Elementwise):
+    _FN = "selu"
+
+    def __init__(self, inplace=False):
+        super().__init__()
+
+
+class Hardswish(_Elementwise):
+    _FN = "hardswish"
+
+    def __init__(self, inplace=False):
+        super().__init__()
+
+
+class Hardsigmoid(_Elementwise):
+    _FN = "hardsigmoid"
+
+    def __init__(self, inplace=False):
+        super().__init__()
+
+
+class Hardshrink(_Elementwise):
+    _FN = "hardshrink"
+
+    def __init__(self, lambd=0.5):
+        super().__init__(lambd)
+
+
+class Softshrink(_Elementwise):
+    _FN = "softshrink"
+
+    def __init__(self, lambd=0.5):
+        super().__init__(lambd)
 
 
 class SmoothL1Loss(Cell):
@@ -164,3 +206,137 @@ class LayerNorm(Cell):
 
     def construct(self, input):
         return functional.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+
+# ---- layers with weights: MindSpore's mint parameter names (PyTorch's), recorded from the wheel
+def _uniform_bound(fan_in):
+    return 1 / math.sqrt(fan_in) if fan_in > 0 else 0.0
+
+
+class _ConvNd(Cell):
+    """Convolution with mint's (PyTorch's) arguments: padding an int, a tuple or 'same' / 'valid';
+    padding_mode 'zeros', 'reflect', 'replicate' or 'circular'; weight (out, in / groups, *kernel)
+    initialized HeUniform(sqrt(5)) and bias Uniform(1 / sqrt(fan_in)), as MindSpore's."""
+    _ND = 2
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", dtype=None):
+        super().__init__()
+        nd = self._ND
+        tup = (lambda v: (v,) * nd if isinstance(v, int) else tuple(v))
+        self.kernel_size, self.stride, self.dilation = tup(kernel_size), tup(stride), tup(dilation)
+        self.groups, self.padding_mode = groups, padding_mode
+        self.padding = padding if isinstance(padding, str) else tup(padding)
+        dt = dtype or _mstype.float32
+        shape = (out_channels, in_channels // groups) + self.kernel_size
+        self.weight = _Parameter(_initializer(HeUniform(math.sqrt(5)), shape, dt), "weight")
+        fan_in = (in_channels // groups) * math.prod(self.kernel_size)
+        self.bias = (_Parameter(_initializer(Uniform(_uniform_bound(fan_in)), (out_channels,), dt), "bias")
+                     if bias else None)
+
+    def construct(self, input):
+        x = input
+        if isinstance(self.padding, str):
+            pad_mode, padding = self.padding, 0
+        elif self.padding_mode == "zeros":
+            pad_mode, padding = "pad", self.padding
+        else:
+            widths = ()
+            for p in reversed(self.padding):
+                widths += (p, p)
+            mode = {"reflect": "reflect", "replicate": "replicate", "circular": "circular"}[self.padding_mode]
+            x = _ops.pad(x, widths, mode)
+            pad_mode, padding = "valid", 0
+        conv = _ops.conv1d if self._ND == 1 else _ops.conv2d
+        stride = self.stride[0] if self._ND == 1 else self.stride
+        dilation = self.dilation[0] if self._ND == 1 else self.dilation
+        if self._ND == 1 and pad_mode == "pad":
+            padding = padding[0]
+        return conv(x, self.weight, self.bias, stride, pad_mode, padding, dilation, self.groups)
+
+
+class Conv2d(_ConvNd):
+    _ND = 2
+
+
+class Conv1d(_ConvNd):
+    _ND = 1
+
+
+class _BatchNorm(Cell):
+    """Batch normalization with mint's (PyTorch's) names and momentum: running = (1 - momentum) *
+    running + momentum * batch (the variance unbiased); `weight` / `bias` when affine; in eval mode
+    the running statistics normalize (the batch's without track_running_stats)."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, dtype=None):
+        super().__init__()
+        dt = dtype or _mstype.float32
+        self.eps, self.momentum, self.affine, self.track = eps, momentum, affine, track_running_stats
+        self.weight = _Parameter(_initializer("ones", (num_features,), dt), "weight") if affine else None
+        self.bias = _Parameter(_initializer("zeros", (num_features,), dt), "bias") if affine else None
+        self._ones = _Tensor(np.ones(num_features, np.float32), dt)
+        self._zeros = _Tensor(np.zeros(num_features, np.float32), dt)
+        if track_running_stats:
+            self.running_mean = _Parameter(_initializer("zeros", (num_features,), dt), "running_mean",
+                                           requires_grad=False)
+            self.running_var = _Parameter(_initializer("ones", (num_features,), dt), "running_var",
+                                          requires_grad=False)
+            self.num_batches_tracked = _Parameter(_Tensor(0, _mstype.int64), "num_batches_tracked",
+                                                  requires_grad=False)
+
+    def construct(self, input):
+        gamma = self.weight if self.affine else self._ones
+        beta = self.bias if self.affine else self._zeros
+        if self.training or not self.track:
+            if self.track:
+                _ops.assign_add(self.num_batches_tracked, _Tensor(1, _mstype.int64))
+                return _FI.batch_norm_train(input, gamma, beta, self.eps, self.running_mean, self.running_var,
+                                            self.momentum)
+            return _FI.batch_norm_train(input, gamma, beta, self.eps)
+        return _FI.batch_norm_eval(input, self.running_mean, self.running_var, gamma, beta, self.eps)
+
+
+class BatchNorm1d(_BatchNorm):
+    pass
+
+
+class BatchNorm2d(_BatchNorm):
+    pass
+
+
+class Embedding(Cell):
+    """weight (num_embeddings, embedding_dim) drawn from N(0, 1) (row padding_idx zero), or _weight."""
+
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, dtype=None):
+        super().__init__()
+        dt = dtype or _mstype.float32
+        if _weight is None:
+            w = _initializer(Normal(1.0), (num_embeddings, embedding_dim), dt).asnumpy().copy()
+            if padding_idx is not None:
+                w[padding_idx] = 0
+            _weight = _Tensor(w, dt)
+        self.weight = _Parameter(_weight, "weight", requires_grad=not _freeze)
+        self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
+
+    def construct(self, input):
+        return _ops.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type)
+
+
+class MaxPool2d(Cell):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.args = (kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+    def construct(self, input):
+        return functional.max_pool2d(input, *self.args)
+
+
+class AvgPool2d(Cell):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
+        super().__init__()
+        self.args = (kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+    def construct(self, input):
+        return functional.avg_pool2d(input, *self.args)
