@@ -32,6 +32,15 @@ def cifar100_records(n, seed):
     return rec
 
 
+def small_images(directory, images_name, labels_name):
+    """Three 2 x 2 images and their labels (MindSpore reads 28 x 28 only)."""
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, images_name), "wb") as f:
+        f.write(struct.pack(">IIII", 2051, 3, 2, 2) + bytes(range(12)))
+    with open(os.path.join(directory, labels_name), "wb") as f:
+        f.write(struct.pack(">II", 2049, 3) + bytes([1, 2, 3]))
+
+
 def build_mnist_official(root):
     """MindSpore's quick start layout: MNIST_Data/train holds only train-*, MNIST_Data/test only t10k-*."""
     mnist_files(os.path.join(root, "MNIST_Data", "train"), "train", 5, 1)
@@ -56,12 +65,7 @@ def build_mnist_variants(root):
     os.replace(os.path.join(root, "short_labels", "two", "train-labels-idx1-ubyte"),
                os.path.join(root, "short_labels", "train-labels-idx1-ubyte"))
     shutil.rmtree(os.path.join(root, "short_labels", "two"))
-    small = os.path.join(root, "small_images")
-    os.makedirs(small, exist_ok=True)
-    with open(os.path.join(small, "train-images-idx3-ubyte"), "wb") as f:
-        f.write(struct.pack(">IIII", 2051, 3, 2, 2) + bytes(range(12)))
-    with open(os.path.join(small, "train-labels-idx1-ubyte"), "wb") as f:
-        f.write(struct.pack(">II", 2049, 3) + bytes([1, 2, 3]))
+    small_images(os.path.join(root, "small_images"), "train-images-idx3-ubyte", "train-labels-idx1-ubyte")
     os.makedirs(os.path.join(root, "empty"), exist_ok=True)
     with open(os.path.join(root, "empty", "README"), "w") as f:
         f.write("no data here\n")
@@ -73,12 +77,8 @@ def build_emnist_broken(root):
                 "emnist-mnist-train-images-idx3-ubyte", "emnist-mnist-train-labels-idx1-ubyte")
     with open(os.path.join(root, "emnist_short_labels", "emnist-mnist-train-labels-idx1-ubyte"), "wb") as f:
         f.write(struct.pack(">II", 2049, 2) + bytes([4, 5]))
-    small = os.path.join(root, "emnist_small_images")
-    os.makedirs(small, exist_ok=True)
-    with open(os.path.join(small, "emnist-mnist-train-images-idx3-ubyte"), "wb") as f:
-        f.write(struct.pack(">IIII", 2051, 3, 2, 2) + bytes(range(12)))
-    with open(os.path.join(small, "emnist-mnist-train-labels-idx1-ubyte"), "wb") as f:
-        f.write(struct.pack(">II", 2049, 3) + bytes([1, 2, 3]))
+    small_images(os.path.join(root, "emnist_small_images"), "emnist-mnist-train-images-idx3-ubyte",
+                 "emnist-mnist-train-labels-idx1-ubyte")
 
 
 EMNIST_FOLDERS = ["emnist_short_labels", "emnist_small_images"]
