@@ -238,3 +238,34 @@ def test_elementwise_layers():
                                rtol=1e-5, atol=1e-6)
     selu = 1.0507009873554805 * np.where(v > 0, v, 1.6732632423543772 * np.expm1(v))
     np.testing.assert_allclose(mint.nn.SELU()(x).asnumpy(), selu, rtol=1e-5, atol=1e-6)
+
+
+def _draws():
+    return (mint.rand(2, 3), mint.randn((4,)), mint.randint(3, 9, (5,)), mint.randperm(6),
+            mint.normal(1.0, 0.5, (3,)), mint.bernoulli(mint.full((4,), 0.5)))
+
+
+def test_random_draws_shapes_dtypes_ranges_and_generators():
+    ms.manual_seed(7)
+    r, n, i, p, nm, b = _draws()
+    assert r.shape == (2, 3) and r.dtype == ms.float32 and n.shape == (4,) and nm.shape == (3,)
+    assert i.dtype == ms.int64 and ((i.asnumpy() >= 3) & (i.asnumpy() < 9)).all()
+    assert sorted(p.asnumpy().tolist()) == list(range(6)) and p.dtype == ms.int64
+    assert set(b.asnumpy().tolist()) <= {0.0, 1.0} and b.dtype == ms.float32
+    big = mint.rand(20000).asnumpy()
+    assert 0 <= big.min() and big.max() < 1 and abs(big.mean() - 0.5) < 0.01
+    g = ms.Generator().manual_seed(11)
+    first = mint.randn(5, generator=g).asnumpy()
+    g.manual_seed(11)
+    np.testing.assert_array_equal(mint.randn(5, generator=g).asnumpy(), first)
+    assert mint.bernoulli(Tensor(np.array([0.0, 1.0], np.float32))).asnumpy().tolist() == [0.0, 1.0]
+    assert mint.randint_like(Tensor(np.zeros(3, np.int32)), 4).dtype == ms.int32
+
+
+def test_random_draws_are_the_same_eager_and_compiled():
+    ms.manual_seed(5)
+    eager = [t.asnumpy() for t in _draws()]
+    ms.manual_seed(5)
+    compiled = [t.asnumpy() for t in ms.jit(_draws)()]
+    for a, b in zip(eager, compiled):
+        np.testing.assert_array_equal(a, b)

@@ -331,3 +331,76 @@ def isnan(tensor):
 
 def arcsin(x):
     return _ops.arcsin(x)
+
+
+# ---- random draws: pycompile's stream (MindSpore's own numbers are not reproduced), from the
+# default generator or `generator` (an ms.Generator); the same numbers eager and compiled
+def _drawing(generator):
+    import contextlib
+    return generator.drawing() if generator is not None else contextlib.nullcontext()
+
+
+def _size(size):
+    return tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
+
+
+def rand(*size, generator=None, dtype=None, device=None):
+    """Uniform [0, 1) floats of `size` (float32 unless dtype)."""
+    with _drawing(generator):
+        return _ops.rand(*_size(size), dtype=dtype)
+
+
+def randn(*size, generator=None, dtype=None, device=None):
+    """Standard normal floats of `size` (float32 unless dtype)."""
+    with _drawing(generator):
+        return _ops.randn(*_size(size), dtype=dtype)
+
+
+def rand_like(input, *, dtype=None, device=None):
+    return _ops.rand_like(input, dtype=dtype)
+
+
+def randn_like(input, *, dtype=None, device=None):
+    return _ops.randn_like(input, dtype=dtype)
+
+
+def randint(*args, generator=None, dtype=None, device=None):
+    """randint(high, size) or randint(low, high, size): integers in [low, high) (int64 unless dtype)."""
+    low, high, size = (0, *args) if len(args) == 2 else args
+    with _drawing(generator):
+        return _ops.randint(low, high, tuple(size), dtype=dtype or _mstype.int64)
+
+
+def randint_like(*args, dtype=None, device=None):
+    """randint_like(input, high) or randint_like(input, low, high)."""
+    input, low, high = (args[0], 0, args[1]) if len(args) == 2 else args
+    return _ops.randint_like(input, low, high, dtype=dtype or input.dtype)
+
+
+def randperm(n, *, generator=None, dtype=_mstype.int64):
+    """A random permutation of 0 .. n - 1."""
+    with _drawing(generator):
+        return _ops.cast(_ops.argsort(_ops.rand(n)), dtype)
+
+
+def normal(mean=0.0, std=1.0, size=None, generator=None):
+    """Normal draws of mean / std (tensors broadcast together, or floats with `size`)."""
+    with _drawing(generator):
+        if size is not None:
+            return _ops.randn(*tuple(size)) * std + mean
+        zero = 0.0          # (this module's `sum` is mint.sum: the broadcast shape added up by hand)
+        for t in (mean, std):
+            if not isinstance(t, (int, float)):
+                zero = t * 0 + zero
+        return _ops.randn_like(zero) * std + mean
+
+
+def bernoulli(input, *, generator=None):
+    """1 with probability input (elementwise), else 0, in input's dtype."""
+    with _drawing(generator):
+        return _ops.cast(_ops.rand_like(input) < input, input.dtype)
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    with _drawing(generator):
+        return _ops.multinomial(input, num_samples, replacement)
