@@ -269,3 +269,31 @@ def test_random_draws_are_the_same_eager_and_compiled():
     compiled = [t.asnumpy() for t in ms.jit(_draws)()]
     for a, b in zip(eager, compiled):
         np.testing.assert_array_equal(a, b)
+
+
+def test_more_functions_against_numpy():
+    x, y = Tensor(X), Tensor(Y)
+    np.testing.assert_array_equal(mint.swapaxes(x, 0, 1).asnumpy(), X.T)
+    np.testing.assert_array_equal(mint.t(x).asnumpy(), X.T)
+    np.testing.assert_allclose(mint.trace(x[:, :3]).asnumpy(), np.trace(X[:, :3]), rtol=1e-6)
+    pos = np.abs(Y) + 0.1
+    want = np.where(X == 0, 0, X * np.log(pos))
+    np.testing.assert_allclose(mint.xlogy(x, Tensor(pos)).asnumpy(), want, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(mint.vdot(x[0], y[0]).asnumpy(), np.vdot(X[0], Y[0]), rtol=1e-5)
+    withnan = X.copy()
+    withnan[0, 1] = np.nan
+    np.testing.assert_allclose(mint.nansum(Tensor(withnan), 1).asnumpy(), np.nansum(withnan, 1), rtol=1e-5)
+    np.testing.assert_array_equal(mint.fix(x).asnumpy(), np.trunc(X))
+    assert mint.allclose(x, x + 1e-9) is True and mint.allclose(x, y) is False
+    np.testing.assert_array_equal(mint.select(x, 1, -1).asnumpy(), X[:, -1])
+    idx = np.array([[0, 1, 0, 2, 2]], np.int64)
+    src = np.ones((1, 5), np.float32)
+    want = X.copy()
+    np.add.at(want, (idx[0], np.arange(5)), 1)
+    np.testing.assert_allclose(mint.scatter_add(x, 0, Tensor(idx), Tensor(src)).asnumpy(), want, rtol=1e-6)
+    b1, b2 = RNG.uniform(-1, 1, (2, 3, 4)).astype(np.float32), RNG.uniform(-1, 1, (2, 4, 5)).astype(np.float32)
+    np.testing.assert_allclose(mint.addbmm(x, Tensor(b1), Tensor(b2), beta=0.5, alpha=2).asnumpy(),
+                               0.5 * X + 2 * np.einsum("bij,bjk->ik", b1, b2), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(mint.addmv(x[:, 0], x, y[0], alpha=3).asnumpy(), X[:, 0] + 3 * X @ Y[0],
+                               rtol=1e-5, atol=1e-6)
+    assert mint.item(x[1, 2]) == float(X[1, 2])

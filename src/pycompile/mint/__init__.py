@@ -404,3 +404,66 @@ def bernoulli(input, *, generator=None):
 def multinomial(input, num_samples, replacement=False, *, generator=None):
     with _drawing(generator):
         return _ops.multinomial(input, num_samples, replacement)
+
+
+# ---- more of mint's functions, each from the ops (semantics of MindSpore's documentation) -----------
+def swapaxes(input, axis0, axis1):
+    return _ops.swapaxes(input, axis0, axis1)
+
+
+def t(input):
+    """The transpose of a matrix (a 0-D or 1-D input is returned as it is)."""
+    return input if input.ndim < 2 else _ops.swapaxes(input, 0, 1)
+
+
+def trace(input):
+    """The sum of a matrix's main diagonal."""
+    return _ops.trace(input)
+
+
+def xlogy(input, other):
+    """input * log(other), 0 where input is 0."""
+    return _ops.xlogy(input, other)
+
+
+def vdot(input, other):
+    return _ops.dot(input, other)
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    """The sum with NaNs counted as 0."""
+    return _ops.nansum(_cast(input, dtype), dim, keepdim)
+
+
+def fix(input):
+    """Rounds toward zero (trunc)."""
+    return _ops.trunc(input)
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether every element is close (|input - other| <= atol + rtol * |other|): a Python bool."""
+    return bool(_ops.isclose(input, other, rtol, atol, equal_nan).all())
+
+
+def select(input, dim, index):
+    """The slice at `index` along `dim` (that axis removed)."""
+    return _ops.squeeze(_ops.narrow(input, dim, index if index >= 0 else input.shape[dim] + index, 1), dim)
+
+
+def scatter_add(input, dim, index, src):
+    """input with src added at the positions `index` gives along dim (repeated indices add up)."""
+    return _ops.tensor_scatter_elements(input, index, src, dim, "add")
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """beta * input + alpha * (the sum over the batch of batch1 @ batch2)."""
+    return input * beta + _ops.bmm(batch1, batch2).sum(0) * alpha
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    return input * beta + _ops.mv(mat, vec) * alpha
+
+
+def item(input):
+    """The value of a one-element tensor, as a Python number."""
+    return input.item()
