@@ -124,3 +124,23 @@ def test_pooling_layers_against_numpy(compiled):
     np.testing.assert_array_equal(mx, x.reshape(1, 2, 3, 2, 3, 2).max((3, 5)))
     av = _run(mint.nn.AvgPool2d(2, 2), Tensor(x), compiled=compiled).asnumpy()
     np.testing.assert_allclose(av, x.reshape(1, 2, 3, 2, 3, 2).mean((3, 5)), rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_functional_conv_pool_normalize(compiled):
+    F = mint.nn.functional
+    x = RNG.uniform(-1, 1, (2, 4, 6, 5)).astype(np.float32)
+    w = RNG.uniform(-1, 1, (6, 2, 3, 3)).astype(np.float32)
+
+    def run(x, w):
+        return (mint.conv2d(x, w, None, 1, (1, 0), 1, 2), F.conv2d(x, w, padding="same", groups=2),
+                F.adaptive_avg_pool2d(x, (3, 1)), F.normalize(x, 2.0, 1), F.threshold(x, 0.1, -5.0),
+                F.pixel_shuffle(x, 2)[0, :1], F.avg_pool1d(x[0], 2))
+    got = [t.asnumpy() for t in (ms.jit(run) if compiled else run)(Tensor(x), Tensor(w))]
+    np.testing.assert_allclose(got[0], _conv2d_ref(x, w, None, (1, 1), (1, 0), (1, 1), 2), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got[1], _conv2d_ref(x, w, None, (1, 1), (1, 1), (1, 1), 2), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got[2], x.reshape(2, 4, 3, 2, 5).mean((3, 4))[..., None], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[3], x / np.sqrt((x ** 2).sum(1, keepdims=True)), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(got[4], np.where(x > 0.1, x, -5.0))
+    assert got[5].shape == (1, 12, 10)
+    np.testing.assert_allclose(got[6], x[0, :, :, :4].reshape(4, 6, 2, 2).mean(3), rtol=1e-5, atol=1e-6)

@@ -12,6 +12,7 @@ from pycompile import ops as _ops
 from pycompile.common import dtype as _mstype
 from pycompile.ops._table import OpRuntimeError as _OpRuntimeError
 from pycompile.mint import nn  # noqa: F401
+from pycompile.mint.nn.functional import conv2d  # noqa: F401  (mint.conv2d)
 
 # functions whose MindSpore 2.10 signature is (input) or (input, other) and whose op is the same
 _SAME = ("abs", "acos", "acosh", "arccos", "arccosh", "arcsinh", "arctan", "arctanh", "asin", "asinh",

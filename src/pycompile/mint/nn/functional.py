@@ -146,3 +146,54 @@ def one_hot(tensor, num_classes=-1):
 
 def pad(input, pad, mode="constant", value=None):
     return _ops.pad(input, pad, mode, value)
+
+
+def _conv(op, input, weight, bias, stride, padding, dilation, groups):
+    if isinstance(padding, str):            # 'same' / 'valid'
+        return op(input, weight, bias, stride, padding, 0, dilation, groups)
+    return op(input, weight, bias, stride, "pad", padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D convolution, padding an int, a (height, width) pair, or 'same' / 'valid'."""
+    return _conv(_ops.conv2d, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(_ops.conv1d, input, weight, bias, stride, padding, dilation, groups)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return _ops.adaptive_avg_pool1d(input, output_size)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    return _ops.adaptive_avg_pool2d(input, output_size)
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    return _ops.adaptive_max_pool2d(input, output_size, return_indices)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    return _ops.avg_pool1d(input, kernel_size, kernel_size if stride is None else stride, padding, ceil_mode,
+                           count_include_pad)
+
+
+def pixel_shuffle(input, upscale_factor):
+    return _ops.pixel_shuffle(input, upscale_factor)
+
+
+def threshold(input, threshold, value, inplace=False):
+    """input where input > threshold, else value."""
+    return _ops.threshold(input, threshold, value)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    return _ops.dropout2d(input, p, training)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12):
+    """input / max(||input||_p along dim, eps)."""
+    norm = _ops.pow(_ops.sum(_ops.pow(_ops.abs(input), p), dim, True), 1.0 / p)
+    return input / _ops.clamp(norm, eps)
