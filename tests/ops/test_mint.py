@@ -23,6 +23,10 @@ def _softmax(x, axis):
     return e / e.sum(axis, keepdims=True)
 
 
+def _sig(v):
+    return 1 / (1 + np.exp(-v.astype(np.float64)))
+
+
 def _erf(v):
     return np.vectorize(math.erf)(v)
 
@@ -99,6 +103,12 @@ CASES = {
     "logsigmoid": (lambda x: F.logsigmoid(x), lambda x: -np.log1p(np.exp(-x))),
     "max_pool2d": (lambda x: F.max_pool2d(mint.reshape(x, (1, 1, 3, 5)), 2, 1),
                    lambda x: np.max([x[:2, :4], x[1:, :4], x[:2, 1:], x[1:, 1:]], 0)[None, None]),
+    "nll_loss": (lambda x: F.nll_loss(x, Tensor(LABELS)), lambda x: np.array(-x[np.arange(3), LABELS].mean())),
+    "binary_cross_entropy": (lambda x: F.binary_cross_entropy(mint.sigmoid(x), mint.sigmoid(Tensor(Y))),
+                             lambda x: np.array(-(_sig(Y) * np.log(_sig(x)) + (1 - _sig(Y)) * np.log(1 - _sig(x))).mean())),
+    "relu6": (lambda x: F.relu6(x * 4), lambda x: np.clip(x * 4, 0, 6)),
+    "hardtanh": (lambda x: F.hardtanh(x, -0.5, 0.5), lambda x: np.clip(x, -0.5, 0.5)),
+    "tile": (lambda x: mint.tile(x, (2, 1)), lambda x: np.tile(x, (2, 1))),
     "diff2": (lambda x: mint.diff(x, 2, 1), lambda x: np.diff(x, 2, 1)),
     "diff_prepend": (lambda x: mint.diff(x, 1, 0, prepend=x[:1]), lambda x: np.diff(x, 1, 0, prepend=x[:1])),
 }
