@@ -307,3 +307,25 @@ def test_more_functions_against_numpy():
     np.testing.assert_allclose(mint.addmv(x[:, 0], x, y[0], alpha=3).asnumpy(), X[:, 0] + 3 * X @ Y[0],
                                rtol=1e-5, atol=1e-6)
     assert mint.item(x[1, 2]) == float(X[1, 2])
+
+
+def test_index_add_kthvalue_unique_empty_addr():
+    x = Tensor(X)
+    src = RNG.uniform(-1, 1, (3, 2)).astype(np.float32)
+    want = X.copy()
+    np.add.at(want, (slice(None), [4, 4]), 2 * src)
+    np.testing.assert_allclose(mint.index_add(x, 1, Tensor(np.array([4, 4], np.int32)), Tensor(src), alpha=2)
+                               .asnumpy(), want, rtol=1e-6, atol=1e-6)
+    values, indices = mint.kthvalue(x, 2, dim=1)
+    np.testing.assert_array_equal(values.asnumpy(), np.sort(X, 1)[:, 1])
+    np.testing.assert_array_equal(indices.asnumpy(), np.argsort(X, 1, kind="stable")[:, 1])
+    assert mint.kthvalue(x, 1, 0, keepdim=True)[0].shape == (1, 5)
+    ints = Tensor(np.array([3, 1, 3, 2, 1], np.int32))
+    np.testing.assert_array_equal(mint.unique(ints).asnumpy(), [1, 2, 3])
+    u, inv, cnt = mint.unique(ints, return_inverse=True, return_counts=True)
+    np.testing.assert_array_equal(inv.asnumpy(), [2, 0, 2, 1, 0])
+    np.testing.assert_array_equal(cnt.asnumpy(), [2, 1, 2])
+    e = mint.empty(2, 3, dtype=ms.int32)
+    assert e.shape == (2, 3) and e.dtype == ms.int32 and mint.empty_like(x).shape == (3, 5)
+    np.testing.assert_allclose(mint.addr_(x[:, :2], x[:, 0], x[0, :2], 0.5, 2).asnumpy(),
+                               0.5 * X[:, :2] + 2 * np.outer(X[:, 0], X[0, :2]), rtol=1e-6)

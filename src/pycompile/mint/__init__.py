@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pycompile import ops as _ops
 from pycompile.common import dtype as _mstype
+from pycompile.common.tensor import Tensor as _Tensor
 from pycompile.ops._table import OpRuntimeError as _OpRuntimeError
 from pycompile.mint import nn  # noqa: F401
 from pycompile.mint.nn.functional import conv2d  # noqa: F401  (mint.conv2d)
@@ -468,3 +469,58 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 def item(input):
     """The value of a one-element tensor, as a Python number."""
     return input.item()
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    """input with alpha * source's slices added at `index` along dim (repeated indices add up)."""
+    shape = [1] * source.ndim
+    shape[dim] = -1
+    full_index = _ops.broadcast_to(_ops.reshape(_ops.cast(index, _mstype.int64), tuple(shape)), source.shape)
+    return _ops.tensor_scatter_elements(input, full_index, source * alpha if alpha != 1 else source, dim, "add")
+
+
+def kthvalue(input, k, dim=-1, keepdim=False):
+    """(values, indices) of the k-th smallest element along dim (k counts from 1)."""
+    values, indices = _ops.sort(input, dim)
+    values = _ops.narrow(values, dim, k - 1, 1)
+    indices = _ops.narrow(indices, dim, k - 1, 1)
+    if not keepdim:
+        values, indices = _ops.squeeze(values, dim), _ops.squeeze(indices, dim)
+    return values, _ops.cast(indices, _mstype.int64)
+
+
+def empty(*size, dtype=None, device=None, pin_memory=False):
+    """A tensor of `size` whose values are unspecified (here: zeros), float32 unless dtype."""
+    return _ops.zeros(_size(size), dtype or _mstype.float32)
+
+
+def empty_like(input, *, dtype=None, device=None, pin_memory=False):
+    return _ops.zeros_like(input, dtype=dtype)
+
+
+def real(input):
+    return _ops.real(input)
+
+
+def imag(input):
+    return _ops.imag(input)
+
+
+def addr_(input, vec1, vec2, beta=1, alpha=1):
+    """beta * input + alpha * outer(vec1, vec2)."""
+    return input * beta + _ops.outer(vec1, vec2) * alpha
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct values in ascending order (also with sorted=False, as PyTorch's CPU result),
+    with the inverse indices and the counts when asked; along `dim`, the distinct slices. PyNative
+    only: the output's length depends on the values (graph code gets ops.unique's error)."""
+    _ops.unique(input)                      # (in graph code: the data-dependent-shape error)
+    import numpy as np
+    values, inverse, counts = np.unique(input.asnumpy(), return_inverse=True, return_counts=True, axis=dim)
+    result = [_Tensor(values)]
+    if return_inverse:
+        result.append(_Tensor(inverse.reshape(input.shape if dim is None else (-1,)).astype(np.int64)))
+    if return_counts:
+        result.append(_Tensor(counts.astype(np.int64)))
+    return result[0] if len(result) == 1 else tuple(result)
