@@ -144,3 +144,50 @@ def test_functional_conv_pool_normalize(compiled):
     np.testing.assert_array_equal(got[4], np.where(x > 0.1, x, -5.0))
     assert got[5].shape == (1, 12, 10)
     np.testing.assert_allclose(got[6], x[0, :, :, :4].reshape(4, 6, 2, 2).mean(3), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_more_layers_against_numpy(compiled):
+    x = RNG.uniform(-1, 1, (2, 4, 4, 6)).astype(np.float32)
+    seq = RNG.uniform(-1, 1, (2, 3, 8)).astype(np.float32)
+
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.gn, self.prelu = mint.nn.GroupNorm(2, 4), mint.nn.PReLU(4, 0.1)
+            self.pad1, self.pad3 = mint.nn.ConstantPad1d((1, 2), 0.5), mint.nn.ZeroPad3d(1)
+            self.up = mint.nn.UpsamplingNearest2d(scale_factor=2.0)
+            self.avg1, self.amax1 = mint.nn.AvgPool1d(2), mint.nn.AdaptiveMaxPool1d(4)
+            self.thr = mint.nn.Threshold(0.2, -1.0)
+
+        def construct(self, x, seq):
+            return (self.gn(x), self.prelu(x), self.pad1(seq), self.pad3(x), self.up(x), self.avg1(seq),
+                    self.amax1(seq), self.thr(x))
+    got = [t.asnumpy() for t in _run(Net(), Tensor(x), Tensor(seq), compiled=compiled)]
+    g = x.reshape(2, 2, -1)
+    gn = ((g - g.mean(2, keepdims=True)) / np.sqrt(g.var(2, keepdims=True) + 1e-5)).reshape(x.shape)
+    np.testing.assert_allclose(got[0], gn, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(got[1], np.where(x > 0, x, 0.1 * x), rtol=1e-6)
+    np.testing.assert_array_equal(got[2], np.pad(seq, ((0, 0), (0, 0), (1, 2)), constant_values=0.5))
+    np.testing.assert_array_equal(got[3], np.pad(x, ((0, 0), (1, 1), (1, 1), (1, 1))))
+    np.testing.assert_array_equal(got[4], x.repeat(2, 2).repeat(2, 3))
+    np.testing.assert_allclose(got[5], seq.reshape(2, 3, 4, 2).mean(3), rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(got[6], seq.reshape(2, 3, 4, 2).max(3))
+    np.testing.assert_array_equal(got[7], np.where(x > 0.2, x, -1.0))
+
+
+def test_losses_unfold_fold_and_bilinear_upsampling():
+    a, b = RNG.uniform(-1, 1, (3, 4)).astype(np.float32), RNG.uniform(-1, 1, (3, 4)).astype(np.float32)
+    t = np.array([1, -1, 1], np.float32)
+    cos = (a * b).sum(1) / np.sqrt((a * a).sum(1) * (b * b).sum(1))
+    want = np.where(t > 0, 1 - cos, np.maximum(0, cos - 0.1)).mean()
+    np.testing.assert_allclose(mint.nn.CosineEmbeddingLoss(0.1)(Tensor(a), Tensor(b), Tensor(t)).asnumpy(), want,
+                               rtol=1e-5)
+    np.testing.assert_allclose(mint.nn.SoftMarginLoss()(Tensor(a), Tensor(np.sign(b))).asnumpy(),
+                               np.log1p(np.exp(-np.sign(b) * a)).mean(), rtol=1e-5)
+    img = RNG.uniform(-1, 1, (1, 2, 4, 4)).astype(np.float32)
+    cols = mint.nn.Unfold(2, stride=2)(Tensor(img))
+    assert cols.shape == (1, 8, 4)
+    np.testing.assert_allclose(mint.nn.Fold((4, 4), 2, stride=2)(cols).asnumpy(), img, rtol=1e-6)
+    up = mint.nn.UpsamplingBilinear2d(size=(7, 7))(Tensor(img)).asnumpy()
+    np.testing.assert_allclose(up[..., ::2, ::2], img, rtol=1e-5, atol=1e-6)      # align_corners: corners kept

@@ -11,5 +11,8 @@ LAYERS = {
     "batchnorm1d_noaffine": "mint.nn.BatchNorm1d(4, affine=False)",
     "embedding": "mint.nn.Embedding(5, 3, padding_idx=1)",
     "maxpool2d": "mint.nn.MaxPool2d(2)",
+    "groupnorm": "mint.nn.GroupNorm(2, 4)",
+    "groupnorm_noaffine": "mint.nn.GroupNorm(2, 4, affine=False)",
+    "prelu": "mint.nn.PReLU(3, 0.1)",
     "avgpool2d": "mint.nn.AvgPool2d(3, 2, 1)",
 }

@@ -20,7 +20,7 @@ from pycompile.nn import Cell
 # layers whose class is MindSpore's nn one: the same constructor arguments as mint's
 for _name in ("ReLU", "Sigmoid", "Tanh", "Mish", "LogSigmoid", "MSELoss", "L1Loss", "BCELoss", "CrossEntropyLoss",
               "NLLLoss", "Identity", "PixelShuffle", "ZeroPad2d", "ReflectionPad1d", "ReflectionPad2d",
-              "ReplicationPad1d", "ReplicationPad2d", "Upsample", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+              "ReplicationPad1d", "ReplicationPad2d", "ReflectionPad3d", "ReplicationPad3d", "Upsample", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
               "AdaptiveMaxPool2d"):
     globals()[_name] = getattr(_nn, _name)
 
@@ -340,3 +340,168 @@ class AvgPool2d(Cell):
 
     def construct(self, input):
         return functional.avg_pool2d(input, *self.args)
+
+
+class GroupNorm(Cell):
+    """Group normalization over num_groups groups of channels; `weight` (ones) / `bias` (zeros),
+    trained when affine."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, dtype=None):
+        super().__init__()
+        dt = dtype or _mstype.float32
+        self.num_groups, self.eps = num_groups, eps
+        # without affine MindSpore still holds them (ones and zeros), frozen
+        self.weight = _Parameter(_initializer("ones", (num_channels,), dt), "weight", requires_grad=affine)
+        self.bias = _Parameter(_initializer("zeros", (num_channels,), dt), "bias", requires_grad=affine)
+
+    def construct(self, input):
+        return _ops.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+
+class PReLU(Cell):
+    """max(0, x) + weight * min(0, x); weight num_parameters values (one, or one per channel) set to init."""
+
+    def __init__(self, num_parameters=1, init=0.25, dtype=None):
+        super().__init__()
+        self.weight = _Parameter(_Tensor(np.full(num_parameters, init, np.float32), dtype or _mstype.float32),
+                                 "weight")
+
+    def construct(self, input):
+        return _ops.prelu(input, self.weight)
+
+
+class Unfold(Cell):
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
+        super().__init__()
+        self.args = (kernel_size, dilation, padding, stride)
+
+    def construct(self, input):
+        return _ops.unfold(input, *self.args)
+
+
+class Fold(Cell):
+    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1):
+        super().__init__()
+        self.args = (output_size, kernel_size, dilation, padding, stride)
+
+    def construct(self, input):
+        size = _Tensor(np.array(self.args[0], np.int32))
+        return _ops.fold(input, size, *self.args[1:])
+
+
+class _ConstantPad(Cell):
+    """Pads the trailing axes with `value` (padding an int for every side, or per side from the last axis)."""
+    _SIDES = 2
+
+    def __init__(self, padding, value=None):
+        super().__init__()
+        self.padding = (padding,) * self._SIDES if isinstance(padding, int) else tuple(padding)
+        self.value = 0.0 if value is None else value
+
+    def construct(self, input):
+        return _ops.pad(input, self.padding, "constant", self.value)
+
+
+class ConstantPad1d(_ConstantPad):
+    _SIDES = 2
+
+
+class ConstantPad2d(_ConstantPad):
+    _SIDES = 4
+
+
+class ConstantPad3d(_ConstantPad):
+    _SIDES = 6
+
+
+class ZeroPad1d(_ConstantPad):
+    _SIDES = 2
+
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
+
+
+class ZeroPad3d(_ConstantPad):
+    _SIDES = 6
+
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
+
+
+class UpsamplingNearest2d(Cell):
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__()
+        self.size, self.scale_factor = size, scale_factor
+
+    def construct(self, input):
+        return _ops.interpolate(input, self.size, self.scale_factor, "nearest",
+                                recompute_scale_factor=None if self.scale_factor is None else True)
+
+
+class UpsamplingBilinear2d(Cell):
+    """Bilinear resizing with align_corners=True (as PyTorch's UpsamplingBilinear2d)."""
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__()
+        self.size, self.scale_factor = size, scale_factor
+
+    def construct(self, input):
+        return _ops.interpolate(input, self.size, self.scale_factor, "bilinear", True,
+                                None if self.scale_factor is None else True)
+
+
+class AvgPool1d(Cell):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        super().__init__()
+        self.args = (kernel_size, stride, padding, ceil_mode, count_include_pad)
+
+    def construct(self, input):
+        return functional.avg_pool1d(input, *self.args)
+
+
+class AdaptiveMaxPool1d(Cell):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def construct(self, input):
+        out = _ops.adaptive_max_pool2d(_ops.unsqueeze(input, 2), (1, self.output_size), self.return_indices)
+        if self.return_indices:
+            return _ops.squeeze(out[0], 2), _ops.squeeze(out[1], 2)
+        return _ops.squeeze(out, 2)
+
+
+class Dropout2d(Cell):
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        self.p = p
+
+    def construct(self, input):
+        return _ops.dropout2d(input, self.p, self.training)
+
+
+class Threshold(Cell):
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold, self.value = threshold, value
+
+    def construct(self, input):
+        return _ops.threshold(input, self.threshold, self.value)
+
+
+class CosineEmbeddingLoss(Cell):
+    def __init__(self, margin=0.0, reduction="mean"):
+        super().__init__()
+        self.margin, self.reduction = margin, reduction
+
+    def construct(self, input1, input2, target):
+        return _ops.cosine_embedding_loss(input1, input2, target, self.margin, self.reduction)
+
+
+class SoftMarginLoss(Cell):
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        self.reduction = reduction
+
+    def construct(self, input, target):
+        return _ops.soft_margin_loss(input, target, self.reduction)
