@@ -67,3 +67,44 @@ def test_a_training_step_with_a_compiled_grad():
     x, y = Tensor(np.ones((4, 3), np.float32)), Tensor(np.zeros((4, 1), np.float32))
     losses = [float(step(x, y).asnumpy()) for _ in range(5)]
     assert losses[-1] < losses[0]
+
+
+import lr_scheduler_cases as LRC  # noqa: E402
+
+with open(os.path.join(ORACLE, "data", "lr_scheduler_steps.json")) as _f:
+    MS_LR = json.load(_f)["cases"]
+
+
+@pytest.mark.parametrize("name", sorted(LRC.CASES))
+def test_scheduler_rates_equal_mindsporess(name):
+    cls, kw = LRC.CASES[name]
+    w, v = (Parameter(Tensor(np.ones(2, np.float32)), name=n) for n in ("w", "v"))
+    opt = optim.SGD([{"params": [w], "lr": 0.1}, {"params": [v], "lr": 0.05}], lr=0.1)
+    sch = getattr(optim.lr_scheduler, cls)(opt, **kw)
+    got = [[float(x.asnumpy()) for x in sch.get_last_lr()]]
+    for _ in range(LRC.STEPS):
+        sch.step()
+        got.append([float(x.asnumpy()) for x in sch.get_last_lr()])
+    np.testing.assert_allclose(got, MS_LR[name], rtol=2e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
+def test_a_scheduled_rate_reaches_compiled_steps(mode):
+    """The group's lr is a Parameter: after StepLR halves it, the next (already compiled) SGD step
+    moves the weight by half as much."""
+    ms.set_context(mode=mode)
+    w = Parameter(Tensor(np.zeros(1, np.float32)), name="w")
+    opt = optim.SGD([w], lr=1.0)
+    sch = optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+    grad = (Tensor(np.ones(1, np.float32)),)
+    moves = []
+    for _ in range(3):
+        before = float(w.asnumpy()[0])
+        opt(grad)
+        moves.append(before - float(w.asnumpy()[0]))
+        sch.step()
+    np.testing.assert_allclose(moves, [1.0, 0.5, 0.25])
+    opt.param_groups[0]["lr"].set_data(Tensor(np.array(2.0, np.float32)))
+    before = float(w.asnumpy()[0])
+    opt(grad)
+    assert before - float(w.asnumpy()[0]) == 2.0

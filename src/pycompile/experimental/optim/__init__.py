@@ -6,8 +6,9 @@ PyTorch algorithms, checked step by step against torch 2.13's (tests/train/test_
 values recorded in tests/oracle/data/torch_optim_steps.json). The state Parameters are named as the
 wheel names them ('exp_avg.w', 'exp_avg_sq.w', 'state_step'; 'momentum_buf.w', 'step_t').
 
-The hyperparameters are read when a step is traced: in graph mode a learning rate changed in
-`param_groups` after the first step takes effect at the next compile, not before."""
+A group's learning rate is a Parameter (`param_groups[i]['lr']`, as MindSpore's): set it with
+`set_data` or a scheduler (`lr_scheduler`), and compiled steps read the new rate; the other
+hyperparameters are read when a step is traced (a change reaches graph mode at the next compile)."""
 from __future__ import annotations
 
 import numpy as np
@@ -32,11 +33,17 @@ class Optimizer(Cell):
             groups = [{"params": groups}]
         self.defaults = dict(defaults)
         self.param_groups = []
-        for g in groups:
+        for i, g in enumerate(groups):
             g = dict(g)
             g["params"] = list(g["params"]) if not isinstance(g["params"], Parameter) else [g["params"]]
             for k, v in defaults.items():
                 g.setdefault(k, v)
+            # a group's learning rate is a float32 Parameter, as MindSpore's (the step reads it at
+            # run time, so a scheduler's or the user's new rate reaches compiled steps); it sits in
+            # the group dict only, not among the Cell's Parameters
+            if not isinstance(g["lr"], Parameter):
+                g["lr"] = Parameter(Tensor(np.array(g["lr"], np.float32)), f"learning_rate_group_{i}",
+                                    requires_grad=False)
             self.param_groups.append(g)
         self.parameters = ParameterTuple([p for g in self.param_groups for p in g["params"]])
 
@@ -68,19 +75,21 @@ class _AdamBase(Optimizer):
         self.max_exp_avg_sq = (self._states("max_exp_avg_sq") if any(g["amsgrad"] for g in self.param_groups)
                                else self.exp_avg_sq)
         self.state_step = Parameter(Tensor(np.zeros(1, np.float32)), "state_step", requires_grad=False)
-        self._hp = self._hyper("lr", "betas", "eps", "weight_decay", "amsgrad", "maximize")
+        self._hp = self._hyper("betas", "eps", "weight_decay", "amsgrad", "maximize")
+        self._lrs = [g["lr"] for g in self.param_groups for _ in g["params"]]
 
     def construct(self, gradients):
         step = self.state_step + 1.0
         updates = []
-        for p, g, m, v, vmax, hp in zip(self.parameters, gradients, self.exp_avg, self.exp_avg_sq,
-                                        self.max_exp_avg_sq, self._hp):
-            lr, (b1, b2), eps, wd, amsgrad, maximize = hp
+        for p, g, m, v, vmax, lr_param, hp in zip(self.parameters, gradients, self.exp_avg, self.exp_avg_sq,
+                                                  self.max_exp_avg_sq, self._lrs, self._hp):
+            (b1, b2), eps, wd, amsgrad, maximize = hp
+            lr = F.cast(lr_param, _mstype.float64)
             g = -g if maximize else g
             w = p
             if wd != 0:
                 if self._DECOUPLED:
-                    w = p * (1.0 - lr * wd)
+                    w = p * F.cast(1.0 - lr * wd, p.dtype)
                 else:
                     g = g + p * wd
             m_new = m * b1 + g * (1.0 - b1)
@@ -128,13 +137,15 @@ class SGD(Optimizer):
                                       nesterov=nesterov, maximize=maximize))
         self.momentum_buf = self._states("momentum_buf")
         self.step_t = Parameter(Tensor(np.array(0, np.int32)), "step_t", requires_grad=False)
-        self._hp = self._hyper("lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize")
+        self._hp = self._hyper("momentum", "dampening", "weight_decay", "nesterov", "maximize")
+        self._lrs = [g["lr"] for g in self.param_groups for _ in g["params"]]
 
     def construct(self, gradients):
         first = F.cast(self.step_t == 0, _mstype.float32)
         updates = []
-        for p, g, buf, hp in zip(self.parameters, gradients, self.momentum_buf, self._hp):
-            lr, momentum, dampening, wd, nesterov, maximize = hp
+        for p, g, buf, lr_param, hp in zip(self.parameters, gradients, self.momentum_buf, self._lrs, self._hp):
+            momentum, dampening, wd, nesterov, maximize = hp
+            lr = F.cast(lr_param, p.dtype)
             g = -g if maximize else g
             if wd != 0:
                 g = g + p * wd
@@ -150,4 +161,6 @@ class SGD(Optimizer):
         return True
 
 
-__all__ = ["Optimizer", "Adam", "AdamW", "SGD"]
+from pycompile.experimental.optim import lr_scheduler  # noqa: E402,F401
+
+__all__ = ["Optimizer", "Adam", "AdamW", "SGD", "lr_scheduler"]
