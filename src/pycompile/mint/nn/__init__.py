@@ -389,41 +389,29 @@ class Fold(Cell):
         return _ops.fold(input, size, *self.args[1:])
 
 
-class _ConstantPad(Cell):
-    """Pads the trailing axes with `value` (padding an int for every side, or per side from the last axis)."""
-    _SIDES = 2
+class ConstantPad1d(_nn.ConstantPad1d):
+    """nn's ConstantPad1d with mint's default value (None: zeros)."""
 
     def __init__(self, padding, value=None):
-        super().__init__()
-        self.padding = (padding,) * self._SIDES if isinstance(padding, int) else tuple(padding)
-        self.value = 0.0 if value is None else value
-
-    def construct(self, input):
-        return _ops.pad(input, self.padding, "constant", self.value)
+        super().__init__(padding, 0.0 if value is None else value)
 
 
-class ConstantPad1d(_ConstantPad):
-    _SIDES = 2
+class ConstantPad2d(_nn.ConstantPad2d):
+    def __init__(self, padding, value=None):
+        super().__init__(padding, 0.0 if value is None else value)
 
 
-class ConstantPad2d(_ConstantPad):
-    _SIDES = 4
+class ConstantPad3d(_nn.ConstantPad3d):
+    def __init__(self, padding, value=None):
+        super().__init__(padding, 0.0 if value is None else value)
 
 
-class ConstantPad3d(_ConstantPad):
-    _SIDES = 6
-
-
-class ZeroPad1d(_ConstantPad):
-    _SIDES = 2
-
+class ZeroPad1d(_nn.ConstantPad1d):
     def __init__(self, padding):
         super().__init__(padding, 0.0)
 
 
-class ZeroPad3d(_ConstantPad):
-    _SIDES = 6
-
+class ZeroPad3d(_nn.ConstantPad3d):
     def __init__(self, padding):
         super().__init__(padding, 0.0)
 
