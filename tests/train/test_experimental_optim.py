@@ -108,3 +108,12 @@ def test_a_scheduled_rate_reaches_compiled_steps(mode):
     before = float(w.asnumpy()[0])
     opt(grad)
     assert before - float(w.asnumpy()[0]) == 2.0
+
+
+def test_the_base_scheduler_keeps_the_rates():
+    w = Parameter(Tensor(np.ones(1, np.float32)), name="w")
+    opt = optim.SGD([w], lr=0.1)
+    sch = optim.lr_scheduler.LRScheduler(opt)
+    sch.step()
+    assert sch.last_epoch == 1
+    np.testing.assert_allclose(float(sch.get_last_lr()[0].asnumpy()), 0.1, rtol=1e-7)

@@ -27,7 +27,9 @@ class LRScheduler:
         return [float(group["lr"].asnumpy()) for group in self.optimizer.param_groups]
 
     def get_lr(self):
-        raise NotImplementedError(f"{type(self).__name__} does not define get_lr")
+        """The rates of the next epoch; the base class keeps the current ones (a constant schedule),
+        each subclass below gives its formula."""
+        return self._lrs()
 
     def get_last_lr(self):
         return [Tensor(np.array(v, np.float32)) for v in self._last_lr]

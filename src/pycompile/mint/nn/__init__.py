@@ -297,11 +297,11 @@ class _BatchNorm(Cell):
 
 
 class BatchNorm1d(_BatchNorm):
-    pass
+    """Over (N, C) or (N, C, L) inputs: the statistics of each channel over the other axes."""
 
 
 class BatchNorm2d(_BatchNorm):
-    pass
+    """Over (N, C, H, W) inputs: the statistics of each channel over the other axes."""
 
 
 class Embedding(Cell):
