@@ -52,6 +52,8 @@ from pycompile import amp  # noqa: F401,E402
 from pycompile import log  # noqa: F401,E402  (`mindspore.log`: logger.warning(...))
 from pycompile import mint  # noqa: F401,E402  (`mindspore.mint`: the PyTorch-style names)
 from pycompile import experimental  # noqa: F401,E402  (`mindspore.experimental.optim`)
+from pycompile import profiler  # noqa: F401,E402  (`mindspore.profiler`)
+from pycompile.profiler import Profiler  # noqa: F401,E402
 from pycompile import communication  # noqa: F401,E402  (mpi4py only on init())
 from pycompile.common import context  # noqa: F401,E402  (`ms.context.set_context`, `ms.context.ParallelMode`)
 # `import mindspore.context` / `import pycompile.context`: the same module object under MindSpore's path

@@ -27,6 +27,8 @@ PIPELINE = "pipeline-parallel gradient accumulation: needs stages on several dev
 # run-time length, a printed message: not what the table's cases compare)
 FIX33_NAMES = "recorded from the wheel in both modes by tests/ops/test_fix33_names.py (data/fix33_names.json)"
 MODULE = "a module: its Primitives (CdistGrad) have recorded tests (tests/ops/test_fix33_names.py)"
+PROFILER = ("it records times, not values: its files and op names are compared with the wheel's by "
+            "tests/profiler/test_profiler.py (data/profiler_layout.json)")
 
 EXEMPT = {
     # FIX33_NAMES, MODULE
@@ -128,6 +130,8 @@ EXEMPT = {
     "ops.type_as": NO_KERNEL, "ops.uniform_": NO_KERNEL, "ops.zero_": NO_KERNEL,
     # PIPELINE
     "nn.PipelineGradReducer": PIPELINE,
+    # PROFILER
+    "ms.Profiler": PROFILER,
     # SPLIT_MINDIR
     "ms.export_split_mindir": SPLIT_MINDIR, "train.export_split_mindir": SPLIT_MINDIR,
 }

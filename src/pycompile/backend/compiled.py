@@ -320,6 +320,10 @@ class Compiled:
         fast = self._fast_caller()
         if fast is not None:
             self.run, self.guarded = fast
+        if getattr(self.exe, "profile_regions", None) is not None:
+            # built while a Profiler records: each call's kernel times go to it (backend/profiling.py)
+            from pycompile.backend.profiling import timed
+            self.run, self.guarded = timed(self.run, self.exe, self.report.name), None
         if lay.collectives:
             # the first call checks that every rank runs the same collectives; later calls go straight
             self._checked = (self.run, self.guarded)

@@ -29,9 +29,9 @@ class CPU(devices.Device):
     def renders(self, op) -> bool:
         return True           # every row has its C (backend/c/ops); decomposed rows are expanded anyway
 
-    def render(self, graph):
+    def render(self, graph, profile: bool = False):
         from pycompile.backend.c.codegen import generate
-        return generate(graph, float_status=self.float_status)
+        return generate(graph, float_status=self.float_status, profile=profile)
 
     def build(self, module, stem: str) -> str:
         """Write `stem`.c and compile it to `stem`.so with the system C compiler."""

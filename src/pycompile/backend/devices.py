@@ -45,7 +45,8 @@ class Device:
             self.__dict__["_unrendered"] = memo
         return {"device": self.name, "device_passes": tuple(self.passes), "unrendered": memo[1]}
 
-    def render(self, graph):
+    def render(self, graph, profile: bool = False):
+        """The module of `graph`; `profile`: with its kernels timed (backend/c/profile.py)."""
         raise NotImplementedError
 
     def build(self, module, stem: str) -> str:

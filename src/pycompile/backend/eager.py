@@ -491,9 +491,16 @@ def _options_key() -> tuple:
     gen = context.generation()
     if _OPTIONS[0] != gen:
         from pycompile.backend import devices, pipeline
-        opts = pipeline.options()
+        opts = _kernel_options()
         _OPTIONS[:] = [gen, (devices.current().name,) + tuple(sorted(opts.items()))]
     return _OPTIONS[1]
+
+
+def _kernel_options() -> dict:
+    """A jit compile's options, never instrumented: the profiler times PyNative's ops where they
+    are called (backend/profiling.py), so their kernels are the same with and without it."""
+    from pycompile.backend import pipeline
+    return {**pipeline.options(), "profile": False}
 
 
 def _describe(types) -> str:
@@ -536,7 +543,7 @@ def _lower(op, types, attrs):
     t0 = time.perf_counter()
     graph, params = _single_op_graph(op, types, attrs, f"eager_{op.name}")
     traced = TraceResult(graph, [], [(i,) for i in range(len(params))])
-    return pipeline.lower(traced, None, {"trace": time.perf_counter() - t0})
+    return pipeline.lower(traced, _kernel_options(), {"trace": time.perf_counter() - t0})
 
 
 def _gradient_kernels(op, types, out_type, attrs, needed=None) -> list:

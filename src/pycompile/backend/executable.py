@@ -38,6 +38,7 @@ _PIN_BYTES = 1 << 16
 _INIT_T = _ffi.typeof("int(*)(const void *)")
 _ENTRY_T = _ffi.typeof("int(*)(void **)")
 _LAYOUT_T = _ffi.typeof("const char *(*)(void)")
+_PROFILE_T = _ffi.typeof("int64_t *(*)(void)")
 _ERRINFO_T = _ffi.typeof("const int64_t *(*)(void)")
 
 
@@ -92,11 +93,26 @@ class Executable:
         self.args[n - 1] = self._arena_buf
         self.ref_shapes = [r._data.shape for r in refs]
         self._entry = self.lib.load_function(_ENTRY_T, "pc_entry")
+        self.profile_regions, self.profile_counters = self._profile()
         self._arena_size = max(arena_size, 64)
         # the argument array and the arena belong to one call at a time: a call from another
         # Python thread while one runs (cffi releases the GIL) gets its own (see _own_args)
         self._busy = threading.Lock()
         watch_interrupts()
+
+    def _profile(self):
+        """(regions, counters) of a module built for the profiler (backend/c/profile.py): its
+        kernels' descriptions and a writable view of their (count, ns, first start) counters;
+        (None, None) for every other module."""
+        try:
+            listing = self.lib.load_function(_LAYOUT_T, "pc_profile_regions")
+        except (AttributeError, KeyError, OSError, NotImplementedError):
+            return None, None
+        from pycompile.backend.profiling import regions_of
+        regions = regions_of(_ffi.string(listing()))
+        counters = self.lib.load_function(_PROFILE_T, "pc_profile")()
+        view = np.frombuffer(_ffi.buffer(counters, 24 * max(len(regions), 1)), np.int64)
+        return regions, view
 
     def reported_layout(self) -> str | None:
         """What the module says its pc_entry takes (compiled.layout_text), or None when it does

@@ -8,7 +8,7 @@ import contextlib
 import os
 import time
 
-from pycompile.backend import devices
+from pycompile.backend import devices, profiling
 from pycompile.backend.compiled import CompileReport, Compiled, Layout, TracedSources
 from pycompile.common import context, knobs, log
 from pycompile.common.abstract import ScalarType, TensorType
@@ -86,6 +86,7 @@ def options() -> dict:
     and unrendered rows (devices.Device.pipeline_options); the compile-cache key holds them all."""
     device = devices.current()
     return {"load_elim": context.load_elim_level(), "float_status": device.float_status,
+            "profile": profiling.recording(),
             "opt_level": knobs.get("PYCOMPILE_OPT_LEVEL"), "fast_paths": knobs.get("PYCOMPILE_FAST_PATHS"),
             "winograd": knobs.get("PYCOMPILE_WINOGRAD"), "vector_bytes": knobs.get("PYCOMPILE_VECTOR_BYTES"),
             **device.pipeline_options()}
@@ -153,7 +154,7 @@ def lower(traced, opts: dict | None = None, times: dict | None = None) -> Lowere
     t = time.perf_counter()
     device = devices.current()
     with _stage("code generation"):
-        mod = device.render(graph)
+        mod = device.render(graph, profile=True) if opts.get("profile") else device.render(graph)
     times["codegen"] = time.perf_counter() - t
     if log.enabled(log.output_code):
         log.output_code.info("generated C for %s (%d lines):\n%s", graph.name, mod.c_lines, mod.source)

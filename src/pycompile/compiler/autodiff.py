@@ -42,6 +42,8 @@ them, and memory planning keeps exactly those alive.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from pycompile.common.abstract import U_TYPE, RefType, ScalarType, TensorType, TupleType
 from pycompile.common.parameter import Parameter
 from pycompile.compiler import ir
@@ -370,7 +372,7 @@ class Backprop:
             # never records such an op, and its rule need not accept the inputs' dtypes
             return
         args = [[Sym(v, b) for v in x] if isinstance(x, list) else Sym(x, b) for x in user]
-        b.loc = n.loc
+        b.loc = _gradient_loc(n)
         cin = op.grad(g, Sym(n if out is None else out, b), *args, **n.attrs)
         for x, c in zip(user, cin):
             if c is None:
@@ -584,3 +586,12 @@ def _backward_graph(session: Session, callee: ir.Graph, keys: tuple) -> ir.Graph
                      ir.Block((), tuple(sub.nodes), (*outputs, sub.u)), out_tree=None, loc=callee.loc)
     session.backward[(id(callee), keys)] = (callee, graph)
     return graph
+
+
+def _gradient_loc(n):
+    """The location of the nodes of `n`'s gradient: its line, in MindSpore's scope for gradient
+    ops (`Gradients/<n's scope>/Grad_<op>`: what the profiler names them by)."""
+    loc = n.loc
+    if loc is None or not loc.scope:
+        return loc
+    return dataclasses.replace(loc, scope=f"Gradients/{loc.scope}/Grad_{n.op.name}")

@@ -12,6 +12,7 @@ an UpdateState. The Builder owns the current `U`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 
 import numpy as np
 
@@ -143,6 +144,8 @@ class Builder(Tracer):
         # id(list) -> (list, whole, rows): lists a loop filled row by row (compiler/stacking.py)
         self.stacked_lists: dict = {}
         self.loc: ir.Loc | None = None
+        self.scope = "Default"          # the Cell scope of the nodes added now (frontend._call_cell)
+        self._scoped = (None, "", None)     # (loc, scope, the loc in that scope) last made
         self.number_ops = 0             # > 0 inside a Python operator on mutable numbers
 
     @contextlib.contextmanager
@@ -166,8 +169,15 @@ class Builder(Tracer):
         return self._stack[-1]
 
     def add(self, op, inputs, out_type, attrs=None, blocks=()) -> ir.Node:
+        loc = self.loc
+        if loc is not None and not loc.scope:          # a source line's loc: the scope now
+            # (a loc already scoped is a node's, reused for the nodes made from it: autodiff's)
+            made = self._scoped
+            if made[0] is not loc or made[1] != self.scope:
+                made = self._scoped = (loc, self.scope, dataclasses.replace(loc, scope=self.scope))
+            loc = made[2]
         n = ir.Node(op=op, inputs=tuple(inputs), type=out_type, attrs=dict(attrs or {}),
-                    blocks=tuple(blocks), loc=self.loc)
+                    blocks=tuple(blocks), loc=loc)
         self._stack[-1].append(n)
         return n
 

@@ -131,6 +131,8 @@ class Interpreter(ControlFlow, Loops, Expressions):
         self.inside_lazy = False
         self.differentiating = 0           # depth of gradient functions being traced (autodiff.py)
         self.frame: Frame | None = None
+        # (Cell, its scope) of the Cells being called, the traced one first (_call_cell)
+        self.cells: list = [(None, "Default")]
         self.depth = 0
         self.max_depth = max_depth
 
@@ -260,8 +262,27 @@ class Interpreter(ControlFlow, Loops, Expressions):
             return self._call_cell(fn, args, kwargs)
         return self._call_other(fn, args, kwargs)
 
-    @user_site
     def _call_cell(self, fn, args, kwargs):
+        """A Cell called from graph code, its nodes in the Cell's scope (`Default/d-Dense`: the
+        name the profiler gives them, MindSpore's): its attribute name in the calling Cell and
+        its class (the class alone when the caller holds it elsewhere)."""
+        b = self.builder
+        parent, scope = self.cells[-1]
+        name = type(fn).__name__
+        for attr, cell in (parent.__dict__.get("_cells") or {}).items() if isinstance(parent, CellBase) else ():
+            if cell is fn:
+                name = f"{attr}-{name}"
+                break
+        self.cells.append((fn, f"{scope}/{name}"))
+        b.scope = self.cells[-1][1]
+        try:
+            return self._call_cell_in_scope(fn, args, kwargs)
+        finally:
+            self.cells.pop()
+            b.scope = self.cells[-1][1]
+
+    @user_site
+    def _call_cell_in_scope(self, fn, args, kwargs):
         if not mixed.SCOPE and lazy.eligible(self, fn):
             shared = lazy.call(self, fn, args, kwargs)
             if shared is not lazy.INLINE:
@@ -642,6 +663,7 @@ def trace(fn, args: tuple, kwargs: dict | None = None, self_obj=None, name: str 
     call_args = [lift(a, names[i], (i,)) for i, a in enumerate(args)]
     call_kwargs = {k: lift(v, k, (k,)) for k, v in (kwargs or {}).items()}
     full = [self_obj, *call_args] if self_obj is not None else call_args
+    interp.cells[0] = (self_obj, "Default")
     try:
         with tracing(b):
             if self_obj is None and (getattr(fn, "__wrapped_vmap__", None) is not None or is_library(fn)):

@@ -41,6 +41,9 @@ class Loc:
     col: int
     source: str = ""          # the source line's text
     func: str = ""
+    # the Cells the code was reached through, as MindSpore scopes ops: "Default/d-Dense" for the
+    # construct of the network's attribute `d` (a Dense); what the profiler names ops by
+    scope: str = ""
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"

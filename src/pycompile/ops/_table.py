@@ -271,17 +271,24 @@ def _apply(op: OpDef, inputs, attrs: dict, key):
         graph = tracing.capturing()
         if graph is not None:
             return graph.emit(op, list(inputs), attrs, out_type)
+    profile = PROFILE[0]
     if key is not None and op.kind in _PLANNED_KINDS and op.effect is Effect.PURE and op.eager is not None:
         plan = _plan(op, types, out_type, attrs)
+        if profile is not None:
+            plan = profile(op, plan)
         if len(_PLANS) >= _MAX_PLANS:
             _PLANS.clear()
         _PLANS[key] = plan
         return plan(inputs, attrs)
+    if profile is not None:
+        return profile(op, lambda i, *rest: run_eager(op, i, *rest))(inputs, attrs, out_type, types)
     return run_eager(op, inputs, attrs, out_type, types)
 
 
 # (op, attributes key, per input: dtype and shape, or a number kind's marker) -> plan
 _PLANS: dict = {}
+# while a Profiler records: wrap(op, fn) -> fn timed as a call of op (backend/profiling.py)
+PROFILE: list = [None]
 _MAX_PLANS = 8192       # a bound, not a tuning knob: a program meets a few hundred keys
 _NO_ATTRS: dict = {}    # only ever unpacked (**), never handed on
 # the kinds whose infer reads nothing but its types and attributes (EFFECT and CREATE rows may

@@ -31,6 +31,7 @@ from pycompile.backend.c.complex_check import check_complex
 from pycompile.backend.c.dedup import dedup_functions
 from pycompile.backend.c.naming import nid, numbering
 from pycompile.backend.c.outline import outline
+from pycompile.backend.c.profile import Regions, region_of
 from pycompile.backend.c.split import split_function
 from pycompile.backend.c.effects import EffectEmitter
 from pycompile.backend.c.fused import FusedEmitter
@@ -72,14 +73,17 @@ class _Module:
     writes_parameters: bool = False     # some graph of the module assigns a Parameter
     collectives: list = field(default_factory=list)     # backend/c/collectives.py: one per call emitted
     shared_fns: dict = field(default_factory=dict)      # helper text -> C name (ops/winograd.py: equal layers share)
+    profile: Regions | None = None     # built for the profiler: its timed kernels (profile.py)
 
 
 class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):
-    def __init__(self, graph: ir.Graph, float_status: bool = False, module: _Module | None = None):
+    def __init__(self, graph: ir.Graph, float_status: bool = False, module: _Module | None = None,
+                 profile: bool = False):
         self.g = graph
         self.mod = module or _Module()
         self.float_status = float_status
         if module is None:
+            self.mod.profile = Regions() if profile else None
             self.mod.cold_weights = _parameter_bytes(graph) > _l2_bytes()
             self.mod.writes_parameters = _assigns(graph)
             # shared subgraphs (lazy_inline) first: their plans size the callers' scratch
@@ -309,6 +313,8 @@ class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):
                  f"if (RT->interrupted) PC_INTR = RT->interrupted; "
                  f"if (RT->thread_index) PC_TID = RT->thread_index;{sgemm} return PC_RT_ABI_VERSION; }}",
                  ""]
+        if self.mod.profile is not None:
+            head += self.mod.profile.head()
         if "PC_ERRINFO[" in body:                 # a runtime error's values (backend/errinfo.py)
             head += [f"static int64_t PC_ERRINFO[{ERRINFO_SLOTS}];",
                      "const int64_t *pc_error_info(void) { return PC_ERRINFO; }", ""]
@@ -341,9 +347,22 @@ class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):
             if n.op is ir.GETITEM:
                 self.getitems.setdefault(id(n.inputs[0]), {})[n.attrs["index"]] = n
         progress = collectives.progress_points(block)
+        regions = self.mod.profile
         for n in block.nodes:
             self.comment(w, n)
-            self.emit_node(w, n)
+            info = region_of(n) if regions is not None else None
+            if info is None:
+                self.emit_node(w, n)
+            else:
+                k = regions.add(info)
+                w.line(f"PC_PROF_T[{k}] = pc_prof_now();")
+                mark = len(w.lines)
+                self.emit_node(w, n)
+                if len(w.lines) > mark:
+                    w.line(f"pc_prof_add({k});")
+                else:                       # nothing ran (an empty tensor): no region
+                    del w.lines[mark - 1]
+                    regions.drop_last()
             if id(n) in progress:
                 collectives.emit_progress(w)
 
@@ -598,7 +617,8 @@ def _l2_bytes() -> int:
     return 1 << 20
 
 
-def generate(graph: ir.Graph, float_status: bool = False) -> CModule:
+def generate(graph: ir.Graph, float_status: bool = False, profile: bool = False) -> CModule:
+    """The module of `graph`; `profile`: with every kernel timed for the profiler (profile.py)."""
     check_complex(graph)
     with numbering():
-        return CodeGen(graph, float_status).generate()
+        return CodeGen(graph, float_status, profile=profile).generate()
