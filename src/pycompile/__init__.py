@@ -5,6 +5,8 @@ eagerly on NumPy (PYNATIVE_MODE) or are compiled to C (GRAPH_MODE, `@jit`).
 """
 import sys as _sys
 
+from pycompile import _module_paths as _module_paths  # noqa: E402
+_module_paths.install()          # MindSpore's module paths (`pycompile.nn.loss.loss`): _module_paths.py
 from pycompile._version import __version__  # noqa: F401,E402
 from pycompile.common import dtype  # noqa: F401
 from pycompile.common.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT,  # noqa: F401
@@ -77,6 +79,7 @@ train.export, train.load = export, load          # mindspore.train.export / load
 from pycompile.common.missing import install_tensor_stubs as _install_tensor_stubs  # noqa: E402
 
 _install_tensor_stubs(Tensor)   # last: after every module that adds Tensor methods
+_module_paths.complete_loaded()  # MindSpore's names on modules loaded under another path
 
 
 def __getattr__(name):

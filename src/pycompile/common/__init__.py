@@ -6,7 +6,11 @@ from pycompile.common.dtype import (bool_, cdouble, cfloat, complex64, complex12
 # `pycompile.common.initializer` stays the module (as `mindspore.common.initializer` is), so
 # `ms.common.initializer.Normal()` works; the function is `pycompile.common.initializer.initializer`.
 from pycompile.common import initializer  # noqa: F401
-from pycompile.common.initializer import get_seed, set_seed  # noqa: F401
+# MindSpore's `mindspore.common.set_seed` is the global one (NumPy's generator and the dataset's
+# seed follow it): common.seed's, not the initializers' own
+from pycompile.common.seed import get_seed, set_seed  # noqa: F401
+# `mindspore.common.mutable` is the function (the module is reached by its full path)
+from pycompile.common.mutable import mutable  # noqa: F401
 from pycompile.common.parameter import Parameter, ParameterTuple  # noqa: F401
 from pycompile.common.tensor import Tensor, is_tensor, tensor  # noqa: F401
 # jit, jit_class and lazy_inline (MindSpore exports them from mindspore.common) are set on this

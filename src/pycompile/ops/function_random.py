@@ -14,7 +14,7 @@ import contextvars
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common import seed as _seed
+from pycompile.common.seed import add_seed_listener as _add_seed_listener, get_seed as _get_seed
 from pycompile.common.abstract import TensorType, type_of
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
@@ -31,9 +31,9 @@ def _reset(seed: int) -> None:
     RNG_STATE.set_data(np.array([int(seed), 0, 1], np.int64))
 
 
-_seed.add_seed_listener(_reset)
-if _seed.get_seed() is not None:
-    _reset(_seed.get_seed())
+_add_seed_listener(_reset)
+if _get_seed() is not None:
+    _reset(_get_seed())
 
 
 def _op_seed(name: str, seed) -> int:

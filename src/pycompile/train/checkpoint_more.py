@@ -78,6 +78,8 @@ def set_algo_parameters(**kwargs) -> None:
         if key not in _ALGO_DEFAULTS:
             raise ValueError(f"Set context keyword {key} is not recognized!")
         _check_type(key, value, _ALGO_DEFAULTS[key])
+        if key == "tensor_slice_align_size" and not 1 <= value <= 1024:
+            raise ValueError(f"Align_size must be in [1, 1024], but got {value}")
         _ALGO[key] = value
 
 
