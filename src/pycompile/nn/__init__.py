@@ -68,6 +68,12 @@ from pycompile.nn.wrappers_surface33 import (AdaptiveAvgPool3d, AdaptiveMaxPool3
                                              PipelineCell, PipelineGradReducer, PReLUExt, Unfold,
                                              VirtualDatasetCellTriple)
 
+# ops.LSTM (the primitive with one flat weight) runs on nn.LSTM's time loop: it is defined here,
+# the layer above ops, and handed down as MindSpore's ops.LSTM / ops.operations.LSTM
+from pycompile import ops as _ops  # noqa: E402
+from pycompile.nn.lstm_primitive import LSTM as _LSTMPrimitive  # noqa: E402
+_ops.LSTM = _ops.operations.LSTM = _LSTMPrimitive
+
 def __getattr__(name):
     from pycompile.common.missing import missing
     raise missing("nn", __name__, name)
