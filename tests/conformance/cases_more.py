@@ -214,3 +214,17 @@ def graph_cell_round_trip(x):
         path = os.path.join(d, "net")
         ms.export(Net(), x, file_name=path, file_format="MINDIR")
         return nn.GraphCell(ms.load(path + ".mindir"))(x)
+
+@case("ms.Profiler", inputs=[rnd(2, 3)], graph=False,
+      reason="a Profiler is started and stopped from Python, around graph code, not inside it")
+def profiler_leaves_results_alone(x):
+    import shutil
+    import tempfile
+    where = tempfile.mkdtemp()
+    try:
+        p = ms.Profiler(output_path=where)
+        y = ops.relu(x) * 2 + ops.exp(x)
+        p.stop()
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+    return y

@@ -236,3 +236,13 @@ def embedding_lookup():
 @cell("nn.EmbeddingLookup", inputs=[np.array([[0, 9], [12, -1]], np.int32)])
 def embedding_lookup_out_of_range_ids():
     return set_params(nn.EmbeddingLookup(10, 4), 62)
+
+@case("ops.LSTM", inputs=[rnd(3, 2, 4), rnd(2, 2, 2), rnd(2, 2, 4), rnd(240, 1, 1, lo=-0.5, hi=0.5)])
+def ops_lstm_bidirectional_projected(x, h, c, w):
+    y, hn, cn, _, _ = ops.LSTM(4, 4, 1, True, True, 0.0, 2)(x, h, c, w)   # reserve / state: the kernel's
+    return y, hn, cn
+
+@case("ops.LSTM", inputs=[rnd(4, 3, 4), rnd(2, 3, 4), rnd(2, 3, 4), rnd(320, 1, 1, lo=-0.5, hi=0.5)])
+def ops_lstm_two_layers(x, h, c, w):
+    y, hn, cn, _, _ = ops.LSTM(4, 4, 2, True, False, 0.0)(x, h, c, w)
+    return y, hn, cn

@@ -27,10 +27,6 @@ PIPELINE = "pipeline-parallel gradient accumulation: needs stages on several dev
 # run-time length, a printed message: not what the table's cases compare)
 FIX33_NAMES = "recorded from the wheel in both modes by tests/ops/test_fix33_names.py (data/fix33_names.json)"
 MODULE = "a module: its Primitives (CdistGrad) have recorded tests (tests/ops/test_fix33_names.py)"
-LSTM_OP = ("its values and gradients are recorded from the wheel in both modes by tests/nn/test_lstm_op.py "
-           "(data/lstm_op.json): a flat weight and five outputs, more than a table case compares")
-PROFILER = ("it records times, not values: its files and op names are compared with the wheel's by "
-            "tests/profiler/test_profiler.py (data/profiler_layout.json)")
 
 EXEMPT = {
     # FIX33_NAMES, MODULE
@@ -132,10 +128,7 @@ EXEMPT = {
     "ops.type_as": NO_KERNEL, "ops.uniform_": NO_KERNEL, "ops.zero_": NO_KERNEL,
     # PIPELINE
     "nn.PipelineGradReducer": PIPELINE,
-    # PROFILER
-    "ms.Profiler": PROFILER,
     "ops.functional.Roll": NO_KERNEL, "ops.functional.auto_generate": MODULE,
-    "ops.LSTM": LSTM_OP, "ops.operations.LSTM": LSTM_OP,
     # SPLIT_MINDIR
     "ms.export_split_mindir": SPLIT_MINDIR, "train.export_split_mindir": SPLIT_MINDIR,
 }
