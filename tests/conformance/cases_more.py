@@ -228,3 +228,27 @@ def profiler_leaves_results_alone(x):
     finally:
         shutil.rmtree(where, ignore_errors=True)
     return y
+
+@case("ops.batch_dot", inputs=[rnd(2, 2, 3), rnd(2, 3, 4)])
+def batch_dot_default_axes(x, y):
+    return ops.batch_dot(x, y), ops.batch_dot(x, y, (-1, -2))
+
+@case("ops.batch_dot", inputs=[rnd(3, 4), rnd(3, 5, 4), rnd(3, 4, 4, 5)])
+def batch_dot_axes_forms(x, y, z):
+    return ops.batch_dot(x, y, (1, 2)), ops.batch_dot(y, z, 2), ops.batch_dot(z, x, [1, 1]), ops.batch_dot(x, x)
+
+@case("ops.batch_dot", inputs=[rnd(2, 3, 4), rnd(2, 4, 3)], error=True)
+def batch_dot_axes_zero(x, y):
+    return ops.batch_dot(x, y, (0, 1))
+
+@case("ops.batch_dot", inputs=[rnd(2, 3, 4), rnd(3, 4, 3)], error=True)
+def batch_dot_batch_sizes_differ(x, y):
+    return ops.batch_dot(x, y)
+
+@case("ops.batch_dot", inputs=[rnd(2, 3, 4, dtype="float64"), rnd(2, 4, 3, dtype="float64")], error=True)
+def batch_dot_float64(x, y):
+    return ops.batch_dot(x, y)
+
+@case("ops.batch_dot", inputs=[rnd(3), rnd(3, 3)], error=True)
+def batch_dot_rank_one(x, y):
+    return ops.batch_dot(x, y)

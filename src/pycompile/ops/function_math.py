@@ -554,6 +554,78 @@ def matrix_solve(matrix, rhs, adjoint=False):
     return apply(P.MatrixSolve, [matrix, rhs], {"adjoint": adjoint})
 
 
+
+def _batch_dot_axes(s1, s2, axes) -> list:
+    """MindSpore's batch_dot axes: one contracted axis of x1 and one of x2 (never the batch axis)."""
+    n1, n2 = len(s1), len(s2)
+    pre = "For 'batch_dot', the"
+    if axes is None:
+        return [n1 - 1, n2 - 1] if n2 == 2 else [n1 - 1, n2 - 2]
+    if isinstance(axes, (list, tuple)):
+        if 0 in axes:
+            raise OpValueError(f"{pre} 'axes' cannot contain 0, but got axes: {axes}.")
+        if len(axes) != 2:
+            raise OpValueError(f"{pre} length of 'axes' must be equal to 2, but got {len(axes)}.")
+        out = list(axes)
+        for k, n in ((0, n1), (1, n2)):
+            if not isinstance(out[k], builtins.int) or isinstance(out[k], builtins.bool):
+                raise OpTypeError(f"For 'batch_dot', the type of 'axes[{k}]' should be 'int', but got "
+                                  f"'{type(out[k]).__name__}'.")
+            if out[k] < 0:
+                out[k] += n
+            if out[k] < 0:
+                raise OpValueError(f"For 'batch_dot', the 'reversed axes[{k}]' must be a non-negative int, but "
+                                   f"got {out[k]}.")
+        if out[0] > n1 or out[1] > n2:
+            raise OpValueError(f"{pre} axes[0] must be less than or equal to len(x1_shape), and axes[1] must be "
+                               f"less than or equal to len(x2_shape).But got 'axes': {out}, 'x1_shape': {s1}, "
+                               f"'x2_shape': {s2}.")
+        return out
+    if isinstance(axes, builtins.int) and not isinstance(axes, builtins.bool):
+        if axes == 0:
+            raise OpValueError(f"{pre} 'axes' should not be equal to 0, but got {axes}.")
+        if axes > n1 or axes > n2:
+            raise OpValueError(f"{pre} 'axes' cannot be greater than the length of 'x1_shape' and 'x2_shape', "
+                               f"but got 'axes': {axes}, 'x1_shape': {s1}, 'x2_shape': {s2}.")
+        return [axes + n1, axes + n2] if axes < 0 else [axes, axes]
+    raise OpValueError(f"{pre} type of 'axes' must be one of those: int, tuple(int), list(int), but got "
+                       f"{type(axes).__name__}.")
+
+
+def batch_dot(x1, x2, axes=None):
+    """MindSpore's (deprecated) batch dot product: per batch entry, x1 and x2 contracted over one
+    axis each (`axes`; by default x1's last and x2's second to last, or its last when x2 is 2-D);
+    the result is (batch, x1's free axes, x2's free axes). float32 only, as MindSpore's."""
+    t1, t2 = type_of(x1), type_of(x2)
+    s1, s2 = tuple(t1.shape), tuple(t2.shape)
+    if len(s1) < 2 or len(s2) < 2:
+        raise OpValueError(f"For 'batch_dot', the inputs x1, x2 should have 'dimension >= 2', but got "
+                           f"'len(x1_shape)': ({len(s1)}) and 'len(x2_shape)': ({len(s2)}).")
+    for name, t in (("x1", t1), ("x2", t2)):
+        if t.dtype is not mstype.float32:
+            raise OpTypeError(f"The '{name}' doesn't support '{t.dtype}' and expect to receive [mindspore.float32].")
+    if s1[0] != s2[0]:
+        raise OpValueError(f"For 'batch_dot', the inputs 'x1', 'x2' should have the same batch sizes, but got "
+                           f"'x1_batch_size': {s1[0]} and 'x2_batch_size': {s2[0]}.")
+    ax = _batch_dot_axes(s1, s2, axes)
+    if len(s1) == 2:
+        x1, ax[0], s1 = F.expand_dims(x1, 1), ax[0] + 1, (s1[0], 1, s1[1])
+    if len(s2) == 2:
+        x2, s2 = F.expand_dims(x2, 2), (s2[0], s2[1], 1)
+    free1 = [i for i in range(1, len(s1)) if i != ax[0]]
+    free2 = [i for i in range(1, len(s2)) if i != ax[1]]
+    rows = builtins.int(np.prod([s1[i] for i in free1]))
+    cols = builtins.int(np.prod([s2[i] for i in free2]))
+    a = F.reshape(F.transpose(x1, (0, *free1, ax[0])), (s1[0], rows, s1[ax[0]]))
+    b = F.reshape(F.transpose(x2, (0, ax[1], *free2)), (s2[0], s2[ax[1]], cols))
+    out = F.reshape(F.bmm(a, b), (s1[0], *[s1[i] for i in free1], *[s2[i] for i in free2]))
+    if len(t1.shape) == 2:
+        return F.squeeze(out, 1)
+    if len(t2.shape) == 2:
+        return F.squeeze(out, -1)
+    return out
+
+
 __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and callable(v) and getattr(v, "__module__", None) == __name__
            and n not in ("scan", "argmin_int64", "reduce_prod_keep", "lp_norm", "l2_normalize", "var")]
