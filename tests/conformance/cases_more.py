@@ -252,3 +252,8 @@ def batch_dot_float64(x, y):
 @case("ops.batch_dot", inputs=[rnd(3), rnd(3, 3)], error=True)
 def batch_dot_rank_one(x, y):
     return ops.batch_dot(x, y)
+
+@case("ops.ROIAlign", inputs=[rnd(2, 3, 6, 8), np.array([[0, 1.0, 1.5, 9.0, 8.5], [1, -2.0, 3.0, 6.0, 14.0],
+                                                          [1, 4.5, 0.5, 7.0, 2.0]], np.float32)])
+def roi_align_default(x, rois):
+    return ops.ROIAlign(2, 3, 0.5)(x, rois), ops.ROIAlign(3, 2, 0.25, 3, 0)(x, rois)

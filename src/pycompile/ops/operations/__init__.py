@@ -306,6 +306,7 @@ class Identity(Primitive):
 from pycompile.ops.operations_everyday import *  # noqa: F401,F403,E402
 from pycompile.ops.operations_nn import *  # noqa: F401,F403,E402
 from pycompile.ops.operations_cnn import *  # noqa: F401,F403,E402
+from pycompile.ops.roi_align import ROIAlign  # noqa: F401,E402
 from pycompile.ops.operations_comm import *  # noqa: F401,F403,E402
 from pycompile.ops.operations_optim import *  # noqa: F401,F403,E402
 from pycompile.ops.operations_optim_dense import *  # noqa: F401,F403,E402
