@@ -21,17 +21,6 @@ with open(os.path.join(ORACLE, "data", "lstm_op.json")) as _f:
     RECORDED = json.load(_f)["cases"]
 
 
-class Loss(nn.Cell):
-    def __init__(self, case):
-        super().__init__()
-        i, h, layers, bias, bi, proj = case
-        self.lstm = ops.LSTM(i, h, layers, bias, bi, 0.0, proj)
-
-    def construct(self, x, h, c, w, gy, gh, gc):
-        y, hn, cn, _, _ = self.lstm(x, h, c, w)
-        return (y * gy).sum() + (hn * gh).sum() + (cn * gc).sum()
-
-
 class Forward(nn.Cell):
     def __init__(self, case):
         super().__init__()
@@ -52,7 +41,7 @@ def test_values_and_gradients_are_mindsporess(rec, mode):
     for got, key in ((y, "y"), (hn, "hn"), (cn, "cn")):
         np.testing.assert_allclose(got.asnumpy(), np.array(rec[key], np.float32), rtol=2e-5, atol=2e-6)
     assert reserve.shape == (1, 1) and state.shape == (1, 1)          # oneDNN's workspace there
-    grads = ms.grad(Loss(case), grad_position=(0, 1, 2, 3))(*args)
+    grads = ms.grad(C.loss_cell(ms, case), grad_position=(0, 1, 2, 3))(*args)
     for got, want in zip(grads, rec["grads"]):
         np.testing.assert_allclose(got.asnumpy().ravel(), np.array(want, np.float32), rtol=1e-4, atol=2e-5)
 

@@ -89,14 +89,7 @@ def test_the_rois_get_no_gradient():
 
 @pytest.mark.parametrize("name", sorted(RECORDED["errors"]))
 def test_errors_are_mindsporess(name):
-    x, rois, _ = C.inputs(0, "float32")
-    calls = {
-        "batch_index": lambda: ops.ROIAlign(2, 2, 0.5)(Tensor(x), Tensor(np.array([[2, 0, 0, 4, 4]], np.float32))),
-        "four_columns": lambda: ops.ROIAlign(2, 2, 0.5)(Tensor(x), Tensor(rois[:, 1:])),
-        "int_features": lambda: ops.ROIAlign(2, 2, 0.5)(Tensor(x.astype(np.int32)), Tensor(rois)),
-        "pooled_height_float": lambda: ops.ROIAlign(2.0, 2, 0.5),
-        "spatial_scale_int": lambda: ops.ROIAlign(2, 2, 1),
-    }
+    calls = C.error_calls(ms)
     cls, msg = RECORDED["errors"][name]
     with pytest.raises(Exception) as info:
         calls[name]()

@@ -46,3 +46,19 @@ def inputs(case, seed):
     gh = rng.standard_normal((layers * d, BATCH, r)).astype(np.float32)
     gc = rng.standard_normal((layers * d, BATCH, h)).astype(np.float32)
     return x, h0, c0, w, gy, gh, gc
+
+
+def loss_cell(ms, case):
+    """A Cell of framework `ms` (mindspore or pycompile): the weighted sum of ops.LSTM's outputs
+    whose gradients are compared, sum(y * gy) + sum(hn * gh) + sum(cn * gc)."""
+    i, h, layers, bias, bi, proj = case
+
+    class Loss(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.lstm = ms.ops.LSTM(i, h, layers, bias, bi, 0.0, proj)
+
+        def construct(self, x, h0, c0, w, gy, gh, gc):
+            y, hn, cn, _, _ = self.lstm(x, h0, c0, w)
+            return (y * gy).sum() + (hn * gh).sum() + (cn * gc).sum()
+    return Loss()

@@ -22,3 +22,16 @@ def inputs(k, dtype):
                      [1, 12.0, 0.0, 17.5, 13.0]], dtype)
     grad_weights = rng.standard_normal((6, 3, 4, 4)).astype(np.float32)
     return x, rois, grad_weights
+
+
+def error_calls(ms):
+    """The calls whose errors are recorded, in framework `ms` (mindspore or pycompile)."""
+    ops, Tensor = ms.ops, ms.Tensor
+    x, rois, _ = inputs(0, "float32")
+    return {
+        "batch_index": lambda: ops.ROIAlign(2, 2, 0.5)(Tensor(x), Tensor(np.array([[2, 0, 0, 4, 4]], np.float32))),
+        "four_columns": lambda: ops.ROIAlign(2, 2, 0.5)(Tensor(x), Tensor(rois[:, 1:])),
+        "int_features": lambda: ops.ROIAlign(2, 2, 0.5)(Tensor(x.astype(np.int32)), Tensor(rois)),
+        "pooled_height_float": lambda: ops.ROIAlign(2.0, 2, 0.5),
+        "spatial_scale_int": lambda: ops.ROIAlign(2, 2, 1),
+    }
