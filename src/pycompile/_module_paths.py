@@ -74,13 +74,20 @@ def resolve(path: str, name: str):
 
 
 def _fallback(path: str, own):
+    """The module's `__getattr__`: its own first (a module may install names when first read:
+    ops.functional's op entries), then the table's."""
     def __getattr__(name):
         entry = names_of(path).get(name)
         # (a namespace's own module lists its names under itself: those are its own to answer)
-        if entry is not None and (_NAMESPACES.get(entry[0]), entry[1]) != (path, name):
-            return resolve(path, name)
+        listed = entry is not None and (_NAMESPACES.get(entry[0]), entry[1]) != (path, name)
         if own is not None:
-            return own(name)
+            try:
+                return own(name)
+            except AttributeError:
+                if not listed:
+                    raise
+        if listed:
+            return resolve(path, name)
         raise AttributeError(f"module 'pycompile.{path}' has no attribute '{name}'")
     __getattr__.path, __getattr__.own = path, own
     return __getattr__

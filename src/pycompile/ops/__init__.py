@@ -80,7 +80,7 @@ def _is_function(v) -> bool:
 # `mindspore.ops.function` and its *_func submodules) holds every name.
 FUNCTIONS = tuple(n for n in __all__ if _is_function(globals()[n]))
 for _n in FUNCTIONS:
-    if not hasattr(functional, _n) and not hasattr(_builtins, _n):
+    if _n not in vars(functional) and not hasattr(_builtins, _n):
         setattr(functional, _n, globals()[_n])
     elif _n not in vars(functional) and hasattr(_builtins, _n):
         # `F.slice` / `F.range` from outside: the module's __getattr__ answers, so functional.py's
