@@ -528,3 +528,55 @@ def mint_f_pool(x):
 @case("ms.mint.nn.functional.one_hot", inputs=[ints(4, hi=3, dtype='int64'), rnd(5, 2)])
 def mint_f_one_hot_embedding(i, w):
     return ms.mint.nn.functional.one_hot(i, 4), ms.mint.nn.functional.embedding(i, w)
+
+@case("ms.mint.nn.functional.conv3d", inputs=[rnd(1, 2, 4, 5, 5), rnd(3, 2, 2, 3, 3), rnd(3)])
+def mint_f_conv3d(x, w, b):
+    F = ms.mint.nn.functional
+    return F.conv3d(x, w, b), F.conv3d(x, w, None, 1, 1), F.conv3d(x, w, b, (1, 2, 1), "valid")
+
+@case("ms.mint.nn.functional.avg_pool3d", inputs=[rnd(1, 2, 4, 6, 6)])
+def mint_f_avg_pool3d(x):
+    F = ms.mint.nn.functional
+    return F.avg_pool3d(x, 2), F.avg_pool3d(x, (2, 3, 3), 1, 1, count_include_pad=False)
+
+@case("ms.mint.nn.functional.adaptive_max_pool1d", inputs=[rnd(2, 3, 10)])
+def mint_f_adaptive_max_pool1d(x):
+    F = ms.mint.nn.functional
+    return F.adaptive_max_pool1d(x, 4), F.adaptive_max_pool1d(x, 3, True)
+
+@case("ms.mint.nn.functional.flatten", inputs=[rnd(2, 3, 4)])
+def mint_f_flatten(x):
+    F = ms.mint.nn.functional
+    return F.flatten(x), F.flatten(x, 1), F.flatten(x, 0, 1)
+
+@case("ms.mint.nn.functional.cosine_embedding_loss", inputs=[rnd(4, 5), rnd(4, 5), np.array([1, -1, 1, -1], np.float32)])
+def mint_f_cosine_embedding_loss(a, b, t):
+    F = ms.mint.nn.functional
+    return F.cosine_embedding_loss(a, b, t), F.cosine_embedding_loss(a, b, t, 0.2, "sum")
+
+@case("ms.mint.linalg.vector_norm", inputs=[rnd(3, 4)])
+def mint_linalg_norms(x):
+    L = ms.mint.linalg
+    return L.vector_norm(x), L.vector_norm(x, 1, 1, True), L.matrix_norm(x), L.norm(x), L.norm(x, 2, 1)
+
+@case("ms.mint.linalg.inv", inputs=[rnd(2, 3, 3)])
+def mint_linalg_inv(x):
+    return ms.mint.linalg.inv(x + 4 * ms.ops.eye(3, 3, ms.float32))
+
+@case("ms.mint.linalg.qr", inputs=[rnd(4, 3)])
+def mint_linalg_qr(x):
+    q, r = ms.mint.linalg.qr(x)
+    return ms.ops.abs(q), ms.ops.abs(r)
+
+@case("ms.mint.special.erfc", inputs=[rnd(2, 3)])
+def mint_special_functions(x):
+    S = ms.mint.special
+    return S.erfc(x), S.exp2(x), S.expm1(x), S.log1p(x + 2.5), S.sinc(x), S.log_softmax(x, 1), S.round(x * 3)
+
+@cell("ms.mint.nn.Conv3d", inputs=[rnd(1, 2, 4, 5, 5)])
+def mint_nn_conv3d():
+    return set_params(ms.mint.nn.Conv3d(2, 3, (2, 3, 3), padding=1), 81)
+
+@cell("ms.mint.nn.BatchNorm3d", inputs=[rnd(2, 3, 2, 3, 3)])
+def mint_nn_batchnorm3d():
+    return set_params(ms.mint.nn.BatchNorm3d(3), 82).set_train(False)

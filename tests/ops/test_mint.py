@@ -111,7 +111,37 @@ CASES = {
     "tile": (lambda x: mint.tile(x, (2, 1)), lambda x: np.tile(x, (2, 1))),
     "diff2": (lambda x: mint.diff(x, 2, 1), lambda x: np.diff(x, 2, 1)),
     "diff_prepend": (lambda x: mint.diff(x, 1, 0, prepend=x[:1]), lambda x: np.diff(x, 1, 0, prepend=x[:1])),
+    # mint.linalg / mint.special / the 1-D and flat forms (the wheel: "The kernel LinalgVectorNorm
+    # unregistered", "The kernel Exp2 unregistered", "The kernel AdaptiveMaxPool1D unregistered")
+    "linalg_vector_norm": (lambda x: mint.linalg.vector_norm(x, 1, 1, True), lambda x: np.abs(x).sum(1, keepdims=True)),
+    "linalg_vector_norm_2": (lambda x: mint.linalg.vector_norm(x), lambda x: np.array(np.sqrt((x.astype(np.float64) ** 2).sum()))),
+    "linalg_norm": (lambda x: mint.linalg.norm(x, 2, 1), lambda x: np.sqrt((x.astype(np.float64) ** 2).sum(1))),
+    "linalg_matrix_norm": (lambda x: mint.linalg.matrix_norm(x), lambda x: np.array(np.linalg.norm(x.astype(np.float64)))),
+    "linalg_inv": (lambda x: mint.linalg.inv(x[:, :3] + 4 * EYE5[:3, :3]),
+                   lambda x: np.linalg.inv(x[:, :3].astype(np.float64) + 4 * np.eye(3))),
+    "linalg_qr_r": (lambda x: mint.abs(mint.linalg.qr(x)[1]), lambda x: np.abs(np.linalg.qr(x.astype(np.float64))[1])),
+    "special_erfc": (lambda x: mint.special.erfc(x), lambda x: 1 - _erf(x)),
+    "special_exp2": (lambda x: mint.special.exp2(x), lambda x: np.exp2(x.astype(np.float64))),
+    "special_expm1": (lambda x: mint.special.expm1(x), lambda x: np.expm1(x.astype(np.float64))),
+    "special_log1p": (lambda x: mint.special.log1p(x + 2.5), lambda x: np.log1p(x.astype(np.float64) + 2.5)),
+    "special_sinc": (lambda x: mint.special.sinc(x), lambda x: np.sinc(x.astype(np.float64))),
+    "special_log_softmax": (lambda x: mint.special.log_softmax(x, 1), lambda x: np.log(_softmax(x.astype(np.float64), 1))),
+    "special_round": (lambda x: mint.special.round(x * 3), lambda x: np.round(x * 3)),
+    "f_flatten": (lambda x: F.flatten(x), lambda x: x.reshape(-1)),
+    "f_cosine_embedding_loss": (lambda x: F.cosine_embedding_loss(x, Tensor(Y), Tensor(np.array([1, -1, 1], np.float32)), 0.1),
+                                lambda x: np.array(_cosine_embedding(x, Y, np.array([1, -1, 1]), 0.1))),
+    "f_adaptive_max_pool1d": (lambda x: F.adaptive_max_pool1d(mint.reshape(x, (1, 3, 5)), 2),
+                              lambda x: np.stack([x[:, :3].max(1), x[:, 2:].max(1)], 1)[None]),
+    "f_adaptive_max_pool1d_indices": (lambda x: F.adaptive_max_pool1d(mint.reshape(x, (1, 3, 5)), 2, True)[1],
+                                      lambda x: np.stack([x[:, :3].argmax(1), 2 + x[:, 2:].argmax(1)], 1)[None]),
 }
+
+
+def _cosine_embedding(a, b, target, margin):
+    """PyTorch's (MindSpore's documented) cosine embedding loss, mean reduction."""
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    cos = (a * b).sum(1) / np.sqrt((a * a).sum(1) * (b * b).sum(1))
+    return np.where(target == 1, 1 - cos, np.maximum(0, cos - margin)).mean()
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["pynative", "compiled"])

@@ -13,6 +13,7 @@ from pycompile.common import dtype as _mstype
 from pycompile.common.tensor import Tensor as _Tensor
 from pycompile.ops._table import OpRuntimeError as _OpRuntimeError
 from pycompile.mint import nn  # noqa: F401
+from pycompile.mint import linalg, special  # noqa: F401,E402  (mint.linalg.norm, mint.special.erfc)
 from pycompile.experimental import optim  # noqa: F401  (mint.optim: experimental.optim's optimizers)
 from pycompile.mint.nn.functional import conv2d  # noqa: F401  (mint.conv2d)
 

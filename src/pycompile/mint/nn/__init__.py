@@ -247,7 +247,7 @@ class _ConvNd(Cell):
             mode = {"reflect": "reflect", "replicate": "replicate", "circular": "circular"}[self.padding_mode]
             x = _ops.pad(x, widths, mode)
             pad_mode, padding = "valid", 0
-        conv = _ops.conv1d if self._ND == 1 else _ops.conv2d
+        conv = {1: _ops.conv1d, 2: _ops.conv2d, 3: _ops.conv3d}[self._ND]
         stride = self.stride[0] if self._ND == 1 else self.stride
         dilation = self.dilation[0] if self._ND == 1 else self.dilation
         if self._ND == 1 and pad_mode == "pad":
@@ -261,6 +261,10 @@ class Conv2d(_ConvNd):
 
 class Conv1d(_ConvNd):
     _ND = 1
+
+
+class Conv3d(_ConvNd):
+    _ND = 3
 
 
 class _BatchNorm(Cell):
@@ -302,6 +306,10 @@ class BatchNorm1d(_BatchNorm):
 
 class BatchNorm2d(_BatchNorm):
     """Over (N, C, H, W) inputs: the statistics of each channel over the other axes."""
+
+
+class BatchNorm3d(_BatchNorm):
+    """Over (N, C, D, H, W) inputs: the statistics of each channel over the other axes."""
 
 
 class Embedding(Cell):

@@ -10,6 +10,7 @@ _SAME = ("sigmoid", "tanh", "hardsigmoid", "softshrink", "hardshrink", "softplus
          "cross_entropy", "embedding", "grid_sample", "interpolate", "unfold", "fold", "group_norm")
 for _name in _SAME:
     globals()[_name] = getattr(_ops, _name)
+upsample = _ops.interpolate        # mint's upsample: interpolate's arguments
 
 
 # `inplace` is accepted and a new tensor returned (pycompile's tensors of graph code are values)
@@ -161,6 +162,35 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(_ops.conv1d, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """3-D convolution, padding an int, a (depth, height, width) triple, or 'same' / 'valid'."""
+    return _conv(_ops.conv3d, input, weight, bias, stride, padding, dilation, groups)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    return _ops.avg_pool3d(input, kernel_size, kernel_size if stride is None else stride, padding, ceil_mode,
+                           count_include_pad, divisor_override or 0)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """Over the last axis of (N, C, L) / (C, L): mint's return_indices gives the positions too (the
+    2-D pooling over a height of 1, whose flat positions are the 1-D ones)."""
+    if not return_indices:
+        return _ops.adaptive_max_pool1d(input, output_size)
+    out, idx = _ops.adaptive_max_pool2d(_ops.expand_dims(input, -2), (1, output_size), True)
+    return _ops.squeeze(out, -2), _ops.squeeze(idx, -2)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    """mint's flatten: from axis 0 by default (ops.flatten starts at 1)."""
+    return _ops.flatten(input, start_dim=start_dim, end_dim=end_dim)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
+    return _ops.cosine_embedding_loss(input1, input2, target, margin, reduction)
 
 
 def adaptive_avg_pool1d(input, output_size):
