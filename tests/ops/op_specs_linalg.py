@@ -33,3 +33,14 @@ LINALG_CASES = [
                                x.norm(-2, dim=(-1, -2), keepdim=True).reshape(-1)]),
          _batched, (sample(F64, (2, 5, 3)),), (ops.matrix_norm, ops.norm)),
 ]
+
+
+def _batch_dot(x, y):
+    """ops.batch_dot's default axes: x's last with y's second to last, per batch entry."""
+    return np.einsum("bij,bjk->bik", x.astype(np.float64), y.astype(np.float64)).astype(F32)
+
+
+LINALG_CASES += [
+    Case("batch dot, default axes", "BatchMatMul", lambda x, y: ops.batch_dot(x, y), _batch_dot,
+         (sample(F32, (2, 3, 4)), sample(F32, (2, 4, 5))), (ops.batch_dot,)),
+]
