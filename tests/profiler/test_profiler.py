@@ -250,3 +250,20 @@ def test_a_wrong_argument_type_is_reset_with_mindsporess_warning(tmp_path, capsy
 
 def test_ms_profiler_is_the_profiler():
     assert ms.Profiler is Profiler and ms.profiler.Profiler is Profiler
+
+
+def test_fuzzed_programs_compiled_with_timers_equal_pynative(tmp_path):
+    """The op fuzzer's programs (tests/compiler/fuzz_ops.py) compiled while a Profiler records: the
+    timed C computes what PyNative computes, and its kernels are recorded. PYCOMPILE_FUZZ_EXAMPLES
+    / 30 programs (10 by default; the soak's figures are in docs/RELIABILITY.md)."""
+    from pycompile.common import knobs
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "compiler"))
+    import fuzz_ops as F
+    count = max(10, knobs.get("PYCOMPILE_FUZZ_EXAMPLES") // 30)
+    recorder = profiling.Recorder()
+    profiling.begin(recorder)
+    failures = {}
+    for start in range(90000, 90000 + count, 10):
+        failures.update(F.run_batch(list(range(start, min(start + 10, 90000 + count))), tmp_path))
+    assert not failures, failures
+    assert sum(1 for e in recorder.events if e.graph) >= count
