@@ -96,3 +96,25 @@ def test_batchnorm3d_trains_and_evaluates_with_pytorchs_momentum(mode):
     rm, rv = net.running_mean.asnumpy(), net.running_var.asnumpy()
     want = (x64 - rm.reshape(1, -1, 1, 1, 1)) / np.sqrt(rv.reshape(1, -1, 1, 1, 1) + 1e-5)
     np.testing.assert_allclose(net(Tensor(X)).asnumpy(), want, rtol=1e-4, atol=1e-5)
+
+
+def _adaptive_avg_3d(x, out):
+    """PyTorch's adaptive windows, [floor(i L / o), ceil((i + 1) L / o)) along each of the last 3 axes."""
+    import math
+    res = np.zeros(x.shape[:-3] + tuple(out))
+    sizes = x.shape[-3:]
+    for idx in np.ndindex(*out):
+        win = tuple(slice(math.floor(i * n / o), math.ceil((i + 1) * n / o)) for i, n, o in zip(idx, sizes, out))
+        res[(...,) + idx] = x[(...,) + win].astype(np.float64).mean((-3, -2, -1))
+    return res
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["pynative", "compiled"])
+def test_adaptive_avg_pool3d_function_and_layer(compiled):
+    # (the wheel: "The kernel AdaptiveAvgPool3DExt unregistered")
+    f = ms.jit(lambda x: F.adaptive_avg_pool3d(x, (3, 2, 4))) if compiled else \
+        (lambda x: F.adaptive_avg_pool3d(x, (3, 2, 4)))
+    np.testing.assert_allclose(f(Tensor(X)).asnumpy(), _adaptive_avg_3d(X, (3, 2, 4)), rtol=1e-5, atol=1e-6)
+    layer = mint.nn.AdaptiveAvgPool3d((2, 3, 3))
+    fn = ms.jit(layer.construct) if compiled else layer
+    np.testing.assert_allclose(fn(Tensor(X)).asnumpy(), _adaptive_avg_3d(X, (2, 3, 3)), rtol=1e-5, atol=1e-6)

@@ -21,7 +21,7 @@ from pycompile.nn import Cell
 for _name in ("ReLU", "Sigmoid", "Tanh", "Mish", "LogSigmoid", "MSELoss", "L1Loss", "BCELoss", "CrossEntropyLoss",
               "NLLLoss", "Identity", "PixelShuffle", "ZeroPad2d", "ReflectionPad1d", "ReflectionPad2d",
               "ReplicationPad1d", "ReplicationPad2d", "ReflectionPad3d", "ReplicationPad3d", "Upsample", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
-              "AdaptiveMaxPool2d"):
+              "AdaptiveAvgPool3d", "AdaptiveMaxPool2d"):
     globals()[_name] = getattr(_nn, _name)
 
 

@@ -193,6 +193,13 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
     return _ops.cosine_embedding_loss(input1, input2, target, margin, reduction)
 
 
+def adaptive_avg_pool3d(input, output_size):
+    """(N, C, D, H, W) or (C, D, H, W) to `output_size` (None keeps an axis): nn.AdaptiveAvgPool3d's
+    windows, [floor(i L / o), ceil((i + 1) L / o)) along each axis."""
+    from pycompile.nn import AdaptiveAvgPool3d
+    return AdaptiveAvgPool3d(output_size)(input)
+
+
 def adaptive_avg_pool1d(input, output_size):
     return _ops.adaptive_avg_pool1d(input, output_size)
 
