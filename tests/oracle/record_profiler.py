@@ -79,9 +79,28 @@ def _names(run):
             "occurrences": sorted({int(r["op_occurrences"]) for r in rows})}
 
 
+WARN_SCRIPT = """
+import tempfile
+from mindspore.profiler import Profiler
+p = Profiler(output_path=tempfile.mkdtemp(), start_profile="yes", with_stack=1, activities="cpu")
+p.stop()
+"""
+
+
+def _warnings():
+    """The warnings MindSpore logs for arguments of the wrong type (the message after its log prefix)."""
+    import subprocess
+    proc = subprocess.run([sys.executable, "-c", WARN_SCRIPT], capture_output=True, text=True, timeout=300)
+    text = proc.stdout + proc.stderr
+    return ["For Profiler," + line.split("For Profiler,", 1)[1] for line in text.splitlines() if "For Profiler," in line]
+
+
 def main():
+    # first: the profilers this process runs set environment variables a child would inherit
+    # (its warnings were then not logged)
+    warnings = _warnings()
     ms.set_context(mode=ms.GRAPH_MODE)
-    out = {"mindspore": ms.__version__, "calls": 3}
+    out = {"mindspore": ms.__version__, "calls": 3, "argument_warnings": warnings}
     with tempfile.TemporaryDirectory() as d:
         os.chdir(d)
         run = _run(profiler_nets.dense_relu, 3, os.path.join(d, "dense"))

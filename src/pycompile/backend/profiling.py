@@ -46,9 +46,6 @@ class Event:
 @dataclass
 class Recorder:
     events: list = field(default_factory=list)
-    steps: list = field(default_factory=list)      # perf_counter_ns at each Profiler.step()
-    started_ns: int = field(default_factory=time.perf_counter_ns)
-    stopped_ns: int = 0
 
     def add(self, event: Event) -> None:
         with _LOCK:
@@ -75,7 +72,6 @@ def end() -> Recorder | None:
     _table.PROFILE[0] = None
     _table._PLANS.clear()
     if recorder is not None:
-        recorder.stopped_ns = time.perf_counter_ns()
         context.specialization_changed("the Profiler stopped: graph code is built without timers")
     return recorder
 
