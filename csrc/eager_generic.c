@@ -9,8 +9,11 @@
  * PyNative runs it until that kernel is built (backend/eager.py, docs/eager-kernels.md).
  *
  * Built with the runtime (csrc/build_runtime.py) at -O3 without -march: the hot blocks are
- * compiled for AVX-512F, FMA (with AVX) and the baseline and picked at load (target_clones); the
- * first two contract multiply-adds, as -march=native does on such a CPU. Products and sums round
+ * compiled for x86-64-v4 (AVX-512), FMA (with AVX) and the baseline and picked at load
+ * (target_clones); the first two contract multiply-adds, as -march=native does on such a CPU. The
+ * AVX-512 clone is x86-64-v4, not "avx512f" alone: that target has no FMA for 32-byte vectors (FMA3
+ * and AVX-512VL are other flags), so the pairs-of-32-byte path (PYCOMPILE_VECTOR_BYTES=32) left
+ * its multiply-adds unfused on an AVX-512 CPU, 1-2 ulps from graph mode there. Products and sums round
  * as written (fp-contract off) except in the convolution blocks' fused variant, built with
  * contraction on as the generated blocks are (PC_CONTRACT_FN). */
 #pragma GCC optimize("fp-contract=off")
@@ -23,7 +26,7 @@
 #include "pycompile_rt.h"
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define PC_CLONES __attribute__((target_clones("avx512f", "fma", "default")))
+#define PC_CLONES __attribute__((target_clones("arch=x86-64-v4", "fma", "default")))
 #else
 #define PC_CLONES
 #endif
@@ -35,7 +38,7 @@ int pc_gen_cpu_fma(void)
 {
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
     __builtin_cpu_init();
-    /* the clones below that contract: "fma" (FMA3 with AVX) and "avx512f" (its own FMAs) */
+    /* the clones below that contract: "fma" (FMA3 with AVX) and x86-64-v4 (which has FMA3) */
     return __builtin_cpu_supports("fma") || __builtin_cpu_supports("avx512f") ? 1 : 0;
 #else
     return 0;
