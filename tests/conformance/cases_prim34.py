@@ -277,3 +277,25 @@ def compare_and_bitpack_bool(x):
 @case("ops.CompareAndBitpack", inputs=[rnd(3, 12), np.array(0.0, np.float32)], error=True)
 def compare_and_bitpack_not_eight(x, t):
     return ops.CompareAndBitpack()(x, t)
+
+
+# ---- nn.LARS ------------------------------------------------------------------------------------------
+class _LarsStep(nn.Cell):
+    """Two steps of a Dense layer trained through LARS around Momentum; the weights after them."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Dense(4, 3, weight_init=Tensor(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)),
+                            bias_init=Tensor(np.array([0.1, -0.2, 0.3], np.float32)))
+        opt = nn.Momentum(self.net.trainable_params(), 0.1, 0.9, weight_decay=0.01)
+        self.step = nn.TrainOneStepCell(nn.WithLossCell(self.net, nn.MSELoss()), nn.LARS(opt, coefficient=0.02))
+
+    def construct(self, x, y):
+        self.step(x, y)
+        self.step(x, y)
+        return self.net.weight + 0, self.net.bias + 0
+
+
+@cell("nn.LARS", "nn.Momentum", "nn.TrainOneStepCell", inputs=[rnd(5, 4), rnd(5, 3)])
+def cls_lars_momentum_steps():
+    return _LarsStep()

@@ -79,7 +79,7 @@ EXEMPT = {
     "nn.Roll": NO_KERNEL, "nn.SoftMarginLoss": NO_KERNEL, "nn.TrainOneStepWithLossScaleCell": NO_KERNEL,
     "nn.TripletMarginLoss": NO_KERNEL, "nn.Unfold": NO_KERNEL, "ops.ApplyKerasMomentum": NO_KERNEL,
     "ops.Einsum": NO_KERNEL, "ops.EuclideanNorm": NO_KERNEL, "ops.Fills": NO_KERNEL, "ops.FloatStatus": NO_KERNEL,
-    "ops.Fmin": NO_KERNEL, "ops.LARSUpdate": NO_KERNEL, "ops.LerpScalar": NO_KERNEL, "ops.MatrixExp": NO_KERNEL,
+    "ops.Fmin": NO_KERNEL, "ops.LARSUpdate": NO_KERNEL, "nn.LARS": NO_KERNEL, "ops.LerpScalar": NO_KERNEL, "ops.MatrixExp": NO_KERNEL,
     "ops.NPUAllocFloatStatus": NO_KERNEL, "ops.NPUClearFloatStatus": NO_KERNEL, "ops.NPUGetFloatStatus": NO_KERNEL,
     "ops.Ormqr": NO_KERNEL, "ops.RmsNorm": NO_KERNEL, "ops.Roll": NO_KERNEL, "ops.SoftMarginLoss": NO_KERNEL,
     "ops.SparseApplyAdadelta": NO_KERNEL, "ops.SparseApplyFtrlV2": NO_KERNEL,
