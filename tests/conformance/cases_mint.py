@@ -580,3 +580,146 @@ def mint_nn_conv3d():
 @cell("ms.mint.nn.BatchNorm3d", inputs=[rnd(2, 3, 2, 3, 3)])
 def mint_nn_batchnorm3d():
     return set_params(ms.mint.nn.BatchNorm3d(3), 82).set_train(False)
+
+
+# ---- unique_consecutive, SyncBatchNorm (the wheel runs them); the rest of mint's names, which the wheel
+# has no CPU kernel for ("The kernel TriangularSolve unregistered": skipped here, checked against NumPy
+# in tests/ops/test_mint_more.py)
+@case("ms.mint.unique_consecutive", inputs=[np.array([1, 1, 2, 2, 3, 1, 1, 2, 2, 2], np.int32),
+                                            np.array([[1, 2], [1, 2], [3, 4], [1, 2]], np.float32)],
+      graph=False, reason="data-dependent shapes")
+def mint_unique_consecutive(x, m):
+    U = ms.mint.unique_consecutive
+    return U(x), U(x, True, True), U(x, return_counts=True), U(m, True, True, 0), U(m, True, True, 1), U(m, True, True)
+
+
+@case("ms.mint.unique_consecutive", inputs=[rnd(2, 3)], graph=False, reason="data-dependent shapes", error=True)
+def mint_unique_consecutive_bad_dim(x):
+    return ms.mint.unique_consecutive(x, True, True, 2)
+
+
+class MintBNStep(nn.Cell):
+    """A mint batch norm called once: its output and the running statistics after."""
+
+    def __init__(self, bn):
+        super().__init__()
+        self.bn = bn
+
+    def construct(self, x):
+        y = self.bn(x)
+        return y, self.bn.running_mean + 0, self.bn.running_var + 0, self.bn.num_batches_tracked + 0
+
+
+def mint_bn_params(net, seed):
+    """Every Parameter from its name, the running variance positive."""
+    for _, p in net.parameters_and_names():
+        arr = H.param_values(p.name, p.shape, p.asnumpy().dtype, seed)
+        if p.name.endswith("running_var"):
+            arr = np.abs(arr) + 0.5
+        p.set_data(Tensor(arr))
+    return net
+
+
+@cell("ms.mint.nn.SyncBatchNorm", inputs=[rnd(4, 3, 2, 2)])
+def mint_nn_syncbatchnorm_train():
+    net = MintBNStep(mint_bn_params(ms.mint.nn.SyncBatchNorm(3, momentum=0.25), 83))
+    net.set_train(True)
+    return net
+
+
+@cell("ms.mint.nn.SyncBatchNorm", inputs=[rnd(6, 4)])
+def mint_nn_syncbatchnorm_train_2d_no_affine():
+    net = MintBNStep(mint_bn_params(ms.mint.nn.SyncBatchNorm(4, eps=1e-3, affine=False), 84))
+    net.set_train(True)
+    return net
+
+
+@cell("ms.mint.nn.SyncBatchNorm", inputs=[rnd(3, 2, 5)])
+def mint_nn_syncbatchnorm_eval():
+    net = mint_bn_params(ms.mint.nn.SyncBatchNorm(2), 85)
+    net.set_train(False)
+    return net
+
+
+@cell("ms.mint.nn.SyncBatchNorm", inputs=[rnd(4, 3, 2)], graph=False,
+      reason="MindSpore's GRAPH_MODE takes momentum=None's factor 1 / num_batches_tracked at compile time "
+             "(its first step leaves the running statistics as they were)")
+def mint_nn_syncbatchnorm_cumulative():
+    net = MintBNStep(ms.mint.nn.SyncBatchNorm(3, momentum=None))
+    net.set_train(True)
+    return net
+
+
+@cell("ms.mint.nn.SyncBatchNorm", inputs=[rnd(4, 3, 2)], error=True)
+def mint_nn_syncbatchnorm_untracked():
+    net = ms.mint.nn.SyncBatchNorm(3, track_running_stats=False)
+    net.set_train(True)
+    return net
+
+
+@cell("ms.mint.nn.SyncBatchNorm", inputs=[rnd(3)], error=True)
+def mint_nn_syncbatchnorm_1d_input():
+    return ms.mint.nn.SyncBatchNorm(3)
+
+
+@case("ms.mint.triangular_solve", inputs=[rnd(2, 3, 4), rnd(3, 3)])
+def mint_triangular_solve(b, a):
+    A = a + 3 * ms.ops.eye(3, 3, ms.float32)
+    return ms.mint.triangular_solve(b, A), ms.mint.triangular_solve(b, A, False, True, True)[0]
+
+
+@case("ms.mint.conv_tbc", inputs=[rnd(6, 2, 3), rnd(3, 3, 4), rnd(4)])
+def mint_conv_tbc(x, w, b):
+    return ms.mint.conv_tbc(x, w, b), ms.mint.conv_tbc(x, w, b, 2)
+
+
+@case("ms.mint.batch_norm_stats", inputs=[rnd(4, 3, 5)])
+def mint_batch_norm_stats(x):
+    return ms.mint.batch_norm_stats(x, 1e-5)
+
+
+@case("ms.mint.batch_norm_elemt", inputs=[rnd(4, 3, 5), rnd(3), rnd(3), rnd(3), rnd(3, lo=0.5, hi=2.0)])
+def mint_batch_norm_elemt(x, w, b, mean, invstd):
+    return ms.mint.batch_norm_elemt(x, w, b, mean, invstd, 1e-5)
+
+
+@case("ms.mint.batch_norm_gather_stats_with_counts",
+      inputs=[rnd(4, 3, 5), rnd(2, 3), rnd(2, 3, lo=0.5, hi=2.0), np.array([8.0, 12.0], np.float32)])
+def mint_batch_norm_gather_stats_with_counts(x, mean, invstd, counts):
+    return ms.mint.batch_norm_gather_stats_with_counts(x, mean, invstd, None, None, 0.1, 1e-5, counts)
+
+
+@case("ms.mint.nn.functional.relu_", inputs=[rnd(2, 3)])
+def mint_f_relu_(x):
+    return ms.mint.nn.functional.relu_(x)
+
+
+@case("ms.mint.nn.functional.elu_", inputs=[rnd(2, 3)])
+def mint_f_elu_(x):
+    return ms.mint.nn.functional.elu_(x, 0.5)
+
+
+@case("ms.mint.nn.functional.hardtanh_", inputs=[rnd(2, 3)])
+def mint_f_hardtanh_(x):
+    return ms.mint.nn.functional.hardtanh_(x, -0.5, 1.5)
+
+
+@case("ms.mint.nn.functional.threshold_", inputs=[rnd(2, 3)])
+def mint_f_threshold_(x):
+    return ms.mint.nn.functional.threshold_(x, 0.2, -3.0)
+
+
+@case("ms.mint.nn.functional.max_unpool2d", inputs=[rnd(2, 2, 2), np.array([[[0, 3], [9, 14]], [[5, 6], [8, 15]]], np.int64)])
+def mint_f_max_unpool2d(x, i):
+    F = ms.mint.nn.functional
+    return F.max_unpool2d(x, i, 2), F.max_unpool2d(x, i, (2,), output_size=(5, 5))
+
+
+@cell("ms.mint.nn.MaxUnpool2d", inputs=[rnd(1, 2, 2, 2), np.array([[[[0, 3], [9, 14]], [[1, 2], [12, 15]]]], np.int64)])
+def mint_nn_max_unpool2d():
+    return ms.mint.nn.MaxUnpool2d(2)
+
+
+@cell("ms.mint.nn.ConvTranspose2d", inputs=[rnd(1, 4, 3, 4)])
+def mint_nn_conv_transpose2d():
+    return set_params(ms.mint.nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2), 86)

@@ -16,6 +16,8 @@ from pycompile.mint import nn  # noqa: F401
 from pycompile.mint import linalg, special  # noqa: F401,E402  (mint.linalg.norm, mint.special.erfc)
 from pycompile.experimental import optim  # noqa: F401  (mint.optim: experimental.optim's optimizers)
 from pycompile.mint.nn.functional import conv2d  # noqa: F401  (mint.conv2d)
+from pycompile.mint._functions_more import (batch_norm_elemt, batch_norm_gather_stats_with_counts,  # noqa: F401
+                                          batch_norm_stats, conv_tbc, triangular_solve, unique_consecutive)
 
 # functions whose MindSpore 2.10 signature is (input) or (input, other) and whose op is the same
 _SAME = ("abs", "acos", "acosh", "arccos", "arccosh", "arcsinh", "arctan", "arctanh", "asin", "asinh",

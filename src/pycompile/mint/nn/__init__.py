@@ -312,6 +312,61 @@ class BatchNorm3d(_BatchNorm):
     """Over (N, C, D, H, W) inputs: the statistics of each channel over the other axes."""
 
 
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalization over (N, C, ...) whose training statistics cover the global batch of
+    `process_group` (a group name; None: the world): each rank's per-channel sums of x and x * x
+    and its element count are added up with one AllReduce, every rank normalizes with the global
+    mean and (biased) variance, and the running statistics get the unbiased variance. In a group
+    of one (without communication.init()) that is the local batch's BatchNorm; in eval mode the
+    running statistics normalize. `momentum` None: the cumulative average (1 / num_batches_tracked).
+    As MindSpore 2.10's, it needs its running statistics: track_running_stats=False raises
+    ValueError when called."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 process_group=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, dtype)
+        from pycompile.communication.management import GlobalComm, get_group_size
+        from pycompile.ops.operations_comm import AllReduce, ReduceOp
+        self.process_group = process_group if process_group else GlobalComm.WORLD_COMM_GROUP
+        self.world_size = get_group_size(self.process_group)
+        self.allreduce = AllReduce(ReduceOp.SUM, self.process_group) if self.world_size > 1 else None
+
+    def construct(self, input):
+        if input.ndim < 2:
+            raise ValueError(f"expected at least 2D input (got {input.ndim}D input)")
+        if input.shape[1] == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+        if not self.track:
+            raise ValueError("running mean or running var can't be none for batch_norm.")
+        gamma = self.weight if self.affine else self._ones
+        beta = self.bias if self.affine else self._zeros
+        if not self.training:
+            return _FI.batch_norm_eval(input, self.running_mean, self.running_var, gamma, beta, self.eps)
+        count = self.num_batches_tracked + 1
+        _ops.assign(self.num_batches_tracked, count)
+        factor = self.momentum if self.momentum is not None else 1.0 / _ops.cast(count, _mstype.float32)
+        if self.allreduce is None:
+            return _FI.batch_norm_train(input, gamma, beta, self.eps, self.running_mean, self.running_var, factor)
+        return self._synced(input, gamma, beta, factor)
+
+    def _synced(self, input, gamma, beta, factor):
+        nd, c = input.ndim, input.shape[1]
+        axes = (0,) + tuple(range(2, nd))
+        x = _ops.cast(input, _mstype.float32)
+        local = _ops.fill(_mstype.float32, (1,), float(input.size // c))
+        sums = self.allreduce(_ops.cat([_ops.sum(x, axes), _ops.sum(x * x, axes), local]))
+        n = sums[2 * c]
+        mean = sums[:c] / n
+        var = sums[c:2 * c] / n - mean * mean
+        view = (1, c) + (1,) * (nd - 2)
+        scale = gamma * _ops.rsqrt(var + self.eps)
+        y = (x - _ops.reshape(mean, view)) * _ops.reshape(scale, view) + _ops.reshape(beta, view)
+        unbiased = var * (n / _ops.maximum(n - 1.0, 1.0))
+        _ops.assign(self.running_mean, self.running_mean * (1.0 - factor) + mean * factor)
+        _ops.assign(self.running_var, self.running_var * (1.0 - factor) + unbiased * factor)
+        return _ops.cast(y, input.dtype)
+
+
 class Embedding(Cell):
     """weight (num_embeddings, embedding_dim) drawn from N(0, 1) (row padding_idx zero), or _weight."""
 
@@ -501,3 +556,6 @@ class SoftMarginLoss(Cell):
 
     def construct(self, input, target):
         return _ops.soft_margin_loss(input, target, self.reduction)
+
+
+from pycompile.mint.nn._layers_more import ConvTranspose2d, MaxUnpool2d  # noqa: E402,F401

@@ -3,7 +3,14 @@ pooling with MindSpore 2.10's PyTorch-style signatures, each the pycompile op th
 (a part of its 79 names: docs/guide/mindspore-api.md, "mint")."""
 from __future__ import annotations
 
+import numbers
+
 from pycompile import ops as _ops
+from pycompile.common.tensor import TensorMethods as _TensorMethods
+from pycompile.ops._table import OpRuntimeError as _OpRuntimeError
+from pycompile.ops._table import OpTypeError as _OpTypeError
+from pycompile.ops.entries.inplace import _become
+from pycompile.ops.inplace_functions import INPLACE_FUNCTIONS as _INPLACE_FUNCTIONS
 
 # functions whose op takes the same arguments in the same order
 _SAME = ("sigmoid", "tanh", "hardsigmoid", "softshrink", "hardshrink", "softplus", "prelu", "mse_loss", "l1_loss",
@@ -234,3 +241,77 @@ def normalize(input, p=2.0, dim=1, eps=1e-12):
     """input / max(||input||_p along dim, eps)."""
     norm = _ops.pow(_ops.sum(_ops.pow(_ops.abs(input), p), dim, True), 1.0 / p)
     return input / _ops.clamp(norm, eps)
+
+
+def _pair(v):
+    """An int, or a 1- or 2-tuple: a 1-tuple stands for both spatial axes (mint's)."""
+    if isinstance(v, (tuple, list)) and len(v) == 1:
+        return (v[0], v[0])
+    return v
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool2d with return_indices: each value of an (N, C, H, W) or (C, H, W)
+    input written at its flat index within its plane of the (H - 1) * stride - 2 * padding +
+    kernel_size output (or `output_size`: (H, W), (C, H, W) or (N, C, H, W), within a stride of
+    that size), zeros elsewhere; stride None: kernel_size."""
+    return _ops.max_unpool2d(input, indices, _pair(kernel_size), _pair(stride), _pair(padding),
+                             tuple(output_size) if output_size is not None else None)
+
+
+# ---- in-place forms: the result written into `input`, `input` returned --------------------------------
+# ops/entries/inplace.py's machinery: a PyNative Tensor's buffer is overwritten (every reference sees
+# the change), a Parameter is written with ops.assign (in graph code too); in graph code a tensor is a
+# value, so the frontend rebinds the name passed first to the result (`__pycompile_inplace_fn__`, and
+# the name registered for loops and branches), as it does for `ops.clamp_(x, ...)`.
+def _inplace_fn(fn):
+    fn.__pycompile_inplace_fn__ = True
+    _INPLACE_FUNCTIONS.setdefault(fn.__name__, fn)
+    return fn
+
+
+def _number(name, what, v):
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise _OpTypeError(f"For '{name}', '{what}' must be an int or a float, but got {type(v).__name__}.")
+
+
+def _input(name, input):
+    if not isinstance(input, _TensorMethods):
+        raise _OpTypeError(f"For '{name}', 'input' must be a Tensor, but got {type(input).__name__}.")
+
+
+@_inplace_fn
+def relu_(input):
+    """max(input, 0) written into input; returns input."""
+    _input("relu_", input)
+    return _become("relu_", input, _ops.relu(input))
+
+
+@_inplace_fn
+def elu_(input, alpha=1.0):
+    """input where input > 0, alpha * (exp(input) - 1) elsewhere, written into input (a float
+    tensor); returns input."""
+    _input("elu_", input)
+    _number("elu_", "alpha", alpha)
+    if not input.dtype.is_float:
+        raise _OpRuntimeError(f"For 'elu_', the dtype of 'input' must be float16, float32 or bfloat16, but got "
+                              f"{input.dtype}.")
+    return _become("elu_", input, elu(input, alpha))
+
+
+@_inplace_fn
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    """input clamped to [min_val, max_val], written into input; returns input."""
+    _input("hardtanh_", input)
+    _number("hardtanh_", "min_val", min_val)
+    _number("hardtanh_", "max_val", max_val)
+    return _become("hardtanh_", input, _ops.hardtanh(input, min_val, max_val))
+
+
+@_inplace_fn
+def threshold_(input, threshold, value):
+    """input where input > threshold, else value, written into input; returns input."""
+    _input("threshold_", input)
+    _number("threshold_", "threshold", threshold)
+    _number("threshold_", "value", value)
+    return _become("threshold_", input, _ops.threshold(input, threshold, value))
