@@ -651,3 +651,19 @@ def test_sync_batch_norm_across_two_ranks_is_batch_norm_of_the_global_batch(mode
                           timeout=240, env=env)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
     assert proc.stdout.count("mint syncbn ok") == 2
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["pynative", "compiled"])
+def test_clone_and_deepcopy_copy_the_data_in_both_modes(compiled):
+    """mint.clone / ops.deepcopy in graph code raised "cannot pickle 'module' object" (copy.deepcopy
+    of a traced value); now a copy there too, and PyNative's copy shares no buffer."""
+    from pycompile import ops
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    fn = (lambda t: (mint.clone(t), ops.deepcopy(t) * 2))      # noqa: E731
+    run = ms.jit(fn) if compiled else fn
+    a, b = run(x)
+    np.testing.assert_array_equal(a.asnumpy(), x.asnumpy())
+    np.testing.assert_array_equal(b.asnumpy(), 2 * x.asnumpy())
+    if not compiled:
+        a[0, 0] = 100.0
+        assert x.asnumpy()[0, 0] == 0.0

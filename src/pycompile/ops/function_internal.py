@@ -162,7 +162,12 @@ def broadcast_gradient_args(x_shape, y_shape):
 
 
 def deepcopy(x):
-    """A copy of x (a Tensor: its data copied)."""
+    """A copy of x: a Tensor's data copied (TensorMove, which graph code can run: a traced value
+    cannot be deep-copied), any other object by copy.deepcopy."""
+    from pycompile.common.tensor import TensorMethods
+    if isinstance(x, TensorMethods):
+        from pycompile.ops import functional as F
+        return F.tensor_move(x)
     return _copy.deepcopy(x)
 
 
