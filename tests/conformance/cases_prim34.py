@@ -299,3 +299,55 @@ class _LarsStep(nn.Cell):
 @cell("nn.LARS", "nn.Momentum", "nn.TrainOneStepCell", inputs=[rnd(5, 4), rnd(5, 3)])
 def cls_lars_momentum_steps():
     return _LarsStep()
+
+
+# ---- nn.SampledSoftmaxLoss ------------------------------------------------------------------------------
+_SSL_W = np.random.default_rng(340).standard_normal((9, 6)).astype(np.float32)
+_SSL_B = np.random.default_rng(341).standard_normal(9).astype(np.float32)
+
+
+class _SampledLoss(nn.Cell):
+    def __init__(self, **kw):
+        super().__init__()
+        self.loss = nn.SampledSoftmaxLoss(**kw)
+
+    def construct(self, labels, logits):
+        return self.loss(Tensor(_SSL_W), Tensor(_SSL_B), labels, logits)
+
+
+@cell("nn.SampledSoftmaxLoss", "nn.Cell", inputs=[np.array([0, 3, 8, 3], np.int32), rnd(4, 6)])
+def cls_sampled_softmax_loss_seeded():
+    return _SampledLoss(num_sampled=4, num_classes=9, seed=5)
+
+
+@cell("nn.SampledSoftmaxLoss", "nn.Cell", inputs=[np.array([[0, 1], [3, 8], [8, 2]], np.int64), rnd(3, 6)])
+def cls_sampled_softmax_loss_two_true_keep_hits():
+    return _SampledLoss(num_sampled=5, num_classes=9, num_true=2, seed=11, remove_accidental_hits=False)
+
+
+@case("nn.SampledSoftmaxLoss", inputs=[np.array([0, 3, 8, 3], np.int32), rnd(4, 6)], graph=False,
+      reason="two calls of one loss in one graph: MindSpore's graph mode gives each call its own copy of the "
+             "sampler's stream (both draw the same classes), pycompile's graph code goes on with one stream, as "
+             "PyNative and successive steps do")
+def sampled_softmax_loss_stream_goes_on(labels, logits):
+    loss = nn.SampledSoftmaxLoss(num_sampled=4, num_classes=9, seed=5)
+    w, b = Tensor(_SSL_W), Tensor(_SSL_B)
+    return loss(w, b, labels, logits), loss(w, b, labels, logits), loss(w, b, labels, logits)
+
+
+@case("nn.SampledSoftmaxLoss", inputs=[np.array([[2], [5]], np.int32), rnd(2, 6), np.array([1, 4, 7], np.int32),
+                                       np.array([[0.4], [0.6]], np.float32), np.array([0.3, 0.2, 0.25], np.float32)],
+      graph=False, reason="the case builds the loss from its inputs (MindSpore's graph mode wants constants there)")
+def sampled_softmax_loss_given_values(labels, logits, cand, q_true, q_sampled):
+    loss = nn.SampledSoftmaxLoss(num_sampled=3, num_classes=9, sampled_values=(cand, q_true, q_sampled))
+    return loss(Tensor(_SSL_W), Tensor(_SSL_B), labels, logits)
+
+
+@case("nn.SampledSoftmaxLoss", graph=False, reason="the constructor's argument checks", error=True)
+def sampled_softmax_loss_too_many_sampled():
+    return nn.SampledSoftmaxLoss(num_sampled=10, num_classes=9)
+
+
+@case("nn.SampledSoftmaxLoss", inputs=[np.array([0, 3], np.float32), rnd(2, 6)], error=True)
+def sampled_softmax_loss_float_labels(labels, logits):
+    return nn.SampledSoftmaxLoss(num_sampled=3, num_classes=9)(Tensor(_SSL_W), Tensor(_SSL_B), labels, logits)

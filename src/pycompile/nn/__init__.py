@@ -19,6 +19,7 @@ from pycompile.nn.dynamic_lr import (cosine_decay_lr, exponential_decay_lr, inve
 from pycompile.nn.optim import (FTRL, SGD, AdaMax, Adadelta, Adagrad, Adam, AdamWeightDecay, Lamb, LazyAdam,  # noqa: F401
                                 Momentum, Optimizer, ProximalAdagrad, RMSProp)
 from pycompile.nn.optim import ASGD, LARS, AdaFactor, AdamOffload, Rprop  # noqa: F401
+from pycompile.nn.loss_sampled import SampledSoftmaxLoss  # noqa: F401
 from pycompile.nn.ssim import MSSSIM, SSIM  # noqa: F401
 from pycompile.nn.wrap import DistributedGradReducer  # noqa: F401
 from pycompile.nn.sync_batchnorm import SyncBatchNorm  # noqa: F401
