@@ -132,6 +132,12 @@ class Gen:
         # (seed 5806: log_softmax over [a, a + 1 ulp] with a = 1727 from a matmul is -log 2 -+ 6e-5,
         # 4e-5 of the result). Values computed from such a value carry the bound onward
         self.spread: dict = {}
+        # names whose value is a magnifying op of exact inputs (tan(4.0) is 1.1578212 in NumPy and in
+        # one lane of the compiled loop, 1.1578213 in another), or taken from one by exact ops: not
+        # `approx` (the programs of every seed stay what they were), but a magnifying op reading one
+        # (seed 30147: LayerNorm of such a "constant" row, whose 1-ulp spread becomes its signal) is
+        # ill-conditioned there, and what it computes is not compared (its spread is infinite)
+        self.rounded: set = set()
         self.count = 0
         # the least precise float dtype the program computes in: a float16 value cast to float32
         # carries float16's rounding differences (libmvec vs NumPy's libm: a few ulps)
@@ -195,7 +201,12 @@ class Gen:
                                 "ops.log_softmax("))
         if any(i in self.loose for i in inputs) or (sums and approx_in and self.loosest == "float16"):
             self.loose.add(name)
+        rounded_in = any(i in self.rounded for i in inputs)
+        if isinstance(out, Tensor) and out.dtype.is_float and (rounded_in or (kind == "magnifying" and not approx_in)):
+            self.rounded.add(name)
         bound = max((self.spread.get(i, 0.0) for i in inputs), default=0.0)
+        if kind == "magnifying" and rounded_in:
+            bound = float("inf")
         if expr.startswith(("ops.softmax(", "ops.log_softmax(")) and approx_in and isinstance(out, Tensor):
             v = self.env[inputs[0]].asnumpy()
             # a few ulps of the largest input, where an ulp is the input's float dtype's
@@ -457,7 +468,9 @@ def compare(got, want, what: str, loosest: str = "float64", spread: float = 0.0)
     finite = np.isfinite(w)
     scale = float(np.max(np.abs(w[finite]), initial=1.0))
     same_special = np.array_equal(np.isnan(g), np.isnan(w)) and np.array_equal(g[np.isinf(w)], w[np.isinf(w)])
-    close = (np.allclose(g[finite], w[finite], rtol=rtol, atol=atol * max(scale, 1.0) + spread)
+    # an infinite spread (an ill-conditioned value: Gen.rounded) keeps only the finite positions
+    close = ((not np.isfinite(spread) or np.allclose(g[finite], w[finite], rtol=rtol,
+                                                     atol=atol * max(scale, 1.0) + spread))
              and np.all(np.isfinite(g[finite])))
     return None if same_special and close else f"{what}: {g!r} vs {w!r}"
 

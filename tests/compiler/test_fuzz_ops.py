@@ -186,3 +186,22 @@ def test_numpy_reference_integer_floor_mod_stays_integer(tmp_path):
     np.testing.assert_array_equal(div, [1, -2, 3, 0])
     np.testing.assert_array_equal(mod, [2, 1, -1, 0])
     np.testing.assert_array_equal(ns["apply"]("FloorMod", [np.array([-5.5]), np.array([2.0])]), [0.5])
+
+
+def test_seed_30147_a_layer_norm_of_a_rounded_constant_row_is_not_compared(tmp_path):
+    """Seed 30147 (a 3,000-program soak on an AVX-512 CPU): tan(4.0) over a (2, 3) tensor is
+    1.1578212 in NumPy and in the compiled loop's vector lanes, 1.1578213 (the correctly rounded
+    value) in its scalar tail; gathered into rows, a row that is constant in exact arithmetic holds
+    both, and LayerNorm (eps 1e-7, twice) turns that 1-ulp spread into its signal: 0.90 / 1.31
+    compiled where PyNative gives beta, 0.25. Each side is right for its input (PyNative's LayerNorm
+    of the compiled rows gives the compiled values), so the fuzzer marks what a magnifying op
+    computes from a magnifying op of exact inputs as not comparable (an infinite spread), keeping
+    every seed's program as it was. Failed with main's fuzzer where the lanes round apart."""
+    case = F.Case(30147)
+    assert case.spread.get(case.outputs[0]) == float("inf")
+    assert "ops.layer_norm(" in case.src and "apply(P.Tan, " in case.src
+    assert F.run_batch([case], tmp_path) == {}
+    # the finite-position check stays: an output that turns NaN is still reported
+    bad = F.compare(ms.Tensor(np.array([np.nan], np.float32)), ms.Tensor(np.array([0.25], np.float32)), "x",
+                    spread=float("inf"))
+    assert bad is not None
