@@ -156,4 +156,5 @@ def test_sync_batch_norm_is_batch_norm_of_the_global_batch(mode):
     cmd = [_mpiexec(), "-n", "2", sys.executable, os.path.join(HERE, "syncbn_worker.py"), mode]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=_env())
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
-    assert proc.stdout.count("syncbn ok") == 2
+    assert proc.stdout.count("rank 0: syncbn ok") + proc.stdout.count("rank 1: syncbn ok") == 2
+    assert proc.stdout.count("mint syncbn ok") == 2

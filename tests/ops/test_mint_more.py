@@ -5,11 +5,8 @@ SyncBatchNorm. MindSpore 2.10's CPU wheel has no kernel for most of them ("The k
 unregistered", "The kernel TriangularSolve unregistered": their conformance cases in
 tests/conformance/cases_mint.py are skipped with that reason), so each is checked here against NumPy
 in PyNative and compiled, following the PyTorch semantics MindSpore documents. (unique_consecutive and
-SyncBatchNorm run on the wheel: their recorded cases are compared too.)"""
-import os
-import subprocess
-import sys
-import textwrap
+SyncBatchNorm run on the wheel: their recorded cases are compared too; SyncBatchNorm over two MPI
+ranks is checked in tests/distributed/syncbn_worker.py.)"""
 
 import numpy as np
 import pytest
@@ -587,70 +584,6 @@ def test_sync_batch_norm_checks():
         mint.nn.SyncBatchNorm(3)(Tensor(np.ones(3, np.float32)))
     with pytest.raises(ValueError, match="non-zero"):
         mint.nn.SyncBatchNorm(3)(Tensor(np.ones((2, 0), np.float32)))
-
-
-_WORKER = '''
-import sys
-import numpy as np
-import pycompile as ms
-from pycompile import communication as comm
-from pycompile import mint, nn
-
-comm.init()
-r, n = comm.get_rank(), comm.get_group_size()
-if sys.argv[1] == "graph":
-    ms.set_context(mode=ms.GRAPH_MODE)
-x = np.random.default_rng(5).standard_normal((3 * n, 3, 4, 2)).astype(np.float32) * 2 + 1
-w = np.random.default_rng(6).standard_normal((3 * n, 3, 4, 2)).astype(np.float32)
-
-
-class Loss(nn.Cell):
-    def __init__(self, bn):
-        super().__init__()
-        self.bn = bn
-
-    def construct(self, x, w):
-        return (self.bn(x) * w).sum()
-
-
-bn = mint.nn.SyncBatchNorm(3, momentum=0.2)
-assert bn.world_size == n
-net = Loss(bn)
-net.set_train(True)
-xs, ws = x[r::n], w[r::n]
-y = bn(ms.Tensor(xs)).asnumpy()
-g = ms.grad(net)(ms.Tensor(xs), ms.Tensor(ws)).asnumpy()
-# the NumPy reference on the whole batch: BatchNorm's output, input gradient and running statistics
-x64, w64 = x.astype(np.float64), w.astype(np.float64)
-mean, var = x64.mean((0, 2, 3), keepdims=True), x64.var((0, 2, 3), keepdims=True)
-inv = 1 / np.sqrt(var + 1e-5)
-xhat = (x64 - mean) * inv
-m = x.size // 3
-gx = inv / m * (m * w64 - w64.sum((0, 2, 3), keepdims=True) - xhat * (w64 * xhat).sum((0, 2, 3), keepdims=True))
-np.testing.assert_allclose(y, xhat[r::n], rtol=1e-4, atol=1e-5)
-np.testing.assert_allclose(g, gx[r::n], rtol=1e-4, atol=1e-4)
-rm, rv = np.zeros(3), np.ones(3)
-for _ in range(2):      # (two training calls: bn, then inside grad)
-    rm, rv = 0.8 * rm + 0.2 * mean.reshape(-1), 0.8 * rv + 0.2 * x64.var((0, 2, 3), ddof=1)
-np.testing.assert_allclose(bn.running_mean.asnumpy(), rm, rtol=1e-5, atol=1e-6)
-np.testing.assert_allclose(bn.running_var.asnumpy(), rv, rtol=1e-5)
-print(f"rank {r}: mint syncbn ok")
-'''
-
-
-@pytest.mark.parametrize("mode", ["pynative", "graph"])
-def test_sync_batch_norm_across_two_ranks_is_batch_norm_of_the_global_batch(mode, tmp_path):
-    exe = os.path.join(os.path.dirname(sys.executable), "mpiexec")
-    if not os.path.exists(exe):
-        pytest.skip("no mpiexec next to this Python (the `test` extra's mpich)")
-    worker = tmp_path / "mint_syncbn_worker.py"
-    worker.write_text(textwrap.dedent(_WORKER))
-    src = os.path.dirname(os.path.dirname(os.path.abspath(ms.__file__)))
-    env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""), PYCOMPILE_NUM_THREADS="1")
-    proc = subprocess.run([exe, "-n", "2", sys.executable, str(worker), mode], capture_output=True, text=True,
-                          timeout=240, env=env)
-    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
-    assert proc.stdout.count("mint syncbn ok") == 2
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["pynative", "compiled"])

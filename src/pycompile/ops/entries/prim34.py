@@ -20,6 +20,7 @@ from pycompile.ops import function_conv as FC
 from pycompile.ops import function_math as FM
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError
+from pycompile.ops.entries.misc_prim33 import _format
 from pycompile.ops.entry import Arg, op_entry
 
 _INTS = frozenset({mstype.int32, mstype.int64})
@@ -356,14 +357,6 @@ def matrix_solve_primitive(matrix, rhs, adjoint=False):
 
 
 # ---- layout and bits ----------------------------------------------------------------------------------
-def _format(what):
-    def check(v, op_name):
-        if v not in ("NHWC", "NCHW"):
-            raise OpValueError(f"For '{op_name}', the '{what}' must be str and must be in '['NHWC', 'NCHW']', but "
-                               f"got '{v}'.")
-    return check
-
-
 @op_entry("data_format_vec_permute_primitive", primitive="DataFormatVecPermute", functional=False,
           args=[Arg("input_x", dtypes=_INTS),
                 Arg("src_format", "value", default="NHWC", init=True, check=_format("src_format")),
