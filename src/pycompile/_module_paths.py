@@ -29,6 +29,7 @@ import importlib.util
 import json
 import os
 import sys
+import types
 
 _ROOT = "pycompile"
 _DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "mindspore_modules.json")
@@ -93,20 +94,24 @@ def _fallback(path: str, own):
     return __getattr__
 
 
+def _chain(module, path: str) -> None:
+    """Put the table's names of `path` behind `module`'s own attributes (once per path)."""
+    own = module.__dict__.get("__getattr__")
+    chain, seen = own, False
+    while chain is not None and not seen:
+        seen = getattr(chain, "path", None) == path
+        chain = getattr(chain, "own", None)
+    if not seen:
+        module.__getattr__ = _fallback(path, own)
+
+
 def complete_loaded() -> None:
     """Give the table's names to the listed modules already loaded under another name (the finder
     sees a module's first import only: `pycompile.context` is `pycompile.common.context`)."""
     for path in _table()[0]:
         module = sys.modules.get(f"{_ROOT}.{path}")
-        if module is None:
-            continue
-        own = module.__dict__.get("__getattr__")
-        chain, seen = own, False
-        while chain is not None and not seen:
-            seen = getattr(chain, "path", None) == path
-            chain = getattr(chain, "own", None)
-        if not seen:
-            module.__getattr__ = _fallback(path, own)
+        if module is not None:
+            _chain(module, path)
 
 
 class _Completing(importlib.abc.Loader):
@@ -156,6 +161,24 @@ class _Made(importlib.abc.Loader):
         module.__getattr__ = _fallback(self._path, None)
 
 
+class _Alias(importlib.abc.Loader):
+    """A listed path where pycompile's package already holds a module of another name
+    (`pycompile.mint.optim` is `pycompile.experimental.optim`): the import gives that module. A
+    module made from the table would have replaced the package's attribute, so `import
+    mindspore.mint.optim` anywhere lost `mint.optim.AdamW` for the whole process."""
+
+    def __init__(self, module, path: str):
+        self._module, self._path, self._spec = module, path, module.__spec__
+
+    def create_module(self, spec):
+        return self._module
+
+    def exec_module(self, module):
+        module.__spec__ = self._spec        # (the import system set the alias's spec on it)
+        if self._path in _table()[0]:
+            _chain(module, self._path)
+
+
 class Finder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path, target=None):
         if not fullname.startswith(_ROOT + "."):
@@ -169,6 +192,10 @@ class Finder(importlib.abc.MetaPathFinder):
             if spec.loader is not None:
                 spec.loader = _Completing(spec.loader, rel)
             return spec
+        parent, _, leaf = fullname.rpartition(".")
+        held = sys.modules[parent].__dict__.get(leaf) if parent in sys.modules else None
+        if isinstance(held, types.ModuleType):
+            return importlib.util.spec_from_loader(fullname, _Alias(held, rel), is_package=hasattr(held, "__path__"))
         return importlib.util.spec_from_loader(fullname, _Made(rel), is_package=True)
 
 
