@@ -1,8 +1,10 @@
 """docs/api/ is generated (tools/gen_api_reference.py) from MindSpore 2.10's recorded name list and
 pycompile itself, never edited by hand: this fails when it is stale (a name added or removed, a case
 recorded) and says how to regenerate it."""
-import importlib.util
+import json
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -12,10 +14,15 @@ API = os.path.join(ROOT, "docs", "api")
 
 @pytest.fixture(scope="module")
 def pages():
-    spec = importlib.util.spec_from_file_location("gen_api_reference", os.path.join(ROOT, "tools", "gen_api_reference.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.render()
+    """The pages as tools/gen_api_reference.py renders them in a fresh process: a name's presence
+    must not depend on what the test process imported before (importing a MindSpore module path,
+    as tests/common/test_module_paths.py does, sets its name on the parent package: the reference
+    was stale in the worker that had run that file first)."""
+    code = ("import json, sys; sys.path.insert(0, 'tools'); import gen_api_reference as g; "
+            "json.dump(g.render(), sys.stdout)")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
 
 
 def test_the_api_reference_is_current(pages):
