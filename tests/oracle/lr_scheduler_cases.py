@@ -24,4 +24,23 @@ CASES = {
     "lambda": ("LambdaLR", dict(lr_lambda=half_each_epoch)),
     "multiplicative": ("MultiplicativeLR", dict(lr_lambda=ninety_percent)),
     "polynomial": ("PolynomialLR", dict(total_iters=5, power=2.0)),
+    "cyclic": ("CyclicLR", dict(base_lr=0.01, max_lr=0.1, step_size_up=3)),
+    "cyclic_triangular2": ("CyclicLR", dict(base_lr=[0.01, 0.02], max_lr=0.1, step_size_up=2, step_size_down=1,
+                                            mode="triangular2")),
+    "cyclic_exp_range": ("CyclicLR", dict(base_lr=0.01, max_lr=0.1, step_size_up=2, mode="exp_range", gamma=0.9)),
+    "warm_restarts": ("CosineAnnealingWarmRestarts", dict(T_0=3, eta_min=0.001)),
+    "warm_restarts_mult": ("CosineAnnealingWarmRestarts", dict(T_0=2, T_mult=2)),
 }
+
+# ReduceLROnPlateau steps on a metric: each case takes METRICS in order (a plateau, an improvement,
+# another plateau) after construction
+METRICS = [1.0, 0.99995, 1.2, 1.0, 1.1, 0.5, 0.5, 0.5, 0.49, 0.7, 0.7, 0.7]
+PLATEAU = {
+    "plateau_min": dict(factor=0.5, patience=1),
+    "plateau_max_abs_cooldown": dict(mode="max", factor=0.2, patience=1, threshold=0.05, threshold_mode="abs",
+                                     cooldown=2, min_lr=[0.02, 0.001]),
+}
+# CosineAnnealingWarmRestarts stepped to explicit epochs
+# (T_mult = 1: the wheel's step(epoch) with T_mult > 1 raises TypeError inside it, "Log.__call__() takes 2
+# positional arguments"; tests/train/test_experimental_optim.py checks that case against stepping one by one)
+EPOCHS = {"warm_restarts_epochs": (dict(T_0=3, eta_min=0.001), [1, 2, 5, 3, 7, 13, 0])}

@@ -12,6 +12,11 @@ sys.path.insert(0, HERE)
 import lr_scheduler_cases as C  # noqa: E402
 
 
+def _sgd(optim, Parameter, Tensor):
+    w, v = (Parameter(Tensor(np.ones(2, np.float32)), name=n) for n in ("w", "v"))
+    return optim.SGD([{"params": [w], "lr": 0.1}, {"params": [v], "lr": 0.05}], lr=0.1)
+
+
 def main():
     import mindspore as ms
     from mindspore import Parameter, Tensor
@@ -24,6 +29,22 @@ def main():
         rates = [[float(x) for x in sch.get_last_lr()]]
         for _ in range(C.STEPS):
             sch.step()
+            rates.append([float(x) for x in sch.get_last_lr()])
+        out["cases"][name] = rates
+    for name, kw in C.PLATEAU.items():
+        opt = _sgd(optim, Parameter, Tensor)
+        sch = optim.lr_scheduler.ReduceLROnPlateau(opt, **kw)
+        rates = [[float(x) for x in sch.get_last_lr()]]
+        for m in C.METRICS:
+            sch.step(m)
+            rates.append([float(x) for x in sch.get_last_lr()])
+        out["cases"][name] = rates
+    for name, (kw, epochs) in C.EPOCHS.items():
+        opt = _sgd(optim, Parameter, Tensor)
+        sch = optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, **kw)
+        rates = [[float(x) for x in sch.get_last_lr()]]
+        for e in epochs:
+            sch.step(e)
             rates.append([float(x) for x in sch.get_last_lr()])
         out["cases"][name] = rates
     with open(os.path.join(HERE, "data", "lr_scheduler_steps.json"), "w") as f:

@@ -88,6 +88,48 @@ def test_scheduler_rates_equal_mindsporess(name):
     np.testing.assert_allclose(got, MS_LR[name], rtol=2e-6, atol=1e-9)
 
 
+def _two_groups():
+    w, v = (Parameter(Tensor(np.ones(2, np.float32)), name=n) for n in ("w", "v"))
+    return optim.SGD([{"params": [w], "lr": 0.1}, {"params": [v], "lr": 0.05}], lr=0.1)
+
+
+def _rates(sch):
+    return [float(x.asnumpy()) for x in sch.get_last_lr()]
+
+
+@pytest.mark.parametrize("name", sorted(LRC.PLATEAU))
+def test_reduce_lr_on_plateau_rates_equal_mindsporess(name):
+    sch = optim.lr_scheduler.ReduceLROnPlateau(_two_groups(), **LRC.PLATEAU[name])
+    got = [_rates(sch)]
+    for m in LRC.METRICS:
+        sch.step(m)
+        got.append(_rates(sch))
+    np.testing.assert_allclose(got, MS_LR[name], rtol=2e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("name", sorted(LRC.EPOCHS))
+def test_warm_restarts_stepped_to_epochs_equal_mindsporess(name):
+    kw, epochs = LRC.EPOCHS[name]
+    sch = optim.lr_scheduler.CosineAnnealingWarmRestarts(_two_groups(), **kw)
+    got = [_rates(sch)]
+    for e in epochs:
+        sch.step(e)
+        got.append(_rates(sch))
+    np.testing.assert_allclose(got, MS_LR[name], rtol=2e-6, atol=1e-9)
+
+
+def test_warm_restarts_with_t_mult_jump_to_where_single_steps_lead():
+    """step(epoch) with T_mult > 1 (the wheel raises TypeError inside it: its Log takes one input):
+    the rates of a jump to epoch e are those of e single steps, as PyTorch's documentation says."""
+    for e in (1, 2, 5, 6, 13, 14):
+        walk = optim.lr_scheduler.CosineAnnealingWarmRestarts(_two_groups(), T_0=2, T_mult=2, eta_min=0.001)
+        for _ in range(e):
+            walk.step()
+        jump = optim.lr_scheduler.CosineAnnealingWarmRestarts(_two_groups(), T_0=2, T_mult=2, eta_min=0.001)
+        jump.step(e)
+        np.testing.assert_allclose(_rates(jump), _rates(walk), rtol=1e-6)
+
+
 @pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
 def test_a_scheduled_rate_reaches_compiled_steps(mode):
     """The group's lr is a Parameter: after StepLR halves it, the next (already compiled) SGD step

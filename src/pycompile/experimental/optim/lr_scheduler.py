@@ -2,7 +2,8 @@
 optimizers, PyTorch's formulas as MindSpore documents them. `step()` advances one epoch and writes
 each group's new rate into its `lr` Parameter (so compiled steps read it); `get_last_lr()` gives
 the rates as float32 Tensors, as MindSpore's. Checked against MindSpore 2.10's wheel
-(tests/oracle/data/lr_scheduler_steps.json)."""
+(tests/oracle/data/lr_scheduler_steps.json). CyclicLR, CosineAnnealingWarmRestarts and ReduceLROnPlateau keep
+their state in float32, as MindSpore's Tensors do, so their arithmetic rounds where the wheel's does."""
 from __future__ import annotations
 
 import math
@@ -176,3 +177,168 @@ class PolynomialLR(LRScheduler):
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LinearLR", "ConstantLR",
            "LambdaLR", "MultiplicativeLR", "PolynomialLR"]
+
+
+# ---- CyclicLR, CosineAnnealingWarmRestarts, ReduceLROnPlateau: their state in float32, as MindSpore's
+_F = np.float32
+
+
+def _per_group(optimizer, value, name):
+    if isinstance(value, (list, tuple)):
+        if len(value) != len(optimizer.param_groups):
+            raise ValueError(f"Expected {len(optimizer.param_groups)} values for {name}, got {len(value)}")
+        return list(value)
+    return [value] * len(optimizer.param_groups)
+
+
+class CyclicLR(LRScheduler):
+    """Cycles each group's rate between base_lr and max_lr: up for step_size_up steps, down for
+    step_size_down; the amplitude scaled by 1 ('triangular'), 1 / 2 ** (cycle - 1) ('triangular2'),
+    gamma ** step ('exp_range') or scale_fn (of the cycle, or of the step with scale_mode
+    'iterations'). The groups' rates start at base_lr."""
+
+    def __init__(self, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None, mode="triangular",
+                 gamma=1.0, scale_fn=None, scale_mode="cycle", last_epoch=-1):
+        base_lrs = _per_group(optimizer, base_lr, "base_lr")
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, optimizer.param_groups):
+                group["lr"].set_data(Tensor(np.array(lr, _F)))
+        self.max_lrs = [_F(v) for v in _per_group(optimizer, max_lr, "max_lr")]
+        up = float(step_size_up)
+        down = up if step_size_down is None else float(step_size_down)
+        self.total_step_size = up + down
+        self.step_up_ratio = up / self.total_step_size
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode, self.gamma, self.scale_mode = mode, gamma, scale_mode
+        self._scale_fn_custom = scale_fn
+        if scale_fn is None:
+            self.scale_mode = "iterations" if mode == "exp_range" else "cycle"
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = [_F(v) for v in base_lrs]
+
+    def scale_fn(self, x):
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular":
+            return 1.0
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        return self.gamma ** x
+
+    def get_lr(self):
+        cycle = math.floor(1 + self.last_epoch / self.total_step_size)
+        x = 1.0 + self.last_epoch / self.total_step_size - cycle
+        scale = x / self.step_up_ratio if x <= self.step_up_ratio else (x - 1) / (self.step_up_ratio - 1)
+        at = cycle if self.scale_mode == "cycle" else self.last_epoch
+        return [_F(b + _F((m - b) * _F(scale)) * _F(self.scale_fn(at)))
+                for b, m in zip(getattr(self, "base_lrs", self._lrs()), self.max_lrs)]
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing from each group's base rate to eta_min over T_i steps, restarting with
+    T_i = T_0, then T_0 * T_mult, T_0 * T_mult ** 2 ... `step(epoch)` jumps to an epoch."""
+
+    def __init__(self, optimizer, T_0, T_mult=1, eta_min=0, last_epoch=-1):
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"T_0 should be an integer and equal or greater than 0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"T_mult should be an integer and equal or greater than 1, but got {T_mult}")
+        if isinstance(eta_min, bool) or not isinstance(eta_min, (int, float)):
+            raise TypeError(f"The type of 'eta_min' should be float or int, but got {type(eta_min).__name__}.")
+        self.T_0, self.T_i, self.T_mult, self.eta_min = _F(T_0), _F(T_0), T_mult, eta_min
+        self.T_cur = _F(last_epoch)
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        pct = _F(math.pi * float(self.T_cur) / float(self.T_i))
+        cos = _F(np.cos(pct))
+        return [_F(self.eta_min + (base - self.eta_min) * (1 + float(cos)) / 2) for base in self.base_lrs]
+
+    def step(self, epoch=None):
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur = _F(self.T_cur + 1)
+            if self.T_cur >= self.T_i:
+                self.T_cur = _F(self.T_cur - self.T_i)
+                self.T_i = _F(self.T_i * self.T_mult)
+        else:
+            if epoch < 0:
+                raise ValueError(f"epoch should be a non-negative integer, but got {epoch}")
+            e = _F(epoch)
+            if e >= self.T_0:
+                if self.T_mult == 1:
+                    self.T_cur = _F(e % self.T_0)
+                else:
+                    n = int(math.log(float(e / self.T_0 * (self.T_mult - 1) + 1), self.T_mult))
+                    self.T_cur = _F(e - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1))
+                    self.T_i = _F(self.T_0 * self.T_mult ** n)
+            else:
+                self.T_i, self.T_cur = self.T_0, e
+        self._step_count += 1
+        self.last_epoch = int(math.floor(epoch))
+        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+            group["lr"].set_data(Tensor(np.array(lr, _F)))
+        self._last_lr = self._lrs()
+
+
+class ReduceLROnPlateau:
+    """Multiplies each group's rate by `factor` (not below min_lr, and only by more than eps) once
+    the metric passed to `step(metric)` has not improved for more than `patience` steps, then
+    waits `cooldown` steps; improvement: below best * (1 - threshold) ('min', 'rel'), below best -
+    threshold ('abs'), above best * (1 + threshold) / best + threshold for 'max'. Compared in
+    float32, as MindSpore keeps its state."""
+
+    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
+                 cooldown=0, min_lr=0, eps=1e-8):
+        if factor >= 1.0:
+            raise ValueError("The lr factor should be less than 1.0.")
+        if not hasattr(optimizer, "param_groups"):          # (experimental.optim's Optimizer)
+            raise TypeError(f"Expected an `Optimizer`, but got type {type(optimizer).__name__}")
+        self.factor, self.optimizer = factor, optimizer
+        if isinstance(min_lr, (list, tuple)):
+            if len(min_lr) != len(optimizer.param_groups):
+                raise ValueError(f"Expected {len(optimizer.param_groups)} min_lrs, got {len(min_lr)}")
+            self.min_lrs = [_F(v) for v in min_lr]
+        else:
+            self.min_lrs = [_F(min_lr)] * len(optimizer.param_groups)
+        if mode not in ("min", "max"):
+            raise ValueError(f"`mode` should be 'min' or 'max', but got {mode}.")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError(f"`threshold mode` should be 'rel' or 'abs', but got {threshold_mode}.")
+        self.mode, self.patience, self.threshold, self.threshold_mode = mode, patience, threshold, threshold_mode
+        self.cooldown, self.eps = cooldown, eps
+        self.last_epoch = 0
+        self.best = _F(np.inf if mode == "min" else -np.inf)
+        self.cooldown_counter, self.wait = _F(0), _F(0)
+
+    def _is_improvement(self, current):
+        if self.mode == "min":
+            bench = self.best * _F(1.0 - self.threshold) if self.threshold_mode == "rel" else self.best - _F(self.threshold)
+            return current < bench
+        bench = self.best * _F(self.threshold + 1.0) if self.threshold_mode == "rel" else self.best + _F(self.threshold)
+        return current > bench
+
+    def step(self, metrics):
+        """One evaluation's metric (a number or a one-element Tensor)."""
+        current = _F(metrics.asnumpy() if hasattr(metrics, "asnumpy") else metrics)
+        self.last_epoch += 1
+        if self._is_improvement(current):
+            self.best, self.wait = current, _F(0)
+        else:
+            self.wait = _F(self.wait + 1)
+        if self.cooldown_counter > 0:
+            self.cooldown_counter, self.wait = _F(self.cooldown_counter - 1), _F(0)
+        if self.wait > self.patience:
+            for group, floor in zip(self.optimizer.param_groups, self.min_lrs):
+                old = _F(group["lr"].asnumpy())
+                new = max(_F(old * _F(self.factor)), floor)
+                if old > new + self.eps:
+                    group["lr"].set_data(Tensor(np.array(new, _F)))
+            self.cooldown_counter, self.wait = _F(self.cooldown), _F(0)
+        return True
+
+    def get_last_lr(self):
+        return [Tensor(np.array(float(group["lr"].asnumpy()), _F)) for group in self.optimizer.param_groups]
