@@ -258,69 +258,44 @@ def inplace_index_add_primitive(var, indices, updates, axis):
 
 
 # ---- 3-D upsampling -----------------------------------------------------------------------------------
-def _upsample_sizes(name, x, output_size, scales):
+def _upsample_args(name, x, output_size, scales) -> dict:
+    """ops.interpolate's size / scale_factor for MindSpore's (output_size, scales) pair."""
     if x.dtype not in _FLOATS:
         raise OpTypeError(f"For '{name}', the dtype of 'x' must be float16, float32 or float64, but got {x.dtype}.")
     if x.ndim != 5:
         raise OpValueError(f"For '{name}', the dimension of 'x' must be 5, but got {x.ndim}.")
     if (output_size is None) == (scales is None):
         raise OpValueError(f"For '{name}', exactly one of 'output_size' and 'scales' must be specified.")
-    ins = tuple(x.shape[2:])
     if output_size is not None:
         size = tuple(output_size)
         if len(size) != 3 or any(isinstance(v, bool) or not isinstance(v, int) or v <= 0 for v in size):
             raise OpValueError(f"For '{name}', 'output_size' must be 3 positive ints, but got {output_size}.")
-        return size, tuple(i / o for i, o in zip(ins, size))
+        return {"size": size}
     sc = tuple(scales)
     if len(sc) != 3 or any(not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0 for v in sc):
         raise OpValueError(f"For '{name}', 'scales' must be 3 positive floats, but got {scales}.")
-    sc = tuple(float(np.float32(v)) for v in sc)        # the attribute is a float32 list; 1 / scale in double
-    return tuple(int(np.floor(i * s)) for i, s in zip(ins, sc)), tuple(1.0 / s for s in sc)
-
-
-def _gather_axis(x, idx, axis):
-    return F.gather(x, _wrap(np.asarray(idx, np.int32)), axis)
+    # the attribute is a float32 list: the kernel's source step is 1 / that float32 (in double)
+    return {"scale_factor": tuple(float(np.float32(v)) for v in sc), "recompute_scale_factor": False}
 
 
 @op_entry("upsample_nearest3d_primitive", primitive="UpsampleNearest3D", functional=False,
           args=[Arg("x"), Arg("output_size", "value", default=None), Arg("scales", "value", default=None)])
 def upsample_nearest3d_primitive(x, output_size=None, scales=None):
     """Output voxel (d, h, w) reads input (floor(d s_d), floor(h s_h), floor(w s_w)), s = in / out
-    (or 1 / scale when scales are given), clamped to the input."""
-    size, s = _upsample_sizes("UpsampleNearest3D", x, output_size, scales)
-    out = x
-    for ax, (n_in, n_out, sc) in enumerate(zip(x.shape[2:], size, s)):
-        src = np.minimum(np.floor(np.arange(n_out) * np.float32(sc)).astype(np.int64), n_in - 1)
-        out = _gather_axis(out, src, ax + 2)
-    return out
+    (or 1 / scale when scales are given): ops.interpolate's nearest mode."""
+    return ops.interpolate(x, mode="nearest", **_upsample_args("UpsampleNearest3D", x, output_size, scales))
 
 
 @op_entry("upsample_trilinear3d_primitive", primitive="UpsampleTrilinear3D", functional=False,
           args=[Arg("x"), Arg("output_size", "value", default=None), Arg("scales", "value", default=None),
                 Arg("align_corners", "value", default=False, init=True)])
 def upsample_trilinear3d_primitive(x, output_size=None, scales=None, align_corners=False):
-    """Linear interpolation along W, then H, then D (the kernel's nesting order); source
-    coordinate (o + 0.5) s - 0.5 clamped at 0, or o (in - 1) / (out - 1) with align_corners."""
+    """ops.interpolate's trilinear mode: source coordinate (o + 0.5) s - 0.5 clamped at 0, or
+    o (in - 1) / (out - 1) with align_corners."""
     if not isinstance(align_corners, bool):
         raise OpTypeError(f"For 'UpsampleTrilinear3D', 'align_corners' must be a bool, but got {align_corners!r}.")
-    size, s = _upsample_sizes("UpsampleTrilinear3D", x, output_size, scales)
-    out = x
-    for ax in (4, 3, 2):
-        n_in, n_out, sc = x.shape[ax], size[ax - 2], s[ax - 2]
-        o = np.arange(n_out, dtype=np.float64)
-        if align_corners:
-            src = o * ((n_in - 1) / (n_out - 1)) if n_out > 1 else np.zeros(n_out)
-        else:
-            src = np.maximum((o + 0.5) * sc - 0.5, 0.0)
-        lo = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
-        hi = np.minimum(lo + 1, n_in - 1)
-        lam = (src - lo).astype(x.dtype.np)
-        shape = [1] * 5
-        shape[ax] = n_out
-        w1 = _wrap(lam.reshape(shape))
-        w0 = _wrap((1 - lam).reshape(shape))
-        out = w0 * _gather_axis(out, lo, ax) + w1 * _gather_axis(out, hi, ax)
-    return out
+    return ops.interpolate(x, mode="trilinear", align_corners=align_corners,
+                           **_upsample_args("UpsampleTrilinear3D", x, output_size, scales))
 
 
 # ---- linear algebra -----------------------------------------------------------------------------------
@@ -366,7 +341,7 @@ def data_format_vec_permute_primitive(input_x, src_format="NHWC", dst_format="NC
     if tuple(input_x.shape) not in ((4,), (4, 2)):
         raise OpValueError(f"For 'DataFormatVecPermute', the shape of 'input_x' must be (4,) or (4, 2), but got "
                            f"{tuple(input_x.shape)}.")
-    return _gather_axis(input_x, [src_format.index(c) for c in dst_format], 0)
+    return F.gather(input_x, _wrap(np.array([src_format.index(c) for c in dst_format], np.int32)), 0)
 
 
 @op_entry("compare_and_bitpack_primitive", primitive="CompareAndBitpack", functional=False,
