@@ -21,12 +21,16 @@
  *
  * Any rank spinning (in a wait here or in comm.c's comm_finish) reduces every all-reduce that is
  * ready: a rank waiting for another's chunk never blocks the chunk it owes. Waits poll under the
- * same watch as comm_finish (comm.c's watch_check). Offsets grow through the segment; when an
- * input does not fit, the ranks start again at offset 0 once nothing is in flight here and every
- * rank has completed every all-reduce started (so no rank still reads the old data). An input
- * larger than the segment, more than PC_SHM_SLOTS in flight, or a start while a restart would
- * have to wait on one in flight goes to MPI instead: the same choice on every rank, as it
- * depends only on the calls all ranks make. */
+ * same watch as comm_finish (comm.c's watch_check). Offsets grow through the segment while
+ * all-reduces are in flight; a start with none in flight here begins again at offset 0, once
+ * every rank has completed every all-reduce started (so no rank still reads the old data): a
+ * training step's buckets then take the same offsets every step, and the segment's first
+ * megabytes stay in the caches. (Restarting only when an input did not fit let a step whose first
+ * bucket is small creep to the segment's end: from then on every larger bucket, started while
+ * that one was in flight, went through MPI - W5's two big gradients after its 12th step.) An
+ * input larger than the segment, more than PC_SHM_SLOTS in flight, or one that does not fit
+ * behind those in flight goes to MPI instead: the same choice on every rank, as it depends only
+ * on the calls all ranks make. */
 
 #define PC_SHM_SLOTS 64                /* shared-memory all-reduces in flight at once */
 #define PC_SHM_MAX_RANKS 256
@@ -189,7 +193,7 @@ static int shm_all_reduced(const void *arg)
 static int shm_start(const void *src, void *dst, size_t count, int dtype, int op, int k, int *slot)
 {
     const size_t nbytes = count * (size_t)g_itemsize[dtype], need = (nbytes + 63) & ~(size_t)63;
-    if (g_shm_top + need > g_shm_cap) {
+    if (g_shm_inflight == 0 && g_shm_top > 0) {
         /* start again at 0 once every rank has completed every all-reduce started (none is in
          * flight here): nobody reads the old inputs any more */
         long want = g_shm_seq;

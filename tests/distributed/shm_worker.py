@@ -10,6 +10,9 @@ argv: PART, one of
            (AllReduce inside one compiled graph), then a DATA_PARALLEL step
   wrap     with a 1 MB segment (PYCOMPILE_COMM_SHM_MB=1): 40 all-reduces of 0.3 MB (the offsets
            wrap around the segment every 3) and one of 2 MB (more than a segment: through MPI)
+  steps    with a 1 MB segment: 20 DATA_PARALLEL steps whose first bucket is small and whose two
+           256 KB gradients are buckets of their own (W5's pattern, 0.52 MB a step): every bucket
+           of every step through the segment
 """
 import os
 import sys
@@ -90,4 +93,23 @@ elif part == "wrap":
     xs = inputs(500000, np.float32, 99)                 # 2 MB: more than the segment, through MPI
     check(ops.AllReduce()(ms.Tensor(xs[rank])).asnumpy(), expected(xs, "sum"), "over the segment")
     assert lib.pc_comm_shm_calls() == calls + 40 * SHM
+elif part == "steps":
+    ms.set_context(mode=ms.GRAPH_MODE)             # the compiled step: its buckets in flight together
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    ms.set_seed(0)
+    net = nn.SequentialCell(nn.Dense(256, 256), nn.ReLU(), nn.Dense(256, 256), nn.ReLU(), nn.Dense(256, 4))
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.01, 0.9))
+    buckets = len(step.grad_reducer.buckets)
+    assert buckets == 4, step.grad_reducer.buckets
+    xs, ys = inputs((8, 256), np.float32, 5), inputs((8, 4), np.float32, 6)
+    x, y = ms.Tensor(xs[rank]), ms.Tensor(ys[rank])
+    step(x, y)
+    calls = lib.pc_comm_shm_calls()
+    for _ in range(20):
+        step(x, y)
+    assert lib.pc_comm_shm_calls() == calls + 20 * buckets * SHM, (lib.pc_comm_shm_calls() - calls, buckets)
+    w = net[0].weight.asnumpy()
+    every = ops.AllGather()(ms.Tensor(w[None])).asnumpy()
+    for q in range(n):
+        check(every[q], w, f"rank {q}'s weights")
 print(f"rank {rank}/{n} OK {lib.pc_comm_shm_calls()} ", flush=True)

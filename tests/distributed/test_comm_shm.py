@@ -1,9 +1,9 @@
 """All-reduces between ranks of one machine through shared memory (csrc/comm_shm.c), under
 mpirun with 2 and 3 ranks (shm_worker.py): values bit for bit against NumPy's rank-order
 reduction, the segment's offsets wrapping around, the fall-back to MPI (an int32 all-reduce, one
-larger than the segment, PYCOMPILE_COMM_SHM=0). A peer that exits or stops while another waits
-in a shared-memory all-reduce: test_faults.py (its all-reduces of float32 over the world run
-there)."""
+larger than the segment, PYCOMPILE_COMM_SHM=0), every bucket of every training step through the
+segments. A peer that exits or stops while another waits in a shared-memory all-reduce:
+test_faults.py (its all-reduces of float32 over the world run there)."""
 from __future__ import annotations
 
 import re
@@ -36,6 +36,13 @@ def test_all_reduces_in_shared_memory_equal_numpys_rank_order(n):
 
 def test_the_segment_wraps_around_and_larger_inputs_go_through_mpi():
     assert _run(2, "wrap", PYCOMPILE_COMM_SHM_MB="1") == [40, 40]
+
+
+def test_every_training_step_reduces_through_the_segment():
+    """A step whose first bucket is small: a start with nothing in flight begins again at offset 0,
+    so the step's large buckets never find the segment full (they went through MPI from the
+    second step on when the offsets only wrapped for an input that did not fit)."""
+    _run(2, "steps", PYCOMPILE_COMM_SHM_MB="1")
 
 
 def test_the_knob_sends_every_all_reduce_through_mpi():
