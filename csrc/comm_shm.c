@@ -106,27 +106,35 @@ static void shm_chunk(const shm_op *o, int r, size_t *lo, size_t *hi)
 
 /* chunk [lo, hi) of the n inputs, reduced in rank order a block at a time (the block stays in L1),
  * into this rank's segment (for the others to copy) and its output. This rank's own input is read
- * where the caller has it: only this rank reads that chunk of anyone's input */
+ * where the caller has it: only this rank reads that chunk of anyone's input. The last input's
+ * pass stores each sum straight to both (2 ranks: the only pass; no block in between: the copies
+ * of a block out were 3/4 of the reduction's time), vectorized for the CPU it runs on (the runtime
+ * is built for any x86-64). The output may be the own input: element i is read before it is
+ * written, and by nothing else. */
 #define PC_SHM_BLOCK 1024
+#define PC_SHM_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#define PC_SHM_LOOP(T, OP, DEST)                                                                       \
+    switch (OP) {                                                                                   \
+    case 0: _Pragma("GCC ivdep") for (size_t i = 0; i < m; ++i) { const T v = a[i] + x[i]; DEST; } break; \
+    case 1: _Pragma("GCC ivdep") for (size_t i = 0; i < m; ++i) { const T v = a[i] > x[i] ? a[i] : x[i]; DEST; } break; \
+    case 2: _Pragma("GCC ivdep") for (size_t i = 0; i < m; ++i) { const T v = a[i] < x[i] ? a[i] : x[i]; DEST; } break; \
+    default: _Pragma("GCC ivdep") for (size_t i = 0; i < m; ++i) { const T v = a[i] * x[i]; DEST; } break; \
+    }
 #define PC_SHM_REDUCE(T)                                                                            \
-    static void shm_reduce_##T(const shm_op *o, size_t lo, size_t hi)                               \
+    PC_SHM_CLONES static void shm_reduce_##T(const shm_op *o, size_t lo, size_t hi)                 \
     {                                                                                               \
         T acc[PC_SHM_BLOCK];                                                                        \
+        T *const seg = (T *)(shm_data_of(g_shm_me) + o->off), *const out = (T *)o->dst;            \
         for (size_t b0 = lo; b0 < hi; b0 += PC_SHM_BLOCK) {                                         \
             const size_t m = hi - b0 < PC_SHM_BLOCK ? hi - b0 : PC_SHM_BLOCK;                       \
+            const T *a = 0;                                                                         \
             for (int q = 0; q < g_shm_n; ++q) {                                                     \
                 const T *const x = (q == g_shm_me ? (const T *)o->src                               \
                                                   : (const T *)(shm_data_of(q) + o->off)) + b0;     \
-                if (q == 0) { memcpy(acc, x, m * sizeof(T)); continue; }                            \
-                switch (o->op) {                                                                    \
-                case 0: for (size_t i = 0; i < m; ++i) acc[i] = acc[i] + x[i]; break;               \
-                case 1: for (size_t i = 0; i < m; ++i) acc[i] = acc[i] > x[i] ? acc[i] : x[i]; break; \
-                case 2: for (size_t i = 0; i < m; ++i) acc[i] = acc[i] < x[i] ? acc[i] : x[i]; break; \
-                default: for (size_t i = 0; i < m; ++i) acc[i] = acc[i] * x[i]; break;              \
-                }                                                                                   \
+                if (q == 0) a = x;                                                                  \
+                else if (q < g_shm_n - 1) { PC_SHM_LOOP(T, o->op, acc[i] = v) a = acc; }               \
+                else { T *const s_ = seg + b0, *const d_ = out + b0; PC_SHM_LOOP(T, o->op, (s_[i] = v, d_[i] = v)) } \
             }                                                                                       \
-            memcpy((T *)(shm_data_of(g_shm_me) + o->off) + b0, acc, m * sizeof(T));                 \
-            memcpy((T *)o->dst + b0, acc, m * sizeof(T));                                           \
         }                                                                                           \
     }
 PC_SHM_REDUCE(float)
