@@ -147,6 +147,7 @@ class Builder(Tracer):
         self.scope = "Default"          # the Cell scope of the nodes added now (frontend._call_cell)
         self._scoped = (None, "", None)     # (loc, scope, the loc in that scope) last made
         self.number_ops = 0             # > 0 inside a Python operator on mutable numbers
+        self.hooked_values: set = set()     # ids of values Tensor.register_hook made (one hook each)
 
     @contextlib.contextmanager
     def number_results(self):

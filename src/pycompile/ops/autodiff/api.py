@@ -35,6 +35,7 @@ from pycompile.ops import prims as P
 from pycompile.ops import tracing
 from pycompile.ops._table import OpIndexError, OpRuntimeError, OpTypeError, OpValueError, apply
 from pycompile.ops.autodiff.tape import NO_GRAD, GradTrace, GradTracer, fit
+from pycompile.ops.autodiff.tensor_hooks import hooks_of
 
 
 def stop_gradient(value):
@@ -64,9 +65,16 @@ class GradFunction:
         tracer = _graph_tracer(args, kwargs)
         if tracer is not None:
             return tracer.differentiate(self, args, kwargs)
-        if _graph_target(self.fn) and _concrete(args, kwargs):
+        if _graph_target(self.fn) and _concrete(args, kwargs) and not self._hooked_args(args):
             return self.compiled()(*args, **kwargs)
         return self.eager(args, kwargs)
+
+    def _hooked_args(self, args) -> bool:
+        """A differentiated argument holds Tensor.register_hook hooks: they belong to this call's
+        object, so the gradient is taken on the tape (tensor_hooks.py)."""
+        if self.positions == "all":
+            return any(hooks_of(a) for a in args)
+        return any(hooks_of(args[i]) for i in self.positions or () if i < len(args))
 
     def compiled(self):
         """The gradient of a `@jit` function, or of a Cell in GRAPH_MODE, called from Python: one

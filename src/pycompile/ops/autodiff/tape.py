@@ -29,6 +29,7 @@ from pycompile.ops import prims as P
 from pycompile.ops import tracing
 from pycompile.ops._table import EAGER_KERNELS, OpTypeError, apply
 from pycompile.ops.grads import NEEDED, NONDIFF
+from pycompile.ops.autodiff.tensor_hooks import hooks_of, run_hooks
 
 
 class _Record:
@@ -109,6 +110,8 @@ class GradTrace(tracing.Tracer):
         self.level = tracing.new_level()
         self.records: list = []
         self.weights: dict = {}      # id(Parameter) -> Leaf
+        self.leaves: dict = {}       # id(Leaf) -> Leaf (the hooks of the tensors they hold)
+        self.hooks: dict = {}        # (id(record), output index) -> {handle id: hook} (tensor_hooks.py)
 
     # ---- watching --------------------------------------------------------------------------------
     def watch(self, value):
@@ -117,12 +120,14 @@ class GradTrace(tracing.Tracer):
         if not _is_tensor(value):
             return value, None
         leaf = Leaf(value)
+        self.leaves[id(leaf)] = leaf
         return GradTracer(value, (leaf, None), self), leaf
 
     def watch_weight(self, p: Parameter) -> Leaf:
         leaf = self.weights.get(id(p))
         if leaf is None:
             leaf = self.weights[id(p)] = Leaf(p)
+            self.leaves[id(leaf)] = leaf
         return leaf
 
     # ---- recording -----------------------------------------------------------------------------
@@ -189,9 +194,12 @@ class GradTrace(tracing.Tracer):
         with tracing.below(self):
             for rec in reversed(self.records):
                 outs = rec.out if isinstance(rec.out, tuple) else (rec.out,)
-                gs = [cts.pop((id(rec), i if isinstance(rec.out, tuple) else None), None) for i in range(len(outs))]
+                keys = [(id(rec), i if isinstance(rec.out, tuple) else None) for i in range(len(outs))]
+                gs = [cts.pop(key, None) for key in keys]
                 if all(g is None for g in gs):
                     continue
+                if self.hooks:          # Tensor.register_hook on these outputs: their whole gradient
+                    gs = [_hooked(self.hooks.get(key), g) for key, g in zip(keys, gs)]
                 gs = [g if g is not None else (F.zeros_like(o) if _is_tensor(o) else None) for g, o in zip(gs, outs)]
                 g = tuple(gs) if isinstance(rec.out, tuple) else gs[0]
                 token = NEEDED.set(_needed(rec.sources))     # a rule may skip the cotangents nobody reads
@@ -206,7 +214,16 @@ class GradTrace(tracing.Tracer):
                                 add(s, cc, p)
                     elif src is not None and c is not None:
                         add(src, c, primal)
+            for key, c in cts.items():          # the hooks the differentiated tensors hold
+                leaf = self.leaves.get(key[0])
+                fns = hooks_of(leaf.value) if leaf is not None else ()
+                if fns:
+                    cts[key] = run_hooks(fns, c)
         return {key[0]: c for key, c in cts.items()}
+
+
+def _hooked(table, g):
+    return g if not table or g is None else run_hooks(list(table.values()), g)
 
 
 def _needed(sources) -> tuple:
