@@ -44,3 +44,24 @@ PLATEAU = {
 # (T_mult = 1: the wheel's step(epoch) with T_mult > 1 raises TypeError inside it, "Log.__call__() takes 2
 # positional arguments"; tests/train/test_experimental_optim.py checks that case against stepping one by one)
 EPOCHS = {"warm_restarts_epochs": (dict(T_0=3, eta_min=0.001), [1, 2, 5, 3, 7, 13, 0])}
+
+# SequentialLR: (the schedulers as (class, keyword arguments), milestones), stepped STEPS + 4 times
+SEQUENTIAL = {
+    "sequential_doc": ([("ConstantLR", dict(factor=0.1, total_iters=2)), ("ExponentialLR", dict(gamma=0.9))], [2]),
+    "sequential_three": ([("LinearLR", dict(start_factor=0.5, total_iters=3)), ("StepLR", dict(step_size=2, gamma=0.5)),
+                          ("CosineAnnealingLR", dict(T_max=4, eta_min=0.01))], [3, 6]),
+    "sequential_poly_lambda": ([("PolynomialLR", dict(total_iters=4, power=2.0)),
+                                ("LambdaLR", dict(lr_lambda=half_each_epoch))], [1]),
+}
+# step(epoch) of the schedules with a closed form (MultiStepLR's raises AttributeError in the wheel:
+# its closed form reads a step_size it does not have; tests/train/test_experimental_optim.py checks
+# pycompile's against PyTorch's documented rule)
+JUMPS = {
+    "jump_step": ("StepLR", dict(step_size=2, gamma=0.5)),
+    "jump_exponential": ("ExponentialLR", dict(gamma=0.8)),
+    "jump_cosine": ("CosineAnnealingLR", dict(T_max=3, eta_min=0.01)),
+    "jump_linear": ("LinearLR", dict(start_factor=0.25, end_factor=0.75, total_iters=4)),
+    "jump_constant": ("ConstantLR", dict(factor=0.5, total_iters=3)),
+    "jump_polynomial": ("PolynomialLR", dict(total_iters=5, power=2.0)),
+}
+JUMP_EPOCHS = [3, 1, 6, 0, 2, 9]

@@ -47,6 +47,23 @@ def main():
             sch.step(e)
             rates.append([float(x) for x in sch.get_last_lr()])
         out["cases"][name] = rates
+    for name, (parts, milestones) in C.SEQUENTIAL.items():
+        opt = _sgd(optim, Parameter, Tensor)
+        scheds = [getattr(optim.lr_scheduler, cls)(opt, **kw) for cls, kw in parts]
+        sch = optim.lr_scheduler.SequentialLR(opt, schedulers=scheds, milestones=milestones)
+        rates = [[float(x) for x in sch.get_last_lr()]]
+        for _ in range(C.STEPS + 4):
+            sch.step()
+            rates.append([float(x) for x in sch.get_last_lr()])
+        out["cases"][name] = rates
+    for name, (cls, kw) in C.JUMPS.items():
+        opt = _sgd(optim, Parameter, Tensor)
+        sch = getattr(optim.lr_scheduler, cls)(opt, **kw)
+        rates = [[float(x) for x in sch.get_last_lr()]]
+        for e in C.JUMP_EPOCHS:
+            sch.step(e)
+            rates.append([float(x) for x in sch.get_last_lr()])
+        out["cases"][name] = rates
     with open(os.path.join(HERE, "data", "lr_scheduler_steps.json"), "w") as f:
         json.dump(out, f, indent=1)
         f.write("\n")

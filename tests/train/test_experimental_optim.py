@@ -118,6 +118,49 @@ def test_warm_restarts_stepped_to_epochs_equal_mindsporess(name):
     np.testing.assert_allclose(got, MS_LR[name], rtol=2e-6, atol=1e-9)
 
 
+@pytest.mark.parametrize("name", sorted(LRC.SEQUENTIAL))
+def test_sequential_rates_equal_mindsporess(name):
+    opt = _two_groups()
+    parts, milestones = LRC.SEQUENTIAL[name]
+    scheds = [getattr(optim.lr_scheduler, cls)(opt, **kw) for cls, kw in parts]
+    sch = optim.lr_scheduler.SequentialLR(opt, schedulers=scheds, milestones=milestones)
+    got = [_rates(sch)]
+    for _ in range(LRC.STEPS + 4):
+        sch.step()
+        got.append(_rates(sch))
+    np.testing.assert_allclose(got, MS_LR[name], rtol=2e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("name", sorted(LRC.JUMPS))
+def test_schedules_stepped_to_epochs_equal_mindsporess(name):
+    cls, kw = LRC.JUMPS[name]
+    sch = getattr(optim.lr_scheduler, cls)(_two_groups(), **kw)
+    got = [_rates(sch)]
+    for e in LRC.JUMP_EPOCHS:
+        sch.step(e)
+        got.append(_rates(sch))
+    np.testing.assert_allclose(got, MS_LR[name], rtol=2e-6, atol=1e-9)
+
+
+def test_multistep_stepped_to_an_epoch_counts_the_milestones_passed():
+    """MultiStepLR.step(epoch) (the wheel's raises AttributeError: its closed form reads a
+    step_size): the base rate times gamma to the number of milestones <= epoch, PyTorch's rule."""
+    sch = optim.lr_scheduler.MultiStepLR(_two_groups(), milestones=[2, 5, 5], gamma=0.1)
+    for e, passed in ((0, 0), (2, 1), (4, 1), (5, 3), (9, 3), (1, 0)):
+        sch.step(e)
+        np.testing.assert_allclose(_rates(sch), [0.1 * 0.1 ** passed, 0.05 * 0.1 ** passed], rtol=1e-6)
+
+
+def test_sequential_checks_its_arguments_as_mindspore():
+    opt, other = _two_groups(), _two_groups()
+    a = optim.lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=2)
+    b = optim.lr_scheduler.ExponentialLR(other, gamma=0.9)
+    with pytest.raises(ValueError, match="got scheduler at index 1 is different from the optimizer passed in"):
+        optim.lr_scheduler.SequentialLR(opt, schedulers=[a, b], milestones=[2])
+    with pytest.raises(ValueError, match="number of schedulers 1 and the number of milestones 1"):
+        optim.lr_scheduler.SequentialLR(opt, schedulers=[a], milestones=[2])
+
+
 def test_warm_restarts_with_t_mult_jump_to_where_single_steps_lead():
     """step(epoch) with T_mult > 1 (the wheel raises TypeError inside it: its Log takes one input):
     the rates of a jump to epoch e are those of e single steps, as PyTorch's documentation says."""

@@ -6,6 +6,7 @@ the rates as float32 Tensors, as MindSpore's. Checked against MindSpore 2.10's w
 their state in float32, as MindSpore's Tensors do, so their arithmetic rounds where the wheel's does."""
 from __future__ import annotations
 
+import bisect
 import math
 
 import numpy as np
@@ -35,10 +36,19 @@ class LRScheduler:
     def get_last_lr(self):
         return [Tensor(np.array(v, np.float32)) for v in self._last_lr]
 
-    def step(self):
+    def step(self, epoch=None):
+        """One epoch on; `step(epoch)` jumps to that epoch: the schedule's closed form where it has
+        one (StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR, ConstantLR,
+        PolynomialLR), else its step formula at that epoch, as MindSpore's. SequentialLR uses it
+        to start each later schedule at its epoch 0."""
         self._step_count += 1
-        self.last_epoch += 1
-        values = self.get_lr()
+        if epoch is None:
+            self.last_epoch += 1
+            values = self.get_lr()
+        else:
+            self.last_epoch = epoch
+            closed = getattr(self, "_closed_form", None)
+            values = closed() if closed is not None else self.get_lr()
         for group, lr in zip(self.optimizer.param_groups, values):
             group["lr"].set_data(Tensor(np.array(lr, np.float32)))
         self._last_lr = self._lrs()
@@ -56,6 +66,9 @@ class StepLR(LRScheduler):
             return self._lrs()
         return [lr * self.gamma for lr in self._lrs()]
 
+    def _closed_form(self):
+        return [base * self.gamma ** (self.last_epoch // self.step_size) for base in self.base_lrs]
+
 
 class MultiStepLR(LRScheduler):
     """lr * gamma at each milestone epoch (a milestone listed twice: gamma squared)."""
@@ -69,6 +82,11 @@ class MultiStepLR(LRScheduler):
         times = self.milestones.count(self.last_epoch)
         return [lr * self.gamma ** times for lr in self._lrs()]
 
+    def _closed_form(self):
+        # gamma to the number of milestones passed, as PyTorch's: the wheel's closed form reads a
+        # step_size MultiStepLR does not have (AttributeError in MindSpore 2.10)
+        return [base * self.gamma ** bisect.bisect_right(self.milestones, self.last_epoch) for base in self.base_lrs]
+
 
 class ExponentialLR(LRScheduler):
     def __init__(self, optimizer, gamma, last_epoch=-1):
@@ -79,6 +97,9 @@ class ExponentialLR(LRScheduler):
         if self.last_epoch == 0:
             return self._lrs()
         return [lr * self.gamma for lr in self._lrs()]
+
+    def _closed_form(self):
+        return [base * self.gamma ** self.last_epoch for base in self.base_lrs]
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -98,6 +119,10 @@ class CosineAnnealingLR(LRScheduler):
         return [(1 + math.cos(math.pi * e / t)) / (1 + math.cos(math.pi * (e - 1) / t)) * (lr - lo) + lo
                 for lr in self._lrs()]
 
+    def _closed_form(self):
+        return [self.eta_min + (base - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
+                for base in self.base_lrs]
+
 
 class LinearLR(LRScheduler):
     """From start_factor x the base rate to end_factor x over total_iters epochs."""
@@ -116,6 +141,10 @@ class LinearLR(LRScheduler):
             return self._lrs()
         return [lr * (1.0 + (f - s) / (n * s + (e - 1) * (f - s))) for lr in self._lrs()]
 
+    def _closed_form(self):
+        s, f, n = self.start_factor, self.end_factor, self.total_iters
+        return [base * (s + (f - s) * min(n, self.last_epoch) / n) for base in self.base_lrs]
+
 
 class ConstantLR(LRScheduler):
     """factor x the base rate for total_iters epochs, then the base rate."""
@@ -132,6 +161,10 @@ class ConstantLR(LRScheduler):
         if self.last_epoch != self.total_iters:
             return self._lrs()
         return [lr * (1.0 / self.factor) for lr in self._lrs()]
+
+    def _closed_form(self):
+        return [base * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+                for base in self.base_lrs]
 
 
 class LambdaLR(LRScheduler):
@@ -173,6 +206,10 @@ class PolynomialLR(LRScheduler):
             return self._lrs()
         factor = ((1.0 - e / n) / (1.0 - (e - 1) / n)) ** self.power
         return [lr * factor for lr in self._lrs()]
+
+    def _closed_form(self):
+        n = self.total_iters
+        return [base * (1.0 - min(n, self.last_epoch) / n) ** self.power for base in self.base_lrs]
 
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LinearLR", "ConstantLR",
@@ -342,3 +379,46 @@ class ReduceLROnPlateau:
 
     def get_last_lr(self):
         return [Tensor(np.array(float(group["lr"].asnumpy()), _F)) for group in self.optimizer.param_groups]
+
+
+class SequentialLR:
+    """The schedulers in turn: schedulers[i] from epoch milestones[i - 1] on, each started at its own
+    epoch 0 when its milestone comes (`step(0)`), as MindSpore's SequentialLR. Construction resets
+    the groups' rates to their initial ones and restarts the first schedule (each scheduler's
+    construction had already stepped once)."""
+
+    def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
+        for k, sch in enumerate(schedulers):
+            if sch.optimizer is not optimizer:
+                raise ValueError("Sequential Schedulers expects all schedulers to belong to the same optimizer, but "
+                                 f"got scheduler at index {k} is different from the optimizer passed in.")
+            if sch.optimizer is not schedulers[0].optimizer:
+                raise ValueError("Sequential Schedulers expects all schedulers to belong to the same optimizer, but "
+                                 f"got schedulers at index 0 and {k} are different.")
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError("Sequential Schedulers expects number of schedulers provided to be one more than the "
+                             f"number of milestone points, but got number of schedulers {len(schedulers)} and the "
+                             f"number of milestones {len(milestones)}")
+        self._schedulers, self.milestones = list(schedulers), list(milestones)
+        self.optimizer = optimizer
+        self.last_epoch = last_epoch + 1
+        for group in optimizer.param_groups:
+            group["lr"].set_data(Tensor(np.array(group["initial_lr"], np.float32)))
+        for sch in self._schedulers:
+            sch.last_epoch -= 1
+        self._schedulers[0].step()
+
+    def step(self):
+        self.last_epoch += 1
+        k = bisect.bisect_right(self.milestones, self.last_epoch)
+        sch = self._schedulers[k]
+        if k > 0 and self.milestones[k - 1] == self.last_epoch:
+            sch.step(0)
+        else:
+            sch.step()
+
+    def get_last_lr(self):
+        return [Tensor(np.array(float(group["lr"].asnumpy()), _F)) for group in self.optimizer.param_groups]
+
+
+__all__ += ["CyclicLR", "CosineAnnealingWarmRestarts", "ReduceLROnPlateau", "SequentialLR"]
