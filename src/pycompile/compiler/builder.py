@@ -290,6 +290,35 @@ class Builder(Tracer):
         self.u = self.add(P.UpdateState, (self.u, n), U_TYPE)
         return self.sym(n)
 
+    def register_hook(self, sym, hook):
+        """`Tensor.register_hook` in graph code (ops/autodiff/tensor_hooks.py): `sym` becomes
+        CustomGrad(sym), whose rule calls hook with its gradient; returns the tensor itself, as
+        MindSpore's graph does. Its two documented limits are errors here: one hook per tensor (the
+        wheel's RuntimeError), and none on a tensor the graph already used (the wheel happens to
+        apply such a hook to the earlier uses too; pycompile does not reorder the graph built so far)."""
+        from pycompile.ops._table import OpRuntimeError
+        from pycompile.ops.autodiff.custom import custom
+        from pycompile.ops.autodiff.tensor_hooks import run_hooks
+        v = sym._value
+        if id(v) in self.hooked_values:
+            raise OpRuntimeError("It is not supported to register multiple hooks for a Tensor.")
+
+        def used(nodes) -> bool:
+            for n in nodes:
+                if any(x is v for x in n.inputs):
+                    return True
+                for blk in n.blocks:
+                    if any(r is v for r in blk.results) or used(blk.nodes):
+                        return True
+            return False
+        if any(used(level) for level in self._stack):
+            raise OpRuntimeError("It is not supported to register hook after the Tensor is used previously in "
+                                 "graph mode: register it right after the tensor is computed.")
+        hooked = custom(sym, [sym], lambda dout, out, inputs: (run_hooks([hook], dout),))
+        sym._value = hooked._value
+        self.hooked_values.add(id(sym._value))
+        return sym
+
     def call_cell(self, cell, args, kwargs):
         """A Cell called with graph values (from library code such as SequentialCell)."""
         return self.frontend.call_value(cell, list(args), dict(kwargs or {}))

@@ -27,6 +27,7 @@ import itertools
 import weakref
 
 from pycompile.common import context
+from pycompile.common.abstract import Symbolic
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.ops._table import OpRuntimeError, OpTypeError
@@ -82,10 +83,10 @@ def register_hook(self, hook):
     """Tensor.register_hook(hook): see the module docstring. Returns the handle (graph code: the
     tensor itself)."""
     _check(hook)
-    from pycompile.compiler.builder import Sym
     from pycompile.ops.autodiff.tape import GradTracer, Leaf
-    if isinstance(self, Sym):
-        return _graph_register(self, hook)
+    tracer = getattr(self, "_tracer", None)
+    if isinstance(self, Symbolic) and getattr(tracer, "walks_code", False):
+        return tracer.register_hook(self, hook)       # graph code: the builder's (compiler/builder.py)
     if isinstance(self, GradTracer):
         src, _ = self.source
         if isinstance(src, Leaf):           # a differentiated input or weight: its own object keeps it
@@ -134,33 +135,3 @@ def run_hooks(fns, g):
             raise OpRuntimeError(f"Tensor hook should be return Tensor, but get type: {type(new).__name__}.")
         g = new
     return g
-
-
-def _graph_register(sym, hook):
-    """register_hook in graph code: `sym` becomes CustomGrad(sym) whose rule calls hook."""
-    from pycompile.compiler import ir
-    from pycompile.ops.autodiff.custom import custom
-    b = sym._tracer
-    v = sym._value
-    hooked = b.hooked_values
-    if id(v) in hooked:
-        raise OpRuntimeError("It is not supported to register multiple hooks for a Tensor.")
-
-    def used(nodes) -> bool:
-        for n in nodes:
-            if any(x is v for x in n.inputs):
-                return True
-            for blk in n.blocks:
-                if any(r is v for r in blk.results) or used(blk.nodes):
-                    return True
-        return False
-    if any(used(level) for level in b._stack):
-        raise OpRuntimeError("It is not supported to register hook after the Tensor is used previously in graph "
-                             "mode: register it right after the tensor is computed.")
-
-    def rule(dout, out, inputs):
-        return (run_hooks([hook], dout),)
-    new = custom(sym, [sym], rule)
-    sym._value = new._value if isinstance(new._value, ir.Value) else new
-    hooked.add(id(sym._value))
-    return sym
