@@ -51,7 +51,7 @@ ROWS = {"Conv2DExt": "Conv2D", "Conv3DExt": "Conv3D", "ConvTranspose2D": "Conv2D
         "BatchNorm": "BatchNormStats", "BatchNormExt": "BatchNormStats", "LogSoftmaxExt": "LogSoftmax",
         "CumsumExt": "CumSum"}
 MAPPED = {
-    "Dense": "dense", "PReLU": "prelu",
+    "Dense": "dense", "PReLU": "prelu", "MultilabelMarginLoss": "multilabel_margin_loss",
     "Einsum": None, "Addmm": None, "Addbmm": None, "Addmv": None, "Baddbmm": None, "Mv": None,
     "Log10": "log10", "GroupNorm": "group_norm", "Norm": None, "KLDivLoss": "kl_div", "SmoothL1Loss": "smooth_l1_loss",
     "SoftMarginLoss": None, "TripletMarginLoss": None, "BCEWithLogitsLoss": "binary_cross_entropy_with_logits",

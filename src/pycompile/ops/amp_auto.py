@@ -31,8 +31,9 @@ against the wheel's recorded result, tests/oracle/data/amp_auto_ops.json):
 * Dot: the wheel's ops.dot does not reach its Dot Primitive (it refuses float16 with float32,
   recorded); here ops.dot is an entry without a class.
 * Not in pycompile (no op to classify; `ABSENT`, checked absent by the test so that adding one
-  means classifying it): MultilabelMarginLoss, NLLLoss2d. (GridSampler2D / 3D: the grid_sample entries, 'promote'.)
-  (Erfinv and MultiMarginLoss are op entries now, classified 'full' by their `amp=`.) SoftMarginLoss and TripletMarginLoss have no CPU kernel in the
+  means classifying it): NLLLoss2d. (GridSampler2D / 3D: the grid_sample entries, 'promote'.)
+  (Erfinv, MultiMarginLoss and MultilabelMarginLoss are op entries now, classified 'full' by their
+  `amp=`.) SoftMarginLoss and TripletMarginLoss have no CPU kernel in the
   wheel; pycompile's compositions get no class (their parts' classes apply).
 """
 from __future__ import annotations
@@ -47,7 +48,7 @@ FULL = (P.Pow, P.ACos, P.Asin, P.Cosh, P.Exp, P.Expm1, P.Log, P.Log1p, P.Log2, P
 PROMOTE = (P.AddN, P.Concat)
 
 # MindSpore 2.10 auto-list names pycompile has no op for (see the module docstring)
-ABSENT = ("MultilabelMarginLoss", "NLLLoss2d")
+ABSENT = ("NLLLoss2d",)
 
 
 def _install():
