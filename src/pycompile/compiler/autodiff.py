@@ -54,6 +54,7 @@ from pycompile.ops import prims as P
 from pycompile.common import dtype as mstype
 from pycompile.ops._table import OpDef, apply
 from pycompile.ops.autodiff.tape import fit
+from pycompile.ops.autodiff.custom import call_user
 from pycompile.ops.autodiff.tensor_hooks import hooks_of, run_hooks
 from pycompile.ops.dynamic_length import Bounded, BoundedTrace
 from pycompile.ops.grads import NONDIFF
@@ -109,7 +110,8 @@ def differentiate(interp, gradfn, args, kwargs):
     pos_grads = [(i, _grad(cts, sources[i], b)) for i in positions if i in sources]
     w_grads = [(w, _grad(cts, r, b) if r is not None else _zeros_like(w, b)) for w, r in zip(weights, wrefs)]
     # a weight's Tensor.register_hook hooks: on its whole gradient (registering recompiles)
-    w_grads = [(w, run_hooks(hooks_of(w), g) if isinstance(w, Parameter) and hooks_of(w) else g) for w, g in w_grads]
+    w_grads = [(w, run_hooks(hooks_of(w), g, call_user) if isinstance(w, Parameter) and hooks_of(w) else g)
+               for w, g in w_grads]
     return gradfn.assemble(out, pos_grads, w_grads)
 
 

@@ -297,7 +297,7 @@ class Builder(Tracer):
         wheel's RuntimeError), and none on a tensor the graph already used (the wheel happens to
         apply such a hook to the earlier uses too; pycompile does not reorder the graph built so far)."""
         from pycompile.ops._table import OpRuntimeError
-        from pycompile.ops.autodiff.custom import custom
+        from pycompile.ops.autodiff.custom import call_user, custom
         from pycompile.ops.autodiff.tensor_hooks import run_hooks
         v = sym._value
         if id(v) in self.hooked_values:
@@ -314,7 +314,7 @@ class Builder(Tracer):
         if any(used(level) for level in self._stack):
             raise OpRuntimeError("It is not supported to register hook after the Tensor is used previously in "
                                  "graph mode: register it right after the tensor is computed.")
-        hooked = custom(sym, [sym], lambda dout, out, inputs: (run_hooks([hook], dout),))
+        hooked = custom(sym, [sym], lambda dout, out, inputs: (run_hooks([hook], dout, call_user),))
         sym._value = hooked._value
         self.hooked_values.add(id(sym._value))
         return sym

@@ -29,6 +29,7 @@ from pycompile.ops import prims as P
 from pycompile.ops import tracing
 from pycompile.ops._table import EAGER_KERNELS, OpTypeError, apply
 from pycompile.ops.grads import NEEDED, NONDIFF
+from pycompile.ops.autodiff import tensor_hooks
 from pycompile.ops.autodiff.tensor_hooks import hooks_of, run_hooks
 
 
@@ -220,6 +221,9 @@ class GradTrace(tracing.Tracer):
                 if fns:
                     cts[key] = run_hooks(fns, c)
         return {key[0]: c for key, c in cts.items()}
+
+
+tensor_hooks.TAPE[:] = [GradTracer, Leaf]
 
 
 def _hooked(table, g):

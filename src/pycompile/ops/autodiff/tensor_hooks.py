@@ -27,13 +27,14 @@ import itertools
 import weakref
 
 from pycompile.common import context
-from pycompile.common.abstract import Symbolic
+from pycompile.common.abstract import Symbolic, TensorType
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.ops._table import OpRuntimeError, OpTypeError
 
 _IDS = itertools.count(1)
 _OWNERS: dict = {}          # handle id -> the dict holding the hook (removal finds it there)
+TAPE: list = []             # [GradTracer, Leaf], handed over by tape.py (which imports this module)
 
 
 class _TensorHookHandle:
@@ -83,7 +84,7 @@ def register_hook(self, hook):
     """Tensor.register_hook(hook): see the module docstring. Returns the handle (graph code: the
     tensor itself)."""
     _check(hook)
-    from pycompile.ops.autodiff.tape import GradTracer, Leaf
+    GradTracer, Leaf = TAPE
     tracer = getattr(self, "_tracer", None)
     if isinstance(self, Symbolic) and getattr(tracer, "walks_code", False):
         return tracer.register_hook(self, hook)       # graph code: the builder's (compiler/builder.py)
@@ -115,7 +116,7 @@ def remove_hook(handle_id) -> None:
 
 def hooks(self) -> list:
     """Tensor.hooks(): the hooks registered on this tensor, in order."""
-    from pycompile.ops.autodiff.tape import GradTracer, Leaf
+    GradTracer, Leaf = TAPE
     if isinstance(self, GradTracer):
         src, idx = self.source
         if isinstance(src, Leaf) and isinstance(src.value, Tensor):
@@ -124,14 +125,14 @@ def hooks(self) -> list:
     return hooks_of(self)
 
 
-def run_hooks(fns, g):
-    """g through hooks `fns` in order (the caller has stepped its own trace aside)."""
-    from pycompile.ops.autodiff.custom import _is_tensor, call_user
+def run_hooks(fns, g, call=None):
+    """g through hooks `fns` in order (the caller has stepped its own trace aside); `call(fn,
+    args)` runs a hook (graph code: the builder walks it as user code; PyNative: a plain call)."""
     for fn in fns:
-        new = call_user(fn, [g])
+        new = fn(g) if call is None else call(fn, [g])
         if new is None:
             continue
-        if not _is_tensor(new):
+        if not isinstance(getattr(new, "_abstract", None), TensorType):
             raise OpRuntimeError(f"Tensor hook should be return Tensor, but get type: {type(new).__name__}.")
         g = new
     return g
