@@ -3,7 +3,8 @@
 Sources: GeneratorDataset, NumpySlicesDataset, MnistDataset, FashionMnistDataset, Cifar10Dataset,
 Cifar100Dataset, KMnistDataset, EMnistDataset, ImageFolderDataset, CSVDataset, TextFileDataset, MindDataset,
 VOCDataset, CocoDataset, CelebADataset, TFRecordDataset, PaddedDataset, RandomDataset, FakeImageDataset (and
-Schema); the samplers (`sampler=` on each
+Schema); the named text, audio and image datasets read from their archives' layouts (named_text.py,
+named_audio.py, named_images.py: AGNewsDataset ... YesNoDataset ... STL10Dataset); the samplers (`sampler=` on each
 source). Operations: batch, shuffle, map, repeat, take, skip, project, rename, concat (+), zip, filter, apply. Iterators run the pipeline in a
 background thread and yield pycompile Tensors. `config` holds the seed and prefetch size;
 `transforms`, `vision` and `text` hold the transforms for `map`.
@@ -18,6 +19,15 @@ from pycompile.dataset.file_sources import (CSVDataset, ImageFolderDataset, Shuf
                                             TextFileDataset)
 from pycompile.dataset.iterators import DictIterator, TupleIterator  # noqa: F401
 from pycompile.dataset.mind_dataset import MindDataset  # noqa: F401
+from pycompile.dataset.named_audio import (CMUArcticDataset, GTZANDataset, LibriTTSDataset,  # noqa: F401
+                                           LJSpeechDataset, SpeechCommandsDataset, TedliumDataset,
+                                           YesNoDataset)
+from pycompile.dataset.named_images import (Caltech101Dataset, Caltech256Dataset, Food101Dataset,  # noqa: F401
+                                            LFWDataset, SemeionDataset, STL10Dataset, USPSDataset)
+from pycompile.dataset.named_text import (AGNewsDataset, AmazonReviewDataset, CoNLL2000Dataset,  # noqa: F401
+                                          DBpediaDataset, EnWik9Dataset, IMDBDataset, Multi30kDataset,
+                                          PennTreebankDataset, SogouNewsDataset, SQuADDataset, SST2Dataset,
+                                          UDPOSDataset, WikiTextDataset, YahooAnswersDataset, YelpReviewDataset)
 from pycompile.dataset.samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,  # noqa: F401
                                         SequentialSampler, SubsetRandomSampler, SubsetSampler,
                                         WeightedRandomSampler)
@@ -33,7 +43,17 @@ __all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDatase
            "DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler",
            "SubsetSampler", "WeightedRandomSampler", "zip", "VOCDataset", "CocoDataset", "CelebADataset",
            "TFRecordDataset", "KMnistDataset", "EMnistDataset", "PaddedDataset", "Schema", "RandomDataset",
-           "FakeImageDataset", "DSCallback", "QMnistDataset"]
+           "FakeImageDataset", "DSCallback", "QMnistDataset",
+           # named text datasets (named_text.py)
+           "AGNewsDataset", "AmazonReviewDataset", "CoNLL2000Dataset", "DBpediaDataset", "EnWik9Dataset",
+           "IMDBDataset", "Multi30kDataset", "PennTreebankDataset", "SogouNewsDataset", "SQuADDataset",
+           "SST2Dataset", "UDPOSDataset", "WikiTextDataset", "YahooAnswersDataset", "YelpReviewDataset",
+           # named audio datasets (named_audio.py)
+           "CMUArcticDataset", "GTZANDataset", "LibriTTSDataset", "LJSpeechDataset", "SpeechCommandsDataset",
+           "TedliumDataset", "YesNoDataset",
+           # named image datasets (named_images.py)
+           "Caltech101Dataset", "Caltech256Dataset", "Food101Dataset", "LFWDataset", "SemeionDataset",
+           "STL10Dataset", "USPSDataset"]
 
 
 def __getattr__(name):
