@@ -401,10 +401,8 @@ def normal(mean=0.0, std=1.0, size=None, generator=None):
         return _ops.randn_like(zero) * std + mean
 
 
-def bernoulli(input, *, generator=None):
-    """1 with probability input (elementwise), else 0, in input's dtype."""
-    with _drawing(generator):
-        return _ops.cast(_ops.rand_like(input) < input, input.dtype)
+# mint.bernoulli is ops.functional.bernoulli_ext, as in MindSpore 2.10 (the same object)
+bernoulli = _ops.bernoulli_ext
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):

@@ -32,6 +32,7 @@ from pycompile.common.tensor import Tensor
 from pycompile.nn import rnn_math as M
 from pycompile.nn.cell import Cell
 from pycompile.nn.layers import Dropout
+from pycompile.ops.time_loop import _time_loop, _time_loop_eager
 from pycompile.ops.tracing import walk_as_graph_code
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
@@ -58,32 +59,7 @@ def check_float_input(owner: str, what: str, x) -> None:
                         f"{dt if dt is not None else type(x).__name__}.")
 
 
-# ---- the time loop ------------------------------------------------------------------------------
-def _write_row(ys, t, y):
-    """ys with row t replaced by y (compiled in place: (B, H) work per step)."""
-    idx = ops.reshape(ops.scalar_to_tensor(t, mstype.int64), (1, 1))
-    return ops.tensor_scatter_update(ys, idx, ops.expand_dims(y, 0))
-
-
-def _step_and_write(step, xw, t, state, ys, extra):
-    state, y = step(xw, t, state, extra)
-    return state, _write_row(ys, t, y)
-
-
-def _time_loop(step, xw, state, ys, steps, extra):
-    """Graph code (walked by the frontend, so the loop stays a `For`): run `step` at every t of
-    `steps` (a range), carrying the state and writing each step's output row into ys. The body
-    binds no other name, so the loop carries exactly (state, ys) and no iteration is peeled."""
-    for t in steps:
-        state, ys = _step_and_write(step, xw, t, state, ys, extra)
-    return state, ys
-
-
-def _time_loop_eager(step, xw, state, steps, extra):
-    outs = [None] * len(steps)
-    for t in steps:
-        state, outs[t] = step(xw, t, state, extra)
-    return state, ops.stack(outs, 0)
+# ---- the time loop: pycompile/ops/time_loop.py (DynamicRNN / DynamicGRUV2 run it too) -----------------
 
 
 def _masked(t, lengths, new, old, y):
