@@ -148,3 +148,28 @@ def hook_returning_a_number(x):
         z.register_hook(bad)
         return ops.sum(z)
     return ms.grad(f)(x)
+
+
+# ---- summary operators: transparent in the network (what they record is compared byte for byte with
+# the wheel's summary files in tests/train/test_summary_ops.py) --------------------------------------
+group("summary")
+
+
+class _Summarised(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scalar, self.tensor = ops.ScalarSummary(), ops.TensorSummary()
+        self.image, self.histogram = ops.ImageSummary(), ops.HistogramSummary()
+
+    def construct(self, x):
+        y = ops.tanh(x) * 2
+        self.scalar("loss", ops.sum(y))
+        self.tensor("y", y)
+        self.image("picture", ops.reshape(y, (1, 3, 2, 2)) * 0.5 + 0.5)
+        self.histogram("spread", y)
+        return y + 1
+
+
+@cell("ops.ScalarSummary", "ops.TensorSummary", "ops.ImageSummary", "ops.HistogramSummary", inputs=[rnd(12)])
+def summary_ops_leave_the_output():
+    return _Summarised()

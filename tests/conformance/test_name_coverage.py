@@ -20,8 +20,6 @@ CRASH = "the wheel's process dies (SIGSEGV) calling it outside a distributed lau
 MS_BUG = "MindSpore 2.10's call raises an internal error (its case is marked oracle_bug / not recorded)"
 KNOWN = "pycompile differs from the wheel on purpose or for now: KNOWN_DIFFERENCES in test_conformance.py"
 FIXTURE = "needs a dataset in its full file format (CelebA, CIFAR, COCO, MindRecord, QMNIST, TFRecord, VOC)"
-SUMMARY = ("writes a summary file, not a value the table compares: recorded from the wheel in both modes by "
-           "tests/train/test_summary_ops.py (fixtures/ms_summary_ops.json)")
 DATA_SINK = "the wheel refuses data sinking on the CPU (ValueError); pycompile runs the sunk loop"
 SPLIT_MINDIR = "a multi-device MindIR split (Ascend parallel export) that the CPU wheel cannot run"
 PIPELINE = "pipeline-parallel gradient accumulation: needs stages on several devices"
@@ -46,10 +44,6 @@ EXEMPT = {
     "dataset.CelebADataset": FIXTURE, "dataset.Cifar100Dataset": FIXTURE, "dataset.Cifar10Dataset": FIXTURE,
     "dataset.CocoDataset": FIXTURE, "dataset.MindDataset": FIXTURE, "dataset.QMnistDataset": FIXTURE,
     "dataset.TFRecordDataset": FIXTURE, "dataset.VOCDataset": FIXTURE,
-    # SUMMARY
-    "ops.ScalarSummary": SUMMARY, "ops.TensorSummary": SUMMARY, "ops.ImageSummary": SUMMARY,
-    "ops.HistogramSummary": SUMMARY, "ops.operations.ScalarSummary": SUMMARY, "ops.operations.TensorSummary": SUMMARY,
-    "ops.operations.ImageSummary": SUMMARY, "ops.operations.HistogramSummary": SUMMARY,
     # KNOWN
     "Tensor.requires_grad_": KNOWN, "communication.init": KNOWN, "ms.float_": KNOWN, "ms.int_": KNOWN,
     "ms.uint": KNOWN, "ops.Print": KNOWN, "ops.get_backend": KNOWN, "ops.get_rank": KNOWN,
