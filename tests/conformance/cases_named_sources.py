@@ -31,7 +31,7 @@ def _nsrc_case(case, source):
             kwargs.setdefault("num_parallel_workers", 2)
         with tempfile.TemporaryDirectory() as root:
             nc.build_all(root)
-            data = getattr(ms.dataset, name)(os.path.join(root, where), **kwargs)
+            data = getattr(ms.dataset, name)(os.path.join(root, where), **nc.rooted(kwargs, root))
             rows = [tuple(_nsrc_value(c) for c in r) for r in data.create_tuple_iterator(output_numpy=True,
                                                                                           num_epochs=1)]
             if case in nc.WAVEFORM_ZEROS:       # MindSpore's Tedlium waveforms are zeros: their shape only
@@ -52,6 +52,34 @@ _NSRC_CASES = {
     "libritts_all": "LibriTTSDataset", "caltech101_all": "Caltech101Dataset", "caltech256": "Caltech256Dataset",
     "food101_train": "Food101Dataset", "semeion": "SemeionDataset", "usps_all": "USPSDataset",
     "stl10_train": "STL10Dataset", "lfw_pairs_all": "LFWDataset",
+    "clue_cmnli_glob": "CLUEDataset", "clue_wsc_train": "CLUEDataset", "manifest_train": "ManifestDataset",
+    "iwslt2016_all": "IWSLT2016Dataset", "iwslt2017_it_nl": "IWSLT2017Dataset", "flowers102_all": "Flowers102Dataset",
+    "svhn_all": "SVHNDataset", "sbd_boundaries_all": "SBDataset", "omniglot_background": "OmniglotDataset",
+    "phototour_test": "PhotoTourDataset", "places365_default": "Places365Dataset",
+    "rendered_sst2_train": "RenderedSST2Dataset", "sbu": "SBUDataset", "sun397": "SUN397Dataset",
+    "wider_face_all": "WIDERFaceDataset", "kitti_train": "KITTIDataset", "cityscapes_polygon_test": "CityscapesDataset",
+    "div2k_all_decode": "DIV2KDataset", "flickr": "FlickrDataset",
 }
 for _nsrc_c, _nsrc_s in _NSRC_CASES.items():
     _nsrc_case(_nsrc_c, _nsrc_s)
+
+
+def _nsrc_class_indexing(case, source):
+    """The class indexing a source reports (Flowers102's fixed names, Manifest's numbering)."""
+    def run():
+        import os
+        import sys
+        import tempfile
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dataset"))
+        import named_source_cases as nc
+        name, where, kwargs = nc.CASES[case]
+        with tempfile.TemporaryDirectory() as root:
+            nc.build_all(root)
+            data = getattr(ms.dataset, name)(os.path.join(root, where), **nc.rooted(kwargs, root))
+            return sorted(data.get_class_indexing().items())
+    add(f"nsrc_{case}_class_indexing", f"dataset.{source}", run, **_nsrc_PIPE)
+
+
+for _nsrc_c, _nsrc_s in (("flowers102_all", "Flowers102Dataset"), ("manifest_train", "ManifestDataset"),
+                         ("manifest_class_indexing", "ManifestDataset")):
+    _nsrc_class_indexing(_nsrc_c, _nsrc_s)

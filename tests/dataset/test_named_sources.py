@@ -118,3 +118,43 @@ def test_mappable_sources_shard_and_sample(root):
     assert shards == [names[0::2], names[1::2]]
     data = ds.Food101Dataset(os.path.join(root, "food101"), sampler=ds.SequentialSampler(1, 2))
     assert [str(r["label"]) for r in data.create_dict_iterator(output_numpy=True)] == names[1:3]
+
+
+def test_read_mat_structs_cells_and_sparse(tmp_path):
+    """read_mat (named_images.py) on what named_source_cases writes: a 1 x 1 struct of a cell of
+    sparse logical matrices, a numeric matrix stored in a smaller type, and a 3-D uint8 array,
+    plain and zlib-compressed."""
+    import struct
+    import zlib
+    from pycompile.dataset.named_images import read_mat
+
+    rng = np.random.default_rng(3)
+    masks = [rng.random((3, 5)) < 0.4 for _ in range(2)]
+    seg = rng.integers(0, 21, (3, 5)).astype(np.float64)
+    cube = rng.integers(0, 256, (4, 3, 2), dtype=np.uint8)
+    header = b"MATLAB 5.0 MAT-file".ljust(116) + b"\0" * 8 + b"\x00\x01IM"
+    for compress in (False, True):
+        body = b""
+        for name, value in (("GT", {"Masks": [("sparse", m) for m in masks], "Seg": (seg, "u1")}),
+                            ("X", (cube, "u1"))):
+            element = nc._mat_matrix(value, name)
+            packed = zlib.compress(element)
+            body += struct.pack("<II", 15, len(packed)) + packed if compress else element
+        path = tmp_path / f"m{int(compress)}.mat"
+        path.write_bytes(header + body)
+        mat = read_mat(str(path))
+        gt = mat["GT"][0, 0]
+        assert mat["GT"].shape == (1, 1) and gt["Masks"].shape == (2, 1)
+        for k, m in enumerate(masks):
+            assert gt["Masks"][k, 0].shape == m.shape and np.array_equal(gt["Masks"][k, 0] != 0, m)
+        assert gt["Seg"].dtype == np.uint8 and np.array_equal(gt["Seg"], seg.astype(np.uint8))
+        assert mat["X"].dtype == np.uint8 and np.array_equal(mat["X"], cube)
+
+
+def test_text_file_source_clue_batches(root):
+    """CLUE rows (columns in sorted order) through a batch, against the wheel's recording."""
+    data = ds.CLUEDataset(os.path.join(root, "clue", "cmnli", "*.json"), task="CMNLI", shuffle=False,
+                          num_parallel_workers=1).batch(2, drop_remainder=True)
+    got = [[str(s) for s in r["sentence1"]] for r in data.create_dict_iterator(output_numpy=True, num_epochs=1)]
+    want = [str(v) for v in _recorded("clue_cmnli_one_worker", "sentence1")]
+    assert got == [want[0:2], want[2:4]]

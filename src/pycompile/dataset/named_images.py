@@ -60,9 +60,11 @@ _MAT_CLASSES = {6: "f8", 7: "f4", 8: "i1", 9: "u1", 10: "i2", 11: "u2", 12: "i4"
 
 
 def read_mat(path) -> dict:
-    """The numeric matrices of a MATLAB 5 MAT-file ({name: array}, as scipy.io.loadmat gives them
-    by default: the dtype the data is stored in (MATLAB stores integral doubles as small ints), the
-    stored shape, column-major data; compressed elements inflated)."""
+    """The variables of a MATLAB 5 MAT-file ({name: value}), as scipy.io.loadmat gives them by
+    default where it matters here: a numeric matrix in the dtype its data is stored in (MATLAB
+    stores integral doubles as small ints), the stored shape, column-major data; a cell array an
+    object array of its elements; a struct array an object array of {field: value} dicts; a sparse
+    matrix dense (bool when logical, else float64). Compressed elements are inflated."""
     import zlib
     with open(path, "rb") as f:
         data = f.read()
@@ -83,16 +85,40 @@ def read_mat(path) -> dict:
             if kind == 15:                                  # compressed: the next element is inside
                 at = at - (-int(size)) % 8
 
+    def numbers(part):
+        kind, raw = part
+        return np.frombuffer(raw, order + _MAT_TYPES[kind]).astype(_MAT_TYPES[kind])     # as stored
+
+    def objects(dims, values):
+        array = np.empty(len(values), dtype=object)
+        array[:] = values
+        return array.reshape(dims, order="F")
+
     def matrix(buf):
         parts = list(elements(buf))
-        cls = int(np.frombuffer(parts[0][1], order + "u4", 1)[0]) & 0xFF
+        flags = int(np.frombuffer(parts[0][1], order + "u4", 1)[0])
+        cls = flags & 0xFF
         dims = tuple(int(d) for d in np.frombuffer(parts[1][1], order + "i4"))
         name = parts[2][1].decode("latin-1")
+        if cls == 1:                                        # cell array
+            return name, objects(dims, [matrix(body)[1] for _, body in parts[3:]])
+        if cls == 2:                                        # struct array: field values element by element
+            width = int(numbers(parts[3])[0])
+            raw = parts[4][1]
+            fields = [raw[k:k + width].split(b"\0")[0].decode("latin-1") for k in range(0, len(raw), width)]
+            values = [matrix(body)[1] for _, body in parts[5:]]
+            return name, objects(dims, [dict(zip(fields, values[k:k + len(fields)]))
+                                        for k in range(0, len(values), max(len(fields), 1))])
+        if cls == 5:                                        # sparse: row indices, column starts, values
+            rows, starts, values = numbers(parts[3]), numbers(parts[4]), numbers(parts[5])
+            dense = np.zeros(dims, dtype=values.dtype)
+            for col in range(dims[1]):
+                for k in range(int(starts[col]), int(starts[col + 1])):
+                    dense[int(rows[k]), col] = values[k]
+            return name, dense
         if cls not in _MAT_CLASSES:
-            raise RuntimeError(f"Invalid file, {path}: variable '{name}' is not a numeric matrix (MATLAB class {cls}).")
-        kind, raw = parts[3]
-        values = np.frombuffer(raw, order + _MAT_TYPES[kind]).astype(_MAT_TYPES[kind])     # as stored
-        return name, values.reshape(dims, order="F")
+            raise RuntimeError(f"Invalid file, {path}: variable '{name}' has an unsupported MATLAB class {cls}.")
+        return name, numbers(parts[3]).reshape(dims, order="F")
 
     pending = [data[128:]]
     while pending:
