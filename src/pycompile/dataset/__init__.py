@@ -41,6 +41,8 @@ from pycompile.dataset.schema_sources import FakeImageDataset, RandomDataset, Sc
 from pycompile.dataset.tfrecord import TFRecordDataset  # noqa: F401
 from pycompile.dataset.vision_sources import (Cifar10Dataset, Cifar100Dataset, EMnistDataset,  # noqa: F401
                                              FashionMnistDataset, KMnistDataset, MnistDataset, QMnistDataset)
+from pycompile.dataset.serialization import compare, deserialize, serialize, show  # noqa: F401
+from pycompile.dataset.obs_sync import sync_wait_for_dataset  # noqa: F401
 
 __all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDataset", "NumpySlicesDataset", "MnistDataset",
            "FashionMnistDataset", "Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "CSVDataset",
@@ -64,6 +66,8 @@ __all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDatase
            "SVHNDataset", "SBDataset", "OmniglotDataset", "SBUDataset", "SUN397Dataset", "RenderedSST2Dataset",
            "Places365Dataset", "PhotoTourDataset", "DIV2KDataset", "FlickrDataset",
            "WIDERFaceDataset", "KITTIDataset", "CityscapesDataset"]
+__all__ += ["serialize", "deserialize", "show", "compare", "WaitedDSCallback",  # serialization.py, train/callback,
+            "sync_wait_for_dataset"]                                             # obs_sync.py
 
 
 def __getattr__(name):

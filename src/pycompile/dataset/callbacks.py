@@ -52,6 +52,15 @@ def check_callbacks(callbacks):
     return callbacks
 
 
+_ALL_HOOKS = ("ds_begin", "ds_epoch_begin", "ds_epoch_end", "ds_step_begin", "ds_step_end")
+
+
+def _calls(cb, hook) -> bool:
+    """MindSpore's runtime calls only the hooks a callback class registers: all of a DSCallback's,
+    the two begin hooks of a WaitedDSCallback (its `runtime_hooks`)."""
+    return hook in getattr(cb, "runtime_hooks", _ALL_HOOKS)
+
+
 class CallbackRunner:
     """Calls the hooks around the rows of a map node, keeping the step count across epochs."""
 
@@ -60,7 +69,8 @@ class CallbackRunner:
 
     def _each(self, hook, ctx):
         for cb in self.callbacks:
-            getattr(cb, hook)(ctx)
+            if _calls(cb, hook):
+                getattr(cb, hook)(ctx)
 
     def wrap(self, rows, epoch):
         ctx = DSRunContext()
@@ -77,10 +87,12 @@ class CallbackRunner:
             ctx.cur_epoch_num, ctx.cur_step_num_in_epoch, ctx.cur_step_num = epoch + 1, step, self.total
             due = [cb for cb in self.callbacks if (step - 1) % cb.step_size == 0]
             for cb in due:
-                cb.ds_step_begin(ctx)
+                if _calls(cb, "ds_step_begin"):
+                    cb.ds_step_begin(ctx)
             yield row
             for cb in due:
-                cb.ds_step_end(ctx)
+                if _calls(cb, "ds_step_end"):
+                    cb.ds_step_end(ctx)
         ctx = DSRunContext()
         ctx.cur_epoch_num, ctx.cur_step_num_in_epoch, ctx.cur_step_num = epoch + 1, step, self.total
         self._each("ds_epoch_end", ctx)

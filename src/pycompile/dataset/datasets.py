@@ -90,11 +90,14 @@ class Dataset:
             check_workers(num_parallel_workers)
         if kwargs.get("per_batch_map") is None:
             _refuse(kwargs, "batch", ("input_columns", "output_columns"))
-            return BatchDataset(self, batch_size, drop_remainder)
+            node = BatchDataset(self, batch_size, drop_remainder)
+            node.given_workers = num_parallel_workers      # for serialize (serialization.py)
+            return node
         workers = num_parallel_workers if kwargs.get("python_multiprocessing") and num_parallel_workers else 1
         node = PerBatchMapDataset(self, batch_size, drop_remainder, kwargs["per_batch_map"],
                                   kwargs.get("input_columns"), kwargs.get("output_columns"), workers)
         node.max_rowsize = kwargs.get("max_rowsize")
+        node.given_workers = num_parallel_workers          # for serialize (serialization.py)
         return node
 
     def shuffle(self, buffer_size):
@@ -117,6 +120,9 @@ class Dataset:
             check_workers(num_parallel_workers)
         node.workers = num_parallel_workers if python_multiprocessing and num_parallel_workers else 1
         node.max_rowsize = kwargs.get("max_rowsize")
+        # what the user wrote, for serialize (serialization.py): `operations` before fusing
+        node.given = dict(operations=operations, input_columns=input_columns, output_columns=output_columns,
+                          num_parallel_workers=num_parallel_workers)
         return node
 
     def repeat(self, count=None):
@@ -615,6 +621,7 @@ class RenameDataset(Dataset):
                 raise RuntimeError(f"For 'rename', column {c!r} is not a column of the dataset: {names}")
         mapping = dict(zip(inputs, outputs))
         self._names = [mapping.get(c, c) for c in names]
+        self.input_columns, self.output_columns = inputs, outputs
 
     def get_col_names(self):
         return list(self._names)

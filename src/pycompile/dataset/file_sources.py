@@ -74,6 +74,7 @@ class ImageFolderDataset(RandomAccessSource):
             raise RuntimeError("Invalid data, ImageFolderDataset API can't read the data file (interface mismatch or "
                                f"no data found). Check image folder file path: {dataset_dir}")
         self.dataset_dir, self.decode = dataset_dir, bool(decode)
+        self.extensions, self.class_indexing = extensions, class_indexing      # as given, for serialize
 
     def get_col_names(self):
         return ["image", "label"]
@@ -136,7 +137,8 @@ class _FileRows(Dataset):
             shuffle = Shuffle.GLOBAL
         if shuffle is not False and not isinstance(shuffle, Shuffle):
             raise TypeError(f"shuffle must be a bool or a ds.Shuffle, but got {shuffle!r}.")
-        self.num_samples, self.shuffle = num_samples, shuffle
+        # not `self.shuffle`: that would hide Dataset.shuffle() on these sources
+        self.num_samples, self.shuffle_mode = num_samples, shuffle
         self.num_shards, self.shard_id = num_shards, shard_id
         self.workers = num_parallel_workers or config.get_num_parallel_workers()
         self._cache = {}
@@ -166,7 +168,7 @@ class _FileRows(Dataset):
     def _rows(self, key, epoch):
         rng = node_rng(key, epoch)
         files = list(self.files)
-        if self.shuffle in (Shuffle.GLOBAL, Shuffle.FILES):
+        if self.shuffle_mode in (Shuffle.GLOBAL, Shuffle.FILES):
             files = [files[i] for i in rng.permutation(len(files))]
         workers = [[] for _ in range(self.workers)]
         for i, piece in enumerate(self._pieces(files)):
@@ -181,14 +183,14 @@ class _FileRows(Dataset):
                     out.append(row)
                     alive.append(s)
             streams = alive
-        if self.shuffle == Shuffle.GLOBAL:
+        if self.shuffle_mode == Shuffle.GLOBAL:
             out = [out[i] for i in rng.permutation(len(out))]
         yield from (out[:self.num_samples] if self.num_samples else out)
 
     def _stream(self, pieces, rng):
         for path, start, stop in pieces:
             rows = self._file_rows(path)[start:stop]
-            if self.shuffle == Shuffle.INFILE:
+            if self.shuffle_mode == Shuffle.INFILE:
                 rows = [rows[i] for i in rng.permutation(len(rows))]
             yield from rows
 

@@ -13,6 +13,11 @@ from pycompile.train.callback._lr_scheduler import LearningRateScheduler
 from pycompile.train.callback._progress_bar import ProgressBar
 from pycompile.train.callback._reduce_lr_on_plateau import ReduceLROnPlateau
 from pycompile.train.callback._time_monitor import TimeMonitor
+from pycompile.train.callback._waited_ds import WaitedDSCallback  # noqa: F401
+
+import pycompile.dataset as _dataset  # noqa: E402
+
+_dataset.WaitedDSCallback = WaitedDSCallback     # mindspore.dataset.WaitedDSCallback (dataset sits below train)
 
 __all__ = ["Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
            "EarlyStopping", "ReduceLROnPlateau", "BackupAndRestore", "OnRequestExit", "LearningRateScheduler", "History", "LambdaCallback", "ProgressBar",
