@@ -213,6 +213,8 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
          "MindSpore's log level, as ms.get_level() / get_log_config() report it (pycompile's own logging "
          "is PYCOMPILE_LOG)"),
     Knob("GLOG_logtostderr", "1", _text, "MindSpore's log-to-stderr flag, as ms.get_log_config() reports it"),
+    Knob("BATCH_JOB_ID", "unknown", _text,
+         "the job id under which dataset.sync_wait_for_dataset looks for the ranks' OBS markers, as MindSpore's"),
     Knob("PYCOMPILE_DATASET_WORKER_TIMEOUT", None, _seconds("PYCOMPILE_DATASET_WORKER_TIMEOUT"),
          "seconds the data pipeline waits on one worker process's row before it raises an error naming "
          "the worker (default: 3 x ds.config.get_multiprocessing_timeout_interval(), 900)"),

@@ -15,6 +15,8 @@ import os
 import time
 import traceback
 
+from pycompile.common import knobs
+
 log = logging.getLogger("pycompile.dataset")   # the dataset layer sits below pycompile.log
 
 
@@ -33,7 +35,7 @@ def sync_wait_for_dataset(rank_id, rank_size, current_epoch, obs_runtime):
     config = obs_runtime.config
     bucket, key = _bucket_and_key(config.SYNC_OBS_PATH)
     client = obs_runtime.get_obs_client()
-    ready_dir = os.path.join(key, os.environ.get("BATCH_JOB_ID", "unknown"), str(current_epoch) + "/")
+    ready_dir = os.path.join(key, knobs.get("BATCH_JOB_ID"), str(current_epoch) + "/")
     ready = 0
     while True:
         try:
