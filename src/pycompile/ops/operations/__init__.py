@@ -308,6 +308,7 @@ from pycompile.ops.operations_nn import *  # noqa: F401,F403,E402
 from pycompile.ops.operations_cnn import *  # noqa: F401,F403,E402
 from pycompile.ops.roi_align import ROIAlign  # noqa: F401,E402
 from pycompile.ops.operations_comm import *  # noqa: F401,F403,E402
+from pycompile.ops.operations_comm_more import *  # noqa: F401,F403,E402
 from pycompile.ops.operations_optim import *  # noqa: F401,F403,E402
 from pycompile.ops.operations_optim_dense import *  # noqa: F401,F403,E402
 from pycompile.ops.primitive import PrimitiveWithCheck, PrimitiveWithInfer, prim_attr_register  # noqa: F401,E402
