@@ -203,9 +203,7 @@ class _IWSLT(_NamedFiles):
     _COLUMNS, _USAGES = ["text", "translation"], ("train", "test", "valid", "all")
     _PAIRS: tuple = ()
     _YEAR = ""
-
-    def _folder(self, dataset_dir, src, tgt):
-        raise NotImplementedError
+    # each year's class gives `_folder(dataset_dir, src, tgt)`: the language pair's folder
 
     def _init(self, dataset_dir, usage, language_pair, sets, num_samples, shuffle, num_shards, shard_id,
               num_parallel_workers):
