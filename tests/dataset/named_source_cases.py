@@ -503,7 +503,7 @@ def rooted(kwargs, root):
 def run(ds, root, case):
     """What `ds.<source>` yields for `case`: columns, size and rows (source_io_data35.value), or the
     error's class and first message line (the root written <dir>)."""
-    from source_io_data35 import value as _value
+    from source_io_data35 import rows_or_error, value as _value
 
     def value(a):        # an array of more than 4096 values (STL-10's images) is recorded by its digest
         a = np.asarray(a)
@@ -515,12 +515,4 @@ def run(ds, root, case):
     kwargs = {"shuffle": False, **rooted(kwargs, root)}
     if name in PARALLEL_READERS:     # their unshuffled order depends on the worker count
         kwargs.setdefault("num_parallel_workers", 2)
-    try:
-        d = getattr(ds, name)(os.path.join(root, where), **kwargs)
-        rows = [[value(c) for c in r] for r in d.create_tuple_iterator(output_numpy=True, num_epochs=1)]
-        return {"columns": d.get_col_names(), "size": d.get_dataset_size(), "rows": rows}
-    except Exception as e:  # noqa: BLE001 - what the framework raised is the record
-        text = str(e)
-        if "[ERROR] " in text:
-            text = text.split("[ERROR] ", 1)[1]
-        return {"error": {"type": type(e).__name__, "message": text.splitlines()[0].strip().replace(root, "<dir>")}}
+    return rows_or_error(lambda: getattr(ds, name)(os.path.join(root, where), **kwargs), root, value)

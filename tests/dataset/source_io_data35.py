@@ -28,13 +28,21 @@ def build(ds, root, case):
     return getattr(ds, name)(path, shuffle=False, **kwargs)
 
 
-def run(ds, root, case):
+def rows_or_error(make, root, encode=None):
+    """What the dataset `make()` builds yields: columns, size and rows (each value through `encode`,
+    `value` by default), or the error's class and first message line (the root written <dir>) -
+    the record every source recorder here writes, for MindSpore's wheel and for pycompile alike."""
+    encode = encode or value
     try:
-        d = build(ds, root, case)
-        rows = [[value(c) for c in r] for r in d.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+        d = make()
+        rows = [[encode(c) for c in r] for r in d.create_tuple_iterator(output_numpy=True, num_epochs=1)]
         return {"columns": d.get_col_names(), "size": d.get_dataset_size(), "rows": rows}
     except Exception as e:  # noqa: BLE001 - what the framework raised is the record
         text = str(e)
         if "[ERROR] " in text:
             text = text.split("[ERROR] ", 1)[1]
         return {"error": {"type": type(e).__name__, "message": text.splitlines()[0].strip().replace(root, "<dir>")}}
+
+
+def run(ds, root, case):
+    return rows_or_error(lambda: build(ds, root, case), root)

@@ -79,13 +79,6 @@ def schema_for(ds, root, spec):
 
 def run(ds, root, case):
     files, spec, kwargs = CASES[case]
-    try:
-        d = ds.TFRecordDataset([os.path.join(root, "tfr", f) for f in files], schema=schema_for(ds, root, spec),
-                               shuffle=False, **kwargs)
-        rows = [[sio.value(c) for c in r] for r in d.create_tuple_iterator(output_numpy=True, num_epochs=1)]
-        return {"columns": d.get_col_names(), "size": d.get_dataset_size(), "rows": rows}
-    except Exception as e:  # noqa: BLE001 - what the framework raised is the record
-        text = str(e)
-        if "[ERROR] " in text:
-            text = text.split("[ERROR] ", 1)[1]
-        return {"error": {"type": type(e).__name__, "message": text.splitlines()[0].strip().replace(root, "<dir>")}}
+    return sio.rows_or_error(lambda: ds.TFRecordDataset([os.path.join(root, "tfr", f) for f in files],
+                                                       schema=schema_for(ds, root, spec), shuffle=False, **kwargs),
+                             root)

@@ -16,8 +16,7 @@ import re
 
 import numpy as np
 
-from pycompile.dataset.named_text import check_dir, check_usage
-from pycompile.dataset.sources import RandomAccessSource
+from pycompile.dataset.named_text import _ItemRows, check_dir, check_usage
 
 
 def read_wave(path):
@@ -42,30 +41,13 @@ def read_wave(path):
     return wave[None, :], rate
 
 
-class _AudioSource(RandomAccessSource):
-    """Rows `_row(item)` of `self._items`, read by index."""
-
-    _COLUMNS: list = []
-
-    def __init__(self, dataset_dir, num_samples, shuffle, num_shards, shard_id, sampler):
-        check_dir(dataset_dir)
-        super().__init__(num_samples, shuffle, num_shards, shard_id, sampler)
-        self.dataset_dir = dataset_dir
-        self._items = []
+class _AudioSource(_ItemRows):
+    """An audio set's rows; `_found()` refuses a folder with none, as the wheel's readers do."""
 
     def _found(self):
         if not self._items:
             raise RuntimeError(f"Invalid data, no valid data matching the dataset API {type(self).__name__}. Please "
                                f"check file path or dataset API: {self.dataset_dir}.")
-
-    def get_col_names(self):
-        return list(self._COLUMNS)
-
-    def _length(self):
-        return len(self._items)
-
-    def _get(self, index):
-        return self._row(self._items[index])
 
 
 def _checked_rate(path, expected, api):

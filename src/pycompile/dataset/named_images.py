@@ -14,17 +14,8 @@ import os
 import numpy as np
 
 from pycompile.dataset.file_sources import ImageFolderDataset
-from pycompile.dataset.named_text import _NamedFiles, _lines, check_dir, check_usage
-from pycompile.dataset.sources import RandomAccessSource
-from pycompile.dataset.vision._decode import decode_image
-
-
-def _image(path, decode):
-    try:
-        data = np.fromfile(path, dtype=np.uint8)
-    except OSError as e:
-        raise RuntimeError(f"Invalid file, {path} cannot be read: {e}") from None
-    return decode_image(data, path) if decode else data
+from pycompile.dataset.annotated_sources import _image  # noqa: F401  (named_more / named_more2 import it here)
+from pycompile.dataset.named_text import _ItemRows, _NamedFiles, _lines, check_dir, check_usage
 
 
 def _check_str(value, name, valid):
@@ -34,25 +25,12 @@ def _check_str(value, name, valid):
         raise ValueError(f"Input {name} is not within the valid set of {list(valid)}.")
 
 
-class _ImageItems(RandomAccessSource):
-    """Rows `_row(item)` of `self._items`, read by index; `_labels()` the PKSampler classes."""
-
-    _COLUMNS: list = []
+class _ImageItems(_ItemRows):
+    """An image set's rows, decoded or as the files' bytes; `_labels()` the PKSampler classes."""
 
     def __init__(self, dataset_dir, num_samples, shuffle, num_shards, shard_id, sampler, decode=False):
-        check_dir(dataset_dir)
-        super().__init__(num_samples, shuffle, num_shards, shard_id, sampler)
-        self.dataset_dir, self.decode = dataset_dir, bool(decode)
-        self._items = []
-
-    def get_col_names(self):
-        return list(self._COLUMNS)
-
-    def _length(self):
-        return len(self._items)
-
-    def _get(self, index):
-        return self._row(self._items[index])
+        super().__init__(dataset_dir, num_samples, shuffle, num_shards, shard_id, sampler)
+        self.decode = bool(decode)
 
 
 _MAT_TYPES = {1: "i1", 2: "u1", 3: "i2", 4: "u2", 5: "i4", 6: "u4", 7: "f4", 9: "f8", 12: "i8", 13: "u8"}

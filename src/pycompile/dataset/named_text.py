@@ -345,6 +345,28 @@ class Multi30kDataset(_NamedFiles):
 
 
 # -- IMDB (mappable) -------------------------------------------------------------------------------------
+class _ItemRows(RandomAccessSource):
+    """A source over `self._items` (filled by the subclass from its folder), read by index: row k
+    is `_row(self._items[k])`, its columns `_COLUMNS` (the audio and image sets' base)."""
+
+    _COLUMNS: list = []
+
+    def __init__(self, dataset_dir, num_samples, shuffle, num_shards, shard_id, sampler):
+        check_dir(dataset_dir)
+        super().__init__(num_samples, shuffle, num_shards, shard_id, sampler)
+        self.dataset_dir = dataset_dir
+        self._items = []
+
+    def get_col_names(self):
+        return list(self._COLUMNS)
+
+    def _length(self):
+        return len(self._items)
+
+    def _get(self, index):
+        return self._row(self._items[index])
+
+
 class IMDBDataset(RandomAccessSource):
     """IMDb reviews: <usage>/pos/*.txt (label 1) and <usage>/neg/*.txt (label 0); see the module's text."""
 

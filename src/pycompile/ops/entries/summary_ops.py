@@ -116,11 +116,7 @@ def _graph_number(graph) -> int:
     owner = getattr(graph, "frontend", graph)
     number = getattr(owner, "_summary_graph_number", None)
     if number is None:
-        number = next(_GRAPH_NUMBERS)
-        try:
-            owner._summary_graph_number = number
-        except AttributeError:        # (an object without a __dict__: a number per call site)
-            pass
+        number = owner._summary_graph_number = next(_GRAPH_NUMBERS)
     return number
 
 
