@@ -19,6 +19,15 @@
  * The input and the output stay the caller's until the wait, as for MPI (they may be one buffer:
  * chunk r of it is read and written only by rank r's reduction).
  *
+ * Direct all-reduces: behind its data, each segment has an arena that compiled modules with
+ * all-reduces take their temporaries from (pc_comm_shm_arena; backend/executable.py). A start
+ * whose input is its output and lies there copies nothing: the other ranks read their chunks of
+ * it in place (each slot publishes the input's offset and whether it is direct), and every rank's
+ * reduction stores its chunk's sum into the buffer of every direct rank too, so that its wait
+ * copies nothing either. W5's step moved 2.68 MB less in and out of the segments a rank. A rank
+ * whose arena was full reduces through its copy as before; a direct rank's wait then also waits
+ * until such ranks have copied their chunks out of its buffer.
+ *
  * Any rank spinning (in a wait here or in comm.c's comm_finish) reduces every all-reduce that is
  * ready: a rank waiting for another's chunk never blocks the chunk it owes. Waits poll under the
  * same watch as comm_finish (comm.c's watch_check). Offsets grow through the segment while
@@ -39,7 +48,12 @@
 
 typedef struct {                       /* one slot's flags, written by the segment's rank only */
     long ready, reduced;               /* seq + 1 of the all-reduce whose input / chunk is there */
-    char pad[48];
+    long off;                          /* where the input is in the segment's data (set before ready) */
+    long direct;                       /* 1: the input is the output, in the segment's arena: the
+                                          other ranks store their chunks' sums into it */
+    long copied;                       /* seq + 1 once this (not direct) rank has copied the others'
+                                          chunks out: a direct rank's buffer is its own again then */
+    char pad[24];
 } shm_flags;
 typedef struct {
     shm_flags slot[PC_SHM_SLOTS];
@@ -47,7 +61,7 @@ typedef struct {
 } shm_ctl;
 
 typedef struct {
-    int used, reduced, dtype, op, group;
+    int used, reduced, dtype, op, group, direct;
     long seq;
     size_t off, count;
     const void *src;
@@ -62,18 +76,27 @@ static size_t g_shm_top;                        /* the next input's offset in th
 static int g_shm_inflight;
 static shm_op g_shm_ops[PC_SHM_SLOTS];
 static long g_shm_calls;                        /* all-reduces run here (tests read it) */
+static long g_shm_direct;                       /* of which with this rank's buffer in its arena */
+static size_t g_shm_acap, g_shm_atop;           /* the arena's bytes, and the bytes handed out */
+/* each slot's ranks' input offsets and direct flags, read from their flags when all are ready
+ * (a rank rewrites its flags only for a later all-reduce, after this rank has reduced this one) */
+static size_t g_shm_qoff[PC_SHM_SLOTS][PC_SHM_MAX_RANKS];
+static unsigned char g_shm_qdirect[PC_SHM_SLOTS][PC_SHM_MAX_RANKS];
 
 static shm_ctl *shm_ctl_of(int r) { return (shm_ctl *)g_shm_base[r]; }
 static char *shm_data_of(int r) { return g_shm_base[r] + PC_SHM_CTL; }
 
-int pc_comm_shm_bind(int n, int me, const int64_t *bases, int64_t cap)
+int pc_comm_shm_bind(int n, int me, const int64_t *bases, int64_t cap, int64_t arena)
 {
-    if (n < 0 || n > PC_SHM_MAX_RANKS || (n > 0 && (me < 0 || me >= n || cap < 0)) || sizeof(shm_ctl) > PC_SHM_CTL)
+    if (n < 0 || n > PC_SHM_MAX_RANKS || (n > 0 && (me < 0 || me >= n || cap < 0 || arena < 0))
+        || sizeof(shm_ctl) > PC_SHM_CTL)
         return -1;
     for (int r = 0; r < n; ++r) g_shm_base[r] = (char *)(intptr_t)bases[r];
     g_shm_n = n;
     g_shm_me = me;
     g_shm_cap = (size_t)cap;
+    g_shm_acap = (size_t)arena;
+    g_shm_atop = 0;
     g_shm_seq = 0;
     g_shm_top = 0;
     g_shm_inflight = 0;
@@ -82,6 +105,29 @@ int pc_comm_shm_bind(int n, int me, const int64_t *bases, int64_t cap)
 }
 
 long pc_comm_shm_calls(void) { return g_shm_calls; }
+long pc_comm_shm_direct_calls(void) { return g_shm_direct; }
+
+/* nbytes of this rank's arena (the part of its segment behind the data), 64-byte aligned, for a
+ * compiled module's temporaries; NULL when unbound or full. A gradient bucket the backward writes
+ * there is reduced without copies: no copy of the input into the segment at the start (the other
+ * ranks read it where it is), none of the others' chunks at the wait (they store their sums into
+ * it). The memory stays mapped until MPI's finalize; pc_comm_shm_arena_free gives the last block
+ * back (the others stay taken). */
+void *pc_comm_shm_arena(int64_t nbytes)
+{
+    const size_t need = ((size_t)(nbytes > 0 ? nbytes : 0) + 63) & ~(size_t)63;
+    if (g_shm_n < 2 || need == 0 || g_shm_atop + need > g_shm_acap) return NULL;
+    void *p = shm_data_of(g_shm_me) + g_shm_cap + g_shm_atop;
+    g_shm_atop += need;
+    return p;
+}
+
+void pc_comm_shm_arena_free(void *p, int64_t nbytes)
+{
+    const size_t need = ((size_t)(nbytes > 0 ? nbytes : 0) + 63) & ~(size_t)63;
+    if (g_shm_n >= 2 && need <= g_shm_atop && (char *)p == shm_data_of(g_shm_me) + g_shm_cap + g_shm_atop - need)
+        g_shm_atop -= need;
+}
 
 /* whether an all-reduce of group k, dtype, op runs here (the same answer on every rank) */
 static int shm_eligible(int k, int dtype, int op, size_t nbytes)
@@ -105,12 +151,15 @@ static void shm_chunk(const shm_op *o, int r, size_t *lo, size_t *hi)
 }
 
 /* chunk [lo, hi) of the n inputs, reduced in rank order a block at a time (the block stays in L1),
- * into this rank's segment (for the others to copy) and its output. This rank's own input is read
- * where the caller has it: only this rank reads that chunk of anyone's input. The last input's
- * pass stores each sum straight to both (2 ranks: the only pass; no block in between: the copies
- * of a block out were 3/4 of the reduction's time), vectorized for the CPU it runs on (the runtime
- * is built for any x86-64). The output may be the own input: element i is read before it is
- * written, and by nothing else. */
+ * into its output and wherever else a rank reads it from: this rank's segment (unless the output
+ * is there: direct) for the ranks that copy it at their wait, and the buffer of every direct rank.
+ * Rank q's input is read at the offset q published (its copy, or its direct buffer); this rank's
+ * own where the caller has it: only this rank reads that chunk of anyone's input. The last input's
+ * pass stores each sum straight to the output and the first other destination (2 ranks: the only
+ * pass, one store each; the copies of a block out of a buffer were 3/4 of the reduction's time),
+ * vectorized for the CPU it runs on (the runtime is built for any x86-64); further destinations
+ * copy the block while it is in L1. The output may be the own input, and a direct rank's buffer
+ * is its input: element i is read before it is written, and by nothing else. */
 #define PC_SHM_BLOCK 1024
 #define PC_SHM_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #define PC_SHM_LOOP(T, OP, DEST)                                                                       \
@@ -121,20 +170,27 @@ static void shm_chunk(const shm_op *o, int r, size_t *lo, size_t *hi)
     default: _Pragma("GCC ivdep") for (size_t i = 0; i < m; ++i) { const T v = a[i] * x[i]; DEST; } break; \
     }
 #define PC_SHM_REDUCE(T)                                                                            \
-    PC_SHM_CLONES static void shm_reduce_##T(const shm_op *o, size_t lo, size_t hi)                 \
+    PC_SHM_CLONES static void shm_reduce_##T(const shm_op *o, int s, size_t lo, size_t hi)          \
     {                                                                                               \
         T acc[PC_SHM_BLOCK];                                                                        \
-        T *const seg = (T *)(shm_data_of(g_shm_me) + o->off), *const out = (T *)o->dst;            \
+        T *also[PC_SHM_MAX_RANKS];                                                                  \
+        int na = 0;                                                                                 \
+        T *const out = (T *)o->dst;                                                                 \
+        if (!o->direct) also[na++] = (T *)(shm_data_of(g_shm_me) + o->off);                         \
+        for (int q = 0; q < g_shm_n; ++q)                                                           \
+            if (q != g_shm_me && g_shm_qdirect[s][q]) also[na++] = (T *)(shm_data_of(q) + g_shm_qoff[s][q]); \
         for (size_t b0 = lo; b0 < hi; b0 += PC_SHM_BLOCK) {                                         \
             const size_t m = hi - b0 < PC_SHM_BLOCK ? hi - b0 : PC_SHM_BLOCK;                       \
             const T *a = 0;                                                                         \
             for (int q = 0; q < g_shm_n; ++q) {                                                     \
                 const T *const x = (q == g_shm_me ? (const T *)o->src                               \
-                                                  : (const T *)(shm_data_of(q) + o->off)) + b0;     \
+                                                  : (const T *)(shm_data_of(q) + g_shm_qoff[s][q])) + b0; \
                 if (q == 0) a = x;                                                                  \
                 else if (q < g_shm_n - 1) { PC_SHM_LOOP(T, o->op, acc[i] = v) a = acc; }               \
-                else { T *const s_ = seg + b0, *const d_ = out + b0; PC_SHM_LOOP(T, o->op, (s_[i] = v, d_[i] = v)) } \
+                else if (na > 0) { T *const s_ = also[0] + b0, *const d_ = out + b0; PC_SHM_LOOP(T, o->op, (s_[i] = v, d_[i] = v)) } \
+                else { T *const d_ = out + b0; PC_SHM_LOOP(T, o->op, d_[i] = v) }                     \
             }                                                                                       \
+            for (int k = 1; k < na; ++k) memcpy(also[k] + b0, out + b0, m * sizeof(T));            \
         }                                                                                           \
     }
 PC_SHM_REDUCE(float)
@@ -151,11 +207,17 @@ static void shm_service(void)
         for (int q = 0; q < g_shm_n && all; ++q)
             all = __atomic_load_n(&shm_ctl_of(q)->slot[s].ready, __ATOMIC_ACQUIRE) > o->seq;
         if (!all) continue;
+        for (int q = 0; q < g_shm_n; ++q) {
+            if (q == g_shm_me) continue;
+            const shm_flags *f = &shm_ctl_of(q)->slot[s];
+            g_shm_qoff[s][q] = (size_t)__atomic_load_n(&f->off, __ATOMIC_ACQUIRE);
+            g_shm_qdirect[s][q] = (unsigned char)(__atomic_load_n(&f->direct, __ATOMIC_ACQUIRE) != 0);
+        }
         size_t lo, hi;
         shm_chunk(o, g_shm_me, &lo, &hi);
         if (hi > lo) {
-            if (o->dtype == PC_FLOAT32) shm_reduce_float(o, lo, hi);
-            else shm_reduce_double(o, lo, hi);
+            if (o->dtype == PC_FLOAT32) shm_reduce_float(o, s, lo, hi);
+            else shm_reduce_double(o, s, lo, hi);
         }
         o->reduced = 1;
         __atomic_store_n(&shm_ctl_of(g_shm_me)->slot[s].reduced, o->seq + 1, __ATOMIC_RELEASE);
@@ -187,6 +249,18 @@ static int shm_all_completed(const void *arg)
     return 1;
 }
 
+/* every rank that copies its chunks from the others' segments has copied them out of this one's
+ * direct buffer (arg: the op) */
+static int shm_all_copied(const void *arg)
+{
+    const shm_op *o = arg;
+    const int s = (int)(o->seq % PC_SHM_SLOTS);
+    for (int q = 0; q < g_shm_n; ++q)
+        if (q != g_shm_me && !g_shm_qdirect[s][q] && __atomic_load_n(&shm_ctl_of(q)->slot[s].copied, __ATOMIC_ACQUIRE) <= o->seq)
+            return 0;
+    return 1;
+}
+
 static int shm_all_reduced(const void *arg)
 {
     const shm_op *o = arg;
@@ -211,17 +285,25 @@ static int shm_start(const void *src, void *dst, size_t count, int dtype, int op
     }
     const int s = (int)(g_shm_seq % PC_SHM_SLOTS);
     shm_op *o = &g_shm_ops[s];
-    *o = (shm_op){1, 0, dtype, op, k, g_shm_seq++, g_shm_top, count, src, dst};
+    /* direct: reduced in place in this rank's arena; it still takes its place in the data, so that
+     * every rank's offsets, and so its choice of this file or MPI, stay the same */
+    const char *arena = shm_data_of(g_shm_me) + g_shm_cap;
+    const int direct = src == dst && (const char *)src >= arena && (const char *)src + nbytes <= arena + g_shm_acap;
+    const size_t off = direct ? (size_t)((const char *)src - shm_data_of(g_shm_me)) : g_shm_top;
+    *o = (shm_op){1, 0, dtype, op, k, direct, g_shm_seq++, off, count, src, dst};
     g_shm_top += need;
     const size_t item = (size_t)g_itemsize[dtype];
-    for (int q = 0; q < g_shm_n; ++q) {     /* chunk q of the input, for rank q (this rank's own stays) */
+    for (int q = 0; q < g_shm_n && !direct; ++q) {  /* chunk q of the input, for rank q (this rank's own stays) */
         size_t lo, hi;
         shm_chunk(o, q, &lo, &hi);
         if (q != g_shm_me && hi > lo)
             memcpy(shm_data_of(g_shm_me) + o->off + lo * item, (const char *)src + lo * item, (hi - lo) * item);
     }
     ++g_shm_inflight;
-    __atomic_store_n(&shm_ctl_of(g_shm_me)->slot[s].ready, o->seq + 1, __ATOMIC_RELEASE);
+    shm_flags *f = &shm_ctl_of(g_shm_me)->slot[s];
+    __atomic_store_n(&f->off, (long)off, __ATOMIC_RELAXED);
+    __atomic_store_n(&f->direct, (long)direct, __ATOMIC_RELAXED);
+    __atomic_store_n(&f->ready, o->seq + 1, __ATOMIC_RELEASE);
     *slot = s;
     shm_service();
     return 0;
@@ -234,15 +316,20 @@ static int shm_wait(int s)
     int rc = shm_spin(shm_all_reduced, o, k);
     if (rc) return rc;
     const size_t item = (size_t)g_itemsize[o->dtype];
-    for (int q = 0; q < g_shm_n; ++q) {     /* the others' chunks (the reduction wrote this rank's) */
+    for (int q = 0; q < g_shm_n && !o->direct; ++q) {  /* the others' chunks (this rank's: its reduction) */
         size_t lo, hi;
         shm_chunk(o, q, &lo, &hi);
         if (q != g_shm_me && hi > lo)
-            memcpy((char *)o->dst + lo * item, shm_data_of(q) + o->off + lo * item, (hi - lo) * item);
+            memcpy((char *)o->dst + lo * item, shm_data_of(q) + g_shm_qoff[s][q] + lo * item, (hi - lo) * item);
     }
+    if (!o->direct)
+        __atomic_store_n(&shm_ctl_of(g_shm_me)->slot[s].copied, o->seq + 1, __ATOMIC_RELEASE);
+    else if ((rc = shm_spin(shm_all_copied, o, k)))    /* (ranks whose arena was full copy from it) */
+        return rc;
     o->used = 0;
     --g_shm_inflight;
     ++g_shm_calls;
+    g_shm_direct += o->direct;
     __atomic_add_fetch(&shm_ctl_of(g_shm_me)->completed, 1, __ATOMIC_RELEASE);
     return 0;
 }

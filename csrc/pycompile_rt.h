@@ -149,10 +149,15 @@ void pc_comm_stats(long *out, int n);
 void pc_comm_stats_reset(void);
 /* csrc/comm_shm.c: float32 / float64 all-reduces over the world group through shared memory when
  * every rank is on this machine: n ranks, this one's index, the address of each rank's segment
- * in this process (an MPI shared window) and the data bytes of a segment (n = 0: unbind);
- * shm_calls: the all-reduces run that way so far */
-int pc_comm_shm_bind(int n, int me, const int64_t *bases, int64_t cap);
+ * in this process (an MPI shared window), the data bytes of a segment and the arena's behind
+ * them (n = 0: unbind); shm_calls: the all-reduces run that way so far, direct_calls: those whose
+ * buffer was in this rank's arena; shm_arena: nbytes of the arena for a compiled module's
+ * temporaries (NULL: unbound or full), arena_free gives the last block back */
+int pc_comm_shm_bind(int n, int me, const int64_t *bases, int64_t cap, int64_t arena);
 long pc_comm_shm_calls(void);
+long pc_comm_shm_direct_calls(void);
+void *pc_comm_shm_arena(int64_t nbytes);
+void pc_comm_shm_arena_free(void *p, int64_t nbytes);
 /* CDEF-END */
 
 #endif

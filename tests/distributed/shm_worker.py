@@ -13,6 +13,9 @@ argv: PART, one of
   steps    with a 1 MB segment: 20 DATA_PARALLEL steps whose first bucket is small and whose two
            256 KB gradients are buckets of their own (W5's pattern, 0.52 MB a step): every bucket
            of every step through the segment
+  direct   20 DATA_PARALLEL steps of a compiled step whose arena is in the segment: every bucket
+           reduced in place (no copies), the weights equal to one process's on the whole batch
+  mixed    the same with rank 1's arena full: rank 1 reduces through its copy, the others in place
 """
 import os
 import sys
@@ -112,4 +115,39 @@ elif part == "steps":
     every = ops.AllGather()(ms.Tensor(w[None])).asnumpy()
     for q in range(n):
         check(every[q], w, f"rank {q}'s weights")
+elif part in ("direct", "mixed"):
+    # the compiled step's arena in the segment: its buckets reduced in place, nothing copied in or
+    # out ("mixed": rank 1's arena is full first, so it reduces through its copy while the others
+    # reduce in place); 20 steps against one process training on every rank's batch
+    from pycompile._rt import ffi
+    ms.set_context(mode=ms.GRAPH_MODE)
+    xs, ys = inputs((8, 256), np.float32, 5), inputs((8, 4), np.float32, 6)
+
+    def build():
+        ms.set_seed(0)
+        net = nn.SequentialCell(nn.Dense(256, 256), nn.ReLU(), nn.Dense(256, 256), nn.ReLU(), nn.Dense(256, 4))
+        return net, nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                        nn.Momentum(net.trainable_params(), 0.01, 0.9))
+    ref, ref_step = build()             # one process, the whole batch
+    whole = ms.Tensor(np.concatenate(xs)), ms.Tensor(np.concatenate(ys))
+    for _ in range(20):
+        ref_step(*whole)
+    if part == "mixed" and rank == 1:
+        while lib.pc_comm_shm_arena(1 << 20) != ffi.NULL:
+            pass
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    net, step = build()
+    x, y = ms.Tensor(xs[rank]), ms.Tensor(ys[rank])
+    calls, direct = lib.pc_comm_shm_calls(), lib.pc_comm_shm_direct_calls()
+    for _ in range(20):
+        step(x, y)
+    calls, direct = lib.pc_comm_shm_calls() - calls, lib.pc_comm_shm_direct_calls() - direct
+    assert calls == 20 * len(step.grad_reducer.buckets) * SHM, calls
+    in_place = SHM and not (part == "mixed" and rank == 1)
+    assert direct == (calls if in_place else 0), (direct, calls)
+    for k, (p, q) in enumerate(zip(net.trainable_params(), ref.trainable_params())):
+        np.testing.assert_allclose(p.asnumpy(), q.asnumpy(), rtol=1e-5, atol=1e-6, err_msg=f"rank {rank}: {p.name}")
+        every = ops.AllGather()(ms.Tensor(p.asnumpy()[None])).asnumpy()
+        for r in range(n):
+            check(every[r], p.asnumpy(), f"rank {r}'s {p.name}")
 print(f"rank {rank}/{n} OK {lib.pc_comm_shm_calls()} ", flush=True)

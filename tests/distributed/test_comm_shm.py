@@ -45,6 +45,16 @@ def test_every_training_step_reduces_through_the_segment():
     _run(2, "steps", PYCOMPILE_COMM_SHM_MB="1")
 
 
+@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("part", ["direct", "mixed"])
+def test_steps_reduce_in_place_in_the_segments_arena(n, part):
+    """A compiled step's arena in its rank's segment: every bucket reduced where the backward wrote
+    it, the others' sums stored into it ("direct"); with one rank's arena full, that rank copies
+    as before and the others wait until it has copied out of their buffers ("mixed"). The weights
+    after 20 steps equal one process's on the whole batch, and every rank's are the same bits."""
+    _run(n, part)
+
+
 def test_the_knob_sends_every_all_reduce_through_mpi():
     """PYCOMPILE_COMM_SHM=0: the same values (MPI's sum of 2 ranks is the same in either order),
     none through the segments."""

@@ -40,6 +40,7 @@ _ENTRY_T = _ffi.typeof("int(*)(void **)")
 _LAYOUT_T = _ffi.typeof("const char *(*)(void)")
 _PROFILE_T = _ffi.typeof("int64_t *(*)(void)")
 _ERRINFO_T = _ffi.typeof("const int64_t *(*)(void)")
+_COMM_ARENA_T = _ffi.typeof("int(*)(void)")
 
 
 class RuntimeFault(RuntimeError):
@@ -80,7 +81,7 @@ class Executable:
         self.refs = refs
         self.out_specs = [(tuple(t.shape), np.dtype(t.dtype.np)) for t in out_types]
         self.const_args = [np.ascontiguousarray(c) for c in const_args]
-        self.arena = np.empty(max(arena_size, 64) + 64, np.uint8)
+        self.arena = self._new_arena(max(arena_size, 64) + 64)
         self.errors = errors
         n = n_inputs + len(refs) + len(out_types) + len(const_args) + 1
         self.args = _ffi.new("void *[]", n)
@@ -99,6 +100,27 @@ class Executable:
         # Python thread while one runs (cffi releases the GIL) gets its own (see _own_args)
         self._busy = threading.Lock()
         watch_interrupts()
+
+    def _new_arena(self, nbytes: int) -> np.ndarray:
+        """The arena: for a module that all-reduces (it defines pc_comm_arena), a block of this
+        rank's shared-memory segment when every rank runs on this machine, so that its gradient
+        buckets are reduced without copies in or out (csrc/comm_shm.c, "direct"); else (or when
+        the segment's arena is full) private memory. A segment block is given back when the
+        executable goes, if nothing was taken after it."""
+        try:
+            self.lib.load_function(_COMM_ARENA_T, "pc_comm_arena")
+        except AttributeError:
+            return np.empty(nbytes, np.uint8)
+        ptr = _rt_lib.pc_comm_shm_arena(nbytes)
+        if ptr == _ffi.NULL:
+            return np.empty(nbytes, np.uint8)
+        self._segment_block = (ptr, nbytes)
+        return np.frombuffer(_ffi.buffer(ptr, nbytes), np.uint8)
+
+    def __del__(self):
+        block = getattr(self, "_segment_block", None)
+        if block is not None and _rt_lib is not None:
+            _rt_lib.pc_comm_shm_arena_free(*block)
 
     def _profile(self):
         """(regions, counters) of a module built for the profiler (backend/c/profile.py): its

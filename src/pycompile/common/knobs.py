@@ -181,8 +181,9 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
          "machine (default: through a shared-memory segment per rank, csrc/comm_shm.c; read at "
          "communication.init())"),
     Knob("PYCOMPILE_COMM_SHM_MB", 32, _int_in(1, 1 << 16, "PYCOMPILE_COMM_SHM_MB"),
-         "megabytes of each rank's shared-memory segment (default 32; an all-reduce of more bytes goes "
-         "through MPI; at most a quarter of /dev/shm's free space over the ranks is taken)"),
+         "megabytes of each rank's shared-memory segment for all-reduces in flight (default 32; an "
+         "all-reduce of more bytes goes through MPI; at most an eighth of /dev/shm's free space over "
+         "the ranks), and as many again for compiled modules' arenas (their buckets reduced in place)"),
     Knob("PYCOMPILE_COMM_TIMEOUT", 300.0, _seconds("PYCOMPILE_COMM_TIMEOUT"),
          "seconds a collective may wait for the other ranks of its group before it fails with an error "
          "(default 300; read at communication.init(); MindSpore's HCCL_EXEC_TIMEOUT)"),

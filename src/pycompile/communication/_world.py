@@ -265,6 +265,9 @@ def _announce_exit():
     _EXIT["note"] = note
 
 
+_SEGMENTS: list = []
+
+
 def _shared_segments(MPI, local):
     """One shared-memory segment per rank (an MPI shared window over `local`, the ranks of this
     machine, which are then the whole world) bound to the runtime's shared-memory all-reduce
@@ -279,21 +282,24 @@ def _shared_segments(MPI, local):
         cap = knobs.get("PYCOMPILE_COMM_SHM_MB") << 20
         if os.path.isdir("/dev/shm"):          # (without it MPI places the window elsewhere: no bound)
             st = os.statvfs("/dev/shm")
-            cap = min(cap, st.f_bavail * st.f_frsize // (4 * local.Get_size()))
+            cap = min(cap, st.f_bavail * st.f_frsize // (8 * local.Get_size()))
         cap = cap // 4096 * 4096 if cap >= 1 << 20 else 0
     cap = local.bcast(cap, root=0)
     if cap == 0:
         return None
+    # behind the data, as many bytes of arena for compiled steps' temporaries (direct all-reduces:
+    # comm_shm.c); /dev/shm pages are only taken where they are written
     ctl = 8192                                  # comm_shm.c's PC_SHM_CTL
-    win = MPI.Win.Allocate_shared(ctl + cap, 1, comm=local)
+    win = MPI.Win.Allocate_shared(ctl + 2 * cap, 1, comm=local)
     bases = []
     for r in range(local.Get_size()):
         buf, _ = win.Shared_query(r)
         bases.append(np.frombuffer(buf, np.uint8).ctypes.data)
     np.frombuffer(win.Shared_query(local.Get_rank())[0], np.uint8)[:ctl] = 0    # this rank's flags
     local.Barrier()
-    if lib.pc_comm_shm_bind(local.Get_size(), local.Get_rank(), ffi.new("int64_t[]", bases), cap) != 0:
+    if lib.pc_comm_shm_bind(local.Get_size(), local.Get_rank(), ffi.new("int64_t[]", bases), cap, cap) != 0:
         return None
+    _SEGMENTS.append(win)       # never freed before MPI's finalize: compiled modules' arenas live there
     return win
 
 

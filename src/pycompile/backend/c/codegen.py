@@ -320,6 +320,8 @@ class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):
                      "const int64_t *pc_error_info(void) { return PC_ERRINFO; }", ""]
         layout = graph_layout_text(g.params, g.outputs, self.plan.const_args, self.plan.arena_size)
         head += [f"const char *pc_layout(void) {{ return \"{layout}\"; }}", ""]
+        if "RT->allreduce_start(" in body:       # its arena in the shared segment (backend/executable.py)
+            head += ["int pc_comm_arena(void) { return 1; }", ""]
         # parallel loops become functions the runtime's thread pool runs (outline.py)
         source = dedup_functions(outline("\n".join(head) + "\n" + body))
         return CModule(source=source, plan=self.plan, n_args=n_args, errors=self.errors, uses_blas=self.uses_blas,
