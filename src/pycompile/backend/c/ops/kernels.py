@@ -266,26 +266,61 @@ def reduce(w: CWriter, rule: str, x: str, xt, out: str, ot, axes, rows=None):
 
 
 def _reduce_general(w, rule, x, xt, out, ot, axes, at, fin):
+    """Axes that are not one contiguous run (BatchNorm's gradients: (0, 2, 3) of NCHW). Each
+    output is reduced by one thread (split over the pool when large: the same bits at any thread
+    count), over the reduced axes in row-major order: runs of the trailing reduced axes, which are
+    contiguous, one after another in the order of the other reduced axes. A float sum or mean
+    whose runs are longer than SUM_BLOCK adds each run as blocked_sum does (16 float lanes inside
+    256-element blocks, double across them) and the runs in double; every other reduction, and
+    runs of one element, combine one element after another (the loop before this one did so for
+    all, with a division per reduced axis for each element: W10's training step spent 10 % of
+    its time in three such sums per BatchNorm)."""
     shape = xt.shape
     nd = len(shape)
+    axes = sorted(axes)
     kept = [d for d in range(nd) if d not in axes]
     strides = [_prod(shape[d + 1:]) for d in range(nd)]
     n_out = _prod([shape[d] for d in kept])
     n_red = _prod([shape[d] for d in axes])
+    t = nd
+    while t > 0 and t - 1 in axes:
+        t -= 1
+    run = _prod(shape[t:])                      # the trailing reduced axes: one contiguous run
+    outer = [d for d in axes if d < t]
+    wide = "double" if at == "float" and rule in ("sum", "mean") else at      # one add after another
+    _omp(w, n_out * n_red, n_out)
     with w.block(f"for (long o = 0; o < {n_out}L; ++o)"):
         w.line("long rem = o, base = 0;")
         for d in reversed(kept):
             w.line(f"base += (rem % {shape[d]}L) * {strides[d]}L; rem /= {shape[d]}L;")
-        wide = "double" if at == "float" and rule in ("sum", "mean") else at      # one add after another
-        w.line(f"{wide} acc = 0; int first = 1;")
-        with w.block(f"for (long r = 0; r < {n_red}L; ++r)"):
-            w.line("long rr = r, off = base;")
-            for d in reversed(axes):
-                w.line(f"off += (rr % {shape[d]}L) * {strides[d]}L; rr /= {shape[d]}L;")
-            w.line(f"const {at} v = ({at}){_ld(x, 'off')};")
-            w.line(f"if (first) {{ acc = {_init(rule, at, 'v')}; first = 0; }}")
-            w.line(_combine(rule, "acc", "v"))
-        w.line(f"{out}[o] = {fin(f'({at})acc' if wide != at else 'acc')};")
+        if run > 1 and n_red > 0:
+            blocked = at == "float" and rule in ("sum", "mean") and run > SUM_BLOCK
+            if blocked:
+                w.line("double acc = 0;")
+            else:
+                w.line(f"{wide} acc = {_init(rule, at, f'({at})' + _ld(x, 'base'))};")
+            with w.block(f"for (long s = 0; s < {n_red // run}L; ++s)"):
+                w.line("long rr = s, off = base;")
+                for d in reversed(outer):
+                    w.line(f"off += (rr % {shape[d]}L) * {strides[d]}L; rr /= {shape[d]}L;")
+                if blocked:
+                    blocked_sums(w, ("rs",), "float", run, lambda accs: [f"{accs[0]} += {_ld(x, 'off + r')};"])
+                    w.line("acc += rs_s;")
+                else:
+                    with w.block(f"for (long r = 0; r < {run}L; ++r)"):
+                        w.line(f"const {at} v = ({at}){_ld(x, 'off + r')};")
+                        w.line(_combine(rule, "acc", "v"))
+            w.line(f"{out}[o] = {fin(f'({at})acc' if wide != at else 'acc')};")
+        else:
+            w.line(f"{wide} acc = 0; int first = 1;")
+            with w.block(f"for (long r = 0; r < {n_red}L; ++r)"):
+                w.line("long rr = r, off = base;")
+                for d in reversed(axes):
+                    w.line(f"off += (rr % {shape[d]}L) * {strides[d]}L; rr /= {shape[d]}L;")
+                w.line(f"const {at} v = ({at}){_ld(x, 'off')};")
+                w.line(f"if (first) {{ acc = {_init(rule, at, 'v')}; first = 0; }}")
+                w.line(_combine(rule, "acc", "v"))
+            w.line(f"{out}[o] = {fin(f'({at})acc' if wide != at else 'acc')};")
 
 
 def argmax(w, x, xt, out, ot, axis, rule: str = "max"):
