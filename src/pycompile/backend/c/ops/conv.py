@@ -28,6 +28,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common import knobs
 from pycompile.ops._table import OPS
 from pycompile.backend.c.ops import ctypes_ as C
+from pycompile.backend.c.ops import conv_stream
 from pycompile.backend.c.ops import vectors
 from pycompile.backend.c.ops import winograd
 from pycompile.backend.c.ops.elementwise import expr as c_expr
@@ -434,8 +435,9 @@ def render_tiles(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue
     xp, cs, rs = _padded_input(w, g, x, st, name, 0)
     tail = g.OW % px
     defs = ctx.defs
-    mk = _microkernel(defs, f"{name}_mk", g, dt, kv, px, cs, rs)
-    mkt = _microkernel(defs, f"{name}_mkt", g, dt, kv, tail, cs, rs) if tail else None
+    streamed = conv_stream.applies(g, dt, kv)       # weights too large for the caches: blocked
+    mk = None if streamed else _microkernel(defs, f"{name}_mk", g, dt, kv, px, cs, rs)
+    mkt = _microkernel(defs, f"{name}_mkt", g, dt, kv, tail, cs, rs) if tail and not streamed else None
     # packed weights [g][kb][c][r][s][vl], a folded scale multiplied in
     packed = g.G * kb * g.Cg * g.KH * g.KW * vl
     w.line(f"static __thread void *{name}_wbuf; static __thread size_t {name}_wcap;")
@@ -453,25 +455,27 @@ def render_tiles(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue
                 w.line(f"dst[(c * {g.KH * g.KW}L + rs) * {vl}L + l] = kk < {g.Kg}L ? "
                        f"{wt}[(k * {g.Cg}L + c) * {g.KH * g.KW}L + rs]{scale} : ({st})0;")
     units = g.N * g.G * kb * g.OH
-    par = f" if ({split_flops(g.flops)})"
-    w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}){par}")
-    with w.block(f"for (long u = 0; u < {units}L; ++u)"):
+
+    def locate(w):
         w.line(f"const long oh = u % {g.OH}L, b = (u / {g.OH}L) % {kb}L, gg = (u / {g.OH * kb}L) % {g.G}L, "
                f"n = u / {g.OH * kb * g.G}L;")
-        w.line(f"{st} buf[{px * vl}] __attribute__((aligned(64)));")
         w.line(f"const {st} *const xrow = {xp} + (n * {g.C}L + gg * {g.Cg}L) * {cs}L + oh * {g.SH * rs}L;")
         w.line(f"const {st} *const wb = WP + (gg * {kb}L + b) * {g.Cg * g.KH * g.KW * vl}L;")
         w.line(f"const long k0 = gg * {g.Kg}L + b * {vl}L;")
         w.line(f"const long kn = {g.Kg}L - b * {vl}L < {vl}L ? {g.Kg}L - b * {vl}L : {vl}L;")
 
+    if streamed:
+        conv_stream.render_units(ctx, w, g, dt, kv, px, cs, rs, xp, name, locate,
+                                 lambda count: _store_tile(w, g, epi, y, vl, count, ct, st))
+        return
+    par = f" if ({split_flops(g.flops)})"
+    w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}){par}")
+    with w.block(f"for (long u = 0; u < {units}L; ++u)"):
+        locate(w)
+        w.line(f"{st} buf[{px * vl}] __attribute__((aligned(64)));")
+
         def store(count):
-            with w.block("for (long kk = 0; kk < kn; ++kk)"):
-                w.line("const long k = k0 + kk;")
-                for line in epi.hoist("k"):
-                    w.line(line)
-                w.line(f"const long yb = ((n * {g.K}L + k) * {g.OH}L + oh) * {g.OW}L + ow0; (void)yb;")
-                w.line(f"{st} *const yr = {y} + yb;")
-                _store_channel(w, epi, "yr", "yb", lambda j: f"buf[{j} * {vl}L + kk]", count, ct, st)
+            _store_tile(w, g, epi, y, vl, count, ct, st)
 
         with w.block(f"for (long ow0 = 0; ow0 + {px}L <= {g.OW}L; ow0 += {px}L)"):
             w.line(f"{mk}(xrow + ow0 * {g.SW}L, wb, buf);")
@@ -481,6 +485,17 @@ def render_tiles(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue
                 w.line(f"const long ow0 = {g.OW - tail}L;")
                 w.line(f"{mkt}(xrow + ow0 * {g.SW}L, wb, buf);")
                 store(f"{tail}L")
+
+
+def _store_tile(w, g: Geometry, epi: Epilogue, y: str, vl: int, count: str, ct: str, st: str):
+    """The tile in buf (px pixels x vl channels) through the epilogue into y at (n, k0.., oh, ow0)."""
+    with w.block("for (long kk = 0; kk < kn; ++kk)"):
+        w.line("const long k = k0 + kk;")
+        for line in epi.hoist("k"):
+            w.line(line)
+        w.line(f"const long yb = ((n * {g.K}L + k) * {g.OH}L + oh) * {g.OW}L + ow0; (void)yb;")
+        w.line(f"{st} *const yr = {y} + yb;")
+        _store_channel(w, epi, "yr", "yb", lambda j: f"buf[{j} * {vl}L + kk]", count, ct, st)
 
 
 # ---- im2col + BLAS ------------------------------------------------------------------------------------
