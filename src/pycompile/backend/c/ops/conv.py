@@ -395,20 +395,24 @@ def render_rows(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue,
             _store_channel(w, epi, "yr", "yb", lambda j: f"ac[{j}]", f"{g.OW}L", C.compute(dt), st)
 
 
-def _microkernel(defs, name: str, g: Geometry, dt, kv: int, px: int, cs: int, rs: int) -> str:
+def _microkernel(defs, name: str, g: Geometry, dt, kv: int, px: int, cs: int, rs: int, blocked: bool = False) -> str:
     """static inline void name(const T *x, const T *w, T *buf): one register tile of px output
-    pixels x kv vectors of channels, summed over (c, kh, kw); buf[j * kv * V + lane]."""
+    pixels x kv vectors of channels, summed over (c, kh, kw); buf[j * kv * V + lane]. `blocked`
+    (conv_stream.py): name(x, w, buf, c, r0, r1) sums over input channel c and kernel rows
+    [r0, r1) only, onto the accumulators it loads from buf."""
     st = C.storage(dt)
     lanes, vt = vectors.lanes(dt), vectors.vtype(dt)
-    defs.line(f"PC_CONTRACT_FN void {name}(const {st} *restrict x, const {st} *restrict w, {st} *restrict buf)")
+    extra = ", const long c, const long r0, const long r1" if blocked else ""
+    defs.line(f"PC_CONTRACT_FN void {name}(const {st} *restrict x, const {st} *restrict w, {st} *restrict buf{extra})")
     with scope(defs):
         defs.line("PC_CONTRACT_BODY")
         for j in range(px):
-            defs.line(" ".join(f"{vt} a{j}_{v} = {{0}};" for v in range(kv)))
-        with defs.block(f"for (long c = 0; c < {g.Cg}L; ++c)"):
+            defs.line(" ".join(f"{vt} a{j}_{v} = " + (f"(({vt} *)buf)[{j * kv + v}];" if blocked else "{0};")
+                               for v in range(kv)))
+        with (scope(defs) if blocked else defs.block(f"for (long c = 0; c < {g.Cg}L; ++c)")):
             defs.line(f"const {st} *const xc = x + c * {cs}L;")
             defs.line(f"const {vt} *const wc = (const {vt} *)(w + c * {g.KH * g.KW * kv * lanes}L);")
-            with defs.block(f"for (long r = 0; r < {g.KH}L; ++r)"):
+            with defs.block("for (long r = r0; r < r1; ++r)" if blocked else f"for (long r = 0; r < {g.KH}L; ++r)"):
                 defs.line(f"const {st} *const xr = xc + r * {g.DH * rs}L;")
                 with defs.block(f"for (long s = 0; s < {g.KW}L; ++s)"):
                     defs.line(f"const {vt} *const ws = wc + (r * {g.KW}L + s) * {kv}L;")
@@ -470,8 +474,8 @@ def render_tiles(ctx, w, g: Geometry, x: str, wt: str, y: str, dt, epi: Epilogue
         w.line(f"const long kn = {g.Kg}L - b * {vl}L < {vl}L ? {g.Kg}L - b * {vl}L : {vl}L;")
 
     if streamed:
-        conv_stream.render_units(ctx, w, g, dt, kv, px, cs, rs, xp, name, locate,
-                                 lambda count: _store_tile(w, g, epi, y, vl, count, ct, st))
+        conv_stream.render_units(ctx, w, g, dt, kv, px, cs, rs, name, locate,
+                                 lambda count: _store_tile(w, g, epi, y, vl, count, ct, st), _microkernel)
         return
     par = f" if ({split_flops(g.flops)})"
     w.line(f"#pragma omp parallel for num_threads(nt) schedule(dynamic, {_chunk(units)}){par}")

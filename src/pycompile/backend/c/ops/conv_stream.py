@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from pycompile.backend.c.ops import ctypes_ as C
 from pycompile.backend.c.ops import vectors
-from pycompile.backend.c.ops.writer import scope
 
 STREAM_MIN = 1 << 20            # packed weight bytes per tile above which the reduction is blocked
 STREAM_BLOCK = 1 << 16          # bytes of weights per block: a few kernel rows (L2 holds it)
@@ -28,38 +27,11 @@ def applies(g, dt, kv: int) -> bool:
     return g.Cg * g.KH * g.KW * kv * vectors.lanes(dt) * dt.itemsize > STREAM_MIN
 
 
-def _microkernel(defs, name: str, g, dt, kv: int, px: int, cs: int, rs: int) -> str:
-    """void name(x, w, buf, c, r0, r1): conv._microkernel's tile over input channel c and kernel
-    rows [r0, r1) only, its accumulators loaded from and stored to buf."""
-    st = C.storage(dt)
-    lanes, vt = vectors.lanes(dt), vectors.vtype(dt)
-    defs.line(f"PC_CONTRACT_FN void {name}(const {st} *restrict x, const {st} *restrict w, {st} *restrict buf, "
-              f"const long c, const long r0, const long r1)")
-    with scope(defs):
-        defs.line("PC_CONTRACT_BODY")
-        for j in range(px):
-            defs.line(" ".join(f"{vt} a{j}_{v} = (({vt} *)buf)[{j * kv + v}];" for v in range(kv)))
-        defs.line(f"const {st} *const xc = x + c * {cs}L;")
-        defs.line(f"const {vt} *const wc = (const {vt} *)(w + c * {g.KH * g.KW * kv * lanes}L);")
-        with defs.block("for (long r = r0; r < r1; ++r)"):
-            defs.line(f"const {st} *const xr = xc + r * {g.DH * rs}L;")
-            with defs.block(f"for (long s = 0; s < {g.KW}L; ++s)"):
-                defs.line(f"const {vt} *const ws = wc + (r * {g.KW}L + s) * {kv}L;")
-                defs.line(" ".join(f"const {vt} w{v} = ws[{v}];" for v in range(kv)))
-                defs.line(f"const {st} *const xs = xr + s * {g.DW}L;")
-                for j in range(px):
-                    defs.line(f"{{ const {st} b = xs[{j * g.SW}]; "
-                              + " ".join(f"a{j}_{v} += b * w{v};" for v in range(kv)) + " }")
-        for j in range(px):
-            for v in range(kv):
-                defs.line(f"(({vt} *)buf)[{j * kv + v}] = a{j}_{v};")
-    defs.line("")
-    return name
-
-
-def render_units(ctx, w, g, dt, kv: int, px: int, cs: int, rs: int, xp: str, name: str, locate, store):
+def render_units(ctx, w, g, dt, kv: int, px: int, cs: int, rs: int, name: str, locate, store, microkernel):
     """The units loop of conv.render_tiles, blocked over the reduction. `locate(w)` declares oh,
-    b, gg, n, xrow, wb, k0, kn for unit u; `store(count, acc)` stores a tile from `acc`."""
+    b, gg, n, xrow, wb, k0, kn for unit u; `store(count)` stores the tile in `buf`;
+    `microkernel` is conv._microkernel (its `blocked` form: one input channel and a few kernel
+    rows onto the accumulators in buf)."""
     st = C.storage(dt)
     vl = kv * vectors.lanes(dt)
     kb = -(-g.Kg // vl)
@@ -68,8 +40,8 @@ def render_units(ctx, w, g, dt, kv: int, px: int, cs: int, rs: int, xp: str, nam
     tiles = g.OW // px + (1 if tail else 0)
     per_unit = tiles * px * vl
     rows = max(1, min(g.KH, STREAM_BLOCK // max(1, g.KW * vl * dt.itemsize)))
-    mk = _microkernel(ctx.defs, f"{name}_mks", g, dt, kv, px, cs, rs)
-    mkt = _microkernel(ctx.defs, f"{name}_mkst", g, dt, kv, tail, cs, rs) if tail else None
+    mk = microkernel(ctx.defs, f"{name}_mks", g, dt, kv, px, cs, rs, blocked=True)
+    mkt = microkernel(ctx.defs, f"{name}_mkst", g, dt, kv, tail, cs, rs, blocked=True) if tail else None
     w.line(f"static __thread void *{name}_abuf; static __thread size_t {name}_acap;")
     w.line(f"{st} *const ACC = ({st} *)pc_scratch(&{name}_abuf, &{name}_acap, sizeof({st}) * {units * per_unit}L);")
     w.line("#pragma omp parallel for num_threads(nt) schedule(static)")
