@@ -288,6 +288,8 @@ def bench_W9_all():
 
 
 WORKLOADS = {"W9": bench_W9_all, "W10": bench_W10}
+from workloads_cnn_train import WORKLOADS as _TRAIN  # noqa: E402  (W10t: it imports this module)
+WORKLOADS.update(_TRAIN)
 
 
 # ---- W9f: PyNative's first calls on an empty compile cache (a fresh process) --------------------------
