@@ -611,7 +611,11 @@ def _backprop_input_direct(ctx, w, n, g: Geometry, out: str, dt, name: str):
                        "pads": (g.DH * (g.KH - 1) - g.PH, g.DH * (g.KH - 1) - g.PHa,
                                 g.DW * (g.KW - 1) - g.PW, g.DW * (g.KW - 1) - g.PWa)})
         epi = Epilogue((), [], n.type.shape, C.compute(dt), False)
-        if eq.Kg * 2 < vectors.logical_lanes(dt):
+        if winograd.applies(eq, dt):
+            # a 3x3 layer's dX as the forward layers run it (W10's training step at batch 32: 0.665 -> 0.583 s)
+            winograd.render(ctx, w, eq, ctx.ptr(dout), "WF", out, [], Epilogue((), [], n.type.shape, "float", False),
+                            [], name, (_store_channel, split_elements, split_flops, _chunk))
+        elif eq.Kg * 2 < vectors.logical_lanes(dt):
             render_rows(ctx, w, eq, ctx.ptr(dout), "WF", out, dt, epi, name, skip_pad_rows=True)
         else:
             render_tiles(ctx, w, eq, ctx.ptr(dout), "WF", out, dt, epi, name)
