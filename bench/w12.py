@@ -65,20 +65,11 @@ def _w10_step(batch, rank, size, weak):
     import numpy as np
 
     import pycompile as ms
-    from pycompile import nn, ops
+    from pycompile import nn
     sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
     import resnet_block
 
-    class Net(nn.Cell):
-        def __init__(self):
-            super().__init__()
-            self.stage = resnet_block.ResNetStage1()
-            self.head = nn.Dense(64, 10)
-
-        def construct(self, x):
-            return self.head(ops.mean(self.stage(x), (2, 3)))
-
-    net = Net()
+    net = resnet_block.ResNetStage1Classifier()
     loss = nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"))
     step = nn.TrainOneStepCell(loss, nn.Momentum(net.trainable_params(), 0.01, 0.9))
     step.set_train(True)

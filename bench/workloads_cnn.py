@@ -137,19 +137,11 @@ def _train_step_pycompile(net):
     return step
 
 
-def _torch_train(torch, w, x, y, compile_it):
-    import torch.nn.functional as F
-    params = {k: torch.nn.Parameter(torch.from_numpy(v.copy())) for k, v in w.items()}
+def torch_momentum_step(torch, params: dict, loss_of, x, y, compile_it):
+    """A training step of `loss_of(x, y)` over `params` (torch Parameters) with SGD and momentum
+    (the same update as MindSpore's Momentum), torch.compile'd when asked."""
     opt = torch.optim.SGD(list(params.values()), lr=LR, momentum=MOMENTUM)
     xt, yt = torch.from_numpy(x), torch.from_numpy(y.astype(np.int64))
-
-    def loss_of(xt, yt):
-        p = params
-        h = F.max_pool2d(F.relu(F.conv2d(xt, p["conv1.weight"])), 2)
-        h = F.max_pool2d(F.relu(F.conv2d(h, p["conv2.weight"])), 2).flatten(1)
-        h = F.relu(F.linear(h, p["fc1.weight"], p["fc1.bias"]))
-        h = F.relu(F.linear(h, p["fc2.weight"], p["fc2.bias"]))
-        return F.cross_entropy(F.linear(h, p["fc3.weight"], p["fc3.bias"]), yt)
 
     def step():
         opt.zero_grad(set_to_none=True)
@@ -159,6 +151,40 @@ def _torch_train(torch, w, x, y, compile_it):
         return loss
 
     return torch.compile(step) if compile_it else step
+
+
+def jax_momentum_step(jax, jnp, params: dict, loss_of, x, y):
+    """The same in JAX: `loss_of(p, x, y)`, value_and_grad and the Momentum update, jitted."""
+    @jax.jit
+    def step(p, v, xb, yb):
+        loss, g = jax.value_and_grad(loss_of)(p, xb, yb)
+        v = jax.tree_util.tree_map(lambda a, b: MOMENTUM * a + b, v, g)
+        p = jax.tree_util.tree_map(lambda a, b: a - LR * b, p, v)
+        return p, v, loss
+
+    state = {"p": {k: jnp.asarray(a) for k, a in params.items()}}
+    state["v"] = jax.tree_util.tree_map(jnp.zeros_like, state["p"])
+    xj, yj = jnp.asarray(x), jnp.asarray(y.astype(np.int32))
+
+    def run():
+        state["p"], state["v"], loss = step(state["p"], state["v"], xj, yj)
+        return loss.block_until_ready()
+    return run
+
+
+def _torch_train(torch, w, x, y, compile_it):
+    import torch.nn.functional as F
+    params = {k: torch.nn.Parameter(torch.from_numpy(v.copy())) for k, v in w.items()}
+
+    def loss_of(xt, yt):
+        p = params
+        h = F.max_pool2d(F.relu(F.conv2d(xt, p["conv1.weight"])), 2)
+        h = F.max_pool2d(F.relu(F.conv2d(h, p["conv2.weight"])), 2).flatten(1)
+        h = F.relu(F.linear(h, p["fc1.weight"], p["fc1.bias"]))
+        h = F.relu(F.linear(h, p["fc2.weight"], p["fc2.bias"]))
+        return F.cross_entropy(F.linear(h, p["fc3.weight"], p["fc3.bias"]), yt)
+
+    return torch_momentum_step(torch, params, loss_of, x, y, compile_it)
 
 
 def _jax_train(jax, jnp, w, x, y):
@@ -176,21 +202,7 @@ def _jax_train(jax, jnp, w, x, y):
         logits = h @ p["fc3.weight"].T + p["fc3.bias"]
         return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), yb[:, None], 1))
 
-    @jax.jit
-    def step(p, v, xb, yb):
-        loss, g = jax.value_and_grad(loss_of)(p, xb, yb)
-        v = jax.tree_util.tree_map(lambda a, b: MOMENTUM * a + b, v, g)
-        p = jax.tree_util.tree_map(lambda a, b: a - LR * b, p, v)
-        return p, v, loss
-
-    state = {"p": {k: jnp.asarray(a) for k, a in w.items()}}
-    state["v"] = jax.tree_util.tree_map(jnp.zeros_like, state["p"])
-    xj, yj = jnp.asarray(x), jnp.asarray(y.astype(np.int32))
-
-    def run():
-        state["p"], state["v"], loss = step(state["p"], state["v"], xj, yj)
-        return loss.block_until_ready()
-    return run
+    return jax_momentum_step(jax, jnp, w, loss_of, x, y)
 
 
 def bench_W9_train():

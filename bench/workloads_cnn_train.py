@@ -10,28 +10,18 @@ from __future__ import annotations
 import numpy as np
 
 import pycompile as ms
-from pycompile import nn, ops
 
 import resnet_block
 from peers import torch_module
-from workloads_cnn import LR, MOMENTUM, _check, _jax, _train_step_pycompile, _weights, conv_flops
+from workloads_cnn import (_check, _jax, _train_step_pycompile, _weights, conv_flops, jax_momentum_step,
+                           torch_momentum_step)
 
 BATCH = 8
 BLOCKS = ("stage.layer1.0", "stage.layer1.1")
 
 
-class Net(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.stage = resnet_block.ResNetStage1()
-        self.head = nn.Dense(64, 10)
-
-    def construct(self, x):
-        return self.head(ops.mean(self.stage(x), (2, 3)))
-
-
 def _net():
-    net = Net()
+    net = resnet_block.ResNetStage1Classifier()
     resnet_block.init_eval(net.stage)
     rng = np.random.default_rng(2)
     net.head.weight.set_data(ms.Tensor((rng.standard_normal((10, 64)) * 0.1).astype(np.float32)))
@@ -45,8 +35,6 @@ def _torch_train(torch, w, x, y, compile_it):
     params = {k: torch.nn.Parameter(torch.from_numpy(v.copy())) for k, v in w.items()
               if not k.endswith(("moving_mean", "moving_variance"))}
     stats = {k: torch.from_numpy(v.copy()) for k, v in w.items() if k.endswith(("moving_mean", "moving_variance"))}
-    opt = torch.optim.SGD(list(params.values()), lr=LR, momentum=MOMENTUM)
-    xt, yt = torch.from_numpy(x), torch.from_numpy(y.astype(np.int64))
     p = params
 
     def bn(h, name):
@@ -65,14 +53,7 @@ def _torch_train(torch, w, x, y, compile_it):
             h = block(h, name)
         return F.cross_entropy(F.linear(h.mean((2, 3)), p["head.weight"], p["head.bias"]), yb)
 
-    def step():
-        opt.zero_grad(set_to_none=True)
-        loss = loss_of(xt, yt)
-        loss.backward()
-        opt.step()
-        return loss
-
-    return torch.compile(step) if compile_it else step
+    return torch_momentum_step(torch, params, loss_of, x, y, compile_it)
 
 
 def _jax_train(jax, jnp, w, x, y):
@@ -100,21 +81,8 @@ def _jax_train(jax, jnp, w, x, y):
         logits = h.mean((2, 3)) @ p["head.weight"].T + p["head.bias"]
         return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), yb[:, None], 1))
 
-    @jax.jit
-    def step(p, v, xb, yb):
-        loss, g = jax.value_and_grad(loss_of)(p, xb, yb)
-        v = jax.tree_util.tree_map(lambda a, b: MOMENTUM * a + b, v, g)
-        p = jax.tree_util.tree_map(lambda a, b: a - LR * b, p, v)
-        return p, v, loss
-
-    state = {"p": {k: jnp.asarray(a) for k, a in w.items() if not k.endswith(("moving_mean", "moving_variance"))}}
-    state["v"] = jax.tree_util.tree_map(jnp.zeros_like, state["p"])
-    xj, yj = jnp.asarray(x), jnp.asarray(y.astype(np.int32))
-
-    def run():
-        state["p"], state["v"], loss = step(state["p"], state["v"], xj, yj)
-        return loss.block_until_ready()
-    return run
+    trainable = {k: a for k, a in w.items() if not k.endswith(("moving_mean", "moving_variance"))}
+    return jax_momentum_step(jax, jnp, trainable, loss_of, x, y)
 
 
 def bench_W10_train():

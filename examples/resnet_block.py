@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 import pycompile as ms
-from pycompile import Tensor, nn
+from pycompile import Tensor, nn, ops
 
 
 def _bn(c):
@@ -48,6 +48,19 @@ class ResNetStage1(nn.Cell):
     def construct(self, x):
         x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
         return self.layer1(x)
+
+
+class ResNetStage1Classifier(nn.Cell):
+    """The stage with a global average pool and a 10-way Dense head: the network of W10's
+    training step (bench/w12.py, bench/workloads_cnn_train.py)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stage = ResNetStage1()
+        self.head = nn.Dense(64, 10)
+
+    def construct(self, x):
+        return self.head(ops.mean(self.stage(x), (2, 3)))
 
 
 def init_eval(net, seed=0):

@@ -212,6 +212,18 @@ def _pool_grad(ctx, w, n):
                              lambda: w.line(f"{out}[xb + i] += gv;"), lambda: None, dil)
 
 
+def _take_max(w, lo: str, hi: str, index: str, xp: str, ct: str, unset: bool = False):
+    """One window position for the outputs [lo, hi) of a row, branch-free: best / bi take it when
+    it is larger, or a NaN over a number (the first maximum wins; a NaN wins and stays); `unset`:
+    or when the output has no position yet (bi < 0: windows the padding clips start empty)."""
+    w.line("#pragma omp simd")
+    with w.block(f"for (long ow = {lo}; ow < {hi}; ++ow)"):
+        w.line(f"const long i = {index}; const {ct} v = {xp}[xb + i];")
+        w.line("const int take = " + ("(bi[ow] < 0) | " if unset else "")
+               + "(v > best[ow]) | ((v != v) & (best[ow] == best[ow]));")
+        w.line("bi[ow] = take ? i : bi[ow]; best[ow] = take ? v : best[ow];")
+
+
 def _padded_max_grad(w, attrs, name, shape3, out_sp, xp, out, ct):
     """MaxPool's gradient with windows that padding clips (ResNet's 3 x 3 / 2 stem pooling, pad
     1): an output row at a time, the window's first maximum as branch-free vector loops along the
@@ -241,11 +253,7 @@ def _padded_max_grad(w, attrs, name, shape3, out_sp, xp, out, ct):
                     hi = max(0, min(OW, (W - 1 - off) // sw + 1))
                     if lo >= hi:
                         continue
-                    w.line("#pragma omp simd")
-                    with w.block(f"for (long ow = {lo}L; ow < {hi}L; ++ow)"):
-                        w.line(f"const long i = rb + ow * {sw}L + ({off}L); const {ct} v = {xp}[xb + i];")
-                        w.line("const int take = (bi[ow] < 0) | (v > best[ow]) | ((v != v) & (best[ow] == best[ow]));")
-                        w.line("bi[ow] = take ? i : bi[ow]; best[ow] = take ? v : best[ow];")
+                    _take_max(w, f"{lo}L", f"{hi}L", f"rb + ow * {sw}L + ({off}L)", xp, ct, unset=True)
         with w.block(f"for (long ow = 0; ow < {OW}L; ++ow)"):
             w.line(f"if (bi[ow] >= 0) {out}[xb + bi[ow]] += gr[ow];")
 
@@ -287,11 +295,7 @@ def _full_window_grad(w, full, shape3, out_sp, xp, out, rule, ct, divisor, wins)
                         if jd == jh == jw == 0:
                             continue
                         off = (jd * dd * H + jh * dh) * W + jw * dw
-                        w.line("#pragma omp simd")
-                        with w.block(f"for (long ow = 0; ow < {OW}L; ++ow)"):
-                            w.line(f"const long i = rb + ow * {sw}L + {off}L; const {ct} v = {xp}[xb + i];")
-                            w.line("const int take = (v > best[ow]) | ((v != v) & (best[ow] == best[ow]));")
-                            w.line("bi[ow] = take ? i : bi[ow]; best[ow] = take ? v : best[ow];")
+                        _take_max(w, "0", f"{OW}L", f"rb + ow * {sw}L + {off}L", xp, ct)
             with w.block(f"for (long ow = 0; ow < {OW}L; ++ow)"):
                 w.line(f"{out}[xb + bi[ow]] += gr[ow];")
         else:
