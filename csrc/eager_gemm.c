@@ -57,11 +57,14 @@ static void mm_unit(const pc_mm_job *j, long m, long n, const char *a, const cha
                               (int)j->lda, (const float *)b, (int)j->ldb, 0.0f, (float *)c, (int)j->N);
 }
 
-/* rows [r0, r1) of a product with A transposed on the small-product kernel, op(A)'s rows copied
- * out first, 16 of A's rows at a time (gemm_call.transposed_rows); 0: not done (BLAS then) */
+/* rows [r0, r1) of a product with A transposed on the small-product kernel: A read in place (tb &
+ * 32), or where the kernel declines that, op(A)'s rows copied out first, 16 of A's rows at a time
+ * (gemm_call.transposed_rows: the same sums either way); 0: not done (BLAS then) */
 static int mm_transposed(const pc_mm_job *j, long r0, long r1, const float *A, const float *B, float *O)
 {
     const long K = j->K;
+    if (!j->small_t(r1 - r0, j->N, K, A + r0, j->lda, B, j->ldb, j->tb | 32, O + r0 * j->N, j->N))
+        return 1;
     float *const At = malloc(sizeof(float) * (r1 - r0) * K);
     if (!At)
         return 0;

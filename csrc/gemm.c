@@ -94,7 +94,7 @@ static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int
                                                              const long lda, const float *restrict P,
                                                              float *C, const long ldc, const __mmask16 *mk,
                                                              const __m512 *bv, const float *R, const long ldr,
-                                                             const int relu)
+                                                             const int relu, const int ta)
 {
     __m512 acc[PC_NT_ROWS][4];
     /* unrolled whatever the optimization level, so the accumulators stay in registers */
@@ -114,7 +114,8 @@ static inline __attribute__((always_inline)) PC_AVX512 void pc_nt_tile(const int
         const __m512 b2 = _mm512_load_ps(p + 32);
 #pragma GCC unroll 7
         for (int r = 0; r < nr; ++r) {
-            const __m512 a = _mm512_set1_ps(A[r * lda + k]);
+            /* ta (a constant after inlining): A stored transposed, row r of op(A) is column r */
+            const __m512 a = _mm512_set1_ps(ta ? A[k * lda + r] : A[r * lda + k]);
             const float *p3 = p + 48;
             __asm__ volatile("" : "+r"(p3));
             acc[r][0] = _mm512_fmadd_ps(a, b0, acc[r][0]);
@@ -406,8 +407,10 @@ static __attribute__((noinline)) PC_AVX512 void pc_sgemm_narrow(long M, long N, 
  * thread, is gone), else none. The panel lives in kept panels or a per-thread
  * buffer that grows to the largest K seen. Returns nonzero only when that buffer cannot be
  * allocated (C is then untouched). */
-static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb,
-                                        int tb, float *C, long ldc, const float *bias, const float *R, long ldr)
+static inline __attribute__((always_inline)) PC_AVX512 int pc_ep_body(long M, long N, long K, const float *A, long lda,
+                                                                const float *B, long ldb, int tb, float *C, long ldc,
+                                                                const float *bias, const float *R, long ldr,
+                                                                const int ta)
 {
     /* tb & 8: B is op(B) already packed - ceil(N / 64) panels of K x 64, 64-byte aligned, one
        after another (a region's units sharing one packing: kernels.py gemm's shared packing) */
@@ -464,21 +467,36 @@ static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, 
                     ++prow;
                 }
             }
-            pc_nt_tile(PC_NT_ROWS, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu);
+            pc_nt_tile(PC_NT_ROWS, K, A + (ta ? i : i * lda), lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu, ta);
         }
         switch (M - i) {        /* the last rows: each count its own unrolled tile */
-        case 6: pc_nt_tile(6, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
-        case 5: pc_nt_tile(5, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
-        case 4: pc_nt_tile(4, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
-        case 3: pc_nt_tile(3, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
-        case 2: pc_nt_tile(2, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
-        case 1: pc_nt_tile(1, K, A + i * lda, lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu); break;
+        case 6: pc_nt_tile(6, K, A + (ta ? i : i * lda), lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu, ta); break;
+        case 5: pc_nt_tile(5, K, A + (ta ? i : i * lda), lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu, ta); break;
+        case 4: pc_nt_tile(4, K, A + (ta ? i : i * lda), lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu, ta); break;
+        case 3: pc_nt_tile(3, K, A + (ta ? i : i * lda), lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu, ta); break;
+        case 2: pc_nt_tile(2, K, A + (ta ? i : i * lda), lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu, ta); break;
+        case 1: pc_nt_tile(1, K, A + (ta ? i : i * lda), lda, P, C + i * ldc + n0, ldc, mk, bv, R ? R + i * ldr + n0 : 0, ldr, relu, ta); break;
         default: break;
         }
     }
     if (kept)
         pc_pack_release(kept);
     return 0;
+}
+
+/* ... and tb & 32 (ABI 11): A stored transposed (K x M, op(A)[i][k] = A[k lda + i]), read in place:
+ * each k's rows of a tile are consecutive floats (no copy of op(A) out first: W6's weight gradients,
+ * 128 x 512 x 512 with A transposed, went to OpenBLAS because copying A out cost more than the kernel
+ * saved); the same sums in the same order as on a copy. Outputs 8-16 wide (the narrow tiles) decline. */
+static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb,
+                                        int tb, float *C, long ldc, const float *bias, const float *R, long ldr)
+{
+    if (tb & 32) {
+        if (N <= 16)
+            return 1;
+        return pc_ep_body(M, N, K, A, lda, B, ldb, tb & ~32, C, ldc, bias, R, ldr, 1);
+    }
+    return pc_ep_body(M, N, K, A, lda, B, ldb, tb, C, ldc, bias, R, ldr, 0);
 }
 
 static PC_AVX512 int pc_sgemm_nt_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,

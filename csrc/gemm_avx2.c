@@ -187,10 +187,13 @@ static PC_AVX2 void pc_a2_pack(long K, const float *B, long ldb, int tb, int pf,
             P[k * PC_NT_PANEL + j] = j < nw ? B[(n0 + j) * ldb + k] : 0.0f;
 }
 
-/* pc_sgemm_ep_avx512's contract and flags on AVX2 + FMA */
+/* pc_sgemm_ep_avx512's contract and flags on AVX2 + FMA, but A read in place transposed (tb & 32):
+ * declined, so callers copy op(A)'s rows out as before */
 static PC_AVX2 int pc_sgemm_ep_avx2(long M, long N, long K, const float *A, long lda, const float *B, long ldb,
                                     int tb, float *C, long ldc, const float *bias, const float *R, long ldr)
 {
+    if (tb & 32)
+        return 1;
     const int prepacked = tb & 8, relu = tb & 16;
     const int pf = prepacked ? 0 : tb & 2;
     pc_pack_slot *const kept = tb & 4 && !prepacked ? pc_pack_get(B, K, N, ldb, tb & 1, pf, pc_a2_pack) : 0;

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* CDEF-BEGIN */
-#define PC_RT_ABI_VERSION 10
+#define PC_RT_ABI_VERSION 11
 
 /* dtype codes; pycompile.common.dtype reads these numbers from here through cffi. */
 enum pc_dtype {
@@ -25,7 +25,9 @@ typedef void (*pc_task_fn)(void *ctx, long lo, long hi);
 /* C[i][j] = sum_k A[i lda + k] op(B)[k][j] for i < M, j < N, op(B)[k][j] = (tb & 1) ? B[j ldb + k] :
  * B[k ldb + j] (csrc/gemm.c); tb & 2 (ABI 7): B is likely out of cache, prefetch it; tb & 4 (ABI
  * 8): B is a Parameter the calling module never writes, its packing may be kept across calls until
- * params_written is called. Nonzero when it could not run (C untouched: call BLAS instead). */
+ * params_written is called; tb & 32 (ABI 11): A is stored transposed, op(A)[i][k] = A[k lda + i]
+ * (read in place; a kernel may decline it). Nonzero when it could not run (C untouched: call BLAS
+ * instead). */
 typedef int (*pc_sgemm_nt_fn)(long M, long N, long K, const float *A, long lda, const float *B, long ldb, int tb,
                               float *C, long ldc);
 /* the same with a Dense layer's epilogue additions, made as each tile is stored (no pass over C):

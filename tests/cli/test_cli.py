@@ -154,7 +154,7 @@ def test_emit_writes_ir_c_so_and_a_manifest_a_c_program_can_use(tmp_path):
     assert const_arg["shape"] == [6, 16] and const_arg["file"] == "net.bin"
     assert arena["alignment"] == 64 and arena["nbytes"] == m["arena_bytes"]
     assert m["api"]["header"] == "pycompile_rt.h" and m["api"]["struct"] == "pc_api"
-    assert m["api"]["abi_version"] == 10 and "num_threads" in m["api"]["fields"]
+    assert m["api"]["abi_version"] == 11 and "num_threads" in m["api"]["fields"]
     assert "sgemm_nt" in m["api"]["fields"]      # ABI 6: the small-product kernel (NULL: BLAS)
     assert "sgemm_ep" in m["api"]["fields"]     # ABI 7: the same adding a bias (NULL: BLAS, then the bias)
     assert "params_written" in m["api"]["fields"]   # ABI 8: graphs that assign Parameters say so (NULL: nothing)

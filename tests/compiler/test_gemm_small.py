@@ -85,7 +85,7 @@ def test_the_runtime_offers_the_kernel_exactly_on_avx512_cpus():
         has = "avx2" in flags and "fma" in flags
     elif os.environ.get("PYCOMPILE_SMALL_GEMM") == "blas":
         has = False
-    assert lib.pc_get_api().abi_version == 10
+    assert lib.pc_get_api().abi_version == 11
     assert bool(lib.pc_get_api().sgemm_nt) == has
     assert bool(lib.pc_get_api().sgemm_ep) == has
 
@@ -195,7 +195,7 @@ def _run_export_without_the_kernel(tmp_path, fn, inputs):
     api.sgemm_nt = ffi.NULL
     api.sgemm_ep = ffi.NULL
     so = ctypes.CDLL(str(tmp_path / "m.so"), mode=ctypes.RTLD_LOCAL)
-    assert so.pc_module_init(ctypes.c_void_p(int(ffi.cast("uintptr_t", api)))) == 10
+    assert so.pc_module_init(ctypes.c_void_p(int(ffi.cast("uintptr_t", api)))) == 11
     keep, outs = export.bind_arguments(str(tmp_path), "m", inputs)
     args = (ctypes.c_void_p * len(keep))(*[v.ctypes.data for v in keep])
     assert so.pc_entry(args) == 0
@@ -222,15 +222,50 @@ def _weight_gradient(a, b):
     return ops.MatMul(transpose_a=True)(a, b)      # a Dense weight's gradient: A transposed, K = the batch
 
 
-def test_a_transposed_a_is_copied_out_only_for_the_kernel(tmp_path):
-    """op(A)'s rows are copied into a block for the kernel (gemm_call.transposed_rows); with no
-    kernel in the table BLAS reads A as stored, and no block is made or filled."""
+def test_a_transposed_a_is_read_in_place_else_copied_out_only_for_the_kernel(tmp_path):
+    """A transposed A is read in place by the kernel (tb & 32, ABI 11: gemm_call.transposed_rows);
+    where that is declined its rows are copied into a block for the kernel; with no kernel in the
+    table BLAS reads A as stored, and no block is made or filled."""
     rng = np.random.default_rng(5)
     a, b = rng.standard_normal((64, 128)).astype(np.float32), rng.standard_normal((64, 256)).astype(np.float32)
     src = ms.inspect(ms.jit(_weight_gradient), Tensor(a), Tensor(b)).c_source
+    assert "const int in_place = pc_sgemm_ntt && !pc_sgemm_ntt(" in src
     assert "float *const At = pc_sgemm_nt ? (float *)malloc(" in src
+    assert "if (RT->abi_version >= 11) pc_sgemm_ntt = RT->sgemm_nt;" in src
     (got,) = _run_export_without_the_kernel(tmp_path, _weight_gradient, (a, b))
     np.testing.assert_allclose(got, a.T.astype(np.float64) @ b, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("m,n,k,tb", [(128, 512, 512, 0), (64, 784, 64, 0), (75, 130, 300, 0), (64, 96, 33, 1),
+                                      (7, 64, 1, 0), (200, 1000, 2048, 0)])
+def test_a_transposed_in_place_is_the_copied_product_bit_for_bit(m, n, k, tb):
+    """The kernel reading A transposed in place (tb & 32) adds the same products in the same order
+    as on op(A) copied out (the form before ABI 11): the same bits; against NumPy in float64. A
+    kernel may decline it (the AVX2 form does): then nothing is written."""
+    from pycompile._rt import ffi, lib
+    kern = lib.pc_get_api().sgemm_nt
+    if kern == ffi.NULL:        # the runtime hands out no kernel only on a CPU without AVX-512
+        with open("/proc/cpuinfo") as f:
+            assert " avx512f" not in f.read()
+        return
+    rng = np.random.default_rng(m + n + k)
+    at = rng.standard_normal((k, m)).astype(np.float32)           # A stored transposed (K x M)
+    bm = rng.standard_normal((n, k) if tb else (k, n)).astype(np.float32)
+
+    def run(a, lda, flags):
+        out = np.full((m, n), np.nan, np.float32)
+        rc = kern(m, n, k, ffi.cast("const float *", a.ctypes.data), lda, ffi.cast("const float *", bm.ctypes.data),
+                  bm.shape[1], flags, ffi.cast("float *", out.ctypes.data), n)
+        return rc, out
+    rc, in_place = run(at, m, tb | 32)
+    copied = np.ascontiguousarray(at.T)
+    assert run(copied, k, tb)[0] == 0
+    if rc:                                                          # declined: C untouched
+        assert np.isnan(in_place).all()
+        return
+    np.testing.assert_array_equal(in_place, run(copied, k, tb)[1])
+    want = at.T.astype(np.float64) @ (bm.T if tb else bm).astype(np.float64)
+    np.testing.assert_allclose(in_place, want, rtol=1e-4, atol=1e-3)
 
 
 def _kernel_flags(src):

@@ -295,15 +295,19 @@ class CodeGen(FusedEmitter, StructureEmitter, EffectEmitter, TemplateContext):
         # (ABI 10: tb's bit 4 asks for a ReLU, which an older kernel would ignore: those products
         # call it through a pointer set only from an ABI 10 table)
         relu = "pc_sgemm_epr" in body
+        # (ABI 11: tb's bit 5, A transposed in place: pc_sgemm_ntt, set only from an ABI 11 table)
+        ta = "pc_sgemm_ntt" in body
         sgemm = (" if (RT->abi_version >= 7) pc_sgemm_nt = RT->sgemm_nt;" if small else "") + \
             (" if (RT->abi_version >= 7) pc_sgemm_ep = RT->sgemm_ep;" if biased else "") + \
-            (" if (RT->abi_version >= 10) pc_sgemm_epr = RT->sgemm_ep;" if relu else "")
+            (" if (RT->abi_version >= 10) pc_sgemm_epr = RT->sgemm_ep;" if relu else "") + \
+            (" if (RT->abi_version >= 11) pc_sgemm_ntt = RT->sgemm_nt;" if ta else "")
         # PC_INTR: the runtime's SIGINT flag (csrc/interrupt.c), read at loop back-edges; a C
         # caller whose table leaves `interrupted` NULL gets a flag that never rises
         head += ["static const pc_api *RT;",
                  *(["static pc_sgemm_nt_fn pc_sgemm_nt;"] if small else []),
                  *(["static pc_sgemm_ep_fn pc_sgemm_ep;"] if biased else []),
                  *(["static pc_sgemm_ep_fn pc_sgemm_epr;"] if relu else []),
+                 *(["static pc_sgemm_nt_fn pc_sgemm_ntt;"] if ta else []),
                  "static int32_t PC_PRINT_RESULT[1];",
                  "static volatile int pc_never_interrupted;",
                  "static volatile int *PC_INTR = &pc_never_interrupted;",

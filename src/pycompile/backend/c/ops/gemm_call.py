@@ -5,7 +5,8 @@ The kernel's `tb` argument carries flags beside the transpose (csrc/pycompile_rt
 op(b), 4 keep its packing (CodeGen.weight_flags), 8 op(b) already packed, and GEMM_RELU (ABI 10):
 the kernel applies ReLU to each finished value as it stores its tile, after the bias and the
 residual - a Dense + ReLU layer's whole epilogue, with no pass over the output (issue 37: W4
-B=1024 on one thread spent 0.1-0.4 ms per Dense + ReLU layer in that pass).
+B=1024 on one thread spent 0.1-0.4 ms per Dense + ReLU layer in that pass), and GEMM_TA (ABI 11): A
+is stored transposed and read in place.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pycompile.backend.c.ops import ctypes_ as C
 from pycompile.backend.c.ops.writer import CWriter
 
 GEMM_RELU = 16
+GEMM_TA = 32            # ABI 11: A stored transposed, read in place (gemm_call.transposed_rows)
 SWAP = [True]           # swap_operands's switch (one process compares both forms)
 
 
@@ -72,22 +74,27 @@ def folds(w: CWriter, v: str, bias: str | None, res_at: str | None, relu: bool) 
 
 
 def transposed_rows(w, fn: str, tb: bool, N: int, K: int, lda: int, ldb: int) -> None:
-    """One unit (rows r0..r1 of matrix bi, A transposed) of kernels._small_transposed's products: op(A)'s
-    rows into a scratch block (16 of A's rows at a time, so its reads stream), the small kernel on
-    it; BLAS on A as stored where the block cannot be allocated, the table has no kernel (then no
+    """One unit (rows r0..r1 of matrix bi, A transposed) of kernels._small_transposed's products:
+    the small kernel reading A in place (tb & 32, through pc_sgemm_ntt: an ABI 11 table's kernel);
+    where it declines (the AVX2 kernel) or the table is older, op(A)'s rows into a scratch block
+    (16 of A's rows at a time, so its reads stream) and the kernel on it - the same sums either
+    way; BLAS on A as stored where the block cannot be allocated, the table has no kernel (then no
     block is made: W5's weight gradients copied 256 KB a step for nothing on a CPU without it) or
     the kernel declines."""
-    w.line(f"float *const At = pc_sgemm_nt ? (float *)malloc(sizeof(float) * (r1 - r0) * {K}L) : 0;")
-    with w.block("if (At)"):
-        with w.block(f"for (long k0 = 0; k0 < {K}L; k0 += 16)"):
-            w.line(f"const long k1 = k0 + 16 < {K}L ? k0 + 16 : {K}L;")
-            with w.block("for (long i = r0; i < r1; ++i)"):
-                w.line(f"for (long k = k0; k < k1; ++k) At[(i - r0) * {K}L + k] = A[k * {lda}L + i];")
-    w.line(f"if (!At || !pc_sgemm_nt || pc_sgemm_nt(r1 - r0, {N}, {K}L, At, {K}L, B, {ldb}L, {int(tb)}, "
-           f"O + r0 * {N}L, {N}L))")
-    w.line(f"    {fn}(CblasRowMajor, CblasTrans, {'CblasTrans' if tb else 'CblasNoTrans'}, (int)(r1 - r0), {N}, "
-           f"{K}, 1.0f, A + r0, {lda}, B, {ldb}, 0.0f, O + r0 * {N}L, {N});")
-    w.line("free(At);")
+    w.line(f"const int in_place = pc_sgemm_ntt && !pc_sgemm_ntt(r1 - r0, {N}, {K}L, A + r0, {lda}L, B, {ldb}L, "
+           f"{int(tb) | GEMM_TA}, O + r0 * {N}L, {N}L);")
+    with w.block("if (!in_place)"):
+        w.line(f"float *const At = pc_sgemm_nt ? (float *)malloc(sizeof(float) * (r1 - r0) * {K}L) : 0;")
+        with w.block("if (At)"):
+            with w.block(f"for (long k0 = 0; k0 < {K}L; k0 += 16)"):
+                w.line(f"const long k1 = k0 + 16 < {K}L ? k0 + 16 : {K}L;")
+                with w.block("for (long i = r0; i < r1; ++i)"):
+                    w.line(f"for (long k = k0; k < k1; ++k) At[(i - r0) * {K}L + k] = A[k * {lda}L + i];")
+        w.line(f"if (!At || !pc_sgemm_nt || pc_sgemm_nt(r1 - r0, {N}, {K}L, At, {K}L, B, {ldb}L, {int(tb)}, "
+               f"O + r0 * {N}L, {N}L))")
+        w.line(f"    {fn}(CblasRowMajor, CblasTrans, {'CblasTrans' if tb else 'CblasNoTrans'}, (int)(r1 - r0), {N}, "
+               f"{K}, 1.0f, A + r0, {lda}, B, {ldb}, 0.0f, O + r0 * {N}L, {N});")
+        w.line("free(At);")
 
 
 def half_gemm(w, M, N, K, lda, ldb, a_mat, b_mat, ta, tb):

@@ -789,18 +789,19 @@ def _small_product(dt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
 
 
 def _small_transposed(dt, adt, bdt, ta: bool, tb: bool, M: int, N: int, K: int) -> bool:
-    """Whether a float32 product with A transposed runs on the small-product kernel after copying
-    each unit's rows of op(A) out (gemm_call.transposed_rows): where it would take the product with A as
-    stored. Measured on one core (AVX-512, OpenBLAS 0.3.34), W5's weight gradients (K = the batch,
-    64): 512 x 784 x 64 611 -> 466 us, 512 x 512 x 64 283 -> 245-276 us, the copy included; OpenBLAS
-    also zeroes C before it adds into it (3.7 % of W5's step). Few rows (W5's last layer, 10 x 512 x
-    64: 7.4 -> 9.4-11.9 us) stay on BLAS: the kernel's 7-row tiles would mostly be waste, and so
-    do long sums (K > 256): the copy is a transpose of all of A, read down its columns, and the
-    kernel's panels (K x 64) no longer fit the L1 - W11's weight gradients over all 2048
-    positions (1024 x 128 x 2048, 1024 x 256 x 2048, 1000 x 256 x 2048) took 1.12-1.17x / 1.01-1.03x
-    / 1.00-1.03x BLAS's time that way, where K = 64-256 takes 0.79-0.98x (alternating rounds, one
-    and two threads, Nov 29)."""
-    return (ta and dt is mstype.float32 and adt is dt and bdt is dt and M >= 64 and K <= 256
+    """Whether a float32 product with A transposed runs on the small-product kernel, which reads A
+    in place (ABI 11, tb & 32: gemm_call.transposed_rows; before it, each unit's rows of op(A) were
+    copied out, which lost to OpenBLAS for long sums, K > 256, so those stayed on BLAS). One core,
+    AVX-512, against OpenBLAS 0.3's TN sgemm (its Haswell kernel), best of 5 x 50 calls: W6's
+    weight gradients 128 x 512 x 512 279 / 552 us, 512 x 128 x 512 263 / 544, 128 x 128 x 512
+    69 / 140; W5's 512 x 784 x 64 216 / 417, 512 x 512 x 64 132 / 272; W11's over 2048 positions
+    1024 x 128 x 2048 3.08 / 4.65 ms, 1024 x 256 x 2048 5.78 / 8.83 ms (Dec 1). Sums longer than
+    1024 stay on BLAS all the same: a tile's column strip of A (K lines) no longer fits the L1, and
+    W11's step (K = 2048) showed no gain in its own rounds (50.4 / 49.6 ms, within the run's
+    noise). Few rows (W5's last layer, 10 x 512 x 64: 7.4 -> 9.4-11.9 us with the copy) stay on
+    BLAS: the kernel's 7-row tiles would mostly be waste. (The AVX2 kernel, PYCOMPILE_SMALL_GEMM=
+    avx2, declines the in-place form: there the rows are copied out as before.)"""
+    return (ta and dt is mstype.float32 and adt is dt and bdt is dt and M >= 64 and K <= 1024
             and _small_product(dt, False, tb, M, N, K))
 
 
