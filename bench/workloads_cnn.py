@@ -172,6 +172,31 @@ def jax_momentum_step(jax, jnp, params: dict, loss_of, x, y):
     return run
 
 
+def train_peers(torch_train, jax_train, w, x, y, first=None) -> dict:
+    """The training-step peers that are installed: torch eager and torch.compile of
+    torch_train(torch, w, x, y, compile_it), JAX jit of jax_train(jax, jnp, w, x, y). With `first`
+    (pycompile's first loss), each peer's first loss is checked equal to it."""
+    peers = {}
+    torch = torch_module()
+    if torch is not None:
+        peers["torch eager"] = torch_train(torch, w, x, y, False)
+        if first is not None:
+            _check(first, peers["torch eager"]().detach().numpy(), 1e-4, 1e-5)
+        try:
+            tc = torch_train(torch, w, x, y, True)
+            tc()
+            peers["torch.compile"] = tc
+        except Exception as e:          # noqa: BLE001
+            print(f"# torch.compile failed: {type(e).__name__}: {e}", flush=True)
+    jax, jnp = _jax()
+    if jax is not None:
+        run = jax_train(jax, jnp, w, x, y)
+        if first is not None:
+            _check(first, np.asarray(run()), 1e-4, 1e-5)
+        peers["JAX jit"] = run
+    return peers
+
+
 def _torch_train(torch, w, x, y, compile_it):
     import torch.nn.functional as F
     params = {k: torch.nn.Parameter(torch.from_numpy(v.copy())) for k, v in w.items()}
@@ -218,19 +243,7 @@ def bench_W9_train():
     compiled = ms.jit(_train_step_pycompile(net).construct)
     eager = _train_step_pycompile(eager_net)
     _check(compiled(x, y), eager(x, y), 1e-4, 1e-5)
-    peers = {}
-    torch = torch_module()
-    if torch is not None:
-        peers["torch eager"] = _torch_train(torch, w, xn, yn, False)
-        try:
-            tc = _torch_train(torch, w, xn, yn, True)
-            tc()
-            peers["torch.compile"] = tc
-        except Exception as e:          # noqa: BLE001
-            print(f"# torch.compile failed: {type(e).__name__}: {e}", flush=True)
-    jax, jnp = _jax()
-    if jax is not None:
-        peers["JAX jit"] = _jax_train(jax, jnp, w, xn, yn)
+    peers = train_peers(_torch_train, _jax_train, w, xn, yn)
     flops = 3 * conv_flops(net, xn.shape)          # forward, and the two products of each backward
     return [("W9 LeNet5 training step", lambda: compiled(x, y), lambda: eager(x, y), ("gemm", flops), peers,
              "pynative")]

@@ -12,9 +12,8 @@ import numpy as np
 import pycompile as ms
 
 import resnet_block
-from peers import torch_module
-from workloads_cnn import (_check, _jax, _train_step_pycompile, _weights, conv_flops, jax_momentum_step,
-                           torch_momentum_step)
+from workloads_cnn import (_check, _train_step_pycompile, _weights, conv_flops, jax_momentum_step, torch_momentum_step,
+                           train_peers)
 
 BATCH = 8
 BLOCKS = ("stage.layer1.0", "stage.layer1.1")
@@ -95,22 +94,7 @@ def bench_W10_train():
     eager = _train_step_pycompile(eager_net)
     first = compiled(x, y).asnumpy()
     _check(first, eager(x, y), 1e-4, 1e-5)
-    peers = {}
-    torch = torch_module()
-    if torch is not None:
-        peers["torch eager"] = _torch_train(torch, w, xn, yn, False)
-        _check(first, peers["torch eager"]().detach().numpy(), 1e-4, 1e-5)     # the same first loss
-        try:
-            tc = _torch_train(torch, w, xn, yn, True)
-            tc()
-            peers["torch.compile"] = tc
-        except Exception as e:          # noqa: BLE001
-            print(f"# torch.compile failed: {type(e).__name__}: {e}", flush=True)
-    jax, jnp = _jax()
-    if jax is not None:
-        run = _jax_train(jax, jnp, w, xn, yn)
-        _check(first, np.asarray(run()), 1e-4, 1e-5)
-        peers["JAX jit"] = run
+    peers = train_peers(_torch_train, _jax_train, w, xn, yn, first)
     flops = 3 * conv_flops(net, xn.shape)          # forward, and the two products of each backward
     return [("W10t ResNet stage 1 train", lambda: compiled(x, y), lambda: eager(x, y), ("gemm", flops), peers,
              "pynative")]
