@@ -795,13 +795,13 @@ def _small_transposed(dt, adt, bdt, ta: bool, tb: bool, M: int, N: int, K: int) 
     AVX-512, against OpenBLAS 0.3's TN sgemm (its Haswell kernel), best of 5 x 50 calls: W6's
     weight gradients 128 x 512 x 512 279 / 552 us, 512 x 128 x 512 263 / 544, 128 x 128 x 512
     69 / 140; W5's 512 x 784 x 64 216 / 417, 512 x 512 x 64 132 / 272; W11's over 2048 positions
-    1024 x 128 x 2048 3.08 / 4.65 ms, 1024 x 256 x 2048 5.78 / 8.83 ms (Dec 1). Sums longer than
-    1024 stay on BLAS all the same: a tile's column strip of A (K lines) no longer fits the L1, and
-    W11's step (K = 2048) showed no gain in its own rounds (50.4 / 49.6 ms, within the run's
-    noise). Few rows (W5's last layer, 10 x 512 x 64: 7.4 -> 9.4-11.9 us with the copy) stay on
-    BLAS: the kernel's 7-row tiles would mostly be waste. (The AVX2 kernel, PYCOMPILE_SMALL_GEMM=
-    avx2, declines the in-place form: there the rows are copied out as before.)"""
-    return (ta and dt is mstype.float32 and adt is dt and bdt is dt and M >= 64 and K <= 1024
+    1024 x 128 x 2048 3.08 / 4.65 ms, 1024 x 256 x 2048 5.78 / 8.83 ms (Dec 1); W11's training
+    step (its weight gradients over 2048 positions), both forms compiled in one process, 7
+    alternated rounds: 91.9 -> 80.9 ms on one thread, 50.1 -> 44.4 ms on two. Few rows (W5's
+    last layer, 10 x 512 x 64: 7.4 -> 9.4-11.9 us with the copy) stay on BLAS: the kernel's 7-row
+    tiles would mostly be waste. (The AVX2 kernel, PYCOMPILE_SMALL_GEMM=avx2, declines the
+    in-place form: there the rows are copied out as before.)"""
+    return (ta and dt is mstype.float32 and adt is dt and bdt is dt and M >= 64
             and _small_product(dt, False, tb, M, N, K))
 
 
