@@ -132,9 +132,11 @@ elif part in ("direct", "mixed"):
     whole = ms.Tensor(np.concatenate(xs)), ms.Tensor(np.concatenate(ys))
     for _ in range(20):
         ref_step(*whole)
-    if part == "mixed" and rank == 1:
+    if part == "mixed" and rank == 1:      # take the whole arena, a megabyte at a time
+        taken = 0
         while lib.pc_comm_shm_arena(1 << 20) != ffi.NULL:
-            pass
+            taken += 1
+        assert taken >= 16, taken           # (PYCOMPILE_COMM_SHM_MB's 32 MB by default)
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
     net, step = build()
     x, y = ms.Tensor(xs[rank]), ms.Tensor(ys[rank])
