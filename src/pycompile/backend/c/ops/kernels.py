@@ -272,9 +272,9 @@ def _reduce_general(w, rule, x, xt, out, ot, axes, at, fin):
     contiguous, one after another in the order of the other reduced axes. A float sum or mean
     whose runs are longer than SUM_BLOCK adds each run as blocked_sum does (16 float lanes inside
     256-element blocks, double across them) and the runs in double; every other reduction, and
-    runs of one element, combine one element after another (the loop before this one did so for
-    all, with a division per reduced axis for each element: W10's training step spent 10 % of
-    its time in three such sums per BatchNorm)."""
+    runs of one element (a kept last axis), combine one element after another (the loop before
+    this one did so for all, with a division per reduced axis for each element: W10's training
+    step spent 10 % of its time in three such sums per BatchNorm)."""
     shape = xt.shape
     nd = len(shape)
     axes = sorted(axes)
@@ -293,34 +293,26 @@ def _reduce_general(w, rule, x, xt, out, ot, axes, at, fin):
         w.line("long rem = o, base = 0;")
         for d in reversed(kept):
             w.line(f"base += (rem % {shape[d]}L) * {strides[d]}L; rem /= {shape[d]}L;")
-        if run > 1 and n_red > 0:
-            blocked = at == "float" and rule in ("sum", "mean") and run > SUM_BLOCK
+        if n_red == 0:                          # nothing to combine: the rule's zero, as before
+            w.line(f"{out}[o] = {fin(f'({at})0')};")
+            return
+        blocked = at == "float" and rule in ("sum", "mean") and run > SUM_BLOCK
+        if blocked:
+            w.line("double acc = 0;")
+        else:       # the first element starts the rule's combination (max / min: itself)
+            w.line(f"{wide} acc = {_init(rule, at, f'({at})' + _ld(x, 'base'))};")
+        with w.block(f"for (long s = 0; s < {n_red // run}L; ++s)"):
+            w.line("long rr = s, off = base;")
+            for d in reversed(outer):
+                w.line(f"off += (rr % {shape[d]}L) * {strides[d]}L; rr /= {shape[d]}L;")
             if blocked:
-                w.line("double acc = 0;")
+                blocked_sums(w, ("rs",), "float", run, lambda accs: [f"{accs[0]} += {_ld(x, 'off + r')};"])
+                w.line("acc += rs_s;")
             else:
-                w.line(f"{wide} acc = {_init(rule, at, f'({at})' + _ld(x, 'base'))};")
-            with w.block(f"for (long s = 0; s < {n_red // run}L; ++s)"):
-                w.line("long rr = s, off = base;")
-                for d in reversed(outer):
-                    w.line(f"off += (rr % {shape[d]}L) * {strides[d]}L; rr /= {shape[d]}L;")
-                if blocked:
-                    blocked_sums(w, ("rs",), "float", run, lambda accs: [f"{accs[0]} += {_ld(x, 'off + r')};"])
-                    w.line("acc += rs_s;")
-                else:
-                    with w.block(f"for (long r = 0; r < {run}L; ++r)"):
-                        w.line(f"const {at} v = ({at}){_ld(x, 'off + r')};")
-                        w.line(_combine(rule, "acc", "v"))
-            w.line(f"{out}[o] = {fin(f'({at})acc' if wide != at else 'acc')};")
-        else:
-            w.line(f"{wide} acc = 0; int first = 1;")
-            with w.block(f"for (long r = 0; r < {n_red}L; ++r)"):
-                w.line("long rr = r, off = base;")
-                for d in reversed(axes):
-                    w.line(f"off += (rr % {shape[d]}L) * {strides[d]}L; rr /= {shape[d]}L;")
-                w.line(f"const {at} v = ({at}){_ld(x, 'off')};")
-                w.line(f"if (first) {{ acc = {_init(rule, at, 'v')}; first = 0; }}")
-                w.line(_combine(rule, "acc", "v"))
-            w.line(f"{out}[o] = {fin(f'({at})acc' if wide != at else 'acc')};")
+                with w.block(f"for (long r = 0; r < {run}L; ++r)"):
+                    w.line(f"const {at} v = ({at}){_ld(x, 'off + r')};")
+                    w.line(_combine(rule, "acc", "v"))
+        w.line(f"{out}[o] = {fin(f'({at})acc' if wide != at else 'acc')};")
 
 
 def argmax(w, x, xt, out, ot, axis, rule: str = "max"):
