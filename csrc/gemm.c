@@ -353,7 +353,8 @@ static pc_next_lines pc_next_panel_lines(const float *B, long ldb, int tb, int p
 static inline __attribute__((always_inline)) PC_AVX512 void pc_nr_tile(const int nr, const long K, const float *restrict A,
                                                              const long lda, const float *restrict P, float *C,
                                                              const long ldc, const __mmask16 mk, const float *bias,
-                                                             const float *R, const long ldr, const int relu)
+                                                             const float *R, const long ldr, const int relu,
+                                                             const int ta)
 {
     __m512 acc[PC_NR_ROWS];
 #pragma GCC unroll 7
@@ -363,7 +364,7 @@ static inline __attribute__((always_inline)) PC_AVX512 void pc_nr_tile(const int
         const __m512 b = _mm512_load_ps(P + 16 * k);
 #pragma GCC unroll 7
         for (int r = 0; r < nr; ++r)
-            acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(A[r * lda + k]), b, acc[r]);
+            acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(ta ? A[k * lda + r] : A[r * lda + k]), b, acc[r]);
     }
     const __m512 bv = bias ? _mm512_maskz_loadu_ps(mk, bias) : _mm512_setzero_ps();
 #pragma GCC unroll 7
@@ -382,19 +383,30 @@ static inline __attribute__((always_inline)) PC_AVX512 void pc_nr_tile(const int
 /* C = act(R + (A op(B) + bias)) as pc_sgemm_ep_avx512, for N <= 16, from op(B) packed into P:
  * K rows of 16 floats (32 KB at K = 512: in L1; read from the 64-column panel, whose rows are 256
  * bytes apart, the tiles took 1.8x as long). Not inlined: its own registers keep the tile's row
- * addresses (inlined, they were reloaded from the stack at every k: 1.9x slower). */
+ * addresses (inlined, they were reloaded from the stack at every k: 1.9x slower). ta: A stored
+ * transposed (K x M), a tile's rows at each k consecutive floats (W4 B=64's last layer, whose
+ * input the layers before leave transposed: 64 x 10 x 512: 3.0 % of its call in OpenBLAS's TT sgemm, 1.8 % here). */
 static __attribute__((noinline)) PC_AVX512 void pc_sgemm_narrow(long M, long N, long K, const float *A, long lda,
                                                                  const float *P, float *C, long ldc, const float *bias,
-                                                                 const float *R, long ldr, int relu)
+                                                                 const float *R, long ldr, int relu, int ta)
 {
     const __mmask16 mk = (__mmask16)((1u << N) - 1);
     long i = 0;
+    if (ta) {
+        for (; i + PC_NR_ROWS <= M; i += PC_NR_ROWS)
+            pc_nr_tile(PC_NR_ROWS, K, A + i, lda, P, C + i * ldc, ldc, mk, bias, R ? R + i * ldr : 0, ldr, relu, 1);
+        for (; i + 4 <= M; i += 4)
+            pc_nr_tile(4, K, A + i, lda, P, C + i * ldc, ldc, mk, bias, R ? R + i * ldr : 0, ldr, relu, 1);
+        for (; i < M; ++i)
+            pc_nr_tile(1, K, A + i, lda, P, C + i * ldc, ldc, mk, bias, R ? R + i * ldr : 0, ldr, relu, 1);
+        return;
+    }
     for (; i + PC_NR_ROWS <= M; i += PC_NR_ROWS)
-        pc_nr_tile(PC_NR_ROWS, K, A + i * lda, lda, P, C + i * ldc, ldc, mk, bias, R ? R + i * ldr : 0, ldr, relu);
+        pc_nr_tile(PC_NR_ROWS, K, A + i * lda, lda, P, C + i * ldc, ldc, mk, bias, R ? R + i * ldr : 0, ldr, relu, 0);
     for (; i + 4 <= M; i += 4)      /* the last rows: a tile of 4 at most, then one at a time */
-        pc_nr_tile(4, K, A + i * lda, lda, P, C + i * ldc, ldc, mk, bias, R ? R + i * ldr : 0, ldr, relu);
+        pc_nr_tile(4, K, A + i * lda, lda, P, C + i * ldc, ldc, mk, bias, R ? R + i * ldr : 0, ldr, relu, 0);
     for (; i < M; ++i)
-        pc_nr_tile(1, K, A + i * lda, lda, P, C + i * ldc, ldc, mk, bias, R ? R + i * ldr : 0, ldr, relu);
+        pc_nr_tile(1, K, A + i * lda, lda, P, C + i * ldc, ldc, mk, bias, R ? R + i * ldr : 0, ldr, relu, 0);
 }
 
 /* C[i][j] = act(R[i ldr + j] + (sum_k A[i lda + k] op(B)[k][j] + bias[j])) for i < M, j < N,
@@ -421,7 +433,7 @@ static inline __attribute__((always_inline)) PC_AVX512 int pc_ep_body(long M, lo
     if (N >= 8 && N <= 16) {    /* one panel, its first vector live: the narrow tiles (above) */
         const float *const nbuf = pc_narrow_panel(N, K, prepacked ? B : kept ? kept->panels : 0, B, ldb, tb);
         if (nbuf)
-            pc_sgemm_narrow(M, N, K, A, lda, nbuf, C, ldc, bias, R, ldr, relu);
+            pc_sgemm_narrow(M, N, K, A, lda, nbuf, C, ldc, bias, R, ldr, relu, ta);
         if (kept)
             pc_pack_release(kept);
         return nbuf ? 0 : 1;
@@ -487,15 +499,12 @@ static inline __attribute__((always_inline)) PC_AVX512 int pc_ep_body(long M, lo
 /* ... and tb & 32 (ABI 11): A stored transposed (K x M, op(A)[i][k] = A[k lda + i]), read in place:
  * each k's rows of a tile are consecutive floats (no copy of op(A) out first: W6's weight gradients,
  * 128 x 512 x 512 with A transposed, went to OpenBLAS because copying A out cost more than the kernel
- * saved); the same sums in the same order as on a copy. Outputs 8-16 wide (the narrow tiles) decline. */
+ * saved); the same sums in the same order as on a copy, the narrow tiles (8-16 columns) included. */
 static PC_AVX512 int pc_sgemm_ep_avx512(long M, long N, long K, const float *A, long lda, const float *B, long ldb,
                                         int tb, float *C, long ldc, const float *bias, const float *R, long ldr)
 {
-    if (tb & 32) {
-        if (N <= 16)
-            return 1;
+    if (tb & 32)
         return pc_ep_body(M, N, K, A, lda, B, ldb, tb & ~32, C, ldc, bias, R, ldr, 1);
-    }
     return pc_ep_body(M, N, K, A, lda, B, ldb, tb, C, ldc, bias, R, ldr, 0);
 }
 

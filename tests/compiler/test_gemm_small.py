@@ -237,7 +237,8 @@ def test_a_transposed_a_is_read_in_place_else_copied_out_only_for_the_kernel(tmp
 
 
 @pytest.mark.parametrize("m,n,k,tb", [(128, 512, 512, 0), (64, 784, 64, 0), (75, 130, 300, 0), (64, 96, 33, 1),
-                                      (7, 64, 1, 0), (200, 1000, 2048, 0)])
+                                      (7, 64, 1, 0), (200, 1000, 2048, 0),
+                                      (64, 10, 512, 1), (71, 16, 84, 0), (9, 8, 33, 1)])   # narrow tiles
 def test_a_transposed_in_place_is_the_copied_product_bit_for_bit(m, n, k, tb):
     """The kernel reading A transposed in place (tb & 32) adds the same products in the same order
     as on op(A) copied out (the form before ABI 11): the same bits; against NumPy in float64. A
@@ -380,3 +381,44 @@ def test_a_product_with_a_weight_packed_each_call_is_computed_transposed_with_th
     for key, ys in got.items():
         for y0, y1 in zip(got[False, 1], ys):
             assert_same(y1, y0, err_msg=str(key))
+
+
+class _Classifier(ms.nn.Cell):
+    """W4's MLP: its hidden layers run transposed (W h^T, the weights read in place), so the last
+    Dense layer's input reaches its product stored transposed."""
+    def __init__(self):
+        super().__init__()
+        self.seq = ms.nn.SequentialCell(ms.nn.Dense(784, 512), ms.nn.ReLU(), ms.nn.Dense(512, 512), ms.nn.ReLU(),
+                                        ms.nn.Dense(512, 10))
+
+    def construct(self, x):
+        return self.seq(x)
+
+
+def test_a_classifiers_last_layer_on_a_transposed_input_runs_on_the_narrow_tiles():
+    """64 x 10 x 512 with A transposed and W a Parameter whose packing is kept (tb 4 | 32): the
+    narrow tiles read A in place (it went to OpenBLAS's TT sgemm, 3 % of W4 B=64's call); the
+    values those of NumPy, and PyNative's (which computes h W^T untransposed on the same tiles)
+    bit for bit."""
+    ms.set_seed(3)
+    net = _Classifier()
+    x = np.random.default_rng(4).standard_normal((64, 784)).astype(np.float32)
+    src = ms.inspect(net, Tensor(x)).c_source
+    calls = [line for line in src.splitlines() if "pc_sgemm_ntt(r1 - r0, 10, 512L" in line]
+    assert len(calls) == 1
+    flags = int(calls[0].split("B, 512L, ")[1].split(",")[0])
+    assert flags & 32 and flags & 4 and flags & 1
+    got = net(Tensor(x)).asnumpy()
+    ws = [(net.seq[i].weight.asnumpy().astype(np.float64), net.seq[i].bias.asnumpy().astype(np.float64))
+          for i in (0, 2, 4)]
+    h = x.astype(np.float64)
+    for i, (w, b) in enumerate(ws):
+        h = h @ w.T + b
+        h = np.maximum(h, 0) if i < 2 else h
+    np.testing.assert_allclose(got, h, rtol=1e-4, atol=1e-4)
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    try:
+        eager = net(Tensor(x)).asnumpy()
+    finally:
+        ms.set_context(mode=ms.GRAPH_MODE)
+    assert_same(got, eager)

@@ -73,16 +73,20 @@ def folds(w: CWriter, v: str, bias: str | None, res_at: str | None, relu: bool) 
         w.line(f"{v} = {v} > 0 ? {v} : 0;")
 
 
-def transposed_rows(w, fn: str, tb: bool, N: int, K: int, lda: int, ldb: int) -> None:
+def transposed_rows(w, fn: str, tb: bool, N: int, K: int, lda: int, ldb: int, weights: int = 0) -> None:
     """One unit (rows r0..r1 of matrix bi, A transposed) of kernels._small_transposed's products:
     the small kernel reading A in place (tb & 32, through pc_sgemm_ntt: an ABI 11 table's kernel);
     where it declines (the AVX2 kernel) or the table is older, op(A)'s rows into a scratch block
     (16 of A's rows at a time, so its reads stream) and the kernel on it - the same sums either
     way; BLAS on A as stored where the block cannot be allocated, the table has no kernel (then no
     block is made: W5's weight gradients copied 256 KB a step for nothing on a CPU without it) or
-    the kernel declines."""
+    the kernel declines. `weights` (2, 4: CodeGen.weight_flags) goes into the kernel's `tb` beside
+    the transpose: a Parameter's packing kept across calls (W4 B=64's last layer, 64 x 10 x 512
+    from h^T: on OpenBLAS until it was passed)."""
+    assert not weights & GEMM_RELU, "a fused ReLU for a product with A transposed"
+    flags = int(tb) | weights
     w.line(f"const int in_place = pc_sgemm_ntt && !pc_sgemm_ntt(r1 - r0, {N}, {K}L, A + r0, {lda}L, B, {ldb}L, "
-           f"{int(tb) | GEMM_TA}, O + r0 * {N}L, {N}L);")
+           f"{flags | GEMM_TA}, O + r0 * {N}L, {N}L);")
     with w.block("if (!in_place)"):
         w.line(f"float *const At = pc_sgemm_nt ? (float *)malloc(sizeof(float) * (r1 - r0) * {K}L) : 0;")
         with w.block("if (At)"):
@@ -90,7 +94,7 @@ def transposed_rows(w, fn: str, tb: bool, N: int, K: int, lda: int, ldb: int) ->
                 w.line(f"const long k1 = k0 + 16 < {K}L ? k0 + 16 : {K}L;")
                 with w.block("for (long i = r0; i < r1; ++i)"):
                     w.line(f"for (long k = k0; k < k1; ++k) At[(i - r0) * {K}L + k] = A[k * {lda}L + i];")
-        w.line(f"if (!At || !pc_sgemm_nt || pc_sgemm_nt(r1 - r0, {N}, {K}L, At, {K}L, B, {ldb}L, {int(tb)}, "
+        w.line(f"if (!At || !pc_sgemm_nt || pc_sgemm_nt(r1 - r0, {N}, {K}L, At, {K}L, B, {ldb}L, {flags}, "
                f"O + r0 * {N}L, {N}L))")
         w.line(f"    {fn}(CblasRowMajor, CblasTrans, {'CblasTrans' if tb else 'CblasNoTrans'}, (int)(r1 - r0), {N}, "
                f"{K}, 1.0f, A + r0, {lda}, B, {ldb}, 0.0f, O + r0 * {N}L, {N});")
