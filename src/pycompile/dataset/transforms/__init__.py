@@ -21,6 +21,11 @@ class TypeCast(TensorOperation):
         self._np = data_type.np if isinstance(data_type, mstype.DType) else np.dtype(data_type)
 
     def _apply(self, x):
+        if x.dtype.kind in "US" and self._np.kind not in "US":
+            # NumPy would parse the text; MindSpore's kernel refuses it
+            from pycompile.dataset.workers import pipeline_error
+            source = "string" if x.dtype.kind == "U" else "bytes"
+            raise pipeline_error(f"TypeCast: TypeCast does not support cast from {source} to {self._np.name}")
         return x.astype(self._np)
 
     _apply_batch = _apply
