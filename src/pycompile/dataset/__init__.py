@@ -11,6 +11,7 @@ background thread and yield pycompile Tensors. `config` holds the seed and prefe
 """
 from pycompile.dataset import config  # noqa: F401
 from pycompile.dataset.callbacks import DSCallback  # noqa: F401
+from pycompile.dataset.cache import DatasetCache  # noqa: F401
 from pycompile.dataset.annotated_sources import CelebADataset, CocoDataset, VOCDataset  # noqa: F401
 from pycompile.dataset import text, transforms, vision  # noqa: F401
 from pycompile.dataset.datasets import Dataset  # noqa: F401
@@ -67,7 +68,8 @@ __all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDatase
            "Places365Dataset", "PhotoTourDataset", "DIV2KDataset", "FlickrDataset",
            "WIDERFaceDataset", "KITTIDataset", "CityscapesDataset"]
 __all__ += ["serialize", "deserialize", "show", "compare", "WaitedDSCallback",  # serialization.py, train/callback,
-            "sync_wait_for_dataset"]                                             # obs_sync.py
+            "sync_wait_for_dataset",                                             # obs_sync.py
+            "DatasetCache"]                                                      # cache.py
 
 
 def __getattr__(name):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pycompile.dataset.cache import under_cache
 from pycompile.dataset.datasets import Dataset, _column_list
 
 
@@ -15,6 +16,8 @@ def _fail(message: str):
 
 
 class ConcatDataset(Dataset):
+    _under_cache_error = under_cache("ConcatNode")
+
     def __init__(self, datasets):
         super().__init__(datasets)
         names = datasets[0].get_col_names()
@@ -66,6 +69,8 @@ class ConcatDataset(Dataset):
 
 
 class ZipDataset(Dataset):
+    _under_cache_error = under_cache("ZipNode")
+
     def __init__(self, datasets):
         super().__init__(datasets)
         names = []
@@ -95,6 +100,8 @@ class ZipDataset(Dataset):
 
 
 class FilterDataset(Dataset):
+    _under_cache_error = under_cache("FilterNode")
+
     def __init__(self, child, predicate, input_columns=None):
         super().__init__([child])
         if not callable(predicate):

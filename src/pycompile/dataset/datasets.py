@@ -12,11 +12,15 @@ starts as `(seed,)` and grows by the child's position at each level, so every ra
 """
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import itertools
 import math
 
 import numpy as np
+
+from pycompile.dataset.cache import under_cache
 
 
 def node_rng(key: tuple, epoch: int) -> np.random.Generator:
@@ -30,9 +34,31 @@ class Dataset:
     """Base of every dataset. Subclasses define `_rows(key, epoch)`, `get_col_names()` and
     `_size()` (rows per epoch)."""
 
+    cache = None        # a DatasetCache given as a source's or a map's `cache=` (cache.py)
+    _cache_kind = None              # what a cache sees this node as (cache.py)
+    _under_cache_error = None       # MindSpore's error for this node below a cache
+
     def __init__(self, children=()):
         self.children = list(children)
         self._cached_size = None
+
+    def __init_subclass__(cls, **kwargs):
+        # a source whose constructor takes MindSpore's `cache=` keeps it (checked) as `self.cache`,
+        # whichever of the ~60 sources it is (cache.py)
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None or "cache" not in inspect.signature(init).parameters:
+            return
+
+        @functools.wraps(init)
+        def with_cache(self, *args, **kw):
+            given = inspect.signature(init).bind(self, *args, **kw).arguments.get("cache")
+            from pycompile.dataset.cache import check_cache_arg
+            check_cache_arg(given)
+            init(self, *args, **kw)
+            if given is not None or "cache" not in self.__dict__:
+                self.cache = given
+        cls.__init__ = with_cache
 
     # -- what nodes define -------------------------------------------------------------------
     def _rows(self, key: tuple, epoch: int):
@@ -112,7 +138,10 @@ class Dataset:
         `num_parallel_workers` > 1 and `python_multiprocessing=True` the operations run in that many
         worker processes (workers.py), the rows keeping their order."""
         _refuse(kwargs, "map", ("column_order",))
+        from pycompile.dataset.cache import check_cache_arg
+        check_cache_arg(kwargs.get("cache"))
         node = MapDataset(self, operations, input_columns, output_columns)
+        node.cache = kwargs.get("cache")       # its rows kept after their first computing (cache.py)
         if kwargs.get("callbacks") is not None:
             from pycompile.dataset.callbacks import CallbackRunner, check_callbacks
             node.callback_runner = CallbackRunner(check_callbacks(kwargs["callbacks"]))
@@ -211,6 +240,8 @@ def _de_type(value: np.ndarray) -> str:
 
 
 class BatchDataset(Dataset):
+    _under_cache_error = under_cache("BatchNode")
+
     def __init__(self, child, batch_size, drop_remainder=False):
         super().__init__([child])
         _check_int_range(batch_size, "batch_size", 1)
@@ -371,6 +402,8 @@ class PerBatchMapDataset(BatchDataset):
 
 
 class ShuffleDataset(Dataset):
+    _cache_kind = "shuffle"
+
     def __init__(self, child, buffer_size):
         super().__init__([child])
         _check_int_range(buffer_size, "buffer_size", 2)
@@ -396,6 +429,8 @@ class ShuffleDataset(Dataset):
 class MapDataset(Dataset):
     """Column mapping as MindSpore 2.10 does it: with as many outputs as inputs, each output takes
     its input's place; otherwise the outputs come first, then the untouched columns in order."""
+
+    _cache_kind = "map"
 
     def __init__(self, child, operations, input_columns=None, output_columns=None):
         super().__init__([child])
@@ -429,7 +464,11 @@ class MapDataset(Dataset):
     callback_runner = None
 
     def _rows(self, key, epoch):
-        rows = self._mapped_rows(key, epoch)
+        if self.cache is not None:
+            from pycompile.dataset.cache import map_rows
+            rows = map_rows(self, key, epoch, node_rng)
+        else:
+            rows = self._mapped_rows(key, epoch)
         if self.callback_runner is not None:         # map(callbacks=[DSCallback, ...]): callbacks.py
             rows = self.callback_runner.wrap(rows, epoch)
         yield from rows
@@ -447,10 +486,14 @@ class MapDataset(Dataset):
             return
         rng = node_rng(key, epoch)
         for row in self._child_rows(key, epoch):
-            values = tuple(row[i] for i in self._in_index)
-            for op in self.operations:
-                values = _as_tuple(_apply(op, values, rng))
-            yield self._place(row, _check_outputs(values, self._n_out))
+            yield self._one_row(row, rng)
+
+    def _one_row(self, row, rng):
+        """One row through the operations (random ones drawing from `rng`)."""
+        values = tuple(row[i] for i in self._in_index)
+        for op in self.operations:
+            values = _as_tuple(_apply(op, values, rng))
+        return self._place(row, _check_outputs(values, self._n_out))
 
     def _place(self, row, values):
         """The output row: `values` in their inputs' places, or first (see the class docstring)."""
@@ -536,6 +579,8 @@ def _as_tuple(result) -> tuple:
 
 
 class RepeatDataset(Dataset):
+    _cache_kind = "repeat"
+
     def __init__(self, child, count=None):
         super().__init__([child])
         count = -1 if count is None else count
@@ -558,6 +603,8 @@ class RepeatDataset(Dataset):
 
 
 class TakeDataset(Dataset):
+    _under_cache_error = under_cache("TakeNode (possibly from Split)")
+
     def __init__(self, child, count=-1):
         super().__init__([child])
         if not isinstance(count, int) or isinstance(count, bool) or (count <= 0 and count != -1):
@@ -574,6 +621,8 @@ class TakeDataset(Dataset):
 
 
 class SkipDataset(Dataset):
+    _under_cache_error = under_cache("SkipNode")
+
     def __init__(self, child, count):
         super().__init__([child])
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
@@ -605,7 +654,10 @@ class ProjectDataset(Dataset):
 
     def _rows(self, key, epoch):
         for row in self._child_rows(key, epoch):
-            yield tuple(row[i] for i in self._index)
+            yield self._one_row(row)
+
+    def _one_row(self, row, rng=None):
+        return tuple(row[i] for i in self._index)
 
 
 class RenameDataset(Dataset):
@@ -631,3 +683,6 @@ class RenameDataset(Dataset):
 
     def _rows(self, key, epoch):
         return self._child_rows(key, epoch)
+
+    def _one_row(self, row, rng=None):
+        return row

@@ -125,6 +125,8 @@ def _find_files(patterns) -> list:
 class _FileRows(Dataset):
     """Rows of text files in MindSpore's reader order (see the module's text)."""
 
+    _cache_kind = "file"            # its rows kept by (file, line) under a DatasetCache (cache.py)
+
     def __init__(self, dataset_files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id):
         super().__init__()
         self.files = _find_files(dataset_files)
@@ -166,6 +168,16 @@ class _FileRows(Dataset):
         return pieces
 
     def _rows(self, key, epoch):
+        if self.cache is not None:
+            from pycompile.dataset.cache import source_rows
+            yield from source_rows(self, key, epoch)
+            return
+        for rid in self._row_ids(key, epoch):
+            yield self._row_at(rid)
+
+    def _row_ids(self, key, epoch) -> list:
+        """The epoch's rows as (file, row in file), in the reader's order (the identities a
+        DatasetCache keeps rows by: cache.py)."""
         rng = node_rng(key, epoch)
         files = list(self.files)
         if self.shuffle_mode in (Shuffle.GLOBAL, Shuffle.FILES):
@@ -178,21 +190,25 @@ class _FileRows(Dataset):
         while streams:
             alive = []
             for s in streams:
-                row = next(s, None)
-                if row is not None:
-                    out.append(row)
+                rid = next(s, None)
+                if rid is not None:
+                    out.append(rid)
                     alive.append(s)
             streams = alive
         if self.shuffle_mode == Shuffle.GLOBAL:
             out = [out[i] for i in rng.permutation(len(out))]
-        yield from (out[:self.num_samples] if self.num_samples else out)
+        return out[:self.num_samples] if self.num_samples else out
+
+    def _row_at(self, rid) -> tuple:
+        path, j = rid
+        return self._file_rows(path)[j]
 
     def _stream(self, pieces, rng):
         for path, start, stop in pieces:
-            rows = self._file_rows(path)[start:stop]
+            index = range(start, stop)
             if self.shuffle_mode == Shuffle.INFILE:
-                rows = [rows[i] for i in rng.permutation(len(rows))]
-            yield from rows
+                index = [index[i] for i in rng.permutation(len(index))]
+            yield from ((path, j) for j in index)
 
     def _size(self):
         n = sum(stop - start for _, start, stop in self._pieces(self.files))

@@ -94,6 +94,8 @@ class _Iterator:
                 raise ValueError(f"Column {c!r} is not a column of the dataset: {names}")
         if not isinstance(num_epochs, int) or isinstance(num_epochs, bool) or (num_epochs <= 0 and num_epochs != -1):
             raise ValueError(f"num_epochs must be -1 or a positive int, but got {num_epochs!r}.")
+        from pycompile.dataset.cache import check_tree
+        check_tree(dataset)             # MindSpore's errors for a cache where it cannot go
         self._dataset = dataset
         self._columns = columns
         self._index = [names.index(c) for c in columns]

@@ -18,13 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-_PIPELINE = ("Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'. \n\n{sep}\n"
-             "- Dataset Pipeline Error Message: \n{sep}\n[ERROR] {message}\n")
-
-
 def _fail(message: str) -> RuntimeError:
-    from pycompile.dataset.workers import _SEP
-    return RuntimeError(_PIPELINE.format(sep=_SEP, message=message))
+    from pycompile.dataset.workers import pipeline_error
+    return pipeline_error(message)
 
 
 class BatchInfo:

@@ -43,6 +43,8 @@ class RandomAccessSource(Dataset):
     gives (samplers.py): `sampler=`, or the one MindSpore builds from shuffle (None means True),
     num_samples and num_shards / shard_id."""
 
+    _cache_kind = "source"          # its rows kept by index under a DatasetCache (cache.py)
+
     def __init__(self, num_samples=None, shuffle=None, num_shards=None, shard_id=None, sampler=None):
         super().__init__()
         _check_num_samples(num_samples)
@@ -85,8 +87,19 @@ class RandomAccessSource(Dataset):
         return len(self._indices((0,), 0))
 
     def _rows(self, key, epoch):
+        if self.cache is not None:
+            from pycompile.dataset.cache import source_rows
+            yield from source_rows(self, key, epoch)
+            return
         for i in self._indices(key, epoch):
             yield self._get(int(i))
+
+    # a row's identity for a DatasetCache (cache.py): its index
+    def _row_ids(self, key, epoch):
+        return [int(i) for i in self._indices(key, epoch)]
+
+    def _row_at(self, rid) -> tuple:
+        return self._get(rid)
 
 
 def _to_array(value, column_type=None) -> np.ndarray:
@@ -109,6 +122,8 @@ class GeneratorDataset(RandomAccessSource):
     by default, shardable), a generator function (called once per epoch) or an iterable
     (iterated once per epoch). Each item is a tuple (one value per column) or a single value;
     Python ints become int64 and floats float64, as NumPy makes them."""
+
+    _under_cache_error = "There is currently no support for GeneratorOp under cache."
 
     def __init__(self, source, column_names=None, column_types=None, schema=None, num_samples=None,
                  num_parallel_workers=1, shuffle=None, sampler=None, num_shards=None, shard_id=None,
@@ -222,6 +237,8 @@ class NumpySlicesDataset(RandomAccessSource):
     """Rows sliced along the first axis of in-memory data: a dict (one column per key), a tuple
     (one column per element), or a list / array (one column)."""
 
+    _under_cache_error = "There is currently no support for GeneratorOp under cache."
+
     _batch_by_indexing = True      # a batch right above takes its rows by one fancy indexing per column
 
     def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1, shuffle=None,
@@ -259,6 +276,8 @@ class PaddedDataset(RandomAccessSource):
     """Rows given as a list of dicts (column -> value), unshuffled: the padding rows a dataset is
     joined with (`data + PaddedDataset(...)`, then `use_sampler(DistributedSampler(...))`) so that
     every shard gets as many rows. Columns are the first dict's keys, in its order."""
+
+    _under_cache_error = "There is currently no support for GeneratorOp under cache."
 
     def __init__(self, padded_samples):
         if not isinstance(padded_samples, list):

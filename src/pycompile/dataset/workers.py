@@ -87,6 +87,13 @@ def describe(error: BaseException) -> tuple:
     return getattr(error, "_dataset_op", "PyFunc"), "".join(tb.format()), pickled
 
 
+def pipeline_error(message: str) -> RuntimeError:
+    """MindSpore's RuntimeError for an error its pipeline raises (its C++ call stack section left
+    out): `message` under the "Dataset Pipeline Error Message" heading."""
+    return RuntimeError(f"Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'. \n\n"
+                        f"{_SEP}\n- Dataset Pipeline Error Message: \n{_SEP}\n[ERROR] {message}\n")
+
+
 def user_error(prefix: str, op: str, text: str, pickled) -> RuntimeError:
     """MindSpore's RuntimeError for a user function that raised (its C++ call stack section left
     out); `prefix` may name the failing `{op}`."""
