@@ -210,3 +210,21 @@ def dcache_csv_map_rows():
         d = DCDS.CSVDataset(path, column_names=["a", "b"], column_defaults=[0, 0], shuffle=False).map(
             _DCT.TypeCast(np.float32), input_columns=["a"], cache=_dcache_cache())
         return [sorted((float(a), int(b)) for a, b in rows) for rows in _dcache_epochs(d)]
+
+
+@case("dataset.DatasetCache", "dataset.serialize", **_dcache_PIPE)
+def dcache_serialize():
+    """serialize writes a source's and a map's cache with the client's defaults (the session id,
+    which MindSpore's server draws, written as 0 here)."""
+    import json
+    import os
+
+    def run(root):
+        root = os.path.realpath(root)
+        d = _dcache_decode(DCDS.ImageFolderDataset(root, shuffle=False, cache=_dcache_cache()),
+                           cache=DCDS.DatasetCache(session_id=_dcache_session(), size=8, port=50052))
+        tree = DCDS.serialize(d)
+        for node in (tree, tree["children"][0]):
+            node["cache"]["session_id"] = 0
+        return json.dumps(tree, sort_keys=True).replace(root, "<root>")
+    return _dcache_folder(run)

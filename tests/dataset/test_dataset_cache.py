@@ -182,3 +182,15 @@ def test_a_copy_is_the_same_cache():
     assert (twin.session_id, twin.size, twin.port) == (10, 3, 50052)
     with pytest.raises(RuntimeError, match="GetStat called but the cache is not in use yet"):
         twin.get_stat()
+
+
+def test_deserialize_rebuilds_the_caches(folder):
+    c = ds.DatasetCache(session_id=11, size=4, num_connections=3)
+    d = ds.ImageFolderDataset(folder, shuffle=False, cache=c).map(vision.Decode(), input_columns=["image"])
+    again = ds.deserialize(input_dict=ds.serialize(d))
+    kept = again.children[0].cache
+    assert again.cache is None and kept is not c
+    assert (kept.session_id, kept.size, kept.num_connections, kept.port) == (11, 4, 3, 50052)
+    for a, b in zip(_epochs(again, 2), _epochs(d, 2)):
+        _same(a, b)
+    assert kept.get_stat().num_mem_cached == 6

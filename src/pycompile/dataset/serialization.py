@@ -18,6 +18,7 @@ import logging
 import os
 
 from pycompile.dataset import config, samplers
+from pycompile.dataset.cache import DatasetCache
 from pycompile.dataset.combine import ConcatDataset, ZipDataset
 from pycompile.dataset.datasets import (BatchDataset, Dataset, MapDataset, PerBatchMapDataset, ProjectDataset,
                                         RenameDataset, RepeatDataset, ShuffleDataset, SkipDataset, TakeDataset)
@@ -107,6 +108,16 @@ def _leaf(node):
 
 
 def _node_json(node, seen) -> dict:
+    out = _node_fields(node, seen)
+    if node.cache is not None:      # a source's or a map's DatasetCache, with its client's defaults
+        c = node.cache
+        out["cache"] = {"cache_memory_size": c.size, "cache_prefetch_size": c.prefetch_size or 20,
+                        "hostname": c.hostname or "127.0.0.1", "num_connections": c.num_connections or 12,
+                        "port": c.port or 50052, "session_id": c.session_id, "spill": c.spilling}
+    return out
+
+
+def _node_fields(node, seen) -> dict:
     if not isinstance(node, Dataset):
         raise TypeError(f"serialize: {type(node).__name__} is not a dataset node.")
     if id(node) in seen:
@@ -238,6 +249,16 @@ def _or_none(columns):
 
 
 def _build(d: dict):
+    node = _build_node(d)
+    c = d.get("cache")
+    if c is not None:
+        node.cache = DatasetCache(c["session_id"], c.get("cache_memory_size", 0), c.get("spill", False),
+                                  c.get("hostname"), c.get("port"), c.get("num_connections"),
+                                  c.get("cache_prefetch_size"))
+    return node
+
+
+def _build_node(d: dict):
     if "op_type" not in d:
         raise _fail("Failed to find key 'op_type' in JSON file or input dict, check input content of deserialize().")
     op = d["op_type"]
