@@ -12,8 +12,8 @@ from pycompile.ops.grads import comm as _comm_grad_rules  # noqa: F401  (the col
 from pycompile.ops.grads import linalg as _linalg_grad_rules  # noqa: F401  (the singular values' rule)
 from pycompile.ops.grads import complex as _complex_grad_rules  # noqa: F401  (the complex rows' rules)
 from pycompile.ops.grads import forward as _jvp_rules  # noqa: F401  (the forward-mode rules)
-from pycompile.ops.autodiff import (GradOperation, HookBackward, InsertGradientOf, get_grad, grad, jacfwd, jacrev, jvp,  # noqa: F401
-                                   stop_gradient, value_and_grad, vjp)
+from pycompile.ops.autodiff import (GradOperation, HookBackward, InsertGradientOf, derivative, get_grad, grad,  # noqa: F401
+                                   jacfwd, jacrev, jet, jvp, linearize, stop_gradient, value_and_grad, vjp)
 from pycompile.ops._table import OPS, Effect, OpDef, apply  # noqa: F401
 from pycompile.ops.batching import vmap  # noqa: F401
 from pycompile.ops.composite import HyperMap, Map, MultitypeFuncGraph  # noqa: F401
