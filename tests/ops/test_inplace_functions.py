@@ -79,3 +79,41 @@ def test_an_attribute_receiver_in_graph_code_is_refused():
 
     with pytest.raises(Exception, match="cannot update it in graph code"):
         f(Tensor(A))
+
+
+def _mint_switches(x):
+    F = ms.mint.nn.functional
+    y = F.relu(x, inplace=False)                # a new tensor: x is kept
+    for _ in range(2):
+        F.hardtanh(x, -1.0, 0.25, inplace=True)
+    F.threshold(x, -0.9, 5.0, inplace=True)
+    F.silu(x, inplace=True)
+    return x, y
+
+
+def test_mint_functional_inplace_switch_writes_into_the_input():
+    """mint.nn.functional's relu / relu6 / silu / elu / hardtanh / threshold / dropout(2d) with
+    inplace=True write the result into the input (MindSpore documents it; its CPU wheel has no
+    kernel: "The kernel InplaceReLU unregistered"); inplace=False leaves it. PyNative updates the
+    caller's tensor; graph code rebinds the name, in loops too."""
+    F = ms.mint.nn.functional
+    x = Tensor(A.copy())
+    assert F.relu(x, inplace=True) is x
+    np.testing.assert_array_equal(x.asnumpy(), np.maximum(A, 0))
+    x = Tensor(A.copy())
+    assert F.elu(x, 0.5, inplace=True) is x and F.dropout(x, 0.5, training=False, inplace=True) is x
+    np.testing.assert_allclose(x.asnumpy(), np.where(A > 0, A, 0.5 * np.expm1(A)), rtol=1e-6)
+    clipped = np.clip(A, -1.0, 0.25)
+    silu = lambda v: v / (1 + np.exp(-v))                       # noqa: E731
+    want = silu(np.where(clipped > -0.9, clipped, 5.0))
+    for run in (_mint_switches, ms.jit(_mint_switches)):
+        x = Tensor(A.copy())
+        got, kept = run(x)
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-6)
+        np.testing.assert_array_equal(kept.asnumpy(), np.maximum(A, 0))
+    x = Tensor(A.copy())
+    assert ms.mint.nn.Threshold(0.0, 7.0, inplace=True)(x) is x
+    np.testing.assert_array_equal(x.asnumpy(), np.where(A > 0, A, 7.0))
+    x = Tensor(A.copy())
+    ms.mint.nn.ReLU6()(x)                                       # inplace=False: untouched
+    np.testing.assert_array_equal(x.asnumpy(), A)

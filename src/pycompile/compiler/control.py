@@ -128,6 +128,11 @@ def assigned_names(stmts) -> set:
             called = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
             if called in _inplace_functions() and node.args and isinstance(node.args[0], ast.Name):
                 names.add(node.args[0].id)
+            # `F.relu(x, inplace=True)` (mint.nn.functional's in-place switch) likewise
+            if node.args and isinstance(node.args[0], ast.Name) and any(
+                    k.arg == "inplace" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                    for k in node.keywords):
+                names.add(node.args[0].id)
             self.generic_visit(node)
 
         def visit_FunctionDef(self, node):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import inspect
 import operator
 import types
 
@@ -280,7 +281,7 @@ class Expressions:
         result = self.call_value(fn, args, kwargs)
         if getattr(getattr(fn, "__func__", None), "__pycompile_inplace__", False):
             self._rebind_inplace(frame, e, fn, result)
-        elif getattr(fn, "__pycompile_inplace_fn__", False) and e.args:
+        elif e.args and _rebinds_first(fn, args, kwargs):
             self._rebind_inplace_arg(frame, e, fn, args[0], result)
         return result
 
@@ -397,3 +398,16 @@ def _kind(v) -> str:
     if isinstance(v, Tensor):
         return "a Tensor"
     return type(v).__name__
+
+
+def _rebinds_first(fn, args, kwargs) -> bool:
+    """Whether a call of `fn` writes into its first argument: an in-place function
+    (`__pycompile_inplace_fn__` True), or one whose named argument says so on this call (the
+    attribute names it: mint.nn.functional's `relu(x, inplace=True)`)."""
+    flag = getattr(fn, "__pycompile_inplace_fn__", False)
+    if not isinstance(flag, str):
+        return bool(flag)
+    try:
+        return bool(inspect.signature(fn).bind(*args, **kwargs).arguments.get(flag, False))
+    except TypeError:
+        return False

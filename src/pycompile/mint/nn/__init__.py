@@ -26,14 +26,18 @@ for _name in ("ReLU", "Sigmoid", "Tanh", "Mish", "LogSigmoid", "MSELoss", "L1Los
 
 
 class _Elementwise(Cell):
-    """A layer applying functional.<_FN> with the constructor's arguments (`inplace` accepted)."""
+    """A layer applying functional.<_FN> with the constructor's arguments; `inplace=True` (where
+    MindSpore's layer takes it) writes the result into the input (functional's in-place forms)."""
     _FN = None
 
     def __init__(self, *args, inplace=False):
         super().__init__()
         self.args = args
+        self.inplace = inplace
 
     def construct(self, input):
+        if self.inplace:
+            return getattr(functional, self._FN)(input, *self.args, inplace=True)
         return getattr(functional, self._FN)(input, *self.args)
 
 
@@ -41,28 +45,28 @@ class ReLU6(_Elementwise):
     _FN = "relu6"
 
     def __init__(self, inplace=False):
-        super().__init__()
+        super().__init__(inplace=inplace)
 
 
 class SiLU(_Elementwise):
     _FN = "silu"
 
     def __init__(self, inplace=False):
-        super().__init__()
+        super().__init__(inplace=inplace)
 
 
 class ELU(_Elementwise):
     _FN = "elu"
 
     def __init__(self, alpha=1.0, inplace=False):
-        super().__init__(alpha)
+        super().__init__(alpha, inplace=inplace)
 
 
 class Hardtanh(_Elementwise):
     _FN = "hardtanh"
 
     def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
-        super().__init__(min_val, max_val)
+        super().__init__(min_val, max_val, inplace=inplace)
 
 
 class GLU(_Elementwise):
@@ -160,8 +164,11 @@ class Dropout(Cell):
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         self.p = p
+        self.inplace = inplace
 
     def construct(self, input):
+        if self.inplace:
+            return functional.dropout(input, self.p, self.training, inplace=True)
         return _ops.dropout(input, self.p, self.training)
 
 
@@ -526,8 +533,11 @@ class Dropout2d(Cell):
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         self.p = p
+        self.inplace = inplace
 
     def construct(self, input):
+        if self.inplace:
+            return functional.dropout2d(input, self.p, self.training, inplace=True)
         return _ops.dropout2d(input, self.p, self.training)
 
 
@@ -535,8 +545,11 @@ class Threshold(Cell):
     def __init__(self, threshold, value, inplace=False):
         super().__init__()
         self.threshold, self.value = threshold, value
+        self.inplace = inplace
 
     def construct(self, input):
+        if self.inplace:
+            return functional.threshold(input, self.threshold, self.value, inplace=True)
         return _ops.threshold(input, self.threshold, self.value)
 
 

@@ -20,29 +20,50 @@ for _name in _SAME:
 upsample = _ops.interpolate        # mint's upsample: interpolate's arguments
 
 
-# `inplace` is accepted and a new tensor returned (pycompile's tensors of graph code are values)
+# `inplace=True`: the result is written into `input`, which is returned (PyTorch's and MindSpore's
+# documented meaning; MindSpore 2.10's CPU wheel has no kernel for it: "The kernel InplaceReLU
+# unregistered"), by the in-place forms' machinery below: a PyNative Tensor's buffer overwritten, a
+# Parameter assigned, in graph code the name passed first rebound (`__pycompile_inplace_fn__ =
+# "inplace"`: only when the call asks for it).
+def _when_inplace(fn):
+    fn.__pycompile_inplace_fn__ = "inplace"
+    return fn
+
+
+def _result(name, input, result, inplace):
+    if not inplace:
+        return result
+    _input(name, input)
+    return _become(name, input, result)
+
+
+@_when_inplace
 def relu(input, inplace=False):
-    return _ops.relu(input)
+    return _result("relu", input, _ops.relu(input), inplace)
 
 
+@_when_inplace
 def relu6(input, inplace=False):
-    return _ops.relu6(input)
+    return _result("relu6", input, _ops.relu6(input), inplace)
 
 
+@_when_inplace
 def silu(input, inplace=False):
-    return _ops.silu(input)
+    return _result("silu", input, _ops.silu(input), inplace)
 
 
+@_when_inplace
 def elu(input, alpha=1.0, inplace=False):
     """x for x > 0, alpha * (exp(x) - 1) otherwise (any alpha: MindSpore's CPU Elu, behind ops.elu,
     takes only 1.0)."""
     if alpha == 1.0:
-        return _ops.elu(input)
-    return _ops.where(input > 0, input, _ops.expm1(input) * alpha)
+        return _result("elu", input, _ops.elu(input), inplace)
+    return _result("elu", input, _ops.where(input > 0, input, _ops.expm1(input) * alpha), inplace)
 
 
+@_when_inplace
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    return _ops.hardtanh(input, min_val, max_val)
+    return _result("hardtanh", input, _ops.hardtanh(input, min_val, max_val), inplace)
 
 
 def hardswish(input):
@@ -127,8 +148,9 @@ def leaky_relu(input, negative_slope=0.01):
     return _ops.leaky_relu(input, negative_slope)
 
 
+@_when_inplace
 def dropout(input, p=0.5, training=True, inplace=False):
-    return _ops.dropout(input, p, training)
+    return _result("dropout", input, _ops.dropout(input, p, training), inplace)
 
 
 def linear(input, weight, bias=None):
@@ -228,13 +250,15 @@ def pixel_shuffle(input, upscale_factor):
     return _ops.pixel_shuffle(input, upscale_factor)
 
 
+@_when_inplace
 def threshold(input, threshold, value, inplace=False):
     """input where input > threshold, else value."""
-    return _ops.threshold(input, threshold, value)
+    return _result("threshold", input, _ops.threshold(input, threshold, value), inplace)
 
 
+@_when_inplace
 def dropout2d(input, p=0.5, training=True, inplace=False):
-    return _ops.dropout2d(input, p, training)
+    return _result("dropout2d", input, _ops.dropout2d(input, p, training), inplace)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12):
