@@ -49,6 +49,12 @@ CNN = [
     ("BatchNormStats", _op("BatchNormStats"), [rnd(3, 2, 2, 3)], (0,)),
     ("BatchNormStats", lambda x, g, b: ops.batch_norm(x, Tensor(np.zeros(2)), Tensor(np.ones(2)), g, b, True),
      [rnd(4, 2, 3), rnd(2, seed=1), rnd(2, seed=2)], (0, 1, 2)),
+    ("BatchNormApply", _op("BatchNormApply"), [rnd(3, 2, 2, 3), rnd(2, seed=1), rnd(2, seed=2), rnd(2, seed=3)],
+     (0, 1, 2, 3)),
+    ("BatchNormChannelDot", _op("BatchNormChannelDot"), [rnd(3, 2, 2, 3, seed=4), rnd(3, 2, 2, 3), rnd(2, seed=5)],
+     (0, 1, 2)),
+    ("BatchNormStatsGrad", _op("BatchNormStatsGrad"), [rnd(2, 2, seed=6), rnd(3, 2, 2, 3), rnd(2, 2, seed=7)],
+     (0, 1, 2)),
     ("AxisResample", _op("AxisResample", **RES), [rnd(2, 3, 4, 2)], (0,)),
     ("AxisResampleGrad", _op("AxisResampleGrad", size=4, **RES), [rnd(2, 3, 5, 2)], (0,)),
 ]

@@ -81,6 +81,14 @@ CASES = {
     P.AvgPoolGrad: ((_a(*POOL_X, seed=6), _a(*POOL_Y, seed=7)), AVG,
                     lambda x, g: R.ref_pool_grad(x, g, _axes_ex, "avg")),
     P.BatchNormStats: ((_a(4, 3, 5, 6, seed=8),), {}, R.ref_bn_stats),
+    # the batch-norm rows PyNative runs as their compiled decompositions (ops/defs/norm.py)
+    P.BatchNormApply: ((_a(4, 3, 5, 6, seed=8), _a(3, seed=14), _a(3, seed=15), _a(3, seed=16)), {},
+                       lambda x, m, s, b: (x - m[:, None, None]) * s[:, None, None] + b[:, None, None]),
+    P.BatchNormChannelDot: ((_a(4, 3, 5, 6, seed=17), _a(4, 3, 5, 6, seed=8), _a(3, seed=14)), {},
+                            lambda g, x, m: (g.astype(np.float64) * (x - m[:, None, None])).sum(axis=(0, 2, 3))),
+    P.BatchNormStatsGrad: ((_a(2, 3, seed=18), _a(4, 3, 5, 6, seed=8), _a(2, 3, seed=19)), {},
+                           lambda g, x, st: g[0][:, None, None] / 120.0
+                           + g[1][:, None, None] * (x - st[0][:, None, None]) * (2.0 / 120.0)),
     P.Softmax: ((_a(5, 37, seed=9) * 8,), {"axis": -1}, _softmax),
     P.LogSoftmax: ((_a(5, 37, seed=9) * 8,), {"axis": -1}, lambda x: _softmax(x, log=True)),
     P.LayerNorm: ((_a(3, 4, 40, seed=10), _a(40, seed=11), _a(40, seed=12)), LN,

@@ -267,12 +267,45 @@ def ref_resample_grad(g, axis, index, weight, size):
     return np.moveaxis(out, 0, ax).astype(g.dtype)
 
 
+def _per_channel(x, v):
+    return np.asarray(v, np.float64).reshape((1, -1) + (1,) * (x.ndim - 2))
+
+
+def ref_bn_apply(x, mean, scale, beta):
+    """(x - mean) * scale + beta along axis 1, in float64."""
+    return ((x.astype(np.float64) - _per_channel(x, mean)) * _per_channel(x, scale)
+            + _per_channel(x, beta)).astype(x.dtype)
+
+
+def ref_bn_channel_dot(g, x, mean):
+    """Per channel, the sum of g (x - mean) over every other axis, in float64."""
+    axes = (0,) + tuple(range(2, x.ndim))
+    return (g.astype(np.float64) * (x - _per_channel(x, mean))).sum(axis=axes).astype(x.dtype)
+
+
+def ref_bn_stats_grad(g, x, stats):
+    """x's cotangent from the statistics': g_mean / m + g_var * 2 (x - mean) / m, m = x.size / C."""
+    m = x.size // x.shape[1]
+    xd = x.astype(np.float64)
+    return (_per_channel(x, g[0]) / m + _per_channel(x, g[1]) * 2.0 * (xd - _per_channel(x, stats[0])) / m
+            ).astype(x.dtype)
+
+
 def misc_cases(dtype=F32):
     return [
         (f"BatchNormStats {dtype.__name__}", "BatchNormStats", op("BatchNormStats"), ref_bn_stats,
          (_a(3, 4, 2, 5, dtype=dtype, seed=70),)),
         (f"BatchNormStats 2-D {dtype.__name__}", "BatchNormStats", op("BatchNormStats"), ref_bn_stats,
          (_a(6, 3, dtype=dtype, seed=71),)),
+        (f"BatchNormApply {dtype.__name__}", "BatchNormApply", op("BatchNormApply"), ref_bn_apply,
+         (_a(3, 4, 2, 5, dtype=dtype, seed=75), _a(4, dtype=dtype, seed=76), _a(4, dtype=dtype, seed=77),
+          _a(4, dtype=dtype, seed=78))),
+        (f"BatchNormChannelDot {dtype.__name__}", "BatchNormChannelDot", op("BatchNormChannelDot"),
+         ref_bn_channel_dot, (_a(3, 4, 2, 5, dtype=dtype, seed=79), _a(3, 4, 2, 5, dtype=dtype, seed=75),
+                              _a(4, dtype=dtype, seed=76))),
+        (f"BatchNormStatsGrad 2-D {dtype.__name__}", "BatchNormStatsGrad", op("BatchNormStatsGrad"),
+         ref_bn_stats_grad, (_a(2, 3, dtype=dtype, seed=80), _a(6, 3, dtype=dtype, seed=71),
+                             _a(2, 3, dtype=dtype, seed=81))),
         (f"AxisResample {dtype.__name__}", "AxisResample", op("AxisResample", **RS_TABLE),
          lambda x: ref_resample(x, **RS_TABLE), (_a(2, 3, 4, dtype=dtype, seed=72),)),
         (f"AxisResample last axis {dtype.__name__}", "AxisResample", op("AxisResample", **dict(RS_TABLE, axis=-1)),

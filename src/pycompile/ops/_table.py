@@ -79,7 +79,8 @@ class OpDef:
                  fallback without a C compiler. For ops whose NumPy form is slow (convolutions,
                  pooling, normalizations, softmax) and the products (graph mode's product code,
                  built into the runtime: backend/eager_products.py, no NumPy BLAS threads);
-                 cheap ops keep NumPy, whose call costs less
+                 cheap ops keep NumPy, whose call costs less. On a decomposed row: PyNative
+                 runs its decomposition compiled (the parts fused), not the parts one by one
     """
     name: str
     inputs: tuple
@@ -352,7 +353,14 @@ def _plan(op: OpDef, types: list, out_type, attrs: dict):
     """What a call with these input types runs once infer has accepted it: for an `eager_kernel`
     op its compiled kernel, where one can be built (EAGER_KERNELS), else the NumPy plan."""
     if op.expands and any(isinstance(t, TensorType) for t in types) and isinstance(out_type, TensorType):
-        return _parts_plan(op, out_type)
+        parts = _parts_plan(op, out_type)
+        if op.eager_kernel and EAGER_KERNELS[0] is not None:
+            # a decomposed row PyNative runs as its compiled decomposition: the parts fused into one
+            # kernel per signature (ops/defs/norm.py's batch-norm rows), the parts where none is built
+            kernel = EAGER_KERNELS[0].plan(op, types, out_type, attrs, parts)
+            if kernel is not None:
+                return kernel
+        return parts
     numpy_plan = _numpy_plan(op, types, out_type)
     if op.eager_kernel and EAGER_KERNELS[0] is not None:
         kernel = EAGER_KERNELS[0].plan(op, types, out_type, attrs, numpy_plan)

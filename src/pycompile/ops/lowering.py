@@ -161,3 +161,9 @@ class Constant(Lowering):
     @property
     def status(self) -> Status:
         return Status.NONE
+
+
+@dataclass(frozen=True)
+class Parts(Lowering):
+    """A decomposed row's (`decompose=` without `fast_path`): the pre-render pass always replaces it
+    by its parts (compiler/passes/decompose.py), so no renderer sees it."""

@@ -101,6 +101,16 @@ def walk_as_graph_code(fn, args, kwargs=None):
     return False, None
 
 
+def in_graph_code(*values) -> bool:
+    """Whether `values` (or the graph being built) belong to compiled code: a builder's values
+    walk code. PyNative values, the tape's and vmap's tracers do not."""
+    from pycompile.common.abstract import Symbolic
+    for x in _leaves(values):
+        if isinstance(x, Symbolic) and getattr(x._tracer, "walks_code", False):
+            return True
+    return getattr(capturing(), "walks_code", False)
+
+
 def _leaves(xs):
     for x in xs:
         if isinstance(x, (tuple, list)):

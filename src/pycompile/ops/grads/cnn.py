@@ -12,6 +12,7 @@ from pycompile.common.abstract import type_of
 from pycompile.common.tensor import Tensor
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
+from pycompile.ops import tracing
 from pycompile.ops._table import apply
 from pycompile.ops.defs.conv import CONV_OPS
 from pycompile.ops.grads import defgrad, needs, nondiff
@@ -122,12 +123,60 @@ def _adaptive_avg_grad(g, out, x, dout, output_size=()):
 @defgrad(P.BatchNormStats)
 def _bn_stats(g, out, x):
     """mean = sum(x) / m, var = sum((x - mean)^2) / m over every axis but 1:
-    dx = g_mean / m + g_var * 2 (x - mean) / m."""
+    dx = g_mean / m + g_var * 2 (x - mean) / m - in PyNative the row BatchNormStatsGrad (one
+    kernel), in compiled code its parts, which fuse with the rest of the backward."""
+    if not tracing.in_graph_code(g, x):
+        return (apply(P.BatchNormStatsGrad, [g, x, out]),)
     shape = _shape(x)
     m = int(np.prod(shape)) // shape[1]
     view = (1, shape[1]) + (1,) * (len(shape) - 2)
     g_mean, g_var, mean = (F.reshape(v, view) for v in (g[0], g[1], out[0]))
     return (g_mean * (1.0 / m) + g_var * (x - mean) * (2.0 / m),)
+
+
+def _view(x, v):
+    shape = _shape(x)
+    return F.reshape(v, (1, shape[1]) + (1,) * (len(shape) - 2))
+
+
+def _stat_sum(v):
+    """v summed over every axis but 1 (what `fit` does to a cotangent of a channel view)."""
+    return apply(P.ReduceSum, [v], {"axis": (0,) + tuple(range(2, len(_shape(v)))), "keep_dims": False})
+
+
+@defgrad(P.BatchNormApply)
+def _bn_apply(g, out, x, mean, scale, beta):
+    """y = (x - mean) * scale + beta per channel: dx = g scale, dmean = -sum(dx), dscale =
+    sum(g (x - mean)) (the row BatchNormChannelDot), dbeta = sum(g), the sums over every axis but 1
+    - the rules of Sub, Mul and Add the composition had, in the same order."""
+    dx = g * _view(x, scale) if needs(0) or needs(1) else None
+    return (dx if needs(0) else None,
+            -_stat_sum(dx) if needs(1) else None,
+            apply(P.BatchNormChannelDot, [g, x, mean]) if needs(2) else None,
+            _stat_sum(g) if needs(3) else None)
+
+
+@defgrad(P.BatchNormChannelDot)
+def _bn_channel_dot(c, out, g, x, mean):
+    """s = sum(g (x - mean)): dg = c (x - mean), dx = c g, dmean = -c sum(g)."""
+    cv = _view(x, c)
+    return (cv * (x - _view(x, mean)) if needs(0) else None,
+            cv * g if needs(1) else None,
+            -(c * _stat_sum(g)) if needs(2) else None)
+
+
+@defgrad(P.BatchNormStatsGrad)
+def _bn_stats_grad(c, out, g, x, stats):
+    """dx = g_mean / m + g_var (x - mean) 2 / m: linear in g; d/dx = c g_var 2 / m; d/dmean =
+    -sum(c g_var) 2 / m; the variance row of `stats` is not read."""
+    shape = _shape(x)
+    m = max(int(np.prod(shape)) // shape[1], 1)
+    g_var, mean = _view(x, g[1]), _view(x, stats[0])
+    dg = F.stack([_stat_sum(c) * (1.0 / m), _stat_sum(c * (x - mean)) * (2.0 / m)], 0) if needs(0) else None
+    dx = c * g_var * (2.0 / m) if needs(1) else None
+    dmean = -(_stat_sum(c) * g[1]) * (2.0 / m) if needs(2) else None
+    dstats = F.stack([dmean, F.zeros_like(dmean)], 0) if dmean is not None else None
+    return dg, dx, dstats
 
 
 # ---- resampling -------------------------------------------------------------------------------------------
