@@ -132,7 +132,7 @@ CASES = {
                    ["Conv3D"]),
     "batch_norm_train_f32": ("ops.batch_norm(x0.reshape(2, 2, 2, 2), ops.zeros(2, ms.float32), "
                              "ops.ones(2, ms.float32), ops.ones(2, ms.float32), ops.zeros(2, ms.float32), True)",
-                             [_a(_fin("float32"), "float32", (4, 4))], ["BatchNormStats"]),
+                             [_a(_fin("float32"), "float32", (4, 4))], ["BatchNormStats", "BatchNormApply"]),
     "fft_f32": ("ops.ComplexAbs()(ops.fft(ops.Complex()(x0, x0 * 0)))", [_a(_fin("float32"), "float32", (4, 4))],
                 ["DFT", "Complex", "ComplexAbs"]),
     "max_pool_argmax_f32_finite": ("ops.max_pool2d(x0.reshape(1, 1, 4, 4), 2, 2, return_indices=True)[1]",

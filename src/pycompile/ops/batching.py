@@ -45,6 +45,9 @@ class BatchTrace(Tracer):
                 args.append([self._unpack(y) for y in x])
             else:
                 args.append(self._unpack(x))
+        if op.batch == "parts":
+            # a decomposed row (ops/defs/norm.py's batch-norm rows): its parts, each by its own rule
+            return op.decompose(*(self._wrap(v, b) for v, b in args), **attrs)
         rule = RULES.get(op.batch, loop)
         val, bdim = rule(op, args, attrs, self.size)
         return self._wrap(val, bdim)

@@ -112,7 +112,7 @@ def _apply_parts(x, mean, scale, beta):
 
 # y = (x - mean) * scale + beta per channel (scale = gamma / sqrt(var + eps)): the forward normalization
 BatchNormApply = defop("BatchNormApply", ("x", "mean", "scale", "beta"), infer=_apply_infer, eager=_apply_eager,
-                       eager_kernel=True, decompose=_apply_parts, lower=Parts())
+                       eager_kernel=True, decompose=_apply_parts, lower=Parts(), batch="parts")
 
 
 def _dot_infer(types):
@@ -138,7 +138,7 @@ def _dot_parts(g, x, mean):
 
 # sum over every axis but 1 of g * (x - mean): the scale's cotangent of BatchNormApply
 BatchNormChannelDot = defop("BatchNormChannelDot", ("g", "x", "mean"), infer=_dot_infer, eager=_dot_eager,
-                            kind=Kind.REDUCE, eager_kernel=True, decompose=_dot_parts, lower=Parts())
+                            kind=Kind.REDUCE, eager_kernel=True, decompose=_dot_parts, lower=Parts(), batch="parts")
 
 
 def _stats_grad_infer(types):
@@ -172,7 +172,8 @@ def _stats_grad_parts(g, x, stats):
 # BatchNormStats' backward: x's cotangent from the statistics' (the mean's over m, the variance's
 # times 2 (x - mean) / m)
 BatchNormStatsGrad = defop("BatchNormStatsGrad", ("g", "x", "stats"), infer=_stats_grad_infer,
-                           eager=_stats_grad_eager, eager_kernel=True, decompose=_stats_grad_parts, lower=Parts())
+                           eager=_stats_grad_eager, eager_kernel=True, decompose=_stats_grad_parts, lower=Parts(),
+                           batch="parts")
 
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)
