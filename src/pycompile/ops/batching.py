@@ -45,9 +45,6 @@ class BatchTrace(Tracer):
                 args.append([self._unpack(y) for y in x])
             else:
                 args.append(self._unpack(x))
-        if op.batch == "parts":
-            # a decomposed row (ops/defs/norm.py's batch-norm rows): its parts, each by its own rule
-            return op.decompose(*(self._wrap(v, b) for v, b in args), **attrs)
         rule = RULES.get(op.batch, loop)
         val, bdim = rule(op, args, attrs, self.size)
         return self._wrap(val, bdim)
@@ -224,7 +221,15 @@ def _multinomial(op, args, attrs, size):
     return F.reshape(out, (size,) + example[:-1] + (attrs["num_samples"],)), 0
 
 
+def _parts(op, args, attrs, size):
+    """A decomposed row (ops/defs/norm.py's batch-norm rows) batched as its parts, each by its own
+    rule: its decomposition mapped over the batch."""
+    vals, axes = [v for v, _ in args], tuple(b for _, b in args)
+    return vmap(lambda *xs: op.decompose(*xs, **attrs), in_axes=axes, out_axes=0)(*vals), 0
+
+
 RULES = {
+    "parts": _parts,
     "assign": _assign, "multinomial": _multinomial, "elementwise": _elementwise, "reduce": _reduce, "argmax": _argmax, "softmax": _softmax,
     "transpose": _transpose, "reshape": _reshape, "slice": _slice, "broadcast_to": _broadcast_to,
     "concat": _concat, "matmul": _matmul, "depend": _depend, "loop": loop,
