@@ -97,6 +97,9 @@ CASES = {
     P.Erf: ((_a(7, 33, seed=13) * 4,), {}, lambda x: _f64(math.erf, x)),
     P.Erfc: ((_a(7, 33, seed=13) * 4,), {}, lambda x: _f64(math.erfc, x)),
     P.GeLUErf: ((_a(7, 33, seed=13) * 4,), {}, lambda x: 0.5 * x * _f64(math.erfc, -x / math.sqrt(2))),
+    # the tanh form (ops.gelu(approximate='tanh'), GPT's), in float64
+    P.GeLU: ((_a(7, 33, seed=13) * 4,), {},
+             lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x.astype(np.float64) ** 3)))),
 }
 NAMES = sorted(op.name for op in CASES)
 
