@@ -97,6 +97,15 @@ CASES = {
     P.Erf: ((_a(7, 33, seed=13) * 4,), {}, lambda x: _f64(math.erf, x)),
     P.Erfc: ((_a(7, 33, seed=13) * 4,), {}, lambda x: _f64(math.erfc, x)),
     P.GeLUErf: ((_a(7, 33, seed=13) * 4,), {}, lambda x: 0.5 * x * _f64(math.erfc, -x / math.sqrt(2))),
+    # the transcendental activations, in float64 (softplus as log(1 + e^x))
+    P.Sigmoid: ((_a(7, 33, seed=20) * 8,), {}, lambda x: 1 / (1 + np.exp(-x.astype(np.float64)))),
+    P.SiLU: ((_a(7, 33, seed=20) * 8,), {}, lambda x: x / (1 + np.exp(-x.astype(np.float64)))),
+    P.Elu: ((_a(7, 33, seed=20) * 8,), {}, lambda x: np.where(x > 0, x, np.expm1(x.astype(np.float64)))),
+    P.SeLU: ((_a(7, 33, seed=20) * 8,), {},
+             lambda x: 1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * np.expm1(x.astype(np.float64)))),
+    P.Softplus: ((_a(7, 33, seed=20) * 8,), {}, lambda x: np.log1p(np.exp(x.astype(np.float64)))),
+    P.Mish: ((_a(7, 33, seed=20) * 8,), {}, lambda x: x * np.tanh(np.log1p(np.exp(x.astype(np.float64))))),
+    P.LogSigmoid: ((_a(7, 33, seed=20) * 8,), {}, lambda x: -np.log1p(np.exp(-x.astype(np.float64)))),
     # the tanh form (ops.gelu(approximate='tanh'), GPT's), in float64
     P.GeLU: ((_a(7, 33, seed=13) * 4,), {},
              lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x.astype(np.float64) ** 3)))),

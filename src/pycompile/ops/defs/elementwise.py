@@ -254,7 +254,8 @@ Ceil = _float_unary("Ceil", np.ceil, exact=True)
 # the same one loop; tests/ops/test_core32_fast_paths.py compiles both and compares them)
 Sigmoid = _float_unary("Sigmoid", _in_float32(lambda x: 1 / (1 + np.exp(-x))), transcendental=True,
                        decompose=lambda x: in_float(x, lambda x: call(
-                           RealDiv, 1, call(Add, 1, call(Exp, call(Neg, x))))), fast_path=True, allow="biufc")
+                           RealDiv, 1, call(Add, 1, call(Exp, call(Neg, x))))), fast_path=True, allow="biufc",
+                       eager_kernel=True)
 def _relu(x):
     """x > 0 ? x : 0. For floats as fmax(x, 0) + 0 (NaN -> 0, -0.0 -> +0.0: the same values):
     np.where on a mask of random signs mispredicts its branch every other element and took 2.3 ms
