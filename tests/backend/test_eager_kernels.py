@@ -97,17 +97,19 @@ CASES = {
     P.Erf: ((_a(7, 33, seed=13) * 4,), {}, lambda x: _f64(math.erf, x)),
     P.Erfc: ((_a(7, 33, seed=13) * 4,), {}, lambda x: _f64(math.erfc, x)),
     P.GeLUErf: ((_a(7, 33, seed=13) * 4,), {}, lambda x: 0.5 * x * _f64(math.erfc, -x / math.sqrt(2))),
-    # the transcendental activations, in float64 (softplus as log(1 + e^x))
-    P.Sigmoid: ((_a(7, 33, seed=20) * 8,), {}, lambda x: 1 / (1 + np.exp(-x.astype(np.float64)))),
-    P.SiLU: ((_a(7, 33, seed=20) * 8,), {}, lambda x: x / (1 + np.exp(-x.astype(np.float64)))),
-    P.Elu: ((_a(7, 33, seed=20) * 8,), {}, lambda x: np.where(x > 0, x, np.expm1(x.astype(np.float64)))),
-    P.SeLU: ((_a(7, 33, seed=20) * 8,), {},
+    # the transcendental activations and ReLU, in float64 (softplus as log(1 + e^x)), on results past
+    # KERNEL_FROM elements (smaller ones run NumPy: test_small_elementwise_results_keep_numpy)
+    P.ReLU: ((_a(256, 257, seed=21),), {}, lambda x: np.maximum(x, 0)),
+    P.Sigmoid: ((_a(256, 257, seed=20) * 8,), {}, lambda x: 1 / (1 + np.exp(-x.astype(np.float64)))),
+    P.SiLU: ((_a(256, 257, seed=20) * 8,), {}, lambda x: x / (1 + np.exp(-x.astype(np.float64)))),
+    P.Elu: ((_a(256, 257, seed=20) * 8,), {}, lambda x: np.where(x > 0, x, np.expm1(x.astype(np.float64)))),
+    P.SeLU: ((_a(256, 257, seed=20) * 8,), {},
              lambda x: 1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * np.expm1(x.astype(np.float64)))),
-    P.Softplus: ((_a(7, 33, seed=20) * 8,), {}, lambda x: np.log1p(np.exp(x.astype(np.float64)))),
-    P.Mish: ((_a(7, 33, seed=20) * 8,), {}, lambda x: x * np.tanh(np.log1p(np.exp(x.astype(np.float64))))),
-    P.LogSigmoid: ((_a(7, 33, seed=20) * 8,), {}, lambda x: -np.log1p(np.exp(-x.astype(np.float64)))),
+    P.Softplus: ((_a(256, 257, seed=20) * 8,), {}, lambda x: np.log1p(np.exp(x.astype(np.float64)))),
+    P.Mish: ((_a(256, 257, seed=20) * 8,), {}, lambda x: x * np.tanh(np.log1p(np.exp(x.astype(np.float64))))),
+    P.LogSigmoid: ((_a(256, 257, seed=20) * 8,), {}, lambda x: -np.log1p(np.exp(-x.astype(np.float64)))),
     # the tanh form (ops.gelu(approximate='tanh'), GPT's), in float64
-    P.GeLU: ((_a(7, 33, seed=13) * 4,), {},
+    P.GeLU: ((_a(256, 257, seed=13) * 4,), {},
              lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x.astype(np.float64) ** 3)))),
 }
 NAMES = sorted(op.name for op in CASES)
@@ -296,3 +298,16 @@ def test_relu_and_select_numpy_forms_equal_np_where_bit_for_bit(dt):
     if dt != np.bool_:
         want = np.where(big > 0, big, np.zeros((), big.dtype))
         assert np.array_equal(_relu(big).view(np.uint8), want.view(np.uint8))
+
+
+def test_small_elementwise_results_keep_numpy():
+    """An elementwise row with a kernel size (KERNEL_FROM) runs NumPy below it: no compile for a
+    small result's signature."""
+    from pycompile.ops.defs.elementwise import KERNEL_FROM
+    assert P.Sigmoid.eager_kernel == KERNEL_FROM and P.SiLU.eager_kernel == KERNEL_FROM
+    _table._PLANS.clear()
+    for op in (P.Sigmoid, P.SiLU, P.ReLU):
+        _table.apply(op, [Tensor(_a(7, 33, seed=22))], {})
+    plans = [v for k, v in _table._PLANS.items() if k[0] in (P.Sigmoid, P.SiLU, P.ReLU)]
+    assert len(plans) == 3 and not [p for p in plans if getattr(p, "kernel", None) is not None]
+

@@ -18,6 +18,7 @@ kernel where the row asks for one and a C compiler works, else `eager`.
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -80,7 +81,9 @@ class OpDef:
                  pooling, normalizations, softmax) and the products (graph mode's product code,
                  built into the runtime: backend/eager_products.py, no NumPy BLAS threads);
                  cheap ops keep NumPy, whose call costs less. On a decomposed row: PyNative
-                 runs its decomposition compiled (the parts fused), not the parts one by one
+                 runs its decomposition compiled (the parts fused), not the parts one by one.
+                 A number instead of True: the kernel from results of that many elements
+                 (`_wants_kernel`: the elementwise rows, NumPy below)
     """
     name: str
     inputs: tuple
@@ -99,7 +102,7 @@ class OpDef:
     speculatable: bool = True
     check_infer: bool = True
     graph_only: bool = False
-    eager_kernel: bool = False
+    eager_kernel: bool | int = False     # or the result's element count from which it runs the kernel
     decompose: Any = None
     fast_path: bool = False
     doc: str = ""
@@ -349,12 +352,24 @@ def _then_float32(first):
     return lambda v: np.asarray(first(v), np.float32)
 
 
+def _wants_kernel(op: OpDef, out_type) -> bool:
+    """Whether PyNative asks for `op`'s kernel at this signature: `eager_kernel` True, or a number
+    of elements the result reaches (the elementwise rows: below it NumPy's few microseconds beat a
+    kernel's compile at the signature's first call)."""
+    want = op.eager_kernel
+    if not want or EAGER_KERNELS[0] is None:
+        return False
+    if want is True:
+        return True
+    return isinstance(out_type, TensorType) and math.prod(out_type.shape) >= want
+
+
 def _plan(op: OpDef, types: list, out_type, attrs: dict):
     """What a call with these input types runs once infer has accepted it: for an `eager_kernel`
     op its compiled kernel, where one can be built (EAGER_KERNELS), else the NumPy plan."""
     if op.expands and any(isinstance(t, TensorType) for t in types) and isinstance(out_type, TensorType):
         parts = _parts_plan(op, out_type)
-        if op.eager_kernel and EAGER_KERNELS[0] is not None:
+        if _wants_kernel(op, out_type):
             # a decomposed row PyNative runs as its compiled decomposition: the parts fused into one
             # kernel per signature (ops/defs/norm.py's batch-norm rows), the parts where none is built
             kernel = EAGER_KERNELS[0].plan(op, types, out_type, attrs, parts)
@@ -362,7 +377,7 @@ def _plan(op: OpDef, types: list, out_type, attrs: dict):
                 return kernel
         return parts
     numpy_plan = _numpy_plan(op, types, out_type)
-    if op.eager_kernel and EAGER_KERNELS[0] is not None:
+    if _wants_kernel(op, out_type):
         kernel = EAGER_KERNELS[0].plan(op, types, out_type, attrs, numpy_plan)
         if kernel is not None:
             return kernel
@@ -520,7 +535,7 @@ def run_eager(op: OpDef, inputs, attrs: dict, out_type, types: list | None = Non
         types = input_types(op, inputs)
     if op.expands and any(isinstance(t, TensorType) for t in types) and isinstance(out_type, TensorType):
         return _parts_plan(op, out_type)(inputs, attrs)
-    if op.eager_kernel and EAGER_KERNELS[0] is not None:
+    if _wants_kernel(op, out_type):
         kernel = EAGER_KERNELS[0].plan(op, types, out_type, attrs, None)
         if kernel is not None:
             return kernel(inputs, attrs)

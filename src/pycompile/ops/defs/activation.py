@@ -68,30 +68,31 @@ ReLU6 = elementwise("ReLU6", ("x",), lambda x: np.clip(x, 0, 6) + x.dtype.type(0
                     decompose=lambda x: in_float(x, _relu6_parts))
 SiLU = elementwise("SiLU", ("x",), lambda x: x / (1 + np.exp(-x)), out="float", transcendental=True,
                    doc="x * sigmoid(x)", decompose=lambda x: in_float(x, lambda x: call(
-                       E.RealDiv, x, call(E.Add, 1, call(E.Exp, call(E.Neg, x))))), eager_kernel=True)
+                       E.RealDiv, x, call(E.Add, 1, call(E.Exp, call(E.Neg, x))))), eager_kernel=E.KERNEL_FROM)
 Elu = elementwise("Elu", ("x",), _elu, out="float", transcendental=True, doc="x > 0 ? x : expm1(x)",
-                  decompose=lambda x: in_float(x, _negative_branch), eager_kernel=True)
+                  decompose=lambda x: in_float(x, _negative_branch), eager_kernel=E.KERNEL_FROM)
 SeLU = elementwise("SeLU", ("x",), _selu, out="float", transcendental=True,
                    doc="scale * (x > 0 ? x : alpha * expm1(x))", decompose=lambda x: in_float(
-                       x, lambda x: call(E.Mul, SELU_SCALE, _negative_branch(x, SELU_ALPHA))), eager_kernel=True)
+                       x, lambda x: call(E.Mul, SELU_SCALE, _negative_branch(x, SELU_ALPHA))),
+                   eager_kernel=E.KERNEL_FROM)
 Softplus = elementwise("Softplus", ("x",), _softplus, out="float", transcendental=True,
                        doc="log(1 + exp(x)), computed as max(x, 0) + log1p(exp(-|x|))",
-                       decompose=lambda x: in_float(x, _softplus_parts), eager_kernel=True)
+                       decompose=lambda x: in_float(x, _softplus_parts), eager_kernel=E.KERNEL_FROM)
 Softsign = elementwise("Softsign", ("x",), lambda x: x / (1 + np.abs(x)), out="float", doc="x / (1 + |x|)",
                        decompose=lambda x: in_float(x, lambda x: call(E.RealDiv, x, call(E.Add, 1, call(E.Abs, x)))))
 Mish = elementwise("Mish", ("x",), lambda x: x * np.tanh(_softplus(x)), out="float", transcendental=True,
                    doc="x * tanh(softplus(x))",
                    decompose=lambda x: in_float(x, lambda x: call(E.Mul, x, call(E.Tanh, _softplus_parts(x)))),
-                   eager_kernel=True)
+                   eager_kernel=E.KERNEL_FROM)
 LogSigmoid = elementwise("LogSigmoid", ("x",), lambda x: np.minimum(x, 0) - np.log1p(E.Exp.eager(-np.abs(x))),
                          out="float", transcendental=True, doc="log(sigmoid(x)) = -softplus(-x)",
                          decompose=lambda x: in_float(x, lambda x: call(
                              E.Sub, call(E.Minimum, x, 0), call(M.Log1p, call(E.Exp, call(E.Neg, call(E.Abs, x)))))),
-                         eager_kernel=True)
+                         eager_kernel=E.KERNEL_FROM)
 
 
-# (eager_kernel: PyNative runs the transcendental ones' compiled C, their parts fused - one pass where
-# NumPy made one per part: softplus of (8, 64, 56, 56) 9.9 ms in parts; backend/eager.py)
+# (eager_kernel: PyNative runs the transcendental ones' compiled C from E.KERNEL_FROM elements, their
+# parts fused - one pass where NumPy made one per part: softplus of (8, 64, 56, 56) 9.9 ms in parts)
 
 # the ops this module declares (what `pycompile.ops.prims` re-exports)
 __all__ = [_n for _n, _v in list(globals().items()) if isinstance(_v, OpDef)]

@@ -90,9 +90,16 @@ _OUT = {"same": (_out_same, _compute_same), "float": (_out_float, _compute_same)
         "bool": (_out_bool, _compute_promoted), "logical": (_out_bool, _compute_bool)}
 
 
+# the result size (elements) from which PyNative runs an elementwise row's kernel (`eager_kernel`
+# given as this number, ops/_table._wants_kernel): 256 KB of float32, where the NumPy passes of a
+# transcendental activation take ~0.1-2 ms against the kernel's one pass; below it NumPy's few
+# microseconds cost less than the compile at the signature's first call
+KERNEL_FROM = 1 << 16
+
+
 def elementwise(name: str, inputs, eager, *, out: str = "same", allow: str = "biuf", attrs=None,
                 doc: str = "", exact: bool = False, transcendental: bool = False, decompose=None,
-                fast_path: bool = False, eager_kernel: bool = False):
+                fast_path: bool = False, eager_kernel: bool | int = False):
     out_rule, compute = _OUT[out]
     infer = make_infer(name, out_rule, allow)
     # `eager` gets its inputs already converted to the compute dtype (ops._table.eager_values)
@@ -198,7 +205,7 @@ Square = elementwise("Square", ("x",), np.square, allow="iufc", decompose=lambda
 
 
 def _float_unary(name: str, np_fn, exact: bool = False, transcendental: bool = False, decompose=None,
-                 fast_path: bool = False, allow: str = "biuf", eager_kernel: bool = False):
+                 fast_path: bool = False, allow: str = "biuf", eager_kernel: bool | int = False):
     return elementwise(name, ("x",), np_fn, out="float", exact=exact, transcendental=transcendental,
                        decompose=decompose, fast_path=fast_path, allow=allow, eager_kernel=eager_kernel)
 
@@ -255,7 +262,7 @@ Ceil = _float_unary("Ceil", np.ceil, exact=True)
 Sigmoid = _float_unary("Sigmoid", _in_float32(lambda x: 1 / (1 + np.exp(-x))), transcendental=True,
                        decompose=lambda x: in_float(x, lambda x: call(
                            RealDiv, 1, call(Add, 1, call(Exp, call(Neg, x))))), fast_path=True, allow="biufc",
-                       eager_kernel=True)
+                       eager_kernel=KERNEL_FROM)
 def _relu(x):
     """x > 0 ? x : 0. For floats as fmax(x, 0) + 0 (NaN -> 0, -0.0 -> +0.0: the same values):
     np.where on a mask of random signs mispredicts its branch every other element and took 2.3 ms
@@ -269,7 +276,7 @@ def _relu(x):
     return r
 
 
-ReLU = elementwise("ReLU", ("x",), _relu, exact=True, fast_path=True,
+ReLU = elementwise("ReLU", ("x",), _relu, exact=True, fast_path=True, eager_kernel=KERNEL_FROM,
                    decompose=lambda x: call(Select, call(Less, 0, x), x, 0))     # NaN and -0 give +0
 def _hswish(x):
     # piecewise, as MindSpore's kernel: 0 for x <= -3, x for x >= 3 (hswish(-inf) is 0 and
@@ -316,12 +323,12 @@ def _gelu_np(x):
     return t(0.5) * x * ((s - t(1)) + t(1))
 
 
-# PyNative runs the C (eager_kernel): the NumPy form is nine passes with an exp, 475 us of a 2 ms
-# GPT block at (4, 64, 512) - a third of W6's PyNative forward
+# PyNative runs the C (eager_kernel, from KERNEL_FROM elements): the NumPy form is nine passes with an
+# exp, 475 us of a 2 ms GPT block at (4, 64, 512) - a third of W6's PyNative forward
 GeLU = _float_unary(
     "GeLU",
     _in_float32(_gelu_np),
-    transcendental=True, decompose=lambda x: in_float(x, _gelu_parts), fast_path=True, eager_kernel=True)
+    transcendental=True, decompose=lambda x: in_float(x, _gelu_parts), fast_path=True, eager_kernel=KERNEL_FROM)
 
 
 def _erfc_np(x):
