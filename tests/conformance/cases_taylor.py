@@ -186,3 +186,14 @@ def tay_derivative_float16(x):
 @case("ops.linearize", inputs=[rnd(2)], **_TAY_ERR)
 def tay_linearize_not_tensors(x):
     return ops.linearize(_TaySinExp(), 3)
+
+
+@case("ops.linearize", inputs=[rnd(3)], **_TAY_ERR)
+def tay_linearize_tuple_for_one_input(x):
+    _, jvp_fn = ops.linearize(_TaySinExp(), x)
+    return jvp_fn((x,))
+
+
+@case("ops.jet", inputs=[rnd(2), rnd(2), rnd(2, 2), rnd(1, 2)], **_TAY_ERR)
+def tay_jet_series_of_different_orders(x, y, s, t):
+    return ops.jet(_TayTwo(), (x, y), (s, t))

@@ -105,14 +105,14 @@ def _apply_eager(x, mean, scale, beta):
     return (x - _np_channel(x, mean)) * _np_channel(x, scale) + _np_channel(x, beta)
 
 
-def _apply_parts(x, mean, scale, beta):
+def batchnorm_apply_parts(x, mean, scale, beta):
     from pycompile.ops.defs.elementwise import Add, Mul, Sub, call
     return call(Add, call(Mul, call(Sub, x, _channel(x, mean)), _channel(x, scale)), _channel(x, beta))
 
 
 # y = (x - mean) * scale + beta per channel (scale = gamma / sqrt(var + eps)): the forward normalization
 BatchNormApply = defop("BatchNormApply", ("x", "mean", "scale", "beta"), infer=_apply_infer, eager=_apply_eager,
-                       eager_kernel=True, decompose=_apply_parts, lower=Parts(), batch="parts")
+                       eager_kernel=True, decompose=batchnorm_apply_parts, lower=Parts(), batch="parts")
 
 
 def _dot_infer(types):

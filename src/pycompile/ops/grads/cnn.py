@@ -12,7 +12,6 @@ from pycompile.common.abstract import type_of
 from pycompile.common.tensor import Tensor
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
-from pycompile.ops import tracing
 from pycompile.ops._table import apply
 from pycompile.ops.defs.conv import CONV_OPS
 from pycompile.ops.grads import defgrad, needs, nondiff
@@ -123,15 +122,9 @@ def _adaptive_avg_grad(g, out, x, dout, output_size=()):
 @defgrad(P.BatchNormStats)
 def _bn_stats(g, out, x):
     """mean = sum(x) / m, var = sum((x - mean)^2) / m over every axis but 1:
-    dx = g_mean / m + g_var * 2 (x - mean) / m - in PyNative the row BatchNormStatsGrad (one
-    kernel), in compiled code its parts, which fuse with the rest of the backward."""
-    if not tracing.in_graph_code(g, x):
-        return (apply(P.BatchNormStatsGrad, [g, x, out]),)
-    shape = _shape(x)
-    m = int(np.prod(shape)) // shape[1]
-    view = (1, shape[1]) + (1,) * (len(shape) - 2)
-    g_mean, g_var, mean = (F.reshape(v, view) for v in (g[0], g[1], out[0]))
-    return (g_mean * (1.0 / m) + g_var * (x - mean) * (2.0 / m),)
+    dx = g_mean / m + g_var * 2 (x - mean) / m, the row BatchNormStatsGrad (one kernel in
+    PyNative; its parts, expanded after differentiation, in compiled code)."""
+    return (apply(P.BatchNormStatsGrad, [g, x, out]),)
 
 
 def _view(x, v):
