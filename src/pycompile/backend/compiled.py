@@ -369,9 +369,9 @@ class Compiled:
                 o = outs[v]
                 values.append(o.item() if o.ndim == 0 and o.dtype.kind in "biuf" and self._scalar[v]
                               else Tensor._wrap(o))
-            elif kind == "bounded":     # a run-time length: the buffer's first `count` elements
-                data, count = outs[v[0]], int(outs[v[1]])
-                values.append(Tensor._wrap(data[:count].copy()))
+            elif kind == "bounded":     # a run-time length: the buffer's first `count` places along its axis
+                data, count, axis = outs[v[0]], int(outs[v[1]]), (v[2] if len(v) > 2 else 0)
+                values.append(Tensor._wrap(data[(slice(None),) * axis + (slice(0, count),)].copy()))
             elif isinstance(v, Tensor):
                 values.append(Tensor._wrap(v._data.copy()))
             else:

@@ -358,9 +358,10 @@ def finish_graph(b: "Builder", name: str, inputs: list, result) -> ir.Graph:
             outputs.append(b.load(leaf))
         elif graph_parts(leaf) is not None:
             # a value of run-time length (masked_select): its buffer and its count; the call
-            # returns buffer[:count] (ops/dynamic_length.py)
-            data, count = (b.value(v) for v in graph_parts(leaf))
-            out_tree_leaves.append(("bounded", (len(outputs), len(outputs) + 1)))
+            # returns the buffer's first count places along its run-time axis (ops/dynamic_length.py)
+            data, count, axis = graph_parts(leaf)
+            data, count = b.value(data), b.value(count)
+            out_tree_leaves.append(("bounded", (len(outputs), len(outputs) + 1, axis)))
             outputs.extend((data, count))
         else:
             out_tree_leaves.append(("const", leaf))

@@ -29,12 +29,11 @@ Gathering rows with such a value (`Gather(x, unique_indices, axis)`, MindSpore's
 Gather) gives an N-d Bounded: `data` is x's shape with the bound at `axis`, the first `count`
 places along it valid. Ops that keep each slice along that axis apart work on the whole buffer:
 elementwise ops with operands that do not span the axis, Transpose (the axis moves) and Reshape
-that keeps the axis (DepthToSpace, the split of SpaceToBatchND). A Reshape that merges the axis
+that keeps the axis (DepthToSpace, the split of SpaceToBatchND). Returned, it is cut along that axis. A Reshape that merges the axis
 with the axes after it makes a longer prefix (count * their size); one that merges it with the
 axes before it (SpaceToBatchND's blocks into the batch) interleaves, so the valid elements are
 gathered to the front when the graph runs (a Gather with indices computed from the count). The
-length of the result is a new count, the old one times the merged size. Returned, an N-d value
-must have its run-time axis first.
+length of the result is a new count, the old one times the merged size.
 
 A Bounded is a tracer of its own (the JAX / vmap design: `ops._table.apply` hands every op with
 a Bounded argument to `BoundedTrace.emit`), so no op, pass or kernel knows about it; the graph
@@ -400,12 +399,10 @@ def padded_rows(grad, indices: "Bounded", n: int, op_name: str):
 
 
 def graph_parts(v):
-    """(data, count) of a Bounded value returned from graph code, else None."""
+    """(data, count, axis) of a Bounded value returned from graph code (the call hands back the first
+    `count` places along `axis`), else None."""
     if isinstance(v, Bounded):
-        if v.axis != 0:
-            raise unsupported("return", f"; its run-time axis is {v.axis}: move it first (ops.transpose) "
-                                        f"to return it")
-        return v.data, v.trace.count
+        return v.data, v.trace.count, v.axis
     return None
 
 

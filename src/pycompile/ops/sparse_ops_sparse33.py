@@ -73,10 +73,16 @@ def _merge(x1_indices, x1_values, x1_shape, x2_indices, x2_values, combine):
     """The union of two COO tensors' entries in row-major order: `combine(first, second, size)`
     gives each place's value and whether it is kept (size: 1 or 2 entries there; second is 0 where
     size is 1). Returns (indices, values) of run-time length: Bounded in graph code."""
-    n = x1_indices.shape[0] + x2_indices.shape[0]
-    idx = F.concat((x1_indices, x2_indices), 0)
-    val = F.concat((x1_values, x2_values), 0)
-    key = _position(idx, x1_shape)
+    return by_place(F.concat((x1_indices, x2_indices), 0), F.concat((x1_values, x2_values), 0), x1_shape, combine)
+
+
+def by_place(idx, val, shape, combine):
+    """The entries (idx (n, ndim), val (n,)) grouped by place, in row-major order of `shape` (a
+    run-time 1-D tensor): `combine(first, rest, size)` gives each place's value and whether it is
+    kept (first: the value of the place's first entry, rest: the sum of the others, size: their
+    count). Returns (indices, values) of run-time length: Bounded in graph code."""
+    n = idx.shape[0]
+    key = _position(idx, shape)
     order = F.argsort(key)
     ks, rows, vs = F.gather(key, order, 0), F.gather(idx, order, 0), F.gather(val, order, 0)
     first = F.concat((F.fill(mstype.bool_, (1,), True), F.ne(ks[1:], ks[:-1])), 0) if n > 1 else \
