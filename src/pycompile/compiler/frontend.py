@@ -317,6 +317,10 @@ class Interpreter(ControlFlow, Loops, Expressions):
             return self.inline(func, [fn.__self__, *args], kwargs)
         if getattr(fn, "_pycompile_jit", False):
             return self.inline(unwrap(fn), args, kwargs)
+        if getattr(fn, "__pycompile_saved_hooks__", None) is not None:
+            raise CompileError("register_saved_tensors_hooks: packing the tensors a graph's gradient saves is not "
+                               "supported in pycompile's graph mode; use `with ms.saved_tensors_hooks(pack, unpack):` "
+                               "in PyNative mode", self.builder.loc)
         if isinstance(fn, functools.partial):
             return self.call_value(fn.func, [*fn.args, *args], {**fn.keywords, **kwargs})
         if isinstance(fn, types.FunctionType):

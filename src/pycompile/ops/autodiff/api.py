@@ -34,6 +34,7 @@ from pycompile.ops import functional as F
 from pycompile.ops import prims as P
 from pycompile.ops import tracing
 from pycompile.ops._table import OpIndexError, OpRuntimeError, OpTypeError, OpValueError, apply
+from pycompile.ops.autodiff import saved_hooks
 from pycompile.ops.autodiff.tape import NO_GRAD, GradTrace, GradTracer, fit
 from pycompile.ops.autodiff.tensor_hooks import hooks_of
 
@@ -104,6 +105,10 @@ class GradFunction:
         leaves = {}
         for i in positions:
             args[i], leaves[i] = trace.watch(args[i])
+        if saved_hooks.USED[0]:     # MindSpore saves for every tensor argument (saved_hooks.py)
+            for i in range(len(args)):
+                if i not in leaves:
+                    args[i] = trace.watch(args[i], shadow=True)[0]
         weights = list(self.weights or ())
         weight_leaves = [trace.watch_weight(w) if isinstance(w, Parameter) else None for w in weights]
         with tracing.tracing(trace):

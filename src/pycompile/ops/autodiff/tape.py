@@ -27,9 +27,9 @@ from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
 from pycompile.ops import tracing
-from pycompile.ops._table import EAGER_KERNELS, OpTypeError, apply
+from pycompile.ops._table import EAGER_KERNELS, OpRuntimeError, OpTypeError, apply
 from pycompile.ops.grads import NEEDED, NONDIFF
-from pycompile.ops.autodiff import tensor_hooks
+from pycompile.ops.autodiff import saved_hooks, tensor_hooks
 from pycompile.ops.autodiff.tensor_hooks import hooks_of, run_hooks
 
 
@@ -37,19 +37,69 @@ class _Record:
     """One recorded op: its primal inputs (a list inside for a variadic op), the source of each
     watched input ((record or leaf, output index) or None), its attributes and its output."""
 
-    __slots__ = ("op", "inputs", "sources", "attrs", "out")
+    __slots__ = ("op", "inputs", "sources", "attrs", "out", "packed", "real")
 
-    def __init__(self, op, inputs, sources, attrs, out):
+    def __init__(self, op, inputs, sources, attrs, out, real=True):
         self.op, self.inputs, self.sources, self.attrs, self.out = op, inputs, sources, attrs, out
+        self.packed = None      # under saved_tensors_hooks: (unpack_hook, out, inputs) as packed
+        self.real = real        # some input leads to a differentiated leaf (not only to shadow ones)
+
+    def pack(self, hooks) -> None:
+        """Keep the tensors the rule reads as `pack_hook` makes them (saved_hooks.py); the rest as
+        they are."""
+        pack, unpack = hooks
+        # MindSpore saves for a Parameter's gradient too (requires_grad) when the call does not return it
+        needed = tuple(n or (isinstance(x, Parameter) and x.requires_grad)
+                       for n, x in zip(_requires_grad(self.sources), self.inputs))
+        flags = saved_hooks.reads(self.op, self.out, self.inputs, self.attrs, needed)
+
+        def packed(v):
+            if isinstance(v, (tuple, list)):
+                return type(v)(packed(x) for x in v)
+            return _Packed(pack(v)) if _is_tensor(v) else v
+        inputs = [packed(x) if read else x for x, read in zip(self.inputs, flags[1:])]
+        out = packed(self.out) if flags[0] else self.out
+        # the inputs are dropped (the packed form stands for them); the output stays for its structure
+        self.packed, self.inputs = (unpack, out, inputs), None
+
+    def saved(self):
+        """(out, inputs) for the rule: unpacked now when they were packed."""
+        if self.packed is None:
+            return self.out, self.inputs
+        unpack, out, inputs = self.packed
+
+        def restored(v):
+            if isinstance(v, (tuple, list)):
+                return type(v)(restored(x) for x in v)
+            if not isinstance(v, _Packed):
+                return v
+            t = unpack(v.value)
+            if not _is_tensor(t):
+                raise OpRuntimeError(f"For 'saved_tensors_hooks', unpack_hook must return a Tensor, but got "
+                                     f"{type(t).__name__}.")
+            return t
+        inputs = [restored(x) for x in inputs]         # MindSpore's order: the inputs, then the output
+        return restored(out), inputs
 
 
-class Leaf:
-    """A value being differentiated: a positional argument or a weight."""
+class _Packed:
+    """What pack_hook returned for one saved tensor (any object, kept as it is)."""
 
     __slots__ = ("value",)
 
     def __init__(self, value):
         self.value = value
+
+
+class Leaf:
+    """A value being differentiated: a positional argument or a weight. A `shadow` leaf is an argument
+    that is not differentiated but, as in MindSpore, requires a gradient for saved_tensors_hooks: the
+    ops on it are recorded (their inputs saved as MindSpore saves them), no cotangent flows to it."""
+
+    __slots__ = ("value", "shadow")
+
+    def __init__(self, value, shadow=False):
+        self.value, self.shadow = value, shadow
 
 
 class GradTracer(tracing.OnTrace, tracing.PrimalLook, TensorMethods, Symbolic):
@@ -115,12 +165,12 @@ class GradTrace(tracing.Tracer):
         self.hooks: dict = {}        # (id(record), output index) -> {handle id: hook} (tensor_hooks.py)
 
     # ---- watching --------------------------------------------------------------------------------
-    def watch(self, value):
+    def watch(self, value, shadow=False):
         """`value` as a differentiated input: a GradTracer over a Leaf (non-tensors are returned
-        as they are: they get no gradient)."""
+        as they are: they get no gradient). `shadow`: see Leaf."""
         if not _is_tensor(value):
             return value, None
-        leaf = Leaf(value)
+        leaf = Leaf(value, shadow)
         self.leaves[id(leaf)] = leaf
         return GradTracer(value, (leaf, None), self), leaf
 
@@ -161,13 +211,19 @@ class GradTrace(tracing.Tracer):
             out = apply(op, primals, attrs)
         if not watched or op.grad is NONDIFF:
             return out
+        real = any(_real(x) for x in sources)
         if op.grad is None:
+            if not real:
+                return out
             raise OpTypeError(f"For '{op.name}', there is no gradient rule: it cannot be differentiated")
-        rec = _Record(op, primals, sources, attrs, out)
+        rec = _Record(op, primals, sources, attrs, out, real)
         self.records.append(rec)
-        if op.eager_kernel and EAGER_KERNELS[0] is not None:
+        if real and op.eager_kernel and EAGER_KERNELS[0] is not None:
             # the kernels of its gradient start compiling now, not when the backward pass needs them
             EAGER_KERNELS[0].anticipate(op, primals, attrs, out, _needed(sources))
+        hooks = saved_hooks.active()
+        if hooks is not None:
+            rec.pack(hooks)
         if isinstance(out, tuple):
             return tuple(GradTracer(o, (rec, i), self) if _is_tensor(o) else o for i, o in enumerate(out))
         return GradTracer(out, (rec, None), self) if _is_tensor(out) else out
@@ -203,17 +259,18 @@ class GradTrace(tracing.Tracer):
                     gs = [_hooked(self.hooks.get(key), g) for key, g in zip(keys, gs)]
                 gs = [g if g is not None else (F.zeros_like(o) if _is_tensor(o) else None) for g, o in zip(gs, outs)]
                 g = tuple(gs) if isinstance(rec.out, tuple) else gs[0]
+                out, inputs = rec.saved()
                 token = NEEDED.set(_needed(rec.sources))     # a rule may skip the cotangents nobody reads
                 try:
-                    cin = rec.op.grad(g, rec.out, *rec.inputs, **rec.attrs)
+                    cin = rec.op.grad(g, out, *inputs, **rec.attrs)
                 finally:
                     NEEDED.reset(token)
-                for src, primal, c in zip(rec.sources, rec.inputs, cin):
+                for src, primal, c in zip(rec.sources, inputs, cin):
                     if isinstance(src, list):           # a variadic input: one cotangent per item
                         for s, p, cc in zip(src, primal, c or ()):
-                            if s is not None and cc is not None:
+                            if _real(s) and cc is not None:
                                 add(s, cc, p)
-                    elif src is not None and c is not None:
+                    elif _real(src) and c is not None:
                         add(src, c, primal)
             for key, c in cts.items():          # the hooks the differentiated tensors hold
                 leaf = self.leaves.get(key[0])
@@ -230,8 +287,24 @@ def _hooked(table, g):
     return g if not table or g is None else run_hooks(list(table.values()), g)
 
 
+def _real(source) -> bool:
+    """Whether a watched value's source leads to a differentiated leaf."""
+    if isinstance(source, list):
+        return any(_real(s) for s in source)
+    if source is None:
+        return False
+    where = source[0]
+    return not where.shadow if isinstance(where, Leaf) else where.real
+
+
 def _needed(sources) -> tuple:
-    """Per input of a record: whether some watched value's cotangent flows through it."""
+    """Per input of a record: whether some differentiated value's cotangent flows through it."""
+    return tuple(_real(s) for s in sources)
+
+
+def _requires_grad(sources) -> tuple:
+    """Per input of a record: whether it requires a gradient in MindSpore's sense (any watched value,
+    shadow leaves included: what saved_tensors_hooks packs for)."""
     return tuple(any(x is not None for x in s) if isinstance(s, list) else s is not None for s in sources)
 
 
