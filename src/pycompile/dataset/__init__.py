@@ -25,6 +25,7 @@ from pycompile.dataset.named_audio import (CMUArcticDataset, GTZANDataset, Libri
                                            YesNoDataset)
 from pycompile.dataset.named_images import (Caltech101Dataset, Caltech256Dataset, Food101Dataset,  # noqa: F401
                                             LFWDataset, SemeionDataset, STL10Dataset, USPSDataset)
+from pycompile.dataset.lsun import LSUNDataset  # noqa: F401
 from pycompile.dataset.named_more import (CLUEDataset, Flowers102Dataset, IWSLT2016Dataset,  # noqa: F401
                                           IWSLT2017Dataset, ManifestDataset, SBDataset, SVHNDataset)
 from pycompile.dataset.named_more2 import (CityscapesDataset, DIV2KDataset, FlickrDataset,  # noqa: F401
@@ -61,7 +62,7 @@ __all__ = ["config", "text", "transforms", "vision", "Dataset", "GeneratorDatase
            "TedliumDataset", "YesNoDataset",
            # named image datasets (named_images.py)
            "Caltech101Dataset", "Caltech256Dataset", "Food101Dataset", "LFWDataset", "SemeionDataset",
-           "STL10Dataset", "USPSDataset",
+           "STL10Dataset", "USPSDataset", "LSUNDataset",
            # more named datasets (named_more.py)
            "CLUEDataset", "ManifestDataset", "IWSLT2016Dataset", "IWSLT2017Dataset", "Flowers102Dataset",
            "SVHNDataset", "SBDataset", "OmniglotDataset", "SBUDataset", "SUN397Dataset", "RenderedSST2Dataset",
