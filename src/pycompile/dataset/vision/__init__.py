@@ -30,6 +30,7 @@ from pycompile.dataset.vision._extra import (AdjustSharpness, CutOut, FiveCrop, 
                                              SlicePatches, TenCrop, get_image_num_channels, get_image_size)
 from pycompile.dataset.vision._io import (ImageReadMode, encode_jpeg, encode_png, read_file, read_image,  # noqa: F401
                                           write_file, write_jpeg, write_png)
+from pycompile.dataset.vision._video import DecodeVideo, VideoDecoder, read_video, read_video_timestamps
 from pycompile.dataset.vision._resize import (output_size, resize_area, resize_bicubic, resize_bilinear,
                                               resize_nearest)
 
@@ -48,7 +49,7 @@ __all__ = ["Inter", "Border", "ConvertMode", "Rescale", "Normalize", "HWC2CHW", 
            "encode_png", "read_file", "read_image", "write_file", "write_jpeg", "write_png", "AutoAugment",
            "AutoAugmentPolicy", "CutMixBatch", "ImageBatchFormat", "MixUp", "MixUpBatch", "RandAugment",
            "RandomSelectSubpolicy", "TrivialAugmentWide", "UniformAugment", "GaussianBlur", "Perspective",
-           "RandomPerspective", "not_random"]
+           "RandomPerspective", "not_random", "DecodeVideo", "VideoDecoder", "read_video", "read_video_timestamps"]
 
 
 class Rescale(TensorOperation):
