@@ -20,6 +20,22 @@ REGISTRY = H.Registry()
 case, cell, group, add = REGISTRY.case, REGISTRY.cell, REGISTRY.group, REGISTRY.add
 
 
+def error_words(fn, replace=()):
+    """(the exception's class name, MindSpore's own words: the pipeline's "[ERROR] ..." line, else the
+    first line) of calling fn, each (text, token) of `replace` written as its token (temporary paths);
+    "no error" when fn returns."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the outcome
+        lines = str(e).splitlines()
+        said = [ln for ln in lines if ln.startswith("[ERROR]")]
+        text = (said or lines or [""])[0].strip()
+        for old, token in replace:
+            text = text.replace(old, token)
+        return type(e).__name__, text
+    return "no error"
+
+
 def set_params(net, seed=0, scale=0.5):
     """Set every Parameter of `net` from its name (see conf_harness.param_values)."""
     for _, p in net.parameters_and_names():

@@ -35,13 +35,7 @@ def _dcache_cache():
 def _dcache_error(fn):
     """The exception's class and MindSpore's own words: the pipeline's "[ERROR] ..." line, else the
     first line."""
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the error is the outcome
-        lines = str(e).splitlines()
-        said = [ln for ln in lines if ln.startswith("[ERROR]")]
-        return type(e).__name__, (said or lines or [""])[0].strip()
-    return "no error"
+    return error_words(fn)
 
 
 def _dcache_folder(fn):

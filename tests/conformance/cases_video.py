@@ -63,17 +63,9 @@ def _video_wav(root):
 def _video_error(fn, root=None):
     """The exception's class and MindSpore's own words: the pipeline's "[ERROR] ..." line, else the
     first line; the temporary folder written <tmp>, the data folder <data>."""
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the error is the outcome
-        lines = str(e).splitlines()
-        said = [ln for ln in lines if ln.startswith("[ERROR]")]
-        text = (said or lines or [""])[0].strip()
-        if root:
-            import os
-            text = text.replace(os.path.realpath(root), "<tmp>").replace(root, "<tmp>")
-        return type(e).__name__, text.replace(_video_dir(), "<data>")
-    return "no error"
+    import os
+    paths = [(os.path.realpath(root), "<tmp>"), (root, "<tmp>")] if root else []
+    return error_words(fn, paths + [(_video_dir(), "<data>")])
 
 
 def _video_tmp(fn):

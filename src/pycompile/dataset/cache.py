@@ -43,24 +43,13 @@ import threading
 
 import numpy as np
 
+from pycompile.dataset.argcheck import check_interval as _interval
+from pycompile.dataset.argcheck import type_check as _type_check
 from pycompile.dataset.workers import pipeline_error
 
 _UINT32_MAX = 4294967295
 _UINT64_MAX = 18446744073709551615
 _INT32_MAX = 2147483647
-
-
-def _type_check(value, types, name):
-    """MindSpore's type_check: its words, and a bool is not an int."""
-    if isinstance(value, bool) and bool not in types:
-        raise TypeError(f"Argument {name} with value {value} is not of type {tuple(types)}, but got {type(value)}.")
-    if not isinstance(value, types):
-        raise TypeError(f"Argument {name} with value {value} is not of type {list(types)}, but got {type(value)}.")
-
-
-def _interval(value, name, low, high):
-    if not low <= value <= high:
-        raise ValueError(f"Input {name} is not within the required interval of [{low}, {high}].")
 
 
 class CacheServiceStat:

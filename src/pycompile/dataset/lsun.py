@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 
-from pycompile.dataset.cache import _interval, _type_check
+from pycompile.dataset.argcheck import check_interval as _interval, type_check as _type_check
 from pycompile.dataset.datasets import check_workers
 from pycompile.dataset.named_images import _check_str
 from pycompile.dataset.named_more2 import _check_bool, _Labelled

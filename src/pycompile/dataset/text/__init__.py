@@ -17,12 +17,21 @@ from pycompile.dataset.text._more import (AddToken, BasicTokenizer, BertTokenize
                                           NormalizeForm, NormalizeUTF8, RegexReplace, RegexTokenizer, Truncate,
                                           WordpieceTokenizer, to_bytes, to_str)
 from pycompile.dataset.text._vectors import FastText, GloVe, ToVectors, Vectors  # noqa: F401
+from pycompile.dataset.text._sentencepiece import (SentencePieceModel, SentencePieceTokenizer,  # noqa: F401
+                                                  SentencePieceVocab, SPieceTokenizerLoadType,
+                                                  SPieceTokenizerOutType)
+from pycompile.dataset.text._charngram import CharNGram  # noqa: F401
+from pycompile.dataset.text._script import FilterWikipediaXML, UnicodeScriptTokenizer  # noqa: F401
+from pycompile.dataset.text._jieba import JiebaTokenizer  # noqa: F401
 from pycompile.dataset.transforms._base import TensorOperation
 
 __all__ = ["Vocab", "Lookup", "ToNumber", "SlidingWindow", "Ngram", "PythonTokenizer", "WhitespaceTokenizer",
            "UnicodeCharTokenizer", "TruncateSequencePair", "AddToken", "Truncate", "CaseFold", "NormalizeForm",
            "NormalizeUTF8", "RegexReplace", "RegexTokenizer", "BasicTokenizer", "WordpieceTokenizer", "BertTokenizer",
-           "JiebaMode", "to_str", "to_bytes", "Vectors", "GloVe", "FastText", "ToVectors"]
+           "JiebaMode", "to_str", "to_bytes", "Vectors", "GloVe", "FastText", "ToVectors",
+           "SentencePieceVocab", "SentencePieceTokenizer", "SentencePieceModel", "SPieceTokenizerLoadType",
+           "SPieceTokenizerOutType", "CharNGram",
+           "UnicodeScriptTokenizer", "FilterWikipediaXML", "JiebaTokenizer"]
 
 
 def _np_type(data_type):

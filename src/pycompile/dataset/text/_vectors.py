@@ -5,7 +5,8 @@ A vector file holds one token per line followed by its values (FastText's .vec b
 "count dim" line, skipped); GloVe files must be named glove.6B.*.txt and FastText files *.vec, as
 MindSpore checks. max_vectors keeps the first ones. ToVectors maps a token (or an array of them) to
 its float32 vector, `unk_init` (default zeros) for a token not found; with lower_case_backup the
-token is looked up in lower case (what the wheel does).
+token is looked up in lower case, ASCII letters only (the wheel's C `tolower`). ToVectors asks the
+vectors object for each token (`_lookup`), so CharNGram (_charngram.py) can look up n-grams instead.
 """
 from __future__ import annotations
 
@@ -28,9 +29,12 @@ class Vectors:
 
     @classmethod
     def from_file(cls, file_path, max_vectors=None):
-        if max_vectors is not None and (not isinstance(max_vectors, int) or max_vectors < 0):
-            raise ValueError(f"Input max_vectors is not within the required interval of [0, 2147483647], but got "
-                             f"{max_vectors}.")
+        from pycompile.dataset.argcheck import check_interval as _interval, type_check as _type_check
+        _type_check(file_path, (str,), "file_path")
+        if max_vectors is not None:
+            _type_check(max_vectors, (int,), "max_vectors")
+            _interval(max_vectors, "max_vectors", 0, 2147483647)
+        max_vectors = max_vectors or None               # MindSpore reads 0 as no limit
         if not os.path.isfile(file_path):
             raise RuntimeError(f"{_PIPELINE}{cls._NAME}: get real path failed, path: {file_path}")
         if cls._PATTERN and not fnmatch.fnmatch(os.path.basename(file_path), cls._PATTERN):
@@ -54,7 +58,13 @@ class Vectors:
                 if parts[0] not in stoi:
                     stoi[parts[0]] = len(rows)
                     rows.append([float(v) for v in parts[1:]])
+        if not rows:
+            raise RuntimeError(f"{_PIPELINE}Vectors: invalid file, file is empty.")
         return cls(stoi, np.array(rows, np.float32).reshape(len(rows), dim or 0))
+
+    def _lookup(self, token: str, unk: np.ndarray) -> np.ndarray:
+        k = self.stoi.get(token)
+        return unk if k is None else self.vectors[k]
 
 
 class GloVe(Vectors):
@@ -69,18 +79,24 @@ class ToVectors(TensorOperation):
     def __init__(self, vectors, unk_init=None, lower_case_backup=False):
         if not isinstance(vectors, Vectors):
             raise TypeError(f"vectors should be a text.Vectors, GloVe or FastText, but got {type(vectors).__name__}.")
-        self.vectors, self.lower_case_backup = vectors, bool(lower_case_backup)
-        self.unk = np.zeros(vectors.dim, np.float32) if unk_init is None else np.asarray(unk_init, np.float32)
-
-    def _lookup(self, token):
-        token = str(token)
-        if self.lower_case_backup:
-            token = token.lower()
-        k = self.vectors.stoi.get(token)
-        return self.unk if k is None else self.vectors.vectors[k]
+        from pycompile.dataset.argcheck import type_check as _type_check
+        if unk_init is not None:
+            _type_check(unk_init, (list, tuple), "unk_init")
+            for i, value in enumerate(unk_init):
+                _type_check(value, (int, float), f"unk_init[{i}]")
+        _type_check(lower_case_backup, (bool,), "lower_case_backup")
+        self.vectors, self.lower_case_backup = vectors, lower_case_backup
+        self.unk = np.asarray(unk_init or np.zeros(vectors.dim), np.float32)
 
     def _apply(self, tokens):
         arr = np.asarray(tokens)
-        if arr.ndim == 0:
-            return self._lookup(arr.item()).copy()
-        return np.stack([self._lookup(t) for t in arr.reshape(-1)]).reshape(arr.shape + (self.vectors.dim,))
+        if arr.dtype.kind != "U":
+            raise RuntimeError(f"{_PIPELINE}ToVectors: input tensor type should be string.")
+        if self.unk.size != self.vectors.dim:
+            raise RuntimeError(f"{_PIPELINE}ToVectors: unk_init must be the same length as vectors, but got unk_init: "
+                               f"{self.unk.size} and vectors: {self.vectors.dim}")
+        words = [t.encode("utf-8").lower().decode("utf-8") if self.lower_case_backup else t
+                 for t in arr.reshape(-1).tolist()]
+        rows = [self.vectors._lookup(t, self.unk) for t in words]
+        # MindSpore's output: one token's vector, else (number of tokens, dim) whatever the input's shape
+        return rows[0].copy() if len(rows) == 1 else np.stack(rows)
