@@ -492,7 +492,10 @@ class MapDataset(Dataset):
         """One row through the operations (random ones drawing from `rng`)."""
         values = tuple(row[i] for i in self._in_index)
         for op in self.operations:
-            values = _as_tuple(_apply(op, values, rng))
+            try:
+                values = _as_tuple(_apply(op, values, rng))
+            except Exception as e:  # noqa: BLE001 - MindSpore's pipeline error, the cause kept
+                raise map_failure(op, e) from e
         return self._place(row, _check_outputs(values, self._n_out))
 
     def _place(self, row, values):
@@ -503,6 +506,36 @@ class MapDataset(Dataset):
                 out[i] = v
             return tuple(out)
         return values + tuple(row[i] for i in self._layout)
+
+
+def op_name(op) -> str:
+    """The name MindSpore's map gives an operation in its errors: a dataset transform's class name
+    (or its `_ms_name`), "PyFunc" for the user's own function."""
+    if type(op).__module__.startswith("pycompile."):
+        return getattr(op, "_ms_name", None) or type(op).__name__
+    return "PyFunc"
+
+
+def map_failure(op, error: Exception) -> RuntimeError:
+    """MindSpore's RuntimeError for an operation of a map that raised: its pipeline error with
+    "map operation: [Op] failed. " before the message for a dataset transform (whatever the
+    transform raised: the wheel's kernels report every failure so), the user-function error with
+    the user's traceback for their own function."""
+    from pycompile.dataset.workers import describe, pipeline_error, user_error
+    name = op_name(op)
+    prefix = f"map operation: [{name}] failed. "
+    text = str(error)
+    if isinstance(error, RuntimeError) and "- Dataset Pipeline Error Message: " in text:
+        head, mark, rest = text.partition("[ERROR] ")
+        if mark and not rest.startswith("map operation: ["):
+            return RuntimeError(head + mark + prefix + rest)
+        return error
+    if name == "PyFunc" or "Exception thrown from user defined Python function" in text:
+        if "Exception thrown from user defined Python function" in text:
+            return error
+        error._dataset_op = name
+        return user_error(prefix + f"Error description:\n{type(error).__name__}: ", *describe(error))
+    return pipeline_error(prefix + text)
 
 
 def _check_outputs(values, n_out):
@@ -531,8 +564,11 @@ class _MapTask:
             try:
                 values = _as_tuple(_apply(op, values, rng))
             except Exception as e:
-                # MindSpore names the failing operation: its class for a dataset transform
-                e._dataset_op = type(op).__name__ if type(op).__module__.startswith("pycompile.") else "PyFunc"
+                # MindSpore names the failing operation: a dataset transform's failure is its pipeline
+                # error (raised as it is in the main process), the user's function's travels as it is
+                if op_name(op) != "PyFunc":
+                    raise map_failure(op, e) from None
+                e._dataset_op = "PyFunc"
                 raise
         return _check_outputs(values, self.n_out)
 

@@ -173,6 +173,17 @@ class GeneratorDataset(RandomAccessSource):
         return _SourceTask(self.source, self.column_names, self.column_types), self.workers, ""
 
     def _rows(self, key, epoch):
+        """The source's rows; an exception the user's source raises comes out as MindSpore's
+        RuntimeError with the user's traceback in it (and the exception as its cause)."""
+        from pycompile.dataset.workers import describe, user_error
+        try:
+            yield from self._source_rows(key, epoch)
+        except Exception as e:  # noqa: BLE001 - MindSpore's error, the user's traceback in it
+            if isinstance(e, RuntimeError) and str(e).startswith("Exception thrown from"):
+                raise
+            raise user_error("", *describe(e)) from e
+
+    def _source_rows(self, key, epoch):
         from pycompile.dataset import workers
         if self._random_access:
             pool = workers.pool_of(self)

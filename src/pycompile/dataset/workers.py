@@ -110,6 +110,21 @@ def user_error(prefix: str, op: str, text: str, pickled) -> RuntimeError:
     return error
 
 
+def worker_error(prefix: str, described: tuple) -> RuntimeError:
+    """The main process's error for a worker's failure (`describe`'s tuple): a pipeline error (a
+    dataset transform's, already in MindSpore's words) as it was raised, else the user-function
+    error."""
+    op, text, pickled = described
+    if pickled is not None:
+        try:
+            error = pickle.loads(pickled)
+        except Exception:  # noqa: BLE001 - described by its text below
+            error = None
+        if isinstance(error, RuntimeError) and str(error).startswith("Exception thrown from dataset pipeline"):
+            return error
+    return user_error(prefix, op, text, pickled)
+
+
 class _Segment:
     """One shared-memory slot: a memfd and this process's mapping of it (remapped when it grows)."""
 
@@ -268,7 +283,7 @@ class WorkerPool:
             worker, row, keep = pending.popleft()
             ok, value = self._receive(worker, run, row)
             if not ok:
-                raise user_error(self.prefix, *value)
+                raise worker_error(self.prefix, value)
             yield keep, value
 
     def _receive(self, worker: int, run: int, row: int):
