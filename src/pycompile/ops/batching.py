@@ -293,7 +293,12 @@ def _unbatch(out, trace, out_axes):
 
 
 def vmap(fn, in_axes=0, out_axes=0):
-    """Vectorize `fn` over the `in_axes` axis of its arguments (MindSpore's / JAX's vmap)."""
+    """Vectorize `fn` over the `in_axes` axis of its arguments (MindSpore's / JAX's vmap).
+
+    Called from Python on concrete values, the vmap of graph code - a `@jit` function, or a Cell
+    while the context is GRAPH_MODE - is compiled, as MindSpore compiles it (one call, its result
+    the batched graph's, bit for bit that of the same graph run per example where the kernels keep
+    each example's order); anything else is vectorized as it runs (PyNative)."""
     def batched(*args):
         axes = _flat_axes(in_axes, args)
         sizes = _batch_size(args, axes)
@@ -303,9 +308,21 @@ def vmap(fn, in_axes=0, out_axes=0):
         with tracing.tracing(trace):
             out = fn(*_batch_args(list(args), axes, trace))
         return _unbatch(out, trace, out_axes)
-    batched.__name__ = f"vmap({getattr(fn, '__name__', 'fn')})"
-    batched.__wrapped_vmap__ = fn
-    return batched
+    name = f"vmap({getattr(fn, '__name__', type(fn).__name__)})"
+    batched.__name__ = batched.__qualname__ = name
+    compiled = []
+
+    def call(*args):
+        from pycompile.ops.autodiff.api import JIT, _concrete, _graph_target
+        if not (_graph_target(fn) and _concrete(args, {})):
+            return batched(*args)
+        if not compiled:
+            batched._pycompile_origin = getattr(fn, "fn", None) or getattr(type(fn), "construct", None)
+            compiled.append(JIT[0](batched))
+        return compiled[0](*args)
+    call.__name__ = call.__qualname__ = name
+    call.__wrapped_vmap__ = fn
+    return call
 
 
 __all__ = ["vmap", "BatchTracer", "RULES", "TupleType"]
