@@ -167,6 +167,12 @@ def init_array(init, shape, dtype=mstype.float32) -> np.ndarray:
             raise ValueError(f"For 'initializer', the shape of the 'init' argument should be the same as the "
                              f"argument 'shape', but got {list(data.shape)} and {list(shape)}")
         return data.astype(dt.np, copy=True)
+    return np.array(resolve(init)(shape), dtype=dt.np, order="C")
+
+
+def resolve(init) -> Initializer:
+    """The Initializer an `init` argument stands for: itself, its name's class ('normal', 'zeros',
+    ...), Constant(number), or an instance of the class given."""
     if isinstance(init, str):
         key = init.lower()
         if key not in _NAMES:
@@ -180,4 +186,4 @@ def init_array(init, shape, dtype=mstype.float32) -> np.ndarray:
     if not isinstance(init, Initializer):
         raise TypeError(f"For 'initializer', 'init' must be an Initializer, a name, a number or a Tensor, "
                         f"but got {init!r}")
-    return np.array(init(shape), dtype=dt.np, order="C")
+    return init

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pycompile.common import dtype as mstype
 from pycompile.common._initializers import (Constant, HeNormal, HeUniform, Initializer, Normal, One,  # noqa: F401
                                             TruncatedNormal, Uniform, XavierUniform, Zero, get_seed, init_array,
-                                            rng, set_seed)
+                                            resolve, rng, set_seed)
 from pycompile.common.tensor import Tensor
 
 
@@ -22,4 +22,7 @@ def initializer(init, shape, dtype=mstype.float32) -> Tensor:
             raise ValueError(f"For 'initializer', the shape of the 'init' argument should be same as the argument "
                              f"'shape', but got the 'init' shape {list(init.shape)} and the 'shape' {list(dims)}.")
         return init
-    return Tensor._wrap(init_array(init, shape, dtype))
+    init = resolve(init)
+    t = Tensor._wrap(init_array(init, shape, dtype))
+    t.__dict__["_pending_init"] = init      # MindSpore's `Tensor.init` (see Tensor.init_data)
+    return t

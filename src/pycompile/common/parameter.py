@@ -94,6 +94,16 @@ class Parameter(Tensor):
 
     __str__ = __repr__
 
+    @property
+    def init(self):
+        """None: a Parameter's data is initialized when it is made (MindSpore's too, on the CPU)."""
+        return None
+
+    def init_data(self, layout=None, set_sliced=False):
+        """The Parameter itself (its data is initialized; `layout` / `set_sliced` are parallel-training
+        options, not used)."""
+        return self
+
     def __reduce__(self):
         return (_rebuild_parameter, (self._data, self.name, self.requires_grad, self._explicit_name))
 

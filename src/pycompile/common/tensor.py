@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 
 from pycompile.common import _format
-from pycompile.common._initializers import init_array
+from pycompile.common._initializers import init_array, resolve
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType
 from pycompile._rt import lib as _rt_lib
@@ -168,7 +168,9 @@ class Tensor(TensorMethods):
             if init is None:
                 arr = np.zeros(shape, dt.np)
             else:
+                init = resolve(init)
                 arr = init_array(init, shape, dt)
+                self.__dict__["_pending_init"] = init    # `init` until init_data() / asnumpy()
         else:
             arr = _to_array(input_data, dt)
             if shape is not None and tuple(arr.shape) != ((shape,) if isinstance(shape, int) else tuple(shape)):
@@ -228,7 +230,24 @@ class Tensor(TensorMethods):
 
     def asnumpy(self) -> np.ndarray:
         """A copy of the data as a NumPy array."""
+        if self.__dict__:
+            self.__dict__.pop("_pending_init", None)     # MindSpore initializes the data here
         return self._data.copy()
+
+    @property
+    def init(self):
+        """The Initializer a Tensor made with `init=` (or by `initializer()`) was filled by, until
+        `init_data()` or `asnumpy()`; else None. MindSpore fills the data only then (an op on the
+        Tensor before is its RuntimeError); pycompile fills it when the Tensor is made, so ops work."""
+        return self.__dict__.get("_pending_init") if self.__dict__ else None
+
+    def init_data(self, slice_index=None, shape=None, opt_shard_group=None):
+        """The Tensor itself, its data initialized (`init` becomes None); MindSpore's TypeError for a
+        Tensor made without an initializer. The slice arguments (parallel training) are not used."""
+        if self.init is None:
+            raise TypeError("init_data must be set Tensor.init, init can't be None")
+        self.__dict__.pop("_pending_init", None)
+        return self
 
     def numpy(self) -> np.ndarray:
         return self.asnumpy()
