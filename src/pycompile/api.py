@@ -363,6 +363,9 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
 
 from pycompile.ops.autodiff import api as _autodiff_api  # noqa: E402  (grad of graph code compiles through jit)
 _autodiff_api.JIT[:] = [jit]
+from pycompile.compiler import autodiff as _graph_autodiff  # noqa: E402
+from pycompile.ops.autodiff import saved_hooks as _saved_hooks  # noqa: E402
+_saved_hooks.PROBE[:] = [_graph_autodiff.gradient_reads]     # which saved tensors a gradient rule reads
 
 
 def _callable_entry(target):

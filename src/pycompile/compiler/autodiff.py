@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from pycompile.common.abstract import U_TYPE, RefType, ScalarType, TensorType, TupleType
+from pycompile.common.abstract import U_TYPE, RefType, ScalarType, TensorType, TupleType, type_of
 from pycompile.common.parameter import Parameter
 from pycompile.compiler import ir
 from pycompile.compiler.builder import Builder, Sym
@@ -57,7 +57,9 @@ from pycompile.ops.autodiff.tape import fit
 from pycompile.ops.autodiff.custom import call_user
 from pycompile.ops.autodiff.tensor_hooks import hooks_of, run_hooks
 from pycompile.ops.dynamic_length import Bounded, BoundedTrace
-from pycompile.ops.grads import NONDIFF
+from pycompile.ops import _mixed, tracing
+from pycompile.ops.autodiff.saved_hooks import _is_tensor
+from pycompile.ops.grads import NEEDED, NONDIFF
 from pycompile.compiler.replay import Replay, _assigned_refs, _is_state, _zeros_like
 
 
@@ -600,3 +602,53 @@ def _gradient_loc(n):
     if loc is None or not loc.scope:
         return loc
     return dataclasses.replace(loc, scope=f"Gradients/{loc.scope}/Grad_{n.op.name}")
+
+
+def gradient_reads(op, out, inputs, attrs, needed) -> tuple:
+    """Per value (out, then each input): whether op's gradient rule reads its data for the cotangents
+    `needed`: the rule run once on graph values of the values' types, each needed cotangent followed
+    back to the rule's arguments (ops/autodiff/saved_hooks.py, for saved_tensors_hooks)."""
+    b = Builder(None)
+    owner = {}                  # id(Param) -> position (0: out, k + 1: input k)
+
+    def value(v, pos):
+        if isinstance(v, (list, tuple)):
+            return type(v)(value(x, pos) for x in v)
+        if not _is_tensor(v):
+            return v
+        p = ir.Param(name=f"v{pos}", type=type_of(v))
+        owner[id(p)] = pos
+        return Sym(p, b)
+    out_v = value(out, 0)
+    g = tuple(Sym(ir.Param(name="g", type=type_of(o)), b) if _is_tensor(o) else o for o in out) \
+        if isinstance(out, tuple) else Sym(ir.Param(name="g", type=type_of(out)), b)
+    args = [value(x, k + 1) for k, x in enumerate(inputs)]
+    scope = _mixed.SCOPE[:]
+    del _mixed.SCOPE[:]
+    token = NEEDED.set(needed)
+    try:
+        with tracing.tracing(b):
+            cin = op.grad(g, out_v, *args, **attrs)
+    finally:
+        NEEDED.reset(token)
+        _mixed.SCOPE[:] = scope
+    read = [False] * (1 + len(inputs))
+    seen = set()
+    stack = []
+    for k, c in enumerate(cin):
+        if k < len(needed) and needed[k]:
+            stack.extend(getattr(x, "_value", x) for x in (c if isinstance(c, (list, tuple)) else [c]))
+    while stack:
+        v = stack.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, ir.Param) and id(v) in owner:
+            read[owner[id(v)]] = True
+        elif isinstance(v, ir.Node):
+            stack.extend(v.inputs)
+            for blk in v.blocks:        # a nested block: everything it uses counts
+                for n in ir.iter_nodes(blk):
+                    stack.extend(n.inputs)
+                stack.extend(blk.results)
+    return tuple(read)

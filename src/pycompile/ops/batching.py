@@ -28,6 +28,7 @@ from pycompile.ops import functional as F
 from pycompile.ops._table import OPS, OpValueError, apply, norm_axes, norm_axis
 from pycompile.ops.batch_util import (broadcast_batch, example_rank, loop, move_axis, ndim, pad_examples,
                                       to_front)
+from pycompile.ops.graph_call import JIT, concrete, graph_target
 from pycompile.ops.tracing import Tracer
 
 
@@ -313,8 +314,7 @@ def vmap(fn, in_axes=0, out_axes=0):
     compiled = []
 
     def call(*args):
-        from pycompile.ops.autodiff.api import JIT, _concrete, _graph_target
-        if not (_graph_target(fn) and _concrete(args, {})):
+        if not (graph_target(fn) and concrete(args, {})):
             return batched(*args)
         if not compiled:
             batched._pycompile_origin = getattr(fn, "fn", None) or getattr(type(fn), "construct", None)

@@ -26,9 +26,7 @@ zeros; an integer or bool input gets a gradient of its own dtype.
 """
 from __future__ import annotations
 
-from pycompile.common import context
 from pycompile.common.abstract import Symbolic, TensorType, type_of
-from pycompile.common.cellbase import CellBase
 from pycompile.common.parameter import Parameter, ParameterTuple
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
@@ -187,27 +185,7 @@ class GradFunction:
         return grads
 
 
-JIT: list = []      # [pycompile.api.jit]: the ops layer does not import the entry layer
-
-
-def _graph_target(fn) -> bool:
-    """fn runs as graph code when called: a `@jit` function, or a Cell while the context is
-    GRAPH_MODE."""
-    if getattr(fn, "_pycompile_jit", False):
-        return True
-    return isinstance(fn, CellBase) and context.get_context("mode") == context.GRAPH_MODE
-
-
-def _concrete(args, kwargs) -> bool:
-    """Called from Python on concrete values: no transformation active (vmap, an outer tape, a
-    graph being built) and no argument one's value (those differentiate as before)."""
-    if tracing._ACTIVE.get():
-        return False
-    for x in list(args) + list(kwargs.values()):
-        for y in (x if isinstance(x, (tuple, list)) else (x,)):
-            if isinstance(y, (Symbolic, tracing.OnTrace)):
-                return False
-    return True
+from pycompile.ops.graph_call import JIT, concrete as _concrete, graph_target as _graph_target  # noqa: E402,F401
 
 
 def _graph_tracer(args, kwargs):

@@ -93,7 +93,7 @@ def reads(op, out, inputs: list, attrs: dict, needed: tuple) -> tuple:
     hit = _READS.get(key)
     if hit is None:
         try:
-            hit = _probe(op, out, inputs, attrs, needed)
+            hit = PROBE[0](op, out, inputs, attrs, needed)
         except Exception:  # noqa: BLE001 - a rule that cannot run on graph values: save everything
             hit = (True,) * (1 + len(inputs))
         _READS[key] = hit
@@ -101,58 +101,10 @@ def reads(op, out, inputs: list, attrs: dict, needed: tuple) -> tuple:
 
 
 _READS: dict = {}
+# [compiler.autodiff.gradient_reads]: runs a rule on graph values (the ops layer does not import the
+# compiler; pycompile.api hands it over, as it hands jit to ops/autodiff/api.py)
+PROBE: list = [None]
 
 
 def _is_tensor(v) -> bool:
     return isinstance(getattr(v, "_abstract", None), TensorType) or isinstance(v, TensorMethods)
-
-
-def _probe(op, out, inputs, attrs, needed) -> tuple:
-    from pycompile.compiler import ir
-    from pycompile.compiler.builder import Builder, Sym
-    from pycompile.ops import _mixed, tracing
-    from pycompile.ops.grads import NEEDED
-    b = Builder(None)
-    owner = {}                  # id(Param) -> position (0: out, k + 1: input k)
-
-    def value(v, pos):
-        if isinstance(v, (list, tuple)):
-            return type(v)(value(x, pos) for x in v)
-        if not _is_tensor(v):
-            return v
-        p = ir.Param(name=f"v{pos}", type=type_of(v))
-        owner[id(p)] = pos
-        return Sym(p, b)
-    out_v = value(out, 0)
-    g = tuple(Sym(ir.Param(name="g", type=type_of(o)), b) if _is_tensor(o) else o for o in out) \
-        if isinstance(out, tuple) else Sym(ir.Param(name="g", type=type_of(out)), b)
-    args = [value(x, k + 1) for k, x in enumerate(inputs)]
-    scope = _mixed.SCOPE[:]
-    del _mixed.SCOPE[:]
-    token = NEEDED.set(needed)
-    try:
-        with tracing.tracing(b):
-            cin = op.grad(g, out_v, *args, **attrs)
-    finally:
-        NEEDED.reset(token)
-        _mixed.SCOPE[:] = scope
-    read = [False] * (1 + len(inputs))
-    seen = set()
-    stack = []
-    for k, c in enumerate(cin):
-        if k < len(needed) and needed[k]:
-            stack.extend(getattr(x, "_value", x) for x in (c if isinstance(c, (list, tuple)) else [c]))
-    while stack:
-        v = stack.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if isinstance(v, ir.Param) and id(v) in owner:
-            read[owner[id(v)]] = True
-        elif isinstance(v, ir.Node):
-            stack.extend(v.inputs)
-            for blk in v.blocks:        # a nested block: everything it uses counts
-                for n in ir.iter_nodes(blk):
-                    stack.extend(n.inputs)
-                stack.extend(blk.results)
-    return tuple(read)
