@@ -70,6 +70,7 @@ def _apply(name, **attrs):
 
 OTHER = [
     ("Select", lambda c, x, y: ops.select(c, x, y), [rnd(2, 3) > 0, rnd(2, 3, seed=1), rnd(3, seed=2)], (1, 2)),
+    ("ReLUGrad", _apply("ReLUGrad"), [rnd(2, 3), np.maximum(rnd(2, 3, seed=1), 0)], (0,)),
     ("Cast", lambda x: ops.cast(x, ms.float64) * 1.5, [rnd(2, 3)], (0,)),
     ("ReduceSum", lambda x: ops.ReduceSum(keep_dims=False)(x, (0, 2)), [rnd(2, 3, 4)], (0,)),
     ("ReduceSum", lambda x: ops.sum(x, 1, keepdim=True), [rnd(3, 5)], (0,)),

@@ -100,6 +100,9 @@ CASES = {
     # the transcendental activations and ReLU, in float64 (softplus as log(1 + e^x)), on results past
     # KERNEL_FROM elements (smaller ones run NumPy: test_small_elementwise_results_keep_numpy)
     P.ReLU: ((_a(256, 257, seed=21),), {}, lambda x: np.maximum(x, 0)),
+    # ReLU's backward (dy, y): dy where y > 0
+    P.ReLUGrad: ((_a(256, 257, seed=22), np.maximum(_a(256, 257, seed=21), 0)), {},
+                 lambda g, y: np.where(y > 0, g, 0)),
     P.Sigmoid: ((_a(256, 257, seed=20) * 8,), {}, lambda x: 1 / (1 + np.exp(-x.astype(np.float64)))),
     P.SiLU: ((_a(256, 257, seed=20) * 8,), {}, lambda x: x / (1 + np.exp(-x.astype(np.float64)))),
     P.Elu: ((_a(256, 257, seed=20) * 8,), {}, lambda x: np.where(x > 0, x, np.expm1(x.astype(np.float64)))),

@@ -117,7 +117,9 @@ def select_checks(dtype) -> list:
               lambda x, y: np.where(False, x, y)),
         Check("Select two Python numbers", ("Select",), lambda c: ops.select(c, s, s), (c2,),
               lambda c: np.where(c, s, s).astype(_scalar_result(dtype))),
-    ]
+    ] + ([Check("ReLUGrad", ("ReLUGrad",), lambda g, out: ops.apply(ops.OPS["ReLUGrad"], [g, out]),
+                (y, np.maximum(y[::-1].copy(), 0)), lambda g, out: np.where(out > 0, g, 0).astype(dtype))]
+         if np.dtype(dtype).kind == "f" else [])
 
 
 def _scalar_result(dtype):

@@ -50,6 +50,8 @@ FUNCTIONAL = {
     "SiLU": "ops.silu(x0)",
     "LogSigmoid": "ops.logsigmoid(x0)",
     "Log2": "ops.log2(x0)",
+    # ReLU's backward (dy, y): MindSpore's own backward primitive
+    "ReLUGrad": "ops.operations._grad_ops.ReluGrad()(x0, x1)",
 }
 
 

@@ -278,6 +278,18 @@ def _relu(x):
 
 ReLU = elementwise("ReLU", ("x",), _relu, exact=True, fast_path=True, eager_kernel=KERNEL_FROM,
                    decompose=lambda x: call(Select, call(Less, 0, x), x, 0))     # NaN and -0 give +0
+
+
+def _relu_grad(g, out):
+    """g where ReLU's output is positive, else +0."""
+    return np.where(out > 0, g, g.dtype.type(0))
+
+
+# ReLU's backward in PyNative, from KERNEL_FROM elements: one pass of graph mode's C for
+# select(0 < out, g, 0), on the runtime's threads (grads/core.py; smaller ones keep NumPy's two
+# passes, compiled code the parts themselves)
+ReLUGrad = elementwise("ReLUGrad", ("g", "out"), _relu_grad, exact=True, allow="f", eager_kernel=KERNEL_FROM,
+                       decompose=lambda g, out: call(Select, call(Less, 0, out), g, 0))
 def _hswish(x):
     # piecewise, as MindSpore's kernel: 0 for x <= -3, x for x >= 3 (hswish(-inf) is 0 and
     # hswish(max float) is max float, not -inf * 0 and an overflow)

@@ -10,6 +10,7 @@ import math
 from pycompile.common.abstract import TensorType, type_of
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
+from pycompile.ops import tracing
 from pycompile.ops._table import OpTypeError, apply, norm_axes
 from pycompile.ops.defs.array import norm_perm
 from pycompile.ops.defs.reduce import reduced_shape, softmax_axis
@@ -193,11 +194,28 @@ def _sigmoid(g, out, x):
 def _relu(g, out, x):
     # the mask from the output (out > 0 exactly where x > 0): the backward then keeps only
     # the activation the next product reads, not the pre-activation as well. PyNative on plain
-    # Tensors: the same bits in two NumPy passes (grads/_eager_relu.py)
+    # Tensors: the row ReLUGrad from its kernel size (graph mode's C, one pass), else the same
+    # bits in two NumPy passes (grads/_eager_relu.py)
+    if _on_relu_grad_kernel(g, out):
+        return (apply(P.ReLUGrad, [g, out]),)
     fast = relu_grad_eager(g, out)
     if fast is not None:
         return (fast,)
     return (F.select(F.greater(out, 0), g, 0),)
+
+
+@defgrad(P.ReLUGrad)
+def _relu_grad(g, out, dy, y):
+    # linear in dy (the mask's own derivative is zero)
+    return apply(P.ReLUGrad, [g, y]), None
+
+
+def _on_relu_grad_kernel(g, out) -> bool:
+    """PyNative, float cotangent and output of one type, at least the row's kernel size."""
+    if tracing.in_graph_code(g, out) or not (_is_tensor(g) and _is_tensor(out)):
+        return False
+    tg, to = type_of(g), type_of(out)
+    return tg == to and tg.dtype.is_float and math.prod(tg.shape) >= P.ReLUGrad.eager_kernel
 
 
 @defgrad(P.HSwish)
