@@ -200,8 +200,7 @@ def sp33_dense_to_sparse(x):
     return a.indices, a.values, a.shape, b.indptr, b.indices, b.values, c.indices, c.values, d.indptr, d.indices, d.values
 
 
-@case("ops.sparse_segment_mean", inputs=[rnd(5, 3), np.array([0, 1, 2, 4], np.int32), np.array([0, 0, 2, 2], np.int32)],
-      graph=False, reason="the output's length is a value of segment_ids")
+@case("ops.sparse_segment_mean", inputs=[rnd(5, 3), np.array([0, 1, 2, 4], np.int32), np.array([0, 0, 2, 2], np.int32)])
 def sp33_sparse_segment_mean(x, i, s):
     return ops.sparse_segment_mean(x, i, s)
 

@@ -367,3 +367,79 @@ class SparseCountSparseOutput(Primitive):
             return Bounded(out_idx, trace), Bounded(out_val, trace), shape
         c = int(count.asnumpy())
         return Tensor(out_idx.asnumpy()[:c]), Tensor(out_val.asnumpy()[:c]), shape
+
+
+def _int_values(op, name, t):
+    from pycompile.ops.entries.sparse_sparse33 import _values_setting_length
+    return [int(v) for v in np.asarray(_values_setting_length(op, t, name)).reshape(-1)]
+
+
+class SparseSegmentMeanWithNumSegments(Primitive):
+    """`SparseSegmentMeanWithNumSegments()(x, indices, segment_ids, num_segments)`: out[s], s <
+    num_segments, the mean of x[indices[j]] over the j with segment_ids[j] == s (0 where none). The
+    output's length is num_segments' value: in graph code one compile per value."""
+
+    def __init__(self):
+        super().__init__("SparseSegmentMeanWithNumSegments")
+
+    def __call__(self, x, indices, segment_ids, num_segments):
+        from pycompile.ops.entries.sparse_sparse33 import segment_mean
+        op = "SparseSegmentMeanWithNumSegments"
+        if x.dtype not in (mstype.float16, mstype.float32, mstype.float64):
+            raise OpTypeError(f"For '{op}', the type of 'x' must be float16, float32 or float64, but got {x.dtype}.")
+        for name, t in (("indices", indices), ("segment_ids", segment_ids), ("num_segments", num_segments)):
+            if t.dtype != indices.dtype or t.dtype not in (mstype.int32, mstype.int64):
+                raise OpTypeError(f"For '{op}', '{name}' must be int32 or int64, of the dtype of 'indices', but got "
+                                  f"{t.dtype}.")
+        if x.ndim < 1 or indices.ndim != 1 or segment_ids.ndim != 1 or indices.shape[0] != segment_ids.shape[0]:
+            raise OpValueError(f"For '{op}', 'indices' and 'segment_ids' must be 1-D of one length and 'x' at least "
+                               f"1-D, but got {tuple(x.shape)}, {tuple(indices.shape)}, {tuple(segment_ids.shape)}.")
+        n = _int_values(op, "num_segments", num_segments)
+        if len(n) != 1:
+            raise OpValueError(f"For '{op}', 'num_segments' must hold one element, but got {len(n)}.")
+        return segment_mean(x, indices, segment_ids, n[0])
+
+
+class SparseTensorToCSRSparseMatrix(Primitive):
+    """`SparseTensorToCSRSparseMatrix()(x_indices, x_values, x_dense_shape)`: (y_dense_shape,
+    y_batch_pointers, y_row_pointers, y_col_indices, y_values) of the (batched) CSR form of a COO
+    tensor of rank 2 or 3. As MindSpore's kernel: columns and values keep the entries' order, row
+    pointers count each (batch, row) whatever the order, and batch pointer b is the number of entries
+    before the first one whose batch (as a running maximum) reaches b - the CSR form for entries in
+    row-major order. The shape's values set the outputs' lengths: in graph code one compile per value."""
+
+    def __init__(self):
+        super().__init__("SparseTensorToCSRSparseMatrix")
+
+    def __call__(self, x_indices, x_values, x_dense_shape):
+        op = "SparseTensorToCSRSparseMatrix"
+        for name, t in (("x_indices", x_indices), ("x_dense_shape", x_dense_shape)):
+            if t.dtype not in (mstype.int32, mstype.int64):
+                raise OpTypeError(f"For '{op}', the dtype of '{name}' must be int32 or int64, but got {t.dtype}.")
+        if x_values.dtype not in (mstype.float32, mstype.float64, mstype.complex64, mstype.complex128):
+            raise OpTypeError(f"For '{op}', the dtype of 'x_values' must be float32, float64, complex64 or "
+                              f"complex128, but got {x_values.dtype}.")
+        shape = _int_values(op, "x_dense_shape", x_dense_shape)
+        rank = len(shape)
+        if x_indices.ndim != 2 or x_values.ndim != 1 or x_indices.shape[0] != x_values.shape[0] \
+                or x_indices.shape[1] != rank or rank not in (2, 3):
+            raise OpValueError(f"For '{op}', expected indices (N, rank), values (N,) and a dense shape of rank 2 or "
+                               f"3, but got {tuple(x_indices.shape)}, {tuple(x_values.shape)} and {shape}.")
+        dt = x_indices.dtype
+        nnz = x_indices.shape[0]
+        batches, rows = (1, shape[0]) if rank == 2 else (shape[0], shape[1])
+        shift = rank - 2
+        row = F.cast(x_indices[:, shift], mstype.int64)
+        batch = F.cast(x_indices[:, 0], mstype.int64) if rank == 3 else F.zeros((nnz,), mstype.int64)
+        slot = F.add(F.mul(batch, rows + 1), F.add(row, 1))
+        counts = F.unsorted_segment_sum(F.ones((nnz,), mstype.int64), slot, batches * (rows + 1))
+        row_ptr = F.reshape(apply(P.CumSum, [F.reshape(counts, (batches, rows + 1))],
+                                  {"axis": 1, "exclusive": False, "reverse": False}), (batches * (rows + 1),))
+        if nnz:
+            reached = F.cummax(batch, 0)[0]
+            below = F.lt(F.reshape(reached, (nnz, 1)), F.reshape(F.arange(0, batches + 1, 1, dtype=mstype.int64),
+                                                                 (1, batches + 1)))
+            batch_ptr = F.reduce_sum(F.cast(below, mstype.int64), 0)
+        else:
+            batch_ptr = F.zeros((batches + 1,), mstype.int64)
+        return (x_dense_shape, F.cast(batch_ptr, dt), F.cast(row_ptr, dt), x_indices[:, shift + 1], x_values)

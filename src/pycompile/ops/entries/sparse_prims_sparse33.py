@@ -15,6 +15,7 @@ from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError
 from pycompile.ops.entry import Arg, op_entry
+from pycompile.ops.tracing import needs_value
 
 _IDX = frozenset({mstype.int32, mstype.int64})
 
@@ -26,12 +27,19 @@ def _prim(name, args):
 
 
 def _static_shape(op, shape, name="sparse_shape"):
-    """A dense shape given as a tuple of ints, or a constant 1-D Tensor (PyNative / a graph constant)."""
+    """A dense shape given as a tuple of ints, or a 1-D Tensor whose values are known when the graph is
+    compiled (PyNative, a graph constant, or an argument of the compiled function: one compile per value)."""
     if isinstance(shape, TensorMethods):
         if isinstance(shape, Symbolic) or not hasattr(shape, "asnumpy"):
-            raise OpValueError(f"For '{op}', '{name}' sets the output's shape, so it must be known when the graph is "
-                               f"compiled (a tuple of ints or a constant Tensor).")
-        shape = tuple(int(s) for s in shape.asnumpy().reshape(-1))
+            # a constant's values, or - an argument of the compiled function - one compile per value
+            known = needs_value(shape, f"the shape of the output of '{op}' ('{name}')")
+            if known is None:
+                raise OpValueError(f"For '{op}', '{name}' sets the output's shape, so it must be known when the "
+                                   f"graph is compiled (a tuple of ints, a constant Tensor or an argument of the "
+                                   f"compiled function).")
+            shape = tuple(int(s) for s in np.asarray(known).reshape(-1))
+        else:
+            shape = tuple(int(s) for s in shape.asnumpy().reshape(-1))
     if not isinstance(shape, (tuple, list)) or not all(isinstance(s, int) and not isinstance(s, bool) for s in shape):
         raise OpTypeError(f"For '{op}', '{name}' must be a tuple of int, but got {shape!r}.")
     if any(s <= 0 for s in shape):

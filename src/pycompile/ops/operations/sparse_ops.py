@@ -7,5 +7,6 @@ from pycompile.ops.sparse_ops_sparse33 import (SparseAdd, SparseAddmm, SparseCou
                                                SparseDenseCwiseDiv, SparseDenseCwiseMul, SparseMatrixMatMul,
                                                SparseMatrixSoftmax,
                                                SparseReorder, SparseReshape, SparseSparseMaximum,
-                                               SparseSparseMinimum)
+                                               SparseSparseMinimum, SparseSegmentMeanWithNumSegments,
+                                               SparseTensorToCSRSparseMatrix)
 # (only here, as in MindSpore)
