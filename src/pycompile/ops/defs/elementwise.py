@@ -288,8 +288,17 @@ def _relu_grad(g, out):
 # ReLU's backward in PyNative, from KERNEL_FROM elements: one pass of graph mode's C for
 # select(0 < out, g, 0), on the runtime's threads (grads/core.py; smaller ones keep NumPy's two
 # passes, compiled code the parts themselves)
-ReLUGrad = elementwise("ReLUGrad", ("g", "out"), _relu_grad, exact=True, allow="f", eager_kernel=KERNEL_FROM,
-                       decompose=lambda g, out: call(Select, call(Less, 0, out), g, 0))
+def _relu_grad_infer(types):
+    if len(types) != 2 or not all(isinstance(t, TensorType) and t.dtype.is_float for t in types) \
+            or types[0].dtype != types[1].dtype:
+        raise OpTypeError(f"For 'ReLUGrad', dy and y must be float Tensors of one dtype, but got "
+                          f"{' and '.join(describe(t) for t in types)}")
+    return TensorType(types[0].dtype, broadcast_shapes("ReLUGrad", types[0].shape, types[1].shape))
+
+
+ReLUGrad = defop("ReLUGrad", ("g", "out"), infer=_relu_grad_infer, eager=_relu_grad, kind=Kind.ELEMENTWISE,
+                 lower=Elementwise(_compute_same, True, False), eager_kernel=KERNEL_FROM,
+                 decompose=lambda g, out: call(Select, call(Less, 0, out), g, 0))
 def _hswish(x):
     # piecewise, as MindSpore's kernel: 0 for x <= -3, x for x >= 3 (hswish(-inf) is 0 and
     # hswish(max float) is max float, not -inf * 0 and an overflow)
