@@ -100,14 +100,42 @@ def test_shadowed_arguments_leave_the_gradients_unchanged():
     np.testing.assert_allclose(plain, np.cos([0.1, 0.2, 0.3]) * np.exp([0.5, -0.5, 1.0]), rtol=1e-6)
 
 
-def test_graph_code_refuses_the_hooks_at_the_users_line():
-    @ms.register_saved_tensors_hooks(lambda t: t, lambda t: t)
-    def body(a):
-        return a * a
+def test_registered_hooks_change_a_compiled_gradient_as_the_saved_values_change():
+    """Compiled, a register_saved_tensors_hooks function's rules read pack-then-unpack of what they
+    save: here every saved tensor is scaled by 3, so d(x * y)/dx reads 3y (PyNative calls no hook)."""
+    def triple(t):
+        return t * 3
+
+    def same(t):
+        return t
+
+    @ms.register_saved_tensors_hooks(triple, same)
+    def f(x, y):
+        return ops.sum(x * y)
+
+    x = Tensor(np.array([1.0, -2.0, 0.5], np.float32))
+    y = Tensor(np.array([4.0, 0.25, -1.0], np.float32))
+    gx, gy = ms.jit(ms.grad(f, grad_position=(0, 1)))(x, y)
+    np.testing.assert_allclose(gx.asnumpy(), 3 * y.asnumpy())
+    np.testing.assert_allclose(gy.asnumpy(), 3 * x.asnumpy())
+    px, py = ms.grad(f, grad_position=(0, 1))(x, y)
+    np.testing.assert_allclose(px.asnumpy(), y.asnumpy())
+
+
+def test_graph_code_refuses_what_it_cannot_pack_at_the_users_line():
+    def keep(t):
+        return t
+
+    @ms.register_saved_tensors_hooks(keep, keep)
+    def looped(a):
+        for _ in range(3):
+            if ops.sum(a) > 0:
+                a = a * a
+        return a
 
     @ms.jit
     def f(a):
-        return body(a)
+        return ms.grad(lambda v: ops.sum(looped(v)))(a)
 
     with pytest.raises(ms.CompileError, match="register_saved_tensors_hooks") as err:
         f(Tensor(np.ones(2, np.float32)))

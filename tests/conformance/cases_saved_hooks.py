@@ -1,8 +1,9 @@
 """The conformance table: ms.saved_tensors_hooks / ms.register_saved_tensors_hooks - which tensors
 PyNative autodiff saves for the backward pass (each op's pack / unpack calls, in order, with the
 values they see) and the gradients computed from the unpacked values (hooks that change them change
-the gradients). Ids start with ``savedhooks_``. PyNative only: MindSpore's documentation says the
-context is not supported in graph mode."""
+the gradients). Ids start with ``savedhooks_``. The context is PyNative only (MindSpore's documentation);
+register_saved_tensors_hooks is its graph-mode form (savedhooks_register_*: the hooks apply when compiled,
+not in PyNative)."""
 group("saved_hooks")
 
 _SH_PYN = dict(graph=False, reason="saved_tensors_hooks is PyNative only (MindSpore's documentation)")
@@ -125,3 +126,34 @@ def _sh_register_in_pynative(a, b):
 
 add("savedhooks_register_in_pynative", "ms.register_saved_tensors_hooks", _sh_register_in_pynative, [_SH_X, _SH_Y],
     **_SH_PYN)
+
+
+def _sh_double(t):
+    return t * 2
+
+
+def _sh_keep(t):
+    return t
+
+
+@ms.register_saved_tensors_hooks(_sh_double, _sh_keep)
+def _sh_hooked(x, y):
+    out = x * y
+    return ops.exp(out) + y
+
+
+@case("ms.register_saved_tensors_hooks", inputs=[np.array([1.0, 2.0], np.float32), np.array([0.5, -1.0], np.float32)])
+def savedhooks_register_modes(x, y):
+    """Compiled: Mul's inputs and Exp's output are saved doubled (the gradients change); PyNative: no hook."""
+    return ms.value_and_grad(_sh_hooked, grad_position=(0, 1))(x, y)
+
+
+@ms.register_saved_tensors_hooks(_sh_double, _sh_keep)
+def _sh_hooked_layers(x, w):
+    h = ops.matmul(x, w)
+    return ops.sum(ops.sigmoid(h) * h)
+
+
+@case("ms.register_saved_tensors_hooks", inputs=[rnd(2, 3), rnd(3, 4)])
+def savedhooks_register_matmul_sigmoid(x, w):
+    return ms.grad(_sh_hooked_layers, grad_position=(0, 1))(x, w)

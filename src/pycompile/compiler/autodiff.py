@@ -103,11 +103,15 @@ def differentiate(interp, gradfn, args, kwargs):
     b.u = replay.get(u_end)
     out = _remap(out, replay, b)
     forward = b.nodes[start:]
+    hooked = [(interp.saved_hooks[id(n)][0], replay.get(n)) for n in segment if id(n) in interp.saved_hooks]
     # 2. backward
     session.keep = {id(v) for v in sources.values()} | {id(r) for r in wrefs if r is not None}
     seeds = _seeds(gradfn.differentiated(out, graph=True), sens, b, call_loc)
     backward_start = len(b.nodes)
-    cts = Backprop(b, session).run(forward, seeds)
+    backprop = Backprop(b, session)
+    if hooked:
+        backprop.pack_saved(interp, hooked)
+    cts = backprop.run(forward, seeds)
     interp.saved_bytes += _saved_bytes(forward, b.nodes[backward_start:])
     pos_grads = [(i, _grad(cts, sources[i], b)) for i in positions if i in sources]
     w_grads = [(w, _grad(cts, r, b) if r is not None else _zeros_like(w, b)) for w, r in zip(weights, wrefs)]
@@ -265,6 +269,8 @@ class Session:
         self.load_saved: dict = {}
         self.load_ref: dict = {}
         self.saved_loads: dict = {}
+        # register_saved_tensors_hooks: id(forward node) -> (out, inputs) its rule reads, unpacked
+        self.unpacked: dict = {}
         # a gradient taken inside the function of another gradient: its loops' backward recomputes
         # the carried values instead of reading them from stacks (see Backprop.carried_at), so the
         # outer gradient differentiates plain loops (grad of grad through a run-time `while`)
@@ -333,6 +339,37 @@ class Backprop:
         prev = cts.get(id(v))
         cts[id(v)] = (v, c if prev is None else F.add(prev[1], c))
 
+    def pack_saved(self, interp, hooked) -> None:
+        """register_saved_tensors_hooks in graph code: for each forward node the hooked function
+        traced (in order), the values its gradient rule reads go through pack_hook, then - as
+        MindSpore's graph runs them, after every pack - through unpack_hook, in the same order;
+        the rule then reads the unpacked values (backprop_op). The hooks are traced as graph code."""
+        b = self.b
+        packed = []
+        for (pack, unpack), n in hooked:
+            if not (isinstance(n, ir.Node) and isinstance(n.op, OpDef)) or n.op.grad in (None, NONDIFF):
+                continue
+            user = self._user_inputs(n)
+            if not any(self.active(v) for x in user for v in (x if isinstance(x, list) else [x])):
+                continue
+            args = [[Sym(v, b) for v in x] if isinstance(x, list) else Sym(x, b) for x in user]
+            out = Sym(n, b)
+            needed = tuple(any(self.active(v) for v in x) if isinstance(x, list) else self.active(x) for x in user)
+            reads = gradient_reads(n.op, out, args, dict(n.attrs), needed)
+            values = [out] + args
+            kept = [interp.call_value(pack, [values[k]], {}) if read and _is_tensor(values[k]) else None
+                    for k, read in enumerate(reads)]
+            packed.append((n, unpack, values, kept))
+        for n, unpack, values, kept in packed:
+            got = [interp.call_value(unpack, [p], {}) if p is not None else v for v, p in zip(values, kept)]
+            self.session.unpacked[id(n)] = (got[0], got[1:])
+
+    def _user_inputs(self, n) -> list:
+        k = len(n.op.inputs)
+        if n.op.variadic:
+            return list(n.inputs[:k - 1]) + [[v for v in n.inputs[k - 1:] if not _is_state(v)]]
+        return list(n.inputs[:k])
+
     def run(self, nodes, seeds) -> dict:
         cts: dict = {}
         tuple_cts: dict = {}
@@ -380,7 +417,11 @@ class Backprop:
             return
         args = [[Sym(v, b) for v in x] if isinstance(x, list) else Sym(x, b) for x in user]
         b.loc = _gradient_loc(n)
-        cin = op.grad(g, Sym(n if out is None else out, b), *args, **n.attrs)
+        out_sym = Sym(n if out is None else out, b)
+        unpacked = self.session.unpacked.get(id(n if out is None else out))
+        if unpacked is not None:            # register_saved_tensors_hooks: what the hooks gave back
+            out_sym, args = unpacked[0], list(unpacked[1])
+        cin = op.grad(g, out_sym, *args, **n.attrs)
         for x, c in zip(user, cin):
             if c is None:
                 continue

@@ -41,6 +41,8 @@ from pycompile.errors import (CompileError, CompileTypeError, CompileUnboundLoca
                               wrap_user_error)
 from pycompile.ops import _mixed as mixed
 from pycompile.ops import functional as F
+from pycompile.ops._table import OpDef
+from pycompile.ops.grads import NONDIFF
 from pycompile.ops.autodiff import custom as custom_grads
 from pycompile.ops.composite import HyperMap, MultitypeFuncGraph, hyper_map
 from pycompile.ops.function_index import setitem
@@ -130,6 +132,9 @@ class Interpreter(ControlFlow, Loops, Expressions):
         self.saved_bytes = 0               # bytes of forward values its gradients keep (compiler/autodiff.py)
         self.inside_lazy = False
         self.differentiating = 0           # depth of gradient functions being traced (autodiff.py)
+        # id(node) -> ((pack_hook, unpack_hook), node): the nodes a register_saved_tensors_hooks
+        # function traced (autodiff.py packs what their gradient rules read)
+        self.saved_hooks: dict = {}
         self.frame: Frame | None = None
         # (Cell, its scope) of the Cells being called, the traced one first (_call_cell)
         self.cells: list = [(None, "Default")]
@@ -317,10 +322,9 @@ class Interpreter(ControlFlow, Loops, Expressions):
             return self.inline(func, [fn.__self__, *args], kwargs)
         if getattr(fn, "_pycompile_jit", False):
             return self.inline(unwrap(fn), args, kwargs)
-        if getattr(fn, "__pycompile_saved_hooks__", None) is not None:
-            raise CompileError("register_saved_tensors_hooks: packing the tensors a graph's gradient saves is not "
-                               "supported in pycompile's graph mode; use `with ms.saved_tensors_hooks(pack, unpack):` "
-                               "in PyNative mode", self.builder.loc)
+        hooks = getattr(fn, "__pycompile_saved_hooks__", None)
+        if hooks is not None:
+            return self._call_with_saved_hooks(fn, hooks, args, kwargs)
         if isinstance(fn, functools.partial):
             return self.call_value(fn.func, [*fn.args, *args], {**fn.keywords, **kwargs})
         if isinstance(fn, types.FunctionType):
@@ -346,6 +350,21 @@ class Interpreter(ControlFlow, Loops, Expressions):
         if self.deps is not None:
             self.deps.opaque(fn)
         return fn(*args, **kwargs)
+
+    def _call_with_saved_hooks(self, fn, hooks, args, kwargs):
+        """A register_saved_tensors_hooks function: traced as it is, its nodes remembered so that a
+        gradient taken through them packs what their rules read (compiler/autodiff.py)."""
+        b = self.builder
+        mark = len(b.nodes)
+        out = self.call_value(unwrap(fn), list(args), dict(kwargs))
+        for n in b.nodes[mark:]:
+            if n.blocks and any(isinstance(m.op, OpDef) and m.op.grad not in (None, NONDIFF)
+                                for blk in n.blocks for m in ir.iter_nodes(blk)):
+                raise CompileError("register_saved_tensors_hooks: a function with if / for / while over the "
+                                   "computation is not supported in graph mode (its saved tensors would be packed "
+                                   "without the hooks); use saved_tensors_hooks in PyNative mode", n.loc)
+            self.saved_hooks[id(n)] = (hooks, n)
+        return out
 
     @user_site
     def _instantiate(self, cls, args, kwargs):

@@ -17,10 +17,12 @@ the context (its documentation); pycompile's compiled code ignores no hook silen
 in graph code is refused by the frontend like any other unsupported context manager.
 
 `ms.register_saved_tensors_hooks(pack_hook, unpack_hook)` is MindSpore's decorator for the same in
-graph mode; in PyNative its wheel calls no hook (recorded), and neither does pycompile. Graph code that
-calls a function so decorated is refused (a CompileError at the call's line, compiler/frontend.py):
-pycompile's graph autodiff does not pack saved values yet (docs/status.md), and running the function
-without its hooks would give other gradients than MindSpore's where the hooks change the values.
+graph mode: graph code that calls a function so decorated remembers the nodes it traced
+(compiler/frontend.py), and a gradient taken through them (compiler/autodiff.py `pack_saved`) passes
+what their rules read through pack_hook, in the forward's order, then through unpack_hook in the same
+order - the order of MindSpore's graph (recorded: its prints and the gradients) - the hooks traced as
+graph code. A function with if / for / while over the computation is refused there (a CompileError at
+its line). In PyNative its wheel calls neither hook (recorded), and neither does pycompile.
 """
 from __future__ import annotations
 
@@ -57,9 +59,9 @@ class saved_tensors_hooks:  # noqa: N801 - MindSpore's name
 
 
 def register_saved_tensors_hooks(pack_hook, unpack_hook):
-    """MindSpore's graph-mode form of `saved_tensors_hooks`, as a decorator. In PyNative the function
-    runs as it is (its wheel calls neither hook there); graph code calling it is refused (see the
-    module's doc)."""
+    """MindSpore's graph-mode form of `saved_tensors_hooks`, as a decorator: in graph code a gradient
+    through the function packs and unpacks what its ops save; in PyNative the function runs as it is
+    (its wheel calls neither hook there). See the module's doc."""
     def decorate(fn):
         @functools.wraps(fn)
         def wrapped(*args, **kwargs):
