@@ -31,6 +31,7 @@ from pycompile.ops.generator import Generator, default_generator, manual_seed  #
 from pycompile.ops.autodiff import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp  # noqa: F401,E402
 from pycompile.ops.autodiff.tape import _no_grad  # noqa: F401,E402  (`ms._no_grad()`)
 from pycompile.ops.autodiff.saved_hooks import register_saved_tensors_hooks, saved_tensors_hooks  # noqa: F401,E402
+from pycompile.parallel.shard import Layout, shard  # noqa: F401,E402
 from pycompile.api import inspect, jit, jit_class, lazy_inline, run_check  # noqa: F401,E402
 from pycompile.errors import CompileError  # noqa: F401,E402
 from pycompile.backend import runtime as _runtime  # noqa: F401,E402  (thread count, Print, float status)

@@ -10,6 +10,7 @@ settings as MindSpore's do.
 from pycompile.train.checkpoint_more import (get_algo_parameters, load_segmented_checkpoints,  # noqa: F401
                                              reset_algo_parameters, set_algo_parameters)
 from pycompile.train.surface33 import merge_sliced_parameter  # noqa: F401
+from pycompile.parallel.shard import Layout, shard  # noqa: F401
 
 __all__ = ["get_algo_parameters", "load_segmented_checkpoints", "merge_sliced_parameter", "reset_algo_parameters",
-           "set_algo_parameters"]
+           "set_algo_parameters", "Layout", "shard"]
