@@ -25,6 +25,15 @@ _ly_case("rank_list", lambda: _ly_dict(ms.Layout((2, 2), ("dp", "mp"), rank_list
 _ly_case("reused_layout", lambda: (lambda lay: (_ly_dict(lay("dp", "mp")), _ly_dict(lay("mp", "None"))))(
     ms.Layout((2, 2), ("dp", "mp"))))
 _ly_case("to_dict_before_call", lambda: error_words(lambda: ms.Layout((2, 2), ("dp", "mp")).to_dict()))
+
+
+def _ly_called_in_place():
+    lay = ms.Layout((2, 2), ("dp", "mp"))
+    lay("mp", "dp")
+    return _ly_dict(lay)
+
+
+_ly_case("call_sets_the_layout_itself", _ly_called_in_place)
 for _name, _fn in (
         ("err_matrix_list", lambda: ms.Layout([2, 2], ("dp", "mp"))),
         ("err_alias_list", lambda: ms.Layout((2, 2), ["dp", "mp"])),

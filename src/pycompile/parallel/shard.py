@@ -71,9 +71,8 @@ class Layout:
         used: list = []
         mapped = tuple(tuple(self._axis(a, used) for a in d) if isinstance(d, tuple) else self._axis(d, used)
                        for d in tensor_map)
-        out = copy.deepcopy(self)
-        out._tensor_map = mapped
-        return out
+        self._tensor_map = mapped         # MindSpore's call sets the map on the layout itself too
+        return copy.deepcopy(self)
 
     def to_dict(self) -> dict:
         """{'device_matrix', 'tensor_map', 'interleaved_parallel', 'alias_name', 'rank_list'}."""
