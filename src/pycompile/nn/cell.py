@@ -10,16 +10,18 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from pycompile.common import context
+from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic
 from pycompile.common.cellbase import KEY_EPOCH, CellBase, bump
 from pycompile.common.parameter import Parameter, ParameterTuple
 from pycompile.ops import _mixed, tracing
 from pycompile.errors import UserAttributeError, UserKeyError
-from pycompile.nn import hooks
+from pycompile.nn import cell_api, hooks
 
 
-class Cell(CellBase):
-    """Base class of layers and models: subclasses define `construct`."""
+class Cell(CellBase, cell_api.Cell):
+    """Base class of layers and models: subclasses define `construct`. Flags, recomputation and
+    parallel hints, buffers, the state dict, `to` and backward pre-hooks are nn/cell_api.py's."""
 
     def __init__(self, auto_prefix: bool = True, flags=None):
         object.__setattr__(self, "_params", OrderedDict())
@@ -29,11 +31,15 @@ class Cell(CellBase):
         object.__setattr__(self, "_compiled", None)
         object.__setattr__(self, "_input_signature", None)
         object.__setattr__(self, "_attr_version", 0)
+        if flags:
+            self.add_flags(**flags)
 
     # -- registration ------------------------------------------------------------------------------
     def __setattr__(self, name: str, value) -> None:
         if "_params" not in self.__dict__:
             raise UserAttributeError(f"{type(self).__name__}: call super().__init__() before assigning attributes")
+        if cell_api.claims_attribute(self, name, value):
+            return          # a buffer's assignment
         params, cells = self.__dict__["_params"], self.__dict__["_cells"]
         params.pop(name, None)
         if not isinstance(value, Cell):
@@ -71,6 +77,7 @@ class Cell(CellBase):
     def __delattr__(self, name: str) -> None:
         self._params.pop(name, None)
         self._cells.pop(name, None)
+        self.__dict__.get("_buffers", {}).pop(name, None)
         object.__delattr__(self, name)
         KEY_EPOCH[0] += 1           # the sub-Cells may have changed: _graph_key walks them again
 
@@ -148,6 +155,7 @@ class Cell(CellBase):
         # keeps a lazy_inline Cell shareable (its subgraphs are keyed by the mode, as in MindSpore)
         for _, cell in self.cells_and_names():
             object.__setattr__(cell, "training", mode)
+            cell_api.record_flags(cell, training=mode)          # (get_flags() shows it, as MindSpore's)
             bump(cell)
             object.__setattr__(cell, "_mode_version", cell.__dict__.get("_mode_version", 0) + 1)
         return self
@@ -190,6 +198,7 @@ class Cell(CellBase):
         _mixed.check_dtype(dst_type)
         for _, cell in self.cells_and_names():
             object.__setattr__(cell, "_mixed_precision", dst_type)
+            cell_api.record_flags(cell, fp16=dst_type == mstype.float16, fp32=dst_type == mstype.float32, bf16=False)
             bump(cell)
         return self
 
@@ -247,7 +256,9 @@ class Cell(CellBase):
 
     def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False, always_call=False):
         """hook_fn(cell, args, output) after construct; a value returned replaces the output."""
-        return hooks.register(self, "forward", hook_fn, prepend, with_kwargs=with_kwargs)
+        handle = hooks.register(self, "forward", hook_fn, prepend, with_kwargs=with_kwargs)
+        cell_api.keep_backward_pre_hooks_last(self)
+        return handle
 
     def register_backward_hook(self, hook_fn):
         """hook_fn(cell, grad_input, grad_output) in the backward pass; a tuple returned replaces
