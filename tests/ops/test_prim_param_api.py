@@ -266,3 +266,18 @@ def test_set_data_sets_sliced_from_its_argument():
     assert p.sliced is False
     p.set_data(Tensor(np.ones(2, np.float32)), slice_shape=True)
     assert p.sliced is True
+
+
+def test_a_primitive_assigned_to_a_cell_attribute_takes_its_name():
+    """MindSpore 2.10: `self.add = ops.Add()` in a Cell names the operator 'add' (instance_name)."""
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.add = ops.Add()
+            self.mm = ops.MatMul().shard(((1, 1), (1, 1)))
+
+    net = Net()
+    assert (net.add.instance_name, net.mm.instance_name) == ("add", "mm")
+    other = ops.Add()
+    net.other = other
+    assert other.instance_name == "other"

@@ -15,6 +15,7 @@ from pycompile.common.abstract import Symbolic
 from pycompile.common.cellbase import KEY_EPOCH, CellBase, bump
 from pycompile.common.parameter import Parameter, ParameterTuple
 from pycompile.ops import _mixed, tracing
+from pycompile.ops.primitive import Primitive
 from pycompile.errors import UserAttributeError, UserKeyError
 from pycompile.nn import cell_api, hooks
 
@@ -70,6 +71,8 @@ class Cell(CellBase, cell_api.Cell):
                     params[p.name] = p
                     keys.append(p.name)
             self.__dict__["_tuple_params"][name] = keys
+        elif isinstance(value, Primitive):
+            value.set_prim_instance_name(name)      # as MindSpore names an operator by its attribute
         object.__setattr__(self, name, value)
         # attributes that change after construction are part of what compiled code depends on
         bump(self)
