@@ -152,6 +152,8 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
          "1: keep compiled modules in the on-disk cache across processes"),
     Knob("MS_COMPILER_CACHE_PATH", None, _text,
          "the on-disk cache's directory (default $XDG_CACHE_HOME/pycompile, else ~/.cache/pycompile)"),
+    Knob("MS_ROLE", None, _text,
+         "MindSpore's dynamic-cluster role of this process: Primitive.place does nothing where it is MS_SCHED"),
     Knob("GLOG_v", "2", _text, "the level of `mindspore.log` messages shown: 0 DEBUG ... 4 CRITICAL (default 2)"),
     Knob("GLOG_logtostderr", "1", _text, "reported by `mindspore.log.get_log_config()` (messages go to stderr)"),
     Knob("XDG_CACHE_HOME", None, _text,

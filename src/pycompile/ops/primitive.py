@@ -23,10 +23,9 @@ from __future__ import annotations
 import functools
 import inspect
 import operator
-import os
 import sys
 
-from pycompile.common import auto_parallel, validator
+from pycompile.common import auto_parallel, knobs, validator
 from pycompile.ops._table import OpTypeError
 
 # MindSpore's primitives whose strategy may nest tuples of Layouts (mindspore.parallel._utils)
@@ -232,7 +231,7 @@ class Primitive:
         """Label the op with the process that should run it (`ms_role`, `rank_id` attributes;
         MindSpore's dynamic-cluster placement). Nothing happens in a scheduler process
         (MS_ROLE=MS_SCHED); data / hybrid / semi-auto / auto parallel modes refuse it. Returns None."""
-        if os.environ.get("MS_ROLE") == "MS_SCHED":
+        if knobs.get("MS_ROLE") == "MS_SCHED":
             return
         validator.check_non_negative_int(rank_id, "rank_id", "Primitive.place")
         validator.check_string(role, "MS_WORKER", "role", "Primitive.place")
