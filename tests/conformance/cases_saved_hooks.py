@@ -157,3 +157,24 @@ def _sh_hooked_layers(x, w):
 @case("ms.register_saved_tensors_hooks", inputs=[rnd(2, 3), rnd(3, 4)])
 def savedhooks_register_matmul_sigmoid(x, w):
     return ms.grad(_sh_hooked_layers, grad_position=(0, 1))(x, w)
+
+
+class _ShHookedNet(nn.Cell):
+    def construct(self, x, y):
+        return ops.sum(ops.exp(x * y) + y)
+
+
+def _sh_hooked_net():
+    net = _ShHookedNet()
+    net.register_saved_tensors_hooks(_sh_double, _sh_keep)
+    return net
+
+
+_SH_NET = _sh_hooked_net()
+
+
+@case("nn.Cell.register_saved_tensors_hooks", inputs=[np.array([1.0, 2.0], np.float32),
+                                                      np.array([0.5, -1.0], np.float32)])
+def savedhooks_cell_construct(x, y):
+    """The Cell's construct saves doubled tensors in both modes (its method's scope)."""
+    return ms.grad(_SH_NET, grad_position=(0, 1))(x, y)

@@ -293,6 +293,14 @@ class Interpreter(ControlFlow, Loops, Expressions):
             if shared is not lazy.INLINE:
                 return shared
         construct = unwrap(type(fn).construct)
+        saved = fn.__dict__.get("_saved_tensors_hooks")
+        if saved is not None:           # Cell.register_saved_tensors_hooks: construct's saved tensors
+            fn.__dict__.pop("_saved_tensors_hooks")
+            try:
+                return self._call_with_saved_hooks(fn, saved, args, kwargs,
+                                                   lambda: self._call_cell_in_scope(fn, args, kwargs))
+            finally:
+                fn.__dict__["_saved_tensors_hooks"] = saved
         if "_hooks" in fn.__dict__ or getattr(type(fn), "bprop", None) is not None:
             # hooks and a bprop around construct (nn/hooks.py)
             return custom_grads.invoke(fn, args, kwargs, lambda a, k: self._construct(fn, construct, list(a), k))
@@ -351,12 +359,13 @@ class Interpreter(ControlFlow, Loops, Expressions):
             self.deps.opaque(fn)
         return fn(*args, **kwargs)
 
-    def _call_with_saved_hooks(self, fn, hooks, args, kwargs):
-        """A register_saved_tensors_hooks function: traced as it is, its nodes remembered so that a
-        gradient taken through them packs what their rules read (compiler/autodiff.py)."""
+    def _call_with_saved_hooks(self, fn, hooks, args, kwargs, run=None):
+        """A register_saved_tensors_hooks function (or a Cell whose construct has hooks: `run`
+        traces it): traced as it is, its nodes remembered so that a gradient taken through them
+        packs what their rules read (compiler/autodiff.py)."""
         b = self.builder
         mark = len(b.nodes)
-        out = self.call_value(unwrap(fn), list(args), dict(kwargs))
+        out = run() if run is not None else self.call_value(unwrap(fn), list(args), dict(kwargs))
         for n in b.nodes[mark:]:
             if n.blocks and any(isinstance(m.op, OpDef) and m.op.grad not in (None, NONDIFF)
                                 for blk in n.blocks for m in ir.iter_nodes(blk)):

@@ -15,6 +15,7 @@ from pycompile.common.abstract import Symbolic
 from pycompile.common.cellbase import KEY_EPOCH, CellBase, bump
 from pycompile.common.parameter import Parameter, ParameterTuple
 from pycompile.ops import _mixed, tracing
+from pycompile.ops.autodiff.saved_hooks import saved_tensors_hooks
 from pycompile.ops.primitive import Primitive
 from pycompile.errors import UserAttributeError, UserKeyError
 from pycompile.nn import cell_api, hooks
@@ -248,9 +249,21 @@ class Cell(CellBase, cell_api.Cell):
                 # a top-level call: the forward hooks run around the compiled construct
                 return hooks.invoke(self, args, kwargs, lambda a, k: _GRAPH_CALL[0](self, tuple(a), k))
             return _GRAPH_CALL[0](self, args, kwargs)
+        if "_saved_tensors_hooks" in self.__dict__:     # PyNative: construct under its saved-tensor hooks
+            with saved_tensors_hooks(*self.__dict__["_saved_tensors_hooks"]):
+                return self._run_construct(args, kwargs)
+        return self._run_construct(args, kwargs)
+
+    def _run_construct(self, args, kwargs):
         if "_hooks" in self.__dict__ or _has_bprop(self):
             return hooks.invoke(self, args, kwargs, lambda a, k: self.construct(*a, **k))
         return self.construct(*args, **kwargs)
+
+    def register_saved_tensors_hooks(self, pack_hook, unpack_hook) -> None:
+        """Pack / unpack the tensors the gradient of this Cell's construct saves (ms.saved_tensors_hooks
+        around construct in PyNative; register_saved_tensors_hooks's packing in graph code)."""
+        self.__dict__["_saved_tensors_hooks"] = (pack_hook, unpack_hook)
+        bump(self)
 
     # -- hooks (nn/hooks.py) ---------------------------------------------------------------------------
     def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):

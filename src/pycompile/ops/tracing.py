@@ -195,7 +195,17 @@ CELL_HOOKS: list = [None]
 
 
 def run_cell(cell, args, kwargs):
-    """Cell `cell`'s construct run eagerly by a tracer, with its hooks and bprop around it."""
+    """Cell `cell`'s construct run eagerly by a tracer, with its hooks and bprop around it (and its
+    saved-tensor hooks: Cell.register_saved_tensors_hooks)."""
+    saved = cell.__dict__.get("_saved_tensors_hooks")
+    if saved is not None:
+        from pycompile.ops.autodiff.saved_hooks import saved_tensors_hooks
+        with saved_tensors_hooks(*saved):
+            return _run_cell(cell, args, kwargs)
+    return _run_cell(cell, args, kwargs)
+
+
+def _run_cell(cell, args, kwargs):
     if "_hooks" in cell.__dict__ or getattr(type(cell), "bprop", None) is not None:
         return CELL_HOOKS[0](cell, args, kwargs, lambda a, k: cell.construct(*a, **k))
     return cell.construct(*args, **(kwargs or {}))
