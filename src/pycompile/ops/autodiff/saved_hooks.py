@@ -31,6 +31,7 @@ import functools
 
 from pycompile.common.abstract import TensorType, type_of
 from pycompile.common.tensor import TensorMethods
+from pycompile.ops import tracing
 
 # the active (pack_hook, unpack_hook) pairs, innermost last
 _ACTIVE: contextvars.ContextVar = contextvars.ContextVar("pycompile_saved_tensors_hooks", default=())
@@ -110,3 +111,6 @@ PROBE: list = [None]
 
 def _is_tensor(v) -> bool:
     return isinstance(getattr(v, "_abstract", None), TensorType) or isinstance(v, TensorMethods)
+
+
+tracing.SAVED_HOOKS[0] = saved_tensors_hooks        # Cell.register_saved_tensors_hooks under a tracer
