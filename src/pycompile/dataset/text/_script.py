@@ -164,9 +164,6 @@ class FilterWikipediaXML(TensorOperation):
     """Wikipedia XML text cleaned to lower-case a-z words separated by single spaces. As MindSpore
     does, only the first element of an array is filtered; the others come out empty."""
 
-    def __init__(self):
-        pass
-
     def _apply(self, x):
         a = _string_input(x, "RegexReplace", scalar=False)     # sic: MindSpore's kernel names RegexReplace
         out = [""] * a.size

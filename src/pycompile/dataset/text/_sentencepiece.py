@@ -23,6 +23,7 @@ import enum
 import functools
 import inspect
 import io
+import logging
 import os
 import re
 
@@ -231,7 +232,7 @@ class SentencePieceVocab:
     def save_model(cls, vocab: SentencePieceVocab, path: str, filename: str) -> None:
         """Write the model to `path`/`filename` (readable by SentencePieceTokenizer and by any
         SentencePiece library). As MindSpore, a file that cannot be opened there is not written
-        and no error is raised; `path` must exist."""
+        and no error is raised (pycompile logs a warning naming it); `path` must exist."""
         if vocab is not None:
             _type_check(vocab, (SentencePieceVocab,), "vocab", _VOCAB_TYPE)
         if path is not None:
@@ -251,8 +252,9 @@ class SentencePieceVocab:
             with open(whole, "wb") as f:
                 f.write(vocab._model_proto)
             os.chmod(whole, 0o600)
-        except OSError:
-            pass
+        except OSError as e:         # MindSpore raises nothing here; pycompile says so in its log
+            logging.getLogger("pycompile.dataset").warning("SentencePieceVocab.save_model could not write %s: %s",
+                                                           whole, e)
 
 
 def _check_common(character_coverage, model_type, params):
