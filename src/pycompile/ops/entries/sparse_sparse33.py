@@ -301,14 +301,15 @@ def _tensor_to_csr(self):
     return _csr_from_dense(a, np.int32)
 
 
-def _coalesced(indices, values, shape):
-    """(indices, values) with duplicate places added, in row-major order."""
-    idx = np.asarray(indices).astype(np.int64)
-    keys = np.ravel_multi_index(tuple(idx.T), shape) if idx.size else np.zeros((0,), np.int64)
-    uniq, inv = np.unique(keys, return_inverse=True)
-    out = np.zeros((uniq.size,), np.asarray(values).dtype)
-    np.add.at(out, inv, values)
-    return np.stack(np.unravel_index(uniq, shape), 1).reshape(-1, len(shape)), out
+def _places_summed(indices, values, shape, keep=None):
+    """(indices, values) with the entries at one place added, in row-major order, the places where
+    `keep(sum)` holds (default: all) - ops.coalesce's grouping (sparse_ops_sparse33.by_place)."""
+    from pycompile.ops.sparse_ops_sparse33 import by_place
+
+    def combine(first, rest, size):
+        total = F.add(first, rest)
+        return total, (F.ge(size, 1) if keep is None else keep(total))
+    return by_place(indices, values, Tensor(np.array(shape, np.int64)), combine)
 
 
 @op_entry("coo_add", args=[Arg("x1", "value", check=_COO), Arg("x2", "value", check=_COO), Arg("thresh", "tensor|number")])
@@ -316,11 +317,11 @@ def coo_add(x1, x2, thresh):
     """x1 + x2 as a COOTensor, the entries whose |sum| < thresh dropped (PyNative only)."""
     if tuple(x1.shape) != tuple(x2.shape):
         raise OpValueError(f"For 'coo_add', the shapes must be equal, but got {x1.shape} and {x2.shape}.")
-    i1, v1, i2, v2 = _eager("coo_add", x1.indices, x1.values, x2.indices, x2.values)
+    _eager("coo_add", x1.indices, x1.values, x2.indices, x2.values)
     th = float(_eager("coo_add", thresh)[0]) if isinstance(thresh, TensorMethods) else float(thresh)
-    idx, val = _coalesced(np.concatenate([i1, i2]), np.concatenate([v1, v2]), x1.shape)
-    keep = np.abs(val) >= th
-    return COOTensor(Tensor(idx[keep].astype(i1.dtype)), Tensor(val[keep]), x1.shape)
+    idx, val = _places_summed(F.concat((x1.indices, x2.indices), 0), F.concat((x1.values, x2.values), 0), x1.shape,
+                              lambda total: F.ge(F.abs(total), th))
+    return COOTensor(idx, val, x1.shape)
 
 
 @op_entry("csr_add", args=[Arg("a", "value", check=_CSR), Arg("b", "value", check=_CSR), Arg("alpha"), Arg("beta")])
@@ -390,9 +391,9 @@ def _astype(self, dtype, keep_sparse=True):
 
 
 def _coo_coalesce(self):
-    i, v = _eager("COOTensor.coalesce", self.indices, self.values)
-    idx, val = _coalesced(i, v, self.shape)
-    return COOTensor(Tensor(idx.astype(i.dtype)), Tensor(val), self.shape)
+    _eager("COOTensor.coalesce", self.indices, self.values)
+    idx, val = _places_summed(self.indices, self.values, self.shape)
+    return COOTensor(idx, val, self.shape)
 
 
 def _csr_mm(self, matrix):
