@@ -70,3 +70,9 @@ _co_err("count_mismatch", _CO_IDX, _CO_VAL[:5], _CO_SHAPE)
 _co_err("rank_mismatch", _CO_IDX, _CO_VAL, np.array([3, 3, 3], np.int64))
 _co_err("negative_index", np.array([[0, -1], [1, 1]], np.int64), _CO_VAL[:2], _CO_SHAPE)
 _co_err("index_past_shape", np.array([[0, 3], [1, 1]], np.int64), _CO_VAL[:2], _CO_SHAPE)
+
+
+@case("ops.coalesce", inputs=[np.array([[0, 2], [1, 1]], np.int64), _CO_VAL[:2], _CO_SHAPE], error=True)
+def coalesce_err_index_computed_past_shape(i, v, s):
+    """Compiled, the indices are known only as the program runs: the check runs there (ValueError)."""
+    return api(ops, "coalesce")(i + 1, v, s)

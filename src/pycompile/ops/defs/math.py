@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.common.abstract import TensorType
-from pycompile.ops._table import Kind, OpDef, OpRuntimeError, OpTypeError, defop
+from pycompile.ops._table import Kind, OpDef, OpRuntimeError, OpTypeError, OpValueError, defop
 from pycompile.common.abstract import type_of
 from pycompile.ops.defs import elementwise as E
 from pycompile.ops.defs.elementwise import Erfc, _floating, call, cast, elementwise  # noqa: F401 (Erfc re-exported)
@@ -84,22 +84,23 @@ Mod = elementwise("Mod", ("x", "y"), _trunc_mod, allow="iuf")
 
 
 # ---- a run-time check --------------------------------------------------------------------------
-def _check_finite_infer(types, message):
+def _check_finite_infer(types, message, error="RuntimeError"):
     if not isinstance(types[0], TensorType) or not types[0].dtype.is_float:
         raise OpTypeError(f"For 'CheckFinite', the input must be a float Tensor, but got {types[0]}")
     return types[0]
 
 
-def _check_finite(x, message):
+def _check_finite(x, message, error="RuntimeError"):
     if not np.isfinite(x).all():
-        raise OpRuntimeError(message)
+        raise (OpValueError if error == "ValueError" else OpRuntimeError)(message)
     return x
 
 
-# x unchanged, or RuntimeError(message) when the program runs if any element is NaN or infinite:
+# x unchanged, or RuntimeError(message) (the class `error` names: RuntimeError or ValueError) when the
+# program runs if any element is NaN or infinite:
 # what clip_by_norm(error_if_nonfinite=True) checks, in graph code as in PyNative. Never merged
 # or hoisted: the check must happen where (and whenever) the program reaches it.
-CheckFinite = defop("CheckFinite", ("x",), attrs={"message": ""}, infer=_check_finite_infer,
+CheckFinite = defop("CheckFinite", ("x",), attrs={"message": "", "error": "RuntimeError"}, infer=_check_finite_infer,
                     eager=_check_finite, kind=Kind.LAYOUT, lower=Template("check_finite", moves_data=True),
                     speculatable=False, movable=False, batch="depend")
 

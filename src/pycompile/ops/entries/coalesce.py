@@ -9,7 +9,8 @@ places is known only when the program runs: in graph code the result is a run-ti
 
 Indices that are negative or past the shape are MindSpore's ValueError, checked when the values are
 known (PyNative); in graph code such an index gives a place outside the shape's row-major range,
-and the check runs with the program (a RuntimeError with the same words at the user's line).
+and the check runs with the program (MindSpore's ValueError at the user's line; the index and the
+bound it exceeds are not named there).
 Values may be float16, float32 or float64: MindSpore 2.10's documentation says float16 / float32,
 its CPU kernel also takes float64 (recorded: tests/conformance/cases_coalesce.py).
 """
@@ -80,7 +81,7 @@ def _checked_in_graph(x_indices, x_shape, x_values):
     flag = F.select(F.all(inside), F.zeros((), mstype.float32), F.fill(mstype.float32, (), np.inf))
     flag = apply(P.CheckFinite, [flag], {
         "message": "For Coalesce, values of elements of x_indices must be non-negative and can not exceed the "
-                   "limit set by x_shape."})
+                   "limit set by x_shape.", "error": "ValueError"})
     return F.add(x_values, F.cast(flag, x_values.dtype))
 
 

@@ -74,7 +74,7 @@ def _check_finite(ctx, w, n):
     x = n.inputs[0]
     out, src = ctx.out(n), ctx.ptr(x)
     loc = f" (at {n.loc})" if n.loc else ""
-    code = ctx.runtime_error(f"RuntimeError: {n.attrs['message']}{loc}")
+    code = ctx.runtime_error(f"{n.attrs.get('error', 'RuntimeError')}: {n.attrs['message']}{loc}")
     w.line("{")
     w.line("long bad = 0;")
     with w.block(f"for (long i = 0; i < {n.type.size}L; i++)"):
