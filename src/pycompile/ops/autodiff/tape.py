@@ -221,9 +221,10 @@ class GradTrace(tracing.Tracer):
         if real and op.eager_kernel and EAGER_KERNELS[0] is not None:
             # the kernels of its gradient start compiling now, not when the backward pass needs them
             EAGER_KERNELS[0].anticipate(op, primals, attrs, out, _needed(sources))
-        hooks = saved_hooks.active()
-        if hooks is not None:
-            rec.pack(hooks)
+        if saved_hooks.USED[0]:         # (a list read, not a context lookup, on PyNative's hot path)
+            hooks = saved_hooks.active()
+            if hooks is not None:
+                rec.pack(hooks)
         if isinstance(out, tuple):
             return tuple(GradTracer(o, (rec, i), self) if _is_tensor(o) else o for i, o in enumerate(out))
         return GradTracer(out, (rec, None), self) if _is_tensor(out) else out
