@@ -20,13 +20,14 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.abstract import Symbolic
+from pycompile.common.abstract import Symbolic, type_of
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops import prims as P
 from pycompile.ops._table import OpTypeError, OpValueError, apply
 from pycompile.ops.dynamic_length import Bounded, BoundedTrace
 from pycompile.ops.primitive import Primitive
+from pycompile.ops.tracing import needs_value
 
 
 def _cumsum_exclusive(x):
@@ -369,9 +370,31 @@ class SparseCountSparseOutput(Primitive):
         return Tensor(out_idx.asnumpy()[:c]), Tensor(out_val.asnumpy()[:c]), shape
 
 
+def values_setting_length(op, t, name):
+    """The values of `t`, which set an output's length: a PyNative Tensor's; in graph code a
+    constant's, or - for an argument of the compiled function - one compile per value
+    (tracing.needs_value, MindSpore's value-depend input); an error for a value computed in the
+    graph."""
+    if not isinstance(t, Symbolic) and hasattr(t, "asnumpy"):
+        return t.asnumpy()
+    known = needs_value(t, f"the length of the output of '{op}' ('{name}')")
+    if known is None:
+        raise OpValueError(f"For '{op}', the values of '{name}' set the output's length, so they must be known "
+                           f"when the graph is compiled (a constant, or an argument of the compiled function).")
+    return np.asarray(known)
+
+
+def segment_mean(x, indices, segment_ids, n: int):
+    """out[s] for s < n = mean of x[indices[j]] over the j with segment_ids[j] == s (0 where none)."""
+    rows = F.gather(x, indices, 0)
+    total = F.unsorted_segment_sum(rows, segment_ids, n)
+    count = F.unsorted_segment_sum(F.ones((type_of(segment_ids).shape[0],), x.dtype), segment_ids, n)
+    count = F.reshape(F.maximum(count, 1.0), (n,) + (1,) * (x.ndim - 1))
+    return F.div(total, count)
+
+
 def _int_values(op, name, t):
-    from pycompile.ops.entries.sparse_sparse33 import _values_setting_length
-    return [int(v) for v in np.asarray(_values_setting_length(op, t, name)).reshape(-1)]
+    return [int(v) for v in np.asarray(values_setting_length(op, t, name)).reshape(-1)]
 
 
 class SparseSegmentMeanWithNumSegments(Primitive):
@@ -383,7 +406,6 @@ class SparseSegmentMeanWithNumSegments(Primitive):
         super().__init__("SparseSegmentMeanWithNumSegments")
 
     def __call__(self, x, indices, segment_ids, num_segments):
-        from pycompile.ops.entries.sparse_sparse33 import segment_mean
         op = "SparseSegmentMeanWithNumSegments"
         if x.dtype not in (mstype.float16, mstype.float32, mstype.float64):
             raise OpTypeError(f"For '{op}', the type of 'x' must be float16, float32 or float64, but got {x.dtype}.")

@@ -23,13 +23,12 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.abstract import Symbolic, type_of
+from pycompile.common.abstract import Symbolic
 from pycompile.common.sparse_tensor import COOTensor, CSRTensor, RowTensor
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError
 from pycompile.ops.entry import Arg, op_entry, tensor_alias
-from pycompile.ops.tracing import needs_value
 
 
 def _kind(cls):
@@ -348,20 +347,6 @@ def csr_mm(a, b, trans_a=False, trans_b=False, adjoint_a=False, adjoint_b=False)
     return _csr_from_dense(d, ia.dtype)
 
 
-def _values_setting_length(op, t, name):
-    """The values of `t`, which set an output's length: a PyNative Tensor's; in graph code a
-    constant's, or - for an argument of the compiled function - one compile per value
-    (tracing.needs_value, MindSpore's value-depend input); an error for a value computed in the
-    graph."""
-    if not isinstance(t, Symbolic) and hasattr(t, "asnumpy"):
-        return t.asnumpy()
-    known = needs_value(t, f"the length of the output of '{op}' ('{name}')")
-    if known is None:
-        raise OpValueError(f"For '{op}', the values of '{name}' set the output's length, so they must be known "
-                           f"when the graph is compiled (a constant, or an argument of the compiled function).")
-    return np.asarray(known)
-
-
 @op_entry("sparse_segment_mean", args=[Arg("x"), Arg("indices"), Arg("segment_ids")])
 def sparse_segment_mean(x, indices, segment_ids):
     """out[s] = mean of x[indices[j]] over the j with segment_ids[j] == s, for s up to the last
@@ -372,17 +357,9 @@ def sparse_segment_mean(x, indices, segment_ids):
             raise OpTypeError(f"For 'SparseSegmentMean', the type of '{name}' must be int32 or int64, but got {t.dtype}.")
     if not x.dtype.is_float:
         raise OpTypeError(f"For 'SparseSegmentMean', the type of 'x' must be float, but got {x.dtype}.")
-    seg = _values_setting_length("SparseSegmentMean", segment_ids, "segment_ids")
+    from pycompile.ops.sparse_ops_sparse33 import segment_mean, values_setting_length
+    seg = values_setting_length("SparseSegmentMean", segment_ids, "segment_ids")
     return segment_mean(x, indices, segment_ids, int(seg[-1]) + 1 if seg.size else 0)
-
-
-def segment_mean(x, indices, segment_ids, n: int):
-    """out[s] for s < n = mean of x[indices[j]] over the j with segment_ids[j] == s (0 where none)."""
-    rows = F.gather(x, indices, 0)
-    total = F.unsorted_segment_sum(rows, segment_ids, n)
-    count = F.unsorted_segment_sum(F.ones((type_of(segment_ids).shape[0],), x.dtype), segment_ids, n)
-    count = F.reshape(F.maximum(count, 1.0), (n,) + (1,) * (x.ndim - 1))
-    return F.div(total, count)
 
 
 # ---- the computing methods of the sparse classes ----------------------------------------------------
