@@ -156,6 +156,20 @@ static inline float pc_round_h(float f) {
     return pc_bits_f32(m | sign);
 }
 
+/* bfloat16: a float's top 16 bits, stored as pc_bf16 (a uint16_t that may alias) and computed in
+ * float. float -> bfloat16 rounds to nearest even (overflowing to infinity) and makes a NaN the
+ * quiet NaN 0x7fc0 with its sign, as ml_dtypes (PyNative's NumPy type) does: bit for bit on all
+ * 2^32 floats (tests/common/test_bfloat16.py checks a sample and the edges). */
+typedef uint16_t __attribute__((may_alias)) pc_bf16;
+static inline float pc_bf2f(uint16_t b) { return pc_bits_f32((uint32_t)b << 16); }
+static inline uint16_t pc_f2bf(float f) {
+    const uint32_t u = pc_f32_bits(f);
+    const uint32_t r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+    return (uint16_t)pc_sel32((u & 0x7fffffffu) > 0x7f800000u, ((u >> 16) & 0x8000u) | 0x7fc0u, r);
+}
+/* a float rounded to the nearest bfloat16 value (what storing and reloading one gives) */
+static inline float pc_round_bf(float f) { return pc_bf2f(pc_f2bf(f)); }
+
 #define PC_INT_HELPERS(T)                                                              \
     static inline T pc_floordiv_##T(T a, T b) {                                        \
         if (b == 0) return 0;                                                          \

@@ -13,7 +13,8 @@ enum pc_dtype {
     PC_BOOL = 0, PC_INT8 = 1, PC_INT16 = 2, PC_INT32 = 3, PC_INT64 = 4,
     PC_UINT8 = 5, PC_UINT16 = 6, PC_UINT32 = 7, PC_UINT64 = 8,
     PC_FLOAT16 = 9, PC_FLOAT32 = 10, PC_FLOAT64 = 11,
-    PC_COMPLEX64 = 12, PC_COMPLEX128 = 13   /* C99 float _Complex / double _Complex */
+    PC_COMPLEX64 = 12, PC_COMPLEX128 = 13,  /* C99 float _Complex / double _Complex */
+    PC_BFLOAT16 = 14                        /* stored as pc_bf16 (uint16_t), computed in float */
 };
 
 /* Bits of the emulated NPU float-status register (the Ascend-style device). */

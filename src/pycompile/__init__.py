@@ -11,7 +11,7 @@ from pycompile._version import __version__  # noqa: F401,E402
 from pycompile.common import dtype  # noqa: F401
 from pycompile.common.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT,  # noqa: F401
                                       get_context, set_context, set_device)
-from pycompile.common.dtype import (bool_, cdouble, cfloat, complex64, complex128, double, float16,  # noqa: F401
+from pycompile.common.dtype import (bfloat16, bool_, cdouble, cfloat, complex64, complex128, double, float16,  # noqa: F401
                                     float32, float64, float_, half, int8, int16, int32, int64, int_, single,
                                     uint, uint8, uint16, uint32, uint64)
 from pycompile.common.dtype import (byte, dtype_to_nptype, dtype_to_pytype, intc,  # noqa: F401

@@ -28,7 +28,8 @@ CASES_FILE = HERE / "cases.py"
 
 # (rtol, atol) per result dtype; Python float scalars use the Float32 row
 TOLERANCE = {"Float16": (1e-3, 1e-3), "Float32": (1e-5, 1e-6), "Float64": (1e-12, 1e-12),
-             "Complex64": (1e-5, 1e-6), "Complex128": (1e-12, 1e-12)}
+             "Complex64": (1e-5, 1e-6), "Complex128": (1e-12, 1e-12),
+             "BFloat16": (0.0, 0.0)}     # bit for bit: one rounding of a float32 result, both sides
 
 DTYPE_NAMES = {"Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64",
                "Float16", "Float32", "Float64", "BFloat16", "Complex64", "Complex128"}
@@ -37,7 +38,8 @@ DTYPE_NAMES = {"Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UI
 NP_OF = {"Bool": np.bool_, "Int8": np.int8, "Int16": np.int16, "Int32": np.int32, "Int64": np.int64,
          "UInt8": np.uint8, "UInt16": np.uint16, "UInt32": np.uint32, "UInt64": np.uint64,
          "Float16": np.float16, "Float32": np.float32, "Float64": np.float64,
-         "Complex64": np.complex64, "Complex128": np.complex128}
+         "Complex64": np.complex64, "Complex128": np.complex128,
+         "BFloat16": np.float32}        # every bfloat16 is a float32: values compared as those
 
 
 # ---- cases -----------------------------------------------------------------------------------------
@@ -234,6 +236,8 @@ def _num(v):
 
 
 def _values(a: np.ndarray):
+    if a.dtype.name == "bfloat16":      # MindSpore's NumPy type or ml_dtypes': kind 'V' to NumPy
+        a = a.astype(np.float32)
     if a.dtype.kind == "c":     # each complex value as [real, imag]: one more axis of 2
         return _values(np.stack([a.real, a.imag], axis=-1))
     if a.dtype.kind == "f":

@@ -78,7 +78,7 @@ EXEMPT = {
     "Tensor.tanh_": NO_KERNEL, "Tensor.to_": NO_KERNEL, "Tensor.uniform": NO_KERNEL, "Tensor.uniform_": NO_KERNEL,
     "Tensor.unique": NO_KERNEL, "Tensor.zero_": NO_KERNEL, "nn.AvgPool1dExt": NO_KERNEL, "nn.AvgPool2dExt": NO_KERNEL,
     "nn.AvgPool3dExt": NO_KERNEL, "nn.InstanceNorm1d": NO_KERNEL, "nn.InstanceNorm2d": NO_KERNEL,
-    "nn.InstanceNorm3d": NO_KERNEL, "nn.L1LossExt": NO_KERNEL, "nn.Lamb": NO_KERNEL, "nn.LayerNormExt": NO_KERNEL,
+    "nn.InstanceNorm3d": NO_KERNEL, "nn.L1LossExt": NO_KERNEL, "nn.LayerNormExt": NO_KERNEL,
     "nn.MatDet": NO_KERNEL, "nn.MatInverse": NO_KERNEL, "nn.MatrixDiag": NO_KERNEL, "nn.MatrixDiagPart": NO_KERNEL,
     "nn.MatrixSetDiag": NO_KERNEL, "nn.MaxPool2dExt": NO_KERNEL, "nn.MultilabelMarginLoss": NO_KERNEL,
     "nn.Roll": NO_KERNEL, "nn.SoftMarginLoss": NO_KERNEL, "nn.TrainOneStepWithLossScaleCell": NO_KERNEL,

@@ -276,14 +276,14 @@ def test_sliced_entries_are_joined(tmp_path):
     np.testing.assert_array_equal(out["small"].asnumpy(), [5, 6])
 
 
-def test_bfloat16_entries_load_as_float32(tmp_path):
+def test_bfloat16_entries_load_as_bfloat16(tmp_path):
     values = np.array([1.0, -2.5, 3.140625, 0.0], np.float32)
     bf16 = (values.view(np.uint32) >> 16).astype(np.uint16)    # exact: these need 8 mantissa bits
     path = tmp_path / "b.ckpt"
     path.write_bytes(pb.encode_entry("w", [4], "BFloat16", bf16.tobytes()))
     out = ms.load_checkpoint(str(path))["w"]
-    assert out.dtype == ms.float32
-    np.testing.assert_array_equal(out.asnumpy(), values)
+    assert out.dtype == ms.bfloat16
+    np.testing.assert_array_equal(out.asnumpy().astype(np.float32), values)
 
 
 def test_wrong_content_size_names_the_file(tmp_path):

@@ -1,6 +1,6 @@
 """pycompile.common: Tensor, Parameter, dtypes, initializers, context (mirrors mindspore.common)."""
 from pycompile.common import dtype  # noqa: F401
-from pycompile.common.dtype import (bool_, cdouble, cfloat, complex64, complex128, double, float16,  # noqa: F401
+from pycompile.common.dtype import (bfloat16, bool_, cdouble, cfloat, complex64, complex128, double, float16,  # noqa: F401
                                     float32, float64, float_, half, int8, int16, int32, int64, int_, single,
                                     uint, uint8, uint16, uint32, uint64)
 # `pycompile.common.initializer` stays the module (as `mindspore.common.initializer` is), so

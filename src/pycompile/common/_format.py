@@ -9,20 +9,23 @@
   - complex values as `%g` of the real part then the imaginary part with its sign (`1+0.5j`,
     `-0-3e-05j`), unpadded;
   - floats as `%.8e` right-aligned in 15 columns (`%.4e` in 11 for float16), bools right-aligned
-    in 5, integers right-aligned to the widest one shown;
+    in 5, integers and bfloat16 values (as `%g`) right-aligned to the widest one shown;
   - a dimension longer than 6 (1000 for a 1-D tensor) shows its first and last 3 entries around
-    `...`; a 1-D tensor starts a new line after every 12 floats / bools or 24 integers;
+    `...`; a 1-D tensor starts a new line after every 12 floats / bools or 24 integers / bfloat16s;
   - multi-dimensional values start on the next line; an empty tensor shows no value at all;
 * `repr` of a tensor that wraps NumPy memory (the rows a dataset iterator yields, like MindSpore's
   `Tensor.from_numpy`): NumPy's `array2string` with `, ` between entries (`[1., 1.]`,
   `value= 3.`), as MindSpore prints those (`host_tensor_repr`);
+* `print(t)` of bfloat16: each value as `%f` (`[1.500000 -3.093750]`), NumPy's layout otherwise;
 * graph-mode Print (`print_form`): the same with spaces instead of commas and no space after
   `value=`; a 0-d tensor prints as its bare value (bools as 0 / 1, complex values as `(1,2)`).
 """
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
+_BF16 = np.dtype(ml_dtypes.bfloat16)   # kind 'V' to NumPy: the forms below treat it as a float
 _EDGE = 3            # entries shown at each end of a summarized dimension
 _SUMMARIZE = 6       # a dimension longer than this is summarized ...
 _SUMMARIZE_1D = 1000  # ... or longer than this for a 1-D tensor
@@ -51,8 +54,17 @@ def _visible(n: int, bottom: bool, ndim: int) -> list:
     return list(range(n))
 
 
+def _kind(arr: np.ndarray) -> str:
+    return "f" if arr.dtype == _BF16 else arr.dtype.kind
+
+
 def _item_formatter(arr: np.ndarray):
     kind = arr.dtype.kind
+    if arr.dtype == _BF16:
+        text = lambda v: format(float(v), "g")      # noqa: E731
+        shown = arr[np.ix_(*[_visible(n, d == arr.ndim - 1, arr.ndim) for d, n in enumerate(arr.shape)])]
+        width = max(len(text(v)) for v in shown.flat)
+        return lambda v: f"{text(v):>{width}}"
     if kind == "f":
         width, digits = (11, 4) if arr.dtype == np.float16 else (15, 8)
         return lambda v: f"{float(v):>{width}.{digits}e}"
@@ -69,7 +81,7 @@ def _values_text(arr: np.ndarray, comma: bool) -> str:
     """The bracketed values of a tensor with at least one dimension and one element."""
     fmt = _item_formatter(arr)
     sep = ", " if comma else " "
-    wrap = 24 if arr.dtype.kind in "iu" else 12
+    wrap = 24 if arr.dtype.kind in "iu" or arr.dtype == _BF16 else 12
 
     def row(vec) -> str:
         n = len(vec)
@@ -105,7 +117,7 @@ def tensor_repr(arr: np.ndarray, dtype_name: str, sep: str = ", ", graph: bool =
     shape = "[" + ", ".join(str(d) for d in arr.shape) + "]"
     head = f"Tensor(shape={shape}, dtype={dtype_name}, value="
     if arr.ndim == 0:
-        return head + " " + _scalar_text(arr.item(), arr.dtype.kind) + ")"
+        return head + " " + _scalar_text(arr.item(), _kind(arr)) + ")"
     body = "" if arr.size == 0 else _values_text(arr, comma=sep.startswith(","))
     if arr.ndim > 1:
         return head + "\n" + body + ")"
@@ -126,7 +138,7 @@ def print_form(arr: np.ndarray, dtype_name: str) -> str:
         if arr.dtype.kind == "c":       # C++'s std::complex stream form, as MindSpore 2.10 prints it
             z = complex(arr.item())
             return f"({z.real:g},{z.imag:g})"
-        return str(int(arr.item())) if arr.dtype.kind == "b" else _scalar_text(arr.item(), arr.dtype.kind)
+        return str(int(arr.item())) if arr.dtype.kind == "b" else _scalar_text(arr.item(), _kind(arr))
     return tensor_repr(arr, dtype_name, sep=" ", graph=True)
 
 
@@ -134,5 +146,7 @@ _NUMPY1_PRINT = {"legacy": "1.25"} if int(np.__version__.split(".")[0]) >= 2 els
 
 
 def tensor_str(arr: np.ndarray) -> str:
+    if arr.dtype == _BF16:
+        return np.array2string(arr.astype(np.float32), formatter={"all": lambda v: "%f" % v})
     with np.printoptions(**_NUMPY1_PRINT):
         return str(arr)

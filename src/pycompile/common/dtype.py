@@ -14,6 +14,7 @@ Python and generated C cannot disagree on them.
 """
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from pycompile._rt import lib as _rtlib
@@ -71,12 +72,17 @@ float16 = DType("Float16", np.float16, "f", _rtlib.PC_FLOAT16, "_Float16")
 float32 = DType("Float32", np.float32, "f", _rtlib.PC_FLOAT32, "float")
 float64 = DType("Float64", np.float64, "f", _rtlib.PC_FLOAT64, "double")
 try:
-    _C64, _C128 = _rtlib.PC_COMPLEX64, _rtlib.PC_COMPLEX128
-except AttributeError:   # a runtime built before the complex codes (ABI header) were added
-    raise ImportError("pycompile's C runtime is older than its sources (no complex dtype codes): rebuild it "
-                      "with `python setup.py build_ext --inplace` or reinstall pycompile") from None
+    _C64, _C128, _BF16 = _rtlib.PC_COMPLEX64, _rtlib.PC_COMPLEX128, _rtlib.PC_BFLOAT16
+except AttributeError:   # a runtime built before the complex / bfloat16 codes (ABI header) were added
+    raise ImportError("pycompile's C runtime is older than its sources (no complex or bfloat16 dtype codes): "
+                      "rebuild it with `python setup.py build_ext --inplace` or reinstall pycompile") from None
 complex64 = DType("Complex64", np.complex64, "c", _C64, "float _Complex")
 complex128 = DType("Complex128", np.complex128, "c", _C128, "double _Complex")
+# bfloat16: a float32's top 16 bits. A storage type, as in MindSpore's CPU build: arrays hold it as
+# ml_dtypes.bfloat16 (the NumPy extension type JAX uses; its name is 'bfloat16', as the array
+# MindSpore's asnumpy returns), generated C as pc_bf16 bits, and every op but Cast, the copies and
+# the effects computes it in float32 and rounds its result back (ops/_bf16.py)
+bfloat16 = DType("BFloat16", ml_dtypes.bfloat16, "f", _BF16, "pc_bf16")
 
 # MindSpore spellings that are aliases of the above.
 half = float16
@@ -91,7 +97,7 @@ byte, ubyte, short, ushort = int8, uint8, int16, uint16
 intc, uintc, intp, uintp, long = int32, uint32, int64, uint64, int64
 
 ALL = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
-       complex64, complex128)
+       complex64, complex128, bfloat16)
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 _BY_CODE = {d.code: d for d in ALL}
@@ -144,6 +150,7 @@ _PY_NAMES = {
     "bool": bool_, "bool_": bool_, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
     "uint8": uint8, "uint16": uint16, "uint32": uint32, "uint64": uint64,
     "float16": float16, "float32": float32, "float64": float64, "complex64": complex64, "complex128": complex128,
+    "bfloat16": bfloat16,
 }
 
 
@@ -164,6 +171,10 @@ def promote(a: DType, b: DType) -> DType:
         return complex128 if wide > 8 else complex64
     if ra != rb:
         return a if ra > rb else b
+    if bfloat16 in (a, b):
+        # MindSpore 2.10: bfloat16 with float16 gives float32, with float32 / float64 the wider
+        other = b if a is bfloat16 else a
+        return float32 if other is float16 else other
     unsigned = a if a.kind == "u" else b
     if {a.kind, b.kind} == {"i", "u"} and unsigned.itemsize > 1:
         raise PromotionError(f"type implicit conversion between {a} and {b} is not supported")
@@ -203,10 +214,10 @@ def kind_of_dtype(d: DType) -> str:
 
 # MindSpore groups, used by isinstance-style checks in user code.
 number_type = (int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
-               complex64, complex128)
+               bfloat16, complex64, complex128)
 int_type = (int8, int16, int32, int64)
 uint_type = (uint8, uint16, uint32, uint64)
-float_type = (float16, float32, float64)
+float_type = (float16, float32, float64, bfloat16)
 complex_type = (complex64, complex128)
 
 

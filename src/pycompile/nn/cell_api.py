@@ -59,7 +59,7 @@ class MixedPrecisionType(enum.IntEnum):
 
 _PRECISION_FLAGS = (("fp16", MixedPrecisionType.FP16, mstype.float16),
                     ("fp32", MixedPrecisionType.FP32, mstype.float32),
-                    ("bf16", MixedPrecisionType.BF16, None))     # pycompile has no bfloat16: recorded only
+                    ("bf16", MixedPrecisionType.BF16, mstype.bfloat16))
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):

@@ -174,6 +174,6 @@ def exact():
 
 
 def check_dtype(dst_type):
-    if dst_type not in (mstype.float16, mstype.float32):
+    if dst_type not in (mstype.float16, mstype.float32, mstype.bfloat16):
         raise ValueError(f"For 'to_float', the argument 'dst_type' must be mstype.float32, mstype.float16 or "
                          f"mstype.bfloat16, but got type: {type(dst_type)} and value: {dst_type}.")

@@ -29,7 +29,7 @@ from pycompile.common.abstract import ScalarType, Symbolic, TensorType, TupleTyp
 from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor
 from pycompile.errors import StandsFor, stands_for
-from pycompile.ops import _mixed, tracing
+from pycompile.ops import _bf16, _mixed, tracing
 from pycompile.ops.lowering import Elementwise, Lowering
 
 
@@ -259,6 +259,8 @@ def _apply(op: OpDef, inputs, attrs: dict, key):
             f"but got {len(inputs)}")
     if _mixed.SCOPE and op.effect is Effect.PURE and op.name != "Cast":
         inputs = _mixed.adjust(op, inputs)     # inside a Cell run under to_float / an amp level
+    if op.effect is Effect.PURE and op.name != "Cast" and _bf16.involved(inputs, attrs):
+        return _bf16.widen(op, inputs, attrs, apply, OPS["Cast"])     # computed in float32
     sym = _symbolic_in(inputs)
     if sym is not None and getattr(sym._tracer, "infers_itself", False):
         # a value of run-time length (ops/dynamic_length.py): its type's length is only a bound,
@@ -625,6 +627,8 @@ def convert(v, to: np.dtype) -> np.ndarray:
     depends on the array's length (its SIMD and scalar loops differ); both sides use its scalar
     loop's: through int64."""
     a = np.asarray(v)
+    if a.dtype == mstype.bfloat16.np and to != a.dtype:
+        a = a.astype(np.float32)    # exact; then float32's conversions, as the C's pc_bf2f then convert
     if a.dtype.kind == "c" and np.dtype(to).kind != "c":
         # complex to a real type keeps the real part, to bool too (MindSpore's Cast: 0 + 1j is False)
         a = a.real

@@ -161,7 +161,7 @@ def _keep_fp32(network, black_list, dtype):
 
 
 def _check_dtype(dtype):
-    if dtype is not mstype.float16:
+    if dtype is not mstype.float16 and dtype is not mstype.bfloat16:
         raise ValueError(f"The dtype should be one of (mstype.float16, mstype.bfloat16), but got {dtype}.")
 
 

@@ -436,22 +436,16 @@ def _decode_tensor(tag: str, dims: list, type_name: str, content: bytes):
         return str(np.frombuffer(content, f"<U{len(content) // 4}")[0]) if content else ""
     if dims == [0]:
         dims = []          # MindSpore reads dims [0] as a 0-d tensor
-    if type_name == "BFloat16":
-        # pycompile has no bfloat16: widen to float32 exactly (bfloat16 is float32's top half).
-        logger.warning("checkpoint entry %s is BFloat16; pycompile loads it as Float32", tag)
-        bits = np.frombuffer(content, np.uint16).astype(np.uint32) << 16
-        array = bits.view(np.float32)
-    else:
-        try:
-            dt = mstype._BY_NAME[type_name]
-        except KeyError:
-            raise ValueError(f"the entry {tag!r} has tensor type {type_name!r}, "
-                             f"which pycompile does not know") from None
-        expected = int(np.prod(dims, dtype=np.int64)) * dt.itemsize
-        if len(content) != expected:
-            raise ValueError(f"the entry {tag!r} holds {len(content)} bytes, but shape {tuple(dims)} of "
-                             f"{type_name} needs {expected}")
-        array = np.frombuffer(content, dt.np)
+    try:
+        dt = mstype._BY_NAME[type_name]
+    except KeyError:
+        raise ValueError(f"the entry {tag!r} has tensor type {type_name!r}, "
+                         f"which pycompile does not know") from None
+    expected = int(np.prod(dims, dtype=np.int64)) * dt.itemsize
+    if len(content) != expected:
+        raise ValueError(f"the entry {tag!r} holds {len(content)} bytes, but shape {tuple(dims)} of "
+                         f"{type_name} needs {expected}")
+    array = np.frombuffer(content, dt.np)
     return Parameter(Tensor._wrap(array.reshape(dims)), name=tag)
 
 

@@ -42,6 +42,12 @@ PARALLEL_MIN = 1 << 15     # elements (times their _cost) before a kernel is spl
 TRANSCENDENTAL_COST = 3    # a transcendental op's work per element in plain ops (KernelEmitter._cost)
 
 
+# the 16-bit float types, stored in their own bits and computed in float: how a fused loop reads
+# their pointers, and the rounding a float value takes to be one of theirs
+_HALF_PTR = {mstype.float16: "hptr", mstype.bfloat16: "bptr"}
+_ROUND = {mstype.float16: "pc_round_h", mstype.bfloat16: "pc_round_bf"}
+
+
 @dataclass
 class KInput:
     value: object            # IR value (tensor or scalar)
@@ -251,7 +257,7 @@ class KernelEmitter:
             env = {}
             for k, (prm, inp) in enumerate(zip(self.block.params, self.inputs)):
                 t = inp.value.type
-                ptr = "hptr" if isinstance(t, TensorType) and t.dtype is mstype.float16 else "ptr"
+                ptr = _HALF_PTR.get(t.dtype, "ptr") if isinstance(t, TensorType) else "ptr"
                 if k in self.inplace:
                     env[id(prm)] = (ptr, f"out{self.inplace[k]}", C.compute(t.dtype))
                     continue
@@ -326,6 +332,8 @@ class KernelEmitter:
             return name
         if kind == "hptr":        # float16 storage, converted in vectorizable integer arithmetic
             return C.load(name, "j", mstype.float16)
+        if kind == "bptr":        # bfloat16 storage: the bits shifted into a float's
+            return C.load(name, "j", mstype.bfloat16)
         return f"{name}[j]"
 
     def _const_tensor_elem(self, c: ir.Const) -> str:
@@ -376,21 +384,22 @@ class KernelEmitter:
         out_t = m.type
         cdt = lower.compute(in_types, out_t)
         ct = C.compute(cdt)
-        half = getattr(cdt, "name", "") == "Float16"
+        rnd = _ROUND.get(cdt)
         args = []
         for v in m.inputs:
             a = self._read(env, v)
             is_bool = (v.type.dtype is mstype.bool_ if isinstance(v.type, TensorType)
                        else getattr(v.type, "kind", "") == "bool")
-            if half and not is_bool and not (isinstance(v.type, TensorType) and v.type.dtype is mstype.float16):
-                # float16 math runs in float on float16 values: round other operands (an int
-                # tensor, a Python number) to float16 first, as NumPy / MindSpore convert them
-                args.append(f"pc_round_h({a})")
+            if rnd and not is_bool and not (isinstance(v.type, TensorType) and v.type.dtype is cdt):
+                # float16 / bfloat16 math runs in float on their values: round other operands (an
+                # int tensor, a Python number) to the type first, as NumPy / MindSpore convert them
+                args.append(f"{rnd}({a})")
                 continue
             args.append(C.convert(a, C.value_ctype(v.type), ct))
         expr = C.convert(c_expr(op, args, ct), ct, C.value_ctype(out_t))
-        if isinstance(out_t, TensorType) and out_t.dtype is mstype.float16 and not lower.exact:
-            expr = f"pc_round_h({expr})"
+        out_rnd = _ROUND.get(out_t.dtype) if isinstance(out_t, TensorType) else None
+        if out_rnd and not lower.exact:
+            expr = f"{out_rnd}({expr})"
         return expr
 
     def _emit_for(self, w, n: ir.Node, env):

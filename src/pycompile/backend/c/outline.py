@@ -25,7 +25,7 @@ import re
 
 
 _TYPES = {"float", "double", "_Float16", "_Bool", "char", "int", "long", "short", "unsigned", "signed",
-          "void", "size_t", "pc_half_bits", "pc_stack", "int8_t", "int16_t", "int32_t", "int64_t",
+          "void", "size_t", "pc_half_bits", "pc_bf16", "pc_stack", "int8_t", "int16_t", "int32_t", "int64_t",
           "uint8_t", "uint16_t", "uint32_t", "uint64_t", "_Complex"}
 _KEYWORDS = _TYPES | {"const", "restrict", "static", "inline", "for", "if", "else", "while", "do", "return",
                       "break", "continue", "sizeof", "struct", "typedef", "volatile", "goto", "switch",

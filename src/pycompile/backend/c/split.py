@@ -29,7 +29,7 @@ SPLIT_LINES = 1500         # split bodies longer than this
 PART_LINES = 400           # aim for parts this long (a top-level statement is never cut)
 
 _TYPES = ("float _Complex", "double _Complex", "float", "double", "_Float16", "_Bool", "char", "int", "long", "int8_t", "int16_t", "int32_t", "int64_t",
-          "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "pc_stack", "pc_half_bits")
+          "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "pc_stack", "pc_half_bits", "pc_bf16")
 _DECL = re.compile(r"^    (const\s+)?(" + "|".join(_TYPES) + r")\s*(\*?)\s*(const\s+)?([A-Za-z_]\w*)\s*(=|;)")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _PROLOGUE = 3               # arena, nt, (void) casts: see CodeGen.function_text

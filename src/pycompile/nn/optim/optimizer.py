@@ -38,6 +38,7 @@ from pycompile.nn.cell import Cell
 from pycompile.nn.layers import CellList
 from pycompile.nn.learning_rate_schedule import LearningRateSchedule
 from pycompile.nn.optim._eager_update import eager_ready
+from pycompile.ops._table import OpTypeError
 from pycompile.ops import composite as C
 from pycompile.ops import functional as F
 
@@ -322,6 +323,8 @@ class Optimizer(Cell):
 
     def _advance(self, gradients):
         """global_step += 1, once every gradient exists (see the module docstring)."""
+        if any(p.dtype is mstype.bfloat16 for p in self._parameters):
+            _refuse_bfloat16(self.cls_name)
         if eager_ready() and self.global_step.__class__ is Parameter:
             # PyNative, seen by no tracer: every gradient exists already; int32 wraps as Add's does
             np.add(self.global_step._data, 1, out=self.global_step._data, casting="unsafe")
@@ -352,6 +355,50 @@ class Optimizer(Cell):
 
 
 _ONE = Tensor(np.array([1], np.int32))
+
+# MindSpore 2.10's optimizers all refuse bfloat16 Parameters when they first run (their Primitives'
+# type checks, or no CPU kernel): its words, recorded from the wheel (tests/conformance/cases_bf16.py).
+# pycompile computes any op on bfloat16 (ops/_bf16.py), but an update in bfloat16 is not one
+# (Adam's 1 - beta2 is 0 there): keep float32 weights and run the network in bfloat16 (amp).
+_F16_32 = "{Float16, Float32, Tensor[Float16], Tensor[Float32]}"
+_ALL_REAL = ("Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], Tensor[Int64], "
+             "Tensor[Int8], Tensor[UInt16], Tensor[UInt32], Tensor[UInt64], Tensor[UInt8]")
+_BF16_REFUSALS = {
+    "SGD": "For 'SGD', the element of 'parameters' must be one of Tensor[Float16], Tensor[Float32], but got "
+           "Ref[Tensor[BFloat16]].The supported data types depend on the hardware that executes the operator, "
+           "for more details, please refer to the MindSpore official website to get more information about the "
+           "data type.",
+    "Momentum": "For primitive[ApplyMomentum], the input argument[v_type] must be a type of {Tensor[Complex128], "
+                f"Tensor[Complex64], {_ALL_REAL}}}, but got Ref[Tensor[BFloat16]].",
+    "Adam": f"For primitive[Adam], the input argument[grad] must be a type of {_F16_32}, but got Tensor[BFloat16].",
+    "LazyAdam": f"For primitive[Adam], the input argument[grad] must be a type of {_F16_32}, but got "
+                "Tensor[BFloat16].",
+    "AdamOffload": "For primitive[AdamNoUpdateParam], the input argument[grad] must be a type of "
+                   "{Tensor[Float32]}, but got Tensor[BFloat16].",
+    "AdaMax": "For primitive[ApplyAdaMax], the input argument[grad_type] must be a type of {Tensor[Float16], "
+              "Tensor[Float32], Tensor[Float64]}, but got Tensor[BFloat16].",
+    "Adagrad": "For primitive[ApplyAdagrad], the input argument[accum] must be a type of {Tensor[Complex128], "
+               "Tensor[Complex64], Tensor[Float16], Tensor[Float32], Tensor[Float64]}, but got "
+               "Ref[Tensor[BFloat16]].",
+    "RMSProp": "For primitive[ApplyRMSProp], the input argument[grad dtype] must be a type of {Tensor[Complex64], "
+               f"{_ALL_REAL}}}, but got Tensor[BFloat16].",
+    "Lamb": "For primitive[Lamb], the input argument[m] must be a type of {Tensor[Complex128], Tensor[Complex64], "
+            f"{_ALL_REAL}}}, but got Ref[Tensor[BFloat16]].",
+    "FTRL": "Data type conversion is not supported for a 'Parameter', nor for the input tensor of an in-place "
+            "operator, the argument[var]'s data type of primitive[ApplyFtrl] is BFloat16, which cannot be "
+            "converted to data type Float32 automatically.",
+    "ProximalAdagrad": "For primitive[ApplyProximalAdagrad], the input argument[accum] must be a type of "
+                       "{Tensor[Float16], Tensor[Float32]}, but got Ref[Tensor[BFloat16]].",
+    "Adadelta": "For primitive[ApplyAdadelta], the input argument[accum_type] must be a type of {Tensor[Float16], "
+                "Tensor[Float32], Tensor[Float64]}, but got Ref[Tensor[BFloat16]].",
+    "AdamWeightDecay": "Select CPU operator[AdamWeightDecay] fail! Unsupported data type!",
+    "ASGD": "Select CPU operator[Assign] fail! Unsupported data type!",
+    "Rprop": "Select CPU operator[Sign] fail! Unsupported data type!",
+}
+
+
+def _refuse_bfloat16(name: str):
+    raise OpTypeError(_BF16_REFUSALS.get(name, f"Select CPU operator[{name}] fail! Unsupported data type!"))
 
 
 def _unique(items):

@@ -120,7 +120,7 @@ def isreal(input):
 @op_entry("is_floating_point", tensor_method=True, args=[Arg("input")])
 def is_floating_point(input):
     """Whether the dtype is a float type (a Python bool)."""
-    return input.dtype in (mstype.float16, mstype.float32, mstype.float64)
+    return input.dtype.is_float
 
 
 @op_entry("is_complex", tensor_method=True, args=[Arg("input")])

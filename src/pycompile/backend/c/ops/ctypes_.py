@@ -1,5 +1,5 @@
 """C types of pycompile dtypes: storage type, and the type arithmetic is done in (float16 is
-stored as _Float16 and computed in float)."""
+stored as _Float16 and bfloat16 as pc_bf16 bits, both computed in float)."""
 from __future__ import annotations
 
 from pycompile.common import dtype as mstype
@@ -11,7 +11,7 @@ def storage(dt: mstype.DType) -> str:
 
 
 def compute(dt: mstype.DType) -> str:
-    return "float" if dt is mstype.float16 else dt.ctype
+    return "float" if dt is mstype.float16 or dt is mstype.bfloat16 else dt.ctype
 
 
 def load(ptr: str, idx: str, dt: mstype.DType) -> str:
@@ -20,6 +20,8 @@ def load(ptr: str, idx: str, dt: mstype.DType) -> str:
     plain cast would stay scalar."""
     if dt is mstype.float16:
         return f"pc_h2f(((const pc_half_bits *)({ptr}))[{idx}])"
+    if dt is mstype.bfloat16:
+        return f"pc_bf2f(((const pc_bf16 *)({ptr}))[{idx}])"
     return f"{ptr}[{idx}]"
 
 
@@ -27,6 +29,8 @@ def store(ptr: str, idx: str, expr: str, dt: mstype.DType) -> str:
     """The statement storing `expr` (compute type) at element `idx` of storage pointer `ptr`."""
     if dt is mstype.float16:
         return f"((pc_half_bits *)({ptr}))[{idx}] = pc_f2h({expr});"
+    if dt is mstype.bfloat16:
+        return f"((pc_bf16 *)({ptr}))[{idx}] = pc_f2bf({expr});"
     st = storage(dt)
     return f"{ptr}[{idx}] = {expr};" if st == compute(dt) and st != "_Bool" else f"{ptr}[{idx}] = ({st})({expr});"
 
