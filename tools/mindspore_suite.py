@@ -283,11 +283,13 @@ def oracle_numpy_python() -> str:
     needs (pytest, scipy) and pycompile's runtime dependencies from pyproject.toml (pycompile itself
     comes from --src on PYTHONPATH, as with any --python)."""
     py = os.path.join(ORACLE_NUMPY_VENV, "bin", "python")
-    if os.path.exists(py) and _numpy_version(py) == "1.26.4":
-        return py
     with open(os.path.join(ROOT, "pyproject.toml")) as f:
         block = re.search(r"^dependencies = \[(.*?)\]", f.read(), re.S | re.M).group(1)
     deps = [d for d in re.findall(r'"([^"]+)"', block) if not d.startswith("numpy")]
+    if os.path.exists(py) and _numpy_version(py) == "1.26.4":
+        # a dependency added since the venv was made (ml_dtypes): pip leaves satisfied ones alone
+        subprocess.run([py, "-m", "pip", "install", "-q", "numpy==1.26.4", *deps], check=True)
+        return py
     subprocess.run([sys.executable, "-m", "venv", ORACLE_NUMPY_VENV], check=True)
     subprocess.run([py, "-m", "pip", "install", "-q", "numpy==1.26.4", "scipy", "pytest", "pillow", *deps], check=True)
     return py

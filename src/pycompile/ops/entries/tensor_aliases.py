@@ -35,7 +35,7 @@ def _cast(method, dtype):
 
 
 for _m, _d in (("double", mstype.float64), ("half", mstype.float16), ("long", mstype.int64),
-               ("short", mstype.int16), ("byte", mstype.uint8)):
+               ("short", mstype.int16), ("byte", mstype.uint8), ("bfloat16", mstype.bfloat16)):
     _cast(_m, _d)
 
 
