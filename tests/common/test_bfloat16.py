@@ -292,3 +292,18 @@ def test_cast_to_bfloat16_from_each_dtype_as_the_wheel(src):
     for got in (eager[0], compiled[0]):
         assert str(got.dtype) == rec[f"{src}/PYNATIVE_MODE"]["dtype"] == "BFloat16"
         np.testing.assert_array_equal(f32(got), np.array(want, np.float32))
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_amp_auto_computes_the_product_in_bfloat16(mode):
+    """amp_level 'auto': MatMul is on the low-precision list (its operands cast to bfloat16, the
+    product rounded to bfloat16), BiasAdd promotes with the float32 bias - as for float16."""
+    ms.set_context(mode=mode)
+    w = np.array([[0.3, -1.1, 0.7], [2.1, 0.45, -0.9]], np.float32)
+    b = np.array([0.01, -0.2], np.float32)
+    net = ms.amp.auto_mixed_precision(nn.Dense(3, 2, weight_init=Tensor(w), bias_init=Tensor(b)), "auto",
+                                      dtype=ms.bfloat16)
+    x = np.array([[1.3, -0.6, 2.2], [0.1, 0.2, -0.3]], np.float32)
+    out = net(Tensor(x))
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), bf(bf(x) @ bf(w).T) + b, rtol=1e-6, atol=1e-7)

@@ -26,6 +26,7 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType, type_of
+from pycompile.ops import _mixed
 
 BF16 = mstype.bfloat16
 F32 = mstype.float32
@@ -73,6 +74,12 @@ def widen(op, inputs, attrs: dict, apply, cast_op):
 
     new_inputs = [type(x)(up(y) for y in x) if isinstance(x, (tuple, list)) else up(x) for x in inputs]
     new_attrs = {k: (F32 if v is BF16 else v) for k, v in attrs.items()}
+    if _mixed.SCOPE:
+        # inside an amp scope the inputs were recast already: the float32 op must not be recast to
+        # bfloat16 again (amp_level 'auto' would, for ever)
+        with _mixed.exact():
+            out = apply(op, new_inputs, new_attrs)
+            return _narrow(out, apply, cast_op) if back else out
     out = apply(op, new_inputs, new_attrs)
     return _narrow(out, apply, cast_op) if back else out
 
