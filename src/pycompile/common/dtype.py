@@ -221,6 +221,11 @@ float_type = (float16, float32, float64, bfloat16)
 complex_type = (complex64, complex128)
 
 
+def finfo(np_dtype):
+    """np.finfo for every float dtype pycompile has, bfloat16 included (NumPy's refuses it)."""
+    return ml_dtypes.finfo(np_dtype)
+
+
 def dtype_to_nptype(type_):
     """The NumPy scalar type of a dtype (`dtype_to_nptype(float16)` is numpy.float16)."""
     return to_dtype(type_).np.type

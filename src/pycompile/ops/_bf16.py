@@ -17,7 +17,8 @@ is float32, with float32 or float64 the wider one: `dtype.promote`). An op given
 other float dtype (`ops.sum(x, dtype=ms.float32)`) keeps it. A Python float operand of such an op
 is rounded to bfloat16 first, as MindSpore converts a scalar to the tensor's type.
 
-Ops left alone: Cast (it converts bfloat16 itself), the effects (Assign and the in-place updates
+Ops left alone: Cast (it converts bfloat16 itself), a Custom op's Python function (it is handed
+the bfloat16 array, as MindSpore hands it its own), the effects (Assign and the in-place updates
 write the Parameter they are given, not a widened copy of it) and ops run on no bfloat16 value.
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pycompile.ops import _mixed
 BF16 = mstype.bfloat16
 F32 = mstype.float32
 _NP_BF16 = BF16.np
+NATIVE = frozenset(("Cast", "CustomPyFunc"))     # the pure ops given bfloat16 as it is
 
 
 def _dtype_of(x):

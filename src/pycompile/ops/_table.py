@@ -259,7 +259,7 @@ def _apply(op: OpDef, inputs, attrs: dict, key):
             f"but got {len(inputs)}")
     if _mixed.SCOPE and op.effect is Effect.PURE and op.name != "Cast":
         inputs = _mixed.adjust(op, inputs)     # inside a Cell run under to_float / an amp level
-    if op.effect is Effect.PURE and op.name != "Cast" and _bf16.involved(inputs, attrs):
+    if op.effect is Effect.PURE and op.name not in _bf16.NATIVE and _bf16.involved(inputs, attrs):
         return _bf16.widen(op, inputs, attrs, apply, OPS["Cast"])     # computed in float32
     sym = _symbolic_in(inputs)
     if sym is not None and getattr(sym._tracer, "infers_itself", False):

@@ -103,7 +103,7 @@ def nan_to_num(input, nan=None, posinf=None, neginf=None):
     t = F._tensor_type("NanToNum", input)
     if not t.dtype.is_float:
         raise OpTypeError(f"Select CPU operator[NanToNum] fail! Unsupported data type! ({t})")
-    info = np.finfo(t.dtype.np)
+    info = mstype.finfo(t.dtype.np)
     nan = 0.0 if nan is None else float(nan)
     posinf = float(info.max) if posinf is None else float(posinf)
     neginf = float(info.min) if neginf is None else float(neginf)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pycompile.common import dtype as mstype
 from pycompile.common.abstract import RefType, Symbolic, TensorType
 from pycompile.ops import prims as P
 from pycompile.ops import functional as F
@@ -146,7 +147,7 @@ def _identity(rule: str, dtype) -> float | int:
         return 0
     if rule == "mul":
         return 1
-    info = np.iinfo(dtype.np) if dtype.kind in "iu" else np.finfo(dtype.np)
+    info = np.iinfo(dtype.np) if dtype.kind in "iu" else mstype.finfo(dtype.np)
     v = info.min if rule == "max" else info.max
     return int(v) if dtype.kind in "iu" else float(v)
 

@@ -195,7 +195,7 @@ def _div_no_nan(x, y):
     q = F.div(x, y)
     yt = y if isinstance(y, TensorMethods) else F.fill(q.dtype, (), y)
     # MindSpore's CPU kernel takes |y| below the dtype's epsilon for 0 (1e-30 / -1e-30 gives 0)
-    tiny = F.less(F.abs(yt), float(np.finfo(q.dtype.np).eps)) if q.dtype.is_float else F.equal(yt, 0)
+    tiny = F.less(F.abs(yt), float(mstype.finfo(q.dtype.np).eps)) if q.dtype.is_float else F.equal(yt, 0)
     return ops.where(tiny, F.zeros_like(q), q)
 
 

@@ -414,7 +414,7 @@ def _random(self, from_=0, to=None, *, generator=None):
     self's dtype holds exactly, 2**24 for float32); returns self."""
     if to is None:
         if self.dtype.is_float:
-            to = 2 ** (np.finfo(self.dtype.np).nmant + 1)
+            to = 2 ** (mstype.finfo(self.dtype.np).nmant + 1)
         elif self.dtype.is_bool:
             to = 2
         else:

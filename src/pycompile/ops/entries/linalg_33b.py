@@ -285,7 +285,7 @@ def pinv(x, atol=None, rtol=None, hermitian=False):
     max(atol, rtol * s_max) treated as 0 (rtol defaults to eps * max(m, n) when atol is None)."""
     _float(x, "pinv")
     s, u, v = _svd_parts(x)
-    eps = float(np.finfo(x.dtype.np).eps)
+    eps = float(mstype.finfo(x.dtype.np).eps)
     if rtol is None:
         rtol = eps * max(x.shape[-2:]) if atol is None or atol == 0 else 0.0
     smax = ops.amax(s, -1, True)

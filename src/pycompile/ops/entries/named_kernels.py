@@ -98,7 +98,7 @@ def rolling(prim, x):
         # the wheel starts a max at numeric_limits<T>::min(): for floats the smallest positive
         # normal, so a window of negative values gives that (recorded); a min at ::max()
         if is_float:
-            pad = float(np.finfo(x.dtype.np).tiny) if method == "max" else float("inf")
+            pad = float(mstype.finfo(x.dtype.np).tiny) if method == "max" else float("inf")
         else:
             info = np.iinfo(x.dtype.np)
             pad = int(info.min) if method == "max" else int(info.max)

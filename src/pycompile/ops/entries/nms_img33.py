@@ -44,7 +44,7 @@ def _bitonic_order(keys, n: int):
         p <<= 1
     dt = keys.dtype
     if p > n:
-        keys = F.concat((keys, _const(np.full(p - n, np.finfo(dt.np).max, dt.np))), 0)
+        keys = F.concat((keys, _const(np.full(p - n, mstype.finfo(dt.np).max, dt.np))), 0)
     idx = _const(np.arange(p, dtype=np.int32))
     place = np.arange(p)
     i = 2

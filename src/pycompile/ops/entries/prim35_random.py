@@ -375,7 +375,7 @@ def _fixed_pool(op, x, samples, ksize, out, sample_axis, nan_wins):
     lin = F.reshape(lin, (n, c, p, k))
     dt = x.dtype
     if dt.is_float:
-        init = float(np.finfo(dt.np).min) if nan_wins else float("-inf")
+        init = float(mstype.finfo(dt.np).min) if nan_wins else float("-inf")
     else:
         init = int(np.iinfo(dt.np).min) if nan_wins else 0
     m0 = F.fill(dt, (), init)

@@ -328,7 +328,7 @@ def dilation2d_primitive(x, filter, stride, dilation, pad_mode="SAME", data_form
         pads = (need[1] // 2, need[1] - need[1] // 2, need[0] // 2, need[0] - need[0] // 2)
     if out[0] <= 0 or out[1] <= 0:
         raise OpValueError(f"For '{op}', the output's height and width must be positive, but got {out}.")
-    low = float(np.finfo(np.dtype(x.dtype.np)).min)
+    low = float(mstype.finfo(np.dtype(x.dtype.np)).min)
     xp = ops.pad(x, pads, value=low) if any(pads) else x
     best = None
     for i in range(kh):

@@ -175,7 +175,7 @@ def _cumulative_logsumexp(x, axis, exclusive=False, reverse=False):
     if exclusive:
         # shifted by one; the empty sum is the dtype's lowest finite value, as the wheel's kernel gives
         n = y.shape[ax]
-        pad = F.fill(y.dtype, tuple(1 if i == ax else s for i, s in enumerate(y.shape)), -float(np.finfo(y.dtype.np).max))
+        pad = F.fill(y.dtype, tuple(1 if i == ax else s for i, s in enumerate(y.shape)), -float(mstype.finfo(y.dtype.np).max))
         out = ops.concat((pad, ops.logcumsumexp(ops.narrow(y, ax, 0, n - 1), ax)), ax) if n > 1 else pad
     else:
         out = ops.logcumsumexp(y, ax)
@@ -381,7 +381,7 @@ def _float_eps(x, op):
 @op_entry("eps", primitive="Eps", args=[Arg("x", check=_float_eps)])
 def eps(x):
     """A tensor of x's shape and dtype filled with the dtype's machine epsilon (2**-10, 2**-23, 2**-52)."""
-    return F.fill(x.dtype, tuple(x.shape), float(np.finfo(x.dtype.np).eps))
+    return F.fill(x.dtype, tuple(x.shape), float(mstype.finfo(x.dtype.np).eps))
 
 
 @op_entry("fills", tensor_method=True, args=[Arg("x"), Arg("value", "value")])

@@ -366,7 +366,7 @@ def nextafter(input, other):
         raise OpTypeError(f"For 'NextAfter', 'input' and 'other' must be Float32 or Float64 Tensors of one dtype, but "
                           f"got {input.dtype} and {other.dtype}.")
     x, y = input, other
-    info = np.finfo(x.dtype.np)
+    info = mstype.finfo(x.dtype.np)
     mant, emin = info.nmant, info.minexp               # 23 / 52, -126 / -1022
     ax = F.abs(x)
     safe = ops.where(F.greater(ax, 0), ax, F.ones_like(ax))
