@@ -185,7 +185,8 @@ def test_amp_network_trains_in_bfloat16_both_modes():
     def train(mode, dtype):
         ms.set_context(mode=mode)
         ms.set_seed(5)
-        net = nn.SequentialCell([nn.Dense(8, 16, weight_init="normal"), nn.ReLU(), nn.Dense(16, 2, weight_init="normal")])
+        net = nn.SequentialCell([nn.Dense(8, 16, weight_init="normal"), nn.ReLU(),
+                                 nn.Dense(16, 2, weight_init="normal")])
         if dtype is not None:
             net.to_float(dtype)
         step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.05, 0.9))

@@ -62,6 +62,20 @@ def cov33_t_kthvalue(x):
     return x.kthvalue(2, 1), x.kthvalue(1, 0, True)
 
 
+@case("Tensor.eigvals", inputs=[np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)],
+      trust_graph="MindSpore 2.10's PyNative Tensor.eigvals raises TypeError (eigvals() missing 1 required positional "
+                  "argument: 'A'); its graph mode computes ops.eigvals, as its documentation says")
+def cov33_t_eigvals(x):
+    return x.eigvals()
+
+
+@case("Tensor.pin_memory", inputs=[_c33_X], graph=False, reason="a host-memory copy",
+      oracle_bug="MindSpore 2.10's CPU wheel raises RuntimeError (Create device context failed: no Ascend plugin); "
+                 "tests/ops/test_tensor_misc.py checks the copy")
+def cov33_t_pin_memory(x):
+    return x.pin_memory()
+
+
 @case("Tensor.fills", inputs=[_c33_X])
 def cov33_t_fills(x):
     return x.fills(1.5)

@@ -42,3 +42,25 @@ def _compiled(x):
 
 def test_in_graph_code():
     np.testing.assert_array_equal(_compiled(_x()).asnumpy(), np.array([[3, 4, 5], [6, 7, 8], [3, 3, 3]], np.float32))
+
+
+def test_eigvals_method_is_the_function():
+    a = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    got = Tensor(a).eigvals()
+    assert got.dtype == ms.complex64
+    np.testing.assert_allclose(np.sort_complex(got.asnumpy()), np.sort_complex(np.linalg.eigvals(a)), rtol=1e-5)
+
+
+def test_pin_memory_returns_a_copy():
+    x = Tensor(np.array([[1.5, -2.0], [0.0, 3.0]], np.float32))
+    y = x.pin_memory()
+    assert y is not x and y.dtype == x.dtype and y.shape == x.shape
+    np.testing.assert_array_equal(y.asnumpy(), x.asnumpy())
+    x[0, 0] = 7.0
+    assert y.asnumpy()[0, 0] == 1.5          # its own memory
+
+    @ms.jit
+    def f(t):
+        return t.pin_memory() * 2
+
+    np.testing.assert_array_equal(f(x).asnumpy(), x.asnumpy() * 2)

@@ -13,7 +13,10 @@ _SAME = {"absolute": "abs", "bitwise_not": "bitwise_not", "bmm": "bmm", "mm": "m
          "gt": "greater", "le": "less_equal", "less": "less", "less_equal": "less_equal", "lt": "less",
          "ne": "not_equal", "not_equal": "not_equal", "logical_and": "logical_and", "logical_not": "logical_not",
          "logical_or": "logical_or", "negative": "neg", "reciprocal": "reciprocal", "remainder": "remainder",
-         "true_divide": "div", "floor_divide": "floor_divide"}
+         "true_divide": "div", "floor_divide": "floor_divide",
+         # MindSpore 2.10's Tensor.eigvals raises TypeError ("eigvals() missing 1 required positional
+         # argument: 'A'"): its documentation's `ops.eigvals(x)` is what it runs here
+         "eigvals": "eigvals"}
 
 
 def _forward(method, functional):
@@ -25,6 +28,14 @@ def _forward(method, functional):
 
 for _m, _f in _SAME.items():
     _forward(_m, _f)
+
+
+@tensor_alias("pin_memory")
+def _pin_memory(self):
+    """A new Tensor holding a copy of the values. MindSpore copies them to page-locked host memory
+    for a device to read; a CPU process has no other memory (MindSpore 2.10's CPU wheel raises
+    RuntimeError here without the Ascend plugin)."""
+    return F.identity(self)
 
 
 def _cast(method, dtype):
