@@ -74,6 +74,10 @@ from pycompile.nn.wrappers_surface33 import (AdaptiveAvgPool3d, AdaptiveMaxPool3
 from pycompile import ops as _ops  # noqa: E402
 from pycompile.nn.lstm_primitive import LSTM as _LSTMPrimitive  # noqa: E402
 _ops.LSTM = _ops.operations.LSTM = _LSTMPrimitive
+# and the GRU primitive of MindSpore's reinforcement-learning package, ops.operations._rl_inner_ops
+from pycompile.nn.gru_primitive import GRUV2 as _GRUV2  # noqa: E402
+from pycompile.ops.operations import _rl_inner_ops  # noqa: E402
+_rl_inner_ops.GRUV2 = _GRUV2
 
 def __getattr__(name):
     from pycompile.common.missing import missing
