@@ -48,8 +48,10 @@ from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta
                                   TopKCategoricalAccuracy, get_metric_fn, names, rearrange_inputs, ROC, BleuScore, CosineSimilarity, Dice, Perplexity, auc)
 from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping, History,  # noqa: F401,E402
                                       LambdaCallback, LearningRateScheduler, LossMonitor, ModelCheckpoint,
-                                      RunContext, TimeMonitor, ReduceLROnPlateau, BackupAndRestore, OnRequestExit)
+                                      RunContext, TimeMonitor, ReduceLROnPlateau, BackupAndRestore, OnRequestExit,
+                                      FlopsUtilizationCollector)
 from pycompile import train  # noqa: F401,E402
+from pycompile.flops import flops_collection  # noqa: F401,E402
 # mindspore.train.export / export_split_mindir (defined above train/, so set here)
 train.export, train.export_split_mindir = export, export_split_mindir
 from pycompile import amp  # noqa: F401,E402

@@ -154,6 +154,9 @@ KNOBS: dict[str, Knob] = {k.name: k for k in (
          "the on-disk cache's directory (default $XDG_CACHE_HOME/pycompile, else ~/.cache/pycompile)"),
     Knob("MS_ROLE", None, _text,
          "MindSpore's dynamic-cluster role of this process: Primitive.place does nothing where it is MS_SCHED"),
+    Knob("MA_LOG_DIR", None, _text,
+         "where FlopsUtilizationCollector(enable_ma_collector=True) writes its records "
+         "(default: the working directory)"),
     Knob("GLOG_v", "2", _text, "the level of `mindspore.log` messages shown: 0 DEBUG ... 4 CRITICAL (default 2)"),
     Knob("GLOG_logtostderr", "1", _text, "reported by `mindspore.log.get_log_config()` (messages go to stderr)"),
     Knob("XDG_CACHE_HOME", None, _text,

@@ -18,10 +18,10 @@ from pycompile.ops import _mixed, tracing
 from pycompile.ops.autodiff.saved_hooks import saved_tensors_hooks
 from pycompile.ops.primitive import Primitive
 from pycompile.errors import UserAttributeError, UserKeyError
-from pycompile.nn import cell_api, hooks
+from pycompile.nn import cell_api, cell_phase, hooks
 
 
-class Cell(CellBase, cell_api.Cell):
+class Cell(CellBase, cell_api.Cell, cell_phase.Cell):
     """Base class of layers and models: subclasses define `construct`. Flags, recomputation and
     parallel hints, buffers, the state dict, `to` and backward pre-hooks are nn/cell_api.py's."""
 
@@ -157,6 +157,7 @@ class Cell(CellBase, cell_api.Cell):
         # _attr_version makes compiled calls of the Cell recompile (construct may read
         # self.training); _mode_version records that the bump was only a mode change, which
         # keeps a lazy_inline Cell shareable (its subgraphs are keyed by the mode, as in MindSpore)
+        self.__dict__["_phase"] = "train" if mode else "predict"     # MindSpore's: this Cell's only
         for _, cell in self.cells_and_names():
             object.__setattr__(cell, "training", mode)
             cell_api.record_flags(cell, training=mode)          # (get_flags() shows it, as MindSpore's)

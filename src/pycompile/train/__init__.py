@@ -6,7 +6,8 @@ from pycompile.nn.metrics import (F1, MAE, MSE, Accuracy, ConfusionMatrix, Fbeta
 from pycompile.train import metrics  # noqa: F401,E402
 from pycompile.train.callback import (Callback, CheckpointConfig, EarlyStopping, History, LambdaCallback,  # noqa: F401
                                       LearningRateScheduler, LossMonitor, ModelCheckpoint, ProgressBar, RunContext,
-                                      TimeMonitor, ReduceLROnPlateau, BackupAndRestore, OnRequestExit)
+                                      TimeMonitor, ReduceLROnPlateau, BackupAndRestore, OnRequestExit,
+                                      FlopsUtilizationCollector)
 from pycompile.train.loss_scale_manager import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401,E402
                                                 LossScaleManager)
 from pycompile.train.model import Model  # noqa: F401,E402

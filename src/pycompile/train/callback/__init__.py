@@ -6,6 +6,7 @@ from pycompile.train.callback._backup_exit import BackupAndRestore, OnRequestExi
 from pycompile.train.callback._callback import Callback, RunContext, _CallbackManager, _InternalCallbackParam
 from pycompile.train.callback._checkpoint import CheckpointConfig, ModelCheckpoint, _CheckpointManager
 from pycompile.train.callback._early_stop import EarlyStopping
+from pycompile.train.callback._flops_collector import FlopsUtilizationCollector
 from pycompile.train.callback._history import History
 from pycompile.train.callback._lambda_callback import LambdaCallback
 from pycompile.train.callback._loss_monitor import LossMonitor
@@ -20,5 +21,5 @@ import pycompile.dataset as _dataset  # noqa: E402
 _dataset.WaitedDSCallback = WaitedDSCallback     # mindspore.dataset.WaitedDSCallback (dataset sits below train)
 
 __all__ = ["Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
-           "EarlyStopping", "ReduceLROnPlateau", "BackupAndRestore", "OnRequestExit", "LearningRateScheduler", "History", "LambdaCallback", "ProgressBar",
+           "EarlyStopping", "FlopsUtilizationCollector", "ReduceLROnPlateau", "BackupAndRestore", "OnRequestExit", "LearningRateScheduler", "History", "LambdaCallback", "ProgressBar",
            "_CallbackManager", "_InternalCallbackParam", "_CheckpointManager"]
