@@ -16,7 +16,8 @@ MindSpore's arguments are taken with its defaults and its warnings for a value o
 (the argument is then reset to its default, as MindSpore does); the ones that configure Ascend
 hardware counters (aic_metrics, l2_cache, hbm_ddr, pcie, ...) have nothing to configure on the
 CPU and are taken and ignored. `profile_memory`, `data_process`, `with_stack` and
-`parallel_strategy` add nothing to the files yet (docs/status.md).
+`parallel_strategy` add nothing to the files yet (docs/status.md). `schedule=` / `on_trace_ready=`
+(and mindspore.profiler.profile, tensorboard_trace_handler): profiler/schedule.py.
 """
 from __future__ import annotations
 
@@ -28,8 +29,12 @@ import time
 
 from pycompile import log
 from pycompile.backend import profiling
+from pycompile.profiler.schedule import ProfilerAction, schedule, tensorboard_trace_handler
 
-__all__ = ["Profiler", "ProfilerLevel", "ProfilerActivity", "AicoreMetrics", "ExportType"]
+__all__ = ["Profiler", "ProfilerLevel", "ProfilerActivity", "AicoreMetrics", "ExportType", "ProfilerAction",
+           "profile", "schedule", "tensorboard_trace_handler"]
+
+_RECORDING = (ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE)
 
 
 class ProfilerLevel(enum.Enum):
@@ -118,10 +123,14 @@ class Profiler:
         self._log = []
         # the epoch time of the monotonic clock's zero: timestamps in the files are epoch ns
         self._offset = time.time_ns() - time.perf_counter_ns()
-        stamp = time.strftime("%Y%m%d%H%M%S", time.localtime(self._started_wall)) + \
-            f"{int(self._started_wall * 1000) % 1000:03d}"
-        self._dir = os.path.join(os.path.abspath(self._options["output_path"]),
-                                 f"{socket.gethostname()}_{os.getpid()}_{stamp}_ascend_ms")
+        self._dir = _run_dir(os.path.abspath(self._options["output_path"]), f"{socket.gethostname()}_{os.getpid()}",
+                             self._started_wall)
+        # schedule= / on_trace_ready= (profiler/schedule.py): the steps prof.step() counts decide
+        self._schedule = kwargs.get("schedule")
+        self._on_trace_ready = kwargs.get("on_trace_ready")
+        self._step_num, self._recorded_steps, self._started = 0, 0, False
+        self._action = self._schedule(0) if self._schedule is not None else None
+        self._schedule_unused = self._schedule is not None
         if self._options["start_profile"]:
             self.start()
 
@@ -134,7 +143,13 @@ class Profiler:
         self._log.append(f"[{time.strftime('%Y-%m-%d-%H:%M:%S')}] [INFO] {msg}")
 
     def start(self) -> None:
-        """Record from now on: every PyNative op and every kernel of graph code."""
+        """Record from now on: every PyNative op and every kernel of graph code (with a schedule:
+        from the first step it says to record)."""
+        if self._schedule is not None:
+            if not self._started:
+                self._started = True
+                self._transit(ProfilerAction.NONE, self._action)
+            return
         if self._recorder is not None and profiling._ACTIVE[0] is self._recorder:
             log.warning("The profiler has already started. Do not turn on again in the open state.")
             return
@@ -147,7 +162,15 @@ class Profiler:
         self._note("CpuProfiler start.")
 
     def stop(self) -> None:
-        """Stop recording (what was recorded is kept for `analyse`)."""
+        """Stop recording (what was recorded is kept for `analyse`; with a schedule, in a recording
+        step, `on_trace_ready` is called with it)."""
+        if self._schedule is not None:
+            if self._schedule_unused:
+                log.warning("The profiler has schedule. Please use step() to collect data.")
+            elif self._started:
+                self._started = False
+                self._transit(self._action, None)
+            return
         if self._recorder is None or profiling._ACTIVE[0] is not self._recorder:
             log.warning("The profiler has not started, do not need to stop.")
             return
@@ -156,13 +179,57 @@ class Profiler:
 
     def step(self) -> None:
         """Mark the end of a training step: the type table's per-step frequency divides by the
-        number of steps marked."""
+        number of steps marked; with a schedule, the next step's action starts or ends recording."""
         self._steps += 1
+        if self._schedule is None:
+            return
+        if not self._started:
+            log.error("Profiler is stopped, step takes no effect!")
+            return
+        if self._action in _RECORDING:
+            self._recorded_steps += 1
+        previous = self._action
+        self._step_num += 1
+        self._action = self._schedule(self._step_num)
+        self._schedule_unused = False
+        self._transit(previous, self._action)
+
+    def _transit(self, previous, current) -> None:
+        """Leave the action `previous` for `current` (None: stopping): end a recording (and hand
+        it to on_trace_ready after RECORD / RECORD_AND_SAVE), begin one (a warm-up's is dropped)."""
+        recording = self._recorder is not None and profiling._ACTIVE[0] is self._recorder
+        ends = previous is ProfilerAction.RECORD_AND_SAVE or (
+            previous is ProfilerAction.RECORD and current not in _RECORDING) or (
+            previous is ProfilerAction.WARM_UP and current in (ProfilerAction.NONE, None))
+        if recording and ends:
+            profiling.end()
+            if previous in _RECORDING and self._on_trace_ready is not None:
+                self._on_trace_ready(self)
+            self._recorder, self._recorded_steps, recording = None, 0, False
+        if current is ProfilerAction.WARM_UP and not recording or current in _RECORDING and (
+                not recording or previous is ProfilerAction.WARM_UP):
+            if recording:
+                profiling.end()
+            self._recorder, self._recorded_steps = profiling.Recorder(), 0
+            profiling.begin(self._recorder)
+
+    def _save(self, root: str, worker: str) -> None:
+        """Write the recorded steps' files to `<root>/<worker>_<time>_ascend_ms` (on_trace_ready)."""
+        from pycompile.profiler import _files
+        out = _run_dir(root, worker, time.time())
+        recorder = self._recorder or profiling.Recorder()
+        _files.write(out, recorder, _rank(), self._offset, self._recorded_steps or 1, self._metadata, self._log)
 
     def analyse(self, offline_path=None, pretty=False, step_list=None, mode="sync") -> None:
         """Stop recording if it still does, and write the files (profiler/_files.py) to
         `output_path`; `pretty` indents trace_view.json's neighbours (profiler_metadata.json)."""
         from pycompile.profiler import _files
+        if self._schedule is not None:
+            if self._recorder is not None and profiling._ACTIVE[0] is self._recorder:
+                profiling.end()
+            self._started = False
+            log.warning("The profiler has schedule. Please use 'on_trace_ready' to analyse data.")
+            return
         if self._recorder is not None and profiling._ACTIVE[0] is self._recorder:
             self.stop()
         recorder = self._recorder or profiling.Recorder()
@@ -236,6 +303,31 @@ class Profiler:
                 profiling.end()
             except ImportError:         # the interpreter is shutting down: nothing runs after
                 return
+
+
+class profile(Profiler):  # noqa: N801 - MindSpore's name
+    """mindspore.profiler.profile: the Profiler with MindSpore 2.10's newer arguments; the Ascend
+    settings of `experimental_config` (profiler_level, aic_metrics, export_type, mstx ...) are read
+    from it as the Profiler's own."""
+
+    def __init__(self, activities=None, with_stack=False, profile_memory=False, data_process=False,
+                 parallel_strategy=False, start_profile=True, hbm_ddr=False, pcie=False, sync_enable=True,
+                 record_shapes=False, schedule=None, on_trace_ready=None, experimental_config=None):
+        options = dict(activities=activities, with_stack=with_stack, profile_memory=profile_memory,
+                       data_process=data_process, parallel_strategy=parallel_strategy, start_profile=start_profile,
+                       hbm_ddr=hbm_ddr, pcie=pcie, sync_enable=sync_enable, record_shapes=record_shapes,
+                       schedule=schedule, on_trace_ready=on_trace_ready)
+        for key in ("profiler_level", "aic_metrics", "l2_cache", "mstx", "data_simplification", "export_type",
+                    "mstx_domain_include", "mstx_domain_exclude", "sys_io", "sys_interconnection", "host_sys"):
+            if getattr(experimental_config, key, None) is not None:
+                options[key] = getattr(experimental_config, key)
+        super().__init__(**options)
+
+
+def _run_dir(root: str, worker: str, wall: float) -> str:
+    """`<root>/<worker>_<yyyymmddHHMMSSmmm>_ascend_ms`, MindSpore's name for one run's files."""
+    stamp = time.strftime("%Y%m%d%H%M%S", time.localtime(wall)) + f"{int(wall * 1000) % 1000:03d}"
+    return os.path.join(root, f"{worker}_{stamp}_ascend_ms")
 
 
 def _graph_calls(recorder) -> int:
