@@ -38,6 +38,7 @@ from pycompile import ops
 from pycompile.common import dtype as mstype
 from pycompile.common.tensor import Tensor
 from pycompile.nn import rnn_math as M
+from pycompile.nn.flat_rnn import check_bool, check_dropout, check_size, cut
 from pycompile.nn.rnn import run_direction
 from pycompile.ops._table import OpTypeError, OpValueError
 from pycompile.ops.primitive import Primitive
@@ -48,13 +49,6 @@ def _int(name, value):
         raise OpTypeError(f"For 'GRUV2', the '{name}' must be int, but got '{type(value).__name__}'")
     if value < 1:
         raise OpValueError(f"For 'GRUV2', the '{name}' must be int and must > 0, but got '{value}' with type 'int'.")
-    return value
-
-
-def _bool(name, value):
-    if not isinstance(value, bool):
-        raise OpTypeError(f"For 'GRUV2', the type of '{name}' should be 'bool', but got type "
-                          f"'{type(value).__name__}'.")
     return value
 
 
@@ -78,16 +72,10 @@ class GRUV2(Primitive):
         self.input_size = _int("input_size", input_size)
         self.hidden_size = _int("hidden_size", hidden_size)
         self.num_layers = _int("num_layers", num_layers)
-        self.has_bias = _bool("has_bias", has_bias)
-        self.bidirectional = _bool("bidirectional", bidirectional)
-        if not isinstance(dropout, float):
-            raise OpTypeError(f"For 'GRUV2', the type of 'dropout' should be 'float', but got type "
-                              f"'{type(dropout).__name__}'.")
-        if not 0 <= dropout <= 1:
-            raise OpValueError(f"For 'GRUV2', the 'dropout' must be in range of [0, 1], but got {dropout} with "
-                               f"type 'float'.")
-        self.dropout = dropout
-        self.is_train = _bool("is_train", is_train)
+        self.has_bias = check_bool("GRUV2", "has_bias", has_bias)
+        self.bidirectional = check_bool("GRUV2", "bidirectional", bidirectional)
+        self.dropout = check_dropout("GRUV2", dropout)
+        self.is_train = check_bool("GRUV2", "is_train", is_train)
         self.num_directions = 2 if bidirectional else 1
         self.add_prim_attrs(input_size=input_size, hidden_size=hidden_size, num_layers=num_layers,
                             has_bias=has_bias, bidirectional=bidirectional, dropout=dropout, is_train=is_train)
@@ -129,23 +117,14 @@ class GRUV2(Primitive):
         if tuple(seq_lengths.shape) != (x.shape[1],):
             raise OpValueError(f"For 'GRUV2', the seq_lengths shape must be [{x.shape[1]}], but got "
                                f"{list(seq_lengths.shape)}.")
-        _, size = self._layout()
-        have = int(np.prod(w.shape))
-        if have < size:
-            raise OpValueError(f"For 'GRUV2', the w must hold {size} elements for input_size {self.input_size}, "
-                               f"hidden_size {self.hidden_size}, num_layers {self.num_layers}, has_bias "
-                               f"{self.has_bias} and bidirectional {self.bidirectional}, but got {have}.")
+        check_size("'GRUV2'", w, self._layout()[1],
+                   f"input_size {self.input_size}, hidden_size {self.hidden_size}, num_layers {self.num_layers}, "
+                   f"has_bias {self.has_bias} and bidirectional {self.bidirectional}")
 
     def __call__(self, x, h, w, seq_lengths):
         self._check(x, h, w, seq_lengths)
         dtype, hidden = x.dtype, self.hidden_size
-        flat = ops.reshape(w, (-1,))
-        pieces, _ = self._layout()
-        weights, offset = {}, 0
-        for kind, layer, direction, shape in pieces:
-            n = int(np.prod(shape))
-            weights[(kind, layer, direction)] = ops.reshape(flat[offset:offset + n], shape)
-            offset += n
+        weights = cut(w, self._layout()[0])
         seq, batch = x.shape[0], x.shape[1]
         layer_in, h_n = x, []
         for layer in range(self.num_layers):

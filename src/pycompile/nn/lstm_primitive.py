@@ -37,6 +37,7 @@ from pycompile import ops
 from pycompile.common import dtype as mstype
 from pycompile.common.tensor import Tensor
 from pycompile.nn import rnn_math as M
+from pycompile.nn.flat_rnn import check_bool, check_dropout, check_size, cut
 from pycompile.nn.rnn import _masked, run_direction
 from pycompile.ops._table import OpTypeError, OpValueError
 from pycompile.ops.primitive import Primitive
@@ -52,13 +53,6 @@ def _int(name, value, low, high=None):
     if high is None and value < low:
         raise OpValueError(f"For 'LSTM', the '{name}' must be int and must > {low - 1}, but got '{value}' "
                            f"with type 'int'.")
-    return value
-
-
-def _bool(name, value):
-    if not isinstance(value, bool):
-        raise OpTypeError(f"For 'LSTM', the type of '{name}' should be 'bool', but got type "
-                          f"'{type(value).__name__}'.")
     return value
 
 
@@ -88,15 +82,9 @@ class LSTM(Primitive):
         self.input_size = _int("input_size", input_size, 1)
         self.hidden_size = _int("hidden_size", hidden_size, 1)
         self.num_layers = _int("num_layers", num_layers, 1)
-        self.has_bias = _bool("has_bias", has_bias)
-        self.bidirectional = _bool("bidirectional", bidirectional)
-        if not isinstance(dropout, float):
-            raise OpTypeError(f"For 'LSTM', the type of 'dropout' should be 'float', but got type "
-                              f"'{type(dropout).__name__}'.")
-        if not 0 <= dropout <= 1:
-            raise OpValueError(f"For 'LSTM', the 'dropout' must be in range of [0, 1], but got {dropout} with "
-                               f"type 'float'.")
-        self.dropout = dropout
+        self.has_bias = check_bool("LSTM", "has_bias", has_bias)
+        self.bidirectional = check_bool("LSTM", "bidirectional", bidirectional)
+        self.dropout = check_dropout("LSTM", dropout)
         self.proj_size = _int("proj_size", proj_size, 0, hidden_size)
         self.num_directions = 2 if bidirectional else 1
         self.real_hidden_size = proj_size if proj_size > 0 else hidden_size
@@ -134,24 +122,14 @@ class LSTM(Primitive):
             if tuple(v.shape) != want:
                 raise OpValueError(f"For primitive[LSTM], the {name}_shape: [{','.join(map(str, v.shape))},] must be "
                                    f"equal to [{','.join(map(str, want))},]")
-        _, size = self._layout()
-        have = int(np.prod(w.shape))
-        if have < size:
-            raise OpValueError(f"For primitive[LSTM], the w must hold {size} elements for input_size "
-                               f"{self.input_size}, hidden_size {self.hidden_size}, num_layers {self.num_layers}, "
-                               f"has_bias {self.has_bias}, bidirectional {self.bidirectional} and proj_size "
-                               f"{self.proj_size}, but got {have}.")
+        check_size("primitive[LSTM]", w, self._layout()[1],
+                   f"input_size {self.input_size}, hidden_size {self.hidden_size}, num_layers {self.num_layers}, "
+                   f"has_bias {self.has_bias}, bidirectional {self.bidirectional} and proj_size {self.proj_size}")
 
     def __call__(self, x, h, c, w):
         self._check(x, h, c, w)
         dtype = x.dtype
-        flat = ops.reshape(ops.cast(w, dtype), (-1,))
-        pieces, _ = self._layout()
-        weights, offset = {}, 0
-        for kind, layer, direction, shape in pieces:
-            n = int(np.prod(shape))
-            weights[(kind, layer, direction)] = ops.reshape(flat[offset:offset + n], shape)
-            offset += n
+        weights = cut(ops.cast(w, dtype), self._layout()[0])
         scale, shift = M.gate_scale(self.hidden_size, dtype)
         step = _projected_step if self.proj_size > 0 else _plain_step
         seq, batch = x.shape[0], x.shape[1]
