@@ -43,16 +43,32 @@ def _dtype_of(x):
     return t.dtype if isinstance(t, TensorType) else None
 
 
+def _is_bf16(x) -> bool:
+    """x is a bfloat16 tensor (a Tensor's array, a tracer's abstract type), in a few attribute
+    reads: every op call on `apply`'s full path asks."""
+    try:
+        d = x._data.dtype
+    except AttributeError:           # a tracer (or anything without an array)
+        return getattr(getattr(x, "_abstract", None), "dtype", None) is BF16
+    return d.kind == "V" and d == _NP_BF16
+
+
 def involved(inputs, attrs) -> bool:
     """Whether an op call has a bfloat16 tensor among its inputs (tuples included) or a
     bfloat16 dtype attribute: the cheap test `apply` makes before `widen`."""
     for x in inputs:
-        if isinstance(x, (tuple, list)):
-            if any(_dtype_of(y) is BF16 for y in x):
-                return True
-        elif _dtype_of(x) is BF16:
+        c = x.__class__
+        if c is tuple or c is list:
+            for y in x:
+                if _is_bf16(y):
+                    return True
+        elif c is not float and c is not int and c is not bool and _is_bf16(x):
             return True
-    return any(v is BF16 for v in attrs.values())
+    if attrs:
+        for v in attrs.values():
+            if v is BF16:
+                return True
+    return False
 
 
 def widen(op, inputs, attrs: dict, apply, cast_op):
