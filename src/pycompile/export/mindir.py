@@ -44,7 +44,7 @@ from pycompile.ops._table import Effect, OpDef, eager_values
 _A = pb.AttributeProto
 DATA_TYPES = {mstype.float32: 1, mstype.uint8: 2, mstype.int8: 3, mstype.uint16: 4, mstype.int16: 5,
               mstype.int32: 6, mstype.int64: 7, mstype.bool_: 9, mstype.float16: 10, mstype.float64: 11,
-              mstype.uint32: 12, mstype.uint64: 13}
+              mstype.uint32: 12, mstype.uint64: 13, mstype.bfloat16: 16}     # bfloat16: read from the wheel's files
 _EFFECTS = (P.UpdateState,)
 _ARITHMETIC = (P.Add, P.Sub, P.Mul, P.RealDiv, P.Maximum, P.Minimum, P.Pow)
 _COMPARE = (P.Equal, P.NotEqual, P.Less, P.LessEqual, P.Greater, P.GreaterEqual)

@@ -23,7 +23,7 @@ from pycompile.nn.graph_prims import MONAD, GraphLoadError
 # TensorProto.DataType -> pycompile dtype
 DTYPES = {1: mstype.float32, 2: mstype.uint8, 3: mstype.int8, 4: mstype.uint16, 5: mstype.int16, 6: mstype.int32,
           7: mstype.int64, 9: mstype.bool_, 10: mstype.float16, 11: mstype.float64, 12: mstype.uint32,
-          13: mstype.uint64, 17: mstype.float64}
+          13: mstype.uint64, 16: mstype.bfloat16, 17: mstype.float64}
 _INTS = ("UINT8", "INT8", "UINT16", "INT16", "INT32", "INT64", "UINT32", "UINT64")     # AttributeTypes of ints
 
 

@@ -17,7 +17,7 @@ FUNCTION, PRIMITIVE = "PRIMITIVE_FUNCTION", "PRIMITIVE"
 # MindSpore's TypeId of each dtype: Cast's `dst_type` input (read from the wheel's exported Casts)
 TYPE_IDS = {mstype.bool_: 30, mstype.int8: 32, mstype.int16: 33, mstype.int32: 34, mstype.int64: 35,
             mstype.uint8: 37, mstype.uint16: 38, mstype.uint32: 39, mstype.uint64: 40, mstype.float16: 42,
-            mstype.float32: 43, mstype.float64: 44}
+            mstype.float32: 43, mstype.float64: 44, mstype.bfloat16: 45}
 # the older primitives' input_names / output_names attributes, as MindSpore writes them
 _NAMES = {"TensorScatterUpdate": (["input_x", "indices", "updates"], ["y"]), "Stack": (["x"], ["y"]),
           "Cast": (["x", "dst_type"], ["output"])}

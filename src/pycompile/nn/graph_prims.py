@@ -186,7 +186,7 @@ def _lstm(node, args):
 
 # MindSpore's TypeId numbers (Cast's dst_type input) -> pycompile dtype names
 _TYPE_IDS = {30: "bool_", 32: "int8", 33: "int16", 34: "int32", 35: "int64", 37: "uint8", 38: "uint16",
-             39: "uint32", 40: "uint64", 42: "float16", 43: "float32", 44: "float64"}
+             39: "uint32", 40: "uint64", 42: "float16", 43: "float32", 44: "float64", 45: "bfloat16"}
 
 
 def _cast(node, args):
@@ -253,6 +253,7 @@ PRIMITIVES = {
     "Square": _unary(ops.square), "Erf": _unary(ops.erf), "Pow": _binary(ops.pow),
     "GeLU": _unary(lambda x: ops.gelu(x, approximate="tanh")),
     "Add": _binary(ops.add), "Sub": _binary(ops.sub), "Mul": _binary(ops.mul), "Div": _binary(ops.div),
+    "Muls": _binary(ops.mul),         # a tensor times a scalar input (MindSpore's `x * 2` in graph code)
     "RealDiv": _binary(ops.div), "Maximum": _binary(ops.maximum), "Minimum": _binary(ops.minimum),
     # shapes
     "Reshape": lambda node, args: ops.reshape(args[0], tuple(args[1])),
