@@ -34,10 +34,21 @@ class NeedsConstant(Exception):
     index into a tuple, range()). Loops catch it and unroll; otherwise it is a user error."""
 
 
+class HostMemoryNeeded(NeedsConstant, AttributeError):
+    """A Tensor method that reads the array itself (data_ptr, get_bytes, tolist ...) was called on a
+    graph value, which has memory only when the graph runs: a user error at their line. Also an
+    AttributeError, so that code asking `getattr(x, "_data", None)` of any value still gets None."""
+
+
 class Sym(TensorMethods, Symbolic):
     """A runtime value in a graph: a tensor (TensorType) or a Python number (ScalarType)."""
 
     __slots__ = ("_value", "_tracer")
+
+    @property
+    def _data(self):
+        raise HostMemoryNeeded("this Tensor method reads the tensor's memory, which a graph value has only when "
+                               "the graph runs; call it outside graph code on the returned tensor")
 
     def __init__(self, value: ir.Value, builder: "Builder"):
         self._value = value

@@ -216,7 +216,11 @@ class Profiler:
     def _save(self, root: str, worker: str) -> None:
         """Write the recorded steps' files to `<root>/<worker>_<time>_ascend_ms` (on_trace_ready)."""
         from pycompile.profiler import _files
-        out = _run_dir(root, worker, time.time())
+        wall = time.time()
+        out = _run_dir(root, worker, wall)
+        while os.path.exists(out):          # two cycles saved within one millisecond: the next one
+            wall += 0.001
+            out = _run_dir(root, worker, wall)
         recorder = self._recorder or profiling.Recorder()
         _files.write(out, recorder, _rank(), self._offset, self._recorded_steps or 1, self._metadata, self._log)
 

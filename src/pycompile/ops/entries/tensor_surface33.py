@@ -347,7 +347,11 @@ class _DLPackCapsule:
 
 @tensor_alias("to_dlpack")
 def _to_dlpack(self):
-    """A DLPack capsule sharing self's memory (consumable once, by from_dlpack or another framework)."""
+    """A DLPack capsule sharing self's memory (consumable once, by from_dlpack or another framework).
+    Not for bfloat16: the capsule is NumPy's, whose DLPack export has no bfloat16 (MindSpore's has)."""
+    if self.dtype == mstype.bfloat16:
+        raise OpTypeError("For 'Tensor.to_dlpack', a bfloat16 tensor cannot be exported by pycompile yet (NumPy's "
+                          "DLPack export has no bfloat16): convert it with .float() first")
     return np.ascontiguousarray(self._data).__dlpack__()
 
 
