@@ -356,3 +356,13 @@ def test_cnn_and_encoder_train_in_bfloat16_alike_in_both_modes(cls, shape):
     np.testing.assert_allclose(eager, graph, rtol=2 * ULP)
     np.testing.assert_allclose(eager, full, rtol=0.02)
     assert eager[-1] < eager[0]
+
+
+def test_the_bf16_cell_flag_runs_the_cell_in_bfloat16():
+    """add_flags(bf16=True) sets MindSpore's mixed_precision_type BF16, and the Cell computes in
+    bfloat16 as to_float(ms.bfloat16) makes it (it was recorded only)."""
+    net = nn.Dense(3, 2, weight_init="ones", bias_init="zeros")
+    net.add_flags(bf16=True)
+    out = net(Tensor(np.array([[0.1, 0.2, 0.3]], np.float32)))
+    assert str(net.mixed_precision_type) == "MixedPrecisionType.BF16" and out.dtype == ms.bfloat16
+    np.testing.assert_array_equal(f32(out), bf(bf(0.1) + bf(0.2) + bf(0.3)) * np.ones((1, 2)))   # one rounding

@@ -58,13 +58,16 @@ def _kind(arr: np.ndarray) -> str:
     return "f" if arr.dtype == _BF16 else arr.dtype.kind
 
 
+def _g(v) -> str:
+    return format(float(v), "g")
+
+
 def _item_formatter(arr: np.ndarray):
     kind = arr.dtype.kind
     if arr.dtype == _BF16:
-        text = lambda v: format(float(v), "g")      # noqa: E731
         shown = arr[np.ix_(*[_visible(n, d == arr.ndim - 1, arr.ndim) for d, n in enumerate(arr.shape)])]
-        width = max(len(text(v)) for v in shown.flat)
-        return lambda v: f"{text(v):>{width}}"
+        width = max(len(_g(v)) for v in shown.flat)
+        return lambda v: f"{_g(v):>{width}}"
     if kind == "f":
         width, digits = (11, 4) if arr.dtype == np.float16 else (15, 8)
         return lambda v: f"{float(v):>{width}.{digits}e}"
