@@ -105,6 +105,10 @@ def _to_array(data, dtype) -> np.ndarray:
 def _to_new_array(data, dtype) -> np.ndarray:
     """A fresh C-contiguous array. An explicit dtype converts as C does (Tensor(-1, uint8) is 255,
     Tensor(2.9, int32) is 2), as MindSpore does."""
+    if dtype is mstype.bfloat16:        # through float32, whatever the data (mstype.to_bfloat16)
+        source = data._data if isinstance(data, Tensor) else data
+        arr = _to_new_array(source, None) if not isinstance(source, np.ndarray) else source
+        return np.array(mstype.to_bfloat16(arr), order="C")      # (a copy; a 0-d array stays 0-d)
     if isinstance(data, Tensor):
         return np.array(data._data, dtype=dtype.np if dtype else data._data.dtype, copy=True)
     if isinstance(data, np.ndarray):

@@ -629,6 +629,8 @@ def convert(v, to: np.dtype) -> np.ndarray:
     a = np.asarray(v)
     if a.dtype == mstype.bfloat16.np and to != a.dtype:
         a = a.astype(np.float32)    # exact; then float32's conversions, as the C's pc_bf2f then convert
+    elif to == mstype.bfloat16.np and a.dtype != to:
+        return mstype.to_bfloat16(a)     # through float32, as the C converts
     if a.dtype.kind == "c" and np.dtype(to).kind != "c":
         # complex to a real type keeps the real part, to bool too (MindSpore's Cast: 0 + 1j is False)
         a = a.real
