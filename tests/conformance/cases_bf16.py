@@ -183,8 +183,10 @@ def bf16_subnormal_f64(x):
     return b, b.astype(ms.float64), b.astype(ms.float32)
 
 
-_BF_OPTS = {"SGD": {}, "Momentum": {"momentum": 0.9}, "Adam": {}, "Adagrad": {}, "RMSProp": {}, "AdamWeightDecay": {},
-            "Lamb": {}, "ProximalAdagrad": {}, "Adadelta": {}, "FTRL": None, "Rprop": {}, "ASGD": {}}
+# (AdamWeightDecay, Rprop and ASGD refuse too, as "Select CPU operator[...] fail!" - a missing kernel, which the
+# table does not compare: tests/common/test_bfloat16.py checks those three)
+_BF_OPTS = {"SGD": {}, "Momentum": {"momentum": 0.9}, "Adam": {}, "Adagrad": {}, "RMSProp": {}, "Lamb": {},
+            "ProximalAdagrad": {}, "Adadelta": {}, "FTRL": None}
 
 
 def _bf_opt_case(name, kw):

@@ -91,8 +91,7 @@ def record_flags(cell, **flags) -> None:
     for key, kind, dtype in _PRECISION_FLAGS:
         if flags.get(key):
             cell.__dict__["mixed_precision_type"] = cell.__dict__["_mixed_precision_type"] = kind
-            if dtype is not None:
-                cell.__dict__["_mixed_precision"] = dtype
+            cell.__dict__["_mixed_precision"] = dtype
 
 
 def _primitives(cell):

@@ -17,11 +17,13 @@ is float32, with float32 or float64 the wider one: `dtype.promote`). An op given
 other float dtype (`ops.sum(x, dtype=ms.float32)`) keeps it. A Python float operand of such an op
 is rounded to bfloat16 first, as MindSpore converts a scalar to the tensor's type.
 
-Ops left alone: Cast (it converts bfloat16 itself), a Custom op's Python function (it is handed
-the bfloat16 array, as MindSpore hands it its own), the effects (Assign and the in-place updates
+Ops left alone: the rows declaring `any_dtype` - Cast (it converts bfloat16 itself), a Custom op's
+Python function (it is handed the bfloat16 array, as MindSpore hands it its own) -, the effects (Assign and the in-place updates
 write the Parameter they are given, not a widened copy of it) and ops run on no bfloat16 value.
 """
 from __future__ import annotations
+
+import contextlib
 
 import numpy as np
 
@@ -32,7 +34,6 @@ from pycompile.ops import _mixed
 BF16 = mstype.bfloat16
 F32 = mstype.float32
 _NP_BF16 = BF16.np
-NATIVE = frozenset(("Cast", "CustomPyFunc"))     # the pure ops given bfloat16 as it is
 
 
 def _dtype_of(x):
@@ -92,14 +93,11 @@ def widen(op, inputs, attrs: dict, apply, cast_op):
 
     new_inputs = [type(x)(up(y) for y in x) if isinstance(x, (tuple, list)) else up(x) for x in inputs]
     new_attrs = {k: (F32 if v is BF16 else v) for k, v in attrs.items()}
-    if _mixed.SCOPE:
-        # inside an amp scope the inputs were recast already: the float32 op must not be recast to
-        # bfloat16 again (amp_level 'auto' would, for ever)
-        with _mixed.exact():
-            out = apply(op, new_inputs, new_attrs)
-            return _narrow(out, apply, cast_op) if back else out
-    out = apply(op, new_inputs, new_attrs)
-    return _narrow(out, apply, cast_op) if back else out
+    # inside an amp scope the inputs were recast already: the float32 op must not be recast to
+    # bfloat16 again (amp_level 'auto' would, for ever)
+    with _mixed.exact() if _mixed.SCOPE else contextlib.nullcontext():
+        out = apply(op, new_inputs, new_attrs)
+        return _narrow(out, apply, cast_op) if back else out
 
 
 def _narrow(out, apply, cast_op):

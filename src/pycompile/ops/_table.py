@@ -84,6 +84,9 @@ class OpDef:
                  runs its decomposition compiled (the parts fused), not the parts one by one.
                  A number instead of True: the kernel from results of that many elements
                  (`_wants_kernel`: the elementwise rows, NumPy below)
+    any_dtype    the op is given bfloat16 values as they are (Cast converts them itself, a Custom op's
+                 function is handed the bfloat16 array); every other pure op computes bfloat16 in
+                 float32 and rounds its result (ops/_bf16.py)
     """
     name: str
     inputs: tuple
@@ -103,6 +106,7 @@ class OpDef:
     check_infer: bool = True
     graph_only: bool = False
     eager_kernel: bool | int = False     # or the result's element count from which it runs the kernel
+    any_dtype: bool = False          # takes bfloat16 as it is: not widened (ops/_bf16.py)
     decompose: Any = None
     fast_path: bool = False
     doc: str = ""
@@ -259,7 +263,7 @@ def _apply(op: OpDef, inputs, attrs: dict, key):
             f"but got {len(inputs)}")
     if _mixed.SCOPE and op.effect is Effect.PURE and op.name != "Cast":
         inputs = _mixed.adjust(op, inputs)     # inside a Cell run under to_float / an amp level
-    if op.effect is Effect.PURE and op.name not in _bf16.NATIVE and _bf16.involved(inputs, attrs):
+    if op.effect is Effect.PURE and not op.any_dtype and _bf16.involved(inputs, attrs):
         return _bf16.widen(op, inputs, attrs, apply, OPS["Cast"])     # computed in float32
     sym = _symbolic_in(inputs)
     if sym is not None and getattr(sym._tracer, "infers_itself", False):
@@ -333,6 +337,7 @@ def _attrs_key(attrs: dict):
 
 
 _EXACT_IN_DOUBLE = 1 << 53
+_BF16_NP = mstype.bfloat16.np
 
 
 def _converter(t, cdt: np.dtype):
@@ -627,9 +632,9 @@ def convert(v, to: np.dtype) -> np.ndarray:
     depends on the array's length (its SIMD and scalar loops differ); both sides use its scalar
     loop's: through int64."""
     a = np.asarray(v)
-    if a.dtype == mstype.bfloat16.np and to != a.dtype:
+    if a.dtype.kind == "V" and to is not _BF16_NP:      # (kind 'V': only bfloat16 among pycompile's types)
         a = a.astype(np.float32)    # exact; then float32's conversions, as the C's pc_bf2f then convert
-    elif to == mstype.bfloat16.np and a.dtype != to:
+    elif to is _BF16_NP and a.dtype.kind != "V":
         return mstype.to_bfloat16(a)     # through float32, as the C converts
     if a.dtype.kind == "c" and np.dtype(to).kind != "c":
         # complex to a real type keeps the real part, to bool too (MindSpore's Cast: 0 + 1j is False)

@@ -431,7 +431,8 @@ def _cast_infer(types, dtype):
 
 Cast = defop("Cast", ("x",), attrs={"dtype": None}, infer=_cast_infer,
              eager=lambda x, dtype: convert(x, mstype.to_dtype(dtype).np),
-             kind=Kind.ELEMENTWISE, lower=Elementwise(lambda types, out: out.dtype), doc="convert to dtype")
+             kind=Kind.ELEMENTWISE, lower=Elementwise(lambda types, out: out.dtype), any_dtype=True,
+             doc="convert to dtype")
 
 
 # ---- writing a row as a decomposition (`decompose=`; docs/architecture.md, "The core") ------------

@@ -55,6 +55,6 @@ def _eager(inputs, site=0):
 
 CustomPyFunc = defop("CustomPyFunc", ("inputs",), attrs={"site": 0}, variadic=True, infer=_infer, eager=_eager,
                      kind=Kind.EFFECT, lower=EffectCode("pyfunc"), cse=False, movable=False, speculatable=False,
-                     batch="loop",
+                     batch="loop", any_dtype=True,
                      doc="ops.Custom(func_type='pyfunc'): a Python function on NumPy arrays (a host call from "
                          "compiled code): ops/custom_op.py")
