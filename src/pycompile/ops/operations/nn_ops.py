@@ -2,3 +2,5 @@
 `pycompile.ops.operations` (the same objects; pycompile does not split them by MindSpore's files)."""
 from pycompile.ops.operations import *  # noqa: F401,F403
 from pycompile.ops.operations import __all__  # noqa: F401
+# the Primitives MindSpore keeps in nn_ops only (not in ops.operations)
+from pycompile.ops.entries.flash_attention import FlashAttentionScore  # noqa: F401,E402

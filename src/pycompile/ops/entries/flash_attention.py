@@ -1,0 +1,416 @@
+"""MindSpore 2.10's fused attention for training, `ops.flash_attention_score` and the Primitive
+`ops.operations.nn_ops.FlashAttentionScore` (what large-model code calls), as a decomposition:
+both modes, gradients and vmap follow from the ops it is made of. MindSpore's CPU wheel has no
+kernel for it ("The kernel FlashAttentionScore unregistered", after its shape checks), so it
+follows the documentation and is checked against a NumPy version of the documented formula
+(tests/ops/test_flash_attention.py); the shape checks the wheel makes before it looks for a kernel
+give its words (recorded: tests/conformance/cases_flash_attention.py).
+
+    out = Dropout(Softmax(Mask(scale * (query @ key^T + pse), attn_mask)), keep_prob) @ value
+
+per (batch, query head); key / value head n // (N1 / N2) serves query head n (grouped-query
+attention). Choices where the documentation is silent or says two things, and why:
+
+- pse (`real_shift`) is added before the scale, as the Primitive's documentation writes it
+  (`scale_value * (real_shift + query * key)`) and as Huawei's reference for the same Ascend
+  kernel computes; the functional's docstring writes `scale * (query * key) + pse`.
+- a discarded position's score is the lowest float32 (the kernel selects a minimum value there,
+  it does not add a large negative number), so a query row whose every key is discarded gets the
+  mean of the values (a uniform softmax), not NaN as PyTorch's scaled_dot_product_attention.
+- the scores, softmax and products are computed in float32; the output is rounded once to the
+  query's dtype. float16 and bfloat16 as documented, and float32, which the wheel's shape
+  inference accepts too.
+- sparse_mode 0: `attn_mask` if given, and then also the band of pre_tokens / next_tokens
+  (position (i, j) is kept where -pre_tokens <= j - i <= next_tokens); none given: no mask.
+  1: `attn_mask` only. 2: causal from the upper-left corner (j > i discarded); 3: from the
+  lower-right corner (j - i > S2 - S1); 4: the band alone - modes 2-4 take their mask from the mode
+  (their "optimized" 2048 x 2048 `attn_mask` is checked for its shape and not read, as the
+  kernel's compressed mask stands for exactly that pattern). 5: mode 3 with the first prefix[b]
+  key positions of batch b kept as well (and `attn_mask`, if given, also applied). 6-8: the
+  documentation's "not implemented yet": a RuntimeError.
+- `drop_mask` (uint8, (B, N1, S1, S2 // 8)): bit k of byte m keeps position 8 m + k (least
+  significant bit first); kept probabilities are divided by keep_prob. keep_prob < 1 without a
+  drop_mask draws the dropout here (`ops.dropout`), which the documentation leaves to the caller.
+- "TND" runs each sequence of `actual_seq_qlen` / `actual_seq_kvlen` (cumulative ends, known when
+  the program is built) as its own batch. `real_shift`'s compressed ALiBi form (1024 rows) is not
+  taken: real_shift must have S1 rows.
+- softmax_max / softmax_sum (the Primitive's first outputs, float32, the last axis repeated 8
+  times as the kernel stores them): each row's largest masked score and the sum of exp(score -
+  max); softmax_out is the documented empty output, shape (0,).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pycompile.common import dtype as mstype
+from pycompile.common.abstract import Symbolic
+from pycompile.common.tensor import Tensor, TensorMethods
+from pycompile.ops import functional as F
+from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
+from pycompile.ops.entry import Arg, op_entry
+from pycompile.ops.primitive import Primitive
+
+LAYOUTS = ("BSH", "BNSD", "SBH", "BSND", "TND")
+_FLOATS = (mstype.float16, mstype.bfloat16, mstype.float32)
+_LOWEST = float(np.finfo(np.float32).min)
+_INT_MAX = 2147483647
+_OP = "FlashAttentionScore"
+
+
+# ---- argument checks (the wheel's words where its shape inference makes the check) ------------------
+def _attrs(head_num, keep_prob, scale_value, pre_tokens, next_tokens, inner_precise, input_layout, sparse_mode):
+    """The Primitive's attributes as (name, value, type it must have)."""
+    return (("head_num", head_num, int), ("keep_prob", keep_prob, float), ("scale_value", scale_value, float),
+            ("pre_tokens", pre_tokens, int), ("next_tokens", next_tokens, int), ("inner_precise", inner_precise, int),
+            ("input_layout", input_layout, str), ("sparse_mode", sparse_mode, int))
+
+
+_INPUTS = ("query", "key", "value", "real_shift", "drop_mask", "padding_mask", "attn_mask", "prefix",
+           "actual_seq_qlen", "actual_seq_kvlen")
+_TYPE_WORDS = {bool: "bool", int: "int", float: "float", str: "string", type(None): "None", list: "list",
+               tuple: "tuple"}
+
+
+def _kind(value) -> str:
+    if isinstance(value, TensorMethods):
+        return "Tensor"
+    return _TYPE_WORDS.get(type(value), f"<class '{type(value).__module__}.{type(value).__qualname__}'>")
+
+
+def _check_call(attrs, inputs):
+    """What the wheel checks before it looks for a kernel: the layout, then its argument conversion
+    (an attribute of another type, an input neither a Tensor nor None - the last three may also be
+    lists or tuples - is its TypeError naming every argument's type), then the values."""
+    values = {name: value for name, value, _ in attrs}
+    layout = values["input_layout"]
+    if not isinstance(layout, str):
+        raise OpTypeError(f"For '{_OP}', the input 'input_layout' should be a str, but got {type(layout)}.")
+    if layout not in LAYOUTS:
+        raise OpValueError(f"Failed to convert the value \"{layout}\" of input 'input_layout' of '{_OP}' to enum.")
+    if any(isinstance(v, bool) or not isinstance(v, kind) for _, v, kind in attrs) or any(
+            v is not None and not isinstance(v, TensorMethods) and not (i >= 7 and isinstance(v, (list, tuple)))
+            for i, v in enumerate(inputs)):
+        head = ", ".join(f"{name}={_kind(v)}" for name, v, _ in attrs)
+        tail = ", ".join(f"{name}={_kind(v)}" for name, v in zip(_INPUTS, inputs))
+        raise OpTypeError(f'Failed calling {_OP} with "{_OP}({head})({tail})".')
+    if values["head_num"] <= 0:
+        raise OpRuntimeError(f"For '{_OP}', 'head_num' must be greater than 0, but got {values['head_num']}.")
+    if not 0.0 < values["keep_prob"] <= 1.0:
+        raise OpValueError(f"For '{_OP}', 'keep_prob' must be in (0.0, 1.0], but got {values['keep_prob']}.")
+    if values["sparse_mode"] not in range(6):
+        raise OpRuntimeError(f"For '{_OP}', the specified value of 'sparse_mode' ({values['sparse_mode']}) is "
+                             f"invalid: 0-5 are implemented (6-8 are 'not implemented yet' in MindSpore's "
+                             f"documentation).")
+    if values["pre_tokens"] < 0 and values["next_tokens"] < 0:
+        raise OpValueError(f"For '{_OP}', 'pre_tokens' and 'next_tokens' must not both be negative, but got "
+                           f"{values['pre_tokens']} and {values['next_tokens']}.")
+
+
+def _tensor(name, value, dtypes=None, optional=True):
+    if value is None and optional:
+        return None
+    if not isinstance(value, TensorMethods):
+        raise OpTypeError(f"For '{_OP}', '{name}' must be a Tensor{' or None' if optional else ''}, but got "
+                          f"{type(value).__name__}.")
+    if dtypes is not None and value.dtype not in dtypes:
+        allowed = ", ".join(str(d) for d in dtypes)
+        raise OpTypeError(f"For '{_OP}', the dtype of '{name}' must be one of [{allowed}], but got {value.dtype}.")
+    return value
+
+
+def _lengths(name, value):
+    """actual_seq_qlen / kvlen / prefix as Python ints (a list, tuple or a Tensor with a value)."""
+    if value is None:
+        return None
+    if isinstance(value, Symbolic):
+        raise OpTypeError(f"For '{_OP}', '{name}' must be known when the program is built (a tuple or list of "
+                          f"ints), but got a Tensor computed in graph code.")
+    if isinstance(value, TensorMethods):
+        value = value.asnumpy().reshape(-1).tolist()
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                        for v in value):
+        raise OpTypeError(f"For '{_OP}', '{name}' must be a tuple or list of ints, but got {value!r}.")
+    return [int(v) for v in value]
+
+
+# ---- layouts -----------------------------------------------------------------------------------------
+def _dims(layout, q, k, head_num):
+    """(B, N1, S1, S2, N2, D) from the layout, with the wheel's rank and divisibility checks."""
+    want = 3 if layout in ("BSH", "SBH", "TND") else 4
+    for name, t in (("query", q), ("key", k)):
+        if t.ndim != want:
+            raise OpRuntimeError(f"{_OP}: The rank of '{name}' must be {want}, but got {t.ndim} and {q.ndim}")
+    if layout in ("BSH", "SBH"):
+        b, s1, h1 = q.shape if layout == "BSH" else (q.shape[1], q.shape[0], q.shape[2])
+        s2, h2 = (k.shape[1], k.shape[2]) if layout == "BSH" else (k.shape[0], k.shape[2])
+        if h1 % head_num:
+            raise OpRuntimeError(f"{_OP}: 'hidden_size` must be divisible by `head_num`, but got {h1} and {head_num}")
+        d = h1 // head_num
+        if h2 % d:
+            raise OpRuntimeError(f"For '{_OP}', the hidden size of 'key' ({h2}) must be a multiple of the head "
+                                 f"size D ({d}).")
+        return b, head_num, s1, s2, h2 // d, d
+    if layout == "TND":
+        n1, d, n2 = q.shape[1], q.shape[2], k.shape[1]
+        if d != k.shape[2]:
+            raise OpRuntimeError(f"For '{_OP}', the D-axis of 'query', 'key' and 'value' must be the same, but got "
+                                 f"{d} and {k.shape[2]}.")
+        return None, n1, None, None, n2, d
+    if layout == "BNSD":
+        (b, n1, s1, d), (n2, s2, dk) = q.shape, (k.shape[1], k.shape[2], k.shape[3])
+    else:
+        (b, s1, n1, d), (s2, n2, dk) = q.shape, (k.shape[1], k.shape[2], k.shape[3])
+    if d != dk:
+        raise OpRuntimeError(f"For '{_OP}', the D-axis of 'query', 'key' and 'value' must be the same, but got "
+                             f"{d} and {dk}.")
+    if n1 != head_num:
+        raise OpRuntimeError(f"For '{_OP}', 'head_num' ({head_num}) must be the N axis of 'query' ({n1}).")
+    return b, n1, s1, s2, n2, d
+
+
+def _to_bnsd(x, layout, n):
+    if layout == "BNSD":
+        return x
+    if layout == "BSND":
+        return F.transpose(x, (0, 2, 1, 3))
+    if layout == "BSH":
+        b, s, h = x.shape
+        return F.transpose(F.reshape(x, (b, s, n, h // n)), (0, 2, 1, 3))
+    s, b, h = x.shape     # SBH
+    return F.transpose(F.reshape(x, (s, b, n, h // n)), (1, 2, 0, 3))
+
+
+def _from_bnsd(y, layout):
+    b, n, s, d = y.shape
+    if layout == "BNSD":
+        return y
+    if layout == "BSND":
+        return F.transpose(y, (0, 2, 1, 3))
+    if layout == "BSH":
+        return F.reshape(F.transpose(y, (0, 2, 1, 3)), (b, s, n * d))
+    return F.reshape(F.transpose(y, (2, 0, 1, 3)), (s, b, n * d))     # SBH
+
+
+# ---- masks -------------------------------------------------------------------------------------------
+def _band(s1, s2, pre, nxt):
+    """True where (i, j) is outside -pre <= j - i <= nxt."""
+    off = np.arange(s2)[None, :] - np.arange(s1)[:, None]
+    return (off > nxt) | (off < -pre)
+
+
+def _mode_mask(mode, b, s1, s2, pre, nxt, prefix):
+    """The mask a sparse mode builds, numpy bool (S1, S2) or (B, 1, S1, S2); None: none."""
+    off = np.arange(s2)[None, :] - np.arange(s1)[:, None]
+    if mode == 2:
+        return off > 0
+    if mode == 3:
+        return off > s2 - s1
+    if mode == 4:
+        return _band(s1, s2, pre, nxt)
+    if mode == 5:
+        if prefix is None or len(prefix) != b:
+            raise OpRuntimeError(f"For '{_OP}', sparse_mode 5 needs 'prefix' with one value per batch ({b}), but "
+                                 f"got {prefix!r}.")
+        cols = np.arange(s2)[None, None, None, :] >= np.asarray(prefix).reshape(b, 1, 1, 1)
+        return (off > s2 - s1)[None, None] & cols
+    return None
+
+
+def _user_mask(attn_mask, mode, b, n1, s1, s2):
+    """The user's attn_mask as a bool tensor broadcastable to (B, N1, S1, S2) (None if not read)."""
+    if attn_mask is None:
+        return None
+    shape = tuple(attn_mask.shape)
+    if mode in (2, 3, 4):
+        if shape != (2048, 2048):
+            raise OpRuntimeError(f"For '{_OP}', with sparse_mode {mode} 'attn_mask' must be the optimized (2048, "
+                                 f"2048) mask, but got {shape}.")
+        return None
+    allowed = [(b, n1, s1, s2), (b, 1, s1, s2)] + ([(s1, s2)] if mode in (0, 1) else [])
+    if shape not in allowed:
+        raise OpRuntimeError(f"For '{_OP}', the shape of 'attn_mask' must be one of {allowed}, but got {shape}.")
+    return F.not_equal(attn_mask, 0) if attn_mask.dtype != mstype.bool_ else attn_mask
+
+
+def _discard(mode, attn_mask, b, n1, s1, s2, pre, nxt, prefix):
+    """Every discarded position: a bool tensor broadcastable to (B, N1, S1, S2), or None."""
+    user = _user_mask(attn_mask, mode, b, n1, s1, s2)
+    if mode == 0:
+        if user is None:
+            return None
+        band = _band(s1, s2, pre, nxt)
+        return F.logical_or(user, Tensor(band)) if band.any() else user
+    built = _mode_mask(mode, b, s1, s2, pre, nxt, prefix)
+    if built is None:
+        return user
+    if user is None:
+        return Tensor(built)
+    return F.logical_or(user, Tensor(built))
+
+
+def _keep_bits(drop_mask, shape):
+    """drop_mask's bits (least significant first) as float32 0 / 1 of `shape` (B, N1, S1, S2)."""
+    packed = tuple(shape[:-1]) + (shape[-1] // 8,)
+    if shape[-1] % 8 or tuple(drop_mask.shape) != packed:
+        raise OpRuntimeError(f"For '{_OP}', the shape of 'drop_mask' must be {packed} (S2 a multiple of 8), but got "
+                             f"{tuple(drop_mask.shape)}.")
+    byte = F.expand_dims(F.cast(drop_mask, mstype.int32), -1)
+    powers = Tensor(np.array([1 << k for k in range(8)], np.int32))
+    bits = F.remainder(F.floor_divide(byte, powers), 2)
+    return F.cast(F.reshape(bits, tuple(shape)), mstype.float32)
+
+
+# ---- the computation ---------------------------------------------------------------------------------
+def _attend(q, k, v, n2, scale, pse, discard, drop_mask, keep_prob, stats):
+    """(B, N1, S1, D) float32 attention of BNSD q / k / v: (out, row max, row sum) (stats: else None)."""
+    b, n1, s1, d = q.shape
+    s2 = k.shape[2]
+    if n2 != n1:
+        group = n1 // n2
+        k, v = (F.reshape(F.broadcast_to(F.expand_dims(t, 2), (b, n2, group, s2, d)), (b, n1, s2, d))
+                for t in (k, v))
+    scores = F.matmul(q, F.transpose(k, (0, 1, 3, 2)))
+    if pse is not None:
+        scores = F.add(scores, F.cast(pse, mstype.float32))
+    scores = F.mul(scores, scale)
+    if discard is not None:
+        scores = F.select(F.broadcast_to(discard, (b, n1, s1, s2)), F.fill(mstype.float32, (b, n1, s1, s2), _LOWEST),
+                          scores)
+    probs = F.softmax(scores, -1)
+    if drop_mask is not None:
+        probs = F.mul(probs, F.mul(_keep_bits(drop_mask, (b, n1, s1, s2)), 1.0 / keep_prob))
+    elif keep_prob < 1.0:
+        from pycompile.ops.function_random import dropout
+        probs = dropout(probs, 1.0 - keep_prob)
+    out = F.matmul(probs, v)
+    if not stats:
+        return out, None, None
+    top = F.amax(scores, -1, True)
+    total = F.sum(F.exp(F.sub(scores, top)), -1, True)
+    return out, F.broadcast_to(top, (b, n1, s1, 8)), F.broadcast_to(total, (b, n1, s1, 8))
+
+
+def flash_attention(query, key, value, head_num, real_shift=None, drop_mask=None, padding_mask=None,
+                    attn_mask=None, prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None, keep_prob=1.0,
+                    scale_value=1.0, pre_tokens=_INT_MAX, next_tokens=_INT_MAX, inner_precise=0,
+                    input_layout="BSH", sparse_mode=0, stats=True):
+    """The Primitive's four outputs (softmax_max, softmax_sum, softmax_out, attention_out)."""
+    _check_call(_attrs(head_num, keep_prob, scale_value, pre_tokens, next_tokens, inner_precise, input_layout,
+                       sparse_mode),
+                (query, key, value, real_shift, drop_mask, padding_mask, attn_mask, prefix, actual_seq_qlen,
+                 actual_seq_kvlen))
+    q = _tensor("query", query, _FLOATS, optional=False)
+    k = _tensor("key", key, _FLOATS, optional=False)
+    v = _tensor("value", value, _FLOATS, optional=False)
+    if not q.dtype == k.dtype == v.dtype:
+        raise OpTypeError(f"For '{_OP}', 'query', 'key' and 'value' must have the same dtype, but got {q.dtype}, "
+                          f"{k.dtype} and {v.dtype}.")
+    if tuple(k.shape) != tuple(v.shape):
+        raise OpRuntimeError(f"For '{_OP}', 'key' and 'value' must have the same shape, but got "
+                             f"{tuple(k.shape)} and {tuple(v.shape)}.")
+    pse = _tensor("real_shift", real_shift, (q.dtype,))
+    drop_mask = _tensor("drop_mask", drop_mask, (mstype.uint8,))
+    if padding_mask is not None:
+        _tensor("padding_mask", padding_mask)
+    attn_mask = _tensor("attn_mask", attn_mask, (mstype.bool_, mstype.uint8))
+    if drop_mask is not None and keep_prob == 1.0:
+        drop_mask = None     # "When keep_prob is 1.0, drop_mask should be None": nothing is dropped
+    b, n1, s1, s2, n2, d = _dims(input_layout, q, k, head_num)
+    if n2 == 0 or n1 % n2:
+        raise OpRuntimeError(f"For '{_OP}', 'head_num' ({n1}) must be divisible by the number of key / value "
+                             f"heads N2 ({n2}).")
+    prefix = _lengths("prefix", prefix)
+    scale = float(scale_value)
+    if input_layout == "TND":
+        out, top, total = _tnd(q, k, v, n2, scale, pse, attn_mask, drop_mask, keep_prob, sparse_mode,
+                               pre_tokens, next_tokens, _lengths("actual_seq_qlen", actual_seq_qlen),
+                               _lengths("actual_seq_kvlen", actual_seq_kvlen), stats)
+    else:
+        if actual_seq_qlen is not None or actual_seq_kvlen is not None:
+            raise OpValueError(f"For '{_OP}', 'actual_seq_qlen' and 'actual_seq_kvlen' are for input_layout "
+                               f"'TND' only, but input_layout is '{input_layout}'.")
+        if pse is not None and tuple(pse.shape) not in ((b, n1, s1, s2), (1, n1, s1, s2)):
+            raise OpRuntimeError(f"For '{_OP}', the shape of 'real_shift' must be {(b, n1, s1, s2)} or "
+                                 f"{(1, n1, s1, s2)}, but got {tuple(pse.shape)}.")
+        discard = _discard(sparse_mode, attn_mask, b, n1, s1, s2, pre_tokens, next_tokens, prefix)
+        qf, kf, vf = (F.cast(_to_bnsd(t, input_layout, n), mstype.float32)
+                      for t, n in ((q, n1), (k, n2), (v, n2)))
+        out, top, total = _attend(qf, kf, vf, n2, scale, pse, discard, drop_mask, keep_prob, stats)
+        out = _from_bnsd(out, input_layout)
+    empty = F.zeros((0,), q.dtype)
+    return top, total, empty, F.cast(out, q.dtype)
+
+
+def _tnd(q, k, v, n2, scale, pse, attn_mask, drop_mask, keep_prob, mode, pre, nxt, qlen, kvlen, stats):
+    """"TND": each sequence (cumulative ends qlen / kvlen) as a batch of one; outputs concatenated."""
+    if qlen is None or kvlen is None:
+        raise OpValueError(f"For '{_OP}', with input_layout 'TND' 'actual_seq_qlen' and 'actual_seq_kvlen' must "
+                           f"not be None.")
+    if any(b == a for a, b in zip([0] + kvlen, kvlen)):
+        raise OpValueError(f"For '{_OP}', a sequence of 'actual_seq_kvlen' is empty ({kvlen}): 0 should not exist in "
+                           f"the key / value lengths, as MindSpore documents.")
+    if len(qlen) != len(kvlen) or qlen[-1:] != [q.shape[0]] or kvlen[-1:] != [k.shape[0]] or any(
+            b < a for seq in (qlen, kvlen) for a, b in zip([0] + seq, seq)):
+        raise OpValueError(f"For '{_OP}', 'actual_seq_qlen' and 'actual_seq_kvlen' must be non-decreasing lists "
+                           f"of the same length ending at T1 ({q.shape[0]}) and T2 ({k.shape[0]}), but got {qlen} "
+                           f"and {kvlen}.")
+    if pse is not None or drop_mask is not None:
+        raise OpValueError(f"For '{_OP}', 'real_shift' and 'drop_mask' are not taken with input_layout 'TND' "
+                           f"here (MindSpore's compressed forms of them).")
+    n1 = q.shape[1]
+    outs, tops, totals = [], [], []
+    for (q0, q1), (k0, k1) in zip(zip([0] + qlen, qlen), zip([0] + kvlen, kvlen)):
+        if q1 == q0:
+            continue
+        s1, s2 = q1 - q0, k1 - k0
+        qs, ks, vs = (F.cast(F.expand_dims(F.transpose(t[a:e], (1, 0, 2)), 0), mstype.float32)
+                      for t, a, e in ((q, q0, q1), (k, k0, k1), (v, k0, k1)))
+        discard = _discard(mode, attn_mask, 1, n1, s1, s2, pre, nxt, None)
+        out, top, total = _attend(qs, ks, vs, n2, scale, None, discard, None, keep_prob, stats)
+        outs.append(F.transpose(out[0], (1, 0, 2)))
+        if stats:
+            tops.append(F.transpose(top[0], (1, 0, 2)))
+            totals.append(F.transpose(total[0], (1, 0, 2)))
+    cat = (lambda ts: ts[0] if len(ts) == 1 else F.concat(ts, 0))
+    return cat(outs), (cat(tops) if stats else None), (cat(totals) if stats else None)
+
+
+@op_entry("flash_attention_score", prim_name=_OP,
+          args=[Arg("query"), Arg("key"), Arg("value"), Arg("head_num", "value"),
+                Arg("real_shift", "value", default=None), Arg("drop_mask", "value", default=None),
+                Arg("padding_mask", "value", default=None), Arg("attn_mask", "value", default=None),
+                Arg("prefix", "value", default=None), Arg("actual_seq_qlen", "value", default=None),
+                Arg("actual_seq_kvlen", "value", default=None), Arg("keep_prob", "value", default=1.0),
+                Arg("scalar_value", "value", default=1.0), Arg("pre_tokens", "value", default=_INT_MAX),
+                Arg("next_tokens", "value", default=_INT_MAX), Arg("inner_precise", "value", default=0),
+                Arg("input_layout", "value", default="BSH"), Arg("sparse_mode", "value", default=0)])
+def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mask=None, padding_mask=None,
+                          attn_mask=None, prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None, keep_prob=1.0,
+                          scalar_value=1.0, pre_tokens=_INT_MAX, next_tokens=_INT_MAX, inner_precise=0,
+                          input_layout="BSH", sparse_mode=0):
+    """FlashAttentionScore's attention_out (see the module docstring)."""
+    return flash_attention(query, key, value, head_num, real_shift, drop_mask, padding_mask, attn_mask, prefix,
+                           actual_seq_qlen, actual_seq_kvlen, keep_prob, scalar_value, pre_tokens, next_tokens,
+                           inner_precise, input_layout, sparse_mode, stats=False)[3]
+
+
+class FlashAttentionScore(Primitive):
+    """`mindspore.ops.operations.nn_ops.FlashAttentionScore` (see the module docstring): returns
+    (softmax_max, softmax_sum, softmax_out, attention_out)."""
+
+    def __init__(self, head_num, keep_prob=1.0, scale_value=1.0, pre_tokens=_INT_MAX, next_tokens=_INT_MAX,
+                 inner_precise=0, input_layout="BSH", sparse_mode=0):
+        super().__init__(_OP)     # the attributes are checked when it is called, as the wheel does
+        self.head_num, self.keep_prob, self.scale_value = head_num, keep_prob, scale_value
+        self.pre_tokens, self.next_tokens, self.inner_precise = pre_tokens, next_tokens, inner_precise
+        self.input_layout, self.sparse_mode = input_layout, sparse_mode
+        self.add_prim_attrs(head_num=head_num, keep_prob=keep_prob, scale_value=scale_value, pre_tokens=pre_tokens,
+                            next_tokens=next_tokens, inner_precise=inner_precise, input_layout=input_layout,
+                            sparse_mode=sparse_mode)
+
+    def __call__(self, query, key, value, real_shift=None, drop_mask=None, padding_mask=None, attn_mask=None,
+                 prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None):
+        return flash_attention(query, key, value, self.head_num, real_shift, drop_mask, padding_mask, attn_mask,
+                               prefix, actual_seq_qlen, actual_seq_kvlen, self.keep_prob, self.scale_value,
+                               self.pre_tokens, self.next_tokens, self.inner_precise, self.input_layout,
+                               self.sparse_mode)

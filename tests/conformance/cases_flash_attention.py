@@ -1,0 +1,66 @@
+"""The conformance table: MindSpore 2.10's fused training attention, ops.flash_attention_score
+(src/pycompile/ops/entries/flash_attention.py). Part of the table loaded after cases.py.
+
+The 2.10 CPU wheel has no kernel for it ("The kernel FlashAttentionScore unregistered"), so the
+value case records only that (the harness skips it; values are checked against a NumPy version of
+the documented formula in tests/ops/test_flash_attention.py). What the wheel decides on the CPU is
+what comes before the kernel: the argument conversions and the shape inference's checks, recorded
+here as error cases. (head_num=0 kills the wheel's process with SIGFPE, a division by zero in its
+shape inference; the documented RuntimeError is tested in tests/ops/test_flash_attention.py.)"""
+group("flash_attention")
+
+_F16 = "float16"
+
+
+def _qkv(*shape):
+    return [rnd(*shape, lo=-1, hi=1, dtype=_F16) for _ in range(3)]
+
+
+@case("ops.flash_attention_score", inputs=_qkv(2, 4, 64))
+def fa_bsh_f16(q, k, v):
+    return ops.flash_attention_score(q, k, v, 4)
+
+
+@case("ops.flash_attention_score", inputs=_qkv(2, 4, 64), error=True)
+def fa_err_layout_unknown(q, k, v):
+    return ops.flash_attention_score(q, k, v, 4, input_layout="XYZ")
+
+
+@case("ops.flash_attention_score", inputs=_qkv(2, 4, 64), error=True)
+def fa_err_layout_not_str(q, k, v):
+    return ops.flash_attention_score(q, k, v, 4, input_layout=3)
+
+
+@case("ops.flash_attention_score", inputs=_qkv(2, 4, 64), error=True)
+def fa_err_hidden_not_divisible(q, k, v):
+    return ops.flash_attention_score(q, k, v, 3)
+
+
+@case("ops.flash_attention_score", inputs=_qkv(2, 4, 4, 16), error=True)
+def fa_err_rank_for_bsh(q, k, v):
+    return ops.flash_attention_score(q, k, v, 4)
+
+
+@case("ops.flash_attention_score", inputs=_qkv(2, 4, 64), error=True)
+def fa_err_keep_prob_int(q, k, v):
+    return ops.flash_attention_score(q, k, v, 4, keep_prob=1)
+
+
+@case("ops.flash_attention_score", inputs=_qkv(2, 4, 64), error=True)
+def fa_err_scalar_value_int(q, k, v):
+    return ops.flash_attention_score(q, k, v, 4, scalar_value=1)
+
+
+@case("ops.flash_attention_score", inputs=_qkv(2, 4, 64), error=True)
+def fa_err_sparse_mode_str(q, k, v):
+    return ops.flash_attention_score(q, k, v, 4, sparse_mode="a")
+
+
+@case("ops.flash_attention_score", inputs=_qkv(2, 4, 64), error=True)
+def fa_err_attn_mask_numpy(q, k, v):
+    return ops.flash_attention_score(q, k, v, 4, attn_mask=np.ones((4, 4), np.uint8))
+
+
+@case("ops.flash_attention_score", inputs=_qkv(2, 4, 64), error=True)
+def fa_err_real_shift_numpy(q, k, v):
+    return ops.flash_attention_score(q, k, v, 4, real_shift=np.ones((2, 4, 4, 4), np.float16))
