@@ -1,12 +1,14 @@
-"""The conformance table: MindSpore 2.10's fused training attention, ops.flash_attention_score
-(src/pycompile/ops/entries/flash_attention.py). Part of the table loaded after cases.py.
+"""The conformance table: MindSpore 2.10's fused attention, ops.flash_attention_score (training),
+ops.prompt_flash_attention and ops.incre_flash_attention (inference; src/pycompile/ops/entries/
+flash_attention.py and infer_attention.py). Part of the table loaded after cases.py.
 
-The 2.10 CPU wheel has no kernel for it ("The kernel FlashAttentionScore unregistered"), so the
-value case records only that (the harness skips it; values are checked against a NumPy version of
-the documented formula in tests/ops/test_flash_attention.py). What the wheel decides on the CPU is
-what comes before the kernel: the argument conversions and the shape inference's checks, recorded
-here as error cases. (head_num=0 kills the wheel's process with SIGFPE, a division by zero in its
-shape inference; the documented RuntimeError is tested in tests/ops/test_flash_attention.py.)"""
+The 2.10 CPU wheel has no kernel for them ("The kernel FlashAttentionScore unregistered"), so the
+value cases record only that (the harness skips them; values are checked against NumPy versions of
+the documented formulas in tests/ops/test_flash_attention.py and test_infer_attention.py). What the
+wheel decides on the CPU is what comes before the kernel: the argument conversions and the shape
+inference's checks, recorded here as error cases. (head_num=0 kills the wheel's process with
+SIGFPE, a division by zero in its shape inference; the documented RuntimeError is tested in
+tests/ops/test_flash_attention.py.)"""
 group("flash_attention")
 
 _F16 = "float16"
@@ -64,3 +66,60 @@ def fa_err_attn_mask_numpy(q, k, v):
 @case("ops.flash_attention_score", inputs=_qkv(2, 4, 64), error=True)
 def fa_err_real_shift_numpy(q, k, v):
     return ops.flash_attention_score(q, k, v, 4, real_shift=np.ones((2, 4, 4, 4), np.float16))
+
+
+# ---- prompt_flash_attention / incre_flash_attention ---------------------------------------------------
+@case("ops.prompt_flash_attention", inputs=_qkv(1, 4, 32))
+def pfa_bsh_f16(q, k, v):
+    return ops.prompt_flash_attention(q, k, v, num_heads=2)
+
+
+@case("ops.prompt_flash_attention", inputs=[rnd(1, 4, 32) for _ in range(3)], error=True)
+def pfa_err_float32(q, k, v):
+    return ops.prompt_flash_attention(q, k, v, num_heads=2)
+
+
+@case("ops.prompt_flash_attention", inputs=_qkv(1, 4, 32), error=True)
+def pfa_err_layout_not_str(q, k, v):
+    return ops.prompt_flash_attention(q, k, v, num_heads=2, input_layout=1)
+
+
+@case("ops.prompt_flash_attention", inputs=_qkv(1, 4, 32), error=True)
+def pfa_err_hidden_not_divisible(q, k, v):
+    return ops.prompt_flash_attention(q, k, v, num_heads=3)
+
+
+@case("ops.prompt_flash_attention", inputs=_qkv(1, 4, 32), error=True)
+def pfa_err_kv_heads_not_dividing(q, k, v):
+    return ops.prompt_flash_attention(q, k, v, num_heads=2, num_key_value_heads=3)
+
+
+@case("ops.prompt_flash_attention", inputs=[rnd(1, 2, 4, 16, dtype=_F16), rnd(1, 1, 4, 16, dtype=_F16),
+                                            rnd(1, 1, 4, 16, dtype=_F16)], error=True)
+def pfa_err_kv_n_not_kv_heads(q, k, v):
+    return ops.prompt_flash_attention(q, k, v, num_heads=2, num_key_value_heads=2, input_layout="BNSD")
+
+
+@case("ops.prompt_flash_attention", inputs=_qkv(1, 4, 32), error=True)
+def pfa_err_scale_int(q, k, v):
+    return ops.prompt_flash_attention(q, k, v, num_heads=2, scale_value=1)
+
+
+@case("ops.prompt_flash_attention", inputs=_qkv(1, 2, 4, 16), error=True)
+def pfa_err_rank_for_bsh(q, k, v):
+    return ops.prompt_flash_attention(q, k, v, num_heads=2)
+
+
+@case("ops.incre_flash_attention", inputs=[rnd(1, 1, 32, dtype=_F16)] + _qkv(1, 4, 32)[:2])
+def ifa_bsh_f16(q, k, v):
+    return ops.incre_flash_attention(q, [k], [v], num_heads=2)
+
+
+@case("ops.incre_flash_attention", inputs=[rnd(1, 1, 32, dtype=_F16)] + _qkv(1, 4, 32)[:2], error=True)
+def ifa_err_cache_a_tensor(q, k, v):
+    return ops.incre_flash_attention(q, k, v, num_heads=2)
+
+
+@case("ops.incre_flash_attention", inputs=[rnd(1, 1, 32, dtype=_F16)] + _qkv(1, 4, 32)[:2], error=True)
+def ifa_err_scale_int(q, k, v):
+    return ops.incre_flash_attention(q, [k], [v], num_heads=2, scale_value=1)

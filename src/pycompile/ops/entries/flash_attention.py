@@ -261,8 +261,9 @@ def _keep_bits(drop_mask, shape):
 
 
 # ---- the computation ---------------------------------------------------------------------------------
-def _attend(q, k, v, n2, scale, pse, discard, drop_mask, keep_prob, stats):
-    """(B, N1, S1, D) float32 attention of BNSD q / k / v: (out, row max, row sum) (stats: else None)."""
+def _attend(q, k, v, n2, scale, pse, discard, drop_mask, keep_prob, stats, pse_scaled=True):
+    """(B, N1, S1, D) float32 attention of BNSD q / k / v: (out, row max, row sum) (stats: else None).
+    pse_scaled: scale * (q k^T + pse), else scale * q k^T + pse."""
     b, n1, s1, d = q.shape
     s2 = k.shape[2]
     if n2 != n1:
@@ -270,9 +271,11 @@ def _attend(q, k, v, n2, scale, pse, discard, drop_mask, keep_prob, stats):
         k, v = (F.reshape(F.broadcast_to(F.expand_dims(t, 2), (b, n2, group, s2, d)), (b, n1, s2, d))
                 for t in (k, v))
     scores = F.matmul(q, F.transpose(k, (0, 1, 3, 2)))
-    if pse is not None:
+    if pse is not None and pse_scaled:
         scores = F.add(scores, F.cast(pse, mstype.float32))
     scores = F.mul(scores, scale)
+    if pse is not None and not pse_scaled:
+        scores = F.add(scores, F.cast(pse, mstype.float32))
     if discard is not None:
         scores = F.select(F.broadcast_to(discard, (b, n1, s1, s2)), F.fill(mstype.float32, (b, n1, s1, s2), _LOWEST),
                           scores)
