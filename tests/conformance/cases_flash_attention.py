@@ -123,3 +123,34 @@ def ifa_err_cache_a_tensor(q, k, v):
 @case("ops.incre_flash_attention", inputs=[rnd(1, 1, 32, dtype=_F16)] + _qkv(1, 4, 32)[:2], error=True)
 def ifa_err_scale_int(q, k, v):
     return ops.incre_flash_attention(q, [k], [v], num_heads=2, scale_value=1)
+
+
+# ---- ring_attention_update -----------------------------------------------------------------------------
+def _ring(stats=(1, 2, 4, 8)):
+    return [rnd(4, 1, 32), rnd(*stats, lo=0.5), rnd(1, 2, 4, 8, lo=0.5), rnd(4, 1, 32), rnd(1, 2, 4, 8, lo=0.5),
+            rnd(1, 2, 4, 8, lo=0.5)]
+
+
+@case("ops.ring_attention_update", inputs=_ring())
+def ring_sbh(o1, m1, s1, o2, m2, s2):
+    return ops.ring_attention_update(o1, m1, s1, o2, m2, s2)
+
+
+@case("ops.ring_attention_update", inputs=_ring(), error=True)
+def ring_err_layout_unknown(o1, m1, s1, o2, m2, s2):
+    return ops.ring_attention_update(o1, m1, s1, o2, m2, s2, layout="BSH")
+
+
+@case("ops.ring_attention_update", inputs=_ring(), error=True)
+def ring_err_layout_not_str(o1, m1, s1, o2, m2, s2):
+    return ops.ring_attention_update(o1, m1, s1, o2, m2, s2, layout=1)
+
+
+@case("ops.ring_attention_update", inputs=_ring((1, 2, 3, 8)), error=True)
+def ring_err_s_dims_differ(o1, m1, s1, o2, m2, s2):
+    return ops.ring_attention_update(o1, m1, s1, o2, m2, s2)
+
+
+@case("ops.ring_attention_update", inputs=_ring(), error=True)
+def ring_err_numpy_input(o1, m1, s1, o2, m2, s2):
+    return ops.ring_attention_update(np.ones((4, 1, 32), np.float32), m1, s1, o2, m2, s2)

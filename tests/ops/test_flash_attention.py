@@ -280,3 +280,53 @@ def test_vmap_maps_over_a_leading_axis_in_both_modes():
     want = np.stack([reference(e, e, e, 2, 2, 0.3)[0] for e in x])
     for fn in (ms.vmap(f), ms.jit(ms.vmap(f))):
         np.testing.assert_allclose(fn(Tensor(x)).asnumpy(), want, rtol=2e-5, atol=2e-6)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_ring_attention_update_merges_two_halves_into_the_whole(compiled):
+    """Attention over keys [0, 6) and [6, 10) merged from their softmax statistics is the attention over
+    all ten keys (SBH), and the same per sequence in TND."""
+    q = RNG.standard_normal((4, 2, 16)).astype(np.float32)
+    k, v = (RNG.standard_normal((10, 2, 16)).astype(np.float32) for _ in range(2))
+    fa = FlashAttentionScore(2, scale_value=0.3, input_layout="SBH")
+
+    def f(a, b, c):
+        m1, s1, _, o1 = fa(a, b[:6], c[:6])
+        m2, s2, _, o2 = fa(a, b[6:], c[6:])
+        return ops.ring_attention_update(o1, m1, s1, o2, m2, s2), fa(a, b, c)
+    (out, top, total), (wtop, wtotal, _, whole) = _run(compiled, f, q, k, v)
+    np.testing.assert_allclose(out.asnumpy(), whole.asnumpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(top.asnumpy(), wtop.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(total.asnumpy(), wtotal.asnumpy(), rtol=1e-5)
+    np.testing.assert_allclose(whole.asnumpy(), reference(q, k, v, 2, 2, 0.3, "SBH")[0], rtol=2e-5, atol=2e-6)
+
+    tq, tk, tv = (RNG.standard_normal(s).astype(np.float16) for s in ((5, 1, 64), (8, 1, 64), (8, 1, 64)))
+    qlen, half, rest = [2, 5], [2, 4], [2, 4]     # each sequence's keys split in two of 2 + 2
+
+    def g(a, b, c):
+        idx1 = Tensor(np.array([0, 1, 4, 5], np.int32))
+        idx2 = Tensor(np.array([2, 3, 6, 7], np.int32))
+        part = [ops.operations.nn_ops.FlashAttentionScore(1, input_layout="TND")(
+            a, ops.gather(b, i, 0), ops.gather(c, i, 0), None, None, None, None, None, qlen, lens)
+            for i, lens in ((idx1, half), (idx2, rest))]
+        (m1, s1, _, o1), (m2, s2, _, o2) = part
+        whole = ops.flash_attention_score(a, b, c, 1, actual_seq_qlen=qlen, actual_seq_kvlen=[4, 8],
+                                          input_layout="TND")
+        return ops.ring_attention_update(o1, m1, s1, o2, m2, s2, Tensor(np.array([0, 2, 5], np.int64)),
+                                         "TND")[0], whole
+    merged, whole = _run(compiled, g, tq, tk, tv)
+    assert merged.dtype == mstype.float16
+    np.testing.assert_allclose(merged.asnumpy().astype(np.float32), whole.asnumpy().astype(np.float32), atol=2e-3)
+
+
+def test_ring_attention_update_errors():
+    o, m = Tensor(np.ones((4, 2, 64), np.float32)), Tensor(np.ones((4, 2, 8), np.float32))
+    with pytest.raises(RuntimeError, match="'actual_seq_qlen' is mandatory"):
+        ops.ring_attention_update(o, m, m, o, m, m, layout="TND")
+    with pytest.raises(RuntimeError, match="non-decreasing from 0 to T"):
+        ops.ring_attention_update(o, m, m, o, m, m, Tensor(np.array([0, 3, 2, 4])), layout="TND")
+    with pytest.raises(RuntimeError, match="multiple of 64"):
+        x = Tensor(np.ones((4, 2, 32), np.float32))
+        ops.ring_attention_update(x, m, m, x, m, m, Tensor(np.array([0, 4])), layout="TND")
+    with pytest.raises(TypeError, match="'prev_softmax_max'"):
+        ops.ring_attention_update(o, m.astype(mstype.float16), m, o, m, m, Tensor(np.array([0, 4])), layout="TND")

@@ -417,3 +417,80 @@ class FlashAttentionScore(Primitive):
                                prefix, actual_seq_qlen, actual_seq_kvlen, self.keep_prob, self.scale_value,
                                self.pre_tokens, self.next_tokens, self.inner_precise, self.input_layout,
                                self.sparse_mode)
+
+
+# ---- ring attention: merging two partial attentions ----------------------------------------------------
+_RING = "RingAttentionUpdate"
+_RING_INPUTS = ("prev_attn_out", "prev_softmax_max", "prev_softmax_sum", "cur_attn_out", "cur_softmax_max",
+                "cur_softmax_sum", "actual_seq_qlen")
+
+
+@op_entry("ring_attention_update", prim_name=_RING,
+          args=[Arg(n, "value") for n in _RING_INPUTS[:6]] + [Arg("actual_seq_qlen", "value", default=None),
+                                                               Arg("layout", "value", default="SBH")])
+def ring_attention_update(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur_attn_out, cur_softmax_max,
+                          cur_softmax_sum, actual_seq_qlen=None, layout="SBH"):
+    """Two attentions of the same queries over two parts of the keys, merged into the attention over both
+    from their softmax statistics (FlashAttentionScore's softmax_max / softmax_sum):
+
+        m = max(m1, m2),  s = s1 exp(m1 - m) + s2 exp(m2 - m)
+        out = (out1 s1 exp(m1 - m) + out2 s2 exp(m2 - m)) / s
+
+    returning (out, m, s); computed in float32, out rounded to its dtype. "SBH": out (S, B, H), the
+    statistics (B, N, S, 8); "TND": out (T, N, D), statistics (T, N, 8)."""
+    inputs = (prev_attn_out, prev_softmax_max, prev_softmax_sum, cur_attn_out, cur_softmax_max, cur_softmax_sum,
+              actual_seq_qlen)
+    if not isinstance(layout, str):
+        raise OpTypeError(f"For '{_RING}', the input 'layout' should be a str, but got {type(layout)}.")
+    if any(not isinstance(v, TensorMethods) for v in inputs[:6]) or not (
+            actual_seq_qlen is None or isinstance(actual_seq_qlen, TensorMethods)):
+        tail = ", ".join(f"{n}={_kind(v)}" for n, v in zip(_RING_INPUTS, inputs))
+        raise OpTypeError(f'Failed calling {_RING} with "{_RING}()({tail}, layout=string)".')
+    if layout not in ("SBH", "TND"):
+        raise OpValueError(f"For {_RING}, the value of 'layout' must be SBH/TND.")
+    o1, m1, s1, o2, m2, s2 = inputs[:6]
+    for name, t, dtypes in (("prev_attn_out", o1, _FLOATS), ("cur_attn_out", o2, (o1.dtype,))) + tuple(
+            (n, t, (mstype.float32,)) for n, t in zip(_RING_INPUTS[1:6], (m1, s1, None, m2, s2)) if t is not None):
+        if t.dtype not in dtypes:
+            raise OpTypeError(f"For '{_RING}', the dtype of '{name}' must be one of "
+                              f"[{', '.join(str(d) for d in dtypes)}], but got {t.dtype}.")
+    stats_shape = tuple(m1.shape)
+    if any(tuple(t.shape) != stats_shape for t in (s1, m2, s2)) or tuple(o2.shape) != tuple(o1.shape):
+        raise OpValueError(f"For '{_RING}', the two attentions and their statistics must have the same shapes, "
+                           f"but got {tuple(o1.shape)} / {tuple(o2.shape)} and {stats_shape}, "
+                           f"{tuple(s1.shape)}, {tuple(m2.shape)}, {tuple(s2.shape)}.")
+    if layout == "SBH":
+        if o1.ndim != 3 or len(stats_shape) != 4 or stats_shape[-1] != 8:
+            raise OpValueError(f"For '{_RING}', 'SBH' takes attentions (S, B, H) and statistics (B, N, S, 8), but "
+                               f"got {tuple(o1.shape)} and {stats_shape}.")
+        s, b, h = o1.shape
+        n = stats_shape[1]
+        if stats_shape[2] != s:
+            raise OpValueError(f"For '{_RING}', the S-dim of inputs should be the consistent, but got {s} and "
+                               f"{stats_shape[2]}respectively.")
+        if stats_shape[0] != b or h % n:
+            raise OpValueError(f"For '{_RING}', statistics {stats_shape} do not fit attentions {tuple(o1.shape)}.")
+    else:
+        if o1.ndim != 3 or len(stats_shape) != 3 or stats_shape[:2] != tuple(o1.shape[:2]) or stats_shape[2] != 8:
+            raise OpValueError(f"For '{_RING}', 'TND' takes attentions (T, N, D) and statistics (T, N, 8), but got "
+                               f"{tuple(o1.shape)} and {stats_shape}.")
+        if o1.shape[2] % 64:
+            raise OpRuntimeError(f"For '{_RING}', with layout 'TND' the last dimension of 'prev_attn_out' must be a "
+                                 f"multiple of 64, but got {o1.shape[2]}.")
+        if actual_seq_qlen is None:
+            raise OpRuntimeError(f"For '{_RING}', with layout 'TND' 'actual_seq_qlen' is mandatory.")
+        ends = _lengths("actual_seq_qlen", actual_seq_qlen)
+        if ends[:1] != [0] or ends[-1] != o1.shape[0] or any(b < a for a, b in zip(ends, ends[1:])):
+            raise OpRuntimeError(f"For '{_RING}', 'actual_seq_qlen' must be non-decreasing from 0 to T "
+                                 f"({o1.shape[0]}), but got {ends}.")
+    top = F.maximum(m1, m2)
+    w1, w2 = F.mul(s1, F.exp(F.sub(m1, top))), F.mul(s2, F.exp(F.sub(m2, top)))
+    total = F.add(w1, w2)
+    a1, a2 = F.div(w1[..., :1], total[..., :1]), F.div(w2[..., :1], total[..., :1])
+    if layout == "SBH":     # (B, N, S, 1) -> (S, B, N, 1) against out's (S, B, N, D)
+        a1, a2 = (F.transpose(a, (2, 0, 1, 3)) for a in (a1, a2))
+        f1, f2 = (F.reshape(F.cast(o, mstype.float32), (s, b, n, h // n)) for o in (o1, o2))
+        out = F.reshape(F.add(F.mul(f1, a1), F.mul(f2, a2)), (s, b, h))
+    else:
+        out = F.add(F.mul(F.cast(o1, mstype.float32), a1), F.mul(F.cast(o2, mstype.float32), a2))
+    return F.cast(out, o1.dtype), top, total
