@@ -110,3 +110,18 @@ def test_flops_collection_names_a_compiled_graph():
     with pytest.raises(RuntimeError, match=r"The pointer\[graph\] is null."):
         ms.flops_collection("train.no-such-graph")
     assert net.set_train(False).phase == "predict"
+
+
+def test_flash_attention_counts_its_two_products():
+    """flash_attention_score is a decomposition here: its FLOPs are its two batched products, 2 x (2 B N S1
+    S2 D) - MindSpore's count for FlashAttentionScore without a sparse mode."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class Net(nn.Cell):
+        def construct(self, q, k, v):
+            return ms.ops.flash_attention_score(q, k, v, 2, scalar_value=0.3)
+    net = Net()
+    q, kv = Tensor(np.ones((1, 4, 16), np.float32)), Tensor(np.ones((1, 6, 16), np.float32))
+    net(q, kv, kv)
+    b, n, s1, s2, d = 1, 2, 4, 6, 8
+    assert ms.flops_collection(net.current_phase)[0] == 2 * (2 * b * n * s1 * s2 * d)
