@@ -330,3 +330,47 @@ def test_ring_attention_update_errors():
         ops.ring_attention_update(x, m, m, x, m, m, Tensor(np.array([0, 4])), layout="TND")
     with pytest.raises(TypeError, match="'prev_softmax_max'"):
         ops.ring_attention_update(o, m.astype(mstype.float16), m, o, m, m, Tensor(np.array([0, 4])), layout="TND")
+
+
+class _Block(ms.nn.Cell):
+    """A causal self-attention layer as large-model code writes it (the Primitive, BNSD, sparse mode 2)
+    or with plain products and softmax (use_fa=False): the same Parameters, the same function."""
+
+    def __init__(self, use_fa):
+        super().__init__()
+        self.qkv = ms.nn.Dense(16, 48, weight_init="normal")
+        self.out = ms.nn.Dense(16, 16, weight_init="normal")
+        self.use_fa = use_fa
+        self.fa = FlashAttentionScore(2, scale_value=0.25, input_layout="BNSD", sparse_mode=2)
+        self.mask = Tensor(np.triu(np.ones((2048, 2048), np.uint8), 1))
+        self.causal = Tensor(np.triu(np.ones((5, 5), bool), 1))
+
+    def construct(self, x):
+        b, s, _ = x.shape
+        q, k, v = ops.split(self.qkv(x), 16, -1)
+        q, k, v = (ops.transpose(ops.reshape(t, (b, s, 2, 8)), (0, 2, 1, 3)) for t in (q, k, v))
+        if self.use_fa:
+            y = self.fa(q, k, v, None, None, None, self.mask)[3]
+        else:
+            scores = ops.masked_fill(ops.matmul(q, ops.transpose(k, (0, 1, 3, 2))) * 0.25, self.causal, -1e30)
+            y = ops.matmul(ops.softmax(scores, -1), v)
+        return self.out(ops.reshape(ops.transpose(y, (0, 2, 1, 3)), (b, s, 16)))
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_a_causal_layer_trains_as_the_same_layer_written_with_products(mode):
+    ms.set_context(mode=mode)
+    try:
+        x = Tensor(RNG.standard_normal((3, 5, 16)).astype(np.float32))
+        y = Tensor(RNG.standard_normal((3, 5, 16)).astype(np.float32))
+        losses = {}
+        for use_fa in (True, False):
+            ms.set_seed(5)
+            net = _Block(use_fa)
+            step = ms.nn.TrainOneStepCell(ms.nn.WithLossCell(net, ms.nn.MSELoss()),
+                                          ms.nn.SGD(net.trainable_params(), 0.5))
+            losses[use_fa] = [float(step(x, y).asnumpy()) for _ in range(4)]
+        assert losses[True][-1] < losses[True][0]
+        np.testing.assert_allclose(losses[True], losses[False], rtol=1e-5)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
