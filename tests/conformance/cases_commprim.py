@@ -34,6 +34,8 @@ for _id, _name, _build in [
      lambda: ops.NeighborExchangeV2(_W8, [0] * 4, _W8, [0] * 4, "NCHW", group=1)),
     ("commprim_collective_gather_group_int", "CollectiveGather", lambda: ops.CollectiveGather(0, group=1)),
     ("commprim_collective_scatter_group_int", "CollectiveScatter", lambda: ops.CollectiveScatter(0, group=1)),
+    ("commprim_reduce_op_int", "Reduce", lambda: ops.Reduce(0, 1)),
+    ("commprim_reduce_group_int", "Reduce", lambda: ops.Reduce(0, "sum", 1)),
     ("commprim_receive_dtype_bool", "Receive", lambda: ops.Receive(0, 1, [2], ms.bool_)),
     ("commprim_receive_dtype_complex", "Receive", lambda: ops.Receive(0, 1, [2], ms.complex64)),
     ("commprim_batch_op_types_str", "BatchISendIRecv", lambda: ops.BatchISendIRecv("isend", (1,))),
@@ -53,6 +55,13 @@ for _id, _name, _build in [
 
 
 # ---- what the constructors accept, and the attributes they set ----------------------------------------
+@case("ops.Reduce", **_CTOR)
+def commprim_reduce_attributes():
+    p, q = ops.Reduce(1, "max", group="g"), ops.Reduce(1.5)        # dest_rank's type is checked when called
+    return p.attrs["dest_rank"], p.attrs["op"], p.attrs["group"], q.attrs["dest_rank"], q.attrs["op"]
+
+
+
 @case("ops.Barrier", "ops.Send", "ops.Receive", **_CTOR)
 def commprim_p2p_attributes():
     send = ops.Send(3, 1, group="g")

@@ -90,6 +90,14 @@ for got in modes(lambda t: ops.CollectiveGather(dest)(t), T(xs[r])):
     else:
         assert got.shape == (1,) and got.dtype == np.float32, got
 
+# Reduce: the reduction on the group rank dest_rank, a [1] tensor elsewhere
+for op, want in (("sum", sum(xs)), ("max", np.maximum.reduce(xs))):
+    for got in modes(lambda t: ops.Reduce(dest, op)(t), T(xs[r])):
+        if r == dest:
+            eq(got, want)
+        else:
+            assert got.shape == (1,) and got.dtype == np.float32, got
+
 # CollectiveScatter: src_rank's input split along dimension 0
 for src in (0, n - 1):
     for got in modes(lambda t: ops.CollectiveScatter(src)(t), T(xs[r])):

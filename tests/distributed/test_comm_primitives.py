@@ -1,5 +1,5 @@
 """MindSpore 2.10's communication Primitives beyond AllReduce / AllGather / ReduceScatter / Broadcast
-(ops.AlltoAll, AllGatherV, ReduceScatterV, CollectiveGather, CollectiveScatter, Barrier, Send,
+(ops.AlltoAll, AllGatherV, ReduceScatterV, CollectiveGather, Reduce, CollectiveScatter, Barrier, Send,
 Receive, BatchISendIRecv, NeighborExchange, NeighborExchangeV2, AlltoAllV, AlltoAllVC): every one
 under mpirun with 2 and 3 ranks against NumPy values on every rank (commprim_worker.py; the
 compiling ones also under ms.jit), and in one process their argument errors (the classes the
@@ -20,8 +20,8 @@ from pycompile import ops
 from test_mpi import HERE, _env, _mpiexec
 
 WORKER = f"{HERE}/commprim_worker.py"
-NAMES = ("AlltoAll", "AllGatherV", "ReduceScatterV", "CollectiveGather", "CollectiveScatter", "Barrier", "Send",
-         "Receive", "BatchISendIRecv", "NeighborExchange", "NeighborExchangeV2", "AlltoAllV", "AlltoAllVC")
+NAMES = ("AlltoAll", "AllGatherV", "ReduceScatterV", "CollectiveGather", "Reduce", "CollectiveScatter", "Barrier",
+         "Send", "Receive", "BatchISendIRecv", "NeighborExchange", "NeighborExchangeV2", "AlltoAllV", "AlltoAllVC")
 
 
 @pytest.fixture(autouse=True)
@@ -56,13 +56,16 @@ def test_constructor_errors():
     for bad in ((2.0, 0, 0), (True, 0, 0), (1, 0.5, 0), (1, 0, "a")):
         with pytest.raises(TypeError):
             ops.AlltoAll(*bad)
-    for prim in (ops.AlltoAll, ops.AllGatherV, ops.ReduceScatterV, ops.CollectiveGather, ops.CollectiveScatter):
+    for prim in (ops.AlltoAll, ops.AllGatherV, ops.ReduceScatterV, ops.CollectiveGather, ops.Reduce,
+                 ops.CollectiveScatter):
         with pytest.raises(TypeError, match="the type of 'group' should be 'str'"):
-            prim(*((1, 0, 0) if prim is ops.AlltoAll else (0,) if prim is ops.CollectiveGather else ()), group=1)
+            prim(*((1, 0, 0) if prim is ops.AlltoAll else (0,) if prim in (ops.CollectiveGather, ops.Reduce) else ()),
+                 group=1)
     with pytest.raises(TypeError, match="should be 'str', but got type 'NoneType'"):
         ops.AllGatherV(group=None)
-    with pytest.raises(TypeError, match="the type of 'op' should be 'str'"):
-        ops.ReduceScatterV(op=1)
+    for prim in (ops.ReduceScatterV, ops.Reduce):
+        with pytest.raises(TypeError, match="the type of 'op' should be 'str'"):
+            prim(*(() if prim is ops.ReduceScatterV else (0,)), op=1)
     with pytest.raises(ValueError, match=r"'rank_id in send_rank_ids' must be in range of \[0, 1\), but got 5"):
         ops.NeighborExchangeV2([5] + [-1] * 7, [0] * 4, [-1] * 8, [0] * 4, "NCHW")
     with pytest.raises(ValueError, match="'rank_id in recv_rank_ids'"):
@@ -118,6 +121,9 @@ def test_a_world_of_one_and_call_errors():
     np.testing.assert_array_equal(ops.AllGatherV()(_t([1, 2, 3]), [3]).asnumpy(), [1, 2, 3])
     np.testing.assert_array_equal(ops.ReduceScatterV("max")(_t([1, 2, 3]), [3]).asnumpy(), [1, 2, 3])
     np.testing.assert_array_equal(ops.CollectiveGather(0)(x).asnumpy(), x.asnumpy())
+    np.testing.assert_array_equal(ops.Reduce(0, "prod")(x).asnumpy(), x.asnumpy())
+    with pytest.raises(ValueError, match="'dest_rank' 1 must be a rank of the group"):
+        ops.Reduce(1)(x)
     np.testing.assert_array_equal(ops.CollectiveScatter(0)(x).asnumpy(), x.asnumpy())
     np.testing.assert_array_equal(ops.AlltoAllV()(_t([1, 2]), [2], [2]).asnumpy(), [1, 2])
     np.testing.assert_array_equal(ops.AlltoAllVC(block_size=2)(_t([1, 2, 3]), [1]).asnumpy(), [1, 2])

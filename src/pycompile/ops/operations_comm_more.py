@@ -1,5 +1,5 @@
 """The rest of MindSpore 2.10's communication Primitives: AlltoAll, AllGatherV, ReduceScatterV,
-CollectiveGather, CollectiveScatter (compositions of the runtime's collectives, so they run in
+CollectiveGather, Reduce, CollectiveScatter (compositions of the runtime's collectives, so they run in
 PyNative and in graph code alike), and Barrier, Send, Receive, BatchISendIRecv, NeighborExchange,
 NeighborExchangeV2, AlltoAllV, AlltoAllVC (PyNative only: point-to-point messages and
 data-dependent sizes, which the compiled runtime has no call for; in graph code they raise the
@@ -8,10 +8,11 @@ error the communication functions raise there).
 How they run: on pycompile.communication's world, through the same paths as the functions of
 comm_func.py / comm_p2p.py (no second MPI path). AlltoAll = AllGather of every rank's input, each
 rank keeping the blocks meant for it; AllGatherV = AllGather of the inputs padded to the largest;
-ReduceScatterV = AllReduce, each rank keeping its part; CollectiveGather = AllGather (the other
-ranks return a [1] tensor, as MindSpore's); CollectiveScatter = Broadcast of the source's tensor,
-each rank keeping its block. The ranks named by CollectiveGather / CollectiveScatter / Send /
-Receive / BatchISendIRecv / NeighborExchange(V2) are global ranks (as MindSpore documents);
+ReduceScatterV = AllReduce, each rank keeping its part; CollectiveGather = AllGather and Reduce =
+AllReduce (the other ranks return a [1] tensor, as MindSpore's); CollectiveScatter = Broadcast of
+the source's tensor, each rank keeping its block. The ranks named by CollectiveGather /
+CollectiveScatter / Send / Receive / BatchISendIRecv / NeighborExchange(V2) are global ranks (as
+MindSpore documents), Reduce's dest_rank a rank of its group ("local rank" in its documentation);
 AlltoAll's blocks go in group-rank order.
 
 Gradients: the compositions differentiate through the collectives' rules (ops/grads/comm.py), which
@@ -257,6 +258,32 @@ class CollectiveGather(Primitive):
         _member("CollectiveGather", g, _int_arg("CollectiveGather", "dest_rank", self.dest_rank), "dest_rank")
         out = apply(P.AllGather, [input_x], {"group": self.group})
         if w.rank == self.dest_rank:
+            return out
+        return F.depend(F.zeros((1,), input_x.dtype), out)
+
+
+class Reduce(Primitive):
+    """The ranks' inputs reduced (sum, max, min, prod) on the group's rank dest_rank (a rank of the group,
+    as MindSpore documents: "local rank"); the other ranks get a [1] tensor (no meaning, as MindSpore's)."""
+
+    def __init__(self, dest_rank, op="sum", group=WORLD):
+        super().__init__()
+        if not isinstance(op, str):
+            raise TypeError(f"For 'Reduce', the type of 'op' should be 'str', but got type '{_type_name(op)}'.")
+        self.group = _str_group("Reduce", group)
+        self.dest_rank, self.op = dest_rank, op
+        self.attrs.update(dest_rank=dest_rank, op=op, group=group)
+
+    def __call__(self, input_x):
+        if self.op not in REDUCE_OP_NAMES:
+            raise ValueError(f"For 'Reduce', 'op' must be one of {list(REDUCE_OP_NAMES)}, but got {self.op!r}")
+        w, g = _world_group("Reduce", self.group)
+        dest = _int_arg("Reduce", "dest_rank", self.dest_rank)
+        if not 0 <= dest < g.size:
+            raise ValueError(f"For 'Reduce', 'dest_rank' {dest} must be a rank of the group '{g.name}' (0 to "
+                             f"{g.size - 1})")
+        out = apply(P.AllReduce, [input_x], {"op": REDUCE_OP_NAMES.index(self.op), "group": self.group})
+        if g.world_ranks.index(w.rank) == dest:
             return out
         return F.depend(F.zeros((1,), input_x.dtype), out)
 
@@ -605,5 +632,6 @@ class AlltoAllVC(Primitive):
         return Tensor(out.astype(x.dtype))
 
 
-__all__ = ["AlltoAll", "AllGatherV", "ReduceScatterV", "CollectiveGather", "CollectiveScatter", "Barrier", "Send",
+__all__ = ["AlltoAll", "AllGatherV", "ReduceScatterV", "CollectiveGather", "Reduce", "CollectiveScatter", "Barrier",
+           "Send",
            "Receive", "BatchISendIRecv", "NeighborExchange", "NeighborExchangeV2", "AlltoAllV", "AlltoAllVC"]
