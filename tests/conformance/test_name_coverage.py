@@ -69,6 +69,8 @@ EXEMPT = {
     "ops.functional.csr_gather": MS_SPARSE, "ops.functional.csr_mul": MS_SPARSE, "ops.functional.csr_mv": MS_SPARSE,
     "ops.functional.csr_reduce_sum": MS_SPARSE,
     # NO_KERNEL
+    "ops.MoveTo": NO_KERNEL, "ops.operations.MoveTo": NO_KERNEL, "ops.move_to": NO_KERNEL,
+    "ops.functional.move_to": NO_KERNEL,
     "Tensor.addcdiv": NO_KERNEL, "Tensor.addmm_": NO_KERNEL, "Tensor.bernoulli": NO_KERNEL,
     "Tensor.bernoulli_": NO_KERNEL, "Tensor.bitwise_not": NO_KERNEL, "Tensor.clamp_": NO_KERNEL,
     "Tensor.clone": NO_KERNEL, "Tensor.erfinv_": NO_KERNEL, "Tensor.exponential_": NO_KERNEL,

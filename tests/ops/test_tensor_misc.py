@@ -64,3 +64,23 @@ def test_pin_memory_returns_a_copy():
         return t.pin_memory() * 2
 
     np.testing.assert_array_equal(f(x).asnumpy(), x.asnumpy() * 2)
+
+
+@ms.jit
+def _moved(x):
+    return ms.ops.move_to(x, "CPU") + ms.ops.MoveTo()(x, "CPU", False)
+
+
+def test_ops_move_to_copies_onto_the_cpu():
+    """ops.move_to / ops.MoveTo by MindSpore's documentation (its CPU wheel has no kernel): a copy on
+    "CPU", a list or tuple made a Tensor first, another target Tensor.move_to's RuntimeError."""
+    x = _x()
+    moved = ms.ops.move_to(x)
+    assert moved is not x and moved.dtype == x.dtype and moved.asnumpy().tolist() == x.asnumpy().tolist()
+    listed = ms.ops.move_to([1, 2, 3], "CPU")
+    assert listed.dtype == ms.int64 and listed.asnumpy().tolist() == [1, 2, 3]
+    np.testing.assert_array_equal(_moved(x).asnumpy(), 2 * x.asnumpy())
+    with pytest.raises(RuntimeError, match="bug got to:Ascend, device target: CPU"):
+        ms.ops.MoveTo()(x, "Ascend")
+    with pytest.raises(TypeError, match="'to' must be a str"):
+        ms.ops.move_to(x, 1)

@@ -4,7 +4,9 @@ CPU, so `contiguous()` is the tensor itself, `is_contiguous()` is True, `storage
 and `stride()` counts elements; `move_to("CPU")` is a copy and any other target MindSpore's
 RuntimeError; `new_empty` gives zeros (its values are unspecified in MindSpore); `resize` pads
 with zeros or cuts the flattened data; `set_dtype` converts the tensor in place and returns the
-new dtype (PyNative only: in graph code a tensor's dtype is fixed)."""
+new dtype (PyNative only: in graph code a tensor's dtype is fixed). `ops.move_to` / `ops.MoveTo`
+(MindSpore documents them for Ascend and the CPU; its CPU wheel has no kernel, "Unsupported op
+[MoveTo] on CPU") follow `Tensor.move_to`, a list or tuple first becoming a Tensor.)"""
 import numpy as np
 
 import pycompile.ops as ops
@@ -12,7 +14,7 @@ from pycompile.common import dtype as mstype
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError
-from pycompile.ops.entry import tensor_alias
+from pycompile.ops.entry import Arg, op_entry, tensor_alias
 
 
 @tensor_alias("contiguous")
@@ -65,13 +67,36 @@ def resize(self, *new_shape):
     return F.reshape(flat, tuple(new_shape))
 
 
-@tensor_alias("move_to")
-def move_to(self, to, blocking=True):
-    """A copy on `to` ("CPU": MindSpore's device target here; any other is its RuntimeError)."""
+def _check_target(to, what):
+    if not isinstance(to, str):
+        raise OpTypeError(f"For '{what}', 'to' must be a str, but got {type(to).__name__}.")
     if to != "CPU":
         raise RuntimeError(f"The value of arg 'to' of method 'move_to' should be same with device target, bug got "
                            f"to:{to}, device target: CPU")
-    return F.mul(self, 1) if not isinstance(self, Tensor) else Tensor(self.asnumpy())
+
+
+def _copy(x):
+    return F.mul(x, 1) if not isinstance(x, Tensor) else Tensor(x.asnumpy())
+
+
+@tensor_alias("move_to")
+def move_to(self, to, blocking=True):
+    """A copy on `to` ("CPU": MindSpore's device target here; any other is its RuntimeError)."""
+    _check_target(to, "Tensor.move_to")
+    return _copy(self)
+
+
+@op_entry("move_to", primitive="MoveTo", args=[Arg("input", "value"), Arg("to", "value", default="CPU"),
+                                               Arg("blocking", "value", default=True)])
+def move_to_op(input, to="CPU", blocking=True):
+    """A copy of `input` (a Tensor, or a list / tuple made a Tensor) on `to` ("CPU"; any other target
+    is the RuntimeError Tensor.move_to raises)."""
+    _check_target(to, "MoveTo")
+    if isinstance(input, (list, tuple)):
+        return Tensor(input)
+    if not isinstance(input, TensorMethods):
+        raise OpTypeError(f"For 'MoveTo', 'input' must be a Tensor, list or tuple, but got {type(input).__name__}.")
+    return _copy(input)
 
 
 @tensor_alias("set_dtype")

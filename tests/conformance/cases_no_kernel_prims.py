@@ -1,0 +1,37 @@
+"""The conformance table: Primitives the 2.10 CPU wheel has no kernel for, whose constructors it does
+run: ops.ConfusionMatrix (deprecated in MindSpore 2.8, kept in 2.10; src/pycompile/ops/entries/
+confusion_matrix.py) and ops.MoveTo / ops.move_to (ops/entries/tensor_misc.py). Their value cases
+record the missing kernel ("Unsupported op [ConfusionMatrix] on CPU"); the values are checked by
+their documentation in tests/ops/test_confusion_matrix.py and test_tensor_misc.py. The constructors'
+type checks and attributes are recorded here. Part of the table loaded after cases.py."""
+group("no_kernel_prims")
+
+_CTOR = dict(graph=False, reason="a Primitive's constructor: its arguments are checked when it is built, outside "
+                                 "the compiled code")
+
+
+@case("ops.ConfusionMatrix", inputs=[ints(4, hi=4), ints(4, hi=4)])
+def confusion_matrix_values(labels, predictions):
+    return ops.ConfusionMatrix(4)(labels, predictions)
+
+
+for _id, _build in [("confusion_matrix_num_classes_float", lambda: ops.ConfusionMatrix(4.0)),
+                    ("confusion_matrix_num_classes_bool", lambda: ops.ConfusionMatrix(True)),
+                    ("confusion_matrix_dtype_int", lambda: ops.ConfusionMatrix(4, 1))]:
+    add(_id, ("ops.ConfusionMatrix",), _build, [], error=True, **_CTOR)
+
+
+@case("ops.ConfusionMatrix", **_CTOR)
+def confusion_matrix_attributes():
+    p, q = ops.ConfusionMatrix(4, "float32"), ops.ConfusionMatrix(-1, "abc")     # values checked when called
+    return p.attrs["num_classes"], p.attrs["dtype"], q.attrs["num_classes"], q.attrs["dtype"]
+
+
+@case("ops.move_to", inputs=[rnd(2, 3)])
+def move_to_cpu(x):
+    return ops.move_to(x, "CPU")
+
+
+@case("ops.MoveTo", inputs=[rnd(2, 3)])
+def move_to_primitive_cpu(x):
+    return ops.MoveTo()(x, "CPU", False)
