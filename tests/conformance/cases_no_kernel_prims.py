@@ -1,9 +1,11 @@
 """The conformance table: Primitives the 2.10 CPU wheel has no kernel for, whose constructors it does
 run: ops.ConfusionMatrix (deprecated in MindSpore 2.8, kept in 2.10; src/pycompile/ops/entries/
-confusion_matrix.py) and ops.MoveTo / ops.move_to (ops/entries/tensor_misc.py). Their value cases
+confusion_matrix.py), ops.MoveTo / ops.move_to (ops/entries/tensor_misc.py) and
+ops.moe_token_permute / moe_token_unpermute (ops/entries/moe_permute.py). Their value cases
 record the missing kernel ("Unsupported op [ConfusionMatrix] on CPU"); the values are checked by
-their documentation in tests/ops/test_confusion_matrix.py and test_tensor_misc.py. The constructors'
-type checks and attributes are recorded here. Part of the table loaded after cases.py."""
+their documentation in tests/ops/test_confusion_matrix.py, test_tensor_misc.py and
+test_moe_permute.py. The constructors' type checks and attributes, and the functions' argument
+conversions, are recorded here. Part of the table loaded after cases.py."""
 group("no_kernel_prims")
 
 _CTOR = dict(graph=False, reason="a Primitive's constructor: its arguments are checked when it is built, outside "
@@ -35,3 +37,19 @@ def move_to_cpu(x):
 @case("ops.MoveTo", inputs=[rnd(2, 3)])
 def move_to_primitive_cpu(x):
     return ops.MoveTo()(x, "CPU", False)
+
+
+# ---- moe_token_permute / moe_token_unpermute (ops/entries/moe_permute.py; values: test_moe_permute.py) ---
+@case("ops.moe_token_permute", inputs=[rnd(6, 3), ints(6, hi=6)])
+def moe_permute_values(tokens, indices):
+    return ops.moe_token_permute(tokens, indices)
+
+
+@case("ops.moe_token_permute", inputs=[rnd(3, 2), ints(3, hi=2)], error=True)
+def moe_permute_err_num_out_float(tokens, indices):
+    return ops.moe_token_permute(tokens, indices, 2.0)
+
+
+@case("ops.moe_token_unpermute", inputs=[ints(3, hi=3)], error=True)
+def moe_unpermute_err_numpy_tokens(rows):
+    return ops.moe_token_unpermute(np.ones((3, 2), np.float32), rows)
