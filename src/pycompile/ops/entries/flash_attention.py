@@ -12,8 +12,10 @@ per (batch, query head); key / value head n // (N1 / N2) serves query head n (gr
 attention). Choices where the documentation is silent or says two things, and why:
 
 - pse (`real_shift`) is added before the scale, as the Primitive's documentation writes it
-  (`scale_value * (real_shift + query * key)`) and as Huawei's reference for the same Ascend
-  kernel computes; the functional's docstring writes `scale * (query * key) + pse`.
+  (`scale_value * (real_shift + query * key)`), as the CANN kernel's documentation says (its V2's
+  pse_type 1, "the same formula as FlashAttentionScore", is `speed_fusion_attention`'s documented
+  `scale * (pse + query * key^T)`) and as Huawei's reference for the kernel computes; the
+  functional's docstring writes `scale * (query * key) + pse`.
 - a discarded position's score is the lowest float32 (the kernel selects a minimum value there,
   it does not add a large negative number), so a query row whose every key is discarded gets the
   mean of the values (a uniform softmax), not NaN as PyTorch's scaled_dot_product_attention.
