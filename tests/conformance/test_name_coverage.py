@@ -70,7 +70,7 @@ EXEMPT = {
     "ops.functional.csr_reduce_sum": MS_SPARSE,
     # NO_KERNEL
     "ops.MoveTo": NO_KERNEL, "ops.operations.MoveTo": NO_KERNEL, "ops.move_to": NO_KERNEL,
-    "ops.functional.move_to": NO_KERNEL,
+    "ops.functional.move_to": NO_KERNEL, "ops.stop_gradient_": NO_KERNEL, "ops.functional.stop_gradient_": NO_KERNEL,
     "Tensor.addcdiv": NO_KERNEL, "Tensor.addmm_": NO_KERNEL, "Tensor.bernoulli": NO_KERNEL,
     "Tensor.bernoulli_": NO_KERNEL, "Tensor.bitwise_not": NO_KERNEL, "Tensor.clamp_": NO_KERNEL,
     "Tensor.clone": NO_KERNEL, "Tensor.erfinv_": NO_KERNEL, "Tensor.exponential_": NO_KERNEL,
