@@ -154,3 +154,41 @@ def ring_err_s_dims_differ(o1, m1, s1, o2, m2, s2):
 @case("ops.ring_attention_update", inputs=_ring(), error=True)
 def ring_err_numpy_input(o1, m1, s1, o2, m2, s2):
     return ops.ring_attention_update(np.ones((4, 1, 32), np.float32), m1, s1, o2, m2, s2)
+
+
+# ---- the paged key / value cache (values: tests/ops/test_paged_attention.py) ---------------------------
+_CTOR = dict(graph=False, reason="a Primitive's constructor: its arguments are kept when it is built, outside "
+                                 "the compiled code")
+
+
+@case("ops.PagedAttention", "ops.PagedAttentionMask", **_CTOR)
+def paged_attention_attributes():
+    p, t = ops.PagedAttention(4, 0.25, 2), ops.PagedAttention(4, 0.25, 2, "PERTOKEN", "TRAPEZOIDAL")
+    m = ops.operations.PagedAttentionMask(4, 0.5, 4, "PERTOKEN")
+    return (p.head_num, p.scale_value, p.kv_head_num, p.kv_cache_quant_mode, p.mask_mode, p.mla_v_dim,
+            t.kv_cache_quant_mode, t.mask_mode, t.attrs["mask_mode"], m.head_num, m.scale_value, m.kv_head_num,
+            m.kv_cache_quant_mode)
+
+
+@case("ops.PagedAttention", **_CTOR, error=True)
+def paged_attention_err_mask_mode():
+    return ops.PagedAttention(4, 0.25, 2, "DEFAULT", "Y")
+
+
+@case("ops.PagedAttention", inputs=[rnd(2, 4, 8, dtype=_F16), rnd(6, 4, 2, 8, dtype=_F16), rnd(6, 4, 2, 8, dtype=_F16),
+                                    ints(2, 2, hi=6), ints(2, lo=1, hi=8)])
+def paged_attention_values(q, kc, vc, tables, lengths):
+    return ops.PagedAttention(4, 0.25, 2)(q, kc, vc, tables, lengths)
+
+
+@case("ops.ReshapeAndCache", inputs=[rnd(2, 2, 16, dtype=_F16), rnd(2, 2, 16, dtype=_F16),
+                                     rnd(6, 4, 2, 8, dtype=_F16), rnd(6, 4, 2, 8, dtype=_F16), ints(4, hi=24)])
+def reshape_and_cache_values(k, v, kc, vc, slots):
+    return ops.ReshapeAndCache()(k, v, kc, vc, slots)
+
+
+@case("ops.ReshapeAndCache", inputs=[rnd(4, 2, 8, dtype=_F16), rnd(4, 2, 8, dtype=_F16), rnd(6, 4, 2, 8, dtype=_F16),
+                                     rnd(6, 4, 2, 8, dtype=_F16), ints(4, hi=24)], error=True)
+def reshape_and_cache_err_tokens(k, v, kc, vc, slots):
+    # a 3-D key is (batch, seq, hidden) to the wheel's shape inference: 8 tokens for 4 slots
+    return ops.ReshapeAndCache()(k, v, kc, vc, slots)

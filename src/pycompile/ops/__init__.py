@@ -45,7 +45,7 @@ from pycompile.ops.roi_align import ROIAlign  # noqa: F401,E402
 from pycompile.ops.operations_comm import *  # noqa: F401,F403
 from pycompile.ops.operations_comm_more import *  # noqa: F401,F403
 from pycompile.ops.op_info_register import *  # noqa: F401,F403  (`mindspore.ops.op_info_register`)
-from pycompile.ops.entries.view_ops import DumpGradient, stop_gradient_  # noqa: F401,E402
+from pycompile.ops.entries.view_ops import stop_gradient_  # noqa: F401,E402
 from pycompile.ops.function_internal import *  # noqa: F401,F403,E402
 from pycompile.ops import communication  # noqa: F401,E402  (`mindspore.ops.communication`)
 # its functions under ops too, as MindSpore has them, but for gather / scatter: ops.gather and

@@ -252,6 +252,20 @@ def op_entry(name: str, *, args, primitive: str | None = None, tensor_method: st
     return declare
 
 
+PRIMITIVE_CLASSES: list = []   # hand-written Primitive classes of entries modules (primitive_class)
+
+
+def primitive_class(cls):
+    """Declare a Primitive class written by hand in an entries module (a stateful or multi-output op
+    whose call is not one functional form): `install` puts it where MindSpore has its Primitives, as
+    it does an entry's, and a name declared twice is an error at import."""
+    if cls.__name__ in _NAMES:
+        raise ValueError(f"primitive class {cls.__name__}: the name is declared twice")
+    _NAMES.add(cls.__name__)
+    PRIMITIVE_CLASSES.append(cls)
+    return cls
+
+
 TENSOR_ALIASES: dict = {}      # Tensor method name -> function of (self, ...)
 
 
@@ -301,6 +315,16 @@ def install(ops_namespace: dict) -> list[str]:
                 clashes.append(f"Tensor.{e.tensor_method} ({e.name})")
                 continue
             setattr(TensorMethods, e.tensor_method, e.method)
+    for cls in PRIMITIVE_CLASSES:
+        p = cls.__name__
+        if p in ops_namespace or p in vars(operations):
+            raise ValueError(f"primitive class {p}: the Primitive {p} exists already")
+        ops_namespace[p] = cls
+        added.append(p)
+        for mod in op_modules:
+            setattr(mod, p, cls)
+        if p not in operations.__all__:
+            operations.__all__.append(p)
     for name, fn in TENSOR_ALIASES.items():
         if name in vars(TensorMethods):
             clashes.append(f"Tensor.{name} (alias)")

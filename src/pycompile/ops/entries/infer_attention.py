@@ -32,11 +32,13 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.common import dtype as mstype
+from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
 from pycompile.ops.entries.flash_attention import _attend, _band, _from_bnsd, _kind, _to_bnsd
-from pycompile.ops.entry import Arg, op_entry
+from pycompile.ops.entry import Arg, op_entry, primitive_class
+from pycompile.ops.function_index import tensor_scatter_update
 from pycompile.ops.primitive import Primitive
 
 _INT_MAX = 2147483647
@@ -370,3 +372,173 @@ class IncreFlashAttention(Primitive):
         return incre_attention(query, key, value, attn_mask, actual_seq_lengths, pse_shift, dequant_scale1,
                                quant_scale1, dequant_scale2, quant_scale2, quant_offset2, antiquant_scale,
                                antiquant_offset, block_table, kv_padding_size, **self._attrs)
+
+
+# ---- paged key / value cache (vLLM-style blocks) ------------------------------------------------------
+# MindSpore documents these "only to export MindIR and run in MindSpore Lite" (no backend kernel); here
+# they compute, so inference code with a block-wise cache runs and tests on the CPU.
+#   a slot s of a cache (num_blocks, block_size, kv_heads, head_dim) is block s // block_size, row
+#   s % block_size; a token of sequence i at position p reads slot
+#   block_tables[i, p // block_size] * block_size + p % block_size.
+def _cache4(op, cache, kv_heads):
+    """A cache as (num_blocks, block_size, kv_heads, head_dim): the 3-D (.., kv_heads * head_dim) form too."""
+    if cache.ndim == 4:
+        return cache
+    if cache.ndim == 3 and kv_heads and cache.shape[2] % kv_heads == 0:
+        return F.reshape(cache, tuple(cache.shape[:2]) + (kv_heads, cache.shape[2] // kv_heads))
+    raise OpValueError(f"For '{op}', a cache must be (num_blocks, block_size, kv_heads, head_dim) or (num_blocks, "
+                       f"block_size, kv_heads * head_dim), but got {tuple(cache.shape)}.")
+
+
+def _paged(op, query, key_cache, value_cache, block_tables, context_lens, head_num, scale_value, kv_head_num,
+           bias=None, mask=None):
+    if query.ndim != 3 or query.shape[1] != head_num:
+        raise OpValueError(f"For '{op}', 'query' must be (num_tokens, head_num={head_num}, head_dim), but got "
+                           f"{tuple(query.shape)}.")
+    kv = kv_head_num or head_num
+    if head_num % kv:
+        raise OpValueError(f"For '{op}', 'head_num' ({head_num}) must be a multiple of 'kv_head_num' ({kv}).")
+    kc, vc = _cache4(op, key_cache, kv), _cache4(op, value_cache, kv)
+    n, d = query.shape[0], query.shape[2]
+    block = kc.shape[1]
+    width = block_tables.shape[1] * block                      # the positions a table can name
+    pos = np.arange(width)
+    slots = F.add(F.mul(F.gather(F.cast(block_tables, mstype.int32), Tensor((pos // block).astype(np.int32)), 1),
+                        block), Tensor((pos % block).astype(np.int32)))           # (n, width)
+    flat_k = F.reshape(kc, (-1, kv, kc.shape[3]))
+    flat_v = F.reshape(vc, (-1, kv, vc.shape[3]))
+    k = F.transpose(F.gather(flat_k, slots, 0), (0, 2, 1, 3))   # (n, kv, width, d)
+    v = F.transpose(F.gather(flat_v, slots, 0), (0, 2, 1, 3))
+    q = F.expand_dims(query, 2)                                  # (n, heads, 1, d): one position per token
+    past = F.greater_equal(F.reshape(_positions(width), (1, 1, 1, width)),
+                           F.reshape(F.cast(context_lens, mstype.int32), (n, 1, 1, 1)))
+    extra = None
+    for add in (bias, mask):                                     # additive, (n, max_context) or per head
+        if add is not None:
+            t = F.cast(add, mstype.float32)
+            t = F.reshape(t, (n, 1, 1, t.shape[-1])) if t.ndim == 2 else F.reshape(t, (n, t.shape[1], 1, t.shape[-1]))
+            if t.shape[-1] < width:
+                t = F.concat((t, F.zeros(tuple(t.shape[:-1]) + (width - t.shape[-1],), mstype.float32)), -1)
+            extra = t[..., :width] if extra is None else F.add(extra, t[..., :width])
+    qf, kf, vf = (F.cast(t, mstype.float32) for t in (q, k, v))
+    if extra is not None:       # scale * qk + extra = scale * (qk + extra / scale)
+        extra = F.div(extra, float(scale_value)) if scale_value else None
+    out = _attend(qf, kf, vf, kv, float(scale_value), extra, past, None, 1.0, False)[0]
+    return F.cast(F.reshape(out, (n, head_num, d)), query.dtype)
+
+
+_QUANT_MODES = {"DEFAULT": 0, "PERTOKEN": 1}
+_MASK_MODES = {"MASK_DEFAULT": 0, "TRAPEZOIDAL": 1}
+
+
+def _enum(op, name, value, table):
+    """A mode's number, as the wheel keeps it (its ValueError for an unknown name)."""
+    if value not in table:
+        raise OpValueError(f"Failed to convert the value \"{value}\" of input '{name}' of '{op}' to enum.")
+    return table[value]
+
+
+@primitive_class
+class PagedAttention(Primitive):
+    """`ops.PagedAttention(head_num, scale_value, kv_head_num)`: each token's attention over its
+    sequence's first context_lens[i] positions in the paged cache (see above); `attn_mask` and
+    `alibi_mask` (num_tokens, max_context_lens) are added to the scaled scores. Not taken here:
+    int8 caches (antiquant), q_seq_lens, mask_mode "TRAPEZOIDAL", mla_v_dim."""
+
+    def __init__(self, head_num, scale_value, kv_head_num, kv_cache_quant_mode="DEFAULT", mask_mode="MASK_DEFAULT",
+                 mla_v_dim=0):
+        super().__init__("PagedAttention")
+        self.head_num, self.scale_value, self.kv_head_num = head_num, scale_value, kv_head_num
+        self.kv_cache_quant_mode = _enum("PagedAttention", "kv_cache_quant_mode", kv_cache_quant_mode, _QUANT_MODES)
+        self.mask_mode = _enum("PagedAttention", "mask_mode", mask_mode, _MASK_MODES)
+        self.mla_v_dim = mla_v_dim
+        self.add_prim_attrs(head_num=head_num, scale_value=scale_value, kv_head_num=kv_head_num,
+                            kv_cache_quant_mode=self.kv_cache_quant_mode, mask_mode=self.mask_mode,
+                            mla_v_dim=mla_v_dim)
+
+    def __call__(self, query, key_cache, value_cache=None, block_tables=None, context_lens=None, antiquant_scale=None,
+                 antiquant_offset=None, attn_mask=None, q_seq_lens=None, alibi_mask=None):
+        _no_quant("PagedAttention", antiquant_scale=antiquant_scale, antiquant_offset=antiquant_offset,
+                  q_seq_lens=q_seq_lens)
+        if self.mask_mode or self.mla_v_dim:
+            raise OpValueError("For 'PagedAttention', mask_mode 'TRAPEZOIDAL' and mla_v_dim are not supported by "
+                               "pycompile (MASK_DEFAULT, mla_v_dim=0 only).")
+        if value_cache is None or block_tables is None or context_lens is None:
+            raise OpValueError("For 'PagedAttention', 'value_cache', 'block_tables' and 'context_lens' are required.")
+        return _paged("PagedAttention", query, key_cache, value_cache, block_tables, context_lens, self.head_num,
+                      self.scale_value, self.kv_head_num, alibi_mask, attn_mask)
+
+
+@primitive_class
+class PagedAttentionMask(Primitive):
+    """`ops.PagedAttentionMask(head_num, scale_value, kv_head_num)`: PagedAttention with `alibi_mask`
+    (num_tokens, head_num, 1, max_context_lens) added to the scaled scores."""
+
+    def __init__(self, head_num, scale_value, kv_head_num, kv_cache_quant_mode="DEFAULT"):
+        super().__init__("PagedAttentionMask")
+        self.head_num, self.scale_value, self.kv_head_num = head_num, scale_value, kv_head_num
+        self.kv_cache_quant_mode = _enum("PagedAttentionMask", "kv_cache_quant_mode", kv_cache_quant_mode,
+                                         _QUANT_MODES)
+        self.add_prim_attrs(head_num=head_num, scale_value=scale_value, kv_head_num=kv_head_num,
+                            kv_cache_quant_mode=self.kv_cache_quant_mode)
+
+    def __call__(self, query, key_cache, value_cache, block_tables, context_lens, antiquant_scale=None,
+                 antiquant_offset=None, alibi_mask=None):
+        _no_quant("PagedAttentionMask", antiquant_scale=antiquant_scale, antiquant_offset=antiquant_offset)
+        if alibi_mask is not None and alibi_mask.ndim == 4:
+            alibi_mask = F.reshape(alibi_mask, (alibi_mask.shape[0], alibi_mask.shape[1], alibi_mask.shape[3]))
+        return _paged("PagedAttentionMask", query, key_cache, value_cache, block_tables, context_lens, self.head_num,
+                      self.scale_value, self.kv_head_num, alibi_mask)
+
+
+def _write_cache(cache, rows, slots):
+    """cache (num_blocks, block_size, ...) with rows (num_tokens, row) written at slots (negative slots
+    skipped); in place for a Parameter (ops.assign) or an eager Tensor; the new value."""
+    row = int(np.prod(cache.shape[2:]))
+    flat = F.reshape(cache, (-1, row))
+    spare = F.concat((flat, F.zeros((1, row), cache.dtype)), 0)          # negative slots land here
+    where = F.select(F.less(slots, 0), F.fill(mstype.int32, tuple(slots.shape), flat.shape[0]), slots)
+    new = F.reshape(tensor_scatter_update(spare, F.expand_dims(where, 1), F.cast(rows, cache.dtype))[:flat.shape[0]],
+                    tuple(cache.shape))
+    if isinstance(cache, Parameter):
+        F.assign(cache, new)
+        return cache
+    if isinstance(cache, Tensor) and isinstance(new, Tensor):
+        np.copyto(cache._data, new._data)
+        return cache
+    return new
+
+
+def _tokens(name, x, cache, slots):
+    """x's rows, one per token: a 2-D x is (num_tokens, hidden), a 3-D one (batch, seq, hidden) - the
+    wheel's shape inference counts batch * seq tokens (not the documented (num_tokens, heads, dim))."""
+    tokens = int(np.prod(x.shape[:-1]))
+    if tokens != slots.shape[0]:
+        raise OpRuntimeError(f"The num_tokens of slot mapping and {name} must be the same, but got slot mapping "
+                             f"num_tokens: {slots.shape[0]}, {name} num_tokens: {tokens}")
+    row = int(np.prod(cache.shape[2:]))
+    if x.shape[-1] != row:
+        raise OpRuntimeError(f"For 'ReshapeAndCache', the last dimension of '{name}' ({x.shape[-1]}) must be the "
+                             f"size of a cache row ({row}: the cache's dimensions after block_size).")
+    return F.reshape(x, (tokens, row))
+
+
+@primitive_class
+class ReshapeAndCache(Primitive):
+    """`ops.ReshapeAndCache()(key, value, key_cache, value_cache, slot_mapping)`: each token's key (and
+    value) row written into its slot of the paged cache, in place (a Parameter through ops.assign, so in
+    graph code too; a slot < 0 is padding and writes nothing); returns key, as documented. key is
+    (num_tokens, hidden) or (batch, seq, hidden), as the wheel's shape inference takes it (see
+    _tokens), hidden the size of a cache row."""
+
+    def __init__(self):
+        super().__init__("ReshapeAndCache")
+
+    def __call__(self, key, value=None, key_cache=None, value_cache=None, slot_mapping=None):
+        if key_cache is None or slot_mapping is None:
+            raise OpValueError("For 'ReshapeAndCache', 'key_cache' and 'slot_mapping' are required.")
+        slots = F.cast(F.reshape(slot_mapping, (-1,)), mstype.int32)
+        _write_cache(key_cache, _tokens("key", key, key_cache, slots), slots)
+        if value is not None and value_cache is not None:
+            _write_cache(value_cache, _tokens("value", value, value_cache, slots), slots)
+        return key

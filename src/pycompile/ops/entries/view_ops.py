@@ -25,7 +25,7 @@ from pycompile.common.abstract import Symbolic
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
-from pycompile.ops.entry import Arg, op_entry
+from pycompile.ops.entry import Arg, op_entry, primitive_class
 from pycompile.ops.primitive import Primitive
 
 
@@ -89,6 +89,7 @@ def stop_gradient_(input):
 stop_gradient_.__pycompile_inplace_fn__ = True
 
 
+@primitive_class
 class DumpGradient(Primitive):
     """`ops.DumpGradient()(path, x, input_output)` (see the module docstring)."""
 
