@@ -192,3 +192,24 @@ def reshape_and_cache_values(k, v, kc, vc, slots):
 def reshape_and_cache_err_tokens(k, v, kc, vc, slots):
     # a 3-D key is (batch, seq, hidden) to the wheel's shape inference: 8 tokens for 4 slots
     return ops.ReshapeAndCache()(k, v, kc, vc, slots)
+
+
+# ---- fused_infer_attention_score (values: tests/ops/test_infer_attention.py) ------------------------------
+@case("ops.fused_infer_attention_score", inputs=_qkv(1, 4, 32))
+def fias_prompt_bsh(q, k, v):
+    return ops.fused_infer_attention_score(q, k, v, num_heads=2)
+
+
+@case("ops.fused_infer_attention_score", inputs=_qkv(1, 4, 32), error=True)
+def fias_err_layout_unknown(q, k, v):
+    return ops.fused_infer_attention_score(q, k, v, num_heads=2, input_layout="XX")
+
+
+@case("ops.fused_infer_attention_score", inputs=_qkv(1, 4, 32), error=True)
+def fias_err_layout_not_str(q, k, v):
+    return ops.fused_infer_attention_score(q, k, v, num_heads=2, input_layout=1)
+
+
+@case("ops.fused_infer_attention_score", inputs=_qkv(1, 4, 32), error=True)
+def fias_err_scale_int(q, k, v):
+    return ops.fused_infer_attention_score(q, k, v, num_heads=2, scale=1)

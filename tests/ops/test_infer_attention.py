@@ -159,3 +159,40 @@ def test_errors():
         ops.incre_flash_attention(q[:, :1], [q], [q], num_heads=2, kv_padding_size=Tensor(np.array(1)))
     with pytest.raises(ValueError, match="'input_layout' must be one of"):
         ops.prompt_flash_attention(q, q, q, num_heads=2, input_layout="TND")
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_fused_infer_attention_score_both_phases_and_lse(compiled):
+    """A prompt (S1 > 1: prompt semantics, next_tokens unbounded by default) with its rows' log-sum-exp,
+    a decode step (S1 = 1: the cache lengths from actual_seq_lengths_kv), and BNSD_BSND."""
+    q, k, v = (RNG.standard_normal(s).astype(np.float32) for s in ((2, 5, 32), (2, 6, 16), (2, 6, 16)))
+    step = RNG.standard_normal((2, 1, 32)).astype(np.float32)
+    qb = RNG.standard_normal((2, 4, 3, 8)).astype(np.float32)
+    mask = RNG.random((2, 1, 5, 6)) < 0.3
+    lengths = np.array([4, 6], np.int32)
+
+    def f(a, b, c, s, m, n, x):
+        prompt, lse = ops.fused_infer_attention_score(a, b, c, atten_mask=m, num_heads=4, num_key_value_heads=2,
+                                                      scale=0.3, softmax_lse_flag=True)
+        decode, none = ops.fused_infer_attention_score(s, [b], [c], actual_seq_lengths_kv=n, num_heads=4,
+                                                       num_key_value_heads=2, scale=0.3)
+        bsnd, _ = ops.fused_infer_attention_score(x, x, x, num_heads=4, input_layout="BNSD_BSND")
+        return prompt, lse, decode, none, bsnd
+    prompt, lse, decode, none, bsnd = (ms.jit(f) if compiled else f)(
+        *(Tensor(t) for t in (q, k, v, step, mask.astype(np.uint8), lengths, qb)))
+    Q, K, V = bsh_to_bnsd(wide(q), 4), bsh_to_bnsd(wide(k), 2), bsh_to_bnsd(wide(v), 2)
+    np.testing.assert_allclose(prompt.asnumpy(), bnsd_to_bsh(attention(Q, K, V, 0.3, discard=mask)), rtol=2e-5,
+                               atol=2e-6)
+    s = 0.3 * (Q @ np.repeat(K, 2, axis=1).transpose(0, 1, 3, 2))
+    s = np.where(np.broadcast_to(mask, s.shape), LOWEST, s)
+    top = s.max(-1, keepdims=True)
+    np.testing.assert_allclose(lse.asnumpy(), top + np.log(np.exp(s - top).sum(-1, keepdims=True)), rtol=1e-5)
+    past = np.arange(6)[None, None, None, :] >= lengths[:, None, None, None]
+    np.testing.assert_allclose(decode.asnumpy(), bnsd_to_bsh(attention(bsh_to_bnsd(wide(step), 4), K, V, 0.3,
+                                                                       discard=past)), rtol=2e-5, atol=2e-6)
+    assert none.shape == (1,) and none.asnumpy().tolist() == [0.0]
+    X = wide(qb)
+    np.testing.assert_allclose(bsnd.asnumpy(), attention(X, X, X, 1.0).transpose(0, 2, 1, 3), rtol=2e-5, atol=2e-6)
+    with pytest.raises(ValueError, match="'block_table'"):
+        ops.fused_infer_attention_score(Tensor(step), Tensor(k), Tensor(v), num_heads=4, num_key_value_heads=2,
+                                        block_table=Tensor(np.zeros((2, 1), np.int32)))

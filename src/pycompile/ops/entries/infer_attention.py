@@ -54,7 +54,8 @@ def _refuse_types(op, attrs, names, inputs, sequences=(), refused=False):
         if isinstance(v, (list, tuple)) and v and all(isinstance(e, TensorMethods) for e in v):
             return "List<Tensor>"
         return _kind(v)
-    refused = refused or any(isinstance(v, bool) or not isinstance(v, t) for _, v, t in attrs) or any(
+    refused = refused or any((isinstance(v, bool) and t is not bool) or not isinstance(v, t)
+                             for _, v, t in attrs) or any(
         v is not None and not isinstance(v, TensorMethods) and not (n in sequences and isinstance(v, (list, tuple)))
         for n, v in zip(names, inputs))
     if refused:
@@ -179,13 +180,69 @@ def _pse(op, pse, dtype, n, s1, s2):
     return pse[:, :, :s1, :s2] if (pse.shape[2], pse.shape[3]) != (s1, s2) else pse
 
 
-def _run(q, k, v, layout, n, kvn, scale, pse, discard, row_keep=None):
-    """The attention in float32 on flash_attention's core; pse added after the scale."""
+def _run(q, k, v, layout, n, kvn, scale, pse, discard, row_keep=None, lse=False, out_layout=None):
+    """The attention in float32 on flash_attention's core, pse added after the scale: the output in
+    out_layout (default: layout), and with lse the rows' log-sum-exp (B, N, S1, 1) float32."""
     qf, kf, vf = (F.cast(_to_bnsd(t, layout, h), mstype.float32) for t, h in ((q, n), (k, kvn), (v, kvn)))
-    out = _attend(qf, kf, vf, kvn, scale, pse, discard, None, 1.0, False, pse_scaled=False)[0]
+    out, top, total = _attend(qf, kf, vf, kvn, scale, pse, discard, None, 1.0, lse, pse_scaled=False)
     if row_keep is not None:
         out = F.mul(out, F.cast(row_keep, mstype.float32))
-    return F.cast(_from_bnsd(out, layout), q.dtype)
+    out = F.cast(_from_bnsd(out, out_layout or layout), q.dtype)
+    if not lse:
+        return out
+    return out, F.add(top[..., :1], F.log(total[..., :1]))
+
+
+def _dims(layout, q, k):
+    """(B, S1, S2) of a layout."""
+    b = q.shape[1] if layout == "SBH" else q.shape[0]
+    s1 = q.shape[2] if layout == "BNSD" else q.shape[0 if layout == "SBH" else 1]
+    s2 = k.shape[2] if layout == "BNSD" else k.shape[0 if layout == "SBH" else 1]
+    return b, s1, s2
+
+
+def _prompt(op, query, key, value, attn_mask, q_lengths, kv_lengths, pse_shift, n, kvn, scale, pre, nxt, layout,
+            sparse_mode, lse=False, out_layout=None):
+    """Attention over a whole prompt after the argument checks (prompt_flash_attention's and
+    fused_infer_attention_score's)."""
+    if sparse_mode not in range(5):
+        raise OpRuntimeError(f"For '{op}', 'sparse_mode' must be 0, 1, 2, 3 or 4, but got {sparse_mode}.")
+    b, s1, s2 = _dims(layout, query, key)
+    if sparse_mode in (2, 3, 4):
+        _mask_tensor(op, attn_mask, [(2048, 2048), (1, 2048, 2048), (1, 1, 2048, 2048)])
+        off = np.arange(s2)[None, :] - np.arange(s1)[:, None]
+        built = {2: off > 0, 3: off > s2 - s1, 4: _band(s1, s2, pre, nxt)}[sparse_mode]
+        discard = Tensor(built)
+    else:
+        discard = _mask_tensor(op, attn_mask, [(s1, s2), (b, s1, s2), (1, s1, s2), (b, 1, s1, s2), (1, 1, s1, s2)])
+        if discard is not None and sparse_mode == 0:
+            band = _band(s1, s2, pre, nxt)
+            discard = F.logical_or(discard, Tensor(band)) if band.any() else discard
+    kv_len = _as_lengths(op, "actual_seq_lengths_kv", kv_lengths, b)
+    if kv_len is not None:
+        discard = _either(discard, _kv_discard(kv_len, b, s2))
+    q_len = _as_lengths(op, "actual_seq_lengths", q_lengths, b)
+    rows = None if q_len is None else F.less(F.reshape(_positions(s1), (1, 1, s1, 1)), F.reshape(q_len, (b, 1, 1, 1)))
+    pse = _pse(op, pse_shift, query.dtype, n, s1, s2)
+    return _run(query, key, value, layout, n, kvn, float(scale), pse, discard, rows, lse, out_layout)
+
+
+def _incre(op, query, k, v, attn_mask, kv_lengths, kv_padding_size, pse_shift, n, kvn, scale, layout, lse=False):
+    """One query position against the cache after the argument checks (incre_flash_attention's and
+    fused_infer_attention_score's)."""
+    b, s1, s2 = _dims(layout, query, k)
+    if s1 != 1:
+        raise OpValueError(f"For '{op}', the query must hold one position (S = 1), but got S = {s1}.")
+    discard = _mask_tensor(op, attn_mask, [(b, s2), (b, 1, s2), (b, 1, 1, s2)])
+    if discard is not None and len(attn_mask.shape) == 2:
+        discard = F.reshape(discard, (b, 1, 1, s2))
+    lengths = _as_lengths(op, "actual_seq_lengths", kv_lengths, b)
+    if kv_padding_size is not None and lengths is None:
+        raise OpValueError(f"For '{op}', 'kv_padding_size' needs 'actual_seq_lengths'.")
+    if lengths is not None:
+        discard = _either(discard, _kv_discard(lengths, b, s2, kv_padding_size))
+    pse = _pse(op, pse_shift, query.dtype, n, 1, s2)
+    return _run(query, k, v, layout, n, kvn, float(scale), pse, discard, lse=lse)
 
 
 # ---- prompt --------------------------------------------------------------------------------------------
@@ -214,30 +271,9 @@ def prompt_attention(query, key, value, attn_mask=None, actual_seq_lengths=None,
     rank = 3 if input_layout in ("BSH", "SBH") else 4
     if query.ndim != rank:
         raise OpValueError(f"For primitive[{_PFA}], the rank of query must be equal to {rank}, but got {query.ndim}.")
-    if sparse_mode not in range(5):
-        raise OpRuntimeError(f"For '{_PFA}', 'sparse_mode' must be 0, 1, 2, 3 or 4, but got {sparse_mode}.")
     n, kvn, _ = _heads(_PFA, input_layout, query, key, num_heads, num_key_value_heads)
-    b = query.shape[1] if input_layout == "SBH" else query.shape[0]
-    s1 = query.shape[2] if input_layout == "BNSD" else query.shape[0 if input_layout == "SBH" else 1]
-    s2 = key.shape[2] if input_layout == "BNSD" else key.shape[0 if input_layout == "SBH" else 1]
-    if sparse_mode in (2, 3, 4):
-        _mask_tensor(_PFA, attn_mask, [(2048, 2048), (1, 2048, 2048), (1, 1, 2048, 2048)])
-        off = np.arange(s2)[None, :] - np.arange(s1)[:, None]
-        built = {2: off > 0, 3: off > s2 - s1, 4: _band(s1, s2, pre_tokens, next_tokens)}[sparse_mode]
-        discard = Tensor(built)
-    else:
-        discard = _mask_tensor(_PFA, attn_mask, [(s1, s2), (b, s1, s2), (1, s1, s2), (b, 1, s1, s2),
-                                                 (1, 1, s1, s2)])
-        if discard is not None and sparse_mode == 0:
-            band = _band(s1, s2, pre_tokens, next_tokens)
-            discard = F.logical_or(discard, Tensor(band)) if band.any() else discard
-    kv_len = _as_lengths(_PFA, "actual_seq_lengths_kv", actual_seq_lengths_kv, b)
-    if kv_len is not None:
-        discard = _either(discard, _kv_discard(kv_len, b, s2))
-    q_len = _as_lengths(_PFA, "actual_seq_lengths", actual_seq_lengths, b)
-    rows = None if q_len is None else F.less(F.reshape(_positions(s1), (1, 1, s1, 1)), F.reshape(q_len, (b, 1, 1, 1)))
-    pse = _pse(_PFA, pse_shift, query.dtype, n, s1, s2)
-    return _run(query, key, value, input_layout, n, kvn, float(scale_value), pse, discard, rows)
+    return _prompt(_PFA, query, key, value, attn_mask, actual_seq_lengths, actual_seq_lengths_kv, pse_shift, n, kvn,
+                   scale_value, pre_tokens, next_tokens, input_layout, sparse_mode)
 
 
 _PFA_ARGS = [Arg("query"), Arg("key"), Arg("value")] + [Arg(n, "value", default=None) for n in (
@@ -316,21 +352,8 @@ def incre_attention(query, key, value, attn_mask=None, actual_seq_lengths=None, 
         raise OpValueError(f"For primitive[{_IFA}], the rank of query and key must be {rank} for '{input_layout}', "
                            f"but got {query.ndim} and {k.ndim}.")
     n, kvn, _ = _heads(_IFA, input_layout, query, k, num_heads, num_key_value_heads)
-    b = query.shape[1] if input_layout == "SBH" else query.shape[0]
-    s1 = query.shape[2] if input_layout == "BNSD" else query.shape[0 if input_layout == "SBH" else 1]
-    s2 = k.shape[2] if input_layout == "BNSD" else k.shape[0 if input_layout == "SBH" else 1]
-    if s1 != 1:
-        raise OpValueError(f"For '{_IFA}', the query must hold one position (S = 1), but got S = {s1}.")
-    discard = _mask_tensor(_IFA, attn_mask, [(b, s2), (b, 1, s2), (b, 1, 1, s2)])
-    if discard is not None and len(attn_mask.shape) == 2:
-        discard = F.reshape(discard, (b, 1, 1, s2))
-    lengths = _as_lengths(_IFA, "actual_seq_lengths", actual_seq_lengths, b)
-    if kv_padding_size is not None and lengths is None:
-        raise OpValueError(f"For '{_IFA}', 'kv_padding_size' needs 'actual_seq_lengths'.")
-    if lengths is not None:
-        discard = _either(discard, _kv_discard(lengths, b, s2, kv_padding_size))
-    pse = _pse(_IFA, pse_shift, query.dtype, n, 1, s2)
-    return _run(query, k, v, input_layout, n, kvn, float(scale_value), pse, discard)
+    return _incre(_IFA, query, k, v, attn_mask, actual_seq_lengths, kv_padding_size, pse_shift, n, kvn, scale_value,
+                  input_layout)
 
 
 _IFA_ARGS = [Arg("query"), Arg("key", "value"), Arg("value", "value")] + [Arg(n, "value", default=None) for n in (
