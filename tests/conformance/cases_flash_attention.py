@@ -213,3 +213,34 @@ def fias_err_layout_not_str(q, k, v):
 @case("ops.fused_infer_attention_score", inputs=_qkv(1, 4, 32), error=True)
 def fias_err_scale_int(q, k, v):
     return ops.fused_infer_attention_score(q, k, v, num_heads=2, scale=1)
+
+
+# ---- speed_fusion_attention (values: tests/ops/test_flash_attention.py) ------------------------------------
+@case("ops.speed_fusion_attention", inputs=_qkv(1, 4, 32))
+def sfa_bsh(q, k, v):
+    return ops.speed_fusion_attention(q, k, v, 2, "BSH")[0]
+
+
+@case("ops.speed_fusion_attention", inputs=_qkv(1, 4, 32), error=True)
+def sfa_err_layout_unknown(q, k, v):
+    return ops.speed_fusion_attention(q, k, v, 2, "XX")
+
+
+@case("ops.speed_fusion_attention", inputs=_qkv(1, 4, 32), error=True)
+def sfa_err_pse_type_str(q, k, v):
+    return ops.speed_fusion_attention(q, k, v, 2, "BSH", pse_type="a")
+
+
+@case("ops.speed_fusion_attention", inputs=_qkv(1, 4, 32), error=True)
+def sfa_err_scale_int(q, k, v):
+    return ops.speed_fusion_attention(q, k, v, 2, "BSH", scale=1)
+
+
+@case("ops.speed_fusion_attention", inputs=_qkv(1, 4, 32), error=True)
+def sfa_err_keep_prob_int(q, k, v):
+    return ops.speed_fusion_attention(q, k, v, 2, "BSH", keep_prob=1)
+
+
+@case("ops.speed_fusion_attention", inputs=_qkv(1, 4, 32), error=True)
+def sfa_err_gen_mask_parallel_int(q, k, v):
+    return ops.speed_fusion_attention(q, k, v, 2, "BSH", gen_mask_parallel=1)

@@ -374,3 +374,42 @@ def test_a_causal_layer_trains_as_the_same_layer_written_with_products(mode):
         np.testing.assert_allclose(losses[True], losses[False], rtol=1e-5)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("pse_type", [0, 1, 2, 3])
+def test_speed_fusion_attention_pse_types(pse_type, compiled):
+    """pse_type 1 adds pse before the scale (FlashAttentionScore's), 0 after it; 2 / 3 generate
+    -slope * |d| / -slope * sqrt(|d|) from per-head slopes, d shifted by q_start_idx / kv_start_idx."""
+    q, k, v = _qkv((2, 2, 5, 8), (2, 2, 6, 8))
+    if pse_type < 2:
+        arg = RNG.standard_normal((1, 2, 5, 6)).astype(np.float32)
+        bias = arg
+    else:
+        arg = RNG.uniform(0.1, 1.0, (2, 2)).astype(np.float32)          # (B, N1) slopes
+        d = np.abs((np.arange(6)[None, :] + 3) - (np.arange(5)[:, None] + 1)).astype(np.float64)
+        bias = -arg[:, :, None, None] * (np.sqrt(d) if pse_type == 3 else d)
+
+    def f(a, b, c, p):
+        return ops.speed_fusion_attention(a, b, c, 2, "BNSD", pse=p, scale=0.3, pse_type=pse_type, q_start_idx=[1],
+                                          kv_start_idx=[3])
+    out = _run(compiled, f, q, k, v, arg)
+    assert len(out) == 7 and out[3].shape == (0,) and out[4].dtype == out[5].dtype == out[6].dtype == mstype.int64
+    scores = np.asarray(q, np.float64) @ np.asarray(k, np.float64).transpose(0, 1, 3, 2)
+    scores = 0.3 * (scores + bias) if pse_type == 1 else 0.3 * scores + bias
+    p = np.exp(scores - scores.max(-1, keepdims=True))
+    want = (p / p.sum(-1, keepdims=True)) @ v
+    np.testing.assert_allclose(out[0].asnumpy(), want, rtol=2e-5, atol=2e-6)
+    top = scores.max(-1, keepdims=True)
+    np.testing.assert_allclose(out[1].asnumpy(), np.broadcast_to(top, (2, 2, 5, 8)), rtol=1e-5, atol=1e-6)
+    assert int(out[6].asnumpy()) == 0
+
+
+def test_speed_fusion_attention_dropout_and_errors():
+    q = Tensor(RNG.standard_normal((1, 4, 16)).astype(np.float32))
+    out = ops.speed_fusion_attention(q, q, q, 2, "BSH", keep_prob=0.5)
+    assert int(out[6].asnumpy()) == 1 * 2 * 4 * 4 and out[0].shape == (1, 4, 16)
+    with pytest.raises(ValueError, match="'pse_type' \\(5\\) is invalid"):
+        ops.speed_fusion_attention(q, q, q, 2, "BSH", pse_type=5)
+    with pytest.raises(RuntimeError, match="holds the slopes"):
+        ops.speed_fusion_attention(q, q, q, 2, "BSH", pse=Tensor(np.ones((3,), np.float32)), pse_type=2)

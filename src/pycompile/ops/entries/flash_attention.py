@@ -298,8 +298,10 @@ def _attend(q, k, v, n2, scale, pse, discard, drop_mask, keep_prob, stats, pse_s
 def flash_attention(query, key, value, head_num, real_shift=None, drop_mask=None, padding_mask=None,
                     attn_mask=None, prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None, keep_prob=1.0,
                     scale_value=1.0, pre_tokens=_INT_MAX, next_tokens=_INT_MAX, inner_precise=0,
-                    input_layout="BSH", sparse_mode=0, stats=True):
-    """The Primitive's four outputs (softmax_max, softmax_sum, softmax_out, attention_out)."""
+                    input_layout="BSH", sparse_mode=0, stats=True, pse_type=1, q_start_idx=None, kv_start_idx=None):
+    """The Primitive's four outputs (softmax_max, softmax_sum, softmax_out, attention_out). pse_type
+    (speed_fusion_attention's): 1 scale * (qk + pse), 0 scale * qk + pse, 2 / 3 a bias generated from
+    the slopes in real_shift (_alibi)."""
     _check_call(_attrs(head_num, keep_prob, scale_value, pre_tokens, next_tokens, inner_precise, input_layout,
                        sparse_mode),
                 (query, key, value, real_shift, drop_mask, padding_mask, attn_mask, prefix, actual_seq_qlen,
@@ -313,7 +315,7 @@ def flash_attention(query, key, value, head_num, real_shift=None, drop_mask=None
     if tuple(k.shape) != tuple(v.shape):
         raise OpRuntimeError(f"For '{_OP}', 'key' and 'value' must have the same shape, but got "
                              f"{tuple(k.shape)} and {tuple(v.shape)}.")
-    pse = _tensor("real_shift", real_shift, (q.dtype,))
+    pse = _tensor("real_shift", real_shift, (mstype.float32,) if pse_type in (2, 3) else (q.dtype,))
     drop_mask = _tensor("drop_mask", drop_mask, (mstype.uint8,))
     if padding_mask is not None:
         _tensor("padding_mask", padding_mask)
@@ -334,16 +336,40 @@ def flash_attention(query, key, value, head_num, real_shift=None, drop_mask=None
         if actual_seq_qlen is not None or actual_seq_kvlen is not None:
             raise OpValueError(f"For '{_OP}', 'actual_seq_qlen' and 'actual_seq_kvlen' are for input_layout "
                                f"'TND' only, but input_layout is '{input_layout}'.")
-        if pse is not None and tuple(pse.shape) not in ((b, n1, s1, s2), (1, n1, s1, s2)):
+        if pse is not None and pse_type in (2, 3):
+            pse = _alibi(pse, b, n1, s1, s2, q_start_idx, kv_start_idx, pse_type == 3)
+        elif pse is not None and tuple(pse.shape) not in ((b, n1, s1, s2), (1, n1, s1, s2)):
             raise OpRuntimeError(f"For '{_OP}', the shape of 'real_shift' must be {(b, n1, s1, s2)} or "
                                  f"{(1, n1, s1, s2)}, but got {tuple(pse.shape)}.")
         discard = _discard(sparse_mode, attn_mask, b, n1, s1, s2, pre_tokens, next_tokens, prefix)
         qf, kf, vf = (F.cast(_to_bnsd(t, input_layout, n), mstype.float32)
                       for t, n in ((q, n1), (k, n2), (v, n2)))
-        out, top, total = _attend(qf, kf, vf, n2, scale, pse, discard, drop_mask, keep_prob, stats)
+        out, top, total = _attend(qf, kf, vf, n2, scale, pse, discard, drop_mask, keep_prob, stats,
+                                  pse_scaled=pse_type == 1)
         out = _from_bnsd(out, input_layout)
     empty = F.zeros((0,), q.dtype)
     return top, total, empty, F.cast(out, q.dtype)
+
+
+def _alibi(slopes, b, n1, s1, s2, q_start, kv_start, sqrt):
+    """The bias of pse_type 2 / 3 from per-head slopes ((B, N1) or (N1,), float32): -slope * |d|
+    (3: -slope * sqrt(|d|)) with d = (j + kv_start) - (i + q_start) for query row i and key column
+    j, as the kernel generates it (q_start / kv_start: one int each, default 0)."""
+    shape = tuple(slopes.shape)
+    if shape not in ((b, n1), (n1,)):
+        raise OpRuntimeError(f"For '{_OP}', with pse_type 2 or 3 'pse' holds the slopes, (B, N1) = {(b, n1)} or "
+                             f"(N1,) = {(n1,)}, but got {shape}.")
+    starts = []
+    for name, v in (("q_start_idx", q_start), ("kv_start_idx", kv_start)):
+        v = _lengths(name, v) or [0]
+        if len(v) != 1:
+            raise OpValueError(f"For '{_OP}', '{name}' must hold one int, but got {v}.")
+        starts.append(v[0])
+    dist = np.abs((np.arange(s2)[None, :] + starts[1]) - (np.arange(s1)[:, None] + starts[0])).astype(np.float32)
+    shape = (1, 1, s1, s2)
+    grid = Tensor((np.sqrt(dist) if sqrt else dist).reshape(shape))
+    per_head = F.reshape(slopes, (b if len(slopes.shape) == 2 else 1, n1, 1, 1))
+    return F.neg(F.mul(per_head, grid))
 
 
 def _tnd(q, k, v, n2, scale, pse, attn_mask, drop_mask, keep_prob, mode, pre, nxt, qlen, kvlen, stats):
