@@ -17,6 +17,38 @@ def custom_pyfunc_affine(x, y):
     return _AFFINE(x, y) + 1.0
 
 
+def _np_three(x, y):
+    return x + y, (x * y).astype(np.int64) * 3000000000, (x - y).astype(np.complex64) * 1j
+
+
+# several outputs of different dtypes: a tuple back, each value exact (int64 past 2**32, complex)
+_THREE = ops.Custom(_np_three, out_shape=lambda a, b: (a, a, a), out_dtype=(ms.float32, ms.int64, ms.complex64),
+                    func_type="pyfunc")
+def _np_two(a, b):
+    return a * b, a + b
+
+
+def _two_bprop(a, b, out, dout):
+    return dout[0] * b + dout[1], dout[0] * a + dout[1]
+
+
+_TWO = ops.Custom(_np_two, out_shape=lambda a, b: (a, a), out_dtype=lambda a, b: (a, a), func_type="pyfunc",
+                  bprop=_two_bprop)
+
+
+@case("ops.Custom", inputs=[rnd(2, 3), rnd(2, 3)])
+def custom_pyfunc_three_outputs(x, y):
+    return _THREE(x, y)
+
+
+@case("ops.Custom", inputs=[rnd(3), rnd(3)])
+def custom_pyfunc_two_outputs_bprop(x, y):
+    def loss(a, b):
+        p, s = _TWO(a, b)
+        return (p * 3 + s).sum()
+    return ms.grad(loss, (0, 1))(x, y)
+
+
 def _below_ten(v):
     return v.sum() < 10.0
 

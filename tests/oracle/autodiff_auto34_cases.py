@@ -193,6 +193,16 @@ def _(run):
     return lambda: run(body, T(X3), T(Y3))
 
 
+@case("custom_aot_two_outputs")
+def _(run):
+    op = make_aot("CustomSumAndGreater", lambda a, b: (a, a), lambda a, b: (a, ms.int32))  # noqa: F821
+
+    def body(x, y):
+        s, g = op(x, y)
+        return s * 2.0, g + 1
+    return lambda: run(body, T(X3), T(Y3))
+
+
 @case("custom_aot_kernel_fails", modes=("pynative",))
 def _(run):
     op = make_aot("CustomFails")

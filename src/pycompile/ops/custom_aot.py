@@ -49,9 +49,11 @@ class AotKernel:
             self._fn = fn
         return self._fn
 
-    def run_into(self, arrays: list, out: np.ndarray) -> None:
+    def run_into(self, arrays: list, out) -> None:
+        """The kernel on the inputs, writing `out` (an array, or a list of them: several outputs follow
+        the inputs in `params`, as MindSpore passes them)."""
         fn = self._load()
-        bufs = [np.ascontiguousarray(a) for a in arrays] + [out]
+        bufs = [np.ascontiguousarray(a) for a in arrays] + (list(out) if isinstance(out, list) else [out])
         n = len(bufs)
         params = (ctypes.c_void_p * n)(*[b.ctypes.data for b in bufs])
         ndims = (ctypes.c_int * n)(*[b.ndim for b in bufs])

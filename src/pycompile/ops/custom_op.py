@@ -20,15 +20,22 @@ What differs from the wheel (documented in docs/status.md): a result whose shape
 the declared one raises a ValueError naming both (MindSpore 2.10 keeps whatever came back), and
 one of another dtype is converted to the declared dtype (MindSpore reinterprets its bytes).
 func_type "aot" ("lib.so:function", ops/custom_aot.py) is a C function called through the same
-op: its Site runs the kernel into the output buffer. Multiple outputs (a tuple out_shape of
-shapes) and the other func_types ("hybrid", "akg", "tbe", "aicpu") raise a clear error.
+op: its Site runs the kernel into the output buffer. Several outputs (out_shape a tuple of shapes,
+out_dtype a tuple of dtypes or one for all): the function returns a tuple (an aot kernel gets the
+output buffers after the inputs), the one host call hands them back packed in one float64 buffer
+(each value exact: 64-bit integers as two 32-bit halves, complex as two real runs) and the op
+returns them as a tuple; bprop gets out and dout as tuples. The other func_types ("hybrid",
+"akg", "tbe", "aicpu") raise a clear error.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import TensorType
 from pycompile.ops._table import OpRuntimeError, OpTypeError, apply
-from pycompile.ops.defs.pyfunc import SITES, CustomPyFunc, Site
+from pycompile.ops.defs import complex as CX
+from pycompile.ops.defs.pyfunc import SITES, CustomPyFunc, Site, packed_parts
 from pycompile.ops.grads import defgrad
 from pycompile.ops.primitive import PrimitiveWithInfer
 
@@ -86,13 +93,16 @@ class Custom(PrimitiveWithInfer):
         if not isinstance(dtype, (mstype.DType, tuple, list)):
             raise TypeError(f"{self.log_prefix}, 'out_dtype' must be one of [mindspore.dtype, tuple, list, "
                             f"function], but got {type(dtype)}")
-        if isinstance(dtype, (tuple, list)) or any(isinstance(d, (tuple, list)) for d in shape):
-            if isinstance(dtype, (tuple, list)) and len(dtype) == 1 and (not shape or
-                                                                       isinstance(shape[0], (tuple, list))):
-                return self._out_type_one(shape[0] if shape else (), dtype[0])
-            raise NotImplementedError(f"{self.log_prefix}: pycompile runs a pyfunc with one output (out_shape "
-                                      f"{shape}, out_dtype {dtype})")
-        return self._out_type_one(shape, dtype)
+        nested = any(isinstance(d, (tuple, list)) for d in shape)
+        if not isinstance(dtype, (tuple, list)) and not nested:
+            return self._out_type_one(shape, dtype)
+        shapes = list(shape) if nested else [shape]
+        dtypes = list(dtype) if isinstance(dtype, (tuple, list)) else [dtype] * len(shapes)
+        if len(shapes) != len(dtypes):
+            raise ValueError(f"{self.log_prefix}, 'out_shape' and 'out_dtype' must describe the same number of "
+                             f"outputs, but got {len(shapes)} shapes and {len(dtypes)} dtypes")
+        outs = tuple(self._out_type_one(sh, dt) for sh, dt in zip(shapes, dtypes))
+        return outs[0] if len(outs) == 1 else outs
 
     def _out_type_one(self, shape, dtype) -> TensorType:
         if not isinstance(dtype, mstype.DType):
@@ -117,27 +127,62 @@ class Custom(PrimitiveWithInfer):
         site = self._sites.get(key)
         if site is None:
             name = getattr(self.func, "__name__", type(self.func).__name__)
-            SITES.append(Site(self.func, key, self._out_type(types), name))
+            out = self._out_type(types)
+            if isinstance(out, tuple):          # several outputs: one host call returns them packed
+                size = sum(t.size * packed_parts(t) for t in out)
+                SITES.append(Site(self.func, key, TensorType(mstype.float64, (size,)), name, out))
+            else:
+                SITES.append(Site(self.func, key, out, name))
             site = self._sites[key] = len(SITES) - 1
         return site
 
     def __call__(self, *args):
         site = self._site(args)
+        outs = SITES[site].outs
         if self.bprop is None:
-            return apply(CustomPyFunc, [list(args)], {"site": site})
+            out = apply(CustomPyFunc, [list(args)], {"site": site})
+            return unpack(out, outs) if outs else out
         from pycompile.ops.autodiff import custom
         from pycompile.ops.autodiff.api import stop_gradient
         out = apply(CustomPyFunc, [[stop_gradient(a) for a in args]], {"site": site})
         bprop, n = self.bprop, len(args)
 
         def rule(dout, out_value, inputs):
+            if outs:        # bprop sees out and dout as tuples (MindSpore's form); dout packed back
+                out_value, dout = unpack(out_value, outs), unpack(dout, outs)
             grads = custom.call_user(bprop, [*inputs, out_value, dout])
             if not isinstance(grads, (tuple, list)):
                 grads = (grads,)
             if len(grads) < n:
                 raise OpRuntimeError(f"For 'Custom', the bprop returned {len(grads)} gradients for {n} inputs")
             return list(grads[:n])
-        return custom.custom(out, list(args), rule)
+        res = custom.custom(out, list(args), rule)
+        return unpack(res, outs) if outs else res
 
     def __repr__(self):
         return f"Prim[Custom]<func_type={self.func_type}>"
+
+
+def unpack(flat, types) -> tuple:
+    """The outputs of types from their packed float64 form (defs/pyfunc.pack), each cast back to its
+    dtype exactly: 64-bit integers from their high and low halves, complex from two real runs."""
+    from pycompile.ops import functional as F
+    out, k = [], 0
+
+    def run(t):
+        nonlocal k
+        part = F.reshape(flat[k:k + t.size], tuple(t.shape))
+        k += t.size
+        return part
+    for t in types:
+        if t.dtype.is_complex:
+            part_type = mstype.float32 if t.dtype == mstype.complex64 else mstype.float64
+            real, imag = F.cast(run(t), part_type), F.cast(run(t), part_type)
+            part = apply(CX.Complex, [real, imag])
+        elif t.dtype.np in (np.int64, np.uint64):
+            hi, lo = F.cast(run(t), t.dtype), F.cast(run(t), t.dtype)
+            part = F.add(F.mul(hi, 2 ** 32), lo)
+        else:
+            part = F.cast(run(t), t.dtype)
+        out.append(part)
+    return tuple(out)

@@ -40,3 +40,22 @@ int CustomFails(int nparam, void **params, int *ndims, int64_t **shapes, const c
     (void)nparam; (void)params; (void)ndims; (void)shapes; (void)dtypes; (void)stream; (void)extra;
     return 5;
 }
+
+/* two outputs: params holds the inputs, then the outputs in order (a + b as float32, a > b as int32) */
+int CustomSumAndGreater(int nparam, void **params, int *ndims, int64_t **shapes, const char **dtypes, void *stream,
+                        void *extra)
+{
+    (void)stream; (void)extra;
+    if (nparam != 4) return 1;
+    if (strcmp(dtypes[2], "float32") != 0 || strcmp(dtypes[3], "int32") != 0) return 2;
+    const float *a = (const float *)params[0], *b = (const float *)params[1];
+    float *sum = (float *)params[2];
+    int32_t *greater = (int32_t *)params[3];
+    int64_t n = 1;
+    for (int i = 0; i < ndims[2]; i++) n *= shapes[2][i];
+    for (int64_t i = 0; i < n; i++) {
+        sum[i] = a[i] + b[i];
+        greater[i] = a[i] > b[i];
+    }
+    return 0;
+}
