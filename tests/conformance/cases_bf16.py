@@ -202,3 +202,10 @@ def _bf_opt_case(name, kw):
 
 for _n, _kw in _BF_OPTS.items():
     _bf_opt_case(_n, _kw)
+
+
+@case("ms.float32", "ms.bool_", "ms.bfloat16", "ms.complex64", "ms.uint8", graph=False,
+      reason="the text of dtype objects, outside compiled code")
+def dtype_repr_and_str():
+    types = [ms.float32, ms.bool_, ms.bfloat16, ms.complex64, ms.uint8, ms.int64, ms.float16]
+    return [repr(t) for t in types], [str(t) for t in types], repr(types)

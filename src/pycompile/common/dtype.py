@@ -1,4 +1,5 @@
-"""Data types with MindSpore's names (`pycompile.float32` prints as `Float32`) and the
+"""Data types with MindSpore's names (`pycompile.float32` prints as `Float32`, its repr is MindSpore's
+`mindspore.float32`) and the
 type-promotion rules of MindSpore 2.10, checked against its CPU wheel:
 
 * tensor with tensor: bool < ints < floats; within a kind the wider one wins
@@ -34,7 +35,8 @@ class DType:
         self.ctype = ctype        # C storage type used by generated code
 
     def __repr__(self) -> str:
-        return self.name
+        # MindSpore's repr: `mindspore.float32`, `mindspore.bool` (str stays `Float32`)
+        return f"mindspore.{self.name.lower()}"
 
     def __str__(self) -> str:
         return self.name
