@@ -1,7 +1,7 @@
 """The conformance table: Primitives the 2.10 CPU wheel has no kernel for, whose constructors it does
 run: ops.ConfusionMatrix (deprecated in MindSpore 2.8, kept in 2.10; src/pycompile/ops/entries/
 confusion_matrix.py), ops.MoveTo / ops.move_to (ops/entries/tensor_misc.py) and
-ops.moe_token_permute / moe_token_unpermute (ops/entries/moe_permute.py). Their value cases
+ops.moe_token_permute / moe_token_unpermute / moe_init_routing_v2 (ops/entries/moe_permute.py). Their value cases
 record the missing kernel ("Unsupported op [ConfusionMatrix] on CPU"); the values are checked by
 their documentation in tests/ops/test_confusion_matrix.py, test_tensor_misc.py and
 test_moe_permute.py. The constructors' type checks and attributes, and the functions' argument
@@ -53,3 +53,13 @@ def moe_permute_err_num_out_float(tokens, indices):
 @case("ops.moe_token_unpermute", inputs=[ints(3, hi=3)], error=True)
 def moe_unpermute_err_numpy_tokens(rows):
     return ops.moe_token_unpermute(np.ones((3, 2), np.float32), rows)
+
+
+@case("ops.moe_init_routing_v2", inputs=[rnd(3, 3, dtype="float16"), ints(3, 3, hi=3)])
+def moe_routing_v2_values(x, expert_idx):
+    return ops.moe_init_routing_v2(x, expert_idx, 3, 2, 3, 1, 0, False)
+
+
+@case("ops.moe_init_routing_v2", inputs=[rnd(3, 3, dtype="float16"), ints(3, 3, hi=3)], error=True)
+def moe_routing_v2_err_active_float(x, expert_idx):
+    return ops.moe_init_routing_v2(x, expert_idx, 3.0, 2, 3, 0, 0, False)

@@ -88,3 +88,64 @@ def test_errors():
         ops.moe_token_unpermute(t, i, padded_mode=True)
     with pytest.raises(ValueError, match="'probs' must be"):
         ops.moe_token_unpermute(t, i, Tensor(np.ones((2, 2), np.float32)))
+
+
+def _routing_numpy(x, idx, cap, experts):
+    """NumPy: (dropless rows, dropless row of each entry, drop/pad table, drop/pad row of each entry)."""
+    flat = idx.reshape(-1)
+    order = np.argsort(flat, kind="stable")
+    dest = np.empty_like(order)
+    dest[order] = np.arange(flat.size)
+    rows = x[order // idx.shape[1]]
+    table = np.zeros((experts, cap, x.shape[1]), x.dtype)
+    where = np.full(flat.size, -1)
+    seen = np.zeros(experts, int)
+    for r, e in enumerate(flat[order]):
+        if seen[e] < cap:
+            table[e, seen[e]] = rows[r]
+            where[order[r]] = e * cap + seen[e]
+        seen[e] += 1
+    return rows, dest, table, where
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_moe_init_routing_v2(compiled):
+    """The docstring's drop / pad example, then the dropless, active and drop / pad modes and the
+    statistics against NumPy."""
+    x = Tensor(np.array([[0.1, 0.2, 0.3], [0.2, 0.7, 0.8], [0.3, 0.3, 0.5]]), ms.float16)
+    e = Tensor(np.array([[0, 1, 1], [2, 1, 1], [0, 0, 0]]), ms.int32)
+    run = (lambda f: ms.jit(f)) if compiled else (lambda f: f)
+    out1, out2 = run(lambda a, b: ops.moe_init_routing_v2(a, b, 3, 2, 3, 1, 0, False))(x, e)
+    np.testing.assert_array_equal(out1.astype(ms.float32).asnumpy(), np.array(
+        [[[0.1, 0.2, 0.3], [0.3, 0.3, 0.5]], [[0.1, 0.2, 0.3], [0.1, 0.2, 0.3]], [[0.2, 0.7, 0.8], [0, 0, 0]]],
+        np.float16).astype(np.float32))
+    assert out2.asnumpy().tolist() == [0, 2, 3, 4, -1, -1, 1, -1, -1]
+
+    xs = RNG.standard_normal((6, 4)).astype(np.float32)
+    idx = RNG.integers(0, 5, (6, 3)).astype(np.int32)
+    rows, dest, table, where = _routing_numpy(xs, idx, 2, 5)
+    counts = np.bincount(idx.reshape(-1), minlength=5)
+
+    def f(a, b):
+        return (ops.moe_init_routing_v2(a, b, 0, 0, 5, 0, 1, False),
+                ops.moe_init_routing_v2(a, b, 7, 0, 5, 0, 2, False),
+                ops.moe_init_routing_v2(a, b, 0, 2, 5, 1, 0, True))
+    dropless, active, padded = run(f)(Tensor(xs), Tensor(idx))
+    np.testing.assert_array_equal(dropless[0].asnumpy(), rows)
+    np.testing.assert_array_equal(dropless[1].asnumpy(), dest)
+    np.testing.assert_array_equal(dropless[2].asnumpy(), np.cumsum(counts))
+    np.testing.assert_array_equal(active[0].asnumpy(), rows[:7])
+    np.testing.assert_array_equal(active[2].asnumpy(), counts)
+    np.testing.assert_array_equal(padded[0].asnumpy(), table)
+    np.testing.assert_array_equal(padded[1].asnumpy(), where)
+    np.testing.assert_array_equal(padded[2].asnumpy(), counts)
+
+
+def test_moe_init_routing_v2_errors():
+    x, e = Tensor(np.ones((3, 2), np.float32)), Tensor(np.zeros((3, 2), np.int32))
+    with pytest.raises(TypeError, match="Failed calling MoeInitRoutingV2 with"):
+        ops.moe_init_routing_v2(x, e, 3.0, 2, 3, 0, 0, False)
+    with pytest.raises(ValueError, match="every value of 'expert_idx' must be in"):
+        ops.moe_init_routing_v2(x, Tensor(np.full((3, 2), 5, np.int32)), 0, 2, 3, 1, 0, False)
+    with pytest.raises(ValueError, match="expert_capacity in"):
+        ops.moe_init_routing_v2(x, e, 0, 0, 3, 1, 0, False)

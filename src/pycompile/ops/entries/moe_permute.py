@@ -22,7 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.tensor import Tensor
+from pycompile.common.abstract import Symbolic
+from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
 from pycompile.ops.entry import Arg, op_entry
@@ -96,3 +97,105 @@ def moe_token_unpermute(permuted_tokens, sorted_indices, probs=None, padded_mode
         return back
     weighted = F.mul(F.reshape(back, (total // topk, topk, hidden)), F.expand_dims(F.cast(probs, back.dtype), -1))
     return F.sum(weighted, 1)
+
+
+# ---- moe_init_routing_v2 ------------------------------------------------------------------------------
+_ROUTING = "MoeInitRoutingV2"
+
+
+def _routing_types(x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode, count_flag, before_flag):
+    """The wheel's argument conversion: another type is its TypeError listing every argument's type."""
+    from pycompile.ops.entries.flash_attention import _kind
+    args = (("x", x, "t"), ("expert_idx", expert_idx, "t"), ("active_num", active_num, int),
+            ("expert_capacity", expert_capacity, int), ("expert_num", expert_num, int),
+            ("drop_pad_mode", drop_pad_mode, int), ("expert_tokens_count_or_cumsum_flag", count_flag, int),
+            ("expert_tokens_before_capacity_flag", before_flag, bool))
+    ok = all(isinstance(v, TensorMethods) if want == "t" else
+             isinstance(v, want) and (want is bool or not isinstance(v, bool)) for _, v, want in args)
+    if not ok:
+        listed = ", ".join(f"{n}={_kind(v)}" for n, v, _ in args)
+        raise OpTypeError(f'Failed calling {_ROUTING} with "{_ROUTING}()({listed})".')
+
+
+@op_entry("moe_init_routing_v2", prim_name=_ROUTING,
+          args=[Arg("x", "value"), Arg("expert_idx", "value")] + [Arg(n, "value") for n in (
+              "active_num", "expert_capacity", "expert_num", "drop_pad_mode", "expert_tokens_count_or_cumsum_flag",
+              "expert_tokens_before_capacity_flag")])
+def moe_init_routing_v2(x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode,
+                        expert_tokens_count_or_cumsum_flag, expert_tokens_before_capacity_flag):
+    """The rows of x expanded to their experts (the routing after MoeGatingTopKSoftmaxV2), by MindSpore's
+    documentation and docstring example. The (row, k) entries of expert_idx (NUM_ROWS, K), flattened
+    row-major, are ordered by expert, ties in flattened order (a stable sort), as moe_token_permute:
+
+    - drop_pad_mode 0, active_num 0 (dropless): expanded_x (NUM_ROWS * K, H) holds each entry's row in
+      that order; expanded_row_idx[e] is entry e's row of it;
+    - drop_pad_mode 0, active_num > 0 (active): the first min(active_num, NUM_ROWS * K) of those rows;
+      expanded_row_idx as dropless (an entry past the cut names a row past the returned ones: the
+      documentation does not say);
+    - drop_pad_mode 1 (drop / pad): expanded_x (expert_num, expert_capacity, H), each expert's first
+      expert_capacity entries, zero rows after them; expanded_row_idx[e] = expert * capacity + rank of
+      entry e within its expert, or -1 for a dropped entry.
+
+    The third output, when asked for: per expert, the entries' cumulative count (flag 1) or count
+    (flag 2) in mode 0, the count before the drop in mode 1 (expert_tokens_before_capacity_flag)."""
+    _routing_types(x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode,
+                   expert_tokens_count_or_cumsum_flag, expert_tokens_before_capacity_flag)
+    op = _ROUTING
+    if x.dtype not in _TOKENS or expert_idx.dtype != mstype.int32:
+        raise OpTypeError(f"For '{op}', 'x' must be float16, bfloat16 or float32 and 'expert_idx' int32, but got "
+                          f"{x.dtype} and {expert_idx.dtype}.")
+    if x.ndim != 2 or expert_idx.ndim != 2 or x.shape[0] != expert_idx.shape[0]:
+        raise OpValueError(f"For '{op}', 'x' must be (NUM_ROWS, H) and 'expert_idx' (NUM_ROWS, K), but got "
+                           f"{tuple(x.shape)} and {tuple(expert_idx.shape)}.")
+    if drop_pad_mode not in (0, 1) or expert_tokens_count_or_cumsum_flag not in (0, 1, 2) or \
+            min(active_num, expert_capacity, expert_num) < 0:
+        raise OpValueError(f"For '{op}', drop_pad_mode must be 0 or 1, expert_tokens_count_or_cumsum_flag 0, 1 or 2 "
+                           f"and the sizes non-negative, but got {drop_pad_mode}, "
+                           f"{expert_tokens_count_or_cumsum_flag}, {active_num}, {expert_capacity}, {expert_num}.")
+    counted = drop_pad_mode == 1 or expert_tokens_count_or_cumsum_flag
+    if counted and expert_num <= 0 or drop_pad_mode == 1 and not 0 < expert_capacity <= x.shape[0]:
+        raise OpValueError(f"For '{op}', expert_num must be positive, and in the drop / pad mode expert_capacity in "
+                           f"(0, NUM_ROWS = {x.shape[0]}], but got {expert_num} and {expert_capacity}.")
+    if counted and not isinstance(expert_idx, Symbolic):
+        v = expert_idx.asnumpy()
+        if v.size and (v.min() < 0 or v.max() >= expert_num):
+            raise OpValueError(f"For '{op}', every value of 'expert_idx' must be in [0, {expert_num}), but got "
+                               f"{v.min()} to {v.max()}.")
+    n, k = expert_idx.shape
+    total = n * k
+    flat = F.reshape(expert_idx, (total,))
+    order = argsort(flat)
+    rows = F.gather(x, F.floor_divide(order, k), 0)
+    dest = argsort(order)
+    if counted:
+        hits = F.cast(F.equal(F.expand_dims(flat, 1), Tensor(np.arange(expert_num, dtype=np.int32))), mstype.int32)
+        counts = F.sum(hits, 0)                                          # (expert_num,) int32
+    if drop_pad_mode == 0:
+        keep = total if active_num == 0 else min(active_num, total)
+        out = (rows[:keep], F.cast(dest, mstype.int32))
+        if expert_tokens_count_or_cumsum_flag:
+            from pycompile.ops.function_math import cumsum
+            stat = cumsum(counts, 0) if expert_tokens_count_or_cumsum_flag == 1 else counts
+            return out + (F.cast(stat, mstype.int32),)
+        return out
+    cap = expert_capacity
+    sorted_expert = F.gather(flat, order, 0)                              # each sorted entry's expert
+    start = F.gather(_exclusive_cumsum(counts), sorted_expert, 0)
+    rank = F.sub(Tensor(np.arange(total, dtype=np.int32)), start)
+    kept = F.less(rank, cap)
+    slot = F.add(F.mul(sorted_expert, cap), rank)
+    spare = expert_num * cap                                              # a dropped row's slot
+    where = F.select(kept, slot, F.fill(mstype.int32, (total,), spare))
+    from pycompile.ops.function_index import tensor_scatter_update
+    table = tensor_scatter_update(F.zeros((spare + 1, x.shape[1]), x.dtype), F.expand_dims(where, 1), rows)
+    expanded = F.reshape(table[:spare], (expert_num, cap, x.shape[1]))
+    row_idx = F.select(F.gather(kept, dest, 0), F.gather(slot, dest, 0), F.fill(mstype.int32, (total,), -1))
+    out = (expanded, F.cast(row_idx, mstype.int32))
+    if expert_tokens_before_capacity_flag:
+        return out + (F.cast(counts, mstype.int32),)
+    return out
+
+
+def _exclusive_cumsum(counts):
+    from pycompile.ops.function_math import cumsum
+    return F.sub(cumsum(counts, 0), counts)
