@@ -157,7 +157,7 @@ def test_errors():
         ops.incre_flash_attention(q, [q], [q], num_heads=2)
     with pytest.raises(ValueError, match="'kv_padding_size' needs 'actual_seq_lengths'"):
         ops.incre_flash_attention(q[:, :1], [q], [q], num_heads=2, kv_padding_size=Tensor(np.array(1)))
-    with pytest.raises(ValueError, match="'input_layout' must be one of"):
+    with pytest.raises(ValueError, match="of input 'input_layout' of 'PromptFlashAttention' to enum"):
         ops.prompt_flash_attention(q, q, q, num_heads=2, input_layout="TND")
 
 

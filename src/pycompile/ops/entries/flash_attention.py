@@ -49,6 +49,7 @@ from pycompile.common.abstract import Symbolic
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
+from pycompile.ops.entries._common import OPTIONAL, SEQUENCE, TENSOR, check_conversion, check_enum
 from pycompile.ops.entry import Arg, op_entry
 from pycompile.ops.primitive import Primitive
 
@@ -67,34 +68,16 @@ def _attrs(head_num, keep_prob, scale_value, pre_tokens, next_tokens, inner_prec
             ("input_layout", input_layout, str), ("sparse_mode", sparse_mode, int))
 
 
-_INPUTS = ("query", "key", "value", "real_shift", "drop_mask", "padding_mask", "attn_mask", "prefix",
-           "actual_seq_qlen", "actual_seq_kvlen")
-_TYPE_WORDS = {bool: "bool", int: "int", float: "float", str: "string", type(None): "None", list: "list",
-               tuple: "tuple"}
-
-
-def _kind(value) -> str:
-    if isinstance(value, TensorMethods):
-        return "Tensor"
-    return _TYPE_WORDS.get(type(value), f"<class '{type(value).__module__}.{type(value).__qualname__}'>")
-
-
 def _check_call(attrs, inputs):
     """What the wheel checks before it looks for a kernel: the layout, then its argument conversion
-    (an attribute of another type, an input neither a Tensor nor None - the last three may also be
-    lists or tuples - is its TypeError naming every argument's type), then the values."""
+    (query / key / value Tensors, the masks Tensors or None, prefix and the lengths also lists or
+    tuples), then the values."""
     values = {name: value for name, value, _ in attrs}
-    layout = values["input_layout"]
-    if not isinstance(layout, str):
-        raise OpTypeError(f"For '{_OP}', the input 'input_layout' should be a str, but got {type(layout)}.")
-    if layout not in LAYOUTS:
-        raise OpValueError(f"Failed to convert the value \"{layout}\" of input 'input_layout' of '{_OP}' to enum.")
-    if any(isinstance(v, bool) or not isinstance(v, kind) for _, v, kind in attrs) or any(
-            v is not None and not isinstance(v, TensorMethods) and not (i >= 7 and isinstance(v, (list, tuple)))
-            for i, v in enumerate(inputs)):
-        head = ", ".join(f"{name}={_kind(v)}" for name, v, _ in attrs)
-        tail = ", ".join(f"{name}={_kind(v)}" for name, v in zip(_INPUTS, inputs))
-        raise OpTypeError(f'Failed calling {_OP} with "{_OP}({head})({tail})".')
+    check_enum(_OP, "input_layout", values["input_layout"], LAYOUTS)
+    wants = (TENSOR,) * 3 + (OPTIONAL,) * 4 + (SEQUENCE,) * 3
+    names = ("query", "key", "value", "real_shift", "drop_mask", "padding_mask", "attn_mask", "prefix",
+             "actual_seq_qlen", "actual_seq_kvlen")
+    check_conversion(_OP, attrs, list(zip(names, inputs, wants)))
     if values["head_num"] <= 0:
         raise OpRuntimeError(f"For '{_OP}', 'head_num' must be greater than 0, but got {values['head_num']}.")
     if not 0.0 < values["keep_prob"] <= 1.0:
@@ -470,10 +453,8 @@ def ring_attention_update(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur
               actual_seq_qlen)
     if not isinstance(layout, str):
         raise OpTypeError(f"For '{_RING}', the input 'layout' should be a str, but got {type(layout)}.")
-    if any(not isinstance(v, TensorMethods) for v in inputs[:6]) or not (
-            actual_seq_qlen is None or isinstance(actual_seq_qlen, TensorMethods)):
-        tail = ", ".join(f"{n}={_kind(v)}" for n, v in zip(_RING_INPUTS, inputs))
-        raise OpTypeError(f'Failed calling {_RING} with "{_RING}()({tail}, layout=string)".')
+    check_conversion(_RING, (), [(n, v, TENSOR if i < 6 else OPTIONAL) for i, (n, v) in
+                                 enumerate(zip(_RING_INPUTS, inputs))] + [("layout", layout, str)])
     if layout not in ("SBH", "TND"):
         raise OpValueError(f"For {_RING}, the value of 'layout' must be SBH/TND.")
     o1, m1, s1, o2, m2, s2 = inputs[:6]
@@ -483,6 +464,11 @@ def ring_attention_update(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur
             raise OpTypeError(f"For '{_RING}', the dtype of '{name}' must be one of "
                               f"[{', '.join(str(d) for d in dtypes)}], but got {t.dtype}.")
     stats_shape = tuple(m1.shape)
+    if layout == "SBH" and o1.ndim == 3:          # the wheel's first shape check: S of every input alike
+        for t in (m1, s1, m2, s2):
+            if t.ndim == 4 and t.shape[2] != o1.shape[0]:
+                raise OpValueError(f"For '{_RING}', the S-dim of inputs should be the consistent, but got "
+                                   f"{o1.shape[0]} and {t.shape[2]}respectively.")
     if any(tuple(t.shape) != stats_shape for t in (s1, m2, s2)) or tuple(o2.shape) != tuple(o1.shape):
         raise OpValueError(f"For '{_RING}', the two attentions and their statistics must have the same shapes, "
                            f"but got {tuple(o1.shape)} / {tuple(o2.shape)} and {stats_shape}, "
@@ -493,9 +479,6 @@ def ring_attention_update(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur
                                f"got {tuple(o1.shape)} and {stats_shape}.")
         s, b, h = o1.shape
         n = stats_shape[1]
-        if stats_shape[2] != s:
-            raise OpValueError(f"For '{_RING}', the S-dim of inputs should be the consistent, but got {s} and "
-                               f"{stats_shape[2]}respectively.")
         if stats_shape[0] != b or h % n:
             raise OpValueError(f"For '{_RING}', statistics {stats_shape} do not fit attentions {tuple(o1.shape)}.")
     else:

@@ -13,10 +13,10 @@ tests/conformance/cases_flash_attention.py."""
 from __future__ import annotations
 
 from pycompile.common import dtype as mstype
-from pycompile.common.tensor import TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpTypeError, OpValueError
-from pycompile.ops.entries.infer_attention import _cache, _floats, _heads, _incre, _no_quant, _prompt, _refuse_types
+from pycompile.ops.entries._common import OPTIONAL, SEQUENCE, TENSOR, TENSORS, check_conversion, check_enum
+from pycompile.ops.entries.infer_attention import _cache, _floats, _heads, _incre, _no_quant, _prompt
 from pycompile.ops.entry import Arg, op_entry
 
 _OP = "FusedInferAttentionScore"
@@ -44,11 +44,7 @@ def fused_infer_attention_score(query, key, value, num_heads=1, scale=1.0, pre_t
                                 block_size=0, antiquant_mode=0, key_antiquant_mode=0, value_antiquant_mode=0,
                                 softmax_lse_flag=False, **inputs):
     """(attention_out, softmax_lse) - see the module docstring."""
-    if not isinstance(input_layout, str):
-        raise OpTypeError(f"For '{_OP}', the input 'input_layout' should be a str, but got {type(input_layout)}.")
-    if input_layout not in _LAYOUTS:
-        raise OpValueError(f"Failed to convert the value \"{input_layout}\" of input 'input_layout' of '{_OP}' to "
-                           f"enum.")
+    check_enum(_OP, "input_layout", input_layout, _LAYOUTS)
     keys = key if isinstance(key, (tuple, list)) else [key]         # MindSpore passes lists to the Primitive
     values = value if isinstance(value, (tuple, list)) else [value]
     attrs = (("num_heads", num_heads, int), ("scale_value", scale, float), ("pre_tokens", pre_tokens, int),
@@ -57,10 +53,10 @@ def fused_infer_attention_score(query, key, value, num_heads=1, scale=1.0, pre_t
              ("inner_precise", inner_precise, int), ("block_size", block_size, int),
              ("antiquant_mode", antiquant_mode, int), ("softmax_lse_flag", softmax_lse_flag, bool),
              ("key_antiquant_mode", key_antiquant_mode, int), ("value_antiquant_mode", value_antiquant_mode, int))
-    given = [query, keys, values] + [inputs[n] for n in _INPUTS[3:]]
-    ok_lists = bool(keys) and bool(values) and all(isinstance(t, TensorMethods) for t in list(keys) + list(values))
-    lists = ("key", "value", "actual_seq_lengths", "actual_seq_lengths_kv", "actual_shared_prefix_len")
-    _refuse_types(_OP, attrs, _PRIM_INPUTS, given, sequences=lists, refused=not ok_lists)
+    lists = ("actual_seq_lengths", "actual_seq_lengths_kv", "actual_shared_prefix_len")
+    given = [(_PRIM_INPUTS[0], query, TENSOR), ("key", keys, TENSORS), ("value", values, TENSORS)] + [
+        (p, inputs[n], SEQUENCE if n in lists else OPTIONAL) for p, n in zip(_PRIM_INPUTS[3:], _INPUTS[3:])]
+    check_conversion(_OP, attrs, given)
     _no_quant(_OP, **{n: inputs[n] for n in _UNTAKEN})
     k, v = _cache(keys), _cache(values)
     _floats(_OP, (mstype.float16, mstype.bfloat16, mstype.float32), query=query, key=k, value=v)

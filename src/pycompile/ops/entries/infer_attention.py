@@ -36,7 +36,9 @@ from pycompile.common.parameter import Parameter
 from pycompile.common.tensor import Tensor, TensorMethods
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
-from pycompile.ops.entries.flash_attention import _attend, _band, _from_bnsd, _kind, _to_bnsd
+from pycompile.ops.entries._common import (OPTIONAL, SEQUENCE, TENSOR, TENSORS, check_conversion, check_enum,
+                                            type_word)
+from pycompile.ops.entries.flash_attention import _attend, _band, _from_bnsd, _mode_mask, _to_bnsd
 from pycompile.ops.entry import Arg, op_entry, primitive_class
 from pycompile.ops.function_index import tensor_scatter_update
 from pycompile.ops.primitive import Primitive
@@ -45,30 +47,6 @@ _INT_MAX = 2147483647
 _PFA, _IFA = "PromptFlashAttention", "IncreFlashAttention"
 _LAYOUTS = ("BSH", "BNSD", "BSND", "SBH")
 _MASK_DTYPES = (mstype.bool_, mstype.int8, mstype.uint8, mstype.float16)
-
-
-def _refuse_types(op, attrs, names, inputs, sequences=(), refused=False):
-    """The wheel's argument conversion: an attribute of another type, or an input neither a Tensor nor
-    None (those in `sequences` also a list / tuple), is its TypeError listing every argument's type."""
-    def kind(v):
-        if isinstance(v, (list, tuple)) and v and all(isinstance(e, TensorMethods) for e in v):
-            return "List<Tensor>"
-        return _kind(v)
-    refused = refused or any((isinstance(v, bool) and t is not bool) or not isinstance(v, t)
-                             for _, v, t in attrs) or any(
-        v is not None and not isinstance(v, TensorMethods) and not (n in sequences and isinstance(v, (list, tuple)))
-        for n, v in zip(names, inputs))
-    if refused:
-        head = ", ".join(f"{n}={kind(v)}" for n, v, _ in attrs)
-        tail = ", ".join(f"{n}={kind(v)}" for n, v in zip(names, inputs))
-        raise OpTypeError(f'Failed calling {op} with "{op}({head})({tail})".')
-
-
-def _layout(op, layout):
-    if not isinstance(layout, str):
-        raise OpTypeError(f"For '{op}', the input 'input_layout' should be a str, but got {type(layout)}.")
-    if layout not in _LAYOUTS:
-        raise OpValueError(f"For '{op}', 'input_layout' must be one of {list(_LAYOUTS)}, but got '{layout}'.")
 
 
 def _no_quant(op, **args):
@@ -119,7 +97,7 @@ def _as_lengths(op, name, value, batch):
         return None
     t = Tensor(np.asarray(value, np.int32)) if isinstance(value, (list, tuple)) else value
     if not isinstance(t, TensorMethods) or not t.dtype.is_int:
-        raise OpTypeError(f"For '{op}', '{name}' must be a Tensor, tuple or list of ints, but got {_kind(value)}.")
+        raise OpTypeError(f"For '{op}', '{name}' must be a Tensor, tuple or list of ints, but got {type_word(value)}.")
     size = int(np.prod(t.shape)) if t.shape else 1
     if size not in (1, batch):
         raise OpValueError(f"For '{op}', the size of '{name}' must be 1 or B ({batch}), but got {size}.")
@@ -148,7 +126,7 @@ def _mask_tensor(op, attn_mask, allowed):
     if attn_mask is None:
         return None
     if not isinstance(attn_mask, TensorMethods):
-        raise OpTypeError(f"For '{op}', 'attn_mask' must be a Tensor or None, but got {_kind(attn_mask)}.")
+        raise OpTypeError(f"For '{op}', 'attn_mask' must be a Tensor or None, but got {type_word(attn_mask)}.")
     if attn_mask.dtype not in _MASK_DTYPES:
         raise OpTypeError(f"For '{op}', the dtype of 'attn_mask' must be bool, int8, uint8 or float16, but got "
                           f"{attn_mask.dtype}.")
@@ -163,7 +141,7 @@ def _floats(op, dtypes, **tensors):
     for name, t in tensors.items():
         if not isinstance(t, TensorMethods) or t.dtype not in dtypes:
             allowed = ", ".join(f"Tensor[{d}]" for d in sorted(str(d) for d in dtypes))
-            got = f"Tensor[{t.dtype}]" if isinstance(t, TensorMethods) else _kind(t)
+            got = f"Tensor[{t.dtype}]" if isinstance(t, TensorMethods) else type_word(t)
             raise OpTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of {{{allowed}}}, but "
                               f"got {got}.")
 
@@ -173,7 +151,7 @@ def _pse(op, pse, dtype, n, s1, s2):
         return None
     if not isinstance(pse, TensorMethods) or pse.dtype != dtype:
         raise OpTypeError(f"For '{op}', 'pse_shift' must be a Tensor of the query's dtype ({dtype}), but got "
-                          f"{getattr(pse, 'dtype', _kind(pse))}.")
+                          f"{getattr(pse, 'dtype', type_word(pse))}.")
     if pse.ndim != 4 or pse.shape[1] != n or pse.shape[2] < s1 or pse.shape[3] < s2:
         raise OpRuntimeError(f"For '{op}', 'pse_shift' must be (B or 1, {n}, >= {s1}, >= {s2}), but got "
                              f"{tuple(pse.shape)}.")
@@ -210,9 +188,7 @@ def _prompt(op, query, key, value, attn_mask, q_lengths, kv_lengths, pse_shift, 
     b, s1, s2 = _dims(layout, query, key)
     if sparse_mode in (2, 3, 4):
         _mask_tensor(op, attn_mask, [(2048, 2048), (1, 2048, 2048), (1, 1, 2048, 2048)])
-        off = np.arange(s2)[None, :] - np.arange(s1)[:, None]
-        built = {2: off > 0, 3: off > s2 - s1, 4: _band(s1, s2, pre, nxt)}[sparse_mode]
-        discard = Tensor(built)
+        discard = Tensor(_mode_mask(sparse_mode, b, s1, s2, pre, nxt, None))     # FlashAttentionScore's masks
     else:
         discard = _mask_tensor(op, attn_mask, [(s1, s2), (b, s1, s2), (1, s1, s2), (b, 1, s1, s2), (1, 1, s1, s2)])
         if discard is not None and sparse_mode == 0:
@@ -258,8 +234,9 @@ def prompt_attention(query, key, value, attn_mask=None, actual_seq_lengths=None,
              "deq_scale1", "quant_scale1", "deq_scale2", "quant_scale2", "quant_offset2")
     inputs = (query, key, value, attn_mask, actual_seq_lengths, actual_seq_lengths_kv, pse_shift, deq_scale1,
               quant_scale1, deq_scale2, quant_scale2, quant_offset2)
-    _layout(_PFA, input_layout)
-    _refuse_types(_PFA, attrs, names, inputs, sequences=("actual_seq_lengths", "actual_seq_lengths_kv"))
+    check_enum(_PFA, "input_layout", input_layout, _LAYOUTS)
+    wants = (TENSOR,) * 3 + (OPTIONAL, SEQUENCE, SEQUENCE) + (OPTIONAL,) * 6
+    check_conversion(_PFA, attrs, list(zip(names, inputs, wants)))
     _floats(_PFA, (mstype.float16, mstype.bfloat16, mstype.int8), key=key, value=value, query=query)
     if query.dtype == mstype.int8:
         _no_quant(_PFA, query_int8=True)
@@ -334,10 +311,10 @@ def incre_attention(query, key, value, attn_mask=None, actual_seq_lengths=None, 
     inputs = (query, key, value, attn_mask, actual_seq_lengths, pse_shift, dequant_scale1, quant_scale1,
               dequant_scale2, quant_scale2, quant_offset2, antiquant_scale, antiquant_offset, block_table,
               kv_padding_size)
-    _layout(_IFA, input_layout)
-    caches = all(isinstance(c, (list, tuple)) and c and all(isinstance(e, TensorMethods) for e in c)
-                 for c in (key, value))     # key / value: lists of Tensors (a Tensor is refused, as the wheel)
-    _refuse_types(_IFA, attrs, names, inputs, sequences=("key", "value", "actual_seq_lengths"), refused=not caches)
+    check_enum(_IFA, "input_layout", input_layout, _LAYOUTS)
+    # key / value are lists of Tensors (a Tensor is refused, as the wheel's conversion refuses it)
+    wants = (TENSOR, TENSORS, TENSORS, OPTIONAL, SEQUENCE) + (OPTIONAL,) * 10
+    check_conversion(_IFA, attrs, list(zip(names, inputs, wants)))
     _no_quant(_IFA, dequant_scale1=dequant_scale1, quant_scale1=quant_scale1, dequant_scale2=dequant_scale2,
               quant_scale2=quant_scale2, quant_offset2=quant_offset2, antiquant_scale=antiquant_scale,
               antiquant_offset=antiquant_offset, block_table=block_table)
@@ -444,9 +421,7 @@ def _paged(op, query, key_cache, value_cache, block_tables, context_lens, head_n
                 t = F.concat((t, F.zeros(tuple(t.shape[:-1]) + (width - t.shape[-1],), mstype.float32)), -1)
             extra = t[..., :width] if extra is None else F.add(extra, t[..., :width])
     qf, kf, vf = (F.cast(t, mstype.float32) for t in (q, k, v))
-    if extra is not None:       # scale * qk + extra = scale * (qk + extra / scale)
-        extra = F.div(extra, float(scale_value)) if scale_value else None
-    out = _attend(qf, kf, vf, kv, float(scale_value), extra, past, None, 1.0, False)[0]
+    out = _attend(qf, kf, vf, kv, float(scale_value), extra, past, None, 1.0, False, pse_scaled=False)[0]
     return F.cast(F.reshape(out, (n, head_num, d)), query.dtype)
 
 
@@ -455,9 +430,8 @@ _MASK_MODES = {"MASK_DEFAULT": 0, "TRAPEZOIDAL": 1}
 
 
 def _enum(op, name, value, table):
-    """A mode's number, as the wheel keeps it (its ValueError for an unknown name)."""
-    if value not in table:
-        raise OpValueError(f"Failed to convert the value \"{value}\" of input '{name}' of '{op}' to enum.")
+    """A mode's number, as the wheel keeps it (its errors for another type or an unknown name)."""
+    check_enum(op, name, value, table)
     return table[value]
 
 

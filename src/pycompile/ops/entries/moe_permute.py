@@ -23,31 +23,33 @@ import numpy as np
 
 from pycompile.common import dtype as mstype
 from pycompile.common.abstract import Symbolic
-from pycompile.common.tensor import Tensor, TensorMethods
+from pycompile.common.tensor import Tensor
 from pycompile.ops import functional as F
 from pycompile.ops._table import OpRuntimeError, OpTypeError, OpValueError
-from pycompile.ops.entry import Arg, op_entry
+from pycompile.ops.entries._common import OPTIONAL, SEQUENCE, TENSOR, check_conversion
+from pycompile.ops.entry import Arg, check_arg, op_entry
 from pycompile.ops.function_math import argsort
 
 _TOKENS = frozenset({mstype.bfloat16, mstype.float16, mstype.float32})
 
 
 def _padded(op, padded_mode):
-    if not isinstance(padded_mode, bool):
-        raise OpTypeError(f"For '{op}', 'padded_mode' must be a bool, but got {type(padded_mode).__name__}.")
     if padded_mode:
         raise OpValueError(f"For '{op}', 'padded_mode' can only be False currently, but got True.")
 
 
 @op_entry("moe_token_permute", prim_name="MoeTokenPermute",
-          args=[Arg("tokens", dtypes=_TOKENS), Arg("indices", dtypes=frozenset({mstype.int32, mstype.int64})),
-                Arg("num_out_tokens", "value", default=None), Arg("padded_mode", "value", default=False)])
+          args=[Arg("tokens", "value"), Arg("indices", "value"), Arg("num_out_tokens", "value", default=None),
+                Arg("padded_mode", "value", default=False)])
 def moe_token_permute(tokens, indices, num_out_tokens=None, padded_mode=False):
     """(the tokens grouped by expert, each flattened entry's row among them) - see the module docstring."""
     op = "MoeTokenPermute"
+    check_conversion(op, (), [("tokens", tokens, TENSOR), ("indices", indices, TENSOR),
+                              ("num_out_tokens", num_out_tokens, (int, type(None))),
+                              ("padded_mode", padded_mode, bool)])
+    check_arg(Arg("tokens", dtypes=_TOKENS), tokens, op)
+    check_arg(Arg("indices", dtypes=frozenset({mstype.int32, mstype.int64})), indices, op)
     _padded(op, padded_mode)
-    if num_out_tokens is not None and (isinstance(num_out_tokens, bool) or not isinstance(num_out_tokens, int)):
-        raise OpTypeError(f"For '{op}', 'num_out_tokens' must be an int, but got {type(num_out_tokens).__name__}.")
     if tokens.ndim != 2 or indices.ndim not in (1, 2):
         raise OpValueError(f"For '{op}', 'tokens' must be 2-D and 'indices' 1-D or 2-D, but got {tokens.ndim}-D and "
                            f"{indices.ndim}-D.")
@@ -69,12 +71,16 @@ def moe_token_permute(tokens, indices, num_out_tokens=None, padded_mode=False):
 
 
 @op_entry("moe_token_unpermute", prim_name="MoeTokenUnpermute",
-          args=[Arg("permuted_tokens", dtypes=_TOKENS), Arg("sorted_indices", dtypes=frozenset({mstype.int32})),
-                Arg("probs", "value", default=None), Arg("padded_mode", "value", default=False),
-                Arg("restore_shape", "value", default=None)])
+          args=[Arg("permuted_tokens", "value"), Arg("sorted_indices", "value"), Arg("probs", "value", default=None),
+                Arg("padded_mode", "value", default=False), Arg("restore_shape", "value", default=None)])
 def moe_token_unpermute(permuted_tokens, sorted_indices, probs=None, padded_mode=False, restore_shape=None):
     """Every flattened entry's row put back, merged per token with probs (see the module docstring)."""
     op = "MoeTokenUnpermute"
+    check_conversion(op, (), [("permuted_tokens", permuted_tokens, TENSOR), ("sorted_indices", sorted_indices, TENSOR),
+                              ("probs", probs, OPTIONAL), ("padded_mode", padded_mode, bool),
+                              ("restore_shape", restore_shape, SEQUENCE)])
+    check_arg(Arg("permuted_tokens", dtypes=_TOKENS), permuted_tokens, op)
+    check_arg(Arg("sorted_indices", dtypes=frozenset({mstype.int32})), sorted_indices, op)
     _padded(op, padded_mode)
     if permuted_tokens.ndim != 2 or sorted_indices.ndim != 1:
         raise OpValueError(f"For '{op}', 'permuted_tokens' must be 2-D and 'sorted_indices' 1-D, but got "
@@ -104,17 +110,12 @@ _ROUTING = "MoeInitRoutingV2"
 
 
 def _routing_types(x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode, count_flag, before_flag):
-    """The wheel's argument conversion: another type is its TypeError listing every argument's type."""
-    from pycompile.ops.entries.flash_attention import _kind
-    args = (("x", x, "t"), ("expert_idx", expert_idx, "t"), ("active_num", active_num, int),
-            ("expert_capacity", expert_capacity, int), ("expert_num", expert_num, int),
-            ("drop_pad_mode", drop_pad_mode, int), ("expert_tokens_count_or_cumsum_flag", count_flag, int),
-            ("expert_tokens_before_capacity_flag", before_flag, bool))
-    ok = all(isinstance(v, TensorMethods) if want == "t" else
-             isinstance(v, want) and (want is bool or not isinstance(v, bool)) for _, v, want in args)
-    if not ok:
-        listed = ", ".join(f"{n}={_kind(v)}" for n, v, _ in args)
-        raise OpTypeError(f'Failed calling {_ROUTING} with "{_ROUTING}()({listed})".')
+    """The wheel's argument conversion."""
+    check_conversion(_ROUTING, (), [
+        ("x", x, TENSOR), ("expert_idx", expert_idx, TENSOR), ("active_num", active_num, int),
+        ("expert_capacity", expert_capacity, int), ("expert_num", expert_num, int),
+        ("drop_pad_mode", drop_pad_mode, int), ("expert_tokens_count_or_cumsum_flag", count_flag, int),
+        ("expert_tokens_before_capacity_flag", before_flag, bool)])
 
 
 @op_entry("moe_init_routing_v2", prim_name=_ROUTING,

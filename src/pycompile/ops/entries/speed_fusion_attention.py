@@ -19,10 +19,11 @@ from __future__ import annotations
 import numpy as np
 
 from pycompile.common import dtype as mstype
-from pycompile.common.tensor import Tensor, TensorMethods
+from pycompile.common.tensor import Tensor
 from pycompile.ops import functional as F
-from pycompile.ops._table import OpTypeError, OpValueError
-from pycompile.ops.entries.flash_attention import _INT_MAX, LAYOUTS, _dims, _kind, flash_attention
+from pycompile.ops._table import OpValueError
+from pycompile.ops.entries._common import OPTIONAL, SEQUENCE, TENSOR, check_conversion, check_enum
+from pycompile.ops.entries.flash_attention import _INT_MAX, LAYOUTS, _dims, flash_attention
 from pycompile.ops.entry import Arg, op_entry
 from pycompile.ops.function_random import RNG_STATE
 
@@ -36,29 +37,16 @@ _KEYWORDS = (("pse", None), ("padding_mask", None), ("atten_mask", None), ("scal
 def _check_types(query, key, value, head_num, input_layout, pse, padding_mask, atten_mask, scale, keep_prob,
                  pre_tokens, next_tokens, inner_precise, prefix, actual_seq_qlen, actual_seq_kvlen, sparse_mode,
                  gen_mask_parallel, sync, pse_type, q_start_idx, kv_start_idx):
-    """The wheel's argument conversion: any argument of another type is its TypeError listing every
-    argument's type (seed and offset, which the functional adds, as Tensors)."""
-    tensor, opt, seq = "tensor", "optional", "sequence"
-    args = [("query", query, tensor), ("key", key, tensor), ("value", value, tensor), ("head_num", head_num, int),
-            ("input_layout", input_layout, str), ("seed", Tensor(0), tensor), ("offset", Tensor(0), tensor),
-            ("pse", pse, opt), ("padding_mask", padding_mask, opt), ("atten_mask", atten_mask, opt),
-            ("scale", scale, float), ("keep_prob", keep_prob, float), ("pre_tokens", pre_tokens, int),
-            ("next_tokens", next_tokens, int), ("inner_precise", inner_precise, int), ("prefix", prefix, seq),
-            ("actual_seq_qlen", actual_seq_qlen, seq), ("actual_seq_kvlen", actual_seq_kvlen, seq),
-            ("sparse_mode", sparse_mode, int), ("gen_mask_parallel", gen_mask_parallel, bool), ("sync", sync, bool),
-            ("pse_type", pse_type, int), ("q_start_idx", q_start_idx, seq), ("kv_start_idx", kv_start_idx, seq)]
-
-    def fits(v, want):
-        if want == tensor:
-            return isinstance(v, TensorMethods)
-        if want == opt:
-            return v is None or isinstance(v, TensorMethods)
-        if want == seq:
-            return v is None or isinstance(v, (list, tuple, TensorMethods))
-        return isinstance(v, want) and (want is bool or not isinstance(v, bool))
-    if not all(fits(v, want) for _, v, want in args):
-        listed = ", ".join(f"{n}={_kind(v)}" for n, v, _ in args)
-        raise OpTypeError(f'Failed calling {_OP} with "{_OP}()({listed})".')
+    """The wheel's argument conversion (seed and offset, which the functional adds, as Tensors)."""
+    check_conversion(_OP, (), [
+        ("query", query, TENSOR), ("key", key, TENSOR), ("value", value, TENSOR), ("head_num", head_num, int),
+        ("input_layout", input_layout, str), ("seed", Tensor(0), TENSOR), ("offset", Tensor(0), TENSOR),
+        ("pse", pse, OPTIONAL), ("padding_mask", padding_mask, OPTIONAL), ("atten_mask", atten_mask, OPTIONAL),
+        ("scale", scale, float), ("keep_prob", keep_prob, float), ("pre_tokens", pre_tokens, int),
+        ("next_tokens", next_tokens, int), ("inner_precise", inner_precise, int), ("prefix", prefix, SEQUENCE),
+        ("actual_seq_qlen", actual_seq_qlen, SEQUENCE), ("actual_seq_kvlen", actual_seq_kvlen, SEQUENCE),
+        ("sparse_mode", sparse_mode, int), ("gen_mask_parallel", gen_mask_parallel, bool), ("sync", sync, bool),
+        ("pse_type", pse_type, int), ("q_start_idx", q_start_idx, SEQUENCE), ("kv_start_idx", kv_start_idx, SEQUENCE)])
 
 
 @op_entry("speed_fusion_attention", prim_name=_OP,
@@ -70,11 +58,7 @@ def speed_fusion_attention(query, key, value, head_num, input_layout, pse=None, 
                            gen_mask_parallel=True, sync=False, pse_type=1, q_start_idx=None, kv_start_idx=None):
     """(attention_out, softmax_max, softmax_sum, softmax_out, seed, offset, numels) - see the module
     docstring."""
-    if not isinstance(input_layout, str):
-        raise OpTypeError(f"For '{_OP}', the input 'input_layout' should be a str, but got {type(input_layout)}.")
-    if input_layout not in LAYOUTS:
-        raise OpValueError(f"Failed to convert the value \"{input_layout}\" of input 'input_layout' of '{_OP}' to "
-                           f"enum.")
+    check_enum(_OP, "input_layout", input_layout, LAYOUTS)
     _check_types(query, key, value, head_num, input_layout, pse, padding_mask, atten_mask, scale, keep_prob,
                  pre_tokens, next_tokens, inner_precise, prefix, actual_seq_qlen, actual_seq_kvlen, sparse_mode,
                  gen_mask_parallel, sync, pse_type, q_start_idx, kv_start_idx)
